@@ -1,0 +1,185 @@
+//! Every `unsafe` and raw mlir-sys call of the passes crate.
+
+use melior::{
+    ir::{
+        attribute::AttributeLike, operation::OperationLike, BlockLike, Location, OperationRef,
+        RegionLike, RegionRef, Value, ValueLike,
+    },
+    pass::OperationPassManager,
+    Context, StringRef,
+};
+use mlir_sys::{
+    mlirEmitError, mlirGPUObjectAttrGetObject, mlirOpPassManagerAddPipeline, mlirRegionTakeBody,
+};
+use std::ffi::CString;
+
+/// The context that owns `op`.
+///
+/// # Safety (of the body)
+/// `ContextRef::to_ref` borrows the `ContextRef` itself, so it must outlive
+/// the returned reference: one `ContextRef` per context is leaked (16 bytes)
+/// and cached. A context outlives every operation created in it, so the
+/// reference is valid for `'c` while the IR is alive.
+pub fn context<'c>(op: OperationRef<'c, '_>) -> &'c Context {
+    use std::{cell::RefCell, collections::HashMap};
+    thread_local! {
+        static REFS: RefCell<HashMap<usize, &'static melior::ContextRef<'static>>> = RefCell::default();
+    }
+    // Safety: live op.
+    let raw = unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) };
+    let leaked = REFS.with(|refs| {
+        *refs
+            .borrow_mut()
+            .entry(raw.ptr as usize)
+            .or_insert_with(|| Box::leak(Box::new(unsafe { melior::ContextRef::from_raw(raw) })))
+    });
+    unsafe { std::mem::transmute::<&'static Context, &'c Context>(leaked.to_ref()) }
+}
+
+/// Every operation under `root` (itself excluded) whose name is in `names`,
+/// in pre-order, detached from the walk's borrow so that they can be
+/// rewritten one by one.
+///
+/// # Safety (of the body)
+/// The returned references stay valid while the ops are alive; the passes
+/// rewrite each op once and never touch an erased one again.
+pub fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<OperationRef<'c, 'c>> {
+    let mut raw = Vec::new();
+    let root_raw = root.to_raw();
+    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        if op.to_raw().ptr != root_raw.ptr && names.iter().any(|n| op.name().as_string_ref().as_str() == Ok(n)) {
+            raw.push(op.to_raw());
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+/// Re-borrows a value with the context's lifetime.
+///
+/// # Safety (of the body)
+/// Values live as long as their defining op or block; callers use them only
+/// while those are alive, before erasing anything.
+pub fn value<'c>(v: Value<'c, '_>) -> Value<'c, 'c> {
+    unsafe { Value::from_raw(v.to_raw()) }
+}
+
+/// Emits an error diagnostic at `location` (the pass then signals failure).
+pub fn emit_error(location: Location, message: &str) {
+    let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    // Safety: live location; the C string outlives the call.
+    unsafe { mlirEmitError(location.to_raw(), text.as_ptr()) }
+}
+
+/// Moves the blocks of `source` into the empty region `target`.
+pub fn take_body(target: RegionRef, source: RegionRef) {
+    // Safety: both regions are alive and distinct.
+    unsafe { mlirRegionTakeBody(target.to_raw(), source.to_raw()) }
+}
+
+/// Appends a textual pipeline (`"canonicalize,cse"`) to a pass manager,
+/// which `utility::parse_pass_pipeline` cannot do (it replaces the contents).
+pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), String> {
+    let mut message = String::new();
+    unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
+        // Safety: `data` is the `String` below; `s` is valid for the call.
+        unsafe {
+            let out = &mut *(data as *mut String);
+            out.push_str(StringRef::from_raw(s).as_str().unwrap_or(""));
+        }
+    }
+    // Safety: the pipeline text and the message buffer outlive the call.
+    let ok = unsafe {
+        mlirOpPassManagerAddPipeline(
+            pm.to_raw(),
+            StringRef::new(pipeline).to_raw(),
+            Some(collect),
+            &mut message as *mut String as *mut _,
+        )
+    };
+    if ok.value != 0 {
+        Ok(())
+    } else {
+        Err(if message.is_empty() { format!("invalid pass pipeline '{pipeline}'") } else { message })
+    }
+}
+
+/// The bytes of every `#gpu.object` in the `gpu.binary` ops under `root`, with
+/// the binary's name.
+pub fn gpu_objects(root: OperationRef) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for op in ops_named(root, &["gpu.binary"]) {
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .unwrap_or_default();
+        let Ok(objects) = op.attribute("objects") else { continue };
+        let Ok(objects) = melior::ir::attribute::ArrayAttribute::try_from(objects) else { continue };
+        for i in 0..objects.len() {
+            let Ok(object) = objects.element(i) else { continue };
+            // Safety: `object` is a `#gpu.object` (the verifier of gpu.binary
+            // guarantees it); the string it returns is owned by the context.
+            let bytes = unsafe {
+                let s = StringRef::from_raw(mlirGPUObjectAttrGetObject(object.to_raw()));
+                std::slice::from_raw_parts(s.to_raw().data.cast::<u8>(), s.to_raw().length).to_vec()
+            };
+            out.push((name.clone(), bytes));
+        }
+    }
+    out
+}
+
+/// The first block of a region, if any (helper kept here for its lifetimes).
+pub fn entry_block<'c>(region: RegionRef<'c, '_>) -> Option<melior::ir::BlockRef<'c, 'c>> {
+    // Safety: blocks live as long as their region, which outlives the pass's use.
+    region.first_block().map(|b| unsafe { melior::ir::BlockRef::from_raw(b.to_raw()) })
+}
+
+
+/// Detaches an inserted op from the rewriter's borrow.
+///
+/// # Safety (of the body)
+/// The op lives in the IR until a pass erases it; helpers only use it before.
+pub fn detach<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
+    unsafe { OperationRef::from_raw(op.to_raw()) }
+}
+
+/// Moves `op` to the end of `block`.
+///
+/// # Safety (of the body)
+/// `op` is alive and attached; after removal its parent no longer owns it, and
+/// appending hands ownership to `block`.
+pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
+    unsafe {
+        mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
+        mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
+    }
+}
+
+/// A mutable handle on an op the pass owns for its run.
+///
+/// # Safety (of the body)
+/// An external pass has exclusive access to the op it runs on.
+pub fn op_mut<'c, 'a>(op: OperationRef<'c, 'a>) -> melior::ir::operation::OperationRefMut<'c, 'a> {
+    unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }
+}
+
+/// Replaces every use of `from` by `to`, except in `except`.
+pub fn replace_uses_except(from: Value, to: Value, except: OperationRef) {
+    // Safety: live values and op of one context.
+    unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(from.to_raw(), to.to_raw(), 1, &mut except.to_raw()) }
+}
+
+/// The op defining a result value.
+pub trait OwnerOp<'c> {
+    fn owner_operation(&self) -> OperationRef<'c, 'c>;
+}
+
+impl<'c> OwnerOp<'c> for Value<'c, 'c> {
+    fn owner_operation(&self) -> OperationRef<'c, 'c> {
+        // Safety: only called on op results (casts just built).
+        unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(self.to_raw())) }
+    }
+}

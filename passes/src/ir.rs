@@ -1,0 +1,185 @@
+//! Small IR-building helpers shared by the passes: build an op before the one
+//! being rewritten, at its location, and unrealized casts between pydev types
+//! and their lowered forms (resolved by `reconcile-unrealized-casts`).
+
+use crate::capi;
+use melior::{
+    ir::{
+        attribute::{IntegerAttribute, StringAttribute},
+        operation::{OperationBuilder, OperationLike},
+        r#type::IntegerType,
+        Attribute, Identifier, Location, OperationRef, Type, TypeLike, Value, ValueLike,
+    },
+    pass::{create_external, ExternalPass, Pass},
+    Context, IrRewriter,
+};
+
+/// Builds ops before an anchor op, at the anchor's location.
+pub struct Builder<'c> {
+    pub ctx: &'c Context,
+    pub loc: Location<'c>,
+    rewriter: IrRewriter<'c>,
+}
+
+impl<'c> Builder<'c> {
+    pub fn before(op: OperationRef<'c, 'c>) -> Self {
+        let ctx = capi::context(op);
+        Self { ctx, loc: op.location(), rewriter: IrRewriter::from_op(op) }
+    }
+
+    pub fn ty(&self, text: &str) -> Type<'c> {
+        Type::parse(self.ctx, text).unwrap_or_else(|| panic!("pydev built a bad type: {text}"))
+    }
+
+    pub fn attr(&self, text: &str) -> Attribute<'c> {
+        Attribute::parse(self.ctx, text).unwrap_or_else(|| panic!("pydev built a bad attribute: {text}"))
+    }
+
+    pub fn named(&self, name: &str, attr: Attribute<'c>) -> (Identifier<'c>, Attribute<'c>) {
+        (Identifier::new(self.ctx, name), attr)
+    }
+
+    /// Inserts `name(operands) {attrs} : results` and returns it.
+    pub fn op(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        results: &[Type<'c>],
+        attrs: &[(Identifier<'c>, Attribute<'c>)],
+    ) -> OperationRef<'c, 'c> {
+        let op = OperationBuilder::new(name, self.loc)
+            .add_operands(operands)
+            .add_results(results)
+            .add_attributes(attrs)
+            .build()
+            .unwrap_or_else(|e| panic!("pydev built an invalid {name}: {e}"));
+        capi::detach(self.rewriter.as_rewriter_base().insert(op))
+    }
+
+    /// Like [`Builder::op`], for ops with one result.
+    pub fn value(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        result: Type<'c>,
+        attrs: &[(Identifier<'c>, Attribute<'c>)],
+    ) -> Value<'c, 'c> {
+        let op = self.op(name, operands, &[result], attrs);
+        capi::value(op.result(0).expect("one result").into())
+    }
+
+    pub fn cast(&self, value: Value<'c, '_>, to: Type<'c>) -> Value<'c, 'c> {
+        self.value("builtin.unrealized_conversion_cast", &[value], to, &[])
+    }
+
+    pub fn const_int(&self, ty: Type<'c>, v: i64) -> Value<'c, 'c> {
+        self.value("llvm.mlir.constant", &[], ty, &[self.named("value", IntegerAttribute::new(ty, v).into())])
+    }
+
+    pub fn i32(&self) -> Type<'c> {
+        IntegerType::new(self.ctx, 32).into()
+    }
+
+    pub fn i64(&self) -> Type<'c> {
+        IntegerType::new(self.ctx, 64).into()
+    }
+
+    pub fn string(&self, s: &str) -> Attribute<'c> {
+        StringAttribute::new(self.ctx, s).into()
+    }
+
+    /// `llvm.inline_asm has_side_effects "asm", "constraints" operands : results`.
+    pub fn inline_asm(
+        &self,
+        asm: &str,
+        constraints: &str,
+        operands: &[Value<'c, '_>],
+        result: Option<Type<'c>>,
+    ) -> Option<Value<'c, 'c>> {
+        let results: Vec<Type> = result.into_iter().collect();
+        let op = self.op(
+            "llvm.inline_asm",
+            operands,
+            &results,
+            &[
+                self.named("asm_string", self.string(asm)),
+                self.named("constraints", self.string(constraints)),
+                self.named("has_side_effects", self.attr("unit")),
+            ],
+        );
+        op.result(0).ok().map(|r| capi::value(r.into()))
+    }
+
+    pub fn replace(&self, op: OperationRef<'c, 'c>, values: &[Value<'c, '_>]) {
+        self.rewriter.as_rewriter_base().replace_op_with_values(op, values);
+    }
+
+    pub fn erase(&self, op: OperationRef<'c, 'c>) {
+        self.rewriter.as_rewriter_base().erase_op(op);
+    }
+}
+
+/// Converts an integer or index value to i64 (signless integers are read as
+/// signed, as the dialect defines).
+pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ty = v.r#type();
+    if ty.is_index() {
+        return Ok(b.value("arith.index_cast", &[v], b.i64(), &[]));
+    }
+    let int = IntegerType::try_from(ty).map_err(|_| format!("index of type {ty} is not an integer"))?;
+    if !int.is_signless() {
+        return Err(format!(
+            "index of type {ty} must be signless here: run pydev-promote-types first"
+        ));
+    }
+    Ok(match int.width() {
+        64 => v,
+        w if w < 64 => b.value("arith.extsi", &[v], b.i64(), &[]),
+        _ => b.value("arith.trunci", &[v], b.i64(), &[]),
+    })
+}
+
+/// Creates an external pass whose body rewrites the op it runs on; an `Err`
+/// has already been reported as a diagnostic and fails the pass.
+pub fn external_pass(
+    id: &'static PassId,
+    argument: &'static str,
+    summary: &'static str,
+    run: fn(OperationRef<'_, '_>) -> Result<(), ()>,
+) -> Pass {
+    create_external(
+        move |op: OperationRef, pass: ExternalPass| {
+            if run(op).is_err() {
+                pass.signal_failure();
+            }
+        },
+        melior::ir::r#type::TypeId::create(id),
+        argument,
+        argument,
+        summary,
+        "",
+        &[],
+    )
+}
+
+/// A unique, 8-byte aligned address per pass: its MLIR TypeID.
+#[repr(align(8))]
+pub struct PassId;
+
+/// Runs `rewrite` on every op named in `names` under `root`, reporting each
+/// failure at the op's location; returns `Err` if any failed.
+pub fn rewrite_all<'c>(
+    root: OperationRef<'c, '_>,
+    names: &[&str],
+    mut rewrite: impl FnMut(&Builder<'c>, OperationRef<'c, 'c>) -> Result<(), String>,
+) -> Result<(), ()> {
+    let mut ok = true;
+    for op in capi::ops_named(root, names) {
+        let b = Builder::before(op);
+        if let Err(message) = rewrite(&b, op) {
+            capi::emit_error(op.location(), &message);
+            ok = false;
+        }
+    }
+    if ok { Ok(()) } else { Err(()) }
+}

@@ -1,0 +1,108 @@
+//! The pydev passes and pipelines.
+//!
+//! One pass per file, each opening with its contract. [`PASSES`] is the one
+//! registry every tool reads: `pydev-opt` (flags and `--help`), `pydevc` and
+//! the JIT resolve pass names through it, and [`pipeline`] assembles the
+//! `cuda` (and later `host`) pipelines from the same entries.
+
+mod capi;
+mod ir;
+pub mod pipeline;
+
+mod lower_arrays;
+mod lower_atomics;
+mod lower_sync_nvvm;
+mod outline_kernels;
+
+use melior::pass::Pass;
+
+pub use capi::{add_pipeline, gpu_objects};
+
+/// One option of a pass: `--pydev-x{name=value}`.
+pub struct PassOption {
+    pub name: &'static str,
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// A registry entry.
+pub struct PassInfo {
+    /// The name on the command line and in pipelines (`pydev-...`).
+    pub argument: &'static str,
+    pub summary: &'static str,
+    pub options: &'static [PassOption],
+    /// Builds the pass from its options (already checked against `options`).
+    pub create: fn(&Options) -> Result<Pass, String>,
+}
+
+/// Parsed `key=value` options of a pass.
+#[derive(Debug, Default, Clone)]
+pub struct Options(Vec<(String, String)>);
+
+impl Options {
+    pub fn get<'a>(&'a self, info: &'a PassInfo, name: &str) -> &'a str {
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .or_else(|| info.options.iter().find(|o| o.name == name).map(|o| o.default))
+            .unwrap_or("")
+    }
+}
+
+/// Every pydev pass, in pipeline order.
+pub static PASSES: &[PassInfo] = &[
+    outline_kernels::INFO,
+    lower_arrays::INFO,
+    lower_atomics::INFO,
+    lower_sync_nvvm::INFO,
+];
+
+pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
+    PASSES.iter().find(|p| p.argument == argument)
+}
+
+/// Parses `name` or `name{k=v k2=v2}` into a registered pass and its options.
+pub fn parse_pass(text: &str) -> Result<(&'static PassInfo, Options), String> {
+    let (name, rest) = match text.find('{') {
+        Some(i) => (&text[..i], Some(&text[i..])),
+        None => (text, None),
+    };
+    let info = lookup(name).ok_or_else(|| format!("unknown pydev pass '{name}'"))?;
+    let mut options = Options::default();
+    if let Some(rest) = rest {
+        let body = rest
+            .strip_prefix('{')
+            .and_then(|r| r.strip_suffix('}'))
+            .ok_or_else(|| format!("pass options of '{name}' must be written {{key=value ...}}"))?;
+        for item in body.split_whitespace() {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("option '{item}' of '{name}' must be key=value"))?;
+            if !info.options.iter().any(|o| o.name == k) {
+                let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
+                return Err(format!(
+                    "unknown option '{k}' of pass '{name}' (known: {})",
+                    if known.is_empty() { "none".to_owned() } else { known.join(", ") }
+                ));
+            }
+            options.0.push((k.to_owned(), v.to_owned()));
+        }
+    }
+    Ok((info, options))
+}
+
+/// Builds a registered pass from its textual form.
+pub fn create_pass(text: &str) -> Result<Pass, String> {
+    let (info, options) = parse_pass(text)?;
+    (info.create)(&options)
+}
+
+/// Registers the upstream MLIR passes in the global textual registry (once).
+/// pydev-opt needs all of them; the wheel will register only what the
+/// pipelines use (DESIGN.md, "Size").
+pub fn register_upstream_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(melior::utility::register_all_passes);
+}

@@ -1,0 +1,222 @@
+//! `pydev-lower-atomics`: atomics and fences to PTX with their memory order
+//! and scope.
+//!
+//! Expects: `pydev.atomic_ref` already lowered (`pydev-lower-arrays`), so
+//! references are casts of `!llvm.ptr<AS>`; element types are machine types
+//! (signless 32/64-bit integers, f32, f64).
+//! Guarantees: every `atomic_rmw`, `atomic_cas`, `atomic_load`,
+//! `atomic_store` and `threadfence` is PTX with the requested semantics. LLVM's
+//! NVPTX backend drops `syncscope` and orderings on `atomicrmw`, so the
+//! instructions are emitted as inline PTX, as libcu++ does.
+//! Does not fire on code without pydev atomics.
+//!
+//! Orders: relaxed => .relaxed; consume, acquire => .acquire; release =>
+//! .release; acq_rel => .acq_rel; seq_cst => fence.sc.<scope> then .acquire
+//! (loads, RMW) or .relaxed (stores). Scopes: system => .sys, device => .gpu,
+//! block and thread => .cta. Spaces: global => .global, shared => .shared,
+//! local => generic.
+//!
+//! Rewrites:
+//!   atomic_rmw add %r, %v (i32)        =>  atom<sem><scope><space>.add.u32
+//!   atomic_rmw sub %r, %v              =>  atom...add of -%v
+//!   atomic_rmw and|or|xor (i32/i64)    =>  atom....and|or|xor.b32|b64
+//!   atomic_rmw max|min (signless int)  =>  atom....max|min.s32|s64
+//!   atomic_rmw exch                    =>  atom....exch.b32|b64
+//!   atomic_cas %r, %e, %d              =>  atom....cas.b32|b64
+//!   atomic_load %r                     =>  ld<.relaxed|.acquire><scope><space>.b32|b64
+//!   atomic_store %v, %r                =>  st<.relaxed|.release><scope><space>.b32|b64
+//!   threadfence seq_cst                =>  fence.sc.<scope>
+//!   threadfence (other orders)         =>  fence.acq_rel.<scope> (relaxed: erased)
+//! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st).
+
+use crate::{
+    capi,
+    ir::{external_pass, rewrite_all, Builder, PassId},
+    lower_arrays::address_space,
+    PassInfo,
+};
+use melior::ir::{
+    operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value,
+    ValueLike,
+};
+use pydev_dialect::{enum_value, types::atomic_ref_parts, AtomicRmwKind, MemoryOrder, MemorySpace, Scope};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-lower-atomics",
+    summary: "lower atomics and fences to PTX with their memory order and scope",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+const NAMES: &[&str] = &[
+    "pydev.atomic_rmw",
+    "pydev.atomic_cas",
+    "pydev.atomic_load",
+    "pydev.atomic_store",
+    "pydev.threadfence",
+    "pydev.atomic_wait",
+    "pydev.atomic_notify",
+];
+
+fn run(root: OperationRef) -> Result<(), ()> {
+    rewrite_all(root, NAMES, lower)
+}
+
+fn enum_attr<T>(op: OperationRef, name: &str, from: fn(i64) -> Option<T>) -> T {
+    op.attribute(name).ok().and_then(|a: Attribute| enum_value(a)).and_then(from).expect("verified enum attribute")
+}
+
+fn scope_suffix(scope: Scope) -> &'static str {
+    match scope {
+        Scope::System => ".sys",
+        Scope::Device => ".gpu",
+        Scope::Block | Scope::Thread => ".cta",
+    }
+}
+
+/// (fence prefix, semantics suffix) for a read-modify-write or load.
+fn acquire_sem(order: MemoryOrder, scope: Scope) -> (String, &'static str) {
+    match order {
+        MemoryOrder::Relaxed => (String::new(), ".relaxed"),
+        MemoryOrder::Consume | MemoryOrder::Acquire => (String::new(), ".acquire"),
+        MemoryOrder::Release => (String::new(), ".release"),
+        MemoryOrder::AcqRel => (String::new(), ".acq_rel"),
+        MemoryOrder::SeqCst => (format!("fence.sc{};\n\t", scope_suffix(scope)), ".acquire"),
+    }
+}
+
+fn space_suffix(space: MemorySpace) -> &'static str {
+    match space {
+        MemorySpace::Global => ".global",
+        MemorySpace::Shared => ".shared",
+        MemorySpace::Local => "",
+    }
+}
+
+/// The machine form of an atomic's element: (bits, is float).
+fn machine(ty: Type) -> Result<(u32, bool), String> {
+    if let Ok(i) = IntegerType::try_from(ty) {
+        if !i.is_signless() {
+            return Err(format!("atomic on {ty} needs signless integers: run pydev-promote-types first"));
+        }
+        if i.width() == 32 || i.width() == 64 {
+            return Ok((i.width(), false));
+        }
+    } else if ty.is_f32() {
+        return Ok((32, true));
+    } else if ty.is_f64() {
+        return Ok((64, true));
+    }
+    Err(format!("atomics on {ty} are not lowered yet (32- and 64-bit integers and floats are)"))
+}
+
+fn constraint(bits: u32, float: bool) -> &'static str {
+    match (bits, float) {
+        (32, false) => "r",
+        (64, false) => "l",
+        (32, true) => "f",
+        _ => "d",
+    }
+}
+
+fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    if name == "pydev.threadfence" {
+        let order = enum_attr(op, "memory", MemoryOrder::from_value);
+        let scope = enum_attr(op, "scope", Scope::from_value);
+        let asm = match order {
+            MemoryOrder::Relaxed => None,
+            MemoryOrder::SeqCst => Some(format!("fence.sc{};", scope_suffix(scope))),
+            _ => Some(format!("fence.acq_rel{};", scope_suffix(scope))),
+        };
+        if let Some(asm) = asm {
+            b.inline_asm(&asm, "~{memory}", &[], None);
+        }
+        b.erase(op);
+        return Ok(());
+    }
+    if name == "pydev.atomic_wait" || name == "pydev.atomic_notify" {
+        return Err(format!("'{name}' is not lowered to PTX yet"));
+    }
+    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
+    let (bits, float) = machine(element)?;
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(space, true)));
+    let ptr = b.cast(reference, ptr_type);
+    let order = enum_attr(op, "memory", MemoryOrder::from_value);
+    let scope = enum_attr(op, "scope", Scope::from_value);
+    let scope_s = scope_suffix(scope);
+    let space_s = space_suffix(space);
+    let int_type: Type = IntegerType::new(b.ctx, bits).into();
+    let bits_of = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], int_type, &[]) } else { v };
+    let from_bits = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], element, &[]) } else { v };
+    let bc = constraint(bits, false);
+
+    match name {
+        "pydev.atomic_rmw" => {
+            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let mut value = capi::value(op.operand(1).expect("value"));
+            let (fence, sem) = acquire_sem(order, scope);
+            let (mnemonic, ty_suffix, as_bits) = match (kind, float) {
+                (AtomicRmwKind::Add, false) | (AtomicRmwKind::Sub, false) => ("add", format!(".u{bits}"), false),
+                (AtomicRmwKind::Add, true) | (AtomicRmwKind::Sub, true) => ("add", format!(".f{bits}"), false),
+                (AtomicRmwKind::And, false) => ("and", format!(".b{bits}"), false),
+                (AtomicRmwKind::Or, false) => ("or", format!(".b{bits}"), false),
+                (AtomicRmwKind::Xor, false) => ("xor", format!(".b{bits}"), false),
+                (AtomicRmwKind::Max, false) => ("max", format!(".s{bits}"), false),
+                (AtomicRmwKind::Min, false) => ("min", format!(".s{bits}"), false),
+                (AtomicRmwKind::Exch, _) => ("exch", format!(".b{bits}"), true),
+                (kind, _) => {
+                    return Err(format!("atomic '{kind}' on {element} is not lowered to PTX yet"));
+                }
+            };
+            if kind == AtomicRmwKind::Sub {
+                value = if float {
+                    b.value("llvm.fneg", &[value], element, &[])
+                } else {
+                    let zero = b.const_int(element, 0);
+                    b.value("llvm.sub", &[zero, value], element, &[])
+                };
+            }
+            let asm = format!("{fence}atom{sem}{scope_s}{space_s}.{mnemonic}{ty_suffix} $0, [$1], $2;");
+            let c = if as_bits { bc } else { constraint(bits, float) };
+            let operand = if as_bits { bits_of(value) } else { value };
+            let result_type = if as_bits { int_type } else { element };
+            let old = b.inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, operand], Some(result_type)).expect("result");
+            let old = if as_bits { from_bits(old) } else { old };
+            b.replace(op, &[old]);
+        }
+        "pydev.atomic_cas" => {
+            let (fence, sem) = acquire_sem(order, scope);
+            let expected = bits_of(capi::value(op.operand(1).expect("expected")));
+            let desired = bits_of(capi::value(op.operand(2).expect("desired")));
+            let asm = format!("{fence}atom{sem}{scope_s}{space_s}.cas.b{bits} $0, [$1], $2, $3;");
+            let old = b
+                .inline_asm(&asm, &format!("={bc},l,{bc},{bc},~{{memory}}"), &[ptr, expected, desired], Some(int_type))
+                .expect("result");
+            b.replace(op, &[from_bits(old)]);
+        }
+        "pydev.atomic_load" => {
+            let (fence, sem) = acquire_sem(order, scope);
+            let asm = format!("{fence}ld{sem}{scope_s}{space_s}.b{bits} $0, [$1];");
+            let v = b.inline_asm(&asm, &format!("={bc},l,~{{memory}}"), &[ptr], Some(int_type)).expect("result");
+            b.replace(op, &[from_bits(v)]);
+        }
+        _ => {
+            let (fence, sem) = match order {
+                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
+                MemoryOrder::Release => (String::new(), ".release"),
+                _ => (String::new(), ".relaxed"),
+            };
+            let value = bits_of(capi::value(op.operand(0).expect("value")));
+            let asm = format!("{fence}st{sem}{scope_s}{space_s}.b{bits} [$0], $1;");
+            b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, value], None);
+            b.erase(op);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,236 @@
+//! `pydev-lower-sync-nvvm`: block and warp synchronization, votes, shuffles
+//! and matches to NVVM.
+//!
+//! Expects: pydev sync/warp ops on machine types (signless integers, floats).
+//! Guarantees: none of the ops below remain; `!pydev.warp_mask` values cross
+//! into `i32` through `unrealized_conversion_cast`.
+//! Does not fire on code without these ops.
+//!
+//! Rewrites:
+//!   syncthreads                 =>  nvvm.barrier
+//!   syncthreads_count %p        =>  nvvm.barrier #nvvm.reduction<popc> (zext %p)
+//!   syncthreads_and|or %p       =>  (nvvm.barrier #nvvm.reduction<and|or> (zext %p)) != 0
+//!   syncwarp %m                 =>  nvvm.bar.warp.sync %m
+//!   activemask                  =>  activemask.b32 (inline PTX, as CUDA's __activemask)
+//!   lanemask_lt                 =>  nvvm.read.ptx.sreg.lanemask.lt
+//!   vote all|any|ballot|eq      =>  nvvm.vote.sync all|any|ballot|uni
+//!   shfl k %m, %v:32-bit, %l    =>  nvvm.shfl.sync k %m, %v, %l, clamp   (clamp 0 for up, 31 otherwise)
+//!   shfl k %m, %v:64-bit, %l    =>  two 32-bit shuffles of the halves
+//!   shfl k %m, %v:8/16-bit, %l  =>  shuffle of the value widened to 32 bits
+//!   match_any %m, %v            =>  nvvm.match.sync any
+//!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
+
+use crate::{
+    capi,
+    ir::{external_pass, rewrite_all, Builder, PassId},
+    PassInfo,
+};
+use melior::ir::{
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::IntegerType, OperationRef,
+    Type, TypeLike, Value, ValueLike,
+};
+use pydev_dialect::{enum_value, types::is_warp_mask, ShuffleKind, VoteKind};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-lower-sync-nvvm",
+    summary: "lower block/warp synchronization, votes, shuffles and matches to NVVM",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+const NAMES: &[&str] = &[
+    "pydev.syncthreads",
+    "pydev.syncthreads_count",
+    "pydev.syncthreads_and",
+    "pydev.syncthreads_or",
+    "pydev.syncwarp",
+    "pydev.activemask",
+    "pydev.lanemask_lt",
+    "pydev.vote",
+    "pydev.shfl",
+    "pydev.match_any",
+    "pydev.match_all",
+];
+
+fn run(root: OperationRef) -> Result<(), ()> {
+    rewrite_all(root, NAMES, lower)
+}
+
+/// A warp mask or integer operand as i32.
+fn as_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ty = v.r#type();
+    if is_warp_mask(ty) {
+        return Ok(b.cast(v, b.i32()));
+    }
+    let int = IntegerType::try_from(ty).map_err(|_| format!("expected an integer, got {ty}"))?;
+    if !int.is_signless() {
+        return Err(format!("operand of type {ty} must be signless here: run pydev-promote-types first"));
+    }
+    Ok(match int.width() {
+        32 => v,
+        w if w < 32 => b.value("llvm.sext", &[v], b.i32(), &[]),
+        _ => b.value("llvm.trunc", &[v], b.i32(), &[]),
+    })
+}
+
+fn barrier<'c>(b: &Builder<'c>, reduction: Option<(&str, Value<'c, 'c>)>) -> Option<Value<'c, 'c>> {
+    match reduction {
+        None => {
+            b.op("nvvm.barrier", &[], &[], &[b.named("operandSegmentSizes", b.attr("array<i32: 0, 0, 0>"))]);
+            None
+        }
+        Some((kind, predicate)) => {
+            let p = b.value("llvm.zext", &[predicate], b.i32(), &[]);
+            Some(b.value(
+                "nvvm.barrier",
+                &[p],
+                b.i32(),
+                &[
+                    b.named("operandSegmentSizes", b.attr("array<i32: 0, 0, 1>")),
+                    b.named("reductionOp", b.attr(&format!("#nvvm.reduction<{kind}>"))),
+                ],
+            ))
+        }
+    }
+}
+
+fn nonzero<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Value<'c, 'c> {
+    let zero = b.const_int(b.i32(), 0);
+    let i1: Type = IntegerType::new(b.ctx, 1).into();
+    b.value("llvm.icmp", &[v, zero], i1, &[b.named("predicate", b.attr("1 : i64"))])
+}
+
+fn shuffle32<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value<'c, 'c>, lane: Value<'c, 'c>) -> Value<'c, 'c> {
+    let clamp = b.const_int(b.i32(), if kind == ShuffleKind::Up { 0 } else { 31 });
+    let nvvm_kind = match kind {
+        ShuffleKind::Idx => "idx",
+        ShuffleKind::Up => "up",
+        ShuffleKind::Down => "down",
+        ShuffleKind::Xor => "bfly",
+    };
+    b.value(
+        "nvvm.shfl.sync",
+        &[mask, v, lane, clamp],
+        v.r#type(),
+        &[b.named("kind", b.attr(&format!("#nvvm<shfl_kind {nvvm_kind}>")))],
+    )
+}
+
+fn shuffle<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value<'c, 'c>, lane: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ty = v.r#type();
+    let bits = if ty.is_f32() || ty.is_f64() || ty.is_f16() || ty.is_bf16() {
+        if ty.is_f32() { 32 } else if ty.is_f64() { 64 } else { 16 }
+    } else {
+        match IntegerType::try_from(ty) {
+            Ok(i) if i.is_signless() => i.width(),
+            _ => return Err(format!("shuffles of {ty} are not lowered yet (signless integers and floats are)")),
+        }
+    };
+    if ty.is_f32() || (bits == 32 && !ty.is_float()) {
+        return Ok(shuffle32(b, kind, mask, v, lane));
+    }
+    let int_ty: Type = IntegerType::new(b.ctx, bits).into();
+    let as_int = if ty.is_float() { b.value("llvm.bitcast", &[v], int_ty, &[]) } else { v };
+    let result = if bits == 64 {
+        let lo = b.value("llvm.trunc", &[as_int], b.i32(), &[]);
+        let shift = b.const_int(b.i64(), 32);
+        let hi64 = b.value("llvm.lshr", &[as_int, shift], b.i64(), &[]);
+        let hi = b.value("llvm.trunc", &[hi64], b.i32(), &[]);
+        let lo = shuffle32(b, kind, mask, lo, lane);
+        let hi = shuffle32(b, kind, mask, hi, lane);
+        let lo = b.value("llvm.zext", &[lo], b.i64(), &[]);
+        let hi = b.value("llvm.zext", &[hi], b.i64(), &[]);
+        let hi = b.value("llvm.shl", &[hi, shift], b.i64(), &[]);
+        b.value("llvm.or", &[hi, lo], b.i64(), &[])
+    } else {
+        let wide = b.value("llvm.zext", &[as_int], b.i32(), &[]);
+        let moved = shuffle32(b, kind, mask, wide, lane);
+        b.value("llvm.trunc", &[moved], int_ty, &[])
+    };
+    Ok(if ty.is_float() { b.value("llvm.bitcast", &[result], ty, &[]) } else { result })
+}
+
+fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let operand = |i: usize| capi::value(op.operand(i).expect("verified operand"));
+    let result_type = || op.result(0).expect("verified result").r#type();
+    // Results typed `!pydev.warp_mask` or `si32` come back through a cast.
+    let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };
+    match name {
+        "pydev.syncthreads" => {
+            barrier(b, None);
+            b.erase(op);
+        }
+        "pydev.syncthreads_count" => {
+            let count = barrier(b, Some(("popc", operand(0)))).expect("result");
+            b.replace(op, &[typed(count, result_type())]);
+        }
+        "pydev.syncthreads_and" | "pydev.syncthreads_or" => {
+            let kind = if name.ends_with("and") { "and" } else { "or" };
+            let r = barrier(b, Some((kind, operand(0)))).expect("result");
+            b.replace(op, &[nonzero(b, r)]);
+        }
+        "pydev.syncwarp" => {
+            let mask = as_i32(b, operand(0))?;
+            b.op("nvvm.bar.warp.sync", &[mask], &[], &[]);
+            b.erase(op);
+        }
+        "pydev.activemask" => {
+            let m = b.inline_asm("activemask.b32 $0;", "=r", &[], Some(b.i32())).expect("result");
+            b.replace(op, &[typed(m, result_type())]);
+        }
+        "pydev.lanemask_lt" => {
+            let m = b.value("nvvm.read.ptx.sreg.lanemask.lt", &[], b.i32(), &[]);
+            b.replace(op, &[typed(m, result_type())]);
+        }
+        "pydev.vote" => {
+            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
+            let mask = as_i32(b, operand(0))?;
+            let (nvvm_kind, ty) = match kind {
+                VoteKind::All => ("all", IntegerType::new(b.ctx, 1).into()),
+                VoteKind::Any => ("any", IntegerType::new(b.ctx, 1).into()),
+                VoteKind::Eq => ("uni", IntegerType::new(b.ctx, 1).into()),
+                VoteKind::Ballot => ("ballot", b.i32()),
+            };
+            let v = b.value(
+                "nvvm.vote.sync",
+                &[mask, operand(1)],
+                ty,
+                &[b.named("kind", b.attr(&format!("#nvvm<vote_sync_kind {nvvm_kind}>")))],
+            );
+            b.replace(op, &[typed(v, result_type())]);
+        }
+        "pydev.shfl" => {
+            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
+            let mask = as_i32(b, operand(0))?;
+            let lane = as_i32(b, operand(2))?;
+            let v = shuffle(b, kind, mask, operand(1), lane)?;
+            b.replace(op, &[v]);
+        }
+        "pydev.match_any" | "pydev.match_all" => {
+            let mask = as_i32(b, operand(0))?;
+            let mut value = operand(1);
+            let ty = value.r#type();
+            if ty.is_float() {
+                let bits = if ty.is_f32() { 32 } else { 64 };
+                value = b.value("llvm.bitcast", &[value], IntegerType::new(b.ctx, bits).into(), &[]);
+            }
+            if name == "pydev.match_any" {
+                let m = b.value("nvvm.match.sync", &[mask, value], b.i32(), &[b.named("kind", b.attr("#nvvm<match_sync_kind any>"))]);
+                b.replace(op, &[typed(m, result_type())]);
+            } else {
+                let pair_ty = b.ty("!llvm.struct<(i32, i1)>");
+                let pair = b.value("nvvm.match.sync", &[mask, value], pair_ty, &[b.named("kind", b.attr("#nvvm<match_sync_kind all>"))]);
+                let at = |i: i64, ty| b.value("llvm.extractvalue", &[pair], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[i]).into())]);
+                let m = at(0, b.i32());
+                let p = at(1, IntegerType::new(b.ctx, 1).into());
+                b.replace(op, &[typed(m, result_type()), p]);
+            }
+        }
+        _ => unreachable!("op list and match arms agree"),
+    }
+    Ok(())
+}

@@ -1,0 +1,93 @@
+//! `pydev-outline-kernels`: put device code in a `gpu.module`.
+//!
+//! Expects: a `builtin.module` whose `func.func`s are device code, kernels
+//! marked `pydev.kernel` (as the Python frontend emits them).
+//! Guarantees: the module is a `gpu.container_module` holding one
+//! `gpu.module @pydev` with every function; each kernel is a `gpu.func`
+//! with the `kernel` attribute, its body and Python name kept.
+//! Does not fire on a module without `pydev.kernel` functions.
+//!
+//! Rewrites:
+//!   func.func @k {pydev.kernel} { ... func.return }  =>  gpu.module @pydev { gpu.func @k kernel { ... gpu.return } }
+//!   func.func @f { ... }                             =>  gpu.module @pydev { func.func @f { ... } }
+
+use crate::{
+    capi,
+    ir::{external_pass, Builder, PassId},
+    PassInfo,
+};
+use melior::ir::{
+    attribute::StringAttribute,
+    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    BlockLike, Identifier, OperationRef, Region, RegionLike,
+};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-outline-kernels",
+    summary: "move device functions into a gpu.module and turn kernels into gpu.func",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+fn run(module: OperationRef) -> Result<(), ()> {
+    let body = module.region(0).ok().and_then(|r| capi::entry_block(r));
+    let Some(body) = body.filter(|_| module.name().as_string_ref().as_str() == Ok("builtin.module")) else {
+        capi::emit_error(module.location(), "pydev-outline-kernels runs on a builtin.module");
+        return Err(());
+    };
+    let funcs: Vec<_> = capi::ops_named(module, &["func.func"])
+        .into_iter()
+        .filter(|f| f.parent_operation().map(|p| p.to_raw().ptr) == Some(module.to_raw().ptr))
+        .collect();
+    if !funcs.iter().any(|f| f.has_attribute("pydev.kernel")) {
+        return Ok(());
+    }
+    let ctx = capi::context(module);
+    let unit = melior::ir::Attribute::unit(ctx);
+    capi::op_mut(module).set_discardable_attribute("gpu.container_module", unit);
+
+    let region = Region::new();
+    region.append_block(melior::ir::Block::new(&[]));
+    let gpu_module = OperationBuilder::new("gpu.module", module.location())
+        .add_attributes(&[(Identifier::new(ctx, "sym_name"), StringAttribute::new(ctx, "pydev").into())])
+        .add_regions([region])
+        .build()
+        .expect("valid gpu.module");
+    let gpu_module = capi::detach(body.append_operation(gpu_module));
+    let gpu_body = gpu_module.region(0).ok().and_then(|r| capi::entry_block(r)).expect("gpu.module block");
+
+    for func in funcs {
+        if !func.has_attribute("pydev.kernel") {
+            capi::move_to_end(func, gpu_body);
+            continue;
+        }
+        let b = Builder::before(func);
+        let mut attrs = vec![
+            b.named("sym_name", func.attribute("sym_name").expect("func has a name")),
+            b.named("function_type", func.attribute("function_type").expect("func has a type")),
+            b.named("gpu.kernel", unit),
+            b.named("workgroup_attributions", b.attr("0 : i64")),
+        ];
+        if let Ok(interop) = func.attribute("pydev.interop") {
+            attrs.push(b.named("pydev.interop", interop));
+        }
+        let kernel = OperationBuilder::new("gpu.func", func.location())
+            .add_attributes(&attrs)
+            .add_regions([Region::new()])
+            .build()
+            .expect("valid gpu.func");
+        let kernel = capi::detach(gpu_body.append_operation(kernel));
+        capi::take_body(kernel.region(0).expect("gpu.func region"), func.region(0).expect("func region"));
+        for ret in capi::ops_named(kernel, &["func.return"]) {
+            let rb = Builder::before(ret);
+            let operands: Vec<_> = ret.operands().collect();
+            rb.op("gpu.return", &operands, &[], &[]);
+            rb.erase(ret);
+        }
+        b.erase(func);
+    }
+    Ok(())
+}
+

@@ -1,0 +1,102 @@
+//! The named pipelines. `cuda`: Python-level pydev IR to PTX, as stages:
+//!
+//! | stage       | passes                                                         |
+//! |-------------|----------------------------------------------------------------|
+//! | `pydev-opt` | pydev-outline-kernels                                          |
+//! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
+//! |             | pydev-lower-sync-nvvm, nvvm-attach-target, convert-gpu-to-nvvm, |
+//! |             | reconcile-unrealized-casts                                     |
+//! | `ptx`       | gpu-module-to-binary{format=isa}                               |
+//!
+//! pydev-opt (`--pydev-pipeline=cuda{...}`), pydevc and the JIT all build it here.
+
+use crate::{add_pipeline, create_pass};
+use melior::pass::PassManager;
+
+/// Options of the `cuda` pipeline.
+#[derive(Clone, Debug)]
+pub struct CudaOptions {
+    /// `sm_70` .. `sm_120`.
+    pub chip: String,
+    /// PTX ISA version as LLVM spells it (`80` for PTX 8.0); empty: the
+    /// lowest version that supports `chip`.
+    pub ptx: String,
+    /// LLVM optimisation level, 0 to 3.
+    pub opt_level: u8,
+}
+
+impl Default for CudaOptions {
+    fn default() -> Self {
+        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3 }
+    }
+}
+
+/// The stages of a pipeline, in order, each dumpable by name.
+pub const STAGES: &[&str] = &["pydev", "pydev-opt", "llvm", "ptx"];
+
+/// The lowest PTX ISA that knows `chip` (PTX ISA release notes).
+fn default_ptx(chip: &str) -> Option<&'static str> {
+    Some(match chip {
+        "sm_70" | "sm_72" | "sm_75" | "sm_80" | "sm_86" | "sm_87" | "sm_89" | "sm_90" => "80",
+        "sm_100" | "sm_101" => "86",
+        "sm_103" | "sm_120" | "sm_121" => "88",
+        "sm_110" => "90",
+        _ => return None,
+    })
+}
+
+impl CudaOptions {
+    /// Parses `chip=sm_80 ptx=80 opt-level=2` (the body of `cuda{...}`).
+    pub fn parse(body: &str) -> Result<Self, String> {
+        let mut options = Self::default();
+        for item in body.split_whitespace() {
+            let (k, v) = item.split_once('=').ok_or_else(|| format!("pipeline option '{item}' must be key=value"))?;
+            match k {
+                "chip" => options.chip = v.to_owned(),
+                "ptx" => options.ptx = v.to_owned(),
+                "opt-level" => {
+                    options.opt_level = v
+                        .parse()
+                        .ok()
+                        .filter(|l| *l <= 3)
+                        .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
+                }
+                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level)")),
+            }
+        }
+        if default_ptx(&options.chip).is_none() {
+            return Err(format!("unsupported chip '{}': expected sm_70 .. sm_120", options.chip));
+        }
+        Ok(options)
+    }
+
+    fn ptx_version(&self) -> &str {
+        if self.ptx.is_empty() { default_ptx(&self.chip).unwrap_or("80") } else { &self.ptx }
+    }
+}
+
+/// Appends the passes of the cuda pipeline up to and including `last_stage`.
+pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), String> {
+    let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
+    if stage >= 1 {
+        pm.add_pass(create_pass("pydev-outline-kernels")?);
+    }
+    if stage >= 2 {
+        for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm"] {
+            pm.add_pass(create_pass(pass)?);
+        }
+        add_pipeline(
+            pm.as_operation_pass_manager(),
+            &format!(
+                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(convert-gpu-to-nvvm),reconcile-unrealized-casts",
+                options.chip,
+                options.ptx_version(),
+                options.opt_level
+            ),
+        )?;
+    }
+    if stage >= 3 {
+        add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")?;
+    }
+    Ok(())
+}

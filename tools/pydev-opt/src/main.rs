@@ -1,0 +1,259 @@
+//! `pydev-opt`: mlir-opt with the pydev dialect and passes.
+//!
+//! Every upstream dialect and pass is available (`--pass-pipeline=...` or a
+//! flag per pass, `--canonicalize`), pydev passes are flags too
+//! (`--pydev-lower-atomics`), and `--pydev-pipeline=cuda{chip=sm_80}` runs the
+//! whole cuda pipeline. Passes given as flags run in command-line order, as in
+//! mlir-opt. `--verify-diagnostics` checks `// expected-error {{...}}`
+//! comments (mlir-opt's handler is C++ only, so this is pydev's own).
+
+mod capi;
+mod diagnostics;
+
+use clap::Parser;
+use diagnostics::{Diag, Expectations, Severity};
+use melior::{
+    ir::operation::{OperationLike, OperationPrintingFlags},
+    pass::PassManager,
+    Context,
+};
+use pydev_passes::{add_pipeline, create_pass, pipeline, PASSES};
+use std::{cell::RefCell, io::Read, process::ExitCode, rc::Rc};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "pydev-opt",
+    about = "mlir-opt with the pydev dialect and passes",
+    after_help = after_help(),
+    disable_help_subcommand = true
+)]
+struct Cli {
+    /// Input file (`-` or nothing: standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file (default: standard output).
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// A textual pass pipeline, as in mlir-opt (`builtin.module(canonicalize)`).
+    #[arg(long = "pass-pipeline")]
+    pass_pipeline: Option<String>,
+    /// Run a whole pipeline: `cuda` or `cuda{chip=sm_80 ptx=80 opt-level=3}`.
+    #[arg(long = "pydev-pipeline")]
+    pydev_pipeline: Option<String>,
+    /// Split the input at `// -----` lines and process each chunk alone.
+    #[arg(long = "split-input-file")]
+    split_input_file: bool,
+    /// Check diagnostics against `expected-error/-warning/-note/-remark` comments.
+    #[arg(long = "verify-diagnostics")]
+    verify_diagnostics: bool,
+    /// Write PTX (the contents of gpu.binary objects) instead of MLIR.
+    #[arg(long = "emit", value_parser = ["mlir", "ptx"], default_value = "mlir")]
+    emit: String,
+    /// Print locations.
+    #[arg(long = "mlir-print-debuginfo")]
+    print_debuginfo: bool,
+    /// Print the generic op form.
+    #[arg(long = "mlir-print-op-generic")]
+    print_generic: bool,
+    /// Do not verify the IR after parsing and each pass.
+    #[arg(long = "no-verify")]
+    no_verify: bool,
+    /// Passes to run, in order (collected from `--pydev-*` and upstream pass flags).
+    #[arg(skip)]
+    passes: Vec<String>,
+}
+
+fn after_help() -> String {
+    let mut text = String::from("pydev passes (each also a flag, e.g. --pydev-lower-atomics):\n");
+    for pass in PASSES {
+        text.push_str(&format!("  --{:<28} {}\n", pass.argument, pass.summary));
+        for option in pass.options {
+            text.push_str(&format!("      {{{}=...}}  {} (default: {})\n", option.name, option.help, option.default));
+        }
+    }
+    text.push_str("\npipelines:\n  --pydev-pipeline=cuda{chip=sm_90 ptx= opt-level=3}   Python-level pydev IR to PTX\n");
+    text.push_str("\nEvery upstream MLIR pass is also accepted as a flag (--canonicalize, --cse, ...).\n");
+    text
+}
+
+/// Splits argv into clap's options and pass flags, keeping the pass order.
+fn parse_args() -> Cli {
+    let known = [
+        "--pass-pipeline", "--pydev-pipeline", "--split-input-file", "--verify-diagnostics", "--emit",
+        "--mlir-print-debuginfo", "--mlir-print-op-generic", "--no-verify", "--help", "--version",
+    ];
+    let mut clap_args = vec!["pydev-opt".to_owned()];
+    let mut passes = Vec::new();
+    let mut args = std::env::args().skip(1).peekable();
+    while let Some(arg) = args.next() {
+        let name = arg.split(['=', '{']).next().unwrap_or("").to_owned();
+        if arg.starts_with("--") && !known.contains(&name.as_str()) {
+            passes.push(arg.trim_start_matches('-').to_owned());
+        } else {
+            let takes_value = (arg == "-o" || known[..2].contains(&arg.as_str()) || arg == "--emit") && !arg.contains('=');
+            clap_args.push(arg);
+            if takes_value {
+                if let Some(value) = args.next() {
+                    clap_args.push(value);
+                }
+            }
+        }
+    }
+    let mut cli = Cli::parse_from(clap_args);
+    cli.passes = passes;
+    cli
+}
+
+fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager<'c>, String> {
+    let pm = PassManager::new(context);
+    pm.enable_verifier(!cli.no_verify);
+    if let Some(text) = &cli.pass_pipeline {
+        let inner = text
+            .strip_prefix("builtin.module(")
+            .and_then(|t| t.strip_suffix(')'))
+            .ok_or_else(|| format!("--pass-pipeline must be builtin.module(...), got '{text}'"))?;
+        add_pipeline(pm.as_operation_pass_manager(), inner)?;
+    }
+    for pass in &cli.passes {
+        // Pass flags written --name=options are mlir-opt's --name{options}.
+        let pass = match pass.split_once('=') {
+            Some((name, options)) if !pass.contains('{') => format!("{name}{{{options}}}"),
+            _ => pass.clone(),
+        };
+        if pass.starts_with("pydev-") {
+            pm.add_pass(create_pass(&pass)?);
+        } else {
+            add_pipeline(pm.as_operation_pass_manager(), &pass).map_err(|e| format!("unknown pass or option '--{pass}': {e}"))?;
+        }
+    }
+    if let Some(spec) = &cli.pydev_pipeline {
+        let (name, body) = match spec.split_once('{') {
+            Some((name, rest)) => (name, rest.strip_suffix('}').ok_or("unterminated pipeline options")?),
+            None => (spec.as_str(), ""),
+        };
+        match name {
+            "cuda" => pipeline::add_cuda(&pm, &pipeline::CudaOptions::parse(body)?, "ptx")?,
+            "host" => return Err("the host pipeline is not built yet (issue: host target)".into()),
+            other => return Err(format!("unknown pipeline '{other}', expected cuda or host")),
+        }
+    }
+    Ok(pm)
+}
+
+/// Splits the input into (first line number, chunk) at `// -----` lines.
+fn split(source: &str, enabled: bool) -> Vec<(usize, String)> {
+    if !enabled {
+        return vec![(0, source.to_owned())];
+    }
+    let mut chunks = vec![(0, String::new())];
+    for (n, line) in source.lines().enumerate() {
+        if line.trim_start().starts_with("// -----") {
+            chunks.push((n + 1, String::new()));
+        } else {
+            let chunk = &mut chunks.last_mut().expect("one chunk").1;
+            chunk.push_str(line);
+            chunk.push('\n');
+        }
+    }
+    chunks
+}
+
+fn run() -> Result<bool, String> {
+    let cli = parse_args();
+    let source = if cli.input == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        s
+    } else {
+        std::fs::read_to_string(&cli.input).map_err(|e| format!("cannot read '{}': {e}", cli.input))?
+    };
+    let file_name = if cli.input == "-" { "<stdin>".to_owned() } else { cli.input.clone() };
+
+    pydev_passes::register_upstream_passes();
+    let context = pydev_dialect::new_context();
+    let diags: Rc<RefCell<Vec<Diag>>> = Rc::default();
+    let sink = diags.clone();
+    context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(Diag::from_melior(&d));
+        true
+    });
+    let pm = build_pass_manager(&context, &cli)?;
+
+    let mut outputs = Vec::new();
+    let mut ok = true;
+    for (first_line, chunk) in split(&source, cli.split_input_file) {
+        diags.borrow_mut().clear();
+        // Leading newlines keep line numbers those of the whole file.
+        let padded = format!("{}{}", "\n".repeat(first_line), chunk);
+        let mut module = capi::parse(&context, &padded, &file_name);
+        let several_ops = diags.borrow().iter().any(|d| d.message.contains("must contain a single top-level operation"));
+        if module.is_none() && several_ops {
+            diags.borrow_mut().clear();
+            module = capi::parse(&context, &capi::wrap_in_module(&padded), &file_name);
+        }
+        let mut chunk_ok = module.is_some();
+        let mut text = String::new();
+        if let Some(mut module) = module {
+            if !cli.no_verify && !module.as_operation().verify() {
+                chunk_ok = false;
+            } else if pm.run(&mut module).is_err() {
+                chunk_ok = false;
+            } else if cli.emit == "ptx" {
+                let objects = pydev_passes::gpu_objects(module.as_operation());
+                if objects.is_empty() {
+                    diags.borrow_mut().push(Diag::error_without_location("--emit=ptx: no gpu.binary in the output; run the cuda pipeline"));
+                    chunk_ok = false;
+                }
+                for (_, bytes) in objects {
+                    text.push_str(&String::from_utf8_lossy(&bytes));
+                }
+            } else {
+                let mut flags = OperationPrintingFlags::new().enable_debug_info(cli.print_debuginfo, false);
+                if cli.print_generic {
+                    flags = flags.print_generic_operation_form();
+                }
+                text = module.as_operation().to_string_with_flags(flags).map_err(|e| e.to_string())?;
+            }
+        }
+        let emitted = std::mem::take(&mut *diags.borrow_mut());
+        if cli.verify_diagnostics {
+            let expected = Expectations::parse(&padded);
+            let errors = expected.check(&emitted, &file_name);
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            ok &= errors.is_empty();
+        } else {
+            for d in &emitted {
+                eprint!("{}", d.render(&source));
+            }
+            if !chunk_ok && emitted.iter().all(|d| d.severity != Severity::Error) {
+                eprintln!("{file_name}: error: processing failed");
+            }
+            ok &= chunk_ok;
+        }
+        if chunk_ok {
+            outputs.push(text);
+        }
+    }
+    if !cli.verify_diagnostics {
+        let joined = outputs.join("// -----\n");
+        if cli.output == "-" {
+            print!("{joined}");
+        } else {
+            std::fs::write(&cli.output, joined).map_err(|e| format!("cannot write '{}': {e}", cli.output))?;
+        }
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("pydev-opt: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
