@@ -19,6 +19,7 @@
 //!   shfl k %m, %v:8/16-bit, %l  =>  shuffle of the value widened to 32 bits
 //!   match_any %m, %v            =>  nvvm.match.sync any
 //!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
+//!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
 use crate::{
     capi,
@@ -52,6 +53,7 @@ const NAMES: &[&str] = &[
     "pydev.shfl",
     "pydev.match_any",
     "pydev.match_all",
+    "pydev.cast",
 ];
 
 fn run(root: OperationRef) -> Result<(), ()> {
@@ -228,6 +230,15 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 let m = at(0, b.i32());
                 let p = at(1, IntegerType::new(b.ctx, 1).into());
                 b.replace(op, &[typed(m, result_type()), p]);
+            }
+        }
+        "pydev.cast" => {
+            let input = operand(0);
+            let is_i32 = |t: Type| IntegerType::try_from(t).is_ok_and(|i| i.is_signless() && i.width() == 32);
+            let (from, to) = (input.r#type(), result_type());
+            if (is_warp_mask(from) && is_i32(to)) || (is_i32(from) && is_warp_mask(to)) {
+                let v = b.cast(input, to);
+                b.replace(op, &[v]);
             }
         }
         _ => unreachable!("op list and match arms agree"),

@@ -97,7 +97,7 @@ impl Expectations {
                     continue;
                 };
                 let mut target = n as i64 + 1;
-                let mut after = after;
+                let mut after = after.trim_start();
                 if let Some(spec) = after.strip_prefix('@') {
                     let end = spec.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(spec.len());
                     let (offset, tail) = spec.split_at(end);

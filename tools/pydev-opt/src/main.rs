@@ -236,7 +236,7 @@ fn run() -> Result<bool, String> {
             outputs.push(text);
         }
     }
-    if !cli.verify_diagnostics {
+    {
         let joined = outputs.join("// -----\n");
         if cli.output == "-" {
             print!("{joined}");

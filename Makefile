@@ -1,0 +1,64 @@
+# pydev: `make demo` and `make test` are the two commands (README.md).
+# Both run scripts/setup.sh first, which installs what is missing and
+# returns in about a second when nothing is.
+
+SHELL := /bin/bash
+export MLIR_SYS_220_PREFIX ?= /usr/lib/llvm-22
+export TABLEGEN_220_PREFIX ?= /usr/lib/llvm-22
+PROFILE ?= debug
+CARGO_FLAGS := $(if $(filter release,$(PROFILE)),--release,)
+BIN := target/$(PROFILE)
+LLVM_BIN := $(MLIR_SYS_220_PREFIX)/bin
+LIT := $(LLVM_BIN)/lit
+SAMPLE := test/samples/histogram.mlir
+
+.PHONY: all setup build demo test test-rust test-lit check-ptx check-docs docs clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	cargo build $(CARGO_FLAGS) -p pydev-opt
+
+# The main job, for now: compile a sample kernel to PTX and print it.
+demo: build
+	@echo "== $(SAMPLE) -> PTX (sm_90) =="
+	@$(BIN)/pydev-opt $(SAMPLE) --pydev-pipeline=cuda --emit=ptx
+
+test: build test-rust test-lit check-ptx check-docs
+	@echo "make test: all passed"
+
+test-rust: setup
+	@echo "== Rust tests =="
+	cargo test $(CARGO_FLAGS) --workspace --lib
+
+test-lit: build
+	@echo "== lit suite =="
+	PYDEV_BIN_DIR=$(CURDIR)/$(BIN) PTXAS=$$(scripts/find-ptxas.sh) $(LIT) -v --param require_ptxas=1 test
+
+# Assembles the demo's PTX with ptxas for sm_90 (no GPU needed).
+check-ptx: build
+	@echo "== ptxas check =="
+	@tmp=$$(mktemp -d) && \
+	  $(BIN)/pydev-opt $(SAMPLE) --pydev-pipeline=cuda --emit=ptx -o $$tmp/sample.ptx && \
+	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/sample.ptx -o $$tmp/sample.cubin && \
+	  echo "ptxas -arch=sm_90: $(SAMPLE) assembled ($$(stat -c %s $$tmp/sample.cubin) bytes of SASS)"; \
+	  status=$$?; rm -rf $$tmp; exit $$status
+
+# docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
+docs: setup
+	@{ echo "<!-- Generated from dialect/pydev.td by \`make docs\`; do not edit. -->"; \
+	   $(LLVM_BIN)/mlir-tblgen -gen-dialect-doc -I$(MLIR_SYS_220_PREFIX)/include dialect/pydev.td; } > docs/dialect.md
+	@echo "docs/dialect.md regenerated"
+
+check-docs: setup
+	@echo "== docs/dialect.md is up to date =="
+	@diff -q <({ echo "<!-- Generated from dialect/pydev.td by \`make docs\`; do not edit. -->"; \
+	   $(LLVM_BIN)/mlir-tblgen -gen-dialect-doc -I$(MLIR_SYS_220_PREFIX)/include dialect/pydev.td; }) docs/dialect.md \
+	  || { echo "docs/dialect.md is stale: run make docs"; exit 1; }
+
+clean:
+	cargo clean
+	rm -rf test/lit-out

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The one place that installs what pydev needs on a fresh Debian 12 machine
+# with only Rust and Python: LLVM/MLIR 22 from Debian, and the Python tools
+# (lit, numpy, pytest, maturin, ptxas from nvidia-cuda-nvcc, libdevice from
+# nvidia-nvvm). Idempotent: when everything is there it returns in a second.
+set -euo pipefail
+
+APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev clang-22
+              libclang-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev)
+PIP_PACKAGES=(lit numpy pytest maturin nvidia-cuda-nvcc nvidia-nvvm)
+PYTHON=${PYTHON:-python3}
+
+start=$(date +%s)
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# One interpreter start for all checks (pip show costs a second each).
+read -r -a missing <<<"$("$PYTHON" - "${PIP_PACKAGES[@]}" <<'PY'
+import sys
+from importlib import metadata
+missing = []
+for name in sys.argv[1:]:
+    try:
+        metadata.version(name)
+    except metadata.PackageNotFoundError:
+        missing.append(name)
+print(" ".join(missing))
+PY
+)"
+if ((${#missing[@]})); then
+  echo "setup: installing Python packages: ${missing[*]}"
+  "$PYTHON" -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
+fi
+
+ptxas=$("$(dirname "$0")/find-ptxas.sh")
+[ -x "$ptxas" ] || { echo "setup: ptxas not found after installing nvidia-cuda-nvcc" >&2; exit 1; }
+echo "setup: ok in $(( $(date +%s) - start )) s (LLVM/MLIR 22, $ptxas)"

@@ -1,0 +1,38 @@
+// RUN: pydev-opt %s --split-input-file --pydev-outline-kernels | FileCheck %s
+
+// A kernel becomes a gpu.func in gpu.module @pydev; a device function moves
+// along unchanged.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.module @pydev
+// CHECK: func.func @helper(%{{.*}}: f32) -> f32
+// CHECK: return
+// CHECK: gpu.func @saxpy(%{{.*}}: f32, %{{.*}}: !pydev.array<f32, 1>) kernel
+// CHECK-NOT: pydev.kernel
+// CHECK: gpu.return
+// CHECK-NOT: func.return
+func.func @helper(%x: f32) -> f32 {
+  return %x : f32
+}
+func.func @saxpy(%a: f32, %y: !pydev.array<f32, 1>) attributes {pydev.kernel} {
+  %r = func.call @helper(%a) : (f32) -> f32
+  return
+}
+
+// -----
+
+// Does not fire: no kernel in the module.
+// CHECK-LABEL: module {
+// CHECK-NOT: gpu.module
+// CHECK: func.func @only_device
+func.func @only_device() {
+  return
+}
+
+// -----
+
+// The interop flag survives outlining (spec: Interoperable Functions).
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.func @interop_kernel() kernel attributes {pydev.interop}
+func.func @interop_kernel() attributes {pydev.kernel, pydev.interop} {
+  return
+}
