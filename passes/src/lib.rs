@@ -106,3 +106,6 @@ pub fn register_upstream_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(melior::utility::register_all_passes);
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,150 @@
+//! Unit tests of the dialect's registration, its Rust mirror of pydev.td and
+//! the CUDA C++ layouts.
+
+use crate::{
+    enum_value, field_offset, new_context, target_parts, type_layout,
+    types::{self, ArrayType},
+    AtomicRmwKind, CmpPredicate, Layout, MemoryOrder, MemorySpace, Scope, ShuffleKind, TargetKind,
+    VoteKind, SM_ARCHS,
+};
+use melior::ir::{operation::OperationLike, Attribute, Module, Type};
+
+fn ty<'c>(ctx: &'c melior::Context, text: &str) -> Type<'c> {
+    Type::parse(ctx, text).unwrap_or_else(|| panic!("cannot parse {text}"))
+}
+
+#[test]
+fn registered_ops_verify_and_malformed_ops_fail() {
+    let ctx = new_context();
+    let good = Module::parse(
+        &ctx,
+        r#"func.func @f(%r: !pydev.atomic_ref<i32>, %v: i32) -> i32 {
+             %o = pydev.atomic_rmw add %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+             return %o : i32
+           }"#,
+    )
+    .expect("parses");
+    assert!(good.as_operation().verify());
+    // A well-formed generic op with a wrong operand count parses but must not verify.
+    ctx.attach_diagnostic_handler(|_| true);
+    let bad = Module::parse(
+        &ctx,
+        r#""func.func"() <{function_type = (!pydev.warp_mask) -> (), sym_name = "g"}> ({
+           ^bb0(%m: !pydev.warp_mask):
+             %0 = "pydev.vote"(%m) <{kind = #pydev<vote_kind all>}> : (!pydev.warp_mask) -> i1
+             "func.return"() : () -> ()
+           }) : () -> ()"#,
+    );
+    assert!(bad.is_none_or(|m| !m.as_operation().verify()));
+}
+
+/// The Rust enums mirror pydev.td: same spellings, same values.
+#[test]
+fn enums_match_the_ods_definition() {
+    let ctx = new_context();
+    fn check<T: Copy + std::fmt::Display>(ctx: &melior::Context, mnemonic: &str, all: &[T], value: fn(T) -> i64) {
+        for &v in all {
+            let attr = Attribute::parse(ctx, &format!("#pydev.{mnemonic}<{v}>"))
+                .unwrap_or_else(|| panic!("#pydev.{mnemonic}<{v}> does not parse"));
+            assert_eq!(enum_value(attr), Some(value(v)), "{mnemonic} {v}");
+        }
+    }
+    check(&ctx, "memory_order", MemoryOrder::ALL, |v| v as i64);
+    check(&ctx, "scope", Scope::ALL, |v| v as i64);
+    // The other enum attributes print in `#pydev<mnemonic value>` form.
+    fn check_generic<T: Copy + std::fmt::Display>(ctx: &melior::Context, mnemonic: &str, all: &[T], value: fn(T) -> i64) {
+        for &v in all {
+            let attr = Attribute::parse(ctx, &format!("#pydev<{mnemonic} {v}>"))
+                .unwrap_or_else(|| panic!("#pydev<{mnemonic} {v}> does not parse"));
+            assert_eq!(enum_value(attr), Some(value(v)), "{mnemonic} {v}");
+        }
+    }
+    check_generic(&ctx, "layout", Layout::ALL, |v| v as i64);
+    check_generic(&ctx, "atomic_rmw_kind", AtomicRmwKind::ALL, |v| v as i64);
+    check_generic(&ctx, "cmp_predicate", CmpPredicate::ALL, |v| v as i64);
+    check_generic(&ctx, "vote_kind", VoteKind::ALL, |v| v as i64);
+    check_generic(&ctx, "shuffle_kind", ShuffleKind::ALL, |v| v as i64);
+    for &space in MemorySpace::ALL {
+        let t = ty(&ctx, &format!("!pydev.array<f32, 1, {space}>"));
+        assert_eq!(ArrayType::from_type(t).unwrap().space, space);
+    }
+}
+
+#[test]
+fn target_descriptions_and_architectures() {
+    let ctx = new_context();
+    for &sm in SM_ARCHS {
+        let attr = Attribute::parse(&ctx, &format!("#pydev.target<provides(sm_{sm})>")).unwrap();
+        let (kind, parsed, operands) = target_parts(attr).unwrap();
+        assert_eq!((TargetKind::from_value(kind.into()), parsed, operands.len()), (Some(TargetKind::Provides), sm, 0));
+    }
+    ctx.attach_diagnostic_handler(|_| true);
+    assert!(Attribute::parse(&ctx, "#pydev.target<provides(sm_99)>").is_none());
+    let tree = Attribute::parse(&ctx, "#pydev.target<or(is_host, not(is_exactly(sm_90)))>").unwrap();
+    let (kind, _, operands) = target_parts(tree).unwrap();
+    assert_eq!(TargetKind::from_value(kind.into()), Some(TargetKind::Or));
+    assert_eq!(operands.len(), 2);
+    let (kind, _, inner) = target_parts(operands[1]).unwrap();
+    assert_eq!(TargetKind::from_value(kind.into()), Some(TargetKind::Not));
+    assert_eq!(target_parts(inner[0]).unwrap().1, 90);
+}
+
+/// CUDA C++ sizes and alignments (vector_types.h, standard-layout structs).
+#[test]
+fn layouts_follow_cuda_cpp() {
+    let ctx = new_context();
+    let cases = [
+        ("i8", (1, 1)),
+        ("i1", (1, 1)),
+        ("f16", (2, 2)),
+        ("complex<f32>", (8, 4)),
+        ("complex<f64>", (16, 8)),
+        ("!pydev.vector<3 x i8>", (3, 1)),     // char3
+        ("!pydev.vector<2 x f32>", (8, 8)),    // float2
+        ("!pydev.vector<3 x f32>", (12, 4)),   // float3
+        ("!pydev.vector<4 x f32>", (16, 16)),  // float4
+        ("!pydev.vector<4 x f64>", (32, 16)),  // double4 (16-byte aligned)
+        ("!pydev.vector<2 x f16>", (4, 4)),    // __half2
+        ("!pydev.struct<\"P\", {x: i8, y: f64, z: i16}>", (24, 8)),
+        ("!pydev.struct<\"C\", {re: f32, im: f32}, align 16>", (16, 16)),
+        ("!pydev.struct<\"V\", {tag: i32, v: !pydev.vector<4 x f32>}>", (32, 16)),
+        ("!pydev.tuple<i32, f64>", (16, 8)),
+        ("!pydev.tuple<>", (0, 1)),
+        ("!pydev.array<f32, 2>", (40, 8)), // data + shape[2] + strides[2]
+        ("!pydev.warp_mask", (4, 4)),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(type_layout(ty(&ctx, text)), Some(expected), "{text}");
+    }
+    let s = ty(&ctx, "!pydev.struct<\"P\", {x: i8, y: f64, z: i16}>");
+    assert_eq!((0..3).map(|i| field_offset(s, i)).collect::<Vec<_>>(), vec![Some(0), Some(8), Some(16)]);
+    assert_eq!(field_offset(s, 3), None);
+    assert_eq!(type_layout(ty(&ctx, "index")), Some((8, 8)));
+    assert_eq!(type_layout(ty(&ctx, "() -> ()")), None);
+}
+
+#[test]
+fn typed_constructors_round_trip() {
+    let ctx = new_context();
+    let f32_ty = ty(&ctx, "f32");
+    let array = ArrayType { element: f32_ty, rank: 3, space: MemorySpace::Shared, layout: Layout::C, readonly: true };
+    let t = array.to_type(&ctx);
+    assert_eq!(t, ty(&ctx, "!pydev.array<f32, 3, shared, c, readonly>"));
+    let back = ArrayType::from_type(t).unwrap();
+    assert_eq!((back.rank, back.space, back.layout, back.readonly), (3, MemorySpace::Shared, Layout::C, true));
+
+    assert!(types::vector_type(&ctx, 5, f32_ty).is_none());
+    let v = types::vector_type(&ctx, 4, f32_ty).unwrap();
+    assert_eq!(types::vector_parts(v), Some((4, f32_ty)));
+
+    let s = types::struct_type(&ctx, "Point", &[("x", f32_ty), ("y", f32_ty)], 8);
+    let (name, fields, align) = types::struct_parts(s).unwrap();
+    assert_eq!((name.as_str(), fields.len(), fields[1].0.as_str(), align), ("Point", 2, "y", 8));
+
+    let tup = types::tuple_type(&ctx, &[f32_ty, v]);
+    assert_eq!(types::tuple_parts(tup).unwrap().len(), 2);
+    let r = types::atomic_ref_type(&ctx, f32_ty, MemorySpace::Local);
+    assert_eq!(types::atomic_ref_parts(r), Some((f32_ty, MemorySpace::Local)));
+    assert!(types::is_warp_mask(types::warp_mask_type(&ctx)));
+    assert!(ArrayType::from_type(f32_ty).is_none());
+}

@@ -1,0 +1,64 @@
+//! Unit tests of the registry, the pipeline builder and the whole cuda
+//! pipeline as the JIT and pydevc will drive it.
+
+use crate::{create_pass, gpu_objects, parse_pass, pipeline, register_upstream_passes, PASSES};
+use melior::{ir::Module, pass::PassManager};
+
+#[test]
+fn registry_names_and_options() {
+    assert!(PASSES.iter().all(|p| p.argument.starts_with("pydev-") && !p.summary.is_empty()));
+    for pass in PASSES {
+        create_pass(pass.argument).unwrap_or_else(|e| panic!("{}: {e}", pass.argument));
+    }
+    let (info, options) = parse_pass("pydev-lower-arrays{target=host}").unwrap();
+    assert_eq!(options.get(info, "target"), "host");
+    let (info, options) = parse_pass("pydev-lower-arrays").unwrap();
+    assert_eq!(options.get(info, "target"), "cuda");
+    assert!(parse_pass("pydev-lower-arrays{colour=red}").err().unwrap().contains("unknown option 'colour'"));
+    assert!(parse_pass("pydev-nope").err().unwrap().contains("unknown pydev pass 'pydev-nope'"));
+    assert!(create_pass("pydev-lower-arrays{target=tpu}").err().unwrap().contains("unknown target 'tpu'"));
+}
+
+#[test]
+fn cuda_options() {
+    let o = pipeline::CudaOptions::parse("chip=sm_80 opt-level=2").unwrap();
+    assert_eq!((o.chip.as_str(), o.opt_level), ("sm_80", 2));
+    assert!(pipeline::CudaOptions::parse("chip=sm_42").unwrap_err().contains("unsupported chip"));
+    assert!(pipeline::CudaOptions::parse("opt-level=9").unwrap_err().contains("0 to 3"));
+    assert!(pipeline::CudaOptions::parse("speed=max").unwrap_err().contains("unknown option 'speed'"));
+}
+
+const KERNEL: &str = r#"
+func.func @k(%out: !pydev.array<i64, 1>, %v: i64) attributes {pydev.kernel} {
+  %tx = gpu.thread_id x
+  %m = pydev.activemask
+  %one = arith.constant 1 : i32
+  %w = pydev.shfl xor %m, %v, %one : i64, i32
+  %r = pydev.atomic_ref %out[%tx] : !pydev.array<i64, 1>, index -> !pydev.atomic_ref<i64>
+  %o = pydev.atomic_rmw max %r, %w memory <acq_rel> scope <system> : !pydev.atomic_ref<i64>, i64
+  pydev.syncthreads
+  return
+}"#;
+
+#[test]
+fn cuda_pipeline_gives_ptx_for_each_stage() {
+    register_upstream_passes();
+    let ctx = pydev_dialect::new_context();
+    for (stage, expect) in [("pydev-opt", "gpu.func @k"), ("llvm", "llvm.func @k"), ("ptx", "gpu.binary @pydev")] {
+        let mut module = Module::parse(&ctx, KERNEL).unwrap();
+        let pm = PassManager::new(&ctx);
+        pipeline::add_cuda(&pm, &pipeline::CudaOptions::default(), stage).unwrap();
+        pm.run(&mut module).unwrap_or_else(|e| panic!("stage {stage}: {e}"));
+        assert!(module.as_operation().to_string().contains(expect), "stage {stage}");
+    }
+    let mut module = Module::parse(&ctx, KERNEL).unwrap();
+    let pm = PassManager::new(&ctx);
+    pipeline::add_cuda(&pm, &pipeline::CudaOptions::parse("chip=sm_80").unwrap(), "ptx").unwrap();
+    pm.run(&mut module).unwrap();
+    let objects = gpu_objects(module.as_operation());
+    assert_eq!(objects.len(), 1);
+    let ptx = String::from_utf8(objects[0].1.clone()).unwrap();
+    for needle in [".target sm_80", ".visible .entry k(", "shfl.sync.bfly.b32", "atom.acq_rel.sys.global.max.s64", "bar.sync \t0;"] {
+        assert!(ptx.contains(needle), "missing {needle} in\n{ptx}");
+    }
+}
