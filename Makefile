@@ -20,7 +20,7 @@ setup:
 	@scripts/setup.sh
 
 build: setup
-	cargo build $(CARGO_FLAGS) -p pydev-opt
+	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc
 
 # The main job, for now: compile a sample kernel to PTX and print it.
 demo: build

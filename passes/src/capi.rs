@@ -183,3 +183,32 @@ impl<'c> OwnerOp<'c> for Value<'c, 'c> {
         unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(self.to_raw())) }
     }
 }
+
+/// The LLVM IR text of every `gpu.module` under `root` (after the `llvm`
+/// stage), as `gpu-module-to-binary` would hand it to the NVPTX backend.
+pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for op in ops_named(root, &["gpu.module"]) {
+        let name = op
+            .attribute("sym_name")
+            .ok()
+            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+            .map(|s| s.value().to_owned())
+            .unwrap_or_default();
+        // Safety: `op` is a live gpu.module of LLVM dialect ops; the returned
+        // C string is malloc'ed by the C API and freed here.
+        unsafe {
+            let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(op.to_raw());
+            if !raw.is_null() {
+                out.push((name, std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned()));
+                libc_free(raw.cast());
+            }
+        }
+    }
+    out
+}
+
+unsafe extern "C" {
+    #[link_name = "free"]
+    fn libc_free(p: *mut std::ffi::c_void);
+}

@@ -16,7 +16,7 @@ mod outline_kernels;
 
 use melior::pass::Pass;
 
-pub use capi::{add_pipeline, gpu_objects};
+pub use capi::{add_pipeline, gpu_objects, llvm_ir};
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {

@@ -1,0 +1,575 @@
+//! The entities of `cuda.device` in device code: thread positioning, target
+//! specialization, local/shared memory, atomics, block and warp
+//! synchronization, numeric intrinsics, and the `math` module.
+
+use crate::{
+    ir::{v, Const, Val},
+    lower::{describe, Item, Lowerer, Target, R},
+    types::{ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, UINT32},
+};
+use ruff_python_ast::{self as ast, Expr};
+use ruff_text_size::{Ranged, TextRange};
+
+pub const ATOMIC_METHODS: &[&str] =
+    &["add", "sub", "and_", "or_", "xor", "max", "min", "nanmax", "nanmin", "exch", "cas", "load", "store", "wait", "notify_one", "notify_all"];
+
+const MEMORY_ORDERS: &[&str] = &["relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"];
+const SCOPES: &[&str] = &["system", "device", "block", "thread"];
+
+/// Names of cuda.device that are values or callables in device code.
+const DEVICE_NAMES: &[&str] = &[
+    "thread_idx", "block_idx", "block_dim", "grid_dim", "tid", "grid_size", "warp_size", "lane_id", "local_array", "shared_array",
+    "dynamic_shared_array", "atomic_ref", "threadfence", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
+    "activemask", "lanemask_lt", "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync",
+    "shfl_down_sync", "shfl_xor_sync", "match_any_sync", "match_all_sync", "popc", "brev", "clz", "ffs", "cbrt", "fma", "target",
+    "is_exactly", "provides", "machine_representation", "WarpMask", "align", "ConstExpr", "Atomic", "kernel", "func", "struct", "launch",
+];
+
+impl Lowerer<'_, '_, '_> {
+    pub fn device_attr(&mut self, attr: &str, range: TextRange) -> R<Item> {
+        if let Some(t) = Ty::from_dtype_name(attr).filter(|_| !matches!(attr, "int" | "float" | "complex" | "bool")) {
+            return Ok(Item::Dtype(t));
+        }
+        if let Some(t) = Ty::from_vector_name(attr) {
+            return Ok(Item::Dtype(t));
+        }
+        if let Some(sm) = attr.strip_prefix("sm").and_then(|s| s.parse::<u32>().ok()) {
+            return if pydev_sm(sm) { Ok(Item::Sm(sm)) } else { self.err(range, format!("unknown architecture sm{sm}")) };
+        }
+        Ok(match attr {
+            "is_host" => Item::Target(Target::Leaf("is_host")),
+            "is_device" => Item::Target(Target::Leaf("is_device")),
+            "any_target" => Item::Target(Target::Leaf("any_target")),
+            "no_target" => Item::Target(Target::Leaf("no_target")),
+            "warp_size" => Item::Val(self.constant(Const::Int(32), range)?),
+            "lane_id" => {
+                let i = self.b.op1("gpu.lane_id", Ty::Raw("index"));
+                Item::Val(self.index_to(i.id, &INT32))
+            }
+            a if DEVICE_NAMES.contains(&a) => Item::Device(a.to_owned()),
+            a => return self.err(range, format!("cuda.device has no '{a}'")),
+        })
+    }
+
+    /// `index` (from gpu ops) to a Python integer type.
+    fn index_to(&mut self, id: usize, ty: &Ty) -> Val {
+        let i32v = self.b.op1(&format!("arith.index_cast {} : index to i32", v(id)), Ty::Raw("i32"));
+        self.b.op1(&format!("pydev.cast {} : i32 to {}", v(i32v.id), ty.mlir()), ty.clone())
+    }
+
+    pub fn dim3_component(&mut self, name: &str, c: &str, range: TextRange) -> R<Item> {
+        let op = match name {
+            "thread_idx" => "gpu.thread_id",
+            "block_idx" => "gpu.block_id",
+            "block_dim" => "gpu.block_dim",
+            _ => "gpu.grid_dim",
+        };
+        if !matches!(c, "x" | "y" | "z") {
+            return self.err(range, format!("device.{name} has components x, y and z, not '{c}'"));
+        }
+        let i = self.b.op1(&format!("{op} {c}"), Ty::Raw("index"));
+        Ok(Item::Val(self.index_to(i.id, &UINT32)))
+    }
+
+    /// `tx + bx * bd` (tid) or `bd * gd` (grid_size) per dimension, as int32.
+    fn position(&mut self, grid_size: bool, n: u32) -> Vec<Item> {
+        let index = Ty::Raw("index");
+        let mut out = Vec::new();
+        for c in ["x", "y", "z"].iter().take(n as usize) {
+            let r = if grid_size {
+                let bd = self.b.op1(&format!("gpu.block_dim {c}"), index.clone());
+                let gd = self.b.op1(&format!("gpu.grid_dim {c}"), index.clone());
+                self.b.op1(&format!("arith.muli {}, {} : index", v(bd.id), v(gd.id)), index.clone())
+            } else {
+                let t = self.b.op1(&format!("gpu.thread_id {c}"), index.clone());
+                let bi = self.b.op1(&format!("gpu.block_id {c}"), index.clone());
+                let bd = self.b.op1(&format!("gpu.block_dim {c}"), index.clone());
+                let m = self.b.op1(&format!("arith.muli {}, {} : index", v(bi.id), v(bd.id)), index.clone());
+                self.b.op1(&format!("arith.addi {}, {} : index", v(m.id), v(t.id)), index.clone())
+            };
+            out.push(Item::Val(self.index_to(r.id, &INT32)));
+        }
+        out
+    }
+
+    fn const_int_arg(&mut self, e: &Expr, what: &str) -> R<i128> {
+        match self.expr(e)? {
+            Item::Val(Val { konst: Some(Const::Int(i)), .. }) => Ok(i),
+            _ => self.err_help(e.range(), format!("{what} must be a constant expression"), "use a literal, or a local or global assigned a constant"),
+        }
+    }
+
+    fn string_arg(&mut self, e: &Expr, what: &str, allowed: &[&str]) -> R<String> {
+        match self.expr(e)? {
+            Item::Str(s) if allowed.contains(&s.as_str()) => Ok(s),
+            Item::Str(s) => self.err_help(e.range(), format!("'{s}' is not a valid {what}"), format!("use one of {}", allowed.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "))),
+            _ => self.err(e.range(), format!("{what} must be a constant string")),
+        }
+    }
+
+    fn dtype_arg(&mut self, e: &Expr) -> R<Ty> {
+        match self.expr(e)? {
+            Item::Dtype(t) => Ok(t),
+            Item::StructClass(s) => Ok(Ty::Struct(s)),
+            other => self.err(e.range(), format!("expected a dtype (device.float32, int, a struct class...), got {}", describe(&other))),
+        }
+    }
+
+    /// A predicate argument: a callable with no parameters, called here.
+    fn predicate(&mut self, e: &Expr, what: &str) -> R<Val> {
+        match self.expr(e)? {
+            Item::Closure(body) => {
+                let r = self.call_closure(&body, e.range())?;
+                self.truth(r, e.range())
+            }
+            other => self.err_help(e.range(), format!("{what} takes a predicate callable with no arguments, got {}", describe(&other)), "pass e.g. `lambda: x > 0`"),
+        }
+    }
+
+    fn mask_arg(&mut self, e: &Expr) -> R<Val> {
+        let m = self.value(e)?;
+        match &m.ty {
+            Ty::WarpMask => Ok(m),
+            t if t.is_integer() => {
+                let m32 = self.convert(&m, &INT32, e.range())?;
+                self.convert(&m32, &Ty::WarpMask, e.range())
+            }
+            t => self.err(e.range(), format!("a warp mask must be a WarpMask or an int32, got {t}")),
+        }
+    }
+
+    fn args_exactly<'e>(&mut self, c: &'e ast::ExprCall, name: &str, n: usize) -> R<&'e [Expr]> {
+        if c.arguments.args.len() != n {
+            return self.err(c.range(), format!("{name}() takes {n} arguments, {} given", c.arguments.args.len()));
+        }
+        Ok(&c.arguments.args)
+    }
+
+    pub fn device_call(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
+        let r = c.range();
+        // Keyword arguments are only accepted where the spec names them.
+        let kw_ok: &[&str] = match name {
+            "local_array" | "shared_array" => &["shape", "dtype", "order", "align"],
+            "threadfence" => &["memory", "scope"],
+            _ => &[],
+        };
+        for k in &c.arguments.keywords {
+            let ok = k.arg.as_ref().is_some_and(|a| kw_ok.contains(&a.id.as_str()));
+            if !ok {
+                let kw = k.arg.as_ref().map(|a| a.id.to_string()).unwrap_or_else(|| "**".into());
+                return self.err(k.range(), format!("device.{name}() has no keyword argument '{kw}'"));
+            }
+        }
+        match name {
+            "tid" | "grid_size" => {
+                let [n] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let n = self.const_int_arg(n, &format!("the argument of {name}()"))?;
+                if !(1..=3).contains(&n) {
+                    return self.err(r, format!("{name}({n}): ndims must be 1, 2 or 3"));
+                }
+                self.at(r);
+                let mut items = self.position(name == "grid_size", n as u32);
+                Ok(if n == 1 { items.remove(0) } else { Item::Tuple(items) })
+            }
+            "syncthreads" => {
+                self.args_exactly(c, name, 0)?;
+                self.b.op(&[], "pydev.syncthreads");
+                Ok(Item::NoneV)
+            }
+            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
+                let [p] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let p = self.predicate(p, name)?;
+                self.at(r);
+                let ty = if name == "syncthreads_count" { INT32 } else { Ty::Bool };
+                Ok(Item::Val(self.b.op1(&format!("pydev.{name} {} : {}", v(p.id), ty.mlir()), ty)))
+            }
+            "threadfence" => {
+                let memory = self.keyword_string(c, "memory", 0, "memory order", MEMORY_ORDERS, "seq_cst")?;
+                let scope = self.keyword_string(c, "scope", 1, "thread scope", SCOPES, "system")?;
+                self.at(r);
+                self.b.op(&[], &format!("pydev.threadfence memory <{memory}> scope <{scope}>"));
+                Ok(Item::NoneV)
+            }
+            "activemask" | "lanemask_lt" => {
+                self.args_exactly(c, name, 0)?;
+                Ok(Item::Val(self.b.op1(&format!("pydev.{name}"), Ty::WarpMask)))
+            }
+            "syncwarp" => {
+                let [m] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let m = self.mask_arg(m)?;
+                self.at(r);
+                self.b.op(&[], &format!("pydev.syncwarp {}", v(m.id)));
+                Ok(Item::NoneV)
+            }
+            "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
+                let [m, p] = self.args_exactly(c, name, 2)? else { unreachable!() };
+                let m = self.mask_arg(m)?;
+                let p = self.predicate(p, name)?;
+                self.at(r);
+                let kind = name.trim_end_matches("_sync");
+                let ty = if kind == "ballot" { Ty::WarpMask } else { Ty::Bool };
+                Ok(Item::Val(self.b.op1(&format!("pydev.vote {kind} {}, {} : {}", v(m.id), v(p.id), ty.mlir()), ty)))
+            }
+            "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
+                let [m, x, lane] = self.args_exactly(c, name, 3)? else { unreachable!() };
+                let m = self.mask_arg(m)?;
+                let x = self.value(x)?;
+                if x.ty.size() > 8 || !matches!(x.ty, Ty::Bool | Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) | Ty::Vector { .. } | Ty::Struct(_) | Ty::Tuple(_) | Ty::WarpMask) {
+                    return self.err(r, format!("{name} moves values of at most 8 bytes, got a {} ({} bytes)", x.ty, x.ty.size()));
+                }
+                let lane_item = self.expr(lane)?;
+                let lane_v = match lane_item {
+                    Item::Val(l) if l.ty.is_integer() || l.ty == Ty::WarpMask => l,
+                    other => return self.err(lane.range(), format!("the lane of {name} must be an int32, got {}", describe(&other))),
+                };
+                if let Some(Const::Int(k)) = lane_v.konst {
+                    if !(0..32).contains(&k) {
+                        return self.err(lane.range(), format!("lane {k} is outside the warp (0 to 31)"));
+                    }
+                }
+                let kind = match name {
+                    "shfl_sync" => "idx",
+                    "shfl_up_sync" => "up",
+                    "shfl_down_sync" => "down",
+                    _ => "xor",
+                };
+                self.at(r);
+                Ok(Item::Val(self.b.op1(&format!("pydev.shfl {kind} {}, {}, {} : {}, {}", v(m.id), v(x.id), v(lane_v.id), x.ty.mlir(), lane_v.ty.mlir()), x.ty.clone())))
+            }
+            "match_any_sync" | "match_all_sync" => {
+                let args = &c.arguments.args;
+                if !(2..=3).contains(&args.len()) {
+                    return self.err(r, format!("{name}() takes a mask and a value (and the spec's flag), {} arguments given", args.len()));
+                }
+                let m = self.mask_arg(&args[0])?;
+                let x = self.value(&args[1])?;
+                if !matches!(&x.ty, Ty::Int { bits: 32 | 64, .. } | Ty::Float(FloatKind::F32 | FloatKind::F64)) {
+                    return self.err(args[1].range(), format!("{name} compares 32- or 64-bit numbers, got {}", x.ty));
+                }
+                self.at(r);
+                if name == "match_any_sync" {
+                    return Ok(Item::Val(self.b.op1(&format!("pydev.match_any {}, {} : {}", v(m.id), v(x.id), x.ty.mlir()), Ty::WarpMask)));
+                }
+                let (mask, pred) = (self.b.fresh(), self.b.fresh());
+                self.b.op(&[mask, pred], &format!("pydev.match_all {}, {} : {}", v(m.id), v(x.id), x.ty.mlir()));
+                Ok(Item::Tuple(vec![
+                    Item::Val(Val { id: mask, ty: Ty::WarpMask, weak: false, konst: None }),
+                    Item::Val(Val { id: pred, ty: Ty::Bool, weak: false, konst: None }),
+                ]))
+            }
+            "WarpMask" => {
+                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                self.mask_arg(x).map(Item::Val)
+            }
+            "local_array" | "shared_array" => self.static_array(name, c),
+            "dynamic_shared_array" => {
+                self.args_exactly(c, name, 0)?;
+                let ty = Ty::Array { dtype: Box::new(Ty::Int { bits: 8, signed: false }), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Shared };
+                Ok(Item::Val(self.b.op1(&format!("pydev.dynamic_shared_array : {}", ty.mlir()), ty)))
+            }
+            "atomic_ref" => {
+                let [a, i] = self.args_exactly(c, name, 2)? else { unreachable!() };
+                let a = self.value(a)?;
+                let Ty::Array { dtype, ndim, readonly, space, .. } = a.ty.clone() else {
+                    return self.err(c.arguments.args[0].range(), format!("atomic_ref() needs an array, got {}", a.ty));
+                };
+                if readonly {
+                    return self.err(r, "atomic_ref() of a read-only array");
+                }
+                let idx_item = self.expr(i)?;
+                let idx = match idx_item {
+                    Item::Tuple(items) => items.into_iter().map(|it| self.index_value(it, i.range())).collect::<R<Vec<_>>>()?,
+                    other => vec![self.index_value(other, i.range())?],
+                };
+                if idx.len() != ndim as usize {
+                    return self.err(i.range(), format!("atomic_ref() needs one index per dimension: the array has {ndim}, {} given", idx.len()));
+                }
+                if dtype.size() > 16 {
+                    return self.err(r, format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                }
+                let ty = Ty::AtomicRef { dtype, space };
+                let names: Vec<String> = idx.iter().map(|x| v(x.id)).collect();
+                let types: Vec<String> = idx.iter().map(|x| x.ty.mlir()).collect();
+                self.at(r);
+                Ok(Item::Val(self.b.op1(&format!("pydev.atomic_ref {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), ty.mlir()), ty)))
+            }
+            "popc" | "brev" | "clz" | "ffs" => {
+                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let x = self.value(x)?;
+                let Ty::Int { bits, .. } = x.ty else { return self.err(r, format!("{name}() needs an integer, got {}", x.ty)) };
+                self.at(r);
+                let raw_ty = Ty::Raw(if bits == 64 { "i64" } else if bits == 32 { "i32" } else if bits == 16 { "i16" } else { "i8" });
+                let raw = self.b.op1(&format!("pydev.cast {} : {} to i{bits}", v(x.id), x.ty.mlir()), raw_ty.clone());
+                let it = format!("i{bits}");
+                let res = match name {
+                    "popc" => self.b.op1(&format!("math.ctpop {} : {it}", v(raw.id)), raw_ty.clone()),
+                    "clz" => self.b.op1(&format!("math.ctlz {} : {it}", v(raw.id)), raw_ty.clone()),
+                    "brev" => {
+                        let b = self.b.op1(&format!("llvm.intr.bitreverse({}) : ({it}) -> {it}", v(raw.id)), raw_ty.clone());
+                        return Ok(Item::Val(self.b.op1(&format!("pydev.cast {} : {it} to {}", v(b.id), x.ty.mlir()), x.ty.clone())));
+                    }
+                    _ => {
+                        // ffs(x) = x == 0 ? 0 : cttz(x) + 1
+                        let tz = self.b.op1(&format!("math.cttz {} : {it}", v(raw.id)), raw_ty.clone());
+                        let one = self.b.op1(&format!("arith.constant 1 : {it}"), raw_ty.clone());
+                        let zero = self.b.op1(&format!("arith.constant 0 : {it}"), raw_ty.clone());
+                        let p1 = self.b.op1(&format!("arith.addi {}, {} : {it}", v(tz.id), v(one.id)), raw_ty.clone());
+                        let is0 = self.b.op1(&format!("arith.cmpi eq, {}, {} : {it}", v(raw.id), v(zero.id)), Ty::Raw("i1"));
+                        self.b.op1(&format!("arith.select {}, {}, {} : {it}", v(is0.id), v(zero.id), v(p1.id)), raw_ty.clone())
+                    }
+                };
+                let res32 = match bits {
+                    32 => res,
+                    b if b < 32 => self.b.op1(&format!("arith.extui {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
+                    _ => self.b.op1(&format!("arith.trunci {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
+                };
+                Ok(Item::Val(self.b.op1(&format!("pydev.cast {} : i32 to si32", v(res32.id)), INT32)))
+            }
+            "cbrt" => {
+                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let x = self.value(x)?;
+                if !x.ty.is_float() {
+                    return self.err(r, format!("cbrt() needs a floating-point number, got {}", x.ty));
+                }
+                Ok(Item::Val(self.b.op1(&format!("math.cbrt {} : {}", v(x.id), x.ty.mlir()), x.ty.clone())))
+            }
+            "fma" => {
+                let args = self.positional_values(c)?;
+                let [a, b, cc] = args.as_slice() else { return self.err(r, "fma() takes 3 arguments") };
+                let mut ty = a.ty.clone();
+                for x in [a, b, cc] {
+                    if !x.ty.is_float() {
+                        return self.err(r, format!("fma() needs floating-point numbers, got {}", x.ty));
+                    }
+                    ty = crate::types::promote(&ty, false, &x.ty, false).map_err(|e| self.c.error(r, e))?;
+                }
+                let (a, b, cc) = (self.convert(a, &ty, r)?, self.convert(b, &ty, r)?, self.convert(cc, &ty, r)?);
+                Ok(Item::Val(self.b.op1(&format!("math.fma {}, {}, {} : {}", v(a.id), v(b.id), v(cc.id), ty.mlir()), ty)))
+            }
+            "target" => {
+                let [d] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let Item::Target(t) = self.expr(d)? else {
+                    return self.err_help(d.range(), "target() takes a constant target description", "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))");
+                };
+                self.at(r);
+                Ok(Item::Val(self.b.op1(&format!("pydev.target #pydev.target<{}>", t.text()), Ty::Bool)))
+            }
+            "is_exactly" | "provides" => {
+                let [s] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let Item::Sm(sm) = self.expr(s)? else { return self.err(s.range(), format!("{name}() takes an SM selector such as device.sm80")) };
+                Ok(Item::Target(Target::Sm(if name == "provides" { "provides" } else { "is_exactly" }, sm)))
+            }
+            "machine_representation" => {
+                self.args_exactly(c, name, 0)?;
+                Ok(Item::Str("itanium".into()))
+            }
+            "align" => {
+                let [t, n] = self.args_exactly(c, name, 2)? else { unreachable!() };
+                let t = self.dtype_arg(t)?;
+                let n = self.const_int_arg(n, "the alignment")?;
+                if n <= 0 || (n & (n - 1)) != 0 {
+                    return self.err(r, format!("alignment must be a power of two, got {n}"));
+                }
+                Ok(Item::Dtype(match t {
+                    Ty::Struct(def) => {
+                        let align = def.align.max(n as u64);
+                        Ty::Struct(std::rc::Rc::new(crate::types::StructDef { name: def.name.clone(), fields: def.fields.clone(), align }))
+                    }
+                    other => {
+                        let a = other.align().max(n as u64);
+                        Ty::Struct(std::rc::Rc::new(crate::types::StructDef { name: format!("aligned_{other}_{a}"), fields: vec![("value".into(), other)], align: a }))
+                    }
+                }))
+            }
+            "kernel" | "func" | "struct" => self.err(r, format!("@device.{name} is a decorator; apply it at module level")),
+            "launch" => self.err_help(r, "device.launch is host-only", "launch kernels from host code"),
+            "Atomic" => self.err_help(r, "device.Atomic objects are not supported in device code yet", "use device.atomic_ref(array, index)"),
+            "ConstExpr" => self.err(r, "ConstExpr is a type hint, not a function"),
+            other => self.err(r, format!("device.{other} cannot be called")),
+        }
+    }
+
+    /// A `memory=` / `scope=` argument: keyword or positional `pos`.
+    fn keyword_string(&mut self, c: &ast::ExprCall, key: &str, pos: usize, what: &str, allowed: &[&str], default: &str) -> R<String> {
+        let e = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == key)).map(|k| &k.value).or_else(|| c.arguments.args.get(pos));
+        match e {
+            Some(e) => self.string_arg(e, what, allowed),
+            None => Ok(default.to_owned()),
+        }
+    }
+
+    fn static_array(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
+        let get = |key: &str, pos: usize| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == key)).map(|k| &k.value).or_else(|| c.arguments.args.get(pos));
+        let Some(shape_e) = get("shape", 0) else { return self.err(c.range(), format!("{name}() needs a shape")) };
+        let Some(dtype_e) = get("dtype", 1) else { return self.err(c.range(), format!("{name}() needs a dtype")) };
+        let shape_item = self.expr(shape_e)?;
+        let dims = match shape_item {
+            Item::Tuple(items) => items,
+            other => vec![other],
+        };
+        let mut shape = Vec::new();
+        for d in dims {
+            match d {
+                Item::Val(Val { konst: Some(Const::Int(i)), .. }) if i > 0 => shape.push(i),
+                Item::Val(Val { konst: Some(Const::Int(i)), .. }) => return self.err(shape_e.range(), format!("array extents must be positive, got {i}")),
+                _ => return self.err_help(shape_e.range(), format!("the shape of {name}() must be a constant expression"), "use literals, or locals or globals assigned constants"),
+            }
+        }
+        let dtype = self.dtype_arg(dtype_e)?;
+        let order = match get("order", 2) {
+            Some(e) => self.string_arg(e, "order", &["C", "F"])?,
+            None => "C".into(),
+        };
+        let align = match get("align", 3) {
+            Some(e) => self.const_int_arg(e, "align")?,
+            None => 0,
+        };
+        if align < 0 || (align != 0 && (align & (align - 1)) != 0) {
+            return self.err(c.range(), format!("align must be a power of two, got {align}"));
+        }
+        let space = if name == "local_array" { Space::Local } else { Space::Shared };
+        let layout = if order == "C" { ArrayLayout::C } else { ArrayLayout::F };
+        let ty = Ty::Array { dtype: Box::new(dtype), ndim: shape.len() as u32, layout, readonly: false, space };
+        let dims = shape.iter().map(i128::to_string).collect::<Vec<_>>().join(", ");
+        let align_text = if align > 0 { format!(" align {align}") } else { String::new() };
+        self.at(c.range());
+        Ok(Item::Val(self.b.op1(&format!("pydev.{name} shape [{dims}] order {order:?}{align_text} : {}", ty.mlir()), ty)))
+    }
+
+    pub fn atomic_method(&mut self, r: Val, method: &str, c: &ast::ExprCall) -> R<Item> {
+        let Ty::AtomicRef { dtype, .. } = r.ty.clone() else { unreachable!("atomic ref") };
+        let range = c.range();
+        let n_values = match method {
+            "cas" | "wait" if method == "cas" => 2,
+            "load" | "notify_one" | "notify_all" => 0,
+            "wait" => 1,
+            _ => 1,
+        };
+        if c.arguments.args.len() < n_values {
+            return self.err(range, format!("{method}() needs {n_values} value arguments"));
+        }
+        for k in &c.arguments.keywords {
+            if !k.arg.as_ref().is_some_and(|a| matches!(a.id.as_str(), "memory" | "scope")) || method.starts_with("notify") {
+                return self.err(k.range(), format!("{method}() has no keyword argument '{}'", k.arg.as_ref().map(|a| a.id.as_str()).unwrap_or("**")));
+            }
+        }
+        let mut vals = Vec::new();
+        for e in &c.arguments.args[..n_values] {
+            let x = self.value(e)?;
+            vals.push(self.coerce(&x, &dtype, e.range(), &format!("the value of {method}()"))?);
+        }
+        if method.starts_with("notify") {
+            if !c.arguments.args.is_empty() {
+                return self.err(range, format!("{method}() takes no arguments"));
+            }
+            let all = if method == "notify_all" { " all" } else { "" };
+            self.b.op(&[], &format!("pydev.atomic_notify {}{all} : {}", v(r.id), r.ty.mlir()));
+            return Ok(Item::NoneV);
+        }
+        let memory = self.keyword_string(c, "memory", n_values, "memory order", MEMORY_ORDERS, "seq_cst")?;
+        let scope = self.keyword_string(c, "scope", n_values + 1, "thread scope", SCOPES, "system")?;
+        if c.arguments.args.len() > n_values + 2 {
+            return self.err(range, format!("{method}() takes at most {} arguments", n_values + 2));
+        }
+        let int_ok = matches!(&*dtype, Ty::Int { bits: 32 | 64, .. });
+        let float_ok = matches!(&*dtype, Ty::Float(FloatKind::F32 | FloatKind::F64));
+        let allowed = match method {
+            "add" | "sub" | "max" | "min" | "nanmax" | "nanmin" => int_ok || float_ok,
+            "and_" | "or_" | "xor" => int_ok,
+            "exch" | "cas" | "wait" => dtype.size() <= 8,
+            _ => dtype.size() <= 16,
+        };
+        if !allowed {
+            let need = match method {
+                "and_" | "or_" | "xor" => "uint32, int32, uint64 or int64",
+                "exch" | "cas" | "wait" => "a type of at most 8 bytes",
+                "load" | "store" => "a type of at most 16 bytes",
+                _ => "uint32, int32, uint64, int64, float32 or float64",
+            };
+            return self.err(range, format!("atomic {method}() needs {need}, the atomic holds {dtype}"));
+        }
+        let bad_order = match method {
+            "load" | "wait" => matches!(memory.as_str(), "release" | "acq_rel"),
+            "store" => matches!(memory.as_str(), "consume" | "acquire" | "acq_rel"),
+            _ => false,
+        };
+        if bad_order {
+            return self.err(range, format!("memory order '{memory}' is not valid for {method}()"));
+        }
+        let ms = format!("memory <{memory}> scope <{scope}>");
+        self.at(range);
+        let (rt, dt) = (r.ty.mlir(), dtype.mlir());
+        Ok(match method {
+            "load" => Item::Val(self.b.op1(&format!("pydev.atomic_load {} {ms} : {rt} -> {dt}", v(r.id)), (*dtype).clone())),
+            "store" => {
+                self.b.op(&[], &format!("pydev.atomic_store {}, {} {ms} : {dt}, {rt}", v(vals[0].id), v(r.id)));
+                Item::NoneV
+            }
+            "wait" => {
+                self.b.op(&[], &format!("pydev.atomic_wait {}, {} {ms} : {rt}, {dt}", v(r.id), v(vals[0].id)));
+                Item::NoneV
+            }
+            "cas" => Item::Val(self.b.op1(&format!("pydev.atomic_cas {}, {}, {} {ms} : {rt}, {dt}", v(r.id), v(vals[0].id), v(vals[1].id)), (*dtype).clone())),
+            _ => {
+                let kind = method.trim_end_matches('_');
+                Item::Val(self.b.op1(&format!("pydev.atomic_rmw {kind} {}, {} {ms} : {rt}, {dt}", v(r.id), v(vals[0].id)), (*dtype).clone()))
+            }
+        })
+    }
+
+    pub fn math_call(&mut self, f: &str, c: &ast::ExprCall) -> R<Item> {
+        let unary = ["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs"];
+        let binary = ["pow", "atan2", "copysign", "fmod"];
+        let args = self.positional_values(c)?;
+        let r = c.range();
+        if !unary.contains(&f) && !binary.contains(&f) && f != "isnan" && f != "isinf" && f != "isfinite" {
+            return self.err(r, format!("math.{f} is not supported in device code"));
+        }
+        let want = if binary.contains(&f) { 2 } else { 1 };
+        if args.len() != want {
+            return self.err(r, format!("math.{f}() takes {want} arguments, {} given", args.len()));
+        }
+        let mut ty = FLOAT32;
+        for a in &args {
+            if !matches!(a.ty, Ty::Int { .. } | Ty::Float(_) | Ty::Bool) {
+                return self.err(r, format!("math.{f}() needs real numbers, got {}", a.ty));
+            }
+            if a.ty.is_float() && !a.weak {
+                ty = crate::types::promote(&ty, true, &a.ty, false).map_err(|e| self.c.error(r, e))?;
+            }
+        }
+        let conv = args.iter().map(|a| self.convert(a, &ty, r)).collect::<R<Vec<_>>>()?;
+        let t = ty.mlir();
+        let names: Vec<String> = conv.iter().map(|x| v(x.id)).collect();
+        if matches!(f, "isnan" | "isinf" | "isfinite") {
+            let pred = match f {
+                "isnan" => "uno",
+                _ => "ord",
+            };
+            let x = &names[0];
+            if f == "isnan" {
+                return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {pred}, {x}, {x} : {t}"), Ty::Bool)));
+            }
+            let abs = self.b.op1(&format!("math.absf {x} : {t}"), ty.clone());
+            let inf = self.b.op1(&format!("arith.constant 0x{} : {t}", if ty == FLOAT32 { "7F800000".to_string() } else { "7FF0000000000000".to_string() }), ty.clone());
+            let cmp = if f == "isinf" { "oeq" } else { "olt" };
+            return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {cmp}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool)));
+        }
+        let op = match f {
+            "fabs" => "math.absf",
+            "pow" => "math.powf",
+            "atan2" => "math.atan2",
+            "copysign" => "math.copysign",
+            "fmod" => "arith.remf",
+            "floor" => "math.floor",
+            "ceil" => "math.ceil",
+            "trunc" => "math.trunc",
+            other => return Ok(Item::Val(self.b.op1(&format!("math.{other} {} : {t}", names[0]), ty))),
+        };
+        Ok(Item::Val(self.b.op1(&format!("{op} {} : {t}", names.join(", ")), ty)))
+    }
+}
+
+fn pydev_sm(sm: u32) -> bool {
+    pydev_dialect::SM_ARCHS.contains(&sm)
+}

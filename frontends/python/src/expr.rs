@@ -1,0 +1,1011 @@
+//! Expressions: literals, names, operators with Python semantics (recorded as
+//! pydev ops before promotion), comparisons and short-circuit logic,
+//! conditional expressions, subscripts and attributes of arrays, vectors,
+//! tuples, structs and warp masks, and calls.
+
+use crate::{
+    ir::{v, BlockKind, Const, Val},
+    lower::{describe, ClosureBody, Item, Lowerer, R},
+    types::{promote, ArrayLayout, FloatKind, Ty, FLOAT32, INT32, INT64},
+};
+use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, UnaryOp};
+use ruff_text_size::{Ranged, TextRange};
+use std::rc::Rc;
+
+fn op_name(op: Operator) -> Option<&'static str> {
+    Some(match op {
+        Operator::Add => "add",
+        Operator::Sub => "sub",
+        Operator::Mult => "mul",
+        Operator::Div => "truediv",
+        Operator::FloorDiv => "floordiv",
+        Operator::Mod => "mod",
+        Operator::Pow => "pow",
+        Operator::BitAnd => "and",
+        Operator::BitOr => "or",
+        Operator::BitXor => "xor",
+        Operator::LShift => "lshift",
+        Operator::RShift => "rshift",
+        Operator::MatMult => return None,
+    })
+}
+
+impl Lowerer<'_, '_, '_> {
+    pub fn expr(&mut self, e: &Expr) -> R<Item> {
+        self.at(e.range());
+        match e {
+            Expr::NumberLiteral(n) => match &n.value {
+                ast::Number::Int(i) => match i.as_i64() {
+                    Some(i) => self.constant(Const::Int(i128::from(i)), n.range()).map(Item::Val),
+                    None => self.err(n.range(), "integer literal is too large for device code"),
+                },
+                ast::Number::Float(f) => self.constant(Const::Float(*f), n.range()).map(Item::Val),
+                ast::Number::Complex { real, imag } => {
+                    let mut c = self.b.op1(&format!("complex.constant [{} : f32, {} : f32] : complex<f32>", crate::lower::float_attr(*real, &FLOAT32), crate::lower::float_attr(*imag, &FLOAT32)), Ty::Complex(32));
+                    c.weak = true;
+                    Ok(Item::Val(c))
+                }
+            },
+            Expr::BooleanLiteral(b) => Ok(Item::Val(self.bool_const(b.value))),
+            Expr::NoneLiteral(_) => Ok(Item::NoneV),
+            Expr::StringLiteral(s) => Ok(Item::Str(s.value.to_str().to_owned())),
+            Expr::Name(n) => self.read_name(n.id.as_str(), n.range()),
+            Expr::Tuple(t) => Ok(Item::Tuple(t.elts.iter().map(|e| self.expr(e)).collect::<R<_>>()?)),
+            Expr::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                self.at(b.range());
+                if let (Item::Target(x), Item::Target(y)) = (&l, &r) {
+                    let kind = match b.op {
+                        Operator::BitAnd => "and",
+                        Operator::BitOr => "or",
+                        _ => return self.err(b.range(), "target descriptions combine only with &, | and ~"),
+                    };
+                    return Ok(Item::Target(crate::lower::Target::Node(kind, vec![x.clone(), y.clone()])));
+                }
+                self.binary(b.op, l, r, b.range())
+            }
+            Expr::UnaryOp(u) => self.unary(u),
+            Expr::BoolOp(b) => self.bool_op(b),
+            Expr::Compare(c) => self.compare(c),
+            Expr::If(i) => self.if_expr(i),
+            Expr::Lambda(l) => {
+                if l.parameters.as_ref().is_some_and(|p| !p.args.is_empty() || !p.posonlyargs.is_empty() || p.vararg.is_some() || !p.kwonlyargs.is_empty() || p.kwarg.is_some()) {
+                    return self.err_help(l.range(), "lambdas in device code take no parameters", "lambdas are predicates for syncthreads_count, all_sync and friends");
+                }
+                Ok(Item::Closure(Rc::new(ClosureBody::Lambda((*l.body).clone()))))
+            }
+            Expr::Call(c) => self.call(c),
+            Expr::Attribute(a) => {
+                let base = self.expr(&a.value)?;
+                self.at(a.range());
+                self.attribute(base, a.attr.id.as_str(), a.range())
+            }
+            Expr::Subscript(s) => {
+                let base = self.expr(&s.value)?;
+                self.at(s.range());
+                self.subscript(base, &s.slice, s.range())
+            }
+            Expr::Dict(_) | Expr::DictComp(_) => self.err_help(e.range(), "dicts are not supported in device code", "use a tuple, a struct or an array"),
+            Expr::Set(_) | Expr::SetComp(_) => self.err(e.range(), "sets are not supported in device code"),
+            Expr::List(_) | Expr::ListComp(_) => self.err_help(e.range(), "lists are not supported in device code", "use a tuple, or device.local_array for a mutable array"),
+            Expr::Generator(_) => self.err(e.range(), "generator expressions are not supported in device code"),
+            Expr::Yield(_) | Expr::YieldFrom(_) => self.err(e.range(), "yield is not supported in device code"),
+            Expr::Await(_) => self.err(e.range(), "await is not supported in device code"),
+            Expr::Starred(_) => self.err(e.range(), "*args unpacking is not supported in device code"),
+            Expr::Named(_) => self.err(e.range(), "assignment expressions (:=) are not supported in device code"),
+            Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => self.err(e.range(), "strings are not values in device code"),
+            Expr::Slice(_) => self.err(e.range(), "a slice is only valid inside []"),
+            Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => self.err(e.range(), "this expression is not supported in device code"),
+        }
+    }
+
+    pub fn value(&mut self, e: &Expr) -> R<Val> {
+        let item = self.expr(e)?;
+        self.materialize(&item, e.range())
+    }
+
+    /// A numeric operand, or an error naming what it is instead.
+    fn number(&mut self, item: Item, range: TextRange, what: &str) -> R<Val> {
+        match item {
+            Item::Val(v) if v.ty.is_number() => Ok(v),
+            Item::Val(m) if m.ty == Ty::WarpMask => Ok(self.b.op1(&format!("pydev.cast {} : !pydev.warp_mask to si32", v(m.id)), INT32)),
+            other => self.err(range, format!("{what} needs numbers, got {}", describe(&other))),
+        }
+    }
+
+    /// `l op r` on numbers: a pydev op whose result type is the promoted type.
+    pub fn binary(&mut self, op: Operator, l: Item, r: Item, range: TextRange) -> R<Item> {
+        let Some(name) = op_name(op) else { return self.err(range, "the @ operator is not supported in device code") };
+        let sym = op.as_str();
+        let l = self.number(l, range, &format!("'{sym}'"))?;
+        let r = self.number(r, range, &format!("'{sym}'"))?;
+        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let weak = l.weak && r.weak;
+        let bitwise = matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor | Operator::LShift | Operator::RShift);
+        if bitwise && !matches!(common, Ty::Int { .. } | Ty::Bool) {
+            return self.err(range, format!("'{sym}' needs integers or bools, got {} and {}", l.ty, r.ty));
+        }
+        if matches!(common, Ty::Complex(_)) && matches!(op, Operator::FloorDiv | Operator::Mod) {
+            return self.err(range, format!("'{sym}' is not defined for complex numbers"));
+        }
+        let mut result = match (op, &common) {
+            (Operator::Div, Ty::Int { bits: 64, .. }) => Ty::Float(FloatKind::F64),
+            (Operator::Div, Ty::Int { .. } | Ty::Bool) => FLOAT32,
+            (Operator::LShift | Operator::RShift, Ty::Bool) => INT32,
+            (Operator::BitAnd | Operator::BitOr | Operator::BitXor, Ty::Bool) => Ty::Bool,
+            (_, Ty::Bool) => INT32,
+            _ => common.clone(),
+        };
+        if let (Some(x), Some(y)) = (&l.konst, &r.konst) {
+            if let Some(folded) = crate::consts::fold_binary(op, x, y) {
+                let fits = match (&folded, &result) {
+                    (Const::Int(i), Ty::Int { bits, signed: true }) => *bits >= 64 || (*i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1))),
+                    (Const::Int(i), Ty::Int { bits, signed: false }) => *i >= 0 && (*bits >= 64 || *i < (1i128 << bits)),
+                    (Const::Float(_), Ty::Float(_)) => true,
+                    _ => false,
+                };
+                if fits {
+                    let mut c = self.typed_const(&folded, &result);
+                    c.weak = weak;
+                    return Ok(Item::Val(c));
+                }
+            }
+        }
+        if result == Ty::Bool && !bitwise {
+            result = INT32;
+        }
+        let mut out = self.b.op1(&format!("pydev.{name} {}, {} : {}, {} -> {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir(), result.mlir()), result);
+        out.weak = weak;
+        Ok(Item::Val(out))
+    }
+
+    fn unary(&mut self, u: &ast::ExprUnaryOp) -> R<Item> {
+        let operand = self.expr(&u.operand)?;
+        self.at(u.range());
+        if let (UnaryOp::Invert, Item::Target(t)) = (u.op, &operand) {
+            return Ok(Item::Target(crate::lower::Target::Node("not", vec![t.clone()])));
+        }
+        if u.op == UnaryOp::Not {
+            let t = self.truth(operand, u.operand.range())?;
+            let konst = match t.konst {
+                Some(Const::Bool(b)) => Some(Const::Bool(!b)),
+                _ => None,
+            };
+            let mut r = self.b.op1(&format!("pydev.not {} : i1 -> i1", v(t.id)), Ty::Bool);
+            r.konst = konst;
+            return Ok(Item::Val(r));
+        }
+        let x = self.number(operand, u.range(), &format!("unary '{}'", u.op.as_str()))?;
+        let (name, ty) = match u.op {
+            UnaryOp::USub => ("neg", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+            UnaryOp::UAdd => ("pos", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+            UnaryOp::Invert => {
+                if !matches!(x.ty, Ty::Int { .. } | Ty::Bool) {
+                    return self.err(u.range(), format!("'~' needs an integer, got {}", x.ty));
+                }
+                ("invert", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() })
+            }
+            UnaryOp::Not => unreachable!("handled above"),
+        };
+        if let (UnaryOp::USub, Some(Const::Int(i))) = (u.op, &x.konst) {
+            let mut c = self.typed_const(&Const::Int(-i), &ty);
+            c.weak = x.weak;
+            return Ok(Item::Val(c));
+        }
+        if let (UnaryOp::USub, Some(Const::Float(f))) = (u.op, &x.konst) {
+            let mut c = self.typed_const(&Const::Float(-f), &ty);
+            c.weak = x.weak;
+            return Ok(Item::Val(c));
+        }
+        let mut r = self.b.op1(&format!("pydev.{name} {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+        r.weak = x.weak;
+        Ok(Item::Val(r))
+    }
+
+    fn cmp(&mut self, op: CmpOp, l: &Val, r: &Val, range: TextRange) -> R<Val> {
+        let pred = match op {
+            CmpOp::Eq => "eq",
+            CmpOp::NotEq => "ne",
+            CmpOp::Lt => "lt",
+            CmpOp::LtE => "le",
+            CmpOp::Gt => "gt",
+            CmpOp::GtE => "ge",
+            CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
+                return self.err(range, format!("'{}' is not supported in device code", op.as_str()))
+            }
+        };
+        promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        if matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_)) {
+            if !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+                return self.err(range, format!("'{}' is not defined for complex numbers", op.as_str()));
+            }
+        }
+        let konst = match (&l.konst, &r.konst) {
+            (Some(Const::Int(a)), Some(Const::Int(b))) => Some(Const::Bool(match op {
+                CmpOp::Eq => a == b,
+                CmpOp::NotEq => a != b,
+                CmpOp::Lt => a < b,
+                CmpOp::LtE => a <= b,
+                CmpOp::Gt => a > b,
+                _ => a >= b,
+            })),
+            _ => None,
+        };
+        let mut out = self.b.op1(&format!("pydev.cmp {pred}, {}, {} : {}, {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir()), Ty::Bool);
+        out.konst = konst;
+        Ok(out)
+    }
+
+    /// `a < b < c`: `a < b and b < c`, `b` evaluated once, short-circuit.
+    fn compare(&mut self, c: &ast::ExprCompare) -> R<Item> {
+        let mut left = self.expr(&c.left)?;
+        if c.ops.len() == 1 {
+            if let (Item::Str(a), CmpOp::Eq | CmpOp::NotEq) = (&left, c.ops[0]) {
+                // String constants compare at compile time (machine_representation()).
+                if let Item::Str(b) = self.expr(&c.comparators[0])? {
+                    let eq = *a == b;
+                    return Ok(Item::Val(self.bool_const(if c.ops[0] == CmpOp::Eq { eq } else { !eq })));
+                }
+            }
+        }
+        let merge = self.b.new_block(BlockKind::Merge);
+        let name = format!(".cmp{}", c.range().start().to_u32());
+        let n = c.ops.len();
+        for (i, (op, right)) in c.ops.iter().zip(c.comparators.iter()).enumerate() {
+            let l = self.number(left, c.range(), "comparison")?;
+            let r_item = self.expr(right)?;
+            let r = self.number(r_item, right.range(), "comparison")?;
+            self.at(c.range());
+            let result = self.cmp(*op, &l, &r, c.range())?;
+            if i + 1 == n {
+                let cur = self.b.cur.ok_or(())?;
+                self.b.write(&name, cur, result);
+                self.b.br(merge);
+            } else {
+                let cur = self.b.cur.ok_or(())?;
+                self.b.write(&name, cur, result.clone());
+                let next = self.b.new_block(BlockKind::Plain);
+                self.b.cond_br(result.id, next, merge);
+                self.b.seal(next);
+                self.b.switch_to(next);
+            }
+            left = Item::Val(r);
+        }
+        self.b.seal(merge);
+        self.b.switch_to(merge);
+        let out = self.b.read(&name).ok_or(())?;
+        Ok(Item::Val(out))
+    }
+
+    /// `a and b` / `a or b` with Python's value semantics and short-circuit.
+    fn bool_op(&mut self, b: &ast::ExprBoolOp) -> R<Item> {
+        let merge = self.b.new_block(BlockKind::Merge);
+        let name = format!(".bool{}", b.range().start().to_u32());
+        let n = b.values.len();
+        for (i, e) in b.values.iter().enumerate() {
+            let item = self.expr(e)?;
+            let val = match item {
+                Item::Val(v) => v,
+                other => return self.err(e.range(), format!("'{}' needs values, got {}", b.op.as_str(), describe(&other))),
+            };
+            let cur = self.b.cur.ok_or(())?;
+            self.b.write(&name, cur, val.clone());
+            if i + 1 == n {
+                self.b.br(merge);
+            } else {
+                let t = self.truth(Item::Val(val), e.range())?;
+                let next = self.b.new_block(BlockKind::Plain);
+                match b.op {
+                    ast::BoolOp::And => self.b.cond_br(t.id, next, merge),
+                    ast::BoolOp::Or => self.b.cond_br(t.id, merge, next),
+                }
+                self.b.seal(next);
+                self.b.switch_to(next);
+            }
+        }
+        self.b.seal(merge);
+        self.b.switch_to(merge);
+        let before = self.b.errors.len();
+        let out = self.b.read(&name).ok_or(())?;
+        if self.b.errors.len() > before {
+            let e = self.b.errors.pop().expect("error just pushed");
+            return self.err(b.range(), format!("'{}' of {} and {} has no common type", b.op.as_str(), e.first, e.second));
+        }
+        Ok(Item::Val(out))
+    }
+
+    fn if_expr(&mut self, i: &ast::ExprIf) -> R<Item> {
+        let cond = self.expr(&i.test)?;
+        let cond = self.truth(cond, i.test.range())?;
+        if let Some(Const::Bool(k)) = cond.konst {
+            return self.expr(if k { &i.body } else { &i.orelse });
+        }
+        let name = format!(".ifexp{}", i.range().start().to_u32());
+        let (then, otherwise, merge) = (self.b.new_block(BlockKind::Plain), self.b.new_block(BlockKind::Plain), self.b.new_block(BlockKind::Merge));
+        self.b.cond_br(cond.id, then, otherwise);
+        self.b.seal(then);
+        self.b.seal(otherwise);
+        for (block, e) in [(then, &i.body), (otherwise, &i.orelse)] {
+            self.b.switch_to(block);
+            let val = self.value(e)?;
+            let cur = self.b.cur.ok_or(())?;
+            self.b.write(&name, cur, val);
+            self.b.br(merge);
+        }
+        self.b.seal(merge);
+        self.b.switch_to(merge);
+        let before = self.b.errors.len();
+        let out = self.b.read(&name).ok_or(())?;
+        if self.b.errors.len() > before {
+            let e = self.b.errors.pop().expect("error just pushed");
+            return self.err(i.range(), format!("the branches of this conditional expression are {} and {}", e.first, e.second));
+        }
+        Ok(Item::Val(out))
+    }
+
+    /// Converts a value to `ty` (explicit conversions, arguments, stores).
+    pub fn convert(&mut self, x: &Val, ty: &Ty, range: TextRange) -> R<Val> {
+        if &x.ty == ty {
+            return Ok(Val { weak: false, ..x.clone() });
+        }
+        if let Some(k) = &x.konst {
+            if ty.is_number() && !matches!(ty, Ty::Complex(_)) {
+                return Ok(self.typed_const(k, ty));
+            }
+        }
+        let ok = (x.ty.is_number() && ty.is_number() && !(matches!(x.ty, Ty::Complex(_)) && !matches!(ty, Ty::Complex(_))))
+            || (x.ty == Ty::WarpMask && ty.is_integer())
+            || (x.ty.is_integer() && *ty == Ty::WarpMask);
+        if !ok {
+            return self.err(range, format!("cannot convert {} to {ty}", x.ty));
+        }
+        if *ty == Ty::Bool {
+            return self.truth(Item::Val(x.clone()), range);
+        }
+        Ok(self.b.op1(&format!("pydev.cast {} : {} to {}", v(x.id), x.ty.mlir(), ty.mlir()), ty.clone()))
+    }
+
+    /// Converts an argument to a parameter type: Python scalars adopt it,
+    /// other values must already have it.
+    pub fn coerce(&mut self, x: &Val, ty: &Ty, range: TextRange, what: &str) -> R<Val> {
+        if &x.ty == ty || (x.weak && x.ty.is_number() && ty.is_number()) {
+            return self.convert(x, ty, range);
+        }
+        self.err_help(range, format!("{what} must be {ty}, got {}", x.ty), format!("convert it explicitly, e.g. device.{ty}(...)"))
+    }
+
+    pub fn index_value(&mut self, item: Item, range: TextRange) -> R<Val> {
+        match item {
+            Item::Val(v) if v.ty.is_integer() || v.ty == Ty::Bool => Ok(v),
+            other => self.err(range, format!("indices must be integers, got {}", describe(&other))),
+        }
+    }
+
+    pub fn vector_lane(&mut self, vec: &Val, lane: u32, range: TextRange) -> R<Val> {
+        let Ty::Vector { elem, lanes } = &vec.ty else { return self.err(range, "not a vector") };
+        if lane >= *lanes {
+            return self.err(range, format!("{} has {lanes} lanes; lane {lane} does not exist", vec.ty));
+        }
+        let elem = (**elem).clone();
+        let idx = self.typed_const(&Const::Int(i128::from(lane)), &INT32);
+        Ok(self.b.op1(&format!("pydev.vector_extract {}[{}] : {}, si32 -> {}", v(vec.id), v(idx.id), vec.ty.mlir(), elem.mlir()), elem))
+    }
+
+    pub fn attribute(&mut self, base: Item, attr: &str, range: TextRange) -> R<Item> {
+        match base {
+            Item::DeviceModule => self.device_attr(attr, range),
+            Item::CudaPackage if attr == "device" => Ok(Item::DeviceModule),
+            Item::MathModule => Ok(Item::Math(attr.to_owned())),
+            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => self.dim3_component(&name, attr, range),
+            Item::Val(x) => self.value_attr(x, attr, range),
+            Item::Dtype(t) if attr == "dtype" => Ok(Item::Dtype(t)),
+            other => self.err(range, format!("{} has no attribute '{attr}' in device code", describe(&other))),
+        }
+    }
+
+    fn value_attr(&mut self, x: Val, attr: &str, range: TextRange) -> R<Item> {
+        match (&x.ty, attr) {
+            (Ty::Vector { .. }, "x" | "y" | "z" | "w") => {
+                let lane = "xyzw".find(attr).expect("lane letter") as u32;
+                Ok(Item::Val(self.vector_lane(&x, lane, range)?))
+            }
+            (Ty::Vector { lanes, .. }, "size") => Ok(Item::Val(self.constant(Const::Int(i128::from(*lanes)), range)?)),
+            (Ty::Vector { elem, .. }, "dtype") => Ok(Item::Dtype((**elem).clone())),
+            (Ty::Struct(def), field) if def.fields.iter().any(|(n, _)| n == field) => {
+                let ty = def.fields.iter().find(|(n, _)| n == field).expect("field").1.clone();
+                Ok(Item::Val(self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty)))
+            }
+            (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
+            (Ty::Array { .. }, _) => self.array_attr(x, attr, range),
+            (Ty::AtomicRef { dtype, .. }, "dtype") => Ok(Item::Dtype((**dtype).clone())),
+            (Ty::AtomicRef { .. }, m) if crate::builtins::ATOMIC_METHODS.contains(&m) => Ok(Item::Method(Box::new(Item::Val(x)), m.to_owned())),
+            (t, "dtype") if t.is_number() => Ok(Item::Dtype(t.clone())),
+            (Ty::Complex(bits), "real" | "imag") => {
+                let part = Ty::Float(if *bits == 64 { FloatKind::F64 } else { FloatKind::F32 });
+                let op = if attr == "real" { "re" } else { "im" };
+                Ok(Item::Val(self.b.op1(&format!("complex.{op} {} : {}", v(x.id), x.ty.mlir()), part)))
+            }
+            (t, _) => self.err(range, format!("a {t} has no attribute '{attr}'")),
+        }
+    }
+
+    fn array_attr(&mut self, a: Val, attr: &str, range: TextRange) -> R<Item> {
+        let Ty::Array { dtype, ndim, .. } = &a.ty else { unreachable!("array") };
+        let (dtype, ndim) = ((**dtype).clone(), *ndim);
+        let tuple_ty = Ty::Tuple(vec![INT64; ndim as usize]);
+        match attr {
+            "shape" | "strides" => {
+                let op = if attr == "shape" { "array_shape" } else { "array_strides" };
+                let t = self.b.op1(&format!("pydev.{op} {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty);
+                Ok(Item::Val(t))
+            }
+            "size" => Ok(Item::Val(self.b.op1(&format!("pydev.array_size {} : {} -> si64", v(a.id), a.ty.mlir()), INT64))),
+            "ndim" | "ndims" => Ok(Item::Val(self.constant(Const::Int(i128::from(ndim)), range)?)),
+            "dtype" => Ok(Item::Dtype(dtype)),
+            "view" | "reshape" | "astype" => Ok(Item::Method(Box::new(Item::Val(a)), attr.to_owned())),
+            _ => self.err_help(range, format!("arrays have no attribute '{attr}' in device code"), "device code can read .shape, .strides, .size, .ndim and .dtype, and call view, reshape and astype"),
+        }
+    }
+
+    fn subscript(&mut self, base: Item, slice: &Expr, range: TextRange) -> R<Item> {
+        match base {
+            Item::Tuple(items) => {
+                let i = self.const_index(slice, items.len(), "tuple")?;
+                Ok(items[i].clone())
+            }
+            Item::Val(x) => match &x.ty {
+                Ty::Tuple(types) => {
+                    let n = types.len();
+                    let i = self.const_index(slice, n, "tuple")?;
+                    let items = self.tuple_elements(&Item::Val(x), range)?;
+                    Ok(items[i].clone())
+                }
+                Ty::Vector { elem, .. } => {
+                    let elem = (**elem).clone();
+                    let idx = self.expr(slice)?;
+                    let idx = self.index_value(idx, slice.range())?;
+                    self.at(range);
+                    Ok(Item::Val(self.b.op1(&format!("pydev.vector_extract {}[{}] : {}, {} -> {}", v(x.id), v(idx.id), x.ty.mlir(), idx.ty.mlir(), elem.mlir()), elem)))
+                }
+                Ty::Array { .. } => self.array_subscript(x, slice, range),
+                Ty::WarpMask => {
+                    let i = self.expr(slice)?;
+                    let i = self.index_value(i, slice.range())?;
+                    self.mask_bit(&x, &i, range).map(Item::Val)
+                }
+                other => self.err(range, format!("a {other} cannot be indexed")),
+            },
+            Item::Device(name) if name == "ConstExpr" => Ok(Item::Device(name)),
+            other => self.err(range, format!("{} cannot be indexed", describe(&other))),
+        }
+    }
+
+    /// A constant, in-range index into something of length `n`.
+    fn const_index(&mut self, slice: &Expr, n: usize, what: &str) -> R<usize> {
+        let item = self.expr(slice)?;
+        match item {
+            Item::Val(Val { konst: Some(Const::Int(i)), .. }) => {
+                let j = if i < 0 { i + n as i128 } else { i };
+                if j < 0 || j >= n as i128 {
+                    return self.err(slice.range(), format!("index {i} is out of range for a {what} of {n} elements"));
+                }
+                Ok(j as usize)
+            }
+            _ => self.err_help(slice.range(), format!("{what} indices must be constant"), format!("{what}s are heterogeneous, so the element must be known at compile time")),
+        }
+    }
+
+    /// `(mask >> i) & 1 != 0`.
+    pub fn mask_bit(&mut self, mask: &Val, i: &Val, range: TextRange) -> R<Val> {
+        let m = self.convert(mask, &INT32, range)?;
+        let i = self.convert(i, &INT32, range)?;
+        let shifted = self.b.op1(&format!("pydev.rshift {}, {} : si32, si32 -> si32", v(m.id), v(i.id)), INT32);
+        let one = self.typed_const(&Const::Int(1), &INT32);
+        let bit = self.b.op1(&format!("pydev.and {}, {} : si32, si32 -> si32", v(shifted.id), v(one.id)), INT32);
+        self.truth(Item::Val(bit), range)
+    }
+
+    fn store_subscript_value(&mut self, s: &ast::ExprSubscript, value: Item) -> R<Option<Item>> {
+        let base = self.expr(&s.value)?;
+        let Item::Val(x) = base else { return self.err(s.range(), format!("cannot assign into {}", describe(&base))) };
+        match &x.ty {
+            Ty::Array { .. } => {
+                self.array_store(x, &s.slice, value, s.range())?;
+                Ok(None)
+            }
+            Ty::Vector { elem, .. } => {
+                let elem = (**elem).clone();
+                let idx = self.expr(&s.slice)?;
+                let idx = self.index_value(idx, s.slice.range())?;
+                let val = self.materialize(&value, s.range())?;
+                let val = self.coerce(&val, &elem, s.range(), "a vector element")?;
+                self.at(s.range());
+                let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, {}", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir(), idx.ty.mlir()), x.ty.clone());
+                Ok(Some(Item::Val(new)))
+            }
+            Ty::WarpMask => {
+                let i = self.expr(&s.slice)?;
+                let i = self.index_value(i, s.slice.range())?;
+                let set = self.truth(value, s.range())?;
+                let m = self.convert(&x, &INT32, s.range())?;
+                let i = self.convert(&i, &INT32, s.range())?;
+                let one = self.typed_const(&Const::Int(1), &INT32);
+                let bit = self.b.op1(&format!("pydev.lshift {}, {} : si32, si32 -> si32", v(one.id), v(i.id)), INT32);
+                let with = self.b.op1(&format!("pydev.or {}, {} : si32, si32 -> si32", v(m.id), v(bit.id)), INT32);
+                let nbit = self.b.op1(&format!("pydev.invert {} : si32 -> si32", v(bit.id)), INT32);
+                let without = self.b.op1(&format!("pydev.and {}, {} : si32, si32 -> si32", v(m.id), v(nbit.id)), INT32);
+                let sel = self.b.op1(&format!("arith.select {}, {}, {} : si32", v(set.id), v(with.id), v(without.id)), INT32);
+                let mask = self.convert(&sel, &Ty::WarpMask, s.range())?;
+                Ok(Some(Item::Val(mask)))
+            }
+            Ty::Tuple(_) => self.err(s.range(), "tuples are immutable"),
+            other => self.err(s.range(), format!("a {other} does not support item assignment")),
+        }
+    }
+
+    /// `x[i] = v`: stores into arrays; rebinds vectors and warp masks (values).
+    pub fn store_subscript(&mut self, s: &ast::ExprSubscript, value: Item) -> R<()> {
+        if let Some(new) = self.store_subscript_value(s, value)? {
+            return self.assign_rebind(&s.value, new);
+        }
+        Ok(())
+    }
+
+    /// `s.f = v` on a struct value rebinds `s` to a copy with `f` replaced.
+    pub fn store_attribute(&mut self, a: &ast::ExprAttribute, value: Item) -> R<()> {
+        let base = self.expr(&a.value)?;
+        let Item::Val(x) = base else { return self.err(a.range(), format!("cannot set attributes of {}", describe(&base))) };
+        let Ty::Struct(def) = &x.ty else { return self.err(a.range(), format!("cannot set attribute '{}' of a {}", a.attr.id, x.ty)) };
+        let field = a.attr.id.as_str();
+        let Some((_, fty)) = def.fields.iter().find(|(n, _)| n == field).cloned() else {
+            return self.err_help(a.range(), format!("struct '{}' has no field '{field}'", def.name), "attributes cannot be added to a struct");
+        };
+        let val = self.materialize(&value, a.range())?;
+        let val = self.coerce(&val, &fty, a.range(), &format!("field '{field}'"))?;
+        self.at(a.range());
+        let new = self.b.op1(&format!("pydev.struct_insert {}, {}[{field:?}] : {}, {}", v(val.id), v(x.id), fty.mlir(), x.ty.mlir()), x.ty.clone());
+        self.assign_rebind(&a.value, Item::Val(new))
+    }
+
+    fn assign_rebind(&mut self, target: &Expr, new: Item) -> R<()> {
+        match target {
+            Expr::Name(n) => self.assign_name(n.id.as_str(), new, n.range()),
+            Expr::Attribute(a) => self.store_attribute(a, new),
+            Expr::Subscript(s) => self.store_subscript(s, new),
+            other => self.err(other.range(), "cannot update this expression in place"),
+        }
+    }
+
+    /// Indexing and slicing of arrays.
+    fn array_subscript(&mut self, a: Val, slice: &Expr, range: TextRange) -> R<Item> {
+        let Ty::Array { dtype, ndim, layout, readonly, space } = a.ty.clone() else { unreachable!("array") };
+        let parts: Vec<&Expr> = match slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        if parts.len() > ndim as usize {
+            return self.err(range, format!("too many indices: the array has {ndim} dimensions, {} given", parts.len()));
+        }
+        let any_slice = parts.iter().any(|p| matches!(p, Expr::Slice(_)));
+        if !any_slice {
+            // Integer indices, possibly fewer than ndim (a view of the rest).
+            let mut idx = Vec::new();
+            for (d, p) in parts.iter().enumerate() {
+                let item = self.expr(p)?;
+                if let Item::Tuple(items) = &item {
+                    // a[t] with t a tuple value: index by its elements.
+                    if parts.len() == 1 {
+                        for (dd, it) in items.iter().enumerate() {
+                            let i = self.index_value(it.clone(), p.range())?;
+                            idx.push(self.wrap_index(&a, dd as u32, i, p.range())?);
+                        }
+                        continue;
+                    }
+                }
+                let i = self.index_value(item, p.range())?;
+                idx.push(self.wrap_index(&a, d as u32, i, p.range())?);
+            }
+            if idx.len() > ndim as usize {
+                return self.err(range, format!("too many indices: the array has {ndim} dimensions, {} given", idx.len()));
+            }
+            self.at(range);
+            let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
+            let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
+            if idx.len() == ndim as usize {
+                return Ok(Item::Val(self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone())));
+            }
+            let rest = Ty::Array { dtype, ndim: ndim - idx.len() as u32, layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided }, readonly, space };
+            return Ok(Item::Val(self.b.op1(&format!("pydev.array_index {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), rest.mlir()), rest)));
+        }
+        // Slices: one kind per dimension (missing trailing dimensions are `:`).
+        let mut kinds = Vec::new();
+        let (mut starts, mut stops, mut steps) = (Vec::new(), Vec::new(), Vec::new());
+        for d in 0..ndim as usize {
+            match parts.get(d) {
+                Some(Expr::Slice(sl)) => {
+                    kinds.push(1);
+                    let step = match &sl.step {
+                        Some(e) => {
+                            let s = self.expr(e)?;
+                            self.index_value(s, e.range())?
+                        }
+                        None => self.typed_const(&Const::Int(1), &INT64),
+                    };
+                    let negative = match &step.konst {
+                        Some(Const::Int(k)) if *k == 0 => return self.err(sl.range(), "slice step cannot be zero"),
+                        Some(Const::Int(k)) => *k < 0,
+                        _ if sl.lower.is_none() || sl.upper.is_none() => {
+                            return self.err_help(sl.range(), "a slice with a run-time step needs explicit bounds", "write a[lo:hi:step]")
+                        }
+                        _ => false,
+                    };
+                    let start = match &sl.lower {
+                        Some(e) => {
+                            let s = self.expr(e)?;
+                            self.index_value(s, e.range())?
+                        }
+                        // Python: 0, or the last element for a negative step.
+                        None => self.typed_const(&Const::Int(if negative { -1 } else { 0 }), &INT64),
+                    };
+                    let stop = match &sl.upper {
+                        Some(e) => {
+                            let s = self.expr(e)?;
+                            self.index_value(s, e.range())?
+                        }
+                        None if negative => {
+                            // Before the first element: -(n + 1) after normalisation.
+                            let n = self.dim_extent(&a, d as u32, range)?;
+                            let one = self.typed_const(&Const::Int(1), &INT64);
+                            let n1 = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(n.id), v(one.id)), INT64);
+                            self.b.op1(&format!("pydev.neg {} : si64 -> si64", v(n1.id)), INT64)
+                        }
+                        None => self.dim_extent(&a, d as u32, range)?,
+                    };
+                    starts.push(start);
+                    stops.push(stop);
+                    steps.push(step);
+                }
+                Some(p) => {
+                    kinds.push(0);
+                    let item = self.expr(p)?;
+                    let i = self.index_value(item, p.range())?;
+                    starts.push(self.wrap_index(&a, d as u32, i, p.range())?);
+                }
+                None => {
+                    kinds.push(1);
+                    starts.push(self.typed_const(&Const::Int(0), &INT64));
+                    stops.push(self.dim_extent(&a, d as u32, range)?);
+                    steps.push(self.typed_const(&Const::Int(1), &INT64));
+                }
+            }
+        }
+        let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: ArrayLayout::Strided, readonly, space };
+        let list = |vals: &[Val]| vals.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
+        let mut types = vec![a.ty.mlir()];
+        types.extend(starts.iter().chain(&stops).chain(&steps).map(|x| x.ty.mlir()));
+        self.at(range);
+        let kinds_text = kinds.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
+        Ok(Item::Val(self.b.op1(
+            &format!("pydev.array_slice {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", v(a.id), list(&starts), list(&stops), list(&steps), types.join(", "), result.mlir()),
+            result,
+        )))
+    }
+
+    /// `a.shape[d]` as int64.
+    pub fn dim_extent(&mut self, a: &Val, d: u32, _range: TextRange) -> R<Val> {
+        let Ty::Array { ndim, .. } = &a.ty else { unreachable!("array") };
+        let tuple_ty = Ty::Tuple(vec![INT64; *ndim as usize]);
+        let shape = self.b.op1(&format!("pydev.array_shape {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty.clone());
+        Ok(self.b.op1(&format!("pydev.tuple_extract {}[{d}] : {} -> si64", v(shape.id), tuple_ty.mlir()), INT64))
+    }
+
+    /// Python negative indices: `i < 0 ? i + n : i` (constants fold; unsigned
+    /// indices need nothing).
+    fn wrap_index(&mut self, a: &Val, d: u32, i: Val, range: TextRange) -> R<Val> {
+        match (&i.konst, &i.ty) {
+            (Some(Const::Int(k)), _) if *k >= 0 => return Ok(i),
+            (_, Ty::Int { signed: false, .. }) | (_, Ty::Bool) => return Ok(i),
+            _ => {}
+        }
+        let n = self.dim_extent(a, d, range)?;
+        let i64v = self.convert(&i, &INT64, range)?;
+        if let Some(Const::Int(_)) = &i.konst {
+            return Ok(self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(i64v.id), v(n.id)), INT64));
+        }
+        let zero = self.typed_const(&Const::Int(0), &INT64);
+        let neg = self.b.op1(&format!("pydev.cmp lt, {}, {} : si64, si64", v(i64v.id), v(zero.id)), Ty::Bool);
+        let wrapped = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(i64v.id), v(n.id)), INT64);
+        Ok(self.b.op1(&format!("arith.select {}, {}, {} : si64", v(neg.id), v(wrapped.id), v(i64v.id)), INT64))
+    }
+
+    fn array_store(&mut self, a: Val, slice: &Expr, value: Item, range: TextRange) -> R<()> {
+        let Ty::Array { dtype, ndim, readonly, .. } = a.ty.clone() else { unreachable!("array") };
+        if readonly {
+            return self.err_help(range, "cannot write to a read-only array", "this argument was passed read-only (CAI data[1] or DLPack read-only flag)");
+        }
+        let parts: Vec<&Expr> = match slice {
+            Expr::Tuple(t) => t.elts.iter().collect(),
+            other => vec![other],
+        };
+        let mut idx = Vec::new();
+        for (d, p) in parts.iter().enumerate() {
+            if matches!(p, Expr::Slice(_)) {
+                return self.err_help(p.range(), "slice assignment is not supported in device code", "assign elements in a loop");
+            }
+            let item = self.expr(p)?;
+            if let (Item::Tuple(items), 1) = (&item, parts.len()) {
+                for (dd, it) in items.iter().enumerate() {
+                    let i = self.index_value(it.clone(), p.range())?;
+                    idx.push(self.wrap_index(&a, dd as u32, i, p.range())?);
+                }
+                continue;
+            }
+            let i = self.index_value(item, p.range())?;
+            idx.push(self.wrap_index(&a, d as u32, i, p.range())?);
+        }
+        if idx.len() != ndim as usize {
+            return self.err(range, format!("assignment needs one index per dimension: the array has {ndim}, {} given", idx.len()));
+        }
+        let val = self.materialize(&value, range)?;
+        let val = if val.ty == *dtype { val } else if val.ty.is_number() && dtype.is_number() { self.convert(&val, &dtype, range)? } else {
+            return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
+        };
+        self.at(range);
+        let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
+        let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
+        self.b.op(&[], &format!("pydev.array_store {}, {}[{}] : {}, {}, {}", v(val.id), v(a.id), names.join(", "), dtype.mlir(), a.ty.mlir(), types.join(", ")));
+        Ok(())
+    }
+
+    pub fn call(&mut self, c: &ast::ExprCall) -> R<Item> {
+        let callee = self.expr(&c.func)?;
+        self.at(c.range());
+        match callee {
+            Item::Closure(body) => {
+                if !c.arguments.args.is_empty() || !c.arguments.keywords.is_empty() {
+                    return self.err(c.range(), "this function takes no arguments");
+                }
+                self.call_closure(&body, c.range())
+            }
+            Item::Func(name) => {
+                let args = self.positional_values(c)?;
+                self.call_user(&name, None, args, c.range())
+            }
+            Item::Method(obj, method) => self.call_method(*obj, &method, c),
+            Item::StructClass(def) => self.construct_struct(&def, c),
+            Item::Device(name) => self.device_call(&name, c),
+            Item::Dtype(t) => self.dtype_call(&t, c),
+            Item::Builtin(b) => self.builtin_call(b, c),
+            Item::Math(f) => self.math_call(&f, c),
+            other => self.err(c.func.range(), format!("{} is not callable in device code", describe(&other))),
+        }
+    }
+
+    pub fn positional_values(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
+        if let Some(k) = c.arguments.keywords.first() {
+            return self.err(k.range(), "keyword arguments are not supported in this call");
+        }
+        c.arguments.args.iter().map(|a| self.value(a)).collect()
+    }
+
+    pub fn call_user(&mut self, name: &str, self_struct: Option<&str>, args: Vec<Val>, range: TextRange) -> R<Item> {
+        if self_struct.is_none() && self.c.m.funcs.get(name).is_some_and(|f| f.kind == crate::module::FuncKind::Kernel) {
+            return self.err_help(range, format!("'{name}' is a kernel and cannot be called from device code"), "launch kernels from the host with device.launch");
+        }
+        let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
+        let m = self.c.m;
+        let class = self_struct.and_then(|s| m.structs.get(s));
+        let (symbol, ret) = self.c.specialize(name, class, &types, range)?;
+        self.at(range);
+        let names: Vec<String> = args.iter().map(|a| v(a.id)).collect();
+        let arg_types: Vec<String> = args.iter().map(|a| a.ty.mlir()).collect();
+        match ret {
+            None => {
+                self.b.op(&[], &format!("func.call @{symbol}({}) : ({}) -> ()", names.join(", "), arg_types.join(", ")));
+                Ok(Item::NoneV)
+            }
+            Some(t) => Ok(Item::Val(self.b.op1(&format!("func.call @{symbol}({}) : ({}) -> {}", names.join(", "), arg_types.join(", "), t.mlir()), t))),
+        }
+    }
+
+    fn construct_struct(&mut self, def: &Rc<crate::types::StructDef>, c: &ast::ExprCall) -> R<Item> {
+        let n = def.fields.len();
+        let mut slots: Vec<Option<Val>> = vec![None; n];
+        if c.arguments.args.len() > n {
+            return self.err(c.range(), format!("struct '{}' has {n} fields but {} arguments were given", def.name, c.arguments.args.len()));
+        }
+        for (i, a) in c.arguments.args.iter().enumerate() {
+            slots[i] = Some(self.value(a)?);
+        }
+        for k in &c.arguments.keywords {
+            let Some(name) = &k.arg else { return self.err(k.range(), "**kwargs is not supported in device code") };
+            let Some(i) = def.fields.iter().position(|(f, _)| f == name.id.as_str()) else {
+                return self.err(k.range(), format!("struct '{}' has no field '{}'", def.name, name.id));
+            };
+            if slots[i].is_some() {
+                return self.err(k.range(), format!("field '{}' is given twice", name.id));
+            }
+            slots[i] = Some(self.value(&k.value)?);
+        }
+        let mut vals = Vec::new();
+        for (i, (field, ty)) in def.fields.iter().enumerate() {
+            let Some(x) = slots[i].take() else { return self.err(c.range(), format!("struct '{}' needs a value for field '{field}'", def.name)) };
+            vals.push(self.coerce(&x, ty, c.range(), &format!("field '{field}'"))?);
+        }
+        let ty = Ty::Struct(def.clone());
+        let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
+        let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
+        self.at(c.range());
+        Ok(Item::Val(self.b.op1(&format!("pydev.struct_create({}) : ({}) -> {}", names.join(", "), types.join(", "), ty.mlir()), ty)))
+    }
+
+    /// `float32(x)`, `int8(x)`, `float32x4(a, b, c, d)`, `int(x)`...
+    fn dtype_call(&mut self, t: &Ty, c: &ast::ExprCall) -> R<Item> {
+        if let Ty::Vector { elem, lanes } = t {
+            let args = self.positional_values(c)?;
+            if args.len() != *lanes as usize {
+                return self.err(c.range(), format!("{t} takes {lanes} values, {} given", args.len()));
+            }
+            let vals = args.iter().map(|a| self.coerce(a, elem, c.range(), &format!("an element of {t}"))).collect::<R<Vec<_>>>()?;
+            let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
+            let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
+            self.at(c.range());
+            return Ok(Item::Val(self.b.op1(&format!("pydev.vector_create({}) : ({}) -> {}", names.join(", "), types.join(", "), t.mlir()), t.clone())));
+        }
+        let args = self.positional_values(c)?;
+        let [x] = args.as_slice() else { return self.err(c.range(), format!("{t}() takes one value")) };
+        if let Some(Const::Int(i)) = &x.konst {
+            if let Ty::Int { bits, signed } = t {
+                let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                if *i < lo || *i > hi {
+                    return self.err(c.range(), format!("{i} does not fit in {t}"));
+                }
+            }
+        }
+        let out = self.convert(x, t, c.range())?;
+        // `int(x)` and `float(x)` give Python scalars.
+        let builtin = matches!(&c.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "int" | "float" | "bool" | "complex"));
+        Ok(Item::Val(Val { weak: builtin, ..out }))
+    }
+
+    fn builtin_call(&mut self, b: &str, c: &ast::ExprCall) -> R<Item> {
+        match b {
+            "range" => {
+                let args = self.positional_values(c)?;
+                if !(1..=3).contains(&args.len()) {
+                    return self.err(c.range(), format!("range() takes 1 to 3 arguments, {} given", args.len()));
+                }
+                for (a, e) in args.iter().zip(c.arguments.args.iter()) {
+                    if !a.ty.is_integer() {
+                        return self.err(e.range(), format!("range() needs integers, got {}", a.ty));
+                    }
+                }
+                Ok(Item::Range(args))
+            }
+            "len" => {
+                let [arg] = &*c.arguments.args else { return self.err(c.range(), "len() takes one argument") };
+                let item = self.expr(arg)?;
+                let n = match &item {
+                    Item::Tuple(items) => items.len() as i128,
+                    Item::Val(x) => match &x.ty {
+                        Ty::Tuple(t) => t.len() as i128,
+                        Ty::Vector { lanes, .. } => i128::from(*lanes),
+                        Ty::Array { .. } => {
+                            let n = self.dim_extent(x, 0, c.range())?;
+                            return Ok(Item::Val(n));
+                        }
+                        other => return self.err(arg.range(), format!("a {other} has no len()")),
+                    },
+                    other => return self.err(arg.range(), format!("{} has no len()", describe(other))),
+                };
+                Ok(Item::Val(self.constant(Const::Int(n), c.range())?))
+            }
+            "abs" => {
+                let args = self.positional_values(c)?;
+                let [x] = args.as_slice() else { return self.err(c.range(), "abs() takes one argument") };
+                if !x.ty.is_number() {
+                    return self.err(c.range(), format!("abs() needs a number, got {}", x.ty));
+                }
+                let ty = match &x.ty {
+                    Ty::Complex(b) => Ty::Float(if *b == 64 { FloatKind::F64 } else { FloatKind::F32 }),
+                    Ty::Bool => INT32,
+                    t => t.clone(),
+                };
+                let mut r = self.b.op1(&format!("pydev.abs {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                r.weak = x.weak;
+                Ok(Item::Val(r))
+            }
+            "min" | "max" => {
+                let args = self.positional_values(c)?;
+                if args.len() < 2 {
+                    return self.err(c.range(), format!("{b}() takes two or more numbers in device code"));
+                }
+                let mut acc = args[0].clone();
+                for x in &args[1..] {
+                    let ty = promote(&acc.ty, acc.weak, &x.ty, x.weak).map_err(|e| self.c.error(c.range(), e))?;
+                    if matches!(ty, Ty::Complex(_)) {
+                        return self.err(c.range(), format!("{b}() is not defined for complex numbers"));
+                    }
+                    let weak = acc.weak && x.weak;
+                    acc = self.b.op1(&format!("pydev.{b} {}, {} : {}, {} -> {}", v(acc.id), v(x.id), acc.ty.mlir(), x.ty.mlir(), ty.mlir()), ty);
+                    acc.weak = weak;
+                }
+                Ok(Item::Val(acc))
+            }
+            "print" => self.err_help(c.range(), "print() is not supported in device code yet", "write values to an output array"),
+            _ => self.err(c.range(), format!("{b}() is not supported in device code")),
+        }
+    }
+
+    fn call_method(&mut self, obj: Item, method: &str, c: &ast::ExprCall) -> R<Item> {
+        let Item::Val(x) = obj else { return self.err(c.range(), "methods need a value") };
+        match &x.ty {
+            Ty::Struct(def) => {
+                let name = def.name.clone();
+                let mut args = vec![x.clone()];
+                args.extend(self.positional_values(c)?);
+                self.call_user(method, Some(&name), args, c.range())
+            }
+            Ty::AtomicRef { .. } => self.atomic_method(x, method, c),
+            Ty::Array { .. } => self.array_method(x, method, c),
+            other => self.err(c.range(), format!("a {other} has no method '{method}'")),
+        }
+    }
+
+    fn array_method(&mut self, a: Val, method: &str, c: &ast::ExprCall) -> R<Item> {
+        let Ty::Array { dtype, ndim, layout, readonly, space } = a.ty.clone() else { unreachable!("array") };
+        match method {
+            "view" | "astype" => {
+                let [arg] = &*c.arguments.args else { return self.err(c.range(), format!("{method}() takes a dtype")) };
+                let target = match self.expr(arg)? {
+                    Item::Dtype(t) => t,
+                    Item::StructClass(s) => Ty::Struct(s),
+                    other => return self.err(arg.range(), format!("{method}() needs a dtype, got {}", describe(&other))),
+                };
+                if method == "astype" {
+                    let copy = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "copy"));
+                    let no_copy = matches!(copy.map(|k| &k.value), Some(Expr::BooleanLiteral(b)) if !b.value);
+                    if !no_copy {
+                        return self.err_help(c.range(), "astype() would allocate a copy, which device code cannot do", "pass copy=False (allowed when no copy is needed)");
+                    }
+                    if target != *dtype {
+                        return self.err_help(c.range(), format!("astype({target}, copy=False) of a {dtype} array needs a copy"), "device code can only reinterpret in place: use view()");
+                    }
+                    return Ok(Item::Val(a));
+                }
+                if target.size() != dtype.size() && layout != ArrayLayout::C {
+                    return self.err_help(c.range(), format!("view({target}) changes the element size, which needs a C-contiguous array"), "declare the argument C-contiguous (e.g. float32[:, ::1])");
+                }
+                let result = Ty::Array { dtype: Box::new(target), ndim, layout, readonly, space };
+                Ok(Item::Val(self.b.op1(&format!("pydev.array_view {} : {} -> {}", v(a.id), a.ty.mlir(), result.mlir()), result)))
+            }
+            "reshape" => {
+                if layout == ArrayLayout::Strided {
+                    return self.err_help(c.range(), "reshape() without a copy needs a contiguous array", "declare the argument C-contiguous (e.g. float32[::1])");
+                }
+                let dims: Vec<Item> = match c.arguments.args.as_ref() {
+                    [one] => match self.expr(one)? {
+                        Item::Tuple(items) => items,
+                        other => vec![other],
+                    },
+                    many => many.iter().map(|e| self.expr(e)).collect::<R<_>>()?,
+                };
+                let dims = dims.into_iter().map(|d| self.index_value(d, c.range())).collect::<R<Vec<_>>>()?;
+                let result = Ty::Array { dtype, ndim: dims.len() as u32, layout, readonly, space };
+                let names: Vec<String> = dims.iter().map(|d| v(d.id)).collect();
+                let types: Vec<String> = dims.iter().map(|d| d.ty.mlir()).collect();
+                Ok(Item::Val(self.b.op1(&format!("pydev.array_reshape {}({}) : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), result.mlir()), result)))
+            }
+            _ => self.err(c.range(), format!("arrays have no method '{method}' in device code")),
+        }
+    }
+
+    /// The value of a `Dim3` entity (`thread_idx` ...) as a uint32x3 vector.
+    pub fn dim3_value(&mut self, name: &str, range: TextRange) -> R<Val> {
+        let lanes = ["x", "y", "z"].iter().map(|c| self.dim3_component(name, c, range).and_then(|i| self.materialize(&i, range))).collect::<R<Vec<_>>>()?;
+        let ty = Ty::Vector { elem: Box::new(crate::types::UINT32), lanes: 3 };
+        let names: Vec<String> = lanes.iter().map(|x| v(x.id)).collect();
+        Ok(self.b.op1(&format!("pydev.vector_create({}) : (ui32, ui32, ui32) -> {}", names.join(", "), ty.mlir()), ty))
+    }
+}

@@ -1,0 +1,77 @@
+//! The Python frontend: the source of `@device.kernel` / `@device.func`
+//! functions to pydev IR, specialised for argument types.
+//!
+//! ruff's parser reads the file; [`module::Module`] resolves its top level;
+//! [`lower`] (statements), [`expr`] (expressions) and [`builtins`]
+//! (cuda.device) emit each function as MLIR text through [`ir::FuncBuilder`],
+//! which builds SSA form for Python locals. Every error is a [`Diagnostic`]
+//! with the file, line and column, the source line and a caret; all errors
+//! of a compilation are reported together. [`compile`] parses the text into
+//! an MLIR module and verifies it: the frontend never hands on unverified IR.
+
+mod builtins;
+mod consts;
+pub mod diag;
+mod expr;
+pub mod ir;
+mod lower;
+pub mod module;
+pub mod signature;
+pub mod types;
+
+pub use diag::{Diagnostic, Diagnostics, SourceFile};
+use melior::{ir::Module as MlirModule, Context};
+use ruff_python_ast::Stmt;
+use ruff_text_size::{Ranged, TextRange};
+
+/// The pydev IR text of `function` (and every function it calls) compiled
+/// for `signature` (see [`signature::parse_signature`]).
+pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature: &str) -> Result<String, Diagnostics> {
+    let file = SourceFile::new(file_name, source);
+    let parsed = match ruff_python_parser::parse_module(source) {
+        Ok(p) => p,
+        Err(e) => {
+            let d = Diagnostic::new(&file, e.location, format!("syntax error: {}", e.error));
+            return Err(Diagnostics(vec![d]));
+        }
+    };
+    let body: &[Stmt] = &parsed.syntax().body;
+    let m = module::Module::scan(file.clone(), body);
+    if !m.diags.is_empty() {
+        return Err(Diagnostics(m.diags));
+    }
+    let Some(f) = m.funcs.get(function) else {
+        let known: Vec<&str> = m.funcs.keys().map(String::as_str).collect();
+        let message = if body.iter().any(|s| matches!(s, Stmt::FunctionDef(d) if d.name.id.as_str() == function)) {
+            format!("function '{function}' is not decorated with @device.kernel or @device.func")
+        } else {
+            format!("no function '{function}' in {file_name} (device functions here: {})", if known.is_empty() { "none".into() } else { known.join(", ") })
+        };
+        return Err(Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), message)]));
+    };
+    let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
+    let mut c = lower::Compiler::new(&m);
+    let result = c.specialize(function, None, &types, f.def.name.range());
+    if result.is_err() || !c.diags.is_empty() {
+        let mut diags = c.diags;
+        diags.sort_by_key(|d| (d.line, d.col));
+        diags.dedup_by(|a, b| a.line == b.line && a.col == b.col && a.message == b.message);
+        return Err(Diagnostics(diags));
+    }
+    // Callees are emitted before their callers; any order is valid MLIR.
+    Ok(c.functions.join("\n"))
+}
+
+/// Parses the frontend's text into `context` and verifies it.
+pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str) -> Result<MlirModule<'c>, Diagnostics> {
+    let text = compile_to_text(file_name, source, function, signature)?;
+    let internal = |what: &str| {
+        let file = SourceFile::new(file_name, source);
+        Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), format!("internal error: the frontend emitted {what} IR for '{function}'; please report it"))])
+    };
+    let module = MlirModule::parse(context, &text).ok_or_else(|| internal("unparsable"))?;
+    if !melior::ir::operation::OperationLike::verify(&module.as_operation()) {
+        return Err(internal("invalid"));
+    }
+    Ok(module)
+}

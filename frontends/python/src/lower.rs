@@ -1,0 +1,961 @@
+//! Python functions to pydev IR: the compiler state shared by all functions
+//! of one compilation, the values expressions evaluate to, and statements
+//! (assignment, if/elif/else, while, for, break/continue, return).
+
+use crate::{
+    diag::Diagnostic,
+    ir::{BlockKind, Const, FuncBuilder, Terminator, Val, ValueId},
+    module::{FuncKind, GlobalConst, Module, StructClass},
+    types::{StructDef, Ty},
+};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::{Ranged, TextRange};
+use std::{
+    collections::{HashMap, HashSet},
+    rc::Rc,
+};
+
+pub type R<T> = Result<T, ()>;
+
+/// A target description tree (spec: Target Specialization), printed as
+/// `#pydev.target<...>`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    Leaf(&'static str),
+    Sm(&'static str, u32),
+    Node(&'static str, Vec<Target>),
+}
+
+impl Target {
+    pub fn text(&self) -> String {
+        match self {
+            Target::Leaf(l) => (*l).to_owned(),
+            Target::Sm(k, sm) => format!("{k}(sm_{sm})"),
+            Target::Node(k, ops) => format!("{k}({})", ops.iter().map(Target::text).collect::<Vec<_>>().join(", ")),
+        }
+    }
+}
+
+/// What an expression evaluates to.
+#[derive(Clone, Debug)]
+pub enum Item {
+    Val(Val),
+    /// A tuple of items (kept apart so constant elements stay constant).
+    Tuple(Vec<Item>),
+    /// An entity of `cuda.device` (`tid`, `float32`, `thread_idx`, ...).
+    Device(String),
+    DeviceModule,
+    CudaPackage,
+    MathModule,
+    Math(String),
+    /// A user `@device.func` or `@device.kernel`.
+    Func(String),
+    StructClass(Rc<StructDef>),
+    /// A type object: `device.float32`, `int`, a struct class used as a dtype.
+    Dtype(Ty),
+    Target(Target),
+    Str(String),
+    NoneV,
+    /// A Python builtin (`range`, `len`, `abs`, `min`, `max`, `int`, ...).
+    Builtin(&'static str),
+    /// `range(...)` (only for `for`).
+    Range(Vec<Val>),
+    /// A callable with no parameters (lambda or local def), evaluated in the
+    /// caller's scope when called (Python's late binding).
+    Closure(Rc<ClosureBody>),
+    /// `obj.method` on a value.
+    Method(Box<Item>, String),
+    /// `device.sm90` and friends.
+    Sm(u32),
+}
+
+#[derive(Debug)]
+pub enum ClosureBody {
+    Lambda(Expr),
+    Def(ast::StmtFunctionDef),
+}
+
+struct LoopCtx {
+    continue_to: usize,
+    break_to: usize,
+}
+
+/// State shared by every function of one compilation.
+pub struct Compiler<'m, 'a> {
+    pub m: &'m Module<'a>,
+    pub diags: Vec<Diagnostic>,
+    pub functions: Vec<String>,
+    specialized: HashMap<(String, Vec<Ty>), (String, Option<Ty>)>,
+    in_progress: Vec<String>,
+}
+
+impl<'m, 'a> Compiler<'m, 'a> {
+    pub fn new(m: &'m Module<'a>) -> Self {
+        Self { m, diags: vec![], functions: vec![], specialized: HashMap::new(), in_progress: vec![] }
+    }
+
+    pub fn error(&mut self, range: TextRange, message: impl Into<String>) {
+        let d = Diagnostic::new(&self.m.file, range, message);
+        self.diags.push(d);
+    }
+
+    pub fn error_help(&mut self, range: TextRange, message: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::new(&self.m.file, range, message).with_help(help);
+        self.diags.push(d);
+    }
+
+    /// Compiles function `name` for these argument types (once per type
+    /// list); returns its symbol and result type.
+    pub fn specialize(&mut self, name: &str, self_struct: Option<&StructClass<'a>>, args: &[Ty], call: TextRange) -> R<(String, Option<Ty>)> {
+        let key_name = match self_struct {
+            Some(s) => format!("{}.{name}", s.def.name),
+            None => name.to_owned(),
+        };
+        let key = (key_name.clone(), args.to_vec());
+        if let Some(done) = self.specialized.get(&key) {
+            return Ok(done.clone());
+        }
+        if self.in_progress.contains(&key_name) {
+            self.error_help(call, format!("recursive call to '{key_name}': device functions cannot be recursive"), "rewrite the recursion as a loop");
+            return Err(());
+        }
+        let (def, kind, interop) = match self_struct {
+            Some(s) => (*s.methods.get(name).ok_or(())?, FuncKind::Func, false),
+            None => {
+                let f = self.m.funcs.get(name).ok_or(())?;
+                (f.def, f.kind, f.interop)
+            }
+        };
+        let symbol = if interop || kind == FuncKind::Kernel {
+            key_name.replace('.', "_")
+        } else {
+            let mut s = key_name.replace('.', "_");
+            for t in args {
+                s.push('_');
+                s.push_str(&mangle(t));
+            }
+            s
+        };
+        if interop {
+            if let Some(((_, other), _)) = self.specialized.iter().find(|((n, _), _)| *n == key_name) {
+                let other = other.iter().map(Ty::to_string).collect::<Vec<_>>().join(", ");
+                self.error_help(call, format!("interoperable function '{key_name}' is already compiled for ({other})"), "an interop=True function has one C symbol, so one signature");
+                return Err(());
+            }
+        }
+        self.in_progress.push(key_name);
+        let result = Lowerer::function(self, def, kind, interop, &symbol, args);
+        self.in_progress.pop();
+        let ret = result?;
+        self.specialized.insert(key, (symbol.clone(), ret.clone()));
+        Ok((symbol, ret))
+    }
+}
+
+fn mangle(t: &Ty) -> String {
+    t.to_string().replace(['[', ']', ':', ',', ' ', '(', ')', '-'], "")
+}
+
+/// Lowers one function body.
+pub struct Lowerer<'c, 'm, 'a> {
+    pub c: &'c mut Compiler<'m, 'a>,
+    pub b: FuncBuilder,
+    locals: HashSet<String>,
+    statics: HashMap<String, Item>,
+    pub tuple_items: HashMap<ValueId, Vec<Item>>,
+    loops: Vec<LoopCtx>,
+    pub kind: FuncKind,
+    def_range: TextRange,
+}
+
+/// Every name a function body assigns (Python's local-variable rule).
+fn assigned_names(body: &[Stmt], out: &mut HashSet<String>) {
+    fn targets(e: &Expr, out: &mut HashSet<String>) {
+        match e {
+            Expr::Name(n) => {
+                out.insert(n.id.to_string());
+            }
+            Expr::Tuple(t) => t.elts.iter().for_each(|e| targets(e, out)),
+            Expr::List(l) => l.elts.iter().for_each(|e| targets(e, out)),
+            // `v[i] = x` and `s.f = x` rebind v and s (vectors and structs are values).
+            Expr::Subscript(s) => targets(&s.value, out),
+            Expr::Attribute(a) => targets(&a.value, out),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            Stmt::Assign(a) => a.targets.iter().for_each(|t| targets(t, out)),
+            Stmt::AugAssign(a) => targets(&a.target, out),
+            Stmt::AnnAssign(a) => targets(&a.target, out),
+            Stmt::For(f) => {
+                targets(&f.target, out);
+                assigned_names(&f.body, out);
+                assigned_names(&f.orelse, out);
+            }
+            Stmt::While(w) => {
+                assigned_names(&w.body, out);
+                assigned_names(&w.orelse, out);
+            }
+            Stmt::If(i) => {
+                assigned_names(&i.body, out);
+                for c in &i.elif_else_clauses {
+                    assigned_names(&c.body, out);
+                }
+            }
+            Stmt::FunctionDef(f) => {
+                out.insert(f.name.id.to_string());
+            }
+            _ => {}
+        }
+    }
+}
+
+impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
+    /// Compiles a function definition with the given argument types and
+    /// appends its `func.func` to the compiler's output.
+    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty]) -> R<Option<Ty>> {
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], kind, def_range: def.range() };
+        let params = &def.parameters;
+        if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
+            l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
+            return Err(());
+        }
+        if params.args.len() != args.len() {
+            l.c.error(def.name.range(), format!("'{}' takes {} parameters but {} argument types were given", def.name.id, params.args.len(), args.len()));
+            return Err(());
+        }
+        assigned_names(&def.body, &mut l.locals);
+        l.b.loc = l.c.m.file.mlir_loc(def.name.range());
+        for (p, ty) in params.args.iter().zip(args) {
+            let name = p.parameter.name.id.to_string();
+            l.locals.insert(name.clone());
+            let id = l.b.add_argument(ty.clone());
+            let entry = 0;
+            l.b.write(&name, entry, Val { id, ty: ty.clone(), weak: false, konst: None });
+            if let Some(ann) = &p.parameter.annotation {
+                l.check_param_annotation(&name, ann, ty);
+            }
+        }
+        let before = l.c.diags.len();
+        l.suite(&def.body);
+        if l.b.cur.is_some() {
+            let loc = l.c.m.file.mlir_loc(def.range());
+            l.b.terminate(Terminator::Return(vec![], loc));
+        }
+        l.report_join_errors();
+        let ret = l.join_returns()?;
+        if l.c.diags.len() > before {
+            return Err(());
+        }
+        if kind == FuncKind::Kernel && ret.is_some() {
+            // Reported by the return statement.
+            return Err(());
+        }
+        let mut attrs = Vec::new();
+        if kind == FuncKind::Kernel {
+            attrs.push("pydev.kernel");
+        }
+        if interop {
+            attrs.push("pydev.interop");
+        }
+        let attrs = if attrs.is_empty() { String::new() } else { format!(" attributes {{{}}}", attrs.join(", ")) };
+        let results: Vec<Ty> = ret.iter().cloned().collect();
+        let text = l.b.print(symbol, &results, &attrs, &l.c.m.file.mlir_loc(def.range()));
+        l.c.functions.push(text);
+        Ok(ret)
+    }
+
+    fn check_param_annotation(&mut self, name: &str, ann: &Expr, ty: &Ty) {
+        // `ConstExpr` parameters are checked at the call; other hints must match.
+        if let Expr::Subscript(s) = ann {
+            if self.c.m.device_entity(&s.value).as_deref() == Some("ConstExpr") {
+                return;
+            }
+        }
+        if self.c.m.device_entity(ann).as_deref() == Some("ConstExpr") {
+            return;
+        }
+        if let Some(hint) = self.c.m.annotation_type(ann) {
+            if &hint != ty {
+                self.c.error(ann.range(), format!("parameter '{name}' is annotated {hint} but is called with {ty}"));
+            }
+        }
+    }
+
+    fn report_join_errors(&mut self) {
+        for e in std::mem::take(&mut self.b.errors) {
+            let help = if e.in_loop {
+                format!("give '{}' its final type before the loop, e.g. by converting its first value", e.var)
+            } else {
+                format!("convert '{}' to one type on every path", e.var)
+            };
+            let msg = if e.in_loop {
+                format!("local '{}' is {} before the loop and {} inside it", e.var, e.first, e.second)
+            } else {
+                format!("local '{}' is {} on one path and {} on another", e.var, e.first, e.second)
+            };
+            self.c.error_help(self.def_range, msg, help);
+        }
+    }
+
+    /// The common type of all `return` values, converting where they differ.
+    fn join_returns(&mut self) -> R<Option<Ty>> {
+        let returns: Vec<(usize, Vec<Val>)> = self.b.returns_mut().into_iter().map(|(b, v)| (b, v.clone())).collect();
+        let mut ty: Option<Ty> = None;
+        let mut none_seen = false;
+        for (_, vals) in &returns {
+            match vals.first() {
+                None => none_seen = true,
+                Some(v) => {
+                    ty = Some(match ty {
+                        None => v.ty.clone(),
+                        Some(t) if t == v.ty => t,
+                        Some(t) if t.is_number() && v.ty.is_number() => crate::types::promote(&t, false, &v.ty, false).map_err(|_| ())?,
+                        Some(t) => {
+                            self.c.error(self.def_range, format!("this function returns {t} on one path and {} on another", v.ty));
+                            return Err(());
+                        }
+                    })
+                }
+            }
+        }
+        let Some(ty) = ty else { return Ok(None) };
+        if none_seen {
+            self.c.error_help(self.def_range, format!("this function returns {ty} on some paths and nothing on others"), "return a value on every path");
+            return Err(());
+        }
+        for (block, vals) in returns {
+            if vals[0].ty != ty {
+                let cast = self.b.cast_return(block, &vals[0], &ty);
+                for (b, slot) in self.b.returns_mut() {
+                    if b == block {
+                        slot[0] = cast.clone();
+                    }
+                }
+            }
+        }
+        Ok(Some(ty))
+    }
+
+    pub fn at(&mut self, range: TextRange) {
+        self.b.loc = self.c.m.file.mlir_loc(range);
+    }
+
+    pub fn err<T>(&mut self, range: TextRange, message: impl Into<String>) -> R<T> {
+        self.c.error(range, message);
+        Err(())
+    }
+
+    pub fn err_help<T>(&mut self, range: TextRange, message: impl Into<String>, help: impl Into<String>) -> R<T> {
+        self.c.error_help(range, message, help);
+        Err(())
+    }
+
+    // ---------------------------------------------------------------- locals
+
+    pub fn read_name(&mut self, name: &str, range: TextRange) -> R<Item> {
+        if let Some(item) = self.statics.get(name) {
+            return Ok(item.clone());
+        }
+        if self.locals.contains(name) {
+            return match self.b.read(name) {
+                Some(v) => Ok(self.tuple_items.get(&v.id).cloned().map(Item::Tuple).unwrap_or(Item::Val(v))),
+                None => self.err_help(range, format!("local '{name}' may be used before it is assigned"), format!("assign '{name}' on every path before this use")),
+            };
+        }
+        self.global(name, range)
+    }
+
+    fn global(&mut self, name: &str, range: TextRange) -> R<Item> {
+        let m = self.c.m;
+        if let Some(b) = m.bindings.get(name) {
+            return Ok(match b {
+                crate::module::Binding::DeviceModule => Item::DeviceModule,
+                crate::module::Binding::CudaPackage => Item::CudaPackage,
+                crate::module::Binding::MathModule => Item::MathModule,
+                crate::module::Binding::DeviceName(n) => Item::Device(n.clone()),
+            });
+        }
+        if m.funcs.contains_key(name) {
+            return Ok(Item::Func(name.to_owned()));
+        }
+        if let Some(s) = m.structs.get(name) {
+            return Ok(Item::StructClass(s.def.clone()));
+        }
+        if let Some(g) = m.globals.get(name) {
+            let g = g.clone();
+            return self.global_const(&g, range);
+        }
+        Ok(match name {
+            "range" | "len" | "abs" | "min" | "max" | "int" | "float" | "bool" | "complex" | "print" | "round" => {
+                if matches!(name, "int" | "float" | "bool" | "complex") {
+                    Item::Dtype(Ty::from_dtype_name(name).expect("builtin number"))
+                } else {
+                    Item::Builtin(match name {
+                        "range" => "range",
+                        "len" => "len",
+                        "abs" => "abs",
+                        "min" => "min",
+                        "max" => "max",
+                        "print" => "print",
+                        _ => "round",
+                    })
+                }
+            }
+            "None" => Item::NoneV,
+            "True" | "False" => Item::Val(self.bool_const(name == "True")),
+            _ => {
+                return self.err_help(
+                    range,
+                    format!("name '{name}' is not defined in device code"),
+                    "device code sees its parameters and locals, module constants, @device.func/@device.struct definitions and cuda.device",
+                )
+            }
+        })
+    }
+
+    fn global_const(&mut self, g: &GlobalConst, range: TextRange) -> R<Item> {
+        Ok(match g {
+            GlobalConst::Num(c) => Item::Val(self.constant(c.clone(), range)?),
+            GlobalConst::Str(s) => Item::Str(s.clone()),
+            GlobalConst::Tuple(items) => Item::Tuple(items.iter().map(|i| self.global_const(i, range)).collect::<R<_>>()?),
+        })
+    }
+
+    /// A Python literal: int is int32, float is float32, bool is bool (weak).
+    pub fn constant(&mut self, c: Const, range: TextRange) -> R<Val> {
+        match c {
+            Const::Int(i) => {
+                if i < i128::from(i32::MIN) || i > i128::from(i32::MAX) {
+                    return self.err_help(range, format!("integer {i} does not fit in int32, the type of Python ints in device code"), "convert it explicitly, e.g. device.int64(...)");
+                }
+                let mut v = self.typed_const(&Const::Int(i), &crate::types::INT32);
+                v.weak = true;
+                Ok(v)
+            }
+            Const::Float(f) => {
+                let mut v = self.typed_const(&Const::Float(f), &crate::types::FLOAT32);
+                v.weak = true;
+                Ok(v)
+            }
+            Const::Bool(b) => Ok(self.bool_const(b)),
+        }
+    }
+
+    pub fn bool_const(&mut self, b: bool) -> Val {
+        let mut v = self.b.op1(&format!("pydev.constant {} : i1", u8::from(b)), Ty::Bool);
+        v.weak = true;
+        v.konst = Some(Const::Bool(b));
+        v
+    }
+
+    /// A constant of a given numeric type (not weak).
+    pub fn typed_const(&mut self, c: &Const, ty: &Ty) -> Val {
+        let text = match (c, ty) {
+            (_, Ty::Bool) => format!("pydev.constant {} : i1", u8::from(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0))),
+            (Const::Float(f), Ty::Float(_)) => format!("pydev.constant {} : {}", float_attr(*f, ty), ty.mlir()),
+            (Const::Int(i), Ty::Float(_)) => format!("pydev.constant {} : {}", float_attr(*i as f64, ty), ty.mlir()),
+            (Const::Bool(b), Ty::Float(_)) => format!("pydev.constant {} : {}", float_attr(f64::from(u8::from(*b)), ty), ty.mlir()),
+            (Const::Int(i), _) => format!("pydev.constant {i} : {}", ty.mlir()),
+            (Const::Bool(b), _) => format!("pydev.constant {} : {}", u8::from(*b), ty.mlir()),
+            (Const::Float(f), _) => format!("pydev.constant {} : {}", *f as i64, ty.mlir()),
+        };
+        let konst = match (c, ty) {
+            (Const::Float(f), Ty::Int { .. }) => Const::Int(*f as i128),
+            (Const::Int(i), Ty::Float(_)) => Const::Float(*i as f64),
+            _ => c.clone(),
+        };
+        let mut v = self.b.op1(&text, ty.clone());
+        v.konst = Some(konst);
+        v
+    }
+
+    pub fn assign_name(&mut self, name: &str, item: Item, range: TextRange) -> R<()> {
+        match item {
+            Item::Val(v) => {
+                if self.statics.contains_key(name) {
+                    return self.err(range, format!("local '{name}' holds a function or type elsewhere; use another name for this value"));
+                }
+                let Some(b) = self.b.cur else { return Ok(()) };
+                self.b.write(name, b, v);
+                Ok(())
+            }
+            Item::Tuple(items) if items.iter().all(|i| matches!(i, Item::Val(_) | Item::Tuple(_))) => {
+                let v = self.materialize(&Item::Tuple(items.clone()), range)?;
+                self.tuple_items.insert(v.id, items);
+                let Some(b) = self.b.cur else { return Ok(()) };
+                self.b.write(name, b, v);
+                Ok(())
+            }
+            other => {
+                self.statics.insert(name.to_owned(), other);
+                Ok(())
+            }
+        }
+    }
+
+    /// An item as an SSA value (tuples of values become `pydev.tuple_create`).
+    pub fn materialize(&mut self, item: &Item, range: TextRange) -> R<Val> {
+        match item {
+            Item::Val(v) => Ok(v.clone()),
+            Item::Tuple(items) => {
+                let vals = items.iter().map(|i| self.materialize(i, range)).collect::<R<Vec<_>>>()?;
+                let ty = Ty::Tuple(vals.iter().map(|v| v.ty.clone()).collect());
+                let names: Vec<String> = vals.iter().map(|v| crate::ir::v(v.id)).collect();
+                let types: Vec<String> = vals.iter().map(|v| v.ty.mlir()).collect();
+                self.at(range);
+                let v = self.b.op1(&format!("pydev.tuple_create({}) : ({}) -> {}", names.join(", "), types.join(", "), ty.mlir()), ty);
+                self.tuple_items.insert(v.id, items.clone());
+                Ok(v)
+            }
+            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => self.dim3_value(name, range),
+            other => self.err(range, format!("{} is not a value that device code can store or pass", describe(other))),
+        }
+    }
+
+    // ------------------------------------------------------------ statements
+
+    pub fn suite(&mut self, body: &[Stmt]) {
+        for stmt in body {
+            if self.b.cur.is_none() {
+                return; // dead code after return/break/continue
+            }
+            let _ = self.stmt(stmt);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> R<()> {
+        self.at(s.range());
+        match s {
+            Stmt::Expr(e) => {
+                if matches!(e.value.as_ref(), Expr::StringLiteral(_)) {
+                    return Ok(()); // docstring
+                }
+                self.expr(&e.value).map(|_| ())
+            }
+            Stmt::Pass(_) => Ok(()),
+            Stmt::Assign(a) => {
+                let value = self.expr(&a.value)?;
+                for t in &a.targets {
+                    self.assign(t, value.clone())?;
+                }
+                Ok(())
+            }
+            Stmt::AnnAssign(a) => {
+                let Some(value) = &a.value else { return Ok(()) };
+                let mut item = self.expr(value)?;
+                if let Some(ty) = self.c.m.annotation_type(&a.annotation) {
+                    let v = self.materialize(&item, value.range())?;
+                    item = Item::Val(self.convert(&v, &ty, value.range())?);
+                }
+                self.assign(&a.target, item)
+            }
+            Stmt::AugAssign(a) => {
+                let current = self.expr(&a.target)?;
+                let rhs = self.expr(&a.value)?;
+                let result = self.binary(a.op, current, rhs, a.range())?;
+                self.assign(&a.target, result)
+            }
+            Stmt::If(i) => self.if_stmt(i),
+            Stmt::While(w) => self.while_stmt(w),
+            Stmt::For(f) => self.for_stmt(f),
+            Stmt::Break(b) => match self.loops.last() {
+                Some(l) => {
+                    let to = l.break_to;
+                    self.b.br(to);
+                    Ok(())
+                }
+                None => self.err(b.range(), "'break' outside a loop"),
+            },
+            Stmt::Continue(c) => match self.loops.last() {
+                Some(l) => {
+                    let to = l.continue_to;
+                    self.b.br(to);
+                    Ok(())
+                }
+                None => self.err(c.range(), "'continue' outside a loop"),
+            },
+            Stmt::Return(r) => self.return_stmt(r),
+            Stmt::FunctionDef(f) => {
+                let has_params = !f.parameters.args.is_empty() || !f.parameters.posonlyargs.is_empty() || f.parameters.vararg.is_some() || !f.parameters.kwonlyargs.is_empty() || f.parameters.kwarg.is_some();
+                if has_params || !f.decorator_list.is_empty() {
+                    return self.err_help(f.range(), format!("local function '{}' must take no parameters and have no decorators", f.name.id), "device code allows local closures without parameters (predicates); define other functions at module level with @device.func");
+                }
+                self.statics.insert(f.name.id.to_string(), Item::Closure(Rc::new(ClosureBody::Def(f.clone()))));
+                Ok(())
+            }
+            Stmt::Assert(a) => self.err_help(a.range(), "assert is not supported in device code", "check the condition and return early instead"),
+            Stmt::Import(_) | Stmt::ImportFrom(_) => self.err(s.range(), "imports are not allowed inside device code; import at module level"),
+            Stmt::ClassDef(c) => self.err(c.range(), "classes cannot be defined inside device code; define @device.struct classes at module level"),
+            Stmt::Try(_) => self.err_help(s.range(), "try/except is not supported in device code", "device code has no exceptions; check conditions explicitly"),
+            Stmt::With(_) => self.err(s.range(), "'with' is not supported in device code"),
+            Stmt::Raise(_) => self.err_help(s.range(), "raise is not supported in device code", "device code has no exceptions"),
+            Stmt::Global(_) | Stmt::Nonlocal(_) => self.err_help(s.range(), "global and nonlocal are not supported in device code", "device code cannot rebind module names; pass values as parameters"),
+            Stmt::Delete(_) => self.err(s.range(), "del is not supported in device code"),
+            Stmt::Match(_) => self.err_help(s.range(), "match statements are not supported in device code", "use if/elif/else"),
+            Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => self.err(s.range(), "this statement is not supported in device code"),
+        }
+    }
+
+    fn assign(&mut self, target: &Expr, value: Item) -> R<()> {
+        self.at(target.range());
+        match target {
+            Expr::Name(n) => self.assign_name(n.id.as_str(), value, n.range()),
+            Expr::Tuple(t) => self.unpack(&t.elts, value, t.range()),
+            Expr::List(l) => self.unpack(&l.elts, value, l.range()),
+            Expr::Subscript(s) => self.store_subscript(s, value),
+            Expr::Attribute(a) => self.store_attribute(a, value),
+            Expr::Starred(s) => self.err(s.range(), "starred assignment is not supported in device code"),
+            other => self.err(other.range(), "cannot assign to this expression"),
+        }
+    }
+
+    fn unpack(&mut self, targets: &[Expr], value: Item, range: TextRange) -> R<()> {
+        let items = self.tuple_elements(&value, range)?;
+        if items.len() != targets.len() {
+            return self.err(range, format!("cannot unpack {} values into {} names", items.len(), targets.len()));
+        }
+        for (t, i) in targets.iter().zip(items) {
+            self.assign(t, i)?;
+        }
+        Ok(())
+    }
+
+    /// The elements of a tuple, vector (lanes) or tuple value.
+    pub fn tuple_elements(&mut self, value: &Item, range: TextRange) -> R<Vec<Item>> {
+        match value {
+            Item::Tuple(items) => Ok(items.clone()),
+            Item::Val(v) => match &v.ty {
+                Ty::Tuple(types) => {
+                    if let Some(items) = self.tuple_items.get(&v.id) {
+                        return Ok(items.clone());
+                    }
+                    let types = types.clone();
+                    let mut out = Vec::new();
+                    for (i, t) in types.iter().enumerate() {
+                        let e = self.b.op1(&format!("pydev.tuple_extract {}[{i}] : {} -> {}", crate::ir::v(v.id), v.ty.mlir(), t.mlir()), t.clone());
+                        out.push(Item::Val(e));
+                    }
+                    Ok(out)
+                }
+                Ty::Vector { lanes, .. } => {
+                    let lanes = *lanes;
+                    (0..lanes).map(|i| self.vector_lane(v, i, range).map(Item::Val)).collect()
+                }
+                other => self.err(range, format!("cannot unpack a {other}")),
+            },
+            other => self.err(range, format!("cannot unpack {}", describe(other))),
+        }
+    }
+
+    fn return_stmt(&mut self, r: &ast::StmtReturn) -> R<()> {
+        let loc = self.c.m.file.mlir_loc(r.range());
+        let value = match &r.value {
+            None => None,
+            Some(e) => match self.expr(e)? {
+                Item::NoneV => None,
+                item => Some(self.materialize(&item, e.range())?),
+            },
+        };
+        if self.kind == FuncKind::Kernel && value.is_some() {
+            return self.err_help(r.range(), "a kernel cannot return a value", "write results to an array argument");
+        }
+        self.b.terminate(Terminator::Return(value.into_iter().collect(), loc));
+        Ok(())
+    }
+
+    /// A condition as an i1 value (Python truthiness).
+    pub fn truth(&mut self, item: Item, range: TextRange) -> R<Val> {
+        let v = match item {
+            Item::Val(v) => v,
+            Item::NoneV => return Ok(self.bool_const(false)),
+            other => return self.err(range, format!("{} has no truth value in device code", describe(&other))),
+        };
+        match &v.ty {
+            Ty::Bool => Ok(v),
+            Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) => {
+                let zero = self.typed_const(&Const::Int(0), &if matches!(v.ty, Ty::Complex(_)) { crate::types::INT32 } else { v.ty.clone() });
+                let konst = v.konst.as_ref().map(|c| Const::Bool(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0)));
+                let mut r = self.b.op1(&format!("pydev.cmp ne, {}, {} : {}, {}", crate::ir::v(v.id), crate::ir::v(zero.id), v.ty.mlir(), zero.ty.mlir()), Ty::Bool);
+                r.konst = konst;
+                Ok(r)
+            }
+            Ty::WarpMask => {
+                let i = self.b.op1(&format!("pydev.cast {} : !pydev.warp_mask to si32", crate::ir::v(v.id)), crate::types::INT32);
+                self.truth(Item::Val(i), range)
+            }
+            other => self.err(range, format!("a {other} has no truth value"))?,
+        }
+    }
+
+    fn if_stmt(&mut self, s: &ast::StmtIf) -> R<()> {
+        let mut clauses: Vec<(Option<&Expr>, &[Stmt])> = vec![(Some(&s.test), &s.body)];
+        for c in &s.elif_else_clauses {
+            clauses.push((c.test.as_ref(), &c.body));
+        }
+        let merge = self.b.new_block(BlockKind::Merge);
+        for (test, body) in clauses {
+            if self.b.cur.is_none() {
+                break;
+            }
+            match test {
+                Some(test) => {
+                    let cond = self.expr(test)?;
+                    let cond = self.truth(cond, test.range())?;
+                    // A constant condition (not target(): that is the
+                    // specialization pass's job) selects its branch now.
+                    if let Some(Const::Bool(k)) = cond.konst {
+                        if k {
+                            self.suite(body);
+                            if self.b.cur.is_some() {
+                                self.b.br(merge);
+                            }
+                            self.b.cur = None;
+                            break;
+                        }
+                        continue;
+                    }
+                    let then = self.b.new_block(BlockKind::Plain);
+                    let otherwise = self.b.new_block(BlockKind::Plain);
+                    self.at(test.range());
+                    self.b.cond_br(cond.id, then, otherwise);
+                    self.b.seal(then);
+                    self.b.seal(otherwise);
+                    self.b.switch_to(then);
+                    self.suite(body);
+                    if self.b.cur.is_some() {
+                        self.b.br(merge);
+                    }
+                    self.b.switch_to(otherwise);
+                }
+                None => {
+                    self.suite(body);
+                    if self.b.cur.is_some() {
+                        self.b.br(merge);
+                    }
+                    self.b.cur = None;
+                }
+            }
+        }
+        if self.b.cur.is_some() {
+            self.b.br(merge);
+        }
+        self.b.seal(merge);
+        self.b.switch_to(merge);
+        Ok(())
+    }
+
+    fn while_stmt(&mut self, w: &ast::StmtWhile) -> R<()> {
+        let header = self.b.new_block(BlockKind::LoopHeader);
+        let body = self.b.new_block(BlockKind::Plain);
+        let orelse = self.b.new_block(BlockKind::Plain);
+        let exit = self.b.new_block(BlockKind::Merge);
+        self.b.br(header);
+        self.b.cur = Some(header);
+        let cond = self.expr(&w.test).and_then(|c| self.truth(c, w.test.range()));
+        let cond = match cond {
+            Ok(c) => c,
+            Err(()) => {
+                self.b.seal(header);
+                return Err(());
+            }
+        };
+        self.at(w.test.range());
+        self.b.cond_br(cond.id, body, orelse);
+        self.b.seal(body);
+        self.b.seal(orelse);
+        self.b.switch_to(body);
+        self.loops.push(LoopCtx { continue_to: header, break_to: exit });
+        self.suite(&w.body);
+        self.loops.pop();
+        if self.b.cur.is_some() {
+            self.b.br(header);
+        }
+        self.b.seal(header);
+        self.b.switch_to(orelse);
+        self.suite(&w.orelse);
+        if self.b.cur.is_some() {
+            self.b.br(exit);
+        }
+        self.b.seal(exit);
+        self.b.switch_to(exit);
+        Ok(())
+    }
+
+    fn for_stmt(&mut self, f: &ast::StmtFor) -> R<()> {
+        if f.is_async {
+            return self.err(f.range(), "async for is not supported in device code");
+        }
+        let iter = self.expr(&f.iter)?;
+        match iter {
+            Item::Range(args) => self.for_range(f, args),
+            Item::Tuple(_) | Item::Val(Val { ty: Ty::Tuple(_) | Ty::Vector { .. }, .. }) => {
+                // Unrolled: tuples are heterogeneous, vectors have 1 to 4 lanes.
+                let items = self.tuple_elements(&iter, f.iter.range())?;
+                let exit = self.b.new_block(BlockKind::Merge);
+                for item in items {
+                    if self.b.cur.is_none() {
+                        break;
+                    }
+                    let next = self.b.new_block(BlockKind::Merge);
+                    self.assign(&f.target, item)?;
+                    self.loops.push(LoopCtx { continue_to: next, break_to: exit });
+                    self.suite(&f.body);
+                    self.loops.pop();
+                    if self.b.cur.is_some() {
+                        self.b.br(next);
+                    }
+                    self.b.seal(next);
+                    self.b.switch_to(next);
+                }
+                self.suite(&f.orelse);
+                if self.b.cur.is_some() {
+                    self.b.br(exit);
+                }
+                self.b.seal(exit);
+                self.b.switch_to(exit);
+                Ok(())
+            }
+            other => self.err_help(f.iter.range(), format!("cannot iterate over {} in device code", describe(&other)), "loop over range(...), a tuple or a vector"),
+        }
+    }
+
+    /// `for i in range(start, stop, step)`: a counted loop; the target is
+    /// assigned the counter each iteration (so it keeps its last value).
+    fn for_range(&mut self, f: &ast::StmtFor, args: Vec<Val>) -> R<()> {
+        let r = f.iter.range();
+        let (start, stop, step) = match args.len() {
+            1 => (self.typed_const(&Const::Int(0), &args[0].ty), args[0].clone(), None),
+            2 => (args[0].clone(), args[1].clone(), None),
+            _ => (args[0].clone(), args[1].clone(), Some(args[2].clone())),
+        };
+        // The counter type: the promoted type of the bounds.
+        let mut ty = start.ty.clone();
+        let mut weak = start.weak;
+        for v in std::iter::once(&stop).chain(step.iter()) {
+            ty = crate::types::promote(&ty, weak, &v.ty, v.weak).map_err(|e| self.c.error(r, e))?;
+            weak &= v.weak;
+        }
+        if !ty.is_integer() {
+            return self.err(r, format!("range() needs integers, got {ty}"));
+        }
+        let start = self.convert(&start, &ty, r)?;
+        let stop = self.convert(&stop, &ty, r)?;
+        let step = match step {
+            Some(s) => self.convert(&s, &ty, r)?,
+            None => self.typed_const(&Const::Int(1), &ty),
+        };
+        if step.konst == Some(Const::Int(0)) {
+            return self.err(r, "range() step must not be zero");
+        }
+        let counter = format!(".for{}", f.range().start().to_u32());
+        self.locals.insert(counter.clone());
+        let cur = self.b.cur.ok_or(())?;
+        self.b.write(&counter, cur, Val { weak, ..start.clone() });
+        let header = self.b.new_block(BlockKind::LoopHeader);
+        let body = self.b.new_block(BlockKind::Plain);
+        let latch = self.b.new_block(BlockKind::Merge);
+        let orelse = self.b.new_block(BlockKind::Plain);
+        let exit = self.b.new_block(BlockKind::Merge);
+        self.b.br(header);
+        self.b.cur = Some(header);
+        self.at(r);
+        let i = self.b.read(&counter).ok_or(())?;
+        let (vi, vs, vstep, t) = (crate::ir::v(i.id), crate::ir::v(stop.id), crate::ir::v(step.id), ty.mlir());
+        let cond = match &step.konst {
+            Some(Const::Int(k)) if *k > 0 => self.b.op1(&format!("pydev.cmp lt, {vi}, {vs} : {t}, {t}"), Ty::Bool),
+            Some(Const::Int(_)) => self.b.op1(&format!("pydev.cmp gt, {vi}, {vs} : {t}, {t}"), Ty::Bool),
+            _ => {
+                // Run-time step: compare by its sign.
+                let zero = self.typed_const(&Const::Int(0), &ty);
+                let pos = self.b.op1(&format!("pydev.cmp gt, {vstep}, {} : {t}, {t}", crate::ir::v(zero.id)), Ty::Bool);
+                let lt = self.b.op1(&format!("pydev.cmp lt, {vi}, {vs} : {t}, {t}"), Ty::Bool);
+                let gt = self.b.op1(&format!("pydev.cmp gt, {vi}, {vs} : {t}, {t}"), Ty::Bool);
+                self.b.op1(&format!("arith.select {}, {}, {} : i1", crate::ir::v(pos.id), crate::ir::v(lt.id), crate::ir::v(gt.id)), Ty::Bool)
+            }
+        };
+        self.b.cond_br(cond.id, body, orelse);
+        self.b.seal(body);
+        self.b.seal(orelse);
+        self.b.switch_to(body);
+        self.assign(&f.target, Item::Val(Val { weak, ..i.clone() }))?;
+        self.loops.push(LoopCtx { continue_to: latch, break_to: exit });
+        self.suite(&f.body);
+        self.loops.pop();
+        if self.b.cur.is_some() {
+            self.b.br(latch);
+        }
+        self.b.seal(latch);
+        self.b.switch_to(latch);
+        if self.b.cur.is_some() {
+            self.at(r);
+            let i = self.b.read(&counter).ok_or(())?;
+            let next = self.b.op1(&format!("pydev.add {}, {vstep} : {t}, {t} -> {t}", crate::ir::v(i.id)), ty.clone());
+            let latch_block = self.b.cur.ok_or(())?;
+            self.b.write(&counter, latch_block, Val { weak, ..next });
+            self.b.br(header);
+        }
+        self.b.seal(header);
+        self.b.switch_to(orelse);
+        self.suite(&f.orelse);
+        if self.b.cur.is_some() {
+            self.b.br(exit);
+        }
+        self.b.seal(exit);
+        self.b.switch_to(exit);
+        Ok(())
+    }
+
+    /// Calls a parameterless closure in the current scope.
+    pub fn call_closure(&mut self, body: &ClosureBody, range: TextRange) -> R<Item> {
+        match body {
+            ClosureBody::Lambda(e) => self.expr(e),
+            ClosureBody::Def(f) => {
+                // Inline the body: it must end in `return expr` (predicates).
+                match f.body.as_slice() {
+                    [.., Stmt::Return(ast::StmtReturn { value: Some(e), .. })] => {
+                        let (init, _) = f.body.split_at(f.body.len() - 1);
+                        self.suite(init);
+                        self.expr(e)
+                    }
+                    _ => self.err_help(range, format!("local function '{}' must end with `return <expression>`", f.name.id), "predicates return a bool"),
+                }
+            }
+        }
+    }
+}
+
+/// How an item is described in messages.
+pub fn describe(item: &Item) -> String {
+    match item {
+        Item::Val(v) => format!("a value of type {}", v.ty),
+        Item::Tuple(_) => "a tuple".into(),
+        Item::Device(n) => format!("device.{n}"),
+        Item::DeviceModule => "the cuda.device module".into(),
+        Item::CudaPackage => "the cuda package".into(),
+        Item::MathModule => "the math module".into(),
+        Item::Math(n) => format!("math.{n}"),
+        Item::Func(n) => format!("function '{n}'"),
+        Item::StructClass(s) => format!("struct class '{}'", s.name),
+        Item::Dtype(t) => format!("the type {t}"),
+        Item::Target(_) => "a target description".into(),
+        Item::Str(_) => "a string".into(),
+        Item::NoneV => "None".into(),
+        Item::Builtin(b) => format!("builtin '{b}'"),
+        Item::Range(_) => "a range".into(),
+        Item::Closure(_) => "a function".into(),
+        Item::Method(_, m) => format!("method '{m}'"),
+        Item::Sm(sm) => format!("sm{sm}"),
+    }
+}
+
+/// An MLIR float attribute with the exact bits of `f` in type `ty`.
+pub fn float_attr(f: f64, ty: &Ty) -> String {
+    match ty {
+        Ty::Float(crate::types::FloatKind::F64) => format!("0x{:016X}", f.to_bits()),
+        Ty::Float(crate::types::FloatKind::F32) => format!("0x{:08X}", (f as f32).to_bits()),
+        // Narrow floats: MLIR rounds a decimal literal to the type.
+        _ => format!("{f:e}"),
+    }
+}

@@ -1,0 +1,297 @@
+//! Module-level name resolution: what the top level of a Python file binds.
+//! Imports of `cuda.device` (as `import cuda.device as device`, `from cuda
+//! import device`, `from cuda.device import x`, `import cuda`), `import math`,
+//! `@device.kernel` / `@device.func` functions, `@device.struct` classes and
+//! global constants.
+
+use crate::{
+    diag::{Diagnostic, SourceFile},
+    ir::Const,
+    types::{StructDef, Ty},
+};
+use ruff_python_ast::{self as ast, Expr, Stmt};
+use ruff_text_size::Ranged;
+use std::{collections::HashMap, rc::Rc};
+
+/// How a function is decorated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncKind {
+    Kernel,
+    Func,
+}
+
+pub struct FuncDef<'a> {
+    pub def: &'a ast::StmtFunctionDef,
+    pub kind: FuncKind,
+    pub interop: bool,
+}
+
+pub struct StructClass<'a> {
+    pub def: Rc<StructDef>,
+    pub methods: HashMap<String, &'a ast::StmtFunctionDef>,
+}
+
+/// A global constant (constant expression).
+#[derive(Clone, Debug)]
+pub enum GlobalConst {
+    Num(Const),
+    Str(String),
+    Tuple(Vec<GlobalConst>),
+}
+
+/// What a module-level name is bound to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// The `cuda.device` namespace.
+    DeviceModule,
+    /// The `cuda` package (then `cuda.device`).
+    CudaPackage,
+    MathModule,
+    /// A name imported from `cuda.device`.
+    DeviceName(String),
+}
+
+pub struct Module<'a> {
+    pub file: SourceFile,
+    pub bindings: HashMap<String, Binding>,
+    pub funcs: HashMap<String, FuncDef<'a>>,
+    pub structs: HashMap<String, StructClass<'a>>,
+    pub globals: HashMap<String, GlobalConst>,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'a> Module<'a> {
+    pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
+        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), diags: vec![] };
+        for stmt in body {
+            match stmt {
+                Stmt::Import(imp) => {
+                    for alias in &imp.names {
+                        let name = alias.name.id.as_str();
+                        let bound = alias.asname.as_ref().map(|a| a.id.as_str());
+                        match (name, bound) {
+                            ("cuda.device", Some(b)) => m.bind(b, Binding::DeviceModule),
+                            ("cuda.device", None) | ("cuda", None) => m.bind("cuda", Binding::CudaPackage),
+                            ("math", b) => m.bind(b.unwrap_or("math"), Binding::MathModule),
+                            _ => {}
+                        }
+                    }
+                }
+                Stmt::ImportFrom(imp) => {
+                    let module = imp.module.as_ref().map(|i| i.id.as_str()).unwrap_or("");
+                    for alias in &imp.names {
+                        let name = alias.name.id.as_str();
+                        let bound = alias.asname.as_ref().map(|a| a.id.as_str()).unwrap_or(name);
+                        match module {
+                            "cuda" if name == "device" => m.bind(bound, Binding::DeviceModule),
+                            "cuda.device" => m.bind(bound, Binding::DeviceName(name.to_owned())),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        for stmt in body {
+            match stmt {
+                Stmt::FunctionDef(f) => {
+                    if let Some((kind, interop)) = m.function_kind(&f.decorator_list) {
+                        m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop });
+                    }
+                }
+                Stmt::ClassDef(c) => m.scan_struct(c),
+                Stmt::Assign(a) => {
+                    if let [Expr::Name(target)] = a.targets.as_slice() {
+                        if let Some(value) = m.const_expr(&a.value) {
+                            m.globals.insert(target.id.to_string(), value);
+                        }
+                    }
+                }
+                Stmt::AnnAssign(a) => {
+                    if let (Expr::Name(target), Some(value)) = (a.target.as_ref(), a.value.as_ref()) {
+                        if let Some(value) = m.const_expr(value) {
+                            m.globals.insert(target.id.to_string(), value);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        m
+    }
+
+    fn bind(&mut self, name: &str, b: Binding) {
+        self.bindings.insert(name.to_owned(), b);
+    }
+
+    /// The `cuda.device` entity an expression names (`device.kernel`,
+    /// `cuda.device.kernel`, or `kernel` imported from cuda.device).
+    pub fn device_entity(&self, e: &Expr) -> Option<String> {
+        match e {
+            Expr::Name(n) => match self.bindings.get(n.id.as_str())? {
+                Binding::DeviceName(x) => Some(x.clone()),
+                _ => None,
+            },
+            Expr::Attribute(a) => {
+                let base_is_device = match a.value.as_ref() {
+                    Expr::Name(n) => self.bindings.get(n.id.as_str()) == Some(&Binding::DeviceModule),
+                    Expr::Attribute(inner) => {
+                        inner.attr.id.as_str() == "device"
+                            && matches!(inner.value.as_ref(), Expr::Name(n) if self.bindings.get(n.id.as_str()) == Some(&Binding::CudaPackage))
+                    }
+                    _ => false,
+                };
+                base_is_device.then(|| a.attr.id.to_string())
+            }
+            _ => None,
+        }
+    }
+
+    fn error(&mut self, range: ruff_text_size::TextRange, message: impl Into<String>, help: Option<&str>) {
+        let mut d = Diagnostic::new(&self.file, range, message);
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        self.diags.push(d);
+    }
+
+    /// (kind, interop) of a decorated function, reporting bad decorators.
+    fn function_kind(&mut self, decorators: &[ast::Decorator]) -> Option<(FuncKind, bool)> {
+        let mut found: Option<(FuncKind, bool, ruff_text_size::TextRange)> = None;
+        for d in decorators {
+            let (callee, call) = match &d.expression {
+                Expr::Call(c) => (c.func.as_ref(), Some(c)),
+                other => (other, None),
+            };
+            let kind = match self.device_entity(callee).as_deref() {
+                Some("kernel") => FuncKind::Kernel,
+                Some("func") => FuncKind::Func,
+                _ => continue,
+            };
+            let mut interop = false;
+            if let Some(call) = call {
+                if !call.arguments.args.is_empty() {
+                    self.error(call.arguments.range(), "decorator arguments must be keywords (interop=...)", None);
+                }
+                for kw in &call.arguments.keywords {
+                    match kw.arg.as_ref().map(|a| a.id.as_str()) {
+                        Some("interop") => match &kw.value {
+                            Expr::BooleanLiteral(b) => interop = b.value,
+                            other => self.error(other.range(), "interop must be True or False", None),
+                        },
+                        Some(other) => {
+                            let name = if kind == FuncKind::Kernel { "kernel" } else { "func" };
+                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the only keyword is interop=True|False"));
+                        }
+                        None => self.error(kw.range(), "decorator arguments must be keywords (interop=...)", None),
+                    }
+                }
+            }
+            if let Some((prev, _, _)) = found {
+                if prev != kind {
+                    self.error(d.range(), "a function cannot be both @device.kernel and @device.func", Some("kernels are device-only; call a @device.func from the kernel instead"));
+                    return None;
+                }
+            }
+            found = Some((kind, interop, d.range()));
+        }
+        found.map(|(k, i, _)| (k, i))
+    }
+
+    fn scan_struct(&mut self, c: &'a ast::StmtClassDef) {
+        let mut align = 0u64;
+        let mut is_struct = false;
+        for d in &c.decorator_list {
+            let (callee, call) = match &d.expression {
+                Expr::Call(call) => (call.func.as_ref(), Some(call)),
+                other => (other, None),
+            };
+            if self.device_entity(callee).as_deref() != Some("struct") {
+                continue;
+            }
+            is_struct = true;
+            for kw in call.map(|c| c.arguments.keywords.as_slice()).unwrap_or(&[]) {
+                match (kw.arg.as_ref().map(|a| a.id.as_str()), &kw.value) {
+                    (Some("align"), Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) => {
+                        match i.as_u64().filter(|a| a.is_power_of_two()) {
+                            Some(a) => align = a,
+                            None => self.error(kw.value.range(), "align must be a power of two", None),
+                        }
+                    }
+                    (Some("align"), other) => self.error(other.range(), "align must be an integer constant", None),
+                    (Some(other), _) => self.error(kw.range(), format!("unknown keyword '{other}' of @device.struct"), Some("the only keyword is align=N")),
+                    (None, _) => self.error(kw.range(), "@device.struct takes only align=N", None),
+                }
+            }
+        }
+        if !is_struct {
+            return;
+        }
+        let mut fields = Vec::new();
+        let mut methods = HashMap::new();
+        for stmt in &c.body {
+            match stmt {
+                Stmt::AnnAssign(a) => {
+                    let Expr::Name(name) = a.target.as_ref() else { continue };
+                    match self.annotation_type(&a.annotation) {
+                        Some(t) => fields.push((name.id.to_string(), t)),
+                        None => self.error(a.annotation.range(), format!("field '{}' of struct '{}' needs a heterogeneous type hint", name.id, c.name.id), Some("use int, float, bool, complex, a device number or vector type, or another @device.struct")),
+                    }
+                }
+                Stmt::FunctionDef(f) => {
+                    match self.function_kind(&f.decorator_list) {
+                        Some((FuncKind::Func, _)) => {
+                            methods.insert(f.name.id.to_string(), f);
+                        }
+                        Some((FuncKind::Kernel, _)) => self.error(f.range(), format!("method '{}' of struct '{}' cannot be a kernel", f.name.id, c.name.id), Some("decorate methods with @device.func")),
+                        None => self.error(f.name.range(), format!("method '{}' of struct '{}' needs @device.func", f.name.id, c.name.id), None),
+                    }
+                }
+                Stmt::Pass(_) | Stmt::Expr(_) => {}
+                other => self.error(other.range(), format!("struct '{}' may hold only annotated fields and @device.func methods", c.name.id), None),
+            }
+        }
+        let def = Rc::new(StructDef { name: c.name.id.to_string(), fields, align });
+        self.structs.insert(c.name.id.to_string(), StructClass { def, methods });
+    }
+
+    /// The type a field annotation or a dtype expression names.
+    pub fn annotation_type(&self, e: &Expr) -> Option<Ty> {
+        if let Some(entity) = self.device_entity(e) {
+            return Ty::from_dtype_name(&entity).or_else(|| Ty::from_vector_name(&entity));
+        }
+        match e {
+            Expr::Name(n) => match n.id.as_str() {
+                "int" | "float" | "bool" | "complex" => Ty::from_dtype_name(n.id.as_str()),
+                other => self.structs.get(other).map(|s| Ty::Struct(s.def.clone())),
+            },
+            Expr::StringLiteral(s) => self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr()),
+            _ => None,
+        }
+    }
+
+    /// A module-level constant expression, if the value is one.
+    fn const_expr(&self, e: &Expr) -> Option<GlobalConst> {
+        Some(match e {
+            Expr::NumberLiteral(n) => GlobalConst::Num(match &n.value {
+                ast::Number::Int(i) => Const::Int(i128::from(i.as_i64()?)),
+                ast::Number::Float(f) => Const::Float(*f),
+                ast::Number::Complex { .. } => return None,
+            }),
+            Expr::BooleanLiteral(b) => GlobalConst::Num(Const::Bool(b.value)),
+            Expr::StringLiteral(s) => GlobalConst::Str(s.value.to_str().to_owned()),
+            Expr::Tuple(t) => GlobalConst::Tuple(t.elts.iter().map(|e| self.const_expr(e)).collect::<Option<_>>()?),
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match self.const_expr(&u.operand)? {
+                GlobalConst::Num(Const::Int(i)) => GlobalConst::Num(Const::Int(-i)),
+                GlobalConst::Num(Const::Float(f)) => GlobalConst::Num(Const::Float(-f)),
+                _ => return None,
+            },
+            Expr::BinOp(b) => match (self.const_expr(&b.left)?, self.const_expr(&b.right)?) {
+                (GlobalConst::Num(x), GlobalConst::Num(y)) => GlobalConst::Num(crate::consts::fold_binary(b.op, &x, &y)?),
+                _ => return None,
+            },
+            Expr::Name(n) => self.globals.get(n.id.as_str())?.clone(),
+            _ => return None,
+        })
+    }
+}

@@ -1,0 +1,92 @@
+//! The argument-type signature syntax of `pydevc --signature` and
+//! `pydev.compile(fn, argtypes)` (docs/signatures.md):
+//!
+//! ```text
+//! signature := type ("," type)*
+//! type      := "readonly"? dtype ("[" dims "]")?      an array when [...] is given
+//!            | "(" type ("," type)* ","? ")"          a tuple
+//! dims      := dim ("," dim)*,  dim := ":" | "::1"   ::1 marks the contiguous dimension
+//! dtype     := int8 .. uint64 | float16 | bfloat16 | float32 | float64 | float8e4m3
+//!            | float8e5m2 | complex64 | complex128 | bool | int | float | complex
+//!            | <number>x<1-4> (float32x4) | WarpMask | a @device.struct class name
+//! ```
+
+use crate::{
+    module::Module,
+    types::{ArrayLayout, Space, Ty},
+};
+
+/// Splits at top-level commas (not inside [] or ()).
+fn split_top(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
+    out
+}
+
+pub fn parse_signature(m: &Module, text: &str) -> Result<Vec<Ty>, String> {
+    if text.trim().is_empty() {
+        return Ok(vec![]);
+    }
+    split_top(text).into_iter().map(|t| parse_type(m, t.trim())).collect()
+}
+
+fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
+    if let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        let items: Vec<&str> = split_top(inner).into_iter().map(str::trim).filter(|s| !s.is_empty()).collect();
+        return Ok(Ty::Tuple(items.into_iter().map(|t| parse_type(m, t)).collect::<Result<_, _>>()?));
+    }
+    let (readonly, text) = match text.strip_prefix("readonly ") {
+        Some(rest) => (true, rest.trim()),
+        None => (false, text),
+    };
+    let (base, dims) = match text.find('[') {
+        Some(i) => {
+            let dims = text[i + 1..].strip_suffix(']').ok_or_else(|| format!("missing ']' in '{text}'"))?;
+            (text[..i].trim(), Some(dims))
+        }
+        None => (text, None),
+    };
+    let dtype = if base == "WarpMask" {
+        Ty::WarpMask
+    } else if let Some(t) = Ty::from_dtype_name(base).or_else(|| Ty::from_vector_name(base)) {
+        t
+    } else if let Some(s) = m.structs.get(base) {
+        Ty::Struct(s.def.clone())
+    } else {
+        return Err(format!("unknown type '{base}' in the signature (expected a number, vector or struct type of this file)"));
+    };
+    let Some(dims) = dims else {
+        if readonly {
+            return Err(format!("'readonly' applies to arrays, not to '{base}'"));
+        }
+        return Ok(dtype);
+    };
+    let dims: Vec<&str> = dims.split(',').map(str::trim).collect();
+    let contiguous: Vec<bool> = dims
+        .iter()
+        .map(|d| match *d {
+            ":" => Ok(false),
+            "::1" => Ok(true),
+            other => Err(format!("array dimension '{other}' must be ':' or '::1'")),
+        })
+        .collect::<Result<_, _>>()?;
+    let n = contiguous.len();
+    let layout = match contiguous.iter().filter(|c| **c).count() {
+        0 => ArrayLayout::Strided,
+        1 if contiguous[n - 1] => ArrayLayout::C,
+        1 if contiguous[0] => ArrayLayout::F,
+        _ => return Err(format!("'{text}': only the last (C order) or the first (Fortran order) dimension can be ::1")),
+    };
+    Ok(Ty::Array { dtype: Box::new(dtype), ndim: n as u32, layout, readonly, space: Space::Global })
+}
