@@ -249,6 +249,13 @@ impl Lowerer<'_, '_, '_> {
                 }
             }
         }
+        if c.ops.len() == 1 {
+            let l = self.number(left, c.range(), "comparison")?;
+            let r_item = self.expr(&c.comparators[0])?;
+            let r = self.number(r_item, c.comparators[0].range(), "comparison")?;
+            self.at(c.range());
+            return self.cmp(c.ops[0], &l, &r, c.range()).map(Item::Val);
+        }
         let merge = self.b.new_block(BlockKind::Merge);
         let name = format!(".cmp{}", c.range().start().to_u32());
         let n = c.ops.len();

@@ -342,23 +342,35 @@ impl FuncBuilder {
         out
     }
 
+    /// The blocks reachable from the entry, in reverse post-order (so a
+    /// block is printed after the blocks that dominate it).
     fn reachable(&self) -> Vec<BlockId> {
         let mut seen = vec![false; self.blocks.len()];
-        let mut stack = vec![0];
-        while let Some(b) = stack.pop() {
+        let mut post = Vec::new();
+        // Iterative DFS: (block, successors visited).
+        let mut stack = vec![(0, false)];
+        while let Some((b, done)) = stack.pop() {
+            if done {
+                post.push(b);
+                continue;
+            }
             if std::mem::replace(&mut seen[b], true) {
                 continue;
             }
+            stack.push((b, true));
             match &self.blocks[b].term {
-                Some(Terminator::Br(t, _)) => stack.push(*t),
+                Some(Terminator::Br(t, _)) => stack.push((*t, false)),
+                // The false edge is explored first so that the true edge
+                // comes first in reverse post-order.
                 Some(Terminator::CondBr(_, t, _, f, _)) => {
-                    stack.push(*f);
-                    stack.push(*t);
+                    stack.push((*t, false));
+                    stack.push((*f, false));
                 }
                 _ => {}
             }
         }
-        (0..self.blocks.len()).filter(|b| seen[*b]).collect()
+        post.reverse();
+        post
     }
 
     /// The values returned, per `return` (to join their types).

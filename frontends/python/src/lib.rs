@@ -75,3 +75,6 @@ pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function
     }
     Ok(module)
 }
+
+#[cfg(test)]
+mod tests;
