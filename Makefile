@@ -11,6 +11,8 @@ BIN := target/$(PROFILE)
 LLVM_BIN := $(MLIR_SYS_220_PREFIX)/bin
 LIT := $(LLVM_BIN)/lit
 SAMPLE := test/samples/histogram.mlir
+PY_SAMPLE := test/samples/saxpy.py
+PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
 .PHONY: all setup build demo test test-rust test-lit check-ptx check-docs docs clean
 
@@ -24,8 +26,10 @@ build: setup
 
 # The main job, for now: compile a sample kernel to PTX and print it.
 demo: build
-	@echo "== $(SAMPLE) -> PTX (sm_90) =="
-	@$(BIN)/pydev-opt $(SAMPLE) --pydev-pipeline=cuda --emit=ptx
+	@echo "== $(PY_SAMPLE) -> PTX (sm_90) =="
+	@cat $(PY_SAMPLE)
+	@echo
+	@$(BIN)/pydevc $(PY_SAMPLE) --kernel saxpy --signature '$(PY_SIGNATURE)' --emit ptx
 
 test: build test-rust test-lit check-ptx check-docs
 	@echo "make test: all passed"
@@ -38,13 +42,15 @@ test-lit: build
 	@echo "== lit suite =="
 	PYDEV_BIN_DIR=$(CURDIR)/$(BIN) PTXAS=$$(scripts/find-ptxas.sh) $(LIT) -v --param require_ptxas=1 test
 
-# Assembles the demo's PTX with ptxas for sm_90 (no GPU needed).
+# Assembles the samples' PTX with ptxas for sm_90 (no GPU needed).
 check-ptx: build
 	@echo "== ptxas check =="
 	@tmp=$$(mktemp -d) && \
-	  $(BIN)/pydev-opt $(SAMPLE) --pydev-pipeline=cuda --emit=ptx -o $$tmp/sample.ptx && \
-	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/sample.ptx -o $$tmp/sample.cubin && \
-	  echo "ptxas -arch=sm_90: $(SAMPLE) assembled ($$(stat -c %s $$tmp/sample.cubin) bytes of SASS)"; \
+	  $(BIN)/pydev-opt $(SAMPLE) --pydev-pipeline=cuda --emit=ptx -o $$tmp/ir.ptx && \
+	  $(BIN)/pydevc $(PY_SAMPLE) --kernel saxpy --signature '$(PY_SIGNATURE)' -o $$tmp/py.ptx && \
+	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/ir.ptx -o $$tmp/ir.cubin && \
+	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/py.ptx -o $$tmp/py.cubin && \
+	  echo "ptxas -arch=sm_90: $(SAMPLE) and $(PY_SAMPLE) assembled"; \
 	  status=$$?; rm -rf $$tmp; exit $$status
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.

@@ -2,7 +2,7 @@
 
 use melior::{
     ir::{
-        attribute::AttributeLike, operation::OperationLike, BlockLike, Location, OperationRef,
+        attribute::AttributeLike, operation::OperationLike, BlockLike, Location, OperationRef, TypeLike,
         RegionLike, RegionRef, Value, ValueLike,
     },
     pass::OperationPassManager,
@@ -211,4 +211,56 @@ pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
 unsafe extern "C" {
     #[link_name = "free"]
     fn libc_free(p: *mut std::ffi::c_void);
+}
+
+/// An op from a raw handle collected by a walk.
+///
+/// # Safety (of the body)
+/// Callers pass handles of ops that are alive for the pass's run.
+pub fn op_from_raw<'c>(raw: mlir_sys::MlirOperation) -> OperationRef<'c, 'c> {
+    unsafe { OperationRef::from_raw(raw) }
+}
+
+/// Changes the type of a value in place (the pass keeps users consistent).
+pub fn set_value_type(v: Value, ty: melior::ir::Type) {
+    // Safety: live value and type of one context.
+    unsafe { mlir_sys::mlirValueSetType(v.to_raw(), ty.to_raw()) }
+}
+
+/// The element type of a `complex<T>`; callers check `is_complex` first.
+pub fn complex_element(ty: melior::ir::Type) -> melior::ir::Type {
+    // Safety: `ty` is a complex type (checked by the caller).
+    unsafe { melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(ty.to_raw())) }
+}
+
+pub fn complex_type(element: melior::ir::Type) -> melior::ir::Type {
+    // Safety: live element type.
+    unsafe { melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGet(element.to_raw())) }
+}
+
+/// The value of an integer attribute (any signedness).
+pub fn integer_attr_value(attr: melior::ir::Attribute) -> Option<i64> {
+    // Safety: kind checked first.
+    unsafe { mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+}
+
+pub fn float_attr_value(attr: melior::ir::Attribute) -> Option<f64> {
+    // Safety: kind checked first.
+    unsafe { mlir_sys::mlirAttributeIsAFloat(attr.to_raw()).then(|| mlir_sys::mlirFloatAttrGetValueDouble(attr.to_raw())) }
+}
+
+/// The op that defines a value, if it is an op result.
+pub fn defining_op<'c>(v: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+    // Safety: live value; the owner of an op result is that op.
+    unsafe {
+        mlir_sys::mlirValueIsAOpResult(v.to_raw()).then(|| OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())))
+    }
+}
+
+/// Whether no result of `op` is used.
+pub fn has_no_uses(op: OperationRef) -> bool {
+    op.results().all(|r| {
+        // Safety: live value.
+        unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()).ptr.is_null() }
+    })
 }

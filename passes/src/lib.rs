@@ -13,6 +13,7 @@ mod lower_arrays;
 mod lower_atomics;
 mod lower_sync_nvvm;
 mod outline_kernels;
+mod promote_types;
 
 use melior::pass::Pass;
 
@@ -53,6 +54,7 @@ impl Options {
 
 /// Every pydev pass, in pipeline order.
 pub static PASSES: &[PassInfo] = &[
+    promote_types::INFO,
     outline_kernels::INFO,
     lower_arrays::INFO,
     lower_atomics::INFO,

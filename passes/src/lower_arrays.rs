@@ -19,6 +19,9 @@
 //!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]])
 //!   array_store %v, %a[i_0..i_n-1]   =>  llvm.store %v, (gep T, data[Σ i_k * strides[k]])
 //!   atomic_ref %a[i_0..i_n-1]        =>  gep T, data[Σ i_k * strides[k]] : !llvm.ptr<AS>
+//!   tuple_extract (array_shape %a)[k]   =>  shape[k]
+//!   tuple_extract (array_strides %a)[k] =>  strides[k] * sizeof(T)   (bytes, like NumPy)
+//!   array_size %a                    =>  Π shape[k]
 
 use crate::{
     capi::{self, OwnerOp},
@@ -74,6 +77,52 @@ fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Ty
 
 fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     let mut ok = convert_signatures(root, cuda).is_ok();
+    ok &= rewrite_all(root, &["pydev.tuple_extract", "pydev.array_size"], |b, op| {
+        let is_size = op.name().as_string_ref().as_str() == Ok("pydev.array_size");
+        let input = capi::value(op.operand(0).expect("operand"));
+        let (array_value, field) = if is_size {
+            (input, 1)
+        } else {
+            let Some(def) = capi::defining_op(input) else { return Ok(()) };
+            let def_name = def.name();
+            match def_name.as_string_ref().as_str() {
+                Ok("pydev.array_shape") => (capi::value(def.operand(0).expect("array")), 1),
+                Ok("pydev.array_strides") => (capi::value(def.operand(0).expect("array")), 2),
+                _ => return Ok(()), // other tuples are not arrays' metadata
+            }
+        };
+        let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
+        let descriptor = b.cast(array_value, descriptor_type(b, &array, cuda));
+        let at = |k: i64| b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[field, k]).into())]);
+        let result = if is_size {
+            let mut product = b.const_int(b.i64(), 1);
+            for k in 0..i64::from(array.rank) {
+                product = b.value("llvm.mul", &[product, at(k)], b.i64(), &[]);
+            }
+            product
+        } else {
+            let k = op.attribute("index").ok().and_then(|a| capi::integer_attr_value(a)).expect("verified index");
+            let v = at(k);
+            if field == 2 {
+                let (size, _) = pydev_dialect::type_layout(array.element).ok_or("array element without a layout")?;
+                let bytes = b.const_int(b.i64(), size as i64);
+                b.value("llvm.mul", &[v, bytes], b.i64(), &[])
+            } else {
+                v
+            }
+        };
+        let result_type = op.result(0).expect("result").r#type();
+        let result = if result_type == b.i64() { result } else { b.cast(result, result_type) };
+        b.replace(op, &[result]);
+        Ok(())
+    })
+    .is_ok();
+    // Shape and stride tuples whose elements were all read above are dead.
+    for op in capi::ops_named(root, &["pydev.array_shape", "pydev.array_strides"]) {
+        if capi::has_no_uses(op) {
+            Builder::before(op).erase(op);
+        }
+    }
     ok &= rewrite_all(root, &["pydev.array_load", "pydev.array_store", "pydev.atomic_ref"], |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();

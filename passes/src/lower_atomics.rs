@@ -20,7 +20,7 @@
 //!   atomic_rmw add %r, %v (i32)        =>  atom<sem><scope><space>.add.u32
 //!   atomic_rmw sub %r, %v              =>  atom...add of -%v
 //!   atomic_rmw and|or|xor (i32/i64)    =>  atom....and|or|xor.b32|b64
-//!   atomic_rmw max|min (signless int)  =>  atom....max|min.s32|s64
+//!   atomic_rmw max|min (int)          =>  atom....max|min.s32|s64 (.u32|.u64 with pydev.unsigned)
 //!   atomic_rmw exch                    =>  atom....exch.b32|b64
 //!   atomic_cas %r, %e, %d              =>  atom....cas.b32|b64
 //!   atomic_load %r                     =>  ld<.relaxed|.acquire><scope><space>.b32|b64
@@ -160,6 +160,8 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         "pydev.atomic_rmw" => {
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let mut value = capi::value(op.operand(1).expect("value"));
+            // pydev-promote-types records unsigned elements before erasing signedness.
+            let sign = if op.has_attribute("pydev.unsigned") { "u" } else { "s" };
             let (fence, sem) = acquire_sem(order, scope);
             let (mnemonic, ty_suffix, as_bits) = match (kind, float) {
                 (AtomicRmwKind::Add, false) | (AtomicRmwKind::Sub, false) => ("add", format!(".u{bits}"), false),
@@ -167,8 +169,8 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 (AtomicRmwKind::And, false) => ("and", format!(".b{bits}"), false),
                 (AtomicRmwKind::Or, false) => ("or", format!(".b{bits}"), false),
                 (AtomicRmwKind::Xor, false) => ("xor", format!(".b{bits}"), false),
-                (AtomicRmwKind::Max, false) => ("max", format!(".s{bits}"), false),
-                (AtomicRmwKind::Min, false) => ("min", format!(".s{bits}"), false),
+                (AtomicRmwKind::Max, false) => ("max", format!(".{sign}{bits}"), false),
+                (AtomicRmwKind::Min, false) => ("min", format!(".{sign}{bits}"), false),
                 (AtomicRmwKind::Exch, _) => ("exch", format!(".b{bits}"), true),
                 (kind, _) => {
                     return Err(format!("atomic '{kind}' on {element} is not lowered to PTX yet"));

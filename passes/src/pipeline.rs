@@ -2,9 +2,10 @@
 //!
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
-//! | `pydev-opt` | pydev-outline-kernels                                          |
+//! | `pydev-opt` | pydev-promote-types, pydev-outline-kernels                     |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
-//! |             | pydev-lower-sync-nvvm, nvvm-attach-target, convert-gpu-to-nvvm, |
+//! |             | pydev-lower-sync-nvvm, nvvm-attach-target, arith-expand,       |
+//! |             | convert-gpu-to-nvvm,                                           |
 //! |             | reconcile-unrealized-casts                                     |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
@@ -79,6 +80,7 @@ impl CudaOptions {
 pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), String> {
     let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
     if stage >= 1 {
+        pm.add_pass(create_pass("pydev-promote-types")?);
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
@@ -88,7 +90,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         add_pipeline(
             pm.as_operation_pass_manager(),
             &format!(
-                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(convert-gpu-to-nvvm),reconcile-unrealized-casts",
+                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(arith-expand,convert-gpu-to-nvvm),reconcile-unrealized-casts",
                 options.chip,
                 options.ptx_version(),
                 options.opt_level

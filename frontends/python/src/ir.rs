@@ -82,11 +82,14 @@ pub struct FuncBuilder {
     pub errors: Vec<JoinError>,
     /// Current source location, `loc(...)`, attached to each new op.
     pub loc: String,
+    /// Trivial phis removed (Braun et al. 3.2), mapped to the value they
+    /// stand for; applied when printing.
+    alias: HashMap<ValueId, ValueId>,
 }
 
 impl FuncBuilder {
     pub fn new() -> Self {
-        let mut b = Self { blocks: vec![], next_value: 0, defs: HashMap::new(), cur: None, errors: vec![], loc: "loc(unknown)".into() };
+        let mut b = Self { blocks: vec![], next_value: 0, defs: HashMap::new(), cur: None, errors: vec![], loc: "loc(unknown)".into(), alias: HashMap::new() };
         let entry = b.new_block(BlockKind::Plain);
         b.blocks[entry].sealed = true;
         b.cur = Some(entry);
@@ -245,6 +248,17 @@ impl FuncBuilder {
                 }
             }
         }
+        // A phi whose inputs are all one value (or itself) is that value.
+        let mut distinct: Vec<ValueId> = incoming.iter().map(|(_, v)| self.resolve(v.id)).filter(|id| *id != param.id).collect();
+        distinct.dedup();
+        if distinct.len() == 1 && incoming.iter().all(|(_, v)| v.ty == ty) {
+            let same = incoming.iter().find(|(_, v)| self.resolve(v.id) == distinct[0]).map(|(_, v)| v.clone()).expect("the one input");
+            self.blocks[block].params.retain(|(id, _)| *id != param.id);
+            self.alias.insert(param.id, distinct[0]);
+            let same = Val { id: distinct[0], weak, ..same };
+            self.defs.insert((var.to_owned(), block), Def::Val(same.clone()));
+            return Def::Val(same);
+        }
         // Set the joined type, then pass each predecessor's value, converted.
         let index = self.blocks[block].params.iter().position(|(id, _)| *id == param.id).expect("param of this block");
         self.blocks[block].params[index].1 = ty.clone();
@@ -278,6 +292,31 @@ impl FuncBuilder {
             }
             _ => unreachable!("a predecessor ends with a branch to its successor"),
         }
+    }
+
+    fn resolve(&self, mut id: ValueId) -> ValueId {
+        while let Some(&next) = self.alias.get(&id) {
+            id = next;
+        }
+        id
+    }
+
+    /// `text` with removed phis replaced by their values.
+    fn subst(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find("%v") {
+            out.push_str(&rest[..at + 2]);
+            rest = &rest[at + 2..];
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            match rest[..digits].parse::<ValueId>() {
+                Ok(id) => out.push_str(&self.resolve(id).to_string()),
+                Err(_) => out.push_str(&rest[..digits]),
+            }
+            rest = &rest[digits..];
+        }
+        out.push_str(rest);
+        out
     }
 
     /// Seals a block once all its predecessors are known.
@@ -319,7 +358,7 @@ impl FuncBuilder {
             }
             for op in &block.ops {
                 out.push_str("  ");
-                out.push_str(op);
+                out.push_str(&self.subst(op));
                 out.push('\n');
             }
             let term = match &block.term {
@@ -336,7 +375,7 @@ impl FuncBuilder {
                 }
                 None => unreachable!("reachable blocks are terminated before printing"),
             };
-            out.push_str(&format!("  {term}\n"));
+            out.push_str(&format!("  {}\n", self.subst(&term)));
         }
         out.push_str(&format!("}} {loc}\n"));
         out

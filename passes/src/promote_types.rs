@@ -1,0 +1,436 @@
+//! `pydev-promote-types`: Python arithmetic with Array-API promotion to
+//! `arith`/`math`/`complex` on signless machine types.
+//!
+//! Expects: pydev IR as the frontend emits it: Python-level ops (`pydev.add`
+//! .. `pydev.cast`, `pydev.constant`) whose result types are the promoted
+//! types, and values of signed (`si32`) or unsigned (`ui8`) integer types,
+//! also inside pydev aggregate, array and atomic types.
+//! Guarantees: no Python-level arithmetic op remains (casts to and from
+//! `!pydev.warp_mask` excepted: `pydev-lower-sync-nvvm` owns them); every
+//! integer type is signless, in values, block arguments, function types and
+//! nested pydev types. Signedness decides the lowering before it is erased;
+//! unsigned `atomic_rmw max|min` keep it as the `pydev.unsigned` attribute.
+//! Does not fire on IR without Python-level ops or signed types.
+//!
+//! Rewrites (operands first converted to the result type, or for `cmp` to
+//! the operands' common type):
+//!   add|sub|mul (int)         =>  arith.addi|subi|muli
+//!   add|sub|mul|truediv (fp)  =>  arith.addf|subf|mulf|divf     (complex: complex.*)
+//!   floordiv (sint)           =>  arith.floordivsi              (uint: divui; fp: floor(divf))
+//!   mod (sint)                =>  r = remsi a, b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
+//!   mod (fp)                  =>  the same on remf               (uint: remui)
+//!   pow (int)                 =>  math.ipowi                     (fp: math.powf)
+//!   and|or|xor|lshift         =>  arith.andi|ori|xori|shli
+//!   rshift (sint)             =>  arith.shrsi                    (uint, bool: shrui)
+//!   min a, b (fp)             =>  (b < a) ? b : a                (max: (b > a) ? b : a; Python's NaN order)
+//!   min|max (int)             =>  arith.minsi|maxsi|minui|maxui
+//!   cmp p (int)               =>  arith.cmpi (signed or unsigned p) (fp: ordered p, `ne` unordered)
+//!   neg|invert|not            =>  0 - x | x ^ -1 | x ^ true      (fp neg: negf)
+//!   abs                       =>  math.absi | math.absf | complex.abs
+//!   cast                      =>  extsi|extui|trunci|sitofp|uitofp|fptosi|fptoui|extf|truncf|complex.create
+//!   constant                  =>  arith.constant
+
+use crate::{
+    capi,
+    ir::{external_pass, Builder, PassId},
+    PassInfo,
+};
+use melior::{
+    ir::{
+        attribute::{FloatAttribute, IntegerAttribute, TypeAttribute},
+        operation::{OperationLike, OperationMutLike},
+        r#type::{FunctionType, IntegerType},
+        BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+    },
+    Context,
+};
+use pydev_dialect::{
+    types::{self, ArrayType},
+    CmpPredicate,
+};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-promote-types",
+    summary: "lower Python arithmetic with type promotion to arith/math and erase integer signedness",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+const ARITH_OPS: &[&str] = &[
+    "pydev.constant", "pydev.add", "pydev.sub", "pydev.mul", "pydev.truediv", "pydev.floordiv", "pydev.mod", "pydev.pow",
+    "pydev.min", "pydev.max", "pydev.and", "pydev.or", "pydev.xor", "pydev.lshift", "pydev.rshift", "pydev.cmp",
+    "pydev.neg", "pydev.pos", "pydev.invert", "pydev.not", "pydev.abs", "pydev.cast",
+];
+
+/// A number's kind, read before signedness is erased.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Num<'c> {
+    Int { width: u32, signed: bool },
+    Bool,
+    Float(Type<'c>),
+    Complex(Type<'c>),
+    Other,
+}
+
+fn kind(ty: Type) -> Num {
+    if let Ok(i) = IntegerType::try_from(ty) {
+        if i.width() == 1 {
+            return Num::Bool;
+        }
+        return Num::Int { width: i.width(), signed: !i.is_unsigned() };
+    }
+    if ty.is_float() {
+        return Num::Float(ty);
+    }
+    if ty.is_complex() {
+        return Num::Complex(capi::complex_element(ty));
+    }
+    Num::Other
+}
+
+/// The signless form of a type, also inside pydev and function types.
+pub fn erase<'c>(ctx: &'c Context, ty: Type<'c>) -> Type<'c> {
+    if let Ok(i) = IntegerType::try_from(ty) {
+        return if i.is_signless() { ty } else { IntegerType::new(ctx, i.width()).into() };
+    }
+    if let Some(mut a) = ArrayType::from_type(ty) {
+        a.element = erase(ctx, a.element);
+        return a.to_type(ctx);
+    }
+    if let Some((lanes, e)) = types::vector_parts(ty) {
+        return types::vector_type(ctx, lanes, erase(ctx, e)).expect("lanes of a verified vector");
+    }
+    if let Some(items) = types::tuple_parts(ty) {
+        let items: Vec<Type> = items.into_iter().map(|t| erase(ctx, t)).collect();
+        return types::tuple_type(ctx, &items);
+    }
+    if let Some((name, fields, align)) = types::struct_parts(ty) {
+        let fields: Vec<(String, Type)> = fields.into_iter().map(|(n, t)| (n, erase(ctx, t))).collect();
+        let refs: Vec<(&str, Type)> = fields.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+        return types::struct_type(ctx, &name, &refs, align);
+    }
+    if let Some((e, space)) = types::atomic_ref_parts(ty) {
+        return types::atomic_ref_type(ctx, erase(ctx, e), space);
+    }
+    if let Ok(f) = FunctionType::try_from(ty) {
+        let inputs: Vec<Type> = (0..f.input_count()).map(|i| erase(ctx, f.input(i).expect("input"))).collect();
+        let results: Vec<Type> = (0..f.result_count()).map(|i| erase(ctx, f.result(i).expect("result"))).collect();
+        return FunctionType::new(ctx, &inputs, &results).into();
+    }
+    ty
+}
+
+struct Pending<'c> {
+    op: OperationRef<'c, 'c>,
+    operands: Vec<Num<'c>>,
+    result: Num<'c>,
+}
+
+fn run(root: OperationRef) -> Result<(), ()> {
+    let ctx = capi::context(root);
+    // 1. Record the kinds of the ops to lower while signedness is known.
+    let mut pending = Vec::new();
+    for op in capi::ops_named(root, ARITH_OPS) {
+        let operands: Vec<Num> = op.operands().map(|v| kind(v.r#type())).collect();
+        let result = op.result(0).map(|r| kind(r.r#type())).unwrap_or(Num::Other);
+        pending.push(Pending { op, operands, result });
+    }
+    for op in capi::ops_named(root, &["pydev.atomic_rmw"]) {
+        let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
+        if unsigned {
+            capi::op_mut(op).set_discardable_attribute("pydev.unsigned", melior::ir::Attribute::unit(ctx));
+        }
+    }
+    // 2. Erase signedness everywhere.
+    let mut all = Vec::new();
+    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        all.push(op.to_raw());
+        melior::ir::operation::WalkResult::Advance
+    });
+    for raw in all {
+        let op = capi::op_from_raw(raw);
+        for r in op.results() {
+            let ty = r.r#type();
+            let erased = erase(ctx, ty);
+            if erased != ty {
+                capi::set_value_type(r.into(), erased);
+            }
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                for i in 0..b.argument_count() {
+                    let a = b.argument(i).expect("argument below the count");
+                    let erased = erase(ctx, a.r#type());
+                    if erased != a.r#type() {
+                        a.set_type(erased);
+                    }
+                }
+                block = b.next_in_region();
+            }
+        }
+        if let Ok(attr) = op.attribute("function_type") {
+            if let Ok(t) = TypeAttribute::try_from(attr) {
+                let erased = erase(ctx, t.value());
+                if erased != t.value() {
+                    capi::op_mut(op).set_attribute("function_type", TypeAttribute::new(erased).into());
+                }
+            }
+        }
+    }
+    // 3. Lower the recorded ops on the now signless values.
+    let mut ok = true;
+    for p in pending {
+        let b = Builder::before(p.op);
+        match lower(&b, &p) {
+            Ok(Some(v)) => b.replace(p.op, &[v]),
+            Ok(None) => {}
+            Err(message) => {
+                capi::emit_error(p.op.location(), &message);
+                ok = false;
+            }
+        }
+    }
+    if ok { Ok(()) } else { Err(()) }
+}
+
+fn machine<'c>(b: &Builder<'c>, k: Num<'c>) -> Type<'c> {
+    match k {
+        Num::Int { width, .. } => IntegerType::new(b.ctx, width).into(),
+        Num::Bool => IntegerType::new(b.ctx, 1).into(),
+        Num::Float(t) => t,
+        Num::Complex(e) => capi::complex_type(e),
+        Num::Other => unreachable!("only numbers are converted"),
+    }
+}
+
+fn float_bits(t: Type) -> u32 {
+    if t.is_f64() { 64 } else if t.is_f32() { 32 } else if t.is_f16() || t.is_bf16() { 16 } else { 8 }
+}
+
+fn zero<'c>(b: &Builder<'c>, k: Num<'c>) -> Value<'c, 'c> {
+    match k {
+        Num::Float(t) => b.value("arith.constant", &[], t, &[b.named("value", FloatAttribute::new(b.ctx, t, 0.0).into())]),
+        other => {
+            let t = machine(b, other);
+            b.value("arith.constant", &[], t, &[b.named("value", IntegerAttribute::new(t, 0).into())])
+        }
+    }
+}
+
+fn cmpi<'c>(b: &Builder<'c>, pred: i64, x: Value<'c, 'c>, y: Value<'c, 'c>) -> Value<'c, 'c> {
+    let i1 = IntegerType::new(b.ctx, 1).into();
+    b.value("arith.cmpi", &[x, y], i1, &[b.named("predicate", b.attr(&format!("{pred} : i64")))])
+}
+
+fn cmpf<'c>(b: &Builder<'c>, pred: i64, x: Value<'c, 'c>, y: Value<'c, 'c>) -> Value<'c, 'c> {
+    let i1 = IntegerType::new(b.ctx, 1).into();
+    b.value("arith.cmpf", &[x, y], i1, &[b.named("predicate", b.attr(&format!("{pred} : i64")))])
+}
+
+fn select<'c>(b: &Builder<'c>, c: Value<'c, 'c>, x: Value<'c, 'c>, y: Value<'c, 'c>) -> Value<'c, 'c> {
+    b.value("arith.select", &[c, x, y], x.r#type(), &[])
+}
+
+/// Converts a (signless) value of kind `from` to kind `to`.
+fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) -> Result<Value<'c, 'c>, String> {
+    use Num::*;
+    if from == to {
+        return Ok(v);
+    }
+    let t = |k| machine(b, k);
+    Ok(match (from, to) {
+        (Int { width: w1, signed }, Int { width: w2, .. }) => {
+            if w2 > w1 {
+                b.value(if signed { "arith.extsi" } else { "arith.extui" }, &[v], t(to), &[])
+            } else if w2 < w1 {
+                b.value("arith.trunci", &[v], t(to), &[])
+            } else {
+                v
+            }
+        }
+        (Bool, Int { .. }) => b.value("arith.extui", &[v], t(to), &[]),
+        (Bool, Float(ft)) => b.value("arith.uitofp", &[v], ft, &[]),
+        (Int { signed, .. }, Float(ft)) => b.value(if signed { "arith.sitofp" } else { "arith.uitofp" }, &[v], ft, &[]),
+        (Float(_), Int { signed, .. }) => b.value(if signed { "arith.fptosi" } else { "arith.fptoui" }, &[v], t(to), &[]),
+        (Int { .. }, Bool) => cmpi(b, 1, v, zero(b, from)),
+        (Float(_), Bool) => cmpf(b, 13, v, zero(b, from)),
+        (Float(f1), Float(f2)) => {
+            if float_bits(f2) > float_bits(f1) || (float_bits(f2) == float_bits(f1) && f1 != f2 && f2.is_f32()) {
+                b.value("arith.extf", &[v], f2, &[])
+            } else if float_bits(f2) == float_bits(f1) {
+                // float16 <-> bfloat16: through float32.
+                let f32t = Type::float32(b.ctx);
+                let wide = b.value("arith.extf", &[v], f32t, &[]);
+                b.value("arith.truncf", &[wide], f2, &[])
+            } else {
+                b.value("arith.truncf", &[v], f2, &[])
+            }
+        }
+        (real @ (Int { .. } | Bool | Float(_)), Complex(e)) => {
+            let re = convert(b, v, real, Float(e))?;
+            let im = zero(b, Float(e));
+            b.value("complex.create", &[re, im], t(to), &[])
+        }
+        (Complex(e1), Complex(e2)) => {
+            let re = b.value("complex.re", &[v], e1, &[]);
+            let im = b.value("complex.im", &[v], e1, &[]);
+            let re = convert(b, re, Float(e1), Float(e2))?;
+            let im = convert(b, im, Float(e1), Float(e2))?;
+            b.value("complex.create", &[re, im], t(to), &[])
+        }
+        (f, t) => return Err(format!("cannot convert {f:?} to {t:?} in pydev-promote-types")),
+    })
+}
+
+/// The common kind of two operands (Array API, for comparisons).
+fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
+    use Num::*;
+    match (x, y) {
+        _ if x == y => x,
+        (Bool, o) | (o, Bool) => o,
+        (Int { width: a, signed: sa }, Int { width: c, signed: sc }) => {
+            if sa == sc {
+                Int { width: a.max(c), signed: sa }
+            } else {
+                let (s, u) = if sa { (a, c) } else { (c, a) };
+                Int { width: if u < s { s } else { (u * 2).min(64) }, signed: true }
+            }
+        }
+        (Int { .. }, f @ Float(_)) | (f @ Float(_), Int { .. }) => f,
+        (Float(a), Float(c)) => {
+            if float_bits(a) >= float_bits(c) { Float(a) } else { Float(c) }
+        }
+        (c @ Complex(_), _) | (_, c @ Complex(_)) => c,
+        _ => Other,
+    }
+}
+
+fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>) -> Result<Option<Value<'c, 'c>>, String> {
+    let name = p.op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default().trim_start_matches("pydev.").to_owned();
+    let operand = |i: usize| capi::value(p.op.operand(i).expect("verified operand"));
+    let result_type = || p.op.result(0).expect("verified result").r#type();
+    let rk = p.result;
+    if name == "constant" {
+        let attr = p.op.attribute("value").expect("constant value");
+        let ty = result_type();
+        let value = match rk {
+            Num::Int { .. } | Num::Bool => IntegerAttribute::new(ty, capi::integer_attr_value(attr).ok_or("constant is not an integer")?).into(),
+            Num::Float(t) => FloatAttribute::new(b.ctx, t, capi::float_attr_value(attr).ok_or("constant is not a float")?).into(),
+            _ => return Err("complex pydev.constant is not lowered; use complex.constant".into()),
+        };
+        return Ok(Some(b.value("arith.constant", &[], ty, &[b.named("value", value)])));
+    }
+    if name == "cast" {
+        let (from, to) = (p.operands[0], rk);
+        if from == Num::Other || to == Num::Other {
+            return Ok(None); // warp masks: pydev-lower-sync-nvvm
+        }
+        return convert(b, operand(0), from, to).map(Some);
+    }
+    if matches!(name.as_str(), "neg" | "pos" | "invert" | "not" | "abs") {
+        let from = p.operands[0];
+        let x = if name == "abs" { operand(0) } else { convert(b, operand(0), from, rk)? };
+        let t = result_type();
+        return Ok(Some(match (name.as_str(), rk) {
+            ("pos", _) => x,
+            ("neg", Num::Float(_)) => b.value("arith.negf", &[x], t, &[]),
+            ("neg", Num::Complex(_)) => b.value("complex.neg", &[x], t, &[]),
+            ("neg", _) => b.value("arith.subi", &[zero(b, rk), x], t, &[]),
+            ("invert", _) | ("not", _) => {
+                let ones = b.value("arith.constant", &[], t, &[b.named("value", IntegerAttribute::new(t, -1).into())]);
+                b.value("arith.xori", &[x, ones], t, &[])
+            }
+            ("abs", _) => match from {
+                Num::Float(_) => b.value("math.absf", &[x], t, &[]),
+                Num::Complex(_) => b.value("complex.abs", &[x], t, &[]),
+                Num::Bool => convert(b, x, from, rk)?,
+                _ => b.value("math.absi", &[x], t, &[]),
+            },
+            _ => unreachable!("unary names"),
+        }));
+    }
+    if name == "cmp" {
+        let k = common(p.operands[0], p.operands[1]);
+        let x = convert(b, operand(0), p.operands[0], k)?;
+        let y = convert(b, operand(1), p.operands[1], k)?;
+        let pred = CmpPredicate::from_value(pydev_dialect::enum_value(p.op.attribute("predicate").expect("predicate")).unwrap_or(-1)).ok_or("bad predicate")?;
+        use CmpPredicate::*;
+        return Ok(Some(match k {
+            Num::Float(_) => cmpf(b, match pred { Eq => 1, Ne => 13, Lt => 4, Le => 5, Gt => 2, Ge => 3 }, x, y),
+            Num::Complex(_) => {
+                let i1 = IntegerType::new(b.ctx, 1).into();
+                b.value(if pred == Eq { "complex.eq" } else { "complex.neq" }, &[x, y], i1, &[])
+            }
+            Num::Int { signed: true, .. } => cmpi(b, match pred { Eq => 0, Ne => 1, Lt => 2, Le => 3, Gt => 4, Ge => 5 }, x, y),
+            _ => cmpi(b, match pred { Eq => 0, Ne => 1, Lt => 6, Le => 7, Gt => 8, Ge => 9 }, x, y),
+        }));
+    }
+    // Binary ops: compute in the result type.
+    let x = convert(b, operand(0), p.operands[0], rk)?;
+    let y = convert(b, operand(1), p.operands[1], rk)?;
+    let t = result_type();
+    let v = |op: &str| b.value(op, &[x, y], t, &[]);
+    Ok(Some(match (name.as_str(), rk) {
+        ("add", Num::Float(_)) => v("arith.addf"),
+        ("sub", Num::Float(_)) => v("arith.subf"),
+        ("mul", Num::Float(_)) => v("arith.mulf"),
+        ("truediv", Num::Float(_)) => v("arith.divf"),
+        ("add", Num::Complex(_)) => v("complex.add"),
+        ("sub", Num::Complex(_)) => v("complex.sub"),
+        ("mul", Num::Complex(_)) => v("complex.mul"),
+        ("truediv", Num::Complex(_)) => v("complex.div"),
+        ("pow", Num::Complex(_)) => v("complex.pow"),
+        ("add", _) => v("arith.addi"),
+        ("sub", _) => v("arith.subi"),
+        ("mul", _) => v("arith.muli"),
+        ("floordiv", Num::Float(_)) => {
+            let q = v("arith.divf");
+            b.value("math.floor", &[q], t, &[])
+        }
+        ("floordiv", Num::Int { signed: true, .. }) => v("arith.floordivsi"),
+        ("floordiv", _) => v("arith.divui"),
+        ("mod", Num::Float(_)) => {
+            // Python: the remainder has the sign of the divisor.
+            let r = v("arith.remf");
+            let z = zero(b, rk);
+            let nonzero = cmpf(b, 13, r, z);
+            let rneg = cmpf(b, 4, r, z);
+            let yneg = cmpf(b, 4, y, z);
+            let differ = b.value("arith.xori", &[rneg, yneg], rneg.r#type(), &[]);
+            let fix = b.value("arith.andi", &[nonzero, differ], rneg.r#type(), &[]);
+            let adjusted = b.value("arith.addf", &[r, y], t, &[]);
+            select(b, fix, adjusted, r)
+        }
+        ("mod", Num::Int { signed: true, .. }) => {
+            let r = v("arith.remsi");
+            let z = zero(b, rk);
+            let nonzero = cmpi(b, 1, r, z);
+            let rneg = cmpi(b, 2, r, z);
+            let yneg = cmpi(b, 2, y, z);
+            let differ = b.value("arith.xori", &[rneg, yneg], rneg.r#type(), &[]);
+            let fix = b.value("arith.andi", &[nonzero, differ], rneg.r#type(), &[]);
+            let adjusted = b.value("arith.addi", &[r, y], t, &[]);
+            select(b, fix, adjusted, r)
+        }
+        ("mod", _) => v("arith.remui"),
+        ("pow", Num::Float(_)) => v("math.powf"),
+        ("pow", _) => v("math.ipowi"),
+        ("and", _) => v("arith.andi"),
+        ("or", _) => v("arith.ori"),
+        ("xor", _) => v("arith.xori"),
+        ("lshift", _) => v("arith.shli"),
+        ("rshift", Num::Int { signed: true, .. }) => v("arith.shrsi"),
+        ("rshift", _) => v("arith.shrui"),
+        ("min", Num::Float(_)) => select(b, cmpf(b, 4, y, x), y, x),
+        ("max", Num::Float(_)) => select(b, cmpf(b, 2, y, x), y, x),
+        ("min", Num::Int { signed: true, .. }) => v("arith.minsi"),
+        ("max", Num::Int { signed: true, .. }) => v("arith.maxsi"),
+        ("min", _) => v("arith.minui"),
+        ("max", _) => v("arith.maxui"),
+        (op, k) => return Err(format!("'pydev.{op}' on {k:?} is not lowered yet")),
+    }))
+}
