@@ -1,0 +1,75 @@
+// RUN: pydev-opt %s --split-input-file --pydev-promote-types | FileCheck %s
+
+// Operands are converted to the result type; signedness picks the op.
+// CHECK-LABEL: func.func @arith
+// CHECK-SAME: (%[[A:.*]]: i32, %[[B:.*]]: i8, %[[F:.*]]: f32) -> (f32, i32, i8)
+// CHECK: %[[AF:.*]] = arith.sitofp %[[A]] : i32 to f32
+// CHECK: %[[S:.*]] = arith.addf %[[AF]], %[[F]] : f32
+// CHECK: %[[BW:.*]] = arith.extui %[[B]] : i8 to i32
+// CHECK: arith.floordivsi %[[A]], %[[BW]] : i32
+// CHECK: arith.divui %[[B]], %[[B]] : i8
+// CHECK: return %[[S]], %{{.*}}, %{{.*}} : f32, i32, i8
+func.func @arith(%a: si32, %b: ui8, %f: f32) -> (f32, si32, ui8) {
+  %s = pydev.add %a, %f : si32, f32 -> f32
+  %q = pydev.floordiv %a, %b : si32, ui8 -> si32
+  %u = pydev.floordiv %b, %b : ui8, ui8 -> ui8
+  return %s, %q, %u : f32, si32, ui8
+}
+
+// -----
+
+// Python's % takes the sign of the divisor; comparisons of unsigned values
+// are unsigned; min on floats keeps Python's order for NaN.
+// CHECK-LABEL: func.func @python_semantics
+// CHECK: %[[R:.*]] = arith.remsi %{{.*}}, %{{.*}} : i32
+// CHECK: arith.xori
+// CHECK: arith.andi
+// CHECK: %[[ADJ:.*]] = arith.addi %[[R]], %{{.*}} : i32
+// CHECK: arith.select %{{.*}}, %[[ADJ]], %[[R]] : i32
+// CHECK: arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[LT:.*]] = arith.cmpf olt, %[[Y:.*]], %[[X:.*]] : f32
+// CHECK: arith.select %[[LT]], %[[Y]], %[[X]] : f32
+func.func @python_semantics(%a: si32, %b: si32, %u: ui32, %v: ui32, %x: f32, %y: f32) -> (si32, i1, f32) {
+  %m = pydev.mod %a, %b : si32, si32 -> si32
+  %c = pydev.cmp lt, %u, %v : ui32, ui32
+  %n = pydev.min %x, %y : f32, f32 -> f32
+  return %m, %c, %n : si32, i1, f32
+}
+
+// -----
+
+// Constants and casts become arith; signedness is erased inside pydev types.
+// CHECK-LABEL: func.func @casts_and_types
+// CHECK-SAME: !pydev.array<i16, 1>
+// CHECK: arith.constant -3 : i16
+// CHECK: arith.extsi %{{.*}} : i16 to i64
+// CHECK: arith.fptoui %{{.*}} : f64 to i8
+// CHECK: pydev.array_load %{{.*}}[%{{.*}}] : <i16, 1>, i64 -> i16
+func.func @casts_and_types(%a: !pydev.array<si16, 1>, %d: f64) -> (si64, ui8, si16) {
+  %c = pydev.constant -3 : si16
+  %w = pydev.cast %c : si16 to si64
+  %n = pydev.cast %d : f64 to ui8
+  %x = pydev.array_load %a[%w] : !pydev.array<si16, 1>, si64 -> si16
+  return %w, %n, %x : si64, ui8, si16
+}
+
+// -----
+
+// Unsigned atomic max keeps its signedness as an attribute.
+// CHECK-LABEL: func.func @unsigned_atomic
+// CHECK: pydev.atomic_rmw max {{.*}} {pydev.unsigned} : <i32>, i32
+func.func @unsigned_atomic(%r: !pydev.atomic_ref<ui32>, %v: ui32) {
+  %o = pydev.atomic_rmw max %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<ui32>, ui32
+  return
+}
+
+// -----
+
+// Does not fire: machine types only; warp-mask casts are left alone.
+// CHECK-LABEL: func.func @machine_only(%{{.*}}: i32) -> i32
+// CHECK-NEXT: pydev.cast %{{.*}} : i32 to !pydev.warp_mask
+// CHECK-NEXT: return
+func.func @machine_only(%x: i32) -> i32 {
+  %m = pydev.cast %x : i32 to !pydev.warp_mask
+  return %x : i32
+}
