@@ -803,7 +803,8 @@ impl Lowerer<'_, '_, '_> {
         let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
         let m = self.c.m;
         let class = self_struct.and_then(|s| m.structs.get(s));
-        let (symbol, ret) = self.c.specialize(name, class, &types, range)?;
+        let consts: Vec<Option<Const>> = args.iter().map(|a| a.konst.clone()).collect();
+        let (symbol, ret) = self.c.specialize(name, class, &types, &consts, range)?;
         self.at(range);
         let names: Vec<String> = args.iter().map(|a| v(a.id)).collect();
         let arg_types: Vec<String> = args.iter().map(|a| a.ty.mlir()).collect();

@@ -51,7 +51,7 @@ pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature:
     };
     let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
     let mut c = lower::Compiler::new(&m);
-    let result = c.specialize(function, None, &types, f.def.name.range());
+    let result = c.specialize(function, None, &types, &vec![None; types.len()], f.def.name.range());
     if result.is_err() || !c.diags.is_empty() {
         let mut diags = c.diags;
         diags.sort_by_key(|d| (d.line, d.col));

@@ -85,13 +85,22 @@ pub struct Compiler<'m, 'a> {
     pub m: &'m Module<'a>,
     pub diags: Vec<Diagnostic>,
     pub functions: Vec<String>,
-    specialized: HashMap<(String, Vec<Ty>), (String, Option<Ty>)>,
+    specialized: HashMap<(String, Vec<Ty>, Vec<String>), (String, Option<Ty>)>,
     in_progress: Vec<String>,
 }
 
 impl<'m, 'a> Compiler<'m, 'a> {
     pub fn new(m: &'m Module<'a>) -> Self {
         Self { m, diags: vec![], functions: vec![], specialized: HashMap::new(), in_progress: vec![] }
+    }
+
+    /// Whether a parameter annotation is `ConstExpr` or `ConstExpr[T]`.
+    pub fn is_const_expr(&self, ann: &Expr) -> bool {
+        let base = match ann {
+            Expr::Subscript(s) => s.value.as_ref(),
+            other => other,
+        };
+        self.m.device_entity(base).as_deref() == Some("ConstExpr")
     }
 
     pub fn error(&mut self, range: TextRange, message: impl Into<String>) {
@@ -106,12 +115,35 @@ impl<'m, 'a> Compiler<'m, 'a> {
 
     /// Compiles function `name` for these argument types (once per type
     /// list); returns its symbol and result type.
-    pub fn specialize(&mut self, name: &str, self_struct: Option<&StructClass<'a>>, args: &[Ty], call: TextRange) -> R<(String, Option<Ty>)> {
+    /// `consts` holds the argument values known at compile time; parameters
+    /// annotated `ConstExpr` require one and are specialised on it.
+    pub fn specialize(&mut self, name: &str, self_struct: Option<&StructClass<'a>>, args: &[Ty], consts: &[Option<Const>], call: TextRange) -> R<(String, Option<Ty>)> {
         let key_name = match self_struct {
             Some(s) => format!("{}.{name}", s.def.name),
             None => name.to_owned(),
         };
-        let key = (key_name.clone(), args.to_vec());
+        let def_for_consts = match self_struct {
+            Some(s) => s.methods.get(name).copied(),
+            None => self.m.funcs.get(name).map(|f| f.def),
+        };
+        let mut fixed: Vec<Option<Const>> = vec![None; args.len()];
+        if let Some(def) = def_for_consts {
+            for (i, p) in def.parameters.args.iter().enumerate() {
+                if !p.parameter.annotation.as_deref().is_some_and(|a| self.is_const_expr(a)) {
+                    continue;
+                }
+                match consts.get(i).cloned().flatten() {
+                    Some(c) => fixed[i] = Some(c),
+                    None if self.m.funcs.get(name).is_some_and(|f| f.kind == FuncKind::Kernel) => {}
+                    None => {
+                        self.error_help(call, format!("argument '{}' of '{key_name}' must be a constant expression (the parameter is ConstExpr)", p.parameter.name.id), "pass a literal, or a local or global assigned a constant");
+                        return Err(());
+                    }
+                }
+            }
+        }
+        let const_key: Vec<String> = fixed.iter().map(|c| c.as_ref().map(|c| format!("{c:?}")).unwrap_or_default()).collect();
+        let key = (key_name.clone(), args.to_vec(), const_key.clone());
         if let Some(done) = self.specialized.get(&key) {
             return Ok(done.clone());
         }
@@ -134,17 +166,24 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 s.push('_');
                 s.push_str(&mangle(t));
             }
+            for c in fixed.iter().flatten() {
+                s.push_str(&format!("_c{}", match c {
+                    Const::Int(i) => i.to_string().replace('-', "m"),
+                    Const::Float(f) => f.to_bits().to_string(),
+                    Const::Bool(b) => b.to_string(),
+                }));
+            }
             s
         };
         if interop {
-            if let Some(((_, other), _)) = self.specialized.iter().find(|((n, _), _)| *n == key_name) {
+            if let Some(((_, other, _), _)) = self.specialized.iter().find(|((n, _, _), _)| *n == key_name) {
                 let other = other.iter().map(Ty::to_string).collect::<Vec<_>>().join(", ");
                 self.error_help(call, format!("interoperable function '{key_name}' is already compiled for ({other})"), "an interop=True function has one C symbol, so one signature");
                 return Err(());
             }
         }
         self.in_progress.push(key_name);
-        let result = Lowerer::function(self, def, kind, interop, &symbol, args);
+        let result = Lowerer::function(self, def, kind, interop, &symbol, args, &fixed);
         self.in_progress.pop();
         let ret = result?;
         self.specialized.insert(key, (symbol.clone(), ret.clone()));
@@ -214,7 +253,7 @@ fn assigned_names(body: &[Stmt], out: &mut HashSet<String>) {
 impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
-    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty]) -> R<Option<Ty>> {
+    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
         let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], kind, def_range: def.range() };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
@@ -227,12 +266,17 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         assigned_names(&def.body, &mut l.locals);
         l.b.loc = l.c.m.file.mlir_loc(def.name.range());
-        for (p, ty) in params.args.iter().zip(args) {
+        for ((p, ty), konst) in params.args.iter().zip(args).zip(consts) {
             let name = p.parameter.name.id.to_string();
             l.locals.insert(name.clone());
             let id = l.b.add_argument(ty.clone());
             let entry = 0;
-            l.b.write(&name, entry, Val { id, ty: ty.clone(), weak: false, konst: None });
+            // A ConstExpr parameter is its constant inside the body.
+            let value = match konst {
+                Some(k) => l.typed_const(k, ty),
+                None => Val { id, ty: ty.clone(), weak: false, konst: None },
+            };
+            l.b.write(&name, entry, value);
             if let Some(ann) = &p.parameter.annotation {
                 l.check_param_annotation(&name, ann, ty);
             }
@@ -268,12 +312,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     fn check_param_annotation(&mut self, name: &str, ann: &Expr, ty: &Ty) {
         // `ConstExpr` parameters are checked at the call; other hints must match.
-        if let Expr::Subscript(s) = ann {
-            if self.c.m.device_entity(&s.value).as_deref() == Some("ConstExpr") {
-                return;
-            }
-        }
-        if self.c.m.device_entity(ann).as_deref() == Some("ConstExpr") {
+        if self.c.is_const_expr(ann) {
             return;
         }
         if let Some(hint) = self.c.m.annotation_type(ann) {

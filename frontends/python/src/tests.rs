@@ -105,3 +105,27 @@ fn syntax_errors_and_missing_functions() {
     let e = errors(&format!("{HEADER}def plain(): pass\n"), "plain", "");
     assert!(e.contains("function 'plain' is not decorated with @device.kernel or @device.func"), "{e}");
 }
+
+#[test]
+fn const_expr_parameters_specialise_on_their_value() {
+    let src = format!(
+        "{HEADER}
+@device.func
+def tile(x, n: device.ConstExpr[int]):
+    buf = device.local_array(n, device.float32)
+    buf[0] = x
+    return buf[0]
+
+@device.kernel
+def k(out, v, m):
+    out[0] = tile(v, 8) + tile(v, 4)
+    out[1] = tile(v, m)
+"
+    );
+    let e = errors(&src, "k", "float32[:], float32, int32");
+    assert!(e.contains("k.py:12:14: error: argument 'n' of 'tile' must be a constant expression"), "{e}");
+    let ok = src.replace("    out[1] = tile(v, m)\n", "");
+    let text = ir(&ok, "k", "float32[:], float32, int32");
+    assert!(text.contains("@tile_float32_int32_c8(") && text.contains("@tile_float32_int32_c4("), "{text}");
+    assert!(text.contains("pydev.local_array shape [8]"), "{text}");
+}
