@@ -14,6 +14,7 @@ mod lower_atomics;
 mod lower_sync_nvvm;
 mod outline_kernels;
 mod promote_types;
+mod specialize_target;
 
 use melior::pass::Pass;
 
@@ -54,6 +55,7 @@ impl Options {
 
 /// Every pydev pass, in pipeline order.
 pub static PASSES: &[PassInfo] = &[
+    specialize_target::INFO,
     promote_types::INFO,
     outline_kernels::INFO,
     lower_arrays::INFO,

@@ -2,7 +2,8 @@
 //!
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
-//! | `pydev-opt` | pydev-promote-types, pydev-outline-kernels                     |
+//! | `pydev-opt` | pydev-specialize-target, canonicalize, pydev-promote-types,    |
+//! |             | pydev-outline-kernels                                          |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, nvvm-attach-target, arith-expand,       |
 //! |             | convert-gpu-to-nvvm,                                           |
@@ -80,6 +81,8 @@ impl CudaOptions {
 pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), String> {
     let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
     if stage >= 1 {
+        pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
+        add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         pm.add_pass(create_pass("pydev-promote-types")?);
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }

@@ -1,0 +1,87 @@
+//! `pydev-specialize-target`: fold `target(...)` conditions for the target
+//! being compiled for (spec: Target Specialization).
+//!
+//! Expects: `pydev.target` ops anywhere.
+//! Guarantees: none remain; each is an `arith.constant` i1 at its location.
+//! With `canonicalize` after it (as the pipelines run it) the branch a false
+//! condition guards is erased, so device-only constructs in host-only
+//! branches are never required.
+//! Does not fire on IR without `pydev.target`.
+//!
+//! Rewrites, for `target=sm_XX` (on `target=host` every description is false
+//! except is_host, any_target and the combinations that make them true):
+//!   target is_host         =>  false            target is_device  =>  true
+//!   target is_exactly(sm)  =>  sm == XX         target provides(sm) => XX >= sm
+//!   target and(a, b, ...)  =>  a && b && ...    target or(...)    =>  a || b || ...
+//!   target not(a)          =>  !a
+//!   target any_target      =>  true             target no_target  =>  false
+
+use crate::{
+    ir::{rewrite_all, Builder, PassId},
+    PassInfo, PassOption,
+};
+use melior::{
+    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, OperationRef},
+    pass::{create_external, ExternalPass},
+};
+use pydev_dialect::{target_parts, TargetKind, SM_ARCHS};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-specialize-target",
+    summary: "fold target(...) conditions for the compile target",
+    options: &[PassOption { name: "target", default: "sm_90", help: "host or sm_XX (sm_50 .. sm_121)" }],
+    create: |options| {
+        let target = options.get(&INFO, "target").to_owned();
+        let sm = match target.as_str() {
+            "host" => None,
+            t => Some(
+                t.strip_prefix("sm_")
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .filter(|n| SM_ARCHS.contains(n))
+                    .ok_or_else(|| format!("pydev-specialize-target: unknown target '{t}', expected host or sm_XX"))?,
+            ),
+        };
+        Ok(create_external(
+            move |op: OperationRef, pass: ExternalPass| {
+                if run(op, sm).is_err() {
+                    pass.signal_failure();
+                }
+            },
+            melior::ir::r#type::TypeId::create(&ID),
+            INFO.argument,
+            INFO.argument,
+            INFO.summary,
+            "",
+            &[],
+        ))
+    },
+};
+
+/// Whether a description matches the target (`None`: the host).
+pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
+    let (kind, arch, operands) = target_parts(desc).ok_or("not a target description")?;
+    let kind = TargetKind::from_value(kind.into()).ok_or("unknown target kind")?;
+    Ok(match kind {
+        TargetKind::IsHost => sm.is_none(),
+        TargetKind::IsDevice => sm.is_some(),
+        TargetKind::IsExactly => sm == Some(arch),
+        TargetKind::Provides => sm.is_some_and(|s| s >= arch),
+        TargetKind::AnyTarget => true,
+        TargetKind::NoTarget => false,
+        TargetKind::Not => !matches(operands[0], sm)?,
+        TargetKind::And => operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?.into_iter().all(|b| b),
+        TargetKind::Or => operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?.into_iter().any(|b| b),
+    })
+}
+
+fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {
+    rewrite_all(root, &["pydev.target"], |b: &Builder, op| {
+        let value = matches(op.attribute("desc").map_err(|_| "pydev.target without desc")?, sm)?;
+        let i1 = IntegerType::new(b.ctx, 1).into();
+        let c = b.value("arith.constant", &[], i1, &[b.named("value", IntegerAttribute::new(i1, i64::from(value)).into())]);
+        b.replace(op, &[c]);
+        Ok(())
+    })
+}
