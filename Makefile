@@ -31,7 +31,7 @@ demo: build
 	@echo
 	@$(BIN)/pydevc $(PY_SAMPLE) --kernel saxpy --signature '$(PY_SIGNATURE)' --emit ptx
 
-test: build test-rust test-lit check-ptx check-docs
+test: build test-rust test-lit check-ptx test-gpu check-docs
 	@echo "make test: all passed"
 
 test-rust: setup
@@ -51,6 +51,13 @@ check-ptx: build
 	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/ir.ptx -o $$tmp/ir.cubin && \
 	  $$(scripts/find-ptxas.sh) -arch=sm_90 $$tmp/py.ptx -o $$tmp/py.cubin && \
 	  echo "ptxas -arch=sm_90: $(SAMPLE) and $(PY_SAMPLE) assembled"; \
+	  status=$$?; rm -rf $$tmp; exit $$status
+
+# Compiles test/gpu/kernels.py with pydevc and, where a CUDA driver exists,
+# runs it against NumPy (it says so and passes without one).
+test-gpu: build
+	@echo "== GPU kernels (test/gpu/run.py) =="
+	@tmp=$$(mktemp -d) && python3 test/gpu/run.py --pydevc $(BIN)/pydevc --compile $$tmp --run $$tmp; \
 	  status=$$?; rm -rf $$tmp; exit $$status
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.

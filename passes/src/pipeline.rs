@@ -6,7 +6,8 @@
 //! |             | pydev-outline-kernels                                          |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, nvvm-attach-target, arith-expand,       |
-//! |             | convert-gpu-to-nvvm,                                           |
+//! |             | convert-gpu-to-nvvm, convert-math-to-llvm (the math ops        |
+//! |             | libdevice does not cover: ctpop, ctlz, cttz, absi),            |
 //! |             | reconcile-unrealized-casts                                     |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
@@ -93,7 +94,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         add_pipeline(
             pm.as_operation_pass_manager(),
             &format!(
-                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(arith-expand,convert-gpu-to-nvvm),reconcile-unrealized-casts",
+                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(arith-expand,convert-gpu-to-nvvm,convert-math-to-llvm),reconcile-unrealized-casts",
                 options.chip,
                 options.ptx_version(),
                 options.opt_level

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Compile test/gpu/kernels.py with pydevc and run the kernels on a GPU
+against NumPy.
+
+    python3 test/gpu/run.py --compile DIR   # here: pydevc -> DIR/<kernel>.ptx
+    python3 test/gpu/run.py --run DIR       # on a machine with a GPU (no Rust needed)
+
+`--run` loads the PTX through the CUDA driver with ctypes (cuModuleLoadDataEx,
+with the JIT log on failure), launches each kernel with its array arguments
+passed as the pydev ABI descriptor {T* data; u64 shape[n]; u64 strides[n]}
+(strides in elements), and compares with NumPy on fresh random inputs (fixed
+seed) and poisoned outputs. Without a CUDA driver it prints why and exits 0.
+"""
+import argparse
+import ctypes
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# kernel -> pydevc signature
+SIGNATURES = {
+    "saxpy": "float32, float32[::1], float32[::1], float32[::1]",
+    "histogram": "uint32[::1], readonly int32[::1]",
+    "warp_sum": "float32[::1], readonly float32[::1]",
+    "block_votes": "int32[::1], int32[::1], readonly float32[::1]",
+    "python_ints": "int32[:, ::1], readonly int32[::1], readonly int32[::1]",
+}
+
+
+def compile_all(out_dir, pydevc, arch):
+    os.makedirs(out_dir, exist_ok=True)
+    for name, sig in SIGNATURES.items():
+        out = os.path.join(out_dir, f"{name}.ptx")
+        subprocess.run([pydevc, os.path.join(HERE, "kernels.py"), "--kernel", name, "--signature", sig,
+                        "--target", arch, "-o", out], check=True)
+        print(f"compiled {name} -> {out}")
+
+
+class Driver:
+    def __init__(self):
+        self.cu = ctypes.CDLL("libcuda.so.1")
+        self.check(self.cu.cuInit(0), "cuInit")
+        dev = ctypes.c_int()
+        self.check(self.cu.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
+        self.ctx = ctypes.c_void_p()
+        self.check(self.cu.cuDevicePrimaryCtxRetain(ctypes.byref(self.ctx), dev), "cuDevicePrimaryCtxRetain")
+        self.check(self.cu.cuCtxSetCurrent(self.ctx), "cuCtxSetCurrent")
+        name = ctypes.create_string_buffer(128)
+        self.cu.cuDeviceGetName(name, 128, dev)
+        self.name = name.value.decode()
+
+    def check(self, status, what):
+        if status != 0:
+            msg = ctypes.c_char_p()
+            self.cu.cuGetErrorString(status, ctypes.byref(msg))
+            raise RuntimeError(f"{what} failed: {status} {msg.value.decode() if msg.value else ''}")
+
+    def load(self, ptx):
+        module = ctypes.c_void_p()
+        log = ctypes.create_string_buffer(8192)
+        opts = (ctypes.c_int * 2)(5, 6)  # CU_JIT_ERROR_LOG_BUFFER, ..._SIZE_BYTES
+        vals = (ctypes.c_void_p * 2)(ctypes.cast(log, ctypes.c_void_p), ctypes.c_void_p(8192))
+        status = self.cu.cuModuleLoadDataEx(ctypes.byref(module), ctypes.c_char_p(ptx.encode() + b"\0"), 2, opts, vals)
+        if status != 0:
+            raise RuntimeError(f"cuModuleLoadDataEx failed ({status}): {log.value.decode()}")
+        return module
+
+    def function(self, module, name):
+        fn = ctypes.c_void_p()
+        self.check(self.cu.cuModuleGetFunction(ctypes.byref(fn), module, name.encode()), f"cuModuleGetFunction({name})")
+        return fn
+
+    def to_device(self, array):
+        ptr = ctypes.c_uint64()
+        self.check(self.cu.cuMemAlloc_v2(ctypes.byref(ptr), max(array.nbytes, 1)), "cuMemAlloc")
+        self.check(self.cu.cuMemcpyHtoD_v2(ptr, array.ctypes.data_as(ctypes.c_void_p), array.nbytes), "cuMemcpyHtoD")
+        return ptr.value
+
+    def to_host(self, ptr, like):
+        out = np.empty_like(like)
+        self.check(self.cu.cuMemcpyDtoH_v2(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(ptr), out.nbytes), "cuMemcpyDtoH")
+        return out
+
+    def launch(self, fn, grid, block, params):
+        holders = []
+        for p in params:
+            holders.append(p)
+        argv = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders])
+        self.check(self.cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, argv, None), "cuLaunchKernel")
+        self.check(self.cu.cuCtxSynchronize(), "cuCtxSynchronize")
+
+
+def descriptor(ptr, array):
+    n = array.ndim
+
+    class Desc(ctypes.Structure):
+        _fields_ = [("data", ctypes.c_uint64), ("shape", ctypes.c_uint64 * n), ("strides", ctypes.c_uint64 * n)]
+
+    return Desc(ptr, (ctypes.c_uint64 * n)(*array.shape), (ctypes.c_uint64 * n)(*[s // array.itemsize for s in array.strides]))
+
+
+def run_all(ptx_dir):
+    try:
+        drv = Driver()
+    except OSError as e:
+        print(f"skipped: no CUDA driver ({e})")
+        return 0
+    rng = np.random.default_rng(1234)
+    results = []
+
+    def case(name, grid, block, arrays, scalars, check):
+        ptx = open(os.path.join(ptx_dir, f"{name}.ptx")).read()
+        fn = drv.function(drv.load(ptx), name)
+        ptrs = {k: drv.to_device(v) for k, v in arrays.items()}
+        params = []
+        for kind, key in scalars:
+            params.append(kind(key) if kind is not None else descriptor(ptrs[key], arrays[key]))
+        drv.launch(fn, grid, block, params)
+        outs = {k: drv.to_host(ptrs[k], v) for k, v in arrays.items()}
+        ok, detail = check(outs)
+        results.append((name, ok, detail))
+        print(f"{'PASS' if ok else 'FAIL'}: {name} {detail}")
+
+    n = 1 << 16
+    x = rng.random(n, dtype=np.float32)
+    y = rng.random(n, dtype=np.float32)
+    poison = np.full(n, np.nan, dtype=np.float32)
+    case("saxpy", 64, 256, {"x": x, "y": y, "out": poison.copy()},
+         [(ctypes.c_float, 2.5), (None, "x"), (None, "y"), (None, "out")],
+         lambda o: (np.allclose(o["out"], 2.5 * x + y, rtol=1e-6), "max err %.3g" % np.nanmax(np.abs(o["out"] - (2.5 * x + y)))))
+
+    data = rng.integers(0, 1 << 20, n, dtype=np.int32)
+    bins = np.zeros(97, dtype=np.uint32)
+    case("histogram", n // 256, 256, {"bins": bins, "data": data}, [(None, "bins"), (None, "data")],
+         lambda o: (np.array_equal(o["bins"], np.bincount(data % 97, minlength=97).astype(np.uint32)), ""))
+
+    out = np.zeros(1, dtype=np.float32)
+    case("warp_sum", n // 256, 256, {"out": out, "x": x}, [(None, "out"), (None, "x")],
+         lambda o: (abs(o["out"][0] - x.sum(dtype=np.float64)) < 1e-3 * n, "got %.2f want %.2f" % (o["out"][0], x.sum())))
+
+    s = rng.standard_normal(4096).astype(np.float32)
+    counts = np.full(4096 // 256, -7, dtype=np.int32)
+    ballots = np.full(4096 // 32, -7, dtype=np.int32)
+    case("block_votes", 4096 // 256, 256, {"counts": counts, "ballots": ballots, "x": s},
+         [(None, "counts"), (None, "ballots"), (None, "x")],
+         lambda o: (np.array_equal(o["counts"], (s > 0).reshape(-1, 256).sum(1)) and np.array_equal(o["ballots"], (s > 0).reshape(-1, 32).sum(1)), ""))
+
+    a = rng.integers(-1000, 1000, 4096, dtype=np.int32)
+    b = rng.integers(1, 50, 4096, dtype=np.int32) * rng.choice([-1, 1], 4096).astype(np.int32)
+    res = np.full((4096, 4), -12345, dtype=np.int32)
+    want = np.stack([a // b, a % b, np.maximum(a, b), np.abs(a)], axis=1)
+    case("python_ints", 16, 256, {"out": res, "a": a, "b": b}, [(None, "out"), (None, "a"), (None, "b")],
+         lambda o: (np.array_equal(o["out"], want), ""))
+
+    failed = [r for r in results if not r[1]]
+    print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--compile", metavar="DIR")
+    p.add_argument("--run", metavar="DIR")
+    p.add_argument("--pydevc", default=os.path.join(ROOT, "target", "debug", "pydevc"))
+    p.add_argument("--arch", default="sm_90")
+    args = p.parse_args()
+    if args.compile:
+        compile_all(args.compile, args.pydevc, args.arch)
+    if args.run:
+        return run_all(args.run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
