@@ -804,7 +804,8 @@ def Pydev_SharedArrayOp : Pydev_StaticArrayOp<"shared_array", "shared",
 def Pydev_DynamicSharedArrayOp : Pydev_Op<"dynamic_shared_array", [Pure]> {
   let summary = "the block's dynamic shared memory as a 1-d uint8 array";
   let description = [{
-    `dynamic_shared_array()`: its size is the launch's `shared` bytes.
+    `dynamic_shared_array()`: its size is the launch's `shared` bytes. The
+    element is `ui8` (`i8` after `pydev-promote-types`).
     Spec: Local, Shared, and Const Memory.
 
     ```mlir

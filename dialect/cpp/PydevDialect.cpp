@@ -769,7 +769,8 @@ LogicalResult SharedArrayOp::verify() { return verifyStaticArray(*this, MemorySp
 LogicalResult DynamicSharedArrayOp::verify() {
   ArrayType type = getResult().getType();
   auto element = dyn_cast<IntegerType>(type.getElementType());
-  if (!element || !element.isUnsigned() || element.getWidth() != 8 || type.getRank() != 1 ||
+  // ui8, or i8 once pydev-promote-types has erased signedness.
+  if (!element || element.isSigned() || element.getWidth() != 8 || type.getRank() != 1 ||
       type.getSpace() != MemorySpace::shared || type.getLayout() != pydev::Layout::c ||
       type.getReadonly())
     return emitOpError() << "result must be !pydev.array<ui8, 1, shared, c>, got "

@@ -56,6 +56,11 @@ impl<'c> Builder<'c> {
         capi::detach(self.rewriter.as_rewriter_base().insert(op))
     }
 
+    /// Inserts an op built elsewhere at this builder's position.
+    pub fn insert_op(&self, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'c> {
+        capi::detach(self.rewriter.as_rewriter_base().insert(op))
+    }
+
     /// Like [`Builder::op`], for ops with one result.
     pub fn value(
         &self,

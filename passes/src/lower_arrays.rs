@@ -12,7 +12,8 @@
 //! `unrealized_conversion_cast`, resolved by `reconcile-unrealized-casts`.
 //! Does not fire on functions and ops without pydev arrays.
 //!
-//! Address spaces (`target=cuda`): global 1, shared 3, local 5; `target=host`: 0.
+//! Address spaces (`target=cuda`): global 1, shared 3, local 0 (allocas are
+//! generic; NVPTX moves them to local memory); `target=host`: 0.
 //!
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
@@ -22,6 +23,13 @@
 //!   tuple_extract (array_shape %a)[k]   =>  shape[k]
 //!   tuple_extract (array_strides %a)[k] =>  strides[k] * sizeof(T)   (bytes, like NumPy)
 //!   array_size %a                    =>  Π shape[k]
+//!   shared_array shape [s..] align A =>  llvm.mlir.global internal (addrspace 3, align A) + descriptor
+//!   local_array shape [s..] align A  =>  llvm.alloca (in the entry block) + descriptor
+//!   dynamic_shared_array             =>  llvm.mlir.global external @__pydev_dynamic_shared (addrspace 3),
+//!                                        shape [%dynamic_smem_size]
+//! Static arrays' strides are those of `order`: C (last dimension contiguous) or F.
+//!   array_view %a : T -> U           =>  same data; extents and strides rescaled by
+//!                                        sizeof(T)/sizeof(U) (last dimension contiguous)
 
 use crate::{
     capi::{self, OwnerOp},
@@ -63,7 +71,7 @@ pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
         (false, _) => 0,
         (true, MemorySpace::Global) => 1,
         (true, MemorySpace::Shared) => 3,
-        (true, MemorySpace::Local) => 5,
+        (true, MemorySpace::Local) => 0,
     }
 }
 
@@ -77,6 +85,13 @@ fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Ty
 
 fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     let mut ok = convert_signatures(root, cuda).is_ok();
+    let mut counter = 0;
+    ok &= rewrite_all(root, &["pydev.shared_array", "pydev.local_array", "pydev.dynamic_shared_array"], |b, op| {
+        counter += 1;
+        static_array(b, op, cuda, counter)
+    })
+    .is_ok();
+    ok &= rewrite_all(root, &["pydev.array_view"], |b, op| view(b, op, cuda)).is_ok();
     ok &= rewrite_all(root, &["pydev.tuple_extract", "pydev.array_size"], |b, op| {
         let is_size = op.name().as_string_ref().as_str() == Ok("pydev.array_size");
         let input = capi::value(op.operand(0).expect("operand"));
@@ -235,5 +250,146 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let new_type = FunctionType::new(b.ctx, &inputs, &results);
         capi::op_mut(func).set_attribute("function_type", TypeAttribute::new(new_type.into()).into());
     }
+    Ok(())
+}
+
+/// The nearest enclosing op of one of `names`.
+fn enclosing<'c>(op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
+    let mut cur = op.parent_operation().map(capi::detach);
+    while let Some(p) = cur {
+        if names.iter().any(|n| p.name().as_string_ref().as_str() == Ok(n)) {
+            return Some(p);
+        }
+        cur = p.parent_operation().map(capi::detach);
+    }
+    None
+}
+
+/// A builder at the start of the first block of `op`'s first region.
+fn at_start<'c>(op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
+    let block = op.region(0).ok().and_then(capi::entry_block)?;
+    block.first_operation().map(|first| Builder::before(capi::detach(first)))
+}
+
+fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, counter: usize) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+    let result_type = op.result(0).expect("result").r#type();
+    let array = ArrayType::from_type(result_type).expect("verified array");
+    if !is_machine_type(array.element) {
+        return Err(format!("{name} of {} is not lowered yet (numbers are)", array.element));
+    }
+    let (elem_size, elem_align) = pydev_dialect::type_layout(array.element).ok_or("element without a layout")?;
+    let shape: Vec<i64> = match op.attribute("shape") {
+        Ok(a) => {
+            let dense = DenseI64ArrayAttribute::try_from(a).map_err(|_| "shape is not an i64 array")?;
+            (0..dense.len()).map(|i| dense.element(i).expect("in range")).collect()
+        }
+        Err(_) => vec![],
+    };
+    let align = op.attribute("alignment").ok().and_then(capi::integer_attr_value).filter(|a| *a > 0).unwrap_or(elem_align as i64);
+    let fortran = op.attribute("order").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == "F");
+    let space = address_space(array.space, cuda);
+    let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
+    let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
+    let total: i64 = shape.iter().product();
+    let _ = elem_size;
+    let (data, extents): (Value, Vec<Value>) = match name.as_str() {
+        "pydev.shared_array" | "pydev.dynamic_shared_array" => {
+            let dynamic = name == "pydev.dynamic_shared_array";
+            let symbol = if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
+            let exists = capi::ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
+                g.attribute("sym_name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == symbol)
+            });
+            if !exists {
+                let mb = at_start(module).ok_or("empty module")?;
+                let global_type = if dynamic { b.ty("!llvm.array<0 x i8>") } else { b.ty(&format!("!llvm.array<{total} x {}>", array.element)) };
+                let linkage = if dynamic { "external" } else { "internal" };
+                let region = melior::ir::Region::new();
+                let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", b.loc)
+                    .add_attributes(&[
+                        mb.named("sym_name", mb.string(&symbol)),
+                        mb.named("global_type", TypeAttribute::new(global_type).into()),
+                        mb.named("linkage", mb.attr(&format!("#llvm.linkage<{linkage}>"))),
+                        mb.named("addr_space", mb.attr("3 : i32")),
+                        mb.named("alignment", mb.attr(&format!("{} : i64", if dynamic { 16 } else { align }))),
+                    ])
+                    .add_regions([region])
+                    .build()
+                    .map_err(|e| format!("cannot build the shared global: {e}"))?;
+                mb.insert_op(global);
+            }
+            let p = b.value("llvm.mlir.addressof", &[], ptr_type, &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())]);
+            let extents = if dynamic {
+                let bytes = b.inline_asm("mov.u32 $0, %dynamic_smem_size;", "=r", &[], Some(b.i32())).expect("result");
+                vec![b.value("llvm.zext", &[bytes], b.i64(), &[])]
+            } else {
+                shape.iter().map(|s| b.const_int(b.i64(), *s)).collect()
+            };
+            (p, extents)
+        }
+        _ => {
+            let func = enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
+            let fb = at_start(func).ok_or("function without a body")?;
+            let count = fb.const_int(fb.i64(), total);
+            let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(array.element).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
+            (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
+        }
+    };
+    // Element strides of a dense array in C or Fortran order.
+    let n = shape.len();
+    let mut strides = vec![1i64; n];
+    for k in 0..n {
+        let range: Vec<usize> = if fortran { (0..k).collect() } else { (k + 1..n).collect() };
+        strides[k] = range.iter().map(|&j| shape[j]).product();
+    }
+    let desc_type = descriptor_type(b, &array, cuda);
+    let mut desc = b.value("llvm.mlir.undef", &[], desc_type, &[]);
+    let insert = |d: Value<'c, 'c>, v: Value<'c, '_>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], desc_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    desc = insert(desc, data, &[0]);
+    for (k, e) in extents.iter().enumerate() {
+        desc = insert(desc, *e, &[1, k as i64]);
+        let s = b.const_int(b.i64(), strides.get(k).copied().unwrap_or(1));
+        desc = insert(desc, s, &[2, k as i64]);
+    }
+    let v = b.cast(desc, result_type);
+    b.replace(op, &[v]);
+    Ok(())
+}
+
+fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+    let source = capi::value(op.operand(0).expect("source"));
+    let from = ArrayType::from_type(source.r#type()).expect("verified array");
+    let result_type = op.result(0).expect("result").r#type();
+    let to = ArrayType::from_type(result_type).expect("verified array");
+    let (from_size, _) = pydev_dialect::type_layout(from.element).ok_or("element without a layout")?;
+    let (to_size, _) = pydev_dialect::type_layout(to.element).ok_or("element without a layout")?;
+    let from_desc = b.cast(source, descriptor_type(b, &from, cuda));
+    let to_type = descriptor_type(b, &to, cuda);
+    let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[from_desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space, cuda)));
+    let mut desc = b.value("llvm.mlir.undef", &[], to_type, &[]);
+    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], to_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    desc = set(desc, get(&[0], ptr_type), &[0]);
+    let n = i64::from(from.rank);
+    // x * from_size / to_size, exact for the verified contiguous case.
+    let rescale = |v: Value<'c, 'c>| {
+        if from_size == to_size {
+            return v;
+        }
+        let num = b.const_int(b.i64(), from_size as i64);
+        let den = b.const_int(b.i64(), to_size as i64);
+        let bytes = b.value("llvm.mul", &[v, num], b.i64(), &[]);
+        b.value("llvm.udiv", &[bytes, den], b.i64(), &[])
+    };
+    for k in 0..n {
+        let extent = get(&[1, k], b.i64());
+        let stride = get(&[2, k], b.i64());
+        let last = k == n - 1;
+        desc = set(desc, if last { rescale(extent) } else { extent }, &[1, k]);
+        desc = set(desc, if last && from_size != to_size { b.const_int(b.i64(), 1) } else { rescale(stride) }, &[2, k]);
+    }
+    let v = b.cast(desc, result_type);
+    b.replace(op, &[v]);
     Ok(())
 }

@@ -52,3 +52,49 @@ def python_ints(out, a, b):
         out[i, 1] = a[i] % b[i]
         out[i, 2] = max(a[i], b[i])
         out[i, 3] = -a[i] if a[i] < 0 else a[i]
+
+
+@device.kernel
+def block_sum(out, x):
+    buf = device.shared_array(256, device.float32)
+    t = device.thread_idx.x
+    i = device.tid(1)
+    buf[t] = x[i] if i < x.size else 0.0
+    device.syncthreads()
+    step = 128
+    while step > 0:
+        if t < step:
+            buf[t] += buf[t + step]
+        device.syncthreads()
+        step //= 2
+    if t == 0:
+        out[device.block_idx.x] = buf[0]
+
+
+TILE = 32
+
+
+@device.kernel
+def transpose(out, inp):
+    tile = device.shared_array((TILE, TILE + 1), device.float32)
+    x = device.block_idx.x * TILE + device.thread_idx.x
+    y = device.block_idx.y * TILE + device.thread_idx.y
+    if x < inp.shape[1] and y < inp.shape[0]:
+        tile[device.thread_idx.y, device.thread_idx.x] = inp[y, x]
+    device.syncthreads()
+    x = device.block_idx.y * TILE + device.thread_idx.x
+    y = device.block_idx.x * TILE + device.thread_idx.y
+    if x < out.shape[1] and y < out.shape[0]:
+        out[y, x] = tile[device.thread_idx.x, device.thread_idx.y]
+
+
+@device.kernel
+def local_scan(out, x):
+    i = device.tid(1)
+    acc = device.local_array(4, device.float32)
+    s = 0.0
+    for k in range(4):
+        s += x[i * 4 + k]
+        acc[k] = s
+    for k in range(4):
+        out[i * 4 + k] = acc[k]

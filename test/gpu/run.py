@@ -29,6 +29,9 @@ SIGNATURES = {
     "warp_sum": "float32[::1], readonly float32[::1]",
     "block_votes": "int32[::1], int32[::1], readonly float32[::1]",
     "python_ints": "int32[:, ::1], readonly int32[::1], readonly int32[::1]",
+    "block_sum": "float32[::1], readonly float32[::1]",
+    "transpose": "float32[:, ::1], readonly float32[:, ::1]",
+    "local_scan": "float32[::1], readonly float32[::1]",
 }
 
 
@@ -87,11 +90,10 @@ class Driver:
         return out
 
     def launch(self, fn, grid, block, params):
-        holders = []
-        for p in params:
-            holders.append(p)
-        argv = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders])
-        self.check(self.cu.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, None, argv, None), "cuLaunchKernel")
+        grid = grid if isinstance(grid, tuple) else (grid, 1, 1)
+        block = block if isinstance(block, tuple) else (block, 1, 1)
+        argv = (ctypes.c_void_p * len(params))(*[ctypes.cast(ctypes.pointer(p), ctypes.c_void_p) for p in params])
+        self.check(self.cu.cuLaunchKernel(fn, *grid, *block, 0, None, argv, None), "cuLaunchKernel")
         self.check(self.cu.cuCtxSynchronize(), "cuCtxSynchronize")
 
 
@@ -156,6 +158,20 @@ def run_all(ptx_dir):
     want = np.stack([a // b, a % b, np.maximum(a, b), np.abs(a)], axis=1)
     case("python_ints", 16, 256, {"out": res, "a": a, "b": b}, [(None, "out"), (None, "a"), (None, "b")],
          lambda o: (np.array_equal(o["out"], want), ""))
+
+    sums = np.full(n // 256, np.nan, dtype=np.float32)
+    case("block_sum", n // 256, 256, {"out": sums, "x": x}, [(None, "out"), (None, "x")],
+         lambda o: (np.allclose(o["out"], x.reshape(-1, 256).sum(1), rtol=1e-4), ""))
+
+    m = rng.random((300, 200), dtype=np.float32)
+    mt = np.full((200, 300), np.nan, dtype=np.float32)
+    case("transpose", (7, 10, 1), (32, 32, 1), {"out": mt, "inp": m}, [(None, "out"), (None, "inp")],
+         lambda o: (np.array_equal(o["out"], m.T), ""))
+
+    z = rng.random(1024 * 4, dtype=np.float32)
+    scans = np.full(1024 * 4, np.nan, dtype=np.float32)
+    case("local_scan", 4, 256, {"out": scans, "x": z}, [(None, "out"), (None, "x")],
+         lambda o: (np.allclose(o["out"], np.cumsum(z.reshape(-1, 4), axis=1).ravel(), rtol=1e-6), ""))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

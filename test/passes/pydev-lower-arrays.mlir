@@ -52,3 +52,38 @@ func.func @signed_element(%a: !pydev.array<si32, 1>, %i: index) -> si32 {
   %x = pydev.array_load %a[%i] : !pydev.array<si32, 1>, index -> si32
   return %x : si32
 }
+
+// -----
+
+// Shared arrays are module globals in address space 3 with C or Fortran
+// strides; local arrays are allocas in the entry block.
+// CHECK: llvm.mlir.global internal @__pydev_shared_{{[0-9]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x f32>
+// CHECK-LABEL: func.func @static_arrays
+// CHECK: llvm.alloca %{{.*}} x i32 {alignment = 4 : i64} : (i64) -> !llvm.ptr
+// CHECK: llvm.mlir.addressof @__pydev_shared_{{[0-9]+}} : !llvm.ptr<3>
+// CHECK: llvm.mlir.constant(33 : i64) : i64
+// CHECK: %[[S0:.*]] = llvm.mlir.constant(33 : i64) : i64
+// CHECK-NEXT: llvm.insertvalue %[[S0]], %{{.*}}[2, 0]
+// CHECK: %[[S1:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK-NEXT: llvm.insertvalue %[[S1]], %{{.*}}[2, 1]
+func.func @static_arrays(%i: i64) -> (f32, i32) {
+  %s = pydev.shared_array shape [32, 33] order "C" align 16 : !pydev.array<f32, 2, shared, c>
+  %x = pydev.array_load %s[%i, %i] : !pydev.array<f32, 2, shared, c>, i64, i64 -> f32
+  %l = pydev.local_array shape [4] order "C" : !pydev.array<i32, 1, local, c>
+  %y = pydev.array_load %l[%i] : !pydev.array<i32, 1, local, c>, i64 -> i32
+  return %x, %y : f32, i32
+}
+
+// -----
+
+// Dynamic shared memory: one external global; its size is the launch's.
+// CHECK: llvm.mlir.global external @__pydev_dynamic_shared() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK-LABEL: func.func @dynamic
+// CHECK: llvm.inline_asm has_side_effects "mov.u32 $0, %dynamic_smem_size;", "=r"
+// CHECK: llvm.udiv
+func.func @dynamic(%i: i64) -> f32 {
+  %d = pydev.dynamic_shared_array : !pydev.array<i8, 1, shared, c>
+  %e = pydev.array_view %d : !pydev.array<i8, 1, shared, c> -> !pydev.array<f32, 1, shared, c>
+  %x = pydev.array_load %e[%i] : !pydev.array<f32, 1, shared, c>, i64 -> f32
+  return %x : f32
+}

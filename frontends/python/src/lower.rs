@@ -413,7 +413,8 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 crate::module::Binding::DeviceModule => Item::DeviceModule,
                 crate::module::Binding::CudaPackage => Item::CudaPackage,
                 crate::module::Binding::MathModule => Item::MathModule,
-                crate::module::Binding::DeviceName(n) => Item::Device(n.clone()),
+                // `from cuda.device import x`: the same entity as `device.x`.
+                crate::module::Binding::DeviceName(n) => return self.device_attr(n, range),
             });
         }
         if m.funcs.contains_key(name) {
@@ -955,14 +956,45 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 match f.body.as_slice() {
                     [.., Stmt::Return(ast::StmtReturn { value: Some(e), .. })] => {
                         let (init, _) = f.body.split_at(f.body.len() - 1);
+                        if let Some(r) = early_return(init) {
+                            return self.err_help(r, format!("local function '{}' may only return at its end", f.name.id), "compute the result in a local and end with `return <expression>`");
+                        }
+                        // The body's locals are its own (Python scopes): the
+                        // caller's locals of the same names keep their values.
+                        let mut own = HashSet::new();
+                        assigned_names(init, &mut own);
+                        let saved: Vec<(String, bool, Option<Val>)> =
+                            own.into_iter().map(|n| { let local = self.locals.contains(&n); let v = if local { self.b.read(&n) } else { None }; (n, local, v) }).collect();
+                        self.locals.extend(saved.iter().map(|(n, _, _)| n.clone()));
                         self.suite(init);
-                        self.expr(e)
+                        let result = self.expr(e);
+                        for (name, local, value) in saved {
+                            match (local, value, self.b.cur) {
+                                (false, _, _) => {
+                                    self.locals.remove(&name);
+                                }
+                                (true, Some(v), Some(cur)) => self.b.write(&name, cur, v),
+                                _ => {}
+                            }
+                        }
+                        result
                     }
                     _ => self.err_help(range, format!("local function '{}' must end with `return <expression>`", f.name.id), "predicates return a bool"),
                 }
             }
         }
     }
+}
+
+/// The first `return` among statements (not in nested functions).
+fn early_return(body: &[Stmt]) -> Option<TextRange> {
+    body.iter().find_map(|s| match s {
+        Stmt::Return(r) => Some(r.range()),
+        Stmt::If(i) => early_return(&i.body).or_else(|| i.elif_else_clauses.iter().find_map(|c| early_return(&c.body))),
+        Stmt::While(w) => early_return(&w.body).or_else(|| early_return(&w.orelse)),
+        Stmt::For(f) => early_return(&f.body).or_else(|| early_return(&f.orelse)),
+        _ => None,
+    })
 }
 
 /// How an item is described in messages.
