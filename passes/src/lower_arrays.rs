@@ -297,6 +297,10 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
         "pydev.shared_array" | "pydev.dynamic_shared_array" => {
             let dynamic = name == "pydev.dynamic_shared_array";
+            if !cuda {
+                // Shared memory is per block: on the host the runtime provides it.
+                return Err("shared memory on the host comes from the host target's runtime, which is not built yet".into());
+            }
             let symbol = if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
             let exists = capi::ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
                 g.attribute("sym_name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == symbol)
@@ -311,7 +315,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                         mb.named("sym_name", mb.string(&symbol)),
                         mb.named("global_type", TypeAttribute::new(global_type).into()),
                         mb.named("linkage", mb.attr(&format!("#llvm.linkage<{linkage}>"))),
-                        mb.named("addr_space", mb.attr("3 : i32")),
+                        mb.named("addr_space", mb.attr(&format!("{space} : i32"))),
                         mb.named("alignment", mb.attr(&format!("{} : i64", if dynamic { 16 } else { align }))),
                     ])
                     .add_regions([region])

@@ -755,6 +755,8 @@ impl Lowerer<'_, '_, '_> {
             return self.err(range, format!("assignment needs one index per dimension: the array has {ndim}, {} given", idx.len()));
         }
         let val = self.materialize(&value, range)?;
+        // A WarpMask is an int32 (spec: WarpMask).
+        let val = if val.ty == Ty::WarpMask && *dtype != Ty::WarpMask { self.convert(&val, &INT32, range)? } else { val };
         let val = if val.ty == *dtype { val } else if val.ty.is_number() && dtype.is_number() { self.convert(&val, &dtype, range)? } else {
             return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
         };
