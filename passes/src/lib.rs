@@ -6,6 +6,7 @@
 //! `cuda` (and later `host`) pipelines from the same entries.
 
 mod capi;
+mod check_lowered;
 mod ir;
 pub mod pipeline;
 
@@ -61,6 +62,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_arrays::INFO,
     lower_atomics::INFO,
     lower_sync_nvvm::INFO,
+    check_lowered::INFO,
 ];
 
 pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
