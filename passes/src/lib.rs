@@ -10,6 +10,7 @@ mod check_lowered;
 mod ir;
 pub mod pipeline;
 
+mod lower_aggregates;
 mod lower_arrays;
 mod lower_atomics;
 mod lower_sync_nvvm;
@@ -62,6 +63,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_arrays::INFO,
     lower_atomics::INFO,
     lower_sync_nvvm::INFO,
+    lower_aggregates::INFO,
     check_lowered::INFO,
 ];
 

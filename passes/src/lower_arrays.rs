@@ -18,6 +18,8 @@
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
 //!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]])
+//!   array_load (struct/vector/tuple) =>  one llvm.load per member at its CUDA C++ byte
+//!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
 //!   array_store %v, %a[i_0..i_n-1]   =>  llvm.store %v, (gep T, data[Σ i_k * strides[k]])
 //!   atomic_ref %a[i_0..i_n-1]        =>  gep T, data[Σ i_k * strides[k]] : !llvm.ptr<AS>
 //!   tuple_extract (array_shape %a)[k]   =>  shape[k]
@@ -145,6 +147,22 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let array_value = capi::value(op.operand(array_value).expect("array operand"));
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
+        let aggregate = members(array.element).is_some() || pydev_dialect::types::vector_parts(array.element).is_some();
+        if aggregate && name != "pydev.atomic_ref" {
+            // Structs, vectors, tuples: member by member at CUDA C++ offsets.
+            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+            if name == "pydev.array_load" {
+                let loaded = load_at(b, base, 0, array.element)?;
+                let v = b.cast(loaded, array.element);
+                b.replace(op, &[v]);
+            } else {
+                let v = capi::value(op.operand(0).expect("value"));
+                let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element));
+                store_at(b, base, 0, array.element, v)?;
+                b.erase(op);
+            }
+            return Ok(());
+        }
         let ptr = element_pointer(b, array_value, &array, &indices, cuda)?;
         match name {
             "pydev.array_load" => {
@@ -166,6 +184,90 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     if ok { Ok(()) } else { Err(()) }
+}
+
+/// `Σ i_k * strides[k]` and the data pointer of an array value.
+fn element_offset<'c>(
+    b: &Builder<'c>,
+    array_value: Value<'c, 'c>,
+    array: &ArrayType<'c>,
+    indices: &[Value<'c, 'c>],
+    cuda: bool,
+) -> Result<(Value<'c, 'c>, Value<'c, 'c>), String> {
+    let descriptor = b.cast(array_value, descriptor_type(b, array, cuda));
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space, cuda)));
+    let data = b.value("llvm.extractvalue", &[descriptor], ptr_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[0]).into())]);
+    let mut offset: Option<Value> = None;
+    for (k, index) in indices.iter().enumerate() {
+        let index = to_i64(b, *index)?;
+        let stride = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())]);
+        let term = b.value("llvm.mul", &[index, stride], b.i64(), &[]);
+        offset = Some(match offset {
+            None => term,
+            Some(sum) => b.value("llvm.add", &[sum, term], b.i64(), &[]),
+        });
+    }
+    Ok((data, offset.unwrap_or_else(|| b.const_int(b.i64(), 0))))
+}
+
+/// The address of an aggregate element: `data + offset * sizeof(T)` in bytes.
+fn element_bytes<'c>(b: &Builder<'c>, array_value: Value<'c, 'c>, array: &ArrayType<'c>, indices: &[Value<'c, 'c>], cuda: bool) -> Result<Value<'c, 'c>, String> {
+    let (size, _) = pydev_dialect::type_layout(array.element).ok_or_else(|| format!("array element type {} has no device layout", array.element))?;
+    let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
+    let bytes = b.value("llvm.mul", &[offset, b.const_int(b.i64(), size as i64)], b.i64(), &[]);
+    Ok(byte_gep(b, data, bytes))
+}
+
+fn byte_gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, bytes: Value<'c, 'c>) -> Value<'c, 'c> {
+    let i8t: Type = melior::ir::r#type::IntegerType::new(b.ctx, 8).into();
+    b.value(
+        "llvm.getelementptr",
+        &[base, bytes],
+        base.r#type(),
+        &[
+            b.named("rawConstantIndices", DenseI32ArrayAttribute::new(b.ctx, &[i32::MIN]).into()),
+            b.named("elem_type", TypeAttribute::new(i8t).into()),
+        ],
+    )
+}
+
+/// Members of an aggregate at `base + offset`, in CUDA C++ layout.
+fn members<'c>(ty: Type<'c>) -> Option<Vec<Type<'c>>> {
+    pydev_dialect::types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| pydev_dialect::types::tuple_parts(ty))
+}
+
+/// Loads a value of pydev type `ty` stored at `base + offset` bytes, in its
+/// register form.
+fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
+    let reg = crate::lower_aggregates::register_type(b.ctx, ty);
+    if let Some(ms) = members(ty) {
+        let mut acc = b.value("llvm.mlir.undef", &[], reg, &[]);
+        for (k, m) in ms.into_iter().enumerate() {
+            let off = pydev_dialect::field_offset(ty, k as u32).ok_or("member without a layout")?;
+            let v = load_at(b, base, offset + off, m)?;
+            acc = b.value("llvm.insertvalue", &[acc, v], reg, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())]);
+        }
+        return Ok(acc);
+    }
+    let (_, align) = pydev_dialect::type_layout(ty).ok_or_else(|| format!("{ty} has no device layout"))?;
+    let p = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
+    Ok(b.value("llvm.load", &[p], reg, &[b.named("alignment", b.attr(&format!("{align} : i64")))]))
+}
+
+fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>, v: Value<'c, 'c>) -> Result<(), String> {
+    if let Some(ms) = members(ty) {
+        for (k, m) in ms.into_iter().enumerate() {
+            let off = pydev_dialect::field_offset(ty, k as u32).ok_or("member without a layout")?;
+            let reg = crate::lower_aggregates::register_type(b.ctx, m);
+            let part = b.value("llvm.extractvalue", &[v], reg, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())]);
+            store_at(b, base, offset + off, m, part)?;
+        }
+        return Ok(());
+    }
+    let (_, align) = pydev_dialect::type_layout(ty).ok_or_else(|| format!("{ty} has no device layout"))?;
+    let p = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
+    b.op("llvm.store", &[v, p], &[], &[b.named("alignment", b.attr(&format!("{align} : i64")))]);
+    Ok(())
 }
 
 /// `gep T, data[Σ i_k * strides[k]]`.

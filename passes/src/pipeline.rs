@@ -5,7 +5,8 @@
 //! | `pydev-opt` | pydev-specialize-target, canonicalize, pydev-promote-types,    |
 //! |             | pydev-outline-kernels                                          |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
-//! |             | pydev-lower-sync-nvvm, pydev-check-lowered, nvvm-attach-target,|
+//! |             | pydev-lower-sync-nvvm, pydev-lower-aggregates,                 |
+//! |             | pydev-check-lowered, nvvm-attach-target,                       |
 //! |             | arith-expand,                                                  |
 //! |             | convert-gpu-to-nvvm, convert-math-to-llvm (the math ops        |
 //! |             | libdevice does not cover: ctpop, ctlz, cttz, absi),            |
@@ -89,7 +90,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
-        for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-check-lowered"] {
+        for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);
         }
         add_pipeline(

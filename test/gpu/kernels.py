@@ -98,3 +98,27 @@ def local_scan(out, x):
         acc[k] = s
     for k in range(4):
         out[i * 4 + k] = acc[k]
+
+
+@device.struct
+class Particle:
+    pos: device.float32x4
+    mass: float
+
+
+@device.kernel
+def push(ps, dt):
+    i = device.tid(1)
+    if i < ps.size:
+        p = ps[i]
+        v = p.pos
+        p.pos = device.float32x4(v.x + dt, v.y, v.z, v.w * p.mass)
+        ps[i] = p
+
+
+@device.kernel
+def stencil(out, u):
+    i, j = device.tid(2)
+    n, m = u.shape
+    if 0 < i and i < n - 1 and 0 < j and j < m - 1:
+        out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4.0 * u[i, j]

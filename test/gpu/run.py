@@ -32,6 +32,8 @@ SIGNATURES = {
     "block_sum": "float32[::1], readonly float32[::1]",
     "transpose": "float32[:, ::1], readonly float32[:, ::1]",
     "local_scan": "float32[::1], readonly float32[::1]",
+    "push": "Particle[::1], float32",
+    "stencil": "float32[:, ::1], readonly float32[:, ::1]",
 }
 
 
@@ -172,6 +174,24 @@ def run_all(ptx_dir):
     scans = np.full(1024 * 4, np.nan, dtype=np.float32)
     case("local_scan", 4, 256, {"out": scans, "x": z}, [(None, "out"), (None, "x")],
          lambda o: (np.allclose(o["out"], np.cumsum(z.reshape(-1, 4), axis=1).ravel(), rtol=1e-6), ""))
+
+    # An array of structs holding a float32x4: the CUDA C++ layout as a NumPy dtype.
+    particle = np.dtype({"names": ["pos", "mass"], "formats": [("<f4", (4,)), "<f4"], "offsets": [0, 16], "itemsize": 32})
+    ps = np.zeros(1000, dtype=particle)
+    ps["pos"] = rng.random((1000, 4), dtype=np.float32)
+    ps["mass"] = rng.random(1000, dtype=np.float32)
+    want_ps = ps.copy()
+    want_ps["pos"][:, 0] += np.float32(0.5)
+    want_ps["pos"][:, 3] *= ps["mass"]
+    case("push", 4, 256, {"ps": ps}, [(None, "ps"), (ctypes.c_float, 0.5)],
+         lambda o: (np.allclose(o["ps"]["pos"], want_ps["pos"]) and np.array_equal(o["ps"]["mass"], ps["mass"]), ""))
+
+    u = rng.random((130, 70), dtype=np.float32)
+    lap = np.full_like(u, np.nan)
+    want_lap = lap.copy()
+    want_lap[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
+    case("stencil", (9, 5, 1), (16, 16, 1), {"out": lap, "u": u}, [(None, "out"), (None, "u")],
+         lambda o: (np.allclose(o["out"], want_lap, equal_nan=True, rtol=1e-5), ""))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

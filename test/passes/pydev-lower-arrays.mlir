@@ -85,3 +85,19 @@ func.func @dynamic(%i: i64) -> f32 {
   %x = pydev.array_load %e[%i] : !pydev.array<f32, 1, shared, c>, i64 -> f32
   return %x : f32
 }
+
+// -----
+
+// Arrays of structs: members are loaded at their CUDA C++ offsets (a float4
+// at 0, 16-byte aligned; the float at 16), the element stride is sizeof(T) = 32.
+// CHECK-LABEL: func.func @array_of_structs
+// CHECK: %[[SIZE:.*]] = llvm.mlir.constant(32 : i64) : i64
+// CHECK: llvm.mul %{{.*}}, %[[SIZE]] : i64
+// CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK: %[[O16:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[P16:.*]] = llvm.getelementptr %{{.*}}[%[[O16]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: llvm.load %[[P16]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+func.func @array_of_structs(%a: !pydev.array<!pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1>, %i: i64) -> !pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}> {
+  %p = pydev.array_load %a[%i] : !pydev.array<!pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1>, i64 -> !pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>
+  return %p : !pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>
+}

@@ -34,7 +34,11 @@ impl Lowerer<'_, '_, '_> {
             return Ok(Item::Dtype(t));
         }
         if let Some(sm) = attr.strip_prefix("sm").and_then(|s| s.parse::<u32>().ok()) {
-            return if pydev_sm(sm) { Ok(Item::Sm(sm)) } else { self.err(range, format!("unknown architecture sm{sm}")) };
+            if !pydev_sm(sm) {
+                let known = pydev_dialect::SM_ARCHS.iter().map(|a| format!("sm{a}")).collect::<Vec<_>>().join(", ");
+                return self.err_help(range, format!("cuda.device has no architecture 'sm{sm}'"), format!("the SM selectors are {known}"));
+            }
+            return Ok(Item::Sm(sm));
         }
         Ok(match attr {
             "is_host" => Item::Target(Target::Leaf("is_host")),
@@ -94,7 +98,8 @@ impl Lowerer<'_, '_, '_> {
 
     fn const_int_arg(&mut self, e: &Expr, what: &str) -> R<i128> {
         match self.expr(e)? {
-            Item::Val(Val { konst: Some(Const::Int(i)), .. }) => Ok(i),
+            Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) => Ok(i),
+            Item::Val(Val { konst: Some(_), ty, .. }) => self.err(e.range(), format!("{what} must be an integer, got {ty}")),
             _ => self.err_help(e.range(), format!("{what} must be a constant expression"), "use a literal, or a local or global assigned a constant"),
         }
     }
@@ -115,15 +120,15 @@ impl Lowerer<'_, '_, '_> {
         }
     }
 
-    /// A predicate argument: a callable with no parameters, called here.
+    /// A predicate argument: a callable with no parameters (a lambda, a local
+    /// `def`, or a `@device.func` without parameters), called here.
     fn predicate(&mut self, e: &Expr, what: &str) -> R<Val> {
-        match self.expr(e)? {
-            Item::Closure(body) => {
-                let r = self.call_closure(&body, e.range())?;
-                self.truth(r, e.range())
-            }
-            other => self.err_help(e.range(), format!("{what} takes a predicate callable with no arguments, got {}", describe(&other)), "pass e.g. `lambda: x > 0`"),
-        }
+        let result = match self.expr(e)? {
+            Item::Closure(body) => self.call_closure(&body, e.range())?,
+            Item::Func(f) if self.c.m.funcs.get(&f).is_some_and(|d| d.def.parameters.args.is_empty()) => self.call_user(&f, None, vec![], e.range())?,
+            other => return self.err_help(e.range(), format!("{what}() takes a predicate callable with no arguments, got {}", describe(&other)), "pass e.g. `lambda: x > 0`"),
+        };
+        self.truth(result, e.range())
     }
 
     fn mask_arg(&mut self, e: &Expr) -> R<Val> {
@@ -138,93 +143,138 @@ impl Lowerer<'_, '_, '_> {
         }
     }
 
-    fn args_exactly<'e>(&mut self, c: &'e ast::ExprCall, name: &str, n: usize) -> R<&'e [Expr]> {
-        if c.arguments.args.len() != n {
-            return self.err(c.range(), format!("{name}() takes {n} arguments, {} given", c.arguments.args.len()));
+    /// A lane of a warp mask (`m[i]`, `m[i] = b`): an integer, 0 to 31 when
+    /// constant (spec: WarpMask.__getitem__ / __setitem__).
+    pub fn mask_index(&mut self, e: &Expr) -> R<Val> {
+        let i = self.expr(e)?;
+        let i = self.index_value(i, e.range())?;
+        if let Some(Const::Int(k)) = i.konst {
+            if !(0..32).contains(&k) {
+                return self.err_help(e.range(), format!("lane {k} is outside the warp mask (0 to 31)"), "a WarpMask has one bit per lane of the warp");
+            }
         }
-        Ok(&c.arguments.args)
+        Ok(i)
+    }
+
+    /// The arguments of a call bound to the spec's parameter names
+    /// (positional, then keywords); `None` where an optional one is absent.
+    /// Unknown, repeated, missing and extra arguments are errors.
+    fn bind<'e>(&mut self, c: &'e ast::ExprCall, what: &str, params: &[&str], required: usize) -> R<Vec<Option<&'e Expr>>> {
+        let args = &c.arguments.args;
+        if let Some(s) = args.iter().find(|a| matches!(a, Expr::Starred(_))) {
+            return self.err(s.range(), "*args unpacking is not supported in device code");
+        }
+        if args.len() > params.len() {
+            let n = params.len();
+            return self.err(c.range(), format!("{what}() takes {n} argument{}, {} given", if n == 1 { "" } else { "s" }, args.len()));
+        }
+        let mut out: Vec<Option<&Expr>> = (0..params.len()).map(|i| args.get(i)).collect();
+        for k in &c.arguments.keywords {
+            let Some(name) = k.arg.as_ref().map(|a| a.id.as_str()) else {
+                return self.err(k.range(), "**kwargs unpacking is not supported in device code");
+            };
+            let Some(i) = params.iter().position(|p| *p == name) else {
+                let help = if params.is_empty() {
+                    format!("{what}() takes no arguments")
+                } else {
+                    format!("the parameters of {what}() are {}", params.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", "))
+                };
+                return self.err_help(k.range(), format!("{what}() has no keyword argument '{name}'"), help);
+            };
+            if out[i].is_some() {
+                return self.err(k.range(), format!("{what}() got two values for argument '{name}'"));
+            }
+            out[i] = Some(&k.value);
+        }
+        if let Some(p) = params[..required].iter().zip(&out).find(|(_, a)| a.is_none()).map(|(p, _)| *p) {
+            return self.err(c.range(), format!("{what}() is missing argument '{p}'"));
+        }
+        Ok(out)
+    }
+
+    /// [`Self::bind`] for calls whose parameters are all required.
+    fn bind_all<'e, const N: usize>(&mut self, c: &'e ast::ExprCall, what: &str, params: [&str; N]) -> R<[&'e Expr; N]> {
+        let bound = self.bind(c, what, &params, N)?;
+        Ok(std::array::from_fn(|i| bound[i].expect("required argument")))
     }
 
     pub fn device_call(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
         let r = c.range();
-        // Keyword arguments are only accepted where the spec names them.
-        let kw_ok: &[&str] = match name {
-            "local_array" | "shared_array" => &["shape", "dtype", "order", "align"],
-            "threadfence" => &["memory", "scope"],
-            _ => &[],
-        };
-        for k in &c.arguments.keywords {
-            let ok = k.arg.as_ref().is_some_and(|a| kw_ok.contains(&a.id.as_str()));
-            if !ok {
-                let kw = k.arg.as_ref().map(|a| a.id.to_string()).unwrap_or_else(|| "**".into());
-                return self.err(k.range(), format!("device.{name}() has no keyword argument '{kw}'"));
-            }
-        }
+        let what = &format!("device.{name}");
         match name {
             "tid" | "grid_size" => {
-                let [n] = self.args_exactly(c, name, 1)? else { unreachable!() };
-                let n = self.const_int_arg(n, &format!("the argument of {name}()"))?;
+                let [n] = self.bind_all(c, what, ["ndims"])?;
+                let n = self.const_int_arg(n, &format!("the ndims of {what}()"))?;
                 if !(1..=3).contains(&n) {
-                    return self.err(r, format!("{name}({n}): ndims must be 1, 2 or 3"));
+                    return self.err_help(r, format!("{what}({n}): ndims must be 1, 2 or 3"), "the grid has three dimensions, x, y and z");
                 }
                 self.at(r);
                 let mut items = self.position(name == "grid_size", n as u32);
                 Ok(if n == 1 { items.remove(0) } else { Item::Tuple(items) })
             }
             "syncthreads" => {
-                self.args_exactly(c, name, 0)?;
+                self.bind_all(c, what, [])?;
+                self.at(r);
                 self.b.op(&[], "pydev.syncthreads");
                 Ok(Item::NoneV)
             }
             "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
-                let [p] = self.args_exactly(c, name, 1)? else { unreachable!() };
-                let p = self.predicate(p, name)?;
+                let [p] = self.bind_all(c, what, ["pred"])?;
+                let p = self.predicate(p, what)?;
                 self.at(r);
                 let ty = if name == "syncthreads_count" { INT32 } else { Ty::Bool };
                 Ok(Item::Val(self.b.op1(&format!("pydev.{name} {} : {}", v(p.id), ty.mlir()), ty)))
             }
             "threadfence" => {
-                let memory = self.keyword_string(c, "memory", 0, "memory order", MEMORY_ORDERS, "seq_cst")?;
-                let scope = self.keyword_string(c, "scope", 1, "thread scope", SCOPES, "system")?;
+                let [memory, scope] = self.bind(c, what, &["memory", "scope"], 0)?[..] else { unreachable!() };
+                let memory = self.order_arg(memory)?;
+                let scope = self.scope_arg(scope)?;
                 self.at(r);
                 self.b.op(&[], &format!("pydev.threadfence memory <{memory}> scope <{scope}>"));
                 Ok(Item::NoneV)
             }
             "activemask" | "lanemask_lt" => {
-                self.args_exactly(c, name, 0)?;
+                self.bind_all(c, what, [])?;
+                self.at(r);
                 Ok(Item::Val(self.b.op1(&format!("pydev.{name}"), Ty::WarpMask)))
             }
             "syncwarp" => {
-                let [m] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let [m] = self.bind_all(c, what, ["mask"])?;
                 let m = self.mask_arg(m)?;
                 self.at(r);
                 self.b.op(&[], &format!("pydev.syncwarp {}", v(m.id)));
                 Ok(Item::NoneV)
             }
             "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
-                let [m, p] = self.args_exactly(c, name, 2)? else { unreachable!() };
+                let [m, p] = self.bind_all(c, what, ["mask", "pred"])?;
                 let m = self.mask_arg(m)?;
-                let p = self.predicate(p, name)?;
+                let p = self.predicate(p, what)?;
                 self.at(r);
                 let kind = name.trim_end_matches("_sync");
                 let ty = if kind == "ballot" { Ty::WarpMask } else { Ty::Bool };
                 Ok(Item::Val(self.b.op1(&format!("pydev.vote {kind} {}, {} : {}", v(m.id), v(p.id), ty.mlir()), ty)))
             }
             "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
-                let [m, x, lane] = self.args_exactly(c, name, 3)? else { unreachable!() };
+                let lane_name = match name {
+                    "shfl_sync" => "src_lane",
+                    "shfl_xor_sync" => "flag",
+                    _ => "delta",
+                };
+                let [m, x, lane] = self.bind_all(c, what, ["mask", "value", lane_name])?;
                 let m = self.mask_arg(m)?;
+                let value_range = x.range();
                 let x = self.value(x)?;
                 if x.ty.size() > 8 || !matches!(x.ty, Ty::Bool | Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) | Ty::Vector { .. } | Ty::Struct(_) | Ty::Tuple(_) | Ty::WarpMask) {
-                    return self.err(r, format!("{name} moves values of at most 8 bytes, got a {} ({} bytes)", x.ty, x.ty.size()));
+                    return self.err_help(value_range, format!("{what}() moves values of at most 8 bytes, got a {} ({} bytes)", x.ty, x.ty.size()), "shuffle the parts of a larger value one by one");
                 }
                 let lane_item = self.expr(lane)?;
                 let lane_v = match lane_item {
                     Item::Val(l) if l.ty.is_integer() || l.ty == Ty::WarpMask => l,
-                    other => return self.err(lane.range(), format!("the lane of {name} must be an int32, got {}", describe(&other))),
+                    other => return self.err(lane.range(), format!("the {lane_name} of {what}() must be an int32, got {}", describe(&other))),
                 };
                 if let Some(Const::Int(k)) = lane_v.konst {
                     if !(0..32).contains(&k) {
-                        return self.err(lane.range(), format!("lane {k} is outside the warp (0 to 31)"));
+                        return self.err_help(lane.range(), format!("{lane_name} {k} of {what}() is outside the warp (0 to 31)"), "lanes of a warp are numbered 0 to 31");
                     }
                 }
                 let kind = match name {
@@ -237,14 +287,19 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(self.b.op1(&format!("pydev.shfl {kind} {}, {}, {} : {}, {}", v(m.id), v(x.id), v(lane_v.id), x.ty.mlir(), lane_v.ty.mlir()), x.ty.clone())))
             }
             "match_any_sync" | "match_all_sync" => {
-                let args = &c.arguments.args;
-                if !(2..=3).contains(&args.len()) {
-                    return self.err(r, format!("{name}() takes a mask and a value (and the spec's flag), {} arguments given", args.len()));
-                }
-                let m = self.mask_arg(&args[0])?;
-                let x = self.value(&args[1])?;
+                // The spec's `flag` has no documented meaning; it is checked, not used.
+                let [m, x, flag] = self.bind(c, what, &["mask", "value", "flag"], 2)?[..] else { unreachable!() };
+                let m = self.mask_arg(m.expect("required"))?;
+                let value = x.expect("required");
+                let x = self.value(value)?;
                 if !matches!(&x.ty, Ty::Int { bits: 32 | 64, .. } | Ty::Float(FloatKind::F32 | FloatKind::F64)) {
-                    return self.err(args[1].range(), format!("{name} compares 32- or 64-bit numbers, got {}", x.ty));
+                    return self.err_help(value.range(), format!("{what}() compares 32- or 64-bit numbers, got {}", x.ty), "convert the value, e.g. device.int32(...)");
+                }
+                if let Some(flag) = flag {
+                    let f = self.value(flag)?;
+                    if !f.ty.is_integer() {
+                        return self.err(flag.range(), format!("the flag of {what}() must be an int32, got {}", f.ty));
+                    }
                 }
                 self.at(r);
                 if name == "match_any_sync" {
@@ -258,34 +313,42 @@ impl Lowerer<'_, '_, '_> {
                 ]))
             }
             "WarpMask" => {
-                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let [x] = self.bind_all(c, "WarpMask", ["x"])?;
                 self.mask_arg(x).map(Item::Val)
             }
             "local_array" | "shared_array" => self.static_array(name, c),
             "dynamic_shared_array" => {
-                self.args_exactly(c, name, 0)?;
+                self.bind_all(c, what, [])?;
+                self.at(r);
                 let ty = Ty::Array { dtype: Box::new(Ty::Int { bits: 8, signed: false }), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Shared };
                 Ok(Item::Val(self.b.op1(&format!("pydev.dynamic_shared_array : {}", ty.mlir()), ty)))
             }
             "atomic_ref" => {
-                let [a, i] = self.args_exactly(c, name, 2)? else { unreachable!() };
-                let a = self.value(a)?;
+                let [a_e, i] = self.bind_all(c, what, ["array", "index"])?;
+                let a = self.value(a_e)?;
                 let Ty::Array { dtype, ndim, readonly, space, .. } = a.ty.clone() else {
-                    return self.err(c.arguments.args[0].range(), format!("atomic_ref() needs an array, got {}", a.ty));
+                    return self.err(a_e.range(), format!("{what}() needs an array, got {}", a.ty));
                 };
                 if readonly {
-                    return self.err(r, "atomic_ref() of a read-only array");
-                }
-                let idx_item = self.expr(i)?;
-                let idx = match idx_item {
-                    Item::Tuple(items) => items.into_iter().map(|it| self.index_value(it, i.range())).collect::<R<Vec<_>>>()?,
-                    other => vec![self.index_value(other, i.range())?],
-                };
-                if idx.len() != ndim as usize {
-                    return self.err(i.range(), format!("atomic_ref() needs one index per dimension: the array has {ndim}, {} given", idx.len()));
+                    return self.err_help(a_e.range(), format!("{what}() of a read-only array"), "atomics may write; pass a writable array");
                 }
                 if dtype.size() > 16 {
-                    return self.err(r, format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                    return self.err(a_e.range(), format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                }
+                let idx_item = self.expr(i)?;
+                let items = match idx_item {
+                    Item::Tuple(items) => items,
+                    Item::Val(t) if matches!(t.ty, Ty::Tuple(_)) => self.tuple_elements(&Item::Val(t), i.range())?,
+                    other => vec![other],
+                };
+                if items.len() != ndim as usize {
+                    return self.err(i.range(), format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()));
+                }
+                let mut idx = Vec::new();
+                for (d, it) in items.into_iter().enumerate() {
+                    let x = self.index_value(it, i.range())?;
+                    // Python indexing: a negative index counts from the end.
+                    idx.push(self.wrap_index(&a, d as u32, x, i.range())?);
                 }
                 let ty = Ty::AtomicRef { dtype, space };
                 let names: Vec<String> = idx.iter().map(|x| v(x.id)).collect();
@@ -294,9 +357,10 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(self.b.op1(&format!("pydev.atomic_ref {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), ty.mlir()), ty)))
             }
             "popc" | "brev" | "clz" | "ffs" => {
-                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let [x] = self.bind_all(c, what, ["x"])?;
+                let x_range = x.range();
                 let x = self.value(x)?;
-                let Ty::Int { bits, .. } = x.ty else { return self.err(r, format!("{name}() needs an integer, got {}", x.ty)) };
+                let Ty::Int { bits, .. } = x.ty else { return self.err(x_range, format!("{what}() needs an integer, got {}", x.ty)) };
                 self.at(r);
                 let raw_ty = Ty::Raw(if bits == 64 { "i64" } else if bits == 32 { "i32" } else if bits == 16 { "i16" } else { "i8" });
                 let raw = self.b.op1(&format!("pydev.cast {} : {} to i{bits}", v(x.id), x.ty.mlir()), raw_ty.clone());
@@ -326,49 +390,62 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(self.b.op1(&format!("pydev.cast {} : i32 to si32", v(res32.id)), INT32)))
             }
             "cbrt" => {
-                let [x] = self.args_exactly(c, name, 1)? else { unreachable!() };
+                let [x] = self.bind_all(c, what, ["a"])?;
+                let x_range = x.range();
                 let x = self.value(x)?;
                 if !x.ty.is_float() {
-                    return self.err(r, format!("cbrt() needs a floating-point number, got {}", x.ty));
+                    return self.err(x_range, format!("{what}() needs a floating-point number, got {}", x.ty));
                 }
+                self.at(r);
                 Ok(Item::Val(self.b.op1(&format!("math.cbrt {} : {}", v(x.id), x.ty.mlir()), x.ty.clone())))
             }
             "fma" => {
-                let args = self.positional_values(c)?;
-                let [a, b, cc] = args.as_slice() else { return self.err(r, "fma() takes 3 arguments") };
-                let mut ty = a.ty.clone();
-                for x in [a, b, cc] {
+                let exprs = self.bind_all(c, what, ["a", "b", "c"])?;
+                let mut args = Vec::new();
+                for e in exprs {
+                    let x = self.value(e)?;
                     if !x.ty.is_float() {
-                        return self.err(r, format!("fma() needs floating-point numbers, got {}", x.ty));
+                        return self.err(e.range(), format!("{what}() needs floating-point numbers, got {}", x.ty));
                     }
-                    ty = crate::types::promote(&ty, false, &x.ty, false).map_err(|e| self.c.error(r, e))?;
+                    args.push(x);
                 }
-                let (a, b, cc) = (self.convert(a, &ty, r)?, self.convert(b, &ty, r)?, self.convert(cc, &ty, r)?);
-                Ok(Item::Val(self.b.op1(&format!("math.fma {}, {}, {} : {}", v(a.id), v(b.id), v(cc.id), ty.mlir()), ty)))
+                // The common type; Python floats adopt the others' type.
+                let (mut ty, mut weak) = (args[0].ty.clone(), args[0].weak);
+                for x in &args[1..] {
+                    ty = crate::types::promote(&ty, weak, &x.ty, x.weak).map_err(|e| self.c.error(r, e))?;
+                    weak &= x.weak;
+                }
+                let conv = args.iter().map(|x| self.convert(x, &ty, r)).collect::<R<Vec<_>>>()?;
+                self.at(r);
+                Ok(Item::Val(self.b.op1(&format!("math.fma {}, {}, {} : {}", v(conv[0].id), v(conv[1].id), v(conv[2].id), ty.mlir()), ty)))
             }
             "target" => {
-                let [d] = self.args_exactly(c, name, 1)? else { unreachable!() };
-                let Item::Target(t) = self.expr(d)? else {
-                    return self.err_help(d.range(), "target() takes a constant target description", "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))");
+                let [d] = self.bind_all(c, what, ["desc"])?;
+                let t = match self.expr(d)? {
+                    Item::Target(t) => t,
+                    other => {
+                        return self.err_help(d.range(), format!("{what}() takes a constant target description, got {}", describe(&other)), "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))")
+                    }
                 };
                 self.at(r);
                 Ok(Item::Val(self.b.op1(&format!("pydev.target #pydev.target<{}>", t.text()), Ty::Bool)))
             }
             "is_exactly" | "provides" => {
-                let [s] = self.args_exactly(c, name, 1)? else { unreachable!() };
-                let Item::Sm(sm) = self.expr(s)? else { return self.err(s.range(), format!("{name}() takes an SM selector such as device.sm80")) };
+                let [s] = self.bind_all(c, what, ["sm"])?;
+                let Item::Sm(sm) = self.expr(s)? else { return self.err_help(s.range(), format!("{what}() takes an SM selector"), "e.g. device.sm80") };
                 Ok(Item::Target(Target::Sm(if name == "provides" { "provides" } else { "is_exactly" }, sm)))
             }
             "machine_representation" => {
-                self.args_exactly(c, name, 0)?;
+                self.bind_all(c, what, [])?;
                 Ok(Item::Str("itanium".into()))
             }
             "align" => {
-                let [t, n] = self.args_exactly(c, name, 2)? else { unreachable!() };
+                let [t, n] = self.bind_all(c, what, ["t", "n"])?;
                 let t = self.dtype_arg(t)?;
+                let n_range = n.range();
                 let n = self.const_int_arg(n, "the alignment")?;
                 if n <= 0 || (n & (n - 1)) != 0 {
-                    return self.err(r, format!("alignment must be a power of two, got {n}"));
+                    return self.err(n_range, format!("alignment must be a power of two, got {n}"));
                 }
                 Ok(Item::Dtype(match t {
                     Ty::Struct(def) => {
@@ -381,52 +458,70 @@ impl Lowerer<'_, '_, '_> {
                     }
                 }))
             }
-            "kernel" | "func" | "struct" => self.err(r, format!("@device.{name} is a decorator; apply it at module level")),
-            "launch" => self.err_help(r, "device.launch is host-only", "launch kernels from host code"),
+            "kernel" | "func" | "struct" => self.err_help(r, format!("@device.{name} is a decorator, not a function of device code"), "apply it to a definition at module level"),
+            "launch" => self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code"),
             "Atomic" => self.err_help(r, "device.Atomic objects are not supported in device code yet", "use device.atomic_ref(array, index)"),
             "ConstExpr" => self.err(r, "ConstExpr is a type hint, not a function"),
             other => self.err(r, format!("device.{other} cannot be called")),
         }
     }
 
-    /// A `memory=` / `scope=` argument: keyword or positional `pos`.
-    fn keyword_string(&mut self, c: &ast::ExprCall, key: &str, pos: usize, what: &str, allowed: &[&str], default: &str) -> R<String> {
-        let e = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == key)).map(|k| &k.value).or_else(|| c.arguments.args.get(pos));
+    /// A memory order (spec: Memory Orderings), `seq_cst` when absent.
+    fn order_arg(&mut self, e: Option<&Expr>) -> R<String> {
         match e {
-            Some(e) => self.string_arg(e, what, allowed),
-            None => Ok(default.to_owned()),
+            Some(e) => self.string_arg(e, "memory order", MEMORY_ORDERS),
+            None => Ok("seq_cst".into()),
+        }
+    }
+
+    /// A thread scope (spec: Thread Scopes), `system` when absent.
+    fn scope_arg(&mut self, e: Option<&Expr>) -> R<String> {
+        match e {
+            Some(e) => self.string_arg(e, "thread scope", SCOPES),
+            None => Ok("system".into()),
         }
     }
 
     fn static_array(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
-        let get = |key: &str, pos: usize| c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == key)).map(|k| &k.value).or_else(|| c.arguments.args.get(pos));
-        let Some(shape_e) = get("shape", 0) else { return self.err(c.range(), format!("{name}() needs a shape")) };
-        let Some(dtype_e) = get("dtype", 1) else { return self.err(c.range(), format!("{name}() needs a dtype")) };
+        let what = &format!("device.{name}");
+        let [shape_e, dtype_e, order_e, align_e] = self.bind(c, what, &["shape", "dtype", "order", "align"], 2)?[..] else { unreachable!() };
+        let (shape_e, dtype_e) = (shape_e.expect("required"), dtype_e.expect("required"));
         let shape_item = self.expr(shape_e)?;
         let dims = match shape_item {
             Item::Tuple(items) => items,
             other => vec![other],
         };
+        if dims.is_empty() {
+            return self.err_help(shape_e.range(), format!("the shape of {what}() is empty"), "give at least one extent, e.g. (32,)");
+        }
         let mut shape = Vec::new();
         for d in dims {
             match d {
-                Item::Val(Val { konst: Some(Const::Int(i)), .. }) if i > 0 => shape.push(i),
-                Item::Val(Val { konst: Some(Const::Int(i)), .. }) => return self.err(shape_e.range(), format!("array extents must be positive, got {i}")),
-                _ => return self.err_help(shape_e.range(), format!("the shape of {name}() must be a constant expression"), "use literals, or locals or globals assigned constants"),
+                Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) if i > 0 => shape.push(i),
+                Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) => {
+                    return self.err_help(shape_e.range(), format!("the extents of {what}() must be positive, got {i}"), "an array has at least one element per dimension")
+                }
+                Item::Val(Val { konst: Some(_), ty, .. }) => {
+                    return self.err_help(shape_e.range(), format!("the shape of {what}() must be an integer or a tuple of integers, got {ty}"), "write the extents as integers, e.g. (32, 32)")
+                }
+                _ => return self.err_help(shape_e.range(), format!("the shape of {what}() must be a constant expression"), "use literals, or locals or globals assigned constants"),
             }
         }
         let dtype = self.dtype_arg(dtype_e)?;
-        let order = match get("order", 2) {
+        let order = match order_e {
             Some(e) => self.string_arg(e, "order", &["C", "F"])?,
             None => "C".into(),
         };
-        let align = match get("align", 3) {
-            Some(e) => self.const_int_arg(e, "align")?,
+        let align = match align_e {
+            Some(e) => {
+                let a = self.const_int_arg(e, "the align of an array")?;
+                if a < 0 || (a != 0 && (a & (a - 1)) != 0) || a > i128::from(u32::MAX) {
+                    return self.err(e.range(), format!("align must be a power of two, got {a}"));
+                }
+                a
+            }
             None => 0,
         };
-        if align < 0 || (align != 0 && (align & (align - 1)) != 0) {
-            return self.err(c.range(), format!("align must be a power of two, got {align}"));
-        }
         let space = if name == "local_array" { Space::Local } else { Space::Shared };
         let layout = if order == "C" { ArrayLayout::C } else { ArrayLayout::F };
         let ty = Ty::Array { dtype: Box::new(dtype), ndim: shape.len() as u32, layout, readonly: false, space };
@@ -439,38 +534,23 @@ impl Lowerer<'_, '_, '_> {
     pub fn atomic_method(&mut self, r: Val, method: &str, c: &ast::ExprCall) -> R<Item> {
         let Ty::AtomicRef { dtype, .. } = r.ty.clone() else { unreachable!("atomic ref") };
         let range = c.range();
-        let n_values = match method {
-            "cas" | "wait" if method == "cas" => 2,
-            "load" | "notify_one" | "notify_all" => 0,
-            "wait" => 1,
-            _ => 1,
-        };
-        if c.arguments.args.len() < n_values {
-            return self.err(range, format!("{method}() needs {n_values} value arguments"));
-        }
-        for k in &c.arguments.keywords {
-            if !k.arg.as_ref().is_some_and(|a| matches!(a.id.as_str(), "memory" | "scope")) || method.starts_with("notify") {
-                return self.err(k.range(), format!("{method}() has no keyword argument '{}'", k.arg.as_ref().map(|a| a.id.as_str()).unwrap_or("**")));
-            }
-        }
-        let mut vals = Vec::new();
-        for e in &c.arguments.args[..n_values] {
-            let x = self.value(e)?;
-            vals.push(self.coerce(&x, &dtype, e.range(), &format!("the value of {method}()"))?);
-        }
+        let what = &format!("AtomicInterface.{method}");
         if method.starts_with("notify") {
-            if !c.arguments.args.is_empty() {
-                return self.err(range, format!("{method}() takes no arguments"));
-            }
+            self.bind_all(c, what, [])?;
+            self.at(range);
             let all = if method == "notify_all" { " all" } else { "" };
             self.b.op(&[], &format!("pydev.atomic_notify {}{all} : {}", v(r.id), r.ty.mlir()));
             return Ok(Item::NoneV);
         }
-        let memory = self.keyword_string(c, "memory", n_values, "memory order", MEMORY_ORDERS, "seq_cst")?;
-        let scope = self.keyword_string(c, "scope", n_values + 1, "thread scope", SCOPES, "system")?;
-        if c.arguments.args.len() > n_values + 2 {
-            return self.err(range, format!("{method}() takes at most {} arguments", n_values + 2));
-        }
+        // The spec's parameters: the values, then `memory` and `scope`.
+        let values: &[&str] = match method {
+            "load" => &[],
+            "cas" => &["old", "val"],
+            "wait" => &["old"],
+            _ => &["val"],
+        };
+        let params: Vec<&str> = values.iter().copied().chain(["memory", "scope"]).collect();
+        let bound = self.bind(c, what, &params, values.len())?;
         let int_ok = matches!(&*dtype, Ty::Int { bits: 32 | 64, .. });
         let float_ok = matches!(&*dtype, Ty::Float(FloatKind::F32 | FloatKind::F64));
         let allowed = match method {
@@ -486,15 +566,26 @@ impl Lowerer<'_, '_, '_> {
                 "load" | "store" => "a type of at most 16 bytes",
                 _ => "uint32, int32, uint64, int64, float32 or float64",
             };
-            return self.err(range, format!("atomic {method}() needs {need}, the atomic holds {dtype}"));
+            return self.err(range, format!("{what}() needs {need}, the atomic holds {dtype}"));
         }
+        let mut vals = Vec::new();
+        for e in bound[..values.len()].iter().map(|e| e.expect("required")) {
+            let x = self.value(e)?;
+            // Python scalars and values that convert to the atomic's type without loss.
+            let lossless = x.ty.is_number() && dtype.is_number() && crate::types::promote(&x.ty, x.weak, &dtype, false).is_ok_and(|t| t == *dtype);
+            vals.push(if lossless { self.convert(&x, &dtype, e.range())? } else { self.coerce(&x, &dtype, e.range(), &format!("the value of {what}()"))? });
+        }
+        let memory_e = bound[values.len()];
+        let memory = self.order_arg(memory_e)?;
+        let scope = self.scope_arg(bound[values.len() + 1])?;
         let bad_order = match method {
             "load" | "wait" => matches!(memory.as_str(), "release" | "acq_rel"),
             "store" => matches!(memory.as_str(), "consume" | "acquire" | "acq_rel"),
             _ => false,
         };
         if bad_order {
-            return self.err(range, format!("memory order '{memory}' is not valid for {method}()"));
+            let ok = if method == "store" { "'relaxed', 'release' or 'seq_cst'" } else { "'relaxed', 'consume', 'acquire' or 'seq_cst'" };
+            return self.err_help(memory_e.map_or(range, Ranged::range), format!("memory order '{memory}' is not valid for {what}()"), format!("a {method} takes {ok}"));
         }
         let ms = format!("memory <{memory}> scope <{scope}>");
         self.at(range);

@@ -477,13 +477,17 @@ impl Lowerer<'_, '_, '_> {
                 }
                 Ty::Array { .. } => self.array_subscript(x, slice, range),
                 Ty::WarpMask => {
-                    let i = self.expr(slice)?;
-                    let i = self.index_value(i, slice.range())?;
+                    let i = self.mask_index(slice)?;
                     self.mask_bit(&x, &i, range).map(Item::Val)
                 }
                 other => self.err(range, format!("a {other} cannot be indexed")),
             },
             Item::Device(name) if name == "ConstExpr" => Ok(Item::Device(name)),
+            // A Dim3 is a uint32x3 (spec: Thread Positioning).
+            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => {
+                let x = self.dim3_value(&name, range)?;
+                self.subscript(Item::Val(x), slice, range)
+            }
             other => self.err(range, format!("{} cannot be indexed", describe(&other))),
         }
     }
@@ -532,8 +536,7 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Some(Item::Val(new)))
             }
             Ty::WarpMask => {
-                let i = self.expr(&s.slice)?;
-                let i = self.index_value(i, s.slice.range())?;
+                let i = self.mask_index(&s.slice)?;
                 let set = self.truth(value, s.range())?;
                 let m = self.convert(&x, &INT32, s.range())?;
                 let i = self.convert(&i, &INT32, s.range())?;
@@ -709,7 +712,7 @@ impl Lowerer<'_, '_, '_> {
 
     /// Python negative indices: `i < 0 ? i + n : i` (constants fold; unsigned
     /// indices need nothing).
-    fn wrap_index(&mut self, a: &Val, d: u32, i: Val, range: TextRange) -> R<Val> {
+    pub fn wrap_index(&mut self, a: &Val, d: u32, i: Val, range: TextRange) -> R<Val> {
         match (&i.konst, &i.ty) {
             (Some(Const::Int(k)), _) if *k >= 0 => return Ok(i),
             (_, Ty::Int { signed: false, .. }) | (_, Ty::Bool) => return Ok(i),

@@ -685,6 +685,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 }
                 other => self.err(range, format!("cannot unpack a {other}")),
             },
+            Item::Device(n) if matches!(n.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => {
+                let x = self.dim3_value(n, range)?;
+                self.tuple_elements(&Item::Val(x), range)
+            }
             other => self.err(range, format!("cannot unpack {}", describe(other))),
         }
     }
