@@ -36,7 +36,7 @@ test: build test-rust test-lit check-ptx test-gpu check-docs
 
 test-rust: setup
 	@echo "== Rust tests =="
-	cargo test $(CARGO_FLAGS) --workspace --lib
+	cargo test $(CARGO_FLAGS) --workspace --lib --exclude pydev-bench
 
 test-lit: build
 	@echo "== lit suite =="

@@ -24,9 +24,19 @@ use melior::{ir::Module as MlirModule, Context};
 use ruff_python_ast::Stmt;
 use ruff_text_size::{Ranged, TextRange};
 
+/// Values of a function's free names (module globals, closure cells) that
+/// the Python package hands over with the source; they shadow the file's own
+/// module-level constants.
+pub type FreeNames = std::collections::HashMap<String, module::GlobalConst>;
+
 /// The pydev IR text of `function` (and every function it calls) compiled
 /// for `signature` (see [`signature::parse_signature`]).
 pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature: &str) -> Result<String, Diagnostics> {
+    compile_to_text_with(file_name, source, function, signature, &FreeNames::new())
+}
+
+/// [`compile_to_text`] with the values of free names.
+pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<String, Diagnostics> {
     let file = SourceFile::new(file_name, source);
     let parsed = match ruff_python_parser::parse_module(source) {
         Ok(p) => p,
@@ -36,7 +46,8 @@ pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature:
         }
     };
     let body: &[Stmt] = &parsed.syntax().body;
-    let m = module::Module::scan(file.clone(), body);
+    let mut m = module::Module::scan(file.clone(), body);
+    m.globals.extend(free.iter().map(|(k, v)| (k.clone(), v.clone())));
     if !m.diags.is_empty() {
         return Err(Diagnostics(m.diags));
     }

@@ -9,6 +9,7 @@
 //! dtype     := int8 .. uint64 | float16 | bfloat16 | float32 | float64 | float8e4m3
 //!            | float8e5m2 | complex64 | complex128 | bool | int | float | complex
 //!            | <number>x<1-4> (float32x4) | WarpMask | a @device.struct class name
+//!            | "{" name ":" type ("," name ":" type)* "}"   a NumPy structured dtype
 //! ```
 
 use crate::{
@@ -21,8 +22,8 @@ fn split_top(text: &str) -> Vec<&str> {
     let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
     for (i, c) in text.char_indices() {
         match c {
-            '[' | '(' => depth += 1,
-            ']' | ')' => depth -= 1,
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
             ',' if depth == 0 => {
                 out.push(&text[start..i]);
                 start = i + 1;
@@ -42,6 +43,18 @@ pub fn parse_signature(m: &Module, text: &str) -> Result<Vec<Ty>, String> {
 }
 
 fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
+    // `{x: float32, y: int32}`: a NumPy structured dtype, laid out as a C struct.
+    if text.starts_with('{') {
+        let close = text.find('}').ok_or_else(|| format!("missing '}}' in '{text}'"))?;
+        let mut fields = Vec::new();
+        for f in split_top(&text[1..close]).into_iter().map(str::trim).filter(|f| !f.is_empty()) {
+            let (name, ty) = f.split_once(':').ok_or_else(|| format!("structured field '{f}' must be written name: type"))?;
+            fields.push((name.trim().to_owned(), parse_type(m, ty.trim())?));
+        }
+        let def = std::rc::Rc::new(crate::types::StructDef { name: "structured".into(), fields, align: 0 });
+        let rest = text[close + 1..].trim();
+        return if rest.is_empty() { Ok(Ty::Struct(def)) } else { array_of(Ty::Struct(def), false, rest, text) };
+    }
     if let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         let items: Vec<&str> = split_top(inner).into_iter().map(str::trim).filter(|s| !s.is_empty()).collect();
         return Ok(Ty::Tuple(items.into_iter().map(|t| parse_type(m, t)).collect::<Result<_, _>>()?));
@@ -72,6 +85,12 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
         }
         return Ok(dtype);
     };
+    array_of(dtype, readonly, &format!("[{dims}]"), text)
+}
+
+/// `dtype[dims]`: `dims_text` is the bracketed part.
+fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty, String> {
+    let dims = dims_text.strip_prefix('[').and_then(|d| d.strip_suffix(']')).ok_or_else(|| format!("expected [dims] after the dtype in '{text}'"))?;
     let dims: Vec<&str> = dims.split(',').map(str::trim).collect();
     let contiguous: Vec<bool> = dims
         .iter()

@@ -129,3 +129,22 @@ def k(out, v, m):
     assert!(text.contains("@tile_float32_int32_c8(") && text.contains("@tile_float32_int32_c4("), "{text}");
     assert!(text.contains("pydev.local_array shape [8]"), "{text}");
 }
+
+#[test]
+fn structured_dtypes_and_free_names() {
+    let src = format!(
+        "{HEADER}
+@device.kernel
+def k(ps, out):
+    i = device.tid(1)
+    out[i] = ps[i].mass * SCALE
+"
+    );
+    let mut free = crate::FreeNames::new();
+    free.insert("SCALE".into(), crate::module::GlobalConst::Num(crate::ir::Const::Float(2.0)));
+    let text = crate::compile_to_text_with("k.py", &src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]", &free).unwrap_or_else(|d| panic!("{d}"));
+    assert!(text.contains(r#"!pydev.array<!pydev.struct<"structured", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1, c>"#), "{text}");
+    assert!(text.contains("pydev.constant 0x40000000 : f32"), "{text}");
+    let e = errors(&src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]");
+    assert!(e.contains("name 'SCALE' is not defined in device code"), "{e}");
+}
