@@ -3,7 +3,7 @@
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
 //! | `pydev-opt` | pydev-specialize-target, canonicalize, pydev-promote-types,    |
-//! |             | pydev-outline-kernels                                          |
+//! |             | convert-math-to-funcs, pydev-outline-kernels                   |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, pydev-lower-aggregates,                 |
 //! |             | pydev-check-lowered, nvvm-attach-target,                       |
@@ -87,6 +87,9 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         pm.add_pass(create_pass("pydev-promote-types")?);
+        // Integer `**` (math.ipowi) becomes a helper function, which
+        // outlining then moves into the gpu.module with the rest.
+        add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {

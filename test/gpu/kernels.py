@@ -52,6 +52,7 @@ def python_ints(out, a, b):
         out[i, 1] = a[i] % b[i]
         out[i, 2] = max(a[i], b[i])
         out[i, 3] = -a[i] if a[i] < 0 else a[i]
+        out[i, 4] = (b[i] % 7) ** 3
 
 
 @device.kernel

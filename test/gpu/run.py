@@ -156,8 +156,8 @@ def run_all(ptx_dir):
 
     a = rng.integers(-1000, 1000, 4096, dtype=np.int32)
     b = rng.integers(1, 50, 4096, dtype=np.int32) * rng.choice([-1, 1], 4096).astype(np.int32)
-    res = np.full((4096, 4), -12345, dtype=np.int32)
-    want = np.stack([a // b, a % b, np.maximum(a, b), np.abs(a)], axis=1)
+    res = np.full((4096, 5), -12345, dtype=np.int32)
+    want = np.stack([a // b, a % b, np.maximum(a, b), np.abs(a), (b % 7) ** 3], axis=1)
     case("python_ints", 16, 256, {"out": res, "a": a, "b": b}, [(None, "out"), (None, "a"), (None, "b")],
          lambda o: (np.array_equal(o["out"], want), ""))
 
