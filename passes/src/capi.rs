@@ -109,12 +109,7 @@ pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), Stri
 pub fn gpu_objects(root: OperationRef) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
     for op in ops_named(root, &["gpu.binary"]) {
-        let name = op
-            .attribute("sym_name")
-            .ok()
-            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned())
-            .unwrap_or_default();
+        let name = sym_name(op);
         let Ok(objects) = op.attribute("objects") else { continue };
         let Ok(objects) = melior::ir::attribute::ArrayAttribute::try_from(objects) else { continue };
         for i in 0..objects.len() {
@@ -189,12 +184,7 @@ impl<'c> OwnerOp<'c> for Value<'c, 'c> {
 pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for op in ops_named(root, &["gpu.module"]) {
-        let name = op
-            .attribute("sym_name")
-            .ok()
-            .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
-            .map(|s| s.value().to_owned())
-            .unwrap_or_default();
+        let name = sym_name(op);
         // Safety: `op` is a live gpu.module of LLVM dialect ops; the returned
         // C string is malloc'ed by the C API and freed here.
         unsafe {
@@ -211,14 +201,6 @@ pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
 unsafe extern "C" {
     #[link_name = "free"]
     fn libc_free(p: *mut std::ffi::c_void);
-}
-
-/// An op from a raw handle collected by a walk.
-///
-/// # Safety (of the body)
-/// Callers pass handles of ops that are alive for the pass's run.
-pub fn op_from_raw<'c>(raw: mlir_sys::MlirOperation) -> OperationRef<'c, 'c> {
-    unsafe { OperationRef::from_raw(raw) }
 }
 
 /// Changes the type of a value in place (the pass keeps users consistent).
@@ -263,4 +245,24 @@ pub fn has_no_uses(op: OperationRef) -> bool {
         // Safety: live value.
         unsafe { mlir_sys::mlirValueGetFirstUse(r.to_raw()).ptr.is_null() }
     })
+}
+
+/// The `sym_name` of a symbol op, or "".
+pub fn sym_name(op: OperationRef) -> String {
+    op.attribute("sym_name")
+        .ok()
+        .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+        .map(|s| s.value().to_owned())
+        .unwrap_or_default()
+}
+
+/// Every op under `root` (itself included), detached from the walk.
+pub fn all_ops<'c>(root: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+    let mut raw = Vec::new();
+    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+        raw.push(op.to_raw());
+        melior::ir::operation::WalkResult::Advance
+    });
+    // Safety: see `ops_named`.
+    raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }

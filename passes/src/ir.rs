@@ -188,3 +188,38 @@ pub fn rewrite_all<'c>(
     }
     if ok { Ok(()) } else { Err(()) }
 }
+
+/// Changes, in place, the type of every value, block argument and
+/// `function_type` under `root` by `map` (identity where it returns its
+/// argument). Passes that erase a type family everywhere at once use it, so
+/// that block arguments, branches and calls stay consistent without casts.
+pub fn retype_all<'c>(root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>) {
+    use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike, RegionLike};
+    for op in capi::all_ops(root) {
+        for r in op.results() {
+            let t = map(r.r#type());
+            if t != r.r#type() {
+                capi::set_value_type(r.into(), t);
+            }
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                for i in 0..b.argument_count() {
+                    let a = b.argument(i).expect("argument below the count");
+                    let t = map(a.r#type());
+                    if t != a.r#type() {
+                        a.set_type(t);
+                    }
+                }
+                block = b.next_in_region();
+            }
+        }
+        if let Some(t) = op.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()) {
+            let mapped = map(t.value());
+            if mapped != t.value() {
+                capi::op_mut(op).set_attribute("function_type", TypeAttribute::new(mapped).into());
+            }
+        }
+    }
+}

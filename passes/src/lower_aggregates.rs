@@ -30,10 +30,10 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{DenseI64ArrayAttribute, TypeAttribute},
-        operation::{OperationLike, OperationMutLike},
+        attribute::DenseI64ArrayAttribute,
+        operation::OperationLike,
         r#type::{FunctionType, IntegerType},
-        BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+        OperationRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -98,41 +98,7 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
         pending.push((op, index));
     }
     // 2. Retype every value, block argument and function type.
-    let mut all = Vec::new();
-    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        all.push(op.to_raw());
-        melior::ir::operation::WalkResult::Advance
-    });
-    for raw in all {
-        let op = capi::op_from_raw(raw);
-        for r in op.results() {
-            let t = register_type(ctx, r.r#type());
-            if t != r.r#type() {
-                capi::set_value_type(r.into(), t);
-            }
-        }
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for i in 0..b.argument_count() {
-                    let a = b.argument(i).expect("argument below the count");
-                    let t = register_type(ctx, a.r#type());
-                    if t != a.r#type() {
-                        a.set_type(t);
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        if let Ok(attr) = op.attribute("function_type") {
-            if let Ok(t) = TypeAttribute::try_from(attr) {
-                let r = register_type(ctx, t.value());
-                if r != t.value() {
-                    capi::op_mut(op).set_attribute("function_type", TypeAttribute::new(r).into());
-                }
-            }
-        }
-    }
+    crate::ir::retype_all(root, |t| register_type(ctx, t));
     // 3. Rewrite the ops on the retyped values.
     for (op, index) in pending {
         let b = Builder::before(op);

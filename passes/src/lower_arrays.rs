@@ -284,30 +284,8 @@ fn element_pointer<'c>(
             array.element
         ));
     }
-    let descriptor = b.cast(array_value, descriptor_type(b, array, cuda));
-    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space, cuda)));
-    let data = b.value(
-        "llvm.extractvalue",
-        &[descriptor],
-        ptr_type,
-        &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[0]).into())],
-    );
-    let mut offset: Option<Value> = None;
-    for (k, index) in indices.iter().enumerate() {
-        let index = to_i64(b, *index)?;
-        let stride = b.value(
-            "llvm.extractvalue",
-            &[descriptor],
-            b.i64(),
-            &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())],
-        );
-        let term = b.value("llvm.mul", &[index, stride], b.i64(), &[]);
-        offset = Some(match offset {
-            None => term,
-            Some(sum) => b.value("llvm.add", &[sum, term], b.i64(), &[]),
-        });
-    }
-    let offset = offset.unwrap_or_else(|| b.const_int(b.i64(), 0));
+    let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
+    let ptr_type = data.r#type();
     Ok(b.value(
         "llvm.getelementptr",
         &[data, offset],

@@ -37,10 +37,10 @@ use crate::{
 };
 use melior::{
     ir::{
-        attribute::{FloatAttribute, IntegerAttribute, TypeAttribute},
+        attribute::{FloatAttribute, IntegerAttribute},
         operation::{OperationLike, OperationMutLike},
         r#type::{FunctionType, IntegerType},
-        BlockLike, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
+        OperationRef, Type, TypeLike, Value, ValueLike,
     },
     Context,
 };
@@ -144,42 +144,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
         }
     }
     // 2. Erase signedness everywhere.
-    let mut all = Vec::new();
-    root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
-        all.push(op.to_raw());
-        melior::ir::operation::WalkResult::Advance
-    });
-    for raw in all {
-        let op = capi::op_from_raw(raw);
-        for r in op.results() {
-            let ty = r.r#type();
-            let erased = erase(ctx, ty);
-            if erased != ty {
-                capi::set_value_type(r.into(), erased);
-            }
-        }
-        for region in op.regions() {
-            let mut block = region.first_block();
-            while let Some(b) = block {
-                for i in 0..b.argument_count() {
-                    let a = b.argument(i).expect("argument below the count");
-                    let erased = erase(ctx, a.r#type());
-                    if erased != a.r#type() {
-                        a.set_type(erased);
-                    }
-                }
-                block = b.next_in_region();
-            }
-        }
-        if let Ok(attr) = op.attribute("function_type") {
-            if let Ok(t) = TypeAttribute::try_from(attr) {
-                let erased = erase(ctx, t.value());
-                if erased != t.value() {
-                    capi::op_mut(op).set_attribute("function_type", TypeAttribute::new(erased).into());
-                }
-            }
-        }
-    }
+    crate::ir::retype_all(root, |t| erase(ctx, t));
     // 3. Lower the recorded ops on the now signless values.
     let mut ok = true;
     for p in pending {
