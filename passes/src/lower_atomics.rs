@@ -21,6 +21,10 @@
 //!   atomic_rmw sub %r, %v              =>  atom...add of -%v
 //!   atomic_rmw and|or|xor (i32/i64)    =>  atom....and|or|xor.b32|b64
 //!   atomic_rmw max|min (int)          =>  atom....max|min.s32|s64 (.u32|.u64 with pydev.unsigned)
+//!   atomic_rmw nanmax|nanmin (int)    =>  the same as max|min (integers have no NaN)
+//!   atomic_rmw nanmax|nanmin (fp)     =>  CAS loop on max|min.f32|f64 (PTX's max/min return the
+//!                                         non-NaN operand: NaN is a missing value)
+//!   atomic_rmw max|min (fp)           =>  CAS loop on Python's order: new = val > old ? val : old
 //!   atomic_rmw exch                    =>  atom....exch.b32|b64
 //!   atomic_cas %r, %e, %d              =>  atom....cas.b32|b64
 //!   atomic_load %r                     =>  ld<.relaxed|.acquire><scope><space>.b32|b64
@@ -171,7 +175,14 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 (AtomicRmwKind::Xor, false) => ("xor", format!(".b{bits}"), false),
                 (AtomicRmwKind::Max, false) => ("max", format!(".{sign}{bits}"), false),
                 (AtomicRmwKind::Min, false) => ("min", format!(".{sign}{bits}"), false),
+                (AtomicRmwKind::NanMax, false) => ("max", format!(".{sign}{bits}"), false),
+                (AtomicRmwKind::NanMin, false) => ("min", format!(".{sign}{bits}"), false),
                 (AtomicRmwKind::Exch, _) => ("exch", format!(".b{bits}"), true),
+                (kind @ (AtomicRmwKind::Max | AtomicRmwKind::Min | AtomicRmwKind::NanMax | AtomicRmwKind::NanMin), true) => {
+                    let old = float_cas_loop(b, kind, bits, &fence, sem, scope_s, space_s, ptr, value, element);
+                    b.replace(op, &[old]);
+                    return Ok(());
+                }
                 (kind, _) => {
                     return Err(format!("atomic '{kind}' on {element} is not lowered to PTX yet"));
                 }
@@ -221,4 +232,38 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A float max/min as a compare-and-swap loop in PTX; `${:uid}` keeps the
+/// label unique per inlined copy. The loop compares bits, so a NaN already
+/// stored does not loop forever.
+#[allow(clippy::too_many_arguments)]
+fn float_cas_loop<'c>(
+    b: &Builder<'c>,
+    kind: AtomicRmwKind,
+    bits: u32,
+    fence: &str,
+    sem: &str,
+    scope_s: &str,
+    space_s: &str,
+    ptr: Value<'c, 'c>,
+    value: Value<'c, 'c>,
+    element: Type<'c>,
+) -> Value<'c, 'c> {
+    let f = format!("f{bits}");
+    let combine = match kind {
+        AtomicRmwKind::NanMax => format!("max.{f} %new, %assumed, $2;"),
+        AtomicRmwKind::NanMin => format!("min.{f} %new, %assumed, $2;"),
+        // Python's max(old, val): val only if it is greater (a NaN stays).
+        AtomicRmwKind::Max => format!("setp.gt.{f} %take, $2, %assumed;\n\tselp.{f} %new, $2, %assumed, %take;"),
+        _ => format!("setp.lt.{f} %take, $2, %assumed;\n\tselp.{f} %new, $2, %assumed, %take;"),
+    };
+    let asm = format!(
+        "{{\n\t.reg .pred %again, %take;\n\t.reg .{f} %assumed, %new;\n\t{fence}ld.relaxed{scope_s}{space_s}.{f} $0, [$1];\n\
+         pydev_cas_${{:uid}}:\n\tmov.{f} %assumed, $0;\n\t{combine}\n\t\
+         atom{sem}{scope_s}{space_s}.cas.b{bits} $0, [$1], %assumed, %new;\n\t\
+         setp.ne.b{bits} %again, $0, %assumed;\n\t@%again bra pydev_cas_${{:uid}};\n\t}}"
+    );
+    let c = constraint(bits, true);
+    b.inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, value], Some(element)).expect("result")
 }

@@ -123,3 +123,13 @@ def stencil(out, u):
     n, m = u.shape
     if 0 < i and i < n - 1 and 0 < j and j < m - 1:
         out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4.0 * u[i, j]
+
+
+@device.kernel
+def float_extrema(out, x):
+    i = device.tid(1)
+    if i < x.size:
+        device.atomic_ref(out, 0).nanmax(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 1).nanmin(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 2).max(x[i], memory="acq_rel", scope="device")
+        device.atomic_ref(out, 3).min(x[i])

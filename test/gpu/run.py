@@ -34,6 +34,7 @@ SIGNATURES = {
     "local_scan": "float32[::1], readonly float32[::1]",
     "push": "Particle[::1], float32",
     "stencil": "float32[:, ::1], readonly float32[:, ::1]",
+    "float_extrema": "float32[::1], readonly float32[::1]",
 }
 
 
@@ -192,6 +193,13 @@ def run_all(ptx_dir):
     want_lap[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
     case("stencil", (9, 5, 1), (16, 16, 1), {"out": lap, "u": u}, [(None, "out"), (None, "u")],
          lambda o: (np.allclose(o["out"], want_lap, equal_nan=True, rtol=1e-5), ""))
+
+    w = rng.standard_normal(5000).astype(np.float32)
+    w[rng.choice(5000, 50, replace=False)] = np.nan
+    ext = np.array([-np.inf, np.inf, -np.inf, np.inf], dtype=np.float32)
+    want_ext = np.array([np.nanmax(w), np.nanmin(w), np.nanmax(w), np.nanmin(w)], dtype=np.float32)
+    case("float_extrema", 20, 256, {"out": ext, "x": w}, [(None, "out"), (None, "x")],
+         lambda o: (np.array_equal(o["out"], want_ext), "got %s want %s" % (o["out"], want_ext)))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

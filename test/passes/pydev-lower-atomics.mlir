@@ -72,11 +72,33 @@ func.func @no_atomics(%x: i32) -> i32 {
 
 // -----
 
+// Float extrema are CAS loops: nanmax on PTX's max.f32 (NaN is missing),
+// max on Python's order; the loop compares bits; labels are unique per copy.
+// CHECK-LABEL: func.func @float_extrema
+// CHECK: ld.relaxed.gpu.global.f32 $0, [$1];\0Apydev_cas_${:uid}:
+// CHECK-SAME: max.f32 %new, %assumed, $2;
+// CHECK-SAME: atom.relaxed.gpu.global.cas.b32 $0, [$1], %assumed, %new;
+// CHECK-SAME: setp.ne.b32 %again, $0, %assumed;
+// CHECK: setp.gt.f64 %take, $2, %assumed;
+// CHECK-SAME: selp.f64 %new, $2, %assumed, %take;
+// CHECK: atom.relaxed.gpu.global.max.s32
+func.func @float_extrema(%p: !llvm.ptr<1>, %f: f32, %d: f64, %i: i32) {
+  %rf = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<f32>
+  %rd = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<f64>
+  %ri = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<i32>
+  %0 = pydev.atomic_rmw nanmax %rf, %f memory <relaxed> scope <device> : !pydev.atomic_ref<f32>, f32
+  %1 = pydev.atomic_rmw max %rd, %d memory <relaxed> scope <device> : !pydev.atomic_ref<f64>, f64
+  %2 = pydev.atomic_rmw nanmax %ri, %i memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+  return
+}
+
+// -----
+
 // Not lowered yet: a clear error at the op, not a wrong instruction.
-func.func @nanmax_not_yet(%p: !llvm.ptr<1>, %f: f32) {
-  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<f32>
-  // expected-error @+1 {{atomic 'nanmax' on f32 is not lowered to PTX yet}}
-  %0 = pydev.atomic_rmw nanmax %r, %f memory <relaxed> scope <device> : !pydev.atomic_ref<f32>, f32
+func.func @wait_not_yet(%p: !llvm.ptr<1>, %v: i32) {
+  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<i32>
+  // expected-error @+1 {{'pydev.atomic_wait' is not lowered to PTX yet}}
+  pydev.atomic_wait %r, %v memory <acquire> scope <device> : !pydev.atomic_ref<i32>, i32
   return
 }
 
