@@ -31,7 +31,9 @@
 //!   atomic_store %v, %r                =>  st<.relaxed|.release><scope><space>.b32|b64
 //!   threadfence seq_cst                =>  fence.sc.<scope>
 //!   threadfence (other orders)         =>  fence.acq_rel.<scope> (relaxed: erased)
-//! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st).
+//!   atomic_wait %r, %old               =>  loop { ld<sem> cur; if cur != old: done; nanosleep }
+//!   atomic_notify %r                   =>  nothing: waiters poll (the GPU has no futex)
+//! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st, wait).
 
 use crate::{
     capi,
@@ -142,8 +144,9 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         b.erase(op);
         return Ok(());
     }
-    if name == "pydev.atomic_wait" || name == "pydev.atomic_notify" {
-        return Err(format!("'{name}' is not lowered to PTX yet"));
+    if name == "pydev.atomic_notify" {
+        b.erase(op);
+        return Ok(());
     }
     let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
@@ -212,6 +215,17 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 .inline_asm(&asm, &format!("={bc},l,{bc},{bc},~{{memory}}"), &[ptr, expected, desired], Some(int_type))
                 .expect("result");
             b.replace(op, &[from_bits(old)]);
+        }
+        "pydev.atomic_wait" => {
+            let (fence, sem) = acquire_sem(order, scope);
+            let old = bits_of(capi::value(op.operand(1).expect("old")));
+            let asm = format!(
+                "{{\n\t.reg .pred %same;\n\t.reg .b{bits} %cur;\n\
+                 pydev_wait_${{:uid}}:\n\t{fence}ld{sem}{scope_s}{space_s}.b{bits} %cur, [$0];\n\t\
+                 setp.eq.b{bits} %same, %cur, $1;\n\t@%same nanosleep.u32 64;\n\t@%same bra pydev_wait_${{:uid}};\n\t}}"
+            );
+            b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, old], None);
+            b.erase(op);
         }
         "pydev.atomic_load" => {
             let (fence, sem) = acquire_sem(order, scope);

@@ -133,3 +133,15 @@ def float_extrema(out, x):
         device.atomic_ref(out, 1).nanmin(x[i], memory="relaxed", scope="device")
         device.atomic_ref(out, 2).max(x[i], memory="acq_rel", scope="device")
         device.atomic_ref(out, 3).min(x[i])
+
+
+@device.kernel
+def handoff(flag, out):
+    if device.block_idx.x == 0:
+        if device.thread_idx.x == 0:
+            out[0] = 42
+            device.atomic_ref(flag, 0).store(1, memory="release", scope="device")
+            device.atomic_ref(flag, 0).notify_all()
+    elif device.thread_idx.x == 0:
+        device.atomic_ref(flag, 0).wait(0, memory="acquire", scope="device")
+        out[1] = out[0] + 1

@@ -35,6 +35,7 @@ SIGNATURES = {
     "push": "Particle[::1], float32",
     "stencil": "float32[:, ::1], readonly float32[:, ::1]",
     "float_extrema": "float32[::1], readonly float32[::1]",
+    "handoff": "int32[::1], int32[::1]",
 }
 
 
@@ -200,6 +201,9 @@ def run_all(ptx_dir):
     want_ext = np.array([np.nanmax(w), np.nanmin(w), np.nanmax(w), np.nanmin(w)], dtype=np.float32)
     case("float_extrema", 20, 256, {"out": ext, "x": w}, [(None, "out"), (None, "x")],
          lambda o: (np.array_equal(o["out"], want_ext), "got %s want %s" % (o["out"], want_ext)))
+
+    case("handoff", 2, 32, {"flag": np.zeros(1, dtype=np.int32), "out": np.full(2, -1, dtype=np.int32)},
+         [(None, "flag"), (None, "out")], lambda o: (list(o["out"]) == [42, 43] and o["flag"][0] == 1, str(o["out"])))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

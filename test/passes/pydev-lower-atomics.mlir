@@ -94,12 +94,27 @@ func.func @float_extrema(%p: !llvm.ptr<1>, %f: f32, %d: f64, %i: i32) {
 
 // -----
 
-// Not lowered yet: a clear error at the op, not a wrong instruction.
-func.func @wait_not_yet(%p: !llvm.ptr<1>, %v: i32) {
+// wait polls with nanosleep until the value differs; notify has nothing to do.
+// CHECK-LABEL: func.func @wait_notify
+// CHECK: pydev_wait_${:uid}:\0A\09ld.acquire.gpu.global.b32 %cur, [$0];
+// CHECK-SAME: setp.eq.b32 %same, %cur, $1;
+// CHECK-SAME: @%same nanosleep.u32 64;
+// CHECK-NOT: pydev.atomic_notify
+func.func @wait_notify(%p: !llvm.ptr<1>, %v: i32) {
   %r = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<i32>
-  // expected-error @+1 {{'pydev.atomic_wait' is not lowered to PTX yet}}
   pydev.atomic_wait %r, %v memory <acquire> scope <device> : !pydev.atomic_ref<i32>, i32
+  pydev.atomic_notify %r all : !pydev.atomic_ref<i32>
   return
+}
+
+// -----
+
+// Not lowered yet: a clear error at the op, not a wrong instruction.
+func.func @wide_load_not_yet(%p: !llvm.ptr<1>) -> !pydev.vector<2 x f64> {
+  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<!pydev.vector<2 x f64>>
+  // expected-error @+1 {{atomics on !pydev.vector<2 x f64> are not lowered yet}}
+  %v = pydev.atomic_load %r memory <relaxed> scope <device> : !pydev.atomic_ref<!pydev.vector<2 x f64>> -> !pydev.vector<2 x f64>
+  return %v : !pydev.vector<2 x f64>
 }
 
 // -----
