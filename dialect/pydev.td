@@ -654,8 +654,8 @@ def Pydev_ArraySliceOp : Pydev_Op<"array_slice", [Pure, AttrSizedOperandSegments
     negative steps walk backwards). Spec: Arrays (slicing, striding).
 
     ```mlir
-    %v = pydev.array_slice %a [0, 1] starts(%i, %lo) stops(%hi) steps(%st)
-       : !pydev.array<f32, 2>, si32, si32, si32, si32 -> !pydev.array<f32, 1>
+    %v = pydev.array_slice %a [0, 1] starts(%i, %lo : si32, si32) stops(%hi : si32) steps(%st : si32)
+       : !pydev.array<f32, 2> -> !pydev.array<f32, 1>
     ```
   }];
   let arguments = (ins Pydev_Array:$array, DenseI32ArrayAttr:$kinds,
@@ -663,9 +663,8 @@ def Pydev_ArraySliceOp : Pydev_Op<"array_slice", [Pure, AttrSizedOperandSegments
                        Variadic<Pydev_Index>:$steps);
   let results = (outs Pydev_Array:$result);
   let assemblyFormat = [{
-    $array $kinds `starts` `(` $starts `)` `stops` `(` $stops `)` `steps` `(` $steps `)`
-    attr-dict `:` type($array) (`,` type($starts)^)? (`,` type($stops)^)? (`,` type($steps)^)?
-    `->` type($result)
+    $array $kinds `starts` `(` ($starts^ `:` type($starts))? `)` `stops` `(` ($stops^ `:` type($stops))? `)`
+    `steps` `(` ($steps^ `:` type($steps))? `)` attr-dict `:` type($array) `->` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -32,6 +32,11 @@
 //! Static arrays' strides are those of `order`: C (last dimension contiguous) or F.
 //!   array_view %a : T -> U           =>  same data; extents and strides rescaled by
 //!                                        sizeof(T)/sizeof(U) (last dimension contiguous)
+//!   array_index %a[i..]              =>  data + Σ i_k * strides[k]; the other dimensions
+//!   array_slice %a [kinds] ...       =>  per slice, Python's normalisation of (start, stop, step)
+//!                                        against the extent: extent' = len(range), stride' =
+//!                                        stride * step, data += start * stride
+//!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
 use crate::{
     capi::{self, OwnerOp},
@@ -94,6 +99,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     ok &= rewrite_all(root, &["pydev.array_view"], |b, op| view(b, op, cuda)).is_ok();
+    ok &= rewrite_all(root, &["pydev.array_index", "pydev.array_slice", "pydev.array_reshape"], |b, op| restride(b, op, cuda)).is_ok();
     ok &= rewrite_all(root, &["pydev.tuple_extract", "pydev.array_size"], |b, op| {
         let is_size = op.name().as_string_ref().as_str() == Ok("pydev.array_size");
         let input = capi::value(op.operand(0).expect("operand"));
@@ -474,6 +480,142 @@ fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(),
         desc = set(desc, if last && from_size != to_size { b.const_int(b.i64(), 1) } else { rescale(stride) }, &[2, k]);
     }
     let v = b.cast(desc, result_type);
+    b.replace(op, &[v]);
+    Ok(())
+}
+
+/// A descriptor built from parts.
+fn make_descriptor<'c>(b: &Builder<'c>, ty: Type<'c>, data: Value<'c, 'c>, extents: &[Value<'c, 'c>], strides: &[Value<'c, 'c>]) -> Value<'c, 'c> {
+    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let mut d = b.value("llvm.mlir.undef", &[], ty, &[]);
+    d = set(d, data, &[0]);
+    for (k, (e, s)) in extents.iter().zip(strides).enumerate() {
+        d = set(d, *e, &[1, k as i64]);
+        d = set(d, *s, &[2, k as i64]);
+    }
+    d
+}
+
+/// `data + offset` elements (bytes times the element size for aggregates).
+fn advance<'c>(b: &Builder<'c>, array: &ArrayType<'c>, data: Value<'c, 'c>, offset: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    if is_machine_type(array.element) {
+        return Ok(b.value(
+            "llvm.getelementptr",
+            &[data, offset],
+            data.r#type(),
+            &[
+                b.named("rawConstantIndices", DenseI32ArrayAttribute::new(b.ctx, &[i32::MIN]).into()),
+                b.named("elem_type", TypeAttribute::new(array.element).into()),
+            ],
+        ));
+    }
+    let (size, _) = pydev_dialect::type_layout(array.element).ok_or("element without a layout")?;
+    let bytes = b.value("llvm.mul", &[offset, b.const_int(b.i64(), size as i64)], b.i64(), &[]);
+    Ok(byte_gep(b, data, bytes))
+}
+
+fn cmp<'c>(b: &Builder<'c>, pred: i64, x: Value<'c, 'c>, y: Value<'c, 'c>) -> Value<'c, 'c> {
+    let i1: Type = melior::ir::r#type::IntegerType::new(b.ctx, 1).into();
+    b.value("arith.cmpi", &[x, y], i1, &[b.named("predicate", b.attr(&format!("{pred} : i64")))])
+}
+
+/// Python's `slice(start, stop, step).indices(n)` and the length of the range.
+fn normalise<'c>(b: &Builder<'c>, start: Value<'c, 'c>, stop: Value<'c, 'c>, step: Value<'c, 'c>, n: Value<'c, 'c>) -> (Value<'c, 'c>, Value<'c, 'c>) {
+    let i64t = b.i64();
+    let zero = b.const_int(i64t, 0);
+    let one = b.const_int(i64t, 1);
+    let minus1 = b.const_int(i64t, -1);
+    let sel = |c, x, y| b.value("arith.select", &[c, x, y], i64t, &[]);
+    let add = |x, y| b.value("arith.addi", &[x, y], i64t, &[]);
+    let sub = |x, y| b.value("arith.subi", &[x, y], i64t, &[]);
+    let positive = cmp(b, 4, step, zero); // sgt
+    let n_minus_1 = sub(n, one);
+    // Bounds: [0, n] going up, [-1, n - 1] going down.
+    let lower = sel(positive, zero, minus1);
+    let upper = sel(positive, n, n_minus_1);
+    let clamp = |x: Value<'c, 'c>| {
+        let neg = cmp(b, 2, x, zero); // slt
+        let wrapped = add(x, n);
+        let low = b.value("arith.maxsi", &[wrapped, lower], i64t, &[]);
+        let high = b.value("arith.minsi", &[x, upper], i64t, &[]);
+        sel(neg, low, high)
+    };
+    let (start, stop) = (clamp(start), clamp(stop));
+    // len = max(0, ceil((stop - start) / step)) for either sign of step.
+    let span = sub(stop, start);
+    let toward = sub(step, sel(positive, one, minus1));
+    let len = b.value("arith.divsi", &[add(span, toward), step], i64t, &[]);
+    let len = b.value("arith.maxsi", &[len, zero], i64t, &[]);
+    (start, len)
+}
+
+fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+    let source = capi::value(op.operand(0).expect("source"));
+    let from = ArrayType::from_type(source.r#type()).expect("verified array");
+    let result_type = op.result(0).expect("result").r#type();
+    let to = ArrayType::from_type(result_type).expect("verified array");
+    let desc = b.cast(source, descriptor_type(b, &from, cuda));
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space, cuda)));
+    let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let data = get(&[0], ptr_type);
+    let n = i64::from(from.rank);
+    let extent = |k: i64| get(&[1, k], b.i64());
+    let stride = |k: i64| get(&[2, k], b.i64());
+    let operands: Vec<Value> = op.operands().skip(1).map(capi::value).collect();
+    let (data, extents, strides) = match name.as_str() {
+        "pydev.array_index" => {
+            let mut offset = b.const_int(b.i64(), 0);
+            for (k, i) in operands.iter().enumerate() {
+                let i = to_i64(b, *i)?;
+                let t = b.value("llvm.mul", &[i, stride(k as i64)], b.i64(), &[]);
+                offset = b.value("llvm.add", &[offset, t], b.i64(), &[]);
+            }
+            let k0 = operands.len() as i64;
+            (advance(b, &from, data, offset)?, (k0..n).map(extent).collect::<Vec<_>>(), (k0..n).map(stride).collect::<Vec<_>>())
+        }
+        "pydev.array_slice" => {
+            let kinds = op.attribute("kinds").ok().and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok()).ok_or("slice without kinds")?;
+            let kinds: Vec<i32> = (0..kinds.len()).map(|i| kinds.element(i).expect("in range")).collect();
+            let slices = kinds.iter().filter(|k| **k == 1).count();
+            let (starts, rest) = operands.split_at(kinds.len());
+            let (stops, steps) = rest.split_at(slices);
+            let mut offset = b.const_int(b.i64(), 0);
+            let (mut extents, mut strides) = (Vec::new(), Vec::new());
+            let mut s = 0;
+            for (k, kind) in kinds.iter().enumerate() {
+                let start = to_i64(b, starts[k])?;
+                let st = stride(k as i64);
+                let first = if *kind == 0 {
+                    start
+                } else {
+                    let step = to_i64(b, steps[s])?;
+                    let (first, len) = normalise(b, start, to_i64(b, stops[s])?, step, extent(k as i64));
+                    extents.push(len);
+                    strides.push(b.value("llvm.mul", &[st, step], b.i64(), &[]));
+                    s += 1;
+                    first
+                };
+                let t = b.value("llvm.mul", &[first, st], b.i64(), &[]);
+                offset = b.value("llvm.add", &[offset, t], b.i64(), &[]);
+            }
+            (advance(b, &from, data, offset)?, extents, strides)
+        }
+        _ => {
+            let extents = operands.iter().map(|d| to_i64(b, *d)).collect::<Result<Vec<_>, _>>()?;
+            let m = extents.len();
+            let mut strides = vec![b.const_int(b.i64(), 1); m];
+            let order: Vec<usize> = if to.layout == pydev_dialect::Layout::F { (1..m).collect() } else { (0..m.saturating_sub(1)).rev().collect() };
+            for k in order {
+                let (inner, next) = if to.layout == pydev_dialect::Layout::F { (k - 1, k - 1) } else { (k + 1, k + 1) };
+                strides[k] = b.value("llvm.mul", &[strides[inner], extents[next]], b.i64(), &[]);
+            }
+            (data, extents, strides)
+        }
+    };
+    let out = make_descriptor(b, descriptor_type(b, &to, cuda), data, &extents, &strides);
+    let v = b.cast(out, result_type);
     b.replace(op, &[v]);
     Ok(())
 }

@@ -145,3 +145,23 @@ def handoff(flag, out):
     elif device.thread_idx.x == 0:
         device.atomic_ref(flag, 0).wait(0, memory="acquire", scope="device")
         out[1] = out[0] + 1
+
+
+@device.kernel
+def views(out, a, m):
+    i = device.tid(1)
+    r = a[::-1]
+    e = a[1:-1:2]
+    row = m[2]
+    col = m[:, 1]
+    flat = m.reshape(m.size)
+    if i < r.size:
+        out[i, 0] = r[i]
+    if i < e.size:
+        out[i, 1] = e[i]
+    if i < row.size:
+        out[i, 2] = row[i]
+    if i < col.size:
+        out[i, 3] = col[i]
+    if i < flat.size:
+        out[i, 4] = flat[i]

@@ -36,6 +36,7 @@ SIGNATURES = {
     "stencil": "float32[:, ::1], readonly float32[:, ::1]",
     "float_extrema": "float32[::1], readonly float32[::1]",
     "handoff": "int32[::1], int32[::1]",
+    "views": "float32[:, ::1], readonly float32[::1], readonly float32[:, ::1]",
 }
 
 
@@ -204,6 +205,15 @@ def run_all(ptx_dir):
 
     case("handoff", 2, 32, {"flag": np.zeros(1, dtype=np.int32), "out": np.full(2, -1, dtype=np.int32)},
          [(None, "flag"), (None, "out")], lambda o: (list(o["out"]) == [42, 43] and o["flag"][0] == 1, str(o["out"])))
+
+    va = rng.random(101, dtype=np.float32)
+    vm = rng.random((12, 9), dtype=np.float32)
+    vo = np.full((128, 5), np.nan, dtype=np.float32)
+    want_v = vo.copy()
+    for col, src in enumerate([va[::-1], va[1:-1:2], vm[2], vm[:, 1], vm.reshape(vm.size)]):
+        want_v[: src.size, col] = src
+    case("views", 1, 128, {"out": vo, "a": va, "m": vm}, [(None, "out"), (None, "a"), (None, "m")],
+         lambda o: (np.array_equal(o["out"], want_v, equal_nan=True), ""))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

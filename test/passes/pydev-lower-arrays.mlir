@@ -101,3 +101,25 @@ func.func @array_of_structs(%a: !pydev.array<!pydev.struct<"P", {pos: !pydev.vec
   %p = pydev.array_load %a[%i] : !pydev.array<!pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1>, i64 -> !pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>
   return %p : !pydev.struct<"P", {pos: !pydev.vector<4 x f32>, mass: f32}>
 }
+
+// -----
+
+// Views: an index drops leading dimensions; a slice normalises its bounds
+// like Python and multiplies the stride by the step; a reshape of a C array
+// gets dense C strides.
+// CHECK-LABEL: func.func @views
+// CHECK: llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+// CHECK: arith.maxsi
+// CHECK: arith.minsi
+// CHECK: arith.divsi
+// CHECK: llvm.mul %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[2, 0] : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+func.func @views(%a: !pydev.array<f32, 2, c>, %i: i64, %lo: i64, %hi: i64, %st: i64, %r: i64, %c: i64) -> (f32, f32, f32) {
+  %row = pydev.array_index %a[%i] : !pydev.array<f32, 2, c>, i64 -> !pydev.array<f32, 1, c>
+  %x = pydev.array_load %row[%i] : !pydev.array<f32, 1, c>, i64 -> f32
+  %col = pydev.array_slice %a [1, 0] starts(%lo, %i : i64, i64) stops(%hi : i64) steps(%st : i64) : !pydev.array<f32, 2, c> -> !pydev.array<f32, 1>
+  %y = pydev.array_load %col[%i] : !pydev.array<f32, 1>, i64 -> f32
+  %m = pydev.array_reshape %a(%r, %c) : !pydev.array<f32, 2, c>, i64, i64 -> !pydev.array<f32, 2, c>
+  %z = pydev.array_load %m[%i, %i] : !pydev.array<f32, 2, c>, i64, i64 -> f32
+  return %x, %y, %z : f32, f32, f32
+}

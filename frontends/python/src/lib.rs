@@ -76,15 +76,20 @@ pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signa
 /// Parses the frontend's text into `context` and verifies it.
 pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str) -> Result<MlirModule<'c>, Diagnostics> {
     let text = compile_to_text(file_name, source, function, signature)?;
-    let internal = |what: &str| {
+    // MLIR's own message, kept for the internal-error report.
+    let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
+    let sink = first.clone();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().get_or_insert_with(|| format!("{}: {d}", d.location()));
+        true
+    });
+    let module = MlirModule::parse(context, &text).filter(|m| melior::ir::operation::OperationLike::verify(&m.as_operation()));
+    context.detach_diagnostic_handler(handler);
+    module.ok_or_else(|| {
         let file = SourceFile::new(file_name, source);
-        Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), format!("internal error: the frontend emitted {what} IR for '{function}'; please report it"))])
-    };
-    let module = MlirModule::parse(context, &text).ok_or_else(|| internal("unparsable"))?;
-    if !melior::ir::operation::OperationLike::verify(&module.as_operation()) {
-        return Err(internal("invalid"));
-    }
-    Ok(module)
+        let why = first.borrow().clone().unwrap_or_default();
+        Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), format!("internal error: the frontend emitted invalid IR for '{function}' ({why}); please report it"))])
+    })
 }
 
 #[cfg(test)]
