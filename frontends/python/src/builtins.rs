@@ -105,18 +105,19 @@ impl Lowerer<'_, '_, '_> {
     }
 
     fn string_arg(&mut self, e: &Expr, what: &str, allowed: &[&str]) -> R<String> {
+        let choices = format!("use one of {}", allowed.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "));
         match self.expr(e)? {
             Item::Str(s) if allowed.contains(&s.as_str()) => Ok(s),
-            Item::Str(s) => self.err_help(e.range(), format!("'{s}' is not a valid {what}"), format!("use one of {}", allowed.iter().map(|a| format!("'{a}'")).collect::<Vec<_>>().join(", "))),
-            _ => self.err(e.range(), format!("{what} must be a constant string")),
+            Item::Str(s) => self.err_help(e.range(), format!("'{s}' is not a valid {what}"), choices),
+            other => self.err_help(e.range(), format!("the {what} must be a constant string, got {}", describe(&other)), choices),
         }
     }
 
-    fn dtype_arg(&mut self, e: &Expr) -> R<Ty> {
+    fn dtype_arg(&mut self, e: &Expr, what: &str) -> R<Ty> {
         match self.expr(e)? {
             Item::Dtype(t) => Ok(t),
             Item::StructClass(s) => Ok(Ty::Struct(s)),
-            other => self.err(e.range(), format!("expected a dtype (device.float32, int, a struct class...), got {}", describe(&other))),
+            other => self.err_help(e.range(), format!("{what} must be a type, got {}", describe(&other)), "use a number type such as device.float32 or int, a vector type, or a @device.struct class"),
         }
     }
 
@@ -131,7 +132,7 @@ impl Lowerer<'_, '_, '_> {
         self.truth(result, e.range())
     }
 
-    fn mask_arg(&mut self, e: &Expr) -> R<Val> {
+    fn mask_arg(&mut self, e: &Expr, what: &str) -> R<Val> {
         let m = self.value(e)?;
         match &m.ty {
             Ty::WarpMask => Ok(m),
@@ -139,7 +140,7 @@ impl Lowerer<'_, '_, '_> {
                 let m32 = self.convert(&m, &INT32, e.range())?;
                 self.convert(&m32, &Ty::WarpMask, e.range())
             }
-            t => self.err(e.range(), format!("a warp mask must be a WarpMask or an int32, got {t}")),
+            t => self.err_help(e.range(), format!("the mask of {what}() must be a WarpMask or an int32, got {t}"), "e.g. device.activemask(), or -1 for the whole warp"),
         }
     }
 
@@ -240,14 +241,14 @@ impl Lowerer<'_, '_, '_> {
             }
             "syncwarp" => {
                 let [m] = self.bind_all(c, what, ["mask"])?;
-                let m = self.mask_arg(m)?;
+                let m = self.mask_arg(m, what)?;
                 self.at(r);
                 self.b.op(&[], &format!("pydev.syncwarp {}", v(m.id)));
                 Ok(Item::NoneV)
             }
             "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
                 let [m, p] = self.bind_all(c, what, ["mask", "pred"])?;
-                let m = self.mask_arg(m)?;
+                let m = self.mask_arg(m, what)?;
                 let p = self.predicate(p, what)?;
                 self.at(r);
                 let kind = name.trim_end_matches("_sync");
@@ -261,11 +262,11 @@ impl Lowerer<'_, '_, '_> {
                     _ => "delta",
                 };
                 let [m, x, lane] = self.bind_all(c, what, ["mask", "value", lane_name])?;
-                let m = self.mask_arg(m)?;
+                let m = self.mask_arg(m, what)?;
                 let value_range = x.range();
                 let x = self.value(x)?;
                 if x.ty.size() > 8 || !matches!(x.ty, Ty::Bool | Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) | Ty::Vector { .. } | Ty::Struct(_) | Ty::Tuple(_) | Ty::WarpMask) {
-                    return self.err_help(value_range, format!("{what}() moves values of at most 8 bytes, got a {} ({} bytes)", x.ty, x.ty.size()), "shuffle the parts of a larger value one by one");
+                    return self.err_help(value_range, format!("{what}() moves values of at most 8 bytes, got {} ({} bytes)", x.ty, x.ty.size()), "shuffle the parts of a larger value one by one");
                 }
                 let lane_item = self.expr(lane)?;
                 let lane_v = match lane_item {
@@ -289,7 +290,7 @@ impl Lowerer<'_, '_, '_> {
             "match_any_sync" | "match_all_sync" => {
                 // The spec's `flag` has no documented meaning; it is checked, not used.
                 let [m, x, flag] = self.bind(c, what, &["mask", "value", "flag"], 2)?[..] else { unreachable!() };
-                let m = self.mask_arg(m.expect("required"))?;
+                let m = self.mask_arg(m.expect("required"), what)?;
                 let value = x.expect("required");
                 let x = self.value(value)?;
                 if !matches!(&x.ty, Ty::Int { bits: 32 | 64, .. } | Ty::Float(FloatKind::F32 | FloatKind::F64)) {
@@ -313,8 +314,12 @@ impl Lowerer<'_, '_, '_> {
                 ]))
             }
             "WarpMask" => {
+                // Like the number types, a WarpMask converts one positional value.
+                if let Some(k) = c.arguments.keywords.first() {
+                    return self.err_help(k.range(), "WarpMask() takes no keyword arguments", "write WarpMask(x)");
+                }
                 let [x] = self.bind_all(c, "WarpMask", ["x"])?;
-                self.mask_arg(x).map(Item::Val)
+                self.mask_arg(x, "WarpMask").map(Item::Val)
             }
             "local_array" | "shared_array" => self.static_array(name, c),
             "dynamic_shared_array" => {
@@ -342,7 +347,7 @@ impl Lowerer<'_, '_, '_> {
                     other => vec![other],
                 };
                 if items.len() != ndim as usize {
-                    return self.err(i.range(), format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()));
+                    return self.err_help(i.range(), format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()), "index an n-d array with a tuple, e.g. atomic_ref(a, (i, j))");
                 }
                 let mut idx = Vec::new();
                 for (d, it) in items.into_iter().enumerate() {
@@ -360,7 +365,7 @@ impl Lowerer<'_, '_, '_> {
                 let [x] = self.bind_all(c, what, ["x"])?;
                 let x_range = x.range();
                 let x = self.value(x)?;
-                let Ty::Int { bits, .. } = x.ty else { return self.err(x_range, format!("{what}() needs an integer, got {}", x.ty)) };
+                let Ty::Int { bits, .. } = x.ty else { return self.err_help(x_range, format!("{what}() needs an integer, got {}", x.ty), "convert it, e.g. device.int32(x)") };
                 self.at(r);
                 let raw_ty = Ty::Raw(if bits == 64 { "i64" } else if bits == 32 { "i32" } else if bits == 16 { "i16" } else { "i8" });
                 let raw = self.b.op1(&format!("pydev.cast {} : {} to i{bits}", v(x.id), x.ty.mlir()), raw_ty.clone());
@@ -394,7 +399,7 @@ impl Lowerer<'_, '_, '_> {
                 let x_range = x.range();
                 let x = self.value(x)?;
                 if !x.ty.is_float() {
-                    return self.err(x_range, format!("{what}() needs a floating-point number, got {}", x.ty));
+                    return self.err_help(x_range, format!("{what}() needs a floating-point number, got {}", x.ty), "convert it, e.g. device.float32(x)");
                 }
                 self.at(r);
                 Ok(Item::Val(self.b.op1(&format!("math.cbrt {} : {}", v(x.id), x.ty.mlir()), x.ty.clone())))
@@ -405,7 +410,7 @@ impl Lowerer<'_, '_, '_> {
                 for e in exprs {
                     let x = self.value(e)?;
                     if !x.ty.is_float() {
-                        return self.err(e.range(), format!("{what}() needs floating-point numbers, got {}", x.ty));
+                        return self.err_help(e.range(), format!("{what}() needs floating-point numbers, got {}", x.ty), "convert it, e.g. device.float32(x), or write a float literal such as 2.0");
                     }
                     args.push(x);
                 }
@@ -441,11 +446,11 @@ impl Lowerer<'_, '_, '_> {
             }
             "align" => {
                 let [t, n] = self.bind_all(c, what, ["t", "n"])?;
-                let t = self.dtype_arg(t)?;
+                let t = self.dtype_arg(t, &format!("the type of {what}()"))?;
                 let n_range = n.range();
                 let n = self.const_int_arg(n, "the alignment")?;
                 if n <= 0 || (n & (n - 1)) != 0 {
-                    return self.err(n_range, format!("alignment must be a power of two, got {n}"));
+                    return self.err_help(n_range, format!("the alignment of {what}() must be a power of two, got {n}"), "e.g. device.align(device.float32, 16)");
                 }
                 Ok(Item::Dtype(match t {
                     Ty::Struct(def) => {
@@ -507,7 +512,7 @@ impl Lowerer<'_, '_, '_> {
                 _ => return self.err_help(shape_e.range(), format!("the shape of {what}() must be a constant expression"), "use literals, or locals or globals assigned constants"),
             }
         }
-        let dtype = self.dtype_arg(dtype_e)?;
+        let dtype = self.dtype_arg(dtype_e, &format!("the dtype of {what}()"))?;
         let order = match order_e {
             Some(e) => self.string_arg(e, "order", &["C", "F"])?,
             None => "C".into(),
@@ -516,7 +521,7 @@ impl Lowerer<'_, '_, '_> {
             Some(e) => {
                 let a = self.const_int_arg(e, "the align of an array")?;
                 if a < 0 || (a != 0 && (a & (a - 1)) != 0) || a > i128::from(u32::MAX) {
-                    return self.err(e.range(), format!("align must be a power of two, got {a}"));
+                    return self.err_help(e.range(), format!("the align of {what}() must be a power of two, got {a}"), "e.g. align=16");
                 }
                 a
             }
@@ -566,7 +571,7 @@ impl Lowerer<'_, '_, '_> {
                 "load" | "store" => "a type of at most 16 bytes",
                 _ => "uint32, int32, uint64, int64, float32 or float64",
             };
-            return self.err(range, format!("{what}() needs {need}, the atomic holds {dtype}"));
+            return self.err_help(range, format!("{what}() is not defined for {dtype}"), format!("{method}() needs {need}; use an array of such a type"));
         }
         let mut vals = Vec::new();
         for e in bound[..values.len()].iter().map(|e| e.expect("required")) {
@@ -626,7 +631,7 @@ impl Lowerer<'_, '_, '_> {
                 return self.err(r, format!("math.{f}() needs real numbers, got {}", a.ty));
             }
             if a.ty.is_float() && !a.weak {
-                ty = crate::types::promote(&ty, true, &a.ty, false).map_err(|e| self.c.error(r, e))?;
+                ty = crate::types::promote(&ty, !args.iter().take_while(|b| !std::ptr::eq(*b, a)).any(|b| b.ty.is_float() && !b.weak), &a.ty, false).map_err(|e| self.c.error(r, e))?;
             }
         }
         let conv = args.iter().map(|a| self.convert(a, &ty, r)).collect::<R<Vec<_>>>()?;
@@ -642,7 +647,7 @@ impl Lowerer<'_, '_, '_> {
                 return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {pred}, {x}, {x} : {t}"), Ty::Bool)));
             }
             let abs = self.b.op1(&format!("math.absf {x} : {t}"), ty.clone());
-            let inf = self.b.op1(&format!("arith.constant 0x{} : {t}", if ty == FLOAT32 { "7F800000".to_string() } else { "7FF0000000000000".to_string() }), ty.clone());
+            let inf = self.b.op1(&format!("arith.constant {} : {t}", crate::lower::float_attr(f64::INFINITY, &ty)), ty.clone());
             let cmp = if f == "isinf" { "oeq" } else { "olt" };
             return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {cmp}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool)));
         }

@@ -2,7 +2,7 @@
 //! (`N = 32 * 4`, `shared_array(N + 1, ...)`). Integers fold exactly; a
 //! result that the device type cannot hold is left to the caller to report.
 
-use crate::ir::Const;
+use crate::{ir::Const, types::FloatKind};
 use ruff_python_ast::Operator;
 
 /// Python's `//` on integers: rounds toward minus infinity.
@@ -65,6 +65,51 @@ pub fn fold_binary(op: Operator, x: &Const, y: &Const) -> Option<Const> {
     }))
 }
 
+/// `x` rounded (to nearest, ties to even) to a float type: the bit pattern
+/// and the value it stands for. Too-large values become infinity, or NaN in
+/// float8e4m3 (which has no infinity), as a run-time conversion does.
+pub fn round_float(x: f64, kind: FloatKind) -> (u64, f64) {
+    let (exp_bits, man_bits, finite_only) = match kind {
+        FloatKind::F64 => return (x.to_bits(), x),
+        FloatKind::F32 => return (u64::from((x as f32).to_bits()), f64::from(x as f32)),
+        FloatKind::F16 => (5, 10, false),
+        FloatKind::BF16 => (8, 7, false),
+        FloatKind::F8E5M2 => (5, 2, false),
+        FloatKind::F8E4M3 => (4, 3, true),
+    };
+    let (e, m) = (exp_bits as i32, man_bits as i32);
+    let bias = (1 << (e - 1)) - 1;
+    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
+    let nan = if finite_only { (1u64 << (e + m)) - 1 } else { (((1u64 << e) - 1) << m) | (1 << (m - 1)) };
+    let inf = if finite_only { nan } else { ((1u64 << e) - 1) << m };
+    let sign = if x.is_sign_negative() { 1u64 << (e + m) } else { 0 };
+    let a = x.abs();
+    let (bits, value) = if x.is_nan() {
+        return (nan, f64::NAN);
+    } else if a.is_infinite() {
+        (inf, f64::INFINITY)
+    } else {
+        // The exponent of `a`, at least the smallest normal one (subnormals).
+        let ex = ((((a.to_bits() >> 52) & 0x7ff) as i32) - 1023).max(1 - bias);
+        let mut q = (a * pow2(m - ex)).round_ties_even();
+        let mut ex = ex;
+        if q >= pow2(m + 1) {
+            q /= 2.0;
+            ex += 1;
+        }
+        let (max_exp, max_man) = if finite_only { ((1 << e) - 1 - bias, (1u64 << m) - 2) } else { ((1 << e) - 2 - bias, (1u64 << m) - 1) };
+        let q_bits = q as u64;
+        if q_bits < (1 << m) {
+            (q_bits, q * pow2(ex - m)) // subnormal (or zero)
+        } else if ex > max_exp || (ex == max_exp && q_bits - (1 << m) > max_man) {
+            (inf, if finite_only { f64::NAN } else { f64::INFINITY })
+        } else {
+            ((((ex + bias) as u64) << m) | (q_bits - (1 << m)), q * pow2(ex - m))
+        }
+    };
+    (sign | bits, if sign != 0 { -value } else { value })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,5 +123,23 @@ mod tests {
         assert_eq!(pymod(7, -2), Some(-1));
         assert_eq!(floordiv(1, 0), None);
         assert_eq!(fold_binary(Operator::Div, &Const::Int(1), &Const::Int(2)), Some(Const::Float(0.5)));
+    }
+
+    #[test]
+    fn narrow_float_bits() {
+        assert_eq!(round_float(1.0, FloatKind::F16), (0x3C00, 1.0));
+        assert_eq!(round_float(-2.0, FloatKind::F16), (0xC000, -2.0));
+        assert_eq!(round_float(65504.0, FloatKind::F16), (0x7BFF, 65504.0));
+        assert_eq!(round_float(1e10, FloatKind::F16).0, 0x7C00);
+        assert_eq!(round_float(5.960464477539063e-8, FloatKind::F16), (0x0001, 5.960464477539063e-8));
+        assert_eq!(round_float(0.1, FloatKind::F16).0, 0x2E66);
+        assert_eq!(round_float(1.0, FloatKind::BF16), (0x3F80, 1.0));
+        assert_eq!(round_float(1.00390625, FloatKind::BF16).0, 0x3F80); // a tie rounds to even
+        assert_eq!(round_float(448.0, FloatKind::F8E4M3), (0x7E, 448.0));
+        assert_eq!(round_float(1000.0, FloatKind::F8E4M3).0, 0x7F);
+        assert_eq!(round_float(-1.5, FloatKind::F8E4M3), (0xBC, -1.5));
+        assert_eq!(round_float(57344.0, FloatKind::F8E5M2), (0x7B, 57344.0));
+        assert_eq!(round_float(f64::INFINITY, FloatKind::F8E5M2).0, 0x7C);
+        assert_eq!(round_float(0.1, FloatKind::F32).1, f64::from(0.1f32));
     }
 }

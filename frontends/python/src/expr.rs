@@ -35,9 +35,9 @@ impl Lowerer<'_, '_, '_> {
         self.at(e.range());
         match e {
             Expr::NumberLiteral(n) => match &n.value {
-                ast::Number::Int(i) => match i.as_i64() {
+                ast::Number::Int(i) => match i.as_u64() {
                     Some(i) => self.constant(Const::Int(i128::from(i)), n.range()).map(Item::Val),
-                    None => self.err(n.range(), "integer literal is too large for device code"),
+                    None => self.err_help(n.range(), format!("integer literal {i} is too large for device code"), "the widest device integers are int64 and uint64"),
                 },
                 ast::Number::Float(f) => self.constant(Const::Float(*f), n.range()).map(Item::Val),
                 ast::Number::Complex { real, imag } => {
@@ -121,6 +121,7 @@ impl Lowerer<'_, '_, '_> {
         let l = self.number(l, range, &format!("'{sym}'"))?;
         let r = self.number(r, range, &format!("'{sym}'"))?;
         let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let (l, r) = (self.adopt(l, &common), self.adopt(r, &common));
         let weak = l.weak && r.weak;
         let bitwise = matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor | Operator::LShift | Operator::RShift);
         if bitwise && !matches!(common, Ty::Int { .. } | Ty::Bool) {
@@ -140,8 +141,8 @@ impl Lowerer<'_, '_, '_> {
         if let (Some(x), Some(y)) = (&l.konst, &r.konst) {
             if let Some(folded) = crate::consts::fold_binary(op, x, y) {
                 let fits = match (&folded, &result) {
-                    (Const::Int(i), Ty::Int { bits, signed: true }) => *bits >= 64 || (*i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1))),
-                    (Const::Int(i), Ty::Int { bits, signed: false }) => *i >= 0 && (*bits >= 64 || *i < (1i128 << bits)),
+                    (Const::Int(i), Ty::Int { bits, signed: true }) => *i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1)),
+                    (Const::Int(i), Ty::Int { bits, signed: false }) => *i >= 0 && *i < (1i128 << bits),
                     (Const::Float(_), Ty::Float(_)) => true,
                     _ => false,
                 };
@@ -160,7 +161,31 @@ impl Lowerer<'_, '_, '_> {
         Ok(Item::Val(out))
     }
 
+    /// A Python float constant takes the type of the fixed-format operand it
+    /// meets (Array API weak scalars): in `x + 0.1` with `x` a float64, 0.1
+    /// is the float64 nearest 0.1, not a float32 widened.
+    fn adopt(&mut self, x: Val, common: &Ty) -> Val {
+        let ty = match common {
+            Ty::Float(_) => common.clone(),
+            Ty::Complex(64) => Ty::Float(FloatKind::F64),
+            _ => return x,
+        };
+        match &x.konst {
+            Some(k @ Const::Float(_)) if x.weak && x.ty != ty => {
+                let k = k.clone();
+                Val { weak: true, ..self.typed_const(&k, &ty) }
+            }
+            _ => x,
+        }
+    }
+
     fn unary(&mut self, u: &ast::ExprUnaryOp) -> R<Item> {
+        // `-2147483648` is an int32 literal although 2147483648 is not.
+        if let (UnaryOp::USub, Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) = (u.op, u.operand.as_ref()) {
+            if let Some(i) = i.as_u64() {
+                return self.constant(Const::Int(-i128::from(i)), u.range()).map(Item::Val);
+            }
+        }
         let operand = self.expr(&u.operand)?;
         self.at(u.range());
         if let (UnaryOp::Invert, Item::Target(t)) = (u.op, &operand) {
@@ -215,7 +240,8 @@ impl Lowerer<'_, '_, '_> {
                 return self.err(range, format!("'{}' is not supported in device code", op.as_str()))
             }
         };
-        promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let (l, r) = (&self.adopt(l.clone(), &common), &self.adopt(r.clone(), &common));
         if matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_)) {
             if !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
                 return self.err(range, format!("'{}' is not defined for complex numbers", op.as_str()));
@@ -239,6 +265,10 @@ impl Lowerer<'_, '_, '_> {
 
     /// `a < b < c`: `a < b and b < c`, `b` evaluated once, short-circuit.
     fn compare(&mut self, c: &ast::ExprCompare) -> R<Item> {
+        if let Some(op) = c.ops.iter().find(|op| matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)) {
+            let help = if matches!(op, CmpOp::Is | CmpOp::IsNot) { "compare numbers with == and !=" } else { "compare with each value, e.g. x == a or x == b" };
+            return self.err_help(c.range(), format!("'{}' is not supported in device code", op.as_str()), help);
+        }
         let mut left = self.expr(&c.left)?;
         if c.ops.len() == 1 {
             if let (Item::Str(a), CmpOp::Eq | CmpOp::NotEq) = (&left, c.ops[0]) {
@@ -354,10 +384,30 @@ impl Lowerer<'_, '_, '_> {
     /// Converts a value to `ty` (explicit conversions, arguments, stores).
     pub fn convert(&mut self, x: &Val, ty: &Ty, range: TextRange) -> R<Val> {
         if &x.ty == ty {
-            return Ok(Val { weak: false, ..x.clone() });
+            // A Python float's exact value becomes the value of the type.
+            let konst = match (&x.konst, ty) {
+                (Some(Const::Float(f)), Ty::Float(k)) => Some(Const::Float(crate::consts::round_float(*f, *k).1)),
+                (k, _) => k.clone(),
+            };
+            return Ok(Val { weak: false, konst, ..x.clone() });
         }
         if let Some(k) = &x.konst {
             if ty.is_number() && !matches!(ty, Ty::Complex(_)) {
+                if let Ty::Int { bits, signed } = ty {
+                    let i = match k {
+                        Const::Int(i) => Some(*i),
+                        Const::Bool(b) => Some(i128::from(*b)),
+                        Const::Float(f) => f.is_finite().then(|| f.trunc() as i128),
+                    };
+                    let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                    if !i.is_some_and(|i| (lo..=hi).contains(&i)) {
+                        let shown = match k {
+                            Const::Float(f) => format!("{f:?}"),
+                            other => i.map_or_else(|| format!("{other:?}"), |i| i.to_string()),
+                        };
+                        return self.err_help(range, format!("{shown} does not fit in {ty}"), format!("{ty} holds {lo} to {hi}"));
+                    }
+                }
                 return Ok(self.typed_const(k, ty));
             }
         }
@@ -691,13 +741,19 @@ impl Lowerer<'_, '_, '_> {
             }
         }
         let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: ArrayLayout::Strided, readonly, space };
-        let list = |vals: &[Val]| vals.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
-        let mut types = vec![a.ty.mlir()];
-        types.extend(starts.iter().chain(&stops).chain(&steps).map(|x| x.ty.mlir()));
+        // `(%a, %b : T, U)`, or `()` for none.
+        let group = |vals: &[Val]| {
+            if vals.is_empty() {
+                return String::new();
+            }
+            let names = vals.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
+            let types = vals.iter().map(|x| x.ty.mlir()).collect::<Vec<_>>().join(", ");
+            format!("{names} : {types}")
+        };
         self.at(range);
         let kinds_text = kinds.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
         Ok(Item::Val(self.b.op1(
-            &format!("pydev.array_slice {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", v(a.id), list(&starts), list(&stops), list(&steps), types.join(", "), result.mlir()),
+            &format!("pydev.array_slice {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", v(a.id), group(&starts), group(&stops), group(&steps), a.ty.mlir(), result.mlir()),
             result,
         )))
     }
@@ -860,26 +916,52 @@ impl Lowerer<'_, '_, '_> {
             if args.len() != *lanes as usize {
                 return self.err(c.range(), format!("{t} takes {lanes} values, {} given", args.len()));
             }
-            let vals = args.iter().map(|a| self.coerce(a, elem, c.range(), &format!("an element of {t}"))).collect::<R<Vec<_>>>()?;
+            // Spec: each element is constructible from its argument.
+            let vals = args.iter().map(|a| self.convert(a, elem, c.range())).collect::<R<Vec<_>>>()?;
             let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
             let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
             self.at(c.range());
             return Ok(Item::Val(self.b.op1(&format!("pydev.vector_create({}) : ({}) -> {}", names.join(", "), types.join(", "), t.mlir()), t.clone())));
         }
-        let args = self.positional_values(c)?;
-        let [x] = args.as_slice() else { return self.err(c.range(), format!("{t}() takes one value")) };
-        if let Some(Const::Int(i)) = &x.konst {
-            if let Ty::Int { bits, signed } = t {
-                let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
-                if *i < lo || *i > hi {
-                    return self.err(c.range(), format!("{i} does not fit in {t}"));
+        // `device.uint64(2**63)`, `device.int64(-3000000000)`: an integer
+        // constant expression beyond int32 converts exactly.
+        if let ([arg], [], Ty::Int { .. } | Ty::Float(_)) = (&*c.arguments.args, &*c.arguments.keywords, t) {
+            if let Some(i) = self.wide_int(arg).filter(|i| i32::try_from(*i).is_err()) {
+                if i < i128::from(i64::MIN) || i > i128::from(u64::MAX) {
+                    return self.err(arg.range(), format!("{i} does not fit in {t}"));
                 }
+                let wide = if i > i128::from(i64::MAX) { Ty::Int { bits: 64, signed: false } } else { INT64 };
+                let x = self.typed_const(&Const::Int(i), &wide);
+                return Ok(Item::Val(self.convert(&x, t, c.range())?));
             }
         }
+        let args = self.positional_values(c)?;
+        let [x] = args.as_slice() else { return self.err(c.range(), format!("{t}() takes one value")) };
+        // A constant out of the type's range is reported by convert.
         let out = self.convert(x, t, c.range())?;
         // `int(x)` and `float(x)` give Python scalars.
         let builtin = matches!(&c.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "int" | "float" | "bool" | "complex"));
         Ok(Item::Val(Val { weak: builtin, ..out }))
+    }
+
+    /// The value of an integer constant expression (literals, module
+    /// constants, operators) without the int32 limit of Python ints in
+    /// device code; `None` for anything else.
+    fn wide_int(&self, e: &Expr) -> Option<i128> {
+        match e {
+            Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_u64().map(i128::from),
+            Expr::UnaryOp(u) if u.op == UnaryOp::USub => self.wide_int(&u.operand).map(|i| -i),
+            Expr::UnaryOp(u) if u.op == UnaryOp::UAdd => self.wide_int(&u.operand),
+            Expr::BinOp(b) => match crate::consts::fold_binary(b.op, &Const::Int(self.wide_int(&b.left)?), &Const::Int(self.wide_int(&b.right)?))? {
+                Const::Int(i) => Some(i),
+                _ => None,
+            },
+            Expr::Name(n) if !self.is_local(n.id.as_str()) => match self.c.m.globals.get(n.id.as_str())? {
+                crate::module::GlobalConst::Num(Const::Int(i)) => Some(*i),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     fn builtin_call(&mut self, b: &str, c: &ast::ExprCall) -> R<Item> {
@@ -941,6 +1023,8 @@ impl Lowerer<'_, '_, '_> {
                         return self.err(c.range(), format!("{b}() is not defined for complex numbers"));
                     }
                     let weak = acc.weak && x.weak;
+                    let (a, x) = (self.adopt(acc, &ty), self.adopt(x.clone(), &ty));
+                    acc = a;
                     acc = self.b.op1(&format!("pydev.{b} {}, {} : {}, {} -> {}", v(acc.id), v(x.id), acc.ty.mlir(), x.ty.mlir(), ty.mlir()), ty);
                     acc.weak = weak;
                 }

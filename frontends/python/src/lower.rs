@@ -158,6 +158,19 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 (f.def, f.kind, f.interop)
             }
         };
+        let params = &def.parameters;
+        let plain = params.vararg.is_none() && params.kwarg.is_none() && params.kwonlyargs.is_empty() && params.posonlyargs.is_empty();
+        if plain && params.args.len() != args.len() {
+            let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+            if self.in_progress.is_empty() {
+                self.error(call, format!("'{key_name}' takes {} but the signature gives {}", plural(params.args.len(), "parameter"), plural(args.len(), "argument type")));
+            } else {
+                // A method's `self` is not counted.
+                let skip = usize::from(self_struct.is_some());
+                self.error_help(call, format!("'{key_name}' takes {}, {} given", plural(params.args.len() - skip.min(params.args.len()), "argument"), args.len() - skip), format!("call it as {}", signature_text(def, skip)));
+            }
+            return Err(());
+        }
         let symbol = if interop || kind == FuncKind::Kernel {
             key_name.replace('.', "_")
         } else {
@@ -191,6 +204,12 @@ impl<'m, 'a> Compiler<'m, 'a> {
     }
 }
 
+/// `name(a, b)`: how a function is called (without `self` when `skip` is 1).
+fn signature_text(def: &ast::StmtFunctionDef, skip: usize) -> String {
+    let params: Vec<&str> = def.parameters.args.iter().skip(skip).map(|p| p.parameter.name.id.as_str()).collect();
+    format!("{}({})", def.name.id, params.join(", "))
+}
+
 fn mangle(t: &Ty) -> String {
     t.to_string().replace(['[', ']', ':', ',', ' ', '(', ')', '-'], "")
 }
@@ -203,6 +222,8 @@ pub struct Lowerer<'c, 'm, 'a> {
     statics: HashMap<String, Item>,
     pub tuple_items: HashMap<ValueId, Vec<Item>>,
     loops: Vec<LoopCtx>,
+    /// Locals whose assignment failed with an error already reported.
+    failed: HashSet<String>,
     pub kind: FuncKind,
     def_range: TextRange,
 }
@@ -254,14 +275,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
     pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], kind, def_range: def.range() };
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, def_range: def.range() };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
             l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
-            return Err(());
-        }
-        if params.args.len() != args.len() {
-            l.c.error(def.name.range(), format!("'{}' takes {} parameters but {} argument types were given", def.name.id, params.args.len(), args.len()));
             return Err(());
         }
         assigned_names(&def.body, &mut l.locals);
@@ -306,6 +323,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         let attrs = if attrs.is_empty() { String::new() } else { format!(" attributes {{{}}}", attrs.join(", ")) };
         let results: Vec<Ty> = ret.iter().cloned().collect();
         let text = l.b.print(symbol, &results, &attrs, &l.c.m.file.mlir_loc(def.range()));
+        if std::env::var_os("PYDEV_TMP_DUMP").is_some() { eprintln!("{text}"); } // TMPDEBUG
         l.c.functions.push(text);
         Ok(ret)
     }
@@ -393,6 +411,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     // ---------------------------------------------------------------- locals
 
+    /// Whether `name` is a local of this function (or a local closure/type).
+    pub fn is_local(&self, name: &str) -> bool {
+        self.locals.contains(name) || self.statics.contains_key(name)
+    }
+
     pub fn read_name(&mut self, name: &str, range: TextRange) -> R<Item> {
         if let Some(item) = self.statics.get(name) {
             return Ok(item.clone());
@@ -400,6 +423,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         if self.locals.contains(name) {
             return match self.b.read(name) {
                 Some(v) => Ok(self.tuple_items.get(&v.id).cloned().map(Item::Tuple).unwrap_or(Item::Val(v))),
+                None if self.failed.contains(name) => Err(()),
                 None => self.err_help(range, format!("local '{name}' may be used before it is assigned"), format!("assign '{name}' on every path before this use")),
             };
         }
@@ -476,7 +500,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             }
             Const::Float(f) => {
                 let mut v = self.typed_const(&Const::Float(f), &crate::types::FLOAT32);
+                // A Python float keeps its exact value: it adopts the type
+                // of a fixed-format operand (float64(x) + 0.1).
                 v.weak = true;
+                v.konst = Some(Const::Float(f));
                 Ok(v)
             }
             Const::Bool(b) => Ok(self.bool_const(b)),
@@ -501,9 +528,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             (Const::Bool(b), _) => format!("pydev.constant {} : {}", u8::from(*b), ty.mlir()),
             (Const::Float(f), _) => format!("pydev.constant {} : {}", *f as i64, ty.mlir()),
         };
+        // The value the constant has in its type (floats round).
         let konst = match (c, ty) {
             (Const::Float(f), Ty::Int { .. }) => Const::Int(*f as i128),
-            (Const::Int(i), Ty::Float(_)) => Const::Float(*i as f64),
+            (Const::Int(i), Ty::Float(k)) => Const::Float(crate::consts::round_float(*i as f64, *k).1),
+            (Const::Float(f), Ty::Float(k)) => Const::Float(crate::consts::round_float(*f, *k).1),
             _ => c.clone(),
         };
         let mut v = self.b.op1(&text, ty.clone());
@@ -561,7 +590,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             if self.b.cur.is_none() {
                 return; // dead code after return/break/continue
             }
-            let _ = self.stmt(stmt);
+            if self.stmt(stmt).is_err() {
+                // Names the failed statement would have bound are not
+                // reported again where they are read.
+                assigned_names(std::slice::from_ref(stmt), &mut self.failed);
+            }
         }
     }
 
@@ -1025,12 +1058,9 @@ pub fn describe(item: &Item) -> String {
     }
 }
 
-/// An MLIR float attribute with the exact bits of `f` in type `ty`.
+/// An MLIR float attribute with the exact bits of `f` rounded to type `ty`.
 pub fn float_attr(f: f64, ty: &Ty) -> String {
-    match ty {
-        Ty::Float(crate::types::FloatKind::F64) => format!("0x{:016X}", f.to_bits()),
-        Ty::Float(crate::types::FloatKind::F32) => format!("0x{:08X}", (f as f32).to_bits()),
-        // Narrow floats: MLIR rounds a decimal literal to the type.
-        _ => format!("{f:e}"),
-    }
+    let Ty::Float(kind) = ty else { unreachable!("float_attr of a {ty}") };
+    let digits = kind.bits() as usize / 4;
+    format!("0x{:0digits$X}", crate::consts::round_float(f, *kind).0)
 }

@@ -274,7 +274,7 @@ impl<'a> Module<'a> {
     fn const_expr(&self, e: &Expr) -> Option<GlobalConst> {
         Some(match e {
             Expr::NumberLiteral(n) => GlobalConst::Num(match &n.value {
-                ast::Number::Int(i) => Const::Int(i128::from(i.as_i64()?)),
+                ast::Number::Int(i) => Const::Int(i128::from(i.as_u64()?)),
                 ast::Number::Float(f) => Const::Float(*f),
                 ast::Number::Complex { .. } => return None,
             }),
