@@ -13,7 +13,7 @@ import lit.formats
 config.name = "pydev"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["lit.cfg.py", "samples", "conformance", "Inputs"]
+config.excludes = ["lit.cfg.py", "samples", "conformance", "Inputs", "gpu"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "lit-out")
 
