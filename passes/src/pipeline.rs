@@ -28,11 +28,15 @@ pub struct CudaOptions {
     pub ptx: String,
     /// LLVM optimisation level, 0 to 3.
     pub opt_level: u8,
+    /// Fast math and flush-to-zero of denormals (nvvm target `fast`, `ftz`).
+    pub fast_math: bool,
+    /// `.loc` line information pointing at the Python source.
+    pub line_info: bool,
 }
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3 }
+        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false }
     }
 }
 
@@ -51,7 +55,8 @@ fn default_ptx(chip: &str) -> Option<&'static str> {
 }
 
 impl CudaOptions {
-    /// Parses `chip=sm_80 ptx=80 opt-level=2` (the body of `cuda{...}`).
+    /// Parses `chip=sm_80 ptx=80 opt-level=2 fast-math=1 line-info=1` (the
+    /// body of `cuda{...}`).
     pub fn parse(body: &str) -> Result<Self, String> {
         let mut options = Self::default();
         for item in body.split_whitespace() {
@@ -66,7 +71,15 @@ impl CudaOptions {
                         .filter(|l| *l <= 3)
                         .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
                 }
-                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level)")),
+                "fast-math" | "line-info" => {
+                    let on = match v {
+                        "1" | "true" => true,
+                        "0" | "false" => false,
+                        _ => return Err(format!("{k} must be 0 or 1, got '{v}'")),
+                    };
+                    if k == "fast-math" { options.fast_math = on } else { options.line_info = on }
+                }
+                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info)")),
             }
         }
         if default_ptx(&options.chip).is_none() {
@@ -86,7 +99,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
     if stage >= 1 {
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
-        pm.add_pass(create_pass("pydev-promote-types")?);
+        pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
         // Integer `**` (math.ipowi) becomes a helper function, which
         // outlining then moves into the gpu.module with the rest.
         add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
@@ -96,10 +109,13 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);
         }
+        let fast = if options.fast_math { " fast ftz" } else { "" };
+        let lines = if options.line_info { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };
+
         add_pipeline(
             pm.as_operation_pass_manager(),
             &format!(
-                "nvvm-attach-target{{chip={} features=+ptx{} O={}}},gpu.module(arith-expand,convert-gpu-to-nvvm,convert-math-to-llvm),reconcile-unrealized-casts",
+                "nvvm-attach-target{{chip={} features=+ptx{} O={}{fast}}},gpu.module(arith-expand,convert-gpu-to-nvvm,convert-math-to-llvm),reconcile-unrealized-casts{lines}",
                 options.chip,
                 options.ptx_version(),
                 options.opt_level

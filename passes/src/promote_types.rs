@@ -12,6 +12,10 @@
 //! unsigned `atomic_rmw max|min` keep it as the `pydev.unsigned` attribute.
 //! Does not fire on IR without Python-level ops or signed types.
 //!
+//! Float `+ - *` carry `fastmath<contract>` (as nvcc's default `-fmad=true`:
+//! `a * b + c` may become one `fma`); option `fastmath=fast` gives them and
+//! `/` all fast-math flags.
+//!
 //! Rewrites (operands first converted to the result type, or for `cmp` to
 //! the operands' common type):
 //!   add|sub|mul (int)         =>  arith.addi|subi|muli
@@ -51,12 +55,26 @@ use pydev_dialect::{
 
 static ID: PassId = PassId;
 
+static ID_FAST: PassId = PassId;
+
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-promote-types",
     summary: "lower Python arithmetic with type promotion to arith/math and erase integer signedness",
-    options: &[],
-    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+    options: &[crate::PassOption { name: "fastmath", default: "contract", help: "contract (fused multiply-add allowed) or fast" }],
+    create: |options| match options.get(&INFO, "fastmath") {
+        "contract" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run_contract)),
+        "fast" => Ok(external_pass(&ID_FAST, INFO.argument, INFO.summary, run_fast)),
+        other => Err(format!("pydev-promote-types: fastmath must be contract or fast, got '{other}'")),
+    },
 };
+
+fn run_contract(root: OperationRef) -> Result<(), ()> {
+    run(root, "contract")
+}
+
+fn run_fast(root: OperationRef) -> Result<(), ()> {
+    run(root, "fast")
+}
 
 const ARITH_OPS: &[&str] = &[
     "pydev.constant", "pydev.add", "pydev.sub", "pydev.mul", "pydev.truediv", "pydev.floordiv", "pydev.mod", "pydev.pow",
@@ -128,7 +146,7 @@ struct Pending<'c> {
     result: Num<'c>,
 }
 
-fn run(root: OperationRef) -> Result<(), ()> {
+fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
     let ctx = capi::context(root);
     // 1. Record the kinds of the ops to lower while signedness is known.
     let mut pending = Vec::new();
@@ -149,7 +167,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
     let mut ok = true;
     for p in pending {
         let b = Builder::before(p.op);
-        match lower(&b, &p) {
+        match lower(&b, &p, fastmath) {
             Ok(Some(v)) => b.replace(p.op, &[v]),
             Ok(None) => {}
             Err(message) => {
@@ -273,7 +291,7 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
     }
 }
 
-fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>) -> Result<Option<Value<'c, 'c>>, String> {
+fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, String> {
     let name = p.op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().trim_start_matches("pydev.").to_owned();
     let operand = |i: usize| capi::value(p.op.operand(i).expect("verified operand"));
@@ -339,10 +357,12 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>) -> Result<Option<Value<'c, 'c>>, 
     let y = convert(b, operand(1), p.operands[1], rk)?;
     let t = result_type();
     let v = |op: &str| b.value(op, &[x, y], t, &[]);
+    let contracted = |op: &str| b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(&format!("#arith.fastmath<{fastmath}>")))]);
     Ok(Some(match (name.as_str(), rk) {
-        ("add", Num::Float(_)) => v("arith.addf"),
-        ("sub", Num::Float(_)) => v("arith.subf"),
-        ("mul", Num::Float(_)) => v("arith.mulf"),
+        ("add", Num::Float(_)) => contracted("arith.addf"),
+        ("sub", Num::Float(_)) => contracted("arith.subf"),
+        ("mul", Num::Float(_)) => contracted("arith.mulf"),
+        ("truediv", Num::Float(_)) if fastmath == "fast" => contracted("arith.divf"),
         ("truediv", Num::Float(_)) => v("arith.divf"),
         ("add", Num::Complex(_)) => v("complex.add"),
         ("sub", Num::Complex(_)) => v("complex.sub"),

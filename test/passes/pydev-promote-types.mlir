@@ -1,10 +1,13 @@
 // RUN: pydev-opt %s --split-input-file --pydev-promote-types | FileCheck %s
+// RUN: pydev-opt %s --split-input-file --pydev-promote-types=fastmath=fast | FileCheck %s --check-prefix=FAST
+// FAST-LABEL: func.func @arith
+// FAST: arith.addf %{{.*}}, %{{.*}} fastmath<fast> : f32
 
 // Operands are converted to the result type; signedness picks the op.
 // CHECK-LABEL: func.func @arith
 // CHECK-SAME: (%[[A:.*]]: i32, %[[B:.*]]: i8, %[[F:.*]]: f32) -> (f32, i32, i8)
 // CHECK: %[[AF:.*]] = arith.sitofp %[[A]] : i32 to f32
-// CHECK: %[[S:.*]] = arith.addf %[[AF]], %[[F]] : f32
+// CHECK: %[[S:.*]] = arith.addf %[[AF]], %[[F]] fastmath<contract> : f32
 // CHECK: %[[BW:.*]] = arith.extui %[[B]] : i8 to i32
 // CHECK: arith.floordivsi %[[A]], %[[BW]] : i32
 // CHECK: arith.divui %[[B]], %[[B]] : i8

@@ -33,6 +33,15 @@ struct Cli {
     /// Print MLIR locations (the Python file:line:col of each op).
     #[arg(long)]
     debuginfo: bool,
+    /// Fast math: approximate division and square root, flush denormals to zero.
+    #[arg(long)]
+    fast_math: bool,
+    /// Emit .loc line information pointing at the Python source.
+    #[arg(long)]
+    line_info: bool,
+    /// LLVM optimisation level, 0 to 3.
+    #[arg(long, default_value_t = 3)]
+    opt_level: u8,
 }
 
 fn run(cli: &Cli) -> Result<String, String> {
@@ -45,7 +54,13 @@ fn run(cli: &Cli) -> Result<String, String> {
     if cli.target == "host" {
         return Err("the host target is not built yet (see the host-target issue); use --target sm_XX".into());
     }
-    let options = pipeline::CudaOptions::parse(&format!("chip={}", cli.target))?;
+    let options = pipeline::CudaOptions::parse(&format!(
+        "chip={} opt-level={} fast-math={} line-info={}",
+        cli.target,
+        cli.opt_level,
+        u8::from(cli.fast_math),
+        u8::from(cli.line_info)
+    ))?;
     pydev_passes::register_upstream_passes();
     let context = pydev_dialect::new_context();
     let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
