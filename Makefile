@@ -53,11 +53,15 @@ check-ptx: build
 	  echo "ptxas -arch=sm_90: $(SAMPLE) and $(PY_SAMPLE) assembled"; \
 	  status=$$?; rm -rf $$tmp; exit $$status
 
-# Compiles test/gpu/kernels.py with pydevc and, where a CUDA driver exists,
-# runs it against NumPy (it says so and passes without one).
+# Compiles test/gpu/kernels.py with pydevc for sm_70, sm_80 and sm_90,
+# assembles every PTX with ptxas, and, where a CUDA driver exists, runs the
+# sm_90 build against NumPy (it says so and passes without one).
 test-gpu: build
-	@echo "== GPU kernels (test/gpu/run.py) =="
-	@tmp=$$(mktemp -d) && python3 test/gpu/run.py --pydevc $(BIN)/pydevc --compile $$tmp --run $$tmp; \
+	@echo "== GPU kernels (test/gpu/run.py): ptxas for sm_70, sm_80, sm_90, then run =="
+	@tmp=$$(mktemp -d) && \
+	  for arch in sm_70 sm_80 sm_90; do \
+	    python3 test/gpu/run.py --pydevc $(BIN)/pydevc --arch $$arch --assemble --compile $$tmp/$$arch || exit 1; \
+	  done && python3 test/gpu/run.py --run $$tmp/sm_90; \
 	  status=$$?; rm -rf $$tmp; exit $$status
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.

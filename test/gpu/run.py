@@ -40,13 +40,21 @@ SIGNATURES = {
 }
 
 
-def compile_all(out_dir, pydevc, arch):
+def compile_all(out_dir, pydevc, arch, assemble):
     os.makedirs(out_dir, exist_ok=True)
+    ptxas = None
+    if assemble:
+        ptxas = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), arch], check=True,
+                               capture_output=True, text=True).stdout.strip()
+        if not ptxas:
+            raise SystemExit(f"no ptxas for {arch}: run `make setup`")
     for name, sig in SIGNATURES.items():
         out = os.path.join(out_dir, f"{name}.ptx")
         subprocess.run([pydevc, os.path.join(HERE, "kernels.py"), "--kernel", name, "--signature", sig,
                         "--target", arch, "-o", out], check=True)
-        print(f"compiled {name} -> {out}")
+        if ptxas:
+            subprocess.run([ptxas, f"-arch={arch}", out, "-o", out + ".cubin"], check=True)
+        print(f"compiled {name} -> {out}" + (f" (ptxas -arch={arch} ok)" if ptxas else ""))
 
 
 class Driver:
@@ -226,9 +234,10 @@ def main():
     p.add_argument("--run", metavar="DIR")
     p.add_argument("--pydevc", default=os.path.join(ROOT, "target", "debug", "pydevc"))
     p.add_argument("--arch", default="sm_90")
+    p.add_argument("--assemble", action="store_true", help="also assemble each PTX with ptxas for --arch")
     args = p.parse_args()
     if args.compile:
-        compile_all(args.compile, args.pydevc, args.arch)
+        compile_all(args.compile, args.pydevc, args.arch, args.assemble)
     if args.run:
         return run_all(args.run)
     return 0
