@@ -133,6 +133,13 @@ impl Lowerer<'_, '_, '_> {
     }
 
     fn mask_arg(&mut self, e: &Expr, what: &str) -> R<Val> {
+        // A literal mask such as 0xffffffff names 32 bits, not an int32 value.
+        if let Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) = e {
+            if let Some(bits) = i.as_u64().filter(|b| *b <= u64::from(u32::MAX)) {
+                let m32 = self.typed_const(&Const::Int(i128::from(bits as u32 as i32)), &INT32);
+                return self.convert(&m32, &Ty::WarpMask, e.range());
+            }
+        }
         let m = self.value(e)?;
         match &m.ty {
             Ty::WarpMask => Ok(m),

@@ -148,3 +148,18 @@ def k(ps, out):
     let e = errors(&src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]");
     assert!(e.contains("name 'SCALE' is not defined in device code"), "{e}");
 }
+
+#[test]
+fn literal_masks_name_32_bits() {
+    let src = format!(
+        "{HEADER}
+@device.kernel
+def k(out, x):
+    i = device.tid(1)
+    out[i] = device.shfl_down_sync(0xffffffff, x[i], 1)
+"
+    );
+    let text = ir(&src, "k", "float32[:], float32[:]");
+    assert!(text.contains("pydev.constant -1 : si32"), "{text}");
+    assert!(text.contains("pydev.cast %v") && text.contains("to !pydev.warp_mask"), "{text}");
+}
