@@ -308,7 +308,9 @@ Type StructType::parse(AsmParser &parser) {
 }
 
 void StructType::print(AsmPrinter &printer) const {
-  printer << "<\"" << getName() << "\", {";
+  printer << "<";
+  printer.printString(getName());
+  printer << ", {";
   llvm::interleaveComma(llvm::zip(getFieldNames(), getFieldTypes()), printer, [&](auto field) {
     printer.printKeywordOrString(std::get<0>(field).getValue());
     printer << ": " << std::get<1>(field);
@@ -434,12 +436,19 @@ void AtomicRefType::print(AsmPrinter &printer) const {
 // Helpers for op verifiers
 //===----------------------------------------------------------------------===//
 
-/// The value of a constant integer operand, if it is one.
+/// The value of a constant integer operand, if it is one. Bools and unsigned
+/// integers are zero-extended; values beyond int64_t saturate (they are out of
+/// every range the verifiers check).
 static std::optional<int64_t> constantIndex(Value value) {
   APInt v;
-  if (matchPattern(value, m_ConstantInt(&v)))
-    return v.getSExtValue();
-  return std::nullopt;
+  if (!matchPattern(value, m_ConstantInt(&v)))
+    return std::nullopt;
+  auto type = dyn_cast<IntegerType>(value.getType());
+  if (type && (type.isUnsigned() || type.getWidth() == 1))
+    return v.getActiveBits() > 63 ? INT64_MAX : int64_t(v.getZExtValue());
+  if (v.getSignificantBits() > 64)
+    return v.isNegative() ? INT64_MIN : INT64_MAX;
+  return v.getSExtValue();
 }
 
 static bool isInt64(Type type) {
@@ -652,7 +661,7 @@ LogicalResult ArrayIndexOp::verify() {
   ArrayType source = getArray().getType(), result = getResult().getType();
   size_t n = getIndices().size();
   if (n == 0 || n >= source.getRank())
-    return emitOpError() << "indexes 1 to " << source.getRank() - 1
+    return emitOpError() << "indexes 1 to " << int64_t(source.getRank()) - 1
                          << " leading dimensions of a rank-" << source.getRank()
                          << " array, got " << n << " indices";
   if (result.getRank() != source.getRank() - n)
@@ -755,9 +764,9 @@ static LogicalResult verifyStaticArray(OpT op, MemorySpace space) {
                             << stringifyLayout(type.getLayout()) << "'";
   if (type.getRank() <= 1 && type.getLayout() == pydev::Layout::strided)
     return op.emitOpError() << "result is contiguous: its layout must be 'c' or 'f'";
-  if (op.getAlignment() < 0 ||
-      (op.getAlignment() != 0 && !llvm::isPowerOf2_64(op.getAlignment())))
-    return op.emitOpError() << "alignment must be a power of two, got " << op.getAlignment();
+  int64_t alignment = op.getAlignmentAttr().getInt();
+  if (alignment < 0 || (alignment != 0 && !llvm::isPowerOf2_64(alignment)))
+    return op.emitOpError() << "alignment must be a power of two, got " << alignment;
   if (type.getReadonly())
     return op.emitOpError() << "result cannot be read-only";
   return success();
