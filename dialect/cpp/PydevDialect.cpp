@@ -356,20 +356,29 @@ Type ArrayType::parse(AsmParser &parser) {
   if (parser.parseLess() || parser.parseType(element) || parser.parseComma() ||
       parser.parseInteger(rank))
     return {};
+  bool seenSpace = false, seenLayout = false;
   while (succeeded(parser.parseOptionalComma())) {
     SMLoc wordLoc = parser.getCurrentLocation();
     StringRef word;
     if (parser.parseKeyword(&word))
       return {};
-    if (auto s = symbolizeMemorySpace(word))
+    bool repeated = false;
+    if (auto s = symbolizeMemorySpace(word)) {
+      repeated = std::exchange(seenSpace, true);
       space = *s;
-    else if (auto l = symbolizeLayout(word))
+    } else if (auto l = symbolizeLayout(word)) {
+      repeated = std::exchange(seenLayout, true);
       layout = *l;
-    else if (word == "readonly")
-      readonly = true;
-    else {
+    } else if (word == "readonly") {
+      repeated = std::exchange(readonly, true);
+    } else {
       parser.emitError(wordLoc) << "unknown array property '" << word
                                 << "', expected global, shared, local, strided, c, f or readonly";
+      return {};
+    }
+    if (repeated) {
+      parser.emitError(wordLoc) << "array property '" << word
+                                << "' conflicts with or repeats an earlier one";
       return {};
     }
   }

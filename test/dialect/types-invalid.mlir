@@ -145,3 +145,10 @@ func.func @unknown_memory_order_attr() attributes {order = #pydev.memory_order<s
 // expected-error @+2 {{expected ::mlir::pydev::Scope to be one of}}
 // expected-error @+1 {{failed to parse Pydev_ScopeAttr parameter 'value'}}
 func.func @unknown_scope_attr() attributes {scope = #pydev.scope<grid>}
+
+// -----
+
+// expected-error @+1 {{array property 'local' conflicts with or repeats an earlier one}}
+func.func @conflicting_spaces(%a: !pydev.array<f32, 1, shared, local>) {
+  return
+}
