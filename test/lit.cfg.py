@@ -29,5 +29,7 @@ if ptxas and os.path.exists(ptxas):
 elif lit_config.params.get("require_ptxas") == "1":
     lit_config.fatal("ptxas not found: set PTXAS or run `make setup`")
 
+if os.environ.get("PYDEV_LIBDEVICE"):
+    config.environment["PYDEV_LIBDEVICE"] = os.environ["PYDEV_LIBDEVICE"]
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%samples", os.path.join(config.test_source_root, "samples")))

@@ -153,7 +153,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let array_value = capi::value(op.operand(array_value).expect("array operand"));
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
-        let aggregate = members(array.element).is_some() || pydev_dialect::types::vector_parts(array.element).is_some();
+        let aggregate = members(array.element).is_some() || pydev_dialect::types::vector_parts(array.element).is_some() || array.element.is_complex();
         if aggregate && name != "pydev.atomic_ref" {
             // Structs, vectors, tuples: member by member at CUDA C++ offsets.
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
@@ -246,6 +246,14 @@ fn members<'c>(ty: Type<'c>) -> Option<Vec<Type<'c>>> {
 /// register form.
 fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
     let reg = crate::lower_aggregates::register_type(b.ctx, ty);
+    if ty.is_complex() {
+        // complex<T> is {T re; T im;} in memory (cuda::std::complex).
+        let part = capi::complex_element(ty);
+        let (size, _) = pydev_dialect::type_layout(part).ok_or("complex part without a layout")?;
+        let re = load_at(b, base, offset, part)?;
+        let im = load_at(b, base, offset + size, part)?;
+        return Ok(b.value("complex.create", &[re, im], ty, &[]));
+    }
     if let Some(ms) = members(ty) {
         let mut acc = b.value("llvm.mlir.undef", &[], reg, &[]);
         for (k, m) in ms.into_iter().enumerate() {
@@ -261,6 +269,14 @@ fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) 
 }
 
 fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>, v: Value<'c, 'c>) -> Result<(), String> {
+    if ty.is_complex() {
+        let part = capi::complex_element(ty);
+        let (size, _) = pydev_dialect::type_layout(part).ok_or("complex part without a layout")?;
+        let re = b.value("complex.re", &[v], part, &[]);
+        let im = b.value("complex.im", &[v], part, &[]);
+        store_at(b, base, offset, part, re)?;
+        return store_at(b, base, offset + size, part, im);
+    }
     if let Some(ms) = members(ty) {
         for (k, m) in ms.into_iter().enumerate() {
             let off = pydev_dialect::field_offset(ty, k as u32).ok_or("member without a layout")?;

@@ -7,7 +7,7 @@
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, pydev-lower-aggregates,                 |
 //! |             | pydev-check-lowered, nvvm-attach-target,                       |
-//! |             | arith-expand,                                                  |
+//! |             | convert-complex-to-standard, arith-expand,                     |
 //! |             | convert-gpu-to-nvvm, convert-math-to-llvm (the math ops        |
 //! |             | libdevice does not cover: ctpop, ctlz, cttz, absi),            |
 //! |             | reconcile-unrealized-casts                                     |
@@ -32,11 +32,14 @@ pub struct CudaOptions {
     pub fast_math: bool,
     /// `.loc` line information pointing at the Python source.
     pub line_info: bool,
+    /// Path of libdevice.10.bc, linked for the math functions it provides
+    /// (empty: none; a kernel that needs one then fails to assemble).
+    pub libdevice: String,
 }
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false }
+        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false, libdevice: String::new() }
     }
 }
 
@@ -71,6 +74,7 @@ impl CudaOptions {
                         .filter(|l| *l <= 3)
                         .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
                 }
+                "libdevice" => options.libdevice = v.to_owned(),
                 "fast-math" | "line-info" => {
                     let on = match v {
                         "1" | "true" => true,
@@ -79,7 +83,7 @@ impl CudaOptions {
                     };
                     if k == "fast-math" { options.fast_math = on } else { options.line_info = on }
                 }
-                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info)")),
+                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice)")),
             }
         }
         if default_ptx(&options.chip).is_none() {
@@ -109,13 +113,16 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);
         }
-        let fast = if options.fast_math { " fast ftz" } else { "" };
+        let mut fast = if options.fast_math { " fast ftz".to_owned() } else { String::new() };
+        if !options.libdevice.is_empty() {
+            fast.push_str(&format!(" l={}", options.libdevice));
+        }
         let lines = if options.line_info { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };
 
         add_pipeline(
             pm.as_operation_pass_manager(),
             &format!(
-                "nvvm-attach-target{{chip={} features=+ptx{} O={}{fast}}},gpu.module(arith-expand,convert-gpu-to-nvvm,convert-math-to-llvm),reconcile-unrealized-casts{lines}",
+                "nvvm-attach-target{{chip={} features=+ptx{} O={}{fast}}},gpu.module(convert-complex-to-standard,arith-expand,convert-gpu-to-nvvm,convert-math-to-llvm),reconcile-unrealized-casts{lines}",
                 options.chip,
                 options.ptx_version(),
                 options.opt_level
@@ -126,4 +133,14 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")?;
     }
     Ok(())
+}
+
+/// The error to report when PTX calls libdevice functions that were not
+/// linked (ptxas would say "Unresolved extern function").
+pub fn missing_libdevice(ptx: &str) -> Option<String> {
+    let name = ptx.lines().find_map(|l| l.trim_start().strip_prefix(".extern .func").and_then(|r| r.split_whitespace().find(|w| w.contains("__nv_"))))?;
+    let name = name.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '_').split('(').next().unwrap_or(name);
+    Some(format!(
+        "the kernel calls the CUDA math function {name}, which needs libdevice: set PYDEV_LIBDEVICE (or pass libdevice=PATH) to libdevice.10.bc from the nvidia-nvvm wheel (`make setup` installs it)"
+    ))
 }

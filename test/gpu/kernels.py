@@ -1,5 +1,7 @@
 # Kernels that test/gpu/run.py compiles with pydevc and runs on a GPU
 # against NumPy.
+import math
+
 import cuda.device as device
 
 
@@ -165,3 +167,13 @@ def views(out, a, m):
         out[i, 3] = col[i]
     if i < flat.size:
         out[i, 4] = flat[i]
+
+
+@device.kernel
+def complex_math(out, z, w, x):
+    i = device.tid(1)
+    if i < x.size:
+        p = z[i] * w[i] + 1j
+        out[i, 0] = abs(p)
+        out[i, 1] = (z[i] / w[i]).imag
+        out[i, 2] = math.sin(x[i]) + math.exp(x[i]) * math.sqrt(x[i])

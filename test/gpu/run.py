@@ -37,6 +37,7 @@ SIGNATURES = {
     "float_extrema": "float32[::1], readonly float32[::1]",
     "handoff": "int32[::1], int32[::1]",
     "views": "float32[:, ::1], readonly float32[::1], readonly float32[:, ::1]",
+    "complex_math": "float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]",
 }
 
 
@@ -222,6 +223,14 @@ def run_all(ptx_dir):
         want_v[: src.size, col] = src
     case("views", 1, 128, {"out": vo, "a": va, "m": vm}, [(None, "out"), (None, "a"), (None, "m")],
          lambda o: (np.array_equal(o["out"], want_v, equal_nan=True), ""))
+
+    zc = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
+    wc = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
+    xr = rng.random(3000, dtype=np.float32) * 4
+    cm = np.full((3000, 3), np.nan, dtype=np.float32)
+    want_cm = np.stack([np.abs(zc * wc + 1j), (zc / wc).imag, np.sin(xr) + np.exp(xr) * np.sqrt(xr)], axis=1).astype(np.float32)
+    case("complex_math", 12, 256, {"out": cm, "z": zc, "w": wc, "x": xr}, [(None, "out"), (None, "z"), (None, "w"), (None, "x")],
+         lambda o: (np.allclose(o["out"], want_cm, rtol=2e-5, atol=1e-5), "max err %.3g" % np.max(np.abs(o["out"] - want_cm))))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

@@ -42,6 +42,9 @@ struct Cli {
     /// LLVM optimisation level, 0 to 3.
     #[arg(long, default_value_t = 3)]
     opt_level: u8,
+    /// libdevice.10.bc, for CUDA math functions (default: $PYDEV_LIBDEVICE).
+    #[arg(long, env = "PYDEV_LIBDEVICE", default_value = "")]
+    libdevice: String,
 }
 
 fn run(cli: &Cli) -> Result<String, String> {
@@ -54,13 +57,14 @@ fn run(cli: &Cli) -> Result<String, String> {
     if cli.target == "host" {
         return Err("the host target is not built yet (see the host-target issue); use --target sm_XX".into());
     }
-    let options = pipeline::CudaOptions::parse(&format!(
+    let mut options = pipeline::CudaOptions::parse(&format!(
         "chip={} opt-level={} fast-math={} line-info={}",
         cli.target,
         cli.opt_level,
         u8::from(cli.fast_math),
         u8::from(cli.line_info)
     ))?;
+    options.libdevice = cli.libdevice.clone();
     pydev_passes::register_upstream_passes();
     let context = pydev_dialect::new_context();
     let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
@@ -82,7 +86,13 @@ fn run(cli: &Cli) -> Result<String, String> {
     match cli.emit.as_str() {
         "ptx" => {
             let objects = pydev_passes::gpu_objects(module.as_operation());
-            Ok(objects.into_iter().map(|(_, b)| String::from_utf8_lossy(&b).into_owned()).collect())
+            let ptx: String = objects.into_iter().map(|(_, b)| String::from_utf8_lossy(&b).into_owned()).collect();
+            if options.libdevice.is_empty() {
+                if let Some(e) = pipeline::missing_libdevice(&ptx) {
+                    return Err(format!("{}: error: {e}", cli.file));
+                }
+            }
+            Ok(ptx)
         }
         "llvm-ir" => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
         _ => module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string()),
