@@ -69,7 +69,7 @@ pub fn fold_binary(op: Operator, x: &Const, y: &Const) -> Option<Const> {
 /// and the value it stands for. Too-large values become infinity, or NaN in
 /// float8e4m3 (which has no infinity), as a run-time conversion does.
 pub fn round_float(x: f64, kind: FloatKind) -> (u64, f64) {
-    let (exp_bits, man_bits, finite_only) = match kind {
+    let (e, m, finite_only): (i32, i32, bool) = match kind {
         FloatKind::F64 => return (x.to_bits(), x),
         FloatKind::F32 => return (u64::from((x as f32).to_bits()), f64::from(x as f32)),
         FloatKind::F16 => (5, 10, false),
@@ -77,7 +77,6 @@ pub fn round_float(x: f64, kind: FloatKind) -> (u64, f64) {
         FloatKind::F8E5M2 => (5, 2, false),
         FloatKind::F8E4M3 => (4, 3, true),
     };
-    let (e, m) = (exp_bits as i32, man_bits as i32);
     let bias = (1 << (e - 1)) - 1;
     let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
     let nan = if finite_only { (1u64 << (e + m)) - 1 } else { (((1u64 << e) - 1) << m) | (1 << (m - 1)) };

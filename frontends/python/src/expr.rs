@@ -149,6 +149,10 @@ impl Lowerer<'_, '_, '_> {
                 if fits {
                     let mut c = self.typed_const(&folded, &result);
                     c.weak = weak;
+                    if weak && matches!(folded, Const::Float(_)) {
+                        // Python floats fold exactly (see `constant`).
+                        c.konst = Some(folded);
+                    }
                     return Ok(Item::Val(c));
                 }
             }
@@ -221,6 +225,10 @@ impl Lowerer<'_, '_, '_> {
         if let (UnaryOp::USub, Some(Const::Float(f))) = (u.op, &x.konst) {
             let mut c = self.typed_const(&Const::Float(-f), &ty);
             c.weak = x.weak;
+            if x.weak {
+                // A Python float keeps its exact value (see `constant`).
+                c.konst = Some(Const::Float(-f));
+            }
             return Ok(Item::Val(c));
         }
         let mut r = self.b.op1(&format!("pydev.{name} {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
@@ -324,6 +332,7 @@ impl Lowerer<'_, '_, '_> {
             let item = self.expr(e)?;
             let val = match item {
                 Item::Val(v) => v,
+                Item::Tuple(_) => self.materialize(&item, e.range())?,
                 other => return self.err(e.range(), format!("'{}' needs values, got {}", b.op.as_str(), describe(&other))),
             };
             let cur = self.b.cur.ok_or(())?;
@@ -383,6 +392,18 @@ impl Lowerer<'_, '_, '_> {
 
     /// Converts a value to `ty` (explicit conversions, arguments, stores).
     pub fn convert(&mut self, x: &Val, ty: &Ty, range: TextRange) -> R<Val> {
+        // `device.align(t, n)` values are `t` values.
+        if &x.ty != ty {
+            if x.ty.aligned_value().is_some() {
+                let inner = self.unwrap_aligned(x.clone());
+                return self.convert(&inner, ty, range);
+            }
+            if let Some(inner) = ty.aligned_value().cloned() {
+                let inner = self.convert(x, &inner, range)?;
+                self.at(range);
+                return Ok(self.b.op1(&format!("pydev.struct_create({}) : ({}) -> {}", v(inner.id), inner.ty.mlir(), ty.mlir()), ty.clone()));
+            }
+        }
         if &x.ty == ty {
             // A Python float's exact value becomes the value of the type.
             let konst = match (&x.konst, ty) {
@@ -426,16 +447,60 @@ impl Lowerer<'_, '_, '_> {
     /// Converts an argument to a parameter type: Python scalars adopt it,
     /// other values must already have it.
     pub fn coerce(&mut self, x: &Val, ty: &Ty, range: TextRange, what: &str) -> R<Val> {
-        if &x.ty == ty || (x.weak && x.ty.is_number() && ty.is_number()) {
+        // A Python scalar adopts a number type of its kind or a higher one
+        // (1 for a float32, not 1.5 for an int32).
+        let adopts = |t: &Ty| x.weak && x.ty.is_number() && t.is_number() && promote(&x.ty, true, t, false).is_ok_and(|p| p == *t);
+        if &x.ty == ty || adopts(ty) {
             return self.convert(x, ty, range);
         }
-        self.err_help(range, format!("{what} must be {ty}, got {}", x.ty), format!("convert it explicitly, e.g. device.{ty}(...)"))
+        if let Some(inner) = ty.aligned_value() {
+            if x.ty == *inner || adopts(inner) {
+                return self.convert(x, ty, range);
+            }
+        }
+        let help = match ty {
+            Ty::Bool => "convert it explicitly, e.g. bool(...)".to_owned(),
+            t if t.is_number() => format!("convert it explicitly, e.g. device.{ty}(...)"),
+            _ => format!("pass a {ty}"),
+        };
+        self.err_help(range, format!("{what} must be {ty}, got {}", x.ty), help)
     }
 
     pub fn index_value(&mut self, item: Item, range: TextRange) -> R<Val> {
         match item {
             Item::Val(v) if v.ty.is_integer() || v.ty == Ty::Bool => Ok(v),
             other => self.err(range, format!("indices must be integers, got {}", describe(&other))),
+        }
+    }
+
+    /// The `t` value of a `device.align(t, n)` value (other values as they are).
+    pub fn unwrap_aligned(&mut self, x: Val) -> Val {
+        match x.ty.aligned_value().cloned() {
+            Some(inner) => self.b.op1(&format!("pydev.struct_extract {}[\"value\"] : {} -> {}", v(x.id), x.ty.mlir(), inner.mlir()), inner),
+            None => x,
+        }
+    }
+
+    /// A vector index with Python's negative indices: constants are checked
+    /// against the lanes, signed run-time indices wrap like array indices.
+    fn lane_index(&mut self, i: Val, lanes: u32, vec: &Ty, range: TextRange) -> R<Val> {
+        match (&i.konst, &i.ty) {
+            (Some(Const::Int(k)), _) => {
+                let j = if *k < 0 { k + i128::from(lanes) } else { *k };
+                if !(0..i128::from(lanes)).contains(&j) {
+                    return self.err_help(range, format!("index {k} is out of range for a {vec} ({lanes} lanes)"), format!("use an index from 0 to {}", lanes - 1));
+                }
+                Ok(self.typed_const(&Const::Int(j), &INT32))
+            }
+            (None, Ty::Int { signed: true, .. }) => {
+                let zero = self.typed_const(&Const::Int(0), &i.ty);
+                let n = self.typed_const(&Const::Int(i128::from(lanes)), &i.ty);
+                let t = i.ty.mlir();
+                let neg = self.b.op1(&format!("pydev.cmp lt, {}, {} : {t}, {t}", v(i.id), v(zero.id)), Ty::Bool);
+                let wrapped = self.b.op1(&format!("pydev.add {}, {} : {t}, {t} -> {t}", v(i.id), v(n.id)), i.ty.clone());
+                Ok(self.b.op1(&format!("arith.select {}, {}, {} : {t}", v(neg.id), v(wrapped.id), v(i.id)), i.ty.clone()))
+            }
+            _ => Ok(i),
         }
     }
 
@@ -463,15 +528,20 @@ impl Lowerer<'_, '_, '_> {
 
     fn value_attr(&mut self, x: Val, attr: &str, range: TextRange) -> R<Item> {
         match (&x.ty, attr) {
-            (Ty::Vector { .. }, "x" | "y" | "z" | "w") => {
+            (Ty::Vector { lanes, .. }, "x" | "y" | "z" | "w") => {
                 let lane = "xyzw".find(attr).expect("lane letter") as u32;
+                if lane >= *lanes {
+                    let all = "xyzw"[..*lanes as usize].chars().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
+                    return self.err_help(range, format!("a {} has no lane '{attr}'", x.ty), format!("its lanes are {all}"));
+                }
                 Ok(Item::Val(self.vector_lane(&x, lane, range)?))
             }
             (Ty::Vector { lanes, .. }, "size") => Ok(Item::Val(self.constant(Const::Int(i128::from(*lanes)), range)?)),
             (Ty::Vector { elem, .. }, "dtype") => Ok(Item::Dtype((**elem).clone())),
             (Ty::Struct(def), field) if def.fields.iter().any(|(n, _)| n == field) => {
                 let ty = def.fields.iter().find(|(n, _)| n == field).expect("field").1.clone();
-                Ok(Item::Val(self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty)))
+                let value = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                Ok(Item::Val(self.unwrap_aligned(value)))
             }
             (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
             (Ty::Array { .. }, _) => self.array_attr(x, attr, range),
@@ -515,13 +585,19 @@ impl Lowerer<'_, '_, '_> {
                 Ty::Tuple(types) => {
                     let n = types.len();
                     let i = self.const_index(slice, n, "tuple")?;
-                    let items = self.tuple_elements(&Item::Val(x), range)?;
-                    Ok(items[i].clone())
+                    if let Some(items) = self.tuple_items.get(&x.id) {
+                        return Ok(items[i].clone());
+                    }
+                    // Only the element asked for.
+                    let t = types[i].clone();
+                    self.at(range);
+                    Ok(Item::Val(self.b.op1(&format!("pydev.tuple_extract {}[{i}] : {} -> {}", v(x.id), x.ty.mlir(), t.mlir()), t)))
                 }
-                Ty::Vector { elem, .. } => {
-                    let elem = (**elem).clone();
+                Ty::Vector { elem, lanes } => {
+                    let (elem, lanes) = ((**elem).clone(), *lanes);
                     let idx = self.expr(slice)?;
                     let idx = self.index_value(idx, slice.range())?;
+                    let idx = self.lane_index(idx, lanes, &x.ty, slice.range())?;
                     self.at(range);
                     Ok(Item::Val(self.b.op1(&format!("pydev.vector_extract {}[{}] : {}, {} -> {}", v(x.id), v(idx.id), x.ty.mlir(), idx.ty.mlir(), elem.mlir()), elem)))
                 }
@@ -575,12 +651,14 @@ impl Lowerer<'_, '_, '_> {
                 self.array_store(x, &s.slice, value, s.range())?;
                 Ok(None)
             }
-            Ty::Vector { elem, .. } => {
-                let elem = (**elem).clone();
+            Ty::Vector { elem, lanes } => {
+                let (elem, lanes) = ((**elem).clone(), *lanes);
                 let idx = self.expr(&s.slice)?;
                 let idx = self.index_value(idx, s.slice.range())?;
+                let idx = self.lane_index(idx, lanes, &x.ty, s.slice.range())?;
                 let val = self.materialize(&value, s.range())?;
-                let val = self.coerce(&val, &elem, s.range(), "a vector element")?;
+                // Spec: the value is assignable to the element type.
+                let val = self.convert(&val, &elem, s.range())?;
                 self.at(s.range());
                 let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, {}", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir(), idx.ty.mlir()), x.ty.clone());
                 Ok(Some(Item::Val(new)))
@@ -599,9 +677,32 @@ impl Lowerer<'_, '_, '_> {
                 let mask = self.convert(&sel, &Ty::WarpMask, s.range())?;
                 Ok(Some(Item::Val(mask)))
             }
-            Ty::Tuple(_) => self.err(s.range(), "tuples are immutable"),
+            Ty::Tuple(_) => self.err_help(s.range(), "tuples are immutable", "build a new tuple, e.g. t = (x, t[1])"),
             other => self.err(s.range(), format!("a {other} does not support item assignment")),
         }
+    }
+
+    /// `a[i] op= v` on an array: the element is loaded and stored at indices
+    /// evaluated once (Python evaluates the target's subexpressions once).
+    /// `None` when the target is not an array element.
+    pub fn aug_store_subscript(&mut self, s: &ast::ExprSubscript, op: Operator, rhs: &Expr, range: TextRange) -> R<Option<()>> {
+        if matches!(s.slice.as_ref(), Expr::Slice(_)) || matches!(s.slice.as_ref(), Expr::Tuple(t) if t.elts.iter().any(|e| matches!(e, Expr::Slice(_)))) {
+            return Ok(None);
+        }
+        let base = self.expr(&s.value)?;
+        let Item::Val(a) = base else { return Ok(None) };
+        if !matches!(a.ty, Ty::Array { .. }) {
+            return Ok(None);
+        }
+        let idx = self.store_indices(&a, &s.slice, s.range())?;
+        let Ty::Array { dtype, .. } = &a.ty else { unreachable!("array") };
+        let (names, types): (Vec<String>, Vec<String>) = idx.iter().map(|i| (v(i.id), i.ty.mlir())).unzip();
+        self.at(s.range());
+        let old = self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (**dtype).clone());
+        let old = self.unwrap_aligned(old);
+        let rhs = self.expr(rhs)?;
+        let new = self.binary(op, Item::Val(old), rhs, range)?;
+        self.array_store_at(&a, &idx, new, s.range()).map(Some)
     }
 
     /// `x[i] = v`: stores into arrays; rebinds vectors and warp masks (values).
@@ -616,8 +717,23 @@ impl Lowerer<'_, '_, '_> {
     pub fn store_attribute(&mut self, a: &ast::ExprAttribute, value: Item) -> R<()> {
         let base = self.expr(&a.value)?;
         let Item::Val(x) = base else { return self.err(a.range(), format!("cannot set attributes of {}", describe(&base))) };
-        let Ty::Struct(def) = &x.ty else { return self.err(a.range(), format!("cannot set attribute '{}' of a {}", a.attr.id, x.ty)) };
         let field = a.attr.id.as_str();
+        if let Ty::Vector { elem, lanes } = &x.ty {
+            // `v.y = e` is `v[1] = e`: a new vector rebinds `v`.
+            let names = &"xyzw"[..*lanes as usize];
+            let Some(lane) = names.find(field).filter(|_| field.len() == 1) else {
+                let all = names.chars().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
+                return self.err_help(a.range(), format!("a {} has no lane '{field}'", x.ty), format!("its lanes are {all}"));
+            };
+            let elem = (**elem).clone();
+            let val = self.materialize(&value, a.range())?;
+            let val = self.convert(&val, &elem, a.range())?;
+            let idx = self.typed_const(&Const::Int(lane as i128), &INT32);
+            self.at(a.range());
+            let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, si32", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir()), x.ty.clone());
+            return self.assign_rebind(&a.value, Item::Val(new));
+        }
+        let Ty::Struct(def) = &x.ty else { return self.err(a.range(), format!("cannot set attribute '{field}' of a {}", x.ty)) };
         let Some((_, fty)) = def.fields.iter().find(|(n, _)| n == field).cloned() else {
             return self.err_help(a.range(), format!("struct '{}' has no field '{field}'", def.name), "attributes cannot be added to a struct");
         };
@@ -645,7 +761,7 @@ impl Lowerer<'_, '_, '_> {
             other => vec![other],
         };
         if parts.len() > ndim as usize {
-            return self.err(range, format!("too many indices: the array has {ndim} dimensions, {} given", parts.len()));
+            return self.err_help(range, format!("too many indices: the array has {ndim} dimension{}, {} given", if ndim == 1 { "" } else { "s" }, parts.len()), "give at most one index per dimension");
         }
         let any_slice = parts.iter().any(|p| matches!(p, Expr::Slice(_)));
         if !any_slice {
@@ -653,6 +769,7 @@ impl Lowerer<'_, '_, '_> {
             let mut idx = Vec::new();
             for (d, p) in parts.iter().enumerate() {
                 let item = self.expr(p)?;
+                let item = self.index_tuple(item, p.range())?;
                 if let Item::Tuple(items) = &item {
                     // a[t] with t a tuple value: index by its elements.
                     if parts.len() == 1 {
@@ -667,13 +784,14 @@ impl Lowerer<'_, '_, '_> {
                 idx.push(self.wrap_index(&a, d as u32, i, p.range())?);
             }
             if idx.len() > ndim as usize {
-                return self.err(range, format!("too many indices: the array has {ndim} dimensions, {} given", idx.len()));
+                return self.err_help(range, format!("too many indices: the array has {ndim} dimension{}, {} given", if ndim == 1 { "" } else { "s" }, idx.len()), "give at most one index per dimension");
             }
             self.at(range);
             let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
             let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
             if idx.len() == ndim as usize {
-                return Ok(Item::Val(self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone())));
+                let x = self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone());
+                return Ok(Item::Val(self.unwrap_aligned(x)));
             }
             let rest = Ty::Array { dtype, ndim: ndim - idx.len() as u32, layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided }, readonly, space };
             return Ok(Item::Val(self.b.op1(&format!("pydev.array_index {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), rest.mlir()), rest)));
@@ -758,6 +876,15 @@ impl Lowerer<'_, '_, '_> {
         )))
     }
 
+    /// A tuple value used as an index (`a[t]`, `t` a tuple argument) as its
+    /// elements.
+    fn index_tuple(&mut self, item: Item, range: TextRange) -> R<Item> {
+        match item {
+            Item::Val(t) if matches!(t.ty, Ty::Tuple(_)) => Ok(Item::Tuple(self.tuple_elements(&Item::Val(t), range)?)),
+            other => Ok(other),
+        }
+    }
+
     /// `a.shape[d]` as int64.
     pub fn dim_extent(&mut self, a: &Val, d: u32, _range: TextRange) -> R<Val> {
         let Ty::Array { ndim, .. } = &a.ty else { unreachable!("array") };
@@ -786,7 +913,14 @@ impl Lowerer<'_, '_, '_> {
     }
 
     fn array_store(&mut self, a: Val, slice: &Expr, value: Item, range: TextRange) -> R<()> {
-        let Ty::Array { dtype, ndim, readonly, .. } = a.ty.clone() else { unreachable!("array") };
+        let idx = self.store_indices(&a, slice, range)?;
+        self.array_store_at(&a, &idx, value, range)
+    }
+
+    /// The indices of an element that is written, one per dimension
+    /// (negative ones wrapped), after checking that the array is writable.
+    fn store_indices(&mut self, a: &Val, slice: &Expr, range: TextRange) -> R<Vec<Val>> {
+        let Ty::Array { ndim, readonly, .. } = a.ty.clone() else { unreachable!("array") };
         if readonly {
             return self.err_help(range, "cannot write to a read-only array", "this argument was passed read-only (CAI data[1] or DLPack read-only flag)");
         }
@@ -800,23 +934,32 @@ impl Lowerer<'_, '_, '_> {
                 return self.err_help(p.range(), "slice assignment is not supported in device code", "assign elements in a loop");
             }
             let item = self.expr(p)?;
+            let item = self.index_tuple(item, p.range())?;
             if let (Item::Tuple(items), 1) = (&item, parts.len()) {
                 for (dd, it) in items.iter().enumerate() {
                     let i = self.index_value(it.clone(), p.range())?;
-                    idx.push(self.wrap_index(&a, dd as u32, i, p.range())?);
+                    idx.push(self.wrap_index(a, dd as u32, i, p.range())?);
                 }
                 continue;
             }
             let i = self.index_value(item, p.range())?;
-            idx.push(self.wrap_index(&a, d as u32, i, p.range())?);
+            idx.push(self.wrap_index(a, d as u32, i, p.range())?);
         }
         if idx.len() != ndim as usize {
             return self.err(range, format!("assignment needs one index per dimension: the array has {ndim}, {} given", idx.len()));
         }
+        Ok(idx)
+    }
+
+    /// `a[idx] = value`, converting numbers to the array's dtype.
+    fn array_store_at(&mut self, a: &Val, idx: &[Val], value: Item, range: TextRange) -> R<()> {
+        let Ty::Array { dtype, .. } = a.ty.clone() else { unreachable!("array") };
         let val = self.materialize(&value, range)?;
         // A WarpMask is an int32 (spec: WarpMask).
         let val = if val.ty == Ty::WarpMask && *dtype != Ty::WarpMask { self.convert(&val, &INT32, range)? } else { val };
-        let val = if val.ty == *dtype { val } else if val.ty.is_number() && dtype.is_number() { self.convert(&val, &dtype, range)? } else {
+        // Numbers convert, also into and out of `device.align(t, n)` types.
+        let numeric = |t: &Ty| t.is_number() || t.aligned_value().is_some_and(Ty::is_number);
+        let val = if val.ty == *dtype { val } else if numeric(&val.ty) && numeric(&dtype) { self.convert(&val, &dtype, range)? } else {
             return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
         };
         self.at(range);
@@ -832,22 +975,86 @@ impl Lowerer<'_, '_, '_> {
         match callee {
             Item::Closure(body) => {
                 if !c.arguments.args.is_empty() || !c.arguments.keywords.is_empty() {
-                    return self.err(c.range(), "this function takes no arguments");
+                    let what = match body.as_ref() {
+                        ClosureBody::Def(f) => format!("local function '{}'", f.name.id),
+                        ClosureBody::Lambda(_) => "this lambda".to_owned(),
+                    };
+                    return self.err_help(c.range(), format!("{what} takes no arguments"), "local functions see the locals of the enclosing function; call it without arguments");
                 }
                 self.call_closure(&body, c.range())
             }
             Item::Func(name) => {
-                let args = self.positional_values(c)?;
+                let def = self.c.m.funcs.get(&name).map(|f| f.def);
+                let args = match def {
+                    Some(def) => self.bind_user_args(def, 0, c)?,
+                    None => self.positional_values(c)?,
+                };
                 self.call_user(&name, None, args, c.range())
             }
             Item::Method(obj, method) => self.call_method(*obj, &method, c),
             Item::StructClass(def) => self.construct_struct(&def, c),
+            // `device.align(S, n)` of a struct class constructs like `S`.
+            Item::Dtype(Ty::Struct(def)) if Ty::Struct(def.clone()).aligned_value().is_none() => self.construct_struct(&def, c),
             Item::Device(name) => self.device_call(&name, c),
             Item::Dtype(t) => self.dtype_call(&t, c),
             Item::Builtin(b) => self.builtin_call(b, c),
             Item::Math(f) => self.math_call(&f, c),
             other => self.err(c.func.range(), format!("{} is not callable in device code", describe(&other))),
         }
+    }
+
+    /// The arguments of a call to a `@device.func` (or a method, whose
+    /// `self` is `skip`ped) in parameter order: positional arguments, then
+    /// keywords by parameter name, then the defaults (constant expressions)
+    /// of the parameters left. Too many positional arguments are left to
+    /// the arity check of the callee.
+    fn bind_user_args(&mut self, def: &ast::StmtFunctionDef, skip: usize, c: &ast::ExprCall) -> R<Vec<Val>> {
+        let p = &def.parameters;
+        if p.vararg.is_some() || p.kwarg.is_some() || !p.kwonlyargs.is_empty() || !p.posonlyargs.is_empty() {
+            return self.err_help(p.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
+        }
+        let params: Vec<&ast::ParameterWithDefault> = p.args.iter().skip(skip).collect();
+        let given = &c.arguments.args;
+        if c.arguments.keywords.is_empty() && given.len() >= params.len() {
+            return self.positional_values(c);
+        }
+        let what = if skip == 0 { def.name.id.to_string() } else { format!("method {}", def.name.id) };
+        let mut slots: Vec<Option<Val>> = vec![None; params.len().max(given.len())];
+        for (i, a) in given.iter().enumerate() {
+            slots[i] = Some(self.value(a)?);
+        }
+        for k in &c.arguments.keywords {
+            let Some(name) = k.arg.as_ref().map(|a| a.id.as_str()) else {
+                return self.err(k.range(), "**kwargs unpacking is not supported in device code");
+            };
+            let Some(i) = params.iter().position(|p| p.parameter.name.id.as_str() == name) else {
+                let names: Vec<String> = params.iter().map(|p| format!("'{}'", p.parameter.name.id)).collect();
+                return self.err_help(k.range(), format!("{what}() has no parameter '{name}'"), format!("its parameters are {}", if names.is_empty() { "none".to_owned() } else { names.join(", ") }));
+            };
+            if slots[i].is_some() {
+                return self.err(k.range(), format!("{what}() got two values for parameter '{name}'"));
+            }
+            slots[i] = Some(self.value(&k.value)?);
+        }
+        let mut out = Vec::new();
+        for (slot, p) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))) {
+            match (slot, p) {
+                (Some(x), _) => out.push(x),
+                (None, Some(p)) => {
+                    let name = &p.parameter.name.id;
+                    let Some(default) = &p.default else {
+                        return self.err_help(c.range(), format!("{what}() is missing a value for parameter '{name}'"), "pass it positionally or by keyword");
+                    };
+                    let Some(value) = self.c.m.const_expr(default) else {
+                        return self.err_help(default.range(), format!("the default value of parameter '{name}' of {what}() is not a constant expression"), "use a literal or a module-level constant");
+                    };
+                    let item = self.global_value(&value, c.range())?;
+                    out.push(self.materialize(&item, c.range())?);
+                }
+                (None, None) => unreachable!("a slot per parameter or positional argument"),
+            }
+        }
+        Ok(out)
     }
 
     pub fn positional_values(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
@@ -899,7 +1106,20 @@ impl Lowerer<'_, '_, '_> {
         }
         let mut vals = Vec::new();
         for (i, (field, ty)) in def.fields.iter().enumerate() {
-            let Some(x) = slots[i].take() else { return self.err(c.range(), format!("struct '{}' needs a value for field '{field}'", def.name)) };
+            let x = match slots[i].take() {
+                Some(x) => x,
+                None => {
+                    let m = self.c.m;
+                    let Some(default) = m.structs.get(&def.name).and_then(|s| s.defaults.get(field)) else {
+                        return self.err_help(c.range(), format!("struct '{}' needs a value for field '{field}'", def.name), format!("pass it positionally or as {field}=..."));
+                    };
+                    let Some(value) = m.const_expr(default) else {
+                        return self.err_help(default.range(), format!("the default of field '{field}' of struct '{}' is not a constant expression", def.name), "use a literal or a module-level constant");
+                    };
+                    let item = self.global_value(&value, c.range())?;
+                    self.materialize(&item, c.range())?
+                }
+            };
             vals.push(self.coerce(&x, ty, c.range(), &format!("field '{field}'"))?);
         }
         let ty = Ty::Struct(def.clone());
@@ -937,6 +1157,9 @@ impl Lowerer<'_, '_, '_> {
         }
         let args = self.positional_values(c)?;
         let [x] = args.as_slice() else { return self.err(c.range(), format!("{t}() takes one value")) };
+        // A value of `device.align(t, n)` is a `t`: alignment matters only
+        // where it is stored.
+        let t = t.aligned_value().unwrap_or(t);
         // A constant out of the type's range is reported by convert.
         let out = self.convert(x, t, c.range())?;
         // `int(x)` and `float(x)` give Python scalars.
@@ -1040,8 +1263,12 @@ impl Lowerer<'_, '_, '_> {
         match &x.ty {
             Ty::Struct(def) => {
                 let name = def.name.clone();
+                let m = self.c.m;
                 let mut args = vec![x.clone()];
-                args.extend(self.positional_values(c)?);
+                match m.structs.get(&name).and_then(|s| s.methods.get(method)) {
+                    Some(def) => args.extend(self.bind_user_args(def, 1, c)?),
+                    None => args.extend(self.positional_values(c)?),
+                }
                 self.call_user(method, Some(&name), args, c.range())
             }
             Ty::AtomicRef { .. } => self.atomic_method(x, method, c),
@@ -1081,17 +1308,55 @@ impl Lowerer<'_, '_, '_> {
                 if layout == ArrayLayout::Strided {
                     return self.err_help(c.range(), "reshape() without a copy needs a contiguous array", "declare the argument C-contiguous (e.g. float32[::1])");
                 }
+                // NumPy's order=: 'C' (the default), 'F', or 'A' (the array's).
+                let mut want = ArrayLayout::C;
+                for k in &c.arguments.keywords {
+                    match (k.arg.as_ref().map(|a| a.id.as_str()), &k.value) {
+                        (Some("order"), Expr::StringLiteral(o)) if matches!(o.value.to_str(), "C" | "F" | "A") => {
+                            want = match o.value.to_str() {
+                                "C" => ArrayLayout::C,
+                                "F" => ArrayLayout::F,
+                                _ => layout,
+                            }
+                        }
+                        (Some("order"), other) => return self.err_help(other.range(), "the order of reshape() must be 'C', 'F' or 'A'", "e.g. a.reshape(4, 8, order='F')"),
+                        (name, _) => return self.err_help(k.range(), format!("reshape() has no keyword argument '{}'", name.unwrap_or("**")), "the only keyword is order='C'|'F'|'A'"),
+                    }
+                }
+                if layout != want {
+                    // A view keeps the layout of its array (pydev.array_reshape).
+                    let (have, asked) = if layout == ArrayLayout::C { ("C", "F") } else { ("Fortran", "C") };
+                    let why = if ndim > 1 { "needs a copy, which device code cannot make" } else { "is not supported in device code" };
+                    return self.err_help(c.range(), format!("reshape() in {asked} order of a {have}-ordered array {why}"), format!("reshape in the array's own order (order='{}')", if layout == ArrayLayout::C { "C" } else { "F" }));
+                }
                 let dims: Vec<Item> = match c.arguments.args.as_ref() {
+                    [] => return self.err_help(c.range(), "reshape() needs the new shape", "e.g. a.reshape(4, 8)"),
                     [one] => match self.expr(one)? {
                         Item::Tuple(items) => items,
                         other => vec![other],
                     },
                     many => many.iter().map(|e| self.expr(e)).collect::<R<_>>()?,
                 };
-                let dims = dims.into_iter().map(|d| self.index_value(d, c.range())).collect::<R<Vec<_>>>()?;
-                let result = Ty::Array { dtype, ndim: dims.len() as u32, layout, readonly, space };
+                let mut dims = dims.into_iter().map(|d| self.index_value(d, c.range())).collect::<R<Vec<_>>>()?;
+                // One extent may be -1: the size divided by the others.
+                let unknown: Vec<usize> = dims.iter().enumerate().filter(|(_, d)| matches!(d.konst, Some(Const::Int(k)) if k < 0)).map(|(i, _)| i).collect();
+                if let Some(&i) = unknown.first() {
+                    if unknown.len() > 1 || dims[i].konst != Some(Const::Int(-1)) {
+                        return self.err_help(c.range(), "reshape() extents must be positive, except for one -1", "-1 stands for the extent that keeps the size");
+                    }
+                    self.at(c.range());
+                    let mut known = self.typed_const(&Const::Int(1), &INT64);
+                    for d in dims.clone().iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d) {
+                        let d64 = self.convert(d, &INT64, c.range())?;
+                        known = self.b.op1(&format!("pydev.mul {}, {} : si64, si64 -> si64", v(known.id), v(d64.id)), INT64);
+                    }
+                    let size = self.b.op1(&format!("pydev.array_size {} : {} -> si64", v(a.id), a.ty.mlir()), INT64);
+                    dims[i] = self.b.op1(&format!("pydev.floordiv {}, {} : si64, si64 -> si64", v(size.id), v(known.id)), INT64);
+                }
+                let result = Ty::Array { dtype, ndim: dims.len() as u32, layout: want, readonly, space };
                 let names: Vec<String> = dims.iter().map(|d| v(d.id)).collect();
                 let types: Vec<String> = dims.iter().map(|d| d.ty.mlir()).collect();
+                self.at(c.range());
                 Ok(Item::Val(self.b.op1(&format!("pydev.array_reshape {}({}) : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), result.mlir()), result)))
             }
             _ => self.err(c.range(), format!("arrays have no method '{method}' in device code")),

@@ -6,7 +6,7 @@ use crate::{
     diag::Diagnostic,
     ir::{BlockKind, Const, FuncBuilder, Terminator, Val, ValueId},
     module::{FuncKind, GlobalConst, Module, StructClass},
-    types::{StructDef, Ty},
+    types::{ArrayLayout, Space, StructDef, Ty},
 };
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
@@ -210,8 +210,33 @@ fn signature_text(def: &ast::StmtFunctionDef, skip: usize) -> String {
     format!("{}({})", def.name.id, params.join(", "))
 }
 
+/// A type's part of a specialisation's symbol: distinct types give distinct
+/// names (numbers and vectors keep their Python names).
 fn mangle(t: &Ty) -> String {
-    t.to_string().replace(['[', ']', ':', ',', ' ', '(', ')', '-'], "")
+    let space = |s: &Space| match s {
+        Space::Global => "",
+        Space::Shared => "_shared",
+        Space::Local => "_local",
+    };
+    match t {
+        Ty::Array { dtype, ndim, layout, readonly, space: sp } => {
+            let layout = match layout {
+                ArrayLayout::Strided => "",
+                ArrayLayout::C => "C",
+                ArrayLayout::F => "F",
+            };
+            format!("{}_{ndim}d{layout}{}{}", mangle(dtype), if *readonly { "_ro" } else { "" }, space(sp))
+        }
+        Ty::Tuple(items) => format!("tuple{}{}", items.len(), items.iter().map(|i| format!("_{}", mangle(i))).collect::<String>()),
+        Ty::Struct(def) => {
+            // Structured dtypes of a signature all have one name: add the fields.
+            let fields: String = if def.name == "structured" { def.fields.iter().map(|(n, t)| format!("_{n}_{}", mangle(t))).collect() } else { String::new() };
+            let align = if def.align > 0 { format!("_align{}", def.align) } else { String::new() };
+            format!("{}{fields}{align}", def.name)
+        }
+        Ty::AtomicRef { dtype, space: sp } => format!("atomic_{}{}", mangle(dtype), space(sp)),
+        other => other.to_string(),
+    }
 }
 
 /// Lowers one function body.
@@ -225,7 +250,10 @@ pub struct Lowerer<'c, 'm, 'a> {
     /// Locals whose assignment failed with an error already reported.
     failed: HashSet<String>,
     pub kind: FuncKind,
-    def_range: TextRange,
+    /// The function's name, where errors about the whole function point.
+    name_range: TextRange,
+    /// The `return` statement that ends each block that returns.
+    return_ranges: HashMap<usize, TextRange>,
 }
 
 /// Every name a function body assigns (Python's local-variable rule).
@@ -275,7 +303,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
     pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, def_range: def.range() };
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new() };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
             l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
@@ -304,7 +332,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let loc = l.c.m.file.mlir_loc(def.range());
             l.b.terminate(Terminator::Return(vec![], loc));
         }
-        l.report_join_errors();
+        let name_range = l.name_range;
+        l.report_join_errors(name_range);
+        // A failed statement may leave a path without its return.
+        if l.c.diags.len() > before {
+            return Err(());
+        }
         let ret = l.join_returns()?;
         if l.c.diags.len() > before {
             return Err(());
@@ -323,7 +356,6 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         let attrs = if attrs.is_empty() { String::new() } else { format!(" attributes {{{}}}", attrs.join(", ")) };
         let results: Vec<Ty> = ret.iter().cloned().collect();
         let text = l.b.print(symbol, &results, &attrs, &l.c.m.file.mlir_loc(def.range()));
-        if std::env::var_os("PYDEV_TMP_DUMP").is_some() { eprintln!("{text}"); } // TMPDEBUG
         l.c.functions.push(text);
         Ok(ret)
     }
@@ -335,12 +367,14 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         if let Some(hint) = self.c.m.annotation_type(ann) {
             if &hint != ty {
-                self.c.error(ann.range(), format!("parameter '{name}' is annotated {hint} but is called with {ty}"));
+                self.c.error_help(ann.range(), format!("parameter '{name}' is annotated {hint} but is called with {ty}"), if hint.is_number() { format!("convert the argument, e.g. device.{hint}(x)") } else { format!("pass a {hint}") });
             }
         }
     }
 
-    fn report_join_errors(&mut self) {
+    /// Reports the type clashes found while joining locals, at `range` (the
+    /// loop or the use where they were found).
+    fn report_join_errors(&mut self, range: TextRange) {
         for e in std::mem::take(&mut self.b.errors) {
             let help = if e.in_loop {
                 format!("give '{}' its final type before the loop, e.g. by converting its first value", e.var)
@@ -352,35 +386,42 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             } else {
                 format!("local '{}' is {} on one path and {} on another", e.var, e.first, e.second)
             };
-            self.c.error_help(self.def_range, msg, help);
+            self.c.error_help(range, msg, help);
         }
     }
 
     /// The common type of all `return` values, converting where they differ.
     fn join_returns(&mut self) -> R<Option<Ty>> {
-        let returns: Vec<(usize, Vec<Val>)> = self.b.returns_mut().into_iter().map(|(b, v)| (b, v.clone())).collect();
+        let mut returns: Vec<(usize, Vec<Val>)> = self.b.returns_mut().into_iter().map(|(b, v)| (b, v.clone())).collect();
+        // In source order (falling off the end last), so that errors name
+        // the later return.
+        returns.sort_by_key(|(b, _)| self.return_ranges.get(b).map_or(u32::MAX, |r| r.start().to_u32()));
         let mut ty: Option<Ty> = None;
-        let mut none_seen = false;
-        for (_, vals) in &returns {
+        let mut none_at: Option<TextRange> = None;
+        for (block, vals) in &returns {
+            // A block without a `return` statement falls off the end.
+            let at = self.return_ranges.get(block).copied().unwrap_or(self.name_range);
             match vals.first() {
-                None => none_seen = true,
+                None => {
+                    none_at.get_or_insert(at);
+                }
                 Some(v) => {
                     ty = Some(match ty {
                         None => v.ty.clone(),
                         Some(t) if t == v.ty => t,
-                        Some(t) if t.is_number() && v.ty.is_number() => crate::types::promote(&t, false, &v.ty, false).map_err(|_| ())?,
-                        Some(t) => {
-                            self.c.error(self.def_range, format!("this function returns {t} on one path and {} on another", v.ty));
-                            return Err(());
-                        }
+                        Some(t) if t.is_number() && v.ty.is_number() => match crate::types::promote(&t, false, &v.ty, false) {
+                            Ok(joined) => joined,
+                            Err(e) => return self.err_help(at, format!("this function returns {t} on one path and {} on another: {e}", v.ty), "return one type on every path"),
+                        },
+                        Some(t) => return self.err_help(at, format!("this function returns {t} on one path and {} on another", v.ty), "return one type on every path"),
                     })
                 }
             }
         }
         let Some(ty) = ty else { return Ok(None) };
-        if none_seen {
-            self.c.error_help(self.def_range, format!("this function returns {ty} on some paths and nothing on others"), "return a value on every path");
-            return Err(());
+        if let Some(at) = none_at {
+            let what = if at == self.name_range { "reaches its end without a return" } else { "returns nothing here" };
+            return self.err_help(at, format!("this function returns {ty} on some paths but {what}"), "return a value on every path");
         }
         for (block, vals) in returns {
             if vals[0].ty != ty {
@@ -421,7 +462,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             return Ok(item.clone());
         }
         if self.locals.contains(name) {
-            return match self.b.read(name) {
+            let read = self.b.read(name);
+            if !self.b.errors.is_empty() {
+                self.report_join_errors(range);
+                return Err(());
+            }
+            return match read {
                 Some(v) => Ok(self.tuple_items.get(&v.id).cloned().map(Item::Tuple).unwrap_or(Item::Val(v))),
                 None if self.failed.contains(name) => Err(()),
                 None => self.err_help(range, format!("local '{name}' may be used before it is assigned"), format!("assign '{name}' on every path before this use")),
@@ -449,7 +495,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         if let Some(g) = m.globals.get(name) {
             let g = g.clone();
-            return self.global_const(&g, range);
+            return self.global_value(&g, range);
         }
         Ok(match name {
             "range" | "len" | "abs" | "min" | "max" | "int" | "float" | "bool" | "complex" | "print" | "round" => {
@@ -469,6 +515,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             }
             "None" => Item::NoneV,
             "True" | "False" => Item::Val(self.bool_const(name == "True")),
+            _ if m.undecorated.get(name) == Some(&false) => {
+                return self.err_help(range, format!("function '{name}' is not decorated with @device.func"), "decorate it with @device.func to call it from device code")
+            }
+            _ if m.undecorated.get(name) == Some(&true) => {
+                return self.err_help(range, format!("class '{name}' is not decorated with @device.struct"), "decorate it with @device.struct to use it in device code")
+            }
             _ => {
                 return self.err_help(
                     range,
@@ -479,11 +531,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         })
     }
 
-    fn global_const(&mut self, g: &GlobalConst, range: TextRange) -> R<Item> {
+    /// The value of a module constant (or a constant default value).
+    pub fn global_value(&mut self, g: &GlobalConst, range: TextRange) -> R<Item> {
         Ok(match g {
             GlobalConst::Num(c) => Item::Val(self.constant(c.clone(), range)?),
             GlobalConst::Str(s) => Item::Str(s.clone()),
-            GlobalConst::Tuple(items) => Item::Tuple(items.iter().map(|i| self.global_const(i, range)).collect::<R<_>>()?),
+            GlobalConst::Tuple(items) => Item::Tuple(items.iter().map(|i| self.global_value(i, range)).collect::<R<_>>()?),
         })
     }
 
@@ -579,7 +632,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 Ok(v)
             }
             Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => self.dim3_value(name, range),
-            other => self.err(range, format!("{} is not a value that device code can store or pass", describe(other))),
+            other => self.err_help(range, format!("{} is not a value that device code can store or pass", describe(other)), "device code stores and passes numbers, vectors, structs, tuples and arrays"),
         }
     }
 
@@ -620,11 +673,20 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 let mut item = self.expr(value)?;
                 if let Some(ty) = self.c.m.annotation_type(&a.annotation) {
                     let v = self.materialize(&item, value.range())?;
-                    item = Item::Val(self.convert(&v, &ty, value.range())?);
+                    let ty = ty.aligned_value().unwrap_or(&ty);
+                    item = Item::Val(self.convert(&v, ty, value.range())?);
                 }
                 self.assign(&a.target, item)
             }
             Stmt::AugAssign(a) => {
+                if let Expr::Subscript(sub) = a.target.as_ref() {
+                    // A name or attribute base has no side effects, so
+                    // evaluating it again below (not an array) is harmless.
+                    let pure_base = matches!(sub.value.as_ref(), Expr::Name(_) | Expr::Attribute(_));
+                    if pure_base && self.aug_store_subscript(sub, a.op, &a.value, a.range())?.is_some() {
+                        return Ok(());
+                    }
+                }
                 let current = self.expr(&a.target)?;
                 let rhs = self.expr(&a.value)?;
                 let result = self.binary(a.op, current, rhs, a.range())?;
@@ -685,6 +747,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     }
 
     fn unpack(&mut self, targets: &[Expr], value: Item, range: TextRange) -> R<()> {
+        if let Some(s) = targets.iter().find(|t| matches!(t, Expr::Starred(_))) {
+            return self.err_help(s.range(), "starred assignment is not supported in device code", "unpack into one name per element");
+        }
         let items = self.tuple_elements(&value, range)?;
         if items.len() != targets.len() {
             return self.err(range, format!("cannot unpack {} values into {} names", items.len(), targets.len()));
@@ -737,6 +802,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         };
         if self.kind == FuncKind::Kernel && value.is_some() {
             return self.err_help(r.range(), "a kernel cannot return a value", "write results to an array argument");
+        }
+        if let Some(b) = self.b.cur {
+            self.return_ranges.insert(b, r.range());
         }
         self.b.terminate(Terminator::Return(value.into_iter().collect(), loc));
         Ok(())
@@ -850,6 +918,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             self.b.br(header);
         }
         self.b.seal(header);
+        self.report_join_errors(w.range());
         self.b.switch_to(orelse);
         self.suite(&w.orelse);
         if self.b.cur.is_some() {
@@ -974,6 +1043,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             self.b.br(header);
         }
         self.b.seal(header);
+        self.report_join_errors(f.range());
         self.b.switch_to(orelse);
         self.suite(&f.orelse);
         if self.b.cur.is_some() {

@@ -29,6 +29,9 @@ pub struct FuncDef<'a> {
 pub struct StructClass<'a> {
     pub def: Rc<StructDef>,
     pub methods: HashMap<String, &'a ast::StmtFunctionDef>,
+    /// Default values of fields (`x: int = 0`), used when a construction
+    /// leaves the field out.
+    pub defaults: HashMap<String, &'a Expr>,
 }
 
 /// A global constant (constant expression).
@@ -57,12 +60,15 @@ pub struct Module<'a> {
     pub funcs: HashMap<String, FuncDef<'a>>,
     pub structs: HashMap<String, StructClass<'a>>,
     pub globals: HashMap<String, GlobalConst>,
+    /// Functions and classes of the module that are not device code
+    /// (`true` for a class), for the error where device code uses one.
+    pub undecorated: HashMap<String, bool>,
     pub diags: Vec<Diagnostic>,
 }
 
 impl<'a> Module<'a> {
     pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
-        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), diags: vec![] };
+        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), undecorated: HashMap::new(), diags: vec![] };
         for stmt in body {
             match stmt {
                 Stmt::Import(imp) => {
@@ -95,11 +101,21 @@ impl<'a> Module<'a> {
         for stmt in body {
             match stmt {
                 Stmt::FunctionDef(f) => {
-                    if let Some((kind, interop)) = m.function_kind(&f.decorator_list) {
-                        m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop });
+                    match m.function_kind(&f.decorator_list) {
+                        Some((kind, interop)) => {
+                            m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop });
+                        }
+                        None => {
+                            m.undecorated.insert(f.name.id.to_string(), false);
+                        }
                     }
                 }
-                Stmt::ClassDef(c) => m.scan_struct(c),
+                Stmt::ClassDef(c) => {
+                    m.scan_struct(c);
+                    if !m.structs.contains_key(c.name.id.as_str()) {
+                        m.undecorated.insert(c.name.id.to_string(), true);
+                    }
+                }
                 Stmt::Assign(a) => {
                     if let [Expr::Name(target)] = a.targets.as_slice() {
                         if let Some(value) = m.const_expr(&a.value) {
@@ -170,20 +186,20 @@ impl<'a> Module<'a> {
             };
             let mut interop = false;
             if let Some(call) = call {
+                let name = if kind == FuncKind::Kernel { "kernel" } else { "func" };
                 if !call.arguments.args.is_empty() {
-                    self.error(call.arguments.range(), "decorator arguments must be keywords (interop=...)", None);
+                    self.error(call.arguments.range(), format!("the arguments of @device.{name} must be keywords"), Some(&format!("write @device.{name}(interop=True)")));
                 }
                 for kw in &call.arguments.keywords {
                     match kw.arg.as_ref().map(|a| a.id.as_str()) {
                         Some("interop") => match &kw.value {
                             Expr::BooleanLiteral(b) => interop = b.value,
-                            other => self.error(other.range(), "interop must be True or False", None),
+                            other => self.error(other.range(), format!("interop of @device.{name} must be True or False"), Some("write interop=True or interop=False")),
                         },
                         Some(other) => {
-                            let name = if kind == FuncKind::Kernel { "kernel" } else { "func" };
                             self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the only keyword is interop=True|False"));
                         }
-                        None => self.error(kw.range(), "decorator arguments must be keywords (interop=...)", None),
+                        None => self.error(kw.range(), format!("@device.{name} does not take **kwargs"), Some("write the keywords out, e.g. interop=True")),
                     }
                 }
             }
@@ -210,15 +226,19 @@ impl<'a> Module<'a> {
                 continue;
             }
             is_struct = true;
+            if let Some(call) = call.filter(|c| !c.arguments.args.is_empty()) {
+                self.error(call.arguments.range(), "the arguments of @device.struct must be keywords", Some("write @device.struct(align=16)"));
+            }
             for kw in call.map(|c| c.arguments.keywords.as_slice()).unwrap_or(&[]) {
                 match (kw.arg.as_ref().map(|a| a.id.as_str()), &kw.value) {
-                    (Some("align"), Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) => {
-                        match i.as_u64().filter(|a| a.is_power_of_two()) {
+                    // A literal or a module constant defined above the class.
+                    (Some("align"), value) => match self.const_expr(value) {
+                        Some(GlobalConst::Num(Const::Int(i))) => match u64::try_from(i).ok().filter(|a| a.is_power_of_two()) {
                             Some(a) => align = a,
-                            None => self.error(kw.value.range(), "align must be a power of two", None),
-                        }
-                    }
-                    (Some("align"), other) => self.error(other.range(), "align must be an integer constant", None),
+                            None => self.error(value.range(), format!("align of struct '{}' must be a power of two, got {i}", c.name.id), Some("e.g. @device.struct(align=16)")),
+                        },
+                        _ => self.error(value.range(), format!("align of struct '{}' must be an integer constant", c.name.id), Some("use a literal or a module-level constant")),
+                    },
                     (Some(other), _) => self.error(kw.range(), format!("unknown keyword '{other}' of @device.struct"), Some("the only keyword is align=N")),
                     (None, _) => self.error(kw.range(), "@device.struct takes only align=N", None),
                 }
@@ -229,10 +249,18 @@ impl<'a> Module<'a> {
         }
         let mut fields = Vec::new();
         let mut methods = HashMap::new();
+        let mut defaults = HashMap::new();
         for stmt in &c.body {
             match stmt {
                 Stmt::AnnAssign(a) => {
                     let Expr::Name(name) = a.target.as_ref() else { continue };
+                    if fields.iter().any(|(f, _)| f == name.id.as_str()) {
+                        self.error(a.target.range(), format!("field '{}' of struct '{}' is declared twice", name.id, c.name.id), Some("give each field its own name"));
+                        continue;
+                    }
+                    if let Some(value) = &a.value {
+                        defaults.insert(name.id.to_string(), value.as_ref());
+                    }
                     match self.annotation_type(&a.annotation) {
                         Some(t) => fields.push((name.id.to_string(), t)),
                         None => self.error(a.annotation.range(), format!("field '{}' of struct '{}' needs a heterogeneous type hint", name.id, c.name.id), Some("use int, float, bool, complex, a device number or vector type, or another @device.struct")),
@@ -244,7 +272,7 @@ impl<'a> Module<'a> {
                             methods.insert(f.name.id.to_string(), f);
                         }
                         Some((FuncKind::Kernel, _)) => self.error(f.range(), format!("method '{}' of struct '{}' cannot be a kernel", f.name.id, c.name.id), Some("decorate methods with @device.func")),
-                        None => self.error(f.name.range(), format!("method '{}' of struct '{}' needs @device.func", f.name.id, c.name.id), None),
+                        None => self.error(f.name.range(), format!("method '{}' of struct '{}' needs @device.func", f.name.id, c.name.id), Some("decorate it with @device.func")),
                     }
                 }
                 Stmt::Pass(_) | Stmt::Expr(_) => {}
@@ -252,7 +280,7 @@ impl<'a> Module<'a> {
             }
         }
         let def = Rc::new(StructDef { name: c.name.id.to_string(), fields, align });
-        self.structs.insert(c.name.id.to_string(), StructClass { def, methods });
+        self.structs.insert(c.name.id.to_string(), StructClass { def, methods, defaults });
     }
 
     /// The type a field annotation or a dtype expression names.
@@ -266,12 +294,19 @@ impl<'a> Module<'a> {
                 other => self.structs.get(other).map(|s| Ty::Struct(s.def.clone())),
             },
             Expr::StringLiteral(s) => self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr()),
+            // `device.align(t, n)` with a constant power of two.
+            Expr::Call(c) if self.device_entity(&c.func).as_deref() == Some("align") && c.arguments.keywords.is_empty() => {
+                let [t, n] = &*c.arguments.args else { return None };
+                let GlobalConst::Num(Const::Int(n)) = self.const_expr(n)? else { return None };
+                let n = u64::try_from(n).ok().filter(|n| n.is_power_of_two())?;
+                Some(Ty::aligned(self.annotation_type(t)?, n))
+            }
             _ => None,
         }
     }
 
     /// A module-level constant expression, if the value is one.
-    fn const_expr(&self, e: &Expr) -> Option<GlobalConst> {
+    pub fn const_expr(&self, e: &Expr) -> Option<GlobalConst> {
         Some(match e {
             Expr::NumberLiteral(n) => GlobalConst::Num(match &n.value {
                 ast::Number::Int(i) => Const::Int(i128::from(i.as_u64()?)),

@@ -108,6 +108,30 @@ impl Ty {
         Some(Ty::Vector { elem: Box::new(elem), lanes })
     }
 
+    /// `device.align(t, n)`: a struct with a larger alignment, or for
+    /// other types a one-field struct `aligned_<t>_<n>` (as builtins.rs
+    /// builds it), which device code reads and writes as a `t`.
+    pub fn aligned(t: Ty, n: u64) -> Ty {
+        match t {
+            Ty::Struct(def) => Ty::Struct(Rc::new(StructDef { name: def.name.clone(), fields: def.fields.clone(), align: def.align.max(n) })),
+            other => {
+                let a = other.align().max(n);
+                Ty::Struct(Rc::new(StructDef { name: format!("aligned_{other}_{a}"), fields: vec![("value".into(), other)], align: a }))
+            }
+        }
+    }
+
+    /// The `t` of an `align(t, n)` of a type `t` that is not a struct.
+    pub fn aligned_value(&self) -> Option<&Ty> {
+        match self {
+            Ty::Struct(def) => match def.fields.as_slice() {
+                [(field, inner)] if field == "value" && def.name.starts_with(&format!("aligned_{inner}_")) => Some(inner),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     pub fn is_number(&self) -> bool {
         matches!(self, Ty::Bool | Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_))
     }
