@@ -17,6 +17,7 @@
 //!
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
+//!   func.call @f(%a: !pydev.array)   =>  func.call @f(descriptor of %a)
 //!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]])
 //!   array_load (struct/vector/tuple) =>  one llvm.load per member at its CUDA C++ byte
 //!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
@@ -92,6 +93,19 @@ fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Ty
 
 fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     let mut ok = convert_signatures(root, cuda).is_ok();
+    ok &= rewrite_all(root, &["func.call"], |b, op| {
+        for (i, v) in op.operands().enumerate() {
+            if let Some(array) = ArrayType::from_type(v.r#type()) {
+                let d = b.cast(capi::value(v), descriptor_type(b, &array, cuda));
+                capi::op_mut(op).set_operand(i, d);
+            }
+        }
+        if op.results().any(|r| ArrayType::from_type(r.r#type()).is_some()) {
+            return Err("device functions returning arrays are not lowered yet".into());
+        }
+        Ok(())
+    })
+    .is_ok();
     let mut counter = 0;
     ok &= rewrite_all(root, &["pydev.shared_array", "pydev.local_array", "pydev.dynamic_shared_array"], |b, op| {
         counter += 1;

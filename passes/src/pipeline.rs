@@ -2,7 +2,7 @@
 //!
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
-//! | `pydev-opt` | pydev-specialize-target, canonicalize, pydev-promote-types,    |
+//! | `pydev-opt` | pydev-specialize-target, pydev-promote-types, canonicalize,    |
 //! |             | convert-math-to-funcs, pydev-outline-kernels                   |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, pydev-lower-aggregates,                 |
@@ -102,8 +102,9 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
     let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
     if stage >= 1 {
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
-        add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
+        // After promotion: canonicalize builds arith ops, which need signless types.
+        add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         // Integer `**` (math.ipowi) becomes a helper function, which
         // outlining then moves into the gpu.module with the rest.
         add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;

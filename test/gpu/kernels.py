@@ -177,3 +177,18 @@ def complex_math(out, z, w, x):
         out[i, 0] = abs(p)
         out[i, 1] = (z[i] / w[i]).imag
         out[i, 2] = math.sin(x[i]) + math.exp(x[i]) * math.sqrt(x[i])
+
+
+@device.func
+def fetch(a, i):
+    return a[i]
+
+
+@device.kernel
+def array_args(out, a, n):
+    i = device.tid(1)
+    w = 0
+    if n:
+        w += 1
+    if i < a.size:
+        out[i] = fetch(a, i) + w

@@ -37,6 +37,7 @@ SIGNATURES = {
     "float_extrema": "float32[::1], readonly float32[::1]",
     "handoff": "int32[::1], int32[::1]",
     "views": "float32[:, ::1], readonly float32[::1], readonly float32[:, ::1]",
+    "array_args": "float32[::1], readonly float32[::1], int32",
     "complex_math": "float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]",
 }
 

@@ -123,3 +123,18 @@ func.func @views(%a: !pydev.array<f32, 2, c>, %i: i64, %lo: i64, %hi: i64, %st: 
   %z = pydev.array_load %m[%i, %i] : !pydev.array<f32, 2, c>, i64, i64 -> f32
   return %x, %y, %z : f32, f32, f32
 }
+
+// -----
+
+// Arrays passed to device functions travel as descriptors.
+// CHECK-LABEL: func.func @callee(%{{.*}}: !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>)
+// CHECK-LABEL: func.func @caller
+// CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !pydev.array<f32, 1> to !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+// CHECK: call @callee(%[[D]])
+func.func @callee(%a: !pydev.array<f32, 1>) {
+  return
+}
+func.func @caller(%a: !pydev.array<f32, 1>) {
+  func.call @callee(%a) : (!pydev.array<f32, 1>) -> ()
+  return
+}
