@@ -52,7 +52,8 @@ pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signa
         return Err(Diagnostics(m.diags));
     }
     let Some(f) = m.funcs.get(function) else {
-        let known: Vec<&str> = m.funcs.keys().map(String::as_str).collect();
+        let mut known: Vec<&str> = m.funcs.keys().map(String::as_str).collect();
+        known.sort_unstable();
         let message = if body.iter().any(|s| matches!(s, Stmt::FunctionDef(d) if d.name.id.as_str() == function)) {
             format!("function '{function}' is not decorated with @device.kernel or @device.func")
         } else {
