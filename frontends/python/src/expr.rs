@@ -123,6 +123,10 @@ impl Lowerer<'_, '_, '_> {
         let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
         let (l, r) = (self.adopt(l, &common), self.adopt(r, &common));
         let weak = l.weak && r.weak;
+        let zero_divisor = matches!(&r.konst, Some(Const::Int(0) | Const::Bool(false))) || matches!(&r.konst, Some(Const::Float(f)) if *f == 0.0);
+        if zero_divisor && matches!(op, Operator::Div | Operator::FloorDiv | Operator::Mod) {
+            return self.err_help(range, format!("'{sym}' by a constant zero"), "Python raises ZeroDivisionError here; device code has no exceptions, so check the divisor");
+        }
         let bitwise = matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor | Operator::LShift | Operator::RShift);
         if bitwise && !matches!(common, Ty::Int { .. } | Ty::Bool) {
             return self.err(range, format!("'{sym}' needs integers or bools, got {} and {}", l.ty, r.ty));

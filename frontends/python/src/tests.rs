@@ -163,3 +163,10 @@ def k(out, x):
     assert!(text.contains("pydev.constant -1 : si32"), "{text}");
     assert!(text.contains("pydev.cast %v") && text.contains("to !pydev.warp_mask"), "{text}");
 }
+
+#[test]
+fn constant_zero_divisors_are_errors() {
+    let src = format!("{HEADER}\n@device.kernel\ndef k(a):\n    a[0] = 10 // 0\n");
+    let e = errors(&src, "k", "int32[:]");
+    assert!(e.contains("k.py:5:12: error: '//' by a constant zero"), "{e}");
+}
