@@ -266,3 +266,38 @@ pub fn all_ops<'c>(root: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
     // Safety: see `ops_named`.
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
+
+/// An owned deep copy of `op` (to move ops parsed elsewhere into a module).
+pub fn clone_op<'c>(op: OperationRef<'c, '_>) -> melior::ir::Operation<'c> {
+    // Safety: `mlirOperationClone` returns a new, unowned operation of the
+    // same context, which the returned `Operation` then owns.
+    unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
+}
+
+/// The nearest `builtin.module` around `op` (or `op` itself).
+pub fn module_of<'c>(op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+    let mut cur = op;
+    loop {
+        if cur.name().as_string_ref().as_str() == Ok("builtin.module") {
+            return cur;
+        }
+        match cur.parent_operation() {
+            Some(p) => cur = detach(p),
+            None => return cur,
+        }
+    }
+}
+
+/// The LLVM IR text of a whole module of LLVM dialect ops (the host's).
+pub fn module_llvm_ir(root: OperationRef) -> Option<String> {
+    // Safety: as in `llvm_ir`, for the module itself.
+    unsafe {
+        let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(root.to_raw());
+        if raw.is_null() {
+            return None;
+        }
+        let text = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+        libc_free(raw.cast());
+        Some(text)
+    }
+}

@@ -13,6 +13,7 @@ pub mod pipeline;
 mod lower_aggregates;
 mod lower_arrays;
 mod lower_atomics;
+mod lower_simt_host;
 mod lower_sync_nvvm;
 mod outline_kernels;
 mod promote_types;
@@ -20,7 +21,8 @@ mod specialize_target;
 
 use melior::pass::Pass;
 
-pub use capi::{add_pipeline, gpu_objects, llvm_ir};
+pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir};
+pub use lower_simt_host::{error_code, warp_op};
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {
@@ -60,6 +62,7 @@ pub static PASSES: &[PassInfo] = &[
     specialize_target::INFO,
     promote_types::INFO,
     outline_kernels::INFO,
+    lower_simt_host::INFO,
     lower_arrays::INFO,
     lower_atomics::INFO,
     lower_sync_nvvm::INFO,

@@ -58,13 +58,29 @@ static ID_HOST: PassId = PassId;
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-lower-arrays",
     summary: "lower array descriptors, element access and atomic references to LLVM address arithmetic",
-    options: &[PassOption { name: "target", default: "cuda", help: "cuda (NVPTX address spaces) or host" }],
-    create: |options| match options.get(&INFO, "target") {
-        "cuda" => Ok(external_pass(&ID_CUDA, INFO.argument, INFO.summary, run_cuda)),
-        "host" => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, run_host)),
-        other => Err(format!("pydev-lower-arrays: unknown target '{other}', expected cuda or host")),
+    options: &[
+        PassOption { name: "target", default: "cuda", help: "cuda (NVPTX address spaces) or host" },
+        PassOption { name: "boundscheck", default: "0", help: "host: check each index against its extent and report the file and line" },
+    ],
+    create: |options| match (options.get(&INFO, "target"), options.get(&INFO, "boundscheck")) {
+        ("cuda", "0") => Ok(external_pass(&ID_CUDA, INFO.argument, INFO.summary, run_cuda)),
+        ("host", "0") => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, run_host)),
+        ("host", "1") => Ok(external_pass(&ID_HOST_CHECKED, INFO.argument, INFO.summary, run_host_checked)),
+        ("cuda", "1") => Err("pydev-lower-arrays: boundscheck=1 is for target=host".into()),
+        (_, b) if b != "0" && b != "1" => Err(format!("pydev-lower-arrays: boundscheck must be 0 or 1, got '{b}'")),
+        (other, _) => Err(format!("pydev-lower-arrays: unknown target '{other}', expected cuda or host")),
     },
 };
+
+static ID_HOST_CHECKED: PassId = PassId;
+
+thread_local! {
+    /// Whether the running instance checks bounds. The passes run on the
+    /// module op on the thread that runs the pass manager, so a per-thread
+    /// flag set for the duration of `run` is enough to thread the option
+    /// through the helpers without widening every signature.
+    static BOUNDSCHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 fn run_cuda(root: OperationRef) -> Result<(), ()> {
     run(root, true)
@@ -72,6 +88,52 @@ fn run_cuda(root: OperationRef) -> Result<(), ()> {
 
 fn run_host(root: OperationRef) -> Result<(), ()> {
     run(root, false)
+}
+
+fn run_host_checked(root: OperationRef) -> Result<(), ()> {
+    BOUNDSCHECK.with(|c| c.set(true));
+    let mut pending = Vec::new();
+    PENDING.with(|p| p.borrow_mut().clear());
+    let result = run(root, false);
+    BOUNDSCHECK.with(|c| c.set(false));
+    PENDING.with(|p| std::mem::swap(&mut *p.borrow_mut(), &mut pending));
+    crate::lower_simt_host::add_locations(capi::module_of(root), &pending);
+    result
+}
+
+thread_local! {
+    /// Locations of the bounds checks, appended to `pydev.host_locations`.
+    static PENDING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// With bounds checking: `if index >= extent (unsigned): report; index = 0`.
+fn checked_index<'c>(b: &Builder<'c>, descriptor: Value<'c, 'c>, k: usize, index: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    if !BOUNDSCHECK.with(|c| c.get()) {
+        return Ok(index);
+    }
+    let first = descriptor.owner_operation();
+    let ctx = crate::lower_simt_host::context_arg(first).ok_or("bounds checks on the host need pydev-lower-simt-host first")?;
+    let module = capi::module_of(first);
+    let loc = PENDING.with(|p| crate::lower_simt_host::location_index(module, &mut p.borrow_mut(), b.loc));
+    let extent = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[1, k as i64]).into())]);
+    let i1 = melior::ir::r#type::IntegerType::new(b.ctx, 1).into();
+    let bad = b.value("arith.cmpi", &[index, extent], i1, &[b.named("predicate", b.attr("9 : i64"))]); // uge
+    let then_block = melior::ir::Block::new(&[]);
+    let code = b.const_int(b.i32(), crate::error_code::OUT_OF_BOUNDS);
+    let loc_v = b.const_int(b.i32(), loc);
+    then_block.append_operation(
+        melior::ir::operation::OperationBuilder::new("func.call", b.loc)
+            .add_operands(&[ctx, code, loc_v, index, extent])
+            .add_attributes(&[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
+            .build()
+            .expect("call"),
+    );
+    then_block.append_operation(melior::ir::operation::OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
+    let region = melior::ir::Region::new();
+    melior::ir::RegionLike::append_block(&region, then_block);
+    b.insert_op(melior::ir::operation::OperationBuilder::new("scf.if", b.loc).add_operands(&[bad]).add_regions([region, melior::ir::Region::new()]).build().expect("scf.if"));
+    let zero = b.const_int(b.i64(), 0);
+    Ok(b.value("arith.select", &[bad, zero, index], b.i64(), &[]))
 }
 
 pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
@@ -107,11 +169,17 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     let mut counter = 0;
+    let mut shared_bytes = 0i64;
     ok &= rewrite_all(root, &["pydev.shared_array", "pydev.local_array", "pydev.dynamic_shared_array"], |b, op| {
         counter += 1;
-        static_array(b, op, cuda, counter)
+        static_array(b, op, cuda, counter, &mut shared_bytes)
     })
     .is_ok();
+    if !cuda && shared_bytes > 0 {
+        let module = capi::module_of(root);
+        let ctx = capi::context(module);
+        capi::op_mut(module).set_attribute("pydev.host_shared_bytes", melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
+    }
     ok &= rewrite_all(root, &["pydev.array_view"], |b, op| view(b, op, cuda)).is_ok();
     ok &= rewrite_all(root, &["pydev.array_index", "pydev.array_slice", "pydev.array_reshape"], |b, op| restride(b, op, cuda)).is_ok();
     ok &= rewrite_all(root, &["pydev.tuple_extract", "pydev.array_size"], |b, op| {
@@ -220,6 +288,7 @@ fn element_offset<'c>(
     let mut offset: Option<Value> = None;
     for (k, index) in indices.iter().enumerate() {
         let index = to_i64(b, *index)?;
+        let index = checked_index(b, descriptor, k, index)?;
         let stride = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())]);
         let term = b.value("llvm.mul", &[index, stride], b.i64(), &[]);
         offset = Some(match offset {
@@ -387,7 +456,7 @@ fn at_start<'c>(op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
     block.first_operation().map(|first| Builder::before(capi::detach(first)))
 }
 
-fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, counter: usize) -> Result<(), String> {
+fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, counter: usize, shared_bytes: &mut i64) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let result_type = op.result(0).expect("result").r#type();
@@ -414,8 +483,26 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
         "pydev.shared_array" | "pydev.dynamic_shared_array" => {
             let dynamic = name == "pydev.dynamic_shared_array";
             if !cuda {
-                // Shared memory is per block: on the host the runtime provides it.
-                return Err("shared memory on the host comes from the host target's runtime, which is not built yet".into());
+                // Shared memory is per block: the host runtime hands each
+                // block's threads one buffer through the thread context;
+                // static arrays get fixed offsets in it.
+                let ctx = crate::lower_simt_host::context_arg(op).ok_or("shared memory on the host needs pydev-lower-simt-host first")?;
+                let load_ptr = |offset: i64| {
+                    let p = crate::lower_simt_host::gep(b, ctx, offset);
+                    b.value("llvm.load", &[p], ptr_type, &[])
+                };
+                return finish_static(b, op, &array, cuda, &shape, fortran, if dynamic {
+                    let base = load_ptr(56);
+                    let p = crate::lower_simt_host::gep(b, ctx, 64);
+                    let bytes = b.value("llvm.load", &[p], b.i64(), &[]);
+                    let size = b.const_int(b.i64(), elem_size as i64);
+                    (base, vec![b.value("llvm.udiv", &[bytes, size], b.i64(), &[])])
+                } else {
+                    let offset = (*shared_bytes + align - 1) / align * align;
+                    *shared_bytes = offset + total * elem_size as i64;
+                    let base = load_ptr(48);
+                    (crate::lower_simt_host::gep(b, base, offset), shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
+                });
             }
             let symbol = if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
             let exists = capi::ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
@@ -456,6 +543,21 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
             (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
         }
     };
+    finish_static(b, op, &array, cuda, &shape, fortran, (data, extents))
+}
+
+/// The descriptor of a static array at `data` with `extents`, replacing `op`.
+#[allow(clippy::too_many_arguments)]
+fn finish_static<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    array: &ArrayType<'c>,
+    cuda: bool,
+    shape: &[i64],
+    fortran: bool,
+    (data, extents): (Value<'c, 'c>, Vec<Value<'c, 'c>>),
+) -> Result<(), String> {
+    let result_type = op.result(0).expect("result").r#type();
     // Element strides of a dense array in C or Fortran order.
     let n = shape.len();
     let mut strides = vec![1i64; n];
@@ -463,7 +565,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
         let range: Vec<usize> = if fortran { (0..k).collect() } else { (k + 1..n).collect() };
         strides[k] = range.iter().map(|&j| shape[j]).product();
     }
-    let desc_type = descriptor_type(b, &array, cuda);
+    let desc_type = descriptor_type(b, array, cuda);
     let mut desc = b.value("llvm.mlir.undef", &[], desc_type, &[]);
     let insert = |d: Value<'c, 'c>, v: Value<'c, '_>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], desc_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
     desc = insert(desc, data, &[0]);

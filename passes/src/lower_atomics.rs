@@ -34,12 +34,27 @@
 //!   atomic_wait %r, %old               =>  loop { ld<sem> cur; if cur != old: done; nanosleep }
 //!   atomic_notify %r                   =>  nothing: waiters poll (the GPU has no futex)
 //! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st, wait).
+//!
+//! `target=host` (LLVM atomics of the host; every scope widens to the
+//! system, which is what one process's threads share; needs `%ctx` from
+//! `pydev-lower-simt-host` for waits):
+//!   atomic_rmw k %r, %v                =>  llvm.atomicrmw k %r, %v <order>
+//!                                          (max|min: umax|umin with pydev.unsigned; fp
+//!                                          nanmax|nanmin: fmax|fmin; sub of fp: fsub)
+//!   atomic_rmw max|min (fp)            =>  call @pydev_rt_atomic_fmax|fmin_f32|f64(%r, %v)
+//!                                          (Python's order, a compare-and-swap loop in the runtime)
+//!   atomic_cas %r, %e, %d              =>  llvm.cmpxchg (bits), extractvalue 0
+//!   atomic_load|store                  =>  llvm.load|store atomic <order>
+//!   threadfence o                      =>  llvm.fence o (relaxed: erased)
+//!   atomic_wait %r, %old               =>  call @pydev_rt_wait(%ctx, %r, bits of %old, bytes)
+//!                                          (yields to the block's other threads while equal)
+//!   atomic_notify %r                   =>  nothing: waiters poll
 
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, Builder, PassId},
     lower_arrays::address_space,
-    PassInfo,
+    PassInfo, PassOption,
 };
 use melior::ir::{
     operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value,
@@ -48,12 +63,17 @@ use melior::ir::{
 use pydev_dialect::{enum_value, types::atomic_ref_parts, AtomicRmwKind, MemoryOrder, MemorySpace, Scope};
 
 static ID: PassId = PassId;
+static ID_HOST: PassId = PassId;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-lower-atomics",
-    summary: "lower atomics and fences to PTX with their memory order and scope",
-    options: &[],
-    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+    summary: "lower atomics and fences to PTX (or host LLVM atomics) with their memory order and scope",
+    options: &[PassOption { name: "target", default: "cuda", help: "cuda (inline PTX) or host (LLVM atomics)" }],
+    create: |options| match options.get(&INFO, "target") {
+        "cuda" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+        "host" => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, run_host)),
+        other => Err(format!("pydev-lower-atomics: unknown target '{other}', expected cuda or host")),
+    },
 };
 
 const NAMES: &[&str] = &[
@@ -280,4 +300,160 @@ fn float_cas_loop<'c>(
     );
     let c = constraint(bits, true);
     b.inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, value], Some(element)).expect("result")
+}
+
+fn run_host(root: OperationRef) -> Result<(), ()> {
+    let mut declare = std::collections::BTreeSet::new();
+    rewrite_all(root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
+    let module = capi::module_of(root);
+    let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
+    let ctx = capi::context(module);
+    for decl in declare {
+        let text = format!("module {{ {decl} }}");
+        let m = melior::ir::Module::parse(ctx, &text).expect("runtime declaration");
+        use melior::ir::BlockLike;
+        let op = m.body().first_operation().expect("one declaration");
+        body.append_operation(capi::clone_op(op));
+    }
+    Ok(())
+}
+
+fn llvm_order(order: MemoryOrder) -> &'static str {
+    match order {
+        MemoryOrder::Relaxed => "monotonic",
+        MemoryOrder::Consume | MemoryOrder::Acquire => "acquire",
+        MemoryOrder::Release => "release",
+        MemoryOrder::AcqRel => "acq_rel",
+        MemoryOrder::SeqCst => "seq_cst",
+    }
+}
+
+/// LLVM dialect's `AtomicOrdering` enum (stored as an integer attribute).
+fn ordering_code(o: &str) -> i64 {
+    match o {
+        "monotonic" => 2,
+        "acquire" => 4,
+        "release" => 5,
+        "acq_rel" => 6,
+        _ => 7, // seq_cst
+    }
+}
+
+/// LLVM dialect's `AtomicBinOp` enum.
+fn bin_op_code(op: &str) -> i64 {
+    ["xchg", "add", "sub", "_and", "nand", "_or", "_xor", "max", "min", "umax", "umin", "fadd", "fsub", "fmax", "fmin"]
+        .iter()
+        .position(|k| *k == op)
+        .expect("known atomic bin op") as i64
+}
+
+fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::collections::BTreeSet<String>) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let order = || enum_attr(op, "memory", MemoryOrder::from_value);
+    let ordering = |o: &str| b.named("ordering", b.attr(&format!("{} : i64", ordering_code(o))));
+    if name == "pydev.threadfence" {
+        if order() != MemoryOrder::Relaxed {
+            b.op("llvm.fence", &[], &[], &[ordering(llvm_order(order()))]);
+        }
+        b.erase(op);
+        return Ok(());
+    }
+    if name == "pydev.atomic_notify" {
+        b.erase(op);
+        return Ok(());
+    }
+    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let (element, _space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
+    let (bits, float) = machine(element)?;
+    let ptr = b.cast(reference, b.ty("!llvm.ptr"));
+    let int_type: Type = IntegerType::new(b.ctx, bits).into();
+    let bits_of = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], int_type, &[]) } else { v };
+    let from_bits = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], element, &[]) } else { v };
+    let align = b.named("alignment", b.attr(&format!("{} : i64", bits / 8)));
+    let o = llvm_order(order());
+    match name {
+        "pydev.atomic_rmw" => {
+            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let value = capi::value(op.operand(1).expect("value"));
+            let unsigned = op.has_attribute("pydev.unsigned");
+            let bin = match (kind, float) {
+                (AtomicRmwKind::Add, false) => "add",
+                (AtomicRmwKind::Add, true) => "fadd",
+                (AtomicRmwKind::Sub, false) => "sub",
+                (AtomicRmwKind::Sub, true) => "fsub",
+                (AtomicRmwKind::And, false) => "_and",
+                (AtomicRmwKind::Or, false) => "_or",
+                (AtomicRmwKind::Xor, false) => "_xor",
+                (AtomicRmwKind::Max | AtomicRmwKind::NanMax, false) => if unsigned { "umax" } else { "max" },
+                (AtomicRmwKind::Min | AtomicRmwKind::NanMin, false) => if unsigned { "umin" } else { "min" },
+                (AtomicRmwKind::NanMax, true) => "fmax",
+                (AtomicRmwKind::NanMin, true) => "fmin",
+                (AtomicRmwKind::Exch, _) => "xchg",
+                (k @ (AtomicRmwKind::Max | AtomicRmwKind::Min), true) => {
+                    let f = format!("pydev_rt_atomic_f{}_f{bits}", if k == AtomicRmwKind::Max { "max" } else { "min" });
+                    declare.insert(format!("func.func private @{f}(!llvm.ptr, {element}) -> {element}"));
+                    let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &f).into())]);
+                    b.replace(op, &[old]);
+                    return Ok(());
+                }
+                (kind, _) => return Err(format!("atomic '{kind}' on {element} is not lowered for the host yet")),
+            };
+            let old = b.value("llvm.atomicrmw", &[ptr, value], element, &[b.named("bin_op", b.attr(&format!("{} : i64", bin_op_code(bin)))), ordering(o), align]);
+            b.replace(op, &[old]);
+        }
+        "pydev.atomic_cas" => {
+            let failure = match order() {
+                MemoryOrder::Release | MemoryOrder::Relaxed => "monotonic",
+                MemoryOrder::SeqCst => "seq_cst",
+                _ => "acquire",
+            };
+            let expected = bits_of(capi::value(op.operand(1).expect("expected")));
+            let desired = bits_of(capi::value(op.operand(2).expect("desired")));
+            let pair = b.ty(&format!("!llvm.struct<({int_type}, i1)>"));
+            let r = b.value(
+                "llvm.cmpxchg",
+                &[ptr, expected, desired],
+                pair,
+                &[
+                    b.named("success_ordering", b.attr(&format!("{} : i64", ordering_code(o)))),
+                    b.named("failure_ordering", b.attr(&format!("{} : i64", ordering_code(failure)))),
+                    align,
+                ],
+            );
+            let old = b.value("llvm.extractvalue", &[r], int_type, &[b.named("position", b.attr("array<i64: 0>"))]);
+            b.replace(op, &[from_bits(old)]);
+        }
+        "pydev.atomic_load" => {
+            let o = match order() {
+                MemoryOrder::Release => "monotonic",
+                MemoryOrder::AcqRel => "acquire",
+                _ => o,
+            };
+            let v = b.value("llvm.load", &[ptr], element, &[ordering(o), align]);
+            b.replace(op, &[v]);
+        }
+        "pydev.atomic_store" => {
+            let o = match order() {
+                MemoryOrder::Consume | MemoryOrder::Acquire => "monotonic",
+                MemoryOrder::AcqRel => "release",
+                _ => o,
+            };
+            let value = capi::value(op.operand(0).expect("value"));
+            b.op("llvm.store", &[value, ptr], &[], &[ordering(o), align]);
+            b.erase(op);
+        }
+        _ => {
+            // atomic_wait
+            let ctx = crate::lower_simt_host::context_arg(op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
+            declare.insert("func.func private @pydev_rt_wait(!llvm.ptr, !llvm.ptr, i64, i32)".into());
+            let old = bits_of(capi::value(op.operand(1).expect("old")));
+            let old = if bits == 64 { old } else { b.value("llvm.zext", &[old], b.i64(), &[]) };
+            let bytes = b.const_int(b.i32(), i64::from(bits / 8));
+            b.op("func.call", &[ctx, ptr, old, bytes], &[], &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_wait").into())]);
+            b.erase(op);
+        }
+    }
+    Ok(())
 }

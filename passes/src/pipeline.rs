@@ -13,7 +13,23 @@
 //! |             | reconcile-unrealized-casts                                     |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
-//! pydev-opt (`--pydev-pipeline=cuda{...}`), pydevc and the JIT all build it here.
+//! `host`: the same passes up to SIMT lowering, then the host's:
+//!
+//! | stage       | passes                                                         |
+//! |-------------|----------------------------------------------------------------|
+//! | `pydev-opt` | pydev-specialize-target{target=host}, pydev-promote-types,     |
+//! |             | canonicalize, convert-math-to-funcs                            |
+//! | `llvm`      | pydev-lower-simt-host, pydev-lower-arrays{target=host},        |
+//! |             | pydev-lower-atomics{target=host}, pydev-lower-aggregates,      |
+//! |             | pydev-check-lowered, convert-complex-to-standard, arith-expand,|
+//! |             | convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm, |
+//! |             | convert-to-llvm, reconcile-unrealized-casts                    |
+//!
+//! The runtime (`pydev-runtime`) JIT-compiles the `llvm` stage with MLIR's
+//! ExecutionEngine at the requested LLVM optimisation level.
+//!
+//! pydev-opt (`--pydev-pipeline=cuda{...}`, `host{...}`), pydevc and the JIT
+//! all build them here.
 
 use crate::{add_pipeline, create_pass};
 use melior::pass::PassManager;
@@ -144,4 +160,68 @@ pub fn missing_libdevice(ptx: &str) -> Option<String> {
     Some(format!(
         "the kernel calls the CUDA math function {name}, which needs libdevice: set PYDEV_LIBDEVICE (or pass libdevice=PATH) to libdevice.10.bc from the nvidia-nvvm wheel (`make setup` installs it)"
     ))
+}
+
+/// Options of the `host` pipeline.
+#[derive(Clone, Debug)]
+pub struct HostOptions {
+    /// LLVM optimisation level of the JIT, 0 to 3.
+    pub opt_level: u8,
+    /// Contract and reassociate floating-point arithmetic.
+    pub fast_math: bool,
+    /// Check every array index against its extent (`PYDEV_BOUNDSCHECK=1`).
+    pub boundscheck: bool,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        Self { opt_level: 3, fast_math: false, boundscheck: false }
+    }
+}
+
+impl HostOptions {
+    /// Parses `opt-level=2 fast-math=1 boundscheck=1` (the body of `host{...}`).
+    pub fn parse(body: &str) -> Result<Self, String> {
+        let mut options = Self::default();
+        for item in body.split_whitespace() {
+            let (k, v) = item.split_once('=').ok_or_else(|| format!("pipeline option '{item}' must be key=value"))?;
+            let flag = || match v {
+                "1" | "true" => Ok(true),
+                "0" | "false" => Ok(false),
+                _ => Err(format!("{k} must be 0 or 1, got '{v}'")),
+            };
+            match k {
+                "opt-level" => options.opt_level = v.parse().ok().filter(|l| *l <= 3).ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?,
+                "fast-math" => options.fast_math = flag()?,
+                "boundscheck" => options.boundscheck = flag()?,
+                _ => return Err(format!("unknown option '{k}' of the host pipeline (known: opt-level, fast-math, boundscheck)")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// The stages of the host pipeline.
+pub const HOST_STAGES: &[&str] = &["pydev", "pydev-opt", "llvm"];
+
+/// Appends the passes of the host pipeline up to and including `last_stage`.
+pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Result<(), String> {
+    let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}' of the host pipeline (known: {})", HOST_STAGES.join(", ")))?;
+    if stage >= 1 {
+        pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
+        pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
+        add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
+        add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
+    }
+    if stage >= 2 {
+        let arrays = if options.boundscheck { "pydev-lower-arrays{target=host boundscheck=1}" } else { "pydev-lower-arrays{target=host}" };
+        for pass in ["pydev-lower-simt-host", arrays, "pydev-lower-atomics{target=host}", "pydev-lower-aggregates", "pydev-check-lowered"] {
+            pm.add_pass(create_pass(pass)?);
+        }
+        add_pipeline(
+            pm.as_operation_pass_manager(),
+            "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
+        )?;
+    }
+    Ok(())
 }

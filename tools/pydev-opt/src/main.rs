@@ -71,7 +71,7 @@ fn after_help() -> String {
             text.push_str(&format!("      {{{}=...}}  {} (default: {})\n", option.name, option.help, option.default));
         }
     }
-    text.push_str("\npipelines:\n  --pydev-pipeline=cuda{chip=sm_90 ptx= opt-level=3}   Python-level pydev IR to PTX\n");
+    text.push_str("\npipelines:\n  --pydev-pipeline=cuda{chip=sm_90 ptx= opt-level=3}   Python-level pydev IR to PTX\n  --pydev-pipeline=host{opt-level=3 fast-math=0 boundscheck=0}   Python-level pydev IR to host LLVM (JIT by the runtime)\n");
     text.push_str("\nEvery upstream MLIR pass is also accepted as a flag (--canonicalize, --cse, ...).\n");
     text
 }
@@ -133,7 +133,7 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
         };
         match name {
             "cuda" => pipeline::add_cuda(&pm, &pipeline::CudaOptions::parse(body)?, "ptx")?,
-            "host" => return Err("the host pipeline is not built yet (issue: host target)".into()),
+            "host" => pipeline::add_host(&pm, &pipeline::HostOptions::parse(body)?, "llvm")?,
             other => return Err(format!("unknown pipeline '{other}', expected cuda or host")),
         }
     }

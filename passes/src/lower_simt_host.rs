@@ -1,0 +1,646 @@
+//! `pydev-lower-simt-host`: SIMT constructs for the host target, where the
+//! runtime (`runtime/src/host`) runs a grid of blocks of threads on the CPU.
+//!
+//! Expects: promoted pydev IR (`pydev-promote-types`), device code as
+//! `func.func` in a `builtin.module` (not outlined), kernels marked
+//! `pydev.kernel`.
+//! Guarantees:
+//! - every defined `func.func` takes a trailing `%ctx: !llvm.ptr`, the
+//!   runtime's thread context, and carries `pydev.host_ctx`; every call
+//!   between them passes the caller's `%ctx`;
+//! - no gpu thread-positioning op, block barrier, warp op or trapping
+//!   integer division remains;
+//! - each kernel `@k` has a companion `@__pydev_block_k` (same arguments)
+//!   that runs every thread of one block in order: the runtime uses it for
+//!   kernels with no barrier and no warp op (the module then lacks
+//!   `pydev.host_fibers`); with one, the runtime runs each thread of a block
+//!   as a coroutine and the barriers below switch between them;
+//! - `pydev.host_locations` (module) lists the source locations that runtime
+//!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
+//!   size of each parameter (the launch checks the arguments against it).
+//! Does not fire on a module without functions.
+//!
+//! Thread context (`ThreadCtx`, all u32 unless said): thread_idx at 0,
+//! block_idx at 12, block_dim at 24, grid_dim at 36 (x, y, z each), shared
+//! memory base (ptr) at 48, dynamic shared memory (ptr) at 56 and its size
+//! (u64) at 64.
+//!
+//! Rewrites:
+//!   gpu.thread_id|block_id|block_dim|grid_dim d  =>  load i32 [%ctx + offset(d)], index_castui
+//!   gpu.lane_id                      =>  (x + bdx * (y + bdy * z)) & 31
+//!   lanemask_lt                      =>  (1 << lane_id) - 1
+//!   syncthreads[_count|_and|_or] %p  =>  call @pydev_rt_barrier(%ctx, kind, zext %p) (!= 0 for and/or)
+//!   syncwarp|activemask|vote|shfl|match_any|match_all
+//!                                    =>  call @pydev_rt_warp(%ctx, op, mask, bits of value as i64, lane)
+//!                                        and the result's bits back (match_all: mask | pred << 32)
+//!   divsi|floordivsi|ceildivsi|divui|remsi|remui|ceildivui %a, %d (d not a constant)
+//!                                    =>  if d == 0: call @pydev_rt_error(%ctx, 1, loc, 0, 0);
+//!                                        op %a, (d == 0 ? 1 : d); signed: d == -1 gives -a (rem: 0)
+//!                                        without trapping on INT_MIN / -1
+//!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
+//!   cast %x : i32 <-> warp_mask      =>  the same bits
+
+use crate::{
+    capi,
+    ir::{external_pass, Builder, PassId},
+    PassInfo,
+};
+use melior::ir::{
+    attribute::{ArrayAttribute, Attribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    r#type::{FunctionType, IntegerType},
+    Block, BlockLike, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
+};
+use pydev_dialect::{enum_value, types::is_warp_mask, ShuffleKind, VoteKind};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-lower-simt-host",
+    summary: "lower thread positioning, barriers, warp ops and integer division for the host runtime",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+/// Warp operation codes shared with the runtime (`runtime/src/host/warp.rs`).
+pub mod warp_op {
+    pub const SYNCWARP: i64 = 0;
+    pub const ACTIVEMASK: i64 = 1;
+    pub const ALL: i64 = 2;
+    pub const ANY: i64 = 3;
+    pub const UNI: i64 = 4;
+    pub const BALLOT: i64 = 5;
+    pub const SHFL_IDX: i64 = 6;
+    pub const SHFL_UP: i64 = 7;
+    pub const SHFL_DOWN: i64 = 8;
+    pub const SHFL_XOR: i64 = 9;
+    pub const MATCH_ANY: i64 = 10;
+    pub const MATCH_ALL: i64 = 11;
+}
+
+/// Runtime error codes (`pydev_rt_error`).
+pub mod error_code {
+    pub const ZERO_DIVISION: i64 = 1;
+    pub const OUT_OF_BOUNDS: i64 = 2;
+}
+
+const FIBER_OPS: &[&str] = &[
+    "pydev.syncthreads",
+    "pydev.syncthreads_count",
+    "pydev.syncthreads_and",
+    "pydev.syncthreads_or",
+    "pydev.syncwarp",
+    "pydev.activemask",
+    "pydev.vote",
+    "pydev.shfl",
+    "pydev.match_any",
+    "pydev.match_all",
+    "pydev.atomic_wait",
+];
+
+const DIVISIONS: &[&str] = &["arith.divsi", "arith.floordivsi", "arith.ceildivsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivui"];
+
+fn run(module: OperationRef) -> Result<(), ()> {
+    let ctx = capi::context(module);
+    let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
+    let funcs: Vec<_> = capi::ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(capi::entry_block).is_some()).collect();
+    if funcs.is_empty() {
+        return Ok(());
+    }
+    let needs_fibers = !capi::ops_named(module, FIBER_OPS).is_empty();
+    let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
+    let defined: Vec<String> = funcs.iter().map(|f| capi::sym_name(*f)).collect();
+
+    // Parameter sizes of each kernel, before the context is appended.
+    let mut kernels = Vec::new();
+    for f in &funcs {
+        if f.has_attribute("pydev.kernel") {
+            let fn_type = function_type(*f);
+            let mut sizes = Vec::new();
+            for i in 0..fn_type.input_count() {
+                let t = fn_type.input(i).expect("input");
+                match param_size(t) {
+                    Some(s) => sizes.push(s),
+                    None => {
+                        capi::emit_error(f.location(), &format!("kernel parameter {i} of type {t} has no host layout"));
+                        return Err(());
+                    }
+                }
+            }
+            kernels.push((capi::sym_name(*f), sizes, *f));
+        }
+    }
+
+    // The context argument.
+    for f in &funcs {
+        let entry = f.region(0).ok().and_then(capi::entry_block).expect("defined");
+        entry.add_argument(ptr, f.location());
+        let fn_type = function_type(*f);
+        let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
+        inputs.push(ptr);
+        let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
+        let mut f = capi::op_mut(*f);
+        f.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+        f.set_attribute("pydev.host_ctx", Attribute::unit(ctx));
+        if let Ok(arg_attrs) = f.attribute("arg_attrs").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) {
+            let mut all: Vec<Attribute> = (0..arg_attrs.len()).map(|i| arg_attrs.element(i).expect("in range")).collect();
+            all.push(Attribute::parse(ctx, "{}").expect("dict"));
+            f.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
+        }
+    }
+
+    let mut ok = true;
+    let mut locations: Vec<String> = Vec::new();
+    let mut declare = std::collections::BTreeSet::new();
+    for op in capi::all_ops(module) {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+        let handled = name.starts_with("gpu.")
+            || name.starts_with("pydev.sync")
+            || matches!(name.as_str(), "pydev.activemask" | "pydev.lanemask_lt" | "pydev.vote" | "pydev.shfl" | "pydev.match_any" | "pydev.match_all" | "pydev.cast" | "func.call")
+            || DIVISIONS.contains(&name.as_str());
+        if !handled {
+            continue;
+        }
+        let Some(ctx_value) = context_arg(op) else { continue };
+        let b = Builder::before(op);
+        if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare) {
+            capi::emit_error(op.location(), &message);
+            ok = false;
+        }
+    }
+    if !ok {
+        return Err(());
+    }
+
+    // Runtime entry points, block loops and the tables the runtime reads.
+    let mut text = String::from("module {\n");
+    if declare.contains("barrier") {
+        text += "func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32\n";
+    }
+    if declare.contains("warp") {
+        text += "func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64\n";
+    }
+    // Always declared: bounds checks (pydev-lower-arrays) call it too.
+    text += "func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)\n";
+    for (name, _, f) in &kernels {
+        // The kernel itself, declared so that this text verifies alone.
+        let t = function_type(*f);
+        let inputs: Vec<String> = (0..t.input_count()).map(|i| t.input(i).expect("input").to_string()).collect();
+        text += &format!("func.func private @{name}({})\n", inputs.join(", "));
+        text += &block_loop(name, function_type(*f));
+    }
+    text += "}\n";
+    let Some(extra) = Module::parse(ctx, &text) else {
+        capi::emit_error(module.location(), &format!("pydev-lower-simt-host built invalid IR:\n{text}"));
+        return Err(());
+    };
+    let mut next = extra.body().first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        if !defined.contains(&capi::sym_name(op)) {
+            body.append_operation(capi::clone_op(op));
+        }
+    }
+    let mut m = capi::op_mut(module);
+    if needs_fibers {
+        m.set_attribute("pydev.host_fibers", Attribute::unit(ctx));
+    }
+    add_locations(module, &locations);
+    let entries: Vec<String> = kernels.iter().map(|(n, s, _)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
+    m.set_attribute("pydev.host_kernels", Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("kernel table"));
+    Ok(())
+}
+
+fn function_type<'c>(f: OperationRef<'c, '_>) -> FunctionType<'c> {
+    let t = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).expect("func with a type");
+    FunctionType::try_from(t.value()).expect("function type")
+}
+
+/// Byte size of a kernel parameter on the host (the CUDA C++ layout).
+fn param_size(t: Type) -> Option<i64> {
+    if let Some(array) = pydev_dialect::types::ArrayType::from_type(t) {
+        return Some(8 + 16 * i64::from(array.rank));
+    }
+    if t.is_index() {
+        return Some(8);
+    }
+    pydev_dialect::type_layout(t).map(|(size, _)| size as i64)
+}
+
+/// The `%ctx` argument of the function around `op` (its last argument).
+pub fn context_arg<'c>(op: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
+    let mut cur = op.parent_operation().map(capi::detach);
+    while let Some(p) = cur {
+        if p.name().as_string_ref().as_str() == Ok("func.func") {
+            if !p.has_attribute("pydev.host_ctx") {
+                return None;
+            }
+            let entry = p.region(0).ok().and_then(capi::entry_block)?;
+            let n = entry.argument_count();
+            return entry.argument(n - 1).ok().map(|a| capi::value(a.into()));
+        }
+        cur = p.parent_operation().map(capi::detach);
+    }
+    None
+}
+
+/// `file:line:col` of a location (the first file location inside it).
+pub fn location_text(loc: Location) -> String {
+    let text = loc.to_string();
+    if let Some(start) = text.find('"') {
+        let rest = &text[start + 1..];
+        if let Some(end) = rest.find('"') {
+            let file = &rest[..end];
+            let nums: String = rest[end + 1..].chars().take_while(|c| c.is_ascii_digit() || *c == ':').collect();
+            return format!("{file}{}", nums.trim_end_matches(':'));
+        }
+    }
+    "unknown location".into()
+}
+
+/// Appends `new` to the module's `pydev.host_locations` table.
+pub fn add_locations(module: OperationRef, new: &[String]) {
+    let ctx = capi::context(module);
+    let mut all: Vec<Attribute> = match module.attribute("pydev.host_locations").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
+        None => vec![],
+    };
+    all.extend(new.iter().map(|s| -> Attribute { StringAttribute::new(ctx, s).into() }));
+    capi::op_mut(module).set_attribute("pydev.host_locations", ArrayAttribute::new(ctx, &all).into());
+}
+
+/// The index `loc` will have in the location table.
+pub fn location_index(module: OperationRef, pending: &mut Vec<String>, loc: Location) -> i64 {
+    let existing = module.attribute("pydev.host_locations").ok().and_then(|a| ArrayAttribute::try_from(a).ok()).map_or(0, |a| a.len());
+    let text = location_text(loc);
+    let i = pending.iter().position(|p| *p == text).unwrap_or_else(|| {
+        pending.push(text);
+        pending.len() - 1
+    });
+    (existing + i) as i64
+}
+
+/// `func.func @__pydev_block_k(args.., %ctx)`: every thread of the block in
+/// x-fastest order.
+fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
+    let n = fn_type.input_count();
+    let params: Vec<String> = (0..n).map(|i| format!("%a{i}: {}", fn_type.input(i).expect("input"))).collect();
+    let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
+    let types: Vec<String> = (0..n).map(|i| fn_type.input(i).expect("input").to_string()).collect();
+    let c = format!("%a{}", n - 1);
+    format!(
+        r#"func.func @__pydev_block_{kernel}({params}) attributes {{pydev.host_ctx}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %px = llvm.getelementptr {c}[24] : (!llvm.ptr) -> !llvm.ptr, i8
+  %py = llvm.getelementptr {c}[28] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pz = llvm.getelementptr {c}[32] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tx = llvm.getelementptr {c}[0] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ty = llvm.getelementptr {c}[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tz = llvm.getelementptr {c}[8] : (!llvm.ptr) -> !llvm.ptr, i8
+  %bx = llvm.load %px : !llvm.ptr -> i32
+  %by = llvm.load %py : !llvm.ptr -> i32
+  %bz = llvm.load %pz : !llvm.ptr -> i32
+  %nx = arith.index_castui %bx : i32 to index
+  %ny = arith.index_castui %by : i32 to index
+  %nz = arith.index_castui %bz : i32 to index
+  scf.for %z = %c0 to %nz step %c1 {{
+    %z32 = arith.index_castui %z : index to i32
+    llvm.store %z32, %tz : i32, !llvm.ptr
+    scf.for %y = %c0 to %ny step %c1 {{
+      %y32 = arith.index_castui %y : index to i32
+      llvm.store %y32, %ty : i32, !llvm.ptr
+      scf.for %x = %c0 to %nx step %c1 {{
+        %x32 = arith.index_castui %x : index to i32
+        llvm.store %x32, %tx : i32, !llvm.ptr
+        func.call @{kernel}({args}) : ({types}) -> ()
+      }}
+    }}
+  }}
+  return
+}}
+"#,
+        params = params.join(", "),
+        args = args.join(", "),
+        types = types.join(", "),
+    )
+}
+
+fn load_u32<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
+    let p = gep(b, ctx, offset);
+    b.value("llvm.load", &[p], b.i32(), &[])
+}
+
+pub fn gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
+    b.value(
+        "llvm.getelementptr",
+        &[base],
+        b.ty("!llvm.ptr"),
+        &[
+            b.named("rawConstantIndices", b.attr(&format!("array<i32: {offset}>"))),
+            b.named("elem_type", TypeAttribute::new(IntegerType::new(b.ctx, 8).into()).into()),
+        ],
+    )
+}
+
+fn lane_id<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
+    let (x, y, z) = (load_u32(b, ctx, 0), load_u32(b, ctx, 4), load_u32(b, ctx, 8));
+    let (bx, by) = (load_u32(b, ctx, 24), load_u32(b, ctx, 28));
+    let i32t = b.i32();
+    let yz = b.value("llvm.mul", &[by, z], i32t, &[]);
+    let yz = b.value("llvm.add", &[yz, y], i32t, &[]);
+    let lin = b.value("llvm.mul", &[bx, yz], i32t, &[]);
+    let lin = b.value("llvm.add", &[lin, x], i32t, &[]);
+    let m = b.const_int(i32t, 31);
+    b.value("llvm.and", &[lin, m], i32t, &[])
+}
+
+fn call<'c>(b: &Builder<'c>, callee: &str, args: &[Value<'c, 'c>], result: Option<Type<'c>>) -> Option<Value<'c, 'c>> {
+    let results: Vec<Type> = result.into_iter().collect();
+    let op = b.op("func.call", args, &results, &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, callee).into())]);
+    op.result(0).ok().map(|r| capi::value(r.into()))
+}
+
+/// An integer value's bits as i64 (floats bitcast first).
+fn to_bits<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ty = v.r#type();
+    if is_warp_mask(ty) {
+        let i = b.cast(v, b.i32());
+        return Ok(b.value("llvm.zext", &[i], b.i64(), &[]));
+    }
+    let (int, width) = if ty.is_float() {
+        let w = if ty.is_f64() { 64 } else if ty.is_f32() { 32 } else { 16 };
+        let it: Type = IntegerType::new(b.ctx, w).into();
+        (b.value("llvm.bitcast", &[v], it, &[]), w)
+    } else {
+        match IntegerType::try_from(ty) {
+            Ok(i) if i.is_signless() => (v, i.width()),
+            _ => return Err(format!("warp operations on {ty} are not lowered for the host (numbers are)")),
+        }
+    };
+    Ok(match width {
+        64 => int,
+        _ => b.value("llvm.zext", &[int], b.i64(), &[]),
+    })
+}
+
+fn from_bits<'c>(b: &Builder<'c>, bits: Value<'c, 'c>, ty: Type<'c>) -> Value<'c, 'c> {
+    if is_warp_mask(ty) {
+        let i = b.value("llvm.trunc", &[bits], b.i32(), &[]);
+        return b.cast(i, ty);
+    }
+    let width = if ty.is_float() {
+        if ty.is_f64() { 64 } else if ty.is_f32() { 32 } else { 16 }
+    } else {
+        IntegerType::try_from(ty).map(|i| i.width()).unwrap_or(64)
+    };
+    let it: Type = IntegerType::new(b.ctx, width).into();
+    let int = if width == 64 { bits } else { b.value("llvm.trunc", &[bits], it, &[]) };
+    if ty.is_float() { b.value("llvm.bitcast", &[int], ty, &[]) } else { int }
+}
+
+fn mask_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ty = v.r#type();
+    if is_warp_mask(ty) {
+        return Ok(b.cast(v, b.i32()));
+    }
+    match IntegerType::try_from(ty) {
+        Ok(i) if i.is_signless() && i.width() == 32 => Ok(v),
+        _ => Err(format!("a warp mask of type {ty} must be i32 or !pydev.warp_mask")),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn lower<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    name: &str,
+    ctx: Value<'c, 'c>,
+    defined: &[String],
+    locations: &mut Vec<String>,
+    declare: &mut std::collections::BTreeSet<&'static str>,
+) -> Result<(), String> {
+    let operand = |i: usize| capi::value(op.operand(i).expect("verified operand"));
+    let result_type = || op.result(0).expect("verified result").r#type();
+    let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };
+    let i32t = b.i32();
+    let warp = |declare: &mut std::collections::BTreeSet<&'static str>, code: i64, mask: Value<'c, 'c>, value: Value<'c, 'c>, lane: Value<'c, 'c>| {
+        declare.insert("warp");
+        let code = b.const_int(i32t, code);
+        call(b, "pydev_rt_warp", &[ctx, code, mask, value, lane], Some(b.i64())).expect("result")
+    };
+    match name {
+        "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
+            let dim = op.attribute("dimension").map(|a| a.to_string()).unwrap_or_default();
+            let k = if dim.contains('y') { 1 } else if dim.contains('z') { 2 } else { 0 };
+            let base = match name {
+                "gpu.thread_id" => 0,
+                "gpu.block_id" => 12,
+                "gpu.block_dim" => 24,
+                _ => 36,
+            };
+            let v = load_u32(b, ctx, base + 4 * k);
+            let idx = b.value("arith.index_castui", &[v], result_type(), &[]);
+            b.replace(op, &[idx]);
+        }
+        "gpu.lane_id" => {
+            let lane = lane_id(b, ctx);
+            let idx = b.value("arith.index_castui", &[lane], result_type(), &[]);
+            b.replace(op, &[idx]);
+        }
+        "pydev.lanemask_lt" => {
+            let lane = lane_id(b, ctx);
+            let one = b.const_int(i32t, 1);
+            let shifted = b.value("llvm.shl", &[one, lane], i32t, &[]);
+            let m = b.value("llvm.sub", &[shifted, one], i32t, &[]);
+            b.replace(op, &[typed(m, result_type())]);
+        }
+        "pydev.syncthreads" | "pydev.syncthreads_count" | "pydev.syncthreads_and" | "pydev.syncthreads_or" => {
+            declare.insert("barrier");
+            let kind = match name {
+                "pydev.syncthreads" => 0,
+                "pydev.syncthreads_count" => 1,
+                "pydev.syncthreads_and" => 2,
+                _ => 3,
+            };
+            let pred = if kind == 0 { b.const_int(i32t, 0) } else { b.value("llvm.zext", &[operand(0)], i32t, &[]) };
+            let k = b.const_int(i32t, kind);
+            let r = call(b, "pydev_rt_barrier", &[ctx, k, pred], Some(i32t)).expect("result");
+            match kind {
+                0 => b.erase(op),
+                1 => b.replace(op, &[typed(r, result_type())]),
+                _ => {
+                    let zero = b.const_int(i32t, 0);
+                    let i1: Type = IntegerType::new(b.ctx, 1).into();
+                    let nz = b.value("llvm.icmp", &[r, zero], i1, &[b.named("predicate", b.attr("1 : i64"))]);
+                    b.replace(op, &[nz]);
+                }
+            }
+        }
+        "pydev.syncwarp" => {
+            let mask = mask_i32(b, operand(0))?;
+            let (zero64, zero) = (b.const_int(b.i64(), 0), b.const_int(i32t, 0));
+            warp(declare, warp_op::SYNCWARP, mask, zero64, zero);
+            b.erase(op);
+        }
+        "pydev.activemask" => {
+            let (zero64, zero, full) = (b.const_int(b.i64(), 0), b.const_int(i32t, 0), b.const_int(i32t, -1));
+            let r = warp(declare, warp_op::ACTIVEMASK, full, zero64, zero);
+            b.replace(op, &[from_bits(b, r, result_type())]);
+        }
+        "pydev.vote" => {
+            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
+            let mask = mask_i32(b, operand(0))?;
+            let p = b.value("llvm.zext", &[operand(1)], b.i64(), &[]);
+            let code = match kind {
+                VoteKind::All => warp_op::ALL,
+                VoteKind::Any => warp_op::ANY,
+                VoteKind::Eq => warp_op::UNI,
+                VoteKind::Ballot => warp_op::BALLOT,
+            };
+            let zero = b.const_int(i32t, 0);
+            let r = warp(declare, code, mask, p, zero);
+            b.replace(op, &[from_bits(b, r, result_type())]);
+        }
+        "pydev.shfl" => {
+            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
+            let mask = mask_i32(b, operand(0))?;
+            let value = operand(1);
+            let bits = to_bits(b, value)?;
+            let lane = operand(2);
+            let lane = match IntegerType::try_from(lane.r#type()) {
+                Ok(i) if i.width() == 32 => lane,
+                Ok(i) if i.width() < 32 => b.value("llvm.sext", &[lane], i32t, &[]),
+                Ok(_) => b.value("llvm.trunc", &[lane], i32t, &[]),
+                Err(_) => return Err(format!("shuffle lane of type {} must be an integer", lane.r#type())),
+            };
+            let code = match kind {
+                ShuffleKind::Idx => warp_op::SHFL_IDX,
+                ShuffleKind::Up => warp_op::SHFL_UP,
+                ShuffleKind::Down => warp_op::SHFL_DOWN,
+                ShuffleKind::Xor => warp_op::SHFL_XOR,
+            };
+            let r = warp(declare, code, mask, bits, lane);
+            b.replace(op, &[from_bits(b, r, value.r#type())]);
+        }
+        "pydev.match_any" | "pydev.match_all" => {
+            let mask = mask_i32(b, operand(0))?;
+            let bits = to_bits(b, operand(1))?;
+            let zero = b.const_int(i32t, 0);
+            if name == "pydev.match_any" {
+                let r = warp(declare, warp_op::MATCH_ANY, mask, bits, zero);
+                b.replace(op, &[from_bits(b, r, result_type())]);
+            } else {
+                let r = warp(declare, warp_op::MATCH_ALL, mask, bits, zero);
+                let m = from_bits(b, r, result_type());
+                let shift = b.const_int(b.i64(), 32);
+                let hi = b.value("llvm.lshr", &[r, shift], b.i64(), &[]);
+                let i1: Type = IntegerType::new(b.ctx, 1).into();
+                let p = b.value("llvm.trunc", &[hi], i1, &[]);
+                b.replace(op, &[m, p]);
+            }
+        }
+        "pydev.cast" => {
+            let input = operand(0);
+            let is_i32 = |t: Type| IntegerType::try_from(t).is_ok_and(|i| i.is_signless() && i.width() == 32);
+            let (from, to) = (input.r#type(), result_type());
+            if (is_warp_mask(from) && is_i32(to)) || (is_i32(from) && is_warp_mask(to)) {
+                let v = b.cast(input, to);
+                b.replace(op, &[v]);
+            }
+        }
+        "func.call" => {
+            let callee = op.attribute("callee").map(|a| a.to_string()).unwrap_or_default();
+            let callee = callee.trim_start_matches('@').trim_matches('"').to_owned();
+            if !defined.contains(&callee) {
+                return Ok(());
+            }
+            let mut args: Vec<Value> = op.operands().map(capi::value).collect();
+            args.push(ctx);
+            let results: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+            let new = b.op("func.call", &args, &results, &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, &callee).into())]);
+            let values: Vec<Value> = new.results().map(|r| capi::value(r.into())).collect();
+            b.replace(op, &values);
+        }
+        _ if DIVISIONS.contains(&name) => guard_division(b, op, name, ctx, locations, declare)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The constant value of `v`, if it is an `arith.constant` integer.
+fn constant_of(v: Value) -> Option<i64> {
+    let def = capi::defining_op(v)?;
+    if def.name().as_string_ref().as_str() != Ok("arith.constant") {
+        return None;
+    }
+    def.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|i| i.value())
+}
+
+fn guard_division<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    name: &str,
+    ctx: Value<'c, 'c>,
+    locations: &mut Vec<String>,
+    declare: &mut std::collections::BTreeSet<&'static str>,
+) -> Result<(), String> {
+    let a = capi::value(op.operand(0).expect("dividend"));
+    let d = capi::value(op.operand(1).expect("divisor"));
+    let ty = d.r#type();
+    if IntegerType::try_from(ty).is_err() {
+        return Ok(()); // vectors of integers keep LLVM's semantics
+    }
+    let signed = name.ends_with("si");
+    let known = constant_of(d);
+    if known.is_some_and(|k| k != 0 && (!signed || k != -1)) {
+        return Ok(());
+    }
+    let i1: Type = IntegerType::new(b.ctx, 1).into();
+    let cmp = |x: Value<'c, 'c>, y: Value<'c, 'c>| b.value("arith.cmpi", &[x, y], i1, &[b.named("predicate", b.attr("0 : i64"))]);
+    let zero = b.const_int(ty, 0);
+    let one = b.const_int(ty, 1);
+    let is_zero = cmp(d, zero);
+
+    // if d == 0: report
+    declare.insert("error");
+    let module = capi::module_of(op);
+    let loc = location_index(module, locations, op.location());
+    let then_block = Block::new(&[]);
+    let code = b.const_int(b.i32(), crate::lower_simt_host::error_code::ZERO_DIVISION);
+    let loc_v = b.const_int(b.i32(), loc);
+    let z64 = b.const_int(b.i64(), 0);
+    then_block.append_operation(
+        OperationBuilder::new("func.call", b.loc)
+            .add_operands(&[ctx, code, loc_v, z64, z64])
+            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
+            .build()
+            .expect("call"),
+    );
+    then_block.append_operation(OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
+    let then_region = Region::new();
+    then_region.append_block(then_block);
+    b.insert_op(OperationBuilder::new("scf.if", b.loc).add_operands(&[is_zero]).add_regions([then_region, Region::new()]).build().expect("scf.if"));
+
+    let safe = b.value("arith.select", &[is_zero, one, d], ty, &[]);
+    let (divisor, minus_one) = if signed {
+        let m1 = b.const_int(ty, -1);
+        let is_m1 = cmp(safe, m1);
+        (b.value("arith.select", &[is_m1, one, safe], ty, &[]), Some(is_m1))
+    } else {
+        (safe, None)
+    };
+    let results = [ty];
+    let new = b.value(name, &[a, divisor], results[0], &[]);
+    let result = match minus_one {
+        Some(is_m1) => {
+            let alt = if name == "arith.remsi" { zero } else { b.value("arith.subi", &[zero, a], ty, &[]) };
+            b.value("arith.select", &[is_m1, alt, new], ty, &[])
+        }
+        None => new,
+    };
+    b.replace(op, &[result]);
+    Ok(())
+}
+

@@ -1,0 +1,17 @@
+//! The pydev runtime.
+//!
+//! - [`compile`]: the one compile driver (Python source to any stage, for
+//!   `cuda` and `host`) that `pydevc` and the Python package both call, over
+//!   the pipelines of `pydev_passes::pipeline`.
+//! - [`host`]: the host SIMT runtime that runs kernels of the `host`
+//!   pipeline on the CPU.
+
+mod capi;
+pub mod compile;
+pub mod host;
+
+pub use compile::{compile_host, compile_stage, host_program_from_text, CompileOptions, Target};
+pub use host::{HostProgram, LaunchConfig};
+
+#[cfg(test)]
+mod tests;

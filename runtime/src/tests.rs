@@ -1,0 +1,190 @@
+//! Kernels run on the host target from Rust, against results computed
+//! here, with fixed-seed random inputs and poisoned outputs.
+
+use crate::{compile::Source, compile_host, CompileOptions, HostProgram, LaunchConfig};
+use pydev_frontend_python::FreeNames;
+
+const KERNELS: &str = include_str!("../../test/gpu/kernels.py");
+
+fn program(source: &str, kernel: &str, signature: &str, options: &CompileOptions) -> Result<HostProgram, String> {
+    let free = FreeNames::new();
+    compile_host(&Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free }, options)
+}
+
+fn build(kernel: &str, signature: &str) -> HostProgram {
+    program(KERNELS, kernel, signature, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// xorshift64*: fresh, reproducible inputs without a dependency.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn f32(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    }
+}
+
+/// The ABI descriptor of a C-contiguous array.
+fn array<T>(data: &mut [T], shape: &[u64]) -> Vec<u8> {
+    let mut v = (data.as_mut_ptr() as u64).to_le_bytes().to_vec();
+    for s in shape {
+        v.extend(s.to_le_bytes());
+    }
+    for k in 0..shape.len() {
+        let stride: u64 = shape[k + 1..].iter().product();
+        v.extend(stride.to_le_bytes());
+    }
+    v
+}
+
+fn launch(p: &HostProgram, grid: u32, block: u32, args: &[Vec<u8>]) -> Result<(), String> {
+    let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+    p.launch(LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], shared: 0 }, &refs)
+}
+
+#[test]
+fn saxpy_grid_stride() {
+    let p = build("saxpy", "float32, float32[::1], float32[::1], float32[::1]");
+    assert!(!p.uses_fibers(), "no barrier: plain block loops");
+    let mut rng = Rng(7);
+    let n = 10_000;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut y: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![f32::NAN; n];
+    let a = 1.5f32;
+    let args = [a.to_le_bytes().to_vec(), array(&mut x, &[n as u64]), array(&mut y, &[n as u64]), array(&mut out, &[n as u64])];
+    launch(&p, 7, 128, &args).unwrap();
+    // Like CUDA (and pydev on the GPU), `a * x + y` may contract to one fma.
+    for i in 0..n {
+        assert!(out[i] == a.mul_add(x[i], y[i]) || out[i] == a * x[i] + y[i], "element {i}: {}", out[i]);
+    }
+}
+
+#[test]
+fn block_sum_with_shared_memory_and_barriers() {
+    let p = build("block_sum", "float32[::1], readonly float32[::1]");
+    assert!(p.uses_fibers());
+    let mut rng = Rng(11);
+    let n: usize = 1000;
+    let blocks = n.div_ceil(256);
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![f32::NAN; blocks];
+    let args = [array(&mut out, &[blocks as u64]), array(&mut x, &[n as u64])];
+    launch(&p, blocks as u32, 256, &args).unwrap();
+    for b in 0..blocks {
+        let expected: f32 = x[b * 256..((b + 1) * 256).min(n)].iter().sum();
+        assert!((out[b] - expected).abs() < 1e-4, "block {b}: {} vs {expected}", out[b]);
+    }
+}
+
+#[test]
+fn warp_shuffle_reduction_and_atomics() {
+    let p = build("warp_sum", "float32[::1], readonly float32[::1]");
+    let mut rng = Rng(3);
+    let n = 1000;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![0f32; 1];
+    let args = [array(&mut out, &[1]), array(&mut x, &[n as u64])];
+    launch(&p, 4, 256, &args).unwrap();
+    let expected: f32 = x.iter().sum();
+    assert!((out[0] - expected).abs() < 1e-3, "{} vs {expected}", out[0]);
+}
+
+#[test]
+fn atomic_histogram() {
+    let p = build("histogram", "uint32[::1], readonly int32[::1]");
+    let mut rng = Rng(5);
+    let n = 5000;
+    let mut data: Vec<i32> = (0..n).map(|_| (rng.next() % 1000) as i32).collect();
+    let mut bins = vec![0u32; 16];
+    let args = [array(&mut bins, &[16]), array(&mut data, &[n as u64])];
+    launch(&p, (n as u32).div_ceil(128), 128, &args).unwrap();
+    let mut expected = [0u32; 16];
+    for d in &data {
+        expected[(*d % 16) as usize] += 1;
+    }
+    assert_eq!(bins, expected);
+}
+
+#[test]
+fn votes_and_syncthreads_count() {
+    let p = build("block_votes", "int32[::1], int32[::1], readonly float32[::1]");
+    let mut rng = Rng(13);
+    let n = 512;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut counts = vec![-1i32; 2];
+    let mut ballots = vec![-1i32; n / 32];
+    let args = [array(&mut counts, &[2]), array(&mut ballots, &[(n / 32) as u64]), array(&mut x, &[n as u64])];
+    launch(&p, 2, 256, &args).unwrap();
+    for b in 0..2 {
+        assert_eq!(counts[b], x[b * 256..(b + 1) * 256].iter().filter(|v| **v > 0.0).count() as i32);
+    }
+    for w in 0..n / 32 {
+        assert_eq!(ballots[w], x[w * 32..(w + 1) * 32].iter().filter(|v| **v > 0.0).count() as i32);
+    }
+}
+
+const FAILING: &str = r#"
+import cuda.device as device
+
+@device.kernel
+def divide(out, a, b):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = a[i] // b[i]
+
+@device.kernel
+def early_exit(out):
+    i = device.tid(1)
+    if i >= 100:
+        return
+    device.syncthreads()
+    out[i] = 1
+
+@device.kernel
+def overrun(out):
+    i = device.tid(1)
+    out[i] = 1
+"#;
+
+#[test]
+fn integer_division_by_zero_is_reported() {
+    let p = program(FAILING, "divide", "int32[::1], int32[::1], int32[::1]", &CompileOptions::default()).unwrap();
+    let (mut out, mut a, mut b) = (vec![0i32; 64], vec![7i32; 64], vec![1i32; 64]);
+    b[37] = 0;
+    let args = [array(&mut out, &[64]), array(&mut a, &[64]), array(&mut b, &[64])];
+    let e = launch(&p, 1, 64, &args).unwrap_err();
+    assert!(e.contains("kernel 'divide' failed on the host: integer division by zero at kernels.py:8:18"), "{e}");
+    assert!(e.contains("thread (37, 0, 0)"), "{e}");
+}
+
+#[test]
+fn a_barrier_not_reached_by_every_thread_is_a_deadlock_error() {
+    let p = program(FAILING, "early_exit", "int32[::1]", &CompileOptions::default()).unwrap();
+    let mut out = vec![0i32; 128];
+    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err();
+    assert!(e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads"), "{e}");
+}
+
+#[test]
+fn bounds_checks_name_the_line() {
+    let options = CompileOptions { boundscheck: true, ..CompileOptions::default() };
+    let p = program(FAILING, "overrun", "int32[::1]", &options).unwrap();
+    let mut out = vec![0i32; 100];
+    let e = launch(&p, 1, 128, &[array(&mut out, &[100])]).unwrap_err();
+    assert!(e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:21:5 (thread (100, 0, 0)"), "{e}");
+}
+
+#[test]
+fn launch_arguments_are_checked() {
+    let p = build("saxpy", "float32, float32[::1], float32[::1], float32[::1]");
+    let e = launch(&p, 1, 32, &[vec![0; 4]]).unwrap_err();
+    assert_eq!(e, "kernel 'saxpy' takes 4 arguments, got 1");
+    let e = launch(&p, 1, 2048, &[vec![0; 4], vec![0; 24], vec![0; 24], vec![0; 24]]).unwrap_err();
+    assert!(e.contains("at most 1024 threads"), "{e}");
+}
