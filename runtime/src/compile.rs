@@ -39,6 +39,8 @@ pub struct CompileOptions {
     pub libdevice: String,
     pub boundscheck: bool,
     pub ptx: String,
+    /// Print MLIR stages with their locations (Python file:line:col).
+    pub debuginfo: bool,
 }
 
 impl Default for CompileOptions {
@@ -50,6 +52,7 @@ impl Default for CompileOptions {
             libdevice: std::env::var("PYDEV_LIBDEVICE").unwrap_or_default(),
             boundscheck: std::env::var("PYDEV_BOUNDSCHECK").is_ok_and(|v| v == "1"),
             ptx: String::new(),
+            debuginfo: false,
         }
     }
 }
@@ -140,7 +143,10 @@ pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &Compi
         }
         ("llvm-ir", Target::Cuda(_)) => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
         ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation()).ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
-        _ => Ok(module.as_operation().to_string() + "\n"),
+        _ => {
+            let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
+            module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string())
+        }
     }
 }
 

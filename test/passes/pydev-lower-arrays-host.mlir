@@ -22,8 +22,28 @@ func.func @local(%i: i64) -> f32 {
 
 // -----
 
-func.func @shared_not_here() {
-  // expected-error @+1 {{shared memory on the host comes from the host target's runtime, which is not built yet}}
+// Shared memory is per block: the runtime's buffer, at the thread context's
+// offset 48; static arrays get aligned offsets in it and the module records
+// the total (dynamic shared memory, at offset 56, is tested from Python
+// source in runtime/src/tests.rs: it exists only after promotion).
+// CHECK: module attributes {pydev.host_shared_bytes = 384 : i64}
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[CTX:.*]][48] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[BASE:.*]] = llvm.load %[[P]] : !llvm.ptr -> !llvm.ptr
+// CHECK: llvm.getelementptr %[[BASE]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %{{.*}}[256] : (!llvm.ptr) -> !llvm.ptr, i8
+func.func @shared(%i: i64, %ctx: !llvm.ptr) -> f32 attributes {pydev.host_ctx} {
+  %s = pydev.shared_array shape [64] order "C" : !pydev.array<f32, 1, shared, c>
+  %t = pydev.shared_array shape [16] order "C" : !pydev.array<f64, 1, shared, c>
+  %x = pydev.array_load %s[%i] : !pydev.array<f32, 1, shared, c>, i64 -> f32
+  %y = pydev.array_load %t[%i] : !pydev.array<f64, 1, shared, c>, i64 -> f64
+  return %x : f32
+}
+
+// -----
+
+func.func @shared_without_context() {
+  // expected-error @+1 {{shared memory on the host needs pydev-lower-simt-host first}}
   %s = pydev.shared_array shape [64] order "C" : !pydev.array<f32, 1, shared, c>
   return
 }

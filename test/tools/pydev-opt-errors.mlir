@@ -2,9 +2,11 @@
 // RUN: not pydev-opt %s --pydev-no-such-pass 2>&1 | FileCheck %s --check-prefix=PASS
 // PASS: pydev-opt: error: unknown pydev pass 'pydev-no-such-pass'
 // RUN: not pydev-opt %s --pydev-lower-arrays=colour=red 2>&1 | FileCheck %s --check-prefix=OPT
-// OPT: unknown option 'colour' of pass 'pydev-lower-arrays' (known: target)
+// OPT: unknown option 'colour' of pass 'pydev-lower-arrays' (known: target, boundscheck)
 // RUN: not pydev-opt %s --pydev-pipeline="cuda{chip=sm_42}" 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: unsupported chip 'sm_42': expected sm_70 .. sm_120
+// RUN: not pydev-opt %s --pydev-pipeline="host{boundscheck=2}" 2>&1 | FileCheck %s --check-prefix=HOSTOPT
+// HOSTOPT: boundscheck must be 0 or 1, got '2'
 // RUN: not pydev-opt %s --no-such-upstream-pass 2>&1 | FileCheck %s --check-prefix=UP
 // UP: unknown pass or option '--no-such-upstream-pass'
 // RUN: pydev-opt %s --canonicalize --cse | FileCheck %s --check-prefix=UPSTREAM

@@ -6,8 +6,6 @@
 //! requested stage.
 
 use clap::Parser;
-use melior::{ir::operation::OperationLike, pass::PassManager};
-use pydev_passes::pipeline;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -54,49 +52,18 @@ fn run(cli: &Cli) -> Result<String, String> {
         let def = parsed.syntax().body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == cli.kernel));
         return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", cli.kernel, cli.file));
     }
-    if cli.target == "host" {
-        return Err("the host target is not built yet (see the host-target issue); use --target sm_XX".into());
-    }
-    let mut options = pipeline::CudaOptions::parse(&format!(
-        "chip={} opt-level={} fast-math={} line-info={}",
-        cli.target,
-        cli.opt_level,
-        u8::from(cli.fast_math),
-        u8::from(cli.line_info)
-    ))?;
-    options.libdevice = cli.libdevice.clone();
-    pydev_passes::register_upstream_passes();
-    let context = pydev_dialect::new_context();
-    let diagnostics = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
-    let sink = diagnostics.clone();
-    context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: {}", d.location(), d));
-        true
-    });
-    let mut module = pydev_frontend_python::compile(&context, &cli.file, &source, &cli.kernel, &cli.signature).map_err(|d| d.to_string().trim_end().to_owned())?;
-    if cli.emit != "pydev" {
-        let stage = if cli.emit == "llvm-ir" { "llvm" } else { cli.emit.as_str() };
-        let pm = PassManager::new(&context);
-        pipeline::add_cuda(&pm, &options, stage)?;
-        if pm.run(&mut module).is_err() {
-            return Err(diagnostics.borrow().join("\n"));
-        }
-    }
-    let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(cli.debuginfo, false);
-    match cli.emit.as_str() {
-        "ptx" => {
-            let objects = pydev_passes::gpu_objects(module.as_operation());
-            let ptx: String = objects.into_iter().map(|(_, b)| String::from_utf8_lossy(&b).into_owned()).collect();
-            if options.libdevice.is_empty() {
-                if let Some(e) = pipeline::missing_libdevice(&ptx) {
-                    return Err(format!("{}: error: {e}", cli.file));
-                }
-            }
-            Ok(ptx)
-        }
-        "llvm-ir" => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
-        _ => module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string()),
-    }
+    let target = pydev_runtime::Target::parse(&cli.target)?;
+    let options = pydev_runtime::CompileOptions {
+        opt_level: cli.opt_level,
+        fast_math: cli.fast_math,
+        line_info: cli.line_info,
+        libdevice: cli.libdevice.clone(),
+        debuginfo: cli.debuginfo,
+        ..Default::default()
+    };
+    let free = pydev_frontend_python::FreeNames::new();
+    let src = pydev_runtime::compile::Source { file_name: &cli.file, text: &source, function: &cli.kernel, signature: &cli.signature, free: &free };
+    pydev_runtime::compile_stage(&src, &target, &cli.emit, &options)
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,99 @@
+// RUN: pydev-opt %s --split-input-file --verify-diagnostics --pydev-lower-simt-host | FileCheck %s
+
+// A kernel gets the thread context as its last argument; thread positioning
+// reads it at fixed offsets; a block loop runs its threads in x-fastest
+// order; the module lists the kernel's parameter sizes. No barrier: no
+// pydev.host_fibers.
+// CHECK: module attributes {pydev.host_kernels = {positions = array<i64: 24, 4>}, pydev.host_locations = []}
+// CHECK-NOT: pydev.host_fibers
+// CHECK-LABEL: func.func @positions
+// CHECK-SAME: (%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr) attributes {pydev.host_ctx, pydev.kernel}
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.load %[[P]] : !llvm.ptr -> i32
+// CHECK: llvm.getelementptr %[[CTX]][16] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %[[CTX]][32] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %[[CTX]][36] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: %[[L:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
+// CHECK: arith.index_castui %[[L]] : i32 to index
+// CHECK-LABEL: func.func @__pydev_block_positions(%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr) attributes {pydev.host_ctx}
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: call @positions(
+func.func @positions(%a: !pydev.array<f32, 1>, %n: i32) attributes {pydev.kernel} {
+  %t = gpu.thread_id x
+  %b = gpu.block_id y
+  %d = gpu.block_dim z
+  %g = gpu.grid_dim x
+  %l = gpu.lane_id
+  return
+}
+
+// -----
+
+// Barriers and warp operations call the runtime, which switches threads;
+// the module asks for coroutine threads.
+// CHECK: module attributes {pydev.host_fibers
+// CHECK-LABEL: func.func @sync
+// CHECK: llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: %[[K:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: call @pydev_rt_barrier(%{{.*}}, %[[K]], %{{.*}}) : (!llvm.ptr, i32, i32) -> i32
+// CHECK: %[[C:.*]] = call @pydev_rt_barrier
+// CHECK: %[[A:.*]] = call @pydev_rt_barrier
+// CHECK: llvm.icmp "ne" %[[A]]
+// CHECK: %[[SHFL:.*]] = llvm.mlir.constant(8 : i32) : i32
+// CHECK: %[[R:.*]] = call @pydev_rt_warp(%{{.*}}, %[[SHFL]], %{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, i32, i64, i32) -> i64
+// CHECK: %[[T:.*]] = llvm.trunc %[[R]] : i64 to i32
+// CHECK: llvm.bitcast %[[T]] : i32 to f32
+// CHECK: %[[MA:.*]] = call @pydev_rt_warp
+// CHECK: llvm.lshr %[[MA]]
+// CHECK: func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+// CHECK: func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64
+func.func @sync(%p: i1, %f: f32, %lane: i32) attributes {pydev.kernel} {
+  pydev.syncthreads
+  %c = pydev.syncthreads_count %p : i32
+  %a = pydev.syncthreads_and %p : i1
+  %m = pydev.activemask
+  %s = pydev.shfl down %m, %f, %lane : f32, i32
+  %ma, %pa = pydev.match_all %m, %lane : i32
+  return
+}
+
+// -----
+
+// Calls between device functions pass the context along.
+// CHECK-LABEL: func.func @callee(%{{.*}}: i32, %{{.*}}: !llvm.ptr) -> i32 attributes {pydev.host_ctx}
+// CHECK-LABEL: func.func @caller
+// CHECK-SAME: (%[[X:.*]]: i32, %[[CTX:.*]]: !llvm.ptr)
+// CHECK: call @callee(%[[X]], %[[CTX]]) : (i32, !llvm.ptr) -> i32
+func.func @callee(%x: i32) -> i32 {
+  return %x : i32
+}
+func.func @caller(%x: i32) attributes {pydev.kernel} {
+  %r = func.call @callee(%x) : (i32) -> i32
+  return
+}
+
+// -----
+
+// Integer division by a value that may be zero reports the location and
+// divides by one instead; a signed division cannot trap on INT_MIN / -1.
+// CHECK: pydev.host_locations = ["{{.*}}pydev-lower-simt-host.mlir:{{[0-9]+}}:8"]
+// CHECK-LABEL: func.func @divide
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[D:.*]], %{{.*}} : i32
+// CHECK: scf.if %[[Z]] {
+// CHECK:   func.call @pydev_rt_error(
+// CHECK: }
+// CHECK: %[[SAFE:.*]] = arith.select %[[Z]], %{{.*}}, %[[D]] : i32
+// CHECK: %[[M1:.*]] = arith.cmpi eq, %[[SAFE]], %{{.*}} : i32
+// CHECK: arith.floordivsi
+// CHECK: arith.select %[[M1]]
+// Dividing by a constant other than 0 and -1 is left alone.
+// CHECK: arith.divui %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: scf.if
+func.func @divide(%a: i32, %d: i32) attributes {pydev.kernel} {
+  %q = arith.floordivsi %a, %d : i32
+  %c7 = arith.constant 7 : i32
+  %r = arith.divui %a, %c7 : i32
+  return
+}
