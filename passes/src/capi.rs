@@ -301,3 +301,24 @@ pub fn module_llvm_ir(root: OperationRef) -> Option<String> {
         Some(text)
     }
 }
+
+/// Registers, in MLIR's textual registry, only the upstream passes the
+/// `cuda` and `host` pipelines name (the wheel links nothing else).
+pub fn register_pipeline_passes() {
+    // Safety: registration functions of the C API; idempotent per pass.
+    unsafe {
+        mlir_sys::mlirRegisterTransformsCanonicalizer();
+        mlir_sys::mlirRegisterConversionConvertMathToFuncs();
+        mlir_sys::mlirRegisterGPUGpuNVVMAttachTarget();
+        mlir_sys::mlirRegisterConversionConvertComplexToStandardPass();
+        mlir_sys::mlirRegisterArithArithExpandOpsPass();
+        mlir_sys::mlirRegisterConversionConvertGpuOpsToNVVMOps();
+        mlir_sys::mlirRegisterConversionConvertMathToLLVMPass();
+        mlir_sys::mlirRegisterConversionReconcileUnrealizedCastsPass();
+        mlir_sys::mlirRegisterLLVMDIScopeForLLVMFuncOpPass();
+        mlir_sys::mlirRegisterGPUGpuModuleToBinaryPass();
+        mlir_sys::mlirRegisterConversionSCFToControlFlowPass();
+        mlir_sys::mlirRegisterConversionConvertMathToLibmPass();
+        mlir_sys::mlirRegisterConversionConvertToLLVMPass();
+    }
+}

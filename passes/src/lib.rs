@@ -118,5 +118,12 @@ pub fn register_upstream_passes() {
     ONCE.call_once(melior::utility::register_all_passes);
 }
 
+/// Registers only the upstream passes the pipelines use (the JIT and the
+/// wheel: DESIGN.md "Size").
+pub fn register_pipeline_passes() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(capi::register_pipeline_passes);
+}
+
 #[cfg(test)]
 mod tests;

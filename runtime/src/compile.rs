@@ -116,12 +116,17 @@ fn location(text: &str) -> String {
 }
 
 fn context() -> Context {
-    pydev_passes::register_upstream_passes();
+    pydev_passes::register_pipeline_passes();
     pydev_dialect::new_context()
 }
 
 /// The text of `stage` for `src` compiled for `target`.
 pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
+    if stage == "python-ast" {
+        let parsed = ruff_python_parser::parse_module(src.text).map_err(|e| format!("{}: syntax error: {}", src.file_name, e.error))?;
+        let def = parsed.syntax().body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
+        return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
+    }
     if stage == "ptx" && *target == Target::Host {
         return Err("stage 'ptx' needs a cuda target (sm_XX), not host".into());
     }

@@ -8,6 +8,7 @@
 
 mod capi;
 pub mod compile;
+pub mod cuda;
 pub mod host;
 
 pub use compile::{compile_host, compile_stage, host_program_from_text, CompileOptions, Target};

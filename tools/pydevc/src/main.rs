@@ -47,11 +47,6 @@ struct Cli {
 
 fn run(cli: &Cli) -> Result<String, String> {
     let source = std::fs::read_to_string(&cli.file).map_err(|e| format!("cannot read '{}': {e}", cli.file))?;
-    if cli.emit == "python-ast" {
-        let parsed = ruff_python_parser::parse_module(&source).map_err(|e| format!("{}: syntax error: {}", cli.file, e.error))?;
-        let def = parsed.syntax().body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == cli.kernel));
-        return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", cli.kernel, cli.file));
-    }
     let target = pydev_runtime::Target::parse(&cli.target)?;
     let options = pydev_runtime::CompileOptions {
         opt_level: cli.opt_level,

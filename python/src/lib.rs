@@ -1,0 +1,245 @@
+//! `pydev._pydev`: the native half of the `pydev` / `cuda.device` wheel.
+//! The Python package (python/pydev, python/cuda/device) does argument
+//! handling, caching and the public API; this module compiles through
+//! `pydev_runtime::compile` (the driver pydevc uses), runs host programs
+//! on the host SIMT runtime and cuda programs through the driver.
+
+mod capi;
+
+use pydev_frontend_python::{ir::Const, module::GlobalConst, FreeNames};
+use pydev_runtime::{compile::Source, cuda, CompileOptions, LaunchConfig, Target};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+create_exception!(_pydev, CompileError, PyException, "A compile error in user code; the message carries file:line:col and the source line.");
+create_exception!(_pydev, LaunchError, PyRuntimeError, "A kernel failed at run time on the host (the message names the kernel).");
+
+static COMPILES: AtomicU64 = AtomicU64::new(0);
+static JIT_COMPILES: AtomicU64 = AtomicU64::new(0);
+static HOST_LAUNCHES: AtomicU64 = AtomicU64::new(0);
+static CUDA_LAUNCHES: AtomicU64 = AtomicU64::new(0);
+
+fn global(name: &str, v: &Bound<'_, PyAny>) -> PyResult<GlobalConst> {
+    Ok(if v.is_instance_of::<PyBool>() {
+        GlobalConst::Num(Const::Bool(v.extract()?))
+    } else if v.is_instance_of::<PyInt>() {
+        GlobalConst::Num(Const::Int(v.extract()?))
+    } else if v.is_instance_of::<PyFloat>() {
+        GlobalConst::Num(Const::Float(v.extract()?))
+    } else if v.is_instance_of::<PyString>() {
+        GlobalConst::Str(v.extract()?)
+    } else if let Ok(t) = v.downcast::<PyTuple>() {
+        GlobalConst::Tuple(t.iter().map(|x| global(name, &x)).collect::<PyResult<_>>()?)
+    } else {
+        return Err(PyTypeError::new_err(format!("global '{name}' is a {} that device code cannot use as a constant (numbers, strings and tuples of them can be)", v.get_type().name()?)));
+    })
+}
+
+fn free_names(consts: Option<&Bound<'_, PyDict>>) -> PyResult<FreeNames> {
+    let mut free = FreeNames::new();
+    if let Some(d) = consts {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            free.insert(name.clone(), global(&name, &v)?);
+        }
+    }
+    Ok(free)
+}
+
+fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>) -> CompileOptions {
+    let mut o = CompileOptions { opt_level, fast_math, ..Default::default() };
+    if let Some(b) = boundscheck {
+        o.boundscheck = b;
+    }
+    o
+}
+
+/// The text of `stage` for `function` of `source` compiled for `target`.
+#[pyfunction]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None))]
+#[allow(clippy::too_many_arguments)]
+fn compile(
+    py: Python<'_>,
+    filename: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+    consts: Option<&Bound<'_, PyDict>>,
+    target: &str,
+    stage: &str,
+    opt_level: u8,
+    fast_math: bool,
+    boundscheck: Option<bool>,
+) -> PyResult<String> {
+    let free = free_names(consts)?;
+    let target = Target::parse(target).map_err(PyValueError::new_err)?;
+    let options = options(opt_level, fast_math, boundscheck);
+    COMPILES.fetch_add(1, Ordering::Relaxed);
+    py.detach(|| {
+        let src = Source { file_name: filename, text: source, function, signature, free: &free };
+        pydev_runtime::compile_stage(&src, &target, stage, &options)
+    })
+    .map_err(CompileError::new_err)
+}
+
+/// A kernel JIT-compiled for the host from the `llvm` stage text.
+#[pyclass(frozen, module = "pydev._pydev")]
+struct HostProgram {
+    inner: pydev_runtime::HostProgram,
+}
+
+#[pymethods]
+impl HostProgram {
+    #[new]
+    #[pyo3(signature = (llvm_text, kernel, opt_level=3))]
+    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8) -> PyResult<Self> {
+        JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
+        let inner = py.detach(|| pydev_runtime::host_program_from_text(llvm_text, kernel, opt_level)).map_err(CompileError::new_err)?;
+        Ok(Self { inner })
+    }
+
+    /// Byte size of each parameter.
+    #[getter]
+    fn param_sizes(&self) -> Vec<usize> {
+        self.inner.param_sizes().to_vec()
+    }
+
+    /// Runs the kernel (synchronously) on `grid` blocks of `block` threads.
+    fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
+        let config = LaunchConfig { grid: [grid.0, grid.1, grid.2], block: [block.0, block.1, block.2], shared };
+        HOST_LAUNCHES.fetch_add(1, Ordering::Relaxed);
+        py.detach(|| {
+            let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+            self.inner.launch(config, &refs)
+        })
+        .map_err(LaunchError::new_err)
+    }
+}
+
+/// A kernel loaded from PTX through the CUDA driver.
+#[pyclass(frozen, module = "pydev._pydev")]
+struct CudaProgram {
+    inner: cuda::CudaKernel,
+}
+
+#[pymethods]
+impl CudaProgram {
+    #[new]
+    fn new(ptx: &str, kernel: &str) -> PyResult<Self> {
+        Ok(Self { inner: cuda::CudaKernel::load(ptx, kernel).map_err(PyRuntimeError::new_err)? })
+    }
+
+    /// Launches asynchronously on stream handle `stream`.
+    fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: u32, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+        let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
+        let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+        CUDA_LAUNCHES.fetch_add(1, Ordering::Relaxed);
+        self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, &refs).map_err(PyRuntimeError::new_err)
+    }
+}
+
+fn rt<T>(r: Result<T, String>) -> PyResult<T> {
+    r.map_err(PyRuntimeError::new_err)
+}
+
+#[pyfunction]
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+/// (True, "") with a CUDA driver and a device, else (False, why).
+#[pyfunction]
+fn cuda_status() -> (bool, String) {
+    match cuda::status() {
+        Ok(()) => (true, String::new()),
+        Err(e) => (false, e),
+    }
+}
+
+#[pyfunction]
+fn cuda_arch() -> PyResult<String> {
+    rt(cuda::arch())
+}
+
+#[pyfunction]
+fn cuda_alloc(nbytes: usize) -> PyResult<usize> {
+    rt(cuda::alloc(nbytes))
+}
+
+#[pyfunction]
+fn cuda_free(ptr: usize) -> PyResult<()> {
+    rt(cuda::free(ptr))
+}
+
+#[pyfunction]
+#[pyo3(signature = (dst, src_buffer, nbytes, stream=0))]
+fn cuda_memcpy_htod(dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize) -> PyResult<()> {
+    let bytes = capi::buffer_bytes(src_buffer, "the source")?;
+    if bytes.len() < nbytes {
+        return Err(PyValueError::new_err(format!("the source has {} bytes, {nbytes} requested", bytes.len())));
+    }
+    rt(cuda::memcpy_htod(dst, &bytes[..nbytes], stream))
+}
+
+#[pyfunction]
+#[pyo3(signature = (dst_buffer, src, nbytes, stream=0))]
+fn cuda_memcpy_dtoh(dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize) -> PyResult<()> {
+    rt(capi::with_writable(dst_buffer, nbytes, |dst| cuda::memcpy_dtoh(dst, src, stream))?)
+}
+
+#[pyfunction]
+fn cuda_stream_create() -> PyResult<usize> {
+    rt(cuda::stream_create())
+}
+
+#[pyfunction]
+fn cuda_stream_synchronize(handle: usize) -> PyResult<()> {
+    rt(cuda::stream_synchronize(handle))
+}
+
+#[pyfunction]
+fn cuda_stream_wait(waiter: usize, waited: usize) -> PyResult<()> {
+    rt(cuda::stream_wait(waiter, waited))
+}
+
+#[pyfunction]
+fn cuda_synchronize() -> PyResult<()> {
+    rt(cuda::synchronize())
+}
+
+/// Native counters: compiles (frontend + pipeline), JIT compiles, launches.
+#[pyfunction]
+fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("native_compiles", COMPILES.load(Ordering::Relaxed))?;
+    d.set_item("jit_compiles", JIT_COMPILES.load(Ordering::Relaxed))?;
+    d.set_item("host_launches", HOST_LAUNCHES.load(Ordering::Relaxed))?;
+    d.set_item("cuda_launches", CUDA_LAUNCHES.load(Ordering::Relaxed))?;
+    Ok(d)
+}
+
+#[pymodule]
+fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CompileError", m.py().get_type::<CompileError>())?;
+    m.add("LaunchError", m.py().get_type::<LaunchError>())?;
+    m.add_class::<HostProgram>()?;
+    m.add_class::<CudaProgram>()?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(version, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_status, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_arch, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_alloc, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_free, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_memcpy_htod, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_memcpy_dtoh, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_stream_create, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_stream_synchronize, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_stream_wait, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_synchronize, m)?)?;
+    m.add_function(wrap_pyfunction!(stats, m)?)?;
+    Ok(())
+}

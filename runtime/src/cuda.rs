@@ -1,0 +1,180 @@
+//! The cuda target's dispatch through the driver API (cudarc, libcuda
+//! loaded at run time): PTX modules with the JIT log on failure, launches,
+//! device memory, streams. Every function returns an error sentence, never
+//! panics, when no driver or device exists.
+//!
+//! All raw driver calls are here; the handles crossing into Python are
+//! plain integers (CUdeviceptr, CUstream), as the CUDA Array Interface and
+//! `__cuda_stream__` carry them.
+
+use cudarc::driver::{result, sys};
+use std::ffi::{c_void, CString};
+use std::sync::OnceLock;
+
+fn check(r: sys::CUresult, what: &str) -> Result<(), String> {
+    if r == sys::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let name = result::DriverError(r).error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    Err(format!("{what} failed: {r:?} ({name})"))
+}
+
+/// The primary context of device 0, made current on the calling thread.
+fn context() -> Result<sys::CUcontext, String> {
+    static CONTEXT: OnceLock<Result<usize, String>> = OnceLock::new();
+    let ctx = CONTEXT
+        .get_or_init(|| {
+            // Safety: is_culib_present only tries to load libcuda.
+            if !unsafe { sys::is_culib_present() } {
+                return Err("no CUDA driver: libcuda.so could not be loaded".into());
+            }
+            result::init().map_err(|e| format!("the CUDA driver did not initialise: {e}"))?;
+            let n = result::device::get_count().map_err(|e| format!("cannot count CUDA devices: {e}"))?;
+            if n == 0 {
+                return Err("the CUDA driver reports no device".into());
+            }
+            let dev = result::device::get(0).map_err(|e| e.to_string())?;
+            // Safety: a valid device handle.
+            let ctx = unsafe { result::primary_ctx::retain(dev) }.map_err(|e| format!("cannot retain the primary context: {e}"))?;
+            Ok(ctx as usize)
+        })
+        .clone()?;
+    let ctx = ctx as sys::CUcontext;
+    // Safety: the primary context stays retained for the process.
+    unsafe { result::ctx::set_current(ctx) }.map_err(|e| e.to_string())?;
+    Ok(ctx)
+}
+
+/// Whether a driver and a device are present, and why not.
+pub fn status() -> Result<(), String> {
+    context().map(|_| ())
+}
+
+/// `sm_XY` of device 0.
+pub fn arch() -> Result<String, String> {
+    context()?;
+    let dev = result::device::get(0).map_err(|e| e.to_string())?;
+    let attr = |a| {
+        // Safety: valid device and attribute.
+        unsafe { result::device::get_attribute(dev, a) }.map_err(|e| e.to_string())
+    };
+    let major = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    Ok(format!("sm_{major}{minor}"))
+}
+
+/// A loaded PTX module and one kernel of it.
+pub struct CudaKernel {
+    module: usize,
+    function: usize,
+    name: String,
+}
+
+impl CudaKernel {
+    pub fn load(ptx: &str, kernel: &str) -> Result<Self, String> {
+        context()?;
+        let image = CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?;
+        let mut log = vec![0u8; 16384];
+        let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+        let mut module: sys::CUmodule = std::ptr::null_mut();
+        // Safety: NUL-terminated PTX; the options point at live buffers.
+        let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr()) };
+        if r != sys::CUresult::CUDA_SUCCESS {
+            let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
+            return Err(format!("the CUDA driver could not load the PTX of '{kernel}' ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
+        }
+        let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
+        // Safety: a module just loaded.
+        let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the PTX: {e}"))?;
+        Ok(Self { module: module as usize, function: function as usize, name: kernel.to_owned() })
+    }
+
+    /// Launches asynchronously on `stream` (0: the legacy default stream).
+    pub fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
+        context()?;
+        // The driver copies each parameter from these pointers at launch.
+        let mut params: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
+        // Safety: `function` came from a loaded module; `params` holds one
+        // pointer per kernel parameter with the ABI layout (checked by the
+        // caller against the signature it compiled).
+        let r = unsafe {
+            sys::cuLaunchKernel(
+                self.function as sys::CUfunction,
+                grid[0], grid[1], grid[2],
+                block[0], block[1], block[2],
+                shared,
+                stream as sys::CUstream,
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        };
+        check(r, &format!("launching kernel '{}'", self.name))
+    }
+}
+
+impl Drop for CudaKernel {
+    fn drop(&mut self) {
+        // Safety: loaded once, unloaded once.
+        let _ = unsafe { result::module::unload(self.module as sys::CUmodule) };
+    }
+}
+
+pub fn alloc(bytes: usize) -> Result<usize, String> {
+    context()?;
+    // Safety: plain allocation (at least 1 byte: zero-size arrays get one).
+    unsafe { result::malloc_sync(bytes.max(1)) }.map(|p| p as usize).map_err(|e| format!("cudaMalloc of {bytes} bytes failed: {e}"))
+}
+
+pub fn free(ptr: usize) -> Result<(), String> {
+    context()?;
+    // Safety: a pointer from `alloc`, freed once by its owner.
+    unsafe { result::free_sync(ptr as sys::CUdeviceptr) }.map_err(|e| e.to_string())
+}
+
+pub fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), String> {
+    context()?;
+    // Safety: `dst` holds at least `src.len()` bytes (the caller's array);
+    // synchronised before returning, so `src` may be freed afterwards.
+    unsafe {
+        check(sys::cuMemcpyHtoDAsync_v2(dst as sys::CUdeviceptr, src.as_ptr().cast(), src.len(), stream as sys::CUstream), "copy to device")?;
+        check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize")
+    }
+}
+
+pub fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
+    context()?;
+    // Safety: as for `memcpy_htod`.
+    unsafe {
+        check(sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src as sys::CUdeviceptr, dst.len(), stream as sys::CUstream), "copy to host")?;
+        check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize")
+    }
+}
+
+pub fn stream_create() -> Result<usize, String> {
+    context()?;
+    result::stream::create(result::stream::StreamKind::NonBlocking).map(|s| s as usize).map_err(|e| e.to_string())
+}
+
+pub fn stream_synchronize(stream: usize) -> Result<(), String> {
+    context()?;
+    // Safety: a stream handle from the driver (or 0, 1, 2).
+    unsafe { check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize") }
+}
+
+/// Makes `waiter` wait for the work queued so far on `waited`.
+pub fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
+    context()?;
+    let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string())?;
+    // Safety: live event and stream handles.
+    unsafe {
+        result::event::record(event, waited as sys::CUstream).map_err(|e| e.to_string())?;
+        check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait")?;
+        result::event::destroy(event).map_err(|e| e.to_string())
+    }
+}
+
+pub fn synchronize() -> Result<(), String> {
+    context()?;
+    result::ctx::synchronize().map_err(|e| e.to_string())
+}
