@@ -13,7 +13,7 @@ fn main() {
     let include = prefix.join("include");
     let out = PathBuf::from(env::var("OUT_DIR").unwrap());
     let tblgen = prefix.join("bin/mlir-tblgen");
-    for path in ["pydev.td", "cpp/PydevDialect.h", "cpp/PydevDialect.cpp", "cpp/CAPI.cpp"] {
+    for path in ["pydev.td", "cpp/PydevDialect.h", "cpp/PydevDialect.cpp", "cpp/CAPI.cpp", "cpp/PipelineRegistry.cpp"] {
         println!("cargo:rerun-if-changed={path}");
     }
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
@@ -58,6 +58,6 @@ fn main() {
         .flag_if_supported("-Wno-comment")
         .debug(false)
         .opt_level(1)
-        .files(["cpp/PydevDialect.cpp", "cpp/CAPI.cpp"])
+        .files(["cpp/PydevDialect.cpp", "cpp/CAPI.cpp", "cpp/PipelineRegistry.cpp"])
         .compile("pydev_dialect_cpp");
 }

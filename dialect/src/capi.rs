@@ -10,6 +10,7 @@ use mlir_sys::{MlirAttribute, MlirContext, MlirDialectHandle, MlirStringRef, Mli
 
 unsafe extern "C" {
     fn mlirGetDialectHandle__pydev__() -> MlirDialectHandle;
+    fn pydevRegisterPipelineDialects(registry: mlir_sys::MlirDialectRegistry);
     fn pydevTypeGetLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetFieldOffset(ty: MlirType, index: u32, offset: *mut u64) -> bool;
     fn pydevTypeIsArray(ty: MlirType) -> bool;
@@ -72,6 +73,12 @@ unsafe extern "C" {
 pub fn dialect_handle() -> DialectHandle {
     // Safety: returns a static handle owned by the library.
     unsafe { DialectHandle::from_raw(mlirGetDialectHandle__pydev__()) }
+}
+
+/// Adds the dialects, interfaces and translations the pipelines need.
+pub fn register_pipeline_dialects(registry: &melior::dialect::DialectRegistry) {
+    // Safety: a live registry; the C++ side only inserts into it.
+    unsafe { pydevRegisterPipelineDialects(registry.to_raw()) }
 }
 
 pub fn type_layout(ty: Type) -> Option<(u64, u64)> {

@@ -42,6 +42,20 @@ pub fn new_context() -> Context {
     context
 }
 
+/// A context with only what the `cuda` and `host` pipelines use (the
+/// compile driver and the wheel: DESIGN.md "Size"); pydev-opt, which must
+/// read any upstream IR, uses [`new_context`].
+pub fn new_pipeline_context() -> Context {
+    let registry = DialectRegistry::new();
+    capi::register_pipeline_dialects(&registry);
+    capi::dialect_handle().insert_dialect(&registry);
+    let context = Context::new();
+    context.append_dialect_registry(&registry);
+    context.load_all_available_dialects();
+    register(&context);
+    context
+}
+
 macro_rules! pydev_enum {
     ($(#[$doc:meta])* $name:ident { $($variant:ident = $value:literal => $text:literal),* $(,)? }) => {
         $(#[$doc])*

@@ -117,7 +117,7 @@ fn location(text: &str) -> String {
 
 fn context() -> Context {
     pydev_passes::register_pipeline_passes();
-    pydev_dialect::new_context()
+    pydev_dialect::new_pipeline_context()
 }
 
 /// The text of `stage` for `src` compiled for `target`.

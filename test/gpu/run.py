@@ -4,6 +4,8 @@ against NumPy.
 
     python3 test/gpu/run.py --compile DIR   # here: pydevc -> DIR/<kernel>.ptx
     python3 test/gpu/run.py --run DIR       # on a machine with a GPU (no Rust needed)
+    python3 test/gpu/run.py --host DIR      # here: pydevc --target host, run on the host
+                                            # target through pydev._pydev (the wheel)
 
 `--run` loads the PTX through the CUDA driver with ctypes (cuModuleLoadDataEx,
 with the JIT log on failure), launches each kernel with its array arguments
@@ -112,6 +114,46 @@ class Driver:
         self.check(self.cu.cuCtxSynchronize(), "cuCtxSynchronize")
 
 
+class HostDriver:
+    """The same interface as `Driver`, over the host target: kernels are
+    the `llvm` stage of the host pipeline, JIT-compiled by pydev._pydev;
+    "device" arrays are NumPy copies (as cuMemcpy would make)."""
+
+    name = "host target"
+
+    def __init__(self):
+        from pydev import _pydev  # the wheel's native module
+        self.native = _pydev
+        self.arrays = {}
+
+    def load(self, text):
+        return text
+
+    def function(self, module, name):
+        return self.native.HostProgram(module, name)
+
+    def to_device(self, array):
+        copy = np.array(array, copy=True)
+        self.arrays[copy.ctypes.data] = copy
+        return copy.ctypes.data
+
+    def to_host(self, ptr, like):
+        return self.arrays[ptr].copy()
+
+    def launch(self, fn, grid, block, params):
+        grid = grid if isinstance(grid, tuple) else (grid, 1, 1)
+        block = block if isinstance(block, tuple) else (block, 1, 1)
+        fn.launch(grid, block, 0, [bytes(p) for p in params])
+
+
+def compile_host(out_dir, pydevc):
+    os.makedirs(out_dir, exist_ok=True)
+    for name, sig in SIGNATURES.items():
+        out = os.path.join(out_dir, f"{name}.llvm")
+        subprocess.run([pydevc, os.path.join(HERE, "kernels.py"), "--kernel", name, "--signature", sig,
+                        "--target", "host", "--emit", "llvm", "-o", out], check=True)
+
+
 def descriptor(ptr, array):
     n = array.ndim
 
@@ -121,17 +163,21 @@ def descriptor(ptr, array):
     return Desc(ptr, (ctypes.c_uint64 * n)(*array.shape), (ctypes.c_uint64 * n)(*[s // array.itemsize for s in array.strides]))
 
 
-def run_all(ptx_dir):
-    try:
-        drv = Driver()
-    except OSError as e:
-        print(f"skipped: no CUDA driver ({e})")
-        return 0
+def run_all(ptx_dir, host=False):
+    if host:
+        drv, suffix = HostDriver(), "llvm"
+    else:
+        suffix = "ptx"
+        try:
+            drv = Driver()
+        except OSError as e:
+            print(f"skipped: no CUDA driver ({e})")
+            return 0
     rng = np.random.default_rng(1234)
     results = []
 
     def case(name, grid, block, arrays, scalars, check):
-        ptx = open(os.path.join(ptx_dir, f"{name}.ptx")).read()
+        ptx = open(os.path.join(ptx_dir, f"{name}.{suffix}")).read()
         fn = drv.function(drv.load(ptx), name)
         ptrs = {k: drv.to_device(v) for k, v in arrays.items()}
         params = []
@@ -242,6 +288,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--compile", metavar="DIR")
     p.add_argument("--run", metavar="DIR")
+    p.add_argument("--host", metavar="DIR", help="compile for the host target into DIR and run there")
     p.add_argument("--pydevc", default=os.path.join(ROOT, "target", "debug", "pydevc"))
     p.add_argument("--arch", default="sm_90")
     p.add_argument("--assemble", action="store_true", help="also assemble each PTX with ptxas for --arch")
@@ -250,6 +297,9 @@ def main():
         compile_all(args.compile, args.pydevc, args.arch, args.assemble)
     if args.run:
         return run_all(args.run)
+    if args.host:
+        compile_host(args.host, args.pydevc)
+        return run_all(args.host, host=True)
     return 0
 
 
