@@ -150,6 +150,17 @@ def early_exit(out):
 def overrun(out):
     i = device.tid(1)
     out[i] = 1
+
+@device.kernel
+def wild(out):
+    i = device.tid(1)
+    out[i * 100000000] = 1
+
+@device.kernel
+def wild_synced(out):
+    i = device.tid(1)
+    device.syncthreads()
+    out[i * 100000000] = 1
 "#;
 
 #[test]
@@ -187,4 +198,137 @@ fn launch_arguments_are_checked() {
     assert_eq!(e, "kernel 'saxpy' takes 4 arguments, got 1");
     let e = launch(&p, 1, 2048, &[vec![0; 4], vec![0; 24], vec![0; 24], vec![0; 24]]).unwrap_err();
     assert!(e.contains("at most 1024 threads"), "{e}");
+}
+
+#[test]
+fn memory_faults_without_bounds_checks_are_errors_not_crashes() {
+    for kernel in ["wild", "wild_synced"] {
+        let p = program(FAILING, kernel, "int32[::1]", &CompileOptions::default()).unwrap();
+        let mut out = vec![0i32; 100];
+        let e = launch(&p, 1, 32, &[array(&mut out, &[100])]).unwrap_err();
+        assert!(e.starts_with(&format!("kernel '{kernel}' failed on the host: an invalid memory access at address 0x")), "{e}");
+        assert!(e.contains("rerun with PYDEV_BOUNDSCHECK=1") && e.contains("in thread ("), "{e}");
+        // The runtime is still usable afterwards.
+        let mut ok = vec![0i32; 100];
+        let p = program(FAILING, "overrun", "int32[::1]", &CompileOptions::default()).unwrap();
+        launch(&p, 1, 100, &[array(&mut ok, &[100])]).unwrap();
+        assert!(ok.iter().all(|v| *v == 1));
+    }
+}
+
+const SEMANTICS: &str = include_str!("../../test/Inputs/host_semantics.py");
+
+fn semantics(kernel: &str, signature: &str) -> HostProgram {
+    program(SEMANTICS, kernel, signature, &CompileOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn three_dimensional_grids_and_blocks() {
+    let p = semantics("positions_3d", "int32[:, :, ::1]");
+    let (d, h, w) = (3usize, 5usize, 7usize);
+    let mut out = vec![-1i32; d * h * w];
+    let args = [array(&mut out, &[d as u64, h as u64, w as u64])];
+    let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+    p.launch(LaunchConfig { grid: [2, 2, 1], block: [4, 3, 3], shared: 0 }, &refs).unwrap();
+    for z in 0..d {
+        for y in 0..h {
+            for x in 0..w {
+                let (tx, ty, tz) = (x % 4, y % 3, z % 3);
+                let lane = (tx + 4 * (ty + 3 * tz)) % 32;
+                assert_eq!(out[(z * h + y) * w + x], (x + 10 * y + 100 * z + 1000 * lane) as i32, "({z}, {y}, {x})");
+            }
+        }
+    }
+}
+
+#[test]
+fn dynamic_shared_memory_has_the_launch_size() {
+    let p = semantics("dyn_reverse", "float32[::1], readonly float32[::1]");
+    let mut rng = Rng(17);
+    let n = 3 * 64;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![f32::NAN; n];
+    let args = [array(&mut out, &[n as u64]), array(&mut x, &[n as u64])];
+    let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
+    p.launch(LaunchConfig { grid: [3, 1, 1], block: [64, 1, 1], shared: 64 * 4 }, &refs).unwrap();
+    for i in 0..n {
+        let (b, t) = (i / 64, i % 64);
+        assert_eq!(out[i], x[b * 64 + 63 - t] + 64.0, "element {i}");
+    }
+}
+
+#[test]
+fn warp_operations_give_cuda_results() {
+    let p = semantics("warp_ops", "int32[:, ::1], readonly int32[::1]");
+    let mut rng = Rng(23);
+    let n = 128;
+    let mut x: Vec<i32> = (0..n).map(|_| (rng.next() % 1000) as i32).collect();
+    x[5] = 7;
+    for v in &mut x[100..104] {
+        *v += 1000; // warp 3 disagrees on v // 1000; block 1 is not all < 1000
+    }
+    for v in &mut x[64..] {
+        if *v == 7 {
+            *v = 8;
+        }
+    }
+    let mut out = vec![i32::MIN; n * 12];
+    let args = [array(&mut out, &[n as u64, 12]), array(&mut x, &[n as u64])];
+    launch(&p, 2, 64, &args).unwrap();
+    for i in 0..n {
+        let (l, w, b) = (i % 32, i - i % 32, i - i % 64);
+        let warp = &x[w..w + 32];
+        let block = &x[b..b + 64];
+        let row = &out[i * 12..(i + 1) * 12];
+        let bits = |f: &dyn Fn(i32) -> bool| warp.iter().enumerate().filter(|(_, v)| f(**v)).fold(0u32, |m, (k, _)| m | 1 << k) as i32;
+        let all_same = warp.iter().all(|v| v / 1000 == warp[0] / 1000);
+        let expected = [
+            x[w + (l ^ 1)],
+            if l >= 3 { x[i - 3] } else { x[i] },
+            x[w + 5],
+            bits(&|v| v % 3 == x[i] % 3),
+            if all_same { -1 } else { 0 },
+            i32::from(all_same),
+            ((1u32 << l) - 1) as i32,
+            i32::from(warp.iter().any(|v| *v > 900)),
+            1,
+            block.iter().filter(|v| *v % 2 == 0).count() as i32,
+            i32::from(block.iter().all(|v| *v < 1000)),
+            i32::from(block.contains(&7)),
+        ];
+        assert_eq!(row, expected, "thread {i}");
+    }
+}
+
+#[test]
+fn atomic_operations_on_the_host() {
+    let p = semantics("atomics", "int32[::1], readonly int32[::1]");
+    let mut rng = Rng(29);
+    let n = 300;
+    let mut x: Vec<i32> = (0..n).map(|_| (rng.next() % 100_000) as i32 - 50_000).collect();
+    let mut out = vec![0, i32::MIN, i32::MAX, 0, -1, 0];
+    let args = [array(&mut out, &[6]), array(&mut x, &[n as u64])];
+    launch(&p, 5, 64, &args).unwrap();
+    assert_eq!(out[0], x.iter().sum::<i32>());
+    assert_eq!(out[1], *x.iter().max().unwrap());
+    assert_eq!(out[2], *x.iter().min().unwrap());
+    assert_eq!(out[3], x.iter().fold(0, |a, v| a ^ v));
+    assert!(x.contains(&out[4]), "exch leaves one of the values");
+    assert!(out[5] >= 1, "the CAS chain starts at thread 0");
+}
+
+#[test]
+fn local_arrays_are_per_thread() {
+    let p = semantics("local_sort", "float64[:, ::1], readonly float64[:, ::1]");
+    let mut rng = Rng(31);
+    let n = 96;
+    let mut x: Vec<f64> = (0..n * 8).map(|_| f64::from(rng.f32())).collect();
+    let mut out = vec![f64::NAN; n * 8];
+    let args = [array(&mut out, &[n as u64, 8]), array(&mut x, &[n as u64, 8])];
+    launch(&p, 3, 32, &args).unwrap();
+    for i in 0..n {
+        let mut row = x[i * 8..(i + 1) * 8].to_vec();
+        row.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert_eq!(&out[i * 8..(i + 1) * 8], row.as_slice(), "row {i}");
+    }
 }

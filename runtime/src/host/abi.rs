@@ -144,3 +144,87 @@ float_cas!(pydev_rt_atomic_fmax_f32, f32, AtomicU32, |v: f32, o: f32| v > o);
 float_cas!(pydev_rt_atomic_fmin_f32, f32, AtomicU32, |v: f32, o: f32| v < o);
 float_cas!(pydev_rt_atomic_fmax_f64, f64, AtomicU64, |v: f64, o: f64| v > o);
 float_cas!(pydev_rt_atomic_fmin_f64, f64, AtomicU64, |v: f64, o: f64| v < o);
+
+/// What a coroutine running kernel code returns: whether it trapped.
+pub type Trapped = bool;
+
+thread_local! {
+    /// The trap handler of the coroutine this thread is running, if any.
+    static TRAP: std::cell::Cell<Option<corosensei::trap::CoroutineTrapHandler<Trapped>>> = const { std::cell::Cell::new(None) };
+    /// Signal and faulting address of the last trap on this thread.
+    static FAULT: std::cell::Cell<(i32, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Resumes `co` so that a memory fault or arithmetic trap in the kernel
+/// code it runs makes it return `true` instead of killing the process.
+pub fn resume_guarded<Y>(co: &mut corosensei::Coroutine<(), Y, Trapped, corosensei::stack::DefaultStack>) -> corosensei::CoroutineResult<Y, Trapped> {
+    install_trap_handler();
+    TRAP.with(|t| t.set(Some(co.trap_handler())));
+    let r = co.resume(());
+    TRAP.with(|t| t.set(None));
+    r
+}
+
+/// The last trap of this thread, as a sentence.
+pub fn last_fault() -> String {
+    let (sig, addr) = FAULT.with(|f| f.get());
+    match sig {
+        libc::SIGFPE => "an arithmetic trap (integer division overflow)".into(),
+        _ => format!("an invalid memory access at address {addr:#x} (an index out of bounds? rerun with PYDEV_BOUNDSCHECK=1 for the file and line)"),
+    }
+}
+
+const TRAPPED_SIGNALS: [i32; 3] = [libc::SIGSEGV, libc::SIGBUS, libc::SIGFPE];
+
+static PREVIOUS: std::sync::OnceLock<Vec<(i32, libc::sigaction)>> = std::sync::OnceLock::new();
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+fn install_trap_handler() {
+    PREVIOUS.get_or_init(|| {
+        let mut previous = Vec::new();
+        for sig in TRAPPED_SIGNALS {
+            // Safety: installs a SA_SIGINFO handler; the previous action is
+            // kept to restore for faults that are not the kernels'.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = on_trap as *const () as usize;
+                action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_NODEFER;
+                libc::sigemptyset(&mut action.sa_mask);
+                let mut old: libc::sigaction = std::mem::zeroed();
+                if libc::sigaction(sig, &action, &mut old) == 0 {
+                    previous.push((sig, old));
+                }
+            }
+        }
+        previous
+    });
+}
+
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+fn install_trap_handler() {}
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+extern "C" fn on_trap(sig: i32, info: *mut libc::siginfo_t, context: *mut c_void) {
+    // Safety: called by the kernel with valid siginfo and ucontext; only
+    // async-signal-safe work (thread-local reads, register edits) happens.
+    unsafe {
+        let uc = &mut *context.cast::<libc::ucontext_t>();
+        let sp = uc.uc_mcontext.gregs[libc::REG_RSP as usize] as usize;
+        if let Some(handler) = TRAP.with(|t| t.get()).filter(|h| h.stack_ptr_in_bounds(sp)) {
+            FAULT.with(|f| f.set((sig, (*info).si_addr() as usize)));
+            let regs = handler.setup_trap_handler(|| true);
+            let corosensei::trap::TrapHandlerRegs { rip, rsp, rbp, rdi, rsi } = regs;
+            uc.uc_mcontext.gregs[libc::REG_RIP as usize] = rip as i64;
+            uc.uc_mcontext.gregs[libc::REG_RSP as usize] = rsp as i64;
+            uc.uc_mcontext.gregs[libc::REG_RBP as usize] = rbp as i64;
+            uc.uc_mcontext.gregs[libc::REG_RDI as usize] = rdi as i64;
+            uc.uc_mcontext.gregs[libc::REG_RSI as usize] = rsi as i64;
+            return;
+        }
+        // Not a kernel's fault: put the previous handler back; the faulting
+        // instruction runs again and reaches it.
+        if let Some((_, old)) = PREVIOUS.get().and_then(|p| p.iter().find(|(s, _)| *s == sig)) {
+            libc::sigaction(sig, old, std::ptr::null_mut());
+        }
+    }
+}

@@ -106,7 +106,7 @@ fn template_copy(t: &ThreadCtx) -> ThreadCtx {
 
 fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {
     let thread_fn = launch.program.thread_fn;
-    let mut coroutines: Vec<Coroutine<(), (), (), DefaultStack>> = Vec::with_capacity(n);
+    let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
     for f in fibers {
         // Safety: no coroutine of this block runs yet.
         unsafe { (*f.ctx.get()).bid = bid };
@@ -124,6 +124,7 @@ fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultSta
                 (*fiber).yielder.set(y);
                 crate::capi::call_packed(thread_fn, (*(*fiber).argv.get()).as_mut_ptr());
             }
+            false
         }));
     }
     let result = schedule(launch, fibers, &mut coroutines);
@@ -138,14 +139,19 @@ fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultSta
     result
 }
 
-fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<(), (), (), DefaultStack>]) -> Result<(), String> {
+fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<(), (), abi::Trapped, DefaultStack>]) -> Result<(), String> {
     let n = fibers.len();
     let mut spinning_since: Option<Instant> = None;
     loop {
         for (f, c) in fibers.iter().zip(coroutines.iter_mut()) {
             if f.state.get() == State::Ready {
-                if let CoroutineResult::Return(()) = c.resume(()) {
+                if let CoroutineResult::Return(trapped) = abi::resume_guarded(c) {
                     f.state.set(State::Done);
+                    if trapped {
+                        // Safety: the thread is no longer running.
+                        let t = unsafe { (*f.ctx.get()).tid };
+                        return Err(format!("{} in thread ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2]));
+                    }
                 }
             }
         }

@@ -230,16 +230,33 @@ fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<u128> {
 }
 
 /// A worker of a kernel without barriers: whole blocks through the
-/// generated block loop.
+/// generated block loop, on one coroutine stack so that a memory fault in
+/// the kernel becomes an error ([`abi::resume_guarded`]).
 fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], next: &AtomicU64, blocks: u64) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
-    loop {
-        let b = next.fetch_add(1, Ordering::Relaxed);
-        if b >= blocks || launch.failed.load(Ordering::Acquire) {
-            break;
+    let stack = match corosensei::stack::DefaultStack::new(4 << 20) {
+        Ok(s) => s,
+        Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),
+    };
+    let state = (launch as *const Launch as usize, buffers as *const [Vec<u128>], next as *const AtomicU64 as usize, &mut ctx as *mut ThreadCtx as usize);
+    let mut co = corosensei::Coroutine::with_stack(stack, move |_: &corosensei::Yielder<(), ()>, ()| {
+        let (launch, buffers, next, ctx) = state;
+        // Safety: the coroutine runs to completion (or traps) inside this
+        // function, while everything these pointers name is alive.
+        let (launch, buffers, next, ctx) = unsafe { (&*(launch as *const Launch), &*buffers, &*(next as *const AtomicU64), &mut *(ctx as *mut ThreadCtx)) };
+        loop {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            if b >= blocks || launch.failed.load(Ordering::Acquire) {
+                return false;
+            }
+            ctx.bid = block_index(b, ctx.gdim);
+            abi::run_packed(launch.program.block_fn, buffers, ctx);
         }
-        ctx.bid = block_index(b, config.grid);
-        abi::run_packed(launch.program.block_fn, buffers, &mut ctx);
+    });
+    if let corosensei::CoroutineResult::Return(true) = abi::resume_guarded(&mut co) {
+        let (t, b) = (ctx.tid, ctx.bid);
+        launch.fail(format!("{} in thread ({}, {}, {}) of block ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2], b[0], b[1], b[2]));
     }
 }
+
