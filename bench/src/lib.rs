@@ -6,6 +6,7 @@ use melior::{pass::PassManager, Context};
 
 /// (kernel, signature) in `test/gpu/kernels.py`.
 pub const KERNELS: &[(&str, &str)] = &[
+    ("vector_add", "float32[::1], readonly float32[::1], readonly float32[::1]"),
     ("saxpy", "float32, float32[::1], float32[::1], float32[::1]"),
     ("histogram", "uint32[::1], readonly int32[::1]"),
     ("warp_sum", "float32[::1], readonly float32[::1]"),

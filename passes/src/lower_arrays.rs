@@ -289,7 +289,18 @@ fn element_offset<'c>(
     for (k, index) in indices.iter().enumerate() {
         let index = to_i64(b, *index)?;
         let index = checked_index(b, descriptor, k, index)?;
-        let stride = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())]);
+        // The contiguous dimension of a C or Fortran array has stride 1 (its
+        // type says so), which lets LLVM vectorize.
+        let contiguous = match array.layout {
+            pydev_dialect::Layout::C => k + 1 == array.rank as usize,
+            pydev_dialect::Layout::F => k == 0,
+            _ => false,
+        };
+        let stride = if contiguous {
+            b.const_int(b.i64(), 1)
+        } else {
+            b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())])
+        };
         let term = b.value("llvm.mul", &[index, stride], b.i64(), &[]);
         offset = Some(match offset {
             None => term,

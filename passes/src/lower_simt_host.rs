@@ -142,11 +142,16 @@ fn run(module: OperationRef) -> Result<(), ()> {
         let mut f = capi::op_mut(*f);
         f.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
         f.set_attribute("pydev.host_ctx", Attribute::unit(ctx));
-        if let Ok(arg_attrs) = f.attribute("arg_attrs").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) {
-            let mut all: Vec<Attribute> = (0..arg_attrs.len()).map(|i| arg_attrs.element(i).expect("in range")).collect();
-            all.push(Attribute::parse(ctx, "{}").expect("dict"));
-            f.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
-        }
+        // The context aliases no user data: LLVM may then keep its fields in
+        // registers across the kernel's stores.
+        let noalias = Attribute::parse(ctx, "{llvm.noalias}").expect("dict");
+        let empty = Attribute::parse(ctx, "{}").expect("dict");
+        let mut all: Vec<Attribute> = match f.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
+            None => vec![empty; inputs.len() - 1],
+        };
+        all.push(noalias);
+        f.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
     }
 
     let mut ok = true;
@@ -285,7 +290,7 @@ pub fn location_index(module: OperationRef, pending: &mut Vec<String>, loc: Loca
 /// x-fastest order.
 fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
     let n = fn_type.input_count();
-    let params: Vec<String> = (0..n).map(|i| format!("%a{i}: {}", fn_type.input(i).expect("input"))).collect();
+    let params: Vec<String> = (0..n).map(|i| format!("%a{i}: {}{}", fn_type.input(i).expect("input"), if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
     let types: Vec<String> = (0..n).map(|i| fn_type.input(i).expect("input").to_string()).collect();
     let c = format!("%a{}", n - 1);

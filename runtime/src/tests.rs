@@ -332,3 +332,19 @@ fn local_arrays_are_per_thread() {
         assert_eq!(&out[i * 8..(i + 1) * 8], row.as_slice(), "row {i}");
     }
 }
+
+#[test]
+fn many_blocks_of_coroutines() {
+    let p = build("block_sum", "float32[::1], readonly float32[::1]");
+    let mut rng = Rng(37);
+    let n: usize = 1 << 20;
+    let blocks = n / 256;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![f32::NAN; blocks];
+    let args = [array(&mut out, &[blocks as u64]), array(&mut x, &[n as u64])];
+    launch(&p, blocks as u32, 256, &args).unwrap();
+    for b in 0..blocks {
+        let expected: f32 = x[b * 256..(b + 1) * 256].iter().sum();
+        assert!((out[b] - expected).abs() < 1e-3, "block {b}: {} vs {expected}", out[b]);
+    }
+}

@@ -6,6 +6,13 @@ import cuda.device as device
 
 
 @device.kernel
+def vector_add(out, a, b):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = a[i] + b[i]
+
+
+@device.kernel
 def saxpy(a, x, y, out):
     start = device.tid(1)
     stride = device.grid_size(1)

@@ -26,6 +26,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 # kernel -> pydevc signature
 SIGNATURES = {
+    "vector_add": "float32[::1], readonly float32[::1], readonly float32[::1]",
     "saxpy": "float32, float32[::1], float32[::1], float32[::1]",
     "histogram": "uint32[::1], readonly int32[::1]",
     "warp_sum": "float32[::1], readonly float32[::1]",
@@ -196,6 +197,10 @@ def run_all(ptx_dir, host=False):
     case("saxpy", 64, 256, {"x": x, "y": y, "out": poison.copy()},
          [(ctypes.c_float, 2.5), (None, "x"), (None, "y"), (None, "out")],
          lambda o: (np.allclose(o["out"], 2.5 * x + y, rtol=1e-6), "max err %.3g" % np.nanmax(np.abs(o["out"] - (2.5 * x + y)))))
+
+    added = np.full(n - 3, np.nan, dtype=np.float32)
+    case("vector_add", (n + 255) // 256, 256, {"out": added, "a": x[:-3], "b": y[:-3]}, [(None, "out"), (None, "a"), (None, "b")],
+         lambda o: (np.array_equal(o["out"], x[:-3] + y[:-3]), ""))
 
     data = rng.integers(0, 1 << 20, n, dtype=np.int32)
     bins = np.zeros(97, dtype=np.uint32)

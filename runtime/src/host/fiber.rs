@@ -8,11 +8,11 @@
 //! barrier is released when every live thread has reached it. When nothing
 //! can be released, the block is deadlocked: that is an error, not a hang.
 
-use super::{abi, block_index, new_ctx, shared_buffer, warp, Launch, LaunchConfig, ThreadCtx};
+use super::{abi, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Stack of one thread: local arrays live here.
@@ -58,7 +58,27 @@ impl Fiber {
     }
 }
 
-pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], next: &AtomicU64, blocks: u64) {
+/// Stacks kept between launches: allocating one (mmap and a guard page)
+/// costs far more than a barrier.
+static POOL: std::sync::Mutex<Vec<DefaultStack>> = std::sync::Mutex::new(Vec::new());
+
+/// At most this many stacks stay pooled (256 KiB of address space each;
+/// only the pages a thread touched use memory).
+const POOL_CAP: usize = 4096;
+
+fn take_stacks(n: usize) -> Vec<DefaultStack> {
+    let mut pool = POOL.lock().unwrap_or_else(|p| p.into_inner());
+    let at = pool.len().saturating_sub(n);
+    pool.split_off(at)
+}
+
+fn give_back(mut stacks: Vec<DefaultStack>) {
+    let mut pool = POOL.lock().unwrap_or_else(|p| p.into_inner());
+    stacks.truncate(POOL_CAP.saturating_sub(pool.len()));
+    pool.append(&mut stacks);
+}
+
+pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], queue: &BlockQueue) {
     let [bx, by, bz] = config.block;
     let n = (bx * by * bz) as usize;
     let mut shared = shared_buffer(launch, config);
@@ -87,17 +107,19 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], nex
             *f.argv.get() = abi::argv(buffers, f.ctx_slot.get());
         }
     }
-    let mut stacks: Vec<DefaultStack> = Vec::new();
-    loop {
-        let b = next.fetch_add(1, Ordering::Relaxed);
-        if b >= blocks || launch.failed.load(Ordering::Acquire) {
-            break;
-        }
-        let bid = block_index(b, config.grid);
-        if let Err(message) = run_block(launch, &fibers, &mut stacks, bid, n) {
-            launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
+    let mut stacks = take_stacks(n);
+    'blocks: while let Some(chunk) = queue.next_chunk() {
+        for b in chunk {
+            if launch.failed.load(Ordering::Acquire) {
+                break 'blocks;
+            }
+            let bid = block_index(b, config.grid);
+            if let Err(message) = run_block(launch, &fibers, &mut stacks, bid, n) {
+                launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
+            }
         }
     }
+    give_back(stacks);
 }
 
 fn template_copy(t: &ThreadCtx) -> ThreadCtx {
@@ -143,6 +165,9 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
     let n = fibers.len();
     let mut spinning_since: Option<Instant> = None;
     loop {
+        // Run every runnable thread until it suspends, counting where each
+        // thread stands in the same pass.
+        let (mut done, mut at_barrier, mut at_warp, mut yielding, mut count) = (0usize, 0usize, 0usize, 0usize, 0u64);
         for (f, c) in fibers.iter().zip(coroutines.iter_mut()) {
             if f.state.get() == State::Ready {
                 if let CoroutineResult::Return(trapped) = abi::resume_guarded(c) {
@@ -154,58 +179,42 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
                     }
                 }
             }
+            match (f.state.get(), f.request.get()) {
+                (State::Done, _) => done += 1,
+                (_, Request::Barrier { pred, .. }) => {
+                    at_barrier += 1;
+                    count += u64::from(pred);
+                }
+                (_, Request::Warp(_)) => at_warp += 1,
+                (_, Request::Yield) => yielding += 1,
+            }
         }
         if launch.failed.load(Ordering::Acquire) {
             return Ok(()); // the error is recorded; stop this block
         }
-        let mut released = false;
-        for warp_start in (0..n).step_by(32) {
-            let lanes: Vec<warp::Lane> = fibers[warp_start..(warp_start + 32).min(n)]
-                .iter()
-                .map(|f| match (f.state.get(), f.request.get()) {
-                    (State::Done, _) => warp::Lane::Gone,
-                    (State::Waiting, Request::Warp(r)) => warp::Lane::Warp(r),
-                    _ => warp::Lane::Other,
-                })
-                .collect();
-            if let Some((group, results)) = warp::try_release(&lanes) {
-                for (l, f) in fibers[warp_start..(warp_start + 32).min(n)].iter().enumerate() {
-                    if group & (1 << l) != 0 {
-                        f.result.set(results[l]);
-                        f.state.set(State::Ready);
-                    }
-                }
-                released = true;
-            }
-        }
-        if released {
+        if at_warp > 0 && release_warps(fibers) {
             spinning_since = None;
             continue;
         }
-        let mut yielded = false;
-        for f in fibers {
-            if f.state.get() == State::Waiting && matches!(f.request.get(), Request::Yield) {
-                f.state.set(State::Ready);
-                yielded = true;
+        if yielding > 0 {
+            for f in fibers {
+                if f.state.get() == State::Waiting && matches!(f.request.get(), Request::Yield) {
+                    f.state.set(State::Ready);
+                }
             }
-        }
-        if yielded {
             let since = *spinning_since.get_or_insert_with(Instant::now);
             if since.elapsed() > SPIN_LIMIT {
                 return Err(format!("threads waited {} s in atomic waits that no thread satisfied (a deadlock)", SPIN_LIMIT.as_secs()));
             }
             continue;
         }
-        let live: Vec<&Box<Fiber>> = fibers.iter().filter(|f| f.state.get() != State::Done).collect();
-        if live.is_empty() {
+        let live = n - done;
+        if live == 0 {
             return Ok(());
         }
-        let at_barrier = live.iter().filter(|f| matches!(f.request.get(), Request::Barrier { .. })).count();
-        if at_barrier == live.len() && live.len() == n {
-            let preds: Vec<bool> = live.iter().map(|f| matches!(f.request.get(), Request::Barrier { pred: true, .. })).collect();
-            let count = preds.iter().filter(|p| **p).count() as u64;
-            for f in &live {
-                let Request::Barrier { kind, .. } = f.request.get() else { unreachable!() };
+        if at_barrier == n {
+            for f in fibers {
+                let Request::Barrier { kind, .. } = f.request.get() else { unreachable!("every thread is at the barrier") };
                 f.result.set(match kind {
                     1 => count,
                     2 => u64::from(count == n as u64),
@@ -217,8 +226,42 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
             spinning_since = None;
             continue;
         }
-        return Err(deadlock(fibers, at_barrier, live.len()));
+        return Err(deadlock(fibers, at_barrier, live));
     }
+}
+
+/// Releases every warp whose operation can complete; whether one did.
+fn release_warps(fibers: &[Box<Fiber>]) -> bool {
+    let n = fibers.len();
+    let mut released = false;
+    let mut lanes = [warp::Lane::Gone; 32];
+    for warp_start in (0..n).step_by(32) {
+        let warp_fibers = &fibers[warp_start..(warp_start + 32).min(n)];
+        let mut any = false;
+        for (lane, f) in lanes.iter_mut().zip(warp_fibers) {
+            *lane = match (f.state.get(), f.request.get()) {
+                (State::Done, _) => warp::Lane::Gone,
+                (State::Waiting, Request::Warp(r)) => {
+                    any = true;
+                    warp::Lane::Warp(r)
+                }
+                _ => warp::Lane::Other,
+            };
+        }
+        if !any {
+            continue;
+        }
+        if let Some((group, results)) = warp::try_release(&lanes[..warp_fibers.len()]) {
+            for (l, f) in warp_fibers.iter().enumerate() {
+                if group & (1 << l) != 0 {
+                    f.result.set(results[l]);
+                    f.state.set(State::Ready);
+                }
+            }
+            released = true;
+        }
+    }
+    released
 }
 
 fn deadlock(fibers: &[Box<Fiber>], at_barrier: usize, live: usize) -> String {

@@ -171,12 +171,12 @@ impl HostProgram {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64))
             .min(blocks) as usize;
         let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None) };
-        let next = AtomicU64::new(0);
+        let queue = BlockQueue::new(blocks, workers as u64);
         let work = |_: usize| {
             if self.fibers {
-                fiber::worker(&launch, &config, &buffers, &next, blocks);
+                fiber::worker(&launch, &config, &buffers, &queue);
             } else {
-                loop_worker(&launch, &config, &buffers, &next, blocks);
+                loop_worker(&launch, &config, &buffers, &queue);
             }
         };
         if workers <= 1 {
@@ -199,6 +199,26 @@ impl HostProgram {
 
 fn bytemuck_bytes(v: &mut [u128]) -> &mut [u8] {
     abi::as_bytes(v)
+}
+
+/// The blocks of a launch, handed to workers in contiguous chunks: each
+/// worker streams through neighbouring data, and a slow chunk still leaves
+/// the rest to the other workers.
+pub(crate) struct BlockQueue {
+    next: AtomicU64,
+    blocks: u64,
+    chunk: u64,
+}
+
+impl BlockQueue {
+    fn new(blocks: u64, workers: u64) -> Self {
+        Self { next: AtomicU64::new(0), blocks, chunk: (blocks / (workers * 8)).max(1) }
+    }
+
+    fn next_chunk(&self) -> Option<std::ops::Range<u64>> {
+        let start = self.next.fetch_add(self.chunk, Ordering::Relaxed);
+        (start < self.blocks).then(|| start..(start + self.chunk).min(self.blocks))
+    }
 }
 
 /// Block index `b` (x fastest) of `grid`.
@@ -232,27 +252,29 @@ fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<u128> {
 /// A worker of a kernel without barriers: whole blocks through the
 /// generated block loop, on one coroutine stack so that a memory fault in
 /// the kernel becomes an error ([`abi::resume_guarded`]).
-fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], next: &AtomicU64, blocks: u64) {
+fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], queue: &BlockQueue) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
     let stack = match corosensei::stack::DefaultStack::new(4 << 20) {
         Ok(s) => s,
         Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),
     };
-    let state = (launch as *const Launch as usize, buffers as *const [Vec<u128>], next as *const AtomicU64 as usize, &mut ctx as *mut ThreadCtx as usize);
+    let state = (launch as *const Launch as usize, buffers as *const [Vec<u128>], queue as *const BlockQueue as usize, &mut ctx as *mut ThreadCtx as usize);
     let mut co = corosensei::Coroutine::with_stack(stack, move |_: &corosensei::Yielder<(), ()>, ()| {
-        let (launch, buffers, next, ctx) = state;
+        let (launch, buffers, queue, ctx) = state;
         // Safety: the coroutine runs to completion (or traps) inside this
         // function, while everything these pointers name is alive.
-        let (launch, buffers, next, ctx) = unsafe { (&*(launch as *const Launch), &*buffers, &*(next as *const AtomicU64), &mut *(ctx as *mut ThreadCtx)) };
-        loop {
-            let b = next.fetch_add(1, Ordering::Relaxed);
-            if b >= blocks || launch.failed.load(Ordering::Acquire) {
-                return false;
+        let (launch, buffers, queue, ctx) = unsafe { (&*(launch as *const Launch), &*buffers, &*(queue as *const BlockQueue), &mut *(ctx as *mut ThreadCtx)) };
+        while let Some(chunk) = queue.next_chunk() {
+            for b in chunk {
+                if launch.failed.load(Ordering::Acquire) {
+                    return false;
+                }
+                ctx.bid = block_index(b, ctx.gdim);
+                abi::run_packed(launch.program.block_fn, buffers, ctx);
             }
-            ctx.bid = block_index(b, ctx.gdim);
-            abi::run_packed(launch.program.block_fn, buffers, ctx);
         }
+        false
     });
     if let corosensei::CoroutineResult::Return(true) = abi::resume_guarded(&mut co) {
         let (t, b) = (ctx.tid, ctx.bid);
