@@ -16,7 +16,7 @@ SAMPLE := test/samples/histogram.mlir
 PY_SAMPLE := test/samples/saxpy.py
 PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
-.PHONY: all setup build demo test test-rust test-lit check-ptx check-docs docs clean
+.PHONY: all setup build wheel demo test test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
 
 all: build
 
@@ -33,7 +33,18 @@ demo: build
 	@echo
 	@$(BIN)/pydevc $(PY_SAMPLE) --kernel saxpy --signature '$(PY_SIGNATURE)' --emit ptx
 
-test: build test-rust test-lit check-ptx test-gpu check-docs
+# The wheel (maturin, pyo3 abi3) with `cuda.device` and `pydev`, installed
+# into this Python. WHEEL_PROFILE=release for the one to ship (DESIGN.md
+# "Size"); the dev build reuses `cargo build`'s artifacts.
+WHEEL_PROFILE ?= dev
+WHEEL_DIR := target/wheels/$(WHEEL_PROFILE)
+wheel: setup
+	@echo "== wheel ($(WHEEL_PROFILE)) =="
+	rm -rf $(WHEEL_DIR)
+	maturin build --profile $(WHEEL_PROFILE) --strip -m python/Cargo.toml -o $(WHEEL_DIR) 2>&1 | tail -1
+	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+
+test: build test-rust test-lit check-ptx test-gpu test-host test-python check-docs
 	@echo "make test: all passed"
 
 test-rust: setup
@@ -65,6 +76,18 @@ test-gpu: build
 	    python3 test/gpu/run.py --pydevc $(BIN)/pydevc --arch $$arch --assemble --compile $$tmp/$$arch || exit 1; \
 	  done && python3 test/gpu/run.py --run $$tmp/sm_90; \
 	  status=$$?; rm -rf $$tmp; exit $$status
+
+# The same kernels on the host target (pydevc --target host, run through
+# the wheel's runtime) against NumPy.
+test-host: build wheel
+	@echo "== host target: test/gpu/kernels.py on the CPU =="
+	@tmp=$$(mktemp -d) && python3 test/gpu/run.py --pydevc $(BIN)/pydevc --host $$tmp; \
+	  status=$$?; rm -rf $$tmp; exit $$status
+
+# The Python package's tests (the GPU module skips without a GPU).
+test-python: wheel
+	@echo "== Python package (pytest) =="
+	cd python && python3 -m pytest -q tests
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
 docs: setup
