@@ -322,3 +322,22 @@ pub fn register_pipeline_passes() {
         mlir_sys::mlirRegisterConversionConvertToLLVMPass();
     }
 }
+
+unsafe extern "C" {
+    fn LLVMParseCommandLineOptions(argc: i32, argv: *const *const std::ffi::c_char, overview: *const std::ffi::c_char);
+}
+
+/// LLVM options of the NVPTX backend, set once per process: libdevice's
+/// `__nv_sqrtf` reads `__CUDA_PREC_SQRT` through NVVMReflect, and without
+/// it (LLVM's default 0) Python's correctly rounded `math.sqrt` would
+/// become `sqrt.approx`. MLIR's NVVM target forwards only the ftz flag.
+pub fn set_nvptx_options() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [c"pydev", c"-nvvm-reflect-add=__CUDA_PREC_SQRT=1"];
+        let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+        // Safety: NUL-terminated strings that live for the call; LLVM
+        // copies what it keeps.
+        unsafe { LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), c"".as_ptr()) }
+    });
+}

@@ -147,6 +147,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         )?;
     }
     if stage >= 3 {
+        crate::capi::set_nvptx_options();
         add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")?;
     }
     Ok(())

@@ -50,6 +50,7 @@
 # RUN: pydevc %S/../gpu/kernels.py --kernel complex_math --signature 'float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]' -o %t.complex_math.ptx
 # RUN: FileCheck %s --check-prefix=COMPLEX_MATH --input-file=%t.complex_math.ptx
 # RUN: ptxas -arch=sm_90 %t.complex_math.ptx -o %t.complex_math.cubin
+# RUN: FileCheck %s --check-prefix=PRECISE --input-file=%t.complex_math.ptx
 
 # VECTOR_ADD-LABEL: .visible .entry vector_add(
 # VECTOR_ADD: ld.global.b32
@@ -126,3 +127,8 @@
 # COMPLEX_MATH-LABEL: .visible .entry complex_math(
 # COMPLEX_MATH: div.rn.f32
 # COMPLEX_MATH: ex2.approx
+
+# Python's math.sqrt is correctly rounded: libdevice is told so (__CUDA_PREC_SQRT).
+# PRECISE-NOT: sqrt.approx
+# PRECISE: sqrt.rn.f32
+# PRECISE-NOT: sqrt.approx
