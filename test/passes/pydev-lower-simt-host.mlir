@@ -1,13 +1,13 @@
 // RUN: pydev-opt %s --split-input-file --verify-diagnostics --pydev-lower-simt-host | FileCheck %s
 
-// A kernel gets the thread context as its last argument; thread positioning
+// A kernel gets the thread context as its last (noalias) argument; thread positioning
 // reads it at fixed offsets; a block loop runs its threads in x-fastest
 // order; the module lists the kernel's parameter sizes. No barrier: no
 // pydev.host_fibers.
 // CHECK: module attributes {pydev.host_kernels = {positions = array<i64: 24, 4>}, pydev.host_locations = []}
 // CHECK-NOT: pydev.host_fibers
 // CHECK-LABEL: func.func @positions
-// CHECK-SAME: (%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr) attributes {pydev.host_ctx, pydev.kernel}
+// CHECK-SAME: (%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %[[CTX:.*]]: !llvm.ptr {llvm.noalias}) attributes {pydev.host_ctx, pydev.kernel}
 // CHECK: %[[P:.*]] = llvm.getelementptr %[[CTX]][0] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: llvm.load %[[P]] : !llvm.ptr -> i32
 // CHECK: llvm.getelementptr %[[CTX]][16] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -15,7 +15,7 @@
 // CHECK: llvm.getelementptr %[[CTX]][36] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK: %[[L:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
 // CHECK: arith.index_castui %[[L]] : i32 to index
-// CHECK-LABEL: func.func @__pydev_block_positions(%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr) attributes {pydev.host_ctx}
+// CHECK-LABEL: func.func @__pydev_block_positions(%{{.*}}: !pydev.array<f32, 1>, %{{.*}}: i32, %{{.*}}: !llvm.ptr {llvm.noalias}) attributes {pydev.host_ctx}
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for
@@ -62,9 +62,9 @@ func.func @sync(%p: i1, %f: f32, %lane: i32) attributes {pydev.kernel} {
 // -----
 
 // Calls between device functions pass the context along.
-// CHECK-LABEL: func.func @callee(%{{.*}}: i32, %{{.*}}: !llvm.ptr) -> i32 attributes {pydev.host_ctx}
+// CHECK-LABEL: func.func @callee(%{{.*}}: i32, %{{.*}}: !llvm.ptr {llvm.noalias}) -> i32 attributes {pydev.host_ctx}
 // CHECK-LABEL: func.func @caller
-// CHECK-SAME: (%[[X:.*]]: i32, %[[CTX:.*]]: !llvm.ptr)
+// CHECK-SAME: (%[[X:.*]]: i32, %[[CTX:.*]]: !llvm.ptr {llvm.noalias})
 // CHECK: call @callee(%[[X]], %[[CTX]]) : (i32, !llvm.ptr) -> i32
 func.func @callee(%x: i32) -> i32 {
   return %x : i32

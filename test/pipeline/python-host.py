@@ -8,7 +8,7 @@
 # block loop runs its threads; no coroutines are needed without barriers.
 # CHECK: module attributes {pydev.host_kernels = {saxpy = array<i64: 4, 24, 24, 24>}
 # CHECK-NOT: pydev.host_fibers
-# CHECK: llvm.func @saxpy(%{{.*}}: f32, %{{.*}}: !llvm.struct<(ptr, array<1 x i64>, array<1 x i64>)>, {{.*}}, %{{.*}}: !llvm.ptr)
+# CHECK: llvm.func @saxpy(%{{.*}}: f32, %{{.*}}: !llvm.struct<(ptr, array<1 x i64>, array<1 x i64>)>, {{.*}}, %{{.*}}: !llvm.ptr {llvm.noalias})
 # CHECK: llvm.func @__pydev_block_saxpy(
 
 # IR: define void @saxpy(float %0, { ptr, [1 x i64], [1 x i64] } %1,
