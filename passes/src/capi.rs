@@ -341,3 +341,11 @@ pub fn set_nvptx_options() {
         unsafe { LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), c"".as_ptr()) }
     });
 }
+
+/// The context that owns `block` (see [`context`]).
+pub fn context_of_block<'c>(block: melior::ir::BlockRef<'c, 'c>) -> &'c Context {
+    // Safety: a live block belongs to a region of a live operation or is
+    // being built in the same context as its parent function.
+    let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block.to_raw()) };
+    context(unsafe { OperationRef::from_raw(parent) })
+}

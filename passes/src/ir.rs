@@ -27,6 +27,14 @@ impl<'c> Builder<'c> {
         Self { ctx, loc: op.location(), rewriter: IrRewriter::from_op(op) }
     }
 
+    /// A builder appending to `block` (at the location `loc`).
+    pub fn at_end(block: melior::ir::BlockRef<'c, 'c>, loc: Location<'c>) -> Self {
+        let ctx = capi::context_of_block(block);
+        let rewriter = IrRewriter::new(ctx);
+        rewriter.as_rewriter_base().set_insertion_point_to_end(block);
+        Self { ctx, loc, rewriter }
+    }
+
     pub fn ty(&self, text: &str) -> Type<'c> {
         Type::parse(self.ctx, text).unwrap_or_else(|| panic!("pydev built a bad type: {text}"))
     }

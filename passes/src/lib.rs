@@ -13,6 +13,7 @@ pub mod pipeline;
 mod lower_aggregates;
 mod lower_arrays;
 mod lower_atomics;
+mod host_barrier_fission;
 mod lower_simt_host;
 mod lower_sync_nvvm;
 mod outline_kernels;
@@ -68,6 +69,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_sync_nvvm::INFO,
     lower_aggregates::INFO,
     check_lowered::INFO,
+    host_barrier_fission::INFO,
 ];
 
 pub fn lookup(argument: &str) -> Option<&'static PassInfo> {

@@ -82,6 +82,9 @@ pub mod warp_op {
 pub mod error_code {
     pub const ZERO_DIVISION: i64 = 1;
     pub const OUT_OF_BOUNDS: i64 = 2;
+    /// Threads of a block stopped at different barriers (a = lowest
+    /// barrier number, b = highest; -1: returned).
+    pub const BARRIER_DIVERGENCE: i64 = 3;
 }
 
 const FIBER_OPS: &[&str] = &[

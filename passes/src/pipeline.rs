@@ -21,7 +21,9 @@
 //! |             | canonicalize, convert-math-to-funcs                            |
 //! | `llvm`      | pydev-lower-simt-host, pydev-lower-arrays{target=host},        |
 //! |             | pydev-lower-atomics{target=host}, pydev-lower-aggregates,      |
-//! |             | pydev-check-lowered, convert-complex-to-standard, arith-expand,|
+//! |             | pydev-check-lowered, reconcile-unrealized-casts,               |
+//! |             | pydev-host-barrier-fission, convert-complex-to-standard,       |
+//! |             | arith-expand,                                                  |
 //! |             | convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm, |
 //! |             | convert-to-llvm, reconcile-unrealized-casts                    |
 //!
@@ -219,6 +221,9 @@ pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Re
         for pass in ["pydev-lower-simt-host", arrays, "pydev-lower-atomics{target=host}", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);
         }
+        // Fission needs LLVM types only (no casts to pydev types left).
+        add_pipeline(pm.as_operation_pass_manager(), "reconcile-unrealized-casts")?;
+        pm.add_pass(create_pass("pydev-host-barrier-fission")?);
         add_pipeline(
             pm.as_operation_pass_manager(),
             "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",

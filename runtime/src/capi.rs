@@ -67,6 +67,19 @@ pub fn dict_i64_array(module: &Module, dict: &str, key: &str) -> Option<Vec<i64>
     }
 }
 
+/// `module.attributes[dict][key]` as an integer.
+pub fn dict_i64(module: &Module, dict: &str, key: &str) -> Option<i64> {
+    let attr = module.as_operation().attribute(dict).ok()?;
+    // Safety: as in `dict_i64_array`; the entry is checked to be an integer.
+    unsafe {
+        let entry = mlirDictionaryAttrGetElementByName(attr.to_raw(), melior::StringRef::new(key).to_raw());
+        if entry.ptr.is_null() || !mlir_sys::mlirAttributeIsAInteger(entry) {
+            return None;
+        }
+        Some(mlir_sys::mlirIntegerAttrGetValueInt(entry))
+    }
+}
+
 /// Calls a packed entry point (`void _mlir_f(void **args)`).
 ///
 /// # Safety

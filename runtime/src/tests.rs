@@ -50,7 +50,7 @@ fn launch(p: &HostProgram, grid: u32, block: u32, args: &[Vec<u8>]) -> Result<()
 #[test]
 fn saxpy_grid_stride() {
     let p = build("saxpy", "float32, float32[::1], float32[::1], float32[::1]");
-    assert!(!p.uses_fibers(), "no barrier: plain block loops");
+    assert_eq!(p.mode(), "loop", "no barrier: one loop over a block's threads");
     let mut rng = Rng(7);
     let n = 10_000;
     let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
@@ -68,7 +68,7 @@ fn saxpy_grid_stride() {
 #[test]
 fn block_sum_with_shared_memory_and_barriers() {
     let p = build("block_sum", "float32[::1], readonly float32[::1]");
-    assert!(p.uses_fibers());
+    assert_eq!(p.mode(), "barrier loops");
     let mut rng = Rng(11);
     let n: usize = 1000;
     let blocks = n.div_ceil(256);
@@ -85,6 +85,7 @@ fn block_sum_with_shared_memory_and_barriers() {
 #[test]
 fn warp_shuffle_reduction_and_atomics() {
     let p = build("warp_sum", "float32[::1], readonly float32[::1]");
+    assert_eq!(p.mode(), "coroutines");
     let mut rng = Rng(3);
     let n = 1000;
     let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
@@ -147,6 +148,15 @@ def early_exit(out):
     out[i] = 1
 
 @device.kernel
+def early_exit_warp(out):
+    i = device.tid(1)
+    if i >= 100:
+        return
+    v = device.shfl_sync(device.activemask(), i, 0)
+    device.syncthreads()
+    out[i] = v
+
+@device.kernel
 def overrun(out):
     i = device.tid(1)
     out[i] = 1
@@ -179,7 +189,16 @@ fn a_barrier_not_reached_by_every_thread_is_a_deadlock_error() {
     let p = program(FAILING, "early_exit", "int32[::1]", &CompileOptions::default()).unwrap();
     let mut out = vec![0i32; 128];
     let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err();
-    assert!(e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads"), "{e}");
+    assert!(e.contains("deadlock: the threads of block (0, 0, 0) did not all reach the same syncthreads (some returned, some waited at barrier 1)"), "{e}");
+}
+
+#[test]
+fn a_deadlock_among_coroutine_threads_is_an_error() {
+    let p = program(FAILING, "early_exit_warp", "int32[::1]", &CompileOptions::default()).unwrap();
+    assert_eq!(p.mode(), "coroutines");
+    let mut out = vec![0i32; 128];
+    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err();
+    assert!(e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads; the other 28 exited"), "{e}");
 }
 
 #[test]
@@ -188,7 +207,7 @@ fn bounds_checks_name_the_line() {
     let p = program(FAILING, "overrun", "int32[::1]", &options).unwrap();
     let mut out = vec![0i32; 100];
     let e = launch(&p, 1, 128, &[array(&mut out, &[100])]).unwrap_err();
-    assert!(e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:21:5 (thread (100, 0, 0)"), "{e}");
+    assert!(e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:30:5 (thread (100, 0, 0)"), "{e}");
 }
 
 #[test]

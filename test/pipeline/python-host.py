@@ -14,11 +14,14 @@
 # IR: define void @saxpy(float %0, { ptr, [1 x i64], [1 x i64] } %1,
 # IR: define void @__pydev_block_saxpy(
 
-# Barriers: shared memory from the runtime, barrier calls, coroutines.
-# SYNC: module attributes {pydev.host_fibers, pydev.host_kernels = {block_total = array<i64: 24, 24>}
+# Barriers: shared memory from the runtime; the kernel is split at its
+# barrier into a step function that the block loop runs for every thread.
+# SYNC: module attributes {pydev.host_fibers, pydev.host_frames = {block_total = 32 : i64}, pydev.host_kernels = {block_total = array<i64: 24, 24>}
 # SYNC-SAME: pydev.host_shared_bytes = 1024 : i64
-# SYNC: llvm.call @pydev_rt_barrier(
-# SYNC: llvm.func @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+# SYNC: llvm.func @block_total({{.*}}, %{{.*}}: i32) -> i32
+# SYNC-NOT: llvm.call @pydev_rt_barrier(
+# SYNC: llvm.func @__pydev_block_block_total(
+# SYNC: llvm.call @block_total(
 
 # NOPTX: stage 'ptx' needs a cuda target (sm_XX), not host
 import cuda.device as device

@@ -87,6 +87,13 @@ extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b
     let what = match i64::from(code) {
         pydev_passes::error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
         pydev_passes::error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
+        pydev_passes::error_code::BARRIER_DIVERGENCE => {
+            let what = |s: i64| if s < 0 { "returned".to_owned() } else { format!("waited at barrier {s}") };
+            return launch.fail(format!(
+                "deadlock: the threads of block ({}, {}, {}) did not all reach the same syncthreads (some {}, some {}); every thread of a block must reach each barrier",
+                bl[0], bl[1], bl[2], what(a), what(b)
+            ));
+        }
         _ => format!("runtime error {code}"),
     };
     launch.fail(format!("{what} at {at} (thread ({}, {}, {}) of block ({}, {}, {}))", t[0], t[1], t[2], bl[0], bl[1], bl[2]));

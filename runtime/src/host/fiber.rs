@@ -123,7 +123,7 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], que
 }
 
 fn template_copy(t: &ThreadCtx) -> ThreadCtx {
-    ThreadCtx { tid: t.tid, bid: t.bid, bdim: t.bdim, gdim: t.gdim, shared: t.shared, dyn_shared: t.dyn_shared, dyn_shared_bytes: t.dyn_shared_bytes, launch: t.launch, fiber: t.fiber }
+    ThreadCtx { tid: t.tid, bid: t.bid, bdim: t.bdim, gdim: t.gdim, shared: t.shared, dyn_shared: t.dyn_shared, dyn_shared_bytes: t.dyn_shared_bytes, launch: t.launch, fiber: t.fiber, scratch: t.scratch, count: 0, total: 0 }
 }
 
 fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {

@@ -39,11 +39,20 @@ pub struct ThreadCtx {
     pub dyn_shared_bytes: u64,
     launch: *const Launch<'static>,
     fiber: *mut fiber::Fiber,
+    /// Per-thread frames of a kernel split at its barriers
+    /// (`pydev-host-barrier-fission`), and the barrier's running count and
+    /// last total (syncthreads_count/and/or).
+    scratch: *mut u8,
+    count: u32,
+    total: u32,
 }
 
 const _: () = assert!(std::mem::offset_of!(ThreadCtx, shared) == 48);
 const _: () = assert!(std::mem::offset_of!(ThreadCtx, dyn_shared) == 56);
 const _: () = assert!(std::mem::offset_of!(ThreadCtx, dyn_shared_bytes) == 64);
+const _: () = assert!(std::mem::offset_of!(ThreadCtx, scratch) == 88);
+const _: () = assert!(std::mem::offset_of!(ThreadCtx, count) == 96);
+const _: () = assert!(std::mem::offset_of!(ThreadCtx, total) == 100);
 
 /// A kernel JIT-compiled for the host.
 pub struct HostProgram {
@@ -52,6 +61,8 @@ pub struct HostProgram {
     thread_fn: usize,
     block_fn: usize,
     fibers: bool,
+    /// Frame bytes per thread when the kernel was split at its barriers.
+    frame: usize,
     static_shared: usize,
     param_sizes: Vec<usize>,
     locations: Vec<String>,
@@ -90,7 +101,8 @@ impl HostProgram {
             return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
         };
         let op = module.as_operation();
-        let fibers = op.attribute("pydev.host_fibers").is_ok();
+        let frame = capi::dict_i64(module, "pydev.host_frames", kernel).unwrap_or(0) as usize;
+        let fibers = frame == 0 && op.attribute("pydev.host_fibers").is_ok();
         let static_shared = op
             .attribute("pydev.host_shared_bytes")
             .ok()
@@ -111,6 +123,7 @@ impl HostProgram {
             thread_fn,
             block_fn,
             fibers,
+            frame,
             static_shared,
             param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(),
             locations,
@@ -128,9 +141,18 @@ impl HostProgram {
         &self.param_sizes
     }
 
-    /// Whether threads run as coroutines (the kernel synchronizes).
-    pub fn uses_fibers(&self) -> bool {
-        self.fibers
+    /// How the threads of a block run: `"loop"` (no barrier: one loop over
+    /// the threads), `"barrier loops"` (a loop over the threads between
+    /// barriers, `pydev-host-barrier-fission`) or `"coroutines"` (warp
+    /// operations or waits: one coroutine per thread).
+    pub fn mode(&self) -> &'static str {
+        if self.fibers {
+            "coroutines"
+        } else if self.frame > 0 {
+            "barrier loops"
+        } else {
+            "loop"
+        }
     }
 
     /// Runs the kernel on `config.grid` blocks of `config.block` threads;
@@ -241,6 +263,9 @@ fn new_ctx(launch: &Launch, config: &LaunchConfig, shared: &mut [u128]) -> Threa
         dyn_shared_bytes: config.shared as u64,
         launch: abi::erase_launch(launch),
         fiber: std::ptr::null_mut(),
+        scratch: std::ptr::null_mut(),
+        count: 0,
+        total: 0,
     }
 }
 
@@ -255,6 +280,9 @@ fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<u128> {
 fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], queue: &BlockQueue) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
+    let threads: usize = config.block.iter().map(|&d| d as usize).product();
+    let mut frames = vec![0u128; (launch.program.frame * threads).div_ceil(16).max(1)];
+    ctx.scratch = abi::as_bytes(&mut frames).as_mut_ptr();
     let stack = match corosensei::stack::DefaultStack::new(4 << 20) {
         Ok(s) => s,
         Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),

@@ -1,0 +1,635 @@
+//! `pydev-host-barrier-fission`: kernels with block barriers as loops over
+//! threads on the host (loop fission at barriers, as POCL and Polygeist do),
+//! instead of one coroutine per thread.
+//!
+//! Expects: the host pipeline up to `pydev-check-lowered` and
+//! `reconcile-unrealized-casts`: kernels are `func.func` with `pydev.kernel`
+//! and the trailing `%ctx` of `pydev-lower-simt-host`, barriers are calls
+//! of `@pydev_rt_barrier`, control flow is `cf` (nested regions only inside
+//! ops that hold no barrier).
+//! Guarantees: each kernel that qualifies becomes a step function
+//! `@k(args.., %ctx, %state: i32) -> i32` that runs one thread from
+//! barrier `state` (0: the start) to the next barrier and returns its number
+//! (-1: the thread returned); values live across a barrier live in the
+//! thread's frame (`ctx.scratch + linear_tid * frame`). `@__pydev_block_k`
+//! runs every thread of the block to the next barrier, then again, until all
+//! return; threads that stop at different barriers are a reported deadlock.
+//! `pydev.host_frames` (module) maps each such kernel to its frame size.
+//! Does not fire on kernels without barriers, with warp operations or waits
+//! (those need coroutines), with a barrier inside a nested region or in a
+//! called function, or with a value of a type that has no frame layout.
+//!
+//! Rewrites (B: the block holding barrier i, R_i: the rest of B after it):
+//!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p; return i
+//!                                                          ^R_i: %r = f(kind, ctx.total); rest
+//!   return                                               =>  return -1
+//!   entry                                                =>  state 1..n: ^R_i, else the old entry
+//!   %v used after a barrier on some path                  =>  store %v to its frame slot at its
+//!                                                          definition; load it at those uses
+//!                                                          (constants are cloned instead)
+//!
+//! Thread context fields used (runtime/src/host/mod.rs): scratch (ptr) at
+//! 88, count (u32) at 96, total (u32) at 100.
+
+use crate::{
+    capi,
+    ir::{external_pass, Builder, PassId},
+    lower_simt_host::gep,
+    PassInfo,
+};
+use melior::ir::{
+    attribute::{ArrayAttribute, Attribute, IntegerAttribute, TypeAttribute},
+    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    r#type::{FunctionType, IntegerType},
+    Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+};
+use std::collections::{HashMap, HashSet};
+
+static ID: PassId = PassId;
+
+pub const INFO: PassInfo = PassInfo {
+    argument: "pydev-host-barrier-fission",
+    summary: "run host kernels with block barriers as loops over threads between barriers",
+    options: &[],
+    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+};
+
+const BARRIER: &str = "pydev_rt_barrier";
+const NEEDS_COROUTINES: &[&str] = &["pydev_rt_warp", "pydev_rt_wait"];
+
+fn callee(op: OperationRef) -> Option<String> {
+    if op.name().as_string_ref().as_str() != Ok("func.call") {
+        return None;
+    }
+    op.attribute("callee").ok().map(|a| a.to_string().trim_start_matches('@').trim_matches('"').to_owned())
+}
+
+fn run(module: OperationRef) -> Result<(), ()> {
+    let funcs = capi::ops_named(module, &["func.func"]);
+    // Functions that synchronize, directly or through calls.
+    let mut syncing: HashSet<String> = HashSet::new();
+    loop {
+        let before = syncing.len();
+        for f in &funcs {
+            let name = capi::sym_name(*f);
+            if syncing.contains(&name) {
+                continue;
+            }
+            if capi::all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
+                syncing.insert(name);
+            }
+        }
+        if syncing.len() == before {
+            break;
+        }
+    }
+    // Decide first: transforming a kernel replaces its block loop.
+    let kernels: Vec<OperationRef> = funcs
+        .into_iter()
+        .filter(|f| f.has_attribute("pydev.kernel") && f.has_attribute("pydev.host_ctx") && syncing.contains(&capi::sym_name(*f)) && qualifies(*f, &syncing))
+        .collect();
+    let mut frames = Vec::new();
+    for f in kernels {
+        if let Some(size) = Some(transform(module, f)) {
+            frames.push((capi::sym_name(f), size));
+        }
+    }
+    if !frames.is_empty() {
+        let ctx = capi::context(module);
+        let entries: Vec<String> = frames.iter().map(|(n, s)| format!("{n} = {s} : i64")).collect();
+        capi::op_mut(module).set_attribute("pydev.host_frames", Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
+    }
+    Ok(())
+}
+
+/// Barriers only at the top level, no warp operations or waits, no calls
+/// of synchronizing functions, every value with a frame layout.
+fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
+    let mut barriers = 0;
+    for op in capi::all_ops(f) {
+        if let Some(c) = callee(op) {
+            if c == BARRIER {
+                if op.parent_operation().map(|p| p.to_raw().ptr) != Some(f.to_raw().ptr) {
+                    return false;
+                }
+                barriers += 1;
+            } else if NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c) {
+                return false;
+            }
+        }
+        if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(&r.r#type().to_string()).is_none()) {
+            return false;
+        }
+    }
+    let region = f.region(0).expect("body");
+    let mut b = region.first_block().and_then(|e| e.next_in_region());
+    while let Some(block) = b {
+        if (0..block.argument_count()).any(|i| layout(&block.argument(i).expect("arg").r#type().to_string()).is_none()) {
+            return false;
+        }
+        b = block.next_in_region();
+    }
+    barriers > 0
+}
+
+/// (size, alignment) of a type in the frame, from its text.
+fn layout(t: &str) -> Option<(u64, u64)> {
+    let t = t.trim().trim_start_matches("!llvm.");
+    if let Some(w) = t.strip_prefix('i').and_then(|w| w.parse::<u64>().ok()) {
+        let bytes = w.div_ceil(8).next_power_of_two();
+        return Some((bytes, bytes));
+    }
+    match t {
+        "index" | "f64" => return Some((8, 8)),
+        "f32" => return Some((4, 4)),
+        "f16" | "bf16" => return Some((2, 2)),
+        _ => {}
+    }
+    if t == "ptr" || t.starts_with("ptr<") {
+        return Some((8, 8));
+    }
+    if let Some(inner) = t.strip_prefix("array<").and_then(|r| r.strip_suffix('>')) {
+        let (n, elem) = inner.split_once(" x ")?;
+        let (size, align) = layout(elem)?;
+        return Some((size * n.trim().parse::<u64>().ok()?, align));
+    }
+    if let Some(inner) = t.strip_prefix("struct<(").and_then(|r| r.strip_suffix(")>")) {
+        let (mut offset, mut align) = (0u64, 1u64);
+        for field in split_top(inner) {
+            let (s, a) = layout(field)?;
+            offset = offset.div_ceil(a) * a + s;
+            align = align.max(a);
+        }
+        return Some((offset.div_ceil(align) * align, align));
+    }
+    None
+}
+
+fn split_top(text: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
+}
+
+fn key(v: Value) -> usize {
+    v.to_raw().ptr as usize
+}
+
+fn blocks_of<'c>(f: OperationRef<'c, 'c>) -> Vec<BlockRef<'c, 'c>> {
+    let region = f.region(0).expect("body");
+    let mut out = Vec::new();
+    let mut b = region.first_block();
+    while let Some(block) = b {
+        // Safety of the lifetime: blocks live as long as the function.
+        out.push(unsafe { BlockRef::from_raw(block.to_raw()) });
+        b = block.next_in_region();
+    }
+    out
+}
+
+/// The op under `f` that holds `op` (itself if it is at the top level).
+fn top_level<'c>(f: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+    let mut cur = op;
+    loop {
+        match cur.parent_operation() {
+            Some(p) if p.to_raw().ptr == f.to_raw().ptr => return cur,
+            Some(p) => cur = capi::detach(p),
+            None => return cur,
+        }
+    }
+}
+
+/// Dominator sets of blocks `0..n` under a virtual root that enters block 0
+/// and every block of `entries` (iterative data flow; kernels are small).
+fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Vec<HashSet<usize>> {
+    let root = n;
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+    for (b, ss) in succ.iter().enumerate() {
+        for &s in ss {
+            preds[s].push(b);
+        }
+    }
+    for &e in std::iter::once(&0).chain(entries) {
+        preds[e].push(root);
+    }
+    let all: HashSet<usize> = (0..=n).collect();
+    let mut dom: Vec<HashSet<usize>> = vec![all; n + 1];
+    dom[root] = HashSet::from([root]);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in 0..n {
+            let mut new: Option<HashSet<usize>> = None;
+            for &p in &preds[b] {
+                new = Some(match new {
+                    None => dom[p].clone(),
+                    Some(acc) => acc.intersection(&dom[p]).copied().collect(),
+                });
+            }
+            let mut new = new.unwrap_or_default();
+            new.insert(b);
+            if new != dom[b] {
+                dom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    dom.truncate(n);
+    dom
+}
+
+/// Rewrites kernel `f` into its step function; returns the frame size.
+fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
+    let ctx = capi::context(f);
+    let i32t: Type = IntegerType::new(ctx, 32).into();
+    let entry = blocks_of(f)[0];
+    let ctx_arg: Value = capi::value(entry.argument(entry.argument_count() - 1).expect("ctx").into());
+    let region = f.region(0).expect("body");
+
+    // 1. Split every barrier's block after the barrier.
+    let calls: Vec<OperationRef> = capi::all_ops(f).into_iter().filter(|op| callee(*op).as_deref() == Some(BARRIER)).collect();
+    let mut barriers = Vec::new(); // (call, B, R)
+    for call in &calls {
+        let b = call.block().expect("in a block");
+        let b = unsafe { BlockRef::from_raw(b.to_raw()) };
+        let r = region.insert_block_after(b, Block::new(&[]));
+        let r = unsafe { BlockRef::from_raw(r.to_raw()) };
+        let mut next = call.next_in_block();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            capi::move_to_end(capi::detach(op), r);
+        }
+        barriers.push((*call, b, r));
+    }
+
+    // 2. The CFG (barrier blocks end at the barrier: no successors).
+    let blocks = blocks_of(f);
+    let index: HashMap<usize, usize> = blocks.iter().enumerate().map(|(i, b)| (b.to_raw().ptr as usize, i)).collect();
+    let succ: Vec<Vec<usize>> = blocks
+        .iter()
+        .map(|b| match b.terminator() {
+            Some(t) if callee(t).as_deref() != Some(BARRIER) => t.successors().map(|s| index[&(s.to_raw().ptr as usize)]).collect(),
+            _ => vec![],
+        })
+        .collect();
+    // Dominators in the step function's CFG: a root (the dispatch) enters
+    // the old entry and every resume block. A use its definition no longer
+    // dominates is separated from it by a barrier.
+    let resumes: Vec<usize> = barriers.iter().map(|(_, _, r)| index[&(r.to_raw().ptr as usize)]).collect();
+    let dom = dominators(blocks.len(), &succ, &resumes);
+    let crosses = |def: usize, user: usize| !dom[user].contains(&def);
+
+    // 3. Values defined at the top level (not function arguments) and the
+    //    uses that a barrier separates from them.
+    let barrier_results: HashSet<usize> = barriers.iter().map(|(c, _, _)| key(capi::value(c.result(0).expect("result").into()))).collect();
+    let mut defs: HashMap<usize, (usize, Value, Option<OperationRef>)> = HashMap::new();
+    for (bi, b) in blocks.iter().enumerate() {
+        if bi != 0 {
+            for i in 0..b.argument_count() {
+                let v: Value = capi::value(b.argument(i).expect("arg").into());
+                defs.insert(key(v), (bi, v, None));
+            }
+        }
+        let mut op = b.first_operation();
+        while let Some(o) = op {
+            for r in o.results() {
+                let v: Value = capi::value(r.into());
+                if !barrier_results.contains(&key(v)) {
+                    defs.insert(key(v), (bi, v, Some(capi::detach(o))));
+                }
+            }
+            op = o.next_in_block();
+        }
+    }
+    let mut crossing: Vec<(OperationRef, usize, usize)> = Vec::new(); // (user, operand, def key)
+    for user in capi::all_ops(f) {
+        if user.to_raw().ptr == f.to_raw().ptr {
+            continue;
+        }
+        let top = top_level(f, user);
+        let Some(ub) = top.block().map(|b| index[&(b.to_raw().ptr as usize)]) else { continue };
+        for (j, operand) in user.operands().enumerate() {
+            if let Some((db, _, _)) = defs.get(&key(operand)) {
+                if crosses(*db, ub) {
+                    crossing.push((user, j, key(operand)));
+                }
+            }
+        }
+    }
+
+    // 4. Frame slots for what is not a constant.
+    let remat = |op: Option<OperationRef>| op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1);
+    let mut slots: HashMap<usize, u64> = HashMap::new();
+    let mut frame = 0u64;
+    for (_, _, k) in &crossing {
+        let (_, v, op) = defs[k];
+        if remat(op) || slots.contains_key(k) {
+            continue;
+        }
+        let (size, align) = layout(&v.r#type().to_string()).expect("checked by qualifies");
+        let offset = frame.div_ceil(align) * align;
+        frame = offset + size;
+        slots.insert(*k, offset);
+    }
+    let frame = frame.div_ceil(16).max(1) * 16;
+
+    // 5. Dispatch: a new first block takes the arguments and the state.
+    let real_entry = region.insert_block_after(entry, Block::new(&[]));
+    let real_entry = unsafe { BlockRef::from_raw(real_entry.to_raw()) };
+    let mut next = entry.first_operation();
+    while let Some(op) = next {
+        next = op.next_in_block();
+        capi::move_to_end(capi::detach(op), real_entry);
+    }
+    let loc = f.location();
+    let state: Value = capi::value(entry.add_argument(i32t, loc));
+    // frame base = scratch + linear_tid * frame
+    let frame_ptr = {
+        let ptr = Type::parse(ctx, "!llvm.ptr").expect("ptr");
+        let i64t: Type = IntegerType::new(ctx, 64).into();
+        let mut ops: Vec<melior::ir::Operation> = Vec::new();
+        let val = |ops: &mut Vec<melior::ir::Operation<'c>>, o: melior::ir::Operation<'c>| {
+            ops.push(o);
+            capi::value(ops.last().expect("just pushed").result(0).expect("one result").into())
+        };
+        let field = |ops: &mut Vec<melior::ir::Operation<'c>>, off: i64, ty: Type<'c>| {
+            let p = {
+                let o = OperationBuilder::new("llvm.getelementptr", loc)
+                    .add_operands(&[ctx_arg])
+                    .add_results(&[ptr])
+                    .add_attributes(&[
+                        (Identifier::new(ctx, "rawConstantIndices"), Attribute::parse(ctx, &format!("array<i32: {off}>")).expect("indices")),
+                        (Identifier::new(ctx, "elem_type"), TypeAttribute::new(IntegerType::new(ctx, 8).into()).into()),
+                    ])
+                    .build()
+                    .expect("gep");
+                ops.push(o);
+                capi::value(ops.last().expect("pushed").result(0).expect("result").into())
+            };
+            let o = OperationBuilder::new("llvm.load", loc).add_operands(&[p]).add_results(&[ty]).build().expect("load");
+            ops.push(o);
+            capi::value(ops.last().expect("pushed").result(0).expect("result").into())
+        };
+        let scratch = field(&mut ops, 88, ptr);
+        let (tx, ty_, tz) = (field(&mut ops, 0, i32t), field(&mut ops, 4, i32t), field(&mut ops, 8, i32t));
+        let (bx, by) = (field(&mut ops, 24, i32t), field(&mut ops, 28, i32t));
+        let bin = |ops: &mut Vec<melior::ir::Operation<'c>>, name: &str, a: Value<'c, 'c>, b: Value<'c, 'c>, t: Type<'c>| {
+            let o = OperationBuilder::new(name, loc).add_operands(&[a, b]).add_results(&[t]).build().expect("binary op");
+            val(ops, o)
+        };
+        let zext = |ops: &mut Vec<melior::ir::Operation<'c>>, a: Value<'c, 'c>| {
+            let o = OperationBuilder::new("llvm.zext", loc).add_operands(&[a]).add_results(&[i64t]).build().expect("zext");
+            val(ops, o)
+        };
+        let yz = bin(&mut ops, "llvm.mul", by, tz, i32t);
+        let yz = bin(&mut ops, "llvm.add", yz, ty_, i32t);
+        let lin = bin(&mut ops, "llvm.mul", bx, yz, i32t);
+        let lin = bin(&mut ops, "llvm.add", lin, tx, i32t);
+        let lin = zext(&mut ops, lin);
+        let size = OperationBuilder::new("llvm.mlir.constant", loc)
+            .add_results(&[i64t])
+            .add_attributes(&[(Identifier::new(ctx, "value"), IntegerAttribute::new(i64t, frame as i64).into())])
+            .build()
+            .expect("constant");
+        let size = val(&mut ops, size);
+        let bytes = bin(&mut ops, "llvm.mul", lin, size, i64t);
+        let o = OperationBuilder::new("llvm.getelementptr", loc)
+            .add_operands(&[scratch, bytes])
+            .add_results(&[ptr])
+            .add_attributes(&[
+                (Identifier::new(ctx, "rawConstantIndices"), Attribute::parse(ctx, &format!("array<i32: {}>", i32::MIN)).expect("indices")),
+                (Identifier::new(ctx, "elem_type"), TypeAttribute::new(IntegerType::new(ctx, 8).into()).into()),
+            ])
+            .build()
+            .expect("gep");
+        let fp = val(&mut ops, o);
+        for o in ops {
+            entry.append_operation(o);
+        }
+        fp
+    };
+    // state 1..n => R_i; otherwise the old entry.
+    let mut dispatch = entry;
+    for (i, (_, _, r)) in barriers.iter().enumerate() {
+        let b = Builder::at_end(dispatch, loc);
+        let c = b.const_int(i32t, i as i64 + 1);
+        let i1: Type = IntegerType::new(ctx, 1).into();
+        let is = b.value("arith.cmpi", &[state, c], i1, &[b.named("predicate", b.attr("0 : i64"))]);
+        let next_block = region.insert_block_after(dispatch, Block::new(&[]));
+        let next_block = unsafe { BlockRef::from_raw(next_block.to_raw()) };
+        b.insert_op(
+            OperationBuilder::new("cf.cond_br", loc)
+                .add_operands(&[is])
+                .add_successors(&[r, &next_block])
+                .add_attributes(&[(Identifier::new(ctx, "operandSegmentSizes"), Attribute::parse(ctx, "array<i32: 1, 0, 0>").expect("segments"))])
+                .build()
+                .expect("cond_br"),
+        );
+        dispatch = next_block;
+    }
+    dispatch.append_operation(OperationBuilder::new("cf.br", loc).add_successors(&[&real_entry]).build().expect("br"));
+
+    // 6. Stores at definitions.
+    for (k, off) in &slots {
+        let (db, v, op) = defs[k];
+        let b = match op {
+            Some(o) => Builder::before(o.next_in_block().map(capi::detach).expect("a terminator follows")),
+            None => {
+                let block = if db == 0 { real_entry } else { blocks[db] };
+                Builder::before(capi::detach(block.first_operation().expect("a block has a terminator")))
+            }
+        };
+        let p = gep_dyn(&b, frame_ptr, *off as i64);
+        b.op("llvm.store", &[v, p], &[], &[]);
+    }
+    // 7. Loads (or clones of constants) at the separated uses.
+    for (user, j, k) in &crossing {
+        let (_, v, op) = defs[k];
+        let b = Builder::before(top_level(f, *user));
+        let new = if let Some(off) = slots.get(k) {
+            let p = gep_dyn(&b, frame_ptr, *off as i64);
+            b.value("llvm.load", &[p], v.r#type(), &[])
+        } else {
+            let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
+            capi::value(clone.result(0).expect("result").into())
+        };
+        capi::op_mut(*user).set_operand(*j, new);
+    }
+
+    // 8. Barriers return their number; their results come from the block.
+    for (i, (call, _, r)) in barriers.iter().enumerate() {
+        let kind = capi::value(call.operand(1).expect("kind"));
+        let kind = capi::defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
+        let pred = capi::value(call.operand(2).expect("pred"));
+        let b = Builder::before(*call);
+        let count_p = gep(&b, ctx_arg, 96);
+        let count = b.value("llvm.load", &[count_p], i32t, &[]);
+        let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
+        b.op("llvm.store", &[sum, count_p], &[], &[]);
+        let n = b.const_int(i32t, i as i64 + 1);
+        b.op("func.return", &[n], &[], &[]);
+        // In R_i: the barrier's result from the block's total.
+        let rb = Builder::before(capi::detach(r.first_operation().expect("R has a terminator")));
+        let total_p = gep(&rb, ctx_arg, 100);
+        let total = rb.value("llvm.load", &[total_p], i32t, &[]);
+        let result = match kind {
+            1 => total,
+            2 | 3 => {
+                let i1: Type = IntegerType::new(ctx, 1).into();
+                let cmp = if kind == 2 {
+                    let (bx, by, bz) = (load32(&rb, ctx_arg, 24), load32(&rb, ctx_arg, 28), load32(&rb, ctx_arg, 32));
+                    let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
+                    let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
+                    rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
+                } else {
+                    let zero = rb.const_int(i32t, 0);
+                    rb.value("llvm.icmp", &[total, zero], i1, &[rb.named("predicate", rb.attr("1 : i64"))])
+                };
+                rb.value("llvm.zext", &[cmp], i32t, &[])
+            }
+            _ => rb.const_int(i32t, 0),
+        };
+        let old: Value = capi::value(call.result(0).expect("result").into());
+        capi::replace_uses_except(old, result, *call);
+        b.erase(*call);
+    }
+
+    // 9. Returns give -1; the signature takes the state and returns i32.
+    for ret in capi::all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
+        let b = Builder::before(ret);
+        let m1 = b.const_int(i32t, -1);
+        b.op("func.return", &[m1], &[], &[]);
+        b.erase(ret);
+    }
+    let t = FunctionType::try_from(f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).expect("type").value()).expect("function type");
+    let mut inputs: Vec<Type> = (0..t.input_count()).map(|i| t.input(i).expect("input")).collect();
+    let params = inputs.clone();
+    inputs.push(i32t);
+    let mut fm = capi::op_mut(f);
+    fm.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &[i32t]).into()).into());
+    if let Ok(a) = fm.attribute("arg_attrs").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) {
+        let mut all: Vec<Attribute> = (0..a.len()).map(|i| a.element(i).expect("in range")).collect();
+        all.push(Attribute::parse(ctx, "{}").expect("dict"));
+        fm.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
+    }
+
+    // 10. The block loop: every thread to its next barrier, until all return.
+    let name = capi::sym_name(f);
+    let loop_name = format!("__pydev_block_{name}");
+    for old in capi::ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
+        Builder::before(old).erase(old);
+    }
+    let text = block_loop(&name, &params);
+    let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
+    let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
+    let mut op = parsed.body().first_operation();
+    while let Some(o) = op {
+        op = o.next_in_block();
+        let n = capi::sym_name(o);
+        if n != name && n != "pydev_rt_error" {
+            body.append_operation(capi::clone_op(o));
+        }
+    }
+    frame
+}
+
+fn load32<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
+    let p = gep(b, base, offset);
+    b.value("llvm.load", &[p], b.i32(), &[])
+}
+
+fn gep_dyn<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
+    gep(b, base, offset)
+}
+
+fn block_loop(kernel: &str, params: &[Type]) -> String {
+    let n = params.len();
+    let decl: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}{}", if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
+    let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
+    let types: Vec<String> = params.iter().map(|t| t.to_string()).collect();
+    let c = format!("%a{}", n - 1);
+    format!(
+        r#"module {{
+func.func private @{kernel}({types}, i32) -> i32
+func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)
+func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i32
+  %exit = arith.constant -1 : i32
+  %big = arith.constant 2147483647 : i32
+  %px = llvm.getelementptr {c}[24] : (!llvm.ptr) -> !llvm.ptr, i8
+  %py = llvm.getelementptr {c}[28] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pz = llvm.getelementptr {c}[32] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tx = llvm.getelementptr {c}[0] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ty = llvm.getelementptr {c}[4] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tz = llvm.getelementptr {c}[8] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pcount = llvm.getelementptr {c}[96] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ptotal = llvm.getelementptr {c}[100] : (!llvm.ptr) -> !llvm.ptr, i8
+  %bx = llvm.load %px : !llvm.ptr -> i32
+  %by = llvm.load %py : !llvm.ptr -> i32
+  %bz = llvm.load %pz : !llvm.ptr -> i32
+  %nx = arith.index_castui %bx : i32 to index
+  %ny = arith.index_castui %by : i32 to index
+  %nz = arith.index_castui %bz : i32 to index
+  llvm.store %zero, %pcount : i32, !llvm.ptr
+  %last = scf.while (%state = %zero) : (i32) -> i32 {{
+    %go = arith.cmpi ne, %state, %exit : i32
+    scf.condition(%go) %state : i32
+  }} do {{
+  ^bb0(%st: i32):
+    %r:2 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit) -> (i32, i32) {{
+      %z32 = arith.index_castui %z : index to i32
+      llvm.store %z32, %tz : i32, !llvm.ptr
+      %ry:2 = scf.for %y = %c0 to %ny step %c1 iter_args(%lo1 = %lo0, %hi1 = %hi0) -> (i32, i32) {{
+        %y32 = arith.index_castui %y : index to i32
+        llvm.store %y32, %ty : i32, !llvm.ptr
+        %rx:2 = scf.for %x = %c0 to %nx step %c1 iter_args(%lo2 = %lo1, %hi2 = %hi1) -> (i32, i32) {{
+          %x32 = arith.index_castui %x : index to i32
+          llvm.store %x32, %tx : i32, !llvm.ptr
+          %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
+          %lo = arith.minsi %lo2, %s : i32
+          %hi = arith.maxsi %hi2, %s : i32
+          scf.yield %lo, %hi : i32, i32
+        }}
+        scf.yield %rx#0, %rx#1 : i32, i32
+      }}
+      scf.yield %ry#0, %ry#1 : i32, i32
+    }}
+    %total = llvm.load %pcount : !llvm.ptr -> i32
+    llvm.store %total, %ptotal : i32, !llvm.ptr
+    llvm.store %zero, %pcount : i32, !llvm.ptr
+    %same = arith.cmpi eq, %r#0, %r#1 : i32
+    %next = scf.if %same -> (i32) {{
+      scf.yield %r#0 : i32
+    }} else {{
+      %code = arith.constant 3 : i32
+      %lo64 = arith.extsi %r#0 : i32 to i64
+      %hi64 = arith.extsi %r#1 : i32 to i64
+      func.call @pydev_rt_error({c}, %code, %zero, %lo64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
+      scf.yield %exit : i32
+    }}
+    scf.yield %next : i32
+  }}
+  return
+}}
+}}
+"#,
+        types = types.join(", "),
+        decl = decl.join(", "),
+        args = args.join(", "),
+    )
+}

@@ -1,0 +1,82 @@
+// RUN: pydev-opt %s --split-input-file --verify-diagnostics --pydev-host-barrier-fission | FileCheck %s
+
+// A kernel with a barrier becomes a step function: the dispatch enters the
+// old entry (state 0) or the code after barrier 1; the barrier adds its
+// predicate to the block's count and returns 1; a value used after the
+// barrier goes through the thread's frame; constants are cloned.
+// CHECK: module attributes {pydev.host_frames = {k = 16 : i64}}
+// CHECK-LABEL: func.func @k
+// CHECK-SAME: (%[[A:.*]]: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr {llvm.noalias}, %[[STATE:.*]]: i32) -> i32
+// CHECK: %[[SCRATCH_P:.*]] = llvm.getelementptr %[[CTX]][88]
+// CHECK: %[[FRAME:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[IS1:.*]] = arith.cmpi eq, %[[STATE]], %{{.*}} : i32
+// CHECK: cf.cond_br %[[IS1]], ^[[RESUME:.*]], ^[[START:.*]]
+// CHECK: ^[[START]]:
+// CHECK-NEXT: cf.br ^[[ENTRY:.*]]
+// CHECK: ^[[ENTRY]]:
+// CHECK: %[[V:.*]] = llvm.load %[[A]] : !llvm.ptr -> f32
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[FRAME]][0]
+// CHECK: llvm.store %[[V]], %[[SLOT]] : f32, !llvm.ptr
+// CHECK: %[[COUNT_P:.*]] = llvm.getelementptr %[[CTX]][96]
+// CHECK: llvm.store %{{.*}}, %[[COUNT_P]]
+// CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: return %[[ONE]] : i32
+// CHECK: ^[[RESUME]]:
+// CHECK: %[[TOTAL_P:.*]] = llvm.getelementptr %[[CTX]][100]
+// CHECK: %[[TOTAL:.*]] = llvm.load %[[TOTAL_P]]
+// CHECK: %[[RELOAD:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f32
+// CHECK: %[[TWO:.*]] = arith.constant 2.0
+// CHECK: arith.mulf %[[RELOAD]], %[[TWO]]
+// CHECK: llvm.store %[[TOTAL]], %[[A]] : i32, !llvm.ptr
+// CHECK: %[[DONE:.*]] = llvm.mlir.constant(-1 : i32) : i32
+// CHECK: return %[[DONE]] : i32
+// The block loop steps every thread until all return.
+// CHECK-LABEL: func.func @__pydev_block_k
+// CHECK: scf.while
+// CHECK: func.call @k(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr, !llvm.ptr, i32) -> i32
+// CHECK: func.call @pydev_rt_error
+func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)
+func.func @k(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attributes {pydev.kernel, pydev.host_ctx} {
+  %two = arith.constant 2.0 : f32
+  %v = llvm.load %a : !llvm.ptr -> f32
+  %kind = llvm.mlir.constant(1 : i32) : i32
+  %p = llvm.mlir.constant(1 : i32) : i32
+  %n = func.call @pydev_rt_barrier(%ctx, %kind, %p) : (!llvm.ptr, i32, i32) -> i32
+  %w = arith.mulf %v, %two : f32
+  llvm.store %w, %a : f32, !llvm.ptr
+  llvm.store %n, %a : i32, !llvm.ptr
+  return
+}
+func.func @__pydev_block_k(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attributes {pydev.host_ctx} {
+  func.call @k(%a, %ctx) : (!llvm.ptr, !llvm.ptr) -> ()
+  return
+}
+
+// -----
+
+// Warp operations need the coroutines: the pass does not fire.
+// CHECK-NOT: pydev.host_frames
+// CHECK-LABEL: func.func @warp
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-NOT: return %
+func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64
+func.func @warp(%a: !llvm.ptr, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %z64 = llvm.mlir.constant(0 : i64) : i64
+  %m = llvm.mlir.constant(-1 : i32) : i32
+  %n = func.call @pydev_rt_barrier(%ctx, %z, %z) : (!llvm.ptr, i32, i32) -> i32
+  %s = func.call @pydev_rt_warp(%ctx, %z, %m, %z64, %z) : (!llvm.ptr, i32, i32, i64, i32) -> i64
+  return
+}
+
+// -----
+
+// Nor does it without barriers.
+// CHECK-NOT: pydev.host_frames
+// CHECK-LABEL: func.func @plain
+// CHECK-SAME: (%{{.*}}: !llvm.ptr)
+func.func @plain(%ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  return
+}
