@@ -222,13 +222,53 @@ def block_sum(out, x):
         cuda.syncthreads()
         step //= 2
     if t == 0: out[cuda.blockIdx.x] = buf[0]
+@cuda.jit
+def warp_sum(out, x):
+    i = cuda.grid(1)
+    v = x[i] if i < x.size else 0.0
+    offset = 16
+    while offset > 0:
+        v += cuda.shfl_down_sync(0xffffffff, v, offset)
+        offset //= 2
+    if cuda.laneid == 0:
+        cuda.atomic.add(out, 0, v)
+@cuda.jit
+def transpose(out, inp):
+    tile = cuda.shared.array((32, 33), np.float32)
+    x = cuda.blockIdx.x * 32 + cuda.threadIdx.x
+    y = cuda.blockIdx.y * 32 + cuda.threadIdx.y
+    if x < inp.shape[1] and y < inp.shape[0]:
+        tile[cuda.threadIdx.y, cuda.threadIdx.x] = inp[y, x]
+    cuda.syncthreads()
+    x = cuda.blockIdx.y * 32 + cuda.threadIdx.x
+    y = cuda.blockIdx.x * 32 + cuda.threadIdx.y
+    if x < out.shape[1] and y < out.shape[0]:
+        out[y, x] = tile[cuda.threadIdx.x, cuda.threadIdx.y]
+@cuda.jit
+def stencil(out, u):
+    i, j = cuda.grid(2)
+    n, m = u.shape
+    if 0 < i and i < n - 1 and 0 < j and j < m - 1:
+        out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4.0 * u[i, j]
+@cuda.jit
+def push(pos, mass, dt):
+    i = cuda.grid(1)
+    if i < mass.size:
+        pos[i, 0] += dt
+        pos[i, 3] *= mass[i]
 x = np.random.default_rng(1).random(n, dtype=np.float32); y = x.copy(); out = np.empty_like(x)
 data = np.arange(n, dtype=np.int32); bins = np.zeros(97, np.uint32); sums = np.empty(n // 256, np.float32)
-runs = {"vector_add": (vector_add, (out, x, y)), "saxpy": (saxpy, (np.float32(2.5), x, y, out)),
-        "histogram": (histogram, (bins, data)), "block_sum": (block_sum, (sums, x))}
+m = int(n ** 0.5); mat = x.reshape(m, m); mt = np.empty_like(mat); lap = np.zeros_like(mat)
+pos = np.random.default_rng(2).random((n, 4), dtype=np.float32); mass = x.copy()
+runs = {"vector_add": (vector_add, (out, x, y), n // 256, 256), "saxpy": (saxpy, (np.float32(2.5), x, y, out), n // 256, 256),
+        "histogram": (histogram, (bins, data), n // 256, 256), "block_sum": (block_sum, (sums, x), n // 256, 256),
+        "warp_sum": (warp_sum, (np.zeros(1, np.float32), x), n // 256, 256),
+        "transpose": (transpose, (mt, mat), (m // 32, m // 32), (32, 32)),
+        "stencil": (stencil, (lap, mat), (m // 16, m // 16), (16, 16)),
+        "push": (push, (pos, mass, np.float32(0.5)), n // 256, 256)}
 for name in sys.argv[1:]:
-    k, args = runs[name]
-    t = time.perf_counter(); k[n // 256, 256](*args); print(name, (time.perf_counter() - t) * 1e3, flush=True)
+    k, args, grid, block = runs[name]
+    t = time.perf_counter(); k[grid, block](*args); print(name, (time.perf_counter() - t) * 1e3, flush=True)
 ''' % SIM_N
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     p = subprocess.run([sys.executable, "-c", code, *names], env=env, capture_output=True, text=True)
@@ -264,7 +304,8 @@ def main():
         except ImportError:
             print("warp-lang not installed: no Warp column")
     if not args.no_sim:
-        bench_sim(table, ["vector_add", "saxpy", "histogram", "block_sum"])
+        # The simulator has no warp shuffles: warp_sum cannot run there.
+        bench_sim(table, [k for k in table if k != "warp_sum"])
         bench_pydev_small(table, args.repeat)
     cols = ["pydev", "numpy", "warp_cpu", "first_compile", "warp_first", "pydev_4096", "sim_4096"]
     print("| kernel | " + " | ".join(c + " (ms)" for c in cols) + " | warp/pydev | sim/pydev (4096) |")
