@@ -231,3 +231,49 @@ pub fn retype_all<'c>(root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<
         }
     }
 }
+
+/// Applies `f` to every scalar member of `v` (lanes of a vector, fields of
+/// a struct, elements of a tuple, parts of a complex number) and rebuilds
+/// the aggregate; `f(v)` for a scalar. Lowerings of ops that move small
+/// aggregates (shuffles) use it to move them member by member.
+pub fn map_members<'c>(
+    b: &Builder<'c>,
+    v: Value<'c, 'c>,
+    f: &mut dyn FnMut(&Builder<'c>, Value<'c, 'c>) -> Result<Value<'c, 'c>, String>,
+) -> Result<Value<'c, 'c>, String> {
+    use pydev_dialect::types::{struct_parts, tuple_parts, vector_parts};
+    let ty = v.r#type();
+    if let Some((lanes, element)) = vector_parts(ty) {
+        let mut parts = Vec::new();
+        for i in 0..lanes {
+            let index = b.const_int(b.i32(), i64::from(i));
+            let lane = b.value("pydev.vector_extract", &[v, index], element, &[]);
+            parts.push(map_members(b, lane, f)?);
+        }
+        return Ok(b.value("pydev.vector_create", &parts, ty, &[]));
+    }
+    if let Some((_, fields, _)) = struct_parts(ty) {
+        let mut parts = Vec::new();
+        for (name, field_ty) in fields {
+            let field = b.value("pydev.struct_extract", &[v], field_ty, &[b.named("field", b.string(&name))]);
+            parts.push(map_members(b, field, f)?);
+        }
+        return Ok(b.value("pydev.struct_create", &parts, ty, &[]));
+    }
+    if let Some(types) = tuple_parts(ty) {
+        let mut parts = Vec::new();
+        for (i, element) in types.into_iter().enumerate() {
+            let item = b.value("pydev.tuple_extract", &[v], element, &[b.named("index", b.attr(&format!("{i} : i64")))]);
+            parts.push(map_members(b, item, f)?);
+        }
+        return Ok(b.value("pydev.tuple_create", &parts, ty, &[]));
+    }
+    if ty.to_string().starts_with("complex<") {
+        let element = capi::complex_element(ty);
+        let re = b.value("complex.re", &[v], element, &[]);
+        let im = b.value("complex.im", &[v], element, &[]);
+        let (re, im) = (f(b, re)?, f(b, im)?);
+        return Ok(b.value("complex.create", &[re, im], ty, &[]));
+    }
+    f(b, v)
+}

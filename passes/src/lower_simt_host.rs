@@ -30,6 +30,7 @@
 //!   gpu.lane_id                      =>  (x + bdx * (y + bdy * z)) & 31
 //!   lanemask_lt                      =>  (1 << lane_id) - 1
 //!   syncthreads[_count|_and|_or] %p  =>  call @pydev_rt_barrier(%ctx, kind, zext %p) (!= 0 for and/or)
+//!   shfl of an aggregate             =>  one runtime shuffle per member, rebuilt
 //!   syncwarp|activemask|vote|shfl|match_any|match_all
 //!                                    =>  call @pydev_rt_warp(%ctx, op, mask, bits of value as i64, lane)
 //!                                        and the result's bits back (match_all: mask | pred << 32)
@@ -42,7 +43,7 @@
 
 use crate::{
     capi,
-    ir::{external_pass, Builder, PassId},
+    ir::{external_pass, map_members, Builder, PassId},
     PassInfo,
 };
 use melior::ir::{
@@ -515,7 +516,6 @@ fn lower<'c>(
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
             let mask = mask_i32(b, operand(0))?;
             let value = operand(1);
-            let bits = to_bits(b, value)?;
             let lane = operand(2);
             let lane = match IntegerType::try_from(lane.r#type()) {
                 Ok(i) if i.width() == 32 => lane,
@@ -529,8 +529,13 @@ fn lower<'c>(
                 ShuffleKind::Down => warp_op::SHFL_DOWN,
                 ShuffleKind::Xor => warp_op::SHFL_XOR,
             };
-            let r = warp(declare, code, mask, bits, lane);
-            b.replace(op, &[from_bits(b, r, value.r#type())]);
+            // Small aggregates move member by member from the same lane.
+            let moved = map_members(b, value, &mut |b, x| {
+                let bits = to_bits(b, x)?;
+                let r = warp(declare, code, mask, bits, lane);
+                Ok(from_bits(b, r, x.r#type()))
+            })?;
+            b.replace(op, &[moved]);
         }
         "pydev.match_any" | "pydev.match_all" => {
             let mask = mask_i32(b, operand(0))?;

@@ -17,13 +17,15 @@
 //!   shfl k %m, %v:32-bit, %l    =>  nvvm.shfl.sync k %m, %v, %l, clamp   (clamp 0 for up, 31 otherwise)
 //!   shfl k %m, %v:64-bit, %l    =>  two 32-bit shuffles of the halves
 //!   shfl k %m, %v:8/16-bit, %l  =>  shuffle of the value widened to 32 bits
+//!   shfl k %m, %v:aggregate, %l =>  one shuffle per member (vector lanes, struct
+//!                                   fields, tuple elements, complex parts), rebuilt
 //!   match_any %m, %v            =>  nvvm.match.sync any
 //!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
 use crate::{
     capi,
-    ir::{external_pass, rewrite_all, Builder, PassId},
+    ir::{external_pass, map_members, rewrite_all, Builder, PassId},
     PassInfo,
 };
 use melior::ir::{
@@ -209,7 +211,8 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
             let mask = as_i32(b, operand(0))?;
             let lane = as_i32(b, operand(2))?;
-            let v = shuffle(b, kind, mask, operand(1), lane)?;
+            // Small aggregates move member by member from the same lane.
+            let v = map_members(b, operand(1), &mut |b, x| shuffle(b, kind, mask, x, lane))?;
             b.replace(op, &[v]);
         }
         "pydev.match_any" | "pydev.match_all" => {

@@ -186,6 +186,32 @@ def complex_math(out, z, w, x):
         out[i, 2] = math.sin(x[i]) + math.exp(x[i]) * math.sqrt(x[i])
 
 
+@device.struct
+class Pair:
+    tag: device.int16
+    weight: device.float32
+
+
+@device.kernel
+def shuffle_aggregates(out, x):
+    # vectors, structs, tuples and complex numbers of at most 8 bytes move
+    # between lanes whole (one shuffle per member)
+    i = device.tid(1)
+    m = device.activemask()
+    v = device.shfl_xor_sync(m, device.float32x2(x[i], x[i] * 2.0), 1)
+    p = device.shfl_down_sync(m, Pair(device.int16(i), x[i]), 1)
+    t = device.shfl_sync(m, (i, x[i] + 1.0), 0)
+    z = device.shfl_up_sync(m, device.complex64(x[i] - 1j * x[i]), 1)
+    out[i, 0] = v.x
+    out[i, 1] = v.y
+    out[i, 2] = p.tag
+    out[i, 3] = p.weight
+    out[i, 4] = t[0]
+    out[i, 5] = t[1]
+    out[i, 6] = z.real
+    out[i, 7] = z.imag
+
+
 @device.func
 def fetch(a, i):
     return a[i]

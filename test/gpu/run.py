@@ -42,6 +42,7 @@ SIGNATURES = {
     "views": "float32[:, ::1], readonly float32[::1], readonly float32[:, ::1]",
     "array_args": "float32[::1], readonly float32[::1], int32",
     "complex_math": "float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]",
+    "shuffle_aggregates": "float32[:, ::1], readonly float32[::1]",
 }
 
 
@@ -283,6 +284,17 @@ def run_all(ptx_dir, host=False):
     want_cm = np.stack([np.abs(zc * wc + 1j), (zc / wc).imag, np.sin(xr) + np.exp(xr) * np.sqrt(xr)], axis=1).astype(np.float32)
     case("complex_math", 12, 256, {"out": cm, "z": zc, "w": wc, "x": xr}, [(None, "out"), (None, "z"), (None, "w"), (None, "x")],
          lambda o: (np.allclose(o["out"], want_cm, rtol=2e-5, atol=1e-5), "max err %.3g" % np.max(np.abs(o["out"] - want_cm))))
+
+    sx = rng.random(128, dtype=np.float32)
+    sh = np.full((128, 8), np.nan, dtype=np.float32)
+    lane = np.arange(128) % 32
+    base = np.arange(128) - lane
+    xor1 = base + (lane ^ 1)
+    down = np.where(lane < 31, np.arange(128) + 1, np.arange(128))
+    up = np.where(lane >= 1, np.arange(128) - 1, np.arange(128))
+    want_sh = np.stack([sx[xor1], 2 * sx[xor1], down, sx[down], base, sx[base] + 1, sx[up], -sx[up]], axis=1).astype(np.float32)
+    case("shuffle_aggregates", 2, 64, {"out": sh, "x": sx}, [(None, "out"), (None, "x")],
+         lambda o: (np.array_equal(o["out"], want_sh), ""))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

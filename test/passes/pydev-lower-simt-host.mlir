@@ -97,3 +97,17 @@ func.func @divide(%a: i32, %d: i32) attributes {pydev.kernel} {
   %r = arith.divui %a, %c7 : i32
   return
 }
+
+// -----
+
+// Aggregates move member by member: one runtime shuffle per member.
+// CHECK-LABEL: func.func @shuffle_tuple
+// CHECK: pydev.tuple_extract %{{.*}}[0]
+// CHECK: call @pydev_rt_warp
+// CHECK: pydev.tuple_extract %{{.*}}[1]
+// CHECK: call @pydev_rt_warp
+// CHECK: pydev.tuple_create
+func.func @shuffle_tuple(%m: !pydev.warp_mask, %t: !pydev.tuple<i32, f32>, %l: i32) attributes {pydev.kernel} {
+  %0 = pydev.shfl idx %m, %t, %l : !pydev.tuple<i32, f32>, i32
+  return
+}

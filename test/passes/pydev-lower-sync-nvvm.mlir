@@ -107,3 +107,29 @@ func.func @struct_shuffle_not_yet(%m: !pydev.warp_mask, %v: !pydev.vector<2 x f3
   %0 = pydev.shfl down %m, %v, %l : !pydev.vector<2 x f32>, i32
   return
 }
+
+// -----
+
+// Aggregates of at most 8 bytes move member by member from the same lane.
+// CHECK-LABEL: func.func @shuffle_aggregates
+// CHECK: pydev.vector_extract
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: pydev.vector_extract
+// CHECK: nvvm.shfl.sync bfly
+// CHECK: pydev.vector_create
+// CHECK: pydev.struct_extract %{{.*}}["tag"]
+// CHECK: nvvm.shfl.sync down
+// CHECK: pydev.struct_extract %{{.*}}["weight"]
+// CHECK: nvvm.shfl.sync down
+// CHECK: pydev.struct_create
+// CHECK: %[[RE:.*]] = complex.re
+// CHECK: %[[IM:.*]] = complex.im
+// CHECK: %[[RE2:.*]] = nvvm.shfl.sync up %{{.*}}, %[[RE]]
+// CHECK: %[[IM2:.*]] = nvvm.shfl.sync up %{{.*}}, %[[IM]]
+// CHECK: complex.create %[[RE2]], %[[IM2]]
+func.func @shuffle_aggregates(%m: !pydev.warp_mask, %v: !pydev.vector<2 x f32>, %p: !pydev.struct<"Pair", {tag: i16, weight: f32}>, %z: complex<f32>, %l: i32) {
+  %0 = pydev.shfl xor %m, %v, %l : !pydev.vector<2 x f32>, i32
+  %1 = pydev.shfl down %m, %p, %l : !pydev.struct<"Pair", {tag: i16, weight: f32}>, i32
+  %2 = pydev.shfl up %m, %z, %l : complex<f32>, i32
+  return
+}

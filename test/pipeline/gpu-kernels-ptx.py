@@ -51,6 +51,9 @@
 # RUN: FileCheck %s --check-prefix=COMPLEX_MATH --input-file=%t.complex_math.ptx
 # RUN: ptxas -arch=sm_90 %t.complex_math.ptx -o %t.complex_math.cubin
 # RUN: FileCheck %s --check-prefix=PRECISE --input-file=%t.complex_math.ptx
+# RUN: pydevc %S/../gpu/kernels.py --kernel shuffle_aggregates --signature 'float32[:, ::1], readonly float32[::1]' -o %t.shuffle_aggregates.ptx
+# RUN: FileCheck %s --check-prefix=SHUFFLE_AGGREGATES --input-file=%t.shuffle_aggregates.ptx
+# RUN: ptxas -arch=sm_90 %t.shuffle_aggregates.ptx -o %t.shuffle_aggregates.cubin
 
 # VECTOR_ADD-LABEL: .visible .entry vector_add(
 # VECTOR_ADD: ld.global.b32
@@ -132,3 +135,11 @@
 # PRECISE-NOT: sqrt.approx
 # PRECISE: sqrt.rn.f32
 # PRECISE-NOT: sqrt.approx
+
+# Aggregates of at most 8 bytes move member by member: float32x2 (2), Pair
+# {int16, float32} (2), (int32, float32) (2), complex64 (2).
+# SHUFFLE_AGGREGATES-LABEL: .visible .entry shuffle_aggregates(
+# SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.bfly.b32
+# SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.down.b32
+# SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.idx.b32
+# SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.up.b32
