@@ -102,9 +102,10 @@ func.func @nothing() {
 
 // -----
 
-func.func @struct_shuffle_not_yet(%m: !pydev.warp_mask, %v: !pydev.vector<2 x f32>, %l: i32) {
-  // expected-error @+1 {{shuffles of !pydev.vector<2 x f32> are not lowered yet}}
-  %0 = pydev.shfl down %m, %v, %l : !pydev.vector<2 x f32>, i32
+// Values must be promoted (signless) first.
+func.func @unpromoted_shuffle(%m: !pydev.warp_mask, %v: si32, %l: i32) {
+  // expected-error @+1 {{shuffles of si32 are not lowered yet (signless integers and floats are)}}
+  %0 = pydev.shfl down %m, %v, %l : si32, i32
   return
 }
 
