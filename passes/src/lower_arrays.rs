@@ -18,6 +18,8 @@
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
 //!   func.call @f(%a: !pydev.array)   =>  func.call @f(descriptor of %a)
+//!   func(...) -> !pydev.array        =>  func(...) -> descriptor; return (descriptor of %r);
+//!                                        the call's result is cast back to the array
 //!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]])
 //!   array_load (struct/vector/tuple) =>  one llvm.load per member at its CUDA C++ byte
 //!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
@@ -162,8 +164,26 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
                 capi::op_mut(op).set_operand(i, d);
             }
         }
-        if op.results().any(|r| ArrayType::from_type(r.r#type()).is_some()) {
-            return Err("device functions returning arrays are not lowered yet".into());
+        // Array results come back as descriptors.
+        for r in op.results() {
+            if let Some(array) = ArrayType::from_type(r.r#type()) {
+                let value: Value = capi::value(r.into());
+                let lowered = descriptor_type(b, &array, cuda);
+                capi::set_value_type(value, lowered);
+                let after = op.next_in_block().map(capi::detach).ok_or("a call without a successor op")?;
+                let view = Builder::before(after).cast(value, array.to_type(b.ctx));
+                capi::replace_uses_except(value, view, capi::detach(view.owner_operation()));
+            }
+        }
+        Ok(())
+    })
+    .is_ok();
+    ok &= rewrite_all(root, &["func.return"], |b, op| {
+        for (i, v) in op.operands().enumerate() {
+            if let Some(array) = ArrayType::from_type(v.r#type()) {
+                let d = b.cast(capi::value(v), descriptor_type(b, &array, cuda));
+                capi::op_mut(op).set_operand(i, d);
+            }
         }
         Ok(())
     })
@@ -442,7 +462,10 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
             let cast_op = view.owner_operation();
             capi::replace_uses_except(arg_value, view, cast_op);
         }
-        let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
+        let results: Vec<Type> = (0..fn_type.result_count())
+            .map(|i| fn_type.result(i).expect("result"))
+            .map(|t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda)))
+            .collect();
         let new_type = FunctionType::new(b.ctx, &inputs, &results);
         capi::op_mut(func).set_attribute("function_type", TypeAttribute::new(new_type.into()).into());
     }

@@ -225,3 +225,20 @@ def array_args(out, a, n):
         w += 1
     if i < a.size:
         out[i] = fetch(a, i) + w
+
+
+@device.func
+def row(m, i):
+    # a device function returning an array (a view of row i)
+    return m[i]
+
+
+@device.kernel
+def row_sums(out, m):
+    i = device.tid(1)
+    if i < m.shape[0]:
+        r = row(m, i)
+        s = 0.0
+        for k in range(r.size):
+            s += r[k]
+        out[i] = s

@@ -43,6 +43,7 @@ SIGNATURES = {
     "array_args": "float32[::1], readonly float32[::1], int32",
     "complex_math": "float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]",
     "shuffle_aggregates": "float32[:, ::1], readonly float32[::1]",
+    "row_sums": "float32[::1], readonly float32[:, ::1]",
 }
 
 
@@ -295,6 +296,16 @@ def run_all(ptx_dir, host=False):
     want_sh = np.stack([sx[xor1], 2 * sx[xor1], down, sx[down], base, sx[base] + 1, sx[up], -sx[up]], axis=1).astype(np.float32)
     case("shuffle_aggregates", 2, 64, {"out": sh, "x": sx}, [(None, "out"), (None, "x")],
          lambda o: (np.array_equal(o["out"], want_sh), ""))
+
+    rm = rng.random((300, 7), dtype=np.float32)
+    rs = np.full(300, np.nan, dtype=np.float32)
+    case("row_sums", 3, 128, {"out": rs, "m": rm}, [(None, "out"), (None, "m")],
+         lambda o: (np.allclose(o["out"], rm.sum(1), rtol=1e-6), ""))
+
+    aa = rng.random(500, dtype=np.float32)
+    ao = np.full(500, np.nan, dtype=np.float32)
+    case("array_args", 4, 128, {"out": ao, "a": aa}, [(None, "out"), (None, "a"), (ctypes.c_int32, 3)],
+         lambda o: (np.array_equal(o["out"], aa + 1), ""))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

@@ -138,3 +138,26 @@ func.func @caller(%a: !pydev.array<f32, 1>) {
   func.call @callee(%a) : (!pydev.array<f32, 1>) -> ()
   return
 }
+
+// -----
+
+// A function returning an array returns its descriptor; the caller casts
+// the result back.
+// CHECK-LABEL: func.func @row
+// CHECK-SAME: -> !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+// CHECK: %[[D:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !pydev.array<f32, 1> to !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+// CHECK: return %[[D]]
+// CHECK-LABEL: func.func @caller
+// CHECK: %[[R:.*]] = call @row(%{{.*}}) : (!llvm.struct<(ptr<1>, array<2 x i64>, array<2 x i64>)>) -> !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+// CHECK: builtin.unrealized_conversion_cast %[[R]] : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)> to !pydev.array<f32, 1>
+func.func @row(%m: !pydev.array<f32, 2>) -> !pydev.array<f32, 1> {
+  %c0 = arith.constant 0 : i64
+  %r = pydev.array_index %m[%c0] : !pydev.array<f32, 2>, i64 -> !pydev.array<f32, 1>
+  return %r : !pydev.array<f32, 1>
+}
+func.func @caller(%m: !pydev.array<f32, 2>) -> f32 {
+  %r = func.call @row(%m) : (!pydev.array<f32, 2>) -> !pydev.array<f32, 1>
+  %c1 = arith.constant 1 : i64
+  %x = pydev.array_load %r[%c1] : !pydev.array<f32, 1>, i64 -> f32
+  return %x : f32
+}

@@ -54,6 +54,9 @@
 # RUN: pydevc %S/../gpu/kernels.py --kernel shuffle_aggregates --signature 'float32[:, ::1], readonly float32[::1]' -o %t.shuffle_aggregates.ptx
 # RUN: FileCheck %s --check-prefix=SHUFFLE_AGGREGATES --input-file=%t.shuffle_aggregates.ptx
 # RUN: ptxas -arch=sm_90 %t.shuffle_aggregates.ptx -o %t.shuffle_aggregates.cubin
+# RUN: pydevc %S/../gpu/kernels.py --kernel row_sums --signature 'float32[::1], readonly float32[:, ::1]' -o %t.row_sums.ptx
+# RUN: FileCheck %s --check-prefix=ROW_SUMS --input-file=%t.row_sums.ptx
+# RUN: ptxas -arch=sm_90 %t.row_sums.ptx -o %t.row_sums.cubin
 
 # VECTOR_ADD-LABEL: .visible .entry vector_add(
 # VECTOR_ADD: ld.global.b32
@@ -143,3 +146,9 @@
 # SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.down.b32
 # SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.idx.b32
 # SHUFFLE_AGGREGATES-COUNT-2: shfl.sync.up.b32
+
+# A device function returning an array view: inlined, the row's loads remain.
+# ROW_SUMS-LABEL: .visible .entry row_sums(
+# ROW_SUMS: ld.global.b32
+# ROW_SUMS: add.f32
+# ROW_SUMS: st.global.b32
