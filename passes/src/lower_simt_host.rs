@@ -15,6 +15,13 @@
 //!   kernels with no barrier and no warp op (the module then lacks
 //!   `pydev.host_fibers`); with one, the runtime runs each thread of a block
 //!   as a coroutine and the barriers below switch between them;
+//! - `pydev.host_private` (module) maps each kernel to (parameter, element
+//!   kind) pairs of arrays the kernel only adds to with relaxed atomics whose
+//!   results it ignores (and whose shape it may read): the runtime may give
+//!   each worker a zeroed private copy and add the copies into the array
+//!   after the launch (reduction privatization), so that workers do not
+//!   fight over the cache lines of a histogram's bins. Element kinds: 1 i32,
+//!   2 i64, 3 f32, 4 f64;
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
@@ -135,6 +142,9 @@ fn run(module: OperationRef) -> Result<(), ()> {
         }
     }
 
+    // Arrays only ever added to (before the context changes the signatures).
+    let private: Vec<(String, Vec<i64>)> = kernels.iter().map(|(name, _, f)| (name.clone(), privatizable(*f))).filter(|(_, p)| !p.is_empty()).collect();
+
     // The context argument.
     for f in &funcs {
         let entry = f.region(0).ok().and_then(capi::entry_block).expect("defined");
@@ -216,9 +226,58 @@ fn run(module: OperationRef) -> Result<(), ()> {
         m.set_attribute("pydev.host_fibers", Attribute::unit(ctx));
     }
     add_locations(module, &locations);
-    let entries: Vec<String> = kernels.iter().map(|(n, s, _)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
-    m.set_attribute("pydev.host_kernels", Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("kernel table"));
+    let table = |rows: Vec<(&String, &Vec<i64>)>| -> String {
+        let entries: Vec<String> = rows.into_iter().map(|(n, s)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
+        format!("{{{}}}", entries.join(", "))
+    };
+    m.set_attribute("pydev.host_kernels", Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"));
+    if !private.is_empty() {
+        m.set_attribute("pydev.host_private", Attribute::parse(ctx, &table(private.iter().map(|(n, p)| (n, p)).collect())).expect("private table"));
+    }
     Ok(())
+}
+
+/// (parameter, element kind) of each array parameter of kernel `f` that
+/// is only the target of relaxed atomic adds with unused results, or has
+/// its shape read.
+fn privatizable(f: OperationRef) -> Vec<i64> {
+    let entry = f.region(0).ok().and_then(capi::entry_block).expect("defined");
+    let ops = capi::all_ops(f);
+    let mut out = Vec::new();
+    for p in 0..entry.argument_count() {
+        let arg: Value = capi::value(entry.argument(p).expect("argument").into());
+        let Some(array) = pydev_dialect::types::ArrayType::from_type(arg.r#type()) else { continue };
+        let kind = match array.element.to_string().as_str() {
+            "i32" => 1,
+            "i64" => 2,
+            "f32" => 3,
+            "f64" => 4,
+            _ => continue,
+        };
+        let uses_of = |v: Value| -> Vec<OperationRef> { ops.iter().copied().filter(|o| o.operands().any(|x| x.to_raw().ptr == v.to_raw().ptr)).collect() };
+        let only_adds = uses_of(arg).into_iter().all(|user| {
+            let name = user.name();
+            match name.as_string_ref().as_str().unwrap_or_default() {
+                "pydev.array_size" | "pydev.array_shape" => true,
+                "pydev.atomic_ref" if user.operand(0).is_ok_and(|a| a.to_raw().ptr == arg.to_raw().ptr) => {
+                    let reference: Value = capi::value(user.result(0).expect("reference").into());
+                    uses_of(reference).into_iter().all(|rmw| {
+                        rmw.name().as_string_ref().as_str() == Ok("pydev.atomic_rmw")
+                            && rmw.attribute("kind").ok().and_then(enum_value).and_then(pydev_dialect::AtomicRmwKind::from_value) == Some(pydev_dialect::AtomicRmwKind::Add)
+                            && rmw.attribute("memory").ok().and_then(enum_value).and_then(pydev_dialect::MemoryOrder::from_value) == Some(pydev_dialect::MemoryOrder::Relaxed)
+                            && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
+                            && capi::has_no_uses(rmw)
+                    })
+                }
+                _ => false,
+            }
+        });
+        let adds = uses_of(arg).iter().any(|u| u.name().as_string_ref().as_str() == Ok("pydev.atomic_ref"));
+        if only_adds && adds {
+            out.extend([p as i64, kind]);
+        }
+    }
+    out
 }
 
 fn function_type<'c>(f: OperationRef<'c, '_>) -> FunctionType<'c> {

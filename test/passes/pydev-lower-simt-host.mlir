@@ -111,3 +111,24 @@ func.func @shuffle_tuple(%m: !pydev.warp_mask, %t: !pydev.tuple<i32, f32>, %l: i
   %0 = pydev.shfl idx %m, %t, %l : !pydev.tuple<i32, f32>, i32
   return
 }
+
+// -----
+
+// Reduction privatization: %bins only receives relaxed atomic adds whose
+// results are unused (its size may be read), so the runtime may give each
+// worker a private copy (parameter 0, i32); %data is read, %seen receives
+// an acq_rel add, %olds' add result is used: none of those.
+// CHECK: pydev.host_private = {hist = array<i64: 0, 1>}
+func.func @hist(%bins: !pydev.array<i32, 1>, %data: !pydev.array<i32, 1>, %seen: !pydev.array<i32, 1>, %olds: !pydev.array<f32, 1>, %i: i64) attributes {pydev.kernel} {
+  %n = pydev.array_size %bins : !pydev.array<i32, 1> -> i64
+  %d = pydev.array_load %data[%i] : !pydev.array<i32, 1>, i64 -> i32
+  %r = pydev.atomic_ref %bins[%n] : !pydev.array<i32, 1>, i64 -> !pydev.atomic_ref<i32>
+  %0 = pydev.atomic_rmw add %r, %d memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+  %s = pydev.atomic_ref %seen[%i] : !pydev.array<i32, 1>, i64 -> !pydev.atomic_ref<i32>
+  %1 = pydev.atomic_rmw add %s, %d memory <acq_rel> scope <device> : !pydev.atomic_ref<i32>, i32
+  %o = pydev.atomic_ref %olds[%i] : !pydev.array<f32, 1>, i64 -> !pydev.atomic_ref<f32>
+  %one = arith.constant 1.0 : f32
+  %2 = pydev.atomic_rmw add %o, %one memory <relaxed> scope <device> : !pydev.atomic_ref<f32>, f32
+  pydev.array_store %2, %olds[%i] : f32, !pydev.array<f32, 1>, i64
+  return
+}

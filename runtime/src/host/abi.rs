@@ -235,3 +235,42 @@ extern "C" fn on_trap(sig: i32, info: *mut libc::siginfo_t, context: *mut c_void
         }
     }
 }
+
+/// `array += copy` element by element over the array's index space (the
+/// copy has the array's element strides from offset 0); plain adds: the
+/// workers that wrote the copies have finished.
+pub fn add_private(kind: i64, data: u64, copy: &[u128], shape: &[u64], strides: &[i64]) {
+    let n = shape.len();
+    let mut index = vec![0u64; n];
+    let copy = copy.as_ptr().cast::<u8>();
+    loop {
+        let offset: i64 = index.iter().zip(strides).map(|(i, s)| *i as i64 * s).sum();
+        // Safety: `offset` addresses an element of the array (its shape and
+        // strides came with it) and of the copy (allocated for the span).
+        unsafe {
+            let real = (data as *mut u8).offset(offset as isize * if kind == 1 || kind == 3 { 4 } else { 8 });
+            let mine = copy.offset(offset as isize * if kind == 1 || kind == 3 { 4 } else { 8 });
+            match kind {
+                1 => *real.cast::<i32>() = (*real.cast::<i32>()).wrapping_add(*mine.cast::<i32>()),
+                2 => *real.cast::<i64>() = (*real.cast::<i64>()).wrapping_add(*mine.cast::<i64>()),
+                // An untouched +0.0 is skipped: it would turn -0.0 into +0.0.
+                3 if *mine.cast::<u32>() != 0 => *real.cast::<f32>() += *mine.cast::<f32>(),
+                4 if *mine.cast::<u64>() != 0 => *real.cast::<f64>() += *mine.cast::<f64>(),
+                _ => {}
+            }
+        }
+        // Next multi-index, last dimension fastest.
+        let mut k = n;
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            index[k] += 1;
+            if index[k] < shape[k] {
+                break;
+            }
+            index[k] = 0;
+        }
+    }
+}

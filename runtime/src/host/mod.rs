@@ -63,9 +63,40 @@ pub struct HostProgram {
     fibers: bool,
     /// Frame bytes per thread when the kernel was split at its barriers.
     frame: usize,
+    /// (parameter, element kind) of arrays the kernel only adds to.
+    private: Vec<(usize, i64)>,
     static_shared: usize,
     param_sizes: Vec<usize>,
     locations: Vec<String>,
+}
+
+/// An array argument privatized per worker (see `pydev.host_private`).
+struct Private {
+    param: usize,
+    kind: i64,
+    size: usize,
+    data: u64,
+    shape: Vec<u64>,
+    strides: Vec<i64>,
+    /// Elements from the first to one past the last.
+    span: usize,
+}
+
+impl Private {
+    /// From the descriptor bytes; `None` (no privatization) for negative
+    /// strides, empty arrays, or copies over 64 MiB.
+    fn new(descriptor: &[u8], param: usize, kind: i64) -> Option<Self> {
+        let word = |i: usize| u64::from_le_bytes(descriptor[8 * i..8 * i + 8].try_into().expect("8 bytes"));
+        let n = (descriptor.len() - 8) / 16;
+        let shape: Vec<u64> = (0..n).map(|k| word(1 + k)).collect();
+        let strides: Vec<i64> = (0..n).map(|k| word(1 + n + k) as i64).collect();
+        let size = if kind == 1 || kind == 3 { 4 } else { 8 };
+        if shape.contains(&0) || strides.iter().any(|s| *s < 0) {
+            return None;
+        }
+        let span = 1 + shape.iter().zip(&strides).map(|(e, s)| (e - 1) * *s as u64).sum::<u64>() as usize;
+        (span * size <= 64 << 20).then(|| Self { param, kind, size, data: word(0), shape, strides, span })
+    }
 }
 
 /// One launch in flight: what the entry points called from kernels need.
@@ -102,6 +133,7 @@ impl HostProgram {
         };
         let op = module.as_operation();
         let frame = capi::dict_i64(module, "pydev.host_frames", kernel).unwrap_or(0) as usize;
+        let private = capi::dict_i64_array(module, "pydev.host_private", kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
         let fibers = frame == 0 && op.attribute("pydev.host_fibers").is_ok();
         let static_shared = op
             .attribute("pydev.host_shared_bytes")
@@ -124,6 +156,7 @@ impl HostProgram {
             block_fn,
             fibers,
             frame,
+            private,
             static_shared,
             param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(),
             locations,
@@ -194,11 +227,32 @@ impl HostProgram {
             .min(blocks) as usize;
         let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None) };
         let queue = BlockQueue::new(blocks, workers as u64);
-        let work = |_: usize| {
+        // Reduction privatization: each worker adds into its own zeroed copy
+        // of the arrays the kernel only adds to; the copies are added into
+        // the arrays after the launch.
+        let private: Vec<Private> = if workers > 1 { self.private.iter().filter_map(|&(p, kind)| Private::new(args[p], p, kind)).collect() } else { vec![] };
+        let mut copies: Vec<Vec<Vec<u128>>> = Vec::new();
+        let mut worker_args: Vec<Vec<Vec<u128>>> = Vec::new();
+        if !private.is_empty() {
+            for _ in 0..workers {
+                let mut mine = buffers.clone();
+                let mut bufs = Vec::new();
+                for pr in &private {
+                    let mut copy = vec![0u128; (pr.span * pr.size).div_ceil(16).max(1)];
+                    let base = abi::as_bytes(&mut copy).as_mut_ptr() as u64;
+                    abi::as_bytes(&mut mine[pr.param])[..8].copy_from_slice(&base.to_le_bytes());
+                    bufs.push(copy);
+                }
+                copies.push(bufs);
+                worker_args.push(mine);
+            }
+        }
+        let work = |w: usize| {
+            let buffers = worker_args.get(w).unwrap_or(&buffers);
             if self.fibers {
-                fiber::worker(&launch, &config, &buffers, &queue);
+                fiber::worker(&launch, &config, buffers, &queue);
             } else {
-                loop_worker(&launch, &config, &buffers, &queue);
+                loop_worker(&launch, &config, buffers, &queue);
             }
         };
         if workers <= 1 {
@@ -211,6 +265,14 @@ impl HostProgram {
                 }
                 work(0);
             });
+        }
+        let failed = launch.failed.load(Ordering::Acquire);
+        if !failed {
+            for bufs in &copies {
+                for (pr, copy) in private.iter().zip(bufs) {
+                    abi::add_private(pr.kind, pr.data, copy, &pr.shape, &pr.strides);
+                }
+            }
         }
         match launch.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(message) => Err(format!("kernel '{k}' failed on the host: {message}")),
