@@ -55,7 +55,18 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 const BARRIER: &str = "pydev_rt_barrier";
-const NEEDS_COROUTINES: &[&str] = &["pydev_rt_warp", "pydev_rt_wait"];
+const WARP: &str = "pydev_rt_warp";
+const NEEDS_COROUTINES: &[&str] = &["pydev_rt_wait"];
+
+/// Warp-operation states have this bit set (block barriers do not).
+const WARP_STATE: i64 = 1 << 16;
+
+/// The fixed head of every thread's frame: the state it last returned
+/// (i32), and what it brings to a warp operation: mask (i32), value bits
+/// (i64), lane argument (i32), operation (i32), and the result (i64) that
+/// the warp's first live lane computes for all (`pydev_rt_warp_gather`),
+/// with the state it is for (i32 at 32, 0 until computed).
+const HEAD: u64 = 40;
 
 fn callee(op: OperationRef) -> Option<String> {
     if op.name().as_string_ref().as_str() != Ok("func.call") {
@@ -75,7 +86,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
             if syncing.contains(&name) {
                 continue;
             }
-            if capi::all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
+            if capi::all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || c == WARP || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
                 syncing.insert(name);
             }
         }
@@ -108,7 +119,7 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
     let mut barriers = 0;
     for op in capi::all_ops(f) {
         if let Some(c) = callee(op) {
-            if c == BARRIER {
+            if c == BARRIER || c == WARP {
                 if op.parent_operation().map(|p| p.to_raw().ptr) != Some(f.to_raw().ptr) {
                     return false;
                 }
@@ -260,7 +271,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let region = f.region(0).expect("body");
 
     // 1. Split every barrier's block after the barrier.
-    let calls: Vec<OperationRef> = capi::all_ops(f).into_iter().filter(|op| callee(*op).as_deref() == Some(BARRIER)).collect();
+    let calls: Vec<OperationRef> = capi::all_ops(f).into_iter().filter(|op| matches!(callee(*op).as_deref(), Some(BARRIER | WARP))).collect();
     let mut barriers = Vec::new(); // (call, B, R)
     for call in &calls {
         let b = call.block().expect("in a block");
@@ -273,6 +284,45 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
             capi::move_to_end(capi::detach(op), r);
         }
         barriers.push((*call, b, r));
+    }
+
+    // 1b. Each rendezvous' result, computed where its thread resumes, so
+    //     that spilling below treats it as any other value.
+    let i64t: Type = IntegerType::new(ctx, 64).into();
+    let mut frame_size_uses: Vec<OperationRef> = Vec::new();
+    for (i, (call, _, r)) in barriers.iter().enumerate() {
+        let rb = Builder::before(capi::detach(r.first_operation().expect("R has a terminator")));
+        let result = if callee(*call).as_deref() == Some(WARP) {
+            // The frame size is set once known (step 4).
+            let size = rb.const_int(i64t, 0);
+            frame_size_uses.push(capi::defining_op(size).expect("a constant op"));
+            let id = rb.const_int(i32t, (i as i64 + 1) | WARP_STATE);
+            rb.value("func.call", &[ctx_arg, size, id], i64t, &[rb.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, "pydev_rt_warp_gather").into())])
+        } else {
+            let kind = capi::value(call.operand(1).expect("kind"));
+            let kind = capi::defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
+            let total_p = gep(&rb, ctx_arg, 100);
+            let total = rb.value("llvm.load", &[total_p], i32t, &[]);
+            match kind {
+                1 => total,
+                2 | 3 => {
+                    let i1: Type = IntegerType::new(ctx, 1).into();
+                    let cmp = if kind == 2 {
+                        let (bx, by, bz) = (load32(&rb, ctx_arg, 24), load32(&rb, ctx_arg, 28), load32(&rb, ctx_arg, 32));
+                        let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
+                        let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
+                        rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
+                    } else {
+                        let zero = rb.const_int(i32t, 0);
+                        rb.value("llvm.icmp", &[total, zero], i1, &[rb.named("predicate", rb.attr("1 : i64"))])
+                    };
+                    rb.value("llvm.zext", &[cmp], i32t, &[])
+                }
+                _ => rb.const_int(i32t, 0),
+            }
+        };
+        let old: Value = capi::value(call.result(0).expect("result").into());
+        capi::replace_uses_except(old, result, *call);
     }
 
     // 2. The CFG (barrier blocks end at the barrier: no successors).
@@ -333,7 +383,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // 4. Frame slots for what is not a constant.
     let remat = |op: Option<OperationRef>| op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1);
     let mut slots: HashMap<usize, u64> = HashMap::new();
-    let mut frame = 0u64;
+    let mut frame = HEAD;
     for (_, _, k) in &crossing {
         let (_, v, op) = defs[k];
         if remat(op) || slots.contains_key(k) {
@@ -345,6 +395,9 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         slots.insert(*k, offset);
     }
     let frame = frame.div_ceil(16).max(1) * 16;
+    for c in frame_size_uses {
+        capi::op_mut(c).set_attribute("value", IntegerAttribute::new(i64t, frame as i64).into());
+    }
 
     // 5. Dispatch: a new first block takes the arguments and the state.
     let real_entry = region.insert_block_after(entry, Block::new(&[]));
@@ -421,11 +474,12 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         }
         fp
     };
-    // state 1..n => R_i; otherwise the old entry.
+    // state of rendezvous i => R_i; otherwise the old entry.
+    let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
     let mut dispatch = entry;
-    for (i, (_, _, r)) in barriers.iter().enumerate() {
+    for (i, (call, _, r)) in barriers.iter().enumerate() {
         let b = Builder::at_end(dispatch, loc);
-        let c = b.const_int(i32t, i as i64 + 1);
+        let c = b.const_int(i32t, state_of(i, *call));
         let i1: Type = IntegerType::new(ctx, 1).into();
         let is = b.value("arith.cmpi", &[state, c], i1, &[b.named("predicate", b.attr("0 : i64"))]);
         let next_block = region.insert_block_after(dispatch, Block::new(&[]));
@@ -469,41 +523,38 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         capi::op_mut(*user).set_operand(*j, new);
     }
 
-    // 8. Barriers return their number; their results come from the block.
-    for (i, (call, _, r)) in barriers.iter().enumerate() {
-        let kind = capi::value(call.operand(1).expect("kind"));
-        let kind = capi::defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
+    // 8. Rendezvous return their state; their results come from the block
+    //    (barriers) or the warp (warp operations).
+    let store_at = |b: &Builder<'c>, v: Value<'c, 'c>, offset: i64| {
+        let p = gep(b, frame_ptr, offset);
+        b.op("llvm.store", &[v, p], &[], &[]);
+    };
+    for (i, (call, _, _)) in barriers.iter().enumerate() {
+        let state_id = state_of(i, *call);
+        if state_id & WARP_STATE != 0 {
+            let b = Builder::before(*call);
+            let operand = |k: usize| capi::value(call.operand(k).expect("warp operand"));
+            store_at(&b, operand(2), 4);
+            store_at(&b, operand(3), 8);
+            store_at(&b, operand(4), 16);
+            store_at(&b, operand(1), 20);
+            let not_ready = b.const_int(i32t, 0);
+            store_at(&b, not_ready, 32);
+            let n = b.const_int(i32t, state_id);
+            store_at(&b, n, 0);
+            b.op("func.return", &[n], &[], &[]);
+            b.erase(*call);
+            continue;
+        }
         let pred = capi::value(call.operand(2).expect("pred"));
         let b = Builder::before(*call);
         let count_p = gep(&b, ctx_arg, 96);
         let count = b.value("llvm.load", &[count_p], i32t, &[]);
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
         b.op("llvm.store", &[sum, count_p], &[], &[]);
-        let n = b.const_int(i32t, i as i64 + 1);
+        let n = b.const_int(i32t, state_id);
+        store_at(&b, n, 0);
         b.op("func.return", &[n], &[], &[]);
-        // In R_i: the barrier's result from the block's total.
-        let rb = Builder::before(capi::detach(r.first_operation().expect("R has a terminator")));
-        let total_p = gep(&rb, ctx_arg, 100);
-        let total = rb.value("llvm.load", &[total_p], i32t, &[]);
-        let result = match kind {
-            1 => total,
-            2 | 3 => {
-                let i1: Type = IntegerType::new(ctx, 1).into();
-                let cmp = if kind == 2 {
-                    let (bx, by, bz) = (load32(&rb, ctx_arg, 24), load32(&rb, ctx_arg, 28), load32(&rb, ctx_arg, 32));
-                    let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
-                    let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
-                    rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
-                } else {
-                    let zero = rb.const_int(i32t, 0);
-                    rb.value("llvm.icmp", &[total, zero], i1, &[rb.named("predicate", rb.attr("1 : i64"))])
-                };
-                rb.value("llvm.zext", &[cmp], i32t, &[])
-            }
-            _ => rb.const_int(i32t, 0),
-        };
-        let old: Value = capi::value(call.result(0).expect("result").into());
-        capi::replace_uses_except(old, result, *call);
         b.erase(*call);
     }
 
@@ -511,9 +562,11 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for ret in capi::all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
         let b = Builder::before(ret);
         let m1 = b.const_int(i32t, -1);
+        store_at(&b, m1, 0);
         b.op("func.return", &[m1], &[], &[]);
         b.erase(ret);
     }
+
     let t = FunctionType::try_from(f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).expect("type").value()).expect("function type");
     let mut inputs: Vec<Type> = (0..t.input_count()).map(|i| t.input(i).expect("input")).collect();
     let params = inputs.clone();
@@ -532,14 +585,15 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for old in capi::ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
         Builder::before(old).erase(old);
     }
-    let text = block_loop(&name, &params);
+    let text = block_loop(&name, &params, frame);
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {
         op = o.next_in_block();
         let n = capi::sym_name(o);
-        if n != name && n != "pydev_rt_error" {
+        let exists = capi::ops_named(module, &["func.func"]).iter().any(|g| capi::sym_name(*g) == n);
+        if n != name && !exists {
             body.append_operation(capi::clone_op(o));
         }
     }
@@ -555,7 +609,7 @@ fn gep_dyn<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, '
     gep(b, base, offset)
 }
 
-fn block_loop(kernel: &str, params: &[Type]) -> String {
+fn block_loop(kernel: &str, params: &[Type], frame: u64) -> String {
     let n = params.len();
     let decl: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}{}", if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
@@ -565,64 +619,113 @@ fn block_loop(kernel: &str, params: &[Type]) -> String {
         r#"module {{
 func.func private @{kernel}({types}, i32) -> i32
 func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)
+func.func private @pydev_rt_warp_gather(!llvm.ptr, i64, i32) -> i64
 func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
   %exit = arith.constant -1 : i32
   %big = arith.constant 2147483647 : i32
+  %warp = arith.constant {WARP_STATE} : i32
+  %false = arith.constant false
+  %true = arith.constant true
+  %fsz = arith.constant {frame} : index
   %px = llvm.getelementptr {c}[24] : (!llvm.ptr) -> !llvm.ptr, i8
   %py = llvm.getelementptr {c}[28] : (!llvm.ptr) -> !llvm.ptr, i8
   %pz = llvm.getelementptr {c}[32] : (!llvm.ptr) -> !llvm.ptr, i8
   %tx = llvm.getelementptr {c}[0] : (!llvm.ptr) -> !llvm.ptr, i8
   %ty = llvm.getelementptr {c}[4] : (!llvm.ptr) -> !llvm.ptr, i8
   %tz = llvm.getelementptr {c}[8] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pscratch = llvm.getelementptr {c}[88] : (!llvm.ptr) -> !llvm.ptr, i8
   %pcount = llvm.getelementptr {c}[96] : (!llvm.ptr) -> !llvm.ptr, i8
   %ptotal = llvm.getelementptr {c}[100] : (!llvm.ptr) -> !llvm.ptr, i8
+  %scratch = llvm.load %pscratch : !llvm.ptr -> !llvm.ptr
   %bx = llvm.load %px : !llvm.ptr -> i32
   %by = llvm.load %py : !llvm.ptr -> i32
   %bz = llvm.load %pz : !llvm.ptr -> i32
   %nx = arith.index_castui %bx : i32 to index
   %ny = arith.index_castui %by : i32 to index
   %nz = arith.index_castui %bz : i32 to index
+  %nxy = arith.muli %nx, %ny : index
+  %nthreads = arith.muli %nxy, %nz : index
+  scf.for %t = %c0 to %nthreads step %c1 {{
+    %off = arith.muli %t, %fsz : index
+    %off64 = arith.index_cast %off : index to i64
+    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+    llvm.store %zero, %p : i32, !llvm.ptr
+  }}
   llvm.store %zero, %pcount : i32, !llvm.ptr
-  %last = scf.while (%state = %zero) : (i32) -> i32 {{
+  %last:2 = scf.while (%state = %zero, %gone = %false) : (i32, i1) -> (i32, i1) {{
     %go = arith.cmpi ne, %state, %exit : i32
-    scf.condition(%go) %state : i32
+    scf.condition(%go) %state, %gone : i32, i1
   }} do {{
-  ^bb0(%st: i32):
-    %r:2 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit) -> (i32, i32) {{
+  ^bb0(%st: i32, %gone0: i1):
+    %r:3 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit, %ex0 = %gone0) -> (i32, i32, i1) {{
       %z32 = arith.index_castui %z : index to i32
       llvm.store %z32, %tz : i32, !llvm.ptr
-      %ry:2 = scf.for %y = %c0 to %ny step %c1 iter_args(%lo1 = %lo0, %hi1 = %hi0) -> (i32, i32) {{
+      %ry:3 = scf.for %y = %c0 to %ny step %c1 iter_args(%lo1 = %lo0, %hi1 = %hi0, %ex1 = %ex0) -> (i32, i32, i1) {{
         %y32 = arith.index_castui %y : index to i32
         llvm.store %y32, %ty : i32, !llvm.ptr
-        %rx:2 = scf.for %x = %c0 to %nx step %c1 iter_args(%lo2 = %lo1, %hi2 = %hi1) -> (i32, i32) {{
+        %rx:3 = scf.for %x = %c0 to %nx step %c1 iter_args(%lo2 = %lo1, %hi2 = %hi1, %ex2 = %ex1) -> (i32, i32, i1) {{
           %x32 = arith.index_castui %x : index to i32
           llvm.store %x32, %tx : i32, !llvm.ptr
-          %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
-          %lo = arith.minsi %lo2, %s : i32
-          %hi = arith.maxsi %hi2, %s : i32
-          scf.yield %lo, %hi : i32, i32
+          %yz = arith.muli %z, %ny : index
+          %yz2 = arith.addi %yz, %y : index
+          %lin0 = arith.muli %yz2, %nx : index
+          %lin = arith.addi %lin0, %x : index
+          %off = arith.muli %lin, %fsz : index
+          %off64 = arith.index_cast %off : index to i64
+          %pf = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+          %mine = llvm.load %pf : !llvm.ptr -> i32
+          %live = arith.cmpi ne, %mine, %exit : i32
+          %res:3 = scf.if %live -> (i32, i32, i1) {{
+            %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
+            %exited = arith.cmpi eq, %s, %exit : i32
+            %ex = arith.ori %ex2, %exited : i1
+            %lo = arith.select %exited, %lo2, %s : i32
+            %lo_ = arith.minsi %lo2, %lo : i32
+            %hi_ = arith.maxsi %hi2, %s : i32
+            scf.yield %lo_, %hi_, %ex : i32, i32, i1
+          }} else {{
+            scf.yield %lo2, %hi2, %ex2 : i32, i32, i1
+          }}
+          scf.yield %res#0, %res#1, %res#2 : i32, i32, i1
         }}
-        scf.yield %rx#0, %rx#1 : i32, i32
+        scf.yield %rx#0, %rx#1, %rx#2 : i32, i32, i1
       }}
-      scf.yield %ry#0, %ry#1 : i32, i32
+      scf.yield %ry#0, %ry#1, %ry#2 : i32, i32, i1
     }}
     %total = llvm.load %pcount : !llvm.ptr -> i32
     llvm.store %total, %ptotal : i32, !llvm.ptr
     llvm.store %zero, %pcount : i32, !llvm.ptr
+    // %r#0: lowest state a live thread reached (%big: all returned);
+    // %r#1: highest (-1: all returned); %r#2: some thread returned so far.
+    %none = arith.cmpi eq, %r#0, %big : i32
     %same = arith.cmpi eq, %r#0, %r#1 : i32
-    %next = scf.if %same -> (i32) {{
-      scf.yield %r#0 : i32
-    }} else {{
-      %code = arith.constant 3 : i32
-      %lo64 = arith.extsi %r#0 : i32 to i64
-      %hi64 = arith.extsi %r#1 : i32 to i64
-      func.call @pydev_rt_error({c}, %code, %zero, %lo64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
+    %at_warp = arith.andi %r#0, %warp : i32
+    %is_warp = arith.cmpi ne, %at_warp, %zero : i32
+    %barrier_after_exit = arith.andi %r#2, %true : i1
+    %not_warp = arith.xori %is_warp, %true : i1
+    %bad_exit = arith.andi %barrier_after_exit, %not_warp : i1
+    %ok0 = arith.xori %bad_exit, %true : i1
+    %ok = arith.andi %same, %ok0 : i1
+    %next = scf.if %none -> (i32) {{
       scf.yield %exit : i32
+    }} else {{
+      %n2 = scf.if %ok -> (i32) {{
+        scf.yield %r#0 : i32
+      }} else {{
+        %code = arith.constant 3 : i32
+        %lo64 = arith.extsi %r#0 : i32 to i64
+        %hi64 = arith.extsi %r#1 : i32 to i64
+        %a = arith.select %same, %exit, %r#0 : i32
+        %a64 = arith.extsi %a : i32 to i64
+        func.call @pydev_rt_error({c}, %code, %zero, %a64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
+        scf.yield %exit : i32
+      }}
+      scf.yield %n2 : i32
     }}
-    scf.yield %next : i32
+    scf.yield %next, %r#2 : i32, i1
   }}
   return
 }}

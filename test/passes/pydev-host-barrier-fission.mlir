@@ -3,8 +3,10 @@
 // A kernel with a barrier becomes a step function: the dispatch enters the
 // old entry (state 0) or the code after barrier 1; the barrier adds its
 // predicate to the block's count and returns 1; a value used after the
-// barrier goes through the thread's frame; constants are cloned.
-// CHECK: module attributes {pydev.host_frames = {k = 16 : i64}}
+// barrier goes through the thread's frame (after its 40-byte head: the
+// state it returned, and what it brings to warp operations); constants are
+// cloned.
+// CHECK: module attributes {pydev.host_frames = {k = 48 : i64}}
 // CHECK-LABEL: func.func @k
 // CHECK-SAME: (%[[A:.*]]: !llvm.ptr, %[[CTX:.*]]: !llvm.ptr {llvm.noalias}, %[[STATE:.*]]: i32) -> i32
 // CHECK: %[[SCRATCH_P:.*]] = llvm.getelementptr %[[CTX]][88]
@@ -15,7 +17,7 @@
 // CHECK-NEXT: cf.br ^[[ENTRY:.*]]
 // CHECK: ^[[ENTRY]]:
 // CHECK: %[[V:.*]] = llvm.load %[[A]] : !llvm.ptr -> f32
-// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[FRAME]][0]
+// CHECK: %[[SLOT:.*]] = llvm.getelementptr %[[FRAME]][40]
 // CHECK: llvm.store %[[V]], %[[SLOT]] : f32, !llvm.ptr
 // CHECK: %[[COUNT_P:.*]] = llvm.getelementptr %[[CTX]][96]
 // CHECK: llvm.store %{{.*}}, %[[COUNT_P]]
@@ -55,19 +57,43 @@ func.func @__pydev_block_k(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attrib
 
 // -----
 
-// Warp operations need the coroutines: the pass does not fire.
-// CHECK-NOT: pydev.host_frames
+// A warp operation is a rendezvous too: the lane leaves mask, value,
+// argument and operation in its frame head and returns the warp state
+// (1 << 16 | 1); where it resumes, the warp's results are gathered.
+// CHECK: pydev.host_frames = {warp = 48 : i64}
 // CHECK-LABEL: func.func @warp
-// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
-// CHECK-NOT: return %
-func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+// CHECK: arith.cmpi eq, %{{.*}}, %{{.*}} : i32
+// CHECK: %[[STATE:.*]] = llvm.mlir.constant(65537 : i32) : i32
+// CHECK-NEXT: llvm.getelementptr
+// CHECK-NEXT: llvm.store %[[STATE]]
+// CHECK-NEXT: return %[[STATE]] : i32
+// CHECK: %[[ID:.*]] = llvm.mlir.constant(65537 : i32) : i32
+// CHECK: call @pydev_rt_warp_gather(%{{.*}}, %{{.*}}, %[[ID]]) : (!llvm.ptr, i64, i32) -> i64
 func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64
 func.func @warp(%a: !llvm.ptr, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
   %z = llvm.mlir.constant(0 : i32) : i32
-  %z64 = llvm.mlir.constant(0 : i64) : i64
+  %z64 = llvm.mlir.constant(7 : i64) : i64
   %m = llvm.mlir.constant(-1 : i32) : i32
+  %op = llvm.mlir.constant(6 : i32) : i32
+  %s = func.call @pydev_rt_warp(%ctx, %op, %m, %z64, %z) : (!llvm.ptr, i32, i32, i64, i32) -> i64
+  llvm.store %s, %a : i64, !llvm.ptr
+  return
+}
+
+// -----
+
+// Atomic waits need the coroutines: the pass does not fire.
+// CHECK-NOT: pydev.host_frames
+// CHECK-LABEL: func.func @wait
+// CHECK-SAME: (%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-NOT: return %
+func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+func.func private @pydev_rt_wait(!llvm.ptr, !llvm.ptr, i64, i32)
+func.func @wait(%a: !llvm.ptr, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %z64 = llvm.mlir.constant(0 : i64) : i64
   %n = func.call @pydev_rt_barrier(%ctx, %z, %z) : (!llvm.ptr, i32, i32) -> i32
-  %s = func.call @pydev_rt_warp(%ctx, %z, %m, %z64, %z) : (!llvm.ptr, i32, i32, i64, i32) -> i64
+  func.call @pydev_rt_wait(%ctx, %a, %z64, %z) : (!llvm.ptr, !llvm.ptr, i64, i32) -> ()
   return
 }
 

@@ -154,7 +154,7 @@ def main(argv):
         return file_cache[path]
 
     counts = {c: 0 for c in STATUS_COLUMNS}
-    last_pos = -1
+    last_pos = (-1, None)
     for line_no, cells in rows:
         where = f"{os.path.basename(matrix)}:{line_no}"
         if len(cells) != len(COLUMNS):
@@ -169,11 +169,12 @@ def main(argv):
         if not positions:
             errors.append(f"{name}: spec section '{row['spec']}' is not a heading of the spec")
         else:
-            later = [p for p in positions if p >= last_pos]
+            later = [p for p in positions if p >= last_pos[0]]
             if not later:
-                errors.append(f"{name}: out of the spec's order (section '{row['spec']}' comes earlier)")
-            else:
-                last_pos = later[0]
+                errors.append(f"{name}: out of the spec's order: section '{row['spec']}' comes before "
+                              f"'{last_pos[1]}' of the row above")
+            pos = later[0] if later else positions[0]
+            last_pos = (pos, row["spec"])
 
         # Status words.
         for col in STATUS_COLUMNS:
@@ -219,7 +220,7 @@ def main(argv):
     for e in errors:
         print(e, file=sys.stderr)
     summary = ", ".join(f"{c} {counts[c]}" for c in STATUS_COLUMNS)
-    print(f"conformance matrix: {len(rows)} rows, {len(names)} spec names covered; "
+    print(f"conformance matrix: {len(rows)} rows, {len(names)} spec names checked; "
           f"ok/PASS per column: {summary}; {len(errors)} problem(s)")
     return 1 if errors else 0
 

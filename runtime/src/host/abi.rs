@@ -13,6 +13,7 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
         ("pydev_rt_warp", pydev_rt_warp as *mut c_void),
         ("pydev_rt_error", pydev_rt_error as *mut c_void),
         ("pydev_rt_wait", pydev_rt_wait as *mut c_void),
+        ("pydev_rt_warp_gather", pydev_rt_warp_gather as *mut c_void),
         ("pydev_rt_atomic_fmax_f32", pydev_rt_atomic_fmax_f32 as *mut c_void),
         ("pydev_rt_atomic_fmin_f32", pydev_rt_atomic_fmin_f32 as *mut c_void),
         ("pydev_rt_atomic_fmax_f64", pydev_rt_atomic_fmax_f64 as *mut c_void),
@@ -79,6 +80,58 @@ extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, value: i64,
     }
 }
 
+/// A warp operation of a kernel split at its rendezvous
+/// (`pydev-host-barrier-fission`): every live lane of the warp left its
+/// mask, value, argument and operation in its frame (offsets 4, 8, 16, 20)
+/// with `state` at offset 0 and 0 at offset 32. The first lane of the warp
+/// to resume computes every live lane's result into its frame (offset 24,
+/// marked with `state` at 32); each lane then reads its own.
+extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) -> i64 {
+    // Safety: the frames of the block's threads are `frame` bytes apart in
+    // the worker's scratch buffer, sized for the block.
+    unsafe {
+        let c = &*ctx;
+        let (t, d) = (c.tid, c.bdim);
+        let lin = (t[0] + d[0] * (t[1] + d[1] * t[2])) as usize;
+        let n = (d[0] * d[1] * d[2]) as usize;
+        let base = lin & !31;
+        let lanes_here = (n - base).min(32);
+        let at = |l: usize, off: usize| c.scratch.add((base + l) * frame as usize + off);
+        let live = |l: usize| *at(l, 0).cast::<i32>() == state;
+        let me = lin - base;
+        // The first lane of the warp to resume computes for all; the
+        // others find their result marked with this state.
+        if *at(me, 32).cast::<i32>() != state {
+            let mut lanes = [warp::Lane::Gone; 32];
+            for (l, lane) in lanes.iter_mut().enumerate().take(lanes_here) {
+                if live(l) {
+                    *lane = warp::Lane::Warp(warp::Request {
+                        mask: *at(l, 4).cast::<u32>(),
+                        value: *at(l, 8).cast::<u64>(),
+                        arg: *at(l, 16).cast::<i32>(),
+                        op: *at(l, 20).cast::<i32>(),
+                    });
+                }
+            }
+            match warp::try_release(&lanes[..lanes_here]) {
+                Some((group, results)) => {
+                    for (l, r) in results.iter().enumerate().take(lanes_here) {
+                        if group & (1 << l) != 0 {
+                            *at(l, 24).cast::<u64>() = *r;
+                            *at(l, 32).cast::<i32>() = state;
+                        }
+                    }
+                }
+                None => launch_of(ctx).fail(format!(
+                    "deadlock: a warp operation in warp {} names lanes that never reach it",
+                    base / 32
+                )),
+            }
+        }
+        *at(me, 24).cast::<i64>()
+    }
+}
+
 extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b: i64) {
     let launch = launch_of(ctx);
     let at = launch.program.locations.get(loc as usize).map_or("an unknown location", String::as_str);
@@ -88,7 +141,11 @@ extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b
         pydev_passes::error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
         pydev_passes::error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
         pydev_passes::error_code::BARRIER_DIVERGENCE => {
-            let what = |s: i64| if s < 0 { "returned".to_owned() } else { format!("waited at barrier {s}") };
+            let what = |s: i64| match s {
+                s if s < 0 => "returned".to_owned(),
+                s if s & (1 << 16) != 0 => format!("waited at warp operation {}", s & 0xffff),
+                s => format!("waited at barrier {s}"),
+            };
             return launch.fail(format!(
                 "deadlock: the threads of block ({}, {}, {}) did not all reach the same syncthreads (some {}, some {}); every thread of a block must reach each barrier",
                 bl[0], bl[1], bl[2], what(a), what(b)
