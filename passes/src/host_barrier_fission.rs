@@ -286,6 +286,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         barriers.push((*call, b, r));
     }
 
+    let has_warp = barriers.iter().any(|(c, _, _)| callee(*c).as_deref() == Some(WARP));
     // 1b. Each rendezvous' result, computed where its thread resumes, so
     //     that spilling below treats it as any other value.
     let i64t: Type = IntegerType::new(ctx, 64).into();
@@ -383,7 +384,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // 4. Frame slots for what is not a constant.
     let remat = |op: Option<OperationRef>| op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1);
     let mut slots: HashMap<usize, u64> = HashMap::new();
-    let mut frame = HEAD;
+    let mut frame = if has_warp { HEAD } else { 0 };
     for (_, _, k) in &crossing {
         let (_, v, op) = defs[k];
         if remat(op) || slots.contains_key(k) {
@@ -553,7 +554,9 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
         b.op("llvm.store", &[sum, count_p], &[], &[]);
         let n = b.const_int(i32t, state_id);
-        store_at(&b, n, 0);
+        if has_warp {
+            store_at(&b, n, 0);
+        }
         b.op("func.return", &[n], &[], &[]);
         b.erase(*call);
     }
@@ -562,7 +565,9 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for ret in capi::all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
         let b = Builder::before(ret);
         let m1 = b.const_int(i32t, -1);
-        store_at(&b, m1, 0);
+        if has_warp {
+            store_at(&b, m1, 0);
+        }
         b.op("func.return", &[m1], &[], &[]);
         b.erase(ret);
     }
@@ -585,7 +590,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for old in capi::ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
         Builder::before(old).erase(old);
     }
-    let text = block_loop(&name, &params, frame);
+    let text = block_loop(&name, &params, frame, has_warp);
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
     let mut op = parsed.body().first_operation();
@@ -609,7 +614,9 @@ fn gep_dyn<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, '
     gep(b, base, offset)
 }
 
-fn block_loop(kernel: &str, params: &[Type], frame: u64) -> String {
+/// The block loop; with warp operations it tracks which threads returned
+/// (their frame's state), so that exited lanes sit out later rounds.
+fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
     let n = params.len();
     let decl: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}{}", if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
@@ -648,12 +655,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
   %nz = arith.index_castui %bz : i32 to index
   %nxy = arith.muli %nx, %ny : index
   %nthreads = arith.muli %nxy, %nz : index
-  scf.for %t = %c0 to %nthreads step %c1 {{
-    %off = arith.muli %t, %fsz : index
-    %off64 = arith.index_cast %off : index to i64
-    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-    llvm.store %zero, %p : i32, !llvm.ptr
-  }}
+  {init}
   llvm.store %zero, %pcount : i32, !llvm.ptr
   %last:2 = scf.while (%state = %zero, %gone = %false) : (i32, i1) -> (i32, i1) {{
     %go = arith.cmpi ne, %state, %exit : i32
@@ -676,8 +678,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
           %off = arith.muli %lin, %fsz : index
           %off64 = arith.index_cast %off : index to i64
           %pf = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-          %mine = llvm.load %pf : !llvm.ptr -> i32
-          %live = arith.cmpi ne, %mine, %exit : i32
+          {live}
           %res:3 = scf.if %live -> (i32, i32, i1) {{
             %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
             %exited = arith.cmpi eq, %s, %exit : i32
@@ -734,5 +735,15 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
         types = types.join(", "),
         decl = decl.join(", "),
         args = args.join(", "),
+        init = if warp {
+            "scf.for %t = %c0 to %nthreads step %c1 {\n    %off = arith.muli %t, %fsz : index\n    %off64 = arith.index_cast %off : index to i64\n    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8\n    llvm.store %zero, %p : i32, !llvm.ptr\n  }"
+        } else {
+            ""
+        },
+        live = if warp {
+            "%mine = llvm.load %pf : !llvm.ptr -> i32\n          %live = arith.cmpi ne, %mine, %exit : i32"
+        } else {
+            "%live = arith.constant true"
+        },
     )
 }
