@@ -254,6 +254,8 @@ pub struct Lowerer<'c, 'm, 'a> {
     name_range: TextRange,
     /// The `return` statement that ends each block that returns.
     return_ranges: HashMap<usize, TextRange>,
+    /// Module aliases being evaluated (a cycle is an error).
+    aliases: Vec<String>,
 }
 
 /// Every name a function body assigns (Python's local-variable rule).
@@ -303,7 +305,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
     pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new() };
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![] };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
             l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
@@ -496,6 +498,15 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         if let Some(g) = m.globals.get(name) {
             let g = g.clone();
             return self.global_value(&g, range);
+        }
+        if let Some(e) = m.aliases.get(name).copied() {
+            if self.aliases.iter().any(|a| a == name) {
+                return self.err(range, format!("module-level name '{name}' is defined in terms of itself"));
+            }
+            self.aliases.push(name.to_owned());
+            let item = self.expr(e);
+            self.aliases.pop();
+            return item;
         }
         Ok(match name {
             "range" | "len" | "abs" | "min" | "max" | "int" | "float" | "bool" | "complex" | "print" | "round" => {

@@ -60,6 +60,10 @@ pub struct Module<'a> {
     pub funcs: HashMap<String, FuncDef<'a>>,
     pub structs: HashMap<String, StructClass<'a>>,
     pub globals: HashMap<String, GlobalConst>,
+    /// Module-level names bound to other expressions (`DT = device.float32`,
+    /// `NEW = device.sm_80 | device.sm_90`): device code that reads one
+    /// evaluates the expression there.
+    pub aliases: HashMap<String, &'a Expr>,
     /// Functions and classes of the module that are not device code
     /// (`true` for a class), for the error where device code uses one.
     pub undecorated: HashMap<String, bool>,
@@ -68,7 +72,7 @@ pub struct Module<'a> {
 
 impl<'a> Module<'a> {
     pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
-        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), undecorated: HashMap::new(), diags: vec![] };
+        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), aliases: HashMap::new(), undecorated: HashMap::new(), diags: vec![] };
         for stmt in body {
             match stmt {
                 Stmt::Import(imp) => {
@@ -118,16 +122,18 @@ impl<'a> Module<'a> {
                 }
                 Stmt::Assign(a) => {
                     if let [Expr::Name(target)] = a.targets.as_slice() {
-                        if let Some(value) = m.const_expr(&a.value) {
-                            m.globals.insert(target.id.to_string(), value);
-                        }
+                        match m.const_expr(&a.value) {
+                            Some(value) => m.globals.insert(target.id.to_string(), value).map(|_| ()),
+                            None => m.aliases.insert(target.id.to_string(), &a.value).map(|_| ()),
+                        };
                     }
                 }
                 Stmt::AnnAssign(a) => {
                     if let (Expr::Name(target), Some(value)) = (a.target.as_ref(), a.value.as_ref()) {
-                        if let Some(value) = m.const_expr(value) {
-                            m.globals.insert(target.id.to_string(), value);
-                        }
+                        match m.const_expr(value) {
+                            Some(c) => m.globals.insert(target.id.to_string(), c).map(|_| ()),
+                            None => m.aliases.insert(target.id.to_string(), value).map(|_| ()),
+                        };
                     }
                 }
                 _ => {}
