@@ -35,13 +35,14 @@ demo: build
 
 # The wheel (maturin, pyo3 abi3) with `cuda.device` and `pydev`, installed
 # into this Python. WHEEL_PROFILE=release for the one to ship (DESIGN.md
-# "Size"); the dev build reuses `cargo build`'s artifacts.
+# "Size"; auditwheel bundles libzstd for machines without it); the dev build
+# reuses `cargo build`'s artifacts and is only installed here.
 WHEEL_PROFILE ?= dev
 WHEEL_DIR := target/wheels/$(WHEEL_PROFILE)
 wheel: setup
 	@echo "== wheel ($(WHEEL_PROFILE)) =="
 	rm -rf $(WHEEL_DIR)
-	maturin build --profile $(WHEEL_PROFILE) --strip -m python/Cargo.toml -o $(WHEEL_DIR) 2>&1 | tail -1
+	maturin build --profile $(WHEEL_PROFILE) --strip $(if $(filter release,$(WHEEL_PROFILE)),--auditwheel repair,--auditwheel skip) -m python/Cargo.toml -o $(WHEEL_DIR)
 	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 
 test: build test-rust test-lit check-ptx test-gpu test-host test-python check-docs
@@ -85,9 +86,11 @@ test-host: build wheel
 	  status=$$?; rm -rf $$tmp; exit $$status
 
 # The Python package's tests (the GPU module skips without a GPU).
+# Run from the repository root: python/ itself would shadow the installed
+# package (it has no native module).
 test-python: wheel
 	@echo "== Python package (pytest) =="
-	cd python && python3 -m pytest -q tests
+	PYDEV_REQUIRE_NATIVE=1 python3 -m pytest -q -rs python/tests
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
 docs: setup

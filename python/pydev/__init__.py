@@ -128,7 +128,7 @@ def compile(fn, argtypes, target="sm_90", stage="ptx"):
         signature = argtypes
     else:
         t = "host" if target == "host" else "cuda"
-        signature, _, _ = _launch.signature_of(fn, list(argtypes), t)
+        signature, _, _ = _launch.signature_of(fn, list(argtypes), t, check_device=False)
     path, source = fn._source()
     _launch.STATS["compiles"] += 1
     return _native().compile(path, source, fn.__name__, signature, fn._consts(), target, stage)

@@ -235,6 +235,11 @@ def array_arg(obj, position, stream=None):
     """The ArrayArg of an array-like argument, or None if `obj` is no array.
     DLPack wins over the CUDA Array Interface (spec); protocol data is
     validated before anything checks where the array lives."""
+    if isinstance(obj, np.generic):
+        return None  # NumPy scalars are numbers, not arrays
+    if isinstance(obj, np.ndarray):
+        # NumPy's own layout (structured dtypes too, which DLPack cannot carry).
+        return from_numpy(obj, position)
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         return from_dlpack(obj, position, stream)
     if hasattr(obj, "__cuda_array_interface__"):

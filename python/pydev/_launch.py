@@ -212,16 +212,17 @@ def _scalar(value, position):
     raise TypeError(f"argument {position}: a {type(value).__name__} cannot be passed to a kernel (arrays, numbers, vectors, structs and tuples can)")
 
 
-def signature_of(kernel, args, target, stream_handle=0):
-    """The signature string and packed arguments for `args`."""
+def signature_of(kernel, args, target, stream_handle=0, check_device=True):
+    """The signature string and packed arguments for `args`; with
+    `check_device`, arrays must live where `target` runs."""
     structs = kernel._structs() if kernel is not None else {}
     types_, packed, arrays = [], [], []
     for i, a in enumerate(args):
         arr = _arrays.array_arg(a, i, stream=None if target == "host" else (stream_handle or None))
         if arr is not None:
-            if target == "cuda" and arr.device == "cpu":
+            if check_device and target == "cuda" and arr.device == "cpu":
                 raise ValueError(f"argument {i}: a host (CPU) array cannot be passed to a cuda launch: copy it with pydev.to_device(a)")
-            if target == "host" and arr.device == "cuda":
+            if check_device and target == "host" and arr.device == "cuda":
                 raise ValueError(f"argument {i}: a CUDA device array cannot be passed to a host launch: use pydev.to_host(a), or run with PYDEV_TARGET=cuda")
             types_.append(arr.signature(structs))
             packed.append(arr.descriptor())
