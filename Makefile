@@ -26,12 +26,16 @@ setup:
 build: setup
 	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc
 
-# The main job, for now: compile a sample kernel to PTX and print it.
-demo: build
+# Compile a sample kernel to PTX and print it, then build and install the
+# wheel and run the README's quick start (on the GPU where there is one,
+# else on the host target).
+demo: build wheel
 	@echo "== $(PY_SAMPLE) -> PTX (sm_90) =="
 	@cat $(PY_SAMPLE)
 	@echo
 	@$(BIN)/pydevc $(PY_SAMPLE) --kernel saxpy --signature '$(PY_SIGNATURE)' --emit ptx
+	@echo "== the README's quick start (test/samples/vector_add.py) =="
+	@cd test/samples && python3 vector_add.py
 
 # The wheel (maturin, pyo3 abi3) with `cuda.device` and `pydev`, installed
 # into this Python. WHEEL_PROFILE=release for the one to ship (DESIGN.md

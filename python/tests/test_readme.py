@@ -13,6 +13,8 @@ def test_quick_start(tmp_path):
     pytest.importorskip("pydev._pydev")
     readme = open(os.path.join(ROOT, "README.md")).read()
     code = re.search(r"## Quick start.*?```python\n(.*?)```", readme, re.S).group(1)
+    # `make demo` runs the same program from test/samples/vector_add.py.
+    assert code == open(os.path.join(ROOT, "test", "samples", "vector_add.py")).read()
     script = tmp_path / "vadd.py"
     script.write_text(code)
     env = dict(os.environ, PYDEV_CACHE_DIR=str(tmp_path / "cache"))
