@@ -35,6 +35,7 @@
 //! Rewrites:
 //!   gpu.thread_id|block_id|block_dim|grid_dim d  =>  load i32 [%ctx + offset(d)], index_castui
 //!   gpu.lane_id                      =>  (x + bdx * (y + bdy * z)) & 31
+//!   gpu.printf "f", %x..             =>  llvm.call @printf(@format, %x..) (the C library's)
 //!   lanemask_lt                      =>  (1 << lane_id) - 1
 //!   syncthreads[_count|_and|_or] %p  =>  call @pydev_rt_barrier(%ctx, kind, zext %p) (!= 0 for and/or)
 //!   shfl of an aggregate             =>  one runtime shuffle per member, rebuilt
@@ -200,6 +201,9 @@ fn run(module: OperationRef) -> Result<(), ()> {
     if declare.contains("warp") {
         text += "func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64\n";
     }
+    if declare.contains("printf") {
+        text += "llvm.func @printf(!llvm.ptr, ...) -> i32\n";
+    }
     // Always declared: bounds checks (pydev-lower-arrays) call it too.
     text += "func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)\n";
     for (name, _, f) in &kernels {
@@ -224,6 +228,10 @@ fn run(module: OperationRef) -> Result<(), ()> {
     let mut m = capi::op_mut(module);
     if needs_fibers {
         m.set_attribute("pydev.host_fibers", Attribute::unit(ctx));
+    }
+    if declare.contains("printf") {
+        // The runtime flushes C's stdout after launches of such kernels.
+        m.set_attribute("pydev.host_prints", Attribute::unit(ctx));
     }
     add_locations(module, &locations);
     let table = |rows: Vec<(&String, &Vec<i64>)>| -> String {
@@ -511,6 +519,36 @@ fn lower<'c>(
             let v = load_u32(b, ctx, base + 4 * k);
             let idx = b.value("arith.index_castui", &[v], result_type(), &[]);
             b.replace(op, &[idx]);
+        }
+        "gpu.printf" => {
+            // The C library's printf (vprintf on the GPU): the format becomes
+            // a private string constant of the module.
+            let format = op.attribute("format").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
+            let module = capi::module_of(op);
+            let n = capi::ops_named(module, &["llvm.mlir.global"]).len();
+            let symbol = format!("__pydev_printf_{n}");
+            let escaped: String = format.bytes().chain(std::iter::once(0)).map(|c| if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' { (c as char).to_string() } else { format!("\\{c:02X}") }).collect();
+            let text = format!("module {{ llvm.mlir.global internal constant @{symbol}(\"{escaped}\") {{addr_space = 0 : i32}} }}");
+            let parsed = Module::parse(b.ctx, &text).ok_or("cannot build the printf format")?;
+            let body = module.region(0).ok().and_then(capi::entry_block).ok_or("no module body")?;
+            body.append_operation(capi::clone_op(parsed.body().first_operation().ok_or("no global")?));
+            declare.insert("printf");
+            let ptr = b.ty("!llvm.ptr");
+            let fmt = b.value("llvm.mlir.addressof", &[], ptr, &[b.named("global_name", FlatSymbolRefAttribute::new(b.ctx, &symbol).into())]);
+            let mut args: Vec<Value> = vec![fmt];
+            args.extend(op.operands().map(capi::value));
+            b.op(
+                "llvm.call",
+                &args,
+                &[b.i32()],
+                &[
+                    b.named("callee", FlatSymbolRefAttribute::new(b.ctx, "printf").into()),
+                    b.named("var_callee_type", b.attr("!llvm.func<i32 (ptr, ...)>")),
+                    b.named("operandSegmentSizes", b.attr(&format!("array<i32: {}, 0>", args.len()))),
+                    b.named("op_bundle_sizes", b.attr("array<i32>")),
+                ],
+            );
+            b.erase(op);
         }
         "gpu.lane_id" => {
             let lane = lane_id(b, ctx);

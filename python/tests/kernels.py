@@ -90,3 +90,10 @@ def divide(out, a, b):
     i = device.tid(1)
     if i < out.size:
         out[i] = a[i] // b[i]
+
+
+@device.kernel
+def shout(x):
+    i = device.tid(1)
+    if i < x.size:
+        print("lane", i, "holds", x[i])

@@ -174,3 +174,10 @@ def test_active_target_and_streams(monkeypatch):
     if not pydev._native().cuda_status()[0]:
         with pytest.raises(pydev.TargetUnavailable, match="cuda target is unavailable"):
             pydev.active_target()
+
+
+def test_print_in_device_code(capfd):
+    x = np.array([0.5, 2.0, -1.25], np.float32)
+    device.launch(kernels.shout, x, grid=1, block=3, stream=stream())
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == ["lane 0 holds 0.5", "lane 1 holds 2", "lane 2 holds -1.25"]

@@ -43,7 +43,6 @@
 # RUN: not pydevc %s --kernel closure_no_return --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=CLOSURE-NO-RETURN
 # RUN: not pydevc %s --kernel closure_args --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=CLOSURE-ARGS
 # RUN: not pydevc %s --kernel rebind_function --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=REBIND-FUNCTION
-# RUN: not pydevc %s --kernel print_call --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=PRINT
 # RUN: not pydevc %s --kernel async_for --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=ASYNC-FOR
 # RUN: not pydevc %s --kernel call_uint64_returns --signature 'int32[:], int32, uint64' --emit pydev 2>&1 | FileCheck %s --check-prefix=RETURN-UINT64
 # RUN: not pydevc %s --kernel call_bare_return --signature 'float32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=RETURN-BARE
@@ -373,13 +372,6 @@ def rebind_function(out, x):
     def f():
         return x
     f = 1
-
-
-# PRINT: {{.*}}control_flow-errors.py:[[@LINE+4]]:5: error: print() is not supported in device code yet
-# PRINT: help: write values to an output array
-@device.kernel
-def print_call(out, x):
-    print(x)
 
 
 # ASYNC-FOR: {{.*}}control_flow-errors.py:[[@LINE+3]]:5: error: async for is not supported in device code

@@ -1257,9 +1257,61 @@ impl Lowerer<'_, '_, '_> {
                 }
                 Ok(Item::Val(acc))
             }
-            "print" => self.err_help(c.range(), "print() is not supported in device code yet", "write values to an output array"),
+            "print" => self.print(c),
             _ => self.err(c.range(), format!("{b}() is not supported in device code")),
         }
+    }
+
+    /// `print(a, b, ...)`: one `gpu.printf` with Python's spacing and newline
+    /// (vprintf on the GPU, the C library's printf on the host). Integers
+    /// print as C's %d/%u/%lld/%llu, floats as %g (after widening to
+    /// float64, as C varargs require), strings and None as text.
+    fn print(&mut self, c: &ast::ExprCall) -> R<Item> {
+        if let Some(k) = c.arguments.keywords.first() {
+            return self.err_help(k.range(), "print() keywords (sep, end, file, flush) are not supported in device code", "format the line with its positional arguments");
+        }
+        let mut fmt = String::new();
+        let mut operands: Vec<Val> = Vec::new();
+        for (k, arg) in c.arguments.args.iter().enumerate() {
+            if k > 0 {
+                fmt.push(' ');
+            }
+            match self.expr(arg)? {
+                Item::Str(s) => fmt.push_str(&s.replace('%', "%%")),
+                Item::NoneV => fmt.push_str("None"),
+                Item::Val(x) => match x.ty.clone() {
+                    Ty::Int { bits, signed } => {
+                        let (ty, spec) = match (bits > 32, signed) {
+                            (false, true) => (INT32, "%d"),
+                            (false, false) => (crate::types::UINT32, "%u"),
+                            (true, true) => (INT64, "%lld"),
+                            (true, false) => (Ty::Int { bits: 64, signed: false }, "%llu"),
+                        };
+                        operands.push(self.convert(&x, &ty, arg.range())?);
+                        fmt.push_str(spec);
+                    }
+                    Ty::Float(_) => {
+                        operands.push(self.convert(&x, &Ty::Float(crate::types::FloatKind::F64), arg.range())?);
+                        fmt.push_str("%g");
+                    }
+                    other => {
+                        return self.err_help(arg.range(), format!("print() of a {other} is not supported in device code"), "print its numbers (for a bool, int(flag))");
+                    }
+                },
+                other => return self.err(arg.range(), format!("print() cannot print {}", describe(&other))),
+            }
+        }
+        fmt.push('\n');
+        let escaped: String = fmt.bytes().map(|b| if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' { (b as char).to_string() } else { format!("\\{b:02X}") }).collect();
+        let args = operands.iter().map(|o| v(o.id)).collect::<Vec<_>>().join(", ");
+        let types = operands.iter().map(|o| o.ty.mlir()).collect::<Vec<_>>().join(", ");
+        self.at(c.range());
+        if operands.is_empty() {
+            self.b.op(&[], &format!("gpu.printf \"{escaped}\""));
+        } else {
+            self.b.op(&[], &format!("gpu.printf \"{escaped}\", {args} : {types}"));
+        }
+        Ok(Item::NoneV)
     }
 
     fn call_method(&mut self, obj: Item, method: &str, c: &ast::ExprCall) -> R<Item> {

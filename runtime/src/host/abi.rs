@@ -331,3 +331,12 @@ pub fn add_private(kind: i64, data: u64, copy: &[u128], shape: &[u64], strides: 
         }
     }
 }
+
+/// Flushes C's stdio: a kernel's `print` output (the C library's printf)
+/// appears when its launch returns, in order with the caller's output.
+pub fn flush_stdout() {
+    // Safety: fflush(NULL) flushes every open output stream.
+    unsafe {
+        libc::fflush(std::ptr::null_mut());
+    }
+}

@@ -65,6 +65,8 @@ pub struct HostProgram {
     frame: usize,
     /// (parameter, element kind) of arrays the kernel only adds to.
     private: Vec<(usize, i64)>,
+    /// The kernel calls printf (`print` in device code).
+    prints: bool,
     static_shared: usize,
     param_sizes: Vec<usize>,
     locations: Vec<String>,
@@ -135,6 +137,7 @@ impl HostProgram {
         let frame = capi::dict_i64(module, "pydev.host_frames", kernel).unwrap_or(0) as usize;
         let private = capi::dict_i64_array(module, "pydev.host_private", kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
         let fibers = frame == 0 && op.attribute("pydev.host_fibers").is_ok();
+        let prints = op.attribute("pydev.host_prints").is_ok();
         let static_shared = op
             .attribute("pydev.host_shared_bytes")
             .ok()
@@ -157,6 +160,7 @@ impl HostProgram {
             fibers,
             frame,
             private,
+            prints,
             static_shared,
             param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(),
             locations,
@@ -265,6 +269,9 @@ impl HostProgram {
                 }
                 work(0);
             });
+        }
+        if self.prints {
+            abi::flush_stdout();
         }
         let failed = launch.failed.load(Ordering::Acquire);
         if !failed {
