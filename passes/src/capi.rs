@@ -312,6 +312,7 @@ pub fn register_pipeline_passes() {
         mlir_sys::mlirRegisterGPUGpuNVVMAttachTarget();
         mlir_sys::mlirRegisterConversionConvertComplexToStandardPass();
         mlir_sys::mlirRegisterArithArithExpandOpsPass();
+        mlir_sys::mlirRegisterArithArithEmulateUnsupportedFloats();
         mlir_sys::mlirRegisterConversionConvertGpuOpsToNVVMOps();
         mlir_sys::mlirRegisterConversionConvertMathToLLVMPass();
         mlir_sys::mlirRegisterConversionReconcileUnrealizedCastsPass();

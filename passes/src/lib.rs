@@ -11,6 +11,7 @@ mod ir;
 pub mod pipeline;
 
 mod lower_aggregates;
+mod lower_float8;
 mod lower_arrays;
 mod lower_atomics;
 mod host_barrier_fission;
@@ -62,6 +63,7 @@ impl Options {
 pub static PASSES: &[PassInfo] = &[
     specialize_target::INFO,
     promote_types::INFO,
+    lower_float8::INFO,
     outline_kernels::INFO,
     lower_simt_host::INFO,
     lower_arrays::INFO,

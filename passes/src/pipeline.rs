@@ -123,6 +123,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
+        add_float8(pm)?;
         // Integer `**` (math.ipowi) becomes a helper function, which
         // outlining then moves into the gpu.module with the rest.
         add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
@@ -214,6 +215,7 @@ pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
         pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
+        add_float8(pm)?;
         add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
     }
     if stage >= 2 {
@@ -229,5 +231,12 @@ pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Re
             "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
         )?;
     }
+    Ok(())
+}
+
+/// float8 arithmetic in f32 (upstream), then float8 values as their bits.
+fn add_float8(pm: &PassManager) -> Result<(), String> {
+    add_pipeline(pm.as_operation_pass_manager(), "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32}")?;
+    pm.add_pass(create_pass("pydev-lower-float8")?);
     Ok(())
 }

@@ -242,3 +242,15 @@ def row_sums(out, m):
         for k in range(r.size):
             s += r[k]
         out[i] = s
+
+
+@device.kernel
+def float8_round_trip(out, x):
+    # float32 -> float8 (round to nearest even) -> float32, and float8 sums
+    i = device.tid(1)
+    if i < x.size:
+        a = device.float8e4m3(x[i])
+        b = device.float8e5m2(x[i])
+        out[i, 0] = device.float32(a)
+        out[i, 1] = device.float32(b)
+        out[i, 2] = device.float32(a + a)

@@ -44,6 +44,7 @@ SIGNATURES = {
     "complex_math": "float32[:, ::1], readonly complex64[::1], readonly complex64[::1], readonly float32[::1]",
     "shuffle_aggregates": "float32[:, ::1], readonly float32[::1]",
     "row_sums": "float32[::1], readonly float32[:, ::1]",
+    "float8_round_trip": "float32[:, ::1], readonly float32[::1]",
 }
 
 
@@ -306,6 +307,16 @@ def run_all(ptx_dir, host=False):
     ao = np.full(500, np.nan, dtype=np.float32)
     case("array_args", 4, 128, {"out": ao, "a": aa}, [(None, "out"), (None, "a"), (ctypes.c_int32, 3)],
          lambda o: (np.array_equal(o["out"], aa + 1), ""))
+
+    import ml_dtypes  # the reference float8 conversions (make setup installs it)
+
+    f8x = np.concatenate([rng.standard_normal(500).astype(np.float32) * 10, np.float32([0, -0.0, 448, 460, 1e-3, 2.0 ** -9, 57344])])
+    f8o = np.full((f8x.size, 3), np.nan, dtype=np.float32)
+    e4 = f8x.astype(ml_dtypes.float8_e4m3fn)
+    want_f8 = np.stack([e4.astype(np.float32), f8x.astype(ml_dtypes.float8_e5m2).astype(np.float32),
+                        (e4.astype(np.float32) * 2).astype(ml_dtypes.float8_e4m3fn).astype(np.float32)], axis=1)
+    case("float8_round_trip", 3, 256, {"out": f8o, "x": f8x}, [(None, "out"), (None, "x")],
+         lambda o: (np.array_equal(o["out"], want_f8, equal_nan=True), "mismatches: %d" % (~((o["out"] == want_f8) | (np.isnan(o["out"]) & np.isnan(want_f8)))).sum()))
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")
