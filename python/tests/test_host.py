@@ -181,3 +181,29 @@ def test_print_in_device_code(capfd):
     device.launch(kernels.shout, x, grid=1, block=3, stream=stream())
     lines = sorted(capfd.readouterr().out.splitlines())
     assert lines == ["lane 0 holds 0.5", "lane 1 holds 2", "lane 2 holds -1.25"]
+
+
+def test_disk_cache_is_safe_under_concurrent_processes(tmp_path):
+    # Four processes compile the same kernel into one cache at once: all
+    # run correctly and the cache holds one complete entry.
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, numpy as np, pydev, cuda.device as device\n"
+        f"sys.path.insert(0, {os.path.dirname(kernels.__file__)!r})\n"
+        "import kernels\n"
+        "x = np.arange(64, dtype=np.float32)\n"
+        "out = np.full(64, np.nan, np.float32)\n"
+        "device.launch(kernels.vector_add, out, x, x, grid=1, block=64, stream=pydev.default_stream())\n"
+        "assert np.array_equal(out, 2 * x)\n"
+    )
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "shared-cache"))
+    procs = [subprocess.Popen([sys.executable, str(script)], env=env, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+    entries = [f for f in (tmp_path / "shared-cache").iterdir() if not f.name.startswith(".tmp")]
+    assert len(entries) == 1 and entries[0].read_text().startswith("module")
