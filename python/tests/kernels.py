@@ -97,3 +97,11 @@ def shout(x):
     i = device.tid(1)
     if i < x.size:
         print("lane", i, "holds", x[i])
+
+
+@device.kernel
+def affine(out, x, coeffs):
+    # a tuple argument, passed by value
+    i = device.tid(1)
+    if i < x.size:
+        out[i] = coeffs[0] * x[i] + coeffs[1]

@@ -207,3 +207,18 @@ def test_disk_cache_is_safe_under_concurrent_processes(tmp_path):
         assert p.returncode == 0, err
     entries = [f for f in (tmp_path / "shared-cache").iterdir() if not f.name.startswith(".tmp")]
     assert len(entries) == 1 and entries[0].read_text().startswith("module")
+
+
+def test_tuple_arguments_by_value():
+    x = RNG.random(50, dtype=np.float32)
+    out = np.full_like(x, np.nan)
+    device.launch(kernels.affine, out, x, (3, 0.25), grid=1, block=64, stream=stream())
+    np.testing.assert_allclose(out, 3 * x + np.float32(0.25), rtol=1e-6)
+
+
+def test_writing_a_read_only_array_is_a_compile_error():
+    x = RNG.random(8, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    out.flags.writeable = False
+    with pytest.raises(pydev.CompileError, match="read-only|readonly"):
+        device.launch(kernels.vector_add, out, x, x, grid=1, block=8, stream=stream())
