@@ -21,8 +21,19 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
     ]
 }
 
-pub fn as_bytes(v: &mut [u128]) -> &mut [u8] {
-    // Safety: u128 has no padding and any byte pattern is valid for u8.
+/// 64 bytes aligned to 64: the unit of every buffer the runtime hands to
+/// kernels (arguments, shared memory, frames), so that LLVM's loads of
+/// wide vectors (a float64x4 argument wants 32-byte alignment) never fault.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Chunk([u8; 64]);
+
+impl Chunk {
+    pub const ZERO: Chunk = Chunk([0; 64]);
+}
+
+pub fn as_bytes(v: &mut [Chunk]) -> &mut [u8] {
+    // Safety: Chunk is plain bytes; any byte pattern is valid for u8.
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
@@ -33,14 +44,14 @@ pub fn erase_launch(launch: &Launch) -> *const Launch<'static> {
 
 /// The packed argument vector: one pointer per parameter buffer, then a
 /// pointer to the variable holding the context pointer.
-pub fn argv(buffers: &[Vec<u128>], ctx_slot: *mut *mut ThreadCtx) -> Vec<*mut c_void> {
+pub fn argv(buffers: &[Vec<Chunk>], ctx_slot: *mut *mut ThreadCtx) -> Vec<*mut c_void> {
     let mut v: Vec<*mut c_void> = buffers.iter().map(|b| b.as_ptr() as *mut c_void).collect();
     v.push(ctx_slot.cast());
     v
 }
 
 /// Calls packed entry `f` with `buffers` and `ctx`.
-pub fn run_packed(f: usize, buffers: &[Vec<u128>], ctx: &mut ThreadCtx) {
+pub fn run_packed(f: usize, buffers: &[Vec<Chunk>], ctx: &mut ThreadCtx) {
     let mut slot: *mut ThreadCtx = ctx;
     let mut args = argv(buffers, &mut slot);
     // Safety: `f` is a packed wrapper of a kernel whose parameters are the
@@ -296,7 +307,7 @@ extern "C" fn on_trap(sig: i32, info: *mut libc::siginfo_t, context: *mut c_void
 /// `array += copy` element by element over the array's index space (the
 /// copy has the array's element strides from offset 0); plain adds: the
 /// workers that wrote the copies have finished.
-pub fn add_private(kind: i64, data: u64, copy: &[u128], shape: &[u64], strides: &[i64]) {
+pub fn add_private(kind: i64, data: u64, copy: &[Chunk], shape: &[u64], strides: &[i64]) {
     let n = shape.len();
     let mut index = vec![0u64; n];
     let copy = copy.as_ptr().cast::<u8>();

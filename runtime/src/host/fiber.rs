@@ -8,7 +8,7 @@
 //! barrier is released when every live thread has reached it. When nothing
 //! can be released, the block is deadlocked: that is an error, not a hang.
 
-use super::{abi, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
+use super::{abi, abi::Chunk, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::c_void;
@@ -78,7 +78,7 @@ fn give_back(mut stacks: Vec<DefaultStack>) {
     pool.append(&mut stacks);
 }
 
-pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], queue: &BlockQueue) {
+pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
     let [bx, by, bz] = config.block;
     let n = (bx * by * bz) as usize;
     let mut shared = shared_buffer(launch, config);

@@ -22,6 +22,7 @@ mod fiber;
 mod warp;
 
 use crate::capi::{self, Engine};
+use abi::Chunk;
 use melior::ir::{attribute::ArrayAttribute, attribute::StringAttribute, operation::OperationLike, Module};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -211,12 +212,11 @@ impl HostProgram {
         if threads > 1024 {
             return Err(format!("kernel '{k}': a block has at most 1024 threads (as on CUDA GPUs), got {threads}"));
         }
-        // 16-byte aligned copies: the JIT's loads may assume ABI alignment.
-        let buffers: Vec<Vec<u128>> = args
+        // 64-byte aligned copies: the JIT's loads may assume ABI alignment.
+        let buffers: Vec<Vec<Chunk>> = args
             .iter()
             .map(|a| {
-                let mut v = vec![0u128; a.len().div_ceil(16).max(1)];
-                // Safety-free copy through bytes of the u128 buffer.
+                let mut v = vec![Chunk::ZERO; a.len().div_ceil(64).max(1)];
                 let bytes: &mut [u8] = bytemuck_bytes(&mut v);
                 bytes[..a.len()].copy_from_slice(a);
                 v
@@ -235,14 +235,14 @@ impl HostProgram {
         // of the arrays the kernel only adds to; the copies are added into
         // the arrays after the launch.
         let private: Vec<Private> = if workers > 1 { self.private.iter().filter_map(|&(p, kind)| Private::new(args[p], p, kind)).collect() } else { vec![] };
-        let mut copies: Vec<Vec<Vec<u128>>> = Vec::new();
-        let mut worker_args: Vec<Vec<Vec<u128>>> = Vec::new();
+        let mut copies: Vec<Vec<Vec<Chunk>>> = Vec::new();
+        let mut worker_args: Vec<Vec<Vec<Chunk>>> = Vec::new();
         if !private.is_empty() {
             for _ in 0..workers {
                 let mut mine = buffers.clone();
                 let mut bufs = Vec::new();
                 for pr in &private {
-                    let mut copy = vec![0u128; (pr.span * pr.size).div_ceil(16).max(1)];
+                    let mut copy = vec![Chunk::ZERO; (pr.span * pr.size).div_ceil(64).max(1)];
                     let base = abi::as_bytes(&mut copy).as_mut_ptr() as u64;
                     abi::as_bytes(&mut mine[pr.param])[..8].copy_from_slice(&base.to_le_bytes());
                     bufs.push(copy);
@@ -288,7 +288,7 @@ impl HostProgram {
     }
 }
 
-fn bytemuck_bytes(v: &mut [u128]) -> &mut [u8] {
+fn bytemuck_bytes(v: &mut [Chunk]) -> &mut [u8] {
     abi::as_bytes(v)
 }
 
@@ -318,7 +318,7 @@ fn block_index(b: u64, grid: [u32; 3]) -> [u32; 3] {
     [(b % gx) as u32, ((b / gx) % gy) as u32, (b / (gx * gy)) as u32]
 }
 
-fn new_ctx(launch: &Launch, config: &LaunchConfig, shared: &mut [u128]) -> ThreadCtx {
+fn new_ctx(launch: &Launch, config: &LaunchConfig, shared: &mut [Chunk]) -> ThreadCtx {
     let base = abi::as_bytes(shared).as_mut_ptr();
     let static_bytes = launch.program.static_shared.div_ceil(16) * 16;
     ThreadCtx {
@@ -338,25 +338,25 @@ fn new_ctx(launch: &Launch, config: &LaunchConfig, shared: &mut [u128]) -> Threa
     }
 }
 
-fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<u128> {
+fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<Chunk> {
     let static_bytes = launch.program.static_shared.div_ceil(16) * 16;
-    vec![0u128; (static_bytes + config.shared).div_ceil(16).max(1)]
+    vec![Chunk::ZERO; (static_bytes + config.shared).div_ceil(64).max(1)]
 }
 
 /// A worker of a kernel without barriers: whole blocks through the
 /// generated block loop, on one coroutine stack so that a memory fault in
 /// the kernel becomes an error ([`abi::resume_guarded`]).
-fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<u128>], queue: &BlockQueue) {
+fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
     let threads: usize = config.block.iter().map(|&d| d as usize).product();
-    let mut frames = vec![0u128; (launch.program.frame * threads).div_ceil(16).max(1)];
+    let mut frames = vec![Chunk::ZERO; (launch.program.frame * threads).div_ceil(64).max(1)];
     ctx.scratch = abi::as_bytes(&mut frames).as_mut_ptr();
     let stack = match corosensei::stack::DefaultStack::new(4 << 20) {
         Ok(s) => s,
         Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),
     };
-    let state = (launch as *const Launch as usize, buffers as *const [Vec<u128>], queue as *const BlockQueue as usize, &mut ctx as *mut ThreadCtx as usize);
+    let state = (launch as *const Launch as usize, buffers as *const [Vec<Chunk>], queue as *const BlockQueue as usize, &mut ctx as *mut ThreadCtx as usize);
     let mut co = corosensei::Coroutine::with_stack(stack, move |_: &corosensei::Yielder<(), ()>, ()| {
         let (launch, buffers, queue, ctx) = state;
         // Safety: the coroutine runs to completion (or traps) inside this
