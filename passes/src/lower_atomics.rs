@@ -35,7 +35,8 @@
 //!   atomic_notify %r                   =>  nothing: waiters poll (the GPU has no futex)
 //! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st, wait).
 //!
-//! `target=host` (LLVM atomics of the host; every scope widens to the
+//! `target=host` (LLVM atomics of the host, also on 8- and 16-bit integers
+//! and 16-bit floats; every scope widens to the
 //! system, which is what one process's threads share; needs `%ctx` from
 //! `pydev-lower-simt-host` for waits):
 //!   atomic_rmw k %r, %v                =>  llvm.atomicrmw k %r, %v <order>
@@ -136,6 +137,20 @@ fn machine(ty: Type) -> Result<(u32, bool), String> {
         return Ok((64, true));
     }
     Err(format!("atomics on {ty} are not lowered yet (32- and 64-bit integers and floats are)"))
+}
+
+/// The host's machine form: also 8- and 16-bit integers and 16-bit floats
+/// (exch, cas, load and store of objects up to 8 bytes, as the spec allows;
+/// x86 has byte and word atomics).
+fn machine_host(ty: Type) -> Result<(u32, bool), String> {
+    if let Ok(i) = IntegerType::try_from(ty) {
+        if i.is_signless() && (i.width() == 8 || i.width() == 16) {
+            return Ok((i.width(), false));
+        }
+    } else if ty.is_f16() || ty.is_bf16() {
+        return Ok((16, true));
+    }
+    machine(ty)
 }
 
 fn constraint(bits: u32, float: bool) -> &'static str {
@@ -366,7 +381,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
     let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, _space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
-    let (bits, float) = machine(element)?;
+    let (bits, float) = machine_host(element)?;
     let ptr = b.cast(reference, b.ty("!llvm.ptr"));
     let int_type: Type = IntegerType::new(b.ctx, bits).into();
     let bits_of = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], int_type, &[]) } else { v };

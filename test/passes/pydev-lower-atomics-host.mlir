@@ -65,3 +65,18 @@ func.func @wait_without_context(%p: !llvm.ptr, %i: i32) {
   pydev.atomic_wait %r, %i memory <seq_cst> scope <device> : !pydev.atomic_ref<i32>, i32
   return
 }
+
+// -----
+
+// The host also has byte and word atomics: exch and cas of int8 and float16.
+// CHECK-LABEL: func.func @narrow
+// CHECK: llvm.atomicrmw xchg %{{.*}}, %{{.*}} seq_cst {alignment = 1 : i64} : !llvm.ptr, i8
+// CHECK: %[[B:.*]] = llvm.bitcast %{{.*}} : f16 to i16
+// CHECK: llvm.cmpxchg %{{.*}}, %[[B]], %{{.*}} seq_cst seq_cst {alignment = 2 : i64} : !llvm.ptr, i16
+func.func @narrow(%p: !llvm.ptr, %q: !llvm.ptr, %b: i8, %h: f16) {
+  %rb = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<i8>
+  %rh = builtin.unrealized_conversion_cast %q : !llvm.ptr to !pydev.atomic_ref<f16>
+  %0 = pydev.atomic_rmw exch %rb, %b memory <seq_cst> scope <device> : !pydev.atomic_ref<i8>, i8
+  %1 = pydev.atomic_cas %rh, %h, %h memory <seq_cst> scope <device> : !pydev.atomic_ref<f16>, f16
+  return
+}
