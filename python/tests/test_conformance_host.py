@@ -1,0 +1,1017 @@
+"""Conformance on the host target: the rows of test/conformance/MATRIX.md
+whose `host target` cell had no run test, each run against NumPy/Python
+results. Kernels are in conformance_kernels.py; fresh random inputs from
+fixed seeds, outputs poisoned (NaN or a sentinel) before each launch.
+
+Constructs that the compiler rejects or gets wrong are strict xfails whose
+reason is the error or the wrong value."""
+import importlib.util
+import re
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pydev._pydev")
+
+import cuda.device as device  # noqa: E402
+import pydev  # noqa: E402
+
+import conformance_kernels as K  # noqa: E402
+
+try:  # bfloat16 and float8 on the host (optional, as in pydev)
+    import ml_dtypes
+except ImportError:  # pragma: no cover - depends on the environment
+    ml_dtypes = None
+
+needs_ml_dtypes = pytest.mark.skipif(ml_dtypes is None, reason="bfloat16 and float8 on the host need ml_dtypes")
+
+
+@pytest.fixture(autouse=True)
+def host(monkeypatch):
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def launch(kernel, *args, grid=1, block=1, shared=0, stream=None):
+    s = stream if stream is not None else pydev.default_stream()
+    device.launch(kernel, *args, grid=grid, block=block, stream=s, shared=shared)
+    s.synchronize()
+
+
+ML_FLOATS = [] if ml_dtypes is None else [np.dtype(getattr(ml_dtypes, t)) for t in ("bfloat16", "float8_e4m3fn", "float8_e5m2")]
+
+
+def poisoned(shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind in "fc" or dtype in ML_FLOATS:
+        return np.full(shape, np.nan, dtype)
+    if dtype.kind == "u":
+        return np.full(shape, np.iinfo(dtype).max - 3, dtype)
+    return np.full(shape, np.iinfo(dtype).min + 3, dtype)
+
+
+def host_llvm_ir(kernel, args):
+    return pydev.compile(kernel, args, target="host", stage="llvm-ir")
+
+
+# --- Fixed-Format Numbers -----------------------------------------------------------
+
+
+def check_int_arith(dtype, a, b):
+    n = a.size
+    out = poisoned((n, 9), dtype)
+    launch(K.int_arith, out, a, b, grid=(n + 63) // 64, block=64)
+    t = np.dtype(dtype).type
+    want = np.stack([a + b, a - b, b * b, a // b, a % b, np.maximum(a, b), np.minimum(a, b),
+                     (a < b).astype(dtype), a + t(1)], axis=1).astype(dtype)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_int8_numbers():
+    r = rng(101)
+    a = r.integers(-60, 61, 300).astype(np.int8)
+    b = r.integers(1, 12, 300).astype(np.int8) * r.choice(np.array([-1, 1], np.int8), 300)
+    check_int_arith(np.int8, a, b)
+
+
+def test_uint8_numbers():
+    r = rng(102)
+    b = r.integers(1, 16, 300).astype(np.uint8)
+    a = (b + r.integers(0, 240 - 15, 300)).astype(np.uint8)
+    check_int_arith(np.uint8, a, b)
+
+
+def test_uint16_numbers():
+    r = rng(103)
+    b = r.integers(1, 256, 300).astype(np.uint16)
+    a = (b + r.integers(0, 65000 - 255, 300)).astype(np.uint16)
+    check_int_arith(np.uint16, a, b)
+
+
+def test_uint64_numbers():
+    # Values above 2**63: unsigned comparison, division and remainder.
+    r = rng(104)
+    b = r.integers(1, 1 << 20, 300, dtype=np.uint64)
+    a = r.integers(1 << 63, (1 << 64) - (1 << 21), 300, dtype=np.uint64)
+    a[:10] = b[:10] - np.uint64(1)  # a few a < b
+    check_int_arith(np.uint64, a, b)
+
+
+def check_float_arith(dtype, a, b):
+    n = a.size
+    out = poisoned((n, 7), dtype)
+    launch(K.float_arith, out, a, b, grid=(n + 63) // 64, block=64)
+    t = np.dtype(dtype).type
+    want = np.stack([a + b, a - b, a * b, a / b, -a, np.maximum(a, b), a * t(0.5)], axis=1)
+    np.testing.assert_array_equal(out.astype(np.float32), want.astype(np.float32))
+
+
+def test_float16_numbers():
+    r = rng(105)
+    a = r.uniform(-4, 4, 300).astype(np.float16)
+    b = (r.uniform(0.25, 4, 300) * r.choice([-1, 1], 300)).astype(np.float16)
+    check_float_arith(np.float16, a, b)
+
+
+@needs_ml_dtypes
+def test_bfloat16_numbers():
+    r = rng(106)
+    bf = ml_dtypes.bfloat16
+    a = r.uniform(-4, 4, 300).astype(np.float32).astype(bf)
+    b = (r.uniform(0.25, 4, 300) * r.choice([-1, 1], 300)).astype(np.float32).astype(bf)
+    check_float_arith(bf, a, b)
+
+
+def test_complex128_numbers():
+    r = rng(107)
+    n = 200
+    z = r.standard_normal(n) + 1j * r.standard_normal(n)
+    w = r.standard_normal(n) + 1j * r.standard_normal(n)
+    out = poisoned((n, 5), np.complex128)
+    mag = poisoned((n, 2), np.float64)
+    launch(K.complex128_arith, out, mag, z, w, grid=4, block=64)
+    np.testing.assert_array_equal(out[:, :2], np.stack([z + w, z - w], axis=1))
+    np.testing.assert_allclose(out[:, 2], z * w, rtol=1e-15)
+    np.testing.assert_allclose(out[:, 3], z / w, rtol=1e-14)
+    np.testing.assert_array_equal(out[:, 4], w.imag.astype(np.complex128))
+    np.testing.assert_allclose(mag[:, 0], np.abs(z), rtol=1e-15)
+    np.testing.assert_allclose(mag[:, 1], (z * w).imag, rtol=1e-14, atol=1e-15)
+
+
+def check_float8(kernel, f8, seed):
+    r = rng(seed)
+    n = 256
+    x = r.uniform(-8, 8, n).astype(np.float32)
+    y = r.uniform(-8, 8, n).astype(np.float32)
+    out = poisoned((n, 5), np.float32)
+    launch(kernel, out, x, y, grid=4, block=64)
+    a, b = x.astype(f8), y.astype(f8)
+    want = np.stack([a.astype(np.float32), (a + b).astype(np.float32), (a - b).astype(np.float32),
+                     (a * b).astype(np.float32), (a < b).astype(np.float32)], axis=1)
+    np.testing.assert_array_equal(out, want)
+
+
+@needs_ml_dtypes
+def test_float8e4m3_numbers():
+    check_float8(K.float8e4m3_arith, ml_dtypes.float8_e4m3fn, 108)
+
+
+@needs_ml_dtypes
+def test_float8e5m2_numbers():
+    check_float8(K.float8e5m2_arith, ml_dtypes.float8_e5m2, 109)
+
+
+@needs_ml_dtypes
+@pytest.mark.parametrize("name", ["float8_e4m3fn", "float8_e5m2"])
+def test_float8_arrays(name):
+    f8 = getattr(ml_dtypes, name)
+    r = rng(110)
+    a = r.uniform(-8, 8, 100).astype(np.float32).astype(f8)
+    b = r.uniform(-8, 8, 100).astype(np.float32).astype(f8)
+    out = poisoned((100, 2), f8)
+    launch(K.float8_arrays, out, a, b, grid=2, block=64)
+    np.testing.assert_array_equal(out.astype(np.float32), np.stack([a + b, a * b], axis=1).astype(np.float32))
+
+
+# --- Vectors ------------------------------------------------------------------------
+
+
+def test_vectors_are_immutable():
+    r = rng(111)
+    v0 = r.uniform(-10, 10, 4).astype(np.float32)
+    k = np.float32(r.uniform(1, 2))
+    v = device.float32x4(*v0)
+    out = poisoned(13, np.float32)
+    launch(K.vector_rebind, out, v, k, 2)
+    want = [*v0, v0[0], k, v0[2], k * np.float32(2), k, k * np.float32(3), v0[3], 3, 9]
+    np.testing.assert_array_equal(out, np.array(want, np.float32))
+    # The host-side argument is untouched: it went by value.
+    np.testing.assert_array_equal(np.array(list(v), np.float32), v0)
+
+
+VECTOR_SEEDS = {"int8": 120, "int16": 121, "int32": 122, "int64": 123, "uint8": 124, "uint16": 125,
+                "uint32": 126, "uint64": 127, "float16": 128, "float64": 129}
+
+
+def vector_values(name, n):
+    r = rng(VECTOR_SEEDS[name])
+    dt = np.dtype(name)
+    if dt.kind == "f":
+        return r.uniform(-100, 100, n).astype(dt)
+    info = np.iinfo(dt)
+    return r.integers(info.min, info.max, n, dtype=dt, endpoint=True)
+
+
+def check_vectors_in_device_code(name):
+    a = vector_values(name, 4)
+    out = poisoned(10, a.dtype)
+    launch(getattr(K, f"build_{name}"), out, a)
+    np.testing.assert_array_equal(out, a[[0, 0, 1, 0, 1, 2, 0, 1, 2, 3]])
+
+
+def check_vector_arguments(name, repeat=32):
+    # Vector arguments of every size, passed by value with their CUDA C++
+    # layout; each launched repeatedly (argument buffers land at varying
+    # alignments).
+    dt = np.dtype(name)
+    for n in range(1, 5):
+        cls = getattr(device, f"{name}x{n}")
+        vals = vector_values(name, n)
+        want = np.array([*vals, vals[0], n], dtype=dt)
+        for _ in range(repeat):
+            out = poisoned(n + 2, dt)
+            launch(K.vector_lanes, out, cls(*vals))
+            np.testing.assert_array_equal(out, want, err_msg=f"{name}x{n}")
+
+
+WIDE_VECTOR_ARGS = ("LaunchError: kernel 'vector_lanes' failed on the host: an invalid memory access at address 0x0 "
+                    "(about half the launches of a {t}x3 or {t}x4 argument: 24/32-byte vectors of 8-byte lanes "
+                    "read from an argument buffer that is not 32-byte aligned)")
+
+
+def test_int8xN_vectors():
+    check_vectors_in_device_code("int8")
+
+
+def test_int8xN_vector_arguments():
+    check_vector_arguments("int8")
+
+
+def test_int16xN_vectors():
+    check_vectors_in_device_code("int16")
+
+
+def test_int16xN_vector_arguments():
+    check_vector_arguments("int16")
+
+
+def test_int32xN_vectors():
+    check_vectors_in_device_code("int32")
+
+
+def test_int32xN_vector_arguments():
+    check_vector_arguments("int32")
+
+
+def test_int64xN_vectors():
+    check_vectors_in_device_code("int64")
+
+
+def test_int64xN_vector_arguments():
+    check_vector_arguments("int64")
+
+
+def test_uint8xN_vectors():
+    check_vectors_in_device_code("uint8")
+
+
+def test_uint8xN_vector_arguments():
+    check_vector_arguments("uint8")
+
+
+def test_uint16xN_vectors():
+    check_vectors_in_device_code("uint16")
+
+
+def test_uint16xN_vector_arguments():
+    check_vector_arguments("uint16")
+
+
+def test_uint32xN_vectors():
+    check_vectors_in_device_code("uint32")
+
+
+def test_uint32xN_vector_arguments():
+    check_vector_arguments("uint32")
+
+
+def test_uint64xN_vectors():
+    check_vectors_in_device_code("uint64")
+
+
+def test_uint64xN_vector_arguments():
+    check_vector_arguments("uint64")
+
+
+def test_float16xN_vectors():
+    check_vectors_in_device_code("float16")
+
+
+def test_float16xN_vector_arguments():
+    check_vector_arguments("float16")
+
+
+def test_float64xN_vectors():
+    check_vectors_in_device_code("float64")
+
+
+def test_float64xN_vector_arguments():
+    check_vector_arguments("float64")
+
+
+def check_device_only_vectors(kernel, lane_dtype, seed):
+    a = rng(seed).uniform(-6, 6, 4).astype(np.float32)
+    out = poisoned(10, np.float32)
+    launch(kernel, out, a)
+    lanes = a.astype(lane_dtype).astype(np.float32)
+    np.testing.assert_array_equal(out, lanes[[0, 0, 1, 0, 1, 2, 0, 1, 2, 3]])
+
+
+@needs_ml_dtypes
+def test_bfloat16xN_vectors():
+    check_device_only_vectors(K.build_bfloat16, ml_dtypes.bfloat16, 130)
+
+
+@needs_ml_dtypes
+def test_float8e4m3xN_vectors():
+    check_device_only_vectors(K.build_float8e4m3, ml_dtypes.float8_e4m3fn, 131)
+
+
+@needs_ml_dtypes
+def test_float8e5m2xN_vectors():
+    check_device_only_vectors(K.build_float8e5m2, ml_dtypes.float8_e5m2, 132)
+
+
+# --- Numeric Promotion: bit operations --------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64])
+def test_bit_operations_and_shifts(dtype):
+    r = rng(140)
+    info = np.iinfo(dtype)
+    bits = info.bits
+    n = 256
+    a = r.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    b = r.integers(info.min, info.max, n, dtype=dtype, endpoint=True)
+    s = r.integers(0, bits - 4, n).astype(dtype)  # (a & 15) << s stays in the format
+    out = poisoned((n, 7), dtype)
+    launch(K.bit_ops, out, a, b, s, grid=4, block=64)
+    t = np.dtype(dtype).type
+    x = ((a & b) | t(1)) ^ t(2)
+    want = np.stack([a & b, a | b, a ^ b, ~a, (a & t(15)) << s, a >> s, x >> t(1)], axis=1)
+    np.testing.assert_array_equal(out, want)
+
+
+# --- Tuples -------------------------------------------------------------------------
+
+
+def test_tuple_interop_layout():
+    # Launch packs a tuple as a C struct (natural alignment, nested tuples
+    # as nested structs); the kernel must read the same members.
+    t = (np.int8(-3), np.int32(7), np.int16(300), np.float32(2.5), (np.int8(5), np.int64(2**40 + 1)))
+    out = poisoned(7, np.float64)
+    launch(K.tuple_arg, out, t)
+    np.testing.assert_array_equal(out, [-3, 7, 300, 2.5, 5, 2**40 + 1, 5])
+    t = (np.int8(-3), np.int64(-(2**50)), np.int8(1), 2.5, (np.int8(5), np.int16(-9)))
+    out = poisoned(7, np.float64)
+    launch(K.tuple_arg, out, t)
+    np.testing.assert_array_equal(out, [-3, -(2**50), 1, 2.5, 5, -9, 5])
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.LaunchError, reason=(
+    "LaunchError: argument 1 of kernel 'tuple_arg' has 48 bytes, its type needs 40 (launch aligns a nested "
+    "tuple by its byte size, 16, instead of its members' alignment, 8: python/pydev/_launch.py _scalar)"))
+def test_tuple_nested_alignment():
+    t = (np.int8(-3), np.int64(7), np.int8(1), np.float32(2.5), (np.int8(5), np.int64(2**40 + 1)))
+    out = poisoned(7, np.float64)
+    launch(K.tuple_arg, out, t)
+    np.testing.assert_array_equal(out, [-3, 7, 1, 2.5, 5, 2**40 + 1, 5])
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "wrong value: a np.float64 member arrives as float32 (0.10000000149011612, not 0.1): launch tests "
+    "isinstance(value, float) before np.generic and np.float64 subclasses float (python/pydev/_launch.py _scalar)"))
+def test_tuple_float64_member():
+    t = (np.int8(-3), np.float64(0.1), np.int16(300), np.float32(2.5), (np.int8(5), np.int64(2**40 + 1)))
+    out = poisoned(7, np.float64)
+    launch(K.tuple_arg, out, t)
+    np.testing.assert_array_equal(out, [-3, 0.1, 300, 2.5, 5, 2**40 + 1, 5])
+
+
+def test_tuple_to_interop_function():
+    x = rng(141).uniform(-1, 1, 64).astype(np.float32)
+    out = poisoned(64, np.float64)
+    launch(K.tuple_interop, out, x, block=64)
+    np.testing.assert_allclose(out, np.arange(64) + x.astype(np.float64) + 3, rtol=1e-6)
+
+
+# --- User-Defined Types -------------------------------------------------------------
+
+
+def test_struct_methods():
+    r = rng(150)
+    n = 100
+    xs, ys = r.uniform(-2, 2, n).astype(np.float32), r.uniform(-2, 2, n).astype(np.float32)
+    out = poisoned((n, 4), np.float32)
+    launch(K.struct_methods, out, xs, ys, 3, grid=2, block=64)
+    wx, wy = xs * np.float32(3), ys * np.float32(3)
+    want = np.stack([xs * wx + ys * wy, wx * wx + wy * wy, wx * xs + wy * ys, wx], axis=1)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+    # Methods are heterogeneous: the same on the host.
+    v = K.Vec2(1.0, 2.0)
+    assert v.scaled(2).norm2() == 20.0
+
+
+ATOMIC_FIELDS_SOURCE = '''
+import cuda.device as device
+
+
+@device.struct
+class TicketMutex:
+    line: device.Atomic(int, align=16)
+    current: device.Atomic(int, align=16)
+
+    @device.func
+    def lock(self):
+        my = self.line.add(1)
+        while True:
+            now = self.current.load()
+            if now == my:
+                break
+            self.current.wait(now)
+
+    @device.func
+    def unlock(self):
+        self.current.add(1)
+        self.current.notify_all()
+
+
+@device.kernel
+def ticket_counter(mutexes, out):
+    m = mutexes[0]
+    m.lock()
+    out[0] += 1
+    m.unlock()
+'''
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_atomic_fields.py:7:11: error: field 'line' of struct 'TicketMutex' needs a "
+    "heterogeneous type hint (device.Atomic fields are not supported; the error also breaks every other "
+    "kernel in the same file)"))
+def test_atomic_struct_fields(tmp_path):
+    # In its own file: the unsupported struct makes every kernel of a file fail.
+    path = tmp_path / "conformance_atomic_fields.py"
+    path.write_text(ATOMIC_FIELDS_SOURCE)
+    spec = importlib.util.spec_from_file_location("conformance_atomic_fields", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    try:
+        spec.loader.exec_module(mod)
+        assert mod.TicketMutex.dtype.itemsize == 32
+        mutexes = np.zeros(1, mod.TicketMutex.dtype)
+        out = np.zeros(1, np.int32)
+        launch(mod.ticket_counter, mutexes, out, grid=2, block=32)
+        assert out[0] == 64
+    finally:
+        sys.modules.pop(spec.name, None)
+
+
+def test_struct_align():
+    # NumPy dtypes cannot carry alignment 16 for two floats: the itemsize shows it.
+    assert K.Complex.dtype.itemsize == 16
+    r = rng(151)
+    n = 100
+    cs = np.zeros(n, K.Complex.dtype)
+    cs["real"], cs["imag"] = r.uniform(-1, 1, n), r.uniform(-1, 1, n)
+    cs0 = cs.copy()
+    out = poisoned(n, np.float32)
+    launch(K.aligned_structs, out, cs, K.Complex(0.5, -1.5), grid=2, block=64)
+    np.testing.assert_array_equal(out, cs0["real"] + cs0["imag"] * np.float32(2) + np.float32(0.5))
+    np.testing.assert_array_equal(cs["real"], cs0["imag"])
+    np.testing.assert_array_equal(cs["imag"], np.full(n, -1.5, np.float32))
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "wrong layout: Holder.dtype puts field c (a @struct(align=16)) at offset 4 with itemsize 20; CUDA C++ "
+    "(and the compiled kernel) put it at 16 with itemsize 32 (pydev._types.field_dtype takes NumPy's "
+    "alignment of Complex.dtype, 4)"))
+def test_struct_align_nested():
+    assert K.Holder.dtype.fields["c"][1] == 16 and K.Holder.dtype.itemsize == 32
+    r = rng(153)
+    n = 100
+    hs = np.zeros(n, K.Holder.dtype)
+    hs["tag"] = r.integers(-100, 100, n)
+    hs["c"]["real"], hs["c"]["imag"] = r.uniform(-1, 1, n), r.uniform(-1, 1, n)
+    hs0 = hs.copy()
+    out = poisoned(n, np.float32)
+    launch(K.aligned_nested, out, hs, K.Complex(0.5, -1.5), grid=2, block=64)
+    np.testing.assert_array_equal(out, hs0["tag"] + hs0["c"]["imag"])
+    np.testing.assert_array_equal(hs["tag"], hs0["tag"])
+    np.testing.assert_array_equal(hs["c"]["real"], hs0["c"]["real"] + np.float32(0.5))
+    np.testing.assert_array_equal(hs["c"]["imag"], np.full(n, -1.5, np.float32))
+
+
+def test_align_types():
+    dt = K.Padded.dtype
+    assert [dt.fields[f][1] for f in ("a", "b", "c")] == [0, 16, 32] and dt.itemsize == 64
+    r = rng(152)
+    n = 50
+    ps = np.zeros(n, dt)
+    ps["a"] = r.integers(-100, 100, n)
+    ps["b"] = r.uniform(-1, 1, n)
+    ps["c"]["real"], ps["c"]["imag"] = r.uniform(-1, 1, n), r.uniform(-1, 1, n)
+    ps0 = ps.copy()
+    x = np.float32(0.25)
+    out = poisoned((n, 2), np.float32)
+    launch(K.aligned_types, out, ps, x, block=64)
+    a = ps0["a"].astype(np.float32)
+    want0 = a + ps0["b"] + ps0["c"]["real"] * np.float32(2) + ps0["c"]["imag"] * np.float32(4)
+    np.testing.assert_allclose(out[:, 0], want0, rtol=1e-6)
+    np.testing.assert_array_equal(out[:, 1], x * np.float32(3) + a)
+    np.testing.assert_array_equal(ps["a"], ps0["a"])
+    np.testing.assert_array_equal(ps["b"], ps0["b"] + x)
+    np.testing.assert_array_equal(ps["c"]["real"], ps0["c"]["imag"])
+    np.testing.assert_array_equal(ps["c"]["imag"], ps0["c"]["real"])
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: pydev.shared_array of !pydev.struct<\"aligned_float32_16\", "
+    "{value: f32}, align 16> is not lowered yet (numbers are)"))
+def test_align_shared_array():
+    x = rng(154).random(64, dtype=np.float32)
+    out = poisoned(64, np.float32)
+    launch(K.aligned_shared, out, x, block=64)
+    np.testing.assert_array_equal(out, (x * np.float32(2))[::-1])
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: field 'c' must be Complex, got Complex (help: pass a Complex): "
+    "a Complex cannot be stored in a device.align(Complex, 32) field"))
+def test_align_field_takes_plain_struct():
+    ps = np.zeros(8, K.Padded.dtype)
+    ps["c"]["real"], ps["c"]["imag"] = np.arange(8), -np.arange(8)
+    launch(K.aligned_field_from_plain, ps, block=8)
+    np.testing.assert_array_equal(ps["c"]["real"], -np.arange(8, dtype=np.float32))
+    np.testing.assert_array_equal(ps["c"]["imag"], np.arange(8, dtype=np.float32))
+
+
+# --- Arrays ---------------------------------------------------------------------------
+
+
+def test_array_strides_in_bytes():
+    base = rng(160).random((6, 9))
+    for a in (base, base.T, base[1:, ::2], base[::-1, 2:]):
+        out = poisoned(7, np.int64)
+        launch(K.strides2, out, a)
+        want = [*a.strides, *a[::2, ::3].strides, *a[:, 1].strides, *a[::-1].strides]
+        np.testing.assert_array_equal(out, want, err_msg=f"strides {a.strides}")
+    c = np.zeros((3, 4, 5), np.int16)
+    out = poisoned(3, np.int64)
+    launch(K.strides3, out, c)
+    np.testing.assert_array_equal(out, c.strides)
+    out = poisoned(3, np.int64)
+    launch(K.strides3, out, c.transpose(2, 0, 1))
+    np.testing.assert_array_equal(out, c.transpose(2, 0, 1).strides)
+
+
+class DLPackOnly:
+    """An array that only exports DLPack (a view of a NumPy array)."""
+
+    def __init__(self, a):
+        self.a = a
+        self.dlpack_calls = 0
+
+    def __dlpack__(self, stream=None, max_version=None, **kwargs):
+        self.dlpack_calls += 1
+        if max_version is None:
+            return self.a.__dlpack__(stream=stream)
+        return self.a.__dlpack__(stream=stream, max_version=max_version)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+class DLPackAndCAI(DLPackOnly):
+    """Both protocols; the CUDA Array Interface one is a trap that must not be
+    read (its pointer is bogus and it says the data is on a GPU)."""
+
+    cai_reads = 0
+
+    @property
+    def __cuda_array_interface__(self):
+        type(self).cai_reads += 1
+        return {"shape": self.a.shape, "typestr": self.a.dtype.str, "data": (0xDEAD0000, False),
+                "strides": None, "version": 3, "stream": None}
+
+
+def test_dlpack_arrays():
+    r = rng(161)
+    a, b = r.random(300, dtype=np.float32), r.random(300, dtype=np.float32)
+    # pydev.DeviceArray: the launch consumes its __dlpack__.
+    da, db = pydev.to_device(a), pydev.to_device(b)
+    dout = pydev.device_array(300, np.float32)
+    launch(K.vector_add, dout, da, db, grid=5, block=64)
+    np.testing.assert_array_equal(dout.copy_to_host(), a + b)
+    # Any object with __dlpack__ / __dlpack_device__.
+    out = poisoned(300, np.float32)
+    wrapped = [DLPackOnly(x) for x in (out, a, b)]
+    launch(K.vector_add, *wrapped, grid=5, block=64)
+    np.testing.assert_array_equal(out, a + b)
+    assert all(w.dlpack_calls >= 1 for w in wrapped)
+
+
+def test_dlpack_wins_over_cai():
+    r = rng(162)
+    a, b = r.random(100, dtype=np.float64), r.random(100, dtype=np.float64)
+    out = poisoned(100, np.float64)
+    DLPackAndCAI.cai_reads = 0
+    args = [DLPackAndCAI(x) for x in (out, a, b)]
+    launch(K.vector_add, *args, grid=2, block=64)
+    np.testing.assert_array_equal(out, a + b)
+    assert DLPackAndCAI.cai_reads == 0 and all(w.dlpack_calls >= 1 for w in args)
+
+
+# --- Target Specialization --------------------------------------------------------------
+
+
+def test_target_conditions_on_host():
+    x = np.float32(1.25)
+    out = poisoned(17, np.float32)
+    launch(K.targets, out, x)
+    T, F = 1.0, np.nan
+    # is_host, is_device, is_exactly|is_exactly, ~provides, ~provides|is_exactly,
+    # provides&~is_exactly, provides, any_target, no_target, named/combined,
+    # is_host&is_device, is_host|is_device, ~is_device, not target(is_host),
+    # is_exactly(sm90), provides(sm50), and target() in a @func.
+    want = [T, F, F, T, T, F, F, T, F, T, F, T, T, F, F, F, 2.5]
+    np.testing.assert_array_equal(out, np.array(want, np.float32))
+    # Host Python evaluates the same descriptions to the same answers.
+    d = device
+    descs = [d.is_host, d.is_device, d.is_exactly(d.sm90) | d.is_exactly(d.sm80), ~d.provides(d.sm80),
+             ~d.provides(d.sm80) | d.is_exactly(d.sm80), d.provides(d.sm80) & ~d.is_exactly(d.sm80),
+             d.provides(d.sm80), d.any_target, d.no_target,
+             (d.is_exactly(d.sm70) | d.is_exactly(d.sm75)) | (d.is_host & ~d.no_target),
+             d.is_host & d.is_device, d.is_host | d.is_device, ~d.is_device]
+    assert [d.target(t) for t in descs] == [w == 1.0 for w in want[:13]]
+    assert K.pick(1.25) == 2.5
+
+
+def test_target_false_branch_not_run():
+    out = poisoned(4, np.int32)
+    launch(K.target_false_branch, out)
+    np.testing.assert_array_equal(out, [3] + [np.iinfo(np.int32).min + 3] * 3)
+
+
+# --- Interoperable functions and kernels -------------------------------------------------
+
+
+def test_interop_function_called_from_kernel():
+    r = rng(170)
+    x, y = r.uniform(-5, 5, 200).astype(np.float32), r.uniform(-5, 5, 200).astype(np.float32)
+    out = poisoned(200, np.float32)
+    launch(K.interop_calls, out, x, y, grid=4, block=64)
+    np.testing.assert_array_equal(out, np.abs(x - y))
+    assert K.diff(1.0, 3.5) == 2.5  # heterogeneous
+    # The plain, unmangled symbol of the Python name.
+    ir = host_llvm_ir(K.interop_calls, [out, x, y])
+    assert "define float @diff(float " in ir and "call float @diff(float " in ir, ir
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "wrong signature: the host defines 'define float @diff(float %0, float %1, ptr noalias %2)', an extra "
+    "thread-context pointer that the extern \"C\" function float diff(float, float) does not take"))
+def test_interop_function_c_signature():
+    x = np.zeros(4, np.float32)
+    ir = host_llvm_ir(K.interop_calls, [x, x, x])
+    defs = [line for line in ir.splitlines() if line.startswith("define") and "@diff(" in line]
+    assert len(defs) == 1 and re.fullmatch(r"define float @diff\(float %0, float %1\)( #\d+)? \{", defs[0]), defs
+
+
+def test_interop_kernel():
+    r = rng(171)
+    x, y = r.uniform(-5, 5, 100).astype(np.float32), r.uniform(-5, 5, 100).astype(np.float32)
+    out = poisoned(100, np.float32)
+    launch(K.interop_kernel, out, x, y, grid=2, block=64)
+    np.testing.assert_array_equal(out, np.abs(x - y) + np.float32(1))
+    assert K.interop_kernel.interop
+    ir = host_llvm_ir(K.interop_kernel, [out, x, y])
+    assert "@interop_kernel(" in ir
+
+
+def test_launch_grid_block_stream_shared():
+    s = pydev.create_stream()
+    out = poisoned((20, 7), np.int32)
+    result = device.launch(K.launch_shape, out, 3, grid=(3, 2), block=(8, 4), stream=s, shared=32 * 4)
+    s.synchronize()
+    assert result is None
+    i, j = np.meshgrid(np.arange(20), np.arange(7), indexing="ij")
+    np.testing.assert_array_equal(out, (i * 1000 + j) * 3 + 32)
+    # Any object with __cuda_stream__ is a stream too; anything else is a TypeError.
+
+    class Foreign:
+        def __cuda_stream__(self):
+            return (0, 0)
+
+    out2 = poisoned((20, 7), np.int32)
+    device.launch(K.launch_shape, out2, 3, grid=(3, 2), block=(8, 4), stream=Foreign(), shared=32 * 4)
+    s.synchronize()
+    np.testing.assert_array_equal(out2, out)
+    with pytest.raises(TypeError, match="stream"):
+        device.launch(K.launch_shape, out, 3, grid=1, block=1, stream=None)
+
+
+# --- None -------------------------------------------------------------------------------
+
+
+def test_none_in_device_code():
+    out = poisoned(5, np.int32)
+    launch(K.nones, out)
+    np.testing.assert_array_equal(out, [5, 1, 1, 1, 1])
+    assert K.nothing() is None  # heterogeneous: the same on the host
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: 'is' is not supported in device code "
+    "(help: compare numbers with == and !=); 'is not' likewise"))
+def test_none_identity():
+    out = poisoned(2, np.int32)
+    launch(K.none_identity, out)
+    np.testing.assert_array_equal(out, [1, 1])
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: None is not a value that device code can store or pass "
+    "(help: device code stores and passes numbers, vectors, structs, tuples and arrays)"))
+def test_none_passed_to_func():
+    x = rng(173).uniform(-1, 1, 64).astype(np.float32)
+    out = poisoned(64, np.float32)
+    launch(K.none_to_func, out, x, block=64)
+    np.testing.assert_array_equal(out, x + np.float32(1))
+
+
+@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
+    "TypeError: argument 1: a NoneType cannot be passed to a kernel (arrays, numbers, vectors, structs and "
+    "tuples can); None is heterogeneous (spec: None)"))
+def test_none_launch_argument():
+    out = poisoned(1, np.int32)
+    launch(K.none_argument, out, None)
+    assert out[0] == 1
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: None is not a value that device code can store or pass "
+    "(interop call with_pointer(None, x): None should be a void* nullptr)"))
+def test_none_interop_is_a_null_pointer():
+    x = rng(172).uniform(-1, 1, 64).astype(np.float32)
+    out = poisoned(64, np.float32)
+    launch(K.none_interop, out, x, block=64)
+    np.testing.assert_array_equal(out, x + np.float32(1))
+    ir = host_llvm_ir(K.none_interop, [out, x])
+    assert "@with_pointer(ptr" in ir and "@with_pointer(ptr null" in ir, ir
+
+
+# --- Atomics ------------------------------------------------------------------------------
+
+
+def test_memory_order_consume():
+    src = rng(180).integers(-1000, 1000, 128, dtype=np.int32)
+    out = poisoned((128, 4), np.int32)
+    flags = np.zeros(1, np.int32)
+    s0 = src.copy()
+    launch(K.consume_orders, out, src, flags, grid=2, block=64)
+    np.testing.assert_array_equal(out, np.stack([s0, s0, s0, s0 + 1], axis=1))
+    np.testing.assert_array_equal(src, s0 + 1)
+    assert flags[0] == 128
+
+
+def test_thread_scopes_block_and_thread():
+    out = poisoned((192, 4), np.int32)
+    counts = np.zeros(3, np.int32)
+    launch(K.block_scope, out, counts, grid=3, block=64)
+    i = np.arange(192)
+    np.testing.assert_array_equal(out, np.stack([np.full(192, 64), i + 1, np.full(192, 7), 2 * i], axis=1))
+    np.testing.assert_array_equal(counts, [128, 128, 128])
+
+
+def test_atomic_load():
+    src = rng(181).integers(-1000, 1000, 64, dtype=np.int64)
+    out = poisoned((64, 5), np.int64)
+    total = np.zeros(1, np.int64)
+    launch(K.atomic_load, out, src, total, block=64)
+    np.testing.assert_array_equal(out[:, :4], np.repeat(src[:, None], 4, axis=1))
+    np.testing.assert_array_equal(out[:, 4], np.full(64, src.sum()))
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: array element type complex<f64> has no machine form yet: "
+    "run pydev-promote-types first (atomic load/store of a 16-byte complex128)"))
+def test_atomic_16_byte_load_store():
+    r = rng(182)
+    z = r.standard_normal(32) + 1j * r.standard_normal(32)
+    out = poisoned(32, np.complex128)
+    launch(K.wide_load_store, z, out, block=32)
+    np.testing.assert_array_equal(out, 2 * z)
+
+
+def test_exch_int8():
+    r = rng(183)
+    a = r.integers(-128, 128, 64).astype(np.int8)
+    b = r.integers(-128, 128, 64).astype(np.int8)
+    old = poisoned(64, np.int8)
+    a0 = a.copy()
+    launch(K.small_exch, a, b, old, block=64)
+    np.testing.assert_array_equal(old, a0)
+    np.testing.assert_array_equal(a, b)
+
+
+def test_cas_float16():
+    r = rng(187)
+    h = r.uniform(-4, 4, 64).astype(np.float16)
+    expected = np.where(np.arange(64) % 2 == 0, h, h + np.float16(1)).astype(np.float16)
+    new = r.uniform(-4, 4, 64).astype(np.float16)
+    old = poisoned(64, np.float16)
+    h0 = h.copy()
+    launch(K.small_cas, h, expected, new, old, block=64)
+    np.testing.assert_array_equal(old, h0)
+    np.testing.assert_array_equal(h, np.where(np.arange(64) % 2 == 0, new, h0))
+
+
+def test_cas_loop_int8():
+    counter = np.zeros(1, np.int8)
+    launch(K.cas_loop, counter, grid=2, block=50)
+    assert counter[0] == 100
+
+
+def test_cas_loop_int32():
+    counter = np.zeros(1, np.int32)
+    launch(K.cas_loop, counter, grid=4, block=64)
+    assert counter[0] == 256
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.uint32, np.int64, np.uint64])
+def test_atomic_sub_and_or_xor(dtype):
+    r = rng(184)
+    n = 128
+    info = np.iinfo(dtype)
+    a = r.integers(info.min // 2, info.max // 2, (n, 4), dtype=dtype, endpoint=True)
+    x = r.integers(0, 1 << 20, n).astype(dtype)
+    a[:, 0] = a[:, 0] // 2 + np.full(n, 1 << 21, dtype)  # sub stays in range
+    a0 = a.copy()
+    olds = poisoned((n, 4), dtype)
+    start = np.array([n << 21, -1 if info.min < 0 else info.max, 0, 0], dtype)
+    shared = start.copy()
+    launch(K.rmw_ops, a, x, olds, shared, grid=2, block=64)
+    np.testing.assert_array_equal(olds, a0)
+    np.testing.assert_array_equal(a, np.stack([a0[:, 0] - x, a0[:, 1] & x, a0[:, 2] | x, a0[:, 3] ^ x], axis=1))
+    want = [start[0] - x.sum(dtype=dtype), np.bitwise_and.reduce(np.concatenate([start[1:2], x])),
+            np.bitwise_or.reduce(x), np.bitwise_xor.reduce(x)]
+    np.testing.assert_array_equal(shared, np.array(want, dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_atomic_sub_float(dtype):
+    r = rng(185)
+    a = r.uniform(-10, 10, 128).astype(dtype)
+    x = (r.integers(0, 64, 128) / 4).astype(dtype)  # sums are exact in any order
+    a0 = a.copy()
+    olds = poisoned(128, dtype)
+    total = np.array([1000.0], dtype)
+    launch(K.float_sub, a, x, olds, total, grid=2, block=64)
+    np.testing.assert_array_equal(olds, a0)
+    np.testing.assert_array_equal(a, a0 - x)
+    assert total[0] == dtype(1000.0) - x.sum()
+
+
+def test_exch_cas_wait_notify_all():
+    flag = np.zeros(1, np.int32)
+    out = poisoned(5, np.int32)
+    vals = np.array([rng(186).integers(1, 1000)], np.int32)
+    launch(K.exch_cas_wait, flag, out, vals, grid=2, block=32)
+    np.testing.assert_array_equal(out, [vals[0], 0, 1, vals[0] + 1, 2])
+    assert flag[0] == 2
+
+
+def test_atomic_notify_one():
+    flag = np.zeros(1, np.int32)
+    out = poisoned(2, np.int32)
+    launch(K.notify_one_handoff, flag, out, grid=2, block=32)
+    np.testing.assert_array_equal(out, [42, 43])
+
+
+def test_threadfence():
+    data = poisoned(2, np.int32)
+    flag = np.zeros(1, np.int32)
+    out = poisoned(1, np.int32)
+    launch(K.fence_message, data, flag, out, grid=2, block=32)
+    assert out[0] == 33 and flag[0] == 1
+
+
+@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
+    "CompileError: conformance_kernels.py: error: device.Atomic objects are not supported in device code yet "
+    "(help: use device.atomic_ref(array, index))"))
+def test_atomic_objects():
+    out = poisoned(1, np.int32)
+    launch(K.atomic_objects, out)
+    assert out[0] == 5
+
+
+# --- Thread Warp Synchronization -------------------------------------------------------
+
+
+def test_warpmask_bits():
+    bits = rng(190).integers(-(2**31), 2**31, 4, dtype=np.int64).astype(np.int32)
+    out = poisoned((128, 5), np.int32)
+    launch(K.mask_bits, out, bits, block=128)
+    lane = np.arange(128) % 32
+    m = bits[np.arange(128) // 32].astype(np.int64) & 0xFFFFFFFF
+    cleared = m & ~(1 << lane)
+    with_ends = cleared | 1 | (1 << 31)
+    as_i32 = lambda v: v.astype(np.uint32).view(np.int32)  # noqa: E731
+    np.testing.assert_array_equal(out[:, 0], (m >> lane) & 1)
+    np.testing.assert_array_equal(out[:, 1], as_i32(cleared))
+    np.testing.assert_array_equal(out[:, 2], as_i32(with_ends))
+    np.testing.assert_array_equal(out[:, 3:], np.ones((128, 2), np.int32))
+
+
+def test_eq_sync():
+    r = rng(191)
+    x = r.uniform(0.5, 1, 128).astype(np.float32)
+    x[32:64] *= -1  # warp 1: all negative
+    x[64:96] *= r.choice([-1, 1], 32)  # warp 2: mixed
+    x[64] = 1.0
+    x[65] = -1.0
+    x[112:128] *= -1  # warp 3: lanes 0-15 positive, 16-31 negative
+    out = poisoned((128, 2), np.int32)
+    launch(K.eq_votes, out, x, block=128)
+    p = (x > 0).reshape(4, 32)
+    whole = np.repeat(p.all(1) | ~p.any(1), 32).astype(np.int32)
+    low = np.repeat(p[:, :16].all(1) | ~p[:, :16].any(1), 32).astype(np.int32)
+    low[(np.arange(128) % 32) >= 16] = -1
+    np.testing.assert_array_equal(out[:, 0], whole)
+    np.testing.assert_array_equal(out[:, 1], low)
+
+
+# --- Numeric Intrinsics -----------------------------------------------------------------
+
+
+def bit_reference(v, bits):
+    u = int(v) % (1 << bits)
+    return int(f"{u:0{bits}b}"[::-1], 2), bits - u.bit_length(), (u & -u).bit_length(), bin(u).count("1")
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64])
+def test_brev_clz_ffs(dtype):
+    info = np.iinfo(dtype)
+    a = rng(200).integers(info.min, info.max, 128, dtype=dtype, endpoint=True)
+    a[:4] = [0, 1, info.max, info.min]
+    rev = poisoned(128, dtype)
+    counts = poisoned((128, 3), np.int32)
+    launch(K.bit_intrinsics, rev, counts, a, grid=2, block=64)
+    ref = [bit_reference(v, info.bits) for v in a]
+    want_rev = np.array([r[0] for r in ref], np.uint64).astype(dtype)
+    np.testing.assert_array_equal(rev, want_rev)
+    np.testing.assert_array_equal(counts, np.array([r[1:] for r in ref], np.int32))
+
+
+def round_to_float32(exact):
+    """The float32 nearest to the Fraction `exact` (ties to even)."""
+    c = np.float32(float(exact))
+    cands = [np.nextafter(c, np.float32(-np.inf)), c, np.nextafter(c, np.float32(np.inf))]
+    return min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1))
+
+
+def exact_fma(a, b, c, dtype):
+    exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
+    return round_to_float32(exact) if dtype == np.float32 else np.float64(float(exact))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_cbrt_fma(dtype):
+    r = rng(201)
+    n = 128
+    a = r.uniform(-100, 100, n).astype(dtype)
+    b = r.uniform(-100, 100, n).astype(dtype)
+    c = r.uniform(-100, 100, n).astype(dtype)
+    a[:3] = [27, -8, 0]
+    out = poisoned((n, 3), dtype)
+    launch(K.float_intrinsics, out, a, b, c, grid=2, block=64)
+    # CUDA's cbrt/cbrtf are within 1 ulp (so is NumPy's).
+    np.testing.assert_array_max_ulp(out[:, 0], np.cbrt(a), maxulp=2)
+    np.testing.assert_array_max_ulp(out[:3, 0], np.array([3, -2, 0], dtype), maxulp=1)
+    np.testing.assert_array_equal(out[:, 1], np.array([exact_fma(x, y, z, dtype) for x, y, z in zip(a, b, c)], dtype))
+    # Rounded once: fma(a, b, -(a*b)) is the rounding error of a*b, not 0.
+    np.testing.assert_array_equal(out[:, 2], np.array([exact_fma(x, y, -(x * y), dtype) for x, y in zip(a, b)], dtype))
+    assert np.count_nonzero(out[:, 2]) > n // 2
+
+
+# --- Conformance: run-time errors --------------------------------------------------------
+
+
+def test_runtime_errors_are_diagnosed(monkeypatch):
+    # Violated run-time requirements are errors naming the kernel (and, with
+    # PYDEV_BOUNDSCHECK=1, the file and line of an out-of-bounds index).
+    monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")
+    a = rng(210).random(64, dtype=np.float32)
+    with pytest.raises(pydev.LaunchError, match=r"out_of_bounds[\s\S]*conformance_kernels.py"):
+        launch(K.out_of_bounds, np.zeros(64, np.float32), a, 1, block=64)
+    a = np.full(64, 7, np.int32)
+    b = np.ones(64, np.int32)
+    b[17] = 0
+    with pytest.raises(pydev.LaunchError, match="int_divide.*division by zero"):
+        launch(K.int_divide, np.zeros(64, np.int32), a, b, block=64)
