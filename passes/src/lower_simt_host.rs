@@ -7,7 +7,9 @@
 //! Guarantees:
 //! - every defined `func.func` takes a trailing `%ctx: !llvm.ptr`, the
 //!   runtime's thread context, and carries `pydev.host_ctx`; every call
-//!   between them passes the caller's `%ctx`;
+//!   between them passes the caller's `%ctx`; interoperable device functions
+//!   (`pydev.interop`, not kernels) keep their C signature, so thread
+//!   positioning, barriers and warp operations in them are errors;
 //! - no gpu thread-positioning op, block barrier, warp op or trapping
 //!   integer division remains;
 //! - each kernel `@k` has a companion `@__pydev_block_k` (same arguments)
@@ -115,10 +117,12 @@ const DIVISIONS: &[&str] = &["arith.divsi", "arith.floordivsi", "arith.ceildivsi
 fn run(module: OperationRef) -> Result<(), ()> {
     let ctx = capi::context(module);
     let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
-    let funcs: Vec<_> = capi::ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(capi::entry_block).is_some()).collect();
-    if funcs.is_empty() {
+    let all_funcs: Vec<_> = capi::ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(capi::entry_block).is_some()).collect();
+    if all_funcs.is_empty() {
         return Ok(());
     }
+    // Interoperable device functions keep their C signature: no context.
+    let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute("pydev.interop") && !f.has_attribute("pydev.kernel"));
     let needs_fibers = !capi::ops_named(module, FIBER_OPS).is_empty();
     let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
     let defined: Vec<String> = funcs.iter().map(|f| capi::sym_name(*f)).collect();
@@ -182,7 +186,14 @@ fn run(module: OperationRef) -> Result<(), ()> {
         if !handled {
             continue;
         }
-        let Some(ctx_value) = context_arg(op) else { continue };
+        let Some(ctx_value) = context_arg(op) else {
+            let needs_context = name.starts_with("gpu.") || name.starts_with("pydev.sync") || FIBER_OPS.contains(&name.as_str()) || name == "pydev.lanemask_lt";
+            if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
+                capi::emit_error(op.location(), &format!("'{name}' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context"));
+                ok = false;
+            }
+            continue;
+        };
         let b = Builder::before(op);
         if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare) {
             capi::emit_error(op.location(), &message);
@@ -315,6 +326,17 @@ pub fn context_arg<'c>(op: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
             let entry = p.region(0).ok().and_then(capi::entry_block)?;
             let n = entry.argument_count();
             return entry.argument(n - 1).ok().map(|a| capi::value(a.into()));
+        }
+        cur = p.parent_operation().map(capi::detach);
+    }
+    None
+}
+
+fn enclosing_func<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut cur = op.parent_operation().map(capi::detach);
+    while let Some(p) = cur {
+        if p.name().as_string_ref().as_str() == Ok("func.func") {
+            return Some(p);
         }
         cur = p.parent_operation().map(capi::detach);
     }

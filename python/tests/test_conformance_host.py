@@ -673,9 +673,6 @@ def test_interop_function_called_from_kernel():
     assert "define float @diff(float " in ir and "call float @diff(float " in ir, ir
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "wrong signature: the host defines 'define float @diff(float %0, float %1, ptr noalias %2)', an extra "
-    "thread-context pointer that the extern \"C\" function float diff(float, float) does not take"))
 def test_interop_function_c_signature():
     x = np.zeros(4, np.float32)
     ir = host_llvm_ir(K.interop_calls, [x, x, x])

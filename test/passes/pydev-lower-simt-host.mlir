@@ -132,3 +132,28 @@ func.func @hist(%bins: !pydev.array<i32, 1>, %data: !pydev.array<i32, 1>, %seen:
   pydev.array_store %2, %olds[%i] : f32, !pydev.array<f32, 1>, i64
   return
 }
+
+// -----
+
+// Interoperable device functions keep their C signature (no context); the
+// kernel calls them without one. Thread positioning in them is an error.
+// CHECK-LABEL: func.func @diff
+// CHECK-SAME: (%{{.*}}: f32, %{{.*}}: f32) -> f32 attributes {pydev.interop}
+// CHECK-LABEL: func.func @calls_interop
+// CHECK: call @diff(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+func.func @diff(%a: f32, %b: f32) -> f32 attributes {pydev.interop} {
+  %d = arith.subf %a, %b : f32
+  return %d : f32
+}
+func.func @calls_interop(%a: f32) attributes {pydev.kernel} {
+  %r = func.call @diff(%a, %a) : (f32, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @positioned(%a: f32) -> index attributes {pydev.interop} {
+  // expected-error @+1 {{'gpu.thread_id' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context}}
+  %t = gpu.thread_id x
+  return %t : index
+}
