@@ -723,9 +723,6 @@ def test_none_in_device_code():
     assert K.nothing() is None  # heterogeneous: the same on the host
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: 'is' is not supported in device code "
-    "(help: compare numbers with == and !=); 'is not' likewise"))
 def test_none_identity():
     out = poisoned(2, np.int32)
     launch(K.none_identity, out)

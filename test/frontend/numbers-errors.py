@@ -141,11 +141,11 @@ def complex_to_float(out, c):
     out[0] = c
 
 
-# IS: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: 'is' is not supported in device code
+# IS: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: 'is' compares with None in device code
 # IS: help: compare numbers with == and !=
 @device.kernel
 def is_operator(out, x):
-    out[0] = x is None
+    out[0] = x is x
 
 
 # IN: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: 'in' is not supported in device code

@@ -277,6 +277,17 @@ impl Lowerer<'_, '_, '_> {
 
     /// `a < b < c`: `a < b and b < c`, `b` evaluated once, short-circuit.
     fn compare(&mut self, c: &ast::ExprCompare) -> R<Item> {
+        // `x is None`, `x is not None`: None has its own type, so identity
+        // with None is known at compile time.
+        if let ([op @ (CmpOp::Is | CmpOp::IsNot)], [right]) = (&c.ops[..], &c.comparators[..]) {
+            let l = self.expr(&c.left)?;
+            let r = self.expr(right)?;
+            if matches!(l, Item::NoneV) || matches!(r, Item::NoneV) {
+                let same = matches!(l, Item::NoneV) && matches!(r, Item::NoneV);
+                return Ok(Item::Val(self.bool_const(if *op == CmpOp::Is { same } else { !same })));
+            }
+            return self.err_help(c.range(), format!("'{}' compares with None in device code", op.as_str()), "compare numbers with == and !=");
+        }
         if let Some(op) = c.ops.iter().find(|op| matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)) {
             let help = if matches!(op, CmpOp::Is | CmpOp::IsNot) { "compare numbers with == and !=" } else { "compare with each value, e.g. x == a or x == b" };
             return self.err_help(c.range(), format!("'{}' is not supported in device code", op.as_str()), help);
