@@ -1,8 +1,12 @@
 """pydev: the toolkit behind `cuda.device`.
 
-Targets (`active_target()`), streams, device arrays, `compile(fn, argtypes,
-target, stage)` for every stage of the pipeline, and compile/launch counters
-(`stats()`). Kernels compile through the Rust/MLIR compiler in `pydev._pydev`.
+Targets (`active_target()`), streams (`default_stream()`, `create_stream()`),
+device arrays (`to_device`, `device_array`, `zeros`, `to_host`,
+`DeviceArray`), `compile(fn, argtypes, target, stage)` for every stage of
+the pipeline, and counters (`stats()`). Kernels compile through the
+Rust/MLIR compiler in the native module `pydev._pydev`, which is imported
+on first use: everything that needs no compiling, launching or driver
+works without it.
 """
 import os as _os
 
@@ -10,22 +14,16 @@ import numpy as _np
 
 __version__ = "0.1.0"
 
-_NATIVE = None
-
-
-def _native():
-    """The native module (`pydev._pydev`), imported on first use."""
-    global _NATIVE
-    if _NATIVE is None:
-        from . import _pydev
-
-        _NATIVE = _pydev
-    return _NATIVE
-
-
-from . import _arrays, _launch, _streams, _types  # noqa: E402
+from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
 from ._streams import Stream  # noqa: E402
+from ._types import DeviceOnlyError  # noqa: E402
+
+__all__ = [
+    "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
+    "Stream", "default_stream", "create_stream", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
+    "compile", "stats",
+]
 
 
 class TargetUnavailable(RuntimeError):
@@ -33,114 +31,150 @@ class TargetUnavailable(RuntimeError):
 
 
 def __getattr__(name):
-    # CompileError and LaunchError live in the native module.
+    # CompileError and LaunchError are the native module's classes (stand-ins
+    # that nothing raises when it cannot be imported).
     if name in ("CompileError", "LaunchError"):
-        return getattr(_native(), name)
+        return _native.error_class(name)
     raise AttributeError(f"module 'pydev' has no attribute '{name}'")
 
 
+def _native_module():
+    return _native.get()
+
+
 def active_target():
-    """'cuda' or 'host': PYDEV_TARGET, else cuda when a driver and a device
-    are present. Asking for cuda without one raises TargetUnavailable."""
+    """'cuda' or 'host': $PYDEV_TARGET, else 'cuda' when a CUDA driver and a
+    device are present. PYDEV_TARGET=cuda without them raises
+    TargetUnavailable; it never falls back silently."""
     wanted = _os.environ.get("PYDEV_TARGET", "").strip().lower()
     if wanted not in ("", "cuda", "host"):
         raise ValueError(f"PYDEV_TARGET must be 'cuda' or 'host', got {wanted!r}")
     if wanted == "host":
         return "host"
-    ok, why = _native().cuda_status()
+    if wanted == "cuda" and not _native.available():
+        raise TargetUnavailable(f"PYDEV_TARGET=cuda, but the cuda target is unavailable: {_native._MISSING}")
+    ok, why = _native.cuda_status()
     if wanted == "cuda" and not ok:
         raise TargetUnavailable(f"PYDEV_TARGET=cuda, but the cuda target is unavailable: {why}")
     return "cuda" if ok else "host"
 
 
-_DEFAULT = {}
+_DEFAULT_STREAMS = {}
 
 
 def default_stream():
+    """The default stream of the active target (on cuda: the legacy default
+    stream, handle 0). One object per target, so that the arguments of
+    launches on it stay alive until it synchronizes."""
     target = active_target()
-    if target not in _DEFAULT:
-        _DEFAULT[target] = Stream(target, 0)
-    return _DEFAULT[target]
+    if target not in _DEFAULT_STREAMS:
+        _DEFAULT_STREAMS[target] = Stream(target, 0)
+    return _DEFAULT_STREAMS[target]
 
 
 def create_stream():
+    """A new stream of the active target (on cuda: a non-blocking driver stream)."""
     target = active_target()
     if target == "host":
         return Stream("host", 0)
-    return Stream("cuda", _native().cuda_stream_create(), owned=True)
+    return Stream("cuda", _native.get().cuda_stream_create(), owned=True)
 
 
-def device_array(shape, dtype, stream=None):
+def _target_and_handle(stream):
     target = active_target()
+    handle = _streams.stream_handle(stream) if stream is not None else 0
+    return target, handle
+
+
+def device_array(shape, dtype=_np.float64, stream=None):
+    """An uninitialized array on the active target."""
+    target, _ = _target_and_handle(stream)
     return DeviceArray(shape, dtype, target, stream=stream)
 
 
-def zeros(shape, dtype, stream=None):
-    target = active_target()
+def zeros(shape, dtype=_np.float64, stream=None):
+    """An array of zeros on the active target."""
+    target, _ = _target_and_handle(stream)
+    host = _np.zeros(shape, _arrays._as_dtype(dtype))
     if target == "host":
-        return DeviceArray(shape, dtype, target, stream=stream, _host=_np.zeros(shape, dtype))
-    return to_device(_np.zeros(shape, dtype), stream=stream)
+        return DeviceArray(host.shape, host.dtype, target, stream=stream, _host=host)
+    return to_device(host, stream=stream)
 
 
 def to_device(array, stream=None):
-    """A copy of host array `array` on the active target."""
+    """A copy of `array` (NumPy, anything array-like, or any DLPack / CAI
+    array) on the active target, as a DeviceArray."""
+    target, handle = _target_and_handle(stream)
+    if not isinstance(array, _np.ndarray) and (hasattr(array, "__dlpack__") or hasattr(array, "__cuda_array_interface__")):
+        array = to_host(array)
     a = _np.ascontiguousarray(array)
-    target = active_target()
     if target == "host":
         return DeviceArray(a.shape, a.dtype, target, stream=stream, _host=a.copy())
     d = DeviceArray(a.shape, a.dtype, target, stream=stream)
-    _native().cuda_memcpy_htod(d._ptr, a, a.nbytes, getattr(stream, "handle", 0) or 0)
+    if a.nbytes:
+        _native.get().cuda_memcpy_htod(d._ptr, a.reshape(-1).view(_np.uint8), a.nbytes, handle)
     return d
 
 
 def to_host(array):
-    """A new numpy.ndarray with the contents of any DLPack/CAI array."""
+    """A new numpy.ndarray with the contents of any DLPack / CAI array (a
+    DeviceArray, NumPy, CuPy, PyTorch, ...)."""
     if isinstance(array, DeviceArray):
         return array.copy_to_host()
     if isinstance(array, _np.ndarray):
         return array.copy()
     arg = _arrays.array_arg(array, 0)
     if arg is None:
-        raise TypeError(f"to_host() takes an array, got {type(array).__name__}")
-    out = _np.empty(arg.shape, arg.dtype)
-    if arg.device == "cpu":
-        src = _np.lib.stride_tricks.as_strided(
-            _np.frombuffer((_np.ctypeslib.as_array((_np.ctypeslib.ctypes.c_byte * max(out.nbytes, 1)).from_address(arg.data))), dtype=arg.dtype)
-            if out.nbytes else _np.empty(0, arg.dtype),
-            arg.shape, [s * arg.dtype.itemsize for s in arg.strides])
-        out[...] = src
-        return out
-    contiguous = list(arg.strides) == [int(_np.prod(arg.shape[k + 1:])) for k in range(len(arg.shape))]
-    if not contiguous:
-        raise ValueError("to_host() of a strided CUDA array is not supported: make it contiguous first")
-    _native().cuda_memcpy_dtoh(out, arg.data, out.nbytes, 0)
-    return out
+        raise TypeError(f"to_host() takes an array (DLPack, CUDA Array Interface or NumPy), got {type(array).__name__}")
+    return _arrays.host_copy(arg)
 
 
-def compile(fn, argtypes, target="sm_90", stage="ptx"):
-    """The text of `stage` ("python-ast", "pydev", "pydev-opt", "llvm",
-    "llvm-ir", "ptx") of kernel or device function `fn` compiled for
-    `target` ("sm_XX" or "host"); `argtypes` is a signature string in
-    pydevc's syntax or a list of example arguments."""
+def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the documented name
+    """The text of `stage` of kernel or device function `fn` compiled for
+    `target` ("sm_XX" or "host"): "python-ast", "pydev" (as emitted),
+    "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect), "llvm-ir",
+    "ptx" (sm_XX only). The default stage is "ptx" for sm_XX and "llvm" for
+    host. `argtypes` is a signature in pydevc's syntax
+    ('float32[::1], int32'), or a list of example arguments (arrays,
+    numbers, vectors, structs, tuples) or of type strings."""
     if not isinstance(fn, _launch._Function):
         raise TypeError(f"compile() takes a @device.kernel or @device.func, got {fn!r}")
+    if not isinstance(target, str) or not (target == "host" or _launch._ARCH_RE.match(target)):
+        raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
+    if stage is None:
+        stage = "llvm" if target == "host" else "ptx"
+    if stage not in _launch.STAGES:
+        raise ValueError(f"stage must be one of {', '.join(_launch.STAGES)}, got {stage!r}")
+    if stage == "ptx" and target == "host":
+        raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
     if isinstance(argtypes, str):
         signature = argtypes
+    elif isinstance(argtypes, (list, tuple)):
+        parts = []
+        kind = "host" if target == "host" else "cuda"
+        for i, a in enumerate(argtypes):
+            if isinstance(a, str):
+                parts.append(a)
+            else:
+                parts.append(_launch.pack_args(fn, [a], kind, check_device=False, start=i)[0])
+        signature = ", ".join(parts)
     else:
-        t = "host" if target == "host" else "cuda"
-        signature, _, _ = _launch.signature_of(fn, list(argtypes), t, check_device=False)
+        raise TypeError(f"argtypes must be a signature string or a list of example arguments, got {type(argtypes).__name__}")
+    native = _native.get()
     path, source = fn._source()
-    _launch.STATS["compiles"] += 1
-    return _native().compile(path, source, fn.__name__, signature, fn._consts(), target, stage)
+    _launch._count("compiles")
+    return native.compile(path, source, fn.__name__, signature, fn._consts(), target, stage)
 
 
 def stats():
-    """Counters: compiles (frontend + pipeline runs), memory_hits and
-    disk_hits (launches that compiled nothing), launches, and the native
-    module's own."""
+    """Counters: "compiles" (frontend + pipeline runs), "memory_hits" and
+    "disk_hits" (kernel programs found in the dispatch / disk cache),
+    "launches", and the native module's own (when it is loaded)."""
     out = dict(_launch.STATS)
-    try:
-        out.update(_native().stats())
-    except ImportError:
-        pass
+    if _native.available():
+        try:
+            for k, v in _native.get().stats().items():
+                out.setdefault(k, v)
+        except Exception:
+            pass
     return out

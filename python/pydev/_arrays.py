@@ -1,131 +1,78 @@
-"""Kernel array arguments from DLPack and the CUDA Array Interface (v2, v3),
-validated, without copying user data; `DeviceArray`, which exports both."""
+"""Kernel array arguments from DLPack, the CUDA Array Interface (v0 to v3),
+NumPy arrays and `__array_interface__`, validated without copying user
+data; `DeviceArray`; copies to the host.
+
+Each array becomes an ArrayArg: the kernel ABI's descriptor
+`{T* data; u64 shape[n]; u64 strides[n]}` (strides in elements) and the
+signature type (`readonly float32[:, ::1]`). Protocol data is validated
+before anything checks where the array lives, so the errors are the same
+on every target; every error names the argument's position."""
 import ctypes
 import os
+import struct as _pystruct
 
 import numpy as np
 
-from . import _types
+from . import _dlpack, _native, _types
+from ._dlpack import c_strides
 
-# --- DLPack ----------------------------------------------------------------------
-
-kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged = 1, 2, 3, 13
-
-
-class DLDevice(ctypes.Structure):
-    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-
-class DLDataType(ctypes.Structure):
-    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-
-class DLTensor(ctypes.Structure):
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("device", DLDevice),
-        ("ndim", ctypes.c_int32),
-        ("dtype", DLDataType),
-        ("shape", ctypes.POINTER(ctypes.c_int64)),
-        ("strides", ctypes.POINTER(ctypes.c_int64)),
-        ("byte_offset", ctypes.c_uint64),
-    ]
-
-
-_Deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-
-class DLManagedTensor(ctypes.Structure):
-    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", _Deleter)]
-
-
-class DLPackVersion(ctypes.Structure):
-    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-
-class DLManagedTensorVersioned(ctypes.Structure):
-    _fields_ = [
-        ("version", DLPackVersion),
-        ("manager_ctx", ctypes.c_void_p),
-        ("deleter", _Deleter),
-        ("flags", ctypes.c_uint64),
-        ("dl_tensor", DLTensor),
-    ]
-
-
-DLPACK_FLAG_READ_ONLY = 1
-
-_api = ctypes.pythonapi
-_api.PyCapsule_IsValid.restype = ctypes.c_int
-_api.PyCapsule_IsValid.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_GetPointer.restype = ctypes.c_void_p
-_api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-_api.PyCapsule_New.restype = ctypes.py_object
-_api.PyCapsule_New.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-
-# DLPack dtype code -> NumPy kind; float8 codes of DLPack 1.1.
-_DL_CODES = {0: "i", 1: "u", 2: "f", 5: "c", 6: "b"}
-
-
-def _dl_dtype(dt, where):
-    if dt.lanes != 1:
-        raise ValueError(f"{where}: DLPack vectors of {dt.lanes} lanes are not supported")
-    if dt.code == 4 and dt.bits == 16:
-        return np.dtype(_types.bfloat16)
-    if dt.code == 10 and dt.bits == 8:
-        return np.dtype(_types.float8e4m3)
-    if dt.code == 12 and dt.bits == 8:
-        return np.dtype(_types.float8e5m2)
-    kind = _DL_CODES.get(dt.code)
-    if kind is None:
-        raise ValueError(f"{where}: unknown DLPack dtype code {dt.code}")
-    if kind == "b":
-        return np.dtype(np.bool_)
-    return np.dtype(f"{kind}{dt.bits // 8}")
+CPU_DEVICES = ("cpu", "cuda_host", "cuda_managed")
+CUDA_DEVICES = ("cuda", "cuda_host", "cuda_managed")
 
 
 class ArrayArg:
-    """A validated array argument: the pointer and layout the kernel ABI
-    wants, and what must stay alive while the kernel runs."""
+    """A validated array argument: pointer, shape, element strides, dtype,
+    read-only flag, where it lives, what must stay alive while the kernel
+    runs, and (CAI v3) the stream its producer last used."""
 
-    def __init__(self, data, shape, strides, dtype, readonly, device, keep, stream=None):
-        self.data, self.shape, self.strides = data, tuple(shape), tuple(strides)
-        self.dtype, self.readonly, self.device = np.dtype(dtype), readonly, device
-        self.keep, self.stream = keep, stream
+    def __init__(self, data, shape, strides, dtype, readonly, device, keep, stream=None, protocol="NumPy"):
+        self.data, self.shape, self.strides = int(data), tuple(shape), tuple(strides)
+        self.dtype, self.readonly, self.device = np.dtype(dtype), bool(readonly), device
+        self.keep, self.stream, self.protocol = keep, stream, protocol
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape)) if self.shape else 1
 
     def descriptor(self):
-        """`{T* data; u64 shape[n]; u64 strides[n]}`, strides in elements."""
-        words = [self.data, *self.shape, *[s & 0xFFFFFFFFFFFFFFFF for s in self.strides]]
-        return np.array(words, dtype=np.uint64).tobytes()
+        """`{T* data; u64 shape[n]; u64 strides[n]}`, strides in elements
+        (negative ones as their two's complement)."""
+        n = len(self.shape)
+        return _pystruct.pack(f"<Q{n}Q{n}q", self.data, *self.shape, *self.strides)
 
-    def signature(self, struct_names):
-        return ("readonly " if self.readonly else "") + element_name(self.dtype, struct_names) + "[" + dims(self.shape, self.strides) + "]"
+    def signature(self, structs, position):
+        return ("readonly " if self.readonly else "") + element_name(self.dtype, structs, position) + "[" + dims(self.shape, self.strides) + "]"
 
 
-def element_name(dt, struct_names):
+def element_name(dt, structs, position):
+    """The signature name of an array element dtype: a number, a vector
+    (T, (n,)), a @struct class of the kernel's file (matched by dtype), or
+    an anonymous structured dtype `{a: int8, b: float64}` with C layout."""
     name = _types.dtype_name(dt)
     if name is not None:
         return name
     if dt.subdtype is not None:
         base, shape = dt.subdtype
-        if len(shape) == 1 and _types.dtype_name(base):
+        if len(shape) == 1 and 1 <= shape[0] <= 4 and _types.dtype_name(base) in _types.VECTOR_ELEMENTS:
             return f"{_types.dtype_name(base)}x{shape[0]}"
-    if dt.fields:
-        for cls_name, cls_dtype in struct_names.items():
-            if cls_dtype == dt:
-                return cls_name
-        parts = [f"{n}: {element_name(dt.fields[n][0], struct_names)}" for n in dt.names]
+    elif dt.fields:
+        for cls in structs() if callable(structs) else structs:
+            if cls.dtype == dt:
+                return cls.__name__
+        why = _types.c_layout_mismatch(dt)
+        if why:
+            raise ValueError(f"argument {position}: the structured dtype {dt} does not have the C layout device code uses: {why}")
+        parts = [f"{n}: {element_name(dt.fields[n][0], structs, position)}" for n in dt.names]
         return "{" + ", ".join(parts) + "}"
-    raise ValueError(f"arrays of {dt} cannot be passed to a kernel")
+    raise ValueError(f"argument {position}: arrays of {dt} cannot be passed to a kernel")
 
 
 def dims(shape, strides):
-    """`:`, `::1` per dimension: C order marks the last, F order the first."""
+    """`:` per dimension; `::1` on the last (C order) or, for n > 1, the
+    first (Fortran order) dimension of a contiguous array."""
     n = len(shape)
-    if n == 0:
-        return ""
-    c = all(strides[k] == int(np.prod(shape[k + 1:])) or shape[k] == 1 for k in range(n))
-    f = n > 1 and all(strides[k] == int(np.prod(shape[:k])) or shape[k] == 1 for k in range(n))
+    c = all(shape[k] <= 1 or strides[k] == int(np.prod(shape[k + 1:])) for k in range(n))
+    f = n > 1 and all(shape[k] <= 1 or strides[k] == int(np.prod(shape[:k])) for k in range(n))
     parts = [":"] * n
     if c:
         parts[-1] = "::1"
@@ -134,143 +81,257 @@ def dims(shape, strides):
     return ", ".join(parts)
 
 
+# --- DLPack -----------------------------------------------------------------------------
+
+
+def normalize_stream(handle):
+    """A stream handle as the protocols spell it: 0 (the legacy default
+    stream in the driver API) is 1 in DLPack and CAI."""
+    return 1 if handle in (0, None) else handle
+
+
 def from_dlpack(obj, position, stream=None):
+    """`stream`: the consumer's stream handle for CUDA producers (None on
+    the host target)."""
     where = f"argument {position} (DLPack)"
     try:
-        capsule = obj.__dlpack__(stream=stream, max_version=(1, 0))
-    except TypeError:
-        capsule = obj.__dlpack__()
-    if _api.PyCapsule_IsValid(capsule, b"dltensor_versioned"):
-        managed = DLManagedTensorVersioned.from_address(_api.PyCapsule_GetPointer(capsule, b"dltensor_versioned"))
-        tensor, readonly = managed.dl_tensor, bool(managed.flags & DLPACK_FLAG_READ_ONLY)
-    elif _api.PyCapsule_IsValid(capsule, b"dltensor"):
-        managed = DLManagedTensor.from_address(_api.PyCapsule_GetPointer(capsule, b"dltensor"))
-        tensor, readonly = managed.dl_tensor, False
-    else:
-        raise ValueError(f"{where}: __dlpack__ did not return a DLPack capsule")
-    dtype = _dl_dtype(tensor.dtype, where)
-    shape = [tensor.shape[k] for k in range(tensor.ndim)]
-    if tensor.strides:
-        strides = [tensor.strides[k] for k in range(tensor.ndim)]
-    else:
-        strides = [int(np.prod(shape[k + 1:])) for k in range(tensor.ndim)]
-    size = int(np.prod(shape)) if shape else 1
-    if not tensor.data and size:
-        raise ValueError(f"{where}: data pointer is NULL for {size} elements")
-    device = {kDLCPU: "cpu", kDLCUDAHost: "cpu", kDLCUDA: "cuda", kDLCUDAManaged: "cuda"}.get(tensor.device.device_type)
-    if device is None:
-        raise ValueError(f"{where}: arrays on DLPack device type {tensor.device.device_type} are not supported")
-    data = (tensor.data or 0) + tensor.byte_offset
-    # The capsule keeps the producer's memory alive until it is released.
-    return ArrayArg(data, shape, strides, dtype, readonly, device, keep=(obj, capsule))
-
-
-def _typestr(typestr, descr, where):
-    if not isinstance(typestr, str) or len(typestr) < 3 or typestr[0] not in "<>|=":
-        raise ValueError(f"{where}: unknown typestr {typestr!r}")
+        device_type, _ = obj.__dlpack_device__()
+    except Exception as e:
+        raise ValueError(f"{where}: __dlpack_device__() failed: {e}") from e
+    s = normalize_stream(stream) if stream is not None and device_type in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged) else None
     try:
-        if typestr[1] == "V" and descr is not None and descr != [("", typestr)]:
-            return np.dtype(descr)
+        try:
+            capsule = obj.__dlpack__(stream=s, max_version=(1, 0))
+        except TypeError:
+            try:
+                capsule = obj.__dlpack__(stream=s)
+            except TypeError:
+                capsule = obj.__dlpack__()
+    except BufferError as e:
+        raise ValueError(f"{where}: the producer cannot export it: {e}") from e
+    t = _dlpack.DLPackTensor(capsule, where)
+    # The tensor (and through it the producer's memory) stays alive with
+    # the ArrayArg; its deleter runs when that is released.
+    return ArrayArg(t.data, t.shape, t.strides, t.dtype, t.readonly, t.device, keep=(obj, t), protocol="DLPack")
+
+
+# --- the CUDA Array Interface -----------------------------------------------------------
+
+
+def _dtype_from_descr(descr, itemsize, where):
+    """A structured dtype from a CAI/array-interface `descr` list, whose
+    unnamed ('') entries are padding."""
+    names, formats, offsets, offset = [], [], [], 0
+    for entry in descr:
+        if not isinstance(entry, (tuple, list)) or len(entry) not in (2, 3):
+            raise ValueError(f"{where}: malformed descr entry {entry!r}")
+        name, fmt = entry[0], entry[1]
+        if isinstance(fmt, list):
+            fdt = _dtype_from_descr(fmt, None, where)
+        else:
+            fdt = _typestr_dtype(fmt, None, where)
+        if len(entry) == 3:
+            fdt = np.dtype((fdt, tuple(entry[2]) if isinstance(entry[2], (tuple, list)) else (entry[2],)))
+        if name:
+            names.append(name if isinstance(name, str) else name[1])
+            formats.append(fdt)
+            offsets.append(offset)
+        offset += fdt.itemsize
+    size = itemsize if itemsize is not None else offset
+    if size < offset:
+        raise ValueError(f"{where}: descr describes {offset} bytes, typestr {size}")
+    try:
+        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{where}: malformed descr: {e}") from None
+
+
+def _typestr_dtype(typestr, descr, where):
+    if not isinstance(typestr, str) or len(typestr) < 3 or typestr[0] not in "<>|=" or not typestr[2:].isdigit():
+        raise ValueError(f"{where}: unknown typestr {typestr!r}")
+    kind = typestr[1]
+    if kind not in "biufcV":
+        raise ValueError(f"{where}: unknown typestr {typestr!r} (supported kinds: b i u f c V)")
+    try:
         dt = np.dtype(typestr)
     except (TypeError, ValueError):
         raise ValueError(f"{where}: unknown typestr {typestr!r}") from None
-    if dt.kind not in "biufcV":
-        raise ValueError(f"{where}: unknown typestr {typestr!r}")
+    if dt.byteorder == ">" and dt.itemsize > 1:
+        raise ValueError(f"{where}: big-endian typestr {typestr!r} is not supported")
+    if kind == "V" and descr is not None and not (len(descr) == 1 and descr[0][0] == ""):
+        return _dtype_from_descr(descr, dt.itemsize, where)
     return dt
 
 
-def from_cai(obj, position):
+def _is_int(x):
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
+def parse_cai(cai, position):
+    """(dtype, shape, element strides, pointer, readonly, stream) of a CUDA
+    Array Interface dict, validated (ValueError / NotImplementedError
+    naming the argument position)."""
     where = f"argument {position} (CUDA Array Interface)"
-    cai = obj.__cuda_array_interface__
     if not isinstance(cai, dict):
-        raise ValueError(f"{where}: __cuda_array_interface__ must be a dict")
+        raise ValueError(f"{where}: __cuda_array_interface__ must be a dict, got {type(cai).__name__}")
     version = cai.get("version")
-    if version not in (0, 1, 2, 3):
-        raise ValueError(f"{where}: unsupported version {version!r} (0 to 3 are)")
+    if not _is_int(version) or not 0 <= version <= 3:
+        raise ValueError(f"{where}: unsupported version {version!r} (0 to 3 are supported)")
     if cai.get("mask") is not None:
-        raise NotImplementedError(f"{where}: masked arrays are not supported")
+        raise NotImplementedError(f"{where}: masked arrays (mask is not None) are not supported")
     for key in ("shape", "typestr", "data"):
         if key not in cai:
-            raise ValueError(f"{where}: missing '{key}'")
-    shape = tuple(cai["shape"])
-    if any(not isinstance(e, int) or e < 0 for e in shape):
-        raise ValueError(f"{where}: shape {shape} must be non-negative integers")
-    dtype = _typestr(cai["typestr"], cai.get("descr"), where)
+            raise ValueError(f"{where}: the required key '{key}' is missing")
+    shape = cai["shape"]
+    if not isinstance(shape, (tuple, list)) or not all(_is_int(e) and e >= 0 for e in shape):
+        raise ValueError(f"{where}: shape must be a tuple of non-negative ints, got {shape!r}")
+    shape = tuple(int(e) for e in shape)
+    dtype = _typestr_dtype(cai["typestr"], cai.get("descr"), where)
     data = cai["data"]
-    if not (isinstance(data, tuple) and len(data) == 2):
-        raise ValueError(f"{where}: data must be a (pointer, read_only) tuple")
-    ptr, readonly = data
+    if not isinstance(data, (tuple, list)) or len(data) != 2 or not _is_int(data[0]) or data[0] < 0:
+        raise ValueError(f"{where}: data must be a (pointer, read_only) tuple, got {data!r}")
+    ptr, readonly = int(data[0]), bool(data[1])
     size = int(np.prod(shape)) if shape else 1
-    if not ptr and size:
-        raise ValueError(f"{where}: data pointer is 0 for {size} elements")
+    if ptr == 0 and size:
+        raise ValueError(f"{where}: the data pointer is 0 for {size} elements")
     strides = cai.get("strides")
     if strides is None:
-        elem = [int(np.prod(shape[k + 1:])) for k in range(len(shape))]
+        elem = c_strides(shape)
     else:
-        if len(strides) != len(shape):
-            raise ValueError(f"{where}: {len(strides)} strides for {len(shape)} dimensions")
+        if not isinstance(strides, (tuple, list)) or len(strides) != len(shape) or not all(_is_int(s) for s in strides):
+            raise ValueError(f"{where}: strides must be a tuple of {len(shape)} ints or None, got {strides!r}")
         bad = [s for s in strides if s % dtype.itemsize]
         if bad:
             raise ValueError(f"{where}: stride {bad[0]} is not a multiple of the item size {dtype.itemsize}")
-        elem = [s // dtype.itemsize for s in strides]
-    stream = cai.get("stream") if version == 3 else None
-    if stream == 0:
-        raise ValueError(f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default)")
-    return ArrayArg(ptr or 0, shape, elem, dtype, bool(readonly), "cuda", keep=obj, stream=stream)
+        elem = tuple(int(s) // dtype.itemsize for s in strides)
+    stream = None
+    if version >= 3 and "stream" in cai:
+        stream = cai["stream"]
+        if stream is not None:
+            if not _is_int(stream):
+                raise ValueError(f"{where}: stream must be an int or None, got {stream!r}")
+            if stream == 0:
+                raise ValueError(f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)")
+            stream = int(stream)
+    return dtype, shape, elem, ptr, readonly, stream
 
 
-def from_array_interface(obj, position):
-    a = np.asarray(obj)
-    return from_numpy(a, position)
+def from_cai(obj, position):
+    dtype, shape, strides, ptr, readonly, stream = parse_cai(obj.__cuda_array_interface__, position)
+    return ArrayArg(ptr, shape, strides, dtype, readonly, "cuda", keep=obj, stream=stream, protocol="CUDA Array Interface")
 
 
-def from_numpy(a, position):
-    strides = [s // a.itemsize for s in a.strides]
+# --- NumPy and __array_interface__ --------------------------------------------------------
+
+
+def from_numpy(a, position, keep=None):
+    if a.dtype.kind == "O":
+        raise ValueError(f"argument {position}: arrays of Python objects cannot be passed to a kernel")
     if any(s % a.itemsize for s in a.strides):
         raise ValueError(f"argument {position}: strides {a.strides} are not multiples of the item size {a.itemsize}")
-    return ArrayArg(a.ctypes.data, a.shape, strides, a.dtype, not a.flags.writeable, "cpu", keep=a)
+    strides = tuple(s // a.itemsize for s in a.strides)
+    return ArrayArg(a.ctypes.data, a.shape, strides, a.dtype, not a.flags.writeable, "cpu", keep=keep if keep is not None else a)
 
 
 def array_arg(obj, position, stream=None):
-    """The ArrayArg of an array-like argument, or None if `obj` is no array.
-    DLPack wins over the CUDA Array Interface (spec); protocol data is
-    validated before anything checks where the array lives."""
-    if isinstance(obj, np.generic):
-        return None  # NumPy scalars are numbers, not arrays
+    """The ArrayArg of an array argument, or None when `obj` is no array.
+    DLPack wins over the CUDA Array Interface (spec); `stream` is the
+    launch's stream handle on the cuda target (None on host)."""
+    if isinstance(obj, (np.generic, _types.Vector, _types.Struct)):
+        return None  # numbers, vectors and structs are values
+    if isinstance(obj, DeviceArray):
+        return obj._arg(position)
     if isinstance(obj, np.ndarray):
-        # NumPy's own layout (structured dtypes too, which DLPack cannot carry).
+        # NumPy's own view of it (structured dtypes too, which DLPack cannot carry).
         return from_numpy(obj, position)
     if hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
         return from_dlpack(obj, position, stream)
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cai(obj, position)
-    if isinstance(obj, np.ndarray) or hasattr(obj, "__array_interface__"):
-        return from_array_interface(obj, position)
+    if hasattr(obj, "__array_interface__"):
+        return from_numpy(np.asarray(obj), position, keep=obj)
     return None
 
 
-# --- DeviceArray ---------------------------------------------------------------------
+def check_device(arg, position, target):
+    """Where the array lives must suit the target: raises ValueError."""
+    if target == "cuda" and arg.device not in CUDA_DEVICES:
+        raise ValueError(f"argument {position}: a host (CPU) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device(a)")
+    if target == "host" and arg.device not in CPU_DEVICES:
+        raise ValueError(f"argument {position}: a CUDA device array ({arg.protocol}) cannot be passed to a host launch: copy it with pydev.to_host(a), or run on the cuda target (PYDEV_TARGET=cuda)")
+
+
+def cai_sync_enabled():
+    return os.environ.get("PYDEV_CAI_SYNC", "1").strip() != "0"
+
+
+# --- copies to the host -------------------------------------------------------------------
+
+
+def _span(arg):
+    """(lowest byte offset, bytes spanned) of the elements of `arg`."""
+    item = arg.dtype.itemsize
+    if arg.size == 0:
+        return 0, 0
+    lo = sum(s * (e - 1) for s, e in zip(arg.strides, arg.shape) if s < 0) * item
+    hi = sum(s * (e - 1) for s, e in zip(arg.strides, arg.shape) if s > 0) * item
+    return lo, hi - lo + item
+
+
+def _view(buffer, base_offset, arg):
+    return np.ndarray(arg.shape, arg.dtype, buffer=buffer, offset=base_offset, strides=[s * arg.dtype.itemsize for s in arg.strides])
+
+
+def host_copy(arg, stream_handle=0):
+    """A new C-contiguous NumPy array with the elements of `arg`."""
+    lo, span = _span(arg)
+    if span == 0:
+        return np.empty(arg.shape, arg.dtype)
+    if arg.device in CPU_DEVICES:
+        raw = (ctypes.c_char * span).from_address(arg.data + lo)
+        return np.array(_view(raw, -lo, arg), copy=True, order="C")
+    native = _native.get()
+    if arg.stream is not None and cai_sync_enabled():
+        native.cuda_stream_synchronize(arg.stream)
+    raw = np.empty(span, np.uint8)
+    native.cuda_memcpy_dtoh(raw, arg.data + lo, span, stream_handle or 0)
+    return np.array(_view(raw, -lo, arg), copy=True, order="C")
+
+
+# --- DeviceArray --------------------------------------------------------------------------
+
+
+def _as_dtype(dtype):
+    if isinstance(dtype, type) and issubclass(dtype, _types.Vector) or isinstance(dtype, (_types.Aligned,)) or _types.is_struct(dtype):
+        return _types.to_dtype(dtype)
+    return np.dtype(dtype)
 
 
 class DeviceArray:
-    """An array on the active target. On `host` it wraps a NumPy array and
-    exports DLPack and `__array_interface__`; on `cuda` it owns device memory
-    and exports the CUDA Array Interface v3 (with its stream) and DLPack."""
+    """An array on a target. On `cuda` it owns device memory and exports the
+    CUDA Array Interface v3 (with the stream it was last used on) and
+    DLPack; on `host` it wraps a NumPy array and exports DLPack and
+    `__array_interface__`. `.shape .dtype .size .ndim .strides .nbytes`,
+    `copy_to_host()`."""
 
     def __init__(self, shape, dtype, target, stream=None, _host=None):
-        self.shape = tuple(shape) if isinstance(shape, (tuple, list)) else (int(shape),)
-        self.dtype = np.dtype(dtype)
-        self.target = target
+        dtype = _as_dtype(dtype)
+        shape = tuple(int(e) for e in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
+        if dtype.subdtype is not None:  # NumPy's rule: a sub-array dtype adds dimensions
+            dtype, shape = dtype.subdtype[0], shape + tuple(dtype.subdtype[1])
+        if any(e < 0 for e in shape):
+            raise ValueError(f"negative dimensions are not allowed: {shape}")
+        self.shape, self.dtype, self.target = shape, dtype, target
         self.stream = stream
+        self._stream_handle = _stream_handle(stream)
+        self._last_stream = None  # the stream of the last launch that used it (None: nothing pending)
         self._host = _host
         self._ptr = 0
         if target == "host":
             if self._host is None:
                 self._host = np.empty(self.shape, self.dtype)
         else:
-            from . import _native
-
-            self._ptr = _native().cuda_alloc(max(self.nbytes, 1))
+            self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1))
 
     @property
     def size(self):
@@ -284,92 +345,105 @@ class DeviceArray:
     def ndim(self):
         return len(self.shape)
 
-    def __del__(self):
-        if getattr(self, "_ptr", 0):
-            try:
-                from . import _native
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
 
-                _native().cuda_free(self._ptr)
+    @property
+    def strides(self):
+        """Byte strides, like NumPy's."""
+        return tuple(s * self.dtype.itemsize for s in c_strides(self.shape))
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def __del__(self):
+        ptr = getattr(self, "_ptr", 0)
+        if ptr:
+            self._ptr = 0
+            try:
+                _native.get().cuda_free(ptr)
             except Exception:
                 pass
 
-    # host
+    def _arg(self, position):
+        if self.target == "host":
+            return from_numpy(self._host, position, keep=self)
+        # A launch on another stream first waits for the one it was last used on.
+        pending = None if self._last_stream is None else normalize_stream(self._last_stream)
+        return ArrayArg(self._ptr, self.shape, c_strides(self.shape), self.dtype, False, "cuda", keep=self,
+                        stream=pending, protocol="pydev.DeviceArray")
+
+    # host exports
     @property
     def __array_interface__(self):
         if self.target != "host":
-            raise AttributeError("__array_interface__ is for host arrays: use copy_to_host()")
+            raise AttributeError("a cuda DeviceArray has no __array_interface__: use copy_to_host()")
         return self._host.__array_interface__
 
-    def __dlpack__(self, stream=None, max_version=None, **kwargs):
+    def __array__(self, dtype=None, copy=None):
+        if self.target != "host":
+            raise TypeError("a cuda DeviceArray cannot convert to a NumPy array implicitly: use copy_to_host() or pydev.to_host()")
+        a = self._host if dtype is None else self._host.astype(dtype)
+        return a.copy() if copy else a
+
+    # DLPack
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if copy:
+            raise BufferError("pydev.DeviceArray exports its memory, not copies (copy=True)")
         if self.target == "host":
+            kwargs = {"stream": stream}
+            if max_version is not None:
+                kwargs["max_version"] = max_version
             try:
-                return self._host.__dlpack__(stream=stream, max_version=max_version) if max_version else self._host.__dlpack__(stream=stream)
+                return self._host.__dlpack__(**kwargs)
             except TypeError:
                 return self._host.__dlpack__()
-        return make_capsule(self._ptr, self.shape, self.dtype, kDLCUDA, owner=self)
+        if stream is not None and stream != -1 and self._last_stream is not None and cai_sync_enabled():
+            # The consumer's stream waits for the work queued on ours.
+            ours = normalize_stream(self._last_stream)
+            if normalize_stream(stream) != ours:
+                _native.get().cuda_stream_wait(stream, ours)
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
+        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, versioned=versioned)
 
     def __dlpack_device__(self):
-        return (kDLCPU, 0) if self.target == "host" else (kDLCUDA, 0)
+        return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, 0)
 
+    # the CUDA Array Interface
     @property
     def __cuda_array_interface__(self):
         if self.target == "host":
-            raise AttributeError("host arrays export DLPack and __array_interface__, not the CUDA Array Interface")
-        stream = getattr(self.stream, "handle", None)
-        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr, False), "strides": None, "version": 3, "stream": stream or 1}
+            raise AttributeError("a host DeviceArray exports DLPack and __array_interface__, not the CUDA Array Interface")
+        out = {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr if self.size else 0, False), "strides": None, "version": 3,
+               "stream": None if self._last_stream is None else normalize_stream(self._last_stream)}
+        if self.dtype.fields:
+            out["descr"] = self.dtype.descr
+        return out
 
-    def copy_to_host(self):
+    def copy_to_host(self, stream=None):
+        """A new numpy.ndarray with this array's contents (waits for the
+        stream it was last used on)."""
         if self.target == "host":
             return self._host.copy()
-        from . import _native
-
+        native = _native.get()
+        handle = _stream_handle(stream) if stream is not None else self._stream_handle
+        if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
+            native.cuda_stream_wait(handle, self._last_stream)
         out = np.empty(self.shape, self.dtype)
-        _native().cuda_memcpy_dtoh(out, self._ptr, self.nbytes, getattr(self.stream, "handle", 0) or 0)
+        if self.nbytes:
+            native.cuda_memcpy_dtoh(out.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle)
         return out
 
     def __repr__(self):
-        return f"DeviceArray(shape={self.shape}, dtype={self.dtype}, target={self.target})"
+        return f"<pydev.DeviceArray shape={self.shape} dtype={self.dtype} target={self.target}>"
 
 
-_CODES = {"i": 0, "u": 1, "f": 2, "c": 5, "b": 6}
-_keepalive = {}
+def _stream_handle(stream):
+    if stream is None:
+        return 0
+    from ._streams import stream_handle
 
-
-@ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-def _delete(address):
-    _keepalive.pop(address, None)
-
-
-_CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-
-
-@_CapsuleDestructor
-def _capsule_destructor(capsule):
-    # An unconsumed capsule (still named "dltensor") releases its tensor.
-    name = b"dltensor"
-    if ctypes.pythonapi.PyCapsule_IsValid(ctypes.cast(capsule, ctypes.py_object), name):
-        address = ctypes.pythonapi.PyCapsule_GetPointer(ctypes.cast(capsule, ctypes.py_object), name)
-        _keepalive.pop(address, None)
-
-
-def make_capsule(ptr, shape, dtype, device_type, owner):
-    """A DLPack 'dltensor' capsule for memory at `ptr` kept alive by `owner`."""
-    dtype = np.dtype(dtype)
-    n = len(shape)
-    shape_arr = (ctypes.c_int64 * max(n, 1))(*shape)
-    managed = DLManagedTensor()
-    managed.dl_tensor.data = ptr
-    managed.dl_tensor.device = DLDevice(device_type, 0)
-    managed.dl_tensor.ndim = n
-    managed.dl_tensor.dtype = DLDataType(_CODES[dtype.kind], dtype.itemsize * 8, 1)
-    managed.dl_tensor.shape = ctypes.cast(shape_arr, ctypes.POINTER(ctypes.c_int64))
-    managed.dl_tensor.strides = None
-    managed.dl_tensor.byte_offset = 0
-    managed.deleter = _delete
-    address = ctypes.addressof(managed)
-    _keepalive[address] = (managed, shape_arr, owner)
-    return _api.PyCapsule_New(address, b"dltensor", ctypes.cast(_capsule_destructor, ctypes.c_void_p))
-
-
-def cai_sync_enabled():
-    return os.environ.get("PYDEV_CAI_SYNC", "1") != "0"
+    return stream_handle(stream)

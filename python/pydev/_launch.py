@@ -1,30 +1,36 @@
 """Kernels and device functions: lazy compilation per argument signature,
-the in-memory and on-disk caches, argument packing and `launch`."""
-import hashlib
-import inspect
+the in-memory dispatch cache and the on-disk cache, argument packing
+(the kernel ABI) and `launch`."""
+import linecache
 import os
-import sys
-import tempfile
+import re
 import threading
 import types
 
 import numpy as np
 
-from . import _arrays, _types
+from . import _arrays, _cache, _native, _streams, _types
 
 STATS = {"compiles": 0, "memory_hits": 0, "disk_hits": 0, "launches": 0}
+_STATS_LOCK = threading.Lock()
 
 
-def _native():
-    from . import _native as n
+def _count(name, n=1):
+    with _STATS_LOCK:
+        STATS[name] += n
 
-    return n()
+
+STAGES = ("python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx")
+_ARCH_RE = re.compile(r"^sm_(\d+)[a-z]?$")
 
 
 class _Function:
+    """What @kernel and @func share: the Python function (`underlying`), its
+    file's source, and the module constants its file's device code reads."""
+
     def __init__(self, fn, interop):
         self.underlying = fn
-        self.interop = interop
+        self.interop = bool(interop)
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -32,33 +38,58 @@ class _Function:
         self.__wrapped__ = fn
         self._lock = threading.Lock()
         self._dispatch = {}
+        self._names = None
+        self._src = None
 
     def _source(self):
-        path = inspect.getsourcefile(self.underlying)
-        if path is None or not os.path.exists(path):
-            raise TypeError(f"the source of '{self.__name__}' is not in a file: device code must be defined in a .py file")
-        with open(path, encoding="utf-8") as f:
-            return path, f.read()
+        """(file name, whole text of the file that defines the function)."""
+        if self._src is None:
+            path = self.underlying.__code__.co_filename
+            text = None
+            if os.path.exists(path):
+                with open(path, encoding="utf-8") as f:
+                    text = f.read()
+            else:  # e.g. a notebook cell, which linecache knows
+                lines = linecache.getlines(path)
+                text = "".join(lines) if lines else None
+            if not text:
+                raise TypeError(f"the source of '{self.__name__}' is not available: device code must be defined in a .py file (or a notebook cell)")
+            self._src = (path, text)
+        return self._src
+
+    def _device_functions(self):
+        """The @kernel / @func functions of this file (this one included) and
+        the @func methods of its @struct classes."""
+        g = self.underlying.__globals__
+        out = [self.underlying]
+        for value in list(g.values()):
+            if isinstance(value, _Function) and value.underlying.__globals__ is g:
+                out.append(value.underlying)
+            elif _types.is_struct(value) and value.__module__ == self.__module__:
+                out += [v.underlying for v in vars(value).values() if isinstance(v, _Function)]
+        return out
 
     def _consts(self):
-        """Values of module-level names the file's device code may read:
-        numbers, strings and tuples of them."""
-        g = self.underlying.__globals__
-        names = set()
-        for value in list(g.values()) + [self.underlying]:
-            fn = getattr(value, "underlying", value) if isinstance(value, _Function) else None
-            if fn is not None and getattr(fn, "__globals__", None) is g:
+        """{name: value} of the module globals that the file's device code
+        may read as constants: bool, int, float, str and tuples of them."""
+        if self._names is None:
+            names = set()
+            for fn in self._device_functions():
                 _code_names(fn.__code__, names)
+            self._names = sorted(names)
+        g = self.underlying.__globals__
         out = {}
-        for n in names:
-            v = g.get(n)
-            if _is_constant(v):
-                out[n] = v
+        for n in self._names:
+            if n in g and is_constant(g[n]):
+                out[n] = g[n]
         return out
 
     def _structs(self):
+        """@struct classes visible to this file's device code."""
         g = self.underlying.__globals__
-        return {n: v.dtype for n, v in g.items() if isinstance(v, type) and getattr(v, "_pydev_struct", False)}
+        mine = [v for v in g.values() if _types.is_struct(v) and v.__module__ == self.__module__]
+        others = [v for v in g.values() if _types.is_struct(v) and v.__module__ != self.__module__]
+        return mine + others
 
 
 def _code_names(code, out):
@@ -68,10 +99,12 @@ def _code_names(code, out):
             _code_names(c, out)
 
 
-def _is_constant(v):
-    if isinstance(v, bool) or isinstance(v, (int, float, str)) and not isinstance(v, np.generic):
+def is_constant(v):
+    if isinstance(v, np.generic):
+        return False  # device code sees Python constants (their dtype would be lost)
+    if isinstance(v, (bool, int, float, str)):
         return True
-    return isinstance(v, tuple) and all(_is_constant(x) for x in v)
+    return isinstance(v, tuple) and all(is_constant(x) for x in v)
 
 
 class DeviceFunction(_Function):
@@ -85,201 +118,160 @@ class DeviceFunction(_Function):
         return self if obj is None else types.MethodType(self.underlying, obj)
 
     def __repr__(self):
-        return f"<cuda.device.func {self.__name__}>"
+        return f"<cuda.device.func {self.__qualname__}>"
 
 
 class Kernel(_Function):
-    """A `@kernel`: compiled on first launch for the argument types seen."""
+    """A `@kernel`: compiled on first launch for the argument types seen,
+    per (signature, target, arch, module constants)."""
 
     def __call__(self, *args, **kwargs):
-        raise TypeError(f"kernel '{self.__name__}' is launched with device.launch({self.__name__}, *args, grid=..., block=..., stream=...), not called")
+        raise _types.DeviceOnlyError(
+            f"kernel '{self.__name__}' is device-only: launch it with device.launch({self.__name__}, *args, grid=..., block=..., stream=...)"
+        )
 
     def __repr__(self):
-        return f"<cuda.device.kernel {self.__name__}>"
+        return f"<cuda.device.kernel {self.__qualname__}>"
 
-    def program(self, signature, target, arch):
-        key = (signature, target, arch)
+    def program(self, signature, target, arch, consts=None):
+        """The loaded program for a signature (compiling it if needed)."""
+        if consts is None:
+            consts = self._consts()
+        key = (signature, target, arch, tuple(sorted(consts.items())))
         prog = self._dispatch.get(key)
         if prog is not None:
-            STATS["memory_hits"] += 1
+            _count("memory_hits")
             return prog
         with self._lock:
             prog = self._dispatch.get(key)
             if prog is None:
-                prog = self._build(signature, target, arch)
+                prog = self._build(signature, target, arch, consts)
                 self._dispatch[key] = prog
+            else:
+                _count("memory_hits")
         return prog
 
-    def _build(self, signature, target, arch):
-        native = _native()
+    def _build(self, signature, target, arch, consts):
+        native = _native.get()
         path, source = self._source()
-        consts = self._consts()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
-        text = _disk_get(source, consts, signature, tgt, stage, self.__name__)
-        if text is None:
-            STATS["compiles"] += 1
-            text = native.compile(path, source, self.__name__, signature, consts, tgt, stage)
-            _disk_put(source, consts, signature, tgt, stage, self.__name__, text)
-        else:
-            STATS["disk_hits"] += 1
-        if target == "host":
-            return native.HostProgram(text, self.__name__)
-        return native.CudaProgram(text, self.__name__)
+
+        def load(text):
+            return native.HostProgram(text, self.__name__) if target == "host" else native.CudaProgram(text, self.__name__)
+
+        key = _cache.cache_key(source, consts, signature, tgt, stage, self.__name__, _native.fingerprint())
+        text = _cache.load(key)
+        if text is not None:
+            try:
+                prog = load(text)
+                _count("disk_hits")
+                return prog
+            except Exception:
+                pass  # an unusable entry: compile again and replace it
+        _count("compiles")
+        text = native.compile(path, source, self.__name__, signature, consts, tgt, stage)
+        _cache.store(key, text)
+        return load(text)
 
 
-# --- the on-disk cache ----------------------------------------------------------------
+# --- arguments ----------------------------------------------------------------------------
 
 
-def _cache_dir():
-    if os.environ.get("PYDEV_CACHE", "1") == "0":
-        return None
-    return os.environ.get("PYDEV_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pydev")
-
-
-def cache_key(source, consts, signature, target, stage, name):
-    from . import __version__
-
-    h = hashlib.sha256()
-    for part in (source, repr(sorted(consts.items())), signature, target, stage, name, __version__, _native().version()):
-        h.update(part.encode())
-        h.update(b"\0")
-    return h.hexdigest()
-
-
-def _disk_get(*key):
-    d = _cache_dir()
-    if d is None:
-        return None
-    path = os.path.join(d, cache_key(*key) + ".txt")
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        return text or None
-    except OSError:
-        return None
-
-
-def _disk_put(source, consts, signature, target, stage, name, text):
-    d = _cache_dir()
-    if d is None:
-        return
-    try:
-        os.makedirs(d, exist_ok=True)
-        # Written whole, then renamed: concurrent processes see all or nothing.
-        fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, os.path.join(d, cache_key(source, consts, signature, target, stage, name) + ".txt"))
-    except OSError:
-        pass  # a cache that cannot be written is only slower
-
-
-# --- arguments --------------------------------------------------------------------------
-
-
-def _scalar(value, position):
-    """(signature type, bytes) of a scalar, vector, struct or tuple argument."""
-    if isinstance(value, bool):
-        return "bool", np.bool_(value).tobytes()
-    if isinstance(value, int):
-        return "int32", np.int32(value).tobytes()
-    if isinstance(value, float):
-        return "float32", np.float32(value).tobytes()
-    if isinstance(value, complex):
-        return "complex64", np.complex64(value).tobytes()
-    if isinstance(value, np.generic):
-        name = _types.dtype_name(value.dtype)
-        if name is None:
-            raise TypeError(f"argument {position}: NumPy scalars of {value.dtype} cannot be passed to a kernel")
-        return name, value.tobytes()
-    if isinstance(value, _types.Vector):
-        return type(value).__name__, value.tobytes()
-    if isinstance(value, _types.Struct):
-        return type(value).__name__, value.tobytes()
-    if isinstance(value, tuple):
-        parts = [_scalar(v, position) for v in value]
-        # A C struct of the members: natural alignment and padding.
-        out, offset, max_align = b"", 0, 1
-        for t, b in parts:
-            a = min(len(b), 16) if len(b) in (1, 2, 4, 8, 16) else 4
-            pad = (-offset) % a
-            out += b"\0" * pad + b
-            offset += pad + len(b)
-            max_align = max(max_align, a)
-        out += b"\0" * ((-offset) % max_align)
-        return "(" + ", ".join(t for t, _ in parts) + ")", out
-    raise TypeError(f"argument {position}: a {type(value).__name__} cannot be passed to a kernel (arrays, numbers, vectors, structs and tuples can)")
-
-
-def signature_of(kernel, args, target, stream_handle=0, check_device=True):
-    """The signature string and packed arguments for `args`; with
-    `check_device`, arrays must live where `target` runs."""
-    structs = kernel._structs() if kernel is not None else {}
-    types_, packed, arrays = [], [], []
-    for i, a in enumerate(args):
-        arr = _arrays.array_arg(a, i, stream=None if target == "host" else (stream_handle or None))
+def pack_args(kernel, args, target, handle=0, check_device=True, start=0):
+    """(signature string, packed arguments, ArrayArgs) for `args` (the
+    first at position `start`); with `check_device`, arrays must live where
+    `target` runs."""
+    structs = kernel._structs if kernel is not None else list  # looked up only for structured dtypes
+    sig, packed, arrays = [], [], []
+    for i, a in enumerate(args, start):
+        arr = _arrays.array_arg(a, i, stream=handle if target == "cuda" else None)
         if arr is not None:
-            if check_device and target == "cuda" and arr.device == "cpu":
-                raise ValueError(f"argument {i}: a host (CPU) array cannot be passed to a cuda launch: copy it with pydev.to_device(a)")
-            if check_device and target == "host" and arr.device == "cuda":
-                raise ValueError(f"argument {i}: a CUDA device array cannot be passed to a host launch: use pydev.to_host(a), or run with PYDEV_TARGET=cuda")
-            types_.append(arr.signature(structs))
+            if not arr.shape:
+                raise ValueError(f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array")
+            sig.append(arr.signature(structs, i))
             packed.append(arr.descriptor())
-            arrays.append(arr)
+            arrays.append((i, arr))
         else:
-            t, b = _scalar(a, i)
-            types_.append(t)
+            t, b, _ = _types.scalar_arg(a, i)
+            sig.append(t)
             packed.append(b)
-    return ", ".join(types_), packed, arrays
+    if check_device:  # after every argument's protocol data is validated
+        for i, arr in arrays:
+            _arrays.check_device(arr, i, target)
+    return ", ".join(sig), packed, [arr for _, arr in arrays]
 
 
-def _dim3(value, name):
-    if isinstance(value, (int, np.integer)):
+def signature_of(kernel, args, target="host", handle=0, check_device=True):
+    """The pydevc signature for example arguments."""
+    return pack_args(kernel, args, target, handle, check_device)[0]
+
+
+def dim3(value, name):
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         value = (int(value),)
-    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) for v in value):
+    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
         raise TypeError(f"{name} must be an int or a tuple of 1 to 3 ints, got {value!r}")
     v = tuple(int(x) for x in value) + (1,) * (3 - len(value))
     if any(x <= 0 for x in v):
         raise ValueError(f"{name} must be positive in every dimension, got {value!r}")
+    if any(x >= 1 << 32 for x in v):
+        raise ValueError(f"{name} {value!r} is too large (each dimension is a uint32)")
     return v
-
-
-def launch(f, args, *, grid, block, stream, shared=0):
-    from . import _streams, active_target
-
-    if not isinstance(f, Kernel):
-        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
-    handle = _streams.stream_handle(stream)
-    grid, block = _dim3(grid, "grid"), _dim3(block, "block")
-    if not isinstance(shared, (int, np.integer)) or shared < 0:
-        raise ValueError(f"shared must be a non-negative number of bytes, got {shared!r}")
-    target = active_target()
-    signature, packed, arrays = signature_of(f, args, target, handle)
-    arch = _cuda_arch() if target == "cuda" else "host"
-    prog = f.program(signature, target, arch)
-    STATS["launches"] += 1
-    if target == "host":
-        prog.launch(grid, block, int(shared), packed)
-        return
-    native = _native()
-    if _arrays.cai_sync_enabled():
-        for a in arrays:
-            if a.stream is not None and a.stream != handle:
-                native.cuda_stream_wait(handle, a.stream)
-    prog.launch(grid, block, int(shared), handle, packed)
-    _streams.keep_alive(stream, arrays)
 
 
 _ARCH = None
 
 
-def _cuda_arch():
+def cuda_arch():
+    """The architecture to compile for on the cuda target: $PYDEV_ARCH, else
+    the device's (when the native module can tell), else sm_90."""
     global _ARCH
+    env = os.environ.get("PYDEV_ARCH", "").strip()
+    if env:
+        if not _ARCH_RE.match(env):
+            raise ValueError(f"PYDEV_ARCH must look like sm_90, got {env!r}")
+        return env
     if _ARCH is None:
-        _ARCH = os.environ.get("PYDEV_ARCH") or _native().cuda_arch()
+        query = getattr(_native.get(), "cuda_arch", None)
+        try:
+            _ARCH = query() if query is not None else "sm_90"
+        except Exception:
+            _ARCH = "sm_90"
     return _ARCH
 
 
-if sys.version_info < (3, 11):  # pragma: no cover
-    raise ImportError("pydev needs Python 3.11 or newer")
+def launch(f, args, *, grid, block, stream, shared=0):
+    from . import active_target
+
+    if isinstance(f, DeviceFunction):
+        raise TypeError(f"launch() takes a @device.kernel; '{f.__name__}' is a @device.func (call it from a kernel)")
+    if not isinstance(f, Kernel):
+        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
+    handle = _streams.stream_handle(stream)
+    grid, block = dim3(grid, "grid"), dim3(block, "block")
+    if isinstance(shared, bool) or not isinstance(shared, (int, np.integer)) or shared < 0:
+        raise ValueError(f"shared must be a non-negative number of bytes, got {shared!r}")
+    target = active_target()
+    if isinstance(stream, _streams.Stream) and stream.target != target:
+        raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+    signature, packed, arrays = pack_args(f, args, target, handle)
+    arch = cuda_arch() if target == "cuda" else "host"
+    prog = f.program(signature, target, arch)
+    _count("launches")
+    if target == "host":
+        prog.launch(grid, block, int(shared), packed)
+        return
+    native = _native.get()
+    if _arrays.cai_sync_enabled():
+        waited = set()
+        for a in arrays:
+            s = a.stream
+            if s is not None and s != _arrays.normalize_stream(handle) and s not in waited:
+                native.cuda_stream_wait(handle, s)
+                waited.add(s)
+    prog.launch(grid, block, int(shared), handle, packed)
+    for a in arrays:
+        if isinstance(a.keep, _arrays.DeviceArray):
+            a.keep._last_stream = handle
+    _streams.keep_alive(stream, arrays)

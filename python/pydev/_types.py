@@ -1,232 +1,751 @@
-"""Heterogeneous types on the host: fixed-format numbers (NumPy scalar types),
-vectors, `@struct` classes with their CUDA C++ layout as NumPy dtypes, and
-the signature names the compiler reads (pydevc's syntax)."""
+"""Heterogeneous types on the host: fixed-format numbers, vectors, `@struct`
+classes with the CUDA C++ layout as NumPy dtypes, `align()`, `WarpMask`,
+and the type names of pydevc's signature syntax.
+
+Layout rules (the same as the compiler's, frontends/python/src/types.rs):
+a number is aligned to its size (a complex number to the size of one part);
+a vector of N lanes of T is N * sizeof(T) bytes aligned to min(N * sizeof(T),
+16), except 3 lanes, aligned to sizeof(T) (CUDA's float3, double3, ...); a
+struct or tuple is a C struct of its members in order, each at the next
+multiple of its alignment, the whole rounded up to the largest alignment
+(and to `align=` for a struct).
+"""
+import inspect
+import math
+import struct as _pystruct
+import sys
+
 import numpy as np
 
-int8, int16, int32, int64 = np.int8, np.int16, np.int32, np.int64
-uint8, uint16, uint32, uint64 = np.uint8, np.uint16, np.uint32, np.uint64
-float16, float32, float64 = np.float16, np.float32, np.float64
-complex64, complex128 = np.complex64, np.complex128
+
+class DeviceOnlyError(RuntimeError):
+    """A device-only entity of cuda.device was used in host code."""
+
+
+def device_only(name):
+    """The error for using device-only `cuda.device.<name>` on the host."""
+    return DeviceOnlyError(
+        f"cuda.device.{name} is device-only: call it from a @device.kernel or @device.func compiled for a target "
+        "(launch the kernel with device.launch(kernel, *args, grid=..., block=..., stream=...))"
+    )
+
+
+# --- fixed-format numbers ------------------------------------------------------------
+
+
+class _NumberMeta(type):
+    """Fixed-format number types (`device.int8`, `device.float32`, ...): NumPy
+    scalar types (np.dtype(device.float32) is float32, isinstance(np.int8(1),
+    device.int8) holds), whose call converts like a C cast: integers wrap
+    modulo 2**bits (`device.int8(300) == 44`), floats truncate toward zero
+    when converted to an integer type, and round to nearest even between
+    floating-point formats. Calls return plain NumPy scalars."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, cls._np)
+
+    def __subclasscheck__(cls, sub):
+        return isinstance(sub, type) and issubclass(sub, cls._np)
+
+    def __call__(cls, value=0):
+        return cls._convert(value)
+
+    def __repr__(cls):
+        return f"<class 'cuda.device.{cls.__name__}'>"
+
+
+def _int_converter(np_type):
+    dt = np.dtype(np_type)
+    bits = dt.itemsize * 8
+    signed = dt.kind == "i"
+
+    def convert(value):
+        if isinstance(value, np.ndarray):
+            return value.astype(dt)
+        if isinstance(value, (bool, np.bool_)):
+            return np_type(int(value))
+        if isinstance(value, (int, np.integer)):
+            v = int(value)
+        elif isinstance(value, (float, np.floating)) or _is_softfloat(value):
+            f = float(value)
+            if not math.isfinite(f):
+                raise ValueError(f"cannot convert {f} to {dt.name}")
+            v = math.trunc(f)
+        elif isinstance(value, (complex, np.complexfloating)):
+            raise TypeError(f"cannot convert a complex number to {dt.name}: take .real first")
+        else:
+            v = int(value)  # strings, objects with __int__ / __index__
+        v &= (1 << bits) - 1
+        if signed and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        return np_type(v)
+
+    return convert
+
+
+def _number(name, np_type, convert=None):
+    body = {"_np": np_type, "dtype": np.dtype(np_type), "_convert": staticmethod(convert or np_type), "__module__": "cuda.device"}
+    bases = (np_type,) if isinstance(np_type, type) and issubclass(np_type, np.generic) else ()
+    try:
+        return _NumberMeta(name, bases, body)
+    except TypeError:  # a scalar type that cannot be subclassed
+        return _NumberMeta(name, (), body)
+
+
+int8 = _number("int8", np.int8, _int_converter(np.int8))
+int16 = _number("int16", np.int16, _int_converter(np.int16))
+int32 = _number("int32", np.int32, _int_converter(np.int32))
+int64 = _number("int64", np.int64, _int_converter(np.int64))
+uint8 = _number("uint8", np.uint8, _int_converter(np.uint8))
+uint16 = _number("uint16", np.uint16, _int_converter(np.uint16))
+uint32 = _number("uint32", np.uint32, _int_converter(np.uint32))
+uint64 = _number("uint64", np.uint64, _int_converter(np.uint64))
+def _float_converter(np_type):
+    def convert(value=0):
+        with np.errstate(over="ignore", invalid="ignore"):  # a C conversion does not warn
+            if isinstance(value, np.ndarray):
+                return value.astype(np_type)
+            return np_type(value)
+
+    return convert
+
+
+float16 = _number("float16", np.float16, _float_converter(np.float16))
+float32 = _number("float32", np.float32, _float_converter(np.float32))
+float64 = _number("float64", np.float64, _float_converter(np.float64))
+complex64 = _number("complex64", np.complex64, _float_converter(np.complex64))
+complex128 = _number("complex128", np.complex128, _float_converter(np.complex128))
 bool_ = np.bool_
+
+# --- bfloat16 and float8: ml_dtypes when installed, else a stand-in -------------------
+
+# (exponent bits, mantissa bits, finite-only) of the formats NumPy lacks.
+_SOFT_FORMATS = {"bfloat16": (8, 7, False), "float8e4m3": (4, 3, True), "float8e5m2": (5, 2, False)}
+
+
+def soft_encode(x, fmt):
+    """The bits of float `x` in format `fmt` (a key of _SOFT_FORMATS), rounded
+    to nearest even like ml_dtypes: overflow gives inf, or NaN in the
+    finite-only float8e4m3 (e4m3fn, CUDA's __nv_fp8_e4m3)."""
+    ebits, mbits, finite_only = _SOFT_FORMATS[fmt]
+    nbits = 1 + ebits + mbits
+    x = float(x)
+    sign = 1 << (nbits - 1) if math.copysign(1.0, x) < 0 else 0
+    emax_field = (1 << ebits) - 1
+    nan = sign | ((1 << (nbits - 1)) - 1) if finite_only else sign | (emax_field << mbits) | (1 << (mbits - 1))
+    if math.isnan(x):
+        return nan
+    inf = nan if finite_only else sign | (emax_field << mbits)
+    if math.isinf(x):
+        return inf
+    a = abs(x)
+    bias = (1 << (ebits - 1)) - 1
+    if finite_only:  # the all-ones exponent holds normal numbers, but for NaN
+        max_finite = 2.0 ** (emax_field - bias) * (2 - 2.0 ** (1 - mbits))
+    else:
+        max_finite = 2.0 ** (emax_field - 1 - bias) * (2 - 2.0 ** -mbits)
+    min_normal_exp = 1 - bias
+    if a == 0:
+        return sign
+    e = max(math.frexp(a)[1] - 1, min_normal_exp)
+    quantum = 2.0 ** (e - mbits)
+    r = round(a / quantum) * quantum  # Python's round() is half-to-even
+    if r > max_finite:
+        return inf
+    if r < 2.0 ** min_normal_exp:  # subnormal (or zero)
+        return sign | int(r / 2.0 ** (min_normal_exp - mbits))
+    e = math.frexp(r)[1] - 1
+    mant = int(r / 2.0 ** (e - mbits)) - (1 << mbits)
+    return sign | ((e + bias) << mbits) | mant
+
+
+def soft_decode(bits, fmt):
+    ebits, mbits, finite_only = _SOFT_FORMATS[fmt]
+    nbits = 1 + ebits + mbits
+    sign = -1.0 if bits >> (nbits - 1) & 1 else 1.0
+    e = bits >> mbits & ((1 << ebits) - 1)
+    m = bits & ((1 << mbits) - 1)
+    bias = (1 << (ebits - 1)) - 1
+    if finite_only and e == (1 << ebits) - 1 and m == (1 << mbits) - 1:
+        return math.nan
+    if not finite_only and e == (1 << ebits) - 1:
+        return sign * math.inf if m == 0 else math.nan
+    if e == 0:
+        return sign * m * 2.0 ** (1 - bias - mbits)
+    return sign * (1 + m / (1 << mbits)) * 2.0 ** (e - bias)
+
+
+class SoftFloat:
+    """A bfloat16 / float8 number on a host without ml_dtypes: its bits, in a
+    NumPy unsigned dtype tagged with metadata {"pydev": name}. It converts to
+    float (float(x)) and passes to kernels with its exact bits; install
+    ml_dtypes for arithmetic on the host."""
+
+    __slots__ = ("_bits",)
+    _fmt = "bfloat16"
+
+    def __init__(self, value=0.0):
+        object.__setattr__(self, "_bits", soft_encode(float(value), self._fmt))
+
+    @classmethod
+    def from_bits(cls, bits):
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_bits", int(bits))
+        return obj
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} numbers are immutable")
+
+    def __float__(self):
+        return soft_decode(self._bits, self._fmt)
+
+    def item(self):
+        return float(self)
+
+    def tobytes(self):
+        return int(self._bits).to_bytes(self.dtype.itemsize, "little")
+
+    def __eq__(self, other):
+        try:
+            return float(self) == float(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(float(self))
+
+    def __repr__(self):
+        return f"{self._fmt}({float(self)!r})"
+
+
+def _soft_type(name):
+    size = 2 if name == "bfloat16" else 1
+    dt = np.dtype(f"u{size}", metadata={"pydev": name})
+    cls = type(name, (SoftFloat,), {"__slots__": (), "_fmt": name, "dtype": dt, "__module__": "cuda.device"})
+    return cls
+
+
+def _is_softfloat(value):
+    return isinstance(value, SoftFloat)
+
 
 try:  # NumPy has no bfloat16 or float8: ml_dtypes provides them when installed.
     import ml_dtypes as _ml
 
-    bfloat16 = _ml.bfloat16
-    float8e4m3 = _ml.float8_e4m3fn
-    float8e5m2 = _ml.float8_e5m2
+    HAVE_ML_DTYPES = True
+    _BF16, _F8E4M3, _F8E5M2 = _ml.bfloat16, _ml.float8_e4m3fn, _ml.float8_e5m2
 except ImportError:  # pragma: no cover - depends on the environment
+    HAVE_ML_DTYPES = False
+    _BF16, _F8E4M3, _F8E5M2 = _soft_type("bfloat16"), _soft_type("float8e4m3"), _soft_type("float8e5m2")
 
-    class _Unavailable:
-        def __init__(self, name):
-            self.__name__ = name
 
-        def __call__(self, *args):
-            raise TypeError(f"{self.__name__} numbers on the host need the ml_dtypes package (pip install ml-dtypes); device code supports them")
+def _soft_converter(np_type):
+    if HAVE_ML_DTYPES:
+        return None
 
-    bfloat16 = _Unavailable("bfloat16")
-    float8e4m3 = _Unavailable("float8e4m3")
-    float8e5m2 = _Unavailable("float8e5m2")
+    def convert(value):
+        if isinstance(value, np.ndarray):
+            return np.array([soft_encode(v, np_type._fmt) for v in value.ravel().astype(np.float64)], np_type.dtype).reshape(value.shape)
+        return np_type(value)
 
-WarpMask = np.int32
+    return convert
 
-# NumPy dtype -> the compiler's name.
-_DTYPE_NAMES = {
-    np.dtype(t): n
-    for t, n in [
-        (np.int8, "int8"), (np.int16, "int16"), (np.int32, "int32"), (np.int64, "int64"),
-        (np.uint8, "uint8"), (np.uint16, "uint16"), (np.uint32, "uint32"), (np.uint64, "uint64"),
-        (np.float16, "float16"), (np.float32, "float32"), (np.float64, "float64"),
-        (np.complex64, "complex64"), (np.complex128, "complex128"), (np.bool_, "bool"),
-    ]
+
+bfloat16 = _number("bfloat16", _BF16, _soft_converter(_BF16))
+float8e4m3 = _number("float8e4m3", _F8E4M3, _soft_converter(_F8E4M3))
+float8e5m2 = _number("float8e5m2", _F8E5M2, _soft_converter(_F8E5M2))
+
+NUMBER_TYPES = {
+    t.__name__: t
+    for t in [int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, float8e4m3, float8e5m2, complex64, complex128]
 }
-if not isinstance(bfloat16, type) or True:
-    try:
-        _DTYPE_NAMES[np.dtype(bfloat16)] = "bfloat16"
-        _DTYPE_NAMES[np.dtype(float8e4m3)] = "float8e4m3"
-        _DTYPE_NAMES[np.dtype(float8e5m2)] = "float8e5m2"
-    except TypeError:
-        pass
+
+# NumPy dtype -> the compiler's name of it.
+_DTYPE_NAMES = {np.dtype(bool): "bool"}
+for _name, _t in NUMBER_TYPES.items():
+    if not np.dtype(_t).metadata:
+        _DTYPE_NAMES[np.dtype(_t)] = _name
 
 
 def dtype_name(dt):
     """The compiler's name of a NumPy scalar dtype, or None."""
-    return _DTYPE_NAMES.get(np.dtype(dt))
+    try:
+        dt = np.dtype(dt)
+    except TypeError:
+        return None
+    if dt.metadata and "pydev" in dt.metadata:
+        return dt.metadata["pydev"]
+    if dt.byteorder == ">":
+        return None
+    return _DTYPE_NAMES.get(dt)
 
 
-def layout(dt):
-    """(size, alignment) of a NumPy dtype with pydev's CUDA C++ rules."""
+def to_dtype(t):
+    """The NumPy dtype of a type: builtins (int -> int32, float -> float32,
+    complex -> complex64, bool), fixed-format numbers, NumPy dtypes, vector
+    and struct classes (their storage), align() types."""
+    if t is int:
+        return np.dtype(np.int32)
+    if t is float:
+        return np.dtype(np.float32)
+    if t is complex:
+        return np.dtype(np.complex64)
+    if t is bool:
+        return np.dtype(np.bool_)
+    if isinstance(t, type) and issubclass(t, Vector):
+        return t._storage
+    if isinstance(t, (Aligned, Atomic)) or is_struct(t):
+        return t.dtype
+    if isinstance(t, _NumberMeta):
+        return t.dtype
+    return np.dtype(t)
+
+
+# --- layouts --------------------------------------------------------------------------
+
+
+def _round_up(n, a):
+    return (n + a - 1) // a * a
+
+
+def c_layout(dt):
+    """(size, alignment) of a NumPy dtype laid out with the CUDA C++ rules."""
     dt = np.dtype(dt)
+    if dt.metadata and "pydev_align" in dt.metadata:
+        return dt.itemsize, dt.metadata["pydev_align"]
     if dt.subdtype is not None:  # a vector field: (T, (n,))
         base, shape = dt.subdtype
         n = int(np.prod(shape))
         size = n * base.itemsize
         return size, base.itemsize if n == 3 else min(size, 16)
     if dt.fields:
-        return dt.itemsize, dt.alignment
+        align = 1
+        for name in dt.names:
+            align = max(align, c_layout(dt.fields[name][0])[1])
+        return _round_up(dt.itemsize, align), align
     if dt.kind == "c":
         return dt.itemsize, dt.itemsize // 2
     return dt.itemsize, dt.itemsize
 
 
-# --- vectors -------------------------------------------------------------------
+def c_layout_mismatch(dt):
+    """None when structured dtype `dt` has the C layout of its fields (as
+    the compiler lays it out), else a sentence saying where it differs."""
+    dt = np.dtype(dt)
+    offset, align = 0, int((dt.metadata or {}).get("pydev_align", 1))
+    for name in dt.names:
+        fdt, foff = dt.fields[name][:2]
+        if fdt.subdtype is not None:
+            base, shape = fdt.subdtype
+            if len(shape) != 1 or not 1 <= shape[0] <= 4 or dtype_name(base) is None:
+                return f"field '{name}' is a {fdt} sub-array; only vectors (a number type with 1 to 4 lanes) are supported"
+        elif fdt.fields:
+            inner = c_layout_mismatch(fdt)
+            if inner:
+                return f"in field '{name}': {inner}"
+        elif dtype_name(fdt) is None:
+            return f"field '{name}' has dtype {fdt}, which device code does not support"
+        size, a = c_layout(fdt)
+        offset = _round_up(offset, a)
+        if foff != offset:
+            return f"field '{name}' is at offset {foff}, but the C layout puts it at {offset} (build the dtype with align=True)"
+        offset += size
+        align = max(align, a)
+    if dt.itemsize != _round_up(offset, align):
+        return f"its itemsize is {dt.itemsize}, but the C layout's is {_round_up(offset, align)} (build the dtype with align=True)"
+    return None
+
+
+# --- vectors --------------------------------------------------------------------------
+
+
+def _converter(t):
+    """The C-cast conversion of fixed-format number type `t`."""
+    return t._convert
 
 
 class Vector:
-    """A vector of `size` numbers of one dtype (`float32x4(1, 2, 3, 4)`)."""
+    """A vector of `size` (1 to 4) numbers of one type (`float32x4(1, 2, 3, 4)`),
+    with the CUDA C++ layout (float4, ...). `.dtype` is the element type, as
+    the spec says; `.x .y .z .w`, indexing, len() and iteration read lanes.
+    Device code treats vectors as values (`v[1] = x` rebinds v); on the host
+    `v[i] = x` and `v.x = e` update the vector in place."""
 
-    _base = np.dtype(np.float32)
-    size = 4
+    __slots__ = ("_v",)
+    size = 0
+    dtype = None
+    _elem = None  # the fixed-format number type of the lanes
+    _storage = None  # NumPy dtype of one vector in memory: (T, (N,))
 
     def __init__(self, *args):
-        if len(args) == 1 and np.ndim(args[0]) == 1:
+        n = self.size
+        if len(args) == 1 and n != 1 and not np.isscalar(args[0]) and not _is_softfloat(args[0]):
             args = tuple(args[0])
-        if len(args) != self.size:
-            raise TypeError(f"{type(self).__name__}() takes {self.size} values, got {len(args)}")
-        object.__setattr__(self, "_v", np.array(args, dtype=self._base))
+        if len(args) != n:
+            raise TypeError(f"{type(self).__name__}() takes {n} value{'s' if n > 1 else ''}, got {len(args)}")
+        object.__setattr__(self, "_v", self._lanes(args))
 
     @classmethod
-    def _dtype(cls):
-        return np.dtype((cls._base, (cls.size,)))
+    def _lanes(cls, values):
+        conv = _converter(cls._elem)
+        out = [conv(v) for v in values]
+        if not HAVE_ML_DTYPES and cls.dtype.metadata:
+            return np.array([v._bits for v in out], dtype=cls.dtype)
+        return np.array(out, dtype=cls.dtype)
+
+    def _lane(self, i):
+        v = self._v[i]
+        if not HAVE_ML_DTYPES and self.dtype.metadata:
+            return self._elem._np.from_bits(int(v))
+        return v
+
+    def __setattr__(self, name, value):
+        if name in ("x", "y", "z", "w"):
+            return object.__setattr__(self, name, value)
+        raise AttributeError(f"{type(self).__name__} has no attribute '{name}'")
 
     def __len__(self):
         return self.size
 
     def __getitem__(self, i):
-        return self._v[i]
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError(f"{type(self).__name__} indices must be integers, got {type(i).__name__}")
+        if not -self.size <= i < self.size:
+            raise IndexError(f"{type(self).__name__} index {i} out of range (it has {self.size} lanes)")
+        return self._lane(int(i))
 
     def __setitem__(self, i, value):
-        self._v[i] = value
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError(f"{type(self).__name__} indices must be integers, got {type(i).__name__}")
+        if not -self.size <= i < self.size:
+            raise IndexError(f"{type(self).__name__} index {i} out of range (it has {self.size} lanes)")
+        self._v[int(i)] = self._lanes([value])[0]
 
     def __iter__(self):
-        return iter(self._v)
+        return (self._lane(i) for i in range(self.size))
 
     def __eq__(self, other):
-        return type(other) is type(self) and bool(np.array_equal(self._v, other._v))
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._v.tobytes() == other._v.tobytes() or bool(np.array_equal(self.tolist(), other.tolist()))
 
-    def __hash__(self):
-        return hash((type(self).__name__, self._v.tobytes()))
+    __hash__ = None  # updatable in place on the host
 
-    def __repr__(self):
-        return f"{type(self).__name__}({', '.join(repr(x.item()) for x in self._v)})"
-
-    def _component(i):
-        def get(self):
-            if i >= self.size:
-                raise AttributeError(f"{type(self).__name__} has {self.size} lanes")
-            return self._v[i]
-
-        return property(get)
-
-    x, y, z, w = _component(0), _component(1), _component(2), _component(3)
+    def tolist(self):
+        return [x.item() if hasattr(x, "item") else x for x in self]
 
     def tobytes(self):
         return self._v.tobytes()
 
+    @classmethod
+    def frombytes(cls, data):
+        obj = cls.__new__(cls)
+        object.__setattr__(obj, "_v", np.frombuffer(bytes(data), dtype=cls.dtype, count=cls.size).copy())
+        return obj
 
-_VECTOR_TYPES = {}
-for _t in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64"]:
+    def __repr__(self):
+        return f"{type(self).__name__}({', '.join(repr(x) for x in self.tolist())})"
+
+
+def _lane_property(i, letter):
+    def get(self):
+        if i >= self.size:
+            raise AttributeError(f"{type(self).__name__} has no lane '{letter}' (it has {self.size})")
+        return self._lane(i)
+
+    def put(self, value):
+        if i >= self.size:
+            raise AttributeError(f"{type(self).__name__} has no lane '{letter}' (it has {self.size})")
+        self._v[i] = self._lanes([value])[0]
+
+    return property(get, put, doc=f"lane {i}")
+
+
+for _i, _letter in enumerate("xyzw"):
+    setattr(Vector, _letter, _lane_property(_i, _letter))
+
+VECTOR_ELEMENTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                   "float8e4m3", "float8e5m2", "float16", "bfloat16", "float32", "float64"]
+VECTOR_TYPES = {}
+for _t in VECTOR_ELEMENTS:
     for _n in range(1, 5):
-        _cls = type(f"{_t}x{_n}", (Vector,), {"_base": np.dtype(_t), "size": _n})
-        _cls.dtype = _cls._dtype()
-        _VECTOR_TYPES[f"{_t}x{_n}"] = _cls
+        _elem = NUMBER_TYPES[_t]
+        _dt = np.dtype(_elem)
+        _cls = type(f"{_t}x{_n}", (Vector,), {
+            "__slots__": (), "size": _n, "dtype": _dt, "_elem": _elem,
+            "_storage": np.dtype((_dt, (_n,))), "__module__": "cuda.device",
+        })
+        VECTOR_TYPES[_cls.__name__] = _cls
 
-Dim3 = _VECTOR_TYPES["uint32x3"]
+
+class Dim3(VECTOR_TYPES["uint32x3"]):
+    """The type of thread_idx, block_idx, block_dim, grid_dim (a uint32x3)."""
+
+    __slots__ = ()
 
 
-# --- structs -------------------------------------------------------------------
+# --- WarpMask ---------------------------------------------------------------------------
+
+
+class WarpMask(np.int32):
+    """A warp mask: an int32 whose bit i says whether lane i takes part
+    (all 32 lanes: -1). `m[i]` reads bit i; device code also assigns
+    `m[i] = flag` (rebinding m), which host NumPy scalars cannot do: build
+    a new mask instead (`WarpMask(m | 1 << i)`)."""
+
+    def __new__(cls, value=0):
+        return super().__new__(cls, int32(value))
+
+    def __getitem__(self, i):
+        if not 0 <= int(i) < 32:
+            raise IndexError(f"WarpMask lane {i} is out of range 0..31")
+        return bool((int(self) >> int(i)) & 1)
+
+    def __setitem__(self, i, value):
+        raise TypeError("a WarpMask is an immutable int32 on the host: build a new one, e.g. WarpMask(m | (1 << i))")
+
+    def __repr__(self):
+        return f"WarpMask({int(self) & 0xFFFFFFFF:#010x})"
+
+
+# --- align(), Atomic --------------------------------------------------------------------
 
 
 class Aligned:
-    """`align(t, n)`: type `t` aligned to at least `n` bytes."""
+    """`align(t, n)`: type `t` aligned to at least `n` bytes. For a struct it
+    is the struct with the larger alignment; for another type, a one-field
+    struct {value: t} aligned to n (as the compiler lays it out). It is a
+    dtype (`.dtype`) and a constructor (`align(float32, 16)(x)` is t(x))."""
 
     def __init__(self, t, n):
-        if n <= 0 or n & (n - 1):
-            raise ValueError(f"align() takes a power of two, got {n}")
-        self.type, self.alignment = t, n
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0 or n & (n - 1):
+            raise ValueError(f"align() takes a power of two, got {n!r}")
+        self.type, self.alignment = t, int(n)
+        inner = to_dtype(t)
+        size, a = c_layout(inner)
+        a = max(a, self.alignment)
+        if is_struct(t) or isinstance(t, Aligned):
+            fields = {name: inner.fields[name][:2] for name in inner.names}
+            self.dtype = np.dtype({"names": list(fields), "formats": [f[0] for f in fields.values()],
+                                   "offsets": [f[1] for f in fields.values()], "itemsize": _round_up(size, a), "aligned": True},
+                                  metadata={"pydev_align": a})
+        else:
+            self.dtype = np.dtype({"names": ["value"], "formats": [inner], "offsets": [0], "itemsize": _round_up(size, a), "aligned": True},
+                                  metadata={"pydev_align": a})
+
+    def __call__(self, *args, **kwargs):
+        return convert_to(self.type, *args, **kwargs)
+
+    def __eq__(self, other):
+        return isinstance(other, Aligned) and other.type == self.type and other.alignment == self.alignment
+
+    def __hash__(self):
+        return hash((Aligned, self.type, self.alignment))
 
     def __repr__(self):
-        return f"align({self.type!r}, {self.alignment})"
+        return f"align({getattr(self.type, '__name__', self.type)!r}, {self.alignment})"
 
 
 def align(t, n):
+    """A type equivalent to `t`, aligned to at least `n` bytes."""
     return Aligned(t, n)
 
 
 class Atomic:
-    """`Atomic(dtype, align=...)`: a struct field accessed atomically (device only)."""
+    """`Atomic(dtype, align=0)`: an object accessed atomically; as a struct
+    field type (`line: device.Atomic(int, align=16)`) it lays out like its
+    dtype aligned to `align`. Its operations are device-only."""
 
     def __init__(self, dtype, align=0):
-        self.dtype, self.alignment = np.dtype(dtype), align
+        self.type = dtype
+        inner = to_dtype(dtype)
+        if inner.itemsize > 16:
+            raise TypeError(f"Atomic() objects hold at most 16 bytes, {inner} has {inner.itemsize}")
+        a = max(c_layout(inner)[1], int(align or 1))
+        if a & (a - 1):
+            raise ValueError(f"Atomic(align=...) takes a power of two, got {align!r}")
+        self.alignment = a
+        self.dtype = inner
+        self._field_dtype = inner if a == c_layout(inner)[1] else np.dtype(
+            {"names": ["value"], "formats": [inner], "offsets": [0], "itemsize": _round_up(inner.itemsize, a), "aligned": True},
+            metadata={"pydev_align": a})
+
+    def __repr__(self):
+        return f"Atomic({self.dtype}, align={self.alignment})"
+
+    def _device_only(self, *args, **kwargs):
+        raise device_only("Atomic operations")
+
+    load = store = exch = cas = add = sub = and_ = or_ = xor = max = min = nanmax = nanmin = wait = notify_one = notify_all = _device_only
 
 
-def field_dtype(t):
-    """(NumPy dtype, alignment) of a struct field's annotation."""
+# --- structs ----------------------------------------------------------------------------
+
+
+def is_struct(t):
+    return isinstance(t, type) and issubclass(t, Struct) and t is not Struct
+
+
+class _Field:
+    """A struct field: its name, declared type, NumPy dtype, the bytes and
+    alignment it takes in the C layout, its offset, and how host values
+    convert to it. An align(t, n) or Atomic(t, align=n) field has the plain
+    dtype of t (so that `arr["f"]` reads numbers) at an n-aligned offset,
+    and takes the padded size of the aligned type."""
+
+    def __init__(self, name, t, offset=0):
+        self.name, self.type = name, t
+        inner = t
+        while isinstance(inner, (Aligned, Atomic)):
+            inner = inner.type
+        self.value_type = inner
+        self.dtype = to_dtype(inner)
+        dt = self.dtype
+        if dt.kind == "O" or (dt.subdtype is None and not dt.fields and dtype_name(dt) is None):
+            raise TypeError(f"{dt} is not a type device code supports")
+        self.size, self.align = c_layout(dt)
+        if is_struct(inner):
+            self.size, self.align = dt.itemsize, inner._alignment
+        if isinstance(t, (Aligned, Atomic)):
+            full = t.dtype if isinstance(t, Aligned) else t._field_dtype
+            self.size, self.align = c_layout(full)
+            self.size = full.itemsize
+        self.offset = offset
+
+    def convert(self, value):
+        return convert_to(self.value_type, value)
+
+
+def convert_to(t, *args, **kwargs):
+    """A host value of type `t` from `args` (a C-like conversion)."""
     if isinstance(t, Aligned):
-        dt, a = field_dtype(t.type)
-        return dt, max(a, t.alignment)
-    if isinstance(t, Atomic):
-        return t.dtype, max(t.dtype.itemsize, t.alignment)
-    if t is int:
-        t = np.int32
-    elif t is float:
-        t = np.float32
-    elif t is complex:
-        t = np.complex64
-    elif t is bool:
-        t = np.bool_
+        return convert_to(t.type, *args, **kwargs)
+    if is_struct(t):
+        if len(args) == 1 and not kwargs and isinstance(args[0], t):
+            return args[0]
+        if len(args) == 1 and not kwargs and isinstance(args[0], tuple):
+            return t(*args[0])
+        return t(*args, **kwargs)
     if isinstance(t, type) and issubclass(t, Vector):
-        dt = t.dtype
-    elif hasattr(t, "_pydev_struct"):
-        dt = t.dtype
-    else:
-        dt = np.dtype(t)
-    return dt, layout(dt)[1]
+        if len(args) == 1 and isinstance(args[0], t):
+            return args[0]
+        return t(*args)
+    (value,) = args
+    if t is int:
+        return int32(value)
+    if t is float:
+        return float32(value)
+    if t is complex:
+        return complex64(value)
+    if t is bool:
+        return bool(value)
+    if isinstance(t, _NumberMeta):
+        return t(value)
+    return np.dtype(t).type(value)
+
+
+def pack(value, t):
+    """The bytes of host value `value` of type `t` in the CUDA C++ layout."""
+    dt = to_dtype(t)
+    if isinstance(t, Aligned):
+        inner = pack(value, t.type)
+        return inner + b"\0" * (dt.itemsize - len(inner))
+    if isinstance(t, Atomic):
+        inner = pack(value, t.type)
+        return inner + b"\0" * (t._field_dtype.itemsize - len(inner))
+    if is_struct(t):
+        return convert_to(t, value).tobytes()
+    if isinstance(t, type) and issubclass(t, Vector):
+        return convert_to(t, value).tobytes()
+    v = convert_to(t, value)
+    if _is_softfloat(v):
+        return v.tobytes()
+    return np.array(v, dtype=dt).tobytes()
 
 
 class Struct:
-    """Base of `@struct` classes: immutable, constructed by position or keyword."""
+    """Base of `@struct` classes: immutable values constructed by position
+    (in field order) or keyword, with field defaults from the class body."""
 
     _fields = ()
+    _defaults = {}
+    _alignment = 1
+    dtype = None
 
     def __init__(self, *args, **kwargs):
-        names = [n for n, _ in self._fields]
-        if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__}() takes {len(names)} fields, got {len(args)}")
-        values = dict(zip(names, args))
+        cls = type(self)
+        fields = cls._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{cls.__name__}() takes {len(fields)} field value{'s' if len(fields) != 1 else ''}, got {len(args)}")
+        values = {f.name: v for f, v in zip(fields, args)}
         for k, v in kwargs.items():
-            if k not in names:
-                raise TypeError(f"{type(self).__name__}() has no field '{k}'")
+            if not any(f.name == k for f in fields):
+                raise TypeError(f"{cls.__name__}() has no field '{k}'")
             if k in values:
-                raise TypeError(f"{type(self).__name__}() got field '{k}' twice")
+                raise TypeError(f"{cls.__name__}() got field '{k}' twice")
             values[k] = v
-        missing = [n for n in names if n not in values]
-        if missing:
-            raise TypeError(f"{type(self).__name__}() is missing field '{missing[0]}'")
-        for n in names:
-            object.__setattr__(self, n, values[n])
+        for f in fields:
+            if f.name not in values:
+                if f.name in cls._defaults:
+                    values[f.name] = cls._defaults[f.name]
+                else:
+                    raise TypeError(f"{cls.__name__}() is missing field '{f.name}'")
+            object.__setattr__(self, f.name, f.convert(values[f.name]))
 
     def __setattr__(self, name, value):
-        raise AttributeError(f"{type(self).__name__} is immutable: build a new one, e.g. {type(self).__name__}(...)")
+        raise AttributeError(f"{type(self).__name__} is immutable: build a new one, e.g. s._replace({name}=...)")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def _replace(self, **changes):
+        """A copy with some fields changed (structs are values)."""
+        values = {f.name: getattr(self, f.name) for f in self._fields}
+        values.update(changes)
+        return type(self)(**values)
+
+    def _astuple(self):
+        return tuple(getattr(self, f.name) for f in self._fields)
 
     def __eq__(self, other):
-        return type(other) is type(self) and all(_same(getattr(self, n), getattr(other, n)) for n, _ in self._fields)
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.tobytes() == other.tobytes() or all(_same(getattr(self, f.name), getattr(other, f.name)) for f in self._fields)
 
     def __hash__(self):
-        return hash(self.tobytes())
+        return hash((type(self).__name__, self.tobytes()))
 
     def __repr__(self):
-        return f"{type(self).__name__}({', '.join(f'{n}={getattr(self, n)!r}' for n, _ in self._fields)})"
-
-    def _record(self):
-        rec = np.zeros((), dtype=type(self).dtype)
-        for n, _ in self._fields:
-            v = getattr(self, n)
-            rec[n] = v._record() if isinstance(v, Struct) else (v._v if isinstance(v, Vector) else v)
-        return rec
+        return f"{type(self).__name__}({', '.join(f'{f.name}={getattr(self, f.name)!r}' for f in self._fields)})"
 
     def tobytes(self):
-        return self._record().tobytes()
+        """The CUDA C++ representation (Cls.dtype.itemsize bytes)."""
+        buf = bytearray(type(self).dtype.itemsize)
+        for f in self._fields:
+            b = pack(getattr(self, f.name), f.type)
+            buf[f.offset:f.offset + len(b)] = b
+        return bytes(buf)
+
+    def _record(self):
+        """This struct as a NumPy structured scalar of Cls.dtype."""
+        return np.frombuffer(self.tobytes(), dtype=type(self).dtype)[0]
+
+    @classmethod
+    def from_record(cls, record):
+        """A struct from an element of an array of Cls.dtype."""
+        rec = np.asarray(record)
+        if rec.dtype != cls.dtype:
+            rec = rec.astype(cls.dtype)
+        values = {}
+        for f in cls._fields:
+            v = rec[f.name]
+            if is_struct(f.value_type):
+                values[f.name] = f.value_type.from_record(v)
+            elif isinstance(f.value_type, type) and issubclass(f.value_type, Vector):
+                values[f.name] = f.value_type.frombytes(np.asarray(v).tobytes())
+            else:
+                values[f.name] = v[()]
+        return cls(**values)
 
 
 def _same(a, b):
@@ -236,35 +755,108 @@ def _same(a, b):
         return a == b
 
 
+def _annotations(c):
+    """The class's own field annotations, strings evaluated (PEP 563)."""
+    try:
+        return inspect.get_annotations(c, eval_str=True)
+    except Exception:
+        raw = inspect.get_annotations(c)
+        module = sys.modules.get(c.__module__)
+        env = dict(vars(module)) if module else {}
+        env.update(vars(c))
+        out = {}
+        for name, t in raw.items():
+            if isinstance(t, str):
+                try:
+                    t = eval(t, env)  # noqa: S307 - the user's own annotation
+                except Exception as e:
+                    raise TypeError(f"@device.struct {c.__name__}: cannot evaluate the type hint of field '{name}': {t!r} ({e})") from None
+            out[name] = t
+        return out
+
+
 def struct(cls=None, *, align=0):
     """`@struct` / `@struct(align=16)`: a heterogeneous struct with the CUDA
-    C++ layout; `Cls.dtype` is the NumPy structured dtype of that layout."""
-    if align and align & (align - 1):
-        raise ValueError(f"align of a struct must be a power of two, got {align}")
+    C++ layout; `Cls.dtype` is the NumPy structured dtype of that layout
+    (field offsets, alignment, itemsize; a vector field float32x4 is a
+    (float32, (4,)) sub-array at its aligned offset)."""
+    if isinstance(align, bool) or not isinstance(align, (int, np.integer)) or align < 0 or (align and align & (align - 1)):
+        raise ValueError(f"@device.struct(align=...) takes a power of two, got {align!r}")
+    if cls is not None and not isinstance(cls, type):
+        raise TypeError(f"@device.struct decorates a class, got {cls!r}")
 
     def make(c):
-        hints = c.__dict__.get("__annotations__", {})
-        fields = list(hints.items())
-        names, formats, offsets = [], [], []
+        if is_struct(c):
+            raise TypeError(f"{c.__name__} is already a @device.struct")
+        hints = _annotations(c)
+        fields = []
         offset, max_align = 0, 1
-        for name, t in fields:
-            dt, a = field_dtype(t)
-            offset = (offset + a - 1) // a * a
-            names.append(name)
-            formats.append(dt)
-            offsets.append(offset)
-            offset += dt.itemsize
-            max_align = max(max_align, a)
-        max_align = max(max_align, align or 1)
-        itemsize = (offset + max_align - 1) // max_align * max_align
-        body = {k: v for k, v in c.__dict__.items() if k not in ("__dict__", "__weakref__")}
-        body["_fields"] = tuple(fields)
-        body["_pydev_struct"] = True
-        body["__annotations__"] = hints
-        new = type(c.__name__, (Struct,) + tuple(b for b in c.__bases__ if b is not object), body)
-        new.dtype = np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize, "aligned": True})
-        new.__module__ = c.__module__
-        new.__qualname__ = c.__qualname__
+        for name, t in hints.items():
+            try:
+                f = _Field(name, t)
+            except TypeError as e:
+                raise TypeError(f"@device.struct {c.__name__}: field '{name}' has type {t!r}, which is not heterogeneous ({e})") from None
+            offset = _round_up(offset, f.align)
+            f.offset = offset
+            offset += f.size
+            max_align = max(max_align, f.align)
+            fields.append(f)
+        max_align = max(max_align, int(align) or 1)
+        itemsize = _round_up(offset, max_align)
+        defaults = {f.name: c.__dict__[f.name] for f in fields if f.name in c.__dict__}
+        body = {k: v for k, v in c.__dict__.items() if k not in ("__dict__", "__weakref__") and k not in defaults}
+        body.update(_fields=tuple(fields), _defaults=defaults, _alignment=max_align, underlying=c)
+        bases = (Struct,) + tuple(b for b in c.__bases__ if b is not object)
+        new = type(c.__name__, bases, body)
+        new.__module__, new.__qualname__ = c.__module__, c.__qualname__
+        new.dtype = np.dtype({"names": [f.name for f in fields], "formats": [f.dtype for f in fields],
+                              "offsets": [f.offset for f in fields], "itemsize": itemsize, "aligned": True},
+                             metadata={"pydev_align": max_align})
         return new
 
     return make(cls) if cls is not None else make
+
+
+# --- kernel arguments by value --------------------------------------------------------
+
+
+def scalar_arg(value, position):
+    """(signature type, bytes, alignment) of a launch argument passed by value:
+    Python bool/int/float/complex as bool/int32/float32/complex64, NumPy
+    scalars with their dtype, vectors, structs, tuples (C structs of their
+    members)."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool", bytes([bool(value)]), 1
+    if isinstance(value, WarpMask):
+        return "WarpMask", np.int32(value).tobytes(), 4
+    if isinstance(value, int):
+        if not -(1 << 31) <= value < 1 << 31:
+            raise OverflowError(f"argument {position}: the Python int {value} does not fit in int32 (a Python int argument is an int32): pass np.int64(...) or np.uint32(...)")
+        return "int32", _pystruct.pack("<i", value), 4
+    if isinstance(value, float) and not isinstance(value, np.generic):
+        return "float32", np.float32(value).tobytes(), 4
+    if isinstance(value, complex) and not isinstance(value, np.generic):
+        return "complex64", np.complex64(value).tobytes(), 4
+    if isinstance(value, np.generic):
+        dt = value.dtype
+        name = dtype_name(dt)
+        if name is None or dt.fields:
+            raise TypeError(f"argument {position}: a NumPy scalar of dtype {dt} cannot be passed to a kernel")
+        return name, value.tobytes(), c_layout(dt)[1]
+    if isinstance(value, SoftFloat):
+        return type(value).__name__, value.tobytes(), value.dtype.itemsize
+    if isinstance(value, Vector):
+        return type(value).__name__ if not isinstance(value, Dim3) else "uint32x3", value.tobytes(), c_layout(type(value)._storage)[1]
+    if isinstance(value, Struct):
+        return type(value).__name__, value.tobytes(), type(value)._alignment
+    if isinstance(value, tuple):
+        if not value:
+            raise TypeError(f"argument {position}: an empty tuple cannot be passed to a kernel")
+        parts = [scalar_arg(v, position) for v in value]
+        out, max_align = bytearray(), 1
+        for _, b, a in parts:
+            out += b"\0" * ((-len(out)) % a) + b
+            max_align = max(max_align, a)
+        out += b"\0" * ((-len(out)) % max_align)
+        return "(" + ", ".join(t for t, _, _ in parts) + ")", bytes(out), max_align
+    raise TypeError(f"argument {position}: a {type(value).__name__} cannot be passed to a kernel (arrays, numbers, vectors, structs and tuples of them can)")

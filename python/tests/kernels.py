@@ -1,7 +1,9 @@
-# Device code for the tests (the compiler reads this file).
+# Device code for the tests (the compiler reads this file: keep the line
+# numbers of `returns_value` and `undefined_name` in step with test_host.py).
 import cuda.device as device
 
 TILE = 256
+SCALE = 3
 
 
 @device.kernel
@@ -46,6 +48,20 @@ def warp_max(out, x):
 
 
 @device.kernel
+def warp_sum(out, x):
+    # a shuffle-down reduction per warp; lane 0 writes the warp's sum
+    i = device.tid(1)
+    v = x[i] if i < x.size else 0.0
+    mask = device.activemask()
+    offset = 16
+    while offset > 0:
+        v += device.shfl_down_sync(mask, v, offset)
+        offset //= 2
+    if device.lane_id == 0:
+        out[i // 32] = v
+
+
+@device.kernel
 def histogram(bins, data):
     i = device.tid(1)
     if i < data.size:
@@ -68,6 +84,14 @@ def push(ps, dt):
         ps[i] = p
 
 
+@device.kernel
+def weigh(out, p, scale):
+    # a struct and a vector passed by value
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = (p.pos.x + p.pos.y + p.pos.z + p.pos.w) * p.mass * scale.x + scale.y
+
+
 @device.func
 def scale(x, k):
     return x * k
@@ -81,8 +105,21 @@ def scaled(out, x, k):
 
 
 @device.kernel
+def times_global(out, x):
+    # SCALE is a module constant (read when the kernel compiles)
+    i = device.tid(1)
+    if i < x.size:
+        out[i] = x[i] * SCALE
+
+
+@device.kernel
 def returns_value(out):
     return 1
+
+
+@device.kernel
+def undefined_name(out):
+    out[0] = NOT_DEFINED_ANYWHERE
 
 
 @device.kernel
@@ -105,3 +142,23 @@ def affine(out, x, coeffs):
     i = device.tid(1)
     if i < x.size:
         out[i] = coeffs[0] * x[i] + coeffs[1]
+
+
+@device.kernel
+def transpose2d(out, m):
+    i, j = device.tid(2)
+    if i < m.shape[0] and j < m.shape[1]:
+        out[j, i] = m[i, j]
+
+
+@device.kernel
+def on_host(out):
+    if device.target(device.is_host):
+        out[0] = 1
+    else:
+        out[0] = 2
+
+
+@device.kernel
+def overrun(out):
+    out[device.tid(1)] = 1

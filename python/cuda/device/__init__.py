@@ -2,18 +2,23 @@
 
 Kernels and device functions written with these names compile through pydev
 for the `cuda` target (PTX, run by the driver) or the `host` target (native
-CPU code with full SIMT semantics); see `pydev` for the toolkit. On the host,
-heterogeneous entities (numbers, vectors, structs, `@func` functions, target
-descriptions) work as plain Python; device-only entities raise a clear error.
+CPU code with full SIMT semantics); see `pydev` for the toolkit. In host
+Python, heterogeneous entities (numbers, vectors, structs, `@func`
+functions, target descriptions, numeric intrinsics) work as plain Python;
+device-only entities (thread positions, shared memory, atomics,
+synchronization, warp operations, kernels) raise pydev.DeviceOnlyError, a
+RuntimeError.
 """
+import math as _math
 import sys as _sys
 
 import numpy as _np
 
-from pydev import _launch
-from pydev._types import (
+from pydev import _launch, _types
+from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
     Dim3,
+    Vector,
     WarpMask,
     align,
     bfloat16,
@@ -34,213 +39,339 @@ from pydev._types import (
     uint16,
     uint32,
     uint64,
-    _VECTOR_TYPES,
 )
 
-# Vector types: int8x1 .. float64x4 (see pydev._types).
-for _name, _cls in _VECTOR_TYPES.items():
-    setattr(_sys.modules[__name__], _name, _cls)
+_module = _sys.modules[__name__]
+
+# Vector types: int8x1 .. float64x4, float16xN, bfloat16xN, float8e4m3xN, float8e5m2xN.
+for _name, _cls in _types.VECTOR_TYPES.items():
+    setattr(_module, _name, _cls)
 
 
 def machine_representation():
-    """The machine representation of interoperable functions' ABI."""
-    return "itanium" if _sys.platform.startswith("linux") else "microsoft" if _sys.platform == "win32" else "itanium"
+    """The machine representation of interoperable functions' ABI:
+    "itanium" on Linux (and other Itanium C++ ABI platforms), "msvc" on Windows."""
+    return "msvc" if _sys.platform == "win32" else "itanium"
 
 
 class ConstExpr:
-    """`ConstExpr[T]` marks a parameter whose argument is a constant expression."""
+    """`ConstExpr` / `ConstExpr[T]`: a type hint for a parameter whose argument
+    must be a constant expression (of type T)."""
+
+    def __init__(self, type_=None):
+        self.type = type_
 
     def __class_getitem__(cls, item):
-        return cls
+        return cls(item)
+
+    def __repr__(self):
+        return "ConstExpr" if self.type is None else f"ConstExpr[{getattr(self.type, '__name__', self.type)}]"
 
 
-# --- functions -----------------------------------------------------------------
+# --- kernels and device functions ---------------------------------------------------------
 
-_DECORATOR_KEYWORDS = {"interop"}
+_DECORATOR_KEYWORDS = ("interop",)
 
 
 def _check_keywords(decorator, kwargs):
-    unknown = sorted(set(kwargs) - _DECORATOR_KEYWORDS)
-    if unknown:
-        raise TypeError(f"@device.{decorator}() got an unexpected keyword argument '{unknown[0]}' (supported: interop)")
+    for k in kwargs:
+        if k not in _DECORATOR_KEYWORDS:
+            raise TypeError(f"@device.{decorator}() got an unexpected keyword argument '{k}' (supported: {', '.join(_DECORATOR_KEYWORDS)})")
 
 
-def func(fn=None, **kwargs):
-    """`@func` / `@func(interop=False)`: a heterogeneous function, callable from
-    device code and, as plain Python, from host code."""
-    _check_keywords("func", kwargs)
+def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
+    _check_keywords(decorator, kwargs)
 
     def wrap(f):
-        if isinstance(f, _launch.Kernel):
-            raise TypeError(f"'{f.__name__}' is a @device.kernel: a function cannot be both a kernel and a @device.func")
-        return _launch.DeviceFunction(f, interop=bool(kwargs.get("interop", False)))
+        if isinstance(f, other_cls):
+            raise TypeError(f"'{f.__name__}' is already a @device.{other_name}: a function cannot be both a @device.kernel and a @device.func")
+        if isinstance(f, _launch._Function):
+            f = f.underlying
+        if isinstance(f, type):
+            raise TypeError(f"@device.{decorator} decorates a function; use @device.struct for the class {f.__name__}")
+        if not callable(f) or not hasattr(f, "__code__"):
+            raise TypeError(f"@device.{decorator} decorates a Python function, got {f!r}")
+        return make(f, interop=bool(kwargs.get("interop", False)))
 
     return wrap(fn) if fn is not None else wrap
 
 
-def kernel(fn=None, **kwargs):
-    """`@kernel` / `@kernel(interop=False)`: a kernel, launched with
-    `device.launch`."""
-    _check_keywords("kernel", kwargs)
+def func(fn=None, /, **kwargs):
+    """`@func` / `@func(interop=False)`: a heterogeneous function, callable
+    from device code and, as plain Python, from host code. `.underlying` is
+    the decorated function. Unknown keywords raise TypeError."""
+    return _decorate("func", fn, kwargs, _launch.DeviceFunction, _launch.Kernel, "kernel")
 
-    def wrap(f):
-        if isinstance(f, _launch.DeviceFunction):
-            raise TypeError(f"'{f.__name__}' is a @device.func: a function cannot be both a @device.kernel and a @device.func")
-        return _launch.Kernel(f, interop=bool(kwargs.get("interop", False)))
 
-    return wrap(fn) if fn is not None else wrap
+def kernel(fn=None, /, **kwargs):
+    """`@kernel` / `@kernel(interop=False)`: a kernel (device-only), launched
+    with `device.launch`; compiled on first launch for the argument types
+    seen. `.underlying` is the decorated function."""
+    return _decorate("kernel", fn, kwargs, _launch.Kernel, _launch.DeviceFunction, "func")
 
 
 def launch(f, *args, grid, block, stream, shared=0):
-    """Runs kernel `f(*args)` on `grid` blocks of `block` threads (ints or 2-/3-
-    tuples) with `shared` bytes of dynamic shared memory, on `stream`
-    (asynchronous on cuda)."""
+    """Runs kernel `f(*args)` on `grid` blocks of `block` threads (ints or 1-
+    to 3-tuples) with `shared` bytes of dynamic shared memory, on `stream`
+    (a pydev.Stream, a cuda.core Stream or any object with
+    __cuda_stream__): asynchronous on cuda, at once on host."""
     return _launch.launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
 
 
-# --- target specialization ----------------------------------------------------
-
-
-class TargetDescription:
-    """A set of targets; `|`, `&` and `~` combine them. On host Python,
-    `target(d)` is true when the host is in `d`."""
-
-    def __init__(self, text, on_host):
-        self._text = text
-        self._on_host = on_host
-
-    def __or__(self, other):
-        return TargetDescription(f"or({self._text}, {other._text})", self._on_host or other._on_host)
-
-    def __and__(self, other):
-        return TargetDescription(f"and({self._text}, {other._text})", self._on_host and other._on_host)
-
-    def __invert__(self):
-        return TargetDescription(f"not({self._text})", not self._on_host)
-
-    def __repr__(self):
-        return f"<target {self._text}>"
+# --- target specialization ------------------------------------------------------------------
 
 
 class SMSelector:
-    """An NVIDIA GPU architecture (`sm80` is compute capability 8.0)."""
+    """An NVIDIA GPU architecture: `sm80` is compute capability 8.0."""
+
+    __slots__ = ("number",)
 
     def __init__(self, number):
-        self.number = number
+        object.__setattr__(self, "number", int(number))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("SMSelector objects are immutable")
+
+    def __eq__(self, other):
+        return isinstance(other, SMSelector) and other.number == self.number
+
+    def __hash__(self):
+        return hash(("sm", self.number))
 
     def __repr__(self):
         return f"sm{self.number}"
 
 
-_SMS = [50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121]
-for _sm in _SMS:
-    setattr(_sys.modules[__name__], f"sm{_sm}", SMSelector(_sm))
+class TargetDescription:
+    """A set of targets; `|` (either), `&` (both) and `~` (not) combine them.
+    `matches(kind, sm)` says whether target ("host", None) or ("device", 90)
+    is in the set; in host Python, `target(desc)` asks it for the host."""
 
-is_host = TargetDescription("is_host", True)
-is_device = TargetDescription("is_device", False)
-any_target = TargetDescription("any_target", True)
-no_target = TargetDescription("no_target", False)
+    __slots__ = ("_op", "_args")
+
+    def __init__(self, op, *args):
+        object.__setattr__(self, "_op", op)
+        object.__setattr__(self, "_args", args)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("TargetDescription objects are immutable")
+
+    def _other(self, other, op):
+        if not isinstance(other, TargetDescription):
+            raise TypeError(f"TargetDescription {op} takes a TargetDescription, got {type(other).__name__}")
+        return other
+
+    def __or__(self, other):
+        return TargetDescription("or", self, self._other(other, "|"))
+
+    def __and__(self, other):
+        return TargetDescription("and", self, self._other(other, "&"))
+
+    def __invert__(self):
+        return TargetDescription("not", self)
+
+    def __bool__(self):
+        raise TypeError("a TargetDescription has no truth value: test it with device.target(desc)")
+
+    def matches(self, kind, sm=None):
+        op, a = self._op, self._args
+        if op == "is_host":
+            return kind == "host"
+        if op == "is_device":
+            return kind == "device"
+        if op == "any_target":
+            return True
+        if op == "no_target":
+            return False
+        if op == "is_exactly":
+            return kind == "device" and sm == a[0].number
+        if op == "provides":
+            return kind == "device" and sm is not None and sm >= a[0].number
+        if op == "or":
+            return a[0].matches(kind, sm) or a[1].matches(kind, sm)
+        if op == "and":
+            return a[0].matches(kind, sm) and a[1].matches(kind, sm)
+        if op == "not":
+            return not a[0].matches(kind, sm)
+        raise AssertionError(op)
+
+    def __repr__(self):
+        op, a = self._op, self._args
+        if op in ("or", "and"):
+            return f"({a[0]!r} {'|' if op == 'or' else '&'} {a[1]!r})"
+        if op == "not":
+            return f"~{a[0]!r}"
+        if a:
+            return f"{op}({a[0]!r})"
+        return op
+
+
+SM_ARCHS = (50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121)
+for _sm in SM_ARCHS:
+    setattr(_module, f"sm{_sm}", SMSelector(_sm))
+
+is_host = TargetDescription("is_host")
+is_device = TargetDescription("is_device")
+any_target = TargetDescription("any_target")
+no_target = TargetDescription("no_target")
+
+
+def _sm(sm, what):
+    if not isinstance(sm, SMSelector):
+        raise TypeError(f"{what}() takes an SMSelector such as device.sm80, got {sm!r}")
+    return sm
 
 
 def is_exactly(sm):
-    return TargetDescription(f"is_exactly(sm_{sm.number})", False)
+    """The target `sm` only."""
+    return TargetDescription("is_exactly", _sm(sm, "is_exactly"))
 
 
 def provides(sm):
-    return TargetDescription(f"provides(sm_{sm.number})", False)
+    """Every target with the capabilities of `sm` (sm and newer)."""
+    return TargetDescription("provides", _sm(sm, "provides"))
 
 
 def target(desc):
-    """On the host: whether the host is one of the targets `desc` describes."""
+    """Whether the current target matches `desc`. In host Python the current
+    target is the host: target(is_host) is True, target(is_device) and
+    target(provides(smXX)) are False."""
     if not isinstance(desc, TargetDescription):
         raise TypeError(f"target() takes a TargetDescription, got {type(desc).__name__}")
-    return desc._on_host
+    return desc.matches("host")
 
 
-# --- device-only entities -------------------------------------------------------
+# --- device-only entities -------------------------------------------------------------------
 
 
 class _DeviceOnly:
-    """A device-only entity: usable in compiled device code; an error on host."""
+    """A device-only entity: usable in compiled device code; any use in host
+    Python raises pydev.DeviceOnlyError (a RuntimeError)."""
+
+    __slots__ = ("_name",)
 
     def __init__(self, name):
-        self._name = name
+        object.__setattr__(self, "_name", name)
 
     def _fail(self, *args, **kwargs):
-        raise RuntimeError(
-            f"cuda.device.{self._name} is device-only: use it in a @device.kernel or @device.func "
-            "compiled for a target (launch the kernel with device.launch)"
-        )
-
-    __call__ = _fail
+        raise _types.device_only(self._name)
 
     def __getattr__(self, attr):
-        if attr.startswith("__"):
+        if attr.startswith("__") and attr.endswith("__"):
             raise AttributeError(attr)
+        raise _types.device_only(f"{self._name}.{attr}")
+
+    def __setattr__(self, name, value):
         self._fail()
 
     def __repr__(self):
         return f"<device-only cuda.device.{self._name}>"
 
+    __call__ = __bool__ = __int__ = __index__ = __float__ = __len__ = __iter__ = __getitem__ = __setitem__ = _fail
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _fail
+    __lt__ = __le__ = __gt__ = __ge__ = _fail
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = __invert__ = _fail
 
-_DEVICE_ONLY = [
+
+DEVICE_ONLY = (
     "thread_idx", "block_idx", "block_dim", "grid_dim", "tid", "grid_size", "warp_size", "lane_id",
     "local_array", "shared_array", "dynamic_shared_array", "atomic_ref", "threadfence",
     "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
     "activemask", "lanemask_lt", "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync",
     "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "match_any_sync", "match_all_sync",
-]
-for _name in _DEVICE_ONLY:
-    setattr(_sys.modules[__name__], _name, _DeviceOnly(_name))
+)
+for _name in DEVICE_ONLY:
+    setattr(_module, _name, _DeviceOnly(_name))
 
 
-# --- numeric intrinsics (heterogeneous) -------------------------------------------
+class AtomicInterface:
+    """The interface of atomically accessed scalars (`atomic_ref(a, i)`,
+    `Atomic` fields): load, store, exch, cas, add, sub, and_, or_, xor, max,
+    min, nanmax, nanmin (device-only)."""
+
+    def __init__(self, *args, **kwargs):
+        raise _types.device_only("AtomicInterface")
 
 
-def _bits(x):
-    dt = _np.asarray(x).dtype
-    if dt.kind not in "iu":
-        raise TypeError(f"expected an integer, got {dt}")
-    return int(_np.asarray(x).astype(_np.uint64 if dt.itemsize == 8 else _np.uint32)), dt.itemsize * 8
+# --- numeric intrinsics (heterogeneous) -------------------------------------------------------
+
+
+def _int_bits(x, what):
+    a = _np.asarray(x)
+    if isinstance(x, bool) or a.dtype.kind == "b":
+        raise TypeError(f"{what}() takes an integer, got a bool")
+    if isinstance(x, int):
+        a = _np.asarray(int32(x))
+    if a.dtype.kind not in "iu" or a.ndim:
+        raise TypeError(f"{what}() takes an integer, got {type(x).__name__}")
+    bits = a.dtype.itemsize * 8
+    return int(a) & ((1 << bits) - 1), bits, a.dtype
 
 
 def popc(x):
-    """The number of set bits of x (int32)."""
-    v, _ = _bits(x)
+    """The number of bits set in integer x (int32)."""
+    v, _, _ = _int_bits(x, "popc")
     return _np.int32(bin(v).count("1"))
 
 
 def brev(x):
-    """x with its bits reversed (same type)."""
-    v, n = _bits(x)
-    r = int(f"{v:0{n}b}"[::-1], 2)
-    return _np.asarray(r, dtype=_np.uint64 if n == 64 else _np.uint32).astype(_np.asarray(x).dtype)[()]
+    """Integer x with its bit pattern reversed (same type)."""
+    v, bits, dt = _int_bits(x, "brev")
+    r = int(f"{v:0{bits}b}"[::-1], 2)
+    if dt.kind == "i" and r >= 1 << (bits - 1):
+        r -= 1 << bits
+    return dt.type(r)
 
 
 def clz(x):
-    """The number of leading zero bits of x (int32)."""
-    v, n = _bits(x)
-    return _np.int32(n - v.bit_length())
+    """The number of leading zero bits of integer x (int32)."""
+    v, bits, _ = _int_bits(x, "clz")
+    return _np.int32(bits - v.bit_length())
 
 
 def ffs(x):
-    """The 1-based position of the lowest set bit of x, 0 if none (int32)."""
-    v, _ = _bits(x)
+    """The 1-based position of the least significant bit set in x, 0 if none (int32)."""
+    v, _, _ = _int_bits(x, "ffs")
     return _np.int32((v & -v).bit_length())
 
 
 def cbrt(a):
+    """The real cube root of floating-point a (same type)."""
+    if isinstance(a, float) and not isinstance(a, _np.generic):
+        return float32(_np.cbrt(float32(a)))
     return _np.cbrt(a)
 
 
+def _fma_exact(a, b, c, dt):
+    """a * b + c of NumPy floating type `dt`, rounded once (to nearest even)."""
+    from fractions import Fraction
+
+    a, b, c = float(a), float(b), float(c)
+    if not all(_math.isfinite(v) for v in (a, b, c)):
+        return dt.type(a * b + c)
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    r = float(exact)  # correctly rounded to float64
+    if dt != _np.float64 and Fraction(r) != exact and not (_np.float64(r).view(_np.int64) & 1):
+        # round to odd, so that the narrower rounding below is single
+        r = float(_np.nextafter(r, _math.inf if exact > Fraction(r) else -_math.inf))
+    if r == 0 and exact == 0:
+        r = a * b + c  # the sign of an exact zero
+    with _np.errstate(over="ignore"):
+        return dt.type(r)
+
+
 def fma(a, b, c):
-    """a * b + c rounded once."""
-    if isinstance(a, float) and isinstance(b, float) and isinstance(c, float):
-        import math
-
-        return math.fma(a, b, c) if hasattr(math, "fma") else float(_np.longdouble(a) * b + c)
+    """a * b + c, rounded once."""
+    if all(isinstance(v, (int, float)) and not isinstance(v, _np.generic) for v in (a, b, c)):
+        # Python floats are float32 in device code.
+        return _fma_exact(float32(a), float32(b), float32(c), _np.dtype(_np.float32))
     dt = _np.result_type(a, b, c)
-    return dt.type(_np.longdouble(a) * _np.longdouble(b) + _np.longdouble(c))
+    if dt.kind != "f":
+        raise TypeError(f"fma() takes floating-point numbers, got {dt}")
+    return _fma_exact(a, b, c, dt)
 
 
-
+__all__ = sorted(
+    [n for n in dir(_module) if not n.startswith("_") and n not in ("SM_ARCHS", "DEVICE_ONLY")]
+)

@@ -1,0 +1,97 @@
+"""The persistent compile cache: one file per (source, constants, signature,
+target, stage, kernel, compiler) in $PYDEV_CACHE_DIR (default
+~/.cache/pydev); PYDEV_CACHE=0 turns it off.
+
+Entries are written whole to a temporary file in the same directory and
+renamed over the final name (os.replace is atomic), so concurrent
+processes see a complete entry or none. Each entry starts with a header
+line carrying the SHA-256 of its body; an entry that is truncated,
+corrupt or unreadable is ignored (and rewritten by the next compile)."""
+import hashlib
+import os
+import tempfile
+
+FORMAT = "pydev-cache-1"
+
+
+def cache_dir():
+    """The cache directory, or None when the disk cache is off."""
+    if os.environ.get("PYDEV_CACHE", "1").strip() == "0":
+        return None
+    return os.environ.get("PYDEV_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pydev")
+
+
+def cache_key(source, consts, signature, target, stage, name, compiler):
+    """SHA-256 (hex) of everything the compiled text depends on."""
+    h = hashlib.sha256()
+    # The compiler reads these from the environment: a build with bounds
+    # checks (or another libdevice) is another entry.
+    options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={os.environ.get('PYDEV_LIBDEVICE', '')}"
+    for part in (FORMAT, source, repr(sorted(consts.items())), signature, target, stage, name, compiler, options):
+        b = str(part).encode("utf-8", "surrogatepass")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def entry_path(directory, key):
+    return os.path.join(directory, key[:2], key + ".txt")
+
+
+def load(key):
+    """The cached text for `key`, or None (missing, off, unreadable, corrupt)."""
+    d = cache_dir()
+    if d is None:
+        return None
+    try:
+        with open(entry_path(d, key), "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    header, sep, body = data.partition(b"\n")
+    parts = header.split(b" ")
+    if not sep or len(parts) != 3 or parts[0] != FORMAT.encode() or parts[1] != key.encode():
+        return None
+    if hashlib.sha256(body).hexdigest().encode() != parts[2]:
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def store(key, text):
+    """Writes the entry atomically; True when it was written. A cache that
+    cannot be written only makes things slower."""
+    d = cache_dir()
+    if d is None:
+        return False
+    body = text.encode("utf-8")
+    data = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
+    path = entry_path(d, key)
+    tmp = None
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".txt")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def entries():
+    """Paths of the complete entries (tests and tools)."""
+    d = cache_dir()
+    out = []
+    if d is None or not os.path.isdir(d):
+        return out
+    for root, _, files in os.walk(d):
+        out += [os.path.join(root, f) for f in files if f.endswith(".txt") and not f.startswith(".tmp-")]
+    return sorted(out)

@@ -1,0 +1,242 @@
+"""DLPack with ctypes: consuming a producer's capsule ("dltensor" or
+"dltensor_versioned": DLManagedTensor / DLManagedTensorVersioned, DLPack
+1.x), and exporting memory as a capsule (pydev.DeviceArray.__dlpack__).
+
+Consuming follows the DLPack Python specification: the consumer renames the
+capsule to "used_dltensor" / "used_dltensor_versioned", which makes it the
+owner of the managed tensor, and calls the tensor's deleter once it no
+longer needs the memory (here: when the DLPackTensor is released)."""
+import ctypes
+import weakref
+
+import numpy as np
+
+from . import _types
+
+kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged = 1, 2, 3, 13
+DEVICE_NAMES = {kDLCPU: "cpu", kDLCUDA: "cuda", kDLCUDAHost: "cuda_host", kDLCUDAManaged: "cuda_managed"}
+
+kDLInt, kDLUInt, kDLFloat, kDLBfloat, kDLComplex, kDLBool = 0, 1, 2, 4, 5, 6
+kDLFloat8_e4m3fn, kDLFloat8_e5m2 = 10, 12
+
+DLPACK_FLAG_BITMASK_READ_ONLY = 1 << 0
+DLPACK_FLAG_BITMASK_IS_COPIED = 1 << 1
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class DLManagedTensor(ctypes.Structure):
+    _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
+
+
+class DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [
+        ("version", DLPackVersion),
+        ("manager_ctx", ctypes.c_void_p),
+        ("deleter", ctypes.c_void_p),
+        ("flags", ctypes.c_uint64),
+        ("dl_tensor", DLTensor),
+    ]
+
+
+# The C API calls, with the GIL held (PYFUNCTYPE). Capsule names must
+# outlive the capsules that carry them: these buffers live as long as the
+# module.
+_api = ctypes.pythonapi
+_IsValid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_char_p)(("PyCapsule_IsValid", _api))
+_GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(("PyCapsule_GetPointer", _api))
+_SetName = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p)(("PyCapsule_SetName", _api))
+_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(("PyCapsule_New", _api))
+# Raw (PyObject*) variants for the capsule destructor, which runs while the
+# capsule is being deallocated and must not touch its reference count.
+_IsValidRaw = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_IsValid", _api))
+_GetPointerRaw = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_GetPointer", _api))
+_ErrClear = ctypes.PYFUNCTYPE(None)(("PyErr_Clear", _api))
+
+_NAMES = {n: ctypes.create_string_buffer(n) for n in (b"dltensor", b"dltensor_versioned", b"used_dltensor", b"used_dltensor_versioned")}
+
+_Deleter = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
+
+
+def _dtype_from_dl(dt, where):
+    code, bits, lanes = dt.code, dt.bits, dt.lanes
+    base = None
+    if code in (kDLInt, kDLUInt) and bits in (8, 16, 32, 64):
+        base = np.dtype(f"{'i' if code == kDLInt else 'u'}{bits // 8}")
+    elif code == kDLFloat and bits in (16, 32, 64):
+        base = np.dtype(f"f{bits // 8}")
+    elif code == kDLComplex and bits in (64, 128):
+        base = np.dtype(f"c{bits // 8}")
+    elif code == kDLBool and bits == 8:
+        base = np.dtype(np.bool_)
+    elif code == kDLBfloat and bits == 16:
+        base = np.dtype(_types.bfloat16)
+    elif code == kDLFloat8_e4m3fn and bits == 8:
+        base = np.dtype(_types.float8e4m3)
+    elif code == kDLFloat8_e5m2 and bits == 8:
+        base = np.dtype(_types.float8e5m2)
+    if base is None:
+        raise ValueError(f"{where}: DLPack dtype (code {code}, {bits} bits) is not supported by device code")
+    if lanes == 1:
+        return base
+    if 2 <= lanes <= 4 and code != kDLComplex and code != kDLBool:
+        return np.dtype((base, (lanes,)))  # an array of vectors (float32x4, ...)
+    raise ValueError(f"{where}: DLPack dtype with {lanes} lanes is not supported (vectors have 1 to 4)")
+
+
+def _dtype_to_dl(dt):
+    dt = np.dtype(dt)
+    lanes = 1
+    if dt.subdtype is not None and len(dt.subdtype[1]) == 1:
+        dt, lanes = dt.subdtype[0], dt.subdtype[1][0]
+    name = _types.dtype_name(dt)
+    codes = {"bool": kDLBool, "bfloat16": kDLBfloat, "float8e4m3": kDLFloat8_e4m3fn, "float8e5m2": kDLFloat8_e5m2}
+    if name is None:
+        raise BufferError(f"arrays of {dt} cannot be exported through DLPack")
+    if name in codes:
+        code = codes[name]
+    else:
+        code = {"i": kDLInt, "u": kDLUInt, "f": kDLFloat, "c": kDLComplex}[dt.kind]
+    return DLDataType(code, dt.itemsize * 8, lanes)
+
+
+def _release(deleter, managed):
+    if deleter:
+        _Deleter(deleter)(managed)
+
+
+class DLPackTensor:
+    """A consumed DLPack tensor: data pointer (byte_offset applied), shape,
+    strides in elements, NumPy dtype, read-only flag and device. Owns the
+    managed tensor: its deleter runs when this object is released."""
+
+    def __init__(self, capsule, where):
+        if _IsValid(capsule, b"dltensor_versioned"):
+            address = _GetPointer(capsule, b"dltensor_versioned")
+            managed = DLManagedTensorVersioned.from_address(address)
+            if managed.version.major != 1:
+                raise ValueError(f"{where}: DLPack version {managed.version.major}.{managed.version.minor} is not supported (1.x is)")
+            tensor, self.readonly = managed.dl_tensor, bool(managed.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
+            used = b"used_dltensor_versioned"
+        elif _IsValid(capsule, b"dltensor"):
+            address = _GetPointer(capsule, b"dltensor")
+            managed = DLManagedTensor.from_address(address)
+            tensor, self.readonly = managed.dl_tensor, False
+            used = b"used_dltensor"
+        else:
+            _ErrClear()
+            raise ValueError(f"{where}: __dlpack__() did not return an unconsumed DLPack capsule ('dltensor' or 'dltensor_versioned')")
+        # From here on this object owns the tensor.
+        if _SetName(capsule, ctypes.addressof(_NAMES[used])) != 0:
+            raise ValueError(f"{where}: the DLPack capsule could not be marked as used")
+        self.capsule = capsule
+        self._finalizer = weakref.finalize(self, _release, managed.deleter, address)
+        self.device_type = tensor.device.device_type
+        self.device_id = tensor.device.device_id
+        self.device = DEVICE_NAMES.get(self.device_type)
+        if self.device is None:
+            raise ValueError(f"{where}: arrays on DLPack device type {self.device_type} are not supported (CPU, CUDA, CUDA host and managed memory are)")
+        self.dtype = _dtype_from_dl(tensor.dtype, where)
+        ndim = tensor.ndim
+        if ndim < 0:
+            raise ValueError(f"{where}: ndim is {ndim}")
+        self.shape = tuple(int(tensor.shape[k]) for k in range(ndim))
+        if any(s < 0 for s in self.shape):
+            raise ValueError(f"{where}: negative extent in shape {self.shape}")
+        if tensor.strides and ndim:
+            self.strides = tuple(int(tensor.strides[k]) for k in range(ndim))
+        else:  # NULL strides: C order
+            self.strides = c_strides(self.shape)
+        size = int(np.prod(self.shape)) if self.shape else 1
+        if not tensor.data and size:
+            raise ValueError(f"{where}: the data pointer is NULL for {size} elements")
+        self.data = (tensor.data or 0) + int(tensor.byte_offset)
+
+    def release(self):
+        """Calls the producer's deleter now (at most once)."""
+        self._finalizer()
+
+
+def c_strides(shape):
+    """Element strides of a C-contiguous array of `shape`."""
+    out, acc = [], 1
+    for extent in reversed(shape):
+        out.append(acc)
+        acc *= max(int(extent), 1)
+    return tuple(reversed(out))
+
+
+# --- exporting --------------------------------------------------------------------------
+
+_exports = {}  # address of a managed tensor -> what keeps it and its memory alive
+
+
+@ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
+def _delete_export(address):
+    _exports.pop(address, None)
+
+
+@ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
+def _capsule_destructor(capsule):
+    # A capsule still named "dltensor(_versioned)" was never consumed: free
+    # its tensor. A consumer that renamed it calls the deleter itself.
+    try:
+        for name in (b"dltensor", b"dltensor_versioned"):
+            if _IsValidRaw(capsule, name):
+                _exports.pop(_GetPointerRaw(capsule, name), None)
+                return
+        _ErrClear()
+    except Exception:  # pragma: no cover - interpreter shutdown
+        pass
+
+
+def make_capsule(ptr, shape, dtype, device_type, owner, device_id=0, strides=None, readonly=False, versioned=False):
+    """A DLPack capsule for the memory at `ptr` (kept alive by `owner` until
+    the consumer calls the deleter or the capsule dies unconsumed)."""
+    n = len(shape)
+    shape_arr = (ctypes.c_int64 * max(n, 1))(*shape)
+    strides_arr = (ctypes.c_int64 * max(n, 1))(*strides) if strides is not None else None
+    managed = DLManagedTensorVersioned() if versioned else DLManagedTensor()
+    t = managed.dl_tensor
+    t.data = ptr or None
+    t.device = DLDevice(device_type, device_id)
+    t.ndim = n
+    t.dtype = _dtype_to_dl(dtype)
+    t.shape = ctypes.cast(shape_arr, ctypes.POINTER(ctypes.c_int64))
+    t.strides = ctypes.cast(strides_arr, ctypes.POINTER(ctypes.c_int64)) if strides_arr is not None else None
+    t.byte_offset = 0
+    managed.deleter = ctypes.cast(_delete_export, ctypes.c_void_p).value
+    if versioned:
+        managed.version = DLPackVersion(1, 0)
+        managed.flags = DLPACK_FLAG_BITMASK_READ_ONLY if readonly else 0
+    address = ctypes.addressof(managed)
+    _exports[address] = (managed, shape_arr, strides_arr, owner)
+    name = _NAMES[b"dltensor_versioned" if versioned else b"dltensor"]
+    return _New(address, ctypes.addressof(name), ctypes.cast(_capsule_destructor, ctypes.c_void_p).value)
+
+
+def live_exports():
+    """How many exported tensors are still alive (tests)."""
+    return len(_exports)

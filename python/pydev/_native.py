@@ -1,0 +1,95 @@
+"""The native module `pydev._pydev` (Rust: compiler, host runtime, driver
+calls), imported on first use so that the pure-Python parts of `pydev` and
+`cuda.device` (types, structs, protocols, caches) work without it.
+
+Interface used (python/src/lib.rs): CompileError, LaunchError, version(),
+compile(filename, source, function, signature, consts, target, stage),
+HostProgram(llvm, kernel).launch(grid, block, shared, args),
+CudaProgram(ptx, kernel).launch(grid, block, shared, stream, args),
+cuda_status(), cuda_alloc/free, cuda_memcpy_htod/dtoh, cuda_stream_create,
+cuda_stream_synchronize, cuda_stream_wait, cuda_synchronize, stats(); and,
+only where present, cuda_arch().
+"""
+import hashlib
+import os
+
+_MODULE = None
+_MISSING = None
+
+
+class _FallbackCompileError(Exception):
+    """pydev.CompileError while the native module is unavailable."""
+
+
+class _FallbackLaunchError(RuntimeError):
+    """pydev.LaunchError while the native module is unavailable."""
+
+
+def get():
+    """The native module; ImportError (with the reason) when it is missing."""
+    global _MODULE, _MISSING
+    if _MODULE is not None:
+        return _MODULE
+    if _MISSING is not None:
+        raise ImportError(_MISSING)
+    try:
+        from . import _pydev
+    except ImportError as e:
+        _MISSING = (
+            f"pydev's native module (pydev._pydev) is not available: {e}. "
+            "Build and install the wheel (make wheel) to compile or launch kernels"
+        )
+        raise ImportError(_MISSING) from e
+    _MODULE = _pydev
+    return _MODULE
+
+
+def available():
+    try:
+        get()
+        return True
+    except ImportError:
+        return False
+
+
+def error_class(name):
+    """CompileError / LaunchError: the native classes, or stand-ins (never
+    raised by anything) when the native module cannot be imported."""
+    try:
+        return getattr(get(), name)
+    except ImportError:
+        return {"CompileError": _FallbackCompileError, "LaunchError": _FallbackLaunchError}[name]
+
+
+_STATUS = None
+
+
+def cuda_status():
+    """(ok, why) from the driver, asked once per process."""
+    global _STATUS
+    if _STATUS is None:
+        ok, why = get().cuda_status()
+        _STATUS = (bool(ok), str(why))
+    return _STATUS
+
+
+_FINGERPRINT = None
+
+
+def fingerprint():
+    """The compiler's identity for cache keys: version() plus the size and
+    modification time of the native library, so that a rebuilt compiler
+    with an unchanged version string does not reuse old cache entries."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        mod = get()
+        parts = [str(mod.version())]
+        path = getattr(mod, "__file__", None)
+        if path:
+            try:
+                st = os.stat(path)
+                parts += [str(st.st_size), str(st.st_mtime_ns)]
+            except OSError:
+                pass
+        _FINGERPRINT = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16] + ":" + parts[0]
+    return _FINGERPRINT
