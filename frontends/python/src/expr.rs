@@ -1031,12 +1031,12 @@ impl Lowerer<'_, '_, '_> {
         let params: Vec<&ast::ParameterWithDefault> = p.args.iter().skip(skip).collect();
         let given = &c.arguments.args;
         if c.arguments.keywords.is_empty() && given.len() >= params.len() {
-            return self.positional_values(c);
+            return c.arguments.args.iter().map(|a| self.argument(a)).collect();
         }
         let what = if skip == 0 { def.name.id.to_string() } else { format!("method {}", def.name.id) };
         let mut slots: Vec<Option<Val>> = vec![None; params.len().max(given.len())];
         for (i, a) in given.iter().enumerate() {
-            slots[i] = Some(self.value(a)?);
+            slots[i] = Some(self.argument(a)?);
         }
         for k in &c.arguments.keywords {
             let Some(name) = k.arg.as_ref().map(|a| a.id.as_str()) else {
@@ -1049,7 +1049,7 @@ impl Lowerer<'_, '_, '_> {
             if slots[i].is_some() {
                 return self.err(k.range(), format!("{what}() got two values for parameter '{name}'"));
             }
-            slots[i] = Some(self.value(&k.value)?);
+            slots[i] = Some(self.argument(&k.value)?);
         }
         let mut out = Vec::new();
         for (slot, p) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))) {
@@ -1072,6 +1072,17 @@ impl Lowerer<'_, '_, '_> {
         Ok(out)
     }
 
+    /// A call argument of a `@device.func`: a value, or `None`, which is
+    /// passed as nothing (the callee is specialised for NoneType and sees
+    /// the constant None).
+    fn argument(&mut self, e: &Expr) -> R<Val> {
+        let item = self.expr(e)?;
+        if matches!(item, Item::NoneV) {
+            return Ok(Val { id: self.b.fresh(), ty: Ty::None, weak: false, konst: None });
+        }
+        self.materialize(&item, e.range())
+    }
+
     pub fn positional_values(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
         if let Some(k) = c.arguments.keywords.first() {
             return self.err(k.range(), "keyword arguments are not supported in this call");
@@ -1085,12 +1096,16 @@ impl Lowerer<'_, '_, '_> {
         }
         let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
         let m = self.c.m;
+        if types.contains(&Ty::None) && m.funcs.get(name).is_some_and(|f| f.interop) {
+            return self.err_help(range, format!("None arguments of the interoperable function '{name}' (a null void* in its C signature) are not supported yet"), "pass a number, or call a function without interop=True");
+        }
         let class = self_struct.and_then(|s| m.structs.get(s));
         let consts: Vec<Option<Const>> = args.iter().map(|a| a.konst.clone()).collect();
         let (symbol, ret) = self.c.specialize(name, class, &types, &consts, range)?;
         self.at(range);
-        let names: Vec<String> = args.iter().map(|a| v(a.id)).collect();
-        let arg_types: Vec<String> = args.iter().map(|a| a.ty.mlir()).collect();
+        let passed: Vec<&Val> = args.iter().filter(|a| a.ty != Ty::None).collect();
+        let names: Vec<String> = passed.iter().map(|a| v(a.id)).collect();
+        let arg_types: Vec<String> = passed.iter().map(|a| a.ty.mlir()).collect();
         match ret {
             None => {
                 self.b.op(&[], &format!("func.call @{symbol}({}) : ({}) -> ()", names.join(", "), arg_types.join(", ")));

@@ -315,6 +315,13 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         l.b.loc = l.c.m.file.mlir_loc(def.name.range());
         for ((p, ty), konst) in params.args.iter().zip(args).zip(consts) {
             let name = p.parameter.name.id.to_string();
+            if *ty == Ty::None {
+                // A None argument is no MLIR argument: the name is the constant None.
+                if !l.locals.contains(&name) {
+                    l.statics.insert(name, Item::NoneV);
+                    continue;
+                }
+            }
             l.locals.insert(name.clone());
             let id = l.b.add_argument(ty.clone());
             let entry = 0;
