@@ -34,7 +34,8 @@
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
-    lower_simt_host::gep,
+    lower_arrays::byte_gep,
+    lower_simt_host::{gep, linear_tid, load_u32},
     PassInfo,
 };
 use melior::ir::{
@@ -309,7 +310,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
                 2 | 3 => {
                     let i1: Type = IntegerType::new(ctx, 1).into();
                     let cmp = if kind == 2 {
-                        let (bx, by, bz) = (load32(&rb, ctx_arg, 24), load32(&rb, ctx_arg, 28), load32(&rb, ctx_arg, 32));
+                        let (bx, by, bz) = (load_u32(&rb, ctx_arg, 24), load_u32(&rb, ctx_arg, 28), load_u32(&rb, ctx_arg, 32));
                         let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
                         let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
                         rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
@@ -412,68 +413,14 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let state: Value = capi::value(entry.add_argument(i32t, loc));
     // frame base = scratch + linear_tid * frame
     let frame_ptr = {
-        let ptr = Type::parse(ctx, "!llvm.ptr").expect("ptr");
-        let i64t: Type = IntegerType::new(ctx, 64).into();
-        let mut ops: Vec<melior::ir::Operation> = Vec::new();
-        let val = |ops: &mut Vec<melior::ir::Operation<'c>>, o: melior::ir::Operation<'c>| {
-            ops.push(o);
-            capi::value(ops.last().expect("just pushed").result(0).expect("one result").into())
-        };
-        let field = |ops: &mut Vec<melior::ir::Operation<'c>>, off: i64, ty: Type<'c>| {
-            let p = {
-                let o = OperationBuilder::new("llvm.getelementptr", loc)
-                    .add_operands(&[ctx_arg])
-                    .add_results(&[ptr])
-                    .add_attributes(&[
-                        (Identifier::new(ctx, "rawConstantIndices"), Attribute::parse(ctx, &format!("array<i32: {off}>")).expect("indices")),
-                        (Identifier::new(ctx, "elem_type"), TypeAttribute::new(IntegerType::new(ctx, 8).into()).into()),
-                    ])
-                    .build()
-                    .expect("gep");
-                ops.push(o);
-                capi::value(ops.last().expect("pushed").result(0).expect("result").into())
-            };
-            let o = OperationBuilder::new("llvm.load", loc).add_operands(&[p]).add_results(&[ty]).build().expect("load");
-            ops.push(o);
-            capi::value(ops.last().expect("pushed").result(0).expect("result").into())
-        };
-        let scratch = field(&mut ops, 88, ptr);
-        let (tx, ty_, tz) = (field(&mut ops, 0, i32t), field(&mut ops, 4, i32t), field(&mut ops, 8, i32t));
-        let (bx, by) = (field(&mut ops, 24, i32t), field(&mut ops, 28, i32t));
-        let bin = |ops: &mut Vec<melior::ir::Operation<'c>>, name: &str, a: Value<'c, 'c>, b: Value<'c, 'c>, t: Type<'c>| {
-            let o = OperationBuilder::new(name, loc).add_operands(&[a, b]).add_results(&[t]).build().expect("binary op");
-            val(ops, o)
-        };
-        let zext = |ops: &mut Vec<melior::ir::Operation<'c>>, a: Value<'c, 'c>| {
-            let o = OperationBuilder::new("llvm.zext", loc).add_operands(&[a]).add_results(&[i64t]).build().expect("zext");
-            val(ops, o)
-        };
-        let yz = bin(&mut ops, "llvm.mul", by, tz, i32t);
-        let yz = bin(&mut ops, "llvm.add", yz, ty_, i32t);
-        let lin = bin(&mut ops, "llvm.mul", bx, yz, i32t);
-        let lin = bin(&mut ops, "llvm.add", lin, tx, i32t);
-        let lin = zext(&mut ops, lin);
-        let size = OperationBuilder::new("llvm.mlir.constant", loc)
-            .add_results(&[i64t])
-            .add_attributes(&[(Identifier::new(ctx, "value"), IntegerAttribute::new(i64t, frame as i64).into())])
-            .build()
-            .expect("constant");
-        let size = val(&mut ops, size);
-        let bytes = bin(&mut ops, "llvm.mul", lin, size, i64t);
-        let o = OperationBuilder::new("llvm.getelementptr", loc)
-            .add_operands(&[scratch, bytes])
-            .add_results(&[ptr])
-            .add_attributes(&[
-                (Identifier::new(ctx, "rawConstantIndices"), Attribute::parse(ctx, &format!("array<i32: {}>", i32::MIN)).expect("indices")),
-                (Identifier::new(ctx, "elem_type"), TypeAttribute::new(IntegerType::new(ctx, 8).into()).into()),
-            ])
-            .build()
-            .expect("gep");
-        let fp = val(&mut ops, o);
-        for o in ops {
-            entry.append_operation(o);
-        }
-        fp
+        let b = Builder::at_end(entry, loc);
+        let scratch_p = gep(&b, ctx_arg, 88);
+        let scratch = b.value("llvm.load", &[scratch_p], b.ty("!llvm.ptr"), &[]);
+        let lin = linear_tid(&b, ctx_arg);
+        let lin = b.value("llvm.zext", &[lin], b.i64(), &[]);
+        let size = b.const_int(b.i64(), frame as i64);
+        let bytes = b.value("llvm.mul", &[lin, size], b.i64(), &[]);
+        byte_gep(&b, scratch, bytes)
     };
     // state of rendezvous i => R_i; otherwise the old entry.
     let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
@@ -507,7 +454,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
                 Builder::before(capi::detach(block.first_operation().expect("a block has a terminator")))
             }
         };
-        let p = gep_dyn(&b, frame_ptr, *off as i64);
+        let p = gep(&b, frame_ptr, *off as i64);
         b.op("llvm.store", &[v, p], &[], &[]);
     }
     // 7. Loads (or clones of constants) at the separated uses.
@@ -515,7 +462,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         let (_, v, op) = defs[k];
         let b = Builder::before(top_level(f, *user));
         let new = if let Some(off) = slots.get(k) {
-            let p = gep_dyn(&b, frame_ptr, *off as i64);
+            let p = gep(&b, frame_ptr, *off as i64);
             b.value("llvm.load", &[p], v.r#type(), &[])
         } else {
             let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
@@ -603,15 +550,6 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         }
     }
     frame
-}
-
-fn load32<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
-    let p = gep(b, base, offset);
-    b.value("llvm.load", &[p], b.i32(), &[])
-}
-
-fn gep_dyn<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
-    gep(b, base, offset)
 }
 
 /// The block loop; with warp operations it tracks which threads returned
@@ -705,9 +643,8 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
     %same = arith.cmpi eq, %r#0, %r#1 : i32
     %at_warp = arith.andi %r#0, %warp : i32
     %is_warp = arith.cmpi ne, %at_warp, %zero : i32
-    %barrier_after_exit = arith.andi %r#2, %true : i1
     %not_warp = arith.xori %is_warp, %true : i1
-    %bad_exit = arith.andi %barrier_after_exit, %not_warp : i1
+    %bad_exit = arith.andi %r#2, %not_warp : i1
     %ok0 = arith.xori %bad_exit, %true : i1
     %ok = arith.andi %same, %ok0 : i1
     %next = scf.if %none -> (i32) {{

@@ -120,20 +120,7 @@ fn checked_index<'c>(b: &Builder<'c>, descriptor: Value<'c, 'c>, k: usize, index
     let extent = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[1, k as i64]).into())]);
     let i1 = melior::ir::r#type::IntegerType::new(b.ctx, 1).into();
     let bad = b.value("arith.cmpi", &[index, extent], i1, &[b.named("predicate", b.attr("9 : i64"))]); // uge
-    let then_block = melior::ir::Block::new(&[]);
-    let code = b.const_int(b.i32(), crate::error_code::OUT_OF_BOUNDS);
-    let loc_v = b.const_int(b.i32(), loc);
-    then_block.append_operation(
-        melior::ir::operation::OperationBuilder::new("func.call", b.loc)
-            .add_operands(&[ctx, code, loc_v, index, extent])
-            .add_attributes(&[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
-            .build()
-            .expect("call"),
-    );
-    then_block.append_operation(melior::ir::operation::OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
-    let region = melior::ir::Region::new();
-    melior::ir::RegionLike::append_block(&region, then_block);
-    b.insert_op(melior::ir::operation::OperationBuilder::new("scf.if", b.loc).add_operands(&[bad]).add_regions([region, melior::ir::Region::new()]).build().expect("scf.if"));
+    crate::lower_simt_host::report_if(b, bad, ctx, crate::error_code::OUT_OF_BOUNDS, loc, index, extent);
     let zero = b.const_int(b.i64(), 0);
     Ok(b.value("arith.select", &[bad, zero, index], b.i64(), &[]))
 }
@@ -338,7 +325,7 @@ fn element_bytes<'c>(b: &Builder<'c>, array_value: Value<'c, 'c>, array: &ArrayT
     Ok(byte_gep(b, data, bytes))
 }
 
-fn byte_gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, bytes: Value<'c, 'c>) -> Value<'c, 'c> {
+pub(crate) fn byte_gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, bytes: Value<'c, 'c>) -> Value<'c, 'c> {
     let i8t: Type = melior::ir::r#type::IntegerType::new(b.ctx, 8).into();
     b.value(
         "llvm.getelementptr",

@@ -425,7 +425,7 @@ fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
     )
 }
 
-fn load_u32<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
+pub fn load_u32<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>, offset: i64) -> Value<'c, 'c> {
     let p = gep(b, ctx, offset);
     b.value("llvm.load", &[p], b.i32(), &[])
 }
@@ -442,16 +442,20 @@ pub fn gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, '
     )
 }
 
-fn lane_id<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
+/// The thread's linear index in its block, `x + bdx * (y + bdy * z)` (i32).
+pub fn linear_tid<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
     let (x, y, z) = (load_u32(b, ctx, 0), load_u32(b, ctx, 4), load_u32(b, ctx, 8));
     let (bx, by) = (load_u32(b, ctx, 24), load_u32(b, ctx, 28));
     let i32t = b.i32();
     let yz = b.value("llvm.mul", &[by, z], i32t, &[]);
     let yz = b.value("llvm.add", &[yz, y], i32t, &[]);
     let lin = b.value("llvm.mul", &[bx, yz], i32t, &[]);
-    let lin = b.value("llvm.add", &[lin, x], i32t, &[]);
-    let m = b.const_int(i32t, 31);
-    b.value("llvm.and", &[lin, m], i32t, &[])
+    b.value("llvm.add", &[lin, x], i32t, &[])
+}
+
+fn lane_id<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
+    let m = b.const_int(b.i32(), 31);
+    b.value("llvm.and", &[linear_tid(b, ctx), m], b.i32(), &[])
 }
 
 fn call<'c>(b: &Builder<'c>, callee: &str, args: &[Value<'c, 'c>], result: Option<Type<'c>>) -> Option<Value<'c, 'c>> {
@@ -701,6 +705,25 @@ fn lower<'c>(
     Ok(())
 }
 
+/// `if cond { pydev_rt_error(ctx, code, loc, a, b) }` at the builder's
+/// position: a runtime error the launch reports (the caller then goes on
+/// with a safe operand).
+pub fn report_if<'c>(b: &Builder<'c>, cond: Value<'c, 'c>, ctx: Value<'c, 'c>, code: i64, loc: i64, a: Value<'c, 'c>, bv: Value<'c, 'c>) {
+    let (code, loc) = (b.const_int(b.i32(), code), b.const_int(b.i32(), loc));
+    let then_block = Block::new(&[]);
+    then_block.append_operation(
+        OperationBuilder::new("func.call", b.loc)
+            .add_operands(&[ctx, code, loc, a, bv])
+            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
+            .build()
+            .expect("call"),
+    );
+    then_block.append_operation(OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
+    let then_region = Region::new();
+    then_region.append_block(then_block);
+    b.insert_op(OperationBuilder::new("scf.if", b.loc).add_operands(&[cond]).add_regions([then_region, Region::new()]).build().expect("scf.if"));
+}
+
 /// The constant value of `v`, if it is an `arith.constant` integer.
 fn constant_of(v: Value) -> Option<i64> {
     let def = capi::defining_op(v)?;
@@ -739,21 +762,8 @@ fn guard_division<'c>(
     declare.insert("error");
     let module = capi::module_of(op);
     let loc = location_index(module, locations, op.location());
-    let then_block = Block::new(&[]);
-    let code = b.const_int(b.i32(), crate::lower_simt_host::error_code::ZERO_DIVISION);
-    let loc_v = b.const_int(b.i32(), loc);
     let z64 = b.const_int(b.i64(), 0);
-    then_block.append_operation(
-        OperationBuilder::new("func.call", b.loc)
-            .add_operands(&[ctx, code, loc_v, z64, z64])
-            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
-            .build()
-            .expect("call"),
-    );
-    then_block.append_operation(OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
-    let then_region = Region::new();
-    then_region.append_block(then_block);
-    b.insert_op(OperationBuilder::new("scf.if", b.loc).add_operands(&[is_zero]).add_regions([then_region, Region::new()]).build().expect("scf.if"));
+    report_if(b, is_zero, ctx, error_code::ZERO_DIVISION, loc, z64, z64);
 
     let safe = b.value("arith.select", &[is_zero, one, d], ty, &[]);
     let (divisor, minus_one) = if signed {
