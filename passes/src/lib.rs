@@ -24,7 +24,7 @@ mod specialize_target;
 use melior::pass::Pass;
 
 pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir};
-pub use lower_simt_host::{error_code, warp_op};
+pub use lower_simt_host::{error_code, location_text, warp_op};
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {

@@ -73,14 +73,11 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
-        sink.borrow_mut().push(format!("{}: error: {}", location(&d.location().to_string()), d));
+        sink.borrow_mut().push(format!("{}: error: {}", pydev_passes::location_text(d.location()), d));
         true
     });
     let result = (|| {
-        let text = pydev_frontend_python::compile_to_text_with(src.file_name, src.text, src.function, src.signature, src.free).map_err(|d| d.to_string().trim_end().to_owned())?;
-        let mut module = Module::parse(context, &text)
-            .filter(|m| m.as_operation().verify())
-            .ok_or_else(|| format!("internal error: the frontend emitted invalid IR for '{}' ({}); please report it", src.function, diagnostics.borrow().join("; ")))?;
+        let mut module = pydev_frontend_python::compile_with(context, src.file_name, src.text, src.function, src.signature, src.free).map_err(|d| d.to_string().trim_end().to_owned())?;
         if stage == "pydev" {
             return Ok(module);
         }
@@ -107,12 +104,6 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
     })();
     context.detach_diagnostic_handler(handler);
     result
-}
-
-/// `loc("k.py":3:9)` as `k.py:3:9`.
-fn location(text: &str) -> String {
-    let t = text.trim_start_matches("loc(").trim_end_matches(')');
-    t.replacen('"', "", 2)
 }
 
 fn context() -> Context {

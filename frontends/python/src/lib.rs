@@ -76,7 +76,12 @@ pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signa
 
 /// Parses the frontend's text into `context` and verifies it.
 pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str) -> Result<MlirModule<'c>, Diagnostics> {
-    let text = compile_to_text(file_name, source, function, signature)?;
+    compile_with(context, file_name, source, function, signature, &FreeNames::new())
+}
+
+/// [`compile`] with the values of free names.
+pub fn compile_with<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<MlirModule<'c>, Diagnostics> {
+    let text = compile_to_text_with(file_name, source, function, signature, free)?;
     // MLIR's own message, kept for the internal-error report.
     let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
     let sink = first.clone();

@@ -86,7 +86,7 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
     let fibers: Vec<Box<Fiber>> = (0..n)
         .map(|i| {
             let i = i as u32;
-            let ctx = ThreadCtx { tid: [i % bx, (i / bx) % by, i / (bx * by)], ..template_copy(&template) };
+            let ctx = ThreadCtx { tid: [i % bx, (i / bx) % by, i / (bx * by)], ..template };
             Box::new(Fiber {
                 ctx: UnsafeCell::new(ctx),
                 ctx_slot: UnsafeCell::new(std::ptr::null_mut()),
@@ -120,10 +120,6 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
         }
     }
     give_back(stacks);
-}
-
-fn template_copy(t: &ThreadCtx) -> ThreadCtx {
-    ThreadCtx { tid: t.tid, bid: t.bid, bdim: t.bdim, gdim: t.gdim, shared: t.shared, dyn_shared: t.dyn_shared, dyn_shared_bytes: t.dyn_shared_bytes, launch: t.launch, fiber: t.fiber, scratch: t.scratch, count: 0, total: 0 }
 }
 
 fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {

@@ -29,6 +29,7 @@ use std::sync::Mutex;
 
 /// The thread context every kernel function receives as its last argument.
 /// Offsets are fixed by `pydev-lower-simt-host`.
+#[derive(Clone, Copy)]
 #[repr(C)]
 pub struct ThreadCtx {
     pub tid: [u32; 3],
@@ -217,8 +218,7 @@ impl HostProgram {
             .iter()
             .map(|a| {
                 let mut v = vec![Chunk::ZERO; a.len().div_ceil(64).max(1)];
-                let bytes: &mut [u8] = bytemuck_bytes(&mut v);
-                bytes[..a.len()].copy_from_slice(a);
+                abi::as_bytes(&mut v)[..a.len()].copy_from_slice(a);
                 v
             })
             .collect();
@@ -286,10 +286,6 @@ impl HostProgram {
             None => Ok(()),
         }
     }
-}
-
-fn bytemuck_bytes(v: &mut [Chunk]) -> &mut [u8] {
-    abi::as_bytes(v)
 }
 
 /// The blocks of a launch, handed to workers in contiguous chunks: each

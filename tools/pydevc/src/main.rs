@@ -2,7 +2,7 @@
 //! [--emit python-ast|pydev|pydev-opt|llvm|llvm-ir|ptx] [-o OUT]`
 //!
 //! Compiles one `@device.kernel` or `@device.func` of a Python file, through
-//! the same pipeline (`pydev_passes::pipeline`) as the JIT, and writes the
+//! the compile driver the Python package uses (`pydev_runtime::compile`), and writes the
 //! requested stage.
 
 use clap::Parser;
