@@ -824,17 +824,21 @@ def Pydev_AtomicRefOp : Pydev_Op<"atomic_ref", [Pure]> {
   let summary = "`atomic_ref(array, index)`";
   let description = [{
     A reference to the element `array[index]` for atomic access; one index
-    per dimension. The reference's space is the array's.
-    Spec: Atomics / atomic_ref.
+    per dimension. The reference's space is the array's. With `field`, a
+    path of struct field names, it refers to that member of the element: a
+    `device.Atomic` field of a struct held in memory (the spec's
+    `ticket_mutex`), whose member type is the result's element type.
+    Spec: Atomics / atomic_ref, Atomic; User-Defined Types.
 
     ```mlir
     %r = pydev.atomic_ref %a[%i] : !pydev.array<ui32, 1>, si32 -> !pydev.atomic_ref<ui32>
+    %l = pydev.atomic_ref %m[%i] field ["line", "value"] : !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: si32}, align 16>}>, 1>, si32 -> !pydev.atomic_ref<si32>
     ```
   }];
-  let arguments = (ins Pydev_Array:$array, Variadic<Pydev_Index>:$indices);
+  let arguments = (ins Pydev_Array:$array, Variadic<Pydev_Index>:$indices, OptionalAttr<StrArrayAttr>:$field);
   let results = (outs Pydev_AtomicRef:$result);
   let assemblyFormat = [{
-    $array `[` $indices `]` attr-dict `:` type($array) (`,` type($indices)^)? `->` type($result)
+    $array `[` $indices `]` (`field` $field^)? attr-dict `:` type($array) (`,` type($indices)^)? `->` type($result)
   }];
   let hasVerifier = 1;
 }

@@ -13,7 +13,7 @@ import lit.formats
 config.name = "pydev"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".py"]
-config.excludes = ["lit.cfg.py", "samples", "conformance", "Inputs", "gpu"]
+config.excludes = ["lit.cfg.py", "samples", "conformance", "Inputs", "gpu", "bin"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "lit-out")
 
@@ -24,7 +24,9 @@ path = [bin_dir, llvm_bin]
 
 ptxas = os.environ.get("PTXAS") or shutil.which("ptxas")
 if ptxas and os.path.exists(ptxas):
-    path.append(os.path.dirname(ptxas))
+    # tools/bin/ptxas runs the ptxas that accepts each -arch (the CUDA 12
+    # wheel's for sm_70, which CUDA 13 dropped).
+    path.append(os.path.join(config.test_source_root, "tools", "bin"))
     config.available_features.add("ptxas")
 elif lit_config.params.get("require_ptxas") == "1":
     lit_config.fatal("ptxas not found: set PTXAS or run `make setup`")

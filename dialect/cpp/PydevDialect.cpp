@@ -807,10 +807,22 @@ LogicalResult AtomicRefOp::verify() {
     return failure();
   if (array.getReadonly())
     return emitOpError() << "cannot make an atomic reference into a read-only array";
-  if (ref.getElementType() != array.getElementType() || ref.getSpace() != array.getSpace())
+  // The referenced object: the element, or the member that `field` names.
+  Type object = array.getElementType();
+  if (std::optional<ArrayAttr> path = getField()) {
+    for (Attribute name : *path) {
+      auto s = dyn_cast<StructType>(object);
+      StringRef field = cast<StringAttr>(name).getValue();
+      int64_t index = s ? s.getFieldIndex(field) : -1;
+      if (index < 0)
+        return emitOpError() << "field path names '" << field << "', which " << object
+                             << " does not have";
+      object = s.getFieldTypes()[index];
+    }
+  }
+  if (ref.getElementType() != object || ref.getSpace() != array.getSpace())
     return emitOpError() << "result must be "
-                         << Type(AtomicRefType::get(getContext(), array.getElementType(),
-                                                    array.getSpace()))
+                         << Type(AtomicRefType::get(getContext(), object, array.getSpace()))
                          << ", got " << Type(ref);
   return success();
 }

@@ -25,6 +25,7 @@
 //!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
 //!   array_store %v, %a[i_0..i_n-1]   =>  llvm.store %v, (gep T, data[Σ i_k * strides[k]])
 //!   atomic_ref %a[i_0..i_n-1]        =>  gep T, data[Σ i_k * strides[k]] : !llvm.ptr<AS>
+//!   atomic_ref %a[i..] field [f..]   =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
 //!   tuple_extract (array_shape %a)[k]   =>  shape[k]
 //!   tuple_extract (array_strides %a)[k] =>  strides[k] * sizeof(T)   (bytes, like NumPy)
 //!   array_size %a                    =>  Π shape[k]
@@ -243,6 +244,16 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
         let aggregate = members(array.element).is_some() || pydev_dialect::types::vector_parts(array.element).is_some() || array.element.is_complex();
+        if let Some(path) = field_path(&op) {
+            // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
+            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+            let offset = path_offset(array.element, &path)?;
+            let ptr = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
+            let result_type = op.result(0).expect("atomic_ref result").r#type();
+            let r = b.cast(ptr, result_type);
+            b.replace(op, &[r]);
+            return Ok(());
+        }
         if aggregate && name != "pydev.atomic_ref" {
             // Structs, vectors, tuples: member by member at CUDA C++ offsets.
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
@@ -279,6 +290,31 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     if ok { Ok(()) } else { Err(()) }
+}
+
+/// The `field` path of an `atomic_ref` (a member of a struct element).
+fn field_path(op: &OperationRef) -> Option<Vec<String>> {
+    let path = op.attribute("field").ok()?;
+    let path = melior::ir::attribute::ArrayAttribute::try_from(path).ok()?;
+    (0..path.len())
+        .map(|i| {
+            let name = melior::ir::attribute::StringAttribute::try_from(path.element(i).ok()?).ok()?;
+            Some(name.value().to_owned())
+        })
+        .collect()
+}
+
+/// The byte offset of the member that `path` names inside `ty` (the
+/// verifier checked that each name exists).
+fn path_offset(mut ty: Type, path: &[String]) -> Result<u64, String> {
+    let mut offset = 0;
+    for name in path {
+        let (_, fields, _) = pydev_dialect::types::struct_parts(ty).ok_or_else(|| format!("field '{name}' of {ty}, which is not a struct"))?;
+        let index = fields.iter().position(|(n, _)| n == name).ok_or_else(|| format!("{ty} has no field '{name}'"))?;
+        offset += pydev_dialect::field_offset(ty, index as u32).ok_or_else(|| format!("{ty} has no device layout"))?;
+        ty = fields[index].1;
+    }
+    Ok(offset)
 }
 
 /// `Σ i_k * strides[k]` and the data pointer of an array value.

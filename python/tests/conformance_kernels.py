@@ -537,6 +537,11 @@ def atomic_objects(out):
     a = device.Atomic(device.int32)
     a.store(5)
     out[0] = a.load()
+    c = device.Atomic(device.float64, align=16)
+    c.add(2.5, memory="relaxed", scope="thread")
+    out[1] = int(c.load() * 2.0)
+    out[2] = a.exch(7) + a.load()
+    out[3] = a.dtype(7.9)
 
 
 # --- Arrays -----------------------------------------------------------------------

@@ -444,10 +444,6 @@ def ticket_counter(mutexes, out):
 '''
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_atomic_fields.py:7:11: error: field 'line' of struct 'TicketMutex' needs a "
-    "heterogeneous type hint (device.Atomic fields are not supported; the error also breaks every other "
-    "kernel in the same file)"))
 def test_atomic_struct_fields(tmp_path):
     # In its own file: the unsupported struct makes every kernel of a file fail.
     path = tmp_path / "conformance_atomic_fields.py"
@@ -462,6 +458,8 @@ def test_atomic_struct_fields(tmp_path):
         out = np.zeros(1, np.int32)
         launch(mod.ticket_counter, mutexes, out, grid=2, block=32)
         assert out[0] == 64
+        # Every thread took a ticket and released the lock once.
+        assert mutexes["line"][0] == 64 and mutexes["current"][0] == 64
     finally:
         sys.modules.pop(spec.name, None)
 
@@ -883,13 +881,10 @@ def test_threadfence():
     assert out[0] == 33 and flag[0] == 1
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: device.Atomic objects are not supported in device code yet "
-    "(help: use device.atomic_ref(array, index))"))
 def test_atomic_objects():
-    out = poisoned(1, np.int32)
+    out = poisoned(4, np.int32)
     launch(K.atomic_objects, out)
-    assert out[0] == 5
+    np.testing.assert_array_equal(out, [5, 5, 12, 7])
 
 
 # --- Thread Warp Synchronization -------------------------------------------------------

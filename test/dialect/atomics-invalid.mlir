@@ -224,3 +224,27 @@ func.func @notify_not_a_ref(%v: si32) {
   "pydev.atomic_notify"(%v) : (si32) -> ()
   return
 }
+
+// -----
+
+func.func @field_path_unknown(%m: !pydev.array<!pydev.struct<"M", {line: si32}>, 1>, %i: si64) {
+  // expected-error @+1 {{field path names 'current', which '!pydev.struct<"M", {line: si32}>' does not have}}
+  %0 = pydev.atomic_ref %m[%i] field ["current"] : !pydev.array<!pydev.struct<"M", {line: si32}>, 1>, si64 -> !pydev.atomic_ref<si32>
+  return
+}
+
+// -----
+
+func.func @field_path_type(%m: !pydev.array<!pydev.struct<"M", {line: si32}>, 1>, %i: si64) {
+  // expected-error @+1 {{result must be '!pydev.atomic_ref<si32>', got '!pydev.atomic_ref<f32>'}}
+  %0 = pydev.atomic_ref %m[%i] field ["line"] : !pydev.array<!pydev.struct<"M", {line: si32}>, 1>, si64 -> !pydev.atomic_ref<f32>
+  return
+}
+
+// -----
+
+func.func @field_path_not_struct(%a: !pydev.array<si32, 1>, %i: si64) {
+  // expected-error @+1 {{field path names 'value', which 'si32' does not have}}
+  %0 = pydev.atomic_ref %a[%i] field ["value"] : !pydev.array<si32, 1>, si64 -> !pydev.atomic_ref<si32>
+  return
+}

@@ -160,3 +160,13 @@ func.func @fences() {
   pydev.threadfence memory <seq_cst> scope <system>
   return
 }
+
+// A device.Atomic field of a struct element: `field` names the member path.
+// CHECK-LABEL: func.func @field_refs
+func.func @field_refs(%m: !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: si32}, align 16>, n: f32}>, 1, shared>, %i: si64) {
+  // CHECK: pydev.atomic_ref %{{.*}}[%{{.*}}] field ["line", "value"] : <!pydev.struct<"M", {{.*}}>, 1, shared>, si64 -> <si32, shared>
+  %0 = pydev.atomic_ref %m[%i] field ["line", "value"] : !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: si32}, align 16>, n: f32}>, 1, shared>, si64 -> !pydev.atomic_ref<si32, shared>
+  // CHECK: pydev.atomic_ref %{{.*}}[%{{.*}}] field ["n"] : {{.*}} -> <f32, shared>
+  %1 = pydev.atomic_ref %m[%i] field ["n"] : !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: si32}, align 16>, n: f32}>, 1, shared>, si64 -> !pydev.atomic_ref<f32, shared>
+  return
+}

@@ -35,6 +35,24 @@ func.func @store_and_ref(%a: !pydev.array<i32, 1>, %s: !pydev.array<i32, 1, shar
 
 // -----
 
+// atomic_ref %a[i] field [f..] => data + i * strides[0] * sizeof(T) + offsetof(T, f..):
+// `current` sits at byte 16 of the 32-byte struct (two align-16 atomic fields).
+// CHECK-LABEL: func.func @field_ref
+// CHECK: %[[S:.*]] = llvm.extractvalue %{{.*}}[2, 0]
+// CHECK: %[[O:.*]] = llvm.mul %{{.*}}, %[[S]] : i64
+// CHECK: %[[B:.*]] = llvm.mul %[[O]], %{{.*}} : i64
+// CHECK: %[[E:.*]] = llvm.getelementptr %{{.*}}[%[[B]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: %[[C16:.*]] = llvm.mlir.constant(16 : i64) : i64
+// CHECK: %[[P:.*]] = llvm.getelementptr %[[E]][%[[C16]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+// CHECK: builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr<1> to !pydev.atomic_ref<i32>
+func.func @field_ref(%m: !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>, current: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>}>, 1>, %i: i64, %v: i32) {
+  %r = pydev.atomic_ref %m[%i] field ["current", "value"] : !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>, current: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>}>, 1>, i64 -> !pydev.atomic_ref<i32>
+  %o = pydev.atomic_rmw add %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+  return
+}
+
+// -----
+
 // Does not fire: no arrays.
 // CHECK-LABEL: func.func @no_arrays(%{{.*}}: i32) -> i32
 // CHECK-NEXT: return

@@ -472,7 +472,36 @@ impl Lowerer<'_, '_, '_> {
             }
             "kernel" | "func" | "struct" => self.err_help(r, format!("@device.{name} is a decorator, not a function of device code"), "apply it to a definition at module level"),
             "launch" => self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code"),
-            "Atomic" => self.err_help(r, "device.Atomic objects are not supported in device code yet", "use device.atomic_ref(array, index)"),
+            // Atomic(t) => local_array((1,), t) holding a zero, and an atomic_ref to its element.
+            "Atomic" => {
+                let [dtype_e, align_e] = self.bind(c, what, &["dtype", "align"], 1)?[..] else { unreachable!() };
+                let dtype_e = dtype_e.expect("required");
+                let dtype = self.dtype_arg(dtype_e, &format!("the dtype of {what}()"))?;
+                if dtype.size() > 16 {
+                    return self.err(dtype_e.range(), format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                }
+                if !dtype.is_number() {
+                    return self.err_help(dtype_e.range(), format!("the dtype of {what}() must be a number type, got {dtype}"), "e.g. device.Atomic(device.int32)");
+                }
+                let align = match align_e {
+                    Some(e) => {
+                        let a = self.const_int_arg(e, "the align of an Atomic")?;
+                        if a <= 0 || (a & (a - 1)) != 0 {
+                            return self.err_help(e.range(), format!("the align of {what}() must be a power of two, got {a}"), "e.g. align=16");
+                        }
+                        format!(" align {a}")
+                    }
+                    None => String::new(),
+                };
+                self.at(r);
+                let cell = Ty::Array { dtype: Box::new(dtype.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
+                let a = self.b.op1(&format!("pydev.local_array shape [1] order \"C\"{align} : {}", cell.mlir()), cell.clone());
+                let zero = self.typed_const(&Const::Int(0), &crate::types::INT64);
+                let init = self.typed_const(&Const::Int(0), &dtype);
+                self.b.op(&[], &format!("pydev.array_store {}, {}[{}] : {}, {}, si64", v(init.id), v(a.id), v(zero.id), dtype.mlir(), cell.mlir()));
+                let ty = Ty::AtomicRef { dtype: Box::new(dtype), space: Space::Local };
+                Ok(Item::Val(self.b.op1(&format!("pydev.atomic_ref {}[{}] : {}, si64 -> {}", v(a.id), v(zero.id), cell.mlir(), ty.mlir()), ty)))
+            }
             "ConstExpr" => self.err(r, "ConstExpr is a type hint, not a function"),
             other => self.err(r, format!("device.{other} cannot be called")),
         }

@@ -559,6 +559,8 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(self.unwrap_aligned(value)))
             }
             (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
+            (Ty::StructRef { def, .. }, field) if def.fields.iter().any(|(n, _)| n == field) => self.struct_ref_field(x, field, range),
+            (Ty::StructRef { def, .. }, method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
             (Ty::Array { .. }, _) => self.array_attr(x, attr, range),
             (Ty::AtomicRef { dtype, .. }, "dtype") => Ok(Item::Dtype((**dtype).clone())),
             (Ty::AtomicRef { .. }, m) if crate::builtins::ATOMIC_METHODS.contains(&m) => Ok(Item::Method(Box::new(Item::Val(x)), m.to_owned())),
@@ -748,6 +750,9 @@ impl Lowerer<'_, '_, '_> {
             let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, si32", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir()), x.ty.clone());
             return self.assign_rebind(&a.value, Item::Val(new));
         }
+        if let Ty::StructRef { def, .. } = &x.ty {
+            return self.err_help(a.range(), format!("cannot assign field '{field}' of '{}', a struct in memory that holds device.Atomic fields", def.name), "store through the atomic: m.f.store(value)");
+        }
         let Ty::Struct(def) = &x.ty else { return self.err(a.range(), format!("cannot set attribute '{field}' of a {}", x.ty)) };
         let Some((_, fty)) = def.fields.iter().find(|(n, _)| n == field).cloned() else {
             return self.err_help(a.range(), format!("struct '{}' has no field '{field}'", def.name), "attributes cannot be added to a struct");
@@ -805,6 +810,11 @@ impl Lowerer<'_, '_, '_> {
             let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
             let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
             if idx.len() == ndim as usize {
+                if let Ty::Struct(def) = &*dtype {
+                    if def.holds_atomics() {
+                        return self.struct_ref(&a, def.clone(), idx, range);
+                    }
+                }
                 let x = self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone());
                 return Ok(Item::Val(self.unwrap_aligned(x)));
             }
@@ -889,6 +899,48 @@ impl Lowerer<'_, '_, '_> {
             &format!("pydev.array_slice {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", v(a.id), group(&starts), group(&stops), group(&steps), a.ty.mlir(), result.mlir()),
             result,
         )))
+    }
+
+    /// `a[i, .., j]` of a struct that holds `device.Atomic` fields: a
+    /// reference to the element (the view `a[i, .., j:j+1]`), not a copy.
+    fn struct_ref(&mut self, a: &Val, def: Rc<crate::types::StructDef>, idx: Vec<Val>, range: TextRange) -> R<Item> {
+        let Ty::Array { space, readonly, ndim, .. } = a.ty else { unreachable!("array") };
+        if readonly {
+            return self.err_help(range, format!("an element of a read-only array of '{}', which holds device.Atomic fields", def.name), "atomics may write; pass a writable array");
+        }
+        let mut starts = Vec::new();
+        for i in &idx {
+            starts.push(self.convert(i, &INT64, range)?);
+        }
+        let last = starts.last().expect("one index per dimension").clone();
+        let one = self.typed_const(&Const::Int(1), &INT64);
+        let stop = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(last.id), v(one.id)), INT64);
+        let ty = Ty::StructRef { def, space };
+        let kinds = (0..ndim).map(|d| if d + 1 == ndim { "1" } else { "0" }).collect::<Vec<_>>().join(", ");
+        let names = starts.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
+        let types = vec!["si64"; starts.len()].join(", ");
+        self.at(range);
+        Ok(Item::Val(self.b.op1(
+            &format!("pydev.array_slice {} [{kinds}] starts({names} : {types}) stops({} : si64) steps({} : si64) : {} -> {}", v(a.id), v(stop.id), v(one.id), a.ty.mlir(), ty.mlir()),
+            ty,
+        )))
+    }
+
+    /// `r.f` of a struct in memory: an `AtomicInterface` for a
+    /// `device.Atomic` field, else the field's value.
+    fn struct_ref_field(&mut self, r: Val, field: &str, range: TextRange) -> R<Item> {
+        let Ty::StructRef { def, space } = r.ty.clone() else { unreachable!("struct ref") };
+        let ty = def.fields.iter().find(|(n, _)| n == field).expect("field").1.clone();
+        let zero = self.typed_const(&Const::Int(0), &INT64);
+        self.at(range);
+        if let Some(inner) = ty.atomic_cell_value() {
+            let atomic = Ty::AtomicRef { dtype: Box::new(inner.clone()), space };
+            return Ok(Item::Val(self.b.op1(&format!("pydev.atomic_ref {}[{}] field [{field:?}, \"value\"] : {}, si64 -> {}", v(r.id), v(zero.id), r.ty.mlir(), atomic.mlir()), atomic)));
+        }
+        let whole = Ty::Struct(def);
+        let x = self.b.op1(&format!("pydev.array_load {}[{}] : {}, si64 -> {}", v(r.id), v(zero.id), r.ty.mlir(), whole.mlir()), whole.clone());
+        let value = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), whole.mlir(), ty.mlir()), ty);
+        Ok(Item::Val(self.unwrap_aligned(value)))
     }
 
     /// A tuple value used as an index (`a[t]`, `t` a tuple argument) as its
@@ -1116,6 +1168,9 @@ impl Lowerer<'_, '_, '_> {
     }
 
     fn construct_struct(&mut self, def: &Rc<crate::types::StructDef>, c: &ast::ExprCall) -> R<Item> {
+        if def.holds_atomics() {
+            return self.err_help(c.range(), format!("struct '{}' holds device.Atomic fields, so it lives in memory and cannot be built as a value in device code", def.name), "keep it in an array (global or device.shared_array) and use m = array[i]");
+        }
         let n = def.fields.len();
         let mut slots: Vec<Option<Val>> = vec![None; n];
         if c.arguments.args.len() > n {
@@ -1343,7 +1398,7 @@ impl Lowerer<'_, '_, '_> {
     fn call_method(&mut self, obj: Item, method: &str, c: &ast::ExprCall) -> R<Item> {
         let Item::Val(x) = obj else { return self.err(c.range(), "methods need a value") };
         match &x.ty {
-            Ty::Struct(def) => {
+            Ty::Struct(def) | Ty::StructRef { def, .. } => {
                 let name = def.name.clone();
                 let m = self.c.m;
                 let mut args = vec![x.clone()];

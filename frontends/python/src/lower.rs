@@ -235,6 +235,7 @@ fn mangle(t: &Ty) -> String {
             format!("{}{fields}{align}", def.name)
         }
         Ty::AtomicRef { dtype, space: sp } => format!("atomic_{}{}", mangle(dtype), space(sp)),
+        Ty::StructRef { def, space: sp } => format!("ref_{}{}", def.name, space(sp)),
         other => other.to_string(),
     }
 }

@@ -300,6 +300,19 @@ impl<'a> Module<'a> {
                 other => self.structs.get(other).map(|s| Ty::Struct(s.def.clone())),
             },
             Expr::StringLiteral(s) => self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr()),
+            // `device.Atomic(t)` / `device.Atomic(t, align=n)`: a field accessed atomically.
+            Expr::Call(c) if self.device_entity(&c.func).as_deref() == Some("Atomic") => {
+                let [t] = &*c.arguments.args else { return None };
+                let mut align = 0;
+                for kw in c.arguments.keywords.iter() {
+                    match (kw.arg.as_ref().map(|a| a.id.as_str()), self.const_expr(&kw.value)) {
+                        (Some("align"), Some(GlobalConst::Num(Const::Int(n)))) => align = u64::try_from(n).ok().filter(|n| n.is_power_of_two())?,
+                        _ => return None,
+                    }
+                }
+                let t = self.annotation_type(t)?;
+                (t.is_number() && t.size() <= 16).then(|| Ty::atomic_cell(t, align))
+            }
             // `device.align(t, n)` with a constant power of two.
             Expr::Call(c) if self.device_entity(&c.func).as_deref() == Some("align") && c.arguments.keywords.is_empty() => {
                 let [t, n] = &*c.arguments.args else { return None };

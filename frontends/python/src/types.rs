@@ -48,6 +48,13 @@ pub struct StructDef {
     pub align: u64,
 }
 
+impl StructDef {
+    /// Whether a field is a `device.Atomic`: such structs live in memory.
+    pub fn holds_atomics(&self) -> bool {
+        self.fields.iter().any(|(_, t)| t.atomic_cell_value().is_some())
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Bool,
@@ -61,6 +68,10 @@ pub enum Ty {
     Array { dtype: Box<Ty>, ndim: u32, layout: ArrayLayout, readonly: bool, space: Space },
     WarpMask,
     AtomicRef { dtype: Box<Ty>, space: Space },
+    /// An element of an array of a struct that holds `device.Atomic` fields
+    /// (`m = mutexes[i]`): a reference to memory, since atomics have an
+    /// address; in IR a one-element view of the array.
+    StructRef { def: Rc<StructDef>, space: Space },
     None,
     /// A machine-level value (`index`, `i32`) between upstream ops; never a
     /// Python value.
@@ -121,6 +132,25 @@ impl Ty {
         }
     }
 
+    /// A `device.Atomic(t, align=n)` field: a one-field struct
+    /// `atomic_<t>_<a>` holding the `t` (device code reaches it only through
+    /// a reference to the struct in memory, as an `AtomicInterface`).
+    pub fn atomic_cell(t: Ty, n: u64) -> Ty {
+        let a = t.align().max(n);
+        Ty::Struct(Rc::new(StructDef { name: format!("atomic_{t}_{a}"), fields: vec![("value".into(), t)], align: a }))
+    }
+
+    /// The `t` of a `device.Atomic(t)` field type.
+    pub fn atomic_cell_value(&self) -> Option<&Ty> {
+        match self {
+            Ty::Struct(def) => match def.fields.as_slice() {
+                [(field, inner)] if field == "value" && def.name.starts_with(&format!("atomic_{inner}_")) => Some(inner),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The `t` of an `align(t, n)` of a type `t` that is not a struct.
     pub fn aligned_value(&self) -> Option<&Ty> {
         match self {
@@ -157,6 +187,7 @@ impl Ty {
             Ty::Array { ndim, .. } => 8 + 16 * u64::from(*ndim),
             Ty::WarpMask => 4,
             Ty::AtomicRef { .. } => 8,
+            Ty::StructRef { .. } => 40,
             Ty::None | Ty::Raw(_) => 8,
         }
     }
@@ -169,7 +200,7 @@ impl Ty {
             }
             Ty::Tuple(items) => c_struct_layout(items.iter(), 1).1,
             Ty::Struct(def) => c_struct_layout(def.fields.iter().map(|(_, t)| t), def.align).1,
-            Ty::Array { .. } | Ty::AtomicRef { .. } | Ty::None | Ty::Raw(_) => 8,
+            Ty::Array { .. } | Ty::AtomicRef { .. } | Ty::StructRef { .. } | Ty::None | Ty::Raw(_) => 8,
             other => other.size(),
         }
     }
@@ -220,6 +251,9 @@ impl Ty {
                 Space::Shared => format!("!pydev.atomic_ref<{}, shared>", dtype.mlir()),
                 Space::Local => format!("!pydev.atomic_ref<{}, local>", dtype.mlir()),
             },
+            Ty::StructRef { def, space } => {
+                Ty::Array { dtype: Box::new(Ty::Struct(def.clone())), ndim: 1, layout: ArrayLayout::Strided, readonly: false, space: *space }.mlir()
+            }
             Ty::None => "none".into(),
             Ty::Raw(t) => (*t).into(),
         }
@@ -291,6 +325,7 @@ impl fmt::Display for Ty {
             }
             Ty::WarpMask => write!(f, "WarpMask"),
             Ty::AtomicRef { dtype, .. } => write!(f, "AtomicInterface[{dtype}]"),
+            Ty::StructRef { def, .. } => write!(f, "{} (in memory)", def.name),
             Ty::None => write!(f, "None"),
             Ty::Raw(t) => write!(f, "{t}"),
         }
