@@ -7,6 +7,7 @@
 
 mod capi;
 mod check_lowered;
+mod raise_ptx;
 mod ir;
 pub mod pipeline;
 
@@ -71,6 +72,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_sync_nvvm::INFO,
     lower_aggregates::INFO,
     check_lowered::INFO,
+    raise_ptx::INFO,
     host_barrier_fission::INFO,
 ];
 

@@ -25,6 +25,7 @@
 //!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
 //!   array_store %v, %a[i_0..i_n-1]   =>  llvm.store %v, (gep T, data[Σ i_k * strides[k]])
 //!   atomic_ref %a[i_0..i_n-1]        =>  gep T, data[Σ i_k * strides[k]] : !llvm.ptr<AS>
+//!   atomic_ref (aggregate T)        =>  data + Σ i_k * strides[k] * sizeof(T) (bytes)
 //!   atomic_ref %a[i..] field [f..]   =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
 //!   tuple_extract (array_shape %a)[k]   =>  shape[k]
 //!   tuple_extract (array_strides %a)[k] =>  strides[k] * sizeof(T)   (bytes, like NumPy)
@@ -254,7 +255,15 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             b.replace(op, &[r]);
             return Ok(());
         }
-        if aggregate && name != "pydev.atomic_ref" {
+        if aggregate && name == "pydev.atomic_ref" {
+            // atomic_ref (struct/vector/tuple/complex)  =>  data + Σ i_k * strides[k] * sizeof(T)
+            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+            let result_type = op.result(0).expect("atomic_ref result").r#type();
+            let r = b.cast(base, result_type);
+            b.replace(op, &[r]);
+            return Ok(());
+        }
+        if aggregate {
             // Structs, vectors, tuples: member by member at CUDA C++ offsets.
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
             if name == "pydev.array_load" {
@@ -381,7 +390,7 @@ fn members<'c>(ty: Type<'c>) -> Option<Vec<Type<'c>>> {
 
 /// Loads a value of pydev type `ty` stored at `base + offset` bytes, in its
 /// register form.
-fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
+pub(crate) fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
     let reg = crate::lower_aggregates::register_type(b.ctx, ty);
     if ty.is_complex() {
         // complex<T> is {T re; T im;} in memory (cuda::std::complex).
@@ -405,7 +414,7 @@ fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) 
     Ok(b.value("llvm.load", &[p], reg, &[b.named("alignment", b.attr(&format!("{align} : i64")))]))
 }
 
-fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>, v: Value<'c, 'c>) -> Result<(), String> {
+pub(crate) fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>, v: Value<'c, 'c>) -> Result<(), String> {
     if ty.is_complex() {
         let part = capi::complex_element(ty);
         let (size, _) = pydev_dialect::type_layout(part).ok_or("complex part without a layout")?;
@@ -496,7 +505,7 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
 }
 
 /// The nearest enclosing op of one of `names`.
-fn enclosing<'c>(op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
+pub(crate) fn enclosing<'c>(op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
     let mut cur = op.parent_operation().map(capi::detach);
     while let Some(p) = cur {
         if names.iter().any(|n| p.name().as_string_ref().as_str() == Ok(n)) {
@@ -508,7 +517,7 @@ fn enclosing<'c>(op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRe
 }
 
 /// A builder at the start of the first block of `op`'s first region.
-fn at_start<'c>(op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
+pub(crate) fn at_start<'c>(op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
     let block = op.region(0).ok().and_then(capi::entry_block)?;
     block.first_operation().map(|first| Builder::before(capi::detach(first)))
 }

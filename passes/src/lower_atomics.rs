@@ -34,6 +34,10 @@
 //!   atomic_wait %r, %old               =>  loop { ld<sem> cur; if cur != old: done; nanosleep }
 //!   atomic_notify %r                   =>  nothing: waiters poll (the GPU has no futex)
 //! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st, wait).
+//!   atomic_<op> on a struct, tuple, vector or complex T of 1..16 bytes
+//!                                      =>  the same on the integer of its size (aggregates_as_bits)
+//!   atomic_load|store (i128)           =>  ld|st<sem><scope><space>.b128 (PTX ISA 8.3, 8.4 with .sys:
+//!                                          the module is marked pydev.min_ptx for pydev-raise-ptx)
 //!
 //! `target=host` (LLVM atomics of the host, also on 8- and 16-bit integers
 //! and 16-bit floats; every scope widens to the
@@ -88,7 +92,73 @@ const NAMES: &[&str] = &[
 ];
 
 fn run(root: OperationRef) -> Result<(), ()> {
+    aggregates_as_bits(root)?;
     rewrite_all(root, NAMES, lower)
+}
+
+/// Structs, tuples, vectors and complex numbers of 1, 2, 4, 8 or 16 bytes
+/// travel through atomics as the integer of their size (both targets):
+///   atomic_load %r : T                =>  from_bits(atomic_load (%r as atomic_ref<iN>))
+///   atomic_store %v, %r : T           =>  atomic_store to_bits(%v), (%r as atomic_ref<iN>)
+///   atomic_rmw exch | atomic_cas : T  =>  the same on iN, operands to_bits, result from_bits
+///   atomic_wait %r, %old : T          =>  atomic_wait on iN
+/// to_bits/from_bits go through one scratch alloca in the entry block, which
+/// LLVM's SROA turns into register moves.
+fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
+    const ATOMICS: &[&str] = &["pydev.atomic_rmw", "pydev.atomic_cas", "pydev.atomic_load", "pydev.atomic_store", "pydev.atomic_wait"];
+    rewrite_all(root, ATOMICS, |b, op| {
+        let name = op.name();
+        let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+        let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+        let reference = capi::value(op.operand(ref_index).expect("reference"));
+        let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
+        let aggregate = element.is_complex()
+            || pydev_dialect::types::vector_parts(element).is_some()
+            || pydev_dialect::types::struct_parts(element).is_some()
+            || pydev_dialect::types::tuple_parts(element).is_some();
+        if !aggregate {
+            return Ok(());
+        }
+        let (size, _) = pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
+        if ![1, 2, 4, 8, 16].contains(&size) {
+            return Err(format!("atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"));
+        }
+        let int: Type = IntegerType::new(b.ctx, (size * 8) as u32).into();
+        let func = crate::lower_arrays::enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("atomic outside a function")?;
+        let fb = crate::lower_arrays::at_start(func).ok_or("function without a body")?;
+        let one = fb.const_int(fb.i64(), 1);
+        let align = b.named("alignment", b.attr(&format!("{size} : i64")));
+        let scratch = fb.value("llvm.alloca", &[one], b.ty("!llvm.ptr"), &[fb.named("elem_type", melior::ir::attribute::TypeAttribute::new(int).into()), align]);
+        let to_bits = |v: Value<'_, '_>| -> Result<Value<'_, '_>, String> {
+            let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, element));
+            crate::lower_arrays::store_at(b, scratch, 0, element, v)?;
+            Ok(b.value("llvm.load", &[scratch], int, &[align]))
+        };
+        let from_bits = |bits: Value<'_, '_>| -> Result<Value<'_, '_>, String> {
+            b.op("llvm.store", &[bits, scratch], &[], &[align]);
+            let v = crate::lower_arrays::load_at(b, scratch, 0, element)?;
+            Ok(b.cast(v, element))
+        };
+        let int_ref = pydev_dialect::types::atomic_ref_type(b.ctx, int, space);
+        let r = b.cast(reference, int_ref);
+        let attrs: Vec<_> = ["kind", "memory", "scope"].iter().filter_map(|n| op.attribute(n).ok().map(|a| b.named(n, a))).collect();
+        let mut operands: Vec<Value> = op.operands().map(capi::value).collect();
+        operands[ref_index] = r;
+        for (k, v) in operands.clone().into_iter().enumerate() {
+            if k != ref_index {
+                operands[k] = to_bits(v)?;
+            }
+        }
+        let results: Vec<Type> = if op.result_count() > 0 { vec![int] } else { vec![] };
+        let new = b.op(&name, &operands, &results, &attrs);
+        if op.result_count() > 0 {
+            let old = from_bits(capi::value(new.result(0).expect("result").into()))?;
+            b.replace(op, &[old]);
+        } else {
+            b.erase(op);
+        }
+        Ok(())
+    })
 }
 
 fn enum_attr<T>(op: OperationRef, name: &str, from: fn(i64) -> Option<T>) -> T {
@@ -150,6 +220,10 @@ fn machine_host(ty: Type) -> Result<(u32, bool), String> {
     } else if ty.is_f16() || ty.is_bf16() {
         return Ok((16, true));
     }
+    // 16-byte loads and stores (aggregates_as_bits makes them i128).
+    if IntegerType::try_from(ty).is_ok_and(|i| i.is_signless() && i.width() == 128) {
+        return Ok((128, false));
+    }
     machine(ty)
 }
 
@@ -186,6 +260,9 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
+    if IntegerType::try_from(element).is_ok_and(|i| i.width() == 128) {
+        return wide_load_store(b, op, name, reference, space);
+    }
     let (bits, float) = machine(element)?;
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(space, true)));
     let ptr = b.cast(reference, ptr_type);
@@ -283,6 +360,61 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     Ok(())
 }
 
+/// 16-byte loads and stores (the spec allows `load`/`store` of objects up
+/// to 16 bytes; exch and cas stop at 8):
+///   atomic_load %r : i128        =>  ld<sem><scope><space>.b128 %q; mov.b128 {lo, hi}, %q
+///   atomic_store %v, %r : i128   =>  mov.b128 %q, {lo, hi}; st<sem><scope><space>.b128 %q
+/// `.b128` needs PTX ISA 8.3 (8.4 with `.sys`): the gpu.module is marked
+/// `pydev.min_ptx = 83|84` for `pydev-raise-ptx`.
+fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, reference: Value<'c, 'c>, space: MemorySpace) -> Result<(), String> {
+    let order = enum_attr(op, "memory", MemoryOrder::from_value);
+    let scope = enum_attr(op, "scope", Scope::from_value);
+    let (scope_s, space_s) = (scope_suffix(scope), space_suffix(space));
+    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
+    let module = crate::lower_arrays::enclosing(op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
+    // `.b128` needs PTX ISA 8.3, and 8.4 with `.sys`.
+    let needed: i64 = if scope == Scope::System { 84 } else { 83 };
+    let marked = module.attribute("pydev.min_ptx").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
+    if needed > marked {
+        use melior::ir::operation::OperationMutLike;
+        capi::op_mut(module).set_attribute("pydev.min_ptx", b.attr(&format!("{needed} : i64")));
+    }
+    let i128t: Type = IntegerType::new(b.ctx, 128).into();
+    let sixty_four = b.const_int(i128t, 64);
+    match name {
+        "pydev.atomic_load" => {
+            let (fence, sem) = acquire_sem(order, scope);
+            let asm = format!("{{\n\t.reg .b128 %q;\n\t{fence}ld{sem}{scope_s}{space_s}.b128 %q, [$2];\n\tmov.b128 {{$0, $1}}, %q;\n\t}}");
+            let pair = b.ty("!llvm.struct<(i64, i64)>");
+            let r = b.inline_asm(&asm, "=l,=l,l,~{memory}", &[ptr], Some(pair)).expect("result");
+            let part = |k: i64| {
+                let p = b.value("llvm.extractvalue", &[r], b.i64(), &[b.named("position", b.attr(&format!("array<i64: {k}>")))]);
+                b.value("llvm.zext", &[p], i128t, &[])
+            };
+            let (lo, hi) = (part(0), part(1));
+            let hi = b.value("llvm.shl", &[hi, sixty_four], i128t, &[]);
+            let v = b.value("llvm.or", &[lo, hi], i128t, &[]);
+            b.replace(op, &[v]);
+        }
+        "pydev.atomic_store" => {
+            let (fence, sem) = match order {
+                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
+                MemoryOrder::Release => (String::new(), ".release"),
+                _ => (String::new(), ".relaxed"),
+            };
+            let v = capi::value(op.operand(0).expect("value"));
+            let lo = b.value("llvm.trunc", &[v], b.i64(), &[]);
+            let hi = b.value("llvm.lshr", &[v, sixty_four], i128t, &[]);
+            let hi = b.value("llvm.trunc", &[hi], b.i64(), &[]);
+            let asm = format!("{{\n\t.reg .b128 %q;\n\tmov.b128 %q, {{$1, $2}};\n\t{fence}st{sem}{scope_s}{space_s}.b128 [$0], %q;\n\t}}");
+            b.inline_asm(&asm, "l,l,l,~{memory}", &[ptr, lo, hi], None);
+            b.erase(op);
+        }
+        other => return Err(format!("'{other}' on a 16-byte object: only load and store take 16 bytes")),
+    }
+    Ok(())
+}
+
 /// A float max/min as a compare-and-swap loop in PTX; `${:uid}` keeps the
 /// label unique per inlined copy. The loop compares bits, so a NaN already
 /// stored does not loop forever.
@@ -318,6 +450,7 @@ fn float_cas_loop<'c>(
 }
 
 fn run_host(root: OperationRef) -> Result<(), ()> {
+    aggregates_as_bits(root)?;
     let mut declare = std::collections::BTreeSet::new();
     rewrite_all(root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
     let module = capi::module_of(root);

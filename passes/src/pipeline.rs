@@ -148,6 +148,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
                 options.opt_level
             ),
         )?;
+        pm.add_pass(create_pass("pydev-raise-ptx")?);
     }
     if stage >= 3 {
         crate::capi::set_nvptx_options();

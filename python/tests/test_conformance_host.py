@@ -777,9 +777,6 @@ def test_atomic_load():
     np.testing.assert_array_equal(out[:, 4], np.full(64, src.sum()))
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: array element type complex<f64> has no machine form yet: "
-    "run pydev-promote-types first (atomic load/store of a 16-byte complex128)"))
 def test_atomic_16_byte_load_store():
     r = rng(182)
     z = r.standard_normal(32) + 1j * r.standard_normal(32)
