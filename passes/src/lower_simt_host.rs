@@ -309,7 +309,8 @@ fn param_size(t: Type) -> Option<i64> {
     if let Some(array) = pydev_dialect::types::ArrayType::from_type(t) {
         return Some(8 + 16 * i64::from(array.rank));
     }
-    if t.is_index() {
+    // index, and the void* of a None argument of an interop kernel.
+    if t.is_index() || t.to_string() == "!llvm.ptr" {
         return Some(8);
     }
     pydev_dialect::type_layout(t).map(|(size, _)| size as i64)

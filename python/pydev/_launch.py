@@ -185,6 +185,13 @@ def pack_args(kernel, args, target, handle=0, check_device=True, start=0):
     structs = kernel._structs if kernel is not None else list  # looked up only for structured dtypes
     sig, packed, arrays = [], [], []
     for i, a in enumerate(args, start):
+        if a is None:
+            # None is heterogeneous (spec: None): no parameter, or a null
+            # void* for an interoperable kernel.
+            sig.append("None")
+            if kernel is not None and getattr(kernel, "interop", False):
+                packed.append(bytes(8))
+            continue
         arr = _arrays.array_arg(a, i, stream=handle if target == "cuda" else None)
         if arr is not None:
             if not arr.shape:

@@ -729,6 +729,12 @@ def none_argument(out, p):
     out[0] = 1 if not p else 0
 
 
+@device.kernel(interop=True)
+def none_argument_interop(out, p, x):
+    # An interop kernel takes a void* for None (spec: None).
+    out[0] = x if p is None else -x
+
+
 @device.func(interop=True)
 def with_pointer(p, x):
     return x + 1.0

@@ -724,18 +724,18 @@ def test_none_passed_to_func():
     np.testing.assert_array_equal(out, x + np.float32(1))
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=(
-    "TypeError: argument 1: a NoneType cannot be passed to a kernel (arrays, numbers, vectors, structs and "
-    "tuples can); None is heterogeneous (spec: None)"))
 def test_none_launch_argument():
     out = poisoned(1, np.int32)
     launch(K.none_argument, out, None)
     assert out[0] == 1
+    x = int(rng(171).integers(1, 1000))
+    launch(K.none_argument_interop, out, None, x)
+    assert out[0] == x
+    # None takes no kernel parameter.
+    ir = pydev.compile(K.none_argument, [out, None], target="host", stage="pydev")
+    assert "@none_argument(%arg0: !pydev.array<si32, 1, c>) attributes" in ir, ir
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: None arguments of the interoperable function 'with_pointer' "
-    "(a null void* in its C signature) are not supported yet"))
 def test_none_interop_is_a_null_pointer():
     x = rng(172).uniform(-1, 1, 64).astype(np.float32)
     out = poisoned(64, np.float32)

@@ -1148,16 +1148,24 @@ impl Lowerer<'_, '_, '_> {
         }
         let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
         let m = self.c.m;
-        if types.contains(&Ty::None) && m.funcs.get(name).is_some_and(|f| f.interop) {
-            return self.err_help(range, format!("None arguments of the interoperable function '{name}' (a null void* in its C signature) are not supported yet"), "pass a number, or call a function without interop=True");
-        }
         let class = self_struct.and_then(|s| m.structs.get(s));
         let consts: Vec<Option<Const>> = args.iter().map(|a| a.konst.clone()).collect();
         let (symbol, ret) = self.c.specialize(name, class, &types, &consts, range)?;
         self.at(range);
-        let passed: Vec<&Val> = args.iter().filter(|a| a.ty != Ty::None).collect();
-        let names: Vec<String> = passed.iter().map(|a| v(a.id)).collect();
-        let arg_types: Vec<String> = passed.iter().map(|a| a.ty.mlir()).collect();
+        // None is passed as nothing, or to an interop function as a null void*.
+        let interop = self_struct.is_none() && m.funcs.get(name).is_some_and(|f| f.interop);
+        let mut names = Vec::new();
+        let mut arg_types = Vec::new();
+        for a in &args {
+            if a.ty != Ty::None {
+                names.push(v(a.id));
+                arg_types.push(a.ty.mlir());
+            } else if interop {
+                let null = self.b.op1("llvm.mlir.zero : !llvm.ptr", Ty::Raw("!llvm.ptr"));
+                names.push(v(null.id));
+                arg_types.push("!llvm.ptr".to_owned());
+            }
+        }
         match ret {
             None => {
                 self.b.op(&[], &format!("func.call @{symbol}({}) : ({}) -> ()", names.join(", "), arg_types.join(", ")));

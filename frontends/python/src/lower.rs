@@ -317,10 +317,18 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         for ((p, ty), konst) in params.args.iter().zip(args).zip(consts) {
             let name = p.parameter.name.id.to_string();
             if *ty == Ty::None {
-                // A None argument is no MLIR argument: the name is the constant None.
+                // A None argument is no MLIR argument (interop: a void* that
+                // is null, spec: None): the name is the constant None.
+                if interop {
+                    l.b.add_argument(Ty::Raw("!llvm.ptr"));
+                }
                 if !l.locals.contains(&name) {
                     l.statics.insert(name, Item::NoneV);
                     continue;
+                }
+                if interop {
+                    l.c.error_help(p.range(), format!("parameter '{name}' of the interoperable function '{}' is None and is assigned in its body", def.name.id), "use another local name");
+                    return Err(());
                 }
             }
             l.locals.insert(name.clone());

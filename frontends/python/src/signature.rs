@@ -5,6 +5,7 @@
 //! signature := type ("," type)*
 //! type      := "readonly"? dtype ("[" dims "]")?      an array when [...] is given
 //!            | "(" type ("," type)* ","? ")"          a tuple
+//!            | "None"                                 no value (a null void* for interop)
 //! dims      := dim ("," dim)*,  dim := ":" | "::1"   ::1 marks the contiguous dimension
 //! dtype     := int8 .. uint64 | float16 | bfloat16 | float32 | float64 | float8e4m3
 //!            | float8e5m2 | complex64 | complex128 | bool | int | float | complex
@@ -70,6 +71,9 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
         }
         None => (text, None),
     };
+    if base == "None" && dims.is_none() && !readonly {
+        return Ok(Ty::None);
+    }
     let dtype = if base == "WarpMask" {
         Ty::WarpMask
     } else if let Some(t) = Ty::from_dtype_name(base).or_else(|| Ty::from_vector_name(base)) {
