@@ -46,6 +46,9 @@ WHEEL_DIR := target/wheels/$(WHEEL_PROFILE)
 wheel: setup
 	@echo "== wheel ($(WHEEL_PROFILE)) =="
 	rm -rf $(WHEEL_DIR)
+	@# auditwheel repair rewrites the linked library in place (its libzstd
+	@# becomes the bundled copy's name): relink so a second build can repair.
+	$(if $(filter release,$(WHEEL_PROFILE)),rm -f target/maturin/lib_pydev.so target/release/lib_pydev.so target/release/deps/lib_pydev.so)
 	maturin build --profile $(WHEEL_PROFILE) --strip $(if $(filter release,$(WHEEL_PROFILE)),--auditwheel repair,--auditwheel skip) -m python/Cargo.toml -o $(WHEEL_DIR)
 	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 

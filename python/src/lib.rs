@@ -110,6 +110,34 @@ impl HostProgram {
     /// Runs the kernel (synchronously) on `grid` blocks of `block` threads.
     fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
+        self.run(py, grid, block, shared, bytes)
+    }
+
+    /// The launch fast path: `args` holds packed `bytes` for values and the
+    /// host arrays themselves, whose descriptors are read through the buffer
+    /// protocol (`arrays` lists their positions in `args`; `positions` the
+    /// launch argument each came from, for messages).
+    fn launch_arrays(
+        &self,
+        py: Python<'_>,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: usize,
+        args: Vec<Bound<'_, PyAny>>,
+        arrays: Vec<usize>,
+        positions: Vec<usize>,
+    ) -> PyResult<()> {
+        let mut bytes = Vec::with_capacity(args.len());
+        for (k, a) in args.iter().enumerate() {
+            let at = positions.get(k).copied().unwrap_or(k);
+            bytes.push(if arrays.contains(&k) { capi::array_descriptor(a, at)? } else { capi::buffer_bytes(a, &format!("argument {at}"))? });
+        }
+        self.run(py, grid, block, shared, bytes)
+    }
+}
+
+impl HostProgram {
+    fn run(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, bytes: Vec<Vec<u8>>) -> PyResult<()> {
         let config = LaunchConfig { grid: [grid.0, grid.1, grid.2], block: [block.0, block.1, block.2], shared };
         HOST_LAUNCHES.fetch_add(1, Ordering::Relaxed);
         py.detach(|| {

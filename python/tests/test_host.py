@@ -301,3 +301,52 @@ def test_bounds_checks_are_part_of_the_cache_key(monkeypatch, tmp_path):
     monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")
     with pytest.raises(pydev.LaunchError, match=r"index 40 is out of bounds for an axis of extent 40 at .*kernels.py:\d+"):
         device.launch(kernels.overrun, out, grid=1, block=64, stream=pydev.default_stream())
+
+
+def test_repeated_launches_take_the_fast_path_and_stay_correct(rng):
+    # After the first launch, launches with arguments of the same types skip
+    # protocol parsing: each must still read its own arrays and scalars.
+    n = 1000
+    before = pydev.stats()
+    for k in range(5):
+        x, y = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+        out = np.full(n, np.nan, dtype=np.float32)
+        a = float(rng.uniform(-4, 4))
+        device.launch(kernels.saxpy, a, x, y, out, grid=4, block=256, stream=stream())
+        np.testing.assert_allclose(out, np.float32(a) * x + y, rtol=1e-6, atol=1e-6)  # fma contracts
+    after = pydev.stats()
+    assert after["launches"] == before["launches"] + 5
+    assert after["compiles"] <= before["compiles"] + 1
+    # Another layout is another key: a strided view gets its own program.
+    big = rng.random(2 * n, dtype=np.float32)
+    out = np.full(n, np.nan, dtype=np.float32)
+    device.launch(kernels.saxpy, 2.0, big[::2], y, out, grid=4, block=256, stream=stream())
+    np.testing.assert_allclose(out, 2 * big[::2] + y, rtol=1e-6, atol=1e-6)
+    # A read-only array is another key too (and works).
+    ro = x.copy()
+    ro.flags.writeable = False
+    out = np.full(n, np.nan, dtype=np.float32)
+    device.launch(kernels.vector_add, out, ro, y, grid=4, block=256, stream=stream())
+    np.testing.assert_array_equal(out, ro + y)
+
+
+def test_fast_path_checks_ints_and_constants(rng, monkeypatch):
+    x = rng.random(16, dtype=np.float32)
+    out = np.full_like(x, np.nan)
+    device.launch(kernels.scaled, out, x, 2, grid=1, block=32, stream=stream())
+    np.testing.assert_allclose(out, x * 2)
+    # An int that does not fit in int32 still says so on the fast path's key.
+    with pytest.raises(OverflowError, match="argument 2: the Python int 4294967296 does not fit in int32"):
+        device.launch(kernels.scaled, out, x, 1 << 32, grid=1, block=32, stream=stream())
+    # A module constant changed after the first launch: the kernel recompiles.
+    device.launch(kernels.times_global, out, x, grid=1, block=32, stream=stream())
+    np.testing.assert_allclose(out, 3 * x)
+    monkeypatch.setattr(kernels, "SCALE", 5)
+    out[:] = np.nan
+    device.launch(kernels.times_global, out, x, grid=1, block=32, stream=stream())
+    np.testing.assert_allclose(out, 5 * x)
+    # Bad launch configurations are still errors after a fast launch.
+    with pytest.raises(ValueError, match="grid must be positive"):
+        device.launch(kernels.times_global, out, x, grid=0, block=32, stream=stream())
+    with pytest.raises(TypeError, match="stream must be"):
+        device.launch(kernels.times_global, out, x, grid=1, block=32, stream=None)

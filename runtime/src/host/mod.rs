@@ -227,7 +227,7 @@ impl HostProgram {
             .ok()
             .and_then(|v| v.parse::<u64>().ok())
             .filter(|n| *n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64))
+            .unwrap_or_else(cores)
             .min(blocks) as usize;
         let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None) };
         let queue = BlockQueue::new(blocks, workers as u64);
@@ -342,13 +342,27 @@ fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<Chunk> {
 /// A worker of a kernel without barriers: whole blocks through the
 /// generated block loop, on one coroutine stack so that a memory fault in
 /// the kernel becomes an error ([`abi::resume_guarded`]).
+/// The cores to run blocks on. `available_parallelism` reads cgroup files on
+/// Linux (tens of microseconds), so it is asked once per process.
+fn cores() -> u64 {
+    static CORES: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get() as u64))
+}
+
+/// Worker stacks kept between launches: mapping a 4 MiB stack with its
+/// guard page costs more than a small kernel's whole launch.
+static WORKER_STACKS: Mutex<Vec<corosensei::stack::DefaultStack>> = Mutex::new(Vec::new());
+const WORKER_STACK_BYTES: usize = 4 << 20;
+const WORKER_STACKS_KEPT: usize = 64;
+
 fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
     let threads: usize = config.block.iter().map(|&d| d as usize).product();
     let mut frames = vec![Chunk::ZERO; (launch.program.frame * threads).div_ceil(64).max(1)];
     ctx.scratch = abi::as_bytes(&mut frames).as_mut_ptr();
-    let stack = match corosensei::stack::DefaultStack::new(4 << 20) {
+    let pooled = WORKER_STACKS.lock().unwrap_or_else(|p| p.into_inner()).pop();
+    let stack = match pooled.map_or_else(|| corosensei::stack::DefaultStack::new(WORKER_STACK_BYTES), Ok) {
         Ok(s) => s,
         Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),
     };
@@ -372,6 +386,12 @@ fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], q
     if let corosensei::CoroutineResult::Return(true) = abi::resume_guarded(&mut co) {
         let (t, b) = (ctx.tid, ctx.bid);
         launch.fail(format!("{} in thread ({}, {}, {}) of block ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2], b[0], b[1], b[2]));
+    }
+    if co.done() {
+        let mut pool = WORKER_STACKS.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < WORKER_STACKS_KEPT {
+            pool.push(co.into_stack());
+        }
     }
 }
 
