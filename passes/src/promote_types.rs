@@ -18,7 +18,7 @@
 //!
 //! Rewrites (operands first converted to the result type, or for `cmp` to
 //! the operands' common type):
-//!   add|sub|mul (int)         =>  arith.addi|subi|muli
+//!   add|sub|mul (int)         =>  arith.addi|subi|muli     (int32, int64: overflow<nsw>, as C++)
 //!   add|sub|mul|truediv (fp)  =>  arith.addf|subf|mulf|divf     (complex: complex.*)
 //!   floordiv (sint)           =>  arith.floordivsi              (uint: divui; fp: floor(divf))
 //!   mod (sint)                =>  r = remsi a, b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
@@ -369,6 +369,13 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         ("mul", Num::Complex(_)) => v("complex.mul"),
         ("truediv", Num::Complex(_)) => v("complex.div"),
         ("pow", Num::Complex(_)) => v("complex.pow"),
+        // int32/int64 overflow is undefined behaviour (spec: a value its
+        // format cannot represent), as for CUDA C++'s int and long long:
+        // `nsw` lets LLVM prove indices such as `i + 1` non-negative.
+        ("add" | "sub" | "mul", Num::Int { signed: true, width: 32 | 64 }) => {
+            let op = match name.as_str() { "add" => "arith.addi", "sub" => "arith.subi", _ => "arith.muli" };
+            b.value(op, &[x, y], t, &[b.named("overflowFlags", b.attr("#arith.overflow<nsw>"))])
+        }
         ("add", _) => v("arith.addi"),
         ("sub", _) => v("arith.subi"),
         ("mul", _) => v("arith.muli"),

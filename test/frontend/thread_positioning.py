@@ -73,12 +73,16 @@ def dim3_values(out):
 
 # tid(1) is threadIdx.x + blockIdx.x * blockDim.x as int32.
 # TID1-LABEL: func.func @tid1
-# TID1: %[[T:.*]] = gpu.thread_id x
-# TID1-NEXT: %[[B:.*]] = gpu.block_id x
-# TID1-NEXT: %[[D:.*]] = gpu.block_dim x
-# TID1-NEXT: %[[M:.*]] = arith.muli %[[B]], %[[D]] : index
-# TID1-NEXT: %[[A:.*]] = arith.addi %[[M]], %[[T]] : index
-# TID1-NEXT: %[[I:.*]] = arith.index_cast %[[A]] : index to i32
+# tid(1) is non-negative and int32 (a value it cannot represent is UB), so
+# its arithmetic is nsw nuw: negative-index wrap-around folds away.
+# TID1: %[[T0:.*]] = gpu.thread_id x
+# TID1-NEXT: %[[T:.*]] = arith.index_castui %[[T0]] : index to i32
+# TID1-NEXT: %[[B0:.*]] = gpu.block_id x
+# TID1-NEXT: %[[B:.*]] = arith.index_castui %[[B0]] : index to i32
+# TID1-NEXT: %[[D0:.*]] = gpu.block_dim x
+# TID1-NEXT: %[[D:.*]] = arith.index_castui %[[D0]] : index to i32
+# TID1-NEXT: %[[M:.*]] = arith.muli %[[B]], %[[D]] overflow<nsw, nuw> : i32
+# TID1-NEXT: %[[I:.*]] = arith.addi %[[M]], %[[T]] overflow<nsw, nuw> : i32
 # TID1-NEXT: %[[TID:.*]] = pydev.cast %[[I]] : i32 to si32
 # TID1-NOT: gpu.thread_id y
 # TID1: pydev.cast %[[TID]] : si32 to si64
@@ -127,15 +131,16 @@ def tid3(a):
 
 # grid_size(n) is blockDim * gridDim per dimension, as int32.
 # GRID-LABEL: func.func @grid_sizes
-# GRID: %[[BD:.*]] = gpu.block_dim x
-# GRID-NEXT: %[[GD:.*]] = gpu.grid_dim x
-# GRID-NEXT: %[[M:.*]] = arith.muli %[[BD]], %[[GD]] : index
-# GRID-NEXT: %[[I:.*]] = arith.index_cast %[[M]] : index to i32
+# GRID: %[[BD0:.*]] = gpu.block_dim x
+# GRID-NEXT: %[[BD:.*]] = arith.index_castui %[[BD0]] : index to i32
+# GRID-NEXT: %[[GD0:.*]] = gpu.grid_dim x
+# GRID-NEXT: %[[GD:.*]] = arith.index_castui %[[GD0]] : index to i32
+# GRID-NEXT: %[[I:.*]] = arith.muli %[[BD]], %[[GD]] overflow<nsw, nuw> : i32
 # GRID-NEXT: pydev.cast %[[I]] : i32 to si32
 # GRID: gpu.block_dim y
-# GRID-NEXT: gpu.grid_dim y
+# GRID: gpu.grid_dim y
 # GRID: gpu.block_dim z
-# GRID-NEXT: gpu.grid_dim z
+# GRID: gpu.grid_dim z
 # GRID: pydev.tuple_create(%{{.*}}, %{{.*}}, %{{.*}}) : (si32, si32, si32)
 # GRID: return
 @device.kernel

@@ -23,6 +23,26 @@ func.func @arith(%a: si32, %b: ui8, %f: f32) -> (f32, si32, ui8) {
 
 // Python's % takes the sign of the divisor; comparisons of unsigned values
 // are unsigned; min on floats keeps Python's order for NaN.
+// int32/int64 + - * => arith ops with overflow<nsw> (overflow is UB, as in
+// CUDA C++); unsigned and narrow integers wrap.
+// CHECK-LABEL: func.func @signed_overflow
+// CHECK: arith.addi %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK: arith.subi %{{.*}}, %{{.*}} overflow<nsw> : i64
+// CHECK: arith.muli %{{.*}}, %{{.*}} overflow<nsw> : i32
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT: overflow
+// CHECK: arith.addi %{{.*}}, %{{.*}} : i8
+func.func @signed_overflow(%a: si32, %b: si64, %u: ui32, %c: si8) -> (si32, si64, si32, ui32, si8) {
+  %0 = pydev.add %a, %a : si32, si32 -> si32
+  %1 = pydev.sub %b, %b : si64, si64 -> si64
+  %2 = pydev.mul %a, %a : si32, si32 -> si32
+  %3 = pydev.add %u, %u : ui32, ui32 -> ui32
+  %4 = pydev.add %c, %c : si8, si8 -> si8
+  return %0, %1, %2, %3, %4 : si32, si64, si32, ui32, si8
+}
+
+// -----
+
 // CHECK-LABEL: func.func @python_semantics
 // CHECK: %[[R:.*]] = arith.remsi %{{.*}}, %{{.*}} : i32
 // CHECK: arith.xori

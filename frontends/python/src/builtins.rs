@@ -76,22 +76,32 @@ impl Lowerer<'_, '_, '_> {
     }
 
     /// `tx + bx * bd` (tid) or `bd * gd` (grid_size) per dimension, as int32.
+    /// `tid(n)` / `grid_size(n)` as int32. Their values are non-negative and
+    /// one that int32 cannot represent is undefined behaviour (spec: Builtin
+    /// Numbers), so the arithmetic is `nsw nuw`: LLVM then knows indices
+    /// built from them are non-negative and drops Python's negative-index
+    /// wrap-around (and the shape loads it needs).
     fn position(&mut self, grid_size: bool, n: u32) -> Vec<Item> {
         let index = Ty::Raw("index");
+        let i32t = Ty::Raw("i32");
         let mut out = Vec::new();
         for c in ["x", "y", "z"].iter().take(n as usize) {
-            let r = if grid_size {
-                let bd = self.b.op1(&format!("gpu.block_dim {c}"), index.clone());
-                let gd = self.b.op1(&format!("gpu.grid_dim {c}"), index.clone());
-                self.b.op1(&format!("arith.muli {}, {} : index", v(bd.id), v(gd.id)), index.clone())
-            } else {
-                let t = self.b.op1(&format!("gpu.thread_id {c}"), index.clone());
-                let bi = self.b.op1(&format!("gpu.block_id {c}"), index.clone());
-                let bd = self.b.op1(&format!("gpu.block_dim {c}"), index.clone());
-                let m = self.b.op1(&format!("arith.muli {}, {} : index", v(bi.id), v(bd.id)), index.clone());
-                self.b.op1(&format!("arith.addi {}, {} : index", v(m.id), v(t.id)), index.clone())
+            let mut read = |op: &str| {
+                let x = self.b.op1(&format!("{op} {c}"), index.clone());
+                self.b.op1(&format!("arith.index_castui {} : index to i32", v(x.id)), i32t.clone())
             };
-            out.push(Item::Val(self.index_to(r.id, &INT32)));
+            let r = if grid_size {
+                let bd = read("gpu.block_dim");
+                let gd = read("gpu.grid_dim");
+                self.b.op1(&format!("arith.muli {}, {} overflow<nsw, nuw> : i32", v(bd.id), v(gd.id)), i32t.clone())
+            } else {
+                let t = read("gpu.thread_id");
+                let bi = read("gpu.block_id");
+                let bd = read("gpu.block_dim");
+                let m = self.b.op1(&format!("arith.muli {}, {} overflow<nsw, nuw> : i32", v(bi.id), v(bd.id)), i32t.clone());
+                self.b.op1(&format!("arith.addi {}, {} overflow<nsw, nuw> : i32", v(m.id), v(t.id)), i32t.clone())
+            };
+            out.push(Item::Val(self.b.op1(&format!("pydev.cast {} : i32 to {}", v(r.id), INT32.mlir()), INT32)));
         }
         out
     }

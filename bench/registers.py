@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""Code quality of the cuda pipeline: registers, spills and stack frame per
+kernel from `ptxas -arch=sm_90 -v`, for pydev's PTX of the eight typical
+kernels (test/gpu/kernels.py) beside Numba-CUDA's `compile_ptx` of the same
+kernels written for Numba, when numba-cuda (with nvidia-cuda-nvrtc) is
+installed.
+
+    python3 bench/registers.py [--pydevc target/release/pydevc] [--arch sm_90]
+
+A benchmark, not a test: it prints a table for docs/performance.md.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
+from run import SIGNATURES  # noqa: E402
+
+KERNELS = ["vector_add", "saxpy", "block_sum", "warp_sum", "histogram", "transpose", "stencil", "push"]
+
+
+def ptxas_info(ptxas, arch, ptx_text):
+    """{registers, spill stores, spill loads, stack frame} of the one entry."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "k.ptx")
+        with open(path, "w") as f:
+            f.write(ptx_text)
+        r = subprocess.run([ptxas, f"-arch={arch}", "-v", path, "-o", os.path.join(d, "k.cubin")], capture_output=True, text=True, check=True)
+    text = r.stderr + r.stdout
+    num = lambda pat: int(m.group(1)) if (m := re.search(pat, text)) else 0  # noqa: E731
+    return {
+        "registers": num(r"Used (\d+) registers"),
+        "spill_stores": num(r"(\d+) bytes spill stores"),
+        "spill_loads": num(r"(\d+) bytes spill loads"),
+        "stack": num(r"(\d+) bytes stack frame"),
+    }
+
+
+def pydev_ptx(pydevc, arch, name):
+    r = subprocess.run([pydevc, os.path.join(ROOT, "test", "gpu", "kernels.py"), "--kernel", name, "--signature", SIGNATURES[name], "--target", arch], capture_output=True, text=True, check=True)
+    return r.stdout
+
+
+def numba_kernels():
+    """The typical kernels in Numba-CUDA, with their signatures."""
+    from numba import cuda, float32, from_dtype, int32, uint32
+
+    def vector_add(out, a, b):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = a[i] + b[i]
+
+    def saxpy(a, x, y, out):
+        start = cuda.grid(1)
+        stride = cuda.gridsize(1)
+        for i in range(start, x.size, stride):
+            out[i] = a * x[i] + y[i]
+
+    def histogram(bins, data):
+        i = cuda.grid(1)
+        if i < data.size:
+            b = data[i] % bins.size
+            cuda.atomic.add(bins, b, 1)
+
+    def warp_sum(out, x):
+        i = cuda.grid(1)
+        v = x[i] if i < x.size else float32(0.0)
+        mask = cuda.activemask()
+        offset = 16
+        while offset > 0:
+            v += cuda.shfl_down_sync(mask, v, offset)
+            offset //= 2
+        if cuda.laneid == 0:
+            cuda.atomic.add(out, 0, v)
+
+    def block_sum(out, x):
+        buf = cuda.shared.array(256, float32)
+        t = cuda.threadIdx.x
+        i = cuda.grid(1)
+        buf[t] = x[i] if i < x.size else float32(0.0)
+        cuda.syncthreads()
+        step = 128
+        while step > 0:
+            if t < step:
+                buf[t] += buf[t + step]
+            cuda.syncthreads()
+            step //= 2
+        if t == 0:
+            out[cuda.blockIdx.x] = buf[0]
+
+    def transpose(out, inp):
+        tile = cuda.shared.array((32, 33), float32)
+        x = cuda.blockIdx.x * 32 + cuda.threadIdx.x
+        y = cuda.blockIdx.y * 32 + cuda.threadIdx.y
+        if x < inp.shape[1] and y < inp.shape[0]:
+            tile[cuda.threadIdx.y, cuda.threadIdx.x] = inp[y, x]
+        cuda.syncthreads()
+        x = cuda.blockIdx.y * 32 + cuda.threadIdx.x
+        y = cuda.blockIdx.x * 32 + cuda.threadIdx.y
+        if x < out.shape[1] and y < out.shape[0]:
+            out[y, x] = tile[cuda.threadIdx.x, cuda.threadIdx.y]
+
+    def stencil(out, u):
+        i, j = cuda.grid(2)
+        n, m = u.shape
+        if 0 < i and i < n - 1 and 0 < j and j < m - 1:
+            out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - float32(4.0) * u[i, j]
+
+    # Numba has no float32x4 struct fields: a record with a 4-float sub-array.
+    particle = from_dtype(np.dtype([("pos", np.float32, 4), ("mass", np.float32)], align=True))
+
+    def push(ps, dt):
+        i = cuda.grid(1)
+        if i < ps.shape[0]:
+            ps[i].pos[0] += dt
+            ps[i].pos[3] *= ps[i].mass
+
+    f1, f2 = float32[::1], float32[:, ::1]
+    return {
+        "vector_add": (vector_add, (f1, f1, f1)),
+        "saxpy": (saxpy, (float32, f1, f1, f1)),
+        "histogram": (histogram, (uint32[::1], int32[::1])),
+        "warp_sum": (warp_sum, (f1, f1)),
+        "block_sum": (block_sum, (f1, f1)),
+        "transpose": (transpose, (f2, f2)),
+        "stencil": (stencil, (f2, f2)),
+        "push": (push, (particle[::1], float32)),
+    }
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--pydevc", default=os.path.join(ROOT, "target", "release", "pydevc"))
+    p.add_argument("--arch", default="sm_90")
+    args = p.parse_args()
+    if not os.path.exists(args.pydevc):
+        args.pydevc = os.path.join(ROOT, "target", "debug", "pydevc")
+    ptxas = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), args.arch], capture_output=True, text=True).stdout.strip()
+    if not ptxas:
+        sys.exit("no ptxas: run make setup")
+    try:
+        from numba import cuda
+
+        numba = numba_kernels()
+        cc = tuple(int(c) for c in args.arch[3:5]) if len(args.arch) >= 5 else (9, 0)
+    except ImportError as e:
+        numba, why = None, str(e)
+    print(f"| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |")
+    print("|---|---|---|---|---|---|---|")
+    for name in KERNELS:
+        mine = ptxas_info(ptxas, args.arch, pydev_ptx(args.pydevc, args.arch, name))
+        if numba is not None:
+            fn, sig = numba[name]
+            ptx, _ = cuda.compile_ptx(fn, sig, cc=cc)
+            theirs = ptxas_info(ptxas, args.arch, ptx)
+            t = f"{theirs['registers']} | {theirs['spill_stores']}/{theirs['spill_loads']} | {theirs['stack']}"
+        else:
+            t = f"- | - | - (numba-cuda: {why})"
+        print(f"| {name} | {mine['registers']} | {mine['spill_stores']}/{mine['spill_loads']} | {mine['stack']} | {t} |")
+
+
+if __name__ == "__main__":
+    main()
