@@ -177,4 +177,8 @@ def stats():
                 out.setdefault(k, v)
         except Exception:
             pass
+        # Fast-path launches (python/src/dispatch.rs) hit the dispatch cache.
+        fast = out.get("fast_launches", 0)
+        out["memory_hits"] += fast
+        out["launches"] += fast
     return out

@@ -4,7 +4,6 @@ the in-memory dispatch cache and the on-disk cache, argument packing
 import linecache
 import os
 import re
-import struct as _pystruct
 import threading
 import types
 
@@ -251,33 +250,15 @@ def cuda_arch():
 
 # --- the launch fast path -------------------------------------------------------------------
 # A host launch whose arguments have the types of an earlier launch of the
-# same kernel (NumPy arrays by dtype, rank, layout and writability; Python and
-# NumPy scalars by type) skips protocol parsing and signature building: the
-# kernel's dispatch table (under `(_FAST, key)`, so clearing the table clears
-# both) maps that type key to the loaded program, how each argument is
-# packed, and the module constants the program was built with (compared by
-# identity, so a changed constant takes the general path).
+# same kernel skips protocol parsing and signature building: after a general
+# launch, the kernel's native HostDispatch (kept in its dispatch table under
+# _FAST, so clearing the table clears it) registers the program, how each
+# argument packs and the module names its device code read; later launches
+# are one native call (python/src/dispatch.rs).
 
-_VALUE, _ARRAY, _SKIP, _NULL = range(4)
+_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL = range(7)
 _FAST = object()
-_I32, _F32 = _pystruct.Struct("<i"), _pystruct.Struct("<f")
 _DIMS = {}
-_MISSING = object()
-# NumPy's C-contiguous, Fortran-contiguous, aligned and writeable flag bits.
-_LAYOUT_FLAGS = 0x1 | 0x2 | 0x100 | 0x400
-
-
-def _fast_key(args):
-    """The arguments' type key: (dtype, rank, layout flags) of NumPy arrays,
-    the type of anything else. Only keys whose arguments all pack on the
-    fast path get an entry (_fast_entry), so the key itself checks little."""
-    key = []
-    for a in args:
-        if type(a) is np.ndarray:
-            key.append((a.dtype, a.ndim, a.flags.num & _LAYOUT_FLAGS))
-        else:
-            key.append(type(a))
-    return tuple(key)
 
 
 def _fast_dim(value, name):
@@ -293,67 +274,41 @@ def _fast_dim(value, name):
     return d
 
 
-def _fast_entry(f, args, prog):
-    """The fast-path entry for a successful general-path host launch of
-    `prog`: (program, packing kind per argument, the array slots and the
-    argument position of each slot, the module names the program read)."""
-    kinds, arrays, positions = [], [], []
-    for i, a in enumerate(args):
+def _fast_kinds(f, args):
+    """The packing kind of each argument, or None when one needs the
+    general path every time (structured or ml_dtypes arrays, vectors,
+    structs, tuples, foreign arrays)."""
+    kinds = []
+    for a in args:
         t = type(a)
-        if t is np.ndarray and a.dtype.isbuiltin == 1:  # not structured, ml_dtypes, ...
-            kind = _ARRAY
-            arrays.append(len(positions))
+        if t is np.ndarray and a.dtype.isbuiltin == 1:
+            kinds.append(_ARRAY)
+        elif t is float:
+            kinds.append(_FLOAT32)
+        elif t is int:
+            kinds.append(_INT32)
+        elif t is bool:
+            kinds.append(_BOOL)
         elif a is None:
-            kind = _NULL if f.interop else _SKIP
-        elif t is float or t is int or t is bool or (isinstance(a, np.generic) and a.dtype.isbuiltin == 1):
-            kind = _VALUE
+            kinds.append(_NULL if f.interop else _SKIP)
+        elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
+            kinds.append(_RAW)
         else:
             return None
-        kinds.append(kind)
-        if kind != _SKIP:
-            positions.append(i)
-    g = f.underlying.__globals__
-    seen = tuple((n, g.get(n, _MISSING)) for n in f._names)
-    return (prog, tuple(kinds), arrays, positions, seen)
+    return kinds
 
 
-def _fast_launch(f, entry, args, grid, block, shared):
-    """Launches through a fast-path entry; False when the general path must
-    run (a module constant changed, an int outside int32)."""
-    prog, kinds, arrays, positions, seen = entry
-    g = f.underlying.__globals__
-    for n, v in seen:
-        if g.get(n, _MISSING) is not v:
-            return False
-    packed = []
-    k = 0
-    for a in args:
-        kind = kinds[k]
-        k += 1
-        if kind == _ARRAY:
-            packed.append(a)
-        elif kind == _VALUE:
-            t = type(a)
-            if t is float:
-                try:
-                    packed.append(_F32.pack(a))
-                except OverflowError:
-                    packed.append(np.float32(a).tobytes())
-            elif t is int:
-                if not -2147483648 <= a <= 2147483647:
-                    return False  # the general path says why
-                packed.append(_I32.pack(a))
-            elif t is bool:
-                packed.append(b"\x01" if a else b"\x00")
-            else:
-                packed.append(a.tobytes())
-        elif kind == _NULL:
-            packed.append(bytes(8))
-    with _STATS_LOCK:
-        STATS["memory_hits"] += 1
-        STATS["launches"] += 1
-    prog.launch_arrays(grid, block, shared, packed, arrays, positions)
-    return True
+def _register_fast(f, args, prog):
+    native = _native.get()
+    if not isinstance(prog, getattr(native, "HostProgram", ())) or not hasattr(native, "HostDispatch"):
+        return  # a stand-in native module (tests)
+    kinds = _fast_kinds(f, args)
+    if kinds is None:
+        return
+    d = f._dispatch.get(_FAST)
+    if d is None:
+        d = f._dispatch[_FAST] = native.HostDispatch(np.ndarray, f.underlying.__globals__)
+    d.register(tuple(args), prog, kinds, list(f._names or ()))
 
 
 # os.environ's own dict of the process environment (bytes on POSIX): reading
@@ -374,19 +329,20 @@ def _host_target():
 
 
 def launch(f, args, *, grid, block, stream, shared=0):
-    key = None
-    if type(f) is Kernel and type(stream) is _streams.Stream and stream.target == "host" and type(shared) is int and shared >= 0:
-        if _host_target():
-            key = _fast_key(args)
-            entry = f._dispatch.get((_FAST, key)) if key is not None else None
-            if entry is not None:
-                g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
-                if g is not None and b is not None and _fast_launch(f, entry, args, g, b, shared):
-                    return
-    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, key=key)
+    if type(args) is not tuple:
+        args = tuple(args)
+    fast = False
+    if type(f) is Kernel and type(stream) is _streams.Stream and stream.target == "host" and type(shared) is int and shared >= 0 and _host_target():
+        fast = True
+        d = f._dispatch.get(_FAST)
+        if d is not None:
+            g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
+            if g is not None and b is not None and d.try_launch(args, g, b, shared):
+                return
+    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
 
-def _launch(f, args, *, grid, block, stream, shared, key):
+def _launch(f, args, *, grid, block, stream, shared, fast):
     from . import active_target
 
     if isinstance(f, DeviceFunction):
@@ -406,10 +362,8 @@ def _launch(f, args, *, grid, block, stream, shared, key):
     _count("launches")
     if target == "host":
         prog.launch(grid, block, int(shared), packed)
-        if key is not None and hasattr(prog, "launch_arrays") and len(f._dispatch) < 512:
-            entry = _fast_entry(f, args, prog)
-            if entry is not None:
-                f._dispatch[(_FAST, key)] = entry
+        if fast:
+            _register_fast(f, args, prog)
         return
     native = _native.get()
     if _arrays.cai_sync_enabled():

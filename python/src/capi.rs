@@ -22,41 +22,59 @@ pub fn with_writable<R>(obj: &Bound<'_, PyAny>, len: usize, f: impl FnOnce(&mut 
     Ok(f(bytes))
 }
 
-/// The kernel ABI descriptor `{T* data; u64 shape[n]; i64 strides[n]}`
-/// (strides in elements) of an object exporting a strided buffer (a NumPy
-/// array on the host), read through the buffer protocol: the launch fast
-/// path's way to skip `__array_interface__` dictionaries.
-pub fn array_descriptor(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Vec<u8>> {
+/// What the launch fast path reads of a host array through the buffer
+/// protocol: its type key (element format, rank, layout, read-only) and the
+/// kernel ABI descriptor `{T* data; u64 shape[n]; i64 strides[n]}` (strides
+/// in elements), without `__array_interface__` dictionaries.
+pub struct ArrayView {
+    pub format: String,
+    pub ndim: usize,
+    /// 1: C-contiguous, 2: Fortran-contiguous (rank > 1), 0: strided (as
+    /// the signature's `::1` marks, python/pydev/_arrays.py `dims`).
+    pub layout: u8,
+    pub readonly: bool,
+    pub descriptor: Vec<u8>,
+}
+
+/// The [`ArrayView`] of an object exporting a strided buffer; `None` when it
+/// exports none (the general launch path then says why).
+pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<ArrayView>> {
     use pyo3::ffi;
     let mut view = std::mem::MaybeUninit::<ffi::Py_buffer>::zeroed();
     // Safety: `obj` is a live object and `view` a writable Py_buffer; on
     // success the view is released below before it goes out of scope.
     if unsafe { ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_RECORDS_RO) } != 0 {
-        return Err(PyErr::fetch(obj.py()));
+        // Safety: clears the error PyObject_GetBuffer set, with the GIL held.
+        unsafe { ffi::PyErr_Clear() };
+        return Ok(None);
     }
     // Safety: PyObject_GetBuffer succeeded, so the view is initialised; with
-    // PyBUF_STRIDES, `shape` and `strides` hold `ndim` entries each.
-    let out = unsafe {
+    // PyBUF_RECORDS_RO, `format` is a C string and `shape` and `strides` hold
+    // `ndim` entries each.
+    unsafe {
         let v = view.assume_init_mut();
         let n = usize::try_from(v.ndim).unwrap_or(0);
         let item = v.itemsize as i64;
-        let shape = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[][..] };
-        let strides = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[][..] };
+        let shape: &[ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[] };
+        let strides: &[ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[] };
+        let format = if v.format.is_null() { "B".to_owned() } else { std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned() };
         let result = if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
             Err(PyValueError::new_err(format!("argument {position}: strides {strides:?} are not multiples of the item size {item}")))
         } else {
-            let mut out = Vec::with_capacity(8 + 16 * n);
-            out.extend_from_slice(&(v.buf as u64).to_le_bytes());
+            let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] as i64 == item * extent;
+            let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().map(|d| *d as i64).product()));
+            let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().map(|d| *d as i64).product()));
+            let mut descriptor = Vec::with_capacity(8 + 16 * n);
+            descriptor.extend_from_slice(&(v.buf as u64).to_le_bytes());
             for d in shape {
-                out.extend_from_slice(&(*d as u64).to_le_bytes());
+                descriptor.extend_from_slice(&(*d as u64).to_le_bytes());
             }
             for st in strides {
-                out.extend_from_slice(&((*st as i64) / item).to_le_bytes());
+                descriptor.extend_from_slice(&((*st as i64) / item).to_le_bytes());
             }
-            Ok(out)
+            Ok(Some(ArrayView { format, ndim: n, layout: if c { 1 } else if f { 2 } else { 0 }, readonly: v.readonly != 0, descriptor }))
         };
         ffi::PyBuffer_Release(v);
         result
-    };
-    out
+    }
 }

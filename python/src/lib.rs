@@ -5,6 +5,7 @@
 //! on the host SIMT runtime and cuda programs through the driver.
 
 mod capi;
+mod dispatch;
 
 use pydev_frontend_python::{ir::Const, module::GlobalConst, FreeNames};
 use pydev_runtime::{compile::Source, cuda, CompileOptions, LaunchConfig, Target};
@@ -110,28 +111,6 @@ impl HostProgram {
     /// Runs the kernel (synchronously) on `grid` blocks of `block` threads.
     fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
-        self.run(py, grid, block, shared, bytes)
-    }
-
-    /// The launch fast path: `args` holds packed `bytes` for values and the
-    /// host arrays themselves, whose descriptors are read through the buffer
-    /// protocol (`arrays` lists their positions in `args`; `positions` the
-    /// launch argument each came from, for messages).
-    fn launch_arrays(
-        &self,
-        py: Python<'_>,
-        grid: (u32, u32, u32),
-        block: (u32, u32, u32),
-        shared: usize,
-        args: Vec<Bound<'_, PyAny>>,
-        arrays: Vec<usize>,
-        positions: Vec<usize>,
-    ) -> PyResult<()> {
-        let mut bytes = Vec::with_capacity(args.len());
-        for (k, a) in args.iter().enumerate() {
-            let at = positions.get(k).copied().unwrap_or(k);
-            bytes.push(if arrays.contains(&k) { capi::array_descriptor(a, at)? } else { capi::buffer_bytes(a, &format!("argument {at}"))? });
-        }
         self.run(py, grid, block, shared, bytes)
     }
 }
@@ -247,6 +226,7 @@ fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("jit_compiles", JIT_COMPILES.load(Ordering::Relaxed))?;
     d.set_item("host_launches", HOST_LAUNCHES.load(Ordering::Relaxed))?;
     d.set_item("cuda_launches", CUDA_LAUNCHES.load(Ordering::Relaxed))?;
+    d.set_item("fast_launches", dispatch::FAST_LAUNCHES.load(Ordering::Relaxed))?;
     Ok(d)
 }
 
@@ -256,6 +236,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LaunchError", m.py().get_type::<LaunchError>())?;
     m.add_class::<HostProgram>()?;
     m.add_class::<CudaProgram>()?;
+    m.add_class::<dispatch::HostDispatch>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_status, m)?)?;

@@ -322,6 +322,13 @@ def test_repeated_launches_take_the_fast_path_and_stay_correct(rng):
     out = np.full(n, np.nan, dtype=np.float32)
     device.launch(kernels.saxpy, 2.0, big[::2], y, out, grid=4, block=256, stream=stream())
     np.testing.assert_allclose(out, 2 * big[::2] + y, rtol=1e-6, atol=1e-6)
+    # NumPy scalars and bools pack by their own type on the fast path.
+    for k in range(3):
+        x64 = rng.random(100)
+        out64 = np.full_like(x64, np.nan)
+        f = np.float64(rng.uniform(-2, 2))
+        device.launch(kernels.scaled, out64, x64, f, grid=1, block=128, stream=stream())
+        np.testing.assert_allclose(out64, f * x64)
     # A read-only array is another key too (and works).
     ro = x.copy()
     ro.flags.writeable = False
