@@ -20,7 +20,7 @@
 //!   func.call @f(%a: !pydev.array)   =>  func.call @f(descriptor of %a)
 //!   func(...) -> !pydev.array        =>  func(...) -> descriptor; return (descriptor of %r);
 //!                                        the call's result is cast back to the array
-//!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]])
+//!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]]) {alignment = alignof(T)}
 //!   array_load (struct/vector/tuple) =>  one llvm.load per member at its CUDA C++ byte
 //!                                        offset from data + Σ i_k * strides[k] * sizeof(T)
 //!   array_store %v, %a[i_0..i_n-1]   =>  llvm.store %v, (gep T, data[Σ i_k * strides[k]])
@@ -279,14 +279,18 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             return Ok(());
         }
         let ptr = element_pointer(b, array_value, &array, &indices, cuda)?;
+        // The element's natural alignment: without it LLVM takes the data
+        // layout's ABI one, 4 for i64/f64, and NVPTX splits the access in two.
+        let (_, align) = pydev_dialect::type_layout(array.element).ok_or_else(|| format!("{} has no device layout", array.element))?;
+        let align = b.named("alignment", b.attr(&format!("{align} : i64")));
         match name {
             "pydev.array_load" => {
-                let v = b.value("llvm.load", &[ptr], array.element, &[]);
+                let v = b.value("llvm.load", &[ptr], array.element, &[align]);
                 b.replace(op, &[v]);
             }
             "pydev.array_store" => {
                 let v = capi::value(op.operand(0).expect("value"));
-                b.op("llvm.store", &[v, ptr], &[], &[]);
+                b.op("llvm.store", &[v, ptr], &[], &[align]);
                 b.erase(op);
             }
             _ => {

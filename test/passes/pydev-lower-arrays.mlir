@@ -13,7 +13,7 @@
 // CHECK: %[[O1:.*]] = llvm.mul %[[J64]], %[[S1]] : i64
 // CHECK: %[[OFF:.*]] = llvm.add %[[O0]], %[[O1]] : i64
 // CHECK: %[[P:.*]] = llvm.getelementptr %[[DATA]][%[[OFF]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-// CHECK: llvm.load %[[P]] : !llvm.ptr<1> -> f32
+// CHECK: llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<1> -> f32
 func.func @load_2d(%a: !pydev.array<f32, 2>, %i: i64, %j: i32) -> f32 {
   %x = pydev.array_load %a[%i, %j] : !pydev.array<f32, 2>, i64, i32 -> f32
   return %x : f32
@@ -23,7 +23,7 @@ func.func @load_2d(%a: !pydev.array<f32, 2>, %i: i64, %j: i32) -> f32 {
 
 // Stores and atomic references; shared arrays live in address space 3.
 // CHECK-LABEL: func.func @store_and_ref
-// CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<1>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
 // CHECK: %[[P:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i32
 // CHECK: builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr<3> to !pydev.atomic_ref<i32, shared>
 func.func @store_and_ref(%a: !pydev.array<i32, 1>, %s: !pydev.array<i32, 1, shared>, %i: index, %v: i32) {
@@ -49,6 +49,19 @@ func.func @field_ref(%m: !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"a
   %r = pydev.atomic_ref %m[%i] field ["current", "value"] : !pydev.array<!pydev.struct<"M", {line: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>, current: !pydev.struct<"atomic_int32_16", {value: i32}, align 16>}>, 1>, i64 -> !pydev.atomic_ref<i32>
   %o = pydev.atomic_rmw add %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
   return
+}
+
+// -----
+
+// Elements are accessed at their natural alignment: 8 for i64 and f64 (the
+// data layout's ABI alignment of i64 is 4, which NVPTX would split in two).
+// CHECK-LABEL: func.func @wide_elements
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> i64
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : f64, !llvm.ptr<1>
+func.func @wide_elements(%a: !pydev.array<i64, 1>, %b: !pydev.array<f64, 1>, %i: index, %v: f64) -> i64 {
+  %x = pydev.array_load %a[%i] : !pydev.array<i64, 1>, index -> i64
+  pydev.array_store %v, %b[%i] : f64, !pydev.array<f64, 1>, index
+  return %x : i64
 }
 
 // -----
