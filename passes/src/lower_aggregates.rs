@@ -22,6 +22,9 @@
 //!   struct_extract %s["f"]              =>  llvm.extractvalue %s[index of f]
 //!   struct_insert %x, %s["f"]           =>  llvm.insertvalue %x, %s[index of f]
 //!   tuple_extract|tuple_insert [k]      =>  llvm.extractvalue|insertvalue [k]
+//!   gpu.func kernel parameters          =>  their CUDA C++ layout where LLVM's differs (3-lane and
+//!                                          32-byte vectors as arrays, explicit padding for align=),
+//!                                          rebuilt into registers at entry (`abi_of`)
 
 use crate::{
     capi,
@@ -97,6 +100,7 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
         };
         pending.push((op, index));
     }
+    let abi_params = kernel_abi_params(root);
     // 2. Retype every value, block argument and function type.
     crate::ir::retype_all(root, |t| register_type(ctx, t));
     // 3. Rewrite the ops on the retyped values.
@@ -159,5 +163,141 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
         };
         b.replace(op, &[v]);
     }
+    // 4. Kernel parameters in their CUDA C++ layout become register values.
+    for (cast, pydev, abi) in abi_params {
+        let b = Builder::before(cast);
+        let v = from_abi(&b, capi::value(cast.operand(0).expect("abi parameter")), pydev, &abi);
+        b.replace(cast, &[v]);
+    }
     Ok(())
+}
+
+/// A kernel parameter's type in the CUDA C++ layout of its pydev type (what
+/// a launch passes and `.param` declares): register types where LLVM's
+/// layout already is CUDA's, else
+///   vector<3 x T>, and vectors LLVM over-aligns (4 x 8 bytes) =>  !llvm.array<N x T>
+///   struct/tuple                  =>  !llvm.struct<(members in their ABI types,
+///                                      !llvm.array<k x i8> where CUDA pads more:
+///                                      over-aligned members, align=, device.align)>
+enum Abi {
+    Same(String, u64, u64),
+    Array { text: String, size: u64, align: u64 },
+    Struct { text: String, size: u64, align: u64, fields: Vec<(i64, Abi)> },
+}
+
+impl Abi {
+    fn text(&self) -> &str {
+        match self {
+            Abi::Same(t, ..) | Abi::Array { text: t, .. } | Abi::Struct { text: t, .. } => t,
+        }
+    }
+    fn size_align(&self) -> (u64, u64) {
+        match self {
+            Abi::Same(_, s, a) | Abi::Array { size: s, align: a, .. } | Abi::Struct { size: s, align: a, .. } => (*s, *a),
+        }
+    }
+}
+
+fn abi_of(ctx: &Context, ty: Type) -> Option<Abi> {
+    let (size, align) = pydev_dialect::type_layout(ty)?;
+    let reg = register_type(ctx, ty).to_string();
+    if let Some((lanes, e)) = types::vector_parts(ty) {
+        let (es, _) = pydev_dialect::type_layout(e)?;
+        let llvm_align = (u64::from(lanes) * es).next_power_of_two();
+        if lanes == 3 || llvm_align > align {
+            return Some(Abi::Array { text: format!("!llvm.array<{lanes} x {}>", register_type(ctx, e)), size, align: es });
+        }
+        return Some(Abi::Same(reg, size, llvm_align));
+    }
+    let members: Option<Vec<Type>> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty));
+    let Some(members) = members else { return Some(Abi::Same(reg, size, align)) };
+    let (mut parts, mut fields, mut cur, mut max_align) = (Vec::new(), Vec::new(), 0u64, 1u64);
+    for (k, m) in members.into_iter().enumerate() {
+        let a = abi_of(ctx, m)?;
+        let (ms, ma) = a.size_align();
+        let off = pydev_dialect::field_offset(ty, k as u32)?;
+        if cur.div_ceil(ma) * ma != off {
+            parts.push(format!("!llvm.array<{} x i8>", off - cur));
+        }
+        fields.push((parts.len() as i64, a));
+        parts.push(fields.last().expect("pushed").1.text().to_owned());
+        cur = off + ms;
+        max_align = max_align.max(ma);
+    }
+    if cur.div_ceil(max_align) * max_align != size {
+        parts.push(format!("!llvm.array<{} x i8>", size - cur));
+    }
+    Some(Abi::Struct { text: format!("!llvm.struct<({})>", parts.join(", ")), size, align: max_align, fields })
+}
+
+/// Gives every `gpu.func` kernel parameter whose register type's layout is
+/// not CUDA C++'s the ABI type, and a cast to its pydev type that step 4
+/// expands once registers are typed: (cast, pydev type, ABI).
+fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, Type<'c>, Abi)> {
+    use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike};
+    let ctx = capi::context(root);
+    let mut out = Vec::new();
+    for f in capi::ops_named(root, &["gpu.func"]) {
+        if !f.has_attribute("gpu.kernel") {
+            continue;
+        }
+        let Some(entry) = f.region(0).ok().and_then(capi::entry_block) else { continue };
+        let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
+        let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
+        let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
+        let mut changed = false;
+        for i in 0..entry.argument_count() {
+            let arg = entry.argument(i).expect("argument below the count");
+            let pydev = arg.r#type();
+            let Some(abi) = abi_of(ctx, pydev) else { continue };
+            if abi.text() == register_type(ctx, pydev).to_string() {
+                continue;
+            }
+            let abi_type = Type::parse(ctx, abi.text()).unwrap_or_else(|| panic!("pydev built a bad type: {}", abi.text()));
+            arg.set_type(abi_type);
+            inputs[i] = abi_type;
+            changed = true;
+            let first = entry.first_operation().expect("a kernel body");
+            let b = Builder::before(capi::detach(first));
+            let cast = b.cast(capi::value(arg.into()), pydev);
+            let cast_op = crate::capi::OwnerOp::owner_operation(&cast);
+            capi::replace_uses_except(capi::value(arg.into()), cast, cast_op);
+            out.push((cast_op, pydev, abi));
+        }
+        if changed {
+            capi::op_mut(f).set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+        }
+    }
+    out
+}
+
+/// The register value of an ABI-typed kernel parameter of pydev type `ty`.
+fn from_abi<'c>(b: &Builder<'c>, v: Value<'c, 'c>, ty: Type<'c>, abi: &Abi) -> Value<'c, 'c> {
+    let reg = register_type(b.ctx, ty);
+    let pos = |k: i64| b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k]).into());
+    match abi {
+        Abi::Same(..) => v,
+        Abi::Array { .. } => {
+            let (lanes, e) = types::vector_parts(ty).expect("arrays stand for vectors");
+            let e = register_type(b.ctx, e);
+            let mut acc = b.value("llvm.mlir.undef", &[], reg, &[]);
+            for k in 0..lanes {
+                let lane = b.value("llvm.extractvalue", &[v], e, &[pos(i64::from(k))]);
+                let index = b.const_int(b.i32(), i64::from(k));
+                acc = b.value("llvm.insertelement", &[acc, lane, index], reg, &[]);
+            }
+            acc
+        }
+        Abi::Struct { fields, .. } => {
+            let members: Vec<Type> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty)).expect("structs and tuples");
+            let mut acc = b.value("llvm.mlir.undef", &[], reg, &[]);
+            for (k, ((index, field_abi), member)) in fields.iter().zip(members).enumerate() {
+                let field_type = Type::parse(b.ctx, field_abi.text()).expect("built above");
+                let field = b.value("llvm.extractvalue", &[v], field_type, &[pos(*index)]);
+                let field = from_abi(b, field, member, field_abi);
+                acc = b.value("llvm.insertvalue", &[acc, field], reg, &[pos(k as i64)]);
+            }
+            acc
+        }
+    }
 }

@@ -45,3 +45,31 @@ func.func @tuples(%i: i32, %d: f64) -> f64 {
 func.func @scalars(%x: f32) -> f32 {
   return %x : f32
 }
+
+// -----
+
+// Kernel parameters take the CUDA C++ layout of their type: a float3 is 12
+// bytes (LLVM's <3 x float> would be 16), an align=16 struct of two floats
+// 16 bytes; the kernel rebuilds the register values at entry.
+// CHECK-LABEL: gpu.func @abi_params
+// CHECK-SAME: (%[[V:.*]]: !llvm.array<3 x f32>, %[[S:.*]]: !llvm.struct<(f32, f32, array<8 x i8>)>, %[[W:.*]]: vector<4xf32>)
+// CHECK-DAG: %[[X0:.*]] = llvm.extractvalue %[[V]][0] : !llvm.array<3 x f32>
+// CHECK-DAG: llvm.insertelement %[[X0]]
+// CHECK-DAG: %[[RE:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(f32, f32, array<8 x i8>)>
+// CHECK-DAG: llvm.insertvalue %[[RE]], %{{.*}}[0] : !llvm.struct<(f32, f32)>
+// Does not fire on a float4 (LLVM's layout is CUDA's) nor on device functions.
+// CHECK-NOT: llvm.extractvalue %[[W]]
+// CHECK-LABEL: func.func @not_a_kernel
+// CHECK-SAME: (%{{.*}}: vector<3xf32>)
+gpu.module @abi {
+  gpu.func @abi_params(%v: !pydev.vector<3 x f32>, %s: !pydev.struct<"C", {re: f32, im: f32}, align 16>, %w: !pydev.vector<4 x f32>) kernel {
+    %i = arith.constant 0 : i32
+    %x = pydev.vector_extract %v[%i] : !pydev.vector<3 x f32>, i32 -> f32
+    %re = pydev.struct_extract %s["re"] : !pydev.struct<"C", {re: f32, im: f32}, align 16> -> f32
+    %y = pydev.vector_extract %w[%i] : !pydev.vector<4 x f32>, i32 -> f32
+    gpu.return
+  }
+  func.func @not_a_kernel(%v: !pydev.vector<3 x f32>) {
+    return
+  }
+}

@@ -152,6 +152,48 @@
 # RUN: ptxas -arch=sm_70 %t.vec-double2.70.ptx -o %t.vec-double2.70.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'float64[::1], float64x2' --target sm_80 -o %t.vec-double2.80.ptx
 # RUN: ptxas -arch=sm_80 %t.vec-double2.80.ptx -o %t.vec-double2.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int8[::1], int8x3' -o %t.vec-char3.ptx
+# RUN: FileCheck %s --check-prefix=VEC-CHAR3 --input-file=%t.vec-char3.ptx
+# RUN: ptxas -arch=sm_90 %t.vec-char3.ptx -o %t.vec-char3.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int8[::1], int8x3' --target sm_70 -o %t.vec-char3.70.ptx
+# RUN: ptxas -arch=sm_70 %t.vec-char3.70.ptx -o %t.vec-char3.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int8[::1], int8x3' --target sm_80 -o %t.vec-char3.80.ptx
+# RUN: ptxas -arch=sm_80 %t.vec-char3.80.ptx -o %t.vec-char3.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'float32[::1], float32x3' -o %t.vec-float3.ptx
+# RUN: FileCheck %s --check-prefix=VEC-FLOAT3 --input-file=%t.vec-float3.ptx
+# RUN: ptxas -arch=sm_90 %t.vec-float3.ptx -o %t.vec-float3.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'float32[::1], float32x3' --target sm_70 -o %t.vec-float3.70.ptx
+# RUN: ptxas -arch=sm_70 %t.vec-float3.70.ptx -o %t.vec-float3.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'float32[::1], float32x3' --target sm_80 -o %t.vec-float3.80.ptx
+# RUN: ptxas -arch=sm_80 %t.vec-float3.80.ptx -o %t.vec-float3.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x3' -o %t.vec-longlong3.ptx
+# RUN: FileCheck %s --check-prefix=VEC-LONGLONG3 --input-file=%t.vec-longlong3.ptx
+# RUN: ptxas -arch=sm_90 %t.vec-longlong3.ptx -o %t.vec-longlong3.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x3' --target sm_70 -o %t.vec-longlong3.70.ptx
+# RUN: ptxas -arch=sm_70 %t.vec-longlong3.70.ptx -o %t.vec-longlong3.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x3' --target sm_80 -o %t.vec-longlong3.80.ptx
+# RUN: ptxas -arch=sm_80 %t.vec-longlong3.80.ptx -o %t.vec-longlong3.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x4' -o %t.vec-longlong4.ptx
+# RUN: FileCheck %s --check-prefix=VEC-LONGLONG4 --input-file=%t.vec-longlong4.ptx
+# RUN: ptxas -arch=sm_90 %t.vec-longlong4.ptx -o %t.vec-longlong4.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x4' --target sm_70 -o %t.vec-longlong4.70.ptx
+# RUN: ptxas -arch=sm_70 %t.vec-longlong4.70.ptx -o %t.vec-longlong4.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel vector_lanes --signature 'int64[::1], int64x4' --target sm_80 -o %t.vec-longlong4.80.ptx
+# RUN: ptxas -arch=sm_80 %t.vec-longlong4.80.ptx -o %t.vec-longlong4.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_structs --signature 'float32[::1], Complex[::1], Complex' -o %t.align16.ptx
+# RUN: FileCheck %s --check-prefix=ALIGN16 --input-file=%t.align16.ptx
+# RUN: ptxas -arch=sm_90 %t.align16.ptx -o %t.align16.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_structs --signature 'float32[::1], Complex[::1], Complex' --target sm_70 -o %t.align16.70.ptx
+# RUN: ptxas -arch=sm_70 %t.align16.70.ptx -o %t.align16.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_structs --signature 'float32[::1], Complex[::1], Complex' --target sm_80 -o %t.align16.80.ptx
+# RUN: ptxas -arch=sm_80 %t.align16.80.ptx -o %t.align16.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_nested --signature 'float32[::1], Holder[::1], Complex' -o %t.align16-nested.ptx
+# RUN: FileCheck %s --check-prefix=ALIGN16-NESTED --input-file=%t.align16-nested.ptx
+# RUN: ptxas -arch=sm_90 %t.align16-nested.ptx -o %t.align16-nested.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_nested --signature 'float32[::1], Holder[::1], Complex' --target sm_70 -o %t.align16-nested.70.ptx
+# RUN: ptxas -arch=sm_70 %t.align16-nested.70.ptx -o %t.align16-nested.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_nested --signature 'float32[::1], Holder[::1], Complex' --target sm_80 -o %t.align16-nested.80.ptx
+# RUN: ptxas -arch=sm_80 %t.align16-nested.80.ptx -o %t.align16-nested.80.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel build_int8 --signature 'int8[::1], int8[::1]' -o %t.build-int8.ptx
 # RUN: FileCheck %s --check-prefix=BUILD-INT8 --input-file=%t.build-int8.ptx
 # RUN: ptxas -arch=sm_90 %t.build-int8.ptx -o %t.build-int8.cubin
@@ -379,6 +421,35 @@
 # double2: 16 bytes, align 16.
 # VEC-DOUBLE2-LABEL: .visible .entry vector_lanes(
 # VEC-DOUBLE2-DAG: .param .align 16 .b8 vector_lanes_param_1[16]
+
+# 3-lane vectors have their CUDA layout, not LLVM's: char3 is 3 bytes aligned to 1,
+# VEC-CHAR3-LABEL: .visible .entry vector_lanes(
+# VEC-CHAR3-DAG: .param .align 1 .b8 vector_lanes_param_1[3]
+
+# float3 12 bytes aligned to 4,
+# VEC-FLOAT3-LABEL: .visible .entry vector_lanes(
+# VEC-FLOAT3-DAG: .param .align 4 .b8 vector_lanes_param_1[12]
+# VEC-FLOAT3-DAG: ld.param.b32 	%r{{[0-9]+}}, [vector_lanes_param_1+8]
+
+# longlong3 24 bytes aligned to 8,
+# VEC-LONGLONG3-LABEL: .visible .entry vector_lanes(
+# VEC-LONGLONG3-DAG: .param .align 8 .b8 vector_lanes_param_1[24]
+
+# and longlong4 32 bytes (LLVM would align it to 32).
+# VEC-LONGLONG4-LABEL: .visible .entry vector_lanes(
+# VEC-LONGLONG4-DAG: .param .align 8 .b8 vector_lanes_param_1[32]
+
+# An @struct(align=16) of two floats by value is 16 bytes (CUDA's alignas(16) layout).
+# ALIGN16-LABEL: .visible .entry aligned_structs(
+# ALIGN16-DAG: .param .align 4 .b8 aligned_structs_param_2[16]
+
+# A struct holding an align=16 struct, in arrays: 32-byte elements, the inner struct at offset 16.
+# ALIGN16-NESTED-LABEL: .visible .entry aligned_nested(
+# ALIGN16-NESTED-DAG: shl.b64 	%rd{{[0-9]+}}, %rd{{[0-9]+}}, 5
+# ALIGN16-NESTED-DAG: ld.global.s8 	%rs{{[0-9]+}}, [%rd{{[0-9]+}}]
+# ALIGN16-NESTED-DAG: ld.global.b32 	%r{{[0-9]+}}, [%rd{{[0-9]+}}+16]
+# ALIGN16-NESTED-DAG: ld.global.b32 	%r{{[0-9]+}}, [%rd{{[0-9]+}}+20]
+# ALIGN16-NESTED-DAG: st.global.b32 	[%rd{{[0-9]+}}+16]
 
 # int8xN built in device code, lanes read and written back.
 # BUILD-INT8-LABEL: .visible .entry build_int8(
