@@ -36,6 +36,9 @@
 //! Floats travel through `llvm.bitcast` where PTX wants bits (exch, cas, ld, st, wait).
 //!   atomic_<op> on a struct, tuple, vector or complex T of 1..16 bytes
 //!                                      =>  the same on the integer of its size (aggregates_as_bits)
+//!   atomic_load|store (i8, i16, f16)   =>  ld|st<sem><scope><space>.u8|u16
+//!   atomic_rmw exch | atomic_cas (i8, i16, f16)
+//!                                      =>  CAS loop on the aligned 32-bit word holding the object
 //!   atomic_load|store (i128)           =>  ld|st<sem><scope><space>.b128 (PTX ISA 8.3, 8.4 with .sys:
 //!                                          the module is marked pydev.min_ptx for pydev-raise-ptx)
 //!
@@ -263,6 +266,9 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     if IntegerType::try_from(element).is_ok_and(|i| i.width() == 128) {
         return wide_load_store(b, op, name, reference, space);
     }
+    if let Some(bits) = small_bits(element) {
+        return small_atomic(b, op, name, reference, space, element, bits);
+    }
     let (bits, float) = machine(element)?;
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(space, true)));
     let ptr = b.cast(reference, ptr_type);
@@ -356,6 +362,86 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, value], None);
             b.erase(op);
         }
+    }
+    Ok(())
+}
+
+/// The width of 1- and 2-byte atomics' objects (int8/16, float16, bfloat16).
+fn small_bits(ty: Type) -> Option<u32> {
+    match IntegerType::try_from(ty) {
+        Ok(i) if i.is_signless() && (i.width() == 8 || i.width() == 16) => Some(i.width()),
+        _ if ty.is_f16() || ty.is_bf16() => Some(16),
+        _ => None,
+    }
+}
+
+/// 1- and 2-byte atomics (the spec allows load, store, exch and cas on
+/// them; PTX has no 8-bit atom and no 16-bit exch):
+///   atomic_load|store (i8/i16)   =>  ld|st<sem><scope><space>.u8|u16 (32-bit register)
+///   atomic_rmw exch | atomic_cas =>  CAS loop on the aligned 32-bit word holding the object,
+///                                    replacing its byte lanes (as libcu++ does)
+#[allow(clippy::too_many_arguments)]
+fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, reference: Value<'c, 'c>, space: MemorySpace, element: Type<'c>, bits: u32) -> Result<(), String> {
+    let order = enum_attr(op, "memory", MemoryOrder::from_value);
+    let scope = enum_attr(op, "scope", Scope::from_value);
+    let (scope_s, space_s) = (scope_suffix(scope), space_suffix(space));
+    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
+    let narrow: Type = IntegerType::new(b.ctx, bits).into();
+    let float = !element.is_integer();
+    // Object <-> the low bits of a 32-bit register.
+    let widen = |v: Value<'c, 'c>| {
+        let v = if float { b.value("llvm.bitcast", &[v], narrow, &[]) } else { v };
+        b.value("llvm.zext", &[v], b.i32(), &[])
+    };
+    let shrink = |v: Value<'c, 'c>| {
+        let v = b.value("llvm.trunc", &[v], narrow, &[]);
+        if float { b.value("llvm.bitcast", &[v], element, &[]) } else { v }
+    };
+    let mask = if bits == 8 { "0xFF" } else { "0xFFFF" };
+    let result = match name {
+        "pydev.atomic_load" => {
+            let (fence, sem) = acquire_sem(order, scope);
+            let asm = format!("{fence}ld{sem}{scope_s}{space_s}.u{bits} $0, [$1];");
+            Some(b.inline_asm(&asm, "=r,l,~{memory}", &[ptr], Some(b.i32())).expect("result"))
+        }
+        "pydev.atomic_store" => {
+            let (fence, sem) = match order {
+                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
+                MemoryOrder::Release => (String::new(), ".release"),
+                _ => (String::new(), ".relaxed"),
+            };
+            let v = widen(capi::value(op.operand(0).expect("value")));
+            b.inline_asm(&format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"), "l,r,~{memory}", &[ptr, v], None);
+            None
+        }
+        "pydev.atomic_rmw" | "pydev.atomic_cas" => {
+            let cas = name == "pydev.atomic_cas";
+            if !cas && enum_attr(op, "kind", AtomicRmwKind::from_value) != AtomicRmwKind::Exch {
+                return Err(format!("atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"));
+            }
+            let (fence, sem) = acquire_sem(order, scope);
+            let load_sem = if matches!(order, MemoryOrder::Relaxed | MemoryOrder::Release) { ".relaxed" } else { ".acquire" };
+            let desired = widen(capi::value(op.operand(if cas { 2 } else { 1 }).expect("value")));
+            let expected = if cas { widen(capi::value(op.operand(1).expect("expected"))) } else { b.const_int(b.i32(), 0) };
+            let miss = if cas { "\n\tsetp.ne.b32 %miss, %cur, $3;\n\t@%miss bra pydev_sub_end_${:uid};" } else { "" };
+            let asm = format!(
+                "{{\n\t.reg .pred %miss;\n\t.reg .b64 %word;\n\t.reg .b32 %sh, %mask, %keep, %old, %cur, %new, %prev;\n\t\
+                 and.b64 %word, $1, -4;\n\tcvt.u32.u64 %sh, $1;\n\tand.b32 %sh, %sh, 3;\n\tshl.b32 %sh, %sh, 3;\n\t\
+                 shl.b32 %mask, {mask}, %sh;\n\tnot.b32 %keep, %mask;\n\t\
+                 {fence}ld{load_sem}{scope_s}{space_s}.b32 %old, [%word];\n\
+                 pydev_sub_${{:uid}}:\n\tshr.b32 %cur, %old, %sh;\n\tand.b32 %cur, %cur, {mask};{miss}\n\t\
+                 shl.b32 %new, $2, %sh;\n\tand.b32 %prev, %old, %keep;\n\tor.b32 %new, %new, %prev;\n\t\
+                 atom{sem}{scope_s}{space_s}.cas.b32 %prev, [%word], %old, %new;\n\t\
+                 setp.ne.b32 %miss, %prev, %old;\n\tmov.b32 %old, %prev;\n\t@%miss bra pydev_sub_${{:uid}};\n\
+                 pydev_sub_end_${{:uid}}:\n\tmov.b32 $0, %cur;\n\t}}"
+            );
+            Some(b.inline_asm(&asm, "=r,l,r,r,~{memory}", &[ptr, desired, expected], Some(b.i32())).expect("result"))
+        }
+        other => return Err(format!("'{other}' on {element} is not lowered to PTX yet (1- and 2-byte objects take load, store, exch and cas)")),
+    };
+    match result {
+        Some(v) => b.replace(op, &[shrink(v)]),
+        None => b.erase(op),
     }
     Ok(())
 }

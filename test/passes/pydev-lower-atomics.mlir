@@ -161,3 +161,28 @@ func.func @signed_needs_promotion(%p: !llvm.ptr<1>, %v: si32) {
   %0 = pydev.atomic_rmw add %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<si32>, si32
   return
 }
+
+// -----
+
+// 1- and 2-byte objects: load/store as .u8/.u16; exch and cas as a CAS loop
+// on the aligned 32-bit word that holds them.
+// CHECK-LABEL: func.func @small_objects
+// CHECK: ld.acquire.gpu.global.u16 $0, [$1];
+// CHECK: st.relaxed.cta.shared.u8 [$0], $1;
+// CHECK: and.b64 %word, $1, -4;
+// CHECK: shl.b32 %mask, 0xFF, %sh;
+// CHECK: atom.relaxed.gpu.global.cas.b32 %prev, [%word], %old, %new;
+// CHECK: shl.b32 %mask, 0xFFFF, %sh;
+// CHECK-SAME: setp.ne.b32 %miss, %cur, $3;
+// CHECK-SAME: atom.acquire.sys.global.cas.b32
+func.func @small_objects(%p: !llvm.ptr<1>, %s: !llvm.ptr<3>, %h: !llvm.ptr<1>, %v: i8, %e: f16, %d: f16) -> (i16, i8, f16) {
+  %r16 = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<i16>
+  %x = pydev.atomic_load %r16 memory <acquire> scope <device> : !pydev.atomic_ref<i16> -> i16
+  %rs = builtin.unrealized_conversion_cast %s : !llvm.ptr<3> to !pydev.atomic_ref<i8, shared>
+  pydev.atomic_store %v, %rs memory <relaxed> scope <block> : i8, !pydev.atomic_ref<i8, shared>
+  %r8 = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<i8>
+  %o = pydev.atomic_rmw exch %r8, %v memory <relaxed> scope <device> : !pydev.atomic_ref<i8>, i8
+  %rh = builtin.unrealized_conversion_cast %h : !llvm.ptr<1> to !pydev.atomic_ref<f16>
+  %c = pydev.atomic_cas %rh, %e, %d memory <seq_cst> scope <system> : !pydev.atomic_ref<f16>, f16
+  return %x, %o, %c : i16, i8, f16
+}

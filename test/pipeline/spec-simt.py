@@ -69,6 +69,20 @@
 # RUN: ptxas -arch=sm_70 %t.rmw64.70.ptx -o %t.rmw64.70.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel rmw_ops --signature 'uint64[:, ::1], uint64[::1], uint64[:, ::1], uint64[::1]' --target sm_80 -o %t.rmw64.80.ptx
 # RUN: ptxas -arch=sm_80 %t.rmw64.80.ptx -o %t.rmw64.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_exch --signature 'int8[::1], int8[::1], int8[::1]' -o %t.small-exch.ptx
+# RUN: FileCheck %s --check-prefix=SMALL-EXCH --input-file=%t.small-exch.ptx
+# RUN: ptxas -arch=sm_90 %t.small-exch.ptx -o %t.small-exch.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_exch --signature 'int8[::1], int8[::1], int8[::1]' --target sm_70 -o %t.small-exch.70.ptx
+# RUN: ptxas -arch=sm_70 %t.small-exch.70.ptx -o %t.small-exch.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_exch --signature 'int8[::1], int8[::1], int8[::1]' --target sm_80 -o %t.small-exch.80.ptx
+# RUN: ptxas -arch=sm_80 %t.small-exch.80.ptx -o %t.small-exch.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_cas --signature 'float16[::1], float16[::1], float16[::1], float16[::1]' -o %t.small-cas.ptx
+# RUN: FileCheck %s --check-prefix=SMALL-CAS --input-file=%t.small-cas.ptx
+# RUN: ptxas -arch=sm_90 %t.small-cas.ptx -o %t.small-cas.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_cas --signature 'float16[::1], float16[::1], float16[::1], float16[::1]' --target sm_70 -o %t.small-cas.70.ptx
+# RUN: ptxas -arch=sm_70 %t.small-cas.70.ptx -o %t.small-cas.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel small_cas --signature 'float16[::1], float16[::1], float16[::1], float16[::1]' --target sm_80 -o %t.small-cas.80.ptx
+# RUN: ptxas -arch=sm_80 %t.small-cas.80.ptx -o %t.small-cas.80.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel notify_one_handoff --signature 'int32[::1], int32[::1]' -o %t.notify.ptx
 # RUN: FileCheck %s --check-prefix=NOTIFY --input-file=%t.notify.ptx
 # RUN: ptxas -arch=sm_90 %t.notify.ptx -o %t.notify.cubin
@@ -197,6 +211,18 @@
 # RMW64-DAG: atom.release.gpu.global.or.b64
 # RMW64-DAG: atom.acq_rel.cta.global.xor.b64
 # RMW64-DAG: atom.relaxed.sys.global.add.u64
+
+# exch on int8: a CAS loop on the aligned 32-bit word holding the byte (PTX has no 8-bit atom).
+# SMALL-EXCH-LABEL: .visible .entry small_exch(
+# SMALL-EXCH-DAG: and.b64 %word, %rd{{[0-9]+}}, -4
+# SMALL-EXCH-DAG: shl.b32 %mask, 0xFF, %sh
+# SMALL-EXCH-DAG: atom.acquire.sys.global.cas.b32 %prev, [%word], %old, %new
+
+# cas on float16: the same loop on 16-bit lanes; a mismatch returns the current value.
+# SMALL-CAS-LABEL: .visible .entry small_cas(
+# SMALL-CAS-DAG: shl.b32 %mask, 0xFFFF, %sh
+# SMALL-CAS-DAG: setp.ne.b32 %miss, %cur, %r{{[0-9]+}}
+# SMALL-CAS-DAG: atom.acquire.sys.global.cas.b32
 
 # wait polls with nanosleep; notify_one has nothing to do (the store releases).
 # NOTIFY-LABEL: .visible .entry notify_one_handoff(
