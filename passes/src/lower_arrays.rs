@@ -31,6 +31,7 @@
 //!   tuple_extract (array_strides %a)[k] =>  strides[k] * sizeof(T)   (bytes, like NumPy)
 //!   array_size %a                    =>  Π shape[k]
 //!   shared_array shape [s..] align A =>  llvm.mlir.global internal (addrspace 3, align A) + descriptor
+//!                                        (aggregate elements: an i8 array of their CUDA size)
 //!   local_array shape [s..] align A  =>  llvm.alloca (in the entry block) + descriptor
 //!   dynamic_shared_array             =>  llvm.mlir.global external @__pydev_dynamic_shared (addrspace 3),
 //!                                        shape [%dynamic_smem_size]
@@ -531,10 +532,10 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let result_type = op.result(0).expect("result").r#type();
     let array = ArrayType::from_type(result_type).expect("verified array");
-    if !is_machine_type(array.element) {
-        return Err(format!("{name} of {} is not lowered yet (numbers are)", array.element));
-    }
     let (elem_size, elem_align) = pydev_dialect::type_layout(array.element).ok_or("element without a layout")?;
+    // Structs, vectors and tuples (e.g. device.align(t, n)) are stored as
+    // bytes at their CUDA C++ size; element_bytes addresses them.
+    let machine = is_machine_type(array.element);
     let shape: Vec<i64> = match op.attribute("shape") {
         Ok(a) => {
             let dense = DenseI64ArrayAttribute::try_from(a).map_err(|_| "shape is not an i64 array")?;
@@ -548,7 +549,6 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
     let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
     let total: i64 = shape.iter().product();
-    let _ = elem_size;
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
         "pydev.shared_array" | "pydev.dynamic_shared_array" => {
             let dynamic = name == "pydev.dynamic_shared_array";
@@ -580,7 +580,13 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
             });
             if !exists {
                 let mb = at_start(module).ok_or("empty module")?;
-                let global_type = if dynamic { b.ty("!llvm.array<0 x i8>") } else { b.ty(&format!("!llvm.array<{total} x {}>", array.element)) };
+                let global_type = if dynamic {
+                    b.ty("!llvm.array<0 x i8>")
+                } else if machine {
+                    b.ty(&format!("!llvm.array<{total} x {}>", array.element))
+                } else {
+                    b.ty(&format!("!llvm.array<{} x i8>", total * elem_size as i64))
+                };
                 let linkage = if dynamic { "external" } else { "internal" };
                 let region = melior::ir::Region::new();
                 let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", b.loc)
@@ -608,8 +614,9 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
         _ => {
             let func = enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
             let fb = at_start(func).ok_or("function without a body")?;
-            let count = fb.const_int(fb.i64(), total);
-            let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(array.element).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
+            let (count, elem_type) = if machine { (total, array.element) } else { (total * elem_size as i64, b.ty("i8")) };
+            let count = fb.const_int(fb.i64(), count);
+            let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(elem_type).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
             (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
         }
     };

@@ -518,9 +518,6 @@ def test_align_types():
     np.testing.assert_array_equal(ps["c"]["imag"], ps0["c"]["real"])
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: pydev.shared_array of !pydev.struct<\"aligned_float32_16\", "
-    "{value: f32}, align 16> is not lowered yet (numbers are)"))
 def test_align_shared_array():
     x = rng(154).random(64, dtype=np.float32)
     out = poisoned(64, np.float32)
@@ -528,9 +525,6 @@ def test_align_shared_array():
     np.testing.assert_array_equal(out, (x * np.float32(2))[::-1])
 
 
-@pytest.mark.xfail(strict=True, raises=pydev.CompileError, reason=(
-    "CompileError: conformance_kernels.py: error: field 'c' must be Complex, got Complex (help: pass a Complex): "
-    "a Complex cannot be stored in a device.align(Complex, 32) field"))
 def test_align_field_takes_plain_struct():
     ps = np.zeros(8, K.Padded.dtype)
     ps["c"]["real"], ps["c"]["imag"] = np.arange(8), -np.arange(8)

@@ -66,6 +66,19 @@ func.func @wide_elements(%a: !pydev.array<i64, 1>, %b: !pydev.array<f64, 1>, %i:
 
 // -----
 
+// Static arrays of aggregates (a device.align(f32, 16) struct) are bytes at
+// the CUDA size: 64 x 16 = 1024, aligned to 16.
+// CHECK: llvm.mlir.global internal @__pydev_shared_{{[0-9]+}}() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1024 x i8>
+// CHECK-LABEL: func.func @aggregate_shared
+// CHECK: llvm.alloca %{{.*}} x i8 {alignment = 16 : i64}
+func.func @aggregate_shared(%i: index) {
+  %s = pydev.shared_array shape [64] order "C" : !pydev.array<!pydev.struct<"aligned_float32_16", {value: f32}, align 16>, 1, shared, c>
+  %l = pydev.local_array shape [4] order "C" : !pydev.array<!pydev.struct<"aligned_float32_16", {value: f32}, align 16>, 1, local, c>
+  return
+}
+
+// -----
+
 // Does not fire: no arrays.
 // CHECK-LABEL: func.func @no_arrays(%{{.*}}: i32) -> i32
 // CHECK-NEXT: return

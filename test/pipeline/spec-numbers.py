@@ -257,6 +257,21 @@
 # RUN: ptxas -arch=sm_70 %t.aligned-types.70.ptx -o %t.aligned-types.70.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_types --signature 'float32[:, ::1], Padded[::1], float32' --target sm_80 -o %t.aligned-types.80.ptx
 # RUN: ptxas -arch=sm_80 %t.aligned-types.80.ptx -o %t.aligned-types.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' -o %t.aligned-shared.ptx
+# RUN: FileCheck %s --check-prefix=ALIGNED-SHARED --input-file=%t.aligned-shared.ptx
+# RUN: ptxas -arch=sm_90 %t.aligned-shared.ptx -o %t.aligned-shared.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' --target sm_70 -o %t.aligned-shared.70.ptx
+# RUN: ptxas -arch=sm_70 %t.aligned-shared.70.ptx -o %t.aligned-shared.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' --target sm_80 -o %t.aligned-shared.80.ptx
+# RUN: ptxas -arch=sm_80 %t.aligned-shared.80.ptx -o %t.aligned-shared.80.cubin
+# RUN: FileCheck %s --check-prefix=ALIGNED-SHARED-SYM --input-file=%t.aligned-shared.ptx
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' -o %t.aligned-field.ptx
+# RUN: FileCheck %s --check-prefix=ALIGNED-FIELD --input-file=%t.aligned-field.ptx
+# RUN: ptxas -arch=sm_90 %t.aligned-field.ptx -o %t.aligned-field.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' --target sm_70 -o %t.aligned-field.70.ptx
+# RUN: ptxas -arch=sm_70 %t.aligned-field.70.ptx -o %t.aligned-field.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' --target sm_80 -o %t.aligned-field.80.ptx
+# RUN: ptxas -arch=sm_80 %t.aligned-field.80.ptx -o %t.aligned-field.80.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel strides2 --signature 'int64[::1], float64[:, :]' -o %t.strides.ptx
 # RUN: FileCheck %s --check-prefix=STRIDES --input-file=%t.strides.ptx
 # RUN: ptxas -arch=sm_90 %t.strides.ptx -o %t.strides.cubin
@@ -500,6 +515,16 @@
 # ALIGNED-TYPES-DAG: ld.global.s8
 # ALIGNED-TYPES-DAG: st.global.b8
 # ALIGNED-TYPES-DAG: fma.rn.f32
+
+# A shared array of align(float32, 16): 64 elements of 16 bytes.
+# ALIGNED-SHARED-SYM-DAG: .shared .align 16 .b8 __pydev_shared_1[1024]
+# ALIGNED-SHARED-LABEL: .visible .entry aligned_shared(
+# ALIGNED-SHARED-DAG: bar.sync
+
+# A plain Complex stored into its align(Complex, 32) field (at offset 32).
+# ALIGNED-FIELD-LABEL: .visible .entry aligned_field_from_plain(
+# ALIGNED-FIELD-DAG: ld.global.b32 	%r{{[0-9]+}}, [%rd{{[0-9]+}}+32]
+# ALIGNED-FIELD-DAG: st.global.b32 	[%rd{{[0-9]+}}+36]
 
 # .strides: element strides of the descriptor times 8 bytes; views negate them.
 # STRIDES-LABEL: .visible .entry strides2(

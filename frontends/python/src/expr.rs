@@ -418,6 +418,20 @@ impl Lowerer<'_, '_, '_> {
                 self.at(range);
                 return Ok(self.b.op1(&format!("pydev.struct_create({}) : ({}) -> {}", v(inner.id), inner.ty.mlir(), ty.mlir()), ty.clone()));
             }
+            // `device.align(S, n)` of a struct is S with a larger alignment:
+            // the same fields, moved into the other layout.
+            if let (Ty::Struct(from), Ty::Struct(to)) = (&x.ty, ty) {
+                if from.name == to.name && from.fields == to.fields {
+                    self.at(range);
+                    let mut names = Vec::new();
+                    for (field, fty) in &from.fields {
+                        let f = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), fty.mlir()), fty.clone());
+                        names.push(v(f.id));
+                    }
+                    let types = from.fields.iter().map(|(_, t)| t.mlir()).collect::<Vec<_>>().join(", ");
+                    return Ok(self.b.op1(&format!("pydev.struct_create({}) : ({types}) -> {}", names.join(", "), ty.mlir()), ty.clone()));
+                }
+            }
         }
         if &x.ty == ty {
             // A Python float's exact value becomes the value of the type.
@@ -470,6 +484,11 @@ impl Lowerer<'_, '_, '_> {
         }
         if let Some(inner) = ty.aligned_value() {
             if x.ty == *inner || adopts(inner) {
+                return self.convert(x, ty, range);
+            }
+        }
+        if let (Ty::Struct(from), Ty::Struct(to)) = (&x.ty, ty) {
+            if from.name == to.name && from.fields == to.fields {
                 return self.convert(x, ty, range);
             }
         }
