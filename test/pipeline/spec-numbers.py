@@ -61,6 +61,13 @@
 # RUN: ptxas -arch=sm_70 %t.complex128.70.ptx -o %t.complex128.70.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel complex128_arith --signature 'complex128[:, ::1], float64[:, ::1], complex128[::1], complex128[::1]' --target sm_80 -o %t.complex128.80.ptx
 # RUN: ptxas -arch=sm_80 %t.complex128.80.ptx -o %t.complex128.80.cubin
+# RUN: pydevc %S/../frontend/numbers.py --kernel arithmetic --signature 'float32[:], int32, int32, float32, float32, int64' -o %t.truediv.ptx
+# RUN: FileCheck %s --check-prefix=TRUEDIV --input-file=%t.truediv.ptx
+# RUN: ptxas -arch=sm_90 %t.truediv.ptx -o %t.truediv.cubin
+# RUN: pydevc %S/../frontend/numbers.py --kernel arithmetic --signature 'float32[:], int32, int32, float32, float32, int64' --target sm_70 -o %t.truediv.70.ptx
+# RUN: ptxas -arch=sm_70 %t.truediv.70.ptx -o %t.truediv.70.cubin
+# RUN: pydevc %S/../frontend/numbers.py --kernel arithmetic --signature 'float32[:], int32, int32, float32, float32, int64' --target sm_80 -o %t.truediv.80.ptx
+# RUN: ptxas -arch=sm_80 %t.truediv.80.ptx -o %t.truediv.80.cubin
 # RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel bit_ops --signature 'int32[:, ::1], int32[::1], int32[::1], int32[::1]' -o %t.bits-s32.ptx
 # RUN: FileCheck %s --check-prefix=BITS-S32 --input-file=%t.bits-s32.ptx
 # RUN: ptxas -arch=sm_90 %t.bits-s32.ptx -o %t.bits-s32.cubin
@@ -372,6 +379,13 @@
 # COMPLEX128-DAG: mul.rn.f64
 # COMPLEX128-DAG: div.rn.f64
 # COMPLEX128-DAG: sqrt.rn.f64
+
+# int / int is float32 (correctly rounded div.rn); // floors (div.s32 and a sign fix-up; floats cvt.rmi).
+# TRUEDIV-LABEL: .visible .entry arithmetic(
+# TRUEDIV-DAG: cvt.rn.f32.s32
+# TRUEDIV-DAG: div.rn.f32
+# TRUEDIV-DAG: div.s32
+# TRUEDIV-DAG: cvt.rmi.f32.f32
 
 # Bit operations and shifts: arithmetic >> for signed.
 # BITS-S32-LABEL: .visible .entry bit_ops(
