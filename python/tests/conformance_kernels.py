@@ -544,6 +544,18 @@ def atomic_objects(out):
     out[3] = a.dtype(7.9)
 
 
+@device.kernel
+def number_attributes(out, x):
+    # Fixed-format numbers as zero-dimensional arrays: shape, ndim, size,
+    # strides, dtype and astype.
+    i = device.tid(1)
+    if i < x.size:
+        v = x[i]
+        out[i, 0] = v.ndim + v.size + len(v.shape) + len(v.strides)
+        out[i, 1] = v.astype(device.float64) * 0.5
+        out[i, 2] = v.dtype(out[i, 1] * 4.0)
+
+
 # --- Arrays -----------------------------------------------------------------------
 
 

@@ -533,6 +533,14 @@ def test_align_field_takes_plain_struct():
     np.testing.assert_array_equal(ps["c"]["imag"], np.arange(8, dtype=np.float32))
 
 
+def test_numbers_are_zero_dimensional_arrays():
+    x = rng(156).uniform(-100, 100, 50).astype(np.float32)
+    out = poisoned((50, 3), np.float64)
+    launch(K.number_attributes, out, x, block=64)
+    x64 = x.astype(np.float64)
+    np.testing.assert_array_equal(out, np.stack([np.ones(50), x64 * 0.5, (x64 * 2.0).astype(np.float32)], axis=1))
+
+
 # --- Arrays ---------------------------------------------------------------------------
 
 

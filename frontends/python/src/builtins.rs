@@ -51,6 +51,9 @@ impl Lowerer<'_, '_, '_> {
                 Item::Val(self.index_to(i.id, &INT32))
             }
             a if DEVICE_NAMES.contains(&a) => Item::Device(a.to_owned()),
+            // Exposition-only entities describe others and are not part of
+            // the interface (spec: General Requirements).
+            "Dim3Like" => return self.err_help(range, "'Dim3Like' is exposition only in the spec: cuda.device has no such entity", "grid and block take an int or a tuple of 1 to 3 ints; thread_idx and friends are device.Dim3"),
             a => return self.err(range, format!("cuda.device has no '{a}'")),
         })
     }

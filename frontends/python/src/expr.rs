@@ -584,6 +584,11 @@ impl Lowerer<'_, '_, '_> {
             (Ty::AtomicRef { dtype, .. }, "dtype") => Ok(Item::Dtype((**dtype).clone())),
             (Ty::AtomicRef { .. }, m) if crate::builtins::ATOMIC_METHODS.contains(&m) => Ok(Item::Method(Box::new(Item::Val(x)), m.to_owned())),
             (t, "dtype") if t.is_number() => Ok(Item::Dtype(t.clone())),
+            // Fixed-format numbers behave as zero-dimensional arrays (spec).
+            (t, "shape" | "strides") if t.is_number() => Ok(Item::Tuple(vec![])),
+            (t, "ndim") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(0), range)?)),
+            (t, "size") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(1), range)?)),
+            (t, "astype") if t.is_number() => Ok(Item::Method(Box::new(Item::Val(x)), attr.to_owned())),
             (Ty::Complex(bits), "real" | "imag") => {
                 let part = Ty::Float(if *bits == 64 { FloatKind::F64 } else { FloatKind::F32 });
                 let op = if attr == "real" { "re" } else { "im" };
@@ -1437,6 +1442,18 @@ impl Lowerer<'_, '_, '_> {
             }
             Ty::AtomicRef { .. } => self.atomic_method(x, method, c),
             Ty::Array { .. } => self.array_method(x, method, c),
+            t if t.is_number() && method == "astype" => {
+                let [d] = &*c.arguments.args else {
+                    return self.err_help(c.range(), "astype() takes one dtype", "e.g. x.astype(device.float64)");
+                };
+                if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "copy")) {
+                    return self.err(k.range(), "astype() of a number takes a dtype and copy=");
+                }
+                let Item::Dtype(t) = self.expr(d)? else {
+                    return self.err_help(d.range(), "astype() needs a dtype", "e.g. device.float64");
+                };
+                Ok(Item::Val(self.convert(&x, &t, c.range())?))
+            }
             other => self.err(c.range(), format!("a {other} has no method '{method}'")),
         }
     }

@@ -379,8 +379,16 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     }
 
     fn check_param_annotation(&mut self, name: &str, ann: &Expr, ty: &Ty) {
-        // `ConstExpr` parameters are checked at the call; other hints must match.
+        // `ConstExpr` parameters are checked to be constant at the call;
+        // `ConstExpr[T]` also names the type, which must match like any hint.
         if self.c.is_const_expr(ann) {
+            if let Expr::Subscript(s) = ann {
+                if let Some(hint) = self.c.m.annotation_type(&s.slice) {
+                    if &hint != ty {
+                        self.c.error_help(ann.range(), format!("parameter '{name}' is annotated ConstExpr[{hint}] but is called with {ty}"), format!("pass a constant {hint}"));
+                    }
+                }
+            }
             return;
         }
         if let Some(hint) = self.c.m.annotation_type(ann) {
