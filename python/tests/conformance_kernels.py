@@ -556,6 +556,19 @@ def number_attributes(out, x):
         out[i, 2] = v.dtype(out[i, 1] * 4.0)
 
 
+@device.kernel
+def number_views(bits, out, x):
+    # Fixed-format numbers as zero-dimensional arrays: view(dtype) reads the
+    # same bytes as another type of that size; x[()] and x.reshape(()) are
+    # the number itself.
+    i = device.tid(1)
+    if i < x.size:
+        v = x[i]
+        bits[i, 0] = v.view(device.int32)
+        bits[i, 1] = device.int32(device.float16(v).view(device.uint16))
+        out[i] = v[()] * 2.0 + v.reshape(()) + v.ndims
+
+
 # --- Arrays -----------------------------------------------------------------------
 
 
@@ -734,6 +747,24 @@ def none_to_func(out, x):
     i = device.tid(1)
     if i < x.size:
         out[i] = ignore_first(None, x[i])
+
+
+@device.func
+def negate_unless_none(a: None, x: float):
+    return x if a == None else -x  # noqa: E711
+
+
+@device.kernel
+def none_equality(out, x):
+    # None as a type hint (NoneType), and == / != with None: None equals
+    # only None, a number is never None.
+    i = device.tid(1)
+    if i < x.size:
+        r = nothing()
+        out[i, 0] = negate_unless_none(None, x[i])
+        out[i, 1] = 1.0 if r == None else 0.0  # noqa: E711
+        out[i, 2] = 1.0 if x[i] != None else 0.0  # noqa: E711
+        out[i, 3] = 1.0 if x[i] == None else 0.0  # noqa: E711
 
 
 @device.kernel

@@ -541,6 +541,16 @@ def test_numbers_are_zero_dimensional_arrays():
     np.testing.assert_array_equal(out, np.stack([np.ones(50), x64 * 0.5, (x64 * 2.0).astype(np.float32)], axis=1))
 
 
+def test_numbers_view_index_reshape_as_zero_dimensional_arrays():
+    x = rng(157).uniform(-100, 100, 50).astype(np.float32)
+    bits = poisoned((50, 2), np.int32)
+    out = poisoned(50, np.float32)
+    launch(K.number_views, bits, out, x, block=64)
+    np.testing.assert_array_equal(bits[:, 0], x.view(np.int32))
+    np.testing.assert_array_equal(bits[:, 1], x.astype(np.float16).view(np.uint16).astype(np.int32))
+    np.testing.assert_array_equal(out, x * np.float32(2.0) + x)
+
+
 # --- Arrays ---------------------------------------------------------------------------
 
 
@@ -724,6 +734,15 @@ def test_none_passed_to_func():
     out = poisoned(64, np.float32)
     launch(K.none_to_func, out, x, block=64)
     np.testing.assert_array_equal(out, x + np.float32(1))
+
+
+def test_none_equality_and_hint():
+    x = rng(174).uniform(-1, 1, 64).astype(np.float32)
+    out = poisoned((64, 4), np.float32)
+    launch(K.none_equality, out, x, block=64)
+    np.testing.assert_array_equal(out[:, 0], x)
+    np.testing.assert_array_equal(out[:, 1:], np.tile(np.float32([1, 1, 0]), (64, 1)))
+    assert K.negate_unless_none(None, 2.0) == 2.0  # heterogeneous: the same on the host
 
 
 def test_none_launch_argument():

@@ -6,7 +6,7 @@
 use crate::{
     ir::{v, BlockKind, Const, Val},
     lower::{describe, ClosureBody, Item, Lowerer, R},
-    types::{promote, ArrayLayout, FloatKind, Ty, FLOAT32, INT32, INT64},
+    types::{promote, ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, INT64},
 };
 use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
@@ -303,8 +303,23 @@ impl Lowerer<'_, '_, '_> {
             }
         }
         if c.ops.len() == 1 {
-            let l = self.number(left, c.range(), "comparison")?;
             let r_item = self.expr(&c.comparators[0])?;
+            // `==` / `!=` with None (spec: None): None equals only None, and
+            // a number, vector, tuple or struct is never None (Python's
+            // answer), known at compile time. NumPy compares arrays
+            // element-wise, which needs an array result: not here.
+            if matches!(c.ops[0], CmpOp::Eq | CmpOp::NotEq) && (matches!(left, Item::NoneV) || matches!(r_item, Item::NoneV)) {
+                let eq = match (&left, &r_item) {
+                    (Item::NoneV, Item::NoneV) => true,
+                    (Item::NoneV, Item::Val(x)) | (Item::Val(x), Item::NoneV) if !matches!(x.ty, Ty::Array { .. }) => false,
+                    (Item::NoneV, other) | (other, Item::NoneV) => {
+                        return self.err_help(c.range(), format!("{} cannot be compared with None in device code", describe(other)), "test for None with 'is None'");
+                    }
+                    _ => unreachable!("one side is None"),
+                };
+                return Ok(Item::Val(self.bool_const(if c.ops[0] == CmpOp::Eq { eq } else { !eq })));
+            }
+            let l = self.number(left, c.range(), "comparison")?;
             let r = self.number(r_item, c.comparators[0].range(), "comparison")?;
             self.at(c.range());
             return self.cmp(c.ops[0], &l, &r, c.range()).map(Item::Val);
@@ -586,9 +601,9 @@ impl Lowerer<'_, '_, '_> {
             (t, "dtype") if t.is_number() => Ok(Item::Dtype(t.clone())),
             // Fixed-format numbers behave as zero-dimensional arrays (spec).
             (t, "shape" | "strides") if t.is_number() => Ok(Item::Tuple(vec![])),
-            (t, "ndim") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(0), range)?)),
+            (t, "ndim" | "ndims") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(0), range)?)),
             (t, "size") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(1), range)?)),
-            (t, "astype") if t.is_number() => Ok(Item::Method(Box::new(Item::Val(x)), attr.to_owned())),
+            (t, "astype" | "view" | "reshape") if t.is_number() => Ok(Item::Method(Box::new(Item::Val(x)), attr.to_owned())),
             (Ty::Complex(bits), "real" | "imag") => {
                 let part = Ty::Float(if *bits == 64 { FloatKind::F64 } else { FloatKind::F32 });
                 let op = if attr == "real" { "re" } else { "im" };
@@ -647,6 +662,11 @@ impl Lowerer<'_, '_, '_> {
                     let i = self.mask_index(slice)?;
                     self.mask_bit(&x, &i, range).map(Item::Val)
                 }
+                // A number is a zero-dimensional array: `x[()]` is `x`.
+                t if t.is_number() => match slice {
+                    Expr::Tuple(e) if e.elts.is_empty() => Ok(Item::Val(x)),
+                    _ => self.err_help(range, format!("a {t} is a zero-dimensional array: its only index is ()"), "write x[()] (or just x)"),
+                },
                 other => self.err(range, format!("a {other} cannot be indexed")),
             },
             Item::Device(name) if name == "ConstExpr" => Ok(Item::Device(name)),
@@ -1453,6 +1473,53 @@ impl Lowerer<'_, '_, '_> {
                     return self.err_help(d.range(), "astype() needs a dtype", "e.g. device.float64");
                 };
                 Ok(Item::Val(self.convert(&x, &t, c.range())?))
+            }
+            t if t.is_number() && method == "view" => {
+                // Like a zero-dimensional NumPy array: the same bytes read
+                // as another number type of the same size. Stored in a
+                // one-element local cell and read back through a view
+                // (LLVM folds the cell away into a bitcast).
+                let t = t.clone();
+                let [d] = &*c.arguments.args else {
+                    return self.err_help(c.range(), "view() takes one dtype", "e.g. x.view(device.int32)");
+                };
+                if let Some(k) = c.arguments.keywords.first() {
+                    return self.err(k.range(), "view() of a number takes only a dtype");
+                }
+                let target = match self.expr(d)? {
+                    Item::Dtype(u) if u.is_number() => u,
+                    other => return self.err_help(d.range(), format!("view() of a number needs a number dtype, got {}", describe(&other)), "e.g. device.int32"),
+                };
+                if target.size() != t.size() {
+                    return self.err_help(c.range(), format!("view({target}) of a {t} changes the size ({} to {} bytes), which a zero-dimensional array cannot", t.size(), target.size()), "view it as a type of the same size");
+                }
+                if target == t {
+                    return Ok(Item::Val(x));
+                }
+                self.at(c.range());
+                let cell = Ty::Array { dtype: Box::new(t.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
+                let viewed = Ty::Array { dtype: Box::new(target.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
+                let a = self.b.op1(&format!("pydev.local_array shape [1] order \"C\" : {}", cell.mlir()), cell.clone());
+                let zero = self.typed_const(&Const::Int(0), &INT64);
+                self.b.op(&[], &format!("pydev.array_store {}, {}[{}] : {}, {}, si64", v(x.id), v(a.id), v(zero.id), t.mlir(), cell.mlir()));
+                let w = self.b.op1(&format!("pydev.array_view {} : {} -> {}", v(a.id), cell.mlir(), viewed.mlir()), viewed.clone());
+                Ok(Item::Val(self.b.op1(&format!("pydev.array_load {}[{}] : {}, si64 -> {}", v(w.id), v(zero.id), viewed.mlir(), target.mlir()), target)))
+            }
+            t if t.is_number() && method == "reshape" => {
+                // Only to the empty shape: any other shape would need memory.
+                let t = t.clone();
+                if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "order")) {
+                    return self.err(k.range(), "reshape() of a number takes a shape and order=");
+                }
+                let empty = match c.arguments.args.as_ref() {
+                    [] => true,
+                    [one] => matches!(self.expr(one)?, Item::Tuple(items) if items.is_empty()),
+                    _ => false,
+                };
+                if !empty {
+                    return self.err_help(c.range(), format!("reshape() of a {t} (a zero-dimensional array) to a non-empty shape would make an array, which needs memory"), "reshape(()) keeps the number; store it in a device.local_array to index it");
+                }
+                Ok(Item::Val(x))
             }
             other => self.err(c.range(), format!("a {other} has no method '{method}'")),
         }

@@ -316,6 +316,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         l.b.loc = l.c.m.file.mlir_loc(def.name.range());
         for ((p, ty), konst) in params.args.iter().zip(args).zip(consts) {
             let name = p.parameter.name.id.to_string();
+            if let Some(ann) = &p.parameter.annotation {
+                l.check_param_annotation(&name, ann, ty);
+            }
             if *ty == Ty::None {
                 // A None argument is no MLIR argument (interop: a void* that
                 // is null, spec: None): the name is the constant None.
@@ -340,9 +343,6 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 None => Val { id, ty: ty.clone(), weak: false, konst: None },
             };
             l.b.write(&name, entry, value);
-            if let Some(ann) = &p.parameter.annotation {
-                l.check_param_annotation(&name, ann, ty);
-            }
         }
         let before = l.c.diags.len();
         l.suite(&def.body);
@@ -379,6 +379,16 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     }
 
     fn check_param_annotation(&mut self, name: &str, ann: &Expr, ty: &Ty) {
+        // Exposition-only entities are not part of the interface (spec:
+        // General Requirements), type hints included.
+        let hint = match ann {
+            Expr::Subscript(s) if self.c.is_const_expr(ann) => &*s.slice,
+            _ => ann,
+        };
+        if self.c.m.device_entity(hint).as_deref() == Some("Dim3Like") {
+            self.c.error_help(hint.range(), format!("parameter '{name}' is annotated Dim3Like, which is exposition only in the spec: cuda.device has no such entity"), "annotate it with the type it takes (e.g. device.uint32x3 or int), or leave it unannotated");
+            return;
+        }
         // `ConstExpr` parameters are checked to be constant at the call;
         // `ConstExpr[T]` also names the type, which must match like any hint.
         if self.c.is_const_expr(ann) {
@@ -388,6 +398,13 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                         self.c.error_help(ann.range(), format!("parameter '{name}' is annotated ConstExpr[{hint}] but is called with {ty}"), format!("pass a constant {hint}"));
                     }
                 }
+            }
+            return;
+        }
+        // `None` as a hint is NoneType (spec: None).
+        if matches!(ann, Expr::NoneLiteral(_)) {
+            if *ty != Ty::None {
+                self.c.error_help(ann.range(), format!("parameter '{name}' is annotated None but is called with {ty}"), "pass None");
             }
             return;
         }
