@@ -8,6 +8,7 @@
 mod capi;
 mod check_lowered;
 mod raise_ptx;
+mod align_params;
 mod ir;
 pub mod pipeline;
 
@@ -72,6 +73,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_sync_nvvm::INFO,
     lower_aggregates::INFO,
     check_lowered::INFO,
+    align_params::INFO,
     raise_ptx::INFO,
     host_barrier_fission::INFO,
 ];

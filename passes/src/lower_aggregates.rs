@@ -22,9 +22,13 @@
 //!   struct_extract %s["f"]              =>  llvm.extractvalue %s[index of f]
 //!   struct_insert %x, %s["f"]           =>  llvm.insertvalue %x, %s[index of f]
 //!   tuple_extract|tuple_insert [k]      =>  llvm.extractvalue|insertvalue [k]
-//!   gpu.func kernel parameters          =>  their CUDA C++ layout where LLVM's differs (3-lane and
-//!                                          32-byte vectors as arrays, explicit padding for align=),
-//!                                          rebuilt into registers at entry (`abi_of`)
+//!   kernel parameters                   =>  their CUDA C++ layout where LLVM's differs (3-lane and
+//!     (gpu.func kernels; on the host        32-byte vectors as arrays, explicit padding for align=),
+//!     pydev.kernel funcs and their          rebuilt into registers at entry (`abi_of`; the block
+//!     @__pydev_block_k loops)               loops pass them on to @k as they are)
+//!   gpu.func kernel with a struct/tuple =>  gpu.func attributes {pydev.param_aligns = array<i64: .., A, ..>}
+//!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
+//!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
 
 use crate::{
     capi,
@@ -230,15 +234,23 @@ fn abi_of(ctx: &Context, ty: Type) -> Option<Abi> {
     Some(Abi::Struct { text: format!("!llvm.struct<({})>", parts.join(", ")), size, align: max_align, fields })
 }
 
-/// Gives every `gpu.func` kernel parameter whose register type's layout is
-/// not CUDA C++'s the ABI type, and a cast to its pydev type that step 4
+/// Gives every kernel parameter (`gpu.func` kernels; on the host `pydev.kernel`
+/// functions and their block loops) whose register type's layout is not CUDA
+/// C++'s the ABI type, and a cast to its pydev type that step 4
 /// expands once registers are typed: (cast, pydev type, ABI).
 fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, Type<'c>, Abi)> {
     use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike};
     let ctx = capi::context(root);
     let mut out = Vec::new();
-    for f in capi::ops_named(root, &["gpu.func"]) {
-        if !f.has_attribute("gpu.kernel") {
+    let funcs = capi::ops_named(root, &["gpu.func", "func.func"]);
+    // Host kernels (pydev-lower-simt-host) are entry points too, and so are
+    // their block loops `@__pydev_block_k`, whose parameters only pass on to
+    // `@k`: they take the ABI types without a conversion.
+    let host_kernels: Vec<String> = funcs.iter().filter(|f| f.name().as_string_ref().as_str() == Ok("func.func") && f.has_attribute("pydev.kernel")).map(|f| capi::sym_name(*f)).collect();
+    for f in funcs {
+        let gpu = f.name().as_string_ref().as_str() == Ok("gpu.func");
+        let forward = !gpu && capi::sym_name(f).strip_prefix("__pydev_block_").is_some_and(|k| host_kernels.iter().any(|h| h == k));
+        if !(gpu && f.has_attribute("gpu.kernel") || !gpu && f.has_attribute("pydev.kernel") || forward) {
             continue;
         }
         let Some(entry) = f.region(0).ok().and_then(capi::entry_block) else { continue };
@@ -246,10 +258,18 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut changed = false;
+        let mut stack_aligns: Vec<(usize, u64)> = Vec::new();
         for i in 0..entry.argument_count() {
             let arg = entry.argument(i).expect("argument below the count");
             let pydev = arg.r#type();
             let Some(abi) = abi_of(ctx, pydev) else { continue };
+            // A struct or tuple CUDA aligns beyond its members (align=,
+            // device.align(t, n) fields): `.param .align N` as nvcc writes it.
+            if let (true, Abi::Struct { align: llvm_align, .. }, Some((_, cuda_align))) = (gpu, &abi, pydev_dialect::type_layout(pydev)) {
+                if cuda_align > *llvm_align {
+                    stack_aligns.push((i, cuda_align));
+                }
+            }
             if abi.text() == register_type(ctx, pydev).to_string() {
                 continue;
             }
@@ -257,6 +277,9 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
             arg.set_type(abi_type);
             inputs[i] = abi_type;
             changed = true;
+            if forward {
+                continue;
+            }
             let first = entry.first_operation().expect("a kernel body");
             let b = Builder::before(capi::detach(first));
             let cast = b.cast(capi::value(arg.into()), pydev);
@@ -267,8 +290,23 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
         if changed {
             capi::op_mut(f).set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
         }
+        if !stack_aligns.is_empty() {
+            set_stack_aligns(ctx, f, inputs.len(), &stack_aligns);
+        }
     }
     out
+}
+
+/// Marks `f` `pydev.param_aligns = array<i64: ...>` (0: LLVM's alignment),
+/// which `pydev-align-params` turns into `llvm.alignstack` argument
+/// attributes once the gpu.func is an llvm.func (that lowering drops them).
+fn set_stack_aligns(ctx: &Context, f: OperationRef, count: usize, aligns: &[(usize, u64)]) {
+    use melior::ir::operation::OperationMutLike;
+    let mut all = vec![0i64; count];
+    for &(i, n) in aligns {
+        all[i] = n as i64;
+    }
+    capi::op_mut(f).set_attribute(crate::align_params::MARK, DenseI64ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The register value of an ABI-typed kernel parameter of pydev type `ty`.

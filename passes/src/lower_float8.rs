@@ -17,7 +17,15 @@
 //!   arith.truncf %x : f64 -> f8T   =>  the same of (truncf %x to f32)
 //!   arith.extf %b : f8T -> f32|f64 =>  call @__pydev_f8T_to_f32(%b) (then extf to f64)
 //!   arith.constant c : f8T         =>  llvm.mlir.constant(bits of c : i8)
-//!   every f8T in a type            =>  i8
+//!   truncf(vector<N x f32|f64|f16> -> vector<N x f8T>)
+//!                                  =>  N x (llvm.extractelement, software truncf), insertelement
+//!                                      chain on undef : vector<N x i8>
+//!   extf(vector<N x f8T> -> vector<N x f32|f64>)
+//!                                  =>  N x (llvm.extractelement, software extf), insertelement
+//!                                      chain on undef : vector<N x f32> (then extf to f64)
+//!   arith.constant dense<[c..]> : vector<N x f8T>  =>  arith.constant dense<[bits of c..]> : vector<N x i8>
+//!   every f8T in a type            =>  i8 (pydev vectors, arrays and structs of float8
+//!                                      included: `!pydev.vector<2 x f8E4M3FN>` => `!pydev.vector<2 x i8>`)
 
 use crate::{
     capi,
@@ -62,6 +70,52 @@ fn run(module: OperationRef) -> Result<(), ()> {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let result_type = op.result(0).expect("result").r#type();
+        // Vectors of float8: lane by lane (the conversions have no vector form).
+        let operand_type = op.operand(0).ok().map(|o| capi::value(o).r#type());
+        if let Some((lanes, f)) = vector_of(result_type).or_else(|| if name == "arith.extf" { operand_type.and_then(vector_of) } else { None }) {
+            let bits_type = b.ty(&format!("vector<{lanes}xi8>"));
+            let v = match name.as_str() {
+                "arith.truncf" => {
+                    let x = capi::value(op.operand(0).expect("operand"));
+                    let elem = element_of(ctx, x.r#type()).ok_or("truncf of a non-vector to a vector")?;
+                    let helper = format!("__pydev_f32_to_{}", f.1);
+                    used.insert(helper.clone());
+                    let mut acc = b.value("llvm.mlir.undef", &[], bits_type, &[]);
+                    for k in 0..lanes {
+                        let mut e = lane(b, x, k, elem);
+                        if e.r#type().is_f64() {
+                            e = b.value("arith.truncf", &[e], f32t, &[]);
+                        } else if !e.r#type().is_f32() {
+                            e = b.value("arith.extf", &[e], f32t, &[]);
+                        }
+                        acc = put(b, acc, call(b, &helper, e, i8t), k);
+                    }
+                    b.cast(acc, result_type)
+                }
+                "arith.extf" => {
+                    let input = capi::value(op.operand(0).expect("operand"));
+                    let helper = format!("__pydev_{}_to_f32", f.1);
+                    used.insert(helper.clone());
+                    let bits = b.cast(input, bits_type);
+                    let wide = b.ty(&format!("vector<{lanes}xf32>"));
+                    let mut acc = b.value("llvm.mlir.undef", &[], wide, &[]);
+                    for k in 0..lanes {
+                        let e = lane(b, bits, k, i8t);
+                        acc = put(b, acc, call(b, &helper, e, f32t), k);
+                    }
+                    if result_type == wide { acc } else { b.value("arith.extf", &[acc], result_type, &[]) }
+                }
+                _ => {
+                    let value = op.attribute("value").map_err(|_| "a float8 vector constant without a value")?.to_string();
+                    let codes = dense_codes(&value, lanes, f).ok_or_else(|| format!("cannot read the float8 vector constant {value}"))?;
+                    let list = codes.iter().map(|c| (*c as i8).to_string()).collect::<Vec<_>>().join(", ");
+                    let c = b.value("arith.constant", &[], bits_type, &[b.named("value", b.attr(&format!("dense<[{list}]> : vector<{lanes}xi8>")))]);
+                    b.cast(c, result_type)
+                }
+            };
+            b.replace(op, &[v]);
+            return Ok(());
+        }
         match name.as_str() {
             "arith.truncf" => {
                 let Some(f) = format_of(result_type) else { return Ok(()) };
@@ -129,6 +183,60 @@ fn run(module: OperationRef) -> Result<(), ()> {
         body.append_operation(capi::clone_op(o));
     }
     Ok(())
+}
+
+/// Lane `k` of vector `v`.
+fn lane<'c>(b: &Builder<'c>, v: Value<'c, 'c>, k: u32, t: Type<'c>) -> Value<'c, 'c> {
+    let index = b.const_int(b.i32(), i64::from(k));
+    b.value("llvm.extractelement", &[v, index], t, &[])
+}
+
+/// `acc` with lane `k` set to `x`.
+fn put<'c>(b: &Builder<'c>, acc: Value<'c, 'c>, x: Value<'c, 'c>, k: u32) -> Value<'c, 'c> {
+    let index = b.const_int(b.i32(), i64::from(k));
+    b.value("llvm.insertelement", &[acc, x, index], acc.r#type(), &[])
+}
+
+type Format = (&'static str, &'static str, u32, i32, u32, u32, u32);
+
+/// `vector<N x f8T>`: (N, the format).
+fn vector_of(t: Type) -> Option<(u32, &'static Format)> {
+    let text = t.to_string();
+    let inner = text.strip_prefix("vector<")?.strip_suffix('>')?;
+    let (lanes, elem) = inner.split_once('x')?;
+    let f = FORMATS.iter().find(|f| f.0 == elem)?;
+    Some((lanes.parse().ok()?, f))
+}
+
+/// The element type of a builtin vector type.
+fn element_of<'c>(ctx: &'c melior::Context, t: Type<'c>) -> Option<Type<'c>> {
+    let text = t.to_string();
+    let (_, elem) = text.strip_prefix("vector<")?.strip_suffix('>')?.split_once('x')?;
+    Type::parse(ctx, elem)
+}
+
+/// The float8 codes of a printed `dense<...> : vector<N x f8T>` (a splat or
+/// one value a lane; hexadecimal values are codes already).
+fn dense_codes(text: &str, lanes: u32, f: &Format) -> Option<Vec<u32>> {
+    let body = text.strip_prefix("dense<")?;
+    let body = &body[..body.rfind("> :")?];
+    let body = body.trim().trim_start_matches('[').trim_end_matches(']');
+    let codes: Option<Vec<u32>> = body
+        .split(',')
+        .map(|t| {
+            let t = t.trim();
+            match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok().map(|c| c & 0xff),
+                None => t.parse::<f64>().ok().map(|x| encode(x as f32, f.2, f.3, f.4, f.5, f.6)),
+            }
+        })
+        .collect();
+    let codes = codes?;
+    match codes.len() {
+        1 => Some(vec![codes[0]; lanes as usize]),
+        n if n == lanes as usize => Some(codes),
+        _ => None,
+    }
 }
 
 fn mentions_float8(module: OperationRef) -> bool {
@@ -288,7 +396,16 @@ fn from_f8(name: &str, f: &(&str, &str, u32, i32, u32, u32, u32)) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::encode;
+    use super::{dense_codes, encode, FORMATS};
+
+    #[test]
+    fn reads_vector_constants() {
+        let e4 = &FORMATS[0];
+        assert_eq!(dense_codes("dense<[1.000000e+00, -2.000000e+00]> : vector<2xf8E4M3FN>", 2, e4), Some(vec![0x38, 0xC0]));
+        assert_eq!(dense_codes("dense<4.480000e+02> : vector<4xf8E4M3FN>", 4, e4), Some(vec![0x7E; 4]));
+        assert_eq!(dense_codes("dense<[0x7F, 1.000000e+00]> : vector<2xf8E5M2>", 2, &FORMATS[1]), Some(vec![0x7F, 0x3C]));
+        assert_eq!(dense_codes("dense<[1.0, 2.0, 3.0]> : vector<2xf8E4M3FN>", 2, e4), None, "lane count mismatch");
+    }
 
     #[test]
     fn encodes_like_ml_dtypes() {

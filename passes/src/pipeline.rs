@@ -10,7 +10,8 @@
 //! |             | convert-complex-to-standard, arith-expand,                     |
 //! |             | convert-gpu-to-nvvm, convert-math-to-llvm (the math ops        |
 //! |             | libdevice does not cover: ctpop, ctlz, cttz, absi),            |
-//! |             | reconcile-unrealized-casts                                     |
+//! |             | reconcile-unrealized-casts, pydev-align-params,                |
+//! |             | pydev-raise-ptx                                                |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
 //! `host`: the same passes up to SIMT lowering, then the host's:
@@ -148,6 +149,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
                 options.opt_level
             ),
         )?;
+        pm.add_pass(create_pass("pydev-align-params")?);
         pm.add_pass(create_pass("pydev-raise-ptx")?);
     }
     if stage >= 3 {

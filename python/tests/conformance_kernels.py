@@ -368,6 +368,27 @@ def build_float8e5m2(out, a):
     out[9] = device.float32(v4.w)
 
 
+@device.kernel
+def float8_vectors(out, x):
+    # float8 vectors in shared arrays, read back by a lane index known only
+    # at run time, modified with __setitem__ and summed by iteration.
+    s = device.shared_array(32, device.float8e4m3x4)
+    t = device.shared_array(32, device.float8e5m2x2)
+    i = device.thread_idx.x
+    s[i] = device.float8e4m3x4(x[4 * i], x[4 * i + 1], x[4 * i + 2], x[4 * i + 3])
+    t[i] = device.float8e5m2x2(x[4 * i], x[4 * i + 1])
+    device.syncthreads()
+    v = s[31 - i]
+    w = t[31 - i]
+    out[i, 0] = device.float32(v[i % 4])
+    v[i % 4] = device.float8e4m3(x[4 * i] * 2.0)
+    acc = device.float32(0)
+    for e in v:
+        acc += device.float32(e)
+    out[i, 1] = acc
+    out[i, 2] = device.float32(w.y)
+
+
 # --- Bit operations and shifts ------------------------------------------------------
 
 
@@ -529,6 +550,37 @@ def aligned_field_from_plain(ps):
         p = ps[i]
         p.c = Complex(p.c.imag, p.c.real)
         ps[i] = p
+
+
+@device.kernel
+def aligned_field_to_plain(cs, ps):
+    # ... and the align(Complex, 32) field stores into an array of Complex.
+    i = device.tid(1)
+    if i < ps.size:
+        cs[i] = ps[i].c
+
+
+@device.struct(align=16)
+class Quad:
+    a: float
+    b: float
+    c: float
+    d: float
+
+
+@device.kernel
+def aligned_by_value(out, t, c, h, p, q, x):
+    # Over-aligned structs by value (CUDA C++: `.param .align 16/32`): an
+    # align=16 struct, structs holding one or an align(t, n) field, and an
+    # align=16 struct of four floats, between parameters of other types.
+    i = device.tid(1)
+    if i < out.shape[0]:
+        k = device.float32(i)
+        out[i, 0] = c.real * k + c.imag
+        out[i, 1] = h.tag + h.c.real * k + h.c.imag
+        out[i, 2] = p.a + p.b * k + p.c.real - p.c.imag
+        out[i, 3] = q.a + q.b * k + q.c - q.d
+        out[i, 4] = x * k + t
 
 
 @device.kernel

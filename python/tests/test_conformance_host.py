@@ -337,6 +337,24 @@ def test_float8e5m2xN_vectors():
     check_device_only_vectors(K.build_float8e5m2, ml_dtypes.float8_e5m2, 132)
 
 
+@needs_ml_dtypes
+def test_float8_vectors_in_shared_arrays():
+    x = rng(158).uniform(-6, 6, 128).astype(np.float32)
+    out = poisoned((32, 3), np.float32)
+    launch(K.float8_vectors, out, x, block=32)
+    e4 = x.astype(ml_dtypes.float8_e4m3fn).astype(np.float32).reshape(32, 4)
+    e5 = x.astype(ml_dtypes.float8_e5m2).astype(np.float32).reshape(32, 4)
+    i = np.arange(32)
+    v = e4[31 - i].copy()
+    np.testing.assert_array_equal(out[:, 0], v[i, i % 4])
+    v[i, i % 4] = (x[4 * i] * np.float32(2)).astype(ml_dtypes.float8_e4m3fn).astype(np.float32)
+    acc = np.zeros(32, np.float32)
+    for k in range(4):
+        acc = acc + v[:, k]
+    np.testing.assert_array_equal(out[:, 1], acc)
+    np.testing.assert_array_equal(out[:, 2], e5[31 - i, 1])
+
+
 # --- Numeric Promotion: bit operations --------------------------------------------
 
 
@@ -531,6 +549,45 @@ def test_align_field_takes_plain_struct():
     launch(K.aligned_field_from_plain, ps, block=8)
     np.testing.assert_array_equal(ps["c"]["real"], -np.arange(8, dtype=np.float32))
     np.testing.assert_array_equal(ps["c"]["imag"], np.arange(8, dtype=np.float32))
+
+
+def test_align_field_to_plain_struct():
+    r = rng(159)
+    ps = np.zeros(40, K.Padded.dtype)
+    ps["a"] = r.integers(-100, 100, 40)
+    ps["c"]["real"], ps["c"]["imag"] = r.uniform(-1, 1, 40), r.uniform(-1, 1, 40)
+    cs = np.zeros(40, K.Complex.dtype)
+    cs["real"], cs["imag"] = np.nan, np.nan
+    launch(K.aligned_field_to_plain, cs, ps, block=64)
+    np.testing.assert_array_equal(cs["real"], ps["c"]["real"])
+    np.testing.assert_array_equal(cs["imag"], ps["c"]["imag"])
+
+
+def test_align_structs_by_value():
+    # Over-aligned structs as kernel parameters, with the CUDA C++ layout.
+    assert (K.Holder.dtype.itemsize, K.Padded.dtype.itemsize, K.Quad.dtype.itemsize) == (32, 64, 16)
+    r = rng(157)
+    # Quarters: every sum and product below is exact in float32 (FMA or not).
+    v = (r.integers(-64, 64, 10) / 4).astype(np.float32)
+    t = np.int8(r.integers(-100, 100))
+    c = K.Complex(v[0], v[1])
+    h = K.Holder(np.int8(r.integers(-100, 100)), K.Complex(v[2], v[3]))
+    p = K.Padded(np.int8(r.integers(-100, 100)), v[4], K.Complex(v[5], v[6]))
+    q = K.Quad(v[7], v[8], v[9], v[0] * np.float32(3))
+    x = np.float32(r.integers(-64, 64) / 4)
+    n = 40
+    out = poisoned((n, 5), np.float32)
+    launch(K.aligned_by_value, out, t, c, h, p, q, x, block=64)
+    k = np.arange(n, dtype=np.float32)
+    f = np.float32
+    want = np.stack([
+        v[0] * k + v[1],
+        f(h.tag) + v[2] * k + v[3],
+        f(p.a) + v[4] * k + v[5] - v[6],
+        v[7] + v[8] * k + v[9] - v[0] * f(3),
+        x * k + f(t),
+    ], axis=1)
+    np.testing.assert_array_equal(out, want)
 
 
 def test_numbers_are_zero_dimensional_arrays():

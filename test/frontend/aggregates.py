@@ -12,6 +12,7 @@
 # RUN: pydevc %s --kernel vector_types --signature 'float32[:], uint8x3, float16x2, int64x1' --emit pydev | FileCheck %s --check-prefix=VTYPES
 # RUN: pydevc %s --kernel tuples --signature 'float32[:], (int32, (float32, int8)), float32' --emit pydev | FileCheck %s --check-prefix=TUPLE
 # RUN: pydevc %s --kernel aligned --signature 'float32[:], Padded, float32' --emit pydev | FileCheck %s --check-prefix=ALIGN
+# RUN: pydevc %s --kernel aligned_plain --signature 'Padded[::1], Complex[::1], float32' --emit pydev | FileCheck %s --check-prefix=ALIGN-PLAIN
 
 import cuda.device as device
 from cuda.device import float32x4
@@ -251,3 +252,25 @@ def aligned(out, p, x):
     s = device.shared_array(4, A)
     s[0] = x
     out[1] = s[0]
+
+
+# align(Complex, 32) holds the same fields as Complex: a plain Complex stores
+# into the aligned field (moved field by field into the aligned layout), and
+# the field stores into an array of plain Complex (moved back).
+# ALIGN-PLAIN-LABEL: func.func @aligned_plain
+# ALIGN-PLAIN: %[[Z:.*]] = pydev.struct_create(%{{.*}}, %{{.*}}) : (f32, f32) -> !pydev.struct<"Complex", {real: f32, imag: f32}, align 16>
+# ALIGN-PLAIN-NEXT: %[[ZR:.*]] = pydev.struct_extract %[[Z]]["real"] : <"Complex", {real: f32, imag: f32}, align 16> -> f32
+# ALIGN-PLAIN-NEXT: %[[ZI:.*]] = pydev.struct_extract %[[Z]]["imag"] : <"Complex", {real: f32, imag: f32}, align 16> -> f32
+# ALIGN-PLAIN-NEXT: %[[ZA:.*]] = pydev.struct_create(%[[ZR]], %[[ZI]]) : (f32, f32) -> !pydev.struct<"Complex", {real: f32, imag: f32}, align 32>
+# ALIGN-PLAIN-NEXT: %[[P:.*]] = pydev.struct_insert %[[ZA]], %{{.*}}["c"]
+# ALIGN-PLAIN: %[[C:.*]] = pydev.struct_extract %[[P]]["c"] : <"Padded", {{.*}}> -> !pydev.struct<"Complex", {real: f32, imag: f32}, align 32>
+# ALIGN-PLAIN: %[[CR:.*]] = pydev.struct_extract %[[C]]["real"]
+# ALIGN-PLAIN-NEXT: %[[CI:.*]] = pydev.struct_extract %[[C]]["imag"]
+# ALIGN-PLAIN-NEXT: %[[CP:.*]] = pydev.struct_create(%[[CR]], %[[CI]]) : (f32, f32) -> !pydev.struct<"Complex", {real: f32, imag: f32}, align 16>
+# ALIGN-PLAIN-NEXT: pydev.array_store %[[CP]], %{{.*}}[%{{.*}}] : !pydev.struct<"Complex", {real: f32, imag: f32}, align 16>
+@device.kernel
+def aligned_plain(ps, cs, x):
+    p = ps[0]
+    p.c = Complex(x, 2.0)
+    ps[0] = p
+    cs[0] = p.c

@@ -51,8 +51,10 @@ func.func @scalars(%x: f32) -> f32 {
 // Kernel parameters take the CUDA C++ layout of their type: a float3 is 12
 // bytes (LLVM's <3 x float> would be 16), an align=16 struct of two floats
 // 16 bytes; the kernel rebuilds the register values at entry.
+// The align=16 struct's parameter is marked for `.param .align 16`
+// (pydev-align-params).
 // CHECK-LABEL: gpu.func @abi_params
-// CHECK-SAME: (%[[V:.*]]: !llvm.array<3 x f32>, %[[S:.*]]: !llvm.struct<(f32, f32, array<8 x i8>)>, %[[W:.*]]: vector<4xf32>)
+// CHECK-SAME: (%[[V:.*]]: !llvm.array<3 x f32>, %[[S:.*]]: !llvm.struct<(f32, f32, array<8 x i8>)>, %[[W:.*]]: vector<4xf32>) kernel attributes {pydev.param_aligns = array<i64: 0, 16, 0>}
 // CHECK-DAG: %[[X0:.*]] = llvm.extractvalue %[[V]][0] : !llvm.array<3 x f32>
 // CHECK-DAG: llvm.insertelement %[[X0]]
 // CHECK-DAG: %[[RE:.*]] = llvm.extractvalue %[[S]][0] : !llvm.struct<(f32, f32, array<8 x i8>)>
@@ -72,4 +74,33 @@ gpu.module @abi {
   func.func @not_a_kernel(%v: !pydev.vector<3 x f32>) {
     return
   }
+}
+
+// -----
+
+// Host kernels take the same layout (the runtime packs CUDA's): a struct
+// holding an align=16 struct has it at offset 16; the block loop passes the
+// parameter on unchanged. No .param alignment mark on the host.
+// CHECK-LABEL: func.func @host_kernel
+// CHECK-SAME: (%[[H:.*]]: !llvm.struct<(i8, array<15 x i8>, struct<(f32, f32, array<8 x i8>)>)>, %{{.*}}: !llvm.ptr)
+// CHECK-NOT: pydev.param_aligns
+// CHECK: %[[C:.*]] = llvm.extractvalue %[[H]][2] : !llvm.struct<(i8, array<15 x i8>, struct<(f32, f32, array<8 x i8>)>)>
+// CHECK: llvm.extractvalue %[[C]][0] : !llvm.struct<(f32, f32, array<8 x i8>)>
+// CHECK-LABEL: func.func @__pydev_block_host_kernel
+// CHECK-SAME: (%[[B:.*]]: !llvm.struct<(i8, array<15 x i8>, struct<(f32, f32, array<8 x i8>)>)>, %[[CTX:.*]]: !llvm.ptr)
+// CHECK-NEXT: call @host_kernel(%[[B]], %[[CTX]])
+// Does not fire on a plain struct parameter (LLVM's layout is CUDA's).
+// CHECK-LABEL: func.func @host_plain
+// CHECK-SAME: (%{{.*}}: !llvm.struct<(f32, f32)>, %{{.*}}: !llvm.ptr)
+func.func @host_kernel(%s: !pydev.struct<"H", {tag: i8, c: !pydev.struct<"C", {re: f32, im: f32}, align 16>}>, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  %c = pydev.struct_extract %s["c"] : !pydev.struct<"H", {tag: i8, c: !pydev.struct<"C", {re: f32, im: f32}, align 16>}> -> !pydev.struct<"C", {re: f32, im: f32}, align 16>
+  %re = pydev.struct_extract %c["re"] : !pydev.struct<"C", {re: f32, im: f32}, align 16> -> f32
+  return
+}
+func.func @__pydev_block_host_kernel(%s: !pydev.struct<"H", {tag: i8, c: !pydev.struct<"C", {re: f32, im: f32}, align 16>}>, %ctx: !llvm.ptr) attributes {pydev.host_ctx} {
+  func.call @host_kernel(%s, %ctx) : (!pydev.struct<"H", {tag: i8, c: !pydev.struct<"C", {re: f32, im: f32}, align 16>}>, !llvm.ptr) -> ()
+  return
+}
+func.func @host_plain(%s: !pydev.struct<"P", {re: f32, im: f32}>, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  return
 }

@@ -468,9 +468,9 @@
 # VEC-LONGLONG4-LABEL: .visible .entry vector_lanes(
 # VEC-LONGLONG4-DAG: .param .align 8 .b8 vector_lanes_param_1[32]
 
-# An @struct(align=16) of two floats by value is 16 bytes (CUDA's alignas(16) layout).
+# An @struct(align=16) of two floats by value is 16 bytes aligned to 16 (CUDA's alignas(16) layout).
 # ALIGN16-LABEL: .visible .entry aligned_structs(
-# ALIGN16-DAG: .param .align 4 .b8 aligned_structs_param_2[16]
+# ALIGN16-DAG: .param .align 16 .b8 aligned_structs_param_2[16]
 
 # A struct holding an align=16 struct, in arrays: 32-byte elements, the inner struct at offset 16.
 # ALIGN16-NESTED-LABEL: .visible .entry aligned_nested(

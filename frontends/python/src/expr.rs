@@ -1070,7 +1070,9 @@ impl Lowerer<'_, '_, '_> {
         let val = if val.ty == Ty::WarpMask && *dtype != Ty::WarpMask { self.convert(&val, &INT32, range)? } else { val };
         // Numbers convert, also into and out of `device.align(t, n)` types.
         let numeric = |t: &Ty| t.is_number() || t.aligned_value().is_some_and(Ty::is_number);
-        let val = if val.ty == *dtype { val } else if numeric(&val.ty) && numeric(&dtype) { self.convert(&val, &dtype, range)? } else {
+        // A struct S converts to and from `device.align(S, n)` (same fields).
+        let same_struct = matches!((&val.ty, &*dtype), (Ty::Struct(f), Ty::Struct(t)) if f.name == t.name && f.fields == t.fields);
+        let val = if val.ty == *dtype { val } else if numeric(&val.ty) && numeric(&dtype) || same_struct { self.convert(&val, &dtype, range)? } else {
             return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
         };
         self.at(range);
