@@ -17,6 +17,7 @@
 //!   shfl k %m, %v:32-bit, %l    =>  nvvm.shfl.sync k %m, %v, %l, clamp   (clamp 0 for up, 31 otherwise)
 //!   shfl k %m, %v:64-bit, %l    =>  two 32-bit shuffles of the halves
 //!   shfl k %m, %v:8/16-bit, %l  =>  shuffle of the value widened to 32 bits
+//!   shfl k %m, %v:warp_mask, %l =>  shuffle of its 32 bits (through a cast to i32)
 //!   shfl k %m, %v:aggregate, %l =>  one shuffle per member (vector lanes, struct
 //!                                   fields, tuple elements, complex parts), rebuilt
 //!   match_any %m, %v            =>  nvvm.match.sync any
@@ -124,6 +125,11 @@ fn shuffle32<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Val
 
 fn shuffle<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value<'c, 'c>, lane: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
     let ty = v.r#type();
+    if is_warp_mask(ty) {
+        // A mask moves as its 32 bits.
+        let moved = shuffle32(b, kind, mask, b.cast(v, b.i32()), lane);
+        return Ok(b.cast(moved, ty));
+    }
     let bits = if ty.is_f32() || ty.is_f64() || ty.is_f16() || ty.is_bf16() {
         if ty.is_f32() { 32 } else if ty.is_f64() { 64 } else { 16 }
     } else {

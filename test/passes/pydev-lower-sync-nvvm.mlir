@@ -134,3 +134,20 @@ func.func @shuffle_aggregates(%m: !pydev.warp_mask, %v: !pydev.vector<2 x f32>, 
   %2 = pydev.shfl up %m, %z, %l : complex<f32>, i32
   return
 }
+
+// -----
+
+// A WarpMask shuffles as its 32 bits; a bool widened to 32 bits.
+// CHECK-LABEL: func.func @shuffle_mask_and_bool
+// CHECK: %[[M:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !pydev.warp_mask to i32
+// CHECK: %[[V:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !pydev.warp_mask to i32
+// CHECK: %[[S:.*]] = nvvm.shfl.sync idx %[[M]], %[[V]]
+// CHECK: builtin.unrealized_conversion_cast %[[S]] : i32 to !pydev.warp_mask
+// CHECK: %[[B:.*]] = llvm.zext %{{.*}} : i1 to i32
+// CHECK: %[[T:.*]] = nvvm.shfl.sync up %{{.*}}, %[[B]]
+// CHECK: llvm.trunc %[[T]] : i32 to i1
+func.func @shuffle_mask_and_bool(%m: !pydev.warp_mask, %v: !pydev.warp_mask, %b: i1, %l: i32) -> (!pydev.warp_mask, i1) {
+  %0 = pydev.shfl idx %m, %v, %l : !pydev.warp_mask, i32
+  %1 = pydev.shfl up %m, %b, %l : i1, i32
+  return %0, %1 : !pydev.warp_mask, i1
+}
