@@ -28,6 +28,7 @@
 //!   rshift (sint)             =>  arith.shrsi                    (uint, bool: shrui)
 //!   min a, b (fp)             =>  (b < a) ? b : a                (max: (b > a) ? b : a; Python's NaN order)
 //!   min|max (int)             =>  arith.minsi|maxsi|minui|maxui
+//!   math.fma (f16, bf16)      =>  truncf(round_to_odd_f32(extf a *f64 extf b +f64 extf c))
 //!   cmp p (int)               =>  arith.cmpi (signed or unsigned p) (fp: ordered p, `ne` unordered)
 //!   neg|invert|not            =>  0 - x | x ^ -1 | x ^ true      (fp neg: negf)
 //!   abs                       =>  math.absi | math.absf | complex.abs
@@ -146,6 +147,47 @@ struct Pending<'c> {
     result: Num<'c>,
 }
 
+/// fma(a, b, c) rounded once for float16 and bfloat16 (spec: fma), on every
+/// target; the upstream lowerings widen to float32 and round twice:
+///   math.fma (f16|bf16) a, b, c  =>  s = extf a *f64 extf b +f64 extf c;
+///                                    truncf(round_to_odd_f32(s))
+/// The f64 product is exact; for float16 the sum is exact too (its operands
+/// span at most 42 bits) or far from a float16 tie. Rounding s to float32
+/// toward zero and setting the last bit when inexact (round to odd) keeps
+/// enough information for the one rounding to float16 to be s's own, with
+/// no f64-to-half conversion (a libcall on x86). For bfloat16 the same holds
+/// unless the addend is over 2^37 times smaller than a product on a tie.
+fn half_fma(root: OperationRef) -> Result<(), ()> {
+    crate::ir::rewrite_all(root, &["math.fma"], |b, op| {
+        let ty = op.result(0).expect("fma result").r#type();
+        if !(ty.is_f16() || ty.is_bf16()) {
+            return Ok(());
+        }
+        let f64t = melior::ir::r#type::Type::float64(b.ctx);
+        let f32t = melior::ir::r#type::Type::float32(b.ctx);
+        let i1: Type = IntegerType::new(b.ctx, 1).into();
+        let wide: Vec<_> = op.operands().map(|v| b.value("arith.extf", &[capi::value(v)], f64t, &[])).collect();
+        let product = b.value("arith.mulf", &[wide[0], wide[1]], f64t, &[]);
+        let sum = b.value("arith.addf", &[product, wide[2]], f64t, &[]);
+        let near = b.value("arith.truncf", &[sum], f32t, &[]);
+        let back = b.value("arith.extf", &[near], f64t, &[]);
+        // one: ordered and unequal, so NaN stays as it is.
+        let inexact = b.value("arith.cmpf", &[back, sum], i1, &[b.named("predicate", b.attr("6 : i64"))]);
+        let abs_back = b.value("math.absf", &[back], f64t, &[]);
+        let abs_sum = b.value("math.absf", &[sum], f64t, &[]);
+        let away = b.value("arith.cmpf", &[abs_back, abs_sum], i1, &[b.named("predicate", b.attr("2 : i64"))]);
+        let bits = b.value("arith.bitcast", &[near], b.i32(), &[]);
+        let toward_zero = b.value("arith.subi", &[bits, b.const_int(b.i32(), 1)], b.i32(), &[]);
+        let truncated = b.value("arith.select", &[away, toward_zero, bits], b.i32(), &[]);
+        let odd = b.value("arith.ori", &[truncated, b.const_int(b.i32(), 1)], b.i32(), &[]);
+        let rounded = b.value("arith.select", &[inexact, odd, bits], b.i32(), &[]);
+        let f = b.value("arith.bitcast", &[rounded], f32t, &[]);
+        let v = b.value("arith.truncf", &[f], ty, &[]);
+        b.replace(op, &[v]);
+        Ok(())
+    })
+}
+
 fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
     let ctx = capi::context(root);
     // 1. Record the kinds of the ops to lower while signedness is known.
@@ -164,7 +206,7 @@ fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
     // 2. Erase signedness everywhere.
     crate::ir::retype_all(root, |t| erase(ctx, t));
     // 3. Lower the recorded ops on the now signless values.
-    let mut ok = true;
+    let mut ok = half_fma(root).is_ok();
     for p in pending {
         let b = Builder::before(p.op);
         match lower(&b, &p, fastmath) {

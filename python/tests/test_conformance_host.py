@@ -1027,6 +1027,30 @@ def round_to_float32(exact):
     return min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint32)) & 1))
 
 
+def round_to_float16(exact):
+    """The float16 nearest to the Fraction `exact` (ties to even)."""
+    c = np.float16(float(exact))
+    cands = [np.nextafter(c, np.float16(-np.inf)), c, np.nextafter(c, np.float16(np.inf))]
+    return min(cands, key=lambda v: (abs(Fraction(float(v)) - exact), int(np.array(v).view(np.uint16)) & 1))
+
+
+def test_fma_float16_rounded_once():
+    # fma on float16 is rounded once (CUDA's __hfma), not as a float32 fma
+    # rounded again to float16.
+    r = rng(202)
+    n = 128
+    a = r.uniform(-8, 8, n).astype(np.float16)
+    b = r.uniform(-8, 8, n).astype(np.float16)
+    c = r.uniform(-8, 8, n).astype(np.float16)
+    # A float32 fma would round this to a float16 tie, then to even (1.0).
+    a[0], b[0], c[0] = 1.5, 0.6669921875, 2.0**-24
+    out = poisoned((n, 3), np.float16)
+    launch(K.float_intrinsics, out, a, b, c, grid=2, block=64)
+    assert out[0, 1] == np.float16(1.0009765625)
+    want = [round_to_float16(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))) for x, y, z in zip(a, b, c)]
+    np.testing.assert_array_equal(out[:, 1], np.array(want, np.float16))
+
+
 def exact_fma(a, b, c, dtype):
     exact = Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c))
     return round_to_float32(exact) if dtype == np.float32 else np.float64(float(exact))

@@ -96,3 +96,21 @@ func.func @machine_only(%x: i32) -> i32 {
   %m = pydev.cast %x : i32 to !pydev.warp_mask
   return %x : i32
 }
+
+// -----
+
+// fma on float16 is rounded once: exact f64 product and sum, rounded to odd
+// at float32, then to float16. float32 fma is left to the lowering.
+// CHECK-LABEL: func.func @half_fma
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f64
+// CHECK: %[[S:.*]] = arith.addf %[[P]], %{{.*}} : f64
+// CHECK: %[[N:.*]] = arith.truncf %[[S]] : f64 to f32
+// CHECK: arith.cmpf one
+// CHECK: arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+func.func @half_fma(%a: f16, %b: f16, %c: f16, %x: f32) -> (f16, f32) {
+  %h = math.fma %a, %b, %c : f16
+  %f = math.fma %x, %x, %x : f32
+  return %h, %f : f16, f32
+}

@@ -169,12 +169,17 @@
 # FLOATS-NEXT: fma.rn.f64 %rd{{[0-9]+}}, [[W]], %rd{{[0-9]+}}, %rd{{[0-9]+}};
 # FLOATS-NOT: call
 
-# float16 cbrt goes through float32 and is rounded back; no call is left.
-# (float16 fma is computed as a float32 fma and rounded to float16: rounded
-# twice, which is not checked here: see the fma row of MATRIX.md.)
+# float16 fma is rounded once: an exact f64 product and sum, rounded to odd
+# at float32 (the last bit set when inexact), then to float16. float16 cbrt
+# goes through float32 and is rounded back; no call is left.
 # HALF-LABEL: .visible .entry half(
 # HALF-NOT: call
-# HALF: cvt.f32.f16
+# HALF: cvt.f64.f16
+# HALF: mul.rn.f64
+# HALF: add.rn.f64
+# HALF: cvt.rn.f32.f64
+# HALF: or.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1;
+# HALF: cvt.rn.f16.f32
 # HALF: lg2.approx.f32
 # HALF: cvt.rn.f16.f32
 # HALF-NOT: call
