@@ -9,6 +9,7 @@ mod capi;
 mod check_lowered;
 mod raise_ptx;
 mod align_params;
+mod drop_c_wrappers;
 mod ir;
 pub mod pipeline;
 
@@ -74,6 +75,7 @@ pub static PASSES: &[PassInfo] = &[
     lower_aggregates::INFO,
     check_lowered::INFO,
     align_params::INFO,
+    drop_c_wrappers::INFO,
     raise_ptx::INFO,
     host_barrier_fission::INFO,
 ];

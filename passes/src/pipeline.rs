@@ -11,7 +11,7 @@
 //! |             | convert-gpu-to-nvvm, convert-math-to-llvm (the math ops        |
 //! |             | libdevice does not cover: ctpop, ctlz, cttz, absi),            |
 //! |             | reconcile-unrealized-casts, pydev-align-params,                |
-//! |             | pydev-raise-ptx                                                |
+//! |             | pydev-drop-c-wrappers, pydev-raise-ptx                         |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
 //! `host`: the same passes up to SIMT lowering, then the host's:
@@ -150,6 +150,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
             ),
         )?;
         pm.add_pass(create_pass("pydev-align-params")?);
+        pm.add_pass(create_pass("pydev-drop-c-wrappers")?);
         pm.add_pass(create_pass("pydev-raise-ptx")?);
     }
     if stage >= 3 {
