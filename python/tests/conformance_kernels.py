@@ -1,6 +1,8 @@
 # Device code for test_conformance_host.py: one or a few kernels per row of
 # test/conformance/MATRIX.md whose `host target` cell had no run test (the
 # compiler reads this file; the tests compare the results with NumPy).
+import numpy as np
+
 import cuda.device as device
 
 ONE = 1
@@ -661,6 +663,23 @@ def pick(x):
     if device.target(device.is_host):
         return x * 2.0
     return x
+
+
+@device.func
+def doubled(x):
+    # Host-only Python in an is_host branch: host Python runs it; a GPU
+    # compile never lowers it (compiled for the host target, it would be).
+    if device.target(device.is_host):
+        return float(np.float64(x) * 2.0)
+    else:
+        return x * 2.0
+
+
+@device.kernel
+def host_only_branch(out, x):
+    i = device.tid(1)
+    if i < x.size:
+        out[i] = doubled(x[i])
 
 
 @device.kernel

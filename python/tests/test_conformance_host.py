@@ -709,6 +709,20 @@ def test_target_conditions_on_host():
     assert K.pick(1.25) == 2.5
 
 
+def test_host_only_code_in_an_is_host_branch():
+    # A GPU compile lowers only the branch its target takes (spec: Target
+    # Specialization), so host-only Python in an is_host branch compiles...
+    x = np.zeros(4, np.float32)
+    for arch in ("sm_70", "sm_90"):
+        ptx = pydev.compile(K.host_only_branch, [x, x], target=arch, stage="ptx")
+        assert ".visible .entry host_only_branch(" in ptx
+    # ...and host Python runs that branch.
+    assert K.doubled(1.25) == 2.5
+    # On the host target the is_host branch is live and must compile: an error.
+    with pytest.raises(pydev.CompileError, match="name 'np' is not defined in device code"):
+        pydev.compile(K.host_only_branch, [x, x], target="host", stage="llvm")
+
+
 def test_target_false_branch_not_run():
     out = poisoned(4, np.int32)
     launch(K.target_false_branch, out)

@@ -77,7 +77,12 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
         true
     });
     let result = (|| {
-        let mut module = pydev_frontend_python::compile_with(context, src.file_name, src.text, src.function, src.signature, src.free).map_err(|d| d.to_string().trim_end().to_owned())?;
+        let target_name = match target {
+            Target::Host => "host".to_owned(),
+            Target::Cuda(chip) => chip.to_string(),
+        };
+        let mut module = pydev_frontend_python::compile_for(context, src.file_name, src.text, src.function, src.signature, src.free, Some(&target_name))
+            .map_err(|d| d.to_string().trim_end().to_owned())?;
         if stage == "pydev" {
             return Ok(module);
         }

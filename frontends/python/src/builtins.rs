@@ -453,7 +453,11 @@ impl Lowerer<'_, '_, '_> {
                     }
                 };
                 self.at(r);
-                Ok(Item::Val(self.b.op1(&format!("pydev.target #pydev.target<{}>", t.text()), Ty::Bool)))
+                let v = self.b.op1(&format!("pydev.target #pydev.target<{}>", t.text()), Ty::Bool);
+                if let Some(target) = self.c.target {
+                    self.target_known.insert(v.id, t.holds(target));
+                }
+                Ok(Item::Val(v))
             }
             "is_exactly" | "provides" => {
                 let [s] = self.bind_all(c, what, ["sm"])?;

@@ -207,6 +207,9 @@ impl Lowerer<'_, '_, '_> {
             };
             let mut r = self.b.op1(&format!("pydev.not {} : i1 -> i1", v(t.id)), Ty::Bool);
             r.konst = konst;
+            if let Some(k) = self.target_known.get(&t.id).copied() {
+                self.target_known.insert(r.id, !k);
+            }
             return Ok(Item::Val(r));
         }
         let x = self.number(operand, u.range(), &format!("unary '{}'", u.op.as_str()))?;

@@ -37,6 +37,12 @@ pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature:
 
 /// [`compile_to_text`] with the values of free names.
 pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<String, Diagnostics> {
+    compile_to_text_for(file_name, source, function, signature, free, None)
+}
+
+/// [`compile_to_text_with`] for a known compile target (`"host"` or
+/// `"sm_XX"`): `if target(...)` lowers only the branch that target takes.
+pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>) -> Result<String, Diagnostics> {
     let file = SourceFile::new(file_name, source);
     let parsed = match ruff_python_parser::parse_module(source) {
         Ok(p) => p,
@@ -63,6 +69,7 @@ pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signa
     };
     let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
     let mut c = lower::Compiler::new(&m);
+    c.target = target.map(|t| t.strip_prefix("sm_").and_then(|n| n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()));
     let result = c.specialize(function, None, &types, &vec![None; types.len()], f.def.name.range());
     if result.is_err() || !c.diags.is_empty() {
         let mut diags = c.diags;
@@ -81,7 +88,12 @@ pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function
 
 /// [`compile`] with the values of free names.
 pub fn compile_with<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<MlirModule<'c>, Diagnostics> {
-    let text = compile_to_text_with(file_name, source, function, signature, free)?;
+    compile_for(context, file_name, source, function, signature, free, None)
+}
+
+/// [`compile_with`] for a known compile target (see [`compile_to_text_for`]).
+pub fn compile_for<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>) -> Result<MlirModule<'c>, Diagnostics> {
+    let text = compile_to_text_for(file_name, source, function, signature, free, target)?;
     // MLIR's own message, kept for the internal-error report.
     let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
     let sink = first.clone();

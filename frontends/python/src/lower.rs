@@ -34,6 +34,22 @@ impl Target {
             Target::Node(k, ops) => format!("{k}({})", ops.iter().map(Target::text).collect::<Vec<_>>().join(", ")),
         }
     }
+
+    /// Whether the description holds for the compile target (`None`: the
+    /// host, else the SM number), as `pydev-specialize-target` folds it.
+    pub fn holds(&self, sm: Option<u32>) -> bool {
+        match self {
+            Target::Leaf("is_host") => sm.is_none(),
+            Target::Leaf("is_device") => sm.is_some(),
+            Target::Leaf("any_target") => true,
+            Target::Leaf(_) => false,
+            Target::Sm("provides", v) => sm.is_some_and(|s| s >= *v),
+            Target::Sm(_, v) => sm == Some(*v),
+            Target::Node("not", ops) => !ops.iter().all(|o| o.holds(sm)),
+            Target::Node("and", ops) => ops.iter().all(|o| o.holds(sm)),
+            Target::Node(_, ops) => ops.iter().any(|o| o.holds(sm)),
+        }
+    }
 }
 
 /// What an expression evaluates to.
@@ -87,11 +103,15 @@ pub struct Compiler<'m, 'a> {
     pub functions: Vec<String>,
     specialized: HashMap<(String, Vec<Ty>, Vec<String>), (String, Option<Ty>)>,
     in_progress: Vec<String>,
+    /// The compile target when known (`Some(None)`: the host, else the SM
+    /// number): `if target(...)` then lowers only the branch that target
+    /// takes (spec: Target Specialization, like `#if __CUDA_ARCH__`).
+    pub target: Option<Option<u32>>,
 }
 
 impl<'m, 'a> Compiler<'m, 'a> {
     pub fn new(m: &'m Module<'a>) -> Self {
-        Self { m, diags: vec![], functions: vec![], specialized: HashMap::new(), in_progress: vec![] }
+        Self { m, diags: vec![], functions: vec![], specialized: HashMap::new(), in_progress: vec![], target: None }
     }
 
     /// Whether a parameter annotation is `ConstExpr` or `ConstExpr[T]`.
@@ -257,6 +277,8 @@ pub struct Lowerer<'c, 'm, 'a> {
     return_ranges: HashMap<usize, TextRange>,
     /// Module aliases being evaluated (a cycle is an error).
     aliases: Vec<String>,
+    /// Values of `target(...)` (and their negations) for the known target.
+    pub target_known: HashMap<ValueId, bool>,
 }
 
 /// Every name a function body assigns (Python's local-variable rule).
@@ -306,7 +328,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
     pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![] };
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![], target_known: HashMap::new() };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
             l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
@@ -900,9 +922,15 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 Some(test) => {
                     let cond = self.expr(test)?;
                     let cond = self.truth(cond, test.range())?;
-                    // A constant condition (not target(): that is the
-                    // specialization pass's job) selects its branch now.
-                    if let Some(Const::Bool(k)) = cond.konst {
+                    // A constant condition selects its branch now; so does a
+                    // target(...) condition when the target is known (the
+                    // op stays for the IR; the dead branch is never lowered,
+                    // so it may hold constructs of another target).
+                    let known = match cond.konst {
+                        Some(Const::Bool(k)) => Some(k),
+                        _ => self.target_known.get(&cond.id).copied(),
+                    };
+                    if let Some(k) = known {
                         if k {
                             self.suite(body);
                             if self.b.cur.is_some() {
