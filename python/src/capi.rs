@@ -78,3 +78,26 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Ar
         result
     }
 }
+
+/// `arc4random` for the LLVM and MLIR static libraries linked into this
+/// module: they were configured on glibc 2.36, where it appeared, and call
+/// it for random seeds. Defining it here drops the wheel's glibc floor from
+/// 2.36 to 2.35 (manylinux_2_35, set by GCC 12's libstdc++: Ubuntu 22.04,
+/// whose glibc lacks the symbol).
+///
+/// # Safety
+/// Called by C code with no arguments; `getrandom` writes at most 4 bytes
+/// into a live local.
+#[unsafe(no_mangle)]
+pub extern "C" fn arc4random() -> u32 {
+    let mut v = 0u32;
+    // Safety: the buffer is a live, writable u32.
+    let n = unsafe { libc::getrandom((&mut v as *mut u32).cast(), 4, 0) };
+    if n == 4 {
+        v
+    } else {
+        // No entropy source: a seed from the clock and the address space.
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+        (t ^ (t >> 32) ^ (&v as *const u32 as u64)) as u32
+    }
+}
