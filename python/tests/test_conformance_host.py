@@ -6,6 +6,7 @@ fixed seeds, outputs poisoned (NaN or a sentinel) before each launch.
 Constructs that the compiler rejects or gets wrong are strict xfails whose
 reason is the error or the wrong value."""
 import importlib.util
+import os
 import re
 import sys
 from fractions import Fraction
@@ -28,9 +29,23 @@ except ImportError:  # pragma: no cover - depends on the environment
 needs_ml_dtypes = pytest.mark.skipif(ml_dtypes is None, reason="bfloat16 and float8 on the host need ml_dtypes")
 
 
+# The same tests on a GPU, by hand on a machine with one:
+#   PYDEV_CONFORMANCE_TARGET=cuda python3 -m pytest python/tests/test_conformance_host.py
+# launch() then copies NumPy arguments to the device and the results back.
+TARGET = os.environ.get("PYDEV_CONFORMANCE_TARGET", "host")
+if TARGET not in ("host", "cuda"):
+    raise ValueError(f"PYDEV_CONFORMANCE_TARGET must be host or cuda, got {TARGET!r}")
+if TARGET == "cuda" and not pydev._native.cuda_status()[0]:
+    pytest.skip(f"PYDEV_CONFORMANCE_TARGET=cuda, but no GPU: {pydev._native.cuda_status()[1]}", allow_module_level=True)
+
+# Tests of what only the host target does: host-memory producers, direct
+# launches of host arrays, the host's run-time error reports.
+host_only = pytest.mark.skipif(TARGET != "host", reason="checks what only the host target does")
+
+
 @pytest.fixture(autouse=True)
-def host(monkeypatch):
-    monkeypatch.setenv("PYDEV_TARGET", "host")
+def target(monkeypatch):
+    monkeypatch.setenv("PYDEV_TARGET", TARGET)
 
 
 def rng(seed):
@@ -39,6 +54,14 @@ def rng(seed):
 
 def launch(kernel, *args, grid=1, block=1, shared=0, stream=None):
     s = stream if stream is not None else pydev.default_stream()
+    if TARGET == "cuda":
+        on_device = [pydev.to_device(a) if isinstance(a, np.ndarray) else a for a in args]
+        device.launch(kernel, *on_device, grid=grid, block=block, stream=s, shared=shared)
+        s.synchronize()
+        for a, d in zip(args, on_device):
+            if isinstance(a, np.ndarray) and a.flags.writeable:
+                a[...] = d.copy_to_host()
+        return
     device.launch(kernel, *args, grid=grid, block=block, stream=s, shared=shared)
     s.synchronize()
 
@@ -657,6 +680,7 @@ class DLPackAndCAI(DLPackOnly):
                 "strides": None, "version": 3, "stream": None}
 
 
+@host_only
 def test_dlpack_arrays():
     r = rng(161)
     a, b = r.random(300, dtype=np.float32), r.random(300, dtype=np.float32)
@@ -673,6 +697,7 @@ def test_dlpack_arrays():
     assert all(w.dlpack_calls >= 1 for w in wrapped)
 
 
+@host_only
 def test_dlpack_wins_over_cai():
     r = rng(162)
     a, b = r.random(100, dtype=np.float64), r.random(100, dtype=np.float64)
@@ -762,6 +787,7 @@ def test_interop_kernel():
     assert "@interop_kernel(" in ir
 
 
+@host_only
 def test_launch_grid_block_stream_shared():
     s = pydev.create_stream()
     out = poisoned((20, 7), np.int32)
@@ -1092,6 +1118,7 @@ def test_cbrt_fma(dtype):
 # --- Conformance: run-time errors --------------------------------------------------------
 
 
+@host_only
 def test_runtime_errors_are_diagnosed(monkeypatch):
     # Violated run-time requirements are errors naming the kernel (and, with
     # PYDEV_BOUNDSCHECK=1, the file and line of an out-of-bounds index).
