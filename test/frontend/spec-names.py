@@ -149,7 +149,7 @@ def vector_each(out, x):
 
 
 # A tuple by value (its interop representation is the C struct of its
-# members, in order: pipeline/spec-numbers.py TUPLE checks the layout).
+# members, in order: pipeline/conformance-aggregates.py TUPLE checks the layout).
 # TUPLE-PARAM-LABEL: func.func @tuple_param
 # TUPLE-PARAM-SAME: %{{.*}}: !pydev.tuple<si8, si32, !pydev.tuple<si8, si64>>
 # TUPLE-PARAM: pydev.tuple_extract %arg1[2] : <si8, si32, !pydev.tuple<si8, si64>> -> !pydev.tuple<si8, si64>
@@ -166,7 +166,7 @@ def tuple_total(t):
 
 
 # A tuple passed to an interoperable function: one by-value parameter of the
-# tuple type, its members in order (the C struct layout: pipeline/spec-numbers.py
+# tuple type, its members in order (the C struct layout: pipeline/conformance-aggregates.py
 # TUPLE; the host run: python/tests/test_conformance_host.py).
 # TUPLE-INTEROP-LABEL: func.func @tuple_total(%{{.*}}: !pydev.tuple<si8, f32, !pydev.tuple<si16, f64>>) -> f64 attributes {pydev.interop}
 # TUPLE-INTEROP-LABEL: func.func @tuple_interop

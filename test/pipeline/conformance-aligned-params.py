@@ -55,3 +55,41 @@
 # TO-PLAIN-DAG: ld.global.b32 	%r{{[0-9]+}}, [%rd{{[0-9]+}}+36];
 # TO-PLAIN-DAG: st.global.b32 	[%rd{{[0-9]+}}], %r{{[0-9]+}};
 # TO-PLAIN-DAG: st.global.b32 	[%rd{{[0-9]+}}+4], %r{{[0-9]+}};
+
+# align(t, n) fields read and written at their offsets (aligned_types:
+# test_align_types); a shared array of align(float32, 16), 64 elements of 16
+# bytes (aligned_shared: test_align_shared_array); a plain Complex stored into
+# its align(Complex, 32) field at offset 32 (aligned_field_from_plain:
+# test_align_field_takes_plain_struct).
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_types --signature 'float32[:, ::1], Padded[::1], float32' -o %t.types.ptx
+# RUN: FileCheck %s --check-prefix=ALIGNED-TYPES --input-file=%t.types.ptx
+# RUN: ptxas -arch=sm_90 %t.types.ptx -o %t.types.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_types --signature 'float32[:, ::1], Padded[::1], float32' --target sm_70 -o %t.types.70.ptx
+# RUN: ptxas -arch=sm_70 %t.types.70.ptx -o %t.types.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_types --signature 'float32[:, ::1], Padded[::1], float32' --target sm_80 -o %t.types.80.ptx
+# RUN: ptxas -arch=sm_80 %t.types.80.ptx -o %t.types.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' -o %t.shared.ptx
+# RUN: FileCheck %s --check-prefix=ALIGNED-SHARED --input-file=%t.shared.ptx
+# RUN: FileCheck %s --check-prefix=ALIGNED-SHARED-SYM --input-file=%t.shared.ptx
+# RUN: ptxas -arch=sm_90 %t.shared.ptx -o %t.shared.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' --target sm_70 -o %t.shared.70.ptx
+# RUN: ptxas -arch=sm_70 %t.shared.70.ptx -o %t.shared.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_shared --signature 'float32[::1], float32[::1]' --target sm_80 -o %t.shared.80.ptx
+# RUN: ptxas -arch=sm_80 %t.shared.80.ptx -o %t.shared.80.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' -o %t.from-plain.ptx
+# RUN: FileCheck %s --check-prefix=FROM-PLAIN --input-file=%t.from-plain.ptx
+# RUN: ptxas -arch=sm_90 %t.from-plain.ptx -o %t.from-plain.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' --target sm_70 -o %t.from-plain.70.ptx
+# RUN: ptxas -arch=sm_70 %t.from-plain.70.ptx -o %t.from-plain.70.cubin
+# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel aligned_field_from_plain --signature 'Padded[::1]' --target sm_80 -o %t.from-plain.80.ptx
+# RUN: ptxas -arch=sm_80 %t.from-plain.80.ptx -o %t.from-plain.80.cubin
+# ALIGNED-TYPES-LABEL: .visible .entry aligned_types(
+# ALIGNED-TYPES-DAG: ld.global.s8
+# ALIGNED-TYPES-DAG: st.global.b8
+# ALIGNED-TYPES-DAG: fma.rn.f32
+# ALIGNED-SHARED-SYM: .shared .align 16 .b8 __pydev_shared_{{[0-9]+}}[1024]
+# ALIGNED-SHARED-LABEL: .visible .entry aligned_shared(
+# ALIGNED-SHARED: bar.sync
+# FROM-PLAIN-LABEL: .visible .entry aligned_field_from_plain(
+# FROM-PLAIN-DAG: ld.global.b32 %r{{[0-9]+}}, [%rd{{[0-9]+}}+32]
+# FROM-PLAIN-DAG: st.global.b32 [%rd{{[0-9]+}}+36]
