@@ -187,6 +187,24 @@ fn acquire_sem(order: MemoryOrder, scope: Scope) -> (String, &'static str) {
     }
 }
 
+/// (fence prefix, semantics suffix) for a store.
+fn release_sem(order: MemoryOrder, scope: Scope) -> (String, &'static str) {
+    match order {
+        MemoryOrder::SeqCst => (format!("fence.sc{};\n\t", scope_suffix(scope)), ".relaxed"),
+        MemoryOrder::Release => (String::new(), ".release"),
+        _ => (String::new(), ".relaxed"),
+    }
+}
+
+/// What every PTX atomic of an op needs: the address and its qualifiers.
+struct Access<'c> {
+    ptr: Value<'c, 'c>,
+    order: MemoryOrder,
+    scope: Scope,
+    scope_s: &'static str,
+    space_s: &'static str,
+}
+
 fn space_suffix(space: MemorySpace) -> &'static str {
     match space {
         MemorySpace::Global => ".global",
@@ -263,19 +281,18 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
-    if IntegerType::try_from(element).is_ok_and(|i| i.width() == 128) {
-        return wide_load_store(b, op, name, reference, space);
-    }
-    if let Some(bits) = small_bits(element) {
-        return small_atomic(b, op, name, reference, space, element, bits);
-    }
-    let (bits, float) = machine(element)?;
-    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(space, true)));
-    let ptr = b.cast(reference, ptr_type);
+    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
     let order = enum_attr(op, "memory", MemoryOrder::from_value);
     let scope = enum_attr(op, "scope", Scope::from_value);
-    let scope_s = scope_suffix(scope);
-    let space_s = space_suffix(space);
+    let (scope_s, space_s) = (scope_suffix(scope), space_suffix(space));
+    let access = Access { ptr, order, scope, scope_s, space_s };
+    if IntegerType::try_from(element).is_ok_and(|i| i.width() == 128) {
+        return wide_load_store(b, op, name, &access);
+    }
+    if let Some(bits) = small_bits(element) {
+        return small_atomic(b, op, name, &access, element, bits);
+    }
+    let (bits, float) = machine(element)?;
     let int_type: Type = IntegerType::new(b.ctx, bits).into();
     let bits_of = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], int_type, &[]) } else { v };
     let from_bits = |v: Value<'c, 'c>| if float { b.value("llvm.bitcast", &[v], element, &[]) } else { v };
@@ -352,11 +369,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[from_bits(v)]);
         }
         _ => {
-            let (fence, sem) = match order {
-                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
-                MemoryOrder::Release => (String::new(), ".release"),
-                _ => (String::new(), ".relaxed"),
-            };
+            let (fence, sem) = release_sem(order, scope);
             let value = bits_of(capi::value(op.operand(0).expect("value")));
             let asm = format!("{fence}st{sem}{scope_s}{space_s}.b{bits} [$0], $1;");
             b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, value], None);
@@ -381,11 +394,8 @@ fn small_bits(ty: Type) -> Option<u32> {
 ///   atomic_rmw exch | atomic_cas =>  CAS loop on the aligned 32-bit word holding the object,
 ///                                    replacing its byte lanes (as libcu++ does)
 #[allow(clippy::too_many_arguments)]
-fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, reference: Value<'c, 'c>, space: MemorySpace, element: Type<'c>, bits: u32) -> Result<(), String> {
-    let order = enum_attr(op, "memory", MemoryOrder::from_value);
-    let scope = enum_attr(op, "scope", Scope::from_value);
-    let (scope_s, space_s) = (scope_suffix(scope), space_suffix(space));
-    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
+fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>, element: Type<'c>, bits: u32) -> Result<(), String> {
+    let &Access { ptr, order, scope, scope_s, space_s } = access;
     let narrow: Type = IntegerType::new(b.ctx, bits).into();
     let float = !element.is_integer();
     // Object <-> the low bits of a 32-bit register.
@@ -405,11 +415,7 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, refer
             Some(b.inline_asm(&asm, "=r,l,~{memory}", &[ptr], Some(b.i32())).expect("result"))
         }
         "pydev.atomic_store" => {
-            let (fence, sem) = match order {
-                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
-                MemoryOrder::Release => (String::new(), ".release"),
-                _ => (String::new(), ".relaxed"),
-            };
+            let (fence, sem) = release_sem(order, scope);
             let v = widen(capi::value(op.operand(0).expect("value")));
             b.inline_asm(&format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"), "l,r,~{memory}", &[ptr, v], None);
             None
@@ -452,11 +458,8 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, refer
 ///   atomic_store %v, %r : i128   =>  mov.b128 %q, {lo, hi}; st<sem><scope><space>.b128 %q
 /// `.b128` needs PTX ISA 8.3 (8.4 with `.sys`): the gpu.module is marked
 /// `pydev.min_ptx = 83|84` for `pydev-raise-ptx`.
-fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, reference: Value<'c, 'c>, space: MemorySpace) -> Result<(), String> {
-    let order = enum_attr(op, "memory", MemoryOrder::from_value);
-    let scope = enum_attr(op, "scope", Scope::from_value);
-    let (scope_s, space_s) = (scope_suffix(scope), space_suffix(space));
-    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
+fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>) -> Result<(), String> {
+    let &Access { ptr, order, scope, scope_s, space_s } = access;
     let module = crate::lower_arrays::enclosing(op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
     // `.b128` needs PTX ISA 8.3, and 8.4 with `.sys`.
     let needed: i64 = if scope == Scope::System { 84 } else { 83 };
@@ -483,11 +486,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, re
             b.replace(op, &[v]);
         }
         "pydev.atomic_store" => {
-            let (fence, sem) = match order {
-                MemoryOrder::SeqCst => (format!("fence.sc{scope_s};\n\t"), ".relaxed"),
-                MemoryOrder::Release => (String::new(), ".release"),
-                _ => (String::new(), ".relaxed"),
-            };
+            let (fence, sem) = release_sem(order, scope);
             let v = capi::value(op.operand(0).expect("value"));
             let lo = b.value("llvm.trunc", &[v], b.i64(), &[]);
             let hi = b.value("llvm.lshr", &[v, sixty_four], i128t, &[]);
