@@ -476,16 +476,7 @@ impl Lowerer<'_, '_, '_> {
                 if n <= 0 || (n & (n - 1)) != 0 {
                     return self.err_help(n_range, format!("the alignment of {what}() must be a power of two, got {n}"), "e.g. device.align(device.float32, 16)");
                 }
-                Ok(Item::Dtype(match t {
-                    Ty::Struct(def) => {
-                        let align = def.align.max(n as u64);
-                        Ty::Struct(std::rc::Rc::new(crate::types::StructDef { name: def.name.clone(), fields: def.fields.clone(), align }))
-                    }
-                    other => {
-                        let a = other.align().max(n as u64);
-                        Ty::Struct(std::rc::Rc::new(crate::types::StructDef { name: format!("aligned_{other}_{a}"), fields: vec![("value".into(), other)], align: a }))
-                    }
-                }))
+                Ok(Item::Dtype(Ty::aligned(t, n as u64)))
             }
             "kernel" | "func" | "struct" => self.err_help(r, format!("@device.{name} is a decorator, not a function of device code"), "apply it to a definition at module level"),
             "launch" => self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code"),

@@ -125,10 +125,24 @@ impl Ty {
     pub fn aligned(t: Ty, n: u64) -> Ty {
         match t {
             Ty::Struct(def) => Ty::Struct(Rc::new(StructDef { name: def.name.clone(), fields: def.fields.clone(), align: def.align.max(n) })),
-            other => {
-                let a = other.align().max(n);
-                Ty::Struct(Rc::new(StructDef { name: format!("aligned_{other}_{a}"), fields: vec![("value".into(), other)], align: a }))
-            }
+            other => Ty::one_field("aligned", other, n),
+        }
+    }
+
+    /// A one-field struct `<kind>_<t>_<a>` holding a `t` aligned to `a`.
+    fn one_field(kind: &str, t: Ty, n: u64) -> Ty {
+        let a = t.align().max(n);
+        Ty::Struct(Rc::new(StructDef { name: format!("{kind}_{t}_{a}"), fields: vec![("value".into(), t)], align: a }))
+    }
+
+    /// The `t` of a [`Ty::one_field`] struct of `kind`.
+    fn one_field_value(&self, kind: &str) -> Option<&Ty> {
+        match self {
+            Ty::Struct(def) => match def.fields.as_slice() {
+                [(field, inner)] if field == "value" && def.name.starts_with(&format!("{kind}_{inner}_")) => Some(inner),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -136,30 +150,17 @@ impl Ty {
     /// `atomic_<t>_<a>` holding the `t` (device code reaches it only through
     /// a reference to the struct in memory, as an `AtomicInterface`).
     pub fn atomic_cell(t: Ty, n: u64) -> Ty {
-        let a = t.align().max(n);
-        Ty::Struct(Rc::new(StructDef { name: format!("atomic_{t}_{a}"), fields: vec![("value".into(), t)], align: a }))
+        Ty::one_field("atomic", t, n)
     }
 
     /// The `t` of a `device.Atomic(t)` field type.
     pub fn atomic_cell_value(&self) -> Option<&Ty> {
-        match self {
-            Ty::Struct(def) => match def.fields.as_slice() {
-                [(field, inner)] if field == "value" && def.name.starts_with(&format!("atomic_{inner}_")) => Some(inner),
-                _ => None,
-            },
-            _ => None,
-        }
+        self.one_field_value("atomic")
     }
 
     /// The `t` of an `align(t, n)` of a type `t` that is not a struct.
     pub fn aligned_value(&self) -> Option<&Ty> {
-        match self {
-            Ty::Struct(def) => match def.fields.as_slice() {
-                [(field, inner)] if field == "value" && def.name.starts_with(&format!("aligned_{inner}_")) => Some(inner),
-                _ => None,
-            },
-            _ => None,
-        }
+        self.one_field_value("aligned")
     }
 
     pub fn is_number(&self) -> bool {
