@@ -197,59 +197,11 @@ def bench_sim(table, names):
     code = r'''
 import sys, time, numpy as np
 from numba import cuda
+sys.path.insert(0, %r)
+import numba_kernels as nk
 n = %d
-@cuda.jit
-def vector_add(out, a, b):
-    i = cuda.grid(1)
-    if i < out.size: out[i] = a[i] + b[i]
-@cuda.jit
-def saxpy(a, x, y, out):
-    for i in range(cuda.grid(1), x.size, cuda.gridsize(1)): out[i] = a * x[i] + y[i]
-@cuda.jit
-def histogram(bins, data):
-    i = cuda.grid(1)
-    if i < data.size: cuda.atomic.add(bins, data[i] %% bins.size, 1)
-@cuda.jit
-def block_sum(out, x):
-    buf = cuda.shared.array(256, np.float32)
-    t = cuda.threadIdx.x
-    i = cuda.grid(1)
-    buf[t] = x[i] if i < x.size else 0.0
-    cuda.syncthreads()
-    step = 128
-    while step > 0:
-        if t < step: buf[t] += buf[t + step]
-        cuda.syncthreads()
-        step //= 2
-    if t == 0: out[cuda.blockIdx.x] = buf[0]
-@cuda.jit
-def warp_sum(out, x):
-    i = cuda.grid(1)
-    v = x[i] if i < x.size else 0.0
-    offset = 16
-    while offset > 0:
-        v += cuda.shfl_down_sync(0xffffffff, v, offset)
-        offset //= 2
-    if cuda.laneid == 0:
-        cuda.atomic.add(out, 0, v)
-@cuda.jit
-def transpose(out, inp):
-    tile = cuda.shared.array((32, 33), np.float32)
-    x = cuda.blockIdx.x * 32 + cuda.threadIdx.x
-    y = cuda.blockIdx.y * 32 + cuda.threadIdx.y
-    if x < inp.shape[1] and y < inp.shape[0]:
-        tile[cuda.threadIdx.y, cuda.threadIdx.x] = inp[y, x]
-    cuda.syncthreads()
-    x = cuda.blockIdx.y * 32 + cuda.threadIdx.x
-    y = cuda.blockIdx.x * 32 + cuda.threadIdx.y
-    if x < out.shape[1] and y < out.shape[0]:
-        out[y, x] = tile[cuda.threadIdx.x, cuda.threadIdx.y]
-@cuda.jit
-def stencil(out, u):
-    i, j = cuda.grid(2)
-    n, m = u.shape
-    if 0 < i and i < n - 1 and 0 < j and j < m - 1:
-        out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - 4.0 * u[i, j]
+vector_add, saxpy, histogram, block_sum, warp_sum, transpose, stencil = (cuda.jit(getattr(nk, k)) for k in
+    ("vector_add", "saxpy", "histogram", "block_sum", "warp_sum", "transpose", "stencil"))
 @cuda.jit
 def push(pos, mass, dt):
     i = cuda.grid(1)
@@ -269,7 +221,7 @@ runs = {"vector_add": (vector_add, (out, x, y), n // 256, 256), "saxpy": (saxpy,
 for name in sys.argv[1:]:
     k, args, grid, block = runs[name]
     t = time.perf_counter(); k[grid, block](*args); print(name, (time.perf_counter() - t) * 1e3, flush=True)
-''' % SIM_N
+''' % (HERE, SIM_N)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     p = subprocess.run([sys.executable, "-c", code, *names], env=env, capture_output=True, text=True)
     for line in p.stdout.splitlines():
