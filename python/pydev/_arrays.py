@@ -307,6 +307,9 @@ def _as_dtype(dtype):
     return np.dtype(dtype)
 
 
+_FAST_KEYS = {}  # interned, never freed: dispatch.rs keys on their addresses
+
+
 class DeviceArray:
     """An array on a target. On `cuda` it owns device memory and exports the
     CUDA Array Interface v3 (with the stream it was last used on) and
@@ -332,6 +335,15 @@ class DeviceArray:
                 self._host = np.empty(self.shape, self.dtype)
         else:
             self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1))
+        # The launch fast path's view (python/src/dispatch.rs): the packed
+        # descriptor, fixed for the array's life, and an interned key that
+        # names the target and the signature, for numbers' dtypes.
+        self._fast_key = self._desc = None
+        if self.shape and dtype.isbuiltin == 1 and _types.dtype_name(dtype) is not None:
+            arg = self._arg(0)
+            self._desc = arg.descriptor()
+            key = f"{target}:{arg.signature((), 0)}"
+            self._fast_key = _FAST_KEYS.setdefault(key, key)
 
     @property
     def size(self):

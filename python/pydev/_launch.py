@@ -249,14 +249,16 @@ def cuda_arch():
 
 
 # --- the launch fast path -------------------------------------------------------------------
-# A host launch whose arguments have the types of an earlier launch of the
-# same kernel skips protocol parsing and signature building: after a general
-# launch, the kernel's native HostDispatch (kept in its dispatch table under
-# _FAST, so clearing the table clears it) registers the program, how each
-# argument packs and the module names its device code read; later launches
-# are one native call (python/src/dispatch.rs).
+# A launch whose arguments have the types of an earlier launch of the same
+# kernel on the same target skips protocol parsing and signature building:
+# after a general launch, the kernel's native Dispatch (kept in its dispatch
+# table under _FAST, so clearing the table clears it) registers the program,
+# how each argument packs and the module names its device code read; later
+# launches are one native call (python/src/dispatch.rs). On cuda it takes
+# pydev.DeviceArrays and numbers on a pydev.Stream; CuPy or PyTorch arrays
+# take the general path.
 
-_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL = range(7)
+_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY = range(8)
 _FAST = object()
 _DIMS = {}
 
@@ -274,15 +276,17 @@ def _fast_dim(value, name):
     return d
 
 
-def _fast_kinds(f, args):
+def _fast_kinds(f, args, target):
     """The packing kind of each argument, or None when one needs the
     general path every time (structured or ml_dtypes arrays, vectors,
-    structs, tuples, foreign arrays)."""
+    structs, tuples, foreign arrays, NumPy arrays on cuda)."""
     kinds = []
     for a in args:
         t = type(a)
-        if t is np.ndarray and a.dtype.isbuiltin == 1:
+        if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
             kinds.append(_ARRAY)
+        elif t is _arrays.DeviceArray and a._fast_key is not None and a.target == target:
+            kinds.append(_DEVICE_ARRAY)
         elif t is float:
             kinds.append(_FLOAT32)
         elif t is int:
@@ -298,16 +302,17 @@ def _fast_kinds(f, args):
     return kinds
 
 
-def _register_fast(f, args, prog):
+def _register_fast(f, args, prog, target):
     native = _native.get()
-    if not isinstance(prog, getattr(native, "HostProgram", ())) or not hasattr(native, "HostDispatch"):
+    programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
+    if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
         return  # a stand-in native module (tests)
-    kinds = _fast_kinds(f, args)
+    kinds = _fast_kinds(f, args, target)
     if kinds is None:
         return
     d = f._dispatch.get(_FAST)
     if d is None:
-        d = f._dispatch[_FAST] = native.HostDispatch(np.ndarray, f.underlying.__globals__)
+        d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, f.underlying.__globals__)
     d.register(tuple(args), prog, kinds, list(f._names or ()))
 
 
@@ -328,17 +333,25 @@ def _host_target():
     return _ACTIVE_TARGET() == "host"
 
 
+def _cuda_target():
+    """Whether a launch on a cuda pydev.Stream (which only a working driver
+    makes) is for the cuda target: PYDEV_TARGET unset or cuda."""
+    return _ENVIRON is not None and _ENVIRON.get(b"PYDEV_TARGET", b"cuda") == b"cuda"
+
+
 def launch(f, args, *, grid, block, stream, shared=0):
     if type(args) is not tuple:
         args = tuple(args)
     fast = False
-    if type(f) is Kernel and type(stream) is _streams.Stream and stream.target == "host" and type(shared) is int and shared >= 0 and _host_target():
-        fast = True
-        d = f._dispatch.get(_FAST)
-        if d is not None:
-            g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
-            if g is not None and b is not None and d.try_launch(args, g, b, shared):
-                return
+    if type(f) is Kernel and type(stream) is _streams.Stream and type(shared) is int and shared >= 0:
+        cuda = stream.target == "cuda"
+        if _cuda_target() if cuda else _host_target():
+            fast = True
+            d = f._dispatch.get(_FAST)
+            if d is not None:
+                g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
+                if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
+                    return
     _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
 
@@ -363,7 +376,7 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
     if target == "host":
         prog.launch(grid, block, int(shared), packed)
         if fast:
-            _register_fast(f, args, prog)
+            _register_fast(f, args, prog, target)
         return
     native = _native.get()
     if _arrays.cai_sync_enabled():
@@ -378,3 +391,5 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
         if isinstance(a.keep, _arrays.DeviceArray):
             a.keep._last_stream = handle
     _streams.keep_alive(stream, arrays)
+    if fast:
+        _register_fast(f, args, prog, target)

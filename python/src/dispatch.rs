@@ -1,14 +1,23 @@
-//! The host launch fast path. A kernel's first launch with some argument
-//! types takes Python's general path (protocols, validation, signature,
-//! compile or cache); it then registers here the program and how each
-//! argument packs, under the arguments' type key. Later launches with
-//! arguments of the same types are one call: the key (NumPy arrays by
-//! buffer format, rank, layout and read-only flag, read through the buffer
-//! protocol; anything else by its exact type), the packing and the launch.
+//! The launch fast path, on both targets. A kernel's first launch with
+//! some argument types takes Python's general path (protocols, validation,
+//! signature, compile or cache); it then registers here the program and how
+//! each argument packs, under the arguments' type key. Later launches with
+//! arguments of the same types are one call: the key, the packing and the
+//! launch. NumPy arrays (host) key by buffer format, rank, layout and
+//! read-only flag, read through the buffer protocol; `pydev.DeviceArray`s
+//! (either target) by the interned layout key they carry with their
+//! prepacked descriptor (`_fast_key`, `_desc`); anything else by its exact
+//! type.
+//!
+//! On cuda the fast path also keeps what the general path guarantees: an
+//! array last used on another stream sends the launch to the general path
+//! (which makes the stream wait), and each launch's arguments stay alive on
+//! its pydev.Stream until that synchronizes.
 
-use crate::{capi, HostProgram};
+use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyString, PyTuple, PyType};
+use pyo3::intern;
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -21,9 +30,16 @@ pub static FAST_LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// the general path.
 const MAX_ENTRIES: usize = 256;
 
+/// Launches a pydev.Stream keeps the arguments of before the general path
+/// synchronizes it (`pydev._streams.MAX_PENDING`).
+const MAX_PENDING: usize = 1024;
+
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum KeyPart {
     Array { format: String, ndim: usize, layout: u8, readonly: bool },
+    /// A DeviceArray: the address of its interned layout key (a str that
+    /// names its target and signature, kept alive by `pydev._arrays`).
+    Device(usize),
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -41,6 +57,8 @@ enum Kind {
     Skip,
     /// None for an interoperable kernel: a null `void*`.
     Null,
+    /// A pydev.DeviceArray: its prepacked descriptor.
+    DeviceArray,
 }
 
 impl Kind {
@@ -53,39 +71,74 @@ impl Kind {
             4 => Kind::Raw,
             5 => Kind::Skip,
             6 => Kind::Null,
+            7 => Kind::DeviceArray,
             other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown argument kind {other}"))),
         })
     }
 }
 
+enum Program {
+    Host(Py<HostProgram>),
+    Cuda(Py<CudaProgram>),
+}
+
 struct Entry {
-    program: Py<HostProgram>,
+    program: Program,
     kinds: Vec<Kind>,
     /// The module globals device code read, as they were at compile time:
     /// a changed one sends the launch to the general path (and a recompile).
     seen: Vec<(Py<PyString>, Option<Py<PyAny>>)>,
 }
 
+/// An argument's packed bytes: a DeviceArray's descriptor is borrowed.
+enum Packed<'py> {
+    Borrowed(Bound<'py, PyBytes>),
+    Owned(Vec<u8>),
+}
+
+impl Packed<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Packed::Borrowed(b) => b.as_bytes(),
+            Packed::Owned(v) => v,
+        }
+    }
+}
+
 #[pyclass(frozen, module = "pydev._pydev")]
-pub struct HostDispatch {
+pub struct Dispatch {
     ndarray: Py<PyType>,
+    device_array: Py<PyType>,
     globals: Py<PyDict>,
     entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
 }
 
-impl HostDispatch {
+impl Dispatch {
     /// The arguments' type key, and the descriptors of the arrays among
-    /// them; `None` when an array exports no buffer.
-    fn key(&self, args: &Bound<'_, PyTuple>) -> PyResult<Option<(Vec<KeyPart>, Vec<Option<Vec<u8>>>)>> {
+    /// them; `None` when an array has no fast path (a NumPy array that
+    /// exports no buffer, or any on cuda; a DeviceArray without a key).
+    fn key<'py>(&self, args: &Bound<'py, PyTuple>, cuda: bool) -> PyResult<Option<(Vec<KeyPart>, Vec<Option<Packed<'py>>>)>> {
+        let py = args.py();
         let ndarray = self.ndarray.as_ptr();
+        let device_array = self.device_array.as_ptr();
         let mut key = Vec::with_capacity(args.len());
         let mut descriptors = Vec::with_capacity(args.len());
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type();
             if ty.as_ptr() == ndarray {
+                if cuda {
+                    return Ok(None);
+                }
                 let Some(view) = capi::array_view(&a, i)? else { return Ok(None) };
                 key.push(KeyPart::Array { format: view.format, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
-                descriptors.push(Some(view.descriptor));
+                descriptors.push(Some(Packed::Owned(view.descriptor)));
+            } else if ty.as_ptr() == device_array {
+                let layout = a.getattr(intern!(py, "_fast_key"))?;
+                if layout.is_none() {
+                    return Ok(None);
+                }
+                key.push(KeyPart::Device(layout.as_ptr() as usize));
+                descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
             } else {
                 key.push(KeyPart::Type(ty.as_ptr() as usize));
                 descriptors.push(None);
@@ -96,21 +149,26 @@ impl HostDispatch {
 }
 
 #[pymethods]
-impl HostDispatch {
+impl Dispatch {
     #[new]
-    fn new(ndarray: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()) }
+    fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
+        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()) }
     }
 
     /// Registers `program` for the types of `args` (just launched through
     /// the general path) with each argument's packing kind and the module
     /// names its device code reads. False when nothing was registered.
-    fn register(&self, args: &Bound<'_, PyTuple>, program: Py<HostProgram>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>) -> PyResult<bool> {
+    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>) -> PyResult<bool> {
         let py = args.py();
         if kinds.len() != args.len() {
             return Ok(false);
         }
-        let Some((key, _)) = self.key(args)? else { return Ok(false) };
+        let program = if let Ok(p) = program.downcast::<HostProgram>() {
+            Program::Host(p.clone().unbind())
+        } else {
+            Program::Cuda(program.downcast::<CudaProgram>()?.clone().unbind())
+        };
+        let Some((key, _)) = self.key(args, matches!(program, Program::Cuda(_)))? else { return Ok(false) };
         let kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
         let globals = self.globals.bind(py);
         let seen = names.into_iter().map(|n| Ok((n.clone().unbind(), globals.get_item(&n)?.map(Bound::unbind)))).collect::<PyResult<Vec<_>>>()?;
@@ -122,15 +180,33 @@ impl HostDispatch {
         Ok(true)
     }
 
-    /// Launches `args` if their types were registered; False sends the
-    /// launch to the general path (unregistered types, a changed module
-    /// constant, an int outside int32: the general path says why).
-    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize) -> PyResult<bool> {
+    /// Launches `args` if their types were registered: on the host when
+    /// `stream` is None, else on cuda on `stream` (a pydev.Stream). False
+    /// sends the launch to the general path (unregistered types, a changed
+    /// module constant, an int outside int32, an array last used on another
+    /// stream: the general path says why or does what is needed).
+    #[pyo3(signature = (args, grid, block, shared, stream=None))]
+    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
-        let Some((key, descriptors)) = self.key(args)? else { return Ok(false) };
-        let (program, bytes) = {
+        let Some((key, descriptors)) = self.key(args, stream.is_some())? else { return Ok(false) };
+        let (handle, keep) = match stream {
+            Some(s) => {
+                let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
+                if keep.len() >= MAX_PENDING {
+                    return Ok(false); // the general path synchronizes the stream
+                }
+                (Some(s.getattr(intern!(py, "handle"))?), Some(keep))
+            }
+            None => (None, None),
+        };
+        let last_stream = intern!(py, "_last_stream");
+        let mut device_arrays = Vec::new();
+        let (program, packed) = {
             let entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
             let Some(entry) = entries.get(&key) else { return Ok(false) };
+            if matches!(entry.program, Program::Cuda(_)) != handle.is_some() {
+                return Ok(false);
+            }
             let globals = self.globals.bind(py);
             for (name, then) in &entry.seen {
                 let now = globals.get_item(name.bind(py))?;
@@ -138,25 +214,54 @@ impl HostDispatch {
                     return Ok(false);
                 }
             }
-            let mut bytes = Vec::with_capacity(args.len());
+            let mut packed = Vec::with_capacity(args.len());
             for ((a, kind), descriptor) in args.iter().zip(&entry.kinds).zip(descriptors) {
-                match kind {
-                    Kind::Array => bytes.push(descriptor.unwrap_or_default()),
-                    Kind::Float32 => bytes.push((a.downcast::<PyFloat>()?.value() as f32).to_le_bytes().to_vec()),
+                let bytes = match kind {
+                    Kind::Array => descriptor.unwrap_or(Packed::Owned(Vec::new())),
+                    Kind::DeviceArray => {
+                        if let Some(h) = &handle {
+                            let last = a.getattr(last_stream)?;
+                            if !last.is_none() && !last.eq(h)? {
+                                return Ok(false);
+                            }
+                        }
+                        device_arrays.push(a.clone());
+                        descriptor.unwrap_or(Packed::Owned(Vec::new()))
+                    }
+                    Kind::Float32 => Packed::Owned((a.downcast::<PyFloat>()?.value() as f32).to_le_bytes().to_vec()),
                     Kind::Int32 => match a.extract::<i64>().ok().and_then(|v| i32::try_from(v).ok()) {
-                        Some(v) => bytes.push(v.to_le_bytes().to_vec()),
+                        Some(v) => Packed::Owned(v.to_le_bytes().to_vec()),
                         None => return Ok(false),
                     },
-                    Kind::Bool => bytes.push(vec![u8::from(a.is_truthy()?)]),
-                    Kind::Raw => bytes.push(a.call_method0("tobytes")?.downcast::<PyBytes>()?.as_bytes().to_vec()),
-                    Kind::Skip => {}
-                    Kind::Null => bytes.push(vec![0; 8]),
-                }
+                    Kind::Bool => Packed::Owned(vec![u8::from(a.is_truthy()?)]),
+                    Kind::Raw => Packed::Owned(a.call_method0("tobytes")?.downcast::<PyBytes>()?.as_bytes().to_vec()),
+                    Kind::Skip => continue,
+                    Kind::Null => Packed::Owned(vec![0; 8]),
+                };
+                packed.push(bytes);
             }
-            (entry.program.clone_ref(py), bytes)
+            let program = match &entry.program {
+                Program::Host(p) => Program::Host(p.clone_ref(py)),
+                Program::Cuda(p) => Program::Cuda(p.clone_ref(py)),
+            };
+            (program, packed)
         };
+        match (program, handle, keep) {
+            (Program::Cuda(p), Some(handle), Some(keep)) => {
+                let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
+                p.get().run(grid, block, shared, handle.extract()?, &refs)?;
+                for a in &device_arrays {
+                    a.setattr(last_stream, &handle)?;
+                }
+                keep.append(args)?;
+            }
+            (Program::Host(p), None, _) => {
+                let bytes = packed.iter().map(|b| b.bytes().to_vec()).collect();
+                p.get().run(py, grid, block, shared, bytes)?;
+            }
+            _ => return Ok(false), // the entry's target was checked against the stream above
+        }
         FAST_LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        program.get().run(py, grid, block, shared, bytes)?;
         Ok(true)
     }
 

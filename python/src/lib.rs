@@ -140,12 +140,25 @@ impl CudaProgram {
         Ok(Self { inner: cuda::CudaKernel::load(ptx, kernel).map_err(PyRuntimeError::new_err)? })
     }
 
+    /// Byte size of each parameter (as the PTX declares them).
+    #[getter]
+    fn param_sizes(&self) -> Vec<usize> {
+        self.inner.param_sizes().to_vec()
+    }
+
     /// Launches asynchronously on stream handle `stream`.
-    fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: u32, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+    fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
         let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+        self.run(grid, block, shared, stream, &refs)
+    }
+}
+
+impl CudaProgram {
+    fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]]) -> PyResult<()> {
+        let shared = u32::try_from(shared).map_err(|_| PyValueError::new_err(format!("{shared} bytes of dynamic shared memory is more than a launch can ask for")))?;
         CUDA_LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, &refs).map_err(PyRuntimeError::new_err)
+        self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, args).map_err(PyRuntimeError::new_err)
     }
 }
 
@@ -236,7 +249,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LaunchError", m.py().get_type::<LaunchError>())?;
     m.add_class::<HostProgram>()?;
     m.add_class::<CudaProgram>()?;
-    m.add_class::<dispatch::HostDispatch>()?;
+    m.add_class::<dispatch::Dispatch>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_status, m)?)?;

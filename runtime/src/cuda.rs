@@ -68,11 +68,50 @@ pub struct CudaKernel {
     module: usize,
     function: usize,
     name: String,
+    /// Byte size of each parameter, as the PTX declares them: the driver
+    /// copies that many bytes from each parameter pointer, so a launch
+    /// whose packing disagrees is refused instead of reading past it.
+    params: Vec<usize>,
+}
+
+/// The parameter sizes of `.entry kernel(...)` in `ptx` (pydev's own
+/// output: `.param .f32 k_param_0`, `.param .align 8 .b8 k_param_1[24]`,
+/// `.param .u64 .ptr .global .align 1 k_param_2`); None if not declared.
+pub fn entry_params(ptx: &str, kernel: &str) -> Option<Vec<usize>> {
+    let mut rest = ptx;
+    let body = loop {
+        let at = rest.find(".entry ")?;
+        rest = &rest[at + 7..];
+        let open = rest.find('(')?;
+        if rest[..open].trim() == kernel {
+            let close = rest[open..].find(')')? + open;
+            break &rest[open + 1..close];
+        }
+    };
+    body.split(',')
+        .filter(|d| d.contains(".param"))
+        .map(|decl| {
+            let mut words = decl.split_whitespace();
+            let scalar = words.find_map(|w| match w {
+                ".b8" | ".u8" | ".s8" => Some(1),
+                ".b16" | ".u16" | ".s16" | ".f16" => Some(2),
+                ".b32" | ".u32" | ".s32" | ".f32" => Some(4),
+                ".b64" | ".u64" | ".s64" | ".f64" => Some(8),
+                _ => None,
+            })?;
+            let count = match decl.split_once('[') {
+                Some((_, n)) => n.trim_end_matches(|c: char| c == ']' || c.is_whitespace()).parse::<usize>().ok()?,
+                None => 1,
+            };
+            Some(scalar * count)
+        })
+        .collect()
 }
 
 impl CudaKernel {
     pub fn load(ptx: &str, kernel: &str) -> Result<Self, String> {
         context()?;
+        let params = entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
         let image = CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?;
         let mut log = vec![0u8; 16384];
         let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
@@ -87,17 +126,33 @@ impl CudaKernel {
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
         // Safety: a module just loaded.
         let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the PTX: {e}"))?;
-        Ok(Self { module: module as usize, function: function as usize, name: kernel.to_owned() })
+        Ok(Self { module: module as usize, function: function as usize, name: kernel.to_owned(), params })
+    }
+
+    /// Byte size of each parameter.
+    pub fn param_sizes(&self) -> &[usize] {
+        &self.params
     }
 
     /// Launches asynchronously on `stream` (0: the legacy default stream).
     pub fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
         context()?;
+        if args.len() != self.params.len() || args.iter().zip(&self.params).any(|(a, n)| a.len() != *n) {
+            let sizes = |v: &mut dyn Iterator<Item = usize>| v.map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
+            return Err(format!(
+                "kernel '{}' takes {} parameters of [{}] bytes, but the launch packed {} of [{}] bytes",
+                self.name,
+                self.params.len(),
+                sizes(&mut self.params.iter().copied()),
+                args.len(),
+                sizes(&mut args.iter().map(|a| a.len()))
+            ));
+        }
         // The driver copies each parameter from these pointers at launch.
         let mut params: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
         // Safety: `function` came from a loaded module; `params` holds one
-        // pointer per kernel parameter with the ABI layout (checked by the
-        // caller against the signature it compiled).
+        // pointer per kernel parameter, each to as many bytes as the PTX
+        // declares (checked above).
         let r = unsafe {
             sys::cuLaunchKernel(
                 self.function as sys::CUfunction,
@@ -177,4 +232,27 @@ pub fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
 pub fn synchronize() -> Result<(), String> {
     context()?;
     result::ctx::synchronize().map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::entry_params;
+    use crate::{compile::Source, compile_stage, CompileOptions, Target};
+    use pydev_frontend_python::FreeNames;
+
+    const SOURCE: &str = "import cuda.device as device\n\
+@device.struct\nclass P:\n    x: device.float32\n    y: device.float64\n\n\
+@device.kernel\ndef k(a, x, v, p, n):\n    i = device.tid(1)\n    if i < x.shape[0]:\n        x[i, 0] = a + v.x + p.x + n\n";
+
+    #[test]
+    fn parameter_sizes_are_read_from_the_ptx_entry() {
+        let free = FreeNames::new();
+        let src = Source { file_name: "k.py", text: SOURCE, function: "k", signature: "float32, float32[:, ::1], float32x3, P, int64", free: &free };
+        let ptx = compile_stage(&src, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions::default()).unwrap();
+        // a float, a 2-d descriptor {ptr, shape[2], strides[2]}, float3 (12
+        // bytes, CUDA's layout), the struct (16), an int64.
+        assert_eq!(entry_params(&ptx, "k"), Some(vec![4, 40, 12, 16, 8]), "{ptx}");
+        assert_eq!(entry_params(&ptx, "missing"), None);
+        assert_eq!(entry_params(".entry e(\n)\n{", "e"), Some(vec![]));
+    }
 }

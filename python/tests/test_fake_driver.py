@@ -1,0 +1,273 @@
+"""The native cuda path (cudarc, PTX loading with its JIT log, device memory,
+streams, parameter packing and the launch fast path) against test/fakecuda,
+a stand-in libcuda.so that records what each launch hands the driver, so it
+runs without a GPU. Kernels do not run there: test_gpu.py runs them.
+
+Each test runs a script in a fresh process with the fake on
+LD_LIBRARY_PATH, since a process loads its driver once."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "..", "..", "test", "fakecuda", "fakecuda.c")
+
+PRELUDE = """
+import gc, struct
+import numpy as np
+import cuda.device as device
+import pydev
+from pydev import _native
+import fakecuda, kernels
+rng = np.random.default_rng(7)
+def fast():
+    return pydev.stats()["fast_launches"]
+"""
+
+
+@pytest.fixture(scope="session")
+def fake_driver(tmp_path_factory):
+    pytest.importorskip("pydev._pydev", reason="the native module pydev._pydev is not built (make wheel)")
+    cc = shutil.which("gcc") or shutil.which("cc")
+    assert cc, "building the fake CUDA driver needs a C compiler (gcc)"
+    out = tmp_path_factory.mktemp("fakecuda")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(out / "libcuda.so"), SOURCE], check=True)
+    return str(out)
+
+
+@pytest.fixture
+def run(fake_driver, tmp_path):
+    def run(code, **env):
+        e = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
+        e.update(LD_LIBRARY_PATH=fake_driver, PYTHONPATH=HERE, PYDEV_CACHE_DIR=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
+        e.update(env)
+        r = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], cwd=HERE, env=e, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, f"the script failed:\n{r.stdout}\n{r.stderr}"
+        return r.stdout
+
+    return run
+
+
+def test_the_fake_driver_makes_cuda_the_active_target(run):
+    run("""
+        assert pydev.active_target() == "cuda"
+        from pydev import _launch
+        assert _launch.cuda_arch() == "sm_90"  # compute capability 9.0, from the driver
+        s, t = pydev.create_stream(), pydev.create_stream()
+        assert s.target == "cuda" and s.handle not in (0, t.handle)
+        assert pydev.default_stream().handle == 0
+    """)
+
+
+def test_no_device_is_reported_not_hidden(run):
+    run("""
+        assert pydev.active_target() == "host"
+        import os
+        os.environ["PYDEV_TARGET"] = "cuda"
+        try:
+            pydev.active_target()
+        except pydev.TargetUnavailable as e:
+            assert "no device" in str(e), e
+        else:
+            raise AssertionError("PYDEV_TARGET=cuda without a device must raise")
+    """, FAKECUDA_NO_DEVICE="1")
+
+
+def test_launches_pack_what_the_ptx_declares(run):
+    run("""
+        n = 1000
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        y = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        s = pydev.create_stream()
+        device.launch(kernels.saxpy, 2.5, x, y, out, grid=(4, 2), block=(128, 2), stream=s, shared=64)
+        [l] = fakecuda.launches()
+        assert (l.kernel, l.grid, l.block, l.shared, l.stream) == ("saxpy", (4, 2, 1), (128, 2, 1), 64, s.handle), vars(l)
+        # a float32, then {T* data; u64 shape[1]; i64 strides[1]} per array
+        assert l.sizes == [4, 24, 24, 24], l.sizes
+        assert struct.unpack("<f", l.params[0]) == (2.5,)
+        for i, arr in ((1, x), (2, y), (3, out)):
+            assert l.descriptor(i) == (arr._ptr, (n,), (1,)), (i, l.descriptor(i))
+
+        # a 2-d array, and a struct, a vector and a tuple by value
+        m = pydev.to_device(rng.random((3, 5), dtype=np.float32))
+        t = pydev.device_array((5, 3), np.float32)
+        device.launch(kernels.transpose2d, t, m, grid=1, block=(8, 8), stream=s)
+        l = fakecuda.launches()[-1]
+        assert l.sizes == [40, 40] and l.descriptor(1) == (m._ptr, (3, 5), (5, 1)), l.descriptor(1)
+        w = pydev.device_array(40, np.float32)
+        p = kernels.Particle(device.float32x4(1.0, 2.0, 3.0, 4.0), 2.0)
+        device.launch(kernels.weigh, w, p, device.float32x2(0.5, 1.25), grid=1, block=64, stream=s)
+        l = fakecuda.launches()[-1]
+        assert l.sizes == [24, 32, 8], l.sizes  # Particle is {float4 pos; float mass} padded to 32
+        assert struct.unpack("<4ff", l.params[1][:20]) == (1.0, 2.0, 3.0, 4.0, 2.0)
+        assert struct.unpack("<2f", l.params[2]) == (0.5, 1.25)
+        a = pydev.to_device(rng.random(50, dtype=np.float32))
+        b = pydev.device_array(50, np.float32)
+        device.launch(kernels.affine, b, a, (2.0, -1.0), grid=1, block=64, stream=s)
+        l = fakecuda.launches()[-1]
+        assert l.kernel == "affine" and len(l.sizes) == 3, vars(l)
+    """)
+
+
+def test_device_memory_round_trips_and_is_freed(run):
+    run("""
+        before = fakecuda.live_allocations()
+        for dtype in (np.float32, np.int64, np.uint8, np.complex128):
+            h = (rng.random((7, 9)) * 100).astype(dtype)
+            d = pydev.to_device(h)
+            assert d.shape == (7, 9) and d.dtype == np.dtype(dtype)
+            assert np.array_equal(d.copy_to_host(), h)
+        e = pydev.device_array(0, np.float32)
+        assert e.copy_to_host().shape == (0,)
+        u = pydev.device_array(16, np.uint8)  # fresh memory is not zeros (the fake poisons it)
+        assert (u.copy_to_host() == 0xAB).all()
+        del d, e, u
+        gc.collect()
+        assert fakecuda.live_allocations() == before, fakecuda.live_allocations()
+    """)
+
+
+def test_second_launch_takes_the_fast_path_with_its_own_arguments(run):
+    run("""
+        n = 256
+        s = pydev.create_stream()
+        args = lambda: (pydev.to_device(rng.random(n, dtype=np.float32)), pydev.to_device(rng.random(n, dtype=np.float32)), pydev.device_array(n, np.float32))
+        x, y, out = args()
+        device.launch(kernels.saxpy, 1.5, x, y, out, grid=1, block=256, stream=s)
+        assert fast() == 0
+        x2, y2, out2 = args()
+        before = pydev.stats()
+        device.launch(kernels.saxpy, -3.0, x2, y2, out2, grid=2, block=128, stream=s)
+        after = pydev.stats()
+        assert fast() == 1 and after["compiles"] == before["compiles"], after
+        l = fakecuda.launches()[-1]
+        assert struct.unpack("<f", l.params[0]) == (-3.0,)
+        assert [l.descriptor(i)[0] for i in (1, 2, 3)] == [x2._ptr, y2._ptr, out2._ptr]
+        assert (l.grid, l.block, l.stream) == ((2, 1, 1), (128, 1, 1), s.handle)
+        # the arguments stay alive on the stream until it synchronizes
+        assert any(out2 in k for k in s._keep) and out2._last_stream == s.handle
+        s.synchronize()
+        assert s._keep == []
+        # other types: the general path once, then fast again
+        xd = pydev.to_device(rng.random(n))
+        yd, od = pydev.to_device(rng.random(n)), pydev.device_array(n, np.float64)
+        device.launch(kernels.saxpy, 1.5, xd, yd, od, grid=1, block=256, stream=s)
+        assert fast() == 1
+        device.launch(kernels.saxpy, 1.5, xd, yd, od, grid=1, block=256, stream=s)
+        assert fast() == 2
+        l = fakecuda.launches()[-1]
+        assert l.sizes == [4, 24, 24, 24] and l.descriptor(1)[0] == xd._ptr
+        # a Python int is an int32: one outside it leaves the fast path, and
+        # the general path refuses it, naming the argument
+        device.launch(kernels.scaled, od, xd, 3, grid=1, block=256, stream=s)
+        device.launch(kernels.scaled, od, xd, 3, grid=1, block=256, stream=s)
+        l = fakecuda.launches()[-1]
+        assert fast() == 3 and l.sizes == [24, 24, 4] and struct.unpack("<i", l.params[2]) == (3,)
+        count = len(fakecuda.launches())
+        try:
+            device.launch(kernels.scaled, od, xd, 1 << 40, grid=1, block=256, stream=s)
+        except OverflowError as e:
+            assert "argument 2" in str(e), e
+        else:
+            raise AssertionError("1 << 40 is no int32")
+        device.launch(kernels.scaled, od, xd, np.int64(1 << 40), grid=1, block=256, stream=s)
+        l = fakecuda.launches()[-1]
+        assert len(fakecuda.launches()) == count + 1 and l.sizes == [24, 24, 8] and struct.unpack("<q", l.params[2]) == (1 << 40,)
+    """)
+
+
+def test_an_array_used_on_another_stream_makes_the_launch_wait(run):
+    run("""
+        n = 64
+        s1, s2 = pydev.create_stream(), pydev.create_stream()
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        y = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=64, stream=s1)
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=64, stream=s1)
+        assert fast() == 1 and fakecuda.waits() == []
+        # on s2, the arrays' pending work on s1 comes first: the general path waits
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=64, stream=s2)
+        assert fast() == 1
+        assert fakecuda.waits() == [(s2.handle, s1.handle)], fakecuda.waits()
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=64, stream=s2)
+        assert fast() == 2 and len(fakecuda.waits()) == 1
+        assert [l.stream for l in fakecuda.launches()] == [s1.handle, s1.handle, s2.handle, s2.handle]
+    """)
+
+
+def test_host_arrays_and_foreign_device_arrays(run):
+    run("""
+        n = 32
+        s = pydev.create_stream()
+        out = pydev.device_array(n, np.float32)
+        src = pydev.to_device(rng.random(n, dtype=np.float32))
+        try:
+            device.launch(kernels.vector_add, out, np.zeros(n, np.float32), src, grid=1, block=32, stream=s)
+        except ValueError as e:
+            assert "argument 1" in str(e), e
+        else:
+            raise AssertionError("a NumPy array on cuda must be refused")
+
+        class CAI:  # another library's device array, on its own stream
+            def __init__(self, arr, stream):
+                self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=stream)
+
+        class DLPack:
+            def __init__(self, arr):
+                self.arr = arr
+            def __dlpack__(self, **kw):
+                return self.arr.__dlpack__(**kw)
+            def __dlpack_device__(self):
+                return self.arr.__dlpack_device__()
+
+        other = pydev.create_stream()
+        device.launch(kernels.vector_add, out, CAI(src, other.handle), DLPack(src), grid=1, block=32, stream=s)
+        l = fakecuda.launches()[-1]
+        assert l.descriptor(1) == (src._ptr, (n,), (1,)) and l.descriptor(2) == (src._ptr, (n,), (1,))
+        assert (s.handle, other.handle) in fakecuda.waits(), fakecuda.waits()
+    """)
+
+
+def test_ptx_the_driver_rejects_shows_its_jit_log(run):
+    run("""
+        native = _native.get()
+        try:
+            native.CudaProgram("not ptx\\n.entry k(\\n)\\n{\\n}\\n", "k")
+        except RuntimeError as e:
+            assert "could not load the PTX of 'k'" in str(e) and "fakecuda: no .version/.target" in str(e), e
+        else:
+            raise AssertionError("bad PTX must raise")
+        ptx = native.compile("kernels.py", open("kernels.py").read(), "vector_add", "float32[::1], float32[::1], float32[::1]", {}, "sm_90", "ptx")
+        try:
+            native.CudaProgram(ptx, "saxpy")
+        except RuntimeError as e:
+            assert "declares no kernel 'saxpy'" in str(e), e
+        prog = native.CudaProgram(ptx, "vector_add")
+        assert prog.param_sizes == [24, 24, 24]
+        try:
+            prog.launch((1, 1, 1), (1, 1, 1), 0, 0, [bytes(24), bytes(24), bytes(16)])
+        except RuntimeError as e:
+            assert "takes 3 parameters of [24, 24, 24] bytes, but the launch packed 3 of [24, 24, 16]" in str(e), e
+        else:
+            raise AssertionError("a packing that disagrees with the PTX must be refused")
+        assert fakecuda.launches() == []
+    """)
+
+
+def test_a_fresh_process_loads_the_ptx_from_the_disk_cache(run):
+    script = """
+        n = 64
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        device.launch(kernels.vector_add, out, x, x, grid=1, block=64, stream=pydev.default_stream())
+        st = pydev.stats()
+        print(st["compiles"], st["disk_hits"])
+    """
+    assert run(script).split() == ["1", "0"]
+    assert run(script).split() == ["0", "1"]

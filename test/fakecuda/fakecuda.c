@@ -1,0 +1,277 @@
+/* A stand-in libcuda.so for testing pydev's native cuda path (cudarc, the
+ * dispatch fast path, parameter packing) on machines without a GPU.
+ *
+ * It implements the driver API calls pydev makes, with "device memory" in
+ * host memory, and records every launch: the kernel, its configuration and
+ * the bytes of each parameter, sized by the `.param` declarations of the
+ * kernel's `.entry` in the loaded PTX, as the real driver reads them. So a
+ * test sees exactly what the GPU would receive. Kernels do not run.
+ *
+ * Build: gcc -shared -fPIC -o libcuda.so fakecuda.c; put its folder on
+ * LD_LIBRARY_PATH before the process starts. The fakecuda_* functions are
+ * the test's view (ctypes). Setting FAKECUDA_NO_DEVICE=1 makes it report no
+ * device. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+enum {
+    CUDA_SUCCESS = 0,
+    CUDA_ERROR_INVALID_VALUE = 1,
+    CUDA_ERROR_OUT_OF_MEMORY = 2,
+    CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_HANDLE = 400,
+    CUDA_ERROR_NOT_FOUND = 500,
+    CUDA_ERROR_INVALID_PTX = 218,
+};
+enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
+enum { ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76 };
+
+#define MAX_PARAMS 64
+
+typedef struct {
+    char name[256];
+    int nparams;
+    size_t sizes[MAX_PARAMS];
+} Function;
+
+typedef struct {
+    char *ptx;
+    Function *functions;
+    int nfunctions;
+} Module;
+
+typedef struct {
+    char kernel[256];
+    unsigned dims[7]; /* grid xyz, block xyz, shared bytes */
+    uint64_t stream;
+    int nparams;
+    size_t sizes[MAX_PARAMS];
+    unsigned char *bytes;
+    size_t nbytes;
+} Launch;
+
+static Launch *launches;
+static int nlaunches, caplaunches;
+static long live_allocations, live_modules;
+static uint64_t next_handle = 0x5000;
+static int primary_context = 1;
+
+static const char *error_text(CUresult r) {
+    switch (r) {
+    case CUDA_SUCCESS: return "no error";
+    case CUDA_ERROR_INVALID_VALUE: return "invalid argument";
+    case CUDA_ERROR_OUT_OF_MEMORY: return "out of memory";
+    case CUDA_ERROR_NO_DEVICE: return "no CUDA-capable device is detected";
+    case CUDA_ERROR_INVALID_HANDLE: return "invalid resource handle";
+    case CUDA_ERROR_NOT_FOUND: return "named symbol not found";
+    case CUDA_ERROR_INVALID_PTX: return "a PTX JIT compilation failed";
+    default: return "unknown error";
+    }
+}
+
+CUresult cuGetErrorString(CUresult r, const char **s) { *s = error_text(r); return CUDA_SUCCESS; }
+CUresult cuGetErrorName(CUresult r, const char **s) { *s = error_text(r); return CUDA_SUCCESS; }
+CUresult cuInit(unsigned flags) { (void)flags; return CUDA_SUCCESS; }
+CUresult cuDeviceGetCount(int *n) { *n = getenv("FAKECUDA_NO_DEVICE") ? 0 : 1; return CUDA_SUCCESS; }
+CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = &primary_context; return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(void *ctx) { return ctx == &primary_context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int dev) {
+    (void)dev;
+    *value = attribute == ATTR_CC_MAJOR ? 9 : attribute == ATTR_CC_MINOR ? 0 : 0;
+    return CUDA_SUCCESS;
+}
+
+/* The byte size of a `.param` declaration: `.param .f32 x`,
+ * `.param .u64 .ptr .global .align 1 x`, `.param .align 8 .b8 x[24]`. */
+static size_t param_size(const char *decl, const char *end) {
+    static const struct { const char *type; size_t size; } types[] = {
+        {".b8", 1}, {".u8", 1}, {".s8", 1}, {".b16", 2}, {".u16", 2}, {".s16", 2}, {".f16", 2},
+        {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4}, {".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8},
+    };
+    size_t size = 0;
+    for (const char *p = decl; p < end && !size; p++) {
+        for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+            size_t n = strlen(types[t].type);
+            if (p + n < end && strncmp(p, types[t].type, n) == 0 && (p[n] == ' ' || p[n] == '\t')) {
+                size = types[t].size;
+                break;
+            }
+        }
+    }
+    for (const char *p = decl; p < end; p++)
+        if (*p == '[')
+            return size * strtoul(p + 1, NULL, 10);
+    return size;
+}
+
+/* Every `.entry NAME(...)` of the PTX with its parameter sizes. */
+static void parse_entries(Module *m) {
+    for (const char *p = strstr(m->ptx, ".entry "); p; p = strstr(p + 1, ".entry ")) {
+        const char *name = p + 7, *open = strchr(name, '(');
+        if (!open)
+            break;
+        m->functions = realloc(m->functions, (m->nfunctions + 1) * sizeof(Function));
+        Function *f = &m->functions[m->nfunctions++];
+        memset(f, 0, sizeof *f);
+        size_t n = (size_t)(open - name);
+        while (n && (name[n - 1] == ' ' || name[n - 1] == '\n'))
+            n--;
+        memcpy(f->name, name, n < sizeof f->name ? n : sizeof f->name - 1);
+        const char *close = strchr(open, ')');
+        for (const char *q = strstr(open, ".param"); q && close && q < close && f->nparams < MAX_PARAMS; q = strstr(q + 1, ".param")) {
+            const char *e = q;
+            while (e < close && *e != ',')
+                e++;
+            f->sizes[f->nparams++] = param_size(q, e);
+        }
+    }
+}
+
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
+    const char *ptx = image;
+    if (!strstr(ptx, ".version") || !strstr(ptx, ".target")) {
+        char *log = NULL;
+        size_t cap = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (options[i] == CU_JIT_ERROR_LOG_BUFFER) log = values[i];
+            if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) cap = (size_t)(uintptr_t)values[i];
+        }
+        if (log && cap)
+            snprintf(log, cap, "ptxas application ptx input, line 1; fatal   : fakecuda: no .version/.target directive");
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    Module *m = calloc(1, sizeof *m);
+    m->ptx = strdup(ptx);
+    parse_entries(m);
+    live_modules++;
+    *module = m;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuModuleLoadData(void **module, const void *image) { return cuModuleLoadDataEx(module, image, 0, NULL, NULL); }
+
+CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+    Module *m = module;
+    for (int i = 0; i < m->nfunctions; i++) {
+        if (strcmp(m->functions[i].name, name) == 0) {
+            *function = &m->functions[i];
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_NOT_FOUND;
+}
+
+CUresult cuModuleUnload(void *module) {
+    Module *m = module;
+    free(m->ptx);
+    free(m->functions);
+    free(m);
+    live_modules--;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra) {
+    Function *f = function;
+    if (!f || extra || (f->nparams && !params))
+        return CUDA_ERROR_INVALID_VALUE;
+    if ((uint64_t)bx * by * bz > 1024 || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (getenv("FAKECUDA_DISCARD")) { /* benchmarks: count only */
+        nlaunches++;
+        return CUDA_SUCCESS;
+    }
+    if (nlaunches == caplaunches) {
+        caplaunches = caplaunches ? 2 * caplaunches : 16;
+        launches = realloc(launches, caplaunches * sizeof(Launch));
+    }
+    Launch *l = &launches[nlaunches++];
+    memset(l, 0, sizeof *l);
+    snprintf(l->kernel, sizeof l->kernel, "%s", f->name);
+    unsigned dims[7] = {gx, gy, gz, bx, by, bz, shared};
+    memcpy(l->dims, dims, sizeof dims);
+    l->stream = (uint64_t)(uintptr_t)stream;
+    l->nparams = f->nparams;
+    for (int i = 0; i < f->nparams; i++)
+        l->nbytes += f->sizes[i];
+    l->bytes = malloc(l->nbytes + 1);
+    size_t at = 0;
+    for (int i = 0; i < f->nparams; i++) {
+        l->sizes[i] = f->sizes[i];
+        memcpy(l->bytes + at, params[i], f->sizes[i]); /* what the driver copies */
+        at += f->sizes[i];
+    }
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memset(p, 0xAB, bytes); /* uninitialised device memory is not zeros */
+    live_allocations++;
+    *ptr = (uint64_t)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree_v2(uint64_t ptr) {
+    if (!ptr)
+        return CUDA_ERROR_INVALID_VALUE;
+    free((void *)(uintptr_t)ptr);
+    live_allocations--;
+    return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) { (void)stream; memcpy((void *)(uintptr_t)dst, src, n); return CUDA_SUCCESS; }
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *stream) { (void)stream; memcpy(dst, (void *)(uintptr_t)src, n); return CUDA_SUCCESS; }
+CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; *stream = (void *)(uintptr_t)(next_handle += 0x10); return CUDA_SUCCESS; }
+CUresult cuStreamDestroy_v2(void *stream) { (void)stream; return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return CUDA_SUCCESS; }
+/* An event remembers the stream it was recorded on, so the stream waits
+ * the test sees name both streams. */
+CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; *event = calloc(1, sizeof(uint64_t)); return CUDA_SUCCESS; }
+CUresult cuEventRecord(void *event, void *stream) { *(uint64_t *)event = (uint64_t)(uintptr_t)stream; return CUDA_SUCCESS; }
+CUresult cuEventDestroy_v2(void *event) { free(event); return CUDA_SUCCESS; }
+
+static uint64_t waits[1024][2];
+static int nwaits;
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
+    (void)flags;
+    if (nwaits < 1024) {
+        waits[nwaits][0] = (uint64_t)(uintptr_t)stream;
+        waits[nwaits][1] = *(uint64_t *)event;
+        nwaits++;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* --- the test's view --- */
+int fakecuda_launch_count(void) { return nlaunches; }
+long fakecuda_live_allocations(void) { return live_allocations; }
+long fakecuda_live_modules(void) { return live_modules; }
+int fakecuda_wait_count(void) { return nwaits; }
+/* Wait `i`: the waiting stream (which = 0) or the stream waited for (1). */
+uint64_t fakecuda_wait(int i, int which) { return i < nwaits ? waits[i][which & 1] : 0; }
+
+/* Launch `i`: its kernel name, dims (grid xyz, block xyz, shared), stream,
+ * parameter count; `sizes` gets each parameter's size and `bytes` their
+ * bytes, one after another (`cap` bytes at most). Returns the total size. */
+long fakecuda_launch(int i, char *kernel, size_t kernel_cap, unsigned *dims, uint64_t *stream, int *nparams,
+                     size_t *sizes, unsigned char *bytes, size_t cap) {
+    if (i < 0 || i >= nlaunches || !launches)
+        return -1;
+    Launch *l = &launches[i];
+    snprintf(kernel, kernel_cap, "%s", l->kernel);
+    memcpy(dims, l->dims, sizeof l->dims);
+    *stream = l->stream;
+    *nparams = l->nparams;
+    memcpy(sizes, l->sizes, l->nparams * sizeof(size_t));
+    memcpy(bytes, l->bytes, l->nbytes < cap ? l->nbytes : cap);
+    return (long)l->nbytes;
+}
