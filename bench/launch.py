@@ -5,7 +5,11 @@ a GPU) on cuda, beside Numba-CUDA and CuPy launching the same empty kernel
 when they are installed; and the time to the first launch in a fresh process
 whose kernel is in the disk cache.
 
-    python3 bench/launch.py [--launches 20000] [--no-fresh]
+    python3 bench/launch.py [--launches 20000] [--no-fresh] [--fake-driver]
+
+--fake-driver runs the cuda rows against test/fakecuda's libcuda.so (built
+here with gcc), whose cuLaunchKernel only counts: pydev's own cost of a
+cuda launch without a GPU, the driver's excluded.
 
 A benchmark, not a test: it prints a table for docs/performance.md. Times
 are medians of 5 runs of --launches launches, in microseconds per launch.
@@ -60,12 +64,52 @@ def host_rows(launches):
     ]
 
 
-def cuda_rows(launches):
+class CAIOnly:
+    """Another library's device array, seen through the CUDA Array Interface only."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.arr.__cuda_array_interface__
+
+
+class DLPackOnly:
+    """Another library's device array, seen through DLPack only."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    def __dlpack__(self, **kw):
+        return self.arr.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.arr.__dlpack_device__()
+
+
+def cuda_rows(launches, fake):
     rows = []
     os.environ["PYDEV_TARGET"] = "cuda"
-    s = pydev.default_stream()
+    s = pydev.create_stream()
+    tag = "pydev cuda (fake driver)" if fake else "pydev cuda"
     arrays = [pydev.to_device(np.zeros(1024, np.float32)) for _ in range(3)]
-    rows.append(("pydev cuda, pydev.DeviceArray: device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), launches)))
+    total = per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), launches)
+    s.synchronize()
+    rows.append((f"{tag}, pydev.DeviceArray: device.launch", total))
+    from pydev import _launch
+
+    signature, packed, _ = _launch.pack_args(empty, (*arrays, 1.5), "cuda", s.handle)
+    prog = empty.program(signature, "cuda", _launch.cuda_arch())
+    native = per_launch_us(lambda: prog.launch((1, 1, 1), (1, 1, 1), 0, s.handle, packed), launches)
+    rows.append((f"{tag}: the launch with packed arguments (cuLaunchKernel)", native))
+    rows.append((f"{tag}: dispatch beyond it (type key, packing, stream checks)", total - native))
+    for name, wrap in (("CUDA Array Interface", CAIOnly), ("DLPack", DLPackOnly)):
+        foreign = [wrap(a) for a in arrays]
+        rows.append((f"{tag}, arrays through the {name} only: device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10)))
+        s.synchronize()
+    if fake:
+        return rows
     try:
         import cupy
 
@@ -121,14 +165,31 @@ def fresh_process_ms():
     return cold, warm
 
 
+def fake_driver_rows(launches):
+    """The cuda rows in a child process that loads test/fakecuda."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as lib:
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", os.path.join(lib, "libcuda.so"), os.path.join(root, "test", "fakecuda", "fakecuda.c")], check=True)
+        env = dict(os.environ, LD_LIBRARY_PATH=lib, FAKECUDA_DISCARD="1")
+        env.pop("PYDEV_TARGET", None)
+        code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); import launch; print(repr(launch.cuda_rows({launches}, True)))"
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    import ast
+
+    return ast.literal_eval(r.stdout.strip().splitlines()[-1])
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--launches", type=int, default=20000)
     p.add_argument("--no-fresh", action="store_true")
+    p.add_argument("--fake-driver", action="store_true", help="also time the cuda path against test/fakecuda (no GPU needed)")
     args = p.parse_args()
     rows = host_rows(args.launches)
+    if args.fake_driver:
+        rows += fake_driver_rows(args.launches)
     if pydev._native.cuda_status()[0]:
-        rows += cuda_rows(args.launches)
+        rows += cuda_rows(args.launches, False)
     else:
         rows.append(("cuda target", "no CUDA driver or device here"))
     if not args.no_fresh:

@@ -255,10 +255,12 @@ def cuda_arch():
 # table under _FAST, so clearing the table clears it) registers the program,
 # how each argument packs and the module names its device code read; later
 # launches are one native call (python/src/dispatch.rs). On cuda it takes
-# pydev.DeviceArrays and numbers on a pydev.Stream; CuPy or PyTorch arrays
-# take the general path.
+# pydev.DeviceArrays, numbers, and other libraries' arrays that export
+# DLPack (CuPy, PyTorch: exported natively at each launch) on a
+# pydev.Stream; arrays with only the CUDA Array Interface take the general
+# path.
 
-_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY = range(8)
+_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY, _DLPACK = range(9)
 _FAST = object()
 _DIMS = {}
 
@@ -279,7 +281,9 @@ def _fast_dim(value, name):
 def _fast_kinds(f, args, target):
     """The packing kind of each argument, or None when one needs the
     general path every time (structured or ml_dtypes arrays, vectors,
-    structs, tuples, foreign arrays, NumPy arrays on cuda)."""
+    structs, tuples, CAI-only or host foreign arrays, NumPy arrays on
+    cuda). The native side checks at each launch that a DLPack export is
+    a cuda array of the registered type."""
     kinds = []
     for a in args:
         t = type(a)
@@ -297,12 +301,14 @@ def _fast_kinds(f, args, target):
             kinds.append(_NULL if f.interop else _SKIP)
         elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
             kinds.append(_RAW)
+        elif target == "cuda" and hasattr(t, "__dlpack__") and hasattr(t, "__dlpack_device__") and not isinstance(a, (np.ndarray, _arrays.DeviceArray, _types.Vector, _types.Struct)):
+            kinds.append(_DLPACK)
         else:
             return None
     return kinds
 
 
-def _register_fast(f, args, prog, target):
+def _register_fast(f, args, prog, target, handle=0):
     native = _native.get()
     programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
     if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
@@ -313,7 +319,7 @@ def _register_fast(f, args, prog, target):
     d = f._dispatch.get(_FAST)
     if d is None:
         d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, f.underlying.__globals__)
-    d.register(tuple(args), prog, kinds, list(f._names or ()))
+    d.register(tuple(args), prog, kinds, list(f._names or ()), handle)
 
 
 # os.environ's own dict of the process environment (bytes on POSIX): reading
@@ -392,4 +398,4 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
             a.keep._last_stream = handle
     _streams.keep_alive(stream, arrays)
     if fast:
-        _register_fast(f, args, prog, target)
+        _register_fast(f, args, prog, target, handle)

@@ -1,4 +1,5 @@
-//! The crate's only `unsafe`: byte views of Python buffers.
+//! The crate's only `unsafe`: byte views of Python buffers and DLPack
+//! capsules.
 
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
@@ -76,6 +77,110 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Ar
         };
         ffi::PyBuffer_Release(v);
         result
+    }
+}
+
+/// What the cuda launch fast path reads of a DLPack capsule (from a
+/// producer's `__dlpack__`): where the memory is, its type key and the
+/// kernel ABI descriptor, as `pydev._dlpack.DLPackTensor` reads them.
+pub struct DlpackView {
+    /// (DLDeviceType, device id).
+    pub device: (i32, i32),
+    pub code: u8,
+    pub bits: u8,
+    pub lanes: u16,
+    pub ndim: usize,
+    /// As [`ArrayView::layout`].
+    pub layout: u8,
+    pub readonly: bool,
+    pub descriptor: Vec<u8>,
+}
+
+#[repr(C)]
+struct DLTensor {
+    data: *mut u8,
+    device_type: i32,
+    device_id: i32,
+    ndim: i32,
+    code: u8,
+    bits: u8,
+    lanes: u16,
+    shape: *const i64,
+    strides: *const i64,
+    byte_offset: u64,
+}
+
+#[repr(C)]
+struct DLManagedTensorVersioned {
+    major: u32,
+    minor: u32,
+    manager_ctx: *mut u8,
+    deleter: *mut u8,
+    flags: u64,
+    dl_tensor: DLTensor,
+}
+
+const DLPACK_FLAG_READ_ONLY: u64 = 1;
+
+/// The [`DlpackView`] of an unconsumed DLPack capsule ("dltensor_versioned"
+/// of DLPack 1.x, or "dltensor"); `None` for anything else. The capsule is
+/// not renamed: while it lives, the tensor does, and when it is freed its
+/// producer's destructor calls the deleter, as for any capsule not consumed.
+pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
+    use pyo3::ffi;
+    const VERSIONED: &std::ffi::CStr = c"dltensor_versioned";
+    const LEGACY: &std::ffi::CStr = c"dltensor";
+    let cap = capsule.as_ptr();
+    // Safety: PyCapsule_IsValid accepts any object and only reads it; a
+    // valid capsule of these names holds a DLManagedTensorVersioned or a
+    // DLManagedTensor (whose first member is its DLTensor), alive while the
+    // capsule is. Its shape (and strides, when not null) hold ndim entries.
+    unsafe {
+        let (tensor, flags) = if ffi::PyCapsule_IsValid(cap, VERSIONED.as_ptr()) == 1 {
+            let m = ffi::PyCapsule_GetPointer(cap, VERSIONED.as_ptr()).cast::<DLManagedTensorVersioned>();
+            if m.is_null() || (*m).major != 1 {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            (&(*m).dl_tensor, (*m).flags)
+        } else if ffi::PyCapsule_IsValid(cap, LEGACY.as_ptr()) == 1 {
+            let t = ffi::PyCapsule_GetPointer(cap, LEGACY.as_ptr()).cast::<DLTensor>();
+            if t.is_null() {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            (&*t, 0)
+        } else {
+            return None;
+        };
+        let n = usize::try_from(tensor.ndim).ok()?;
+        let shape: &[i64] = if n > 0 { std::slice::from_raw_parts(tensor.shape, n) } else { &[] };
+        let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
+            std::slice::from_raw_parts(tensor.strides, n).to_vec()
+        } else {
+            (0..n).map(|k| shape[k + 1..].iter().product()).collect()
+        };
+        let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
+        let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().product()));
+        let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product()));
+        let mut descriptor = Vec::with_capacity(8 + 16 * n);
+        descriptor.extend_from_slice(&(tensor.data as u64).wrapping_add(tensor.byte_offset).to_le_bytes());
+        for d in shape {
+            descriptor.extend_from_slice(&d.to_le_bytes());
+        }
+        for st in &strides {
+            descriptor.extend_from_slice(&st.to_le_bytes());
+        }
+        Some(DlpackView {
+            device: (tensor.device_type, tensor.device_id),
+            code: tensor.code,
+            bits: tensor.bits,
+            lanes: tensor.lanes,
+            ndim: n,
+            layout: if c { 1 } else if f { 2 } else { 0 },
+            readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
+            descriptor,
+        })
     }
 }
 

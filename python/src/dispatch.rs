@@ -18,7 +18,7 @@ use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
 use pyo3::intern;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -40,6 +40,9 @@ enum KeyPart {
     /// A DeviceArray: the address of its interned layout key (a str that
     /// names its target and signature, kept alive by `pydev._arrays`).
     Device(usize),
+    /// A foreign cuda array exported through DLPack: its type's address
+    /// and what its signature depends on.
+    Dlpack { ty: usize, code: u8, bits: u8, ndim: usize, layout: u8, readonly: bool },
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -59,6 +62,9 @@ enum Kind {
     Null,
     /// A pydev.DeviceArray: its prepacked descriptor.
     DeviceArray,
+    /// A foreign cuda array (CuPy, PyTorch...): exported through DLPack
+    /// at each launch.
+    Dlpack,
 }
 
 impl Kind {
@@ -72,6 +78,7 @@ impl Kind {
             5 => Kind::Skip,
             6 => Kind::Null,
             7 => Kind::DeviceArray,
+            8 => Kind::Dlpack,
             other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown argument kind {other}"))),
         })
     }
@@ -111,40 +118,67 @@ pub struct Dispatch {
     device_array: Py<PyType>,
     globals: Py<PyDict>,
     entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
+    /// Types registered as DLPack producers: their objects are exported to
+    /// compute the key.
+    dlpack_types: Mutex<HashSet<usize>>,
+}
+
+/// The arguments' key, the descriptors of the arrays among them, and the
+/// DLPack capsules those came from (kept alive while the launch may run).
+struct Keyed<'py> {
+    key: Vec<KeyPart>,
+    descriptors: Vec<Option<Packed<'py>>>,
+    capsules: Vec<Bound<'py, PyAny>>,
 }
 
 impl Dispatch {
     /// The arguments' type key, and the descriptors of the arrays among
     /// them; `None` when an array has no fast path (a NumPy array that
-    /// exports no buffer, or any on cuda; a DeviceArray without a key).
-    fn key<'py>(&self, args: &Bound<'py, PyTuple>, cuda: bool) -> PyResult<Option<(Vec<KeyPart>, Vec<Option<Packed<'py>>>)>> {
+    /// exports no buffer, or any on cuda; a DeviceArray without a key; a
+    /// DLPack export that fails or is not a plain cuda array of device 0).
+    /// `cuda`: the launch's stream handle on the cuda target.
+    fn key<'py>(&self, args: &Bound<'py, PyTuple>, cuda: Option<usize>) -> PyResult<Option<Keyed<'py>>> {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
-        let mut key = Vec::with_capacity(args.len());
-        let mut descriptors = Vec::with_capacity(args.len());
+        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new() };
+        let dlpack_types = self.dlpack_types.lock().unwrap_or_else(|p| p.into_inner()).clone();
         for (i, a) in args.iter().enumerate() {
-            let ty = a.get_type();
-            if ty.as_ptr() == ndarray {
-                if cuda {
+            let ty = a.get_type().as_ptr() as usize;
+            if ty == ndarray as usize {
+                if cuda.is_some() {
                     return Ok(None);
                 }
                 let Some(view) = capi::array_view(&a, i)? else { return Ok(None) };
-                key.push(KeyPart::Array { format: view.format, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
-                descriptors.push(Some(Packed::Owned(view.descriptor)));
-            } else if ty.as_ptr() == device_array {
+                keyed.key.push(KeyPart::Array { format: view.format, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+            } else if ty == device_array as usize {
                 let layout = a.getattr(intern!(py, "_fast_key"))?;
                 if layout.is_none() {
                     return Ok(None);
                 }
-                key.push(KeyPart::Device(layout.as_ptr() as usize));
-                descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
+                keyed.key.push(KeyPart::Device(layout.as_ptr() as usize));
+                keyed.descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
+            } else if let (Some(handle), true) = (cuda, dlpack_types.contains(&ty)) {
+                // As pydev._arrays.from_dlpack: the producer orders its work
+                // before the launch's stream (0, the legacy default, is 1 here).
+                let kwargs = PyDict::new(py);
+                kwargs.set_item(intern!(py, "stream"), if handle == 0 { 1 } else { handle })?;
+                kwargs.set_item(intern!(py, "max_version"), (1, 0))?;
+                let Ok(capsule) = a.call_method(intern!(py, "__dlpack__"), (), Some(&kwargs)) else { return Ok(None) };
+                let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
+                if view.device != (2, 0) || view.lanes != 1 {
+                    return Ok(None); // kDLCUDA, device 0; vectors take the general path
+                }
+                keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+                keyed.capsules.push(capsule);
             } else {
-                key.push(KeyPart::Type(ty.as_ptr() as usize));
-                descriptors.push(None);
+                keyed.key.push(KeyPart::Type(ty));
+                keyed.descriptors.push(None);
             }
         }
-        Ok(Some((key, descriptors)))
+        Ok(Some(keyed))
     }
 }
 
@@ -152,13 +186,15 @@ impl Dispatch {
 impl Dispatch {
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()) }
+        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), dlpack_types: Mutex::new(HashSet::new()) }
     }
 
     /// Registers `program` for the types of `args` (just launched through
-    /// the general path) with each argument's packing kind and the module
-    /// names its device code reads. False when nothing was registered.
-    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>) -> PyResult<bool> {
+    /// the general path, on stream handle `stream` for cuda) with each
+    /// argument's packing kind and the module names its device code reads.
+    /// False when nothing was registered.
+    #[pyo3(signature = (args, program, kinds, names, stream=0))]
+    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>, stream: usize) -> PyResult<bool> {
         let py = args.py();
         if kinds.len() != args.len() {
             return Ok(false);
@@ -168,8 +204,17 @@ impl Dispatch {
         } else {
             Program::Cuda(program.downcast::<CudaProgram>()?.clone().unbind())
         };
-        let Some((key, _)) = self.key(args, matches!(program, Program::Cuda(_)))? else { return Ok(false) };
         let kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
+        let cuda = matches!(program, Program::Cuda(_));
+        if cuda {
+            let mut types = self.dlpack_types.lock().unwrap_or_else(|p| p.into_inner());
+            for (a, kind) in args.iter().zip(&kinds) {
+                if matches!(kind, Kind::Dlpack) {
+                    types.insert(a.get_type().as_ptr() as usize);
+                }
+            }
+        }
+        let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream))? else { return Ok(false) };
         let globals = self.globals.bind(py);
         let seen = names.into_iter().map(|n| Ok((n.clone().unbind(), globals.get_item(&n)?.map(Bound::unbind)))).collect::<PyResult<Vec<_>>>()?;
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -188,7 +233,6 @@ impl Dispatch {
     #[pyo3(signature = (args, grid, block, shared, stream=None))]
     fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
-        let Some((key, descriptors)) = self.key(args, stream.is_some())? else { return Ok(false) };
         let (handle, keep) = match stream {
             Some(s) => {
                 let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
@@ -199,6 +243,8 @@ impl Dispatch {
             }
             None => (None, None),
         };
+        let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
+        let Some(Keyed { key, descriptors, capsules }) = self.key(args, cuda)? else { return Ok(false) };
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
         let (program, packed) = {
@@ -217,7 +263,7 @@ impl Dispatch {
             let mut packed = Vec::with_capacity(args.len());
             for ((a, kind), descriptor) in args.iter().zip(&entry.kinds).zip(descriptors) {
                 let bytes = match kind {
-                    Kind::Array => descriptor.unwrap_or(Packed::Owned(Vec::new())),
+                    Kind::Array | Kind::Dlpack => descriptor.unwrap_or(Packed::Owned(Vec::new())),
                     Kind::DeviceArray => {
                         if let Some(h) = &handle {
                             let last = a.getattr(last_stream)?;
@@ -249,11 +295,15 @@ impl Dispatch {
         match (program, handle, keep) {
             (Program::Cuda(p), Some(handle), Some(keep)) => {
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
-                p.get().run(grid, block, shared, handle.extract()?, &refs)?;
+                p.get().run(grid, block, shared, cuda.unwrap_or(0), &refs)?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
-                keep.append(args)?;
+                if capsules.is_empty() {
+                    keep.append(args)?;
+                } else {
+                    keep.append((args, PyTuple::new(py, capsules)?))?;
+                }
             }
             (Program::Host(p), None, _) => {
                 let bytes = packed.iter().map(|b| b.bytes().to_vec()).collect();

@@ -234,6 +234,60 @@ def test_host_arrays_and_foreign_device_arrays(run):
     """)
 
 
+def test_dlpack_producers_take_the_fast_path_and_are_released(run):
+    run("""
+        from pydev import _dlpack
+
+        class Foreign:  # another library's cuda array: DLPack only (CuPy and PyTorch also have it)
+            def __init__(self, arr):
+                self.arr = arr
+            def __dlpack__(self, **kw):
+                self.stream = kw.get("stream")
+                return self.arr.__dlpack__(**kw)
+            def __dlpack_device__(self):
+                return self.arr.__dlpack_device__()
+
+        n = 96
+        s = pydev.create_stream()
+        x = Foreign(pydev.to_device(rng.random(n, dtype=np.float32)))
+        y = Foreign(pydev.to_device(rng.random(n, dtype=np.float32)))
+        out = Foreign(pydev.device_array(n, np.float32))
+        device.launch(kernels.saxpy, 2.0, x, y, out, grid=1, block=96, stream=s)
+        assert fast() == 0
+        for k in range(3):
+            device.launch(kernels.saxpy, float(k), x, y, out, grid=1, block=96, stream=s)
+        assert fast() == 3, pydev.stats()
+        l = fakecuda.launches()[-1]
+        assert struct.unpack("<f", l.params[0]) == (2.0,)
+        assert [l.descriptor(i) for i in (1, 2, 3)] == [(a.arr._ptr, (n,), (1,)) for a in (x, y, out)]
+        assert x.stream == s.handle  # the producer orders its work before the launch's stream
+        # the exports stay alive until the stream synchronizes, then their deleters run
+        assert _dlpack.live_exports() >= 9
+        s.synchronize()
+        gc.collect()
+        assert _dlpack.live_exports() == 0, _dlpack.live_exports()
+
+        # another dtype or rank is another key: the general path once, then fast
+        m = Foreign(pydev.to_device(rng.random((4, 6))))
+        t = Foreign(pydev.device_array((6, 4), np.float64))
+        device.launch(kernels.transpose2d, t, m, grid=1, block=(8, 8), stream=s)
+        device.launch(kernels.transpose2d, t, m, grid=1, block=(8, 8), stream=s)
+        assert fast() == 4
+        assert fakecuda.launches()[-1].descriptor(1) == (m.arr._ptr, (4, 6), (6, 1))
+
+        # a registered producer type whose memory is not on the GPU (its
+        # export fails or is no cuda array) is the general path's to refuse
+        bad = Foreign(np.zeros(n, np.float32))
+        try:
+            device.launch(kernels.saxpy, 2.0, bad, y, out, grid=1, block=96, stream=s)
+        except ValueError as e:
+            assert "argument 1" in str(e), e
+        else:
+            raise AssertionError("host memory on cuda must be refused")
+        assert fast() == 4
+    """)
+
+
 def test_ptx_the_driver_rejects_shows_its_jit_log(run):
     run("""
         native = _native.get()
