@@ -8,6 +8,7 @@ signature type (`readonly float32[:, ::1]`). Protocol data is validated
 before anything checks where the array lives, so the errors are the same
 on every target; every error names the argument's position."""
 import ctypes
+import math
 import os
 import struct as _pystruct
 
@@ -32,7 +33,7 @@ class ArrayArg:
 
     @property
     def size(self):
-        return int(np.prod(self.shape)) if self.shape else 1
+        return int(math.prod(self.shape)) if self.shape else 1
 
     def descriptor(self):
         """`{T* data; u64 shape[n]; u64 strides[n]}`, strides in elements
@@ -71,8 +72,8 @@ def dims(shape, strides):
     """`:` per dimension; `::1` on the last (C order) or, for n > 1, the
     first (Fortran order) dimension of a contiguous array."""
     n = len(shape)
-    c = all(shape[k] <= 1 or strides[k] == int(np.prod(shape[k + 1:])) for k in range(n))
-    f = n > 1 and all(shape[k] <= 1 or strides[k] == int(np.prod(shape[:k])) for k in range(n))
+    c = all(shape[k] <= 1 or strides[k] == int(math.prod(shape[k + 1:])) for k in range(n))
+    f = n > 1 and all(shape[k] <= 1 or strides[k] == int(math.prod(shape[:k])) for k in range(n))
     parts = [":"] * n
     if c:
         parts[-1] = "::1"
@@ -191,7 +192,7 @@ def parse_cai(cai, position):
     if not isinstance(data, (tuple, list)) or len(data) != 2 or not _is_int(data[0]) or data[0] < 0:
         raise ValueError(f"{where}: data must be a (pointer, read_only) tuple, got {data!r}")
     ptr, readonly = int(data[0]), bool(data[1])
-    size = int(np.prod(shape)) if shape else 1
+    size = int(math.prod(shape)) if shape else 1
     if ptr == 0 and size:
         raise ValueError(f"{where}: the data pointer is 0 for {size} elements")
     strides = cai.get("strides")
@@ -347,7 +348,7 @@ class DeviceArray:
 
     @property
     def size(self):
-        return int(np.prod(self.shape)) if self.shape else 1
+        return int(math.prod(self.shape)) if self.shape else 1
 
     @property
     def nbytes(self):

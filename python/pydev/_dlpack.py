@@ -7,6 +7,7 @@ capsule to "used_dltensor" / "used_dltensor_versioned", which makes it the
 owner of the managed tensor, and calls the tensor's deleter once it no
 longer needs the memory (here: when the DLPackTensor is released)."""
 import ctypes
+import math
 import weakref
 
 import numpy as np
@@ -169,7 +170,7 @@ class DLPackTensor:
             self.strides = tuple(int(tensor.strides[k]) for k in range(ndim))
         else:  # NULL strides: C order
             self.strides = c_strides(self.shape)
-        size = int(np.prod(self.shape)) if self.shape else 1
+        size = int(math.prod(self.shape)) if self.shape else 1
         if not tensor.data and size:
             raise ValueError(f"{where}: the data pointer is NULL for {size} elements")
         self.data = (tensor.data or 0) + int(tensor.byte_offset)

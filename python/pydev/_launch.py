@@ -255,12 +255,12 @@ def cuda_arch():
 # table under _FAST, so clearing the table clears it) registers the program,
 # how each argument packs and the module names its device code read; later
 # launches are one native call (python/src/dispatch.rs). On cuda it takes
-# pydev.DeviceArrays, numbers, and other libraries' arrays that export
-# DLPack (CuPy, PyTorch: exported natively at each launch) on a
-# pydev.Stream; arrays with only the CUDA Array Interface take the general
-# path.
+# pydev.DeviceArrays, numbers, and other libraries' arrays on a
+# pydev.Stream: those that export DLPack (CuPy, PyTorch) are exported
+# natively at each launch, and those with only the CUDA Array Interface
+# (Numba) have their dict read natively.
 
-_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY, _DLPACK = range(9)
+_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY, _DLPACK, _CAI = range(10)
 _FAST = object()
 _DIMS = {}
 
@@ -281,9 +281,9 @@ def _fast_dim(value, name):
 def _fast_kinds(f, args, target):
     """The packing kind of each argument, or None when one needs the
     general path every time (structured or ml_dtypes arrays, vectors,
-    structs, tuples, CAI-only or host foreign arrays, NumPy arrays on
-    cuda). The native side checks at each launch that a DLPack export is
-    a cuda array of the registered type."""
+    structs, tuples, host foreign arrays, NumPy arrays on cuda). The
+    native side checks at each launch that a foreign array is a cuda array
+    of the registered type and layout."""
     kinds = []
     for a in args:
         t = type(a)
@@ -301,8 +301,12 @@ def _fast_kinds(f, args, target):
             kinds.append(_NULL if f.interop else _SKIP)
         elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
             kinds.append(_RAW)
-        elif target == "cuda" and hasattr(t, "__dlpack__") and hasattr(t, "__dlpack_device__") and not isinstance(a, (np.ndarray, _arrays.DeviceArray, _types.Vector, _types.Struct)):
-            kinds.append(_DLPACK)
+        elif target != "cuda" or isinstance(a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)):
+            return None
+        elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
+            kinds.append(_DLPACK)  # preferred when both exist, as in _arrays.array_arg
+        elif hasattr(a, "__cuda_array_interface__"):
+            kinds.append(_CAI)
         else:
             return None
     return kinds

@@ -315,7 +315,7 @@ def c_layout(dt):
         return dt.itemsize, dt.metadata["pydev_align"]
     if dt.subdtype is not None:  # a vector field: (T, (n,))
         base, shape = dt.subdtype
-        n = int(np.prod(shape))
+        n = int(math.prod(shape))
         size = n * base.itemsize
         return size, base.itemsize if n == 3 else min(size, 16)
     if dt.fields:

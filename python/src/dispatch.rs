@@ -17,7 +17,9 @@
 use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
 use pyo3::intern;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pydev_runtime::cuda;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -43,6 +45,9 @@ enum KeyPart {
     /// A foreign cuda array exported through DLPack: its type's address
     /// and what its signature depends on.
     Dlpack { ty: usize, code: u8, bits: u8, ndim: usize, layout: u8, readonly: bool },
+    /// A foreign cuda array exported through the CUDA Array Interface
+    /// only (Numba's): its type's address and what its signature depends on.
+    Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -65,6 +70,9 @@ enum Kind {
     /// A foreign cuda array (CuPy, PyTorch...): exported through DLPack
     /// at each launch.
     Dlpack,
+    /// A foreign cuda array with only the CUDA Array Interface: its dict
+    /// read at each launch.
+    Cai,
 }
 
 impl Kind {
@@ -79,6 +87,7 @@ impl Kind {
             6 => Kind::Null,
             7 => Kind::DeviceArray,
             8 => Kind::Dlpack,
+            9 => Kind::Cai,
             other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown argument kind {other}"))),
         })
     }
@@ -118,9 +127,10 @@ pub struct Dispatch {
     device_array: Py<PyType>,
     globals: Py<PyDict>,
     entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
-    /// Types registered as DLPack producers: their objects are exported to
-    /// compute the key.
+    /// Types registered as DLPack producers (their objects are exported to
+    /// compute the key) and as CUDA Array Interface producers.
     dlpack_types: Mutex<HashSet<usize>>,
+    cai_types: Mutex<HashSet<usize>>,
 }
 
 /// The arguments' key, the descriptors of the arrays among them, and the
@@ -129,6 +139,86 @@ struct Keyed<'py> {
     key: Vec<KeyPart>,
     descriptors: Vec<Option<Packed<'py>>>,
     capsules: Vec<Bound<'py, PyAny>>,
+    /// The v3 `stream`s of CUDA Array Interface arguments.
+    streams: Vec<usize>,
+}
+
+/// What the cuda fast path reads of a `__cuda_array_interface__` dict: the
+/// plain cases only (numbers, no mask); anything else is `None`, and the
+/// general path (`pydev._arrays.parse_cai`) accepts it or says what is wrong.
+struct CaiView {
+    typestr: String,
+    ndim: usize,
+    layout: u8,
+    readonly: bool,
+    stream: Option<usize>,
+    descriptor: Vec<u8>,
+}
+
+fn int(v: &Bound<'_, PyAny>) -> Option<i64> {
+    if v.is_instance_of::<PyBool>() {
+        return None;
+    }
+    v.extract::<i64>().ok()
+}
+
+fn ints(v: &Bound<'_, PyAny>) -> Option<Vec<i64>> {
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        t.iter().map(|e| int(&e)).collect()
+    } else {
+        v.downcast::<PyList>().ok()?.iter().map(|e| int(&e)).collect()
+    }
+}
+
+fn cai_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<CaiView>> {
+    let py = obj.py();
+    let Ok(cai) = obj.getattr(intern!(py, "__cuda_array_interface__")) else { return Ok(None) };
+    let Ok(cai) = cai.downcast::<PyDict>() else { return Ok(None) };
+    let get = |k: &Bound<'py, PyString>| cai.get_item(k);
+    let Some(version) = get(intern!(py, "version"))?.and_then(|v| int(&v)) else { return Ok(None) };
+    if !(0..=3).contains(&version) || get(intern!(py, "mask"))?.is_some_and(|m| !m.is_none()) {
+        return Ok(None);
+    }
+    let Some(typestr) = get(intern!(py, "typestr"))?.and_then(|t| t.extract::<String>().ok()) else { return Ok(None) };
+    let b = typestr.as_bytes();
+    let itemsize = typestr.get(2..).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
+    if b.len() < 3 || !matches!(b[0], b'<' | b'|' | b'=') || !matches!(b[1], b'b' | b'i' | b'u' | b'f' | b'c') || itemsize <= 0 {
+        return Ok(None);
+    }
+    let Some(shape) = get(intern!(py, "shape"))?.and_then(|s| ints(&s)) else { return Ok(None) };
+    let Some(data) = get(intern!(py, "data"))?.and_then(|d| d.downcast_into::<PyTuple>().ok()) else { return Ok(None) };
+    if data.len() != 2 || shape.iter().any(|e| *e < 0) {
+        return Ok(None);
+    }
+    let Some(ptr) = int(&data.get_item(0)?).filter(|p| *p >= 0) else { return Ok(None) };
+    let readonly = data.get_item(1)?.is_truthy()?;
+    if ptr == 0 && shape.iter().product::<i64>() != 0 {
+        return Ok(None);
+    }
+    let n = shape.len();
+    let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
+        None => (0..n).map(|k| shape[k + 1..].iter().product()).collect(),
+        Some(s) => {
+            let Some(bytes) = ints(&s).filter(|v| v.len() == n && v.iter().all(|x| x % itemsize == 0)) else { return Ok(None) };
+            bytes.iter().map(|x| x / itemsize).collect::<Vec<i64>>()
+        }
+    };
+    let stream = match get(intern!(py, "stream"))?.filter(|s| version >= 3 && !s.is_none()) {
+        None => None,
+        Some(s) => match int(&s).and_then(|s| usize::try_from(s).ok()).filter(|s| *s != 0) {
+            Some(s) => Some(s),
+            None => return Ok(None),
+        },
+    };
+    let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
+    let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().product()));
+    let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product()));
+    let mut descriptor = Vec::with_capacity(8 + 16 * n);
+    descriptor.extend_from_slice(&(ptr as u64).to_le_bytes());
+    for d in shape.iter().chain(&strides) {
+        descriptor.extend_from_slice(&d.to_le_bytes());
+    }
+    Ok(Some(CaiView { typestr, ndim: n, layout: if c { 1 } else if f { 2 } else { 0 }, readonly, stream, descriptor }))
 }
 
 impl Dispatch {
@@ -141,8 +231,8 @@ impl Dispatch {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
-        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new() };
-        let dlpack_types = self.dlpack_types.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), streams: Vec::new() };
+        let registered = |set: &Mutex<HashSet<usize>>, ty: usize| cuda.is_some() && set.lock().unwrap_or_else(|p| p.into_inner()).contains(&ty);
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
             if ty == ndarray as usize {
@@ -159,7 +249,7 @@ impl Dispatch {
                 }
                 keyed.key.push(KeyPart::Device(layout.as_ptr() as usize));
                 keyed.descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
-            } else if let (Some(handle), true) = (cuda, dlpack_types.contains(&ty)) {
+            } else if let (Some(handle), true) = (cuda, registered(&self.dlpack_types, ty)) {
                 // As pydev._arrays.from_dlpack: the producer orders its work
                 // before the launch's stream (0, the legacy default, is 1 here).
                 let kwargs = PyDict::new(py);
@@ -173,6 +263,11 @@ impl Dispatch {
                 keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.capsules.push(capsule);
+            } else if registered(&self.cai_types, ty) {
+                let Some(view) = cai_view(&a)? else { return Ok(None) };
+                keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+                keyed.streams.extend(view.stream);
             } else {
                 keyed.key.push(KeyPart::Type(ty));
                 keyed.descriptors.push(None);
@@ -186,7 +281,7 @@ impl Dispatch {
 impl Dispatch {
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), dlpack_types: Mutex::new(HashSet::new()) }
+        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), dlpack_types: Mutex::new(HashSet::new()), cai_types: Mutex::new(HashSet::new()) }
     }
 
     /// Registers `program` for the types of `args` (just launched through
@@ -207,11 +302,13 @@ impl Dispatch {
         let kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
         let cuda = matches!(program, Program::Cuda(_));
         if cuda {
-            let mut types = self.dlpack_types.lock().unwrap_or_else(|p| p.into_inner());
             for (a, kind) in args.iter().zip(&kinds) {
-                if matches!(kind, Kind::Dlpack) {
-                    types.insert(a.get_type().as_ptr() as usize);
-                }
+                let set = match kind {
+                    Kind::Dlpack => &self.dlpack_types,
+                    Kind::Cai => &self.cai_types,
+                    _ => continue,
+                };
+                set.lock().unwrap_or_else(|p| p.into_inner()).insert(a.get_type().as_ptr() as usize);
             }
         }
         let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream))? else { return Ok(false) };
@@ -244,7 +341,7 @@ impl Dispatch {
             None => (None, None),
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
-        let Some(Keyed { key, descriptors, capsules }) = self.key(args, cuda)? else { return Ok(false) };
+        let Some(Keyed { key, descriptors, capsules, mut streams }) = self.key(args, cuda)? else { return Ok(false) };
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
         let (program, packed) = {
@@ -263,7 +360,7 @@ impl Dispatch {
             let mut packed = Vec::with_capacity(args.len());
             for ((a, kind), descriptor) in args.iter().zip(&entry.kinds).zip(descriptors) {
                 let bytes = match kind {
-                    Kind::Array | Kind::Dlpack => descriptor.unwrap_or(Packed::Owned(Vec::new())),
+                    Kind::Array | Kind::Dlpack | Kind::Cai => descriptor.unwrap_or(Packed::Owned(Vec::new())),
                     Kind::DeviceArray => {
                         if let Some(h) = &handle {
                             let last = a.getattr(last_stream)?;
@@ -294,8 +391,20 @@ impl Dispatch {
         };
         match (program, handle, keep) {
             (Program::Cuda(p), Some(handle), Some(keep)) => {
+                let ours = cuda.unwrap_or(0);
+                // As the general path: the launch's stream waits for the
+                // streams CUDA Array Interface producers name (v3), unless
+                // PYDEV_CAI_SYNC=0.
+                streams.sort_unstable();
+                streams.dedup();
+                streams.retain(|s| *s != if ours == 0 { 1 } else { ours });
+                if !streams.is_empty() && std::env::var("PYDEV_CAI_SYNC").map_or(true, |v| v.trim() != "0") {
+                    for s in streams {
+                        cuda::stream_wait(ours, s).map_err(PyRuntimeError::new_err)?;
+                    }
+                }
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
-                p.get().run(grid, block, shared, cuda.unwrap_or(0), &refs)?;
+                p.get().run(grid, block, shared, ours, &refs)?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }

@@ -288,6 +288,56 @@ def test_dlpack_producers_take_the_fast_path_and_are_released(run):
     """)
 
 
+def test_cuda_array_interface_producers_take_the_fast_path(run):
+    run("""
+        import os
+
+        class Numba:  # a CUDA Array Interface v3 producer without DLPack
+            def __init__(self, arr, stream=None, **extra):
+                self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=stream, **extra)
+
+        n = 40
+        s, other = pydev.create_stream(), pydev.create_stream()
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        y = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        device.launch(kernels.vector_add, Numba(out), Numba(x), Numba(y), grid=1, block=64, stream=s)
+        assert fast() == 0
+        device.launch(kernels.vector_add, Numba(out), Numba(x), Numba(y), grid=1, block=64, stream=s)
+        assert fast() == 1
+        l = fakecuda.launches()[-1]
+        assert [l.descriptor(i) for i in range(3)] == [(a._ptr, (n,), (1,)) for a in (out, x, y)]
+        # v3 streams: the launch waits for the producer's stream, on the fast path too
+        assert fakecuda.waits() == []
+        device.launch(kernels.vector_add, Numba(out), Numba(x, other.handle), Numba(y, other.handle), grid=1, block=64, stream=s)
+        assert fast() == 2 and fakecuda.waits() == [(s.handle, other.handle)], fakecuda.waits()
+        os.environ["PYDEV_CAI_SYNC"] = "0"
+        device.launch(kernels.vector_add, Numba(out), Numba(x, other.handle), Numba(y), grid=1, block=64, stream=s)
+        assert fast() == 3 and len(fakecuda.waits()) == 1
+        del os.environ["PYDEV_CAI_SYNC"]
+        # strided views are another key (the general path once, then fast)
+        half = dict(x.__cuda_array_interface__, shape=(n // 2,), strides=(8,))
+        v = Numba(x)
+        v.__cuda_array_interface__ = half
+        device.launch(kernels.vector_add, Numba(out), v, Numba(y), grid=1, block=64, stream=s)
+        device.launch(kernels.vector_add, Numba(out), v, Numba(y), grid=1, block=64, stream=s)
+        assert fast() == 4 and fakecuda.launches()[-1].descriptor(1) == (x._ptr, (n // 2,), (2,))
+        # what the fast path does not read is the general path's to refuse
+        for extra, error, text in ((dict(mask=1), NotImplementedError, "masked"), (dict(version=9), ValueError, "version")):
+            try:
+                device.launch(kernels.vector_add, Numba(out), Numba(x, **extra), Numba(y), grid=1, block=64, stream=s)
+            except error as e:
+                assert "argument 1" in str(e) and text in str(e), e
+            else:
+                raise AssertionError(extra)
+        try:
+            device.launch(kernels.vector_add, Numba(out), Numba(x, 0), Numba(y), grid=1, block=64, stream=s)
+        except ValueError as e:
+            assert "stream 0 is invalid" in str(e), e
+        assert fast() == 4
+    """)
+
+
 def test_ptx_the_driver_rejects_shows_its_jit_log(run):
     run("""
         native = _native.get()
