@@ -20,7 +20,7 @@ use pyo3::intern;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -127,10 +127,9 @@ pub struct Dispatch {
     device_array: Py<PyType>,
     globals: Py<PyDict>,
     entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
-    /// Types registered as DLPack producers (their objects are exported to
-    /// compute the key) and as CUDA Array Interface producers.
-    dlpack_types: Mutex<HashSet<usize>>,
-    cai_types: Mutex<HashSet<usize>>,
+    /// Types registered as foreign cuda arrays, by address: DLPack
+    /// producers (exported to compute the key) or CUDA Array Interface ones.
+    foreign: Mutex<HashMap<usize, Kind>>,
 }
 
 /// The arguments' key, the descriptors of the arrays among them, and the
@@ -232,7 +231,7 @@ impl Dispatch {
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
         let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), streams: Vec::new() };
-        let registered = |set: &Mutex<HashSet<usize>>, ty: usize| cuda.is_some() && set.lock().unwrap_or_else(|p| p.into_inner()).contains(&ty);
+        let foreign = |ty: usize| if cuda.is_some() { self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied() } else { None };
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
             if ty == ndarray as usize {
@@ -249,7 +248,14 @@ impl Dispatch {
                 }
                 keyed.key.push(KeyPart::Device(layout.as_ptr() as usize));
                 keyed.descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
-            } else if let (Some(handle), true) = (cuda, registered(&self.dlpack_types, ty)) {
+            } else if let (Some(handle), Some(kind)) = (cuda, foreign(ty)) {
+                if matches!(kind, Kind::Cai) {
+                    let Some(view) = cai_view(&a)? else { return Ok(None) };
+                    keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                    keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+                    keyed.streams.extend(view.stream);
+                    continue;
+                }
                 // As pydev._arrays.from_dlpack: the producer orders its work
                 // before the launch's stream (0, the legacy default, is 1 here).
                 let kwargs = PyDict::new(py);
@@ -263,11 +269,6 @@ impl Dispatch {
                 keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.capsules.push(capsule);
-            } else if registered(&self.cai_types, ty) {
-                let Some(view) = cai_view(&a)? else { return Ok(None) };
-                keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
-                keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
-                keyed.streams.extend(view.stream);
             } else {
                 keyed.key.push(KeyPart::Type(ty));
                 keyed.descriptors.push(None);
@@ -281,7 +282,7 @@ impl Dispatch {
 impl Dispatch {
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), dlpack_types: Mutex::new(HashSet::new()), cai_types: Mutex::new(HashSet::new()) }
+        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), foreign: Mutex::new(HashMap::new()) }
     }
 
     /// Registers `program` for the types of `args` (just launched through
@@ -302,13 +303,11 @@ impl Dispatch {
         let kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
         let cuda = matches!(program, Program::Cuda(_));
         if cuda {
+            let mut foreign = self.foreign.lock().unwrap_or_else(|p| p.into_inner());
             for (a, kind) in args.iter().zip(&kinds) {
-                let set = match kind {
-                    Kind::Dlpack => &self.dlpack_types,
-                    Kind::Cai => &self.cai_types,
-                    _ => continue,
-                };
-                set.lock().unwrap_or_else(|p| p.into_inner()).insert(a.get_type().as_ptr() as usize);
+                if matches!(kind, Kind::Dlpack | Kind::Cai) {
+                    foreign.insert(a.get_type().as_ptr() as usize, *kind);
+                }
             }
         }
         let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream))? else { return Ok(false) };
@@ -364,11 +363,12 @@ impl Dispatch {
                     Kind::DeviceArray => {
                         if let Some(h) = &handle {
                             let last = a.getattr(last_stream)?;
-                            if !last.is_none() && !last.eq(h)? {
+                            if last.is_none() {
+                                device_arrays.push(a.clone()); // now used on this stream
+                            } else if !last.eq(h)? {
                                 return Ok(false);
                             }
                         }
-                        device_arrays.push(a.clone());
                         descriptor.unwrap_or(Packed::Owned(Vec::new()))
                     }
                     Kind::Float32 => Packed::Owned((a.downcast::<PyFloat>()?.value() as f32).to_le_bytes().to_vec()),
