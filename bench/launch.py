@@ -88,6 +88,43 @@ class DLPackOnly:
         return self.arr.__dlpack_device__()
 
 
+class CExchange:
+    """Another library's device array exported in C through DLPack's
+    exchange API, as PyTorch's (bench/exchange_producer.c): 1-D float32."""
+
+    def __init__(self, arr):
+        self.arr, self.ptr, self.size = arr, arr._ptr, arr.size
+
+    def __dlpack__(self, **kw):
+        return self.arr.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.arr.__dlpack_device__()
+
+
+def c_exchange_producer(stream):
+    """Builds bench/exchange_producer.c and publishes its table on CExchange
+    with `stream` as its current stream; the reason when it cannot."""
+    import ctypes
+    import shutil
+    import sysconfig
+
+    include = sysconfig.get_paths()["include"]
+    if not shutil.which("gcc") or not os.path.exists(os.path.join(include, "Python.h")):
+        return "needs gcc and Python.h"
+    out = os.path.join(tempfile.mkdtemp(), "producer.so")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "exchange_producer.c")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-I", include, "-o", out, src], check=True)
+    lib = ctypes.CDLL(out)
+    lib.producer_api.restype = ctypes.c_void_p
+    lib.producer_set_stream(ctypes.c_void_p(stream))
+    new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(("PyCapsule_New", ctypes.pythonapi))
+    CExchange._lib = lib
+    CExchange._name = ctypes.create_string_buffer(b"dlpack_exchange_api")
+    CExchange.__dlpack_c_exchange_api__ = new(lib.producer_api(), ctypes.addressof(CExchange._name), None)
+    return None
+
+
 def cuda_rows(launches, fake):
     rows = []
     os.environ["PYDEV_TARGET"] = "cuda"
@@ -113,6 +150,13 @@ def cuda_rows(launches, fake):
     handle = s.handle or 1
     export = per_launch_us(lambda: [a.__dlpack__(stream=handle, max_version=(1, 0)) for a in arrays], launches // 10)
     rows.append((f"{tag}: of which the producer's 3 __dlpack__ exports (pydev.DeviceArray's, Python)", export))
+    why = c_exchange_producer(s.handle)
+    if why:
+        rows.append((f"{tag}, DLPack C exchange API", why))
+    else:
+        foreign = [CExchange(a) for a in arrays]
+        rows.append((f"{tag}, arrays through DLPack's C exchange API (a C producer, as PyTorch's): device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches)))
+        s.synchronize()
     if fake:
         return rows
     try:

@@ -1,5 +1,5 @@
-//! The crate's only `unsafe`: byte views of Python buffers and DLPack
-//! capsules.
+//! The crate's only `unsafe`: byte views of Python buffers, DLPack
+//! capsules and DLPack's C exchange API.
 
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
@@ -115,7 +115,7 @@ struct DLManagedTensorVersioned {
     major: u32,
     minor: u32,
     manager_ctx: *mut u8,
-    deleter: *mut u8,
+    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensorVersioned)>,
     flags: u64,
     dl_tensor: DLTensor,
 }
@@ -153,6 +153,17 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
         } else {
             return None;
         };
+        tensor_view(tensor, flags)
+    }
+}
+
+/// The [`DlpackView`] of a producer's tensor.
+///
+/// # Safety
+/// `tensor.shape` (and `tensor.strides`, when not null) hold `ndim` entries.
+unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
+    // Safety: as the caller promises.
+    unsafe {
         let n = usize::try_from(tensor.ndim).ok()?;
         let shape: &[i64] = if n > 0 { std::slice::from_raw_parts(tensor.shape, n) } else { &[] };
         let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
@@ -181,6 +192,137 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
             readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
             descriptor,
         })
+    }
+}
+
+/// DLPack's C exchange API (`DLPackExchangeAPI`, dlpack.h 1.2/1.3): the
+/// table of C functions an array type publishes as the capsule
+/// `type(x).__dlpack_c_exchange_api__` ("dlpack_exchange_api"), so that a
+/// consumer exports its arrays without calling `__dlpack__` from Python.
+#[repr(C)]
+struct ExchangeApiRaw {
+    major: u32,
+    minor: u32,
+    prev_api: *const ExchangeApiRaw,
+    managed_tensor_allocator: *const std::ffi::c_void,
+    managed_tensor_from_py_object_no_sync: Option<unsafe extern "C" fn(*mut pyo3::ffi::PyObject, *mut *mut DLManagedTensorVersioned) -> std::ffi::c_int>,
+    managed_tensor_to_py_object_no_sync: *const std::ffi::c_void,
+    dltensor_from_py_object_no_sync: *const std::ffi::c_void,
+    current_work_stream: Option<unsafe extern "C" fn(i32, i32, *mut *mut std::ffi::c_void) -> std::ffi::c_int>,
+}
+
+/// A producer type's exchange API (major version 1), which the DLPack
+/// specification makes live as long as the process.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct ExchangeApi(*const ExchangeApiRaw);
+
+// Safety: the table is immutable and lives as long as the process; its
+// functions are called with the GIL held.
+unsafe impl Send for ExchangeApi {}
+unsafe impl Sync for ExchangeApi {}
+
+/// A DLPack tensor exported through an exchange API, owned by the consumer:
+/// its deleter runs when the [`Exchanged`] holding it is freed.
+pub struct Managed(std::ptr::NonNull<DLManagedTensorVersioned>);
+
+// Safety: DLPack lets the owner of a managed tensor call its deleter from
+// any thread; pydev does so with the GIL held (the Exchanged is freed by
+// Python).
+unsafe impl Send for Managed {}
+unsafe impl Sync for Managed {}
+
+/// The tensors one launch exported through exchange APIs, kept on its
+/// pydev.Stream (with the arguments) until the stream synchronizes.
+#[pyclass(frozen, module = "pydev._pydev")]
+pub struct Exchanged {
+    /// Held for their deleters, which run when this is freed.
+    _tensors: Vec<Managed>,
+}
+
+impl Exchanged {
+    pub fn new(tensors: Vec<Managed>) -> Self {
+        Self { _tensors: tensors }
+    }
+}
+
+impl Drop for Managed {
+    fn drop(&mut self) {
+        // Safety: the producer handed over this live tensor; its deleter
+        // is called once, here, as DLPack asks of the owner.
+        unsafe {
+            if let Some(deleter) = (*self.0.as_ptr()).deleter {
+                deleter(self.0.as_ptr());
+            }
+        }
+    }
+}
+
+impl ExchangeApi {
+    /// The exchange API `ty` publishes (a "dlpack_exchange_api" capsule, or
+    /// the table's address as an int as TVM FFI accepts), walking
+    /// `prev_api` to a major version 1 table; `None` when there is none or
+    /// it lacks `managed_tensor_from_py_object_no_sync`.
+    pub fn of(ty: &Bound<'_, pyo3::types::PyType>) -> Option<Self> {
+        use pyo3::ffi;
+        const NAME: &std::ffi::CStr = c"dlpack_exchange_api";
+        let attr = ty.getattr(pyo3::intern!(ty.py(), "__dlpack_c_exchange_api__")).ok()?;
+        // Safety: PyCapsule_IsValid accepts any object; a valid capsule of
+        // this name holds a DLPackExchangeAPI that lives as long as the
+        // process, as does one published as an address. `prev_api` links
+        // older tables of the same kind; the walk is bounded.
+        unsafe {
+            let mut table = if ffi::PyCapsule_IsValid(attr.as_ptr(), NAME.as_ptr()) == 1 {
+                ffi::PyCapsule_GetPointer(attr.as_ptr(), NAME.as_ptr()).cast::<ExchangeApiRaw>().cast_const()
+            } else if let Ok(address) = attr.extract::<usize>() {
+                address as *const ExchangeApiRaw
+            } else {
+                return None;
+            };
+            for _ in 0..16 {
+                let raw = table.as_ref()?;
+                if raw.major == 1 {
+                    return raw.managed_tensor_from_py_object_no_sync.map(|_| ExchangeApi(table));
+                }
+                table = raw.prev_api;
+            }
+            None
+        }
+    }
+
+    /// Exports `obj` (of the type this API came from): its view and the
+    /// owned tensor; `None` when the producer fails (its error is dropped:
+    /// the general path calls `__dlpack__` and reports what is wrong).
+    pub fn export(&self, obj: &Bound<'_, PyAny>) -> Option<(DlpackView, Managed)> {
+        let mut out = std::ptr::null_mut();
+        // Safety: the table is live (see `of`); the function takes a
+        // PyObject* of its type and, on success, hands over a live tensor
+        // whose shape and strides hold ndim entries; the GIL is held.
+        unsafe {
+            let from = (*self.0).managed_tensor_from_py_object_no_sync?;
+            if from(obj.as_ptr(), &mut out) != 0 || out.is_null() {
+                pyo3::ffi::PyErr_Clear();
+                return None;
+            }
+            let managed = Managed(std::ptr::NonNull::new(out)?);
+            let m = &*out;
+            let view = if m.major == 1 { tensor_view(&m.dl_tensor, m.flags) } else { None };
+            view.map(|v| (v, managed))
+        }
+    }
+
+    /// The stream the producer's pending work on cuda device `device` is
+    /// ordered on (a CUstream: 0 is the legacy default stream); `None`
+    /// when the producer keeps no current stream.
+    pub fn current_work_stream(&self, py: Python<'_>, device: i32) -> PyResult<Option<usize>> {
+        let mut out = std::ptr::null_mut();
+        // Safety: as `export`; the function writes one pointer.
+        unsafe {
+            let Some(current) = (*self.0).current_work_stream else { return Ok(None) };
+            if current(2, device, &mut out) != 0 {
+                return Err(PyErr::take(py).unwrap_or_else(|| PyValueError::new_err("the producer's current_work_stream failed")));
+            }
+        }
+        Ok(Some(out as usize))
     }
 }
 

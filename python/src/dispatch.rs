@@ -7,7 +7,9 @@
 //! read-only flag, read through the buffer protocol; `pydev.DeviceArray`s
 //! (either target) by the interned layout key they carry with their
 //! prepacked descriptor (`_fast_key`, `_desc`); anything else by its exact
-//! type.
+//! type. Foreign cuda arrays are read at each launch: through their type's
+//! DLPack C exchange API (`__dlpack_c_exchange_api__`, as PyTorch has),
+//! else their `__dlpack__`, else their CUDA Array Interface dict.
 //!
 //! On cuda the fast path also keeps what the general path guarantees: an
 //! array last used on another stream sends the launch to the general path
@@ -68,7 +70,7 @@ enum Kind {
     /// A pydev.DeviceArray: its prepacked descriptor.
     DeviceArray,
     /// A foreign cuda array (CuPy, PyTorch...): exported through DLPack
-    /// at each launch.
+    /// at each launch, with its type's C exchange API when it has one.
     Dlpack,
     /// A foreign cuda array with only the CUDA Array Interface: its dict
     /// read at each launch.
@@ -129,7 +131,15 @@ pub struct Dispatch {
     entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
     /// Types registered as foreign cuda arrays, by address: DLPack
     /// producers (exported to compute the key) or CUDA Array Interface ones.
-    foreign: Mutex<HashMap<usize, Kind>>,
+    foreign: Mutex<HashMap<usize, Foreign>>,
+}
+
+#[derive(Clone, Copy)]
+struct Foreign {
+    kind: Kind,
+    /// The type's `__dlpack_c_exchange_api__`, which exports without
+    /// calling `__dlpack__`.
+    exchange: Option<capi::ExchangeApi>,
 }
 
 /// The arguments' key, the descriptors of the arrays among them, and the
@@ -138,8 +148,14 @@ struct Keyed<'py> {
     key: Vec<KeyPart>,
     descriptors: Vec<Option<Packed<'py>>>,
     capsules: Vec<Bound<'py, PyAny>>,
+    /// The tensors exported through exchange APIs (kept alive likewise).
+    exchanged: Vec<capi::Managed>,
     /// The v3 `stream`s of CUDA Array Interface arguments.
     streams: Vec<usize>,
+    /// The current work streams of the producers of `exchanged` (CUstream
+    /// handles, the legacy default stream as 1), which the launch waits for
+    /// as `__dlpack__(stream=...)` would have made it.
+    waits: Vec<usize>,
 }
 
 /// What the cuda fast path reads of a `__cuda_array_interface__` dict: the
@@ -230,7 +246,8 @@ impl Dispatch {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
-        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), streams: Vec::new() };
+        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), exchanged: Vec::new(), streams: Vec::new(), waits: Vec::new() };
+        let mut apis: Vec<capi::ExchangeApi> = Vec::new();
         let foreign = |ty: usize| if cuda.is_some() { self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied() } else { None };
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
@@ -248,7 +265,20 @@ impl Dispatch {
                 }
                 keyed.key.push(KeyPart::Device(layout.as_ptr() as usize));
                 keyed.descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
-            } else if let (Some(handle), Some(kind)) = (cuda, foreign(ty)) {
+            } else if let (Some(handle), Some(Foreign { kind, exchange })) = (cuda, foreign(ty)) {
+                if let Some(api) = exchange {
+                    let Some((view, managed)) = api.export(&a) else { return Ok(None) };
+                    if view.device != (2, 0) || view.lanes != 1 {
+                        return Ok(None);
+                    }
+                    keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                    keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+                    keyed.exchanged.push(managed);
+                    if !apis.contains(&api) {
+                        apis.push(api);
+                    }
+                    continue;
+                }
                 if matches!(kind, Kind::Cai) {
                     let Some(view) = cai_view(&a)? else { return Ok(None) };
                     keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
@@ -273,6 +303,10 @@ impl Dispatch {
                 keyed.key.push(KeyPart::Type(ty));
                 keyed.descriptors.push(None);
             }
+        }
+        for api in apis {
+            let Ok(stream) = api.current_work_stream(py, 0) else { return Ok(None) };
+            keyed.waits.extend(stream.map(|s| if s == 0 { 1 } else { s }));
         }
         Ok(Some(keyed))
     }
@@ -306,7 +340,9 @@ impl Dispatch {
             let mut foreign = self.foreign.lock().unwrap_or_else(|p| p.into_inner());
             for (a, kind) in args.iter().zip(&kinds) {
                 if matches!(kind, Kind::Dlpack | Kind::Cai) {
-                    foreign.insert(a.get_type().as_ptr() as usize, *kind);
+                    let ty = a.get_type();
+                    let exchange = if matches!(kind, Kind::Dlpack) { capi::ExchangeApi::of(&ty) } else { None };
+                    foreign.insert(ty.as_ptr() as usize, Foreign { kind: *kind, exchange });
                 }
             }
         }
@@ -340,7 +376,7 @@ impl Dispatch {
             None => (None, None),
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
-        let Some(Keyed { key, descriptors, capsules, mut streams }) = self.key(args, cuda)? else { return Ok(false) };
+        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits }) = self.key(args, cuda)? else { return Ok(false) };
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
         let (program, packed) = {
@@ -392,26 +428,30 @@ impl Dispatch {
         match (program, handle, keep) {
             (Program::Cuda(p), Some(handle), Some(keep)) => {
                 let ours = cuda.unwrap_or(0);
+                let same = |s: &usize| *s == if ours == 0 { 1 } else { ours };
                 // As the general path: the launch's stream waits for the
                 // streams CUDA Array Interface producers name (v3), unless
-                // PYDEV_CAI_SYNC=0.
-                streams.sort_unstable();
-                streams.dedup();
-                streams.retain(|s| *s != if ours == 0 { 1 } else { ours });
+                // PYDEV_CAI_SYNC=0, and for the work streams of exchange-API
+                // producers, as their `__dlpack__(stream=...)` would.
+                streams.retain(|s| !same(s));
                 if !streams.is_empty() && std::env::var("PYDEV_CAI_SYNC").map_or(true, |v| v.trim() != "0") {
-                    for s in streams {
-                        cuda::stream_wait(ours, s).map_err(PyRuntimeError::new_err)?;
-                    }
+                    waits.append(&mut streams);
+                }
+                waits.retain(|s| !same(s));
+                waits.sort_unstable();
+                waits.dedup();
+                for s in waits {
+                    cuda::stream_wait(ours, s).map_err(PyRuntimeError::new_err)?;
                 }
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
                 p.get().run(grid, block, shared, ours, &refs)?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
-                if capsules.is_empty() {
+                if capsules.is_empty() && exchanged.is_empty() {
                     keep.append(args)?;
                 } else {
-                    keep.append((args, PyTuple::new(py, capsules)?))?;
+                    keep.append((args, PyTuple::new(py, capsules)?, Py::new(py, capi::Exchanged::new(exchanged))?))?;
                 }
             }
             (Program::Host(p), None, _) => {

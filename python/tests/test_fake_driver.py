@@ -288,6 +288,70 @@ def test_dlpack_producers_take_the_fast_path_and_are_released(run):
     """)
 
 
+def test_dlpack_exchange_api_producers_export_without_calling_python(run):
+    run("""
+        from pydev import _dlpack
+        from dlpack_exchange import exchange_type
+
+        n = 80
+        s, theirs = pydev.create_stream(), pydev.create_stream()
+        Torch = exchange_type("Torch", stream=theirs.handle)  # PyTorch publishes such a table
+        x, y = (Torch(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(2))
+        out = Torch(pydev.device_array(n, np.float32))
+        device.launch(kernels.saxpy, 2.0, x, y, out, grid=1, block=n, stream=s)
+        assert fast() == 0 and Torch.dunder == 3  # the general path calls __dlpack__
+        exports, queries, waits = Torch.exports, Torch.stream_queries, len(fakecuda.waits())
+        for k in range(4):
+            device.launch(kernels.saxpy, float(k), x, y, out, grid=1, block=n, stream=s)
+        assert fast() == 4, pydev.stats()
+        # no __dlpack__ from Python: three C exports and one stream query per launch
+        assert Torch.dunder == 3
+        assert (Torch.exports - exports, Torch.stream_queries - queries) == (12, 4)
+        l = fakecuda.launches()[-1]
+        assert struct.unpack("<f", l.params[0]) == (3.0,)
+        assert [l.descriptor(i) for i in (1, 2, 3)] == [(a.arr._ptr, (n,), (1,)) for a in (x, y, out)]
+        # the launch's stream waits for the producer's current work stream,
+        # as __dlpack__(stream=...) would have had the producer arrange
+        assert fakecuda.waits()[waits:] == [(s.handle, theirs.handle)] * 4, fakecuda.waits()
+        # the consumer owns the exported tensors until the stream synchronizes
+        assert _dlpack.live_exports() >= 12
+        s.synchronize()
+        gc.collect()
+        assert _dlpack.live_exports() == 0, _dlpack.live_exports()
+
+        # a producer working on the launch's own stream needs no wait; the
+        # legacy default stream is one stream whether named 0 or 1
+        Legacy = exchange_type("Legacy", stream=0)
+        a, b, c = (Legacy(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(3))
+        d = pydev.default_stream()
+        for k in range(3):
+            device.launch(kernels.saxpy, 1.5, a, b, c, grid=1, block=n, stream=d)
+        assert fast() == 6 and Legacy.dunder == 3
+        waits = len(fakecuda.waits())
+        device.launch(kernels.saxpy, 1.5, a, b, c, grid=1, block=n, stream=s)
+        assert fakecuda.waits()[waits:] == [(s.handle, 1)], fakecuda.waits()
+
+        # a table of a newer major version is walked back (prev_api) to version 1
+        Newer = exchange_type("Newer", major=2)
+        e, f, g = (Newer(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(3))
+        device.launch(kernels.saxpy, 1.0, e, f, g, grid=1, block=n, stream=s)
+        device.launch(kernels.saxpy, 1.0, e, f, g, grid=1, block=n, stream=s)
+        assert Newer.dunder == 3 and Newer.exports == 6 and fast() == 8
+
+        # exports that fail send every launch to the general path (__dlpack__)
+        Broken = exchange_type("Broken", fail=True)
+        h, i, j = (Broken(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(3))
+        device.launch(kernels.saxpy, 1.0, h, i, j, grid=1, block=n, stream=s)
+        device.launch(kernels.saxpy, 1.0, h, i, j, grid=1, block=n, stream=s)
+        assert Broken.dunder == 6 and fast() == 8
+        assert fakecuda.launches()[-1].descriptor(3) == (j.arr._ptr, (n,), (1,))
+        s.synchronize()
+        d.synchronize()
+        gc.collect()
+        assert _dlpack.live_exports() == 0, _dlpack.live_exports()
+    """)
+
+
 def test_cuda_array_interface_producers_take_the_fast_path(run):
     run("""
         import os

@@ -200,3 +200,25 @@ def test_torch_tensors_and_cuda_core_streams():
     res = pydev.zeros((3, 4), np.float64)
     device.launch(kernels.transpose2d, res, t, grid=1, block=(8, 8), stream=pydev.default_stream())
     np.testing.assert_array_equal(res.copy_to_host(), np.arange(12.0).reshape(3, 4))
+
+
+def test_torch_tensors_take_the_fast_path_ordered_after_torch_streams(rng):
+    # PyTorch publishes DLPack's C exchange API in recent versions, which
+    # the fast path uses instead of __dlpack__ (older ones: __dlpack__). The
+    # tensors are made on a side torch stream, current at the launch: the
+    # launch's stream waits for it either way.
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch without CUDA")
+    ts = torch.cuda.Stream()
+    s = pydev.create_stream()
+    before = pydev.stats()["fast_launches"]
+    for k in range(4):
+        with torch.cuda.stream(ts):
+            x = torch.from_numpy(rng.random(1 << 20, dtype=np.float32)).cuda()
+            y = torch.from_numpy(rng.random(1 << 20, dtype=np.float32)).cuda()
+            out = torch.full((1 << 20,), float("nan"), device="cuda")
+            device.launch(kernels.saxpy, 0.5 + k, x, y, out, grid=256, block=256, stream=s)
+        s.synchronize()
+        torch.testing.assert_close(out, (0.5 + k) * x + y, rtol=1e-6, atol=1e-6)
+    assert pydev.stats()["fast_launches"] - before == 3
