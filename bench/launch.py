@@ -88,6 +88,16 @@ class DLPackOnly:
         return self.arr.__dlpack_device__()
 
 
+class CoreStream:
+    """A cuda.core Stream as launch sees one: the __cuda_stream__ protocol."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __cuda_stream__(self):
+        return (0, self.handle)
+
+
 class CExchange:
     """Another library's device array exported in C through DLPack's
     exchange API, as PyTorch's (bench/exchange_producer.c): 1-D float32."""
@@ -141,6 +151,8 @@ def cuda_rows(launches, fake):
     native = per_launch_us(lambda: prog.launch((1, 1, 1), (1, 1, 1), 0, s.handle, packed), launches)
     rows.append((f"{tag}: the launch with packed arguments (cuLaunchKernel)", native))
     rows.append((f"{tag}: dispatch beyond it (type key, packing, stream checks)", total - native))
+    core = CoreStream(s.handle)
+    rows.append((f"{tag}, pydev.DeviceArray on a __cuda_stream__ object (as a cuda.core Stream): device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=core), launches)))
     for name, wrap in (("CUDA Array Interface", CAIOnly), ("DLPack", DLPackOnly)):
         foreign = [wrap(a) for a in arrays]
         rows.append((f"{tag}, arrays through the {name} only: device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10)))

@@ -353,14 +353,24 @@ def launch(f, args, *, grid, block, stream, shared=0):
     if type(args) is not tuple:
         args = tuple(args)
     fast = False
-    if type(f) is Kernel and type(stream) is _streams.Stream and type(shared) is int and shared >= 0:
-        cuda = stream.target == "cuda"
-        if _cuda_target() if cuda else _host_target():
+    if type(f) is Kernel and type(shared) is int and shared >= 0:
+        if type(stream) is _streams.Stream:
+            cuda = stream.target == "cuda"
+            if _cuda_target() if cuda else _host_target():
+                fast = True
+                d = f._dispatch.get(_FAST)
+                if d is not None:
+                    g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
+                    if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
+                        return
+        elif stream is not None and _cuda_target():
+            # A cuda.core Stream or another __cuda_stream__ object: its
+            # owner keeps the arguments alive (as _streams.keep_alive says).
             fast = True
             d = f._dispatch.get(_FAST)
             if d is not None:
                 g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
-                if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
+                if g is not None and b is not None and d.try_launch(args, g, b, shared, None, _streams.stream_handle(stream)):
                     return
     _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 

@@ -357,15 +357,18 @@ impl Dispatch {
         Ok(true)
     }
 
-    /// Launches `args` if their types were registered: on the host when
-    /// `stream` is None, else on cuda on `stream` (a pydev.Stream). False
+    /// Launches `args` if their types were registered: on cuda on `stream`
+    /// (a pydev.Stream, which keeps the arguments alive until it
+    /// synchronizes) or on the stream `handle` of a foreign stream object
+    /// (whose owner keeps them alive), else on the host. False
     /// sends the launch to the general path (unregistered types, a changed
     /// module constant, an int outside int32, an array last used on another
     /// stream: the general path says why or does what is needed).
-    #[pyo3(signature = (args, grid, block, shared, stream=None))]
-    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    #[pyo3(signature = (args, grid, block, shared, stream=None, handle=None))]
+    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
         let (handle, keep) = match stream {
+            None => (handle.cloned(), None),
             Some(s) => {
                 let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                 if keep.len() >= MAX_PENDING {
@@ -373,7 +376,6 @@ impl Dispatch {
                 }
                 (Some(s.getattr(intern!(py, "handle"))?), Some(keep))
             }
-            None => (None, None),
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
         let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits }) = self.key(args, cuda)? else { return Ok(false) };
@@ -426,7 +428,7 @@ impl Dispatch {
             (program, packed)
         };
         match (program, handle, keep) {
-            (Program::Cuda(p), Some(handle), Some(keep)) => {
+            (Program::Cuda(p), Some(handle), keep) => {
                 let ours = cuda.unwrap_or(0);
                 let same = |s: &usize| *s == if ours == 0 { 1 } else { ours };
                 // As the general path: the launch's stream waits for the
@@ -448,10 +450,12 @@ impl Dispatch {
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
-                if capsules.is_empty() && exchanged.is_empty() {
-                    keep.append(args)?;
-                } else {
-                    keep.append((args, PyTuple::new(py, capsules)?, Py::new(py, capi::Exchanged::new(exchanged))?))?;
+                if let Some(keep) = keep {
+                    if capsules.is_empty() && exchanged.is_empty() {
+                        keep.append(args)?;
+                    } else {
+                        keep.append((args, PyTuple::new(py, capsules)?, Py::new(py, capi::Exchanged::new(exchanged))?))?;
+                    }
                 }
             }
             (Program::Host(p), None, _) => {

@@ -201,6 +201,59 @@ def test_an_array_used_on_another_stream_makes_the_launch_wait(run):
     """)
 
 
+def test_foreign_stream_objects_take_the_fast_path(run):
+    run("""
+        from pydev import _dlpack
+        from dlpack_exchange import exchange_type
+
+        class CoreStream:  # a cuda.core Stream, or any __cuda_stream__ object
+            def __init__(self, handle):
+                self.handle = handle
+            def __cuda_stream__(self):
+                return (0, self.handle)
+
+        n = 64
+        s, other = pydev.create_stream(), pydev.create_stream()
+        theirs = CoreStream(s.handle)
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        y = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        for _ in range(3):
+            device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=theirs)
+        assert fast() == 2, pydev.stats()
+        assert [l.stream for l in fakecuda.launches()] == [s.handle] * 3
+        assert s._keep == []  # the stream's owner keeps the arguments alive
+        # the arrays' pending work on that stream comes first on another one
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=CoreStream(other.handle))
+        assert fast() == 2 and fakecuda.waits() == [(other.handle, s.handle)], fakecuda.waits()
+        device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=CoreStream(other.handle))
+        assert fast() == 3
+
+        # what is no stream is refused as on the general path
+        class Old:
+            def __cuda_stream__(self):
+                return (1, s.handle)
+        for bad, message in ((Old(), "has version 1"), (object(), "stream must be a pydev.Stream")):
+            try:
+                device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=bad)
+            except TypeError as e:
+                assert message in str(e), e
+            else:
+                raise AssertionError("no stream")
+        assert fast() == 3
+
+        # exchange-API exports are released once the launch is queued
+        Torch = exchange_type("Torch", stream=s.handle)
+        a, b, c = (Torch(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(3))
+        for _ in range(3):
+            device.launch(kernels.vector_add, c, a, b, grid=1, block=n, stream=theirs)
+        assert fast() == 5 and Torch.dunder == 3
+        gc.collect()
+        assert _dlpack.live_exports() == 0, _dlpack.live_exports()
+        assert fakecuda.launches()[-1].descriptor(0) == (c.arr._ptr, (n,), (1,))
+    """)
+
+
 def test_host_arrays_and_foreign_device_arrays(run):
     run("""
         n = 32
