@@ -326,6 +326,146 @@ impl ExchangeApi {
     }
 }
 
+/// DLPack 0.x's managed tensor (the "dltensor" capsule).
+#[repr(C)]
+struct DLManagedTensor {
+    dl_tensor: DLTensor,
+    manager_ctx: *mut u8,
+    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
+}
+
+/// What an export's `manager_ctx` holds: the shape and strides its
+/// DLTensor points into, and the object that keeps the memory alive.
+struct ExportCtx {
+    shape: Vec<i64>,
+    strides: Option<Vec<i64>>,
+    _owner: Py<PyAny>,
+}
+
+/// Exports made by [`dlpack_capsule`] whose deleter has not run.
+static LIVE_EXPORTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+pub fn live_exports() -> usize {
+    LIVE_EXPORTS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Frees an export's context, releasing its owner at once. The deleter may
+/// run on any thread, as DLPack allows: it attaches to the interpreter;
+/// where it cannot (at shutdown), pyo3 defers the release.
+///
+/// # Safety
+/// `ctx` came from `Box::into_raw` in [`dlpack_capsule`] and is freed once.
+unsafe fn free_ctx(ctx: *mut u8) {
+    // Safety: as the caller promises.
+    let ctx = unsafe { Box::from_raw(ctx.cast::<ExportCtx>()) };
+    LIVE_EXPORTS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+    Python::try_attach(move |_| drop(ctx));
+}
+
+unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
+    // Safety: `m` is a tensor dlpack_capsule boxed; DLPack calls the
+    // deleter once.
+    unsafe {
+        let m = Box::from_raw(m);
+        free_ctx(m.manager_ctx);
+    }
+}
+
+unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
+    // Safety: as `delete_versioned`.
+    unsafe {
+        let m = Box::from_raw(m);
+        free_ctx(m.manager_ctx);
+    }
+}
+
+/// A capsule still carrying its unconsumed name when it dies was never
+/// consumed: its tensor is freed here. A consumer renames the capsule
+/// ("used_dltensor...") and calls the deleter itself.
+unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
+    use pyo3::ffi;
+    // Safety: called by Python with the dying capsule; PyCapsule_IsValid
+    // only reads it, and a valid capsule of these names holds a tensor
+    // dlpack_capsule made (or one a producer made, whose deleter we call).
+    unsafe {
+        if ffi::PyCapsule_IsValid(capsule, c"dltensor_versioned".as_ptr()) == 1 {
+            let m = ffi::PyCapsule_GetPointer(capsule, c"dltensor_versioned".as_ptr()).cast::<DLManagedTensorVersioned>();
+            if let Some(deleter) = (*m).deleter {
+                deleter(m);
+            }
+        } else if ffi::PyCapsule_IsValid(capsule, c"dltensor".as_ptr()) == 1 {
+            let m = ffi::PyCapsule_GetPointer(capsule, c"dltensor".as_ptr()).cast::<DLManagedTensor>();
+            if let Some(deleter) = (*m).deleter {
+                deleter(m);
+            }
+        }
+    }
+}
+
+/// What [`dlpack_capsule`] exports: where the memory is and how it is laid out.
+pub struct ExportSpec {
+    pub data: u64,
+    pub shape: Vec<i64>,
+    /// In elements; `None` for C order.
+    pub strides: Option<Vec<i64>>,
+    /// (type code, bits, lanes).
+    pub dtype: (u8, u8, u16),
+    /// (DLDeviceType, device id).
+    pub device: (i32, i32),
+    pub readonly: bool,
+    /// A "dltensor_versioned" capsule (DLPack 1.x) rather than "dltensor".
+    pub versioned: bool,
+}
+
+/// A DLPack capsule of `spec`'s memory, which `owner` keeps alive until the
+/// consumer calls the deleter or the capsule dies unconsumed; the native
+/// counterpart of `pydev._dlpack.make_capsule`.
+pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    use pyo3::ffi;
+    if spec.strides.as_ref().is_some_and(|s| s.len() != spec.shape.len()) {
+        return Err(PyValueError::new_err("strides and shape differ in length"));
+    }
+    let ndim = i32::try_from(spec.shape.len()).map_err(|_| PyValueError::new_err("too many dimensions"))?;
+    let ctx = Box::into_raw(Box::new(ExportCtx { shape: spec.shape, strides: spec.strides, _owner: owner }));
+    LIVE_EXPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // Safety: the context is live until the deleter frees it, and its
+    // vectors are not touched again, so the pointers into them stay valid.
+    let (shape, strides) = unsafe { ((*ctx).shape.as_ptr(), (*ctx).strides.as_ref().map_or(std::ptr::null(), |s| s.as_ptr())) };
+    let dl_tensor = DLTensor {
+        data: spec.data as *mut u8,
+        device_type: spec.device.0,
+        device_id: spec.device.1,
+        ndim,
+        code: spec.dtype.0,
+        bits: spec.dtype.1,
+        lanes: spec.dtype.2,
+        shape,
+        strides,
+        byte_offset: 0,
+    };
+    let (pointer, name) = if spec.versioned {
+        let m = DLManagedTensorVersioned { major: 1, minor: 0, manager_ctx: ctx.cast(), deleter: Some(delete_versioned), flags: if spec.readonly { DLPACK_FLAG_READ_ONLY } else { 0 }, dl_tensor };
+        (Box::into_raw(Box::new(m)).cast::<std::ffi::c_void>(), c"dltensor_versioned")
+    } else {
+        let m = DLManagedTensor { dl_tensor, manager_ctx: ctx.cast(), deleter: Some(delete_legacy) };
+        (Box::into_raw(Box::new(m)).cast::<std::ffi::c_void>(), c"dltensor")
+    };
+    // Safety: the pointer is a live boxed tensor and the name a static C
+    // string; on failure no capsule owns the tensor, so it is freed here.
+    unsafe {
+        let capsule = ffi::PyCapsule_New(pointer, name.as_ptr(), Some(capsule_destructor));
+        if capsule.is_null() {
+            if spec.versioned {
+                delete_versioned(pointer.cast());
+            } else {
+                delete_legacy(pointer.cast());
+            }
+            return Err(PyErr::fetch(py));
+        }
+        Ok(Bound::from_owned_ptr(py, capsule))
+    }
+}
+
 /// `arc4random` for the LLVM and MLIR static libraries linked into this
 /// module: they were configured on glibc 2.36, where it appeared, and call
 /// it for random seeds. Defining it here drops the wheel's glibc floor from

@@ -243,6 +243,23 @@ fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     Ok(d)
 }
 
+/// A DLPack capsule of the memory at `data` (`pydev._dlpack.make_capsule`,
+/// natively): `dtype` is (type code, bits, lanes), `device` (DLDeviceType,
+/// id), `strides` in elements or None for C order; `owner` stays alive
+/// until the consumer calls the deleter or the capsule dies unconsumed.
+#[pyfunction]
+#[pyo3(signature = (data, shape, dtype, device, owner, strides=None, readonly=false, versioned=false))]
+#[allow(clippy::too_many_arguments)] // the DLTensor's fields, as Python passes them
+fn dlpack_capsule<'py>(py: Python<'py>, data: u64, shape: Vec<i64>, dtype: (u8, u8, u16), device: (i32, i32), owner: Py<PyAny>, strides: Option<Vec<i64>>, readonly: bool, versioned: bool) -> PyResult<Bound<'py, PyAny>> {
+    capi::dlpack_capsule(py, capi::ExportSpec { data, shape, strides, dtype, device, readonly, versioned }, owner)
+}
+
+/// How many tensors `dlpack_capsule` exported are still alive (tests).
+#[pyfunction]
+fn dlpack_live_exports() -> usize {
+    capi::live_exports()
+}
+
 #[pymodule]
 fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
@@ -263,5 +280,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_stream_wait, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
+    m.add_function(wrap_pyfunction!(dlpack_capsule, m)?)?;
+    m.add_function(wrap_pyfunction!(dlpack_live_exports, m)?)?;
     Ok(())
 }

@@ -140,7 +140,19 @@ def test_dlpack_dtypes():
         parse(2, 32, 8)
 
 
-def test_pydev_capsules_are_consumable_and_freed():
+@pytest.fixture(params=["native", "ctypes"])
+def exporter(request, monkeypatch):
+    """pydev's DLPack exports made by the native module, and by the ctypes
+    fallback of the pure-Python package."""
+    if request.param == "native":
+        if not _dlpack._native_exporter():
+            pytest.skip("the native module pydev._pydev is not built (make wheel)")
+    else:
+        monkeypatch.setattr(_dlpack, "_native_capsule", False)
+    return request.param
+
+
+def test_pydev_capsules_are_consumable_and_freed(exporter):
     a = np.arange(6, dtype=np.float32)
     before = _dlpack.live_exports()
 
@@ -165,6 +177,16 @@ def test_pydev_capsules_are_consumable_and_freed():
     assert t.readonly and t.strides == (1, 2)
     with pytest.raises(BufferError):
         _dlpack.make_capsule(a.ctypes.data, (1,), np.dtype([("x", "f4")]), 1, owner=a)
+    # a vector dtype is lanes; the owner lives while the export does
+    owner = np.arange(8, dtype=np.float32)
+    refs = sys.getrefcount(owner)
+    c = _dlpack.make_capsule(owner.ctypes.data, (2,), np.dtype((np.float32, (4,))), 2, owner=owner, device_id=1)
+    assert sys.getrefcount(owner) == refs + 1
+    t = _dlpack.DLPackTensor(c, "x")
+    assert (t.device, t.device_id, t.shape, t.dtype) == ("cuda", 1, (2,), np.dtype((np.float32, (4,))))
+    t.release()
+    del c
+    assert sys.getrefcount(owner) == refs and _dlpack.live_exports() == before
 
 
 def test_dlpack_wins_over_cai():
