@@ -8,8 +8,9 @@ HostProgram(llvm, kernel).launch(grid, block, shared, args),
 CudaProgram(ptx, kernel).launch(grid, block, shared, stream, args),
 cuda_status(), cuda_alloc/free, cuda_memcpy_htod/dtoh, cuda_stream_create,
 cuda_stream_synchronize, cuda_stream_wait, cuda_synchronize, stats(); and,
-only where present, cuda_arch().
-"""
+only where present, cuda_arch() and Dispatch (the launch fast path). The
+DLPack exporter (dlpack_capsule, dlpack_live_exports) is imported by
+_dlpack itself, which falls back to ctypes without the native module."""
 import hashlib
 import os
 
