@@ -182,7 +182,7 @@ pub fn struct_type<'c>(
 }
 
 /// (name, fields, align) of a struct type.
-pub fn struct_parts<'c>(ty: Type<'c>) -> Option<(String, Vec<(String, Type<'c>)>, u64)> {
+pub fn struct_parts<'c>(ty: Type<'c>) -> Option<(String, crate::types::StructFields<'c>, u64)> {
     if !is_struct(ty) {
         return None;
     }

@@ -45,8 +45,11 @@ pub fn struct_type<'c>(ctx: &'c Context, name: &str, fields: &[(&str, Type<'c>)]
     capi::struct_type(ctx, name, fields, align)
 }
 
+/// The (name, type) fields of a struct type, in order.
+pub type StructFields<'c> = Vec<(String, Type<'c>)>;
+
 /// (name, fields, align) of a struct type.
-pub fn struct_parts<'c>(ty: Type<'c>) -> Option<(String, Vec<(String, Type<'c>)>, u64)> {
+pub fn struct_parts<'c>(ty: Type<'c>) -> Option<(String, StructFields<'c>, u64)> {
     capi::struct_parts(ty)
 }
 

@@ -525,7 +525,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     inputs.push(i32t);
     let mut fm = capi::op_mut(f);
     fm.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &[i32t]).into()).into());
-    if let Ok(a) = fm.attribute("arg_attrs").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) {
+    if let Ok(a) = fm.attribute("arg_attrs").and_then(ArrayAttribute::try_from) {
         let mut all: Vec<Attribute> = (0..a.len()).map(|i| a.element(i).expect("in range")).collect();
         all.push(Attribute::parse(ctx, "{}").expect("dict"));
         fm.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());

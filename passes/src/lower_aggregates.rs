@@ -259,8 +259,8 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut changed = false;
         let mut stack_aligns: Vec<(usize, u64)> = Vec::new();
-        for i in 0..entry.argument_count() {
-            let arg = entry.argument(i).expect("argument below the count");
+        let args = (0..entry.argument_count()).map(|i| entry.argument(i).expect("argument below the count"));
+        for (i, arg) in args.enumerate() {
             let pydev = arg.r#type();
             let Some(abi) = abi_of(ctx, pydev) else { continue };
             // A struct or tuple CUDA aligns beyond its members (align=,

@@ -636,12 +636,7 @@ fn finish_static<'c>(
 ) -> Result<(), String> {
     let result_type = op.result(0).expect("result").r#type();
     // Element strides of a dense array in C or Fortran order.
-    let n = shape.len();
-    let mut strides = vec![1i64; n];
-    for k in 0..n {
-        let range: Vec<usize> = if fortran { (0..k).collect() } else { (k + 1..n).collect() };
-        strides[k] = range.iter().map(|&j| shape[j]).product();
-    }
+    let strides: Vec<i64> = (0..shape.len()).map(|k| if fortran { shape[..k].iter().product() } else { shape[k + 1..].iter().product() }).collect();
     let desc_type = descriptor_type(b, array, cuda);
     let mut desc = b.value("llvm.mlir.undef", &[], desc_type, &[]);
     let insert = |d: Value<'c, 'c>, v: Value<'c, '_>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], desc_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);

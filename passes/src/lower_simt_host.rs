@@ -27,6 +27,7 @@
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
+//!
 //! Does not fire on a module without functions.
 //!
 //! Thread context (`ThreadCtx`, all u32 unless said): thread_idx at 0,

@@ -290,9 +290,9 @@ fn dynamic_shared_memory_has_the_launch_size() {
     let args = [array(&mut out, &[n as u64]), array(&mut x, &[n as u64])];
     let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
     p.launch(LaunchConfig { grid: [3, 1, 1], block: [64, 1, 1], shared: 64 * 4 }, &refs).unwrap();
-    for i in 0..n {
+    for (i, &o) in out.iter().enumerate() {
         let (b, t) = (i / 64, i % 64);
-        assert_eq!(out[i], x[b * 64 + 63 - t] + 64.0, "element {i}");
+        assert_eq!(o, x[b * 64 + 63 - t] + 64.0, "element {i}");
     }
 }
 

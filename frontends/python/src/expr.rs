@@ -257,10 +257,8 @@ impl Lowerer<'_, '_, '_> {
         };
         let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
         let (l, r) = (&self.adopt(l.clone(), &common), &self.adopt(r.clone(), &common));
-        if matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_)) {
-            if !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
-                return self.err(range, format!("'{}' is not defined for complex numbers", op.as_str()));
-            }
+        if (matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_))) && !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+            return self.err(range, format!("'{}' is not defined for complex numbers", op.as_str()));
         }
         let konst = match (&l.konst, &r.konst) {
             (Some(Const::Int(a)), Some(Const::Int(b))) => Some(Const::Bool(match op {
@@ -479,7 +477,9 @@ impl Lowerer<'_, '_, '_> {
                 return Ok(self.typed_const(k, ty));
             }
         }
-        let ok = (x.ty.is_number() && ty.is_number() && !(matches!(x.ty, Ty::Complex(_)) && !matches!(ty, Ty::Complex(_))))
+        // As in Python, a complex does not convert to a real number.
+        let complex_to_real = matches!(x.ty, Ty::Complex(_)) && !matches!(ty, Ty::Complex(_));
+        let ok = (x.ty.is_number() && ty.is_number() && !complex_to_real)
             || (x.ty == Ty::WarpMask && ty.is_integer())
             || (x.ty.is_integer() && *ty == Ty::WarpMask);
         if !ok {

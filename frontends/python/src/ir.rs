@@ -87,6 +87,12 @@ pub struct FuncBuilder {
     alias: HashMap<ValueId, ValueId>,
 }
 
+impl Default for FuncBuilder {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl FuncBuilder {
     pub fn new() -> Self {
         let mut b = Self { blocks: vec![], next_value: 0, defs: HashMap::new(), cur: None, errors: vec![], loc: "loc(unknown)".into(), alias: HashMap::new() };

@@ -91,6 +91,10 @@ pub enum ClosureBody {
     Def(ast::StmtFunctionDef),
 }
 
+/// What a specialization is compiled for: (qualified name, argument types,
+/// the ConstExpr arguments' values as text, empty for the others).
+type SpecKey = (String, Vec<Ty>, Vec<String>);
+
 struct LoopCtx {
     continue_to: usize,
     break_to: usize,
@@ -101,7 +105,8 @@ pub struct Compiler<'m, 'a> {
     pub m: &'m Module<'a>,
     pub diags: Vec<Diagnostic>,
     pub functions: Vec<String>,
-    specialized: HashMap<(String, Vec<Ty>, Vec<String>), (String, Option<Ty>)>,
+    /// Functions compiled so far: their symbol and return type.
+    specialized: HashMap<SpecKey, (String, Option<Ty>)>,
     in_progress: Vec<String>,
     /// The compile target when known (`Some(None)`: the host, else the SM
     /// number): `if target(...)` then lowers only the branch that target

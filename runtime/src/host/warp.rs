@@ -72,9 +72,8 @@ pub fn try_release(lanes: &[Lane]) -> Option<(u32, [u64; 32])> {
                 if in_group(src) { req(src as usize).value } else { r.value }
             }
             op::MATCH_ANY => u64::from(members().filter(|&o| req(o).value == r.value).fold(0u32, |m, o| m | 1 << o)),
-            op::MATCH_ALL => {
-                if members().all(|o| req(o).value == r.value) { u64::from(group) | 1 << 32 } else { 0 }
-            }
+            // Lanes that disagree get 0 (no mask, predicate false) below.
+            op::MATCH_ALL if members().all(|o| req(o).value == r.value) => u64::from(group) | 1 << 32,
             _ => 0,
         };
     }

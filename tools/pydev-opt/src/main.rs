@@ -194,9 +194,8 @@ fn run() -> Result<bool, String> {
         let mut chunk_ok = module.is_some();
         let mut text = String::new();
         if let Some(mut module) = module {
-            if !cli.no_verify && !module.as_operation().verify() {
-                chunk_ok = false;
-            } else if pm.run(&mut module).is_err() {
+            // An input that does not verify is not run through the passes.
+            if (!cli.no_verify && !module.as_operation().verify()) || pm.run(&mut module).is_err() {
                 chunk_ok = false;
             } else if cli.emit == "ptx" {
                 let objects = pydev_passes::gpu_objects(module.as_operation());
