@@ -133,6 +133,27 @@ pydev_enum!(
         NoTarget = 8 => "no_target" }
 );
 
+impl TargetKind {
+    /// Whether a node holds for the compile target (`None`: the host, else
+    /// the SM number), given the truth of its operands: the one meaning of a
+    /// target description, shared by `pydev-specialize-target` and the
+    /// frontend (which folds `if target(...)` while lowering).
+    pub fn holds(self, arch: u32, operands: impl IntoIterator<Item = bool>, sm: Option<u32>) -> bool {
+        let mut operands = operands.into_iter();
+        match self {
+            TargetKind::IsHost => sm.is_none(),
+            TargetKind::IsDevice => sm.is_some(),
+            TargetKind::IsExactly => sm == Some(arch),
+            TargetKind::Provides => sm.is_some_and(|s| s >= arch),
+            TargetKind::AnyTarget => true,
+            TargetKind::NoTarget => false,
+            TargetKind::Not => !operands.next().unwrap_or(false),
+            TargetKind::And => operands.all(|b| b),
+            TargetKind::Or => operands.any(|b| b),
+        }
+    }
+}
+
 /// The CUDA architectures of `smXX` selectors, in capability order.
 pub const SM_ARCHS: &[u32] = &[
     50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121,

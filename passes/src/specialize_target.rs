@@ -63,17 +63,8 @@ pub const INFO: PassInfo = PassInfo {
 pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
     let (kind, arch, operands) = target_parts(desc).ok_or("not a target description")?;
     let kind = TargetKind::from_value(kind.into()).ok_or("unknown target kind")?;
-    Ok(match kind {
-        TargetKind::IsHost => sm.is_none(),
-        TargetKind::IsDevice => sm.is_some(),
-        TargetKind::IsExactly => sm == Some(arch),
-        TargetKind::Provides => sm.is_some_and(|s| s >= arch),
-        TargetKind::AnyTarget => true,
-        TargetKind::NoTarget => false,
-        TargetKind::Not => !matches(operands[0], sm)?,
-        TargetKind::And => operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?.into_iter().all(|b| b),
-        TargetKind::Or => operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?.into_iter().any(|b| b),
-    })
+    let operands = operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?;
+    Ok(kind.holds(arch, operands, sm))
 }
 
 fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {

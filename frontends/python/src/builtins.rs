@@ -7,6 +7,7 @@ use crate::{
     lower::{describe, Item, Lowerer, Target, R},
     types::{ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, UINT32},
 };
+use pydev_dialect::TargetKind;
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -41,10 +42,10 @@ impl Lowerer<'_, '_, '_> {
             return Ok(Item::Sm(sm));
         }
         Ok(match attr {
-            "is_host" => Item::Target(Target::Leaf("is_host")),
-            "is_device" => Item::Target(Target::Leaf("is_device")),
-            "any_target" => Item::Target(Target::Leaf("any_target")),
-            "no_target" => Item::Target(Target::Leaf("no_target")),
+            "is_host" => Item::Target(Target::leaf(TargetKind::IsHost, 0)),
+            "is_device" => Item::Target(Target::leaf(TargetKind::IsDevice, 0)),
+            "any_target" => Item::Target(Target::leaf(TargetKind::AnyTarget, 0)),
+            "no_target" => Item::Target(Target::leaf(TargetKind::NoTarget, 0)),
             "warp_size" => Item::Val(self.constant(Const::Int(32), range)?),
             "lane_id" => {
                 let i = self.b.op1("gpu.lane_id", Ty::Raw("index"));
@@ -462,7 +463,7 @@ impl Lowerer<'_, '_, '_> {
             "is_exactly" | "provides" => {
                 let [s] = self.bind_all(c, what, ["sm"])?;
                 let Item::Sm(sm) = self.expr(s)? else { return self.err_help(s.range(), format!("{what}() takes an SM selector"), "e.g. device.sm80") };
-                Ok(Item::Target(Target::Sm(if name == "provides" { "provides" } else { "is_exactly" }, sm)))
+                Ok(Item::Target(Target::leaf(if name == "provides" { TargetKind::Provides } else { TargetKind::IsExactly }, sm)))
             }
             "machine_representation" => {
                 self.bind_all(c, what, [])?;

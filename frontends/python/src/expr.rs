@@ -57,11 +57,11 @@ impl Lowerer<'_, '_, '_> {
                 self.at(b.range());
                 if let (Item::Target(x), Item::Target(y)) = (&l, &r) {
                     let kind = match b.op {
-                        Operator::BitAnd => "and",
-                        Operator::BitOr => "or",
+                        Operator::BitAnd => pydev_dialect::TargetKind::And,
+                        Operator::BitOr => pydev_dialect::TargetKind::Or,
                         _ => return self.err(b.range(), "target descriptions combine only with &, | and ~"),
                     };
-                    return Ok(Item::Target(crate::lower::Target::Node(kind, vec![x.clone(), y.clone()])));
+                    return Ok(Item::Target(crate::lower::Target::node(kind, vec![x.clone(), y.clone()])));
                 }
                 self.binary(b.op, l, r, b.range())
             }
@@ -197,7 +197,7 @@ impl Lowerer<'_, '_, '_> {
         let operand = self.expr(&u.operand)?;
         self.at(u.range());
         if let (UnaryOp::Invert, Item::Target(t)) = (u.op, &operand) {
-            return Ok(Item::Target(crate::lower::Target::Node("not", vec![t.clone()])));
+            return Ok(Item::Target(crate::lower::Target::node(pydev_dialect::TargetKind::Not, vec![t.clone()])));
         }
         if u.op == UnaryOp::Not {
             let t = self.truth(operand, u.operand.range())?;

@@ -8,6 +8,7 @@ use crate::{
     module::{FuncKind, GlobalConst, Module, StructClass},
     types::{ArrayLayout, Space, StructDef, Ty},
 };
+use pydev_dialect::TargetKind;
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::{
@@ -20,35 +21,34 @@ pub type R<T> = Result<T, ()>;
 /// A target description tree (spec: Target Specialization), printed as
 /// `#pydev.target<...>`.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Target {
-    Leaf(&'static str),
-    Sm(&'static str, u32),
-    Node(&'static str, Vec<Target>),
+pub struct Target {
+    pub kind: TargetKind,
+    /// The SM number of `is_exactly` and `provides`, else 0.
+    pub sm: u32,
+    pub operands: Vec<Target>,
 }
 
 impl Target {
+    pub fn leaf(kind: TargetKind, sm: u32) -> Self {
+        Self { kind, sm, operands: vec![] }
+    }
+
+    pub fn node(kind: TargetKind, operands: Vec<Target>) -> Self {
+        Self { kind, sm: 0, operands }
+    }
+
     pub fn text(&self) -> String {
-        match self {
-            Target::Leaf(l) => (*l).to_owned(),
-            Target::Sm(k, sm) => format!("{k}(sm_{sm})"),
-            Target::Node(k, ops) => format!("{k}({})", ops.iter().map(Target::text).collect::<Vec<_>>().join(", ")),
+        match self.kind {
+            TargetKind::IsExactly | TargetKind::Provides => format!("{}(sm_{})", self.kind, self.sm),
+            _ if self.operands.is_empty() => self.kind.to_string(),
+            _ => format!("{}({})", self.kind, self.operands.iter().map(Target::text).collect::<Vec<_>>().join(", ")),
         }
     }
 
     /// Whether the description holds for the compile target (`None`: the
     /// host, else the SM number), as `pydev-specialize-target` folds it.
     pub fn holds(&self, sm: Option<u32>) -> bool {
-        match self {
-            Target::Leaf("is_host") => sm.is_none(),
-            Target::Leaf("is_device") => sm.is_some(),
-            Target::Leaf("any_target") => true,
-            Target::Leaf(_) => false,
-            Target::Sm("provides", v) => sm.is_some_and(|s| s >= *v),
-            Target::Sm(_, v) => sm == Some(*v),
-            Target::Node("not", ops) => !ops.iter().all(|o| o.holds(sm)),
-            Target::Node("and", ops) => ops.iter().all(|o| o.holds(sm)),
-            Target::Node(_, ops) => ops.iter().any(|o| o.holds(sm)),
-        }
+        self.kind.holds(self.sm, self.operands.iter().map(|o| o.holds(sm)), sm)
     }
 }
 
