@@ -105,8 +105,8 @@ fn run(root: OperationRef) -> Result<(), ()> {
 ///   atomic_store %v, %r : T           =>  atomic_store to_bits(%v), (%r as atomic_ref<iN>)
 ///   atomic_rmw exch | atomic_cas : T  =>  the same on iN, operands to_bits, result from_bits
 ///   atomic_wait %r, %old : T          =>  atomic_wait on iN
-/// to_bits/from_bits go through one scratch alloca in the entry block, which
-/// LLVM's SROA turns into register moves.
+/// to_bits/from_bits go through a scratch alloca (one per atomic, in the
+/// entry block), which LLVM's SROA turns into register moves.
 fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
     const ATOMICS: &[&str] = &["pydev.atomic_rmw", "pydev.atomic_cas", "pydev.atomic_load", "pydev.atomic_store", "pydev.atomic_wait"];
     rewrite_all(root, ATOMICS, |b, op| {
