@@ -66,6 +66,10 @@ impl Default for CudaOptions {
 pub const STAGES: &[&str] = &["pydev", "pydev-opt", "llvm", "ptx"];
 
 /// The lowest PTX ISA that knows `chip` (PTX ISA release notes).
+/// The chips the cuda pipeline compiles for (the SM selectors below sm_70
+/// still name targets in `target(...)` descriptions).
+pub const CHIPS: &str = "sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_101, sm_103, sm_110, sm_120, sm_121";
+
 fn default_ptx(chip: &str) -> Option<&'static str> {
     Some(match chip {
         "sm_70" | "sm_72" | "sm_75" | "sm_80" | "sm_86" | "sm_87" | "sm_89" | "sm_90" => "80",
@@ -106,7 +110,7 @@ impl CudaOptions {
             }
         }
         if default_ptx(&options.chip).is_none() {
-            return Err(format!("unsupported chip '{}': expected sm_70 .. sm_120", options.chip));
+            return Err(format!("unsupported chip '{}': expected one of {CHIPS}", options.chip));
         }
         Ok(options)
     }

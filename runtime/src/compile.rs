@@ -14,7 +14,7 @@ use std::{cell::RefCell, rc::Rc};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
     Host,
-    /// `sm_70` .. `sm_120`.
+    /// `sm_70` .. `sm_121` (`pydev_passes::pipeline::CHIPS`).
     Cuda(String),
 }
 
@@ -25,7 +25,7 @@ impl Target {
         } else if text.starts_with("sm_") {
             Ok(Target::Cuda(text.to_owned()))
         } else {
-            Err(format!("unknown target '{text}': expected host or sm_XX (sm_70 .. sm_120)"))
+            Err(format!("unknown target '{text}': expected host or one of {}", pydev_passes::pipeline::CHIPS))
         }
     }
 }

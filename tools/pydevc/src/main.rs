@@ -19,7 +19,7 @@ struct Cli {
     /// Argument types, e.g. 'float32[:, ::1], int32, Point' (docs/signatures.md).
     #[arg(long, default_value = "")]
     signature: String,
-    /// sm_70 .. sm_120, or host.
+    /// sm_70 .. sm_121, or host.
     #[arg(long, default_value = "sm_90")]
     target: String,
     /// The stage to write.
