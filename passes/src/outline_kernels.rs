@@ -5,7 +5,10 @@
 //! Guarantees: the module is a `gpu.container_module` holding one
 //! `gpu.module @pydev` with every function; each kernel is a `gpu.func`
 //! with the `kernel` attribute, its body and Python name kept.
-//! Does not fire on a module without `pydev.kernel` functions.
+//! A module of device functions alone (a `@device.func` compiled by itself,
+//! e.g. an interop function for CUDA C++ to link) is outlined too, so its
+//! PTX defines them rather than being empty.
+//! Does not fire on a module without top-level `func.func`s.
 //!
 //! Rewrites:
 //!   func.func @k {pydev.kernel} { ... func.return }  =>  gpu.module @pydev { gpu.func @k kernel { ... gpu.return } }
@@ -41,7 +44,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
         .into_iter()
         .filter(|f| f.parent_operation().map(|p| p.to_raw().ptr) == Some(module.to_raw().ptr))
         .collect();
-    if !funcs.iter().any(|f| f.has_attribute("pydev.kernel")) {
+    if funcs.is_empty() {
         return Ok(());
     }
     let ctx = capi::context(module);

@@ -163,7 +163,8 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     native = _native.get()
     path, source = fn._source()
     _launch._count("compiles")
-    return native.compile(path, source, fn.__name__, signature, fn._consts(), target, stage)
+    lib = "" if target == "host" else _launch.libdevice()
+    return native.compile(path, source, fn.__name__, signature, fn._consts(), target, stage, libdevice=lib)
 
 
 def stats():

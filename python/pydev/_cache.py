@@ -21,12 +21,12 @@ def cache_dir():
     return os.environ.get("PYDEV_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pydev")
 
 
-def cache_key(source, consts, signature, target, stage, name, compiler):
+def cache_key(source, consts, signature, target, stage, name, compiler, libdevice=""):
     """SHA-256 (hex) of everything the compiled text depends on."""
     h = hashlib.sha256()
-    # The compiler reads these from the environment: a build with bounds
-    # checks (or another libdevice) is another entry.
-    options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={os.environ.get('PYDEV_LIBDEVICE', '')}"
+    # A build with bounds checks (read from the environment by the compiler)
+    # or with another libdevice is another entry.
+    options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={libdevice}"
     for part in (FORMAT, source, repr(sorted(consts.items())), signature, target, stage, name, compiler, options):
         b = str(part).encode("utf-8", "surrogatepass")
         h.update(len(b).to_bytes(8, "little"))

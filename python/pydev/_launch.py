@@ -1,6 +1,8 @@
 """Kernels and device functions: lazy compilation per argument signature,
 the in-memory dispatch cache and the on-disk cache, argument packing
 (the kernel ABI) and `launch`."""
+import functools
+import glob
 import linecache
 import os
 import re
@@ -18,6 +20,31 @@ _STATS_LOCK = threading.Lock()
 def _count(name, n=1):
     with _STATS_LOCK:
         STATS[name] += n
+
+
+@functools.lru_cache(maxsize=None)
+def _found_libdevice():
+    candidates = []
+    try:
+        import nvidia  # the nvidia-nvvm / nvidia-cuda-nvcc wheels
+
+        for root in nvidia.__path__:
+            candidates += sorted(glob.glob(os.path.join(root, "*", "nvvm", "libdevice", "libdevice.10.bc")), reverse=True)
+    except ImportError:
+        pass
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home:
+            candidates.append(os.path.join(home, "nvvm", "libdevice", "libdevice.10.bc"))
+    return next((c for c in candidates if os.path.isfile(c)), "")
+
+
+def libdevice():
+    """The libdevice.10.bc that CUDA math functions (`math.sin`, `abs` of a
+    float...) link: $PYDEV_LIBDEVICE when set and not empty, else the nvidia-nvvm wheel's,
+    else the CUDA toolkit's ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda), as
+    Numba-CUDA looks for it; "" when there is none (a kernel that needs it
+    is then a CompileError saying so)."""
+    return os.environ.get("PYDEV_LIBDEVICE") or _found_libdevice()
 
 
 STAGES = ("python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx")
@@ -160,7 +187,8 @@ class Kernel(_Function):
         def load(text):
             return native.HostProgram(text, self.__name__) if target == "host" else native.CudaProgram(text, self.__name__)
 
-        key = _cache.cache_key(source, consts, signature, tgt, stage, self.__name__, _native.fingerprint())
+        lib = "" if target == "host" else libdevice()
+        key = _cache.cache_key(source, consts, signature, tgt, stage, self.__name__, _native.fingerprint(), lib)
         text = _cache.load(key)
         if text is not None:
             try:
@@ -170,7 +198,7 @@ class Kernel(_Function):
             except Exception:
                 pass  # an unusable entry: compile again and replace it
         _count("compiles")
-        text = native.compile(path, source, self.__name__, signature, consts, tgt, stage)
+        text = native.compile(path, source, self.__name__, signature, consts, tgt, stage, libdevice=lib)
         _cache.store(key, text)
         return load(text)
 

@@ -60,7 +60,7 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>) -> Compile
 
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -74,10 +74,15 @@ fn compile(
     opt_level: u8,
     fast_math: bool,
     boundscheck: Option<bool>,
+    libdevice: Option<String>,
 ) -> PyResult<String> {
     let free = free_names(consts)?;
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
-    let options = options(opt_level, fast_math, boundscheck);
+    let mut options = options(opt_level, fast_math, boundscheck);
+    // None: $PYDEV_LIBDEVICE (the package passes the path it found).
+    if let Some(path) = libdevice {
+        options.libdevice = path;
+    }
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src = Source { file_name: filename, text: source, function, signature, free: &free };

@@ -26,7 +26,7 @@ def test_cache_key_depends_on_everything():
     k = key()
     assert k == key() and len(k) == 64
     for over in [dict(source="src2"), dict(consts={"N": 1}), dict(signature="float64[::1]"), dict(target="sm_90"),
-                 dict(stage="ptx"), dict(name="k2"), dict(compiler="c2")]:
+                 dict(stage="ptx"), dict(name="k2"), dict(compiler="c2"), dict(libdevice="/cuda/libdevice.10.bc")]:
         assert key(**over) != k, over
     assert key(consts={"N": 1}) != key(consts={"N": 2}) and key(consts={"N": 1}) != key(consts={"N": True})
     assert key(consts={"A": 1, "B": 2}) == key(consts={"B": 2, "A": 1})
@@ -140,7 +140,7 @@ class FakeNative(types.ModuleType):
     def cuda_status(self):
         return (False, "no CUDA driver (fake)")
 
-    def compile(self, filename, source, function, signature, consts, target, stage):
+    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None):
         assert os.path.isfile(filename) and "def " + function in source
         self.compiled.append((function, signature, dict(consts), target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"

@@ -8,6 +8,7 @@ reason is the error or the wrong value."""
 import importlib.util
 import os
 import re
+import subprocess
 import sys
 from fractions import Fraction
 
@@ -785,6 +786,63 @@ def test_interop_kernel():
     assert K.interop_kernel.interop
     ir = host_llvm_ir(K.interop_kernel, [out, x, y])
     assert "@interop_kernel(" in ir
+
+
+def test_device_function_compiled_alone_is_defined_in_ptx(tmp_path):
+    # An interop function compiled by itself is what CUDA C++ links against:
+    # its PTX defines it under the Python name (it used to come out empty).
+    ptx = pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
+    assert re.search(r"\.visible \.func\s+\(\.param \.b32 func_retval0\) diff\(", ptx), ptx
+    assert ".entry" not in ptx
+    # A plain @func keeps its specialized symbol.
+    plain = pydev.compile(K.pick, "float32", target="sm_90", stage="ptx")
+    assert re.search(r"\.visible \.func\s+\(\.param \.b32 func_retval0\) pick_\w+\(", plain), plain
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ptxas = subprocess.run(["bash", os.path.join(root, "scripts/find-ptxas.sh"), "sm_90"], capture_output=True, text=True).stdout.strip()
+    if ptxas:
+        (tmp_path / "diff.ptx").write_text(ptx)
+        r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "diff.ptx"), "-o", str(tmp_path / "diff.o")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+
+
+def test_libdevice_is_found_without_the_environment(monkeypatch):
+    # CUDA math (abs of a float is __nv_fabsf) links libdevice; like
+    # Numba-CUDA, the package finds the nvidia-nvvm wheel's by itself.
+    from pydev import _launch
+
+    if not _launch._found_libdevice():
+        pytest.skip("no nvidia-nvvm wheel or CUDA toolkit with libdevice.10.bc here")
+    monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
+    ptx = pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
+    assert "abs.f32" in ptx and "__nv_" not in ptx, ptx
+
+
+def test_libdevice_search_order(monkeypatch, tmp_path):
+    from pydev import _launch
+
+    toolkit = tmp_path / "cuda"
+    (toolkit / "nvvm" / "libdevice").mkdir(parents=True)
+    (toolkit / "nvvm" / "libdevice" / "libdevice.10.bc").write_bytes(b"BC")
+    monkeypatch.setitem(sys.modules, "nvidia", None)  # no nvidia wheels
+    monkeypatch.delenv("CUDA_PATH", raising=False)
+    monkeypatch.setenv("CUDA_HOME", str(toolkit))
+    monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
+    _launch._found_libdevice.cache_clear()
+    try:
+        assert _launch.libdevice() == str(toolkit / "nvvm" / "libdevice" / "libdevice.10.bc")
+        monkeypatch.setenv("PYDEV_LIBDEVICE", "/explicit/libdevice.10.bc")
+        assert _launch.libdevice() == "/explicit/libdevice.10.bc"
+    finally:
+        _launch._found_libdevice.cache_clear()
+
+
+def test_missing_libdevice_is_a_compile_error(monkeypatch):
+    from pydev import _launch
+
+    monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
+    monkeypatch.setattr(_launch, "_found_libdevice", lambda: "")
+    with pytest.raises(pydev.CompileError, match="needs libdevice: set PYDEV_LIBDEVICE"):
+        pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
 
 
 @host_only

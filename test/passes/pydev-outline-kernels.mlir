@@ -20,13 +20,22 @@ func.func @saxpy(%a: f32, %y: !pydev.array<f32, 1>) attributes {pydev.kernel} {
 
 // -----
 
-// Does not fire: no kernel in the module.
-// CHECK-LABEL: module {
-// CHECK-NOT: gpu.module
-// CHECK: func.func @only_device
-func.func @only_device() {
+// Device functions without a kernel move too: their PTX defines them
+// (an interop function compiled alone, for CUDA C++ to link).
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.module @pydev
+// CHECK: func.func @only_device() attributes {pydev.interop}
+func.func @only_device() attributes {pydev.interop} {
   return
 }
+
+// -----
+
+// Does not fire: no function in the module.
+// CHECK-LABEL: module {
+// CHECK-NOT: gpu.module
+// CHECK: llvm.mlir.global
+llvm.mlir.global internal constant @table(dense<[1, 2]> : tensor<2xi32>) : !llvm.array<2 x i32>
 
 // -----
 
