@@ -417,6 +417,10 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
     target = active_target()
     if isinstance(stream, _streams.Stream) and stream.target != target:
         raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+    code = f.underlying.__code__
+    if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed
+        names = ", ".join(code.co_varnames[: code.co_argcount])
+        raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
     signature, packed, arrays = pack_args(f, args, target, handle)
     arch = cuda_arch() if target == "cuda" else "host"
     prog = f.program(signature, target, arch)

@@ -242,6 +242,16 @@ def test_kernel_returning_a_value_is_a_compile_error():
     assert f"kernels.py:{line}:{col}: error:" in msg and "return 1" in msg
 
 
+def test_wrong_argument_count_is_a_type_error_before_compiling():
+    x = np.zeros(4, np.float32)
+    before = pydev.stats()["compiles"]
+    with pytest.raises(TypeError, match=r"kernel 'vector_add' takes 3 arguments \(out, a, b\), got 2"):
+        device.launch(kernels.vector_add, x, x, grid=1, block=4, stream=stream())
+    with pytest.raises(TypeError, match=r"takes 3 arguments \(out, a, b\), got 4"):
+        device.launch(kernels.vector_add, x, x, x, x, grid=1, block=4, stream=stream())
+    assert pydev.stats()["compiles"] == before
+
+
 def test_compile_errors_carry_file_line_col():
     with pytest.raises(pydev.CompileError) as e:
         device.launch(kernels.undefined_name, np.zeros(1), grid=1, block=1, stream=stream())
