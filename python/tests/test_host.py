@@ -252,6 +252,11 @@ def test_wrong_argument_count_is_a_type_error_before_compiling():
     assert pydev.stats()["compiles"] == before
 
 
+def test_unsupported_chip_is_a_value_error():
+    with pytest.raises(ValueError, match=r"unknown target 'sm_60': expected host or one of sm_70, .*sm_121"):
+        pydev.compile(kernels.vector_add, "float32[::1], float32[::1], float32[::1]", target="sm_60", stage="ptx")
+
+
 def test_compile_errors_carry_file_line_col():
     with pytest.raises(pydev.CompileError) as e:
         device.launch(kernels.undefined_name, np.zeros(1), grid=1, block=1, stream=stream())

@@ -22,7 +22,7 @@ impl Target {
     pub fn parse(text: &str) -> Result<Self, String> {
         if text == "host" {
             Ok(Target::Host)
-        } else if text.starts_with("sm_") {
+        } else if pydev_passes::pipeline::CHIPS.split(", ").any(|c| c == text) {
             Ok(Target::Cuda(text.to_owned()))
         } else {
             Err(format!("unknown target '{text}': expected host or one of {}", pydev_passes::pipeline::CHIPS))

@@ -10,6 +10,8 @@
 # RUN: not pydevc %s --kernel launches --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=LAUNCH
 # RUN: not pydevc %s --kernel calls_kernel --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=CALL-KERNEL
 # RUN: not pydevc %s --kernel decorator_call --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=DECORATOR
+# RUN: not pydevc %s --kernel plus --signature 'int32[:]' --target sm_60 2>&1 | FileCheck %s --check-prefix=CHIP
+# CHIP: pydevc: error: unknown target 'sm_60': expected host or one of sm_70, {{.*}}, sm_121
 
 import cuda.device as device
 

@@ -46,8 +46,8 @@ struct Cli {
 }
 
 fn run(cli: &Cli) -> Result<String, String> {
-    let source = std::fs::read_to_string(&cli.file).map_err(|e| format!("cannot read '{}': {e}", cli.file))?;
-    let target = pydev_runtime::Target::parse(&cli.target)?;
+    let source = std::fs::read_to_string(&cli.file).map_err(|e| format!("pydevc: error: cannot read '{}': {e}", cli.file))?;
+    let target = pydev_runtime::Target::parse(&cli.target).map_err(|e| format!("pydevc: error: {e}"))?;
     let options = pydev_runtime::CompileOptions {
         opt_level: cli.opt_level,
         fast_math: cli.fast_math,
