@@ -777,6 +777,41 @@ def test_interop_function_c_signature():
     assert len(defs) == 1 and re.fullmatch(r"define float @diff\(float %0, float %1\)( #\d+)? \{", defs[0]), defs
 
 
+@device.struct(align=16)
+class complex:  # the spec's example (User-Defined Types): shadows the builtin
+    real: float
+    imag: float
+
+
+@device.kernel
+def spec_complex(cs, out, c):
+    i = device.tid(1)
+    if i < cs.shape[0]:
+        out[i] = cs[i].real * c.imag + cs[i].imag
+    if i == 0:
+        d = complex(1.5, 2.5)
+        out[cs.shape[0]] = d.real + d.imag
+
+
+def test_struct_named_like_a_builtin_shadows_it():
+    # A struct named `complex` was read as complex64 in the launch signature:
+    # an array of them gave wrong values, one by value a size error.
+    assert complex.dtype.itemsize == 16  # NumPy keeps align=16 as the itemsize only
+    r = rng(83)
+    cs = np.zeros(5, complex.dtype)
+    cs["real"], cs["imag"] = r.uniform(-2, 2, 5), r.uniform(-2, 2, 5)
+    out = poisoned(6, np.float32)
+    launch(spec_complex, cs, out, complex(0.5, 3.0), block=8)
+    np.testing.assert_allclose(out[:5], cs["real"] * np.float32(3.0) + cs["imag"], rtol=1e-6)
+    assert out[5] == 4.0
+
+
+def test_cbrt_of_exact_cubes_is_exact_on_the_host():
+    cubes = np.arange(1, 200, dtype=np.float32) ** 3
+    assert [float(device.cbrt(c)) for c in cubes] == list(range(1, 200))
+    assert device.cbrt(27.0) == 3.0 and device.cbrt(np.float16(8)).dtype == np.float16
+
+
 def test_interop_kernel():
     r = rng(171)
     x, y = r.uniform(-5, 5, 100).astype(np.float32), r.uniform(-5, 5, 100).astype(np.float32)

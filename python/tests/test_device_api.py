@@ -109,6 +109,12 @@ def test_kernel_and_func_exclude_each_other():
     lambda: device.match_all_sync(-1, 1, 0),
     lambda: device.Atomic(int).add(1),
     lambda: device.AtomicInterface(),
+    # Comparisons too: `if device.lane_id == 0:` in a @func run on the host
+    # must not quietly take the False branch.
+    lambda: device.lane_id == 0,
+    lambda: device.warp_size != 32,
+    lambda: abs(device.lane_id),
+    lambda: f"{device.warp_size}",
 ])
 def test_device_only_entities_raise_on_the_host(use):
     with pytest.raises(RuntimeError, match=r"cuda\.device\..* is device-only: call it from a @device.kernel or @device.func compiled for a target"):
@@ -121,6 +127,7 @@ def test_device_only_message_names_the_entity():
     with pytest.raises(RuntimeError, match=r"^cuda\.device\.thread_idx\.x is device-only"):
         device.thread_idx.x
     assert "device-only" in repr(device.tid)
+    assert {device.lane_id: 1}[device.lane_id] == 1  # hashable by identity
 
 
 # --- targets ------------------------------------------------------------------------------------

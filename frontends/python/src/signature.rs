@@ -74,8 +74,14 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
     if base == "None" && dims.is_none() && !readonly {
         return Ok(Ty::None);
     }
+    // A struct of the file named like a Python builtin (the spec's own
+    // `class complex`) shadows it, as in Python; the launch spells numbers
+    // by their fixed-format names (complex64, float32, int32), never so.
+    let shadowed = matches!(base, "complex" | "float" | "int").then(|| m.structs.get(base)).flatten();
     let dtype = if base == "WarpMask" {
         Ty::WarpMask
+    } else if let Some(s) = shadowed {
+        Ty::Struct(s.def.clone())
     } else if let Some(t) = Ty::from_dtype_name(base).or_else(|| Ty::from_vector_name(base)) {
         t
     } else if let Some(s) = m.structs.get(base) {

@@ -270,7 +270,11 @@ class _DeviceOnly:
     __call__ = __bool__ = __int__ = __index__ = __float__ = __len__ = __iter__ = __getitem__ = __setitem__ = _fail
     __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _fail
     __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = __neg__ = __pos__ = _fail
-    __lt__ = __le__ = __gt__ = __ge__ = _fail
+    # == and != too: `lane_id == 0` in a heterogeneous @func run on the host
+    # must not quietly be False. Hashing stays by identity.
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _fail
+    __hash__ = object.__hash__
+    __abs__ = __round__ = __divmod__ = __rdivmod__ = __complex__ = __format__ = __trunc__ = __floor__ = __ceil__ = _fail
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = __invert__ = _fail
 
 
@@ -339,7 +343,12 @@ def ffs(x):
 def cbrt(a):
     """The real cube root of floating-point a (same type)."""
     if isinstance(a, float) and not isinstance(a, _np.generic):
-        return float32(_np.cbrt(float32(a)))
+        a = float32(a)
+    dt = _np.asarray(a).dtype
+    if dt.kind == "f" and dt.itemsize < 8 or dt.name == "bfloat16":
+        # NumPy's float32 cbrt is off by an ulp on exact cubes (27 -> 2.9999998);
+        # in float64, then rounded once, it matches CUDA's cbrtf.
+        return _np.cbrt(_np.float64(a)).astype(dt)
     return _np.cbrt(a)
 
 
