@@ -47,7 +47,13 @@ class _NumberMeta(type):
     def __subclasscheck__(cls, sub):
         return isinstance(sub, type) and issubclass(sub, cls._np)
 
-    def __call__(cls, value=0):
+    def __call__(cls, value=0, *imag):
+        if imag:
+            # complex64(re, im), as complex(re, im) and device code allow.
+            if cls._np not in (np.complex64, np.complex128) or len(imag) > 1:
+                raise TypeError(f"{cls.__name__}() takes one value" + (" or two (re, im)" if np.dtype(cls._np).kind == "c" else ""))
+            part = np.float32 if cls._np is np.complex64 else np.float64
+            return cls._np(complex(part(value), part(imag[0])))
         return cls._convert(value)
 
     def __repr__(cls):

@@ -846,6 +846,28 @@ def test_float64_to_half_formats_round_once(dst):
     assert np.isnan(out.astype(np.float32)).all()
 
 
+@device.kernel
+def complex_from_parts(out, x):
+    i = device.tid(1)
+    if i < x.size:
+        z = complex(x[i], 2.5)
+        w = device.complex128(x[i], -x[i])
+        out[i, 0] = z.real * z.imag
+        out[i, 1] = w.imag
+
+
+def test_complex_from_real_and_imaginary_parts():
+    x = rng(61).uniform(-3, 3, 40).astype(np.float32)
+    out = poisoned((40, 2), np.float64)
+    launch(complex_from_parts, out, x, block=64)
+    np.testing.assert_allclose(out[:, 0], x.astype(np.float64) * 2.5, rtol=1e-6)
+    np.testing.assert_array_equal(out[:, 1], -x.astype(np.float64))
+    # The same on the host, as Python's complex(re, im).
+    assert device.complex128(3.0, 4.0) == 3 + 4j and device.complex64(1, 2).dtype == np.complex64
+    with pytest.raises(TypeError, match=r"float32\(\) takes one value"):
+        device.float32(1.0, 2.0)
+
+
 def test_cbrt_of_exact_cubes_is_exact_on_the_host():
     cubes = np.arange(1, 200, dtype=np.float32) ** 3
     assert [float(device.cbrt(c)) for c in cubes] == list(range(1, 200))

@@ -1298,7 +1298,23 @@ impl Lowerer<'_, '_, '_> {
             }
         }
         let args = self.positional_values(c)?;
-        let [x] = args.as_slice() else { return self.err(c.range(), format!("{t}() takes one value")) };
+        // `complex(re, im)`, as in Python: each part converts to the
+        // element type, then the two make the number.
+        if let (Ty::Complex(bits), [re, im]) = (t, args.as_slice()) {
+            let part = Ty::Float(if *bits == 64 { FloatKind::F64 } else { FloatKind::F32 });
+            if matches!(re.ty, Ty::Complex(_)) || matches!(im.ty, Ty::Complex(_)) {
+                return self.err(c.range(), format!("{t}(re, im) takes two real numbers"));
+            }
+            let (re, im) = (self.convert(re, &part, c.range())?, self.convert(im, &part, c.range())?);
+            self.at(c.range());
+            let z = self.b.op1(&format!("complex.create {}, {} : {}", v(re.id), v(im.id), t.mlir()), t.clone());
+            let builtin = matches!(&c.func.as_ref(), Expr::Name(n) if n.id.as_str() == "complex");
+            return Ok(Item::Val(Val { weak: builtin, ..z }));
+        }
+        let [x] = args.as_slice() else {
+            let takes = if matches!(t, Ty::Complex(_)) { "one value or two (re, im)" } else { "one value" };
+            return self.err(c.range(), format!("{t}() takes {takes}"));
+        };
         // A value of `device.align(t, n)` is a `t`: alignment matters only
         // where it is stored.
         let t = t.aligned_value().unwrap_or(t);
