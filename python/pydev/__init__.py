@@ -103,17 +103,11 @@ def zeros(shape, dtype=_np.float64, stream=None):
 
 def to_device(array, stream=None):
     """A copy of `array` (NumPy, anything array-like, or any DLPack / CAI
-    array) on the active target, as a DeviceArray."""
+    array) on the active target, as a DeviceArray in the same layout: C or
+    Fortran order kept, a strided view copied compactly in the order of its
+    strides (NumPy's order='K'), as CuPy and Numba copy."""
     target, handle = _target_and_handle(stream)
-    if not isinstance(array, _np.ndarray) and (hasattr(array, "__dlpack__") or hasattr(array, "__cuda_array_interface__")):
-        array = to_host(array)
-    a = _np.ascontiguousarray(array)
-    if target == "host":
-        return DeviceArray(a.shape, a.dtype, target, stream=stream, _host=a.copy())
-    d = DeviceArray(a.shape, a.dtype, target, stream=stream)
-    if a.nbytes:
-        _native.get().cuda_memcpy_htod(d._ptr, a.reshape(-1).view(_np.uint8), a.nbytes, handle)
-    return d
+    return _arrays.device_copy(array, target, stream=stream, handle=handle)
 
 
 def to_host(array):

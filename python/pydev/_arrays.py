@@ -283,20 +283,70 @@ def _view(buffer, base_offset, arg):
     return np.ndarray(arg.shape, arg.dtype, buffer=buffer, offset=base_offset, strides=[s * arg.dtype.itemsize for s in arg.strides])
 
 
-def host_copy(arg, stream_handle=0):
-    """A new C-contiguous NumPy array with the elements of `arg`."""
+def host_copy(arg, stream_handle=0, order="C"):
+    """A new NumPy array with the elements of `arg`: C-contiguous, or with
+    order="K" compact in the order of `arg`'s strides (as NumPy's order='K')."""
     lo, span = _span(arg)
     if span == 0:
         return np.empty(arg.shape, arg.dtype)
     if arg.device in CPU_DEVICES:
         raw = (ctypes.c_char * span).from_address(arg.data + lo)
-        return np.array(_view(raw, -lo, arg), copy=True, order="C")
+        return np.array(_view(raw, -lo, arg), copy=True, order=order)
     native = _native.get()
     if arg.stream is not None and cai_sync_enabled():
         native.cuda_stream_synchronize(arg.stream)
     raw = np.empty(span, np.uint8)
     native.cuda_memcpy_dtoh(raw, arg.data + lo, span, stream_handle or 0)
-    return np.array(_view(raw, -lo, arg), copy=True, order="C")
+    return np.array(_view(raw, -lo, arg), copy=True, order=order)
+
+
+# --- layouts ------------------------------------------------------------------------------
+
+
+def layout_order(a):
+    """The order of the axes of NumPy array `a` in memory, outermost first,
+    that a copy of it keeps (as CuPy and Numba copies do): C order when `a`
+    is C-contiguous, the reverse when it is Fortran-contiguous, else the
+    axes by decreasing |stride| (NumPy's order='K': a strided view copies
+    compactly, its axes ranked as in its parent)."""
+    n = a.ndim
+    if a.flags.c_contiguous:
+        return tuple(range(n))
+    if a.flags.f_contiguous:
+        return tuple(reversed(range(n)))
+    return tuple(sorted(range(n), key=lambda k: -abs(a.strides[k])))
+
+
+def dense_strides(shape, order):
+    """Element strides of a compact array of `shape` whose axes lie in
+    memory in `order` (outermost first); c_strides for C order."""
+    out, acc = [0] * len(shape), 1
+    for k in reversed(order):
+        out[k] = acc
+        acc *= max(int(shape[k]), 1)
+    return tuple(out)
+
+
+def _inverse(order):
+    inv = [0] * len(order)
+    for i, k in enumerate(order):
+        inv[k] = i
+    return tuple(inv)
+
+
+def compact(a, order, copy):
+    """`a` as the C-contiguous array of its axes permuted to `order`: its
+    bytes are those of the compact copy with that layout (a new array when
+    `copy`, else `a`'s own memory where it already is one)."""
+    p = a.transpose(order)
+    return np.array(p, order="C", copy=True) if copy else np.ascontiguousarray(p)
+
+
+def empty_in_order(shape, dtype, order):
+    """(a new array of `shape` whose axes lie in memory in `order`, the
+    C-contiguous array of the same memory with its axes in that order)."""
+    c = np.empty(tuple(shape[k] for k in order), dtype)
+    return c.transpose(_inverse(order)), c
 
 
 # --- DeviceArray --------------------------------------------------------------------------
@@ -316,9 +366,13 @@ class DeviceArray:
     CUDA Array Interface v3 (with the stream it was last used on) and
     DLPack; on `host` it wraps a NumPy array and exports DLPack and
     `__array_interface__`. `.shape .dtype .size .ndim .strides .nbytes`,
-    `copy_to_host()`."""
+    `copy_to_host()`. Its memory is compact, in C order unless made from
+    an array in another layout (`to_device` of a Fortran-ordered array has
+    Fortran strides, as in CuPy and Numba); every export and copy keeps it.
+    `_order`: on cuda, the axes in memory, outermost first (None: C order);
+    on host, `_host` holds the layout."""
 
-    def __init__(self, shape, dtype, target, stream=None, _host=None):
+    def __init__(self, shape, dtype, target, stream=None, _host=None, _order=None):
         dtype = _as_dtype(dtype)
         shape = tuple(int(e) for e in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
         if dtype.subdtype is not None:  # NumPy's rule: a sub-array dtype adds dimensions
@@ -330,6 +384,7 @@ class DeviceArray:
         self._stream_handle = _stream_handle(stream)
         self._last_stream = None  # the stream of the last launch that used it (None: nothing pending)
         self._host = _host
+        self._order = tuple(range(len(shape))) if _order is None or len(_order) != len(shape) else tuple(_order)
         self._ptr = 0
         if target == "host":
             if self._host is None:
@@ -365,7 +420,15 @@ class DeviceArray:
     @property
     def strides(self):
         """Byte strides, like NumPy's."""
-        return tuple(s * self.dtype.itemsize for s in c_strides(self.shape))
+        if self.target == "host":
+            return self._host.strides
+        return tuple(s * self.dtype.itemsize for s in self._elem_strides())
+
+    def _elem_strides(self):
+        return dense_strides(self.shape, self._order)
+
+    def _c_order(self):
+        return self._order == tuple(range(len(self.shape)))
 
     def __len__(self):
         if not self.shape:
@@ -386,7 +449,7 @@ class DeviceArray:
             return from_numpy(self._host, position, keep=self)
         # A launch on another stream first waits for the one it was last used on.
         pending = None if self._last_stream is None else normalize_stream(self._last_stream)
-        return ArrayArg(self._ptr, self.shape, c_strides(self.shape), self.dtype, False, "cuda", keep=self,
+        return ArrayArg(self._ptr, self.shape, self._elem_strides(), self.dtype, False, "cuda", keep=self,
                         stream=pending, protocol="pydev.DeviceArray")
 
     # host exports
@@ -420,7 +483,8 @@ class DeviceArray:
             if normalize_stream(stream) != ours:
                 _native.get().cuda_stream_wait(stream, ours)
         versioned = max_version is not None and tuple(max_version)[0] >= 1
-        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, versioned=versioned)
+        strides = None if self._c_order() else self._elem_strides()
+        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, strides=strides, versioned=versioned)
 
     def __dlpack_device__(self):
         return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, 0)
@@ -430,28 +494,53 @@ class DeviceArray:
     def __cuda_array_interface__(self):
         if self.target == "host":
             raise AttributeError("a host DeviceArray exports DLPack and __array_interface__, not the CUDA Array Interface")
-        out = {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr if self.size else 0, False), "strides": None, "version": 3,
+        out = {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr if self.size else 0, False),
+               "strides": None if self._c_order() else self.strides, "version": 3,
                "stream": None if self._last_stream is None else normalize_stream(self._last_stream)}
         if self.dtype.fields:
             out["descr"] = self.dtype.descr
         return out
 
     def copy_to_host(self, stream=None):
-        """A new numpy.ndarray with this array's contents (waits for the
-        stream it was last used on)."""
+        """A new numpy.ndarray with this array's contents and layout (waits
+        for the stream it was last used on)."""
         if self.target == "host":
-            return self._host.copy()
+            return self._host.copy(order="K")
         native = _native.get()
         handle = _stream_handle(stream) if stream is not None else self._stream_handle
         if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
             native.cuda_stream_wait(handle, self._last_stream)
-        out = np.empty(self.shape, self.dtype)
+        out, memory = empty_in_order(self.shape, self.dtype, self._order)
         if self.nbytes:
-            native.cuda_memcpy_dtoh(out.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle)
+            native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle)
         return out
 
     def __repr__(self):
         return f"<pydev.DeviceArray shape={self.shape} dtype={self.dtype} target={self.target}>"
+
+
+def device_copy(array, target, stream=None, handle=0):
+    """`pydev.to_device`: a DeviceArray on `target` with the elements of
+    `array` (NumPy, array-like, or any DLPack / CAI array) in its layout
+    (`layout_order`: C or Fortran order kept, a strided view compact)."""
+    if isinstance(array, DeviceArray):
+        array = array.copy_to_host()
+    elif not isinstance(array, np.ndarray) and (hasattr(array, "__dlpack__") or hasattr(array, "__cuda_array_interface__")):
+        arg = array_arg(array, 0)
+        if arg is None:
+            raise TypeError(f"to_device() cannot read {type(array).__name__} as an array")
+        array = host_copy(arg, order="K")
+    a = np.asarray(array)
+    order = layout_order(a)
+    if target == "host":
+        memory = compact(a, order, copy=True)
+        host = memory if order == tuple(range(a.ndim)) else memory.transpose(_inverse(order))
+        return DeviceArray(a.shape, a.dtype, target, stream=stream, _host=host)
+    memory = compact(a, order, copy=False)
+    d = DeviceArray(a.shape, a.dtype, target, stream=stream, _order=order)
+    if a.nbytes:
+        _native.get().cuda_memcpy_htod(d._ptr, memory.reshape(-1).view(np.uint8), a.nbytes, handle)
+    return d
 
 
 def _stream_handle(stream):

@@ -21,6 +21,7 @@ import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
 
 import conformance_kernels as K  # noqa: E402
+import kernels  # noqa: E402
 
 try:  # bfloat16 and float8 on the host (optional, as in pydev)
     import ml_dtypes
@@ -635,20 +636,74 @@ def test_numbers_view_index_reshape_as_zero_dimensional_arrays():
 # --- Arrays ---------------------------------------------------------------------------
 
 
+class DeviceView:
+    """A view made on the device, not copied: NumPy view `v` of `base` as
+    the CUDA Array Interface of the same elements of `d`, the device copy of
+    `base` (which has `base`'s layout)."""
+
+    def __init__(self, d, base, v):
+        assert d.strides == base.strides, (d.strides, base.strides)
+        cai = d.__cuda_array_interface__
+        self.d = d  # keeps the memory alive
+        self.cai = {"shape": v.shape, "typestr": v.dtype.str, "data": (cai["data"][0] + v.ctypes.data - base.ctypes.data, False),
+                    "strides": v.strides, "version": 3, "stream": cai["stream"]}
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.cai
+
+
+def views_on_target(base, views):
+    """`views` of `base` as kernels get them: the NumPy views themselves on
+    host; on cuda the same views of the device copy of `base`."""
+    if TARGET != "cuda":
+        return list(views)
+    d = pydev.to_device(base)
+    return [DeviceView(d, base, v) for v in views]
+
+
 def test_array_strides_in_bytes():
     base = rng(160).random((6, 9))
-    for a in (base, base.T, base[1:, ::2], base[::-1, 2:]):
+    views = (base, base.T, base[1:, ::2], base[::-1, 2:])
+    for a, arg in zip(views, views_on_target(base, views)):
         out = poisoned(7, np.int64)
-        launch(K.strides2, out, a)
+        launch(K.strides2, out, arg)
         want = [*a.strides, *a[::2, ::3].strides, *a[:, 1].strides, *a[::-1].strides]
         np.testing.assert_array_equal(out, want, err_msg=f"strides {a.strides}")
-    c = np.zeros((3, 4, 5), np.int16)
+    c = rng(165).integers(-1000, 1000, (3, 4, 5), dtype=np.int16)
+    views = (c, c.transpose(2, 0, 1), c[::-1, 1:, ::2])
+    for a, arg in zip(views, views_on_target(c, views)):
+        out = poisoned(3, np.int64)
+        launch(K.strides3, out, arg)
+        np.testing.assert_array_equal(out, a.strides, err_msg=f"strides {a.strides}")
+
+
+def test_to_device_keeps_the_layout():
+    # pydev.to_device keeps C and Fortran order and copies a strided view
+    # compactly in the order of its strides (NumPy's order='K'), as CuPy
+    # and Numba do; kernels read the elements through those strides.
+    m = rng(163).random((7, 5), dtype=np.float32)
+    for a in (m, np.asfortranarray(m), m.T, m[1:, ::2], m.T[::-1], m[::2].T):
+        compact = np.array(a, order="K")
+        d = pydev.to_device(a)
+        assert d.shape == a.shape and d.strides == compact.strides, (a.strides, d.strides, compact.strides)
+        back = d.copy_to_host()
+        assert back.strides == d.strides, (back.strides, d.strides)
+        np.testing.assert_array_equal(back, a)
+        out = poisoned((a.shape[1], a.shape[0]), np.float32)
+        launch(kernels.transpose2d, out, d, block=(8, 8))
+        np.testing.assert_array_equal(out, a.T, err_msg=f"strides {a.strides}")
+        out = poisoned(7, np.int64)
+        launch(K.strides2, out, d)
+        want = [*compact.strides, *compact[::2, ::3].strides, *compact[:, 1].strides, *compact[::-1].strides]
+        np.testing.assert_array_equal(out, want, err_msg=f"strides {a.strides}")
+    c = rng(166).integers(-1000, 1000, (3, 4, 5), dtype=np.int16).transpose(2, 0, 1)
+    d = pydev.to_device(c)
+    assert d.strides == c.strides
+    np.testing.assert_array_equal(d.copy_to_host(), c)
     out = poisoned(3, np.int64)
-    launch(K.strides3, out, c)
+    launch(K.strides3, out, d)
     np.testing.assert_array_equal(out, c.strides)
-    out = poisoned(3, np.int64)
-    launch(K.strides3, out, c.transpose(2, 0, 1))
-    np.testing.assert_array_equal(out, c.transpose(2, 0, 1).strides)
 
 
 class DLPackOnly:
@@ -713,6 +768,7 @@ def test_dlpack_wins_over_cai():
 # --- Target Specialization --------------------------------------------------------------
 
 
+@host_only
 def test_target_conditions_on_host():
     x = np.float32(1.25)
     out = poisoned(17, np.float32)
@@ -749,6 +805,7 @@ def test_host_only_code_in_an_is_host_branch():
         pydev.compile(K.host_only_branch, [x, x], target="host", stage="llvm")
 
 
+@host_only
 def test_target_false_branch_not_run():
     out = poisoned(4, np.int32)
     launch(K.target_false_branch, out)
@@ -936,8 +993,16 @@ def test_libdevice_search_order(monkeypatch, tmp_path):
 def test_missing_libdevice_is_a_compile_error(monkeypatch):
     from pydev import _launch
 
-    monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
-    monkeypatch.setattr(_launch, "_found_libdevice", lambda: "")
+    # Hide every place libdevice can be found, so this holds on any machine:
+    # the package's search (PYDEV_LIBDEVICE, the nvidia wheels, $CUDA_HOME,
+    # $CUDA_PATH, /usr/local/cuda) and MLIR's own (its NVVM serializer
+    # links <toolkit>/nvvm/libdevice/libdevice.10.bc from $CUDA_ROOT,
+    # $CUDA_HOME or $CUDA_PATH).
+    for var in ("PYDEV_LIBDEVICE", "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setitem(sys.modules, "nvidia", None)  # no nvidia wheels
+    monkeypatch.setattr(_launch, "_found_libdevice", lambda: "")  # nor /usr/local/cuda
+    assert _launch.libdevice() == ""
     with pytest.raises(pydev.CompileError, match="needs libdevice: set PYDEV_LIBDEVICE"):
         pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
 

@@ -39,11 +39,19 @@ def fake_driver(tmp_path_factory):
     return str(out)
 
 
+def prepend(path, search_path):
+    """`path` first in a search path like $PYTHONPATH (None or "": unset)."""
+    return os.pathsep.join([path] + [p for p in (search_path or "").split(os.pathsep) if p and p != path])
+
+
 @pytest.fixture
 def run(fake_driver, tmp_path):
     def run(code, **env):
+        # This environment plus the fake driver and the tests' modules first
+        # (PYTHONPATH kept: pydev may be found through it).
         e = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-        e.update(LD_LIBRARY_PATH=fake_driver, PYTHONPATH=HERE, PYDEV_CACHE_DIR=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
+        e.update(LD_LIBRARY_PATH=prepend(fake_driver, e.get("LD_LIBRARY_PATH")), PYTHONPATH=prepend(HERE, e.get("PYTHONPATH")),
+                 PYDEV_CACHE_DIR=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
         e.update(env)
         r = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], cwd=HERE, env=e, capture_output=True, text=True, timeout=300)
         assert r.returncode == 0, f"the script failed:\n{r.stdout}\n{r.stderr}"
@@ -127,6 +135,66 @@ def test_device_memory_round_trips_and_is_freed(run):
         u = pydev.device_array(16, np.uint8)  # fresh memory is not zeros (the fake poisons it)
         assert (u.copy_to_host() == 0xAB).all()
         del d, e, u
+        gc.collect()
+        assert fakecuda.live_allocations() == before, fakecuda.live_allocations()
+    """)
+
+
+def test_to_device_keeps_fortran_order_and_strided_views_compact(run):
+    run("""
+        from pydev import _arrays
+        before = fakecuda.live_allocations()
+        s = pydev.create_stream()
+        h = np.asfortranarray(rng.random((7, 5), dtype=np.float32))
+        d = pydev.to_device(h)
+        assert d.shape == (7, 5) and d.strides == h.strides == (4, 28), d.strides
+        # The device memory holds the elements in Fortran order...
+        raw = np.empty(h.nbytes, np.uint8)
+        _native.get().cuda_memcpy_dtoh(raw, d._ptr, h.nbytes, 0)
+        assert np.array_equal(raw.view(np.float32), h.ravel(order="F"))
+        # ...and every copy and export says so.
+        for back in (d.copy_to_host(), pydev.to_host(d), pydev.to_device(d).copy_to_host()):
+            assert back.flags.f_contiguous and back.strides == h.strides, back.strides
+            assert np.array_equal(back, h)
+        cai = d.__cuda_array_interface__
+        assert cai["strides"] == (4, 28) and cai["shape"] == (7, 5) and cai["data"] == (d._ptr, False), cai
+        t = _arrays.from_dlpack(d, 0)
+        assert (t.data, t.shape, t.strides, t.device) == (d._ptr, (7, 5), (1, 7), "cuda"), vars(t)
+        assert _arrays.from_cai(d, 0).strides == (1, 7)
+        class CAIOnly:
+            def __init__(self, a):
+                self.__cuda_array_interface__ = a.__cuda_array_interface__
+                self.a = a
+        back = pydev.to_device(CAIOnly(d)).copy_to_host()
+        assert back.flags.f_contiguous and np.array_equal(back, h)
+        # A launch hands the kernel Fortran element strides (m[i, j] is
+        # element i + 7 j), on the general path and on the fast path.
+        out = pydev.device_array((5, 7), np.float32)
+        for _ in range(2):
+            device.launch(kernels.transpose2d, out, d, grid=1, block=(8, 8), stream=s)
+            l = fakecuda.launches()[-1]
+            assert l.descriptor(1) == (d._ptr, (7, 5), (1, 7)), l.descriptor(1)
+            assert l.descriptor(0) == (out._ptr, (5, 7), (7, 1)), l.descriptor(0)
+        assert fast() >= 1
+        # C order is unchanged; a strided view is copied compactly in the
+        # order of its strides, as numpy.array(v, order="K") copies it.
+        c = pydev.to_device(np.ascontiguousarray(h))
+        assert c.strides == (20, 4) and c.__cuda_array_interface__["strides"] is None
+        assert np.array_equal(c.copy_to_host(), h)
+        g = rng.random((4, 6, 5))
+        for v in (h[1:, ::2], h[::-1], h.T[:, ::-2], g.transpose(2, 0, 1), g.transpose(1, 2, 0)[::2, :, 1:]):
+            dv = pydev.to_device(v)
+            want = np.array(v, order="K")
+            assert dv.strides == want.strides, (v.strides, dv.strides, want.strides)
+            back = dv.copy_to_host()
+            assert back.strides == want.strides and np.array_equal(back, v)
+            if v.ndim == 2:
+                o = pydev.device_array(v.shape[::-1], np.float32)
+                device.launch(kernels.transpose2d, o, dv, grid=1, block=(8, 8), stream=s)
+                l = fakecuda.launches()[-1]
+                assert l.descriptor(1) == (dv._ptr, v.shape, tuple(s // v.itemsize for s in want.strides)), l.descriptor(1)
+        s.synchronize()  # a stream keeps its launches' arguments alive until then
+        del d, c, dv, out, o, t
         gc.collect()
         assert fakecuda.live_allocations() == before, fakecuda.live_allocations()
     """)

@@ -132,6 +132,38 @@ def test_dlpack_producers_and_device_arrays(rng):
     np.testing.assert_array_equal(np.from_dlpack(out), out.copy_to_host())
 
 
+def test_to_device_keeps_fortran_order(rng):
+    # As CuPy and Numba: the DeviceArray of a Fortran-ordered array has its
+    # strides, and its copies and exports give them back with the values.
+    h = np.asfortranarray(rng.random((7, 5)))
+    d = pydev.to_device(h)
+    assert d.shape == (7, 5) and d.strides == h.strides == (8, 56), d.strides
+    assert d.__array_interface__["strides"] == (8, 56)
+    for back in (d.copy_to_host(), pydev.to_host(d), np.asarray(d), np.from_dlpack(d), pydev.to_device(d).copy_to_host()):
+        assert back.flags.f_contiguous and back.strides == h.strides, back.strides
+        np.testing.assert_array_equal(back, h)
+    assert np.shares_memory(np.from_dlpack(d), np.asarray(d)) and not np.shares_memory(np.asarray(d), h)
+    # Kernels read (and write) its elements through those strides.
+    out = np.full((5, 7), np.nan)
+    device.launch(kernels.transpose2d, out, d, grid=1, block=(8, 8), stream=stream())
+    stream().synchronize()
+    np.testing.assert_array_equal(out, h.T)
+    t = pydev.to_device(np.asfortranarray(np.full((5, 7), np.nan)))
+    device.launch(kernels.transpose2d, t, d, grid=1, block=(8, 8), stream=stream())
+    stream().synchronize()
+    back = t.copy_to_host()
+    assert back.flags.f_contiguous
+    np.testing.assert_array_equal(back, h.T)
+    # A strided view is copied compactly in the order of its strides.
+    for v in (h[1:, ::2], h.T[::-1], rng.random((4, 6, 5)).transpose(2, 0, 1)[:, ::2]):
+        dv = pydev.to_device(v)
+        assert dv.strides == np.array(v, order="K").strides, (v.strides, dv.strides)
+        np.testing.assert_array_equal(dv.copy_to_host(), v)
+    # The copy is a copy.
+    h[0, 0] = -1.0
+    assert d.copy_to_host()[0, 0] != -1.0
+
+
 def test_target_inside_a_kernel():
     out = np.zeros(1, np.int32)
     device.launch(kernels.on_host, out, grid=1, block=1, stream=stream())
