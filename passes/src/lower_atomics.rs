@@ -13,8 +13,36 @@
 //! Orders: relaxed => .relaxed; consume, acquire => .acquire; release =>
 //! .release; acq_rel => .acq_rel; seq_cst => fence.sc.<scope> then .acquire
 //! (loads, RMW) or .relaxed (stores). Scopes: system => .sys, device => .gpu,
-//! block and thread => .cta. Spaces: global => .global, shared => .shared,
-//! local => generic.
+//! block and thread => .cta. Spaces: global => .global, shared => .shared;
+//! local memory gets no atomic instruction at all (below).
+//!
+//! Local memory (both targets, before everything else but aggregates_as_bits):
+//! a `local_array` (and a `device.Atomic` made in device code) belongs to one
+//! thread, so an atomic on it has no other thread to be indivisible from or
+//! ordered with, whatever its order and scope; and PTX defines `atom` only on
+//! .global and .shared (on a generic address into local memory its result is
+//! undefined: an H100 returned 0). So
+//!   atomic_load %r (local)            =>  llvm.load %p
+//!   atomic_store %v, %r (local)       =>  llvm.store %v, %p
+//!   atomic_rmw k %r, %v (local)       =>  %old = llvm.load %p; llvm.store (%old k %v), %p; result %old
+//!   atomic_cas %r, %e, %d (local)     =>  %old = llvm.load %p;
+//!                                         llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
+//! with k: add|sub (int) => llvm.add|sub; add|sub (fp) => llvm.fadd|fsub;
+//! and|or|xor => llvm.and|or|xor; max|min and nanmax|nanmin (int) =>
+//! llvm.intr.smax|smin (umax|umin with pydev.unsigned); nanmax|nanmin (fp)
+//! => llvm.intr.maxnum|minnum (NaN is missing, as PTX's max.f32); max|min
+//! (fp) => Python's order, %v > %old ? %v : %old (min: <); exch => %v.
+//! Structs, tuples, vectors and complex numbers come as the integer of their
+//! size (aggregates_as_bits) and keep their own alignment (`pydev.align`).
+//!   atomic_wait %r, %old (local)      =>  cuda: the polling loop with a weak
+//!                                         generic `ld` (defined on local
+//!                                         addresses, unlike `atom`); host:
+//!                                         unchanged (the runtime reports the
+//!                                         deadlock no other thread can end)
+//! The space is static: every `!pydev.atomic_ref` carries its array's space,
+//! and the frontend specializes device functions per argument space, so a
+//! reference typed global or shared never points into local memory and no
+//! run-time `isspacep.local` test is needed.
 //!
 //! Rewrites:
 //!   atomic_rmw add %r, %v (i32)        =>  atom<sem><scope><space>.add.u32
@@ -96,7 +124,102 @@ const NAMES: &[&str] = &[
 
 fn run(root: OperationRef) -> Result<(), ()> {
     aggregates_as_bits(root)?;
+    local_as_plain(root, true)?;
     rewrite_all(root, NAMES, lower)
+}
+
+/// Atomics on local memory become plain memory operations (see the
+/// contract): the object is the thread's own, and `atom` on local memory is
+/// undefined in PTX.
+///   atomic_load %r (local)         =>  llvm.load %p
+///   atomic_store %v, %r (local)    =>  llvm.store %v, %p
+///   atomic_rmw k %r, %v (local)    =>  %old = llvm.load %p; llvm.store (%old k %v), %p; result %old
+///   atomic_cas %r, %e, %d (local)  =>  %old = llvm.load %p; llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
+/// Runs after aggregates_as_bits, so elements are integers or floats.
+fn local_as_plain(root: OperationRef, cuda: bool) -> Result<(), ()> {
+    const MEMORY: &[&str] = &["pydev.atomic_rmw", "pydev.atomic_cas", "pydev.atomic_load", "pydev.atomic_store"];
+    rewrite_all(root, MEMORY, |b, op| plain_local(b, op, cuda))
+}
+
+fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+    let name = op.name();
+    let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
+    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
+    if space != MemorySpace::Local {
+        return Ok(());
+    }
+    let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, cuda))));
+    let bytes = match IntegerType::try_from(element) {
+        Ok(i) => i.width().div_ceil(8),
+        Err(_) if element.is_f64() => 8,
+        Err(_) if element.is_f32() => 4,
+        Err(_) if element.is_f16() || element.is_bf16() => 2,
+        Err(_) => return Err(format!("atomics on {element} in local memory are not lowered yet")),
+    };
+    // A number's own alignment; an aggregate's (made iN by aggregates_as_bits) as it recorded.
+    let align_bytes = op.attribute("pydev.align").ok().and_then(capi::integer_attr_value).unwrap_or(i64::from(bytes));
+    let align = b.named("alignment", b.attr(&format!("{align_bytes} : i64")));
+    let load = || b.value("llvm.load", &[ptr], element, &[align]);
+    let store = |v: Value<'c, 'c>| {
+        b.op("llvm.store", &[v, ptr], &[], &[align]);
+    };
+    match name.as_str() {
+        "pydev.atomic_load" => {
+            let v = load();
+            b.replace(op, &[v]);
+        }
+        "pydev.atomic_store" => {
+            store(capi::value(op.operand(0).expect("value")));
+            b.erase(op);
+        }
+        "pydev.atomic_cas" => {
+            // Compare bits, as atom.cas and cmpxchg do (a NaN can match).
+            let old = load();
+            let int: Type = IntegerType::new(b.ctx, bytes * 8).into();
+            let bits = |v: Value<'c, 'c>| if element.is_integer() { v } else { b.value("llvm.bitcast", &[v], int, &[]) };
+            let expected = capi::value(op.operand(1).expect("expected"));
+            let desired = capi::value(op.operand(2).expect("desired"));
+            let eq = b.value("llvm.icmp", &[bits(old), bits(expected)], b.ty("i1"), &[b.named("predicate", b.attr("0 : i64"))]);
+            let new = b.value("llvm.select", &[eq, desired, old], element, &[]);
+            store(new);
+            b.replace(op, &[old]);
+        }
+        _ => {
+            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let value = capi::value(op.operand(1).expect("value"));
+            let float = !element.is_integer();
+            let unsigned = op.has_attribute("pydev.unsigned");
+            let old = load();
+            let combine = |name: &str| b.value(name, &[old, value], element, &[]);
+            // Python's max/min: %v only if it compares greater (less), so a NaN stays.
+            let python_order = |predicate: i64| {
+                let take = b.value("llvm.fcmp", &[value, old], b.ty("i1"), &[b.named("predicate", b.attr(&format!("{predicate} : i64")))]);
+                b.value("llvm.select", &[take, value, old], element, &[])
+            };
+            let new = match (kind, float) {
+                (AtomicRmwKind::Add, false) => combine("llvm.add"),
+                (AtomicRmwKind::Add, true) => combine("llvm.fadd"),
+                (AtomicRmwKind::Sub, false) => combine("llvm.sub"),
+                (AtomicRmwKind::Sub, true) => combine("llvm.fsub"),
+                (AtomicRmwKind::And, false) => combine("llvm.and"),
+                (AtomicRmwKind::Or, false) => combine("llvm.or"),
+                (AtomicRmwKind::Xor, false) => combine("llvm.xor"),
+                (AtomicRmwKind::Max | AtomicRmwKind::NanMax, false) => combine(if unsigned { "llvm.intr.umax" } else { "llvm.intr.smax" }),
+                (AtomicRmwKind::Min | AtomicRmwKind::NanMin, false) => combine(if unsigned { "llvm.intr.umin" } else { "llvm.intr.smin" }),
+                (AtomicRmwKind::NanMax, true) => combine("llvm.intr.maxnum"),
+                (AtomicRmwKind::NanMin, true) => combine("llvm.intr.minnum"),
+                (AtomicRmwKind::Max, true) => python_order(2), // ogt
+                (AtomicRmwKind::Min, true) => python_order(4), // olt
+                (AtomicRmwKind::Exch, _) => value,
+                (kind, _) => return Err(format!("atomic '{kind}' on {element} in local memory is not lowered yet")),
+            };
+            store(new);
+            b.replace(op, &[old]);
+        }
+    }
+    Ok(())
 }
 
 /// Structs, tuples, vectors and complex numbers of 1, 2, 4, 8 or 16 bytes
@@ -122,7 +245,7 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
         if !aggregate {
             return Ok(());
         }
-        let (size, _) = pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
+        let (size, element_align) = pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
         if ![1, 2, 4, 8, 16].contains(&size) {
             return Err(format!("atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"));
         }
@@ -144,7 +267,12 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
         };
         let int_ref = pydev_dialect::types::atomic_ref_type(b.ctx, int, space);
         let r = b.cast(reference, int_ref);
-        let attrs: Vec<_> = ["kind", "memory", "scope"].iter().filter_map(|n| op.attribute(n).ok().map(|a| b.named(n, a))).collect();
+        let mut attrs: Vec<_> = ["kind", "memory", "scope"].iter().filter_map(|n| op.attribute(n).ok().map(|a| b.named(n, a))).collect();
+        if space == MemorySpace::Local {
+            // local_as_plain's loads and stores keep T's alignment (a local
+            // complex128 is 8-aligned), which iN's would overstate.
+            attrs.push(b.named("pydev.align", b.attr(&format!("{element_align} : i64"))));
+        }
         let mut operands: Vec<Value> = op.operands().map(capi::value).collect();
         operands[ref_index] = r;
         for (k, v) in operands.clone().into_iter().enumerate() {
@@ -352,7 +480,14 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[from_bits(old)]);
         }
         "pydev.atomic_wait" => {
-            let (fence, sem) = acquire_sem(order, scope);
+            // Local memory: a weak generic ld (the object is the thread's own).
+            let (fence, sem, scope_s) = match space {
+                MemorySpace::Local => (String::new(), "", ""),
+                _ => {
+                    let (fence, sem) = acquire_sem(order, scope);
+                    (fence, sem, scope_s)
+                }
+            };
             let old = bits_of(capi::value(op.operand(1).expect("old")));
             let asm = format!(
                 "{{\n\t.reg .pred %same;\n\t.reg .b{bits} %cur;\n\
@@ -536,6 +671,7 @@ fn float_cas_loop<'c>(
 
 fn run_host(root: OperationRef) -> Result<(), ()> {
     aggregates_as_bits(root)?;
+    local_as_plain(root, false)?;
     let mut declare = std::collections::BTreeSet::new();
     rewrite_all(root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
     let module = capi::module_of(root);

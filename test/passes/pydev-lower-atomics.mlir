@@ -186,3 +186,122 @@ func.func @small_objects(%p: !llvm.ptr<1>, %s: !llvm.ptr<3>, %h: !llvm.ptr<1>, %
   %c = pydev.atomic_cas %rh, %e, %d memory <seq_cst> scope <system> : !pydev.atomic_ref<f16>, f16
   return %x, %o, %c : i16, i8, f16
 }
+
+// -----
+
+// atomic_<k>(local) => load; k; store: a local array is the thread's own and
+// PTX defines atom only on .global and .shared. Fetch ops return the old
+// value; seq_cst and scope system order nothing here (no other thread).
+// CHECK-LABEL: func.func @local_rmw
+// CHECK-NOT: llvm.inline_asm
+// CHECK: %[[P0:.*]] = builtin.unrealized_conversion_cast %{{.*}} : !pydev.atomic_ref<i32, local> to !llvm.ptr
+// CHECK-NEXT: %[[O0:.*]] = llvm.load %[[P0]] {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-NEXT: %[[N0:.*]] = llvm.add %[[O0]], %[[V:[^ ]*]] : i32
+// CHECK-NEXT: llvm.store %[[N0]], %[[P0]] {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK: %[[O1:.*]] = llvm.load
+// CHECK-NEXT: %[[N1:.*]] = llvm.sub %[[O1]], %[[V]] : i32
+// CHECK-NEXT: llvm.store %[[N1]]
+// CHECK: llvm.and
+// CHECK: llvm.or
+// CHECK: llvm.xor
+// CHECK: llvm.intr.smax
+// CHECK: llvm.intr.umin
+// CHECK: llvm.intr.smax
+// CHECK: %[[P8:.*]] = builtin.unrealized_conversion_cast
+// CHECK-NEXT: %[[O8:.*]] = llvm.load %[[P8]]
+// CHECK-NEXT: llvm.store %[[V]], %[[P8]]
+// CHECK-NOT: llvm.inline_asm
+// CHECK: return %[[O0]], %[[O1]], %[[O8]] : i32, i32, i32
+func.func @local_rmw(%p: !llvm.ptr, %v: i32) -> (i32, i32, i32) {
+  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<i32, local>
+  %0 = pydev.atomic_rmw add %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  %1 = pydev.atomic_rmw sub %r, %v memory <seq_cst> scope <system> : !pydev.atomic_ref<i32, local>, i32
+  %2 = pydev.atomic_rmw and %r, %v memory <acq_rel> scope <block> : !pydev.atomic_ref<i32, local>, i32
+  %3 = pydev.atomic_rmw or %r, %v memory <acquire> scope <device> : !pydev.atomic_ref<i32, local>, i32
+  %4 = pydev.atomic_rmw xor %r, %v memory <release> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  %5 = pydev.atomic_rmw max %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  %6 = pydev.atomic_rmw min %r, %v memory <relaxed> scope <thread> {pydev.unsigned} : !pydev.atomic_ref<i32, local>, i32
+  %7 = pydev.atomic_rmw nanmax %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  %8 = pydev.atomic_rmw exch %r, %v memory <seq_cst> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  return %0, %1, %8 : i32, i32, i32
+}
+
+// -----
+
+// Floats in local memory: add/sub are fadd/fsub, nanmax/nanmin maxnum/minnum
+// (NaN is missing), max/min Python's order (%v only if greater/less); cas
+// compares bits and returns the old value; load and store are plain.
+// CHECK-LABEL: func.func @local_float_cas_load_store
+// CHECK-NOT: llvm.inline_asm
+// CHECK: llvm.fadd %{{.*}}, %{{.*}} : f64
+// CHECK: llvm.fsub
+// CHECK: llvm.intr.maxnum
+// CHECK: llvm.intr.minnum
+// CHECK: %[[OM:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
+// CHECK: %[[T:.*]] = llvm.fcmp "ogt" %[[V:[^ ,]*]], %[[OM]] : f64
+// CHECK: %[[NM:.*]] = llvm.select %[[T]], %[[V]], %[[OM]] : i1, f64
+// CHECK: llvm.store %[[NM]]
+// CHECK: llvm.fcmp "olt"
+// CHECK: %[[OC:.*]] = llvm.load %{{.*}} : !llvm.ptr -> f64
+// CHECK: %[[BO:.*]] = llvm.bitcast %[[OC]] : f64 to i64
+// CHECK: %[[BE:.*]] = llvm.bitcast %[[E:[^ ]*]] : f64 to i64
+// CHECK: %[[EQ:.*]] = llvm.icmp "eq" %[[BO]], %[[BE]] : i64
+// CHECK: %[[NC:.*]] = llvm.select %[[EQ]], %[[D:[^ ,]*]], %[[OC]] : i1, f64
+// CHECK: llvm.store %[[NC]]
+// CHECK: %[[L:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> f64
+// CHECK: llvm.store %[[D]], %{{.*}} {alignment = 8 : i64} : f64, !llvm.ptr
+// CHECK: return %[[OC]], %[[L]] : f64, f64
+func.func @local_float_cas_load_store(%p: !llvm.ptr, %v: f64, %e: f64, %d: f64) -> (f64, f64) {
+  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<f64, local>
+  %0 = pydev.atomic_rmw add %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %1 = pydev.atomic_rmw sub %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %2 = pydev.atomic_rmw nanmax %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %3 = pydev.atomic_rmw nanmin %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %4 = pydev.atomic_rmw max %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %5 = pydev.atomic_rmw min %r, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<f64, local>, f64
+  %6 = pydev.atomic_cas %r, %e, %d memory <seq_cst> scope <system> : !pydev.atomic_ref<f64, local>, f64
+  %7 = pydev.atomic_load %r memory <acquire> scope <device> : !pydev.atomic_ref<f64, local> -> f64
+  pydev.atomic_store %d, %r memory <release> scope <block> : f64, !pydev.atomic_ref<f64, local>
+  return %6, %7 : f64, f64
+}
+
+// -----
+
+// Local 1-, 2- and 16-byte objects (an int8 exch, a complex128 load) are
+// plain too, with the object's alignment (complex128: 8, not i128's 16);
+// a wait on local memory polls with a weak generic ld (no .sem,
+// no .scope).
+// CHECK-LABEL: func.func @local_small_wide_wait
+// CHECK: %[[O:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i8
+// CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr -> i128
+// CHECK-NOT: b128
+// CHECK: pydev_wait_${:uid}:\0A\09ld.b32 %cur, [$0];
+func.func @local_small_wide_wait(%p: !llvm.ptr, %v: i8, %w: i32) -> (i8, complex<f64>) {
+  %r8 = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<i8, local>
+  %0 = pydev.atomic_rmw exch %r8, %v memory <seq_cst> scope <thread> : !pydev.atomic_ref<i8, local>, i8
+  %rz = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<complex<f64>, local>
+  %1 = pydev.atomic_load %rz memory <relaxed> scope <thread> : !pydev.atomic_ref<complex<f64>, local> -> complex<f64>
+  %r = builtin.unrealized_conversion_cast %p : !llvm.ptr to !pydev.atomic_ref<i32, local>
+  pydev.atomic_wait %r, %w memory <acquire> scope <thread> : !pydev.atomic_ref<i32, local>, i32
+  return %0, %1 : i8, complex<f64>
+}
+
+// -----
+
+// Does not fire on global or shared memory, scope thread included: another
+// thread can reach those, so they stay atom/ld/st with their order and scope.
+// CHECK-LABEL: func.func @global_shared_stay_atomic
+// CHECK: "atom.relaxed.cta.global.add.u32 $0, [$1], $2;"
+// CHECK: "fence.sc.cta;\0A\09atom.acquire.cta.shared.exch.b32 $0, [$1], $2;"
+// CHECK: "st.release.cta.global.b32 [$0], $1;"
+// CHECK-NOT: llvm.load
+// CHECK-NOT: llvm.store
+func.func @global_shared_stay_atomic(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %v: i32) {
+  %rg = builtin.unrealized_conversion_cast %g : !llvm.ptr<1> to !pydev.atomic_ref<i32>
+  %rs = builtin.unrealized_conversion_cast %s : !llvm.ptr<3> to !pydev.atomic_ref<i32, shared>
+  %0 = pydev.atomic_rmw add %rg, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<i32>, i32
+  %1 = pydev.atomic_rmw exch %rs, %v memory <seq_cst> scope <thread> : !pydev.atomic_ref<i32, shared>, i32
+  pydev.atomic_store %v, %rg memory <release> scope <thread> : i32, !pydev.atomic_ref<i32>
+  return
+}

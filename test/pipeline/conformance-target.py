@@ -60,12 +60,12 @@
 # RUN: ptxas -arch=sm_70 %t.lane.70.ptx -o %t.lane.70.cubin
 # RUN: pydevc %S/../frontend/thread_positioning.py --kernel warp --signature 'int32[:]' --target sm_80 -o %t.lane.80.ptx
 # RUN: ptxas -arch=sm_80 %t.lane.80.ptx -o %t.lane.80.cubin
-# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel block_scope --signature 'int32[:, ::1], int32[::1]' --target sm_90 -o %t.local.ptx
+# RUN: pydevc %S/../../python/tests/local_atomics_kernels.py --kernel local_every_kind --signature 'int64[:, ::1], uint64[:, ::1], float64[:, ::1], float32[::1], int64' --target sm_90 -o %t.local.ptx
 # RUN: FileCheck %s --check-prefix=LOCAL --input-file=%t.local.ptx
 # RUN: ptxas -arch=sm_90 %t.local.ptx -o %t.local.cubin
-# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel block_scope --signature 'int32[:, ::1], int32[::1]' --target sm_70 -o %t.local.70.ptx
+# RUN: pydevc %S/../../python/tests/local_atomics_kernels.py --kernel local_every_kind --signature 'int64[:, ::1], uint64[:, ::1], float64[:, ::1], float32[::1], int64' --target sm_70 -o %t.local.70.ptx
 # RUN: ptxas -arch=sm_70 %t.local.70.ptx -o %t.local.70.cubin
-# RUN: pydevc %S/../../python/tests/conformance_kernels.py --kernel block_scope --signature 'int32[:, ::1], int32[::1]' --target sm_80 -o %t.local.80.ptx
+# RUN: pydevc %S/../../python/tests/local_atomics_kernels.py --kernel local_every_kind --signature 'int64[:, ::1], uint64[:, ::1], float64[:, ::1], float32[::1], int64' --target sm_80 -o %t.local.80.ptx
 # RUN: ptxas -arch=sm_80 %t.local.80.ptx -o %t.local.80.cubin
 # RUN: pydevc %S/../frontend/memory.py --kernel tile --signature 'float32[:, ::1]' --target sm_90 -o %t.shared_tile.ptx
 # RUN: FileCheck %s --check-prefix=SHARED_TILE --input-file=%t.shared_tile.ptx
@@ -205,13 +205,15 @@
 # LANE-NEXT: mov.u32 [[L:%r[0-9]+]], %laneid;
 # LANE: st.global.b32 [%rd{{[0-9]+}}], [[L]];
 
-# local_array(2, int32): 8 bytes of the thread's .local depot, accessed
-# with st.local/ld.local (and generically by the atomics on it).
-# LOCAL-LABEL: .visible .entry block_scope(
-# LOCAL: .local .align 4 .b8 __local_depot0[8];
+# local_array(4, int32) (with int8, uint64, float32 and complex128 ones):
+# the thread's .local depot, accessed with st.local/ld.local at an index known
+# only at run time (block_scope's constant-indexed local array now lives in
+# registers: its atomics are plain loads and stores, issue 14).
+# LOCAL-LABEL: .visible .entry local_every_kind(
+# LOCAL: .local .align {{[0-9]+}} .b8 __local_depot0[{{[0-9]+}}];
 # LOCAL: mov.b64 %SPL, __local_depot0;
 # LOCAL: st.local.b32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
-# LOCAL: st.local.b32 [%rd{{[0-9]+}}+4], 0;
+# LOCAL: st.local.b32 [%rd{{[0-9]+}}+4], %r{{[0-9]+}};
 # LOCAL: ld.local.b32
 
 # shared_array((16, 17), float32): a 1088-byte .shared array, written, a
