@@ -652,6 +652,10 @@ def Pydev_ArraySliceOp : Pydev_Op<"array_slice", [Pure, AttrSizedOperandSegments
     slice. The values are Python slice bounds, normalised by the lowering with
     Python's rules (negative bounds count from the end, bounds are clamped,
     negative steps walk backwards). Spec: Arrays (slicing, striding).
+    The result is `strided`, or keeps a `c`/`f` source's layout when every
+    step is the constant 1 and the view is contiguous (the producer's
+    promise: for `c`, integer indices, then one run, then whole dimensions,
+    as in `a[i, lo:hi]` or `a[lo:hi, :]`).
 
     ```mlir
     %v = pydev.array_slice %a [0, 1] starts(%i, %lo : si32, si32) stops(%hi : si32) steps(%st : si32)

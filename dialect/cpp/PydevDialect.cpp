@@ -702,8 +702,16 @@ LogicalResult ArraySliceOp::verify() {
   if (result.getRank() != slices)
     return emitOpError() << "result rank must be the number of slices (" << slices
                          << "), got " << result.getRank();
-  if (result.getLayout() != pydev::Layout::strided)
-    return emitOpError() << "result of a slice must have the 'strided' layout";
+  // A view that stays contiguous (unit steps; the frontend knows which
+  // subscripts keep a 'c' or 'f' array contiguous) may keep the layout.
+  bool unitSteps = llvm::all_of(getSteps(), [](Value step) {
+    auto s = constantIndex(step);
+    return s && *s == 1;
+  });
+  if (result.getLayout() != pydev::Layout::strided &&
+      (result.getLayout() != source.getLayout() || !unitSteps))
+    return emitOpError() << "result of a slice must have the 'strided' layout (or the source's "
+                            "layout when every step is the constant 1)";
   for (Value step : getSteps())
     if (auto s = constantIndex(step); s && *s == 0)
       return emitOpError() << "slice step cannot be zero";

@@ -192,6 +192,15 @@ func.func @slice_contiguous_result(%a: !pydev.array<f32, 1, c>, %i: si32) {
 
 // -----
 
+func.func @slice_contiguous_step_two(%a: !pydev.array<f32, 1, c>, %i: si32) {
+  %two = pydev.constant 2 : si32
+  // expected-error @+1 {{'pydev.array_slice' op result of a slice must have the 'strided' layout (or the source's layout when every step is the constant 1)}}
+  %0 = pydev.array_slice %a [1] starts(%i : si32) stops(%i : si32) steps(%two : si32) : !pydev.array<f32, 1, c> -> !pydev.array<f32, 1, c>
+  return
+}
+
+// -----
+
 func.func @slice_zero_step(%a: !pydev.array<f32, 1>, %i: si32) {
   %zero = arith.constant 0 : i32
   // expected-error @+1 {{'pydev.array_slice' op slice step cannot be zero}}

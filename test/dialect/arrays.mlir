@@ -74,6 +74,11 @@ func.func @slice(%a: !pydev.array<f32, 2>, %c: !pydev.array<ui16, 3, local, c, r
   // CHECK: pydev.array_slice %{{.*}} [1, 0, 1] starts(%{{.*}}, %{{.*}}, %{{.*}} : si32, si32, si32) stops(%{{.*}}, %{{.*}} : si64, si64) steps(%{{.*}}, %{{.*}} : si32, si32) : <ui16, 3, local, c, readonly> -> <ui16, 2, local, readonly>
   %3 = pydev.array_slice %c [1, 0, 1] starts(%lo, %i, %lo : si32, si32, si32) stops(%hi, %hi : si64, si64) steps(%m1, %m1 : si32, si32)
       : !pydev.array<ui16, 3, local, c, readonly> -> !pydev.array<ui16, 2, local, readonly>
+  // c[i, j, lo:hi] with unit steps stays contiguous: the layout is kept.
+  %one = pydev.constant 1 : si64
+  // CHECK: pydev.array_slice %{{.*}} [0, 0, 1] starts(%{{.*}}, %{{.*}}, %{{.*}} : si32, si32, si32) stops(%{{.*}} : si64) steps(%{{.*}} : si64) : <ui16, 3, local, c, readonly> -> <ui16, 1, local, c, readonly>
+  %4 = pydev.array_slice %c [0, 0, 1] starts(%i, %i, %lo : si32, si32, si32) stops(%hi : si64) steps(%one : si64)
+      : !pydev.array<ui16, 3, local, c, readonly> -> !pydev.array<ui16, 1, local, c, readonly>
   return
 }
 
