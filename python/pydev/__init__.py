@@ -158,7 +158,8 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     path, source = fn._source()
     _launch._count("compiles")
     lib = "" if target == "host" else _launch.libdevice()
-    return native.compile(path, source, fn.__name__, signature, fn._consts(), target, stage, libdevice=lib)
+    program = fn._program()[0]
+    return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program)
 
 
 def stats():

@@ -6,6 +6,7 @@ import glob
 import linecache
 import os
 import re
+import sys
 import threading
 import types
 
@@ -67,6 +68,9 @@ class _Function:
         self._dispatch = {}
         self._names = None
         self._src = None
+        self._cells = ()
+        self._watch = set()
+        self._read = None  # the names its code reads (co_names, nested code too)
 
     def _source(self):
         """(file name, whole text of the file that defines the function)."""
@@ -76,13 +80,69 @@ class _Function:
             if os.path.exists(path):
                 with open(path, encoding="utf-8") as f:
                     text = f.read()
-            else:  # e.g. a notebook cell, which linecache knows
+            else:  # a notebook cell, the 3.13 REPL, generated code: linecache knows them
                 lines = linecache.getlines(path)
                 text = "".join(lines) if lines else None
             if not text:
-                raise TypeError(f"the source of '{self.__name__}' is not available: device code must be defined in a .py file (or a notebook cell)")
+                raise TypeError(
+                    f"the source of '{self.__qualname__}' is not available (it was compiled from {path}): pydev compiles "
+                    "device code from its Python source, so it must live in a .py file, a notebook cell, or source "
+                    "registered in linecache before it is executed, e.g.\n"
+                    "    src = 'import cuda.device as device\\n@device.kernel\\ndef k(out):\\n    out[0] = 1\\n'\n"
+                    "    name = '<generated-1>'\n"
+                    "    linecache.cache[name] = (len(src), None, src.splitlines(True), name)\n"
+                    "    exec(compile(src, name, 'exec'), namespace)\n"
+                    "(see docs/frontend.md, 'Where device code may live')"
+                )
             self._src = (path, text)
         return self._src
+
+    def _program(self):
+        """What the compiler gets besides the source: this function and every
+        device function it reaches through its free names, each as (first
+        line, qualified name, kind, interop, ((name, value), ...)) with the
+        values Python binds those names to now (closure cells, then globals;
+        builtins are the compiler's), and what the launch fast path watches
+        (the global names read, the closure cells)."""
+        funcs, index, cells, watch = [], {}, [], set()
+        root_file = self.underlying.__code__.co_filename
+
+        def visit(f):
+            i = index.get(id(f))
+            if i is not None:
+                return i
+            i = index[id(f)] = len(funcs)
+            funcs.append(None)
+            fn = f.underlying
+            code = fn.__code__
+            env = {}
+            outer = getattr(code, "co_qualname", fn.__qualname__).rsplit(".<locals>.", 1)
+            where = f"captured from '{outer[0].rsplit('.', 1)[-1]}'" if len(outer) == 2 else "captured"
+            for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
+                try:
+                    value = cell.cell_contents
+                except ValueError:
+                    continue  # not bound yet: the compiler says the name is not defined
+                cells.append(cell)
+                env[name] = _free_value(value, visit, root_file) or ("host", f"{_describe(value)} {where}")
+            if f._read is None:
+                names = set()
+                _code_names(code, names)
+                f._read = tuple(sorted(names))
+            g = fn.__globals__
+            for name in f._read:
+                if name not in env and name in g:
+                    watch.add(name)
+                    value = _free_value(g[name], visit, root_file)
+                    if value is not None:  # else the file's top level says what it is
+                        env[name] = value
+            kind = "kernel" if isinstance(f, Kernel) else "func"
+            qualname = getattr(code, "co_qualname", fn.__qualname__)
+            funcs[i] = (code.co_firstlineno, qualname, kind, f.interop, tuple(sorted(env.items())))
+            return i
+
+        visit(self)
+        return tuple(funcs), cells, watch
 
     def _device_functions(self):
         """The @kernel / @func functions of this file (this one included) and
@@ -126,6 +186,92 @@ def _code_names(code, out):
             _code_names(c, out)
 
 
+_DEVICE_NAMES = None
+
+
+def _device_names():
+    """{id: name} of the entities of cuda.device (dtypes, vector types,
+    functions, SM selectors, target descriptions...)."""
+    global _DEVICE_NAMES
+    if _DEVICE_NAMES is None:
+        import cuda.device as device
+
+        _DEVICE_NAMES = {id(v): k for k, v in vars(device).items() if not k.startswith("_") and not isinstance(v, (bool, int, float, str))}
+    return _DEVICE_NAMES
+
+
+def _describe(value):
+    t = type(value)
+    return f"a {t.__module__ + '.' if t.__module__ not in ('builtins', None) else ''}{t.__qualname__}"
+
+
+def _target_tree(d):
+    sm = next((a.number for a in d._args if hasattr(a, "number")), 0)
+    return (d._op, sm, tuple(_target_tree(a) for a in d._args if not hasattr(a, "number")))
+
+
+def _const_value(v):
+    """A compile-time constant's description, or None."""
+    if isinstance(v, (bool, int, float)) and type(v) in (bool, int, float):
+        return ("num", v)
+    if isinstance(v, str):
+        return ("str", v)
+    if isinstance(v, np.generic) and v.dtype.kind in "biuf":
+        name = _types.dtype_name(v.dtype)
+        return ("typed", name, v.item()) if name else None
+    if isinstance(v, tuple):
+        items = tuple(_const_value(x) for x in v)
+        return ("tuple", items) if all(x is not None for x in items) else None
+    return None
+
+
+_MODULES = None
+
+
+def _free_value(v, visit, root_file):
+    """What device code sees for Python value `v` of a free name (see
+    _Function._program), or None for a value it cannot hold."""
+    global _MODULES
+    t = type(v)
+    if t is int or t is float or t is bool:
+        return ("const", ("num", v))
+    if _MODULES is None:
+        import math
+
+        import cuda
+        import cuda.device
+
+        _MODULES = {id(cuda.device): "device", id(cuda): "cuda", id(math): "math", id(np): "numpy"}
+    m = _MODULES.get(id(v))
+    if m is not None:
+        return ("module", m)
+    device = sys.modules["cuda.device"]
+    while not isinstance(v, _Function) and callable(v) and hasattr(v, "__wrapped__"):
+        v = v.__wrapped__  # functools.wraps around a kernel or device function
+    if isinstance(v, _Function):
+        code = v.underlying.__code__
+        if code.co_filename != root_file:
+            return ("host", f"the device function '{v.__qualname__}' of {code.co_filename} (device code calls device functions of its own file only)")
+        return ("func", visit(v))
+    c = _const_value(v)
+    if c is not None:
+        return ("const", c)
+    if _types.is_struct(v):
+        return ("struct", v.__name__)
+    name = _device_names().get(id(v))
+    if name is not None:
+        return ("device", name)
+    if isinstance(v, device.TargetDescription):
+        return ("target", _target_tree(v))
+    if isinstance(v, device.SMSelector):
+        return ("device", f"sm{v.number}")
+    if isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic)):
+        name = _types.dtype_name(v)
+        if name is not None:
+            return ("dtype", name)
+    return None
+
+
 def is_constant(v):
     if isinstance(v, np.generic):
         return False  # device code sees Python constants (their dtype would be lost)
@@ -164,7 +310,9 @@ class Kernel(_Function):
         """The loaded program for a signature (compiling it if needed)."""
         if consts is None:
             consts = self._consts()
-        key = (signature, target, arch, tuple(sorted(consts.items())))
+        program, self._cells, self._watch = self._program()
+        # repr tells True from 1 and -0.0 from 0.0, which == does not.
+        key = (signature, target, arch, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
         if prog is not None:
             _count("memory_hits")
@@ -172,23 +320,24 @@ class Kernel(_Function):
         with self._lock:
             prog = self._dispatch.get(key)
             if prog is None:
-                prog = self._build(signature, target, arch, consts)
+                prog = self._build(signature, target, arch, consts, program)
                 self._dispatch[key] = prog
             else:
                 _count("memory_hits")
         return prog
 
-    def _build(self, signature, target, arch, consts):
+    def _build(self, signature, target, arch, consts, program):
         native = _native.get()
         path, source = self._source()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
+        symbol = self.underlying.__code__.co_name  # the kernel's entry point is its def's name
 
         def load(text):
-            return native.HostProgram(text, self.__name__) if target == "host" else native.CudaProgram(text, self.__name__)
+            return native.HostProgram(text, symbol) if target == "host" else native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else libdevice()
-        key = _cache.cache_key(source, consts, signature, tgt, stage, self.__name__, _native.fingerprint(), lib)
+        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), lib, program)
         text = _cache.load(key)
         if text is not None:
             try:
@@ -198,7 +347,7 @@ class Kernel(_Function):
             except Exception:
                 pass  # an unusable entry: compile again and replace it
         _count("compiles")
-        text = native.compile(path, source, self.__name__, signature, consts, tgt, stage, libdevice=lib)
+        text = native.compile(path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program)
         _cache.store(key, text)
         return load(text)
 
@@ -351,7 +500,7 @@ def _register_fast(f, args, prog, target, handle=0):
     d = f._dispatch.get(_FAST)
     if d is None:
         d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, f.underlying.__globals__)
-    d.register(tuple(args), prog, kinds, list(f._names or ()), handle)
+    d.register(tuple(args), prog, kinds, sorted(set(f._names or ()) | f._watch), handle, list(f._cells))
 
 
 # os.environ's own dict of the process environment (bytes on POSIX): reading
@@ -405,6 +554,10 @@ def launch(f, args, *, grid, block, stream, shared=0):
 
 def _launch(f, args, *, grid, block, stream, shared, fast):
     from . import active_target
+
+    while not isinstance(f, _Function) and callable(f) and hasattr(f, "__wrapped__"):
+        f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
+        fast = False
 
     if isinstance(f, DeviceFunction):
         raise TypeError(f"launch() takes a @device.kernel; '{f.__name__}' is a @device.func (call it from a kernel)")

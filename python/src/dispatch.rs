@@ -106,6 +106,13 @@ struct Entry {
     /// The module globals device code read, as they were at compile time:
     /// a changed one sends the launch to the general path (and a recompile).
     seen: Vec<(Py<PyString>, Option<Py<PyAny>>)>,
+    /// The closure cells device code read, with their contents then.
+    cells: Vec<(Py<PyAny>, Option<Py<PyAny>>)>,
+}
+
+/// A closure cell's contents (None while it is empty).
+fn cell_contents<'py>(cell: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+    cell.getattr(intern!(cell.py(), "cell_contents")).ok()
 }
 
 /// An argument's packed bytes: a DeviceArray's descriptor is borrowed.
@@ -323,8 +330,8 @@ impl Dispatch {
     /// the general path, on stream handle `stream` for cuda) with each
     /// argument's packing kind and the module names its device code reads.
     /// False when nothing was registered.
-    #[pyo3(signature = (args, program, kinds, names, stream=0))]
-    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>, stream: usize) -> PyResult<bool> {
+    #[pyo3(signature = (args, program, kinds, names, stream=0, cells=Vec::new()))]
+    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>, stream: usize, cells: Vec<Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
         if kinds.len() != args.len() {
             return Ok(false);
@@ -353,7 +360,11 @@ impl Dispatch {
         if entries.len() >= MAX_ENTRIES {
             return Ok(false);
         }
-        entries.insert(key, Entry { program, kinds, seen });
+        let cells = cells.into_iter().map(|c| {
+            let now = cell_contents(&c).map(Bound::unbind);
+            (c.unbind(), now)
+        });
+        entries.insert(key, Entry { program, kinds, seen, cells: cells.collect() });
         Ok(true)
     }
 
@@ -391,6 +402,11 @@ impl Dispatch {
             for (name, then) in &entry.seen {
                 let now = globals.get_item(name.bind(py))?;
                 if now.as_ref().map(Bound::as_ptr) != then.as_ref().map(Py::as_ptr) {
+                    return Ok(false);
+                }
+            }
+            for (cell, then) in &entry.cells {
+                if cell_contents(cell.bind(py)).as_ref().map(Bound::as_ptr) != then.as_ref().map(Py::as_ptr) {
                     return Ok(false);
                 }
             }

@@ -7,7 +7,7 @@
 mod capi;
 mod dispatch;
 
-use pydev_frontend_python::{ir::Const, module::GlobalConst, FreeNames};
+use pydev_frontend_python::{ir::Const, module::GlobalConst, Binding, Env, TargetKind, Free, FreeNames, FuncKind, FuncSpec, Program, Target as Target_};
 use pydev_runtime::{compile::Source, cuda, CompileOptions, LaunchConfig, Target};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
@@ -50,6 +50,83 @@ fn free_names(consts: Option<&Bound<'_, PyDict>>) -> PyResult<FreeNames> {
     Ok(free)
 }
 
+/// A constant of a program description: `("num", x)` (a Python number,
+/// weak), `("typed", dtype, x)` (a NumPy scalar), `("str", s)`,
+/// `("tuple", (c, ...))`.
+fn program_const(name: &str, v: &Bound<'_, PyAny>) -> PyResult<GlobalConst> {
+    let t = v.downcast::<PyTuple>()?;
+    let tag: String = t.get_item(0)?.extract()?;
+    Ok(match tag.as_str() {
+        "num" | "str" => global(name, &t.get_item(1)?)?,
+        "typed" => {
+            let dtype: String = t.get_item(1)?.extract()?;
+            let GlobalConst::Num(c) = global(name, &t.get_item(2)?)? else { return Err(PyValueError::new_err(format!("'{name}': a {dtype} scalar must be a number"))) };
+            GlobalConst::Typed(dtype, c)
+        }
+        "tuple" => GlobalConst::Tuple(t.get_item(1)?.downcast::<PyTuple>()?.iter().map(|x| program_const(name, &x)).collect::<PyResult<_>>()?),
+        other => return Err(PyValueError::new_err(format!("'{name}': unknown constant kind {other}"))),
+    })
+}
+
+/// A target description tree: `(op, sm, (operands...))`.
+fn program_target(t: &Bound<'_, PyTuple>) -> PyResult<Target_> {
+    let op: String = t.get_item(0)?.extract()?;
+    let kind = TargetKind::parse(&op).ok_or_else(|| PyValueError::new_err(format!("unknown target description {op}")))?;
+    let operands = t.get_item(2)?.downcast::<PyTuple>()?.iter().map(|o| program_target(o.downcast::<PyTuple>()?)).collect::<PyResult<_>>()?;
+    Ok(Target_ { kind, sm: t.get_item(1)?.extract()?, operands })
+}
+
+/// The value of a free name in a program description (see
+/// `pydev._launch._Function._program`).
+fn program_free(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Free> {
+    let t = v.downcast::<PyTuple>()?;
+    let tag: String = t.get_item(0)?.extract()?;
+    let text = || -> PyResult<String> { t.get_item(1)?.extract() };
+    Ok(match tag.as_str() {
+        "const" => Free::Const(program_const(name, &t.get_item(1)?)?),
+        "func" => Free::Func(t.get_item(1)?.extract()?),
+        "struct" => Free::Struct(text()?),
+        "dtype" => Free::Dtype(text()?),
+        "device" => Free::Device(text()?),
+        "module" => Free::Module(match text()?.as_str() {
+            "device" => Binding::DeviceModule,
+            "cuda" => Binding::CudaPackage,
+            "math" => Binding::MathModule,
+            "numpy" => Binding::NumpyModule,
+            other => return Err(PyValueError::new_err(format!("'{name}': unknown module {other}"))),
+        }),
+        "target" => Free::Target(program_target(t.get_item(1)?.downcast::<PyTuple>()?)?),
+        "host" => Free::Host(text()?),
+        other => return Err(PyValueError::new_err(format!("'{name}': unknown kind of value {other}"))),
+    })
+}
+
+/// `[(line, qualname, kind, interop, ((name, value), ...)), ...]`, the root first.
+fn program(p: &Bound<'_, PyAny>) -> PyResult<Program> {
+    let mut funcs = Vec::new();
+    for f in p.try_iter()? {
+        let f = f?;
+        let f = f.downcast::<PyTuple>()?;
+        let kind = match f.get_item(2)?.extract::<String>()?.as_str() {
+            "kernel" => FuncKind::Kernel,
+            "func" => FuncKind::Func,
+            other => return Err(PyValueError::new_err(format!("unknown function kind {other}"))),
+        };
+        let mut env = Env::new();
+        for item in f.get_item(4)?.try_iter()? {
+            let item = item?;
+            let (name, value): (String, Bound<'_, PyAny>) = item.extract()?;
+            let v = program_free(&name, &value)?;
+            env.insert(name, v);
+        }
+        funcs.push(FuncSpec { line: f.get_item(0)?.extract()?, qualname: f.get_item(1)?.extract()?, kind, interop: f.get_item(3)?.extract()?, env });
+    }
+    if funcs.is_empty() {
+        return Err(PyValueError::new_err("a program has at least its root function"));
+    }
+    Ok(Program { funcs })
+}
+
 fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>) -> CompileOptions {
     let mut o = CompileOptions { opt_level, fast_math, ..Default::default() };
     if let Some(b) = boundscheck {
@@ -60,7 +137,7 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>) -> Compile
 
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -75,8 +152,10 @@ fn compile(
     fast_math: bool,
     boundscheck: Option<bool>,
     libdevice: Option<String>,
+    program: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<String> {
     let free = free_names(consts)?;
+    let program = program.map(self::program).transpose()?;
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
     let mut options = options(opt_level, fast_math, boundscheck);
     // None: $PYDEV_LIBDEVICE (the package passes the path it found).
@@ -85,7 +164,7 @@ fn compile(
     }
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
-        let src = Source { file_name: filename, text: source, function, signature, free: &free };
+        let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
         pydev_runtime::compile_stage(&src, &target, stage, &options)
     })
     .map_err(CompileError::new_err)

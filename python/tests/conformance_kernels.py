@@ -670,7 +670,7 @@ def doubled(x):
     # Host-only Python in an is_host branch: host Python runs it; a GPU
     # compile never lowers it (compiled for the host target, it would be).
     if device.target(device.is_host):
-        return float(np.float64(x) * 2.0)
+        return float(np.multiply(np.float64(x), 2.0))
     else:
         return x * 2.0
 
@@ -1087,6 +1087,147 @@ def float_intrinsics(out, a, b, c):
         out[i, 0] = device.cbrt(a[i])
         out[i, 1] = device.fma(a[i], b[i], c[i])
         out[i, 2] = device.fma(a[i], b[i], -(a[i] * b[i]))
+
+
+# --- Constants, dtypes, contiguity, Dim3 and WarpMask in device code ----------------
+
+
+@device.kernel
+def folded_floats(out, k):
+    # Python floats are float32, also where the compiler folds them: the
+    # folded products equal the run-time ones (k[i] is not a constant).
+    i = device.tid(1)
+    if i < k.size:
+        x = 0.1
+        out[i, 0] = x * 3
+        out[i, 1] = x * k[i]
+        out[i, 2] = 0.1 + 0.2
+        out[i, 3] = 1 / 3
+        out[i, 4] = x
+        out[i, 5] = device.int64(1 << 20) * (1 << 20) + 1
+
+
+@device.kernel
+def mask_as_int32(out, p):
+    # A WarpMask is an int32: with ints in conditional expressions,
+    # arithmetic, comparisons and min/max.
+    i = device.tid(1)
+    m = device.ballot_sync(-1, lambda: p[i] != 0)
+    out[i, 0] = m if p[i] else 0
+    out[i, 1] = m + p[i]
+    out[i, 2] = 1 if m == -1 else 0
+    out[i, 3] = max(m, p[i])
+    out[i, 4] = m & 0xFF
+    r = m
+    if p[i] == 0:
+        r = -7
+    out[i, 5] = r
+
+
+@device.kernel
+def dtype_branch(out, a):
+    # dtypes compare at compile time: each specialisation keeps one branch.
+    i = device.tid(1)
+    if i < a.size:
+        if a.dtype == np.int8 or a.dtype == device.int16:
+            out[i] = a[i] + 1
+        elif a.dtype != device.float32:
+            out[i] = -1.0
+        else:
+            out[i] = a[i] * 0.5
+
+
+@device.kernel
+def dtype_checks(out, a, x):
+    out[0] = a.dtype == device.int8
+    out[1] = a.dtype != np.int8
+    out[2] = x.dtype == np.float32
+    out[3] = x[0].dtype == device.float32
+    out[4] = np.dtype(np.int8) == a.dtype
+    out[5] = a.dtype == x.dtype
+    out[6] = x.dtype == "float32"
+    out[7] = a.dtype.itemsize + x.dtype.itemsize
+
+
+@device.func
+def first_sum(x, n: device.ConstExpr, shape: device.ConstExpr, where: device.ConstExpr, dt: device.ConstExpr):
+    # ConstExpr parameters where the spec needs constant expressions.
+    buf = device.local_array(shape, dt)
+    stage = device.shared_array(n, dt)
+    for j in range(n):
+        buf[j] = x[j]
+        stage[j] = x[j] * 2
+    s = dt(0)
+    for j in range(n):
+        s += buf[j] + stage[j]
+    if device.target(where):
+        return s
+    return dt(-1)
+
+
+@device.kernel
+def const_expr_params(out, x):
+    out[0] = first_sum(x, 4, 4, device.any_target, device.float64)
+    out[1] = first_sum(x, 3, (3,), device.is_host | device.is_device, np.float64)
+    out[2] = first_sum(x, 2, (2,), device.no_target, np.float64)
+
+
+@device.kernel
+def numpy_dtypes(out, x):
+    i = device.tid(1)
+    if i < x.size:
+        s = device.shared_array(1, np.int64)
+        cell = device.local_array((1,), np.float64)
+        s[0] = np.int64(x[i]) * 3
+        cell[0] = np.float32(x[i]) / 3
+        out[i, 0] = np.int8(x[i])
+        out[i, 1] = s[0]
+        out[i, 2] = cell[0]
+        out[i, 3] = np.float32(x[i]).view(np.int32)
+
+
+@device.kernel
+def contiguous_views(out, x, n):
+    # Shared, local and dynamic shared arrays are C-contiguous, and so are
+    # unit-step slices of them: views with another element size work.
+    dyn = device.dynamic_shared_array()
+    f = dyn[0:4 * n].view(device.float32)
+    for j in range(n):
+        f[j] = x[j]
+    g = dyn[4:4 * n].view(device.float32)
+    for j in range(n - 1):
+        out[j] = g[j]
+    bits = dyn[0:4 * n].view(np.int32)
+    out[n] = bits[0]
+    s = device.shared_array((4, 8), device.float32)
+    for j in range(8):
+        s[1, j] = x[j]
+    h = s[1, 2:6].view(device.uint16)
+    out[n + 1] = h.size
+    out[n + 2] = h[1]
+    loc = device.local_array(8, device.int32)
+    for j in range(8):
+        loc[j] = j + 1
+    b = loc[2:6].view(device.int8)
+    out[n + 3] = b[4]
+    rows = s[1:3, :]
+    out[n + 4] = rows.view(device.uint16)[0, 4]
+
+
+@device.kernel
+def dim3_values(out):
+    # A Dim3 is a uint32x3: iterated, measured, indexed, unpacked.
+    x, y, z = device.thread_idx
+    bx, by, bz = device.block_dim
+    i = x + bx * (y + by * z)
+    t = 0
+    for d in device.block_dim:
+        t += d
+    out[i, 0] = t
+    out[i, 1] = len(device.thread_idx)
+    out[i, 2] = x + 10 * y + 100 * z
+    out[i, 3] = device.block_dim[2] * 1000 + device.thread_idx[-1]
+    out[i, 4] = device.grid_dim.size
 
 
 # --- Run-time errors ------------------------------------------------------------------

@@ -140,7 +140,7 @@ class FakeNative(types.ModuleType):
     def cuda_status(self):
         return (False, "no CUDA driver (fake)")
 
-    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None):
+    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None):
         assert os.path.isfile(filename) and "def " + function in source
         self.compiled.append((function, signature, dict(consts), target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"

@@ -801,7 +801,8 @@ def test_host_only_code_in_an_is_host_branch():
     # ...and host Python runs that branch.
     assert K.doubled(1.25) == 2.5
     # On the host target the is_host branch is live and must compile: an error.
-    with pytest.raises(pydev.CompileError, match="name 'np' is not defined in device code"):
+    # (NumPy's dtypes are device code, its functions are not.)
+    with pytest.raises(pydev.CompileError, match="numpy.multiply is not supported in device code"):
         pydev.compile(K.host_only_branch, [x, x], target="host", stage="llvm")
 
 
@@ -1333,6 +1334,126 @@ def test_cbrt_fma(dtype):
     # Rounded once: fma(a, b, -(a*b)) is the rounding error of a*b, not 0.
     np.testing.assert_array_equal(out[:, 2], np.array([exact_fma(x, y, -(x * y), dtype) for x, y in zip(a, b)], dtype))
     assert np.count_nonzero(out[:, 2]) > n // 2
+
+
+# --- Constants, dtypes, contiguity, Dim3 and WarpMask in device code -------------------
+
+
+def test_folded_float_literals_are_float32():
+    # A Python float is a float32 in device code, also where the compiler
+    # folds it: x = 0.1; x * 3 is float32(0.1) * 3 in float32, the value the
+    # run-time product x * k[i] has for k[i] == 3. A lone literal stored into
+    # a float64 array keeps its value; integers fold exactly.
+    k = rng(1401).integers(-50, 50, 16).astype(np.int32)
+    k[k == 0] = 7
+    k[0] = 3
+    out = poisoned((16, 6), np.float64)
+    launch(K.folded_floats, out, k, block=16)
+    f = np.float32
+    assert out[0, 0] == 0.30000001192092896
+    np.testing.assert_array_equal(out[:, 0], np.float64(f(0.1) * f(3)))
+    np.testing.assert_array_equal(out[:, 1], (f(0.1) * k.astype(f)).astype(np.float64))
+    assert out[0, 1] == out[0, 0]
+    np.testing.assert_array_equal(out[:, 2], np.float64(f(0.1) + f(0.2)))
+    np.testing.assert_array_equal(out[:, 3], np.float64(f(1) / f(3)))
+    np.testing.assert_array_equal(out[:, 4], 0.1)
+    np.testing.assert_array_equal(out[:, 5], float(2**40 + 1))
+
+
+def test_warpmask_mixes_with_int_as_int32():
+    p = rng(1402).integers(0, 2, 64).astype(np.int32)
+    p[:2] = (0, 1)  # warp 0: a mixed vote
+    p[32:] = 1  # warp 1: all lanes vote, the mask is -1
+    out = poisoned((64, 6), np.int32)
+    launch(K.mask_as_int32, out, p, block=64)
+    masks = []
+    for w in range(2):
+        bits = sum(int(v) << j for j, v in enumerate(p[32 * w:32 * (w + 1)]))
+        masks += [np.uint32(bits).view(np.int32)] * 32
+    m = np.array(masks, np.int32)
+    assert m[32] == -1 and m[0] != -1
+    np.testing.assert_array_equal(out[:, 0], np.where(p != 0, m, 0))
+    np.testing.assert_array_equal(out[:, 1], m + p)
+    np.testing.assert_array_equal(out[:, 2], (m == -1).astype(np.int32))
+    np.testing.assert_array_equal(out[:, 3], np.maximum(m, p))
+    np.testing.assert_array_equal(out[:, 4], m & 0xFF)
+    np.testing.assert_array_equal(out[:, 5], np.where(p == 0, -7, m))
+
+
+def test_dtype_comparisons_are_constants():
+    r = rng(1403)
+    a8 = r.integers(-100, 100, 9).astype(np.int8)
+    a16 = r.integers(-1000, 1000, 9).astype(np.int16)
+    f32 = r.uniform(-4, 4, 9).astype(np.float32)
+    f64 = r.uniform(-4, 4, 9)
+    for a, want in ((a8, a8.astype(np.float64) + 1), (a16, a16.astype(np.float64) + 1), (f32, (f32 * np.float32(0.5)).astype(np.float64)), (f64, np.full(9, -1.0))):
+        out = poisoned(9, np.float64)
+        launch(K.dtype_branch, out, a, block=9)
+        np.testing.assert_array_equal(out, want, err_msg=str(a.dtype))
+    out = poisoned(8, np.int32)
+    launch(K.dtype_checks, out, a8, f32)
+    np.testing.assert_array_equal(out, [1, 0, 1, 1, 1, 0, 1, 5])
+    out = poisoned(8, np.int32)
+    launch(K.dtype_checks, out, a16, f64)
+    np.testing.assert_array_equal(out, [0, 1, 0, 0, 0, 0, 0, 10])
+    # In IR the comparisons are constants: no branch on them remains.
+    ir = pydev.compile(K.dtype_checks, [out, a8, f32], target="host", stage="pydev")
+    assert "pydev.cmp" not in ir, ir
+
+
+def test_const_expr_parameters_are_constant_expressions():
+    # A ConstExpr parameter is a shape of local_array/shared_array, a
+    # target(...) description, a range bound and a dtype.
+    x = rng(1404).uniform(-8, 8, 6)
+    out = poisoned(3, np.float64)
+    launch(K.const_expr_params, out, x)
+
+    def want(n):
+        s = 0.0
+        for j in range(n):
+            s += x[j] + x[j] * 2
+        return s
+    np.testing.assert_array_equal(out, [want(4), want(3), -1.0])
+
+
+def test_numpy_dtypes_in_device_code():
+    x = rng(1405).integers(-1000, 1000, 12).astype(np.int32)
+    x[0] = 300  # wraps in int8
+    out = poisoned((12, 4), np.float64)
+    launch(K.numpy_dtypes, out, x, grid=12)
+    np.testing.assert_array_equal(out[:, 0], x.astype(np.int8))
+    np.testing.assert_array_equal(out[:, 1], x.astype(np.int64) * 3)
+    np.testing.assert_array_equal(out[:, 2], x.astype(np.float32) / np.float32(3))
+    np.testing.assert_array_equal(out[:, 3], x.astype(np.float32).view(np.int32))
+
+
+def test_views_of_contiguous_slices():
+    # dyn[0:k].view(float32) on the dynamic shared array, views of unit-step
+    # slices of shared and local arrays (all C-contiguous).
+    x = rng(1406).uniform(-100, 100, 8).astype(np.float32)
+    n = 8
+    out = poisoned(n + 5, np.float64)
+    launch(K.contiguous_views, out, x, np.int32(n), shared=4 * n)
+    np.testing.assert_array_equal(out[:n - 1], x[1:])
+    assert np.isnan(out[n - 1])  # not written
+    assert out[n] == x.view(np.int32)[0]
+    assert out[n + 1] == 8
+    assert out[n + 2] == x[2:6].view(np.uint16)[1]
+    assert out[n + 3] == 4
+    assert out[n + 4] == x.view(np.uint16)[4]
+
+
+def test_dim3_is_a_uint32x3():
+    bx, by, bz = (int(v) for v in rng(1407).integers(1, 5, 3))
+    out = poisoned((bx * by * bz, 5), np.int32)
+    launch(K.dim3_values, out, block=(bx, by, bz))
+    z, y, xs = np.meshgrid(np.arange(bz), np.arange(by), np.arange(bx), indexing="ij")
+    xs, y, z = xs.ravel(), y.ravel(), z.ravel()
+    np.testing.assert_array_equal(out[:, 0], bx + by + bz)
+    np.testing.assert_array_equal(out[:, 1], 3)
+    np.testing.assert_array_equal(out[:, 2], xs + 10 * y + 100 * z)
+    np.testing.assert_array_equal(out[:, 3], bz * 1000 + z)
+    np.testing.assert_array_equal(out[:, 4], 3)
 
 
 # --- Conformance: run-time errors --------------------------------------------------------

@@ -64,6 +64,9 @@ pub struct Source<'a> {
     pub function: &'a str,
     pub signature: &'a str,
     pub free: &'a FreeNames,
+    /// The functions by identity, with their free names' values (the
+    /// Python package); `None`: `function` at the file's top level.
+    pub program: Option<&'a pydev_frontend_python::Program>,
 }
 
 /// Runs the frontend and the pipeline of `target` up to `stage` (`pydev`,
@@ -81,7 +84,7 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
             Target::Host => "host".to_owned(),
             Target::Cuda(chip) => chip.to_string(),
         };
-        let mut module = pydev_frontend_python::compile_for(context, src.file_name, src.text, src.function, src.signature, src.free, Some(&target_name))
+        let mut module = pydev_frontend_python::compile_for(context, src.file_name, src.text, src.function, src.signature, src.free, Some(&target_name), src.program)
             .map_err(|d| d.to_string().trim_end().to_owned())?;
         if stage == "pydev" {
             return Ok(module);
@@ -120,7 +123,13 @@ fn context() -> Context {
 pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
     if stage == "python-ast" {
         let parsed = ruff_python_parser::parse_module(src.text).map_err(|e| format!("{}: syntax error: {}", src.file_name, e.error))?;
-        let def = parsed.syntax().body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
+        let body = &parsed.syntax().body;
+        if let Some(root) = src.program.and_then(|p| p.funcs.first()) {
+            let file = pydev_frontend_python::SourceFile::new(src.file_name, src.text);
+            let def = pydev_frontend_python::module::Module::locate(body, &file, &root.qualname, root.line).map_err(|e| format!("{}:{}: error: {e}", src.file_name, root.line))?;
+            return Ok(format!("{def:#?}\n"));
+        }
+        let def = body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
         return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
     }
     if stage == "ptx" && *target == Target::Host {

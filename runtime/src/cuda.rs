@@ -247,7 +247,7 @@ mod tests {
     #[test]
     fn parameter_sizes_are_read_from_the_ptx_entry() {
         let free = FreeNames::new();
-        let src = Source { file_name: "k.py", text: SOURCE, function: "k", signature: "float32, float32[:, ::1], float32x3, P, int64", free: &free };
+        let src = Source { file_name: "k.py", text: SOURCE, function: "k", signature: "float32, float32[:, ::1], float32x3, P, int64", free: &free, program: None };
         let ptx = compile_stage(&src, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions::default()).unwrap();
         // a float, a 2-d descriptor {ptr, shape[2], strides[2]}, float3 (12
         // bytes, CUDA's layout), the struct (16), an int64.

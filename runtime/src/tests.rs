@@ -8,7 +8,7 @@ const KERNELS: &str = include_str!("../../test/gpu/kernels.py");
 
 fn program(source: &str, kernel: &str, signature: &str, options: &CompileOptions) -> Result<HostProgram, String> {
     let free = FreeNames::new();
-    compile_host(&Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free }, options)
+    compile_host(&Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free, program: None }, options)
 }
 
 fn build(kernel: &str, signature: &str) -> HostProgram {

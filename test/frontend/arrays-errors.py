@@ -32,6 +32,8 @@
 # RUN: not pydevc %s --kernel signature_struct --signature 'Q[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=SIGNATURE-STRUCT
 # RUN: not pydevc %s --kernel signature_dims --signature 'float32[::1, ::1]' --emit pydev 2>&1 | FileCheck %s --check-prefix=SIGNATURE-DIMS
 # RUN: not pydevc %s --kernel signature_readonly --signature 'readonly float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=SIGNATURE-READONLY
+# RUN: not pydevc %s --kernel view_column_slice --signature 'float32[:, ::1], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=VIEW-COLUMNS
+# RUN: not pydevc %s --kernel view_step_slice --signature 'float32[::1], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=VIEW-STEP
 
 import cuda.device as device
 
@@ -231,3 +233,18 @@ def signature_dims(a):
 @device.kernel
 def signature_readonly(a):
     pass
+
+
+# Slices that leave gaps are strided, whatever their array: a view that
+# changes the element size needs a C-contiguous one.
+# VIEW-COLUMNS: {{.*}}arrays-errors.py:[[@LINE+4]]:15: error: view(int16) changes the element size, which needs a C-contiguous array
+# VIEW-COLUMNS: help: {{.*}}a slice stays contiguous only with unit steps over whole trailing dimensions
+@device.kernel
+def view_column_slice(m, k):
+    m[0, 0] = m[:, 0:k].view(device.int16)[0, 0]
+
+
+# VIEW-STEP: {{.*}}arrays-errors.py:[[@LINE+3]]:12: error: view(int16) changes the element size, which needs a C-contiguous array
+@device.kernel
+def view_step_slice(c, k):
+    c[0] = c[0:k:2].view(device.int16)[0]

@@ -12,7 +12,10 @@
 # RUN: pydevc %s --kernel views --signature 'float32[:], float32[:], float32[::1], float64[::1, :]' --emit pydev | FileCheck %s --check-prefix=VIEW
 # RUN: pydevc %s --kernel struct_arrays --signature 'float32[:], Particle[:], {a: int16, b: float64}[::1]' --emit pydev | FileCheck %s --check-prefix=STRUCT
 # RUN: pydevc %s --kernel readonly_arrays --signature 'float32[:], readonly float32[::1], readonly int32[:, :]' --emit pydev | FileCheck %s --check-prefix=RO
+# RUN: pydevc %s --kernel contiguous_slices --signature 'float32[:], float32[::1], float32[:, ::1], int32, int32' --emit pydev | FileCheck %s --check-prefix=CONTIG
+# RUN: pydevc %s --kernel dtype_tests --signature 'float32[:], float32[:], float64[:, :]' --emit pydev | FileCheck %s --check-prefix=DTYPE
 
+import numpy as np
 import cuda.device as device
 
 
@@ -232,9 +235,66 @@ def struct_arrays(out, ps, sd):
 # RO-LABEL: func.func @readonly_arrays
 # RO-SAME: (%[[OUT:.*]]: !pydev.array<f32, 1>, %[[R:.*]]: !pydev.array<f32, 1, c, readonly>, %[[Q:.*]]: !pydev.array<si32, 2, readonly>)
 # RO: pydev.array_load %[[R]][%{{.*}}] : <f32, 1, c, readonly>, si32 -> f32
-# RO: pydev.array_slice %[[R]] [1] {{.*}} -> <f32, 1, readonly>
+# RO: pydev.array_slice %[[R]] [1] {{.*}} -> <f32, 1, c, readonly>
 # RO: pydev.array_index %[[Q]][%{{.*}}] : <si32, 2, readonly>, si32 -> <si32, 1, readonly>
 # RO: pydev.array_view %[[R]] : <f32, 1, c, readonly> -> <si32, 1, c, readonly>
 @device.kernel
 def readonly_arrays(out, r, q):
     out[0] = r[0] + r[1:][0] + q[1][0] + r.view(device.int32)[0]
+
+
+# Contiguity is known where it is certain: a unit-step slice of a
+# C-contiguous 1-d array, a run of a row, whole rows; so views that change
+# the element size work on them. Slices that skip elements, or columns, are
+# strided.
+# CONTIG-LABEL: func.func @contiguous_slices
+# CONTIG: pydev.array_slice %arg1 [1] {{.*}} : <f32, 1, c> -> <f32, 1, c>
+# CONTIG: pydev.array_slice %arg2 [0, 1] {{.*}} : <f32, 2, c> -> <f32, 1, c>
+# CONTIG: pydev.array_slice %arg2 [1, 1] {{.*}} : <f32, 2, c> -> <f32, 2, c>
+# CONTIG: pydev.array_slice %arg2 [1, 1] {{.*}} : <f32, 2, c> -> <f32, 2, c>
+# CONTIG: pydev.array_slice %arg2 [1, 1] {{.*}} : <f32, 2, c> -> <f32, 2>
+# CONTIG: pydev.array_slice %arg1 [1] {{.*}} : <f32, 1, c> -> <f32, 1>
+# CONTIG: pydev.array_slice %arg1 [1] {{.*}} : <f32, 1, c> -> <f32, 1, c>
+# CONTIG: pydev.array_slice %arg0 [1] {{.*}} : <f32, 1> -> <f32, 1>
+# CONTIG: pydev.array_view %{{.*}} : <f32, 1, c> -> <si16, 1, c>
+# CONTIG: pydev.array_view %{{.*}} : <f32, 1, c> -> <si16, 1, c>
+# CONTIG: pydev.array_view %{{.*}} : <f32, 2, c> -> <si16, 2, c>
+# CONTIG: pydev.array_view %{{.*}} : <f32, 2, c> -> <si16, 2, c>
+@device.kernel
+def contiguous_slices(out, c, m, lo, hi):
+    v1 = c[lo:hi]
+    v2 = m[1, lo:hi]
+    v3 = m[lo:hi, :]
+    v4 = m[lo:hi]
+    v5 = m[:, lo:hi]
+    v6 = c[lo:hi:2]
+    v7 = c[::1]
+    v8 = out[lo:hi]
+    out[0] = v1.view(device.int16)[0] + v2.view(device.int16)[0] + v3.view(device.int16)[0, 0] + v4.view(device.int16)[0, 0]
+    out[1] = v5[0, 0] + v6[0] + v7[0] + v8[0]
+
+
+# dtypes of arrays and numbers compare with == and != at compile time (also
+# with NumPy's): the result is a constant bool, and an `if` on one lowers
+# the branch taken only (here, the other would not compile).
+# DTYPE-LABEL: func.func @dtype_tests
+# DTYPE-NOT: pydev.cmp
+# DTYPE-NOT: cf.cond_br
+# DTYPE: %[[T:.*]] = pydev.constant 1.000000e+00 : f32
+# DTYPE-NEXT: pydev.array_store %[[T]]
+# DTYPE: %[[U:.*]] = pydev.constant 1.000000e+00 : f32
+# DTYPE-NEXT: pydev.array_store %[[U]]
+# DTYPE: %[[V:.*]] = pydev.constant 1.000000e+00 : f32
+# DTYPE-NEXT: pydev.array_store %[[V]]
+# DTYPE: %[[W:.*]] = pydev.constant 0.000000e+00 : f32
+# DTYPE-NEXT: pydev.array_store %[[W]]
+# DTYPE: return
+@device.kernel
+def dtype_tests(out, a, m):
+    if a.dtype == device.float32:
+        out[0] = 1
+    else:
+        out[0] = undefined_name  # noqa: F821
+    out[1] = a.dtype != m.dtype
+    out[2] = m.dtype == np.float64 and a[0].dtype == np.float32
+    out[3] = m.dtype == "float32" or m.dtype == device.int64

@@ -30,6 +30,8 @@
 # RUN: not pydevc %s --kernel unknown_method --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=UNKNOWN-METHOD
 # RUN: not pydevc %s --kernel not_callable --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=NOT-CALLABLE
 # RUN: not pydevc %s --kernel no_such_kernel --signature 'float32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=NO-FUNCTION
+# RUN: not pydevc %s --kernel const_expr_runtime_shape --signature 'float32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=CONST-EXPR-SHAPE
+# RUN: not pydevc %s --kernel const_expr_typed_dtype --signature 'float32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=CONST-EXPR-TYPED
 
 import cuda.device as device
 
@@ -286,3 +288,29 @@ def not_callable(out, x):
 
 
 # NO-FUNCTION: {{.*}}functions-errors.py:1:1: error: no function 'no_such_kernel' in {{.*}}functions-errors.py (device functions here: {{.*}}recursion{{.*}})
+
+
+@device.func
+def zeros_of(shape: device.ConstExpr):
+    a = device.local_array(shape, device.float32)
+    return a.size
+
+
+# A tuple with a run-time element is no constant expression.
+# CONST-EXPR-SHAPE: {{.*}}functions-errors.py:[[@LINE+4]]:14: error: argument 'shape' of 'zeros_of' must be a constant expression (the parameter is ConstExpr)
+# CONST-EXPR-SHAPE: help: pass a literal, or a local or global assigned a constant
+@device.kernel
+def const_expr_runtime_shape(out, n):
+    out[0] = zeros_of((n, 2))
+
+
+@device.func
+def typed_const(x: device.ConstExpr[device.float32]):
+    return x
+
+
+# ConstExpr[T] takes a constant of type T: a dtype is a type, not a T.
+# CONST-EXPR-TYPED: {{.*}}functions-errors.py:[[@LINE-5]]:20: error: parameter 'x' is annotated ConstExpr[float32] but is called with dtype float32
+@device.kernel
+def const_expr_typed_dtype(out):
+    out[0] = typed_const(device.float32)

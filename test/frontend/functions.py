@@ -10,7 +10,10 @@
 # RUN: pydevc %s --kernel methods --signature 'float32[:], float32' --emit pydev | FileCheck %s --check-prefix=METHOD
 # RUN: pydevc %s --kernel arguments --signature 'float32[:], float32[:, ::1], int32, (int32, float64)' --emit pydev | FileCheck %s --check-prefix=ARGS
 # RUN: pydevc %s --kernel recip --signature 'float64' --emit pydev | FileCheck %s --check-prefix=ENTRY
+# RUN: pydevc %s --kernel const_exprs --signature 'float64[:]' --emit pydev | FileCheck %s --check-prefix=CONST-EXPR
+# RUN: pydevc %s --kernel const_exprs --signature 'float64[:]' --target host --emit pydev | FileCheck %s --check-prefix=CONST-EXPR-HOST
 
+import numpy as np
 import cuda.device as device
 
 ONE = 1
@@ -201,3 +204,55 @@ def arguments(out, m, i, t):
 # A @device.func compiled by itself.
 # ENTRY-LABEL: func.func @recip_float64(%{{.*}}: f64) -> f64
 # ENTRY-NOT: pydev.kernel
+
+
+# A ConstExpr parameter is a constant expression wherever the spec needs
+# one: local_array/shared_array shapes (an int or a tuple), range bounds,
+# target(...) descriptions, dtypes. Descriptions, dtypes and tuples are
+# compile-time objects, passed as nothing: each object is a specialisation
+# (a readable part and a hash in its symbol).
+# CONST-EXPR-LABEL: func.func @fill_int32_k__2__3_{{.*}}_k_is_host_{{.*}}_k_float32_{{.*}}(%{{.*}}: si32) -> f32
+# CONST-EXPR: pydev.local_array shape [2, 3] order "C" : <f32, 2, local, c>
+# CONST-EXPR-NEXT: pydev.shared_array shape [4] order "C" : <f32, 1, shared, c>
+# CONST-EXPR: pydev.target <is_host>
+# CONST-EXPR-LABEL: func.func @fill_int32_k__8_{{.*}}_k_and_provides_sm_80{{.*}}_k_float64_{{.*}}(%{{.*}}: si32) -> f64
+# CONST-EXPR: pydev.local_array shape [8] order "C" : <f64, 1, local, c>
+# CONST-EXPR: pydev.target <and(provides(sm_80), not(is_exactly(sm_90)))>
+# CONST-EXPR-LABEL: func.func @fill_int32_k__5_{{.*}}_k_any_target_{{.*}}_k_float64_{{.*}}(%{{.*}}: si32) -> f64
+# CONST-EXPR: pydev.local_array shape [5] order "C" : <f64, 1, local, c>
+# CONST-EXPR-NEXT: pydev.shared_array shape [2] order "C" : <f64, 1, shared, c>
+# CONST-EXPR-LABEL: func.func @const_exprs
+# CONST-EXPR: call @fill_int32_k__2__3_{{.*}}(%{{.*}}) : (si32) -> f32
+# CONST-EXPR: call @fill_int32_k__8_{{.*}}(%{{.*}}) : (si32) -> f64
+# CONST-EXPR: call @fill_int32_k__5_{{.*}}(%{{.*}}) : (si32) -> f64
+# For a known target, target(where) selects its branch.
+# CONST-EXPR-HOST-LABEL: func.func @fill_int32_k__2__3_
+# CONST-EXPR-HOST: pydev.target <is_host>
+# CONST-EXPR-HOST-NEXT: pydev.array_size
+# CONST-EXPR-HOST-LABEL: func.func @fill_int32_k__8_
+# CONST-EXPR-HOST: pydev.target <and(provides(sm_80), not(is_exactly(sm_90)))>
+# CONST-EXPR-HOST-NEXT: cf.br
+# CONST-EXPR-HOST-NOT: pydev.array_size
+# CONST-EXPR-HOST: return
+SHAPE = (2, 3)
+
+
+@device.func
+def fill(n: device.ConstExpr, shape: device.ConstExpr, where: device.ConstExpr, dt: device.ConstExpr):
+    buf = device.local_array(shape, dt)
+    tile = device.shared_array(n, dt)
+    s = dt(0)
+    for i in range(n):
+        tile[i] = i
+        s += tile[i]
+    if device.target(where):
+        return s + buf.size
+    return s
+
+
+@device.kernel
+def const_exprs(out):
+    out[0] = fill(4, SHAPE, device.is_host, np.float32)
+    out[1] = fill(4, (8,), device.provides(device.sm80) & ~device.is_exactly(device.sm90), device.float64)
+    dims = (5,)
+    out[2] = fill(2, dims, device.any_target, device.float64)

@@ -15,7 +15,9 @@
 # RUN: not pydevc %s --kernel shape_twice --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=TWICE
 # RUN: not pydevc %s --kernel no_dtype --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=NO-DTYPE
 # RUN: not pydevc %s --kernel dynamic_size --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=DYNAMIC
+# RUN: not pydevc %s --kernel numpy_long_double --signature 'float32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=NUMPY-DTYPE
 
+import numpy as np
 import cuda.device as device
 
 GLOBAL_SHAPE = (4, 0)
@@ -114,3 +116,12 @@ def no_dtype(out):
 @device.kernel
 def dynamic_size(out):
     a = device.dynamic_shared_array(16)
+
+
+# NumPy's dtypes are dtypes, but only those device code has.
+# NUMPY-DTYPE: {{.*}}memory-errors.py:[[@LINE+4]]:32: error: numpy.longdouble is not supported in device code
+# NUMPY-DTYPE: help: device code takes NumPy's dtypes (np.float32, np.int64, np.dtype(...))
+@device.kernel
+def numpy_long_double(out):
+    a = device.shared_array(4, np.longdouble)
+    out[0] = a[0]

@@ -5,7 +5,11 @@
 # RUN: pydevc %s --kernel shared_arrays --signature 'float32[:]' --emit pydev | FileCheck %s --check-prefix=SHARED
 # RUN: pydevc %s --kernel dynamic --signature 'float32[:]' --emit pydev | FileCheck %s --check-prefix=DYNAMIC
 # RUN: pydevc %s --kernel tile --signature 'float32[:, ::1]' --emit pydev | FileCheck %s --check-prefix=TILE
+# RUN: pydevc %s --kernel contiguous_memory --signature 'float64[:], int32' --emit pydev | FileCheck %s --check-prefix=CONTIGUOUS
+# RUN: pydevc %s --kernel contiguous_memory --signature 'float64[:], int32' --target sm_90 -o %t.ptx
+# RUN: pydevc %s --kernel contiguous_memory --signature 'float64[:], int32' --target host --emit llvm-ir -o %t.ll
 
+import numpy as np
 import cuda.device as device
 from cuda.device import shared_array, local_array, float64
 
@@ -102,3 +106,29 @@ def tile(a):
     t[ty, tx] = a[ty, tx]
     device.syncthreads()
     a[ty, tx] = t[tx, ty]
+
+
+# Shared, local and dynamic shared arrays are C-contiguous, and so are their
+# unit-step slices: dyn[0:k].view(float32) works. NumPy dtypes are dtypes
+# (API.md): shared_array(n, np.int64).
+# CONTIGUOUS-LABEL: func.func @contiguous_memory
+# CONTIGUOUS: %[[DYN:.*]] = pydev.dynamic_shared_array : <ui8, 1, shared, c>
+# CONTIGUOUS: %[[HEAD:.*]] = pydev.array_slice %[[DYN]] [1] {{.*}} : <ui8, 1, shared, c> -> <ui8, 1, shared, c>
+# CONTIGUOUS-NEXT: pydev.array_view %[[HEAD]] : <ui8, 1, shared, c> -> <f32, 1, shared, c>
+# CONTIGUOUS: %[[S:.*]] = pydev.shared_array shape [4] order "C" : <si64, 1, shared, c>
+# CONTIGUOUS: %[[L:.*]] = pydev.local_array shape [2, 8] order "C" : <si16, 2, local, c>
+# CONTIGUOUS: %[[ROW:.*]] = pydev.array_slice %[[L]] [0, 1] {{.*}} : <si16, 2, local, c> -> <si16, 1, local, c>
+# CONTIGUOUS-NEXT: pydev.array_view %[[ROW]] : <si16, 1, local, c> -> <si32, 1, local, c>
+# CONTIGUOUS: %[[T:.*]] = pydev.array_slice %[[S]] [1] {{.*}} : <si64, 1, shared, c> -> <si64, 1, shared, c>
+# CONTIGUOUS-NEXT: pydev.array_view %[[T]] : <si64, 1, shared, c> -> <f64, 1, shared, c>
+@device.kernel
+def contiguous_memory(out, k):
+    dyn = device.dynamic_shared_array()
+    f = dyn[0:k].view(device.float32)
+    f[0] = 1.5
+    s = device.shared_array(4, np.int64)
+    s[0] = 7
+    loc = device.local_array((2, 8), np.short)
+    loc[1, 2] = 3
+    w = loc[1, 2:6].view(np.int32)
+    out[0] = f[0] + w[0] + s[1:].view(np.float64)[0]

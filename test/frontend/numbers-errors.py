@@ -33,8 +33,13 @@
 # RUN: not pydevc %s --kernel math_arity --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=MATH-ARITY
 # RUN: not pydevc %s --kernel no_attribute --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=NO-ATTRIBUTE
 # RUN: not pydevc %s --kernel unknown_dtype --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=UNKNOWN-DTYPE
+# RUN: not pydevc %s --kernel numpy_function --signature 'float32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=NUMPY-FUNCTION
+# RUN: not pydevc %s --kernel dtype_order --signature 'int32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=DTYPE-ORDER
+# RUN: not pydevc %s --kernel dtype_value --signature 'int32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=DTYPE-VALUE
+# RUN: not pydevc %s --kernel numpy_dtype_name --signature 'int32[:], float32' --emit pydev 2>&1 | FileCheck %s --check-prefix=NUMPY-DTYPE-NAME
 
 import math
+import numpy as np
 import cuda.device as device
 
 
@@ -231,3 +236,32 @@ def no_attribute(out, x):
 @device.kernel
 def unknown_dtype(out, x):
     out[0] = device.float128(x)
+
+
+# NumPy's functions are host code: only its dtypes are device code.
+# NUMPY-FUNCTION: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: numpy.sqrt is not supported in device code
+# NUMPY-FUNCTION: help: device code takes NumPy's dtypes
+@device.kernel
+def numpy_function(out, x):
+    out[0] = np.sqrt(x)
+
+
+# dtypes compare for equality only, with dtypes (or their names).
+# DTYPE-ORDER: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: dtypes compare only with == and !=, not '<'
+# DTYPE-ORDER: help: e.g. a.dtype == device.float32
+@device.kernel
+def dtype_order(out, x):
+    out[0] = x.dtype < device.float64
+
+
+# DTYPE-VALUE: {{.*}}numbers-errors.py:[[@LINE+4]]:14: error: a dtype cannot be compared with a value of type int32 in device code
+# DTYPE-VALUE: help: compare dtypes with dtypes
+@device.kernel
+def dtype_value(out, x):
+    out[0] = x.dtype == 4
+
+
+# NUMPY-DTYPE-NAME: {{.*}}numbers-errors.py:[[@LINE+3]]:23: error: 'float7' is not a dtype device code supports
+@device.kernel
+def numpy_dtype_name(out, x):
+    out[0] = np.dtype("float7") == x.dtype

@@ -14,8 +14,11 @@
 # RUN: pydevc %s --kernel compare --signature 'float32[:], int32, int32, float32' --emit pydev | FileCheck %s --check-prefix=CMP
 # RUN: pydevc %s --kernel math_funcs --signature 'float32[:], float32, float64, float16' --emit pydev | FileCheck %s --check-prefix=MATH
 # RUN: pydevc %s --kernel complex_numbers --signature 'complex128[:], complex64, float64' --emit pydev | FileCheck %s --check-prefix=COMPLEX
+# RUN: pydevc %s --kernel folded_floats --signature 'float64[:], int32' --emit pydev | FileCheck %s --check-prefix=LITERAL-FOLD
+# RUN: pydevc %s --kernel numpy_numbers --signature 'float64[:], int32, float32' --emit pydev | FileCheck %s --check-prefix=NUMPY
 
 import math
+import numpy as np
 import cuda.device as device
 from cuda.device import float16
 
@@ -360,3 +363,60 @@ def complex_numbers(out, c, d):
     out[2] = abs(c)
     out[3] = c.real + c.imag
     out[4] = c == 1j
+
+
+# A Python float is a float32, also where the frontend folds it: x * 3 of
+# x = 0.1 is float32(0.1) * 3 rounded to float32 (0.30000001192092896), the
+# value the run-time product x * k has for k = 3; 1 / 3 and 0.1 + 0.2 fold
+# in float32 too. A lone literal stored into a float64 array keeps its own
+# value (it adopts the type it meets), and integers fold exactly.
+# LITERAL-FOLD-LABEL: func.func @folded_floats
+# LITERAL-FOLD: %[[A:.*]] = pydev.constant 0.30000001192092896 : f64
+# LITERAL-FOLD-NEXT: pydev.array_store %[[A]]
+# LITERAL-FOLD: pydev.mul %{{.*}}, %{{.*}} : f32, si32 -> f32
+# LITERAL-FOLD: %[[C:.*]] = pydev.constant 0.30000001192092896 : f64
+# LITERAL-FOLD-NEXT: pydev.array_store %[[C]]
+# LITERAL-FOLD: %[[D:.*]] = pydev.constant 0.3333333432674408 : f64
+# LITERAL-FOLD-NEXT: pydev.array_store %[[D]]
+# LITERAL-FOLD: %[[E:.*]] = pydev.constant 1.000000e-01 : f64
+# LITERAL-FOLD-NEXT: pydev.array_store %[[E]]
+# LITERAL-FOLD: %[[F:.*]] = pydev.constant 0x4270000000001000 : f64
+# LITERAL-FOLD-NEXT: pydev.array_store %[[F]]
+# LITERAL-FOLD: %[[G:.*]] = pydev.constant 0.30000000000000004 : f64
+# LITERAL-FOLD: pydev.array_store %[[G]]
+@device.kernel
+def folded_floats(out, k):
+    x = 0.1
+    out[0] = x * 3
+    out[1] = x * k
+    out[2] = 0.1 + 0.2
+    out[3] = 1 / 3
+    out[4] = x
+    out[5] = device.int64(1 << 20) * (1 << 20) + 1
+    out[6] = device.float64(0.1) * 3
+
+
+# NumPy's scalar types are dtypes in device code (API.md): conversions
+# (np.int8(x) wraps like device.int8(x)), views, and `.dtype` of numbers
+# (zero-dimensional arrays), which compares with == and != at compile time.
+# NUMPY-LABEL: func.func @numpy_numbers
+# NUMPY-SAME: (%{{.*}}: !pydev.array<f64, 1>, %[[I:.*]]: si32, %[[X:.*]]: f32)
+# NUMPY: pydev.cast %[[I]] : si32 to si8
+# NUMPY: pydev.cast %[[I]] : si32 to f32
+# NUMPY: pydev.cast %[[X]] : f32 to f64
+# NUMPY: pydev.array_view %{{.*}} : <f32, 1, local, c> -> <si32, 1, local, c>
+# NUMPY: %[[T:.*]] = pydev.constant 1.000000e+00 : f64
+# NUMPY-NEXT: pydev.array_store %[[T]]
+# NUMPY: %[[F:.*]] = pydev.constant 0.000000e+00 : f64
+# NUMPY-NEXT: pydev.array_store %[[F]]
+# NUMPY: %[[S:.*]] = pydev.constant 4.000000e+00 : f64
+# NUMPY-NEXT: pydev.array_store %[[S]]
+@device.kernel
+def numpy_numbers(out, i, x):
+    out[0] = np.int8(i)
+    out[1] = np.float32(i) / 3
+    out[2] = np.double(x)
+    out[3] = x.view(np.int32)
+    out[4] = x.dtype == np.float32
+    out[5] = i.dtype != np.intc
+    out[6] = x.dtype.itemsize

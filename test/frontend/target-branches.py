@@ -23,7 +23,7 @@ import cuda.device as device
 @device.func
 def scale(x):
     if device.target(device.is_host):
-        return float(np.float32(x) * 2)
+        return float(np.multiply(x, 2))
     else:
         return x * 2.0
 
@@ -35,7 +35,7 @@ def scale(x):
 # On sm_70 the branch is live, so its error is reported; on the host target
 # the is_host branch is live and its host-only Python cannot compile.
 # SM70: target-branches.py:[[@LINE+8]]:22: error: name 'undefined_on_old_gpus' is not defined in device code
-# HOST: target-branches.py:26:22: error: name 'np' is not defined in device code
+# HOST: target-branches.py:26:22: error: numpy.multiply is not supported in device code
 @device.kernel
 def k(out, x):
     i = device.tid(1)

@@ -11,6 +11,8 @@
 # RUN: not pydevc %s --kernel component_w --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=COMPONENT
 # RUN: not pydevc %s --kernel call_lane_id --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=CALL
 # RUN: not pydevc %s --kernel unpack_tid --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=UNPACK
+# RUN: not pydevc %s --kernel unpack_two --signature 'uint32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=DIM3-UNPACK
+# RUN: not pydevc %s --kernel lane_three --signature 'uint32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=DIM3-LANE
 
 import cuda.device as device
 
@@ -82,3 +84,18 @@ def call_lane_id(out):
 @device.kernel
 def unpack_tid(out):
     x, y, z = device.tid(2)
+
+
+# A Dim3 has three lanes, x, y and z.
+# DIM3-UNPACK: {{.*}}thread_positioning-errors.py:[[@LINE+3]]:5: error: cannot unpack 3 values into 2 names
+@device.kernel
+def unpack_two(out):
+    x, y = device.thread_idx
+    out[0] = x + y
+
+
+# DIM3-LANE: {{.*}}thread_positioning-errors.py:[[@LINE+4]]:31: error: index 3 is out of range for a uint32x3 (3 lanes)
+# DIM3-LANE: help: use an index from 0 to 2
+@device.kernel
+def lane_three(out):
+    out[0] = device.block_dim[3]

@@ -7,6 +7,7 @@
 # RUN: pydevc %s --kernel tid3 --signature 'int32[:, :, :]' --emit pydev | FileCheck %s --check-prefix=TID3
 # RUN: pydevc %s --kernel grid_sizes --signature 'int32[:]' --emit pydev | FileCheck %s --check-prefix=GRID
 # RUN: pydevc %s --kernel warp --signature 'int32[:]' --emit pydev | FileCheck %s --check-prefix=WARP
+# RUN: pydevc %s --kernel dim3_as_vector --signature 'uint32[:]' --emit pydev | FileCheck %s --check-prefix=DIM3-VECTOR
 
 import cuda.device as device
 from cuda.device import thread_idx, tid, grid_size, lane_id, warp_size
@@ -170,3 +171,30 @@ def warp(out):
     out[0] = device.warp_size
     out[1] = device.lane_id
     out[2] = tid(1) % warp_size + lane_id
+
+
+# A Dim3 is a uint32x3 (spec: `Dim3` is a subclass of `uint32x3`): a for
+# loop over it runs over its lanes (unrolled), len() is 3, and its size
+# and dtype are a uint32x3's; indexing and unpacking are above.
+# DIM3-VECTOR-LABEL: func.func @dim3_as_vector
+# DIM3-VECTOR: %[[BD:.*]] = pydev.vector_create(%{{.*}}, %{{.*}}, %{{.*}}) : (ui32, ui32, ui32) -> !pydev.vector<3 x ui32>
+# DIM3-VECTOR-COUNT-3: pydev.vector_extract %[[BD]]
+# DIM3-VECTOR: %[[T0:.*]] = pydev.add %{{.*}}, %{{.*}} : si32, ui32 -> ui32
+# DIM3-VECTOR: %[[T1:.*]] = pydev.add %[[T0]], %{{.*}} : ui32, ui32 -> ui32
+# DIM3-VECTOR: %[[T2:.*]] = pydev.add %[[T1]], %{{.*}} : ui32, ui32 -> ui32
+# DIM3-VECTOR: pydev.array_store %[[T2]], %arg0
+# DIM3-VECTOR: %[[LEN:.*]] = pydev.constant 3 : ui32
+# DIM3-VECTOR-NEXT: pydev.array_store %[[LEN]], %arg0
+# DIM3-VECTOR: %[[SIZE:.*]] = pydev.constant 3 : ui32
+# DIM3-VECTOR-NEXT: pydev.array_store %[[SIZE]], %arg0
+# DIM3-VECTOR: %[[DT:.*]] = pydev.constant 1 : ui32
+# DIM3-VECTOR-NEXT: pydev.array_store %[[DT]], %arg0
+@device.kernel
+def dim3_as_vector(out):
+    t = 0
+    for d in device.block_dim:
+        t += d
+    out[0] = t
+    out[1] = len(device.thread_idx)
+    out[2] = device.grid_dim.size
+    out[3] = device.block_idx.dtype == device.uint32

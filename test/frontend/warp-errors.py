@@ -25,6 +25,8 @@
 # RUN: not pydevc %s --kernel activemask_arg --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=ACTIVEMASK
 # RUN: not pydevc %s --kernel mask_kw --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=MASK-KEYWORD
 # RUN: not pydevc %s --kernel repr_value --signature 'int32[:]' --emit pydev 2>&1 | FileCheck %s --check-prefix=REPR
+# RUN: not pydevc %s --kernel mask_or_tuple --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=MASK-JOIN
+# RUN: not pydevc %s --kernel mask_and_float --signature 'int32[:], int32' --emit pydev 2>&1 | FileCheck %s --check-prefix=MASK-FLOAT-BITS
 
 import cuda.device as device
 
@@ -180,3 +182,20 @@ def mask_kw(a):
 @device.kernel
 def repr_value(a):
     a[0] = device.machine_representation()
+
+
+# A WarpMask joins with numbers as the int32 it is, not with other values.
+# MASK-JOIN: {{.*}}warp-errors.py:[[@LINE+4]]:9: error: the branches of this conditional expression are WarpMask and tuple[int32, int32]
+@device.kernel
+def mask_or_tuple(a, p):
+    m = device.activemask()
+    t = m if p else (1, 2)
+    a[0] = t[0]
+
+
+# As an int32, a WarpMask has no bit operations with a float.
+# MASK-FLOAT-BITS: {{.*}}warp-errors.py:[[@LINE+4]]:12: error: '&' needs integers or bools, got int32 and float32
+@device.kernel
+def mask_and_float(a, p):
+    m = device.activemask()
+    a[0] = m & 1.5

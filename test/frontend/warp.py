@@ -9,6 +9,7 @@
 # RUN: pydevc %s --kernel matches --signature 'uint64[:], float32[:], int32[:]' --emit pydev | FileCheck %s --check-prefix=MATCHES64
 # RUN: pydevc %s --kernel mask_bits --signature 'int32[:]' --emit pydev | FileCheck %s --check-prefix=BITS
 # RUN: pydevc %s --kernel representation --signature 'int32[:]' --emit pydev | FileCheck %s --check-prefix=REPR
+# RUN: pydevc %s --kernel mask_ints --signature 'int32[:], int32' --emit pydev | FileCheck %s --check-prefix=MASK-INT
 
 import cuda.device as device
 from cuda.device import activemask, shfl_down_sync, match_all_sync
@@ -179,3 +180,35 @@ def representation(out):
         out[0] = 1
     if device.machine_representation() != "itanium":
         out[0] = 2
+
+
+# A WarpMask is an int32 (spec: WarpMask; API.md): mixed with ints in a
+# conditional expression, where paths join, in arithmetic, comparisons and
+# min/max it is converted to int32, and the result is an int32.
+# MASK-INT-LABEL: func.func @mask_ints
+# MASK-INT: %[[M:.*]] = pydev.activemask
+# MASK-INT: %[[C:.*]] = pydev.cast %[[M]] : !pydev.warp_mask to si32
+# MASK-INT-NEXT: cf.br ^[[J:.*]](%[[C]] : si32)
+# MASK-INT: %[[Z:.*]] = pydev.constant 0 : si32
+# MASK-INT-NEXT: cf.br ^[[J]](%[[Z]] : si32)
+# MASK-INT: ^[[J]](%[[V:.*]]: si32):
+# MASK-INT: pydev.array_store %[[V]]
+# MASK-INT: %[[A:.*]] = pydev.cast %[[M]] : !pydev.warp_mask to si32
+# MASK-INT-NEXT: pydev.add %[[A]], %{{.*}} : si32, si32 -> si32
+# MASK-INT: %[[E:.*]] = pydev.cast %[[M]] : !pydev.warp_mask to si32
+# MASK-INT-NEXT: pydev.cmp eq, %[[E]], %{{.*}} : si32, si32
+# MASK-INT: %[[X:.*]] = pydev.cast %[[M]] : !pydev.warp_mask to si32
+# MASK-INT-NEXT: pydev.max %[[X]], %arg1 : si32, si32 -> si32
+# MASK-INT: ^{{.*}}(%[[R:.*]]: si32):
+# MASK-INT: pydev.array_store %[[R]]
+@device.kernel
+def mask_ints(out, p):
+    m = device.activemask()
+    out[0] = m if p else 0
+    out[1] = m + 1
+    out[2] = m == -1
+    out[3] = max(m, p)
+    r = m
+    if p == 0:
+        r = -7
+    out[4] = r

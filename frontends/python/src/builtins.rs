@@ -59,6 +59,41 @@ impl Lowerer<'_, '_, '_> {
         })
     }
 
+    /// `np.X` in device code: NumPy's dtypes (API.md: NumPy dtypes are
+    /// accepted wherever a dtype is) and `np.dtype(...)`.
+    pub fn numpy_attr(&mut self, attr: &str, range: TextRange) -> R<Item> {
+        if let Some(t) = numpy_dtype(attr) {
+            return Ok(Item::Dtype(t));
+        }
+        if attr == "dtype" {
+            return Ok(Item::Builtin("numpy.dtype"));
+        }
+        self.err_help(range, format!("numpy.{attr} is not supported in device code"), "device code takes NumPy's dtypes (np.float32, np.int64, np.dtype(...)); use math and cuda.device for the rest")
+    }
+
+    /// `np.dtype(t)`: the dtype `t` names (a dtype, or its name: "float32", "<f4").
+    pub fn numpy_dtype_call(&mut self, c: &ast::ExprCall) -> R<Item> {
+        let [arg] = self.bind_all(c, "numpy.dtype", ["dtype"])?;
+        match self.expr(arg)? {
+            Item::Dtype(t) => Ok(Item::Dtype(t)),
+            Item::StructClass(def) => Ok(Item::Dtype(Ty::Struct(def))),
+            Item::Str(s) => match numpy_dtype(&s).or_else(|| numpy_typestr(&s)) {
+                Some(t) => Ok(Item::Dtype(t)),
+                None => self.err_help(arg.range(), format!("'{s}' is not a dtype device code supports"), "e.g. np.dtype('float32') or np.dtype(np.int8)"),
+            },
+            other => self.err_help(arg.range(), format!("numpy.dtype() needs a dtype or its name, got {}", describe(&other)), "e.g. np.dtype(np.int8)"),
+        }
+    }
+
+    /// A Dim3 (`thread_idx`, ...) as the uint32x3 it is (spec: Thread
+    /// Positioning, `Dim3` is a subclass of `uint32x3`); other items as they are.
+    pub fn dim3_as_vector(&mut self, item: Item, range: TextRange) -> R<Item> {
+        match item {
+            Item::Device(n) if matches!(n.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => Ok(Item::Val(self.dim3_value(&n, range)?)),
+            other => Ok(other),
+        }
+    }
+
     /// `index` (from gpu ops) to a Python integer type.
     fn index_to(&mut self, id: usize, ty: &Ty) -> Val {
         let i32v = self.b.op1(&format!("arith.index_cast {} : index to i32", v(id)), Ty::Raw("i32"));
@@ -709,6 +744,48 @@ impl Lowerer<'_, '_, '_> {
         };
         Ok(Item::Val(self.b.op1(&format!("{op} {} : {t}", names.join(", ")), ty)))
     }
+}
+
+/// The type a NumPy scalar type name stands for (`np.float32`, `np.intc`,
+/// `np.double`, ...), `None` for names that are no dtype device code has.
+pub fn numpy_dtype(name: &str) -> Option<Ty> {
+    let canonical = match name {
+        "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float16" | "float32" | "float64" | "complex64" | "complex128" => name,
+        "bool" | "bool_" => "bool",
+        "byte" => "int8",
+        "ubyte" => "uint8",
+        "short" => "int16",
+        "ushort" => "uint16",
+        "intc" => "int32",
+        "uintc" => "uint32",
+        "int_" | "intp" | "long" | "longlong" => "int64",
+        "uint" | "uintp" | "ulong" | "ulonglong" => "uint64",
+        "half" => "float16",
+        "single" => "float32",
+        "double" => "float64",
+        "csingle" => "complex64",
+        "cdouble" => "complex128",
+        _ => return None,
+    };
+    Ty::from_dtype_name(canonical)
+}
+
+/// A NumPy type string (`"<f4"`, `"i8"`, `"u1"`, `"?"`) as a type.
+fn numpy_typestr(s: &str) -> Option<Ty> {
+    let s = s.trim_start_matches(['<', '=', '|']);
+    if s == "?" || s == "b1" {
+        return Some(Ty::Bool);
+    }
+    let (kind, size) = s.split_at(1.min(s.len()));
+    let bits = size.parse::<u32>().ok()? * 8;
+    let name = match kind {
+        "i" => format!("int{bits}"),
+        "u" => format!("uint{bits}"),
+        "f" => format!("float{bits}"),
+        "c" => format!("complex{bits}"),
+        _ => return None,
+    };
+    numpy_dtype(&name)
 }
 
 fn pydev_sm(sm: u32) -> bool {

@@ -35,6 +35,12 @@ fn as_int(c: &Const) -> Option<i128> {
     }
 }
 
+/// `c` as a value of the float type `kind` (rounded to it, as a run-time
+/// conversion to the operation's type does).
+pub fn to_float(c: &Const, kind: FloatKind) -> Const {
+    Const::Float(round_float(as_float(c), kind).1)
+}
+
 /// `x op y` on constants, `None` when it does not fold (division by zero,
 /// an operator on floats that needs the device, a huge shift).
 pub fn fold_binary(op: Operator, x: &Const, y: &Const) -> Option<Const> {

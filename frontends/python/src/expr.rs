@@ -12,6 +12,52 @@ use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 use std::rc::Rc;
 
+/// The type an item names when it is a dtype (a number or vector type, a
+/// struct class, `device.align(...)` of one).
+fn dtype_of(item: &Item) -> Option<Ty> {
+    match item {
+        Item::Dtype(t) => Some(t.clone()),
+        Item::StructClass(def) => Some(Ty::Struct(def.clone())),
+        _ => None,
+    }
+}
+
+/// What a subscript keeps of one dimension of an array.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// An integer index: one element (the dimension is dropped).
+    One,
+    /// `:` or `::1`: the whole dimension.
+    All,
+    /// A unit-step slice with bounds: one run of consecutive elements.
+    Run,
+    /// Any other step.
+    Strided,
+}
+
+/// The layout of a view of a `layout` array that keeps `keeps` of its
+/// dimensions: a C-contiguous array stays C-contiguous when its trailing
+/// dimensions are kept whole, the one before them is one run (or one
+/// element) and the leading ones are single elements (`a[i, lo:hi]`,
+/// `a[lo:hi, :]`, a unit-step slice of a contiguous 1-d array);
+/// Fortran order mirrors it. Anything else is strided.
+fn sliced_layout(layout: ArrayLayout, keeps: &[Keep]) -> ArrayLayout {
+    let contiguous = |dims: &mut dyn Iterator<Item = Keep>| {
+        let mut dims = dims.skip_while(|k| *k == Keep::All);
+        match dims.next() {
+            None | Some(Keep::One | Keep::Run) => dims.all(|k| k == Keep::One),
+            _ => false,
+        }
+    };
+    let keeps_order = match layout {
+        ArrayLayout::C => contiguous(&mut keeps.iter().rev().copied()),
+        ArrayLayout::F => contiguous(&mut keeps.iter().copied()),
+        ArrayLayout::Strided => false,
+    };
+    // A view with no dimension left (all indices) has no layout to keep.
+    if keeps_order && keeps.iter().any(|k| *k != Keep::One) { layout } else { ArrayLayout::Strided }
+}
+
 fn op_name(op: Operator) -> Option<&'static str> {
     Some(match op {
         Operator::Add => "add",
@@ -143,7 +189,16 @@ impl Lowerer<'_, '_, '_> {
             _ => common.clone(),
         };
         if let (Some(x), Some(y)) = (&l.konst, &r.konst) {
-            if let Some(folded) = crate::consts::fold_binary(op, x, y) {
+            // A float operation folds on the values of its type, rounded
+            // to it, as it runs: a Python float is a float32, so `0.1 * 3`
+            // is float32(0.1) * 3 in float32 (0.30000001192...). A Python
+            // float literal met by a fixed float type has adopted it above
+            // with its exact value. Integers fold exactly.
+            let (x, y) = match &common {
+                Ty::Float(k) => (crate::consts::to_float(x, *k), crate::consts::to_float(y, *k)),
+                _ => (x.clone(), y.clone()),
+            };
+            if let Some(folded) = crate::consts::fold_binary(op, &x, &y) {
                 let fits = match (&folded, &result) {
                     (Const::Int(i), Ty::Int { bits, signed: true }) => *i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1)),
                     (Const::Int(i), Ty::Int { bits, signed: false }) => *i >= 0 && *i < (1i128 << bits),
@@ -151,12 +206,9 @@ impl Lowerer<'_, '_, '_> {
                     _ => false,
                 };
                 if fits {
+                    // The result is a value of its type (typed_const rounds).
                     let mut c = self.typed_const(&folded, &result);
                     c.weak = weak;
-                    if weak && matches!(folded, Const::Float(_)) {
-                        // Python floats fold exactly (see `constant`).
-                        c.konst = Some(folded);
-                    }
                     return Ok(Item::Val(c));
                 }
             }
@@ -297,14 +349,21 @@ impl Lowerer<'_, '_, '_> {
         if c.ops.len() == 1 {
             if let (Item::Str(a), CmpOp::Eq | CmpOp::NotEq) = (&left, c.ops[0]) {
                 // String constants compare at compile time (machine_representation()).
-                if let Item::Str(b) = self.expr(&c.comparators[0])? {
-                    let eq = *a == b;
-                    return Ok(Item::Val(self.bool_const(if c.ops[0] == CmpOp::Eq { eq } else { !eq })));
+                match self.expr(&c.comparators[0])? {
+                    Item::Str(b) => {
+                        let eq = *a == b;
+                        return Ok(Item::Val(self.bool_const(if c.ops[0] == CmpOp::Eq { eq } else { !eq })));
+                    }
+                    r @ (Item::Dtype(_) | Item::StructClass(_)) => return self.compare_dtypes(c, left, r),
+                    _ => {}
                 }
             }
         }
         if c.ops.len() == 1 {
             let r_item = self.expr(&c.comparators[0])?;
+            if dtype_of(&left).is_some() || dtype_of(&r_item).is_some() {
+                return self.compare_dtypes(c, left, r_item);
+            }
             // `==` / `!=` with None (spec: None): None equals only None, and
             // a number, vector, tuple or struct is never None (Python's
             // answer), known at compile time. NumPy compares arrays
@@ -354,6 +413,27 @@ impl Lowerer<'_, '_, '_> {
         Ok(Item::Val(out))
     }
 
+    /// `a.dtype == device.int8`, `x.dtype != np.float32`: dtypes are
+    /// compile-time objects, so their equality is a constant bool (an `if`
+    /// on it lowers only the branch taken). As in NumPy, a dtype also
+    /// equals its name (`a.dtype == "float32"`).
+    fn compare_dtypes(&mut self, c: &ast::ExprCompare, l: Item, r: Item) -> R<Item> {
+        let op = c.ops[0];
+        if !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+            return self.err_help(c.range(), format!("dtypes compare only with == and !=, not '{}'", op.as_str()), "e.g. a.dtype == device.float32");
+        }
+        let as_dtype = |item: &Item| match item {
+            Item::Str(s) => Ty::from_dtype_name(s).or_else(|| Ty::from_vector_name(s)),
+            other => dtype_of(other),
+        };
+        let (Some(a), Some(b)) = (as_dtype(&l), as_dtype(&r)) else {
+            let other = if dtype_of(&l).is_some() { &r } else { &l };
+            return self.err_help(c.range(), format!("a dtype cannot be compared with {} in device code", describe(other)), "compare dtypes with dtypes, e.g. a.dtype == device.float32 or x.dtype != np.int8");
+        };
+        let eq = a == b;
+        Ok(Item::Val(self.bool_const(if op == CmpOp::Eq { eq } else { !eq })))
+    }
+
     /// `a and b` / `a or b` with Python's value semantics and short-circuit.
     fn bool_op(&mut self, b: &ast::ExprBoolOp) -> R<Item> {
         let merge = self.b.new_block(BlockKind::Merge);
@@ -372,6 +452,15 @@ impl Lowerer<'_, '_, '_> {
                 self.b.br(merge);
             } else {
                 let t = self.truth(Item::Val(val), e.range())?;
+                // A constant operand decides at compile time (dtype tests):
+                // it is the result, or the next operand is.
+                if let Some(Const::Bool(k)) = t.konst {
+                    if k == (b.op == ast::BoolOp::Or) {
+                        self.b.br(merge);
+                        break;
+                    }
+                    continue;
+                }
                 let next = self.b.new_block(BlockKind::Plain);
                 match b.op {
                     ast::BoolOp::And => self.b.cond_br(t.id, next, merge),
@@ -571,9 +660,20 @@ impl Lowerer<'_, '_, '_> {
             Item::DeviceModule => self.device_attr(attr, range),
             Item::CudaPackage if attr == "device" => Ok(Item::DeviceModule),
             Item::MathModule => Ok(Item::Math(attr.to_owned())),
-            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => self.dim3_component(&name, attr, range),
+            Item::NumpyModule => self.numpy_attr(attr, range),
+            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => {
+                // A Dim3 is a uint32x3 (spec: Thread Positioning): also its size and dtype.
+                if matches!(attr, "size" | "dtype") {
+                    let x = self.dim3_value(&name, range)?;
+                    return self.value_attr(x, attr, range);
+                }
+                self.dim3_component(&name, attr, range)
+            }
             Item::Val(x) => self.value_attr(x, attr, range),
             Item::Dtype(t) if attr == "dtype" => Ok(Item::Dtype(t)),
+            // NumPy's dtype attributes: its size in bytes and its name.
+            Item::Dtype(t) if attr == "itemsize" => Ok(Item::Val(self.constant(Const::Int(i128::from(t.size())), range)?)),
+            Item::Dtype(t) if attr == "name" => Ok(Item::Str(t.to_string())),
             other => self.err(range, format!("{} has no attribute '{attr}' in device code", describe(&other))),
         }
     }
@@ -870,6 +970,8 @@ impl Lowerer<'_, '_, '_> {
         }
         // Slices: one kind per dimension (missing trailing dimensions are `:`).
         let mut kinds = Vec::new();
+        // What each dimension keeps, for the contiguity of the view.
+        let mut keeps = Vec::new();
         let (mut starts, mut stops, mut steps) = (Vec::new(), Vec::new(), Vec::new());
         for d in 0..ndim as usize {
             match parts.get(d) {
@@ -912,25 +1014,33 @@ impl Lowerer<'_, '_, '_> {
                         }
                         None => self.dim_extent(&a, d as u32, range)?,
                     };
+                    let unit = step.konst == Some(Const::Int(1));
+                    keeps.push(match (unit, sl.lower.is_none() && sl.upper.is_none()) {
+                        (true, true) => Keep::All,
+                        (true, false) => Keep::Run,
+                        (false, _) => Keep::Strided,
+                    });
                     starts.push(start);
                     stops.push(stop);
                     steps.push(step);
                 }
                 Some(p) => {
                     kinds.push(0);
+                    keeps.push(Keep::One);
                     let item = self.expr(p)?;
                     let i = self.index_value(item, p.range())?;
                     starts.push(self.wrap_index(&a, d as u32, i, p.range())?);
                 }
                 None => {
                     kinds.push(1);
+                    keeps.push(Keep::All);
                     starts.push(self.typed_const(&Const::Int(0), &INT64));
                     stops.push(self.dim_extent(&a, d as u32, range)?);
                     steps.push(self.typed_const(&Const::Int(1), &INT64));
                 }
             }
         }
-        let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: ArrayLayout::Strided, readonly, space };
+        let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: sliced_layout(layout, &keeps), readonly, space };
         // `(%a, %b : T, U)`, or `()` for none.
         let group = |vals: &[Val]| {
             if vals.is_empty() {
@@ -1130,14 +1240,17 @@ impl Lowerer<'_, '_, '_> {
             return self.err_help(p.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
         }
         let params: Vec<&ast::ParameterWithDefault> = p.args.iter().skip(skip).collect();
+        // Which parameters are ConstExpr (they also take tuples of constants as such).
+        let const_expr: Vec<bool> = params.iter().map(|p| p.parameter.annotation.as_deref().is_some_and(|a| self.c.is_const_expr(a))).collect();
+        let is_const = |i: usize| const_expr.get(i).copied().unwrap_or(false);
         let given = &c.arguments.args;
         if c.arguments.keywords.is_empty() && given.len() >= params.len() {
-            return c.arguments.args.iter().map(|a| self.argument(a)).collect();
+            return c.arguments.args.iter().enumerate().map(|(i, a)| self.argument(a, is_const(i))).collect();
         }
         let what = if skip == 0 { def.name.id.to_string() } else { format!("method {}", def.name.id) };
         let mut slots: Vec<Option<Val>> = vec![None; params.len().max(given.len())];
         for (i, a) in given.iter().enumerate() {
-            slots[i] = Some(self.argument(a)?);
+            slots[i] = Some(self.argument(a, is_const(i))?);
         }
         for k in &c.arguments.keywords {
             let Some(name) = k.arg.as_ref().map(|a| a.id.as_str()) else {
@@ -1150,10 +1263,10 @@ impl Lowerer<'_, '_, '_> {
             if slots[i].is_some() {
                 return self.err(k.range(), format!("{what}() got two values for parameter '{name}'"));
             }
-            slots[i] = Some(self.argument(&k.value)?);
+            slots[i] = Some(self.argument(&k.value, is_const(i))?);
         }
         let mut out = Vec::new();
-        for (slot, p) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))) {
+        for (i, (slot, p)) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
             match (slot, p) {
                 (Some(x), _) => out.push(x),
                 (None, Some(p)) => {
@@ -1165,7 +1278,7 @@ impl Lowerer<'_, '_, '_> {
                         return self.err_help(default.range(), format!("the default value of parameter '{name}' of {what}() is not a constant expression"), "use a literal or a module-level constant");
                     };
                     let item = self.global_value(&value, c.range())?;
-                    out.push(self.materialize(&item, c.range())?);
+                    out.push(self.pass_item(item, is_const(i), c.range())?);
                 }
                 (None, None) => unreachable!("a slot per parameter or positional argument"),
             }
@@ -1175,13 +1288,34 @@ impl Lowerer<'_, '_, '_> {
 
     /// A call argument of a `@device.func`: a value, or `None`, which is
     /// passed as nothing (the callee is specialised for NoneType and sees
-    /// the constant None).
-    fn argument(&mut self, e: &Expr) -> R<Val> {
+    /// the constant None), or a compile-time object (see [`Self::pass_item`]).
+    fn argument(&mut self, e: &Expr, const_expr: bool) -> R<Val> {
         let item = self.expr(e)?;
+        self.pass_item(item, const_expr, e.range())
+    }
+
+    /// How an item is passed to a parameter. Target descriptions, dtypes,
+    /// strings and SM selectors are compile-time objects with no run-time
+    /// value: they are passed as a [`Ty::Static`] (nothing in IR) and the
+    /// callee is specialised on them, so a `ConstExpr` parameter can be a
+    /// `target(...)` description or a dtype. A tuple of constants passed to
+    /// a `ConstExpr` parameter is one too (a shape); numbers keep their
+    /// constant value through the ConstExpr specialisation.
+    fn pass_item(&mut self, item: Item, const_expr: bool, range: TextRange) -> R<Val> {
         if matches!(item, Item::NoneV) {
             return Ok(Val { id: self.b.fresh(), ty: Ty::None, weak: false, konst: None });
         }
-        self.materialize(&item, e.range())
+        let by_object = match &item {
+            Item::Val(_) => false,
+            Item::Tuple(_) => const_expr,
+            _ => true,
+        };
+        if by_object {
+            if let Some(obj) = crate::lower::static_obj(&item) {
+                return Ok(Val { id: self.b.fresh(), ty: Ty::Static(Rc::new(obj)), weak: false, konst: None });
+            }
+        }
+        self.materialize(&item, range)
     }
 
     pub fn positional_values(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
@@ -1191,6 +1325,13 @@ impl Lowerer<'_, '_, '_> {
         c.arguments.args.iter().map(|a| self.value(a)).collect()
     }
 
+    /// [`Self::positional_values`] with WarpMasks as the int32s they are
+    /// (spec: WarpMask), for the builtins that take numbers.
+    fn positional_numbers(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
+        let vals = self.positional_values(c)?;
+        vals.into_iter().map(|x| if x.ty == Ty::WarpMask { self.convert(&x, &INT32, c.range()) } else { Ok(x) }).collect()
+    }
+
     pub fn call_user(&mut self, name: &str, self_struct: Option<&str>, args: Vec<Val>, range: TextRange) -> R<Item> {
         if self_struct.is_none() && self.c.m.funcs.get(name).is_some_and(|f| f.kind == crate::module::FuncKind::Kernel) {
             return self.err_help(range, format!("'{name}' is a kernel and cannot be called from device code"), "launch kernels from the host with device.launch");
@@ -1198,14 +1339,16 @@ impl Lowerer<'_, '_, '_> {
         let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
         let m = self.c.m;
         let class = self_struct.and_then(|s| m.structs.get(s));
-        let consts: Vec<Option<Const>> = args.iter().map(|a| a.konst.clone()).collect();
+        // A compile-time object is constant (its type is the object, on
+        // which the callee is specialised): the ConstExpr check takes it.
+        let consts: Vec<Option<Const>> = args.iter().map(|a| if matches!(a.ty, Ty::Static(_)) { Some(Const::Bool(true)) } else { a.konst.clone() }).collect();
         let (symbol, ret) = self.c.specialize(name, class, &types, &consts, range)?;
         self.at(range);
         // None is passed as nothing, or to an interop function as a null void*.
         let interop = self_struct.is_none() && m.funcs.get(name).is_some_and(|f| f.interop);
         let mut names = Vec::new();
         let mut arg_types = Vec::new();
-        for a in &args {
+        for a in args.iter().filter(|a| !matches!(a.ty, Ty::Static(_))) {
             if a.ty != Ty::None {
                 names.push(v(a.id));
                 arg_types.push(a.ty.mlir());
@@ -1337,8 +1480,8 @@ impl Lowerer<'_, '_, '_> {
                 Const::Int(i) => Some(i),
                 _ => None,
             },
-            Expr::Name(n) if !self.is_local(n.id.as_str()) => match self.c.m.globals.get(n.id.as_str())? {
-                crate::module::GlobalConst::Num(Const::Int(i)) => Some(*i),
+            Expr::Name(n) if !self.is_local(n.id.as_str()) => match self.const_global(n.id.as_str())? {
+                crate::module::GlobalConst::Num(Const::Int(i)) => Some(i),
                 _ => None,
             },
             _ => None,
@@ -1362,6 +1505,7 @@ impl Lowerer<'_, '_, '_> {
             "len" => {
                 let [arg] = &*c.arguments.args else { return self.err(c.range(), "len() takes one argument") };
                 let item = self.expr(arg)?;
+                let item = self.dim3_as_vector(item, arg.range())?;
                 let n = match &item {
                     Item::Tuple(items) => items.len() as i128,
                     Item::Val(x) => match &x.ty {
@@ -1378,7 +1522,7 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(self.constant(Const::Int(n), c.range())?))
             }
             "abs" => {
-                let args = self.positional_values(c)?;
+                let args = self.positional_numbers(c)?;
                 let [x] = args.as_slice() else { return self.err(c.range(), "abs() takes one argument") };
                 if !x.ty.is_number() {
                     return self.err(c.range(), format!("abs() needs a number, got {}", x.ty));
@@ -1393,7 +1537,7 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(r))
             }
             "min" | "max" => {
-                let args = self.positional_values(c)?;
+                let args = self.positional_numbers(c)?;
                 if args.len() < 2 {
                     return self.err(c.range(), format!("{b}() takes two or more numbers in device code"));
                 }
@@ -1412,6 +1556,7 @@ impl Lowerer<'_, '_, '_> {
                 Ok(Item::Val(acc))
             }
             "print" => self.print(c),
+            "numpy.dtype" => self.numpy_dtype_call(c),
             _ => self.err(c.range(), format!("{b}() is not supported in device code")),
         }
     }
@@ -1568,7 +1713,11 @@ impl Lowerer<'_, '_, '_> {
                     return Ok(Item::Val(a));
                 }
                 if target.size() != dtype.size() && layout != ArrayLayout::C {
-                    return self.err_help(c.range(), format!("view({target}) changes the element size, which needs a C-contiguous array"), "declare the argument C-contiguous (e.g. float32[:, ::1])");
+                    return self.err_help(
+                        c.range(),
+                        format!("view({target}) changes the element size, which needs a C-contiguous array"),
+                        "declare the argument C-contiguous (e.g. float32[:, ::1]); a slice stays contiguous only with unit steps over whole trailing dimensions (a[i, lo:hi], a[lo:hi, :])",
+                    );
                 }
                 let result = Ty::Array { dtype: Box::new(target), ndim, layout, readonly, space };
                 Ok(Item::Val(self.b.op1(&format!("pydev.array_view {} : {} -> {}", v(a.id), a.ty.mlir(), result.mlir()), result)))

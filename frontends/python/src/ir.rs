@@ -240,8 +240,11 @@ impl FuncBuilder {
         for (_, v) in &incoming {
             weak &= v.weak;
             if v.ty != ty {
-                let joined = if kind == BlockKind::Merge && ty.is_number() && v.ty.is_number() {
-                    crate::types::promote(&ty, false, &v.ty, false).ok()
+                // A WarpMask is an int32 (spec: WarpMask): with another
+                // number it joins as one (`m if p else 0` is an int32).
+                let number = |t: &Ty| if *t == Ty::WarpMask { Some(crate::types::INT32) } else { Some(t.clone()).filter(Ty::is_number) };
+                let joined = if kind == BlockKind::Merge {
+                    number(&ty).zip(number(&v.ty)).and_then(|(a, b)| crate::types::promote(&a, false, &b, false).ok())
                 } else {
                     None
                 };
@@ -278,6 +281,11 @@ impl FuncBuilder {
     }
 
     fn cast_at_end(&mut self, block: BlockId, v: &Val, to: &Ty) -> ValueId {
+        if v.ty == Ty::WarpMask && !to.is_integer() {
+            // pydev.cast takes a warp mask only to an integer: through int32.
+            let i = self.cast_at_end(block, v, &crate::types::INT32);
+            return self.cast_at_end(block, &Val { id: i, ty: crate::types::INT32, weak: false, konst: None }, to);
+        }
         let id = self.fresh();
         let line = format!("{} = pydev.cast {} : {} to {} {}", crate::ir::v(id), crate::ir::v(v.id), v.ty.mlir(), to.mlir(), self.loc);
         self.blocks[block].ops.push(line);

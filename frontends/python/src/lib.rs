@@ -29,6 +29,55 @@ use ruff_text_size::{Ranged, TextRange};
 /// module-level constants.
 pub type FreeNames = std::collections::HashMap<String, module::GlobalConst>;
 
+pub use lower::Target;
+pub use module::{Binding, FuncKind};
+pub use pydev_dialect::TargetKind;
+
+/// What a free name of a device function is bound to, as Python resolves
+/// it (closure cell, then global, then builtin) when the program is
+/// compiled: the values are compile-time constants of that program.
+#[derive(Clone, Debug)]
+pub enum Free {
+    /// Numbers (Python's weak, NumPy scalars typed), strings, tuples.
+    Const(module::GlobalConst),
+    /// Another device function of the program: an index into [`Program::funcs`].
+    Func(usize),
+    /// A `@device.struct` class (by name: a class of the file's top level).
+    Struct(String),
+    /// A number or vector dtype (`device.float32`, `np.int64`).
+    Dtype(String),
+    /// An entity of `cuda.device`, by its name there.
+    Device(String),
+    Module(Binding),
+    Target(Target),
+    /// A value device code cannot hold, described for the error where
+    /// device code reads it ("a list captured from 'make'").
+    Host(String),
+}
+
+/// A function's free names and their values.
+pub type Env = std::collections::HashMap<String, Free>;
+
+/// One device function of a [`Program`], found by identity: its code
+/// object's `co_firstlineno` and `co_qualname`, whatever its decorators.
+#[derive(Clone, Debug)]
+pub struct FuncSpec {
+    pub line: usize,
+    pub qualname: String,
+    pub kind: FuncKind,
+    pub interop: bool,
+    pub env: Env,
+}
+
+/// What the Python package compiles: the root function (`funcs[0]`) and
+/// every device function it reaches through its free names, each with the
+/// values of those names. Without one, functions are found by name at the
+/// top level of the file (pydevc).
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub funcs: Vec<FuncSpec>,
+}
+
 /// The pydev IR text of `function` (and every function it calls) compiled
 /// for `signature` (see [`signature::parse_signature`]).
 pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature: &str) -> Result<String, Diagnostics> {
@@ -37,12 +86,24 @@ pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature:
 
 /// [`compile_to_text`] with the values of free names.
 pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<String, Diagnostics> {
-    compile_to_text_for(file_name, source, function, signature, free, None)
+    compile_to_text_for(file_name, source, function, signature, free, None, None)
+}
+
+/// A range covering line `line` (1-based) of `file`, for errors about a
+/// whole definition that could not be found.
+fn line_range(file: &SourceFile, line: usize) -> TextRange {
+    let start: usize = file.text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let len = file.text[start.min(file.text.len())..].find('\n').unwrap_or(file.text.len() - start.min(file.text.len()));
+    let start = u32::try_from(start.min(file.text.len())).unwrap_or(0);
+    TextRange::at(start.into(), u32::try_from(len).unwrap_or(0).into())
 }
 
 /// [`compile_to_text_with`] for a known compile target (`"host"` or
 /// `"sm_XX"`): `if target(...)` lowers only the branch that target takes.
-pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>) -> Result<String, Diagnostics> {
+/// With a `program`, `function` is its root's name and every function is
+/// found by identity ([`Program`]).
+#[allow(clippy::too_many_arguments)]
+pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>, program: Option<&Program>) -> Result<String, Diagnostics> {
     let file = SourceFile::new(file_name, source);
     let parsed = match ruff_python_parser::parse_module(source) {
         Ok(p) => p,
@@ -57,11 +118,24 @@ pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signat
     if !m.diags.is_empty() {
         return Err(Diagnostics(m.diags));
     }
-    let Some(f) = m.funcs.get(function) else {
+    let mut root = function.to_owned();
+    if let Some(p) = program {
+        root = add_program(&mut m, body, p)?;
+    }
+    let Some(f) = m.funcs.get(&root) else {
         let mut known: Vec<&str> = m.funcs.keys().map(String::as_str).collect();
         known.sort_unstable();
+        let mut nested = None;
+        module::walk_defs(body, "", &mut |qual, d| {
+            if d.name.id.as_str() == function && qual.contains('.') && nested.is_none() {
+                nested = Some((qual.to_owned(), d.name.range()));
+            }
+        });
         let message = if body.iter().any(|s| matches!(s, Stmt::FunctionDef(d) if d.name.id.as_str() == function)) {
             format!("function '{function}' is not decorated with @device.kernel or @device.func")
+        } else if let Some((qual, range)) = nested {
+            let d = Diagnostic::new(&file, range, format!("'{qual}' is not at the top level of {file_name}: compile it from Python (pydev.compile or a launch), which finds nested definitions"));
+            return Err(Diagnostics(vec![d]));
         } else {
             format!("no function '{function}' in {file_name} (device functions here: {})", if known.is_empty() { "none".into() } else { known.join(", ") })
         };
@@ -70,7 +144,7 @@ pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signat
     let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
     let mut c = lower::Compiler::new(&m);
     c.target = target.map(|t| t.strip_prefix("sm_").and_then(|n| n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()));
-    let result = c.specialize(function, None, &types, &vec![None; types.len()], f.def.name.range());
+    let result = c.specialize(&root, None, &types, &vec![None; types.len()], f.def.name.range());
     if result.is_err() || !c.diags.is_empty() {
         let mut diags = c.diags;
         diags.sort_by_key(|d| (d.line, d.col));
@@ -81,6 +155,35 @@ pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signat
     Ok(c.functions.join("\n"))
 }
 
+/// Finds every function of `program` in the file and registers it with its
+/// environment; returns the root's key. The root keeps its name (the
+/// kernel's symbol); another function keeps its name unless a different
+/// definition or environment holds it (`helper#2`).
+fn add_program<'a>(m: &mut module::Module<'a>, body: &'a [Stmt], program: &Program) -> Result<String, Diagnostics> {
+    let mut diags = Vec::new();
+    let mut defs = Vec::new();
+    for spec in &program.funcs {
+        match module::Module::locate(body, &m.file, &spec.qualname, spec.line) {
+            Ok(d) => defs.push(d),
+            Err(message) => diags.push(Diagnostic::new(&m.file, line_range(&m.file, spec.line), message)),
+        }
+    }
+    if !diags.is_empty() {
+        return Err(Diagnostics(diags));
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for (i, d) in defs.iter().enumerate() {
+        let name = d.name.id.to_string();
+        let taken = keys.contains(&name) || (i > 0 && m.funcs.get(&name).is_some_and(|f| !std::ptr::eq(f.def, *d)));
+        keys.push(if taken { format!("{name}#{i}") } else { name });
+    }
+    for ((spec, def), key) in program.funcs.iter().zip(defs).zip(&keys) {
+        m.funcs.insert(key.clone(), module::FuncDef { def, kind: spec.kind, interop: spec.interop, env: Some(std::rc::Rc::new(spec.env.clone())) });
+    }
+    m.func_keys = keys;
+    Ok(m.func_keys[0].clone())
+}
+
 /// Parses the frontend's text into `context` and verifies it.
 pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str) -> Result<MlirModule<'c>, Diagnostics> {
     compile_with(context, file_name, source, function, signature, &FreeNames::new())
@@ -88,12 +191,13 @@ pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function
 
 /// [`compile`] with the values of free names.
 pub fn compile_with<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<MlirModule<'c>, Diagnostics> {
-    compile_for(context, file_name, source, function, signature, free, None)
+    compile_for(context, file_name, source, function, signature, free, None, None)
 }
 
 /// [`compile_with`] for a known compile target (see [`compile_to_text_for`]).
-pub fn compile_for<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>) -> Result<MlirModule<'c>, Diagnostics> {
-    let text = compile_to_text_for(file_name, source, function, signature, free, target)?;
+#[allow(clippy::too_many_arguments)]
+pub fn compile_for<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>, program: Option<&Program>) -> Result<MlirModule<'c>, Diagnostics> {
+    let text = compile_to_text_for(file_name, source, function, signature, free, target, program)?;
     // MLIR's own message, kept for the internal-error report.
     let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
     let sink = first.clone();

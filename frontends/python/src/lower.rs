@@ -6,7 +6,7 @@ use crate::{
     diag::Diagnostic,
     ir::{BlockKind, Const, FuncBuilder, Terminator, Val, ValueId},
     module::{FuncKind, GlobalConst, Module, StructClass},
-    types::{ArrayLayout, Space, StructDef, Ty},
+    types::{ArrayLayout, Space, StaticObj, StructDef, Ty},
 };
 use pydev_dialect::TargetKind;
 use ruff_python_ast::{self as ast, Expr, Stmt};
@@ -20,7 +20,7 @@ pub type R<T> = Result<T, ()>;
 
 /// A target description tree (spec: Target Specialization), printed as
 /// `#pydev.target<...>`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Target {
     pub kind: TargetKind,
     /// The SM number of `is_exactly` and `provides`, else 0.
@@ -64,6 +64,8 @@ pub enum Item {
     CudaPackage,
     MathModule,
     Math(String),
+    /// `numpy` (`import numpy as np`): its dtypes.
+    NumpyModule,
     /// A user `@device.func` or `@device.kernel`.
     Func(String),
     StructClass(Rc<StructDef>),
@@ -176,11 +178,11 @@ impl<'m, 'a> Compiler<'m, 'a> {
             self.error_help(call, format!("recursive call to '{key_name}': device functions cannot be recursive"), "rewrite the recursion as a loop");
             return Err(());
         }
-        let (def, kind, interop) = match self_struct {
-            Some(s) => (*s.methods.get(name).ok_or(())?, FuncKind::Func, false),
+        let (def, kind, interop, env) = match self_struct {
+            Some(s) => (*s.methods.get(name).ok_or(())?, FuncKind::Func, false, None),
             None => {
                 let f = self.m.funcs.get(name).ok_or(())?;
-                (f.def, f.kind, f.interop)
+                (f.def, f.kind, f.interop, f.env.clone())
             }
         };
         let params = &def.parameters;
@@ -197,9 +199,10 @@ impl<'m, 'a> Compiler<'m, 'a> {
             return Err(());
         }
         let symbol = if interop || kind == FuncKind::Kernel {
-            key_name.replace('.', "_")
+            // The C symbol (interop) and the kernel's entry point are the Python name.
+            if self_struct.is_none() { def.name.id.to_string() } else { key_name.replace('.', "_") }
         } else {
-            let mut s = key_name.replace('.', "_");
+            let mut s = key_name.replace(['.', '#'], "_");
             for t in args {
                 s.push('_');
                 s.push_str(&mangle(t));
@@ -221,7 +224,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
             }
         }
         self.in_progress.push(key_name);
-        let result = Lowerer::function(self, def, kind, interop, &symbol, args, &fixed);
+        let result = Lowerer::function(self, def, kind, interop, env, &symbol, args, &fixed);
         self.in_progress.pop();
         let ret = result?;
         self.specialized.insert(key, (symbol.clone(), ret.clone()));
@@ -260,6 +263,19 @@ fn mangle(t: &Ty) -> String {
             format!("{}{fields}{align}", def.name)
         }
         Ty::AtomicRef { dtype, space: sp } => format!("atomic_{}{}", mangle(dtype), space(sp)),
+        // A readable part and a hash of the whole object (distinct objects
+        // that read alike stay distinct symbols).
+        Ty::Static(obj) => {
+            let text = format!("{obj:?}");
+            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+            let text = match &**obj {
+                StaticObj::Target(t) => t.text(),
+                StaticObj::Dtype(t) => mangle(t),
+                other => other.to_string(),
+            };
+            let readable: String = text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(32).collect();
+            format!("k_{readable}_{:08x}", hash as u32)
+        }
         Ty::StructRef { def, space: sp } => format!("ref_{}{}", def.name, space(sp)),
         other => other.to_string(),
     }
@@ -284,6 +300,8 @@ pub struct Lowerer<'c, 'm, 'a> {
     aliases: Vec<String>,
     /// Values of `target(...)` (and their negations) for the known target.
     pub target_known: HashMap<ValueId, bool>,
+    /// What the function's free names are bound to in Python, when known.
+    env: Option<Rc<crate::Env>>,
 }
 
 /// Every name a function body assigns (Python's local-variable rule).
@@ -332,8 +350,9 @@ fn assigned_names(body: &[Stmt], out: &mut HashSet<String>) {
 impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
-    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![], target_known: HashMap::new() };
+    #[allow(clippy::too_many_arguments)]
+    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, env: Option<Rc<crate::Env>>, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
+        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![], target_known: HashMap::new(), env };
         let params = &def.parameters;
         if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
             l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
@@ -345,6 +364,13 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let name = p.parameter.name.id.to_string();
             if let Some(ann) = &p.parameter.annotation {
                 l.check_param_annotation(&name, ann, ty);
+            }
+            if let Ty::Static(obj) = ty {
+                // A compile-time object (a ConstExpr target description,
+                // dtype, shape tuple, ...): the name is that object.
+                let item = l.static_item(obj);
+                l.statics.insert(name, item);
+                continue;
             }
             if *ty == Ty::None {
                 // A None argument is no MLIR argument (interop: a void* that
@@ -479,7 +505,8 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                     ty = Some(match ty {
                         None => v.ty.clone(),
                         Some(t) if t == v.ty => t,
-                        Some(t) if t.is_number() && v.ty.is_number() => match crate::types::promote(&t, false, &v.ty, false) {
+                        // A WarpMask is an int32 (spec: WarpMask).
+                        Some(t) if (t.is_number() || t == Ty::WarpMask) && (v.ty.is_number() || v.ty == Ty::WarpMask) => match crate::types::promote(&mask_as_int(&t), false, &mask_as_int(&v.ty), false) {
                             Ok(joined) => joined,
                             Err(e) => return self.err_help(at, format!("this function returns {t} on one path and {} on another: {e}", v.ty), "return one type on every path"),
                         },
@@ -547,12 +574,16 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     }
 
     fn global(&mut self, name: &str, range: TextRange) -> R<Item> {
+        if let Some(v) = self.env.as_ref().and_then(|env| env.get(name)).cloned() {
+            return self.free_value(name, &v, range);
+        }
         let m = self.c.m;
         if let Some(b) = m.bindings.get(name) {
             return Ok(match b {
                 crate::module::Binding::DeviceModule => Item::DeviceModule,
                 crate::module::Binding::CudaPackage => Item::CudaPackage,
                 crate::module::Binding::MathModule => Item::MathModule,
+                crate::module::Binding::NumpyModule => Item::NumpyModule,
                 // `from cuda.device import x`: the same entity as `device.x`.
                 crate::module::Binding::DeviceName(n) => return self.device_attr(n, range),
             });
@@ -572,7 +603,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 return self.err(range, format!("module-level name '{name}' is defined in terms of itself"));
             }
             self.aliases.push(name.to_owned());
+            // The alias's names are the module's, not the function's closure.
+            let env = self.env.take();
             let item = self.expr(e);
+            self.env = env;
             self.aliases.pop();
             return item;
         }
@@ -610,10 +644,57 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         })
     }
 
+    /// The constant a free name holds, from Python's binding when known,
+    /// else the module's.
+    pub fn const_global(&self, name: &str) -> Option<GlobalConst> {
+        match self.env.as_ref().and_then(|env| env.get(name)) {
+            Some(crate::Free::Const(g)) => Some(g.clone()),
+            Some(_) => None,
+            None => self.c.m.globals.get(name).cloned(),
+        }
+    }
+
+    /// What a free name bound in Python (a closure cell or a global the
+    /// package resolved) is in device code: a compile-time constant.
+    fn free_value(&mut self, name: &str, v: &crate::Free, range: TextRange) -> R<Item> {
+        use crate::{Binding, Free};
+        let m = self.c.m;
+        Ok(match v {
+            Free::Const(g) => return self.global_value(g, range),
+            Free::Func(i) => Item::Func(m.func_keys[*i].clone()),
+            Free::Struct(s) => match m.structs.get(s) {
+                Some(class) => Item::StructClass(class.def.clone()),
+                None => return self.err_help(range, format!("struct '{s}' (the value of '{name}') is not defined at the top level of {}", m.file.name), "define @device.struct classes at module level"),
+            },
+            Free::Dtype(d) => match Ty::from_dtype_name(d).or_else(|| Ty::from_vector_name(d)) {
+                Some(t) => Item::Dtype(t),
+                None => return self.err(range, format!("'{name}' is the dtype {d}, which device code does not support")),
+            },
+            Free::Device(d) => return self.device_attr(d, range),
+            Free::Module(Binding::DeviceModule) => Item::DeviceModule,
+            Free::Module(Binding::CudaPackage) => Item::CudaPackage,
+            Free::Module(Binding::MathModule) => Item::MathModule,
+            Free::Module(Binding::NumpyModule) => Item::NumpyModule,
+            Free::Module(Binding::DeviceName(d)) => return self.device_attr(d, range),
+            Free::Target(t) => Item::Target(t.clone()),
+            Free::Host(what) => {
+                return self.err_help(
+                    range,
+                    format!("'{name}' is {what}, which device code cannot hold"),
+                    "device code can use numbers, NumPy scalars, strings and tuples of them, dtypes, device functions, structs and target descriptions from its enclosing scopes; pass anything else as a kernel argument",
+                )
+            }
+        })
+    }
+
     /// The value of a module constant (or a constant default value).
     pub fn global_value(&mut self, g: &GlobalConst, range: TextRange) -> R<Item> {
         Ok(match g {
             GlobalConst::Num(c) => Item::Val(self.constant(c.clone(), range)?),
+            GlobalConst::Typed(dtype, c) => match Ty::from_dtype_name(dtype) {
+                Some(ty) => Item::Val(self.typed_const(c, &ty)),
+                None => return self.err(range, format!("a {dtype} constant cannot be used in device code")),
+            },
             GlobalConst::Str(s) => Item::Str(s.clone()),
             GlobalConst::Tuple(items) => Item::Tuple(items.iter().map(|i| self.global_value(i, range)).collect::<R<_>>()?),
         })
@@ -639,6 +720,26 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 Ok(v)
             }
             Const::Bool(b) => Ok(self.bool_const(b)),
+        }
+    }
+
+    /// The item a compile-time object stands for in the function it was
+    /// passed to.
+    pub fn static_item(&mut self, obj: &StaticObj) -> Item {
+        match obj {
+            StaticObj::Target(t) => Item::Target(t.clone()),
+            StaticObj::Dtype(t) => Item::Dtype(t.clone()),
+            StaticObj::Str(s) => Item::Str(s.clone()),
+            StaticObj::Sm(sm) => Item::Sm(*sm),
+            StaticObj::Int(ty, weak, i) => Item::Val(Val { weak: *weak, ..self.typed_const(&Const::Int(*i), ty) }),
+            StaticObj::Float(ty, weak, bits) => {
+                let f = f64::from_bits(*bits);
+                let v = self.typed_const(&Const::Float(f), ty);
+                // A Python float keeps its exact value (see `constant`).
+                Item::Val(if *weak { Val { weak: true, konst: Some(Const::Float(f)), ..v } } else { v })
+            }
+            StaticObj::Bool(b) => Item::Val(self.bool_const(*b)),
+            StaticObj::Tuple(items) => Item::Tuple(items.iter().map(|i| self.static_item(i)).collect()),
         }
     }
 
@@ -1019,6 +1120,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             return self.err(f.range(), "async for is not supported in device code");
         }
         let iter = self.expr(&f.iter)?;
+        let iter = self.dim3_as_vector(iter, f.iter.range())?;
         match iter {
             Item::Range(args) => self.for_range(f, args),
             Item::Tuple(_) | Item::Val(Val { ty: Ty::Tuple(_) | Ty::Vector { .. }, .. }) => {
@@ -1189,6 +1291,31 @@ fn early_return(body: &[Stmt]) -> Option<TextRange> {
     })
 }
 
+/// The compile-time object an item is, when it can be passed as one (see
+/// [`Ty::Static`]): target descriptions, dtypes, strings, SM selectors, and
+/// tuples of those and of constant numbers.
+pub fn static_obj(item: &Item) -> Option<StaticObj> {
+    Some(match item {
+        Item::Target(t) => StaticObj::Target(t.clone()),
+        Item::Dtype(t) => StaticObj::Dtype(t.clone()),
+        Item::StructClass(def) => StaticObj::Dtype(Ty::Struct(def.clone())),
+        Item::Str(s) => StaticObj::Str(s.clone()),
+        Item::Sm(sm) => StaticObj::Sm(*sm),
+        Item::Val(Val { ty, weak, konst: Some(k), .. }) if ty.is_number() => match k {
+            Const::Int(i) => StaticObj::Int(ty.clone(), *weak, *i),
+            Const::Float(f) => StaticObj::Float(ty.clone(), *weak, f.to_bits()),
+            Const::Bool(b) => StaticObj::Bool(*b),
+        },
+        Item::Tuple(items) => StaticObj::Tuple(items.iter().map(static_obj).collect::<Option<_>>()?),
+        _ => return None,
+    })
+}
+
+/// A WarpMask as the int32 it is (spec: WarpMask), other types as they are.
+pub fn mask_as_int(t: &Ty) -> Ty {
+    if *t == Ty::WarpMask { crate::types::INT32 } else { t.clone() }
+}
+
 /// How an item is described in messages.
 pub fn describe(item: &Item) -> String {
     match item {
@@ -1198,6 +1325,7 @@ pub fn describe(item: &Item) -> String {
         Item::DeviceModule => "the cuda.device module".into(),
         Item::CudaPackage => "the cuda package".into(),
         Item::MathModule => "the math module".into(),
+        Item::NumpyModule => "the numpy module".into(),
         Item::Math(n) => format!("math.{n}"),
         Item::Func(n) => format!("function '{n}'"),
         Item::StructClass(s) => format!("struct class '{}'", s.name),

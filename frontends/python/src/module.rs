@@ -24,6 +24,10 @@ pub struct FuncDef<'a> {
     pub def: &'a ast::StmtFunctionDef,
     pub kind: FuncKind,
     pub interop: bool,
+    /// What its free names are bound to in Python (closure cells, then
+    /// globals), when the Python package told; `None`: resolved from the
+    /// file's top level alone (pydevc, struct methods).
+    pub env: Option<Rc<crate::Env>>,
 }
 
 pub struct StructClass<'a> {
@@ -37,7 +41,10 @@ pub struct StructClass<'a> {
 /// A global constant (constant expression).
 #[derive(Clone, Debug)]
 pub enum GlobalConst {
+    /// A Python number: weak in promotion.
     Num(Const),
+    /// A NumPy scalar: its own dtype, by name (`np.float64(0.5)` is a float64).
+    Typed(String, Const),
     Str(String),
     Tuple(Vec<GlobalConst>),
 }
@@ -50,6 +57,8 @@ pub enum Binding {
     /// The `cuda` package (then `cuda.device`).
     CudaPackage,
     MathModule,
+    /// `import numpy` (as np): its dtypes in device code.
+    NumpyModule,
     /// A name imported from `cuda.device`.
     DeviceName(String),
 }
@@ -68,11 +77,13 @@ pub struct Module<'a> {
     /// (`true` for a class), for the error where device code uses one.
     pub undecorated: HashMap<String, bool>,
     pub diags: Vec<Diagnostic>,
+    /// The key in `funcs` of each function of the compiled [`crate::Program`].
+    pub func_keys: Vec<String>,
 }
 
 impl<'a> Module<'a> {
     pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
-        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), aliases: HashMap::new(), undecorated: HashMap::new(), diags: vec![] };
+        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), aliases: HashMap::new(), undecorated: HashMap::new(), diags: vec![], func_keys: vec![] };
         for stmt in body {
             match stmt {
                 Stmt::Import(imp) => {
@@ -83,6 +94,7 @@ impl<'a> Module<'a> {
                             ("cuda.device", Some(b)) => m.bind(b, Binding::DeviceModule),
                             ("cuda.device", None) | ("cuda", None) => m.bind("cuda", Binding::CudaPackage),
                             ("math", b) => m.bind(b.unwrap_or("math"), Binding::MathModule),
+                            ("numpy", b) => m.bind(b.unwrap_or("numpy"), Binding::NumpyModule),
                             _ => {}
                         }
                     }
@@ -107,7 +119,7 @@ impl<'a> Module<'a> {
                 Stmt::FunctionDef(f) => {
                     match m.function_kind(&f.decorator_list) {
                         Some((kind, interop)) => {
-                            m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop });
+                            m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop, env: None });
                         }
                         None => {
                             m.undecorated.insert(f.name.id.to_string(), false);
@@ -324,6 +336,35 @@ impl<'a> Module<'a> {
         }
     }
 
+    /// The `def` that a Python code object names, at any depth of the file
+    /// (inside functions, methods, classes, loops, conditionals):
+    /// `qualname` is its `co_qualname` (`make.<locals>.k`), `line` its
+    /// `co_firstlineno` (the first decorator's line, else the `def`'s).
+    pub fn locate(body: &'a [Stmt], file: &SourceFile, qualname: &str, line: usize) -> Result<&'a ast::StmtFunctionDef, String> {
+        let mut found = Vec::new();
+        walk_defs(body, "", &mut |qual, def| {
+            if qual == qualname {
+                found.push(def);
+            }
+        });
+        let first_line = |d: &ast::StmtFunctionDef| {
+            let start = d.decorator_list.iter().map(|x| x.range().start()).chain([d.range().start()]).min().unwrap_or_default();
+            file.line_col(start).0
+        };
+        if let Some(d) = found.iter().find(|d| first_line(d) == line) {
+            return Ok(d);
+        }
+        let name = qualname.rsplit('.').next().unwrap_or(qualname);
+        Err(if name == "<lambda>" {
+            format!("'{qualname}' is a lambda: a kernel or device function must be defined with def")
+        } else if found.is_empty() {
+            format!("no definition of '{qualname}' in {} (the source does not match the loaded code: was the file changed after it was imported?)", file.name)
+        } else {
+            let lines: Vec<String> = found.iter().map(|d| first_line(d).to_string()).collect();
+            format!("'{qualname}' is defined at line {} of {}, not at line {line} where Python loaded it from (was the file changed after it was imported?)", lines.join(", "), file.name)
+        })
+    }
+
     /// A module-level constant expression, if the value is one.
     pub fn const_expr(&self, e: &Expr) -> Option<GlobalConst> {
         Some(match e {
@@ -347,5 +388,50 @@ impl<'a> Module<'a> {
             Expr::Name(n) => self.globals.get(n.id.as_str())?.clone(),
             _ => return None,
         })
+    }
+}
+
+/// Calls `f(qualname, def)` for every `def` of `body` at any depth, with
+/// Python's qualified names (`outer.<locals>.inner`, `Class.method`).
+pub(crate) fn walk_defs<'a>(body: &'a [Stmt], prefix: &str, f: &mut dyn FnMut(&str, &'a ast::StmtFunctionDef)) {
+    for stmt in body {
+        match stmt {
+            Stmt::FunctionDef(d) => {
+                let qual = format!("{prefix}{}", d.name.id);
+                f(&qual, d);
+                walk_defs(&d.body, &format!("{qual}.<locals>."), f);
+            }
+            Stmt::ClassDef(c) => walk_defs(&c.body, &format!("{prefix}{}.", c.name.id), f),
+            Stmt::If(s) => {
+                walk_defs(&s.body, prefix, f);
+                for c in &s.elif_else_clauses {
+                    walk_defs(&c.body, prefix, f);
+                }
+            }
+            Stmt::For(s) => {
+                walk_defs(&s.body, prefix, f);
+                walk_defs(&s.orelse, prefix, f);
+            }
+            Stmt::While(s) => {
+                walk_defs(&s.body, prefix, f);
+                walk_defs(&s.orelse, prefix, f);
+            }
+            Stmt::With(s) => walk_defs(&s.body, prefix, f),
+            Stmt::Try(s) => {
+                walk_defs(&s.body, prefix, f);
+                for h in &s.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    walk_defs(&h.body, prefix, f);
+                }
+                walk_defs(&s.orelse, prefix, f);
+                walk_defs(&s.finalbody, prefix, f);
+            }
+            Stmt::Match(s) => {
+                for c in &s.cases {
+                    walk_defs(&c.body, prefix, f);
+                }
+            }
+            _ => {}
+        }
     }
 }

@@ -170,3 +170,61 @@ fn constant_zero_divisors_are_errors() {
     let e = errors(&src, "k", "int32[:]");
     assert!(e.contains("k.py:5:12: error: '//' by a constant zero"), "{e}");
 }
+
+/// A program by identity: `(line, qualname, kind, env)` per function.
+fn program(funcs: Vec<(usize, &str, crate::FuncKind, Vec<(&str, crate::Free)>)>) -> crate::Program {
+    let funcs = funcs.into_iter().map(|(line, q, kind, env)| crate::FuncSpec { line, qualname: q.into(), kind, interop: false, env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect() }).collect();
+    crate::Program { funcs }
+}
+
+const FACTORY: &str = "import cuda.device as device
+
+def make(k):
+    @device.func
+    def helper(x):
+        return x * k
+
+    @device.kernel
+    def scale(out, a):
+        i = device.tid(1)
+        out[i] = helper(a[i]) + table[0]
+    return scale
+";
+
+#[test]
+fn nested_functions_are_found_by_line_and_qualified_name() {
+    use crate::{Free, FuncKind};
+    let k = |v| Free::Const(crate::module::GlobalConst::Num(crate::ir::Const::Int(v)));
+    let p = program(vec![
+        (8, "make.<locals>.scale", FuncKind::Kernel, vec![("helper", Free::Func(1)), ("table", Free::Const(crate::module::GlobalConst::Tuple(vec![crate::module::GlobalConst::Num(crate::ir::Const::Int(40))])))]),
+        (4, "make.<locals>.helper", FuncKind::Func, vec![("k", k(3))]),
+    ]);
+    let text = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), Some("host"), Some(&p)).unwrap_or_else(|d| panic!("{d}"));
+    assert!(text.contains("func.func @scale(") && text.contains("pydev.kernel"), "{text}");
+    assert!(text.contains("func.func @helper_int32("), "{text}");
+    assert!(text.contains("pydev.constant 3 : si32") && text.contains("pydev.constant 40 : si32"), "{text}");
+}
+
+#[test]
+fn a_captured_host_value_is_an_error_where_it_is_read() {
+    use crate::{Free, FuncKind};
+    let p = program(vec![
+        (8, "make.<locals>.scale", FuncKind::Kernel, vec![("helper", Free::Func(1)), ("table", Free::Host("a list captured from 'make'".into()))]),
+        (4, "make.<locals>.helper", FuncKind::Func, vec![("k", Free::Host("a dict captured from 'make'".into()))]),
+    ]);
+    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&p)).unwrap_err().to_string();
+    assert!(e.contains("k.py:6:20: error: 'k' is a dict captured from 'make', which device code cannot hold"), "{e}");
+    let mut p = p;
+    p.funcs[1].env.insert("k".into(), Free::Const(crate::module::GlobalConst::Num(crate::ir::Const::Int(2))));
+    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&p)).unwrap_err().to_string();
+    assert!(e.contains("k.py:11:33: error: 'table' is a list captured from 'make', which device code cannot hold"), "{e}");
+}
+
+#[test]
+fn a_definition_not_where_python_loaded_it_is_reported_at_that_line() {
+    use crate::FuncKind;
+    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&program(vec![(9, "make.<locals>.scale", FuncKind::Kernel, vec![])]))).unwrap_err().to_string();
+    assert!(e.contains("k.py:9:1: error: 'make.<locals>.scale' is defined at line 8 of k.py, not at line 9"), "{e}");
+    let e = crate::compile_to_text_for("k.py", FACTORY, "gone", "int32[::1]", &crate::FreeNames::new(), None, Some(&program(vec![(3, "make.<locals>.gone", FuncKind::Kernel, vec![])]))).unwrap_err().to_string();
+    assert!(e.contains("k.py:3:1: error: no definition of 'make.<locals>.gone' in k.py"), "{e}");
+}

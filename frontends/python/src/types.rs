@@ -76,6 +76,47 @@ pub enum Ty {
     /// A machine-level value (`index`, `i32`) between upstream ops; never a
     /// Python value.
     Raw(&'static str),
+    /// A compile-time object passed to a function parameter (a target
+    /// description, a dtype, a string, an SM selector; for a `ConstExpr`
+    /// parameter also a tuple of constants): no run-time value, the callee
+    /// is specialised on it and sees the object itself (like None).
+    Static(Rc<StaticObj>),
+}
+
+/// The object a [`Ty::Static`] argument stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum StaticObj {
+    Target(crate::lower::Target),
+    Dtype(Ty),
+    Str(String),
+    Sm(u32),
+    /// A constant number in a tuple: its type, whether it is a Python
+    /// scalar (weak), and its value (a float's bits).
+    Int(Ty, bool, i128),
+    Float(Ty, bool, u64),
+    Bool(bool),
+    Tuple(Vec<StaticObj>),
+}
+
+impl fmt::Display for StaticObj {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StaticObj::Target(t) => write!(f, "target description {}", t.text()),
+            StaticObj::Dtype(t) => write!(f, "dtype {t}"),
+            StaticObj::Str(s) => write!(f, "{s:?}"),
+            StaticObj::Sm(sm) => write!(f, "sm{sm}"),
+            StaticObj::Int(_, _, i) => write!(f, "{i}"),
+            StaticObj::Float(_, _, bits) => write!(f, "{:?}", f64::from_bits(*bits)),
+            StaticObj::Bool(b) => write!(f, "{}", if *b { "True" } else { "False" }),
+            StaticObj::Tuple(items) => {
+                write!(f, "(")?;
+                for (i, x) in items.iter().enumerate() {
+                    write!(f, "{}{x}", if i > 0 { ", " } else { "" })?;
+                }
+                write!(f, "{})", if items.len() == 1 { "," } else { "" })
+            }
+        }
+    }
 }
 
 pub const INT32: Ty = Ty::Int { bits: 32, signed: true };
@@ -190,6 +231,7 @@ impl Ty {
             Ty::AtomicRef { .. } => 8,
             Ty::StructRef { .. } => 40,
             Ty::None | Ty::Raw(_) => 8,
+            Ty::Static(_) => 0,
         }
     }
 
@@ -202,6 +244,7 @@ impl Ty {
             Ty::Tuple(items) => c_struct_layout(items.iter(), 1).1,
             Ty::Struct(def) => c_struct_layout(def.fields.iter().map(|(_, t)| t), def.align).1,
             Ty::Array { .. } | Ty::AtomicRef { .. } | Ty::StructRef { .. } | Ty::None | Ty::Raw(_) => 8,
+            Ty::Static(_) => 1,
             other => other.size(),
         }
     }
@@ -255,7 +298,7 @@ impl Ty {
             Ty::StructRef { def, space } => {
                 Ty::Array { dtype: Box::new(Ty::Struct(def.clone())), ndim: 1, layout: ArrayLayout::Strided, readonly: false, space: *space }.mlir()
             }
-            Ty::None => "none".into(),
+            Ty::None | Ty::Static(_) => "none".into(),
             Ty::Raw(t) => (*t).into(),
         }
     }
@@ -329,6 +372,7 @@ impl fmt::Display for Ty {
             Ty::StructRef { def, .. } => write!(f, "{} (in memory)", def.name),
             Ty::None => write!(f, "None"),
             Ty::Raw(t) => write!(f, "{t}"),
+            Ty::Static(obj) => write!(f, "{obj}"),
         }
     }
 }

@@ -83,6 +83,9 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
     _check_keywords(decorator, kwargs)
 
     def wrap(f):
+        # A framework's functools.wraps wrapper: the device code is the function it wraps.
+        while not isinstance(f, _launch._Function) and callable(f) and hasattr(f, "__wrapped__"):
+            f = f.__wrapped__
         if isinstance(f, other_cls):
             raise TypeError(f"'{f.__name__}' is already a @device.{other_name}: a function cannot be both a @device.kernel and a @device.func")
         if isinstance(f, _launch._Function):
@@ -349,7 +352,22 @@ def cbrt(a):
         # NumPy's float32 cbrt is off by an ulp on exact cubes (27 -> 2.9999998);
         # in float64, then rounded once, it matches CUDA's cbrtf.
         return _np.cbrt(_np.float64(a)).astype(dt)
-    return _np.cbrt(a)
+    r = _np.cbrt(a)
+    if dt == _np.float64:
+        # Some libm builds are an ulp off on exact cubes (27 -> 3.0000000000000004):
+        # of r and its neighbours take the one whose cube is nearest, exactly.
+        r = _np.vectorize(_nearest_cbrt, otypes=[_np.float64])(_np.float64(a), r)
+        r = r[()] if r.ndim == 0 else r
+    return r
+
+
+def _nearest_cbrt(a, r):
+    from fractions import Fraction
+
+    if not _np.isfinite(r) or r == 0:
+        return r
+    candidates = (_np.nextafter(r, -_np.inf), r, _np.nextafter(r, _np.inf))
+    return min(candidates, key=lambda c: abs(Fraction(float(c)) ** 3 - Fraction(float(a))))
 
 
 def _fma_exact(a, b, c, dt):

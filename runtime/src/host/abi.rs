@@ -23,6 +23,9 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
         // JIT must not depend on which libgcc the process loaded.
         ("__truncdfhf2", pydev_truncdfhf2 as *mut c_void),
         ("__truncdfbf2", pydev_truncdfbf2 as *mut c_void),
+        // float32 -> float16/bfloat16: the same, from float32 (exact in float64).
+        ("__truncsfhf2", pydev_truncsfhf2 as *mut c_void),
+        ("__truncsfbf2", pydev_truncsfbf2 as *mut c_void),
     ]
 }
 
@@ -73,6 +76,14 @@ extern "C" fn pydev_truncdfhf2(x: f64) -> f32 {
 
 extern "C" fn pydev_truncdfbf2(x: f64) -> f32 {
     f32::from_bits(u32::from(truncate_f64(x, 8, 7)))
+}
+
+extern "C" fn pydev_truncsfhf2(x: f32) -> f32 {
+    pydev_truncdfhf2(f64::from(x))
+}
+
+extern "C" fn pydev_truncsfbf2(x: f32) -> f32 {
+    pydev_truncdfbf2(f64::from(x))
 }
 
 /// 64 bytes aligned to 64: the unit of every buffer the runtime hands to

@@ -57,7 +57,7 @@ fn run(cli: &Cli) -> Result<String, String> {
         ..Default::default()
     };
     let free = pydev_frontend_python::FreeNames::new();
-    let src = pydev_runtime::compile::Source { file_name: &cli.file, text: &source, function: &cli.kernel, signature: &cli.signature, free: &free };
+    let src = pydev_runtime::compile::Source { file_name: &cli.file, text: &source, function: &cli.kernel, signature: &cli.signature, free: &free, program: None };
     pydev_runtime::compile_stage(&src, &target, &cli.emit, &options)
 }
 
