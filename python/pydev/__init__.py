@@ -158,7 +158,12 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     path, source = fn._source()
     _launch._count("compiles")
     lib = "" if target == "host" else _launch.libdevice()
-    program = fn._program()[0]
+    cargs = ()
+    if isinstance(argtypes, (list, tuple)) and isinstance(fn, _launch.Kernel):
+        # Example values of ConstExpr parameters are compiled in, as at launch.
+        examples = {i: argtypes[i] for i in fn._const_params() if i < len(argtypes) and not isinstance(argtypes[i], str)}
+        cargs = tuple(c for c in _launch.const_args(fn, [examples.get(i) for i in range(len(argtypes))]) if c[0] in examples) if examples else ()
+    program = fn._program(cargs)[0]
     return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program)
 
 

@@ -71,6 +71,7 @@ class _Function:
         self._cells = ()
         self._watch = set()
         self._read = None  # the names its code reads (co_names, nested code too)
+        self._const_idx = None
 
     def _source(self):
         """(file name, whole text of the file that defines the function)."""
@@ -97,7 +98,17 @@ class _Function:
             self._src = (path, text)
         return self._src
 
-    def _program(self):
+    def _const_params(self):
+        """Indices of the parameters annotated ConstExpr / ConstExpr[T]: a
+        kernel is compiled for their values at launch (as Triton's constexpr)."""
+        if self._const_idx is None:
+            code = self.underlying.__code__
+            ann = getattr(self.underlying, "__annotations__", None) or {}
+            names = code.co_varnames[: code.co_argcount]
+            self._const_idx = tuple(i for i, n in enumerate(names) if _is_const_expr(ann.get(n)))
+        return self._const_idx
+
+    def _program(self, const_args=()):
         """What the compiler gets besides the source: this function and every
         device function it reaches through its free names, each as (first
         line, qualified name, kind, interop, ((name, value), ...)) with the
@@ -138,7 +149,7 @@ class _Function:
                         env[name] = value
             kind = "kernel" if isinstance(f, Kernel) else "func"
             qualname = getattr(code, "co_qualname", fn.__qualname__)
-            funcs[i] = (code.co_firstlineno, qualname, kind, f.interop, tuple(sorted(env.items())))
+            funcs[i] = (code.co_firstlineno, qualname, kind, f.interop, tuple(sorted(env.items())), const_args if f is self else ())
             return i
 
         visit(self)
@@ -228,6 +239,34 @@ def _const_value(v):
 _MODULES = None
 
 
+def _is_const_expr(annotation):
+    """Whether a parameter annotation is ConstExpr or ConstExpr[T] (also as
+    a string, under `from __future__ import annotations`)."""
+    if annotation is None:
+        return False
+    if isinstance(annotation, str):
+        return re.fullmatch(r"(\w+\.)*ConstExpr(\[.*\])?", annotation.strip()) is not None
+    device = sys.modules.get("cuda.device")
+    return device is not None and (annotation is device.ConstExpr or isinstance(annotation, device.ConstExpr))
+
+
+def const_args(f, args):
+    """((index, constant), ...) for the ConstExpr parameters of kernel `f`."""
+    out = []
+    code = f.underlying.__code__
+    for i in f._const_params():
+        if i >= len(args):
+            break
+        c = _const_value(args[i])
+        if c is None or c[0] not in ("num", "typed"):
+            raise TypeError(
+                f"argument '{code.co_varnames[i]}' of kernel '{f.__name__}' is annotated ConstExpr: pass a number "
+                f"(bool, int, float or a NumPy scalar), which the kernel is compiled for; got {_describe(args[i])}"
+            )
+        out.append((i, c))
+    return tuple(out)
+
+
 def _free_value(v, visit, root_file):
     """What device code sees for Python value `v` of a free name (see
     _Function._program), or None for a value it cannot hold."""
@@ -306,11 +345,13 @@ class Kernel(_Function):
     def __repr__(self):
         return f"<cuda.device.kernel {self.__qualname__}>"
 
-    def program(self, signature, target, arch, consts=None):
-        """The loaded program for a signature (compiling it if needed)."""
+    def program(self, signature, target, arch, consts=None, const_args=()):
+        """The loaded program for a signature (compiling it if needed), and
+        for the values `const_args` ((index, constant), ...) of its ConstExpr
+        parameters."""
         if consts is None:
             consts = self._consts()
-        program, self._cells, self._watch = self._program()
+        program, self._cells, self._watch = self._program(const_args)
         # repr tells True from 1 and -0.0 from 0.0, which == does not.
         key = (signature, target, arch, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
@@ -494,6 +535,8 @@ def _register_fast(f, args, prog, target, handle=0):
     programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
     if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
         return  # a stand-in native module (tests)
+    if f._const_params():
+        return  # the fast path keys on argument types, not on ConstExpr values
     kinds = _fast_kinds(f, args, target)
     if kinds is None:
         return
@@ -576,7 +619,7 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
         raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
     signature, packed, arrays = pack_args(f, args, target, handle)
     arch = cuda_arch() if target == "cuda" else "host"
-    prog = f.program(signature, target, arch)
+    prog = f.program(signature, target, arch, const_args=const_args(f, args))
     _count("launches")
     if target == "host":
         prog.launch(grid, block, int(shared), packed)

@@ -101,7 +101,8 @@ fn program_free(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Free> {
     })
 }
 
-/// `[(line, qualname, kind, interop, ((name, value), ...)), ...]`, the root first.
+/// `[(line, qualname, kind, interop, ((name, value), ...), ((index, constant), ...)), ...]`,
+/// the root first; the last part holds the root kernel's ConstExpr arguments.
 fn program(p: &Bound<'_, PyAny>) -> PyResult<Program> {
     let mut funcs = Vec::new();
     for f in p.try_iter()? {
@@ -119,7 +120,18 @@ fn program(p: &Bound<'_, PyAny>) -> PyResult<Program> {
             let v = program_free(&name, &value)?;
             env.insert(name, v);
         }
-        funcs.push(FuncSpec { line: f.get_item(0)?.extract()?, qualname: f.get_item(1)?.extract()?, kind, interop: f.get_item(3)?.extract()?, env });
+        let mut const_args = Vec::new();
+        if f.len() > 5 {
+            for item in f.get_item(5)?.try_iter()? {
+                let (i, c): (usize, Bound<'_, PyAny>) = item?.extract()?;
+                let value = match program_const("a ConstExpr argument", &c)? {
+                    GlobalConst::Num(v) | GlobalConst::Typed(_, v) => v,
+                    _ => return Err(PyValueError::new_err("a ConstExpr argument must be a number")),
+                };
+                const_args.push((i, value));
+            }
+        }
+        funcs.push(FuncSpec { line: f.get_item(0)?.extract()?, qualname: f.get_item(1)?.extract()?, kind, interop: f.get_item(3)?.extract()?, env, const_args });
     }
     if funcs.is_empty() {
         return Err(PyValueError::new_err("a program has at least its root function"));

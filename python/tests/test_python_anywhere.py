@@ -484,3 +484,31 @@ def test_every_stage_of_a_nested_kernel_is_dumpable():
     assert ast.startswith("StmtFunctionDef") and 'id: Name("scale")' in ast
     assert "pydev.kernel" in pydev.compile(k, sig, target="host", stage="pydev")
     assert ".visible .entry scale(" in pydev.compile(k, sig, target="sm_90", stage="ptx")
+
+
+@device.kernel
+def window_sums(out, a, n: device.ConstExpr[int]):
+    i = device.tid(1)
+    if i < out.size:
+        buf = device.local_array(n, device.float32)
+        for j in range(n):
+            buf[j] = a[i + j]
+        s = device.float32(0)
+        for j in range(n):
+            s += buf[j]
+        out[i] = s
+
+
+def test_kernel_constexpr_parameters_are_compiled_for_their_launch_values(rng):
+    a = rng.random(300, dtype=np.float32)
+    before = pydev.stats()["compiles"]
+    for n in (3, 5, 3):
+        out = np.full(a.size - n + 1, np.nan, np.float32)
+        run(window_sums, out, a, n, n=out.size)
+        ref = np.array([a[i : i + n].astype(np.float64).sum() for i in range(out.size)])
+        np.testing.assert_allclose(out, ref, rtol=1e-6)
+    assert pydev.stats()["compiles"] == before + 2  # one program per value
+    with pytest.raises(TypeError, match="argument 'n' of kernel 'window_sums' is annotated ConstExpr: pass a number"):
+        run(window_sums, out, a, a, n=1)
+    # pydev.compile takes the example value of a ConstExpr parameter as a launch does.
+    assert "pydev.local_array shape [4]" in pydev.compile(window_sums, [out, a, 4], target="host", stage="pydev")

@@ -1341,7 +1341,7 @@ impl Lowerer<'_, '_, '_> {
         let class = self_struct.and_then(|s| m.structs.get(s));
         // A compile-time object is constant (its type is the object, on
         // which the callee is specialised): the ConstExpr check takes it.
-        let consts: Vec<Option<Const>> = args.iter().map(|a| if matches!(a.ty, Ty::Static(_)) { Some(Const::Bool(true)) } else { a.konst.clone() }).collect();
+        let consts: Vec<Option<Const>> = args.iter().map(|a| a.konst.clone()).collect();
         let (symbol, ret) = self.c.specialize(name, class, &types, &consts, range)?;
         self.at(range);
         // None is passed as nothing, or to an interop function as a null void*.

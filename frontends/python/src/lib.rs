@@ -67,6 +67,9 @@ pub struct FuncSpec {
     pub kind: FuncKind,
     pub interop: bool,
     pub env: Env,
+    /// Values of the root kernel's ConstExpr parameters at launch, by
+    /// position: the kernel is compiled for them.
+    pub const_args: Vec<(usize, ir::Const)>,
 }
 
 /// What the Python package compiles: the root function (`funcs[0]`) and
@@ -144,7 +147,13 @@ pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signat
     let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
     let mut c = lower::Compiler::new(&m);
     c.target = target.map(|t| t.strip_prefix("sm_").and_then(|n| n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()));
-    let result = c.specialize(&root, None, &types, &vec![None; types.len()], f.def.name.range());
+    let mut consts = vec![None; types.len()];
+    for (i, v) in program.and_then(|p| p.funcs.first()).map(|f| f.const_args.as_slice()).unwrap_or_default() {
+        if let Some(slot) = consts.get_mut(*i) {
+            *slot = Some(v.clone());
+        }
+    }
+    let result = c.specialize(&root, None, &types, &consts, f.def.name.range());
     if result.is_err() || !c.diags.is_empty() {
         let mut diags = c.diags;
         diags.sort_by_key(|d| (d.line, d.col));

@@ -161,6 +161,9 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 }
                 match consts.get(i).cloned().flatten() {
                     Some(c) => fixed[i] = Some(c),
+                    // A static object (target description, dtype...) is constant by
+                    // nature; the argument type specialises on it.
+                    None if matches!(args.get(i), Some(Ty::Static(_))) => {}
                     None if self.m.funcs.get(name).is_some_and(|f| f.kind == FuncKind::Kernel) => {}
                     None => {
                         self.error_help(call, format!("argument '{}' of '{key_name}' must be a constant expression (the parameter is ConstExpr)", p.parameter.name.id), "pass a literal, or a local or global assigned a constant");

@@ -173,7 +173,7 @@ fn constant_zero_divisors_are_errors() {
 
 /// A program by identity: `(line, qualname, kind, env)` per function.
 fn program(funcs: Vec<(usize, &str, crate::FuncKind, Vec<(&str, crate::Free)>)>) -> crate::Program {
-    let funcs = funcs.into_iter().map(|(line, q, kind, env)| crate::FuncSpec { line, qualname: q.into(), kind, interop: false, env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect() }).collect();
+    let funcs = funcs.into_iter().map(|(line, q, kind, env)| crate::FuncSpec { line, qualname: q.into(), kind, interop: false, env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), const_args: vec![] }).collect();
     crate::Program { funcs }
 }
 
