@@ -144,8 +144,11 @@ class _Function:
             for name in f._read:
                 if name not in env and name in g:
                     watch.add(name)
-                    value = _free_value(g[name], visit, root_file)
-                    if value is not None:  # else the file's top level says what it is
+                    v = g[name]
+                    value = _free_value(v, visit, root_file)
+                    if value is None and not _defined_in(v, root_file):
+                        value = ("host", f"{_describe(v)} (a global of {g.get('__name__', 'its module')})")
+                    if value is not None:  # else the file's own definition says what it is
                         env[name] = value
             kind = "kernel" if isinstance(f, Kernel) else "func"
             qualname = getattr(code, "co_qualname", fn.__qualname__)
@@ -265,6 +268,17 @@ def const_args(f, args):
             )
         out.append((i, c))
     return tuple(out)
+
+
+def _defined_in(v, filename):
+    """Whether `v` is a plain function or class of file `filename`, whose
+    definition the frontend can name in its error (not decorated...)."""
+    if isinstance(v, types.FunctionType):
+        return v.__code__.co_filename == filename
+    if isinstance(v, type):
+        module = sys.modules.get(getattr(v, "__module__", None) or "")
+        return getattr(module, "__file__", None) == filename
+    return False
 
 
 def _free_value(v, visit, root_file):

@@ -512,3 +512,22 @@ def test_kernel_constexpr_parameters_are_compiled_for_their_launch_values(rng):
         run(window_sums, out, a, a, n=1)
     # pydev.compile takes the example value of a ConstExpr parameter as a launch does.
     assert "pydev.local_array shape [4]" in pydev.compile(window_sums, [out, a, 4], target="host", stage="pydev")
+
+
+GLOBAL_TABLE = [1, 2, 3]
+GLOBAL_ARRAY = np.arange(3)
+
+
+@device.kernel
+def reads_host_globals(out):
+    out[0] = GLOBAL_TABLE[0]
+    out[1] = GLOBAL_ARRAY[0]
+
+
+def test_a_global_device_code_cannot_hold_is_a_compile_error_at_its_use():
+    with pytest.raises(pydev.CompileError) as e:
+        run(reads_host_globals, np.full(2, -999, np.int32), n=1)
+    msg = str(e.value)
+    line = reads_host_globals.underlying.__code__.co_firstlineno + 2
+    assert f"test_python_anywhere.py:{line}:14: error: 'GLOBAL_TABLE' is a list (a global of test_python_anywhere), which device code cannot hold" in msg, msg
+    assert f"test_python_anywhere.py:{line + 1}:14: error: 'GLOBAL_ARRAY' is a numpy.ndarray (a global of test_python_anywhere)" in msg, msg
