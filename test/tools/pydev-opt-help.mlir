@@ -3,6 +3,13 @@
 // CHECK: --pass-pipeline
 // CHECK: --split-input-file
 // CHECK: --verify-diagnostics
+// CHECK: --mlir-print-ir-before-all
+// CHECK: --mlir-print-ir-after-all
+// CHECK: --mlir-print-ir-after-change
+// CHECK: --mlir-timing
+// CHECK: --mlir-pass-statistics
+// CHECK: --dump-pass-pipeline
+// CHECK: --print-plugin-path
 // CHECK: pydev passes
 // CHECK: --pydev-outline-kernels
 // CHECK: --pydev-lower-arrays

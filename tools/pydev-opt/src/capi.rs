@@ -1,7 +1,15 @@
 //! Every `unsafe` and raw mlir-sys call of pydev-opt.
+//!
+//! # Safety
+//!
+//! Each function takes melior handles (context, location, pass manager)
+//! that are alive for the call, so the raw handles passed to the C API are
+//! valid; strings handed to it outlive the call; owned results (a parsed
+//! operation) are wrapped in melior's owning types at once.
 
 use melior::{
     ir::{operation::OperationLike, BlockLike, Location, Module, Operation},
+    pass::PassManager,
     Context, StringRef,
 };
 use mlir_sys::{
@@ -9,7 +17,9 @@ use mlir_sys::{
     mlirLocationFileLineColRangeGetStartColumn, mlirLocationFileLineColRangeGetStartLine,
     mlirLocationFusedGetLocations, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
     mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
-    mlirLocationNameGetChildLoc, mlirOperationCreateParse, MlirLocation,
+    mlirLocationNameGetChildLoc, mlirOperationCreateParse, mlirPassManagerEnableStatistics,
+    mlirPassManagerEnableTiming, MlirLocation, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
 };
 
 /// The file, line and column a location points at, looking through names,
@@ -70,4 +80,20 @@ pub fn parse<'c>(context: &'c Context, source: &str, name: &str) -> Option<Modul
     let module = Module::new(op.location());
     module.body().append_operation(op);
     Some(module)
+}
+
+/// Reports every pass's time on standard error when `pm` is dropped
+/// (mlir-opt's `--mlir-timing`; melior has no wrapper).
+pub fn enable_timing(pm: &PassManager) {
+    // Safety: `pm` is a live pass manager; the timing manager it creates is
+    // owned by it and prints its report when the pass manager is destroyed.
+    unsafe { mlirPassManagerEnableTiming(pm.to_raw()) }
+}
+
+/// Reports the statistics of every pass on standard error after each run
+/// (mlir-opt's `--mlir-pass-statistics`), as a list or per pipeline.
+pub fn enable_statistics(pm: &PassManager, list: bool) {
+    let mode = if list { MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST } else { MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE };
+    // Safety: `pm` is a live pass manager and `mode` one of the C enum's values.
+    unsafe { mlirPassManagerEnableStatistics(pm.to_raw(), mode) }
 }

@@ -14,7 +14,7 @@ use clap::Parser;
 use diagnostics::{Diag, Expectations, Severity};
 use melior::{
     ir::operation::{OperationLike, OperationPrintingFlags},
-    pass::PassManager,
+    pass::{PassIrPrintingOptions, PassManager},
     Context,
 };
 use pydev_passes::{add_pipeline, create_pass, pipeline, PASSES};
@@ -58,6 +58,42 @@ struct Cli {
     /// Do not verify the IR after parsing and each pass.
     #[arg(long = "no-verify")]
     no_verify: bool,
+    /// Print the IR before every pass (to standard error).
+    #[arg(long = "mlir-print-ir-before-all")]
+    print_ir_before_all: bool,
+    /// Print the IR after every pass (to standard error).
+    #[arg(long = "mlir-print-ir-after-all")]
+    print_ir_after_all: bool,
+    /// Print the IR after a pass only where it changed the IR (implies
+    /// --mlir-print-ir-after-all; mlir-opt needs both flags).
+    #[arg(long = "mlir-print-ir-after-change")]
+    print_ir_after_change: bool,
+    /// Print the IR after a pass that failed (and after no other pass).
+    #[arg(long = "mlir-print-ir-after-failure")]
+    print_ir_after_failure: bool,
+    /// Print the whole module, not only the pass's operation, in IR dumps
+    /// (runs the passes on one thread, as mlir-opt requires).
+    #[arg(long = "mlir-print-ir-module-scope")]
+    print_ir_module_scope: bool,
+    /// Run the passes on one thread.
+    #[arg(long = "mlir-disable-threading")]
+    disable_threading: bool,
+    /// Report the time of every pass (to standard error, when done).
+    #[arg(long = "mlir-timing")]
+    timing: bool,
+    /// Report the statistics of every pass (to standard error, after each run).
+    #[arg(long = "mlir-pass-statistics")]
+    pass_statistics: bool,
+    /// How --mlir-pass-statistics groups its report.
+    #[arg(long = "mlir-pass-statistics-display", value_parser = ["list", "pipeline"], default_value = "pipeline")]
+    pass_statistics_display: String,
+    /// Print the pass pipeline about to run (to standard error).
+    #[arg(long = "dump-pass-pipeline")]
+    dump_pass_pipeline: bool,
+    /// Print the path of the pydev plugin library for upstream mlir-opt
+    /// (`--load-dialect-plugin=... --load-pass-plugin=...`) and exit.
+    #[arg(long = "print-plugin-path")]
+    print_plugin_path: bool,
     /// Passes to run, in order (collected from `--pydev-*` and upstream pass flags).
     #[arg(skip)]
     passes: Vec<String>,
@@ -81,6 +117,10 @@ fn parse_args() -> Cli {
     let known = [
         "--pass-pipeline", "--pydev-pipeline", "--split-input-file", "--verify-diagnostics", "--emit",
         "--mlir-print-debuginfo", "--mlir-print-op-generic", "--no-verify", "--help", "--version",
+        "--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
+        "--mlir-print-ir-after-failure", "--mlir-print-ir-module-scope", "--mlir-disable-threading",
+        "--mlir-timing", "--mlir-pass-statistics", "--mlir-pass-statistics-display", "--dump-pass-pipeline",
+        "--print-plugin-path",
     ];
     let mut clap_args = vec!["pydev-opt".to_owned()];
     let mut passes = Vec::new();
@@ -90,7 +130,11 @@ fn parse_args() -> Cli {
         if arg.starts_with("--") && !known.contains(&name.as_str()) {
             passes.push(arg.trim_start_matches('-').to_owned());
         } else {
-            let takes_value = (arg == "-o" || known[..2].contains(&arg.as_str()) || arg == "--emit") && !arg.contains('=');
+            let takes_value = (arg == "-o"
+                || known[..2].contains(&arg.as_str())
+                || arg == "--emit"
+                || arg == "--mlir-pass-statistics-display")
+                && !arg.contains('=');
             clap_args.push(arg);
             if takes_value {
                 if let Some(value) = args.next() {
@@ -137,7 +181,107 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             other => return Err(format!("unknown pipeline '{other}', expected cuda or host")),
         }
     }
+    observe(context, &pm, cli);
     Ok(pm)
+}
+
+/// mlir-opt's observability flags: IR dumps, timing, statistics and the
+/// printed pipeline (all on standard error, as in mlir-opt).
+fn observe(context: &Context, pm: &PassManager, cli: &Cli) {
+    // The C API prints after a pass only under after_all, which the change
+    // and failure filters then narrow (mlir-opt's flags combine the same way).
+    let after_all = cli.print_ir_after_all || cli.print_ir_after_change || cli.print_ir_after_failure;
+    if cli.print_ir_before_all || after_all {
+        if cli.print_ir_module_scope {
+            context.enable_multi_threading(false);
+        }
+        let mut flags = OperationPrintingFlags::new().enable_debug_info(cli.print_debuginfo, false);
+        if cli.print_generic {
+            flags = flags.print_generic_operation_form();
+        }
+        pm.enable_ir_printing(&PassIrPrintingOptions {
+            before_all: cli.print_ir_before_all,
+            after_all,
+            module_scope: cli.print_ir_module_scope,
+            on_change: cli.print_ir_after_change,
+            on_failure: cli.print_ir_after_failure,
+            flags,
+            tree_printing_path: Default::default(),
+        });
+    }
+    if cli.disable_threading {
+        context.enable_multi_threading(false);
+    }
+    if cli.pass_statistics {
+        capi::enable_statistics(pm, cli.pass_statistics_display == "list");
+    }
+    if cli.timing {
+        capi::enable_timing(pm);
+    }
+    if cli.dump_pass_pipeline {
+        let (count, text) = format_pipeline(&pm.as_operation_pass_manager().to_string());
+        eprintln!("Pass Manager with {count} passes:\n{text}\n");
+    }
+}
+
+/// Lays a textual pipeline out as mlir-opt's `--dump-pass-pipeline` does,
+/// one pass a line, nested pipelines indented, and counts the top-level
+/// passes. pydev-opt's pass manager is op-agnostic, so the anchor is `any`.
+fn format_pipeline(text: &str) -> (usize, String) {
+    if text.ends_with("()") {
+        return (0, text.to_owned());
+    }
+    let (mut out, mut depth, mut braces, mut count) = (String::new(), 0usize, 0usize, 0usize);
+    let indent = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    for c in text.chars() {
+        match c {
+            '{' => {
+                braces += 1;
+                out.push(c);
+            }
+            '}' => {
+                braces = braces.saturating_sub(1);
+                out.push(c);
+            }
+            '(' if braces == 0 => {
+                depth += 1;
+                out.push(c);
+                indent(&mut out, depth);
+                if depth == 1 {
+                    count += 1;
+                }
+            }
+            ')' if braces == 0 => {
+                depth = depth.saturating_sub(1);
+                indent(&mut out, depth);
+                out.push(c);
+            }
+            ',' if braces == 0 => {
+                out.push(c);
+                indent(&mut out, depth);
+                if depth == 1 {
+                    count += 1;
+                }
+            }
+            _ => out.push(c),
+        }
+    }
+    (count, out)
+}
+
+/// The pydev plugin library: `libpydev_plugin.so` next to this binary
+/// (`make build` puts both in target/<profile>).
+fn plugin_path() -> Result<std::path::PathBuf, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find pydev-opt's own path: {e}"))?;
+    let dir = exe.parent().ok_or("pydev-opt has no directory")?;
+    let path = dir.join("libpydev_plugin.so");
+    if !path.exists() {
+        return Err(format!("{} not found: run `make build` (cargo build -p pydev-plugin)", path.display()));
+    }
+    Ok(path)
 }
 
 /// Splits the input into (first line number, chunk) at `// -----` lines.
@@ -160,6 +304,10 @@ fn split(source: &str, enabled: bool) -> Vec<(usize, String)> {
 
 fn run() -> Result<bool, String> {
     let cli = parse_args();
+    if cli.print_plugin_path {
+        println!("{}", plugin_path()?.display());
+        return Ok(true);
+    }
     let source = if cli.input == "-" {
         let mut s = String::new();
         std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
