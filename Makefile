@@ -24,7 +24,7 @@ setup:
 	@scripts/setup.sh
 
 build: setup
-	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc
+	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin
 
 # Compile a sample kernel to PTX and print it, then build and install the
 # wheel and run the README's quick start (on the GPU where there is one,

@@ -35,3 +35,6 @@ if os.environ.get("PYDEV_LIBDEVICE"):
     config.environment["PYDEV_LIBDEVICE"] = os.environ["PYDEV_LIBDEVICE"]
 config.environment["PATH"] = os.pathsep.join(path + [config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%samples", os.path.join(config.test_source_root, "samples")))
+# The plugin upstream mlir-opt loads (`make build` puts it next to pydev-opt;
+# `pydev-opt --print-plugin-path` prints this path).
+config.substitutions.append(("%pydev_plugin", os.path.join(bin_dir, "libpydev_plugin.so")))
