@@ -32,6 +32,15 @@ bool pydevTypeGetLayout(MlirType type, uint64_t *size, uint64_t *align) {
   return true;
 }
 
+bool pydevTypeGetStorageLayout(MlirType type, uint64_t *size, uint64_t *align) {
+  auto layout = getStorageLayout(unwrap(type));
+  if (!layout)
+    return false;
+  *size = layout->size;
+  *align = layout->align;
+  return true;
+}
+
 bool pydevTypeGetFieldOffset(MlirType type, unsigned index, uint64_t *offset) {
   auto result = getFieldOffset(unwrap(type), index);
   if (result)

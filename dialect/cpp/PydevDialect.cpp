@@ -8,6 +8,7 @@
 
 #include "PydevDialect.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SmallSet.h"
@@ -52,8 +53,8 @@ namespace {
 struct StructLayoutBuilder {
   uint64_t size = 0, align = 1;
   SmallVector<uint64_t> offsets;
-  bool add(Type member) {
-    auto layout = getTypeLayout(member);
+  bool add(Type member) { return add(getTypeLayout(member)); }
+  bool add(std::optional<TypeLayout> layout) {
     if (!layout)
       return false;
     size = llvm::alignTo(size, layout->align);
@@ -125,6 +126,33 @@ std::optional<TypeLayout> mlir::pydev::getTypeLayout(Type type) {
     return TypeLayout{4, 4};
   if (isa<AtomicRefType>(type))
     return TypeLayout{8, 8};
+  return std::nullopt;
+}
+
+std::optional<TypeLayout> mlir::pydev::getStorageLayout(Type type) {
+  if (auto i = dyn_cast<IntegerType>(type)) {
+    uint64_t bytes = llvm::PowerOf2Ceil(llvm::divideCeil(i.getWidth(), 8));
+    return TypeLayout{bytes, bytes};
+  }
+  if (isa<IndexType, LLVM::LLVMPointerType>(type))
+    return TypeLayout{8, 8};
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
+    return getTypeLayout(type);
+  if (auto a = dyn_cast<LLVM::LLVMArrayType>(type)) {
+    auto e = getStorageLayout(a.getElementType());
+    if (!e)
+      return std::nullopt;
+    return TypeLayout{e->size * a.getNumElements(), e->align};
+  }
+  if (auto s = dyn_cast<LLVM::LLVMStructType>(type)) {
+    if (s.isPacked() || s.isIdentified())
+      return std::nullopt;
+    StructLayoutBuilder b;
+    for (Type t : s.getBody())
+      if (!b.add(getStorageLayout(t)))
+        return std::nullopt;
+    return b.finish(1);
+  }
   return std::nullopt;
 }
 

@@ -49,6 +49,15 @@ std::optional<TypeLayout> getTypeLayout(Type type);
 /// Byte offset of field `index` of a struct or element `index` of a tuple.
 std::optional<uint64_t> getFieldOffset(Type aggregate, unsigned index);
 
+/// The layout of a value of an LLVM-storable type in host memory (what
+/// `pydev-host-barrier-fission` spills to a thread's frame): integers (in
+/// LLVM's power-of-two bytes), index, f16/bf16/f32/f64, `!llvm.ptr`,
+/// `!llvm.array` and literal unpacked `!llvm.struct` of those, with the
+/// same member rule as getTypeLayout (C's, which `pydev-lower-aggregates`
+/// makes the LLVM struct of a pydev aggregate follow). Nothing for any
+/// other type.
+std::optional<TypeLayout> getStorageLayout(Type type);
+
 } // namespace mlir::pydev
 
 #endif // PYDEV_DIALECT_H

@@ -12,6 +12,7 @@ unsafe extern "C" {
     fn mlirGetDialectHandle__pydev__() -> MlirDialectHandle;
     fn pydevRegisterPipelineDialects(registry: mlir_sys::MlirDialectRegistry);
     fn pydevTypeGetLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
+    fn pydevTypeGetStorageLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetFieldOffset(ty: MlirType, index: u32, offset: *mut u64) -> bool;
     fn pydevTypeIsArray(ty: MlirType) -> bool;
     fn pydevArrayTypeGet(
@@ -85,6 +86,14 @@ pub fn type_layout(ty: Type) -> Option<(u64, u64)> {
     let (mut size, mut align) = (0, 0);
     // Safety: live type; out-pointers are valid locals.
     unsafe { pydevTypeGetLayout(ty.to_raw(), &mut size, &mut align) }.then_some((size, align))
+}
+
+/// (size, alignment) of a value of an LLVM-storable type in host memory
+/// (`getStorageLayout` in dialect/cpp/PydevDialect.cpp).
+pub fn storage_layout(ty: Type) -> Option<(u64, u64)> {
+    let (mut size, mut align) = (0, 0);
+    // Safety: live type; out-pointers are valid locals.
+    unsafe { pydevTypeGetStorageLayout(ty.to_raw(), &mut size, &mut align) }.then_some((size, align))
 }
 
 pub fn field_offset(ty: Type, index: u32) -> Option<u64> {

@@ -9,10 +9,11 @@
 //! The reference page of every op is `docs/dialect.md`, generated from the
 //! same ODS file (`make docs`).
 
+pub mod abi;
 mod capi;
 pub mod types;
 
-pub use capi::{enum_value, target_parts, type_layout, field_offset};
+pub use capi::{enum_value, field_offset, storage_layout, target_parts, type_layout};
 pub use melior;
 
 use melior::{
@@ -43,7 +44,7 @@ pub fn new_context() -> Context {
 }
 
 /// A context with only what the `cuda` and `host` pipelines use (the
-/// compile driver and the wheel: DESIGN.md "Size"); pydev-opt, which must
+/// compile driver and the wheel: docs/ARCHITECTURE.md, "Invariants"); pydev-opt, which must
 /// read any upstream IR, uses [`new_context`].
 pub fn new_pipeline_context() -> Context {
     let registry = DialectRegistry::new();

@@ -148,3 +148,74 @@ fn typed_constructors_round_trip() {
     assert!(types::is_warp_mask(types::warp_mask_type(&ctx)));
     assert!(ArrayType::from_type(f32_ty).is_none());
 }
+
+/// The host ABI's facts are consistent: thread-context fields in order
+/// without overlap, the frame head inside its size, attribute names unique.
+/// (The runtime checks its `ThreadCtx` against `abi::ctx` at compile time.)
+#[test]
+fn host_abi_is_consistent() {
+    use crate::abi::{attr, ctx, frame};
+    // (offset, size) of every thread-context field, in order.
+    let fields = [
+        (ctx::TID, 12),
+        (ctx::BID, 12),
+        (ctx::BDIM, 12),
+        (ctx::GDIM, 12),
+        (ctx::SHARED, 8),
+        (ctx::DYN_SHARED, 8),
+        (ctx::DYN_SHARED_BYTES, 8),
+        (ctx::LAUNCH, 8),
+        (ctx::FIBER, 8),
+        (ctx::SCRATCH, 8),
+        (ctx::COUNT, 4),
+        (ctx::TOTAL, 4),
+    ];
+    for w in fields.windows(2) {
+        assert_eq!(w[0].0 + w[0].1, w[1].0, "{w:?}");
+    }
+    assert_eq!(fields[0].0, 0);
+    assert_eq!(ctx::SIZE, 104);
+    assert_eq!(ctx::dim(ctx::BDIM, 2), 32);
+    let head = [(frame::STATE, 4), (frame::MASK, 4), (frame::VALUE, 8), (frame::ARG, 4), (frame::OP, 4), (frame::RESULT, 8), (frame::RESULT_STATE, 4)];
+    for w in head.windows(2) {
+        assert!(w[0].0 + w[0].1 <= w[1].0, "{w:?}");
+    }
+    for (off, size) in head {
+        assert_eq!(off % size, 0, "aligned");
+        assert!((off + size) as u64 <= frame::HEAD);
+    }
+    let names: std::collections::HashSet<&str> = attr::ALL.iter().copied().collect();
+    assert_eq!(names.len(), attr::ALL.len());
+    assert!(attr::ALL.iter().all(|n| n.starts_with("pydev.")));
+}
+
+/// The host storage layout (what `pydev-host-barrier-fission` spills) of
+/// the LLVM type `pydev-lower-aggregates` gives an aggregate is the CUDA
+/// C++ layout of the aggregate: both apply one member rule.
+#[test]
+fn storage_layout_of_lowered_aggregates_is_the_c_layout() {
+    use crate::storage_layout;
+    let ctx = new_context();
+    let cases = [
+        ("i1", "i1"),
+        ("i8", "i8"),
+        ("f16", "f16"),
+        ("index", "index"),
+        ("!pydev.vector<3 x f32>", "!llvm.array<3 x f32>"),
+        ("!pydev.vector<3 x i8>", "!llvm.array<3 x i8>"),
+        ("!pydev.struct<\"P\", {x: i8, y: f64, z: i16}>", "!llvm.struct<(i8, f64, i16)>"),
+        ("!pydev.struct<\"Q\", {a: !pydev.vector<3 x i8>, b: i32}>", "!llvm.struct<(array<3 x i8>, i32)>"),
+        ("!pydev.tuple<i32, f64>", "!llvm.struct<(i32, f64)>"),
+        ("!pydev.tuple<i8, !pydev.tuple<i16, i64>>", "!llvm.struct<(i8, struct<(i16, i64)>)>"),
+        ("!pydev.array<f32, 2>", "!llvm.struct<(ptr, array<2 x i64>, array<2 x i64>)>"),
+    ];
+    for (pydev, llvm) in cases {
+        assert_eq!(storage_layout(ty(&ctx, llvm)), type_layout(ty(&ctx, pydev)), "{pydev} as {llvm}");
+    }
+    // Types LLVM cannot store as they are have no frame layout.
+    for text in ["complex<f32>", "vector<4xf32>", "!llvm.struct<packed (i8, i32)>", "f128", "!pydev.tuple<i32>"] {
+        assert_eq!(storage_layout(ty(&ctx, text)), None, "{text}");
+    }
+    assert_eq!(storage_layout(ty(&ctx, "i24")), Some((4, 4)), "LLVM's power-of-two integers");
+    assert_eq!(storage_layout(ty(&ctx, "!llvm.ptr<1>")), Some((8, 8)));
+}

@@ -37,7 +37,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 /// The name of the mark `pydev-lower-aggregates` leaves on kernels.
-pub const MARK: &str = "pydev.param_aligns";
+pub const MARK: &str = pydev_dialect::abi::attr::PARAM_ALIGNS;
 
 fn run(root: OperationRef) -> Result<(), ()> {
     let mut ok = true;

@@ -1,35 +1,51 @@
-//! `pydev-host-barrier-fission`: kernels with block barriers as loops over
-//! threads on the host (loop fission at barriers, as POCL and Polygeist do),
-//! instead of one coroutine per thread.
+//! `pydev-host-barrier-fission`: kernels with block barriers and warp
+//! operations as loops over threads on the host (loop fission at each
+//! rendezvous, as POCL and Polygeist do), instead of one coroutine per
+//! thread.
 //!
 //! Expects: the host pipeline up to `pydev-check-lowered` and
 //! `reconcile-unrealized-casts`: kernels are `func.func` with `pydev.kernel`
 //! and the trailing `%ctx` of `pydev-lower-simt-host`, barriers are calls
-//! of `@pydev_rt_barrier`, control flow is `cf` (nested regions only inside
-//! ops that hold no barrier).
+//! of `@pydev_rt_barrier` and warp operations calls of `@pydev_rt_warp`,
+//! control flow is `cf` (nested regions only inside ops that hold no
+//! rendezvous).
 //! Guarantees: each kernel that qualifies becomes a step function
 //! `@k(args.., %ctx, %state: i32) -> i32` that runs one thread from
-//! barrier `state` (0: the start) to the next barrier and returns its number
-//! (-1: the thread returned); values live across a barrier live in the
-//! thread's frame (`ctx.scratch + linear_tid * frame`). `@__pydev_block_k`
-//! runs every thread of the block to the next barrier, then again, until all
-//! return; threads that stop at different barriers are a reported deadlock.
-//! `pydev.host_frames` (module) maps each such kernel to its frame size.
-//! Does not fire on kernels without barriers, with warp operations or waits
-//! (those need coroutines), with a barrier inside a nested region or in a
-//! called function, or with a value of a type that has no frame layout.
+//! rendezvous `state` (0: the start) to the next and returns its number
+//! (barrier i: i; warp operation i: i | WARP_STATE; -1: the thread
+//! returned); values live across a rendezvous live in the thread's frame
+//! (`ctx.scratch + linear_tid * frame`). `@__pydev_block_k` runs every
+//! thread of the block to its next rendezvous, then again, until all
+//! return; threads that stop at different rendezvous (or some returning
+//! before a block barrier) are a reported deadlock. At a warp operation the
+//! threads that returned sit out: each live lane leaves its request in its
+//! frame's head, and on resuming calls `@pydev_rt_warp_gather`, where the
+//! warp's first live lane computes every lane's result as a converged warp
+//! would. `pydev.host_frames` (module) maps each such kernel to its frame
+//! size; the runtime runs it in "barrier loops" mode instead of coroutines
+//! even when the module has `pydev.host_fibers`.
+//! Does not fire on kernels without barriers or warp operations, with
+//! atomic waits (`@pydev_rt_wait`: those need coroutines), with a
+//! rendezvous inside a nested region or in a called function, or with a
+//! value of a type that has no frame layout.
 //!
-//! Rewrites (B: the block holding barrier i, R_i: the rest of B after it):
+//! Rewrites (B: the block holding rendezvous i, R_i: the rest of B after it):
 //!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p; return i
 //!                                                          ^R_i: %r = f(kind, ctx.total); rest
-//!   return                                               =>  return -1
-//!   entry                                                =>  state 1..n: ^R_i, else the old entry
-//!   %v used after a barrier on some path                  =>  store %v to its frame slot at its
+//!   %r = call @pydev_rt_warp(%ctx, op, mask, v, arg); rest
+//!                                                      =>  frame.{op, mask, value, arg} = ..;
+//!                                                          frame.result_state = 0;
+//!                                                          frame.state = i | WARP_STATE; return it
+//!                                                          ^R_i: %r = call @pydev_rt_warp_gather(%ctx, frame, i | WARP_STATE); rest
+//!   return                                               =>  return -1 (with warp operations:
+//!                                                          frame.state = -1 too)
+//!   entry                                                =>  state of rendezvous i: ^R_i, else the old entry
+//!   %v used after a rendezvous on some path              =>  store %v to its frame slot at its
 //!                                                          definition; load it at those uses
 //!                                                          (constants are cloned instead)
 //!
-//! Thread context fields used (runtime/src/host/mod.rs): scratch (ptr) at
-//! 88, count (u32) at 96, total (u32) at 100.
+//! Thread context fields, frame head, entry points and codes: the host ABI,
+//! `pydev_dialect::abi` (`dialect/src/abi.rs`), which the runtime shares.
 
 use crate::{
     capi,
@@ -44,6 +60,7 @@ use melior::ir::{
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
 };
+use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, error_code, frame};
 use std::collections::{HashMap, HashSet};
 
 static ID: PassId = PassId;
@@ -55,19 +72,21 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-const BARRIER: &str = "pydev_rt_barrier";
-const WARP: &str = "pydev_rt_warp";
-const NEEDS_COROUTINES: &[&str] = &["pydev_rt_wait"];
+const BARRIER: &str = entry::BARRIER;
+const WARP: &str = entry::WARP;
+const NEEDS_COROUTINES: &[&str] = &[entry::WAIT];
 
 /// Warp-operation states have this bit set (block barriers do not).
-const WARP_STATE: i64 = 1 << 16;
+const WARP_STATE: i64 = frame::WARP_STATE;
 
-/// The fixed head of every thread's frame: the state it last returned
-/// (i32), and what it brings to a warp operation: mask (i32), value bits
-/// (i64), lane argument (i32), operation (i32), and the result (i64) that
-/// the warp's first live lane computes for all (`pydev_rt_warp_gather`),
-/// with the state it is for (i32 at 32, 0 until computed).
-const HEAD: u64 = 40;
+/// The fixed head of every thread's frame (`pydev_dialect::abi::frame`):
+/// the state it last returned, and what it brings to a warp operation:
+/// mask, value bits, lane argument, operation, and the result that the
+/// warp's first live lane computes for all (`pydev_rt_warp_gather`), with
+/// the state it is for (0 until computed).
+const HEAD: u64 = frame::HEAD;
+// The block loop's text reads and writes the state at the frame's start.
+const _: () = assert!(frame::STATE == 0);
 
 fn callee(op: OperationRef) -> Option<String> {
     if op.name().as_string_ref().as_str() != Ok("func.call") {
@@ -98,7 +117,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // Decide first: transforming a kernel replaces its block loop.
     let kernels: Vec<OperationRef> = funcs
         .into_iter()
-        .filter(|f| f.has_attribute("pydev.kernel") && f.has_attribute("pydev.host_ctx") && syncing.contains(&capi::sym_name(*f)) && qualifies(*f, &syncing))
+        .filter(|f| f.has_attribute(attr::KERNEL) && f.has_attribute(attr::HOST_CTX) && syncing.contains(&capi::sym_name(*f)) && qualifies(*f, &syncing))
         .collect();
     let mut frames = Vec::new();
     for f in kernels {
@@ -109,7 +128,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     if !frames.is_empty() {
         let ctx = capi::context(module);
         let entries: Vec<String> = frames.iter().map(|(n, s)| format!("{n} = {s} : i64")).collect();
-        capi::op_mut(module).set_attribute("pydev.host_frames", Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
+        capi::op_mut(module).set_attribute(attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
     }
     Ok(())
 }
@@ -129,14 +148,14 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
                 return false;
             }
         }
-        if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(&r.r#type().to_string()).is_none()) {
+        if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(r.r#type()).is_none()) {
             return false;
         }
     }
     let region = f.region(0).expect("body");
     let mut b = region.first_block().and_then(|e| e.next_in_region());
     while let Some(block) = b {
-        if (0..block.argument_count()).any(|i| layout(&block.argument(i).expect("arg").r#type().to_string()).is_none()) {
+        if (0..block.argument_count()).any(|i| layout(block.argument(i).expect("arg").r#type()).is_none()) {
             return false;
         }
         b = block.next_in_region();
@@ -144,56 +163,11 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
     barriers > 0
 }
 
-/// (size, alignment) of a type in the frame, from its text.
-fn layout(t: &str) -> Option<(u64, u64)> {
-    let t = t.trim().trim_start_matches("!llvm.");
-    if let Some(w) = t.strip_prefix('i').and_then(|w| w.parse::<u64>().ok()) {
-        let bytes = w.div_ceil(8).next_power_of_two();
-        return Some((bytes, bytes));
-    }
-    match t {
-        "index" | "f64" => return Some((8, 8)),
-        "f32" => return Some((4, 4)),
-        "f16" | "bf16" => return Some((2, 2)),
-        _ => {}
-    }
-    if t == "ptr" || t.starts_with("ptr<") {
-        return Some((8, 8));
-    }
-    if let Some(inner) = t.strip_prefix("array<").and_then(|r| r.strip_suffix('>')) {
-        let (n, elem) = inner.split_once(" x ")?;
-        let (size, align) = layout(elem)?;
-        return Some((size * n.trim().parse::<u64>().ok()?, align));
-    }
-    if let Some(inner) = t.strip_prefix("struct<(").and_then(|r| r.strip_suffix(")>")) {
-        let (mut offset, mut align) = (0u64, 1u64);
-        for field in split_top(inner) {
-            let (s, a) = layout(field)?;
-            offset = offset.div_ceil(a) * a + s;
-            align = align.max(a);
-        }
-        return Some((offset.div_ceil(align) * align, align));
-    }
-    None
-}
-
-fn split_top(text: &str) -> Vec<&str> {
-    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
-    for (i, c) in text.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !text[start..].trim().is_empty() {
-        out.push(text[start..].trim());
-    }
-    out
+/// (size, alignment) of a value of type `t` in the frame: the host
+/// storage layout of the dialect (`pydev_dialect::storage_layout`, the C
+/// rules of the aggregates' layout applied to their LLVM types).
+fn layout(t: Type) -> Option<(u64, u64)> {
+    pydev_dialect::storage_layout(t)
 }
 
 fn key(v: Value) -> usize {
@@ -299,18 +273,19 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
             let size = rb.const_int(i64t, 0);
             frame_size_uses.push(capi::defining_op(size).expect("a constant op"));
             let id = rb.const_int(i32t, (i as i64 + 1) | WARP_STATE);
-            rb.value("func.call", &[ctx_arg, size, id], i64t, &[rb.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, "pydev_rt_warp_gather").into())])
+            rb.value("func.call", &[ctx_arg, size, id], i64t, &[rb.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, entry::WARP_GATHER).into())])
         } else {
             let kind = capi::value(call.operand(1).expect("kind"));
             let kind = capi::defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
-            let total_p = gep(&rb, ctx_arg, 100);
+            let total_p = gep(&rb, ctx_arg, ctx_field::TOTAL);
             let total = rb.value("llvm.load", &[total_p], i32t, &[]);
             match kind {
-                1 => total,
-                2 | 3 => {
+                barrier_kind::COUNT => total,
+                barrier_kind::AND | barrier_kind::OR => {
                     let i1: Type = IntegerType::new(ctx, 1).into();
-                    let cmp = if kind == 2 {
-                        let (bx, by, bz) = (load_u32(&rb, ctx_arg, 24), load_u32(&rb, ctx_arg, 28), load_u32(&rb, ctx_arg, 32));
+                    let cmp = if kind == barrier_kind::AND {
+                        let bdim = |d| load_u32(&rb, ctx_arg, ctx_field::dim(ctx_field::BDIM, d));
+                        let (bx, by, bz) = (bdim(0), bdim(1), bdim(2));
                         let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
                         let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
                         rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
@@ -391,7 +366,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         if remat(op) || slots.contains_key(k) {
             continue;
         }
-        let (size, align) = layout(&v.r#type().to_string()).expect("checked by qualifies");
+        let (size, align) = layout(v.r#type()).expect("checked by qualifies");
         let offset = frame.div_ceil(align) * align;
         frame = offset + size;
         slots.insert(*k, offset);
@@ -414,7 +389,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // frame base = scratch + linear_tid * frame
     let frame_ptr = {
         let b = Builder::at_end(entry, loc);
-        let scratch_p = gep(&b, ctx_arg, 88);
+        let scratch_p = gep(&b, ctx_arg, ctx_field::SCRATCH);
         let scratch = b.value("llvm.load", &[scratch_p], b.ty("!llvm.ptr"), &[]);
         let lin = linear_tid(&b, ctx_arg);
         let lin = b.value("llvm.zext", &[lin], b.i64(), &[]);
@@ -482,27 +457,27 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         if state_id & WARP_STATE != 0 {
             let b = Builder::before(*call);
             let operand = |k: usize| capi::value(call.operand(k).expect("warp operand"));
-            store_at(&b, operand(2), 4);
-            store_at(&b, operand(3), 8);
-            store_at(&b, operand(4), 16);
-            store_at(&b, operand(1), 20);
+            store_at(&b, operand(2), frame::MASK);
+            store_at(&b, operand(3), frame::VALUE);
+            store_at(&b, operand(4), frame::ARG);
+            store_at(&b, operand(1), frame::OP);
             let not_ready = b.const_int(i32t, 0);
-            store_at(&b, not_ready, 32);
+            store_at(&b, not_ready, frame::RESULT_STATE);
             let n = b.const_int(i32t, state_id);
-            store_at(&b, n, 0);
+            store_at(&b, n, frame::STATE);
             b.op("func.return", &[n], &[], &[]);
             b.erase(*call);
             continue;
         }
         let pred = capi::value(call.operand(2).expect("pred"));
         let b = Builder::before(*call);
-        let count_p = gep(&b, ctx_arg, 96);
+        let count_p = gep(&b, ctx_arg, ctx_field::COUNT);
         let count = b.value("llvm.load", &[count_p], i32t, &[]);
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
         b.op("llvm.store", &[sum, count_p], &[], &[]);
         let n = b.const_int(i32t, state_id);
         if has_warp {
-            store_at(&b, n, 0);
+            store_at(&b, n, frame::STATE);
         }
         b.op("func.return", &[n], &[], &[]);
         b.erase(*call);
@@ -513,7 +488,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         let b = Builder::before(ret);
         let m1 = b.const_int(i32t, -1);
         if has_warp {
-            store_at(&b, m1, 0);
+            store_at(&b, m1, frame::STATE);
         }
         b.op("func.return", &[m1], &[], &[]);
         b.erase(ret);
@@ -563,8 +538,8 @@ fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
     format!(
         r#"module {{
 func.func private @{kernel}({types}, i32) -> i32
-func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)
-func.func private @pydev_rt_warp_gather(!llvm.ptr, i64, i32) -> i64
+func.func private @{error}(!llvm.ptr, i32, i32, i64, i64)
+func.func private @{gather}(!llvm.ptr, i64, i32) -> i64
 func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -575,15 +550,15 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
   %false = arith.constant false
   %true = arith.constant true
   %fsz = arith.constant {frame} : index
-  %px = llvm.getelementptr {c}[24] : (!llvm.ptr) -> !llvm.ptr, i8
-  %py = llvm.getelementptr {c}[28] : (!llvm.ptr) -> !llvm.ptr, i8
-  %pz = llvm.getelementptr {c}[32] : (!llvm.ptr) -> !llvm.ptr, i8
-  %tx = llvm.getelementptr {c}[0] : (!llvm.ptr) -> !llvm.ptr, i8
-  %ty = llvm.getelementptr {c}[4] : (!llvm.ptr) -> !llvm.ptr, i8
-  %tz = llvm.getelementptr {c}[8] : (!llvm.ptr) -> !llvm.ptr, i8
-  %pscratch = llvm.getelementptr {c}[88] : (!llvm.ptr) -> !llvm.ptr, i8
-  %pcount = llvm.getelementptr {c}[96] : (!llvm.ptr) -> !llvm.ptr, i8
-  %ptotal = llvm.getelementptr {c}[100] : (!llvm.ptr) -> !llvm.ptr, i8
+  %px = llvm.getelementptr {c}[{bdim_x}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %py = llvm.getelementptr {c}[{bdim_y}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pz = llvm.getelementptr {c}[{bdim_z}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tx = llvm.getelementptr {c}[{tid_x}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ty = llvm.getelementptr {c}[{tid_y}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tz = llvm.getelementptr {c}[{tid_z}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pscratch = llvm.getelementptr {c}[{scratch}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pcount = llvm.getelementptr {c}[{count}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ptotal = llvm.getelementptr {c}[{total}] : (!llvm.ptr) -> !llvm.ptr, i8
   %scratch = llvm.load %pscratch : !llvm.ptr -> !llvm.ptr
   %bx = llvm.load %px : !llvm.ptr -> i32
   %by = llvm.load %py : !llvm.ptr -> i32
@@ -653,12 +628,12 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
       %n2 = scf.if %ok -> (i32) {{
         scf.yield %r#0 : i32
       }} else {{
-        %code = arith.constant 3 : i32
+        %code = arith.constant {divergence} : i32
         %lo64 = arith.extsi %r#0 : i32 to i64
         %hi64 = arith.extsi %r#1 : i32 to i64
         %a = arith.select %same, %exit, %r#0 : i32
         %a64 = arith.extsi %a : i32 to i64
-        func.call @pydev_rt_error({c}, %code, %zero, %a64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
+        func.call @{error}({c}, %code, %zero, %a64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
         scf.yield %exit : i32
       }}
       scf.yield %n2 : i32
@@ -672,6 +647,18 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
         types = types.join(", "),
         decl = decl.join(", "),
         args = args.join(", "),
+        error = entry::ERROR,
+        gather = entry::WARP_GATHER,
+        divergence = error_code::BARRIER_DIVERGENCE,
+        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
+        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
+        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
+        tid_x = ctx_field::dim(ctx_field::TID, 0),
+        tid_y = ctx_field::dim(ctx_field::TID, 1),
+        tid_z = ctx_field::dim(ctx_field::TID, 2),
+        scratch = ctx_field::SCRATCH,
+        count = ctx_field::COUNT,
+        total = ctx_field::TOTAL,
         init = if warp {
             "scf.for %t = %c0 to %nthreads step %c1 {\n    %off = arith.muli %t, %fsz : index\n    %off64 = arith.index_cast %off : index to i64\n    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8\n    llvm.store %zero, %p : i32, !llvm.ptr\n  }"
         } else {

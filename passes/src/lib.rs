@@ -122,14 +122,14 @@ pub fn create_pass(text: &str) -> Result<Pass, String> {
 
 /// Registers the upstream MLIR passes in the global textual registry (once).
 /// pydev-opt needs all of them; the wheel will register only what the
-/// pipelines use (DESIGN.md, "Size").
+/// pipelines use (docs/ARCHITECTURE.md, "Invariants").
 pub fn register_upstream_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(melior::utility::register_all_passes);
 }
 
 /// Registers only the upstream passes the pipelines use (the JIT and the
-/// wheel: DESIGN.md "Size").
+/// wheel: docs/ARCHITECTURE.md, "Invariants").
 pub fn register_pipeline_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(capi::register_pipeline_passes);

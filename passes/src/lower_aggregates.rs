@@ -246,11 +246,11 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
     // Host kernels (pydev-lower-simt-host) are entry points too, and so are
     // their block loops `@__pydev_block_k`, whose parameters only pass on to
     // `@k`: they take the ABI types without a conversion.
-    let host_kernels: Vec<String> = funcs.iter().filter(|f| f.name().as_string_ref().as_str() == Ok("func.func") && f.has_attribute("pydev.kernel")).map(|f| capi::sym_name(*f)).collect();
+    let host_kernels: Vec<String> = funcs.iter().filter(|f| f.name().as_string_ref().as_str() == Ok("func.func") && f.has_attribute(pydev_dialect::abi::attr::KERNEL)).map(|f| capi::sym_name(*f)).collect();
     for f in funcs {
         let gpu = f.name().as_string_ref().as_str() == Ok("gpu.func");
         let forward = !gpu && capi::sym_name(f).strip_prefix("__pydev_block_").is_some_and(|k| host_kernels.iter().any(|h| h == k));
-        if !(gpu && f.has_attribute("gpu.kernel") || !gpu && f.has_attribute("pydev.kernel") || forward) {
+        if !(gpu && f.has_attribute("gpu.kernel") || !gpu && f.has_attribute(pydev_dialect::abi::attr::KERNEL) || forward) {
             continue;
         }
         let Some(entry) = f.region(0).ok().and_then(capi::entry_block) else { continue };

@@ -5,7 +5,7 @@
 //! indices are integers or `index`, non-negative.
 //! Guarantees: every function argument of type `!pydev.array<T, n, space>`
 //! is the by-value ABI descriptor `!llvm.struct<(ptr<AS>, array<n x i64>,
-//! array<n x i64>)>` (data, shape, strides in elements: DESIGN.md "Kernel
+//! array<n x i64>)>` (data, shape, strides in elements: docs/ARCHITECTURE.md "The kernel
 //! ABI"); `array_load`, `array_store` and `atomic_ref` become a GEP on the
 //! data pointer and LLVM loads and stores; atomic references become
 //! `!llvm.ptr<AS>`. Values cross the old types through
@@ -188,7 +188,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     if !cuda && shared_bytes > 0 {
         let module = capi::module_of(root);
         let ctx = capi::context(module);
-        capi::op_mut(module).set_attribute("pydev.host_shared_bytes", melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
+        capi::op_mut(module).set_attribute(pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
     }
     ok &= rewrite_all(root, &["pydev.array_view"], |b, op| view(b, op, cuda)).is_ok();
     ok &= rewrite_all(root, &["pydev.array_index", "pydev.array_slice", "pydev.array_reshape"], |b, op| restride(b, op, cuda)).is_ok();
@@ -562,15 +562,15 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                     b.value("llvm.load", &[p], ptr_type, &[])
                 };
                 return finish_static(b, op, &array, cuda, &shape, fortran, if dynamic {
-                    let base = load_ptr(56);
-                    let p = crate::lower_simt_host::gep(b, ctx, 64);
+                    let base = load_ptr(pydev_dialect::abi::ctx::DYN_SHARED);
+                    let p = crate::lower_simt_host::gep(b, ctx, pydev_dialect::abi::ctx::DYN_SHARED_BYTES);
                     let bytes = b.value("llvm.load", &[p], b.i64(), &[]);
                     let size = b.const_int(b.i64(), elem_size as i64);
                     (base, vec![b.value("llvm.udiv", &[bytes, size], b.i64(), &[])])
                 } else {
                     let offset = (*shared_bytes + align - 1) / align * align;
                     *shared_bytes = offset + total * elem_size as i64;
-                    let base = load_ptr(48);
+                    let base = load_ptr(pydev_dialect::abi::ctx::SHARED);
                     (crate::lower_simt_host::gep(b, base, offset), shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
                 });
             }

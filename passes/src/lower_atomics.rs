@@ -96,7 +96,7 @@ use melior::ir::{
     operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value,
     ValueLike,
 };
-use pydev_dialect::{enum_value, types::atomic_ref_parts, AtomicRmwKind, MemoryOrder, MemorySpace, Scope};
+use pydev_dialect::{abi::{attr, entry}, enum_value, types::atomic_ref_parts, AtomicRmwKind, MemoryOrder, MemorySpace, Scope};
 
 static ID: PassId = PassId;
 static ID_HOST: PassId = PassId;
@@ -159,7 +159,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
         Err(_) => return Err(format!("atomics on {element} in local memory are not lowered yet")),
     };
     // A number's own alignment; an aggregate's (made iN by aggregates_as_bits) as it recorded.
-    let align_bytes = op.attribute("pydev.align").ok().and_then(capi::integer_attr_value).unwrap_or(i64::from(bytes));
+    let align_bytes = op.attribute(attr::ALIGN).ok().and_then(capi::integer_attr_value).unwrap_or(i64::from(bytes));
     let align = b.named("alignment", b.attr(&format!("{align_bytes} : i64")));
     let load = || b.value("llvm.load", &[ptr], element, &[align]);
     let store = |v: Value<'c, 'c>| {
@@ -190,7 +190,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let value = capi::value(op.operand(1).expect("value"));
             let float = !element.is_integer();
-            let unsigned = op.has_attribute("pydev.unsigned");
+            let unsigned = op.has_attribute(attr::UNSIGNED);
             let old = load();
             let combine = |name: &str| b.value(name, &[old, value], element, &[]);
             // Python's max/min: %v only if it compares greater (less), so a NaN stays.
@@ -271,7 +271,7 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
         if space == MemorySpace::Local {
             // local_as_plain's loads and stores keep T's alignment (a local
             // complex128 is 8-aligned), which iN's would overstate.
-            attrs.push(b.named("pydev.align", b.attr(&format!("{element_align} : i64"))));
+            attrs.push(b.named(attr::ALIGN, b.attr(&format!("{element_align} : i64"))));
         }
         let mut operands: Vec<Value> = op.operands().map(capi::value).collect();
         operands[ref_index] = r;
@@ -431,7 +431,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let mut value = capi::value(op.operand(1).expect("value"));
             // pydev-promote-types records unsigned elements before erasing signedness.
-            let sign = if op.has_attribute("pydev.unsigned") { "u" } else { "s" };
+            let sign = if op.has_attribute(attr::UNSIGNED) { "u" } else { "s" };
             let (fence, sem) = acquire_sem(order, scope);
             let (mnemonic, ty_suffix, as_bits) = match (kind, float) {
                 (AtomicRmwKind::Add, false) | (AtomicRmwKind::Sub, false) => ("add", format!(".u{bits}"), false),
@@ -598,10 +598,10 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
     let module = crate::lower_arrays::enclosing(op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
     // `.b128` needs PTX ISA 8.3, and 8.4 with `.sys`.
     let needed: i64 = if scope == Scope::System { 84 } else { 83 };
-    let marked = module.attribute("pydev.min_ptx").ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
+    let marked = module.attribute(attr::MIN_PTX).ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
     if needed > marked {
         use melior::ir::operation::OperationMutLike;
-        capi::op_mut(module).set_attribute("pydev.min_ptx", b.attr(&format!("{needed} : i64")));
+        capi::op_mut(module).set_attribute(attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
     }
     let i128t: Type = IntegerType::new(b.ctx, 128).into();
     let sixty_four = b.const_int(i128t, 64);
@@ -746,7 +746,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
         "pydev.atomic_rmw" => {
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let value = capi::value(op.operand(1).expect("value"));
-            let unsigned = op.has_attribute("pydev.unsigned");
+            let unsigned = op.has_attribute(attr::UNSIGNED);
             let bin = match (kind, float) {
                 (AtomicRmwKind::Add, false) => "add",
                 (AtomicRmwKind::Add, true) => "fadd",
@@ -761,9 +761,9 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
                 (AtomicRmwKind::NanMin, true) => "fmin",
                 (AtomicRmwKind::Exch, _) => "xchg",
                 (k @ (AtomicRmwKind::Max | AtomicRmwKind::Min), true) => {
-                    let f = format!("pydev_rt_atomic_f{}_f{bits}", if k == AtomicRmwKind::Max { "max" } else { "min" });
+                    let f = entry::atomic_fminmax(k == AtomicRmwKind::Max, bits).ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
                     declare.insert(format!("func.func private @{f}(!llvm.ptr, {element}) -> {element}"));
-                    let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &f).into())]);
+                    let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, f).into())]);
                     b.replace(op, &[old]);
                     return Ok(());
                 }
@@ -816,11 +816,11 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
         _ => {
             // atomic_wait
             let ctx = crate::lower_simt_host::context_arg(op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
-            declare.insert("func.func private @pydev_rt_wait(!llvm.ptr, !llvm.ptr, i64, i32)".into());
+            declare.insert(format!("func.func private @{}(!llvm.ptr, !llvm.ptr, i64, i32)", entry::WAIT));
             let old = bits_of(capi::value(op.operand(1).expect("old")));
             let old = if bits == 64 { old } else { b.value("llvm.zext", &[old], b.i64(), &[]) };
             let bytes = b.const_int(b.i32(), i64::from(bits / 8));
-            b.op("func.call", &[ctx, ptr, old, bytes], &[], &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_wait").into())]);
+            b.op("func.call", &[ctx, ptr, old, bytes], &[], &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, entry::WAIT).into())]);
             b.erase(op);
         }
     }

@@ -13,27 +13,31 @@
 //! - no gpu thread-positioning op, block barrier, warp op or trapping
 //!   integer division remains;
 //! - each kernel `@k` has a companion `@__pydev_block_k` (same arguments)
-//!   that runs every thread of one block in order: the runtime uses it for
-//!   kernels with no barrier and no warp op (the module then lacks
-//!   `pydev.host_fibers`); with one, the runtime runs each thread of a block
-//!   as a coroutine and the barriers below switch between them;
+//!   that runs every thread of one block in order; the module gets
+//!   `pydev.host_fibers` when any of its functions has a block barrier, a
+//!   warp op or an atomic wait. Without it the runtime runs each block with
+//!   `@__pydev_block_k` ("loop"). With it, `pydev-host-barrier-fission`
+//!   later splits the kernels it can at their barriers and warp ops (it
+//!   replaces `@__pydev_block_k` and records `pydev.host_frames`: "barrier
+//!   loops"); the runtime runs any other kernel of such a module with one
+//!   coroutine per thread, where the runtime calls below suspend the
+//!   thread ("coroutines");
 //! - `pydev.host_private` (module) maps each kernel to (parameter, element
 //!   kind) pairs of arrays the kernel only adds to with relaxed atomics whose
 //!   results it ignores (and whose shape it may read): the runtime may give
 //!   each worker a zeroed private copy and add the copies into the array
 //!   after the launch (reduction privatization), so that workers do not
-//!   fight over the cache lines of a histogram's bins. Element kinds: 1 i32,
-//!   2 i64, 3 f32, 4 f64;
+//!   fight over the cache lines of a histogram's bins. Element kinds:
+//!   `pydev_dialect::abi::private_kind`;
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
 //!
 //! Does not fire on a module without functions.
 //!
-//! Thread context (`ThreadCtx`, all u32 unless said): thread_idx at 0,
-//! block_idx at 12, block_dim at 24, grid_dim at 36 (x, y, z each), shared
-//! memory base (ptr) at 48, dynamic shared memory (ptr) at 56 and its size
-//! (u64) at 64.
+//! The thread context's layout, the runtime's entry points, warp operation
+//! and error codes and the module attributes above are the host ABI, defined
+//! once in `pydev_dialect::abi` (`dialect/src/abi.rs`).
 //!
 //! Rewrites:
 //!   gpu.thread_id|block_id|block_dim|grid_dim d  =>  load i32 [%ctx + offset(d)], index_castui
@@ -74,30 +78,10 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-/// Warp operation codes shared with the runtime (`runtime/src/host/warp.rs`).
-pub mod warp_op {
-    pub const SYNCWARP: i64 = 0;
-    pub const ACTIVEMASK: i64 = 1;
-    pub const ALL: i64 = 2;
-    pub const ANY: i64 = 3;
-    pub const UNI: i64 = 4;
-    pub const BALLOT: i64 = 5;
-    pub const SHFL_IDX: i64 = 6;
-    pub const SHFL_UP: i64 = 7;
-    pub const SHFL_DOWN: i64 = 8;
-    pub const SHFL_XOR: i64 = 9;
-    pub const MATCH_ANY: i64 = 10;
-    pub const MATCH_ALL: i64 = 11;
-}
-
-/// Runtime error codes (`pydev_rt_error`).
-pub mod error_code {
-    pub const ZERO_DIVISION: i64 = 1;
-    pub const OUT_OF_BOUNDS: i64 = 2;
-    /// Threads of a block stopped at different barriers (a = lowest
-    /// barrier number, b = highest; -1: returned).
-    pub const BARRIER_DIVERGENCE: i64 = 3;
-}
+/// Warp operation codes and runtime error codes: the host ABI
+/// (`pydev_dialect::abi`), re-exported for the passes.
+pub use pydev_dialect::abi::{error_code, warp_op};
+use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, private_kind};
 
 const FIBER_OPS: &[&str] = &[
     "pydev.syncthreads",
@@ -123,7 +107,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
         return Ok(());
     }
     // Interoperable device functions keep their C signature: no context.
-    let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute("pydev.interop") && !f.has_attribute("pydev.kernel"));
+    let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute(attr::INTEROP) && !f.has_attribute(attr::KERNEL));
     let needs_fibers = !capi::ops_named(module, FIBER_OPS).is_empty();
     let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
     let defined: Vec<String> = funcs.iter().map(|f| capi::sym_name(*f)).collect();
@@ -131,7 +115,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // Parameter sizes of each kernel, before the context is appended.
     let mut kernels = Vec::new();
     for f in &funcs {
-        if f.has_attribute("pydev.kernel") {
+        if f.has_attribute(attr::KERNEL) {
             let fn_type = function_type(*f);
             let mut sizes = Vec::new();
             for i in 0..fn_type.input_count() {
@@ -161,7 +145,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut f = capi::op_mut(*f);
         f.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
-        f.set_attribute("pydev.host_ctx", Attribute::unit(ctx));
+        f.set_attribute(attr::HOST_CTX, Attribute::unit(ctx));
         // The context aliases no user data: LLVM may then keep its fields in
         // registers across the kernel's stores.
         let noalias = Attribute::parse(ctx, "{llvm.noalias}").expect("dict");
@@ -208,16 +192,16 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // Runtime entry points, block loops and the tables the runtime reads.
     let mut text = String::from("module {\n");
     if declare.contains("barrier") {
-        text += "func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32\n";
+        text += &format!("func.func private @{}(!llvm.ptr, i32, i32) -> i32\n", entry::BARRIER);
     }
     if declare.contains("warp") {
-        text += "func.func private @pydev_rt_warp(!llvm.ptr, i32, i32, i64, i32) -> i64\n";
+        text += &format!("func.func private @{}(!llvm.ptr, i32, i32, i64, i32) -> i64\n", entry::WARP);
     }
     if declare.contains("printf") {
         text += "llvm.func @printf(!llvm.ptr, ...) -> i32\n";
     }
     // Always declared: bounds checks (pydev-lower-arrays) call it too.
-    text += "func.func private @pydev_rt_error(!llvm.ptr, i32, i32, i64, i64)\n";
+    text += &format!("func.func private @{}(!llvm.ptr, i32, i32, i64, i64)\n", entry::ERROR);
     for (name, _, f) in &kernels {
         // The kernel itself, declared so that this text verifies alone.
         let t = function_type(*f);
@@ -239,20 +223,20 @@ fn run(module: OperationRef) -> Result<(), ()> {
     }
     let mut m = capi::op_mut(module);
     if needs_fibers {
-        m.set_attribute("pydev.host_fibers", Attribute::unit(ctx));
+        m.set_attribute(attr::HOST_FIBERS, Attribute::unit(ctx));
     }
     if declare.contains("printf") {
         // The runtime flushes C's stdout after launches of such kernels.
-        m.set_attribute("pydev.host_prints", Attribute::unit(ctx));
+        m.set_attribute(attr::HOST_PRINTS, Attribute::unit(ctx));
     }
     add_locations(module, &locations);
     let table = |rows: Vec<(&String, &Vec<i64>)>| -> String {
         let entries: Vec<String> = rows.into_iter().map(|(n, s)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
         format!("{{{}}}", entries.join(", "))
     };
-    m.set_attribute("pydev.host_kernels", Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"));
+    m.set_attribute(attr::HOST_KERNELS, Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"));
     if !private.is_empty() {
-        m.set_attribute("pydev.host_private", Attribute::parse(ctx, &table(private.iter().map(|(n, p)| (n, p)).collect())).expect("private table"));
+        m.set_attribute(attr::HOST_PRIVATE, Attribute::parse(ctx, &table(private.iter().map(|(n, p)| (n, p)).collect())).expect("private table"));
     }
     Ok(())
 }
@@ -268,10 +252,10 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
         let arg: Value = capi::value(entry.argument(p).expect("argument").into());
         let Some(array) = pydev_dialect::types::ArrayType::from_type(arg.r#type()) else { continue };
         let kind = match array.element.to_string().as_str() {
-            "i32" => 1,
-            "i64" => 2,
-            "f32" => 3,
-            "f64" => 4,
+            "i32" => private_kind::I32,
+            "i64" => private_kind::I64,
+            "f32" => private_kind::F32,
+            "f64" => private_kind::F64,
             _ => continue,
         };
         let uses_of = |v: Value| -> Vec<OperationRef> { ops.iter().copied().filter(|o| o.operands().any(|x| x.to_raw().ptr == v.to_raw().ptr)).collect() };
@@ -322,7 +306,7 @@ pub fn context_arg<'c>(op: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
     let mut cur = op.parent_operation().map(capi::detach);
     while let Some(p) = cur {
         if p.name().as_string_ref().as_str() == Ok("func.func") {
-            if !p.has_attribute("pydev.host_ctx") {
+            if !p.has_attribute(attr::HOST_CTX) {
                 return None;
             }
             let entry = p.region(0).ok().and_then(capi::entry_block)?;
@@ -362,17 +346,17 @@ pub fn location_text(loc: Location) -> String {
 /// Appends `new` to the module's `pydev.host_locations` table.
 pub fn add_locations(module: OperationRef, new: &[String]) {
     let ctx = capi::context(module);
-    let mut all: Vec<Attribute> = match module.attribute("pydev.host_locations").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+    let mut all: Vec<Attribute> = match module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
         Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
         None => vec![],
     };
     all.extend(new.iter().map(|s| -> Attribute { StringAttribute::new(ctx, s).into() }));
-    capi::op_mut(module).set_attribute("pydev.host_locations", ArrayAttribute::new(ctx, &all).into());
+    capi::op_mut(module).set_attribute(attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The index `loc` will have in the location table.
 pub fn location_index(module: OperationRef, pending: &mut Vec<String>, loc: Location) -> i64 {
-    let existing = module.attribute("pydev.host_locations").ok().and_then(|a| ArrayAttribute::try_from(a).ok()).map_or(0, |a| a.len());
+    let existing = module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()).map_or(0, |a| a.len());
     let text = location_text(loc);
     let i = pending.iter().position(|p| *p == text).unwrap_or_else(|| {
         pending.push(text);
@@ -393,12 +377,12 @@ fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
         r#"func.func @__pydev_block_{kernel}({params}) attributes {{pydev.host_ctx}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %px = llvm.getelementptr {c}[24] : (!llvm.ptr) -> !llvm.ptr, i8
-  %py = llvm.getelementptr {c}[28] : (!llvm.ptr) -> !llvm.ptr, i8
-  %pz = llvm.getelementptr {c}[32] : (!llvm.ptr) -> !llvm.ptr, i8
-  %tx = llvm.getelementptr {c}[0] : (!llvm.ptr) -> !llvm.ptr, i8
-  %ty = llvm.getelementptr {c}[4] : (!llvm.ptr) -> !llvm.ptr, i8
-  %tz = llvm.getelementptr {c}[8] : (!llvm.ptr) -> !llvm.ptr, i8
+  %px = llvm.getelementptr {c}[{bdim_x}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %py = llvm.getelementptr {c}[{bdim_y}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %pz = llvm.getelementptr {c}[{bdim_z}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tx = llvm.getelementptr {c}[{tid_x}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %ty = llvm.getelementptr {c}[{tid_y}] : (!llvm.ptr) -> !llvm.ptr, i8
+  %tz = llvm.getelementptr {c}[{tid_z}] : (!llvm.ptr) -> !llvm.ptr, i8
   %bx = llvm.load %px : !llvm.ptr -> i32
   %by = llvm.load %py : !llvm.ptr -> i32
   %bz = llvm.load %pz : !llvm.ptr -> i32
@@ -424,6 +408,12 @@ fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
         params = params.join(", "),
         args = args.join(", "),
         types = types.join(", "),
+        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
+        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
+        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
+        tid_x = ctx_field::dim(ctx_field::TID, 0),
+        tid_y = ctx_field::dim(ctx_field::TID, 1),
+        tid_z = ctx_field::dim(ctx_field::TID, 2),
     )
 }
 
@@ -446,8 +436,8 @@ pub fn gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, '
 
 /// The thread's linear index in its block, `x + bdx * (y + bdy * z)` (i32).
 pub fn linear_tid<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
-    let (x, y, z) = (load_u32(b, ctx, 0), load_u32(b, ctx, 4), load_u32(b, ctx, 8));
-    let (bx, by) = (load_u32(b, ctx, 24), load_u32(b, ctx, 28));
+    let (x, y, z) = (load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 0)), load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 1)), load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 2)));
+    let (bx, by) = (load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 0)), load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 1)));
     let i32t = b.i32();
     let yz = b.value("llvm.mul", &[by, z], i32t, &[]);
     let yz = b.value("llvm.add", &[yz, y], i32t, &[]);
@@ -532,19 +522,19 @@ fn lower<'c>(
     let warp = |declare: &mut std::collections::BTreeSet<&'static str>, code: i64, mask: Value<'c, 'c>, value: Value<'c, 'c>, lane: Value<'c, 'c>| {
         declare.insert("warp");
         let code = b.const_int(i32t, code);
-        call(b, "pydev_rt_warp", &[ctx, code, mask, value, lane], Some(b.i64())).expect("result")
+        call(b, entry::WARP, &[ctx, code, mask, value, lane], Some(b.i64())).expect("result")
     };
     match name {
         "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
             let dim = op.attribute("dimension").map(|a| a.to_string()).unwrap_or_default();
             let k = if dim.contains('y') { 1 } else if dim.contains('z') { 2 } else { 0 };
             let base = match name {
-                "gpu.thread_id" => 0,
-                "gpu.block_id" => 12,
-                "gpu.block_dim" => 24,
-                _ => 36,
+                "gpu.thread_id" => ctx_field::TID,
+                "gpu.block_id" => ctx_field::BID,
+                "gpu.block_dim" => ctx_field::BDIM,
+                _ => ctx_field::GDIM,
             };
-            let v = load_u32(b, ctx, base + 4 * k);
+            let v = load_u32(b, ctx, ctx_field::dim(base, k));
             let idx = b.value("arith.index_castui", &[v], result_type(), &[]);
             b.replace(op, &[idx]);
         }
@@ -593,17 +583,17 @@ fn lower<'c>(
         "pydev.syncthreads" | "pydev.syncthreads_count" | "pydev.syncthreads_and" | "pydev.syncthreads_or" => {
             declare.insert("barrier");
             let kind = match name {
-                "pydev.syncthreads" => 0,
-                "pydev.syncthreads_count" => 1,
-                "pydev.syncthreads_and" => 2,
-                _ => 3,
+                "pydev.syncthreads" => barrier_kind::PLAIN,
+                "pydev.syncthreads_count" => barrier_kind::COUNT,
+                "pydev.syncthreads_and" => barrier_kind::AND,
+                _ => barrier_kind::OR,
             };
-            let pred = if kind == 0 { b.const_int(i32t, 0) } else { b.value("llvm.zext", &[operand(0)], i32t, &[]) };
+            let pred = if kind == barrier_kind::PLAIN { b.const_int(i32t, 0) } else { b.value("llvm.zext", &[operand(0)], i32t, &[]) };
             let k = b.const_int(i32t, kind);
-            let r = call(b, "pydev_rt_barrier", &[ctx, k, pred], Some(i32t)).expect("result");
+            let r = call(b, entry::BARRIER, &[ctx, k, pred], Some(i32t)).expect("result");
             match kind {
-                0 => b.erase(op),
-                1 => b.replace(op, &[typed(r, result_type())]),
+                barrier_kind::PLAIN => b.erase(op),
+                barrier_kind::COUNT => b.replace(op, &[typed(r, result_type())]),
                 _ => {
                     let zero = b.const_int(i32t, 0);
                     let i1: Type = IntegerType::new(b.ctx, 1).into();
@@ -716,7 +706,7 @@ pub fn report_if<'c>(b: &Builder<'c>, cond: Value<'c, 'c>, ctx: Value<'c, 'c>, c
     then_block.append_operation(
         OperationBuilder::new("func.call", b.loc)
             .add_operands(&[ctx, code, loc, a, bv])
-            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, "pydev_rt_error").into())])
+            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, entry::ERROR).into())])
             .build()
             .expect("call"),
     );

@@ -62,7 +62,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     let gpu_body = gpu_module.region(0).ok().and_then(|r| capi::entry_block(r)).expect("gpu.module block");
 
     for func in funcs {
-        if !func.has_attribute("pydev.kernel") {
+        if !func.has_attribute(pydev_dialect::abi::attr::KERNEL) {
             capi::move_to_end(func, gpu_body);
             continue;
         }
@@ -73,8 +73,8 @@ fn run(module: OperationRef) -> Result<(), ()> {
             b.named("gpu.kernel", unit),
             b.named("workgroup_attributions", b.attr("0 : i64")),
         ];
-        if let Ok(interop) = func.attribute("pydev.interop") {
-            attrs.push(b.named("pydev.interop", interop));
+        if let Ok(interop) = func.attribute(pydev_dialect::abi::attr::INTEROP) {
+            attrs.push(b.named(pydev_dialect::abi::attr::INTEROP, interop));
         }
         let kernel = OperationBuilder::new("gpu.func", func.location())
             .add_attributes(&attrs)

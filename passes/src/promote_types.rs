@@ -200,7 +200,7 @@ fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
     for op in capi::ops_named(root, &["pydev.atomic_rmw"]) {
         let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
         if unsigned {
-            capi::op_mut(op).set_discardable_attribute("pydev.unsigned", melior::ir::Attribute::unit(ctx));
+            capi::op_mut(op).set_discardable_attribute(pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
         }
     }
     // 2. Erase signedness everywhere.

@@ -38,7 +38,7 @@ pub const INFO: PassInfo = PassInfo {
 fn run(root: OperationRef) -> Result<(), ()> {
     let mut ok = true;
     for module in capi::ops_named(root, &["gpu.module"]) {
-        let Some(min) = module.attribute("pydev.min_ptx").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()) else {
+        let Some(min) = module.attribute(pydev_dialect::abi::attr::MIN_PTX).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()) else {
             continue;
         };
         let Ok(targets) = module.attribute("targets") else {
@@ -55,7 +55,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
         };
         let mut m = capi::op_mut(module);
         m.set_attribute("targets", attr);
-        let _ = m.remove_attribute("pydev.min_ptx");
+        let _ = m.remove_attribute(pydev_dialect::abi::attr::MIN_PTX);
     }
     if ok { Ok(()) } else { Err(()) }
 }

@@ -30,8 +30,8 @@ pub fn with_writable<R>(obj: &Bound<'_, PyAny>, len: usize, f: impl FnOnce(&mut 
 pub struct ArrayView {
     pub format: String,
     pub ndim: usize,
-    /// 1: C-contiguous, 2: Fortran-contiguous (rank > 1), 0: strided (as
-    /// the signature's `::1` marks, python/pydev/_arrays.py `dims`).
+    /// `dispatch::contiguity`: 1 C-contiguous, 2 Fortran-contiguous (rank >
+    /// 1), 0 strided (as the signature's `::1` marks).
     pub layout: u8,
     pub readonly: bool,
     pub descriptor: Vec<u8>,
@@ -62,9 +62,8 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Ar
         let result = if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
             Err(PyValueError::new_err(format!("argument {position}: strides {strides:?} are not multiples of the item size {item}")))
         } else {
-            let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] as i64 == item * extent;
-            let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().map(|d| *d as i64).product()));
-            let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().map(|d| *d as i64).product()));
+            let shape_i64: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
+            let elements: Vec<i64> = strides.iter().map(|s| *s as i64 / item).collect();
             let mut descriptor = Vec::with_capacity(8 + 16 * n);
             descriptor.extend_from_slice(&(v.buf as u64).to_le_bytes());
             for d in shape {
@@ -73,7 +72,7 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<Ar
             for st in strides {
                 descriptor.extend_from_slice(&((*st as i64) / item).to_le_bytes());
             }
-            Ok(Some(ArrayView { format, ndim: n, layout: if c { 1 } else if f { 2 } else { 0 }, readonly: v.readonly != 0, descriptor }))
+            Ok(Some(ArrayView { format, ndim: n, layout: crate::dispatch::contiguity(&shape_i64, &elements), readonly: v.readonly != 0, descriptor }))
         };
         ffi::PyBuffer_Release(v);
         result
@@ -171,9 +170,7 @@ unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
         } else {
             (0..n).map(|k| shape[k + 1..].iter().product()).collect()
         };
-        let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
-        let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().product()));
-        let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product()));
+        let layout = crate::dispatch::contiguity(shape, &strides);
         let mut descriptor = Vec::with_capacity(8 + 16 * n);
         descriptor.extend_from_slice(&(tensor.data as u64).wrapping_add(tensor.byte_offset).to_le_bytes());
         for d in shape {
@@ -188,7 +185,7 @@ unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
             bits: tensor.bits,
             lanes: tensor.lanes,
             ndim: n,
-            layout: if c { 1 } else if f { 2 } else { 0 },
+            layout,
             readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
             descriptor,
         })

@@ -232,15 +232,41 @@ fn cai_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<CaiView>> {
             None => return Ok(None),
         },
     };
-    let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
-    let c = (0..n).all(|k| dense(k, shape[k + 1..].iter().product()));
-    let f = n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product()));
     let mut descriptor = Vec::with_capacity(8 + 16 * n);
     descriptor.extend_from_slice(&(ptr as u64).to_le_bytes());
     for d in shape.iter().chain(&strides) {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
-    Ok(Some(CaiView { typestr, ndim: n, layout: if c { 1 } else if f { 2 } else { 0 }, readonly, stream, descriptor }))
+    Ok(Some(CaiView { typestr, ndim: n, layout: contiguity(&shape, &strides), readonly, stream, descriptor }))
+}
+
+/// C-contiguous: the layout key of an array whose every dimension is dense
+/// in C order ([`contiguity`]).
+pub const C_CONTIGUOUS: u8 = 1;
+/// Fortran-contiguous (rank > 1 and not C-contiguous).
+pub const F_CONTIGUOUS: u8 = 2;
+/// Neither: strided.
+pub const STRIDED: u8 = 0;
+
+/// The layout key of an array of `shape` with `strides` in elements, as the
+/// signature's `::1` marks it (python/pydev/_arrays.py `dims`, which
+/// python/tests/test_abi_agreement.py checks against this): C order when
+/// every dimension of extent > 1 has the stride of the extents after it,
+/// else Fortran order (rank > 1) when it has the stride of those before
+/// it, else strided. Dimensions of extent 0 or 1 constrain nothing, so a
+/// 1-d contiguous array is C, and so is any empty array. The one
+/// definition for every array protocol of the fast path (buffer, DLPack,
+/// CUDA Array Interface).
+pub fn contiguity(shape: &[i64], strides: &[i64]) -> u8 {
+    let n = shape.len();
+    let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
+    if (0..n).all(|k| dense(k, shape[k + 1..].iter().product())) {
+        C_CONTIGUOUS
+    } else if n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product())) {
+        F_CONTIGUOUS
+    } else {
+        STRIDED
+    }
 }
 
 impl Dispatch {

@@ -350,6 +350,28 @@ fn dlpack_capsule<'py>(py: Python<'py>, data: u64, shape: Vec<i64>, dtype: (u8, 
     capi::dlpack_capsule(py, capi::ExportSpec { data, shape, strides, dtype, device, readonly, versioned }, owner)
 }
 
+/// (size, alignment) of the MLIR type `text` in the CUDA C++ layout, from
+/// the dialect's one definition (`pydev_dialect::type_layout`), or None
+/// when it has none: `pydev._types.c_layout` is tested against it.
+#[pyfunction]
+fn c_layout(text: &str) -> PyResult<Option<(u64, u64)>> {
+    let ctx = pydev_dialect::melior::Context::new();
+    pydev_dialect::register(&ctx);
+    let ty = pydev_dialect::melior::ir::Type::parse(&ctx, text).ok_or_else(|| PyValueError::new_err(format!("cannot parse the type '{text}'")))?;
+    Ok(pydev_dialect::type_layout(ty))
+}
+
+/// The fast path's layout key of an array (`dispatch::contiguity`: 1 C, 2
+/// Fortran, 0 strided; strides in elements): `pydev._arrays.dims` is tested
+/// against it.
+#[pyfunction]
+fn array_layout(shape: Vec<i64>, strides: Vec<i64>) -> PyResult<u8> {
+    if shape.len() != strides.len() {
+        return Err(PyValueError::new_err("shape and strides differ in length"));
+    }
+    Ok(dispatch::contiguity(&shape, &strides))
+}
+
 /// How many tensors `dlpack_capsule` exported are still alive (tests).
 #[pyfunction]
 fn dlpack_live_exports() -> usize {
@@ -378,5 +400,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_capsule, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_live_exports, m)?)?;
+    m.add_function(wrap_pyfunction!(c_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(array_layout, m)?)?;
     Ok(())
 }

@@ -4,20 +4,21 @@
 //! crate: kernels hand over raw pointers to their thread context and data.
 
 use super::{fiber, warp, Launch, ThreadCtx};
+use pydev_dialect::abi::{entry, error_code, frame, frame as head, private_kind};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
     vec![
-        ("pydev_rt_barrier", pydev_rt_barrier as *mut c_void),
-        ("pydev_rt_warp", pydev_rt_warp as *mut c_void),
-        ("pydev_rt_error", pydev_rt_error as *mut c_void),
-        ("pydev_rt_wait", pydev_rt_wait as *mut c_void),
-        ("pydev_rt_warp_gather", pydev_rt_warp_gather as *mut c_void),
-        ("pydev_rt_atomic_fmax_f32", pydev_rt_atomic_fmax_f32 as *mut c_void),
-        ("pydev_rt_atomic_fmin_f32", pydev_rt_atomic_fmin_f32 as *mut c_void),
-        ("pydev_rt_atomic_fmax_f64", pydev_rt_atomic_fmax_f64 as *mut c_void),
-        ("pydev_rt_atomic_fmin_f64", pydev_rt_atomic_fmin_f64 as *mut c_void),
+        (entry::BARRIER, pydev_rt_barrier as *mut c_void),
+        (entry::WARP, pydev_rt_warp as *mut c_void),
+        (entry::ERROR, pydev_rt_error as *mut c_void),
+        (entry::WAIT, pydev_rt_wait as *mut c_void),
+        (entry::WARP_GATHER, pydev_rt_warp_gather as *mut c_void),
+        (entry::ATOMIC_FMAX_F32, pydev_rt_atomic_fmax_f32 as *mut c_void),
+        (entry::ATOMIC_FMIN_F32, pydev_rt_atomic_fmin_f32 as *mut c_void),
+        (entry::ATOMIC_FMAX_F64, pydev_rt_atomic_fmax_f64 as *mut c_void),
+        (entry::ATOMIC_FMIN_F64, pydev_rt_atomic_fmin_f64 as *mut c_void),
         // LLVM's libcalls for float64 -> float16/bfloat16 (no x86 or Arm
         // instruction does it); libgcc has them only from GCC 12, and the
         // JIT must not depend on which libgcc the process loaded.
@@ -158,10 +159,11 @@ extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, value: i64,
 
 /// A warp operation of a kernel split at its rendezvous
 /// (`pydev-host-barrier-fission`): every live lane of the warp left its
-/// mask, value, argument and operation in its frame (offsets 4, 8, 16, 20)
-/// with `state` at offset 0 and 0 at offset 32. The first lane of the warp
-/// to resume computes every live lane's result into its frame (offset 24,
-/// marked with `state` at 32); each lane then reads its own.
+/// mask, value, argument and operation in its frame's head
+/// (`pydev_dialect::abi::frame`) with `state` in `STATE` and 0 in
+/// `RESULT_STATE`. The first lane of the warp to resume computes every live
+/// lane's result into its frame (`RESULT`, marked with `state` in
+/// `RESULT_STATE`); each lane then reads its own.
 extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) -> i64 {
     // Safety: the frames of the block's threads are `frame` bytes apart in
     // the worker's scratch buffer, sized for the block.
@@ -172,20 +174,20 @@ extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) 
         let n = (d[0] * d[1] * d[2]) as usize;
         let base = lin & !31;
         let lanes_here = (n - base).min(32);
-        let at = |l: usize, off: usize| c.scratch.add((base + l) * frame as usize + off);
-        let live = |l: usize| *at(l, 0).cast::<i32>() == state;
+        let at = |l: usize, off: i64| c.scratch.add((base + l) * frame as usize + off as usize);
+        let live = |l: usize| *at(l, head::STATE).cast::<i32>() == state;
         let me = lin - base;
         // The first lane of the warp to resume computes for all; the
         // others find their result marked with this state.
-        if *at(me, 32).cast::<i32>() != state {
+        if *at(me, head::RESULT_STATE).cast::<i32>() != state {
             let mut lanes = [warp::Lane::Gone; 32];
             for (l, lane) in lanes.iter_mut().enumerate().take(lanes_here) {
                 if live(l) {
                     *lane = warp::Lane::Warp(warp::Request {
-                        mask: *at(l, 4).cast::<u32>(),
-                        value: *at(l, 8).cast::<u64>(),
-                        arg: *at(l, 16).cast::<i32>(),
-                        op: *at(l, 20).cast::<i32>(),
+                        mask: *at(l, head::MASK).cast::<u32>(),
+                        value: *at(l, head::VALUE).cast::<u64>(),
+                        arg: *at(l, head::ARG).cast::<i32>(),
+                        op: *at(l, head::OP).cast::<i32>(),
                     });
                 }
             }
@@ -193,8 +195,8 @@ extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) 
                 Some((group, results)) => {
                     for (l, r) in results.iter().enumerate().take(lanes_here) {
                         if group & (1 << l) != 0 {
-                            *at(l, 24).cast::<u64>() = *r;
-                            *at(l, 32).cast::<i32>() = state;
+                            *at(l, head::RESULT).cast::<u64>() = *r;
+                            *at(l, head::RESULT_STATE).cast::<i32>() = state;
                         }
                     }
                 }
@@ -204,7 +206,7 @@ extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) 
                 )),
             }
         }
-        *at(me, 24).cast::<i64>()
+        *at(me, head::RESULT).cast::<i64>()
     }
 }
 
@@ -214,12 +216,12 @@ extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b
     // Safety: live context of the calling thread.
     let (t, bl) = unsafe { ((*ctx).tid, (*ctx).bid) };
     let what = match i64::from(code) {
-        pydev_passes::error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
-        pydev_passes::error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
-        pydev_passes::error_code::BARRIER_DIVERGENCE => {
+        error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
+        error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
+        error_code::BARRIER_DIVERGENCE => {
             let what = |s: i64| match s {
                 s if s < 0 => "returned".to_owned(),
-                s if s & (1 << 16) != 0 => format!("waited at warp operation {}", s & 0xffff),
+                s if s & frame::WARP_STATE != 0 => format!("waited at warp operation {}", s & (frame::WARP_STATE - 1)),
                 s => format!("waited at barrier {s}"),
             };
             return launch.fail(format!(
@@ -381,14 +383,14 @@ pub fn add_private(kind: i64, data: u64, copy: &[Chunk], shape: &[u64], strides:
         // Safety: `offset` addresses an element of the array (its shape and
         // strides came with it) and of the copy (allocated for the span).
         unsafe {
-            let real = (data as *mut u8).offset(offset as isize * if kind == 1 || kind == 3 { 4 } else { 8 });
-            let mine = copy.offset(offset as isize * if kind == 1 || kind == 3 { 4 } else { 8 });
+            let real = (data as *mut u8).offset(offset as isize * private_kind::size(kind) as isize);
+            let mine = copy.offset(offset as isize * private_kind::size(kind) as isize);
             match kind {
-                1 => *real.cast::<i32>() = (*real.cast::<i32>()).wrapping_add(*mine.cast::<i32>()),
-                2 => *real.cast::<i64>() = (*real.cast::<i64>()).wrapping_add(*mine.cast::<i64>()),
+                private_kind::I32 => *real.cast::<i32>() = (*real.cast::<i32>()).wrapping_add(*mine.cast::<i32>()),
+                private_kind::I64 => *real.cast::<i64>() = (*real.cast::<i64>()).wrapping_add(*mine.cast::<i64>()),
                 // An untouched +0.0 is skipped: it would turn -0.0 into +0.0.
-                3 if *mine.cast::<u32>() != 0 => *real.cast::<f32>() += *mine.cast::<f32>(),
-                4 if *mine.cast::<u64>() != 0 => *real.cast::<f64>() += *mine.cast::<f64>(),
+                private_kind::F32 if *mine.cast::<u32>() != 0 => *real.cast::<f32>() += *mine.cast::<f32>(),
+                private_kind::F64 if *mine.cast::<u64>() != 0 => *real.cast::<f64>() += *mine.cast::<f64>(),
                 _ => {}
             }
         }

@@ -9,6 +9,7 @@
 //! can be released, the block is deadlocked: that is an error, not a hang.
 
 use super::{abi, abi::Chunk, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
+use pydev_dialect::abi::barrier_kind;
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::c_void;
@@ -211,10 +212,10 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
         if at_barrier == n {
             for f in fibers {
                 let Request::Barrier { kind, .. } = f.request.get() else { unreachable!("every thread is at the barrier") };
-                f.result.set(match kind {
-                    1 => count,
-                    2 => u64::from(count == n as u64),
-                    3 => u64::from(count > 0),
+                f.result.set(match i64::from(kind) {
+                    barrier_kind::COUNT => count,
+                    barrier_kind::AND => u64::from(count == n as u64),
+                    barrier_kind::OR => u64::from(count > 0),
                     _ => 0,
                 });
                 f.state.set(State::Ready);

@@ -23,12 +23,14 @@ mod warp;
 
 use crate::capi::{self, Engine};
 use abi::Chunk;
+use pydev_dialect::abi::{attr, private_kind};
 use melior::ir::{attribute::ArrayAttribute, attribute::StringAttribute, operation::OperationLike, Module};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// The thread context every kernel function receives as its last argument.
-/// Offsets are fixed by `pydev-lower-simt-host`.
+/// Its layout is the host ABI's `pydev_dialect::abi::ctx`, which the passes
+/// generate code for; the assertions below check every field against it.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub struct ThreadCtx {
@@ -49,12 +51,25 @@ pub struct ThreadCtx {
     total: u32,
 }
 
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, shared) == 48);
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, dyn_shared) == 56);
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, dyn_shared_bytes) == 64);
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, scratch) == 88);
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, count) == 96);
-const _: () = assert!(std::mem::offset_of!(ThreadCtx, total) == 100);
+// The layout agrees with the host ABI that the passes compile against
+// (checked when this crate compiles).
+const _: () = {
+    use pydev_dialect::abi::ctx;
+    use std::mem::{offset_of, size_of};
+    assert!(offset_of!(ThreadCtx, tid) as i64 == ctx::TID);
+    assert!(offset_of!(ThreadCtx, bid) as i64 == ctx::BID);
+    assert!(offset_of!(ThreadCtx, bdim) as i64 == ctx::BDIM);
+    assert!(offset_of!(ThreadCtx, gdim) as i64 == ctx::GDIM);
+    assert!(offset_of!(ThreadCtx, shared) as i64 == ctx::SHARED);
+    assert!(offset_of!(ThreadCtx, dyn_shared) as i64 == ctx::DYN_SHARED);
+    assert!(offset_of!(ThreadCtx, dyn_shared_bytes) as i64 == ctx::DYN_SHARED_BYTES);
+    assert!(offset_of!(ThreadCtx, launch) as i64 == ctx::LAUNCH);
+    assert!(offset_of!(ThreadCtx, fiber) as i64 == ctx::FIBER);
+    assert!(offset_of!(ThreadCtx, scratch) as i64 == ctx::SCRATCH);
+    assert!(offset_of!(ThreadCtx, count) as i64 == ctx::COUNT);
+    assert!(offset_of!(ThreadCtx, total) as i64 == ctx::TOTAL);
+    assert!(size_of::<ThreadCtx>() as i64 == ctx::SIZE);
+};
 
 /// A kernel JIT-compiled for the host.
 pub struct HostProgram {
@@ -94,7 +109,7 @@ impl Private {
         let n = (descriptor.len() - 8) / 16;
         let shape: Vec<u64> = (0..n).map(|k| word(1 + k)).collect();
         let strides: Vec<i64> = (0..n).map(|k| word(1 + n + k) as i64).collect();
-        let size = if kind == 1 || kind == 3 { 4 } else { 8 };
+        let size = private_kind::size(kind);
         if shape.contains(&0) || strides.iter().any(|s| *s < 0) {
             return None;
         }
@@ -132,21 +147,21 @@ impl HostProgram {
     /// JIT-compiles `module` (the `llvm` stage of the host pipeline) and
     /// finds kernel `kernel` in it.
     pub fn new(module: &Module, kernel: &str, opt_level: u8) -> Result<Self, String> {
-        let Some(param_sizes) = capi::dict_i64_array(module, "pydev.host_kernels", kernel) else {
+        let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
             return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
         };
         let op = module.as_operation();
-        let frame = capi::dict_i64(module, "pydev.host_frames", kernel).unwrap_or(0) as usize;
-        let private = capi::dict_i64_array(module, "pydev.host_private", kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
-        let fibers = frame == 0 && op.attribute("pydev.host_fibers").is_ok();
-        let prints = op.attribute("pydev.host_prints").is_ok();
+        let frame = capi::dict_i64(module, attr::HOST_FRAMES, kernel).unwrap_or(0) as usize;
+        let private = capi::dict_i64_array(module, attr::HOST_PRIVATE, kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
+        let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
+        let prints = op.attribute(attr::HOST_PRINTS).is_ok();
         let static_shared = op
-            .attribute("pydev.host_shared_bytes")
+            .attribute(attr::HOST_SHARED_BYTES)
             .ok()
             .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
             .map_or(0, |i| i.value() as usize);
         let locations = op
-            .attribute("pydev.host_locations")
+            .attribute(attr::HOST_LOCATIONS)
             .ok()
             .and_then(|a| ArrayAttribute::try_from(a).ok())
             .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())

@@ -1,7 +1,7 @@
 //! Warp operations of a converged warp: given what each lane asked for,
 //! the results a GPU gives (CUDA semantics, API.md "Decisions").
 
-use pydev_passes::warp_op as op;
+use pydev_dialect::abi::warp_op as op;
 
 /// What a lane asks of its warp (`pydev_rt_warp`).
 #[derive(Clone, Copy, Debug)]

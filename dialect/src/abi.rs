@@ -1,0 +1,226 @@
+//! The host ABI: every fact that the host lowering passes
+//! (`pydev-lower-simt-host`, `pydev-lower-arrays{target=host}`,
+//! `pydev-host-barrier-fission`) write into a module and the host runtime
+//! (`runtime/src/host`) reads back, defined once. Passes and runtime both
+//! depend on this crate and name these constants; nothing else spells them.
+//!
+//! Agreement is tested: `runtime/src/host/mod.rs` checks the offsets of its
+//! `#[repr(C)] ThreadCtx` against [`ctx`] with `std::mem::offset_of!` (at
+//! compile time), and `runtime/src/tests.rs` checks the frame head and the
+//! codes; the attribute names are only ever used through [`attr`].
+
+/// Byte offsets of the fields of the thread context (the runtime's
+/// `ThreadCtx`, the trailing `%ctx: !llvm.ptr` of every host function).
+/// All `u32` unless said.
+pub mod ctx {
+    /// `threadIdx.{x,y,z}` at `TID + 4 * d`.
+    pub const TID: i64 = 0;
+    /// `blockIdx.{x,y,z}`.
+    pub const BID: i64 = 12;
+    /// `blockDim.{x,y,z}`.
+    pub const BDIM: i64 = 24;
+    /// `gridDim.{x,y,z}`.
+    pub const GDIM: i64 = 36;
+    /// The block's shared memory (ptr): static arrays at fixed offsets.
+    pub const SHARED: i64 = 48;
+    /// The launch's dynamic shared memory (ptr).
+    pub const DYN_SHARED: i64 = 56;
+    /// Its size in bytes (u64).
+    pub const DYN_SHARED_BYTES: i64 = 64;
+    /// The runtime's launch (ptr, opaque to kernels).
+    pub const LAUNCH: i64 = 72;
+    /// The thread's coroutine, or null (ptr, opaque to kernels).
+    pub const FIBER: i64 = 80;
+    /// Per-thread frames of a kernel split at its barriers (ptr).
+    pub const SCRATCH: i64 = 88;
+    /// The barrier's running count (syncthreads_count/and/or).
+    pub const COUNT: i64 = 96;
+    /// The last barrier's total.
+    pub const TOTAL: i64 = 100;
+    /// Size of the whole context.
+    pub const SIZE: i64 = 104;
+
+    /// The offset of dimension `d` (0: x, 1: y, 2: z) of a `u32[3]` field.
+    pub const fn dim(field: i64, d: i64) -> i64 {
+        field + 4 * d
+    }
+}
+
+/// The fixed head of a thread's frame in a kernel split at its barriers
+/// and warp operations (`pydev-host-barrier-fission`), read by the
+/// runtime's `pydev_rt_warp_gather`. Values that live across a rendezvous
+/// follow the head.
+pub mod frame {
+    /// The state the thread last returned (i32).
+    pub const STATE: i64 = 0;
+    /// Warp operation: the mask (i32).
+    pub const MASK: i64 = 4;
+    /// Warp operation: the value's bits (i64).
+    pub const VALUE: i64 = 8;
+    /// Warp operation: the lane argument (source lane, delta, lane mask; i32).
+    pub const ARG: i64 = 16;
+    /// Warp operation: its code, [`super::warp_op`] (i32).
+    pub const OP: i64 = 20;
+    /// Warp operation: the result the warp's first live lane computes for
+    /// all (i64).
+    pub const RESULT: i64 = 24;
+    /// The state the result is for (i32; 0 until computed).
+    pub const RESULT_STATE: i64 = 32;
+    /// Size of the head (present only in kernels with warp operations).
+    pub const HEAD: u64 = 40;
+    /// States of warp operations have this bit set; block barriers' do not.
+    pub const WARP_STATE: i64 = 1 << 16;
+}
+
+/// Warp operation codes (`pydev_rt_warp(ctx, op, ...)` and the frame's
+/// [`frame::OP`]).
+pub mod warp_op {
+    pub const SYNCWARP: i64 = 0;
+    pub const ACTIVEMASK: i64 = 1;
+    pub const ALL: i64 = 2;
+    pub const ANY: i64 = 3;
+    pub const UNI: i64 = 4;
+    pub const BALLOT: i64 = 5;
+    pub const SHFL_IDX: i64 = 6;
+    pub const SHFL_UP: i64 = 7;
+    pub const SHFL_DOWN: i64 = 8;
+    pub const SHFL_XOR: i64 = 9;
+    pub const MATCH_ANY: i64 = 10;
+    pub const MATCH_ALL: i64 = 11;
+}
+
+/// Block barrier kinds (`pydev_rt_barrier(ctx, kind, pred)`): what the
+/// barrier returns to each thread.
+pub mod barrier_kind {
+    /// `syncthreads`: 0.
+    pub const PLAIN: i64 = 0;
+    /// `syncthreads_count`: how many threads passed a true predicate.
+    pub const COUNT: i64 = 1;
+    /// `syncthreads_and`: 1 when all did.
+    pub const AND: i64 = 2;
+    /// `syncthreads_or`: 1 when any did.
+    pub const OR: i64 = 3;
+}
+
+/// Runtime error codes (`pydev_rt_error(ctx, code, loc, a, b)`).
+pub mod error_code {
+    pub const ZERO_DIVISION: i64 = 1;
+    /// a = the index, b = the extent.
+    pub const OUT_OF_BOUNDS: i64 = 2;
+    /// Threads of a block stopped at different barriers (a = lowest
+    /// barrier number, b = highest; -1: returned).
+    pub const BARRIER_DIVERGENCE: i64 = 3;
+}
+
+/// Element kinds of privatized arrays ([`attr::HOST_PRIVATE`]).
+pub mod private_kind {
+    pub const I32: i64 = 1;
+    pub const I64: i64 = 2;
+    pub const F32: i64 = 3;
+    pub const F64: i64 = 4;
+
+    /// The element's size in bytes.
+    pub const fn size(kind: i64) -> usize {
+        if kind == I32 || kind == F32 {
+            4
+        } else {
+            8
+        }
+    }
+}
+
+/// The runtime's entry points that host kernels call (`runtime/src/host/abi.rs`).
+pub mod entry {
+    /// `(ctx, kind, pred: i32) -> i32`: a block barrier.
+    pub const BARRIER: &str = "pydev_rt_barrier";
+    /// `(ctx, op, mask: i32, value: i64, arg: i32) -> i64`: a warp operation.
+    pub const WARP: &str = "pydev_rt_warp";
+    /// `(ctx, frame: i64, state: i32) -> i64`: a warp operation of a split kernel.
+    pub const WARP_GATHER: &str = "pydev_rt_warp_gather";
+    /// `(ctx, code, loc: i32, a, b: i64)`: report a failure ([`super::error_code`]).
+    pub const ERROR: &str = "pydev_rt_error";
+    /// `(ctx, ptr, old: i64, bytes: i32)`: wait until `*ptr != old`.
+    pub const WAIT: &str = "pydev_rt_wait";
+    /// `(ptr, value) -> old`: floating-point atomic max/min (no thread context).
+    pub const ATOMIC_FMAX_F32: &str = "pydev_rt_atomic_fmax_f32";
+    pub const ATOMIC_FMIN_F32: &str = "pydev_rt_atomic_fmin_f32";
+    pub const ATOMIC_FMAX_F64: &str = "pydev_rt_atomic_fmax_f64";
+    pub const ATOMIC_FMIN_F64: &str = "pydev_rt_atomic_fmin_f64";
+
+    /// The floating-point atomic max (`max`) or min of `bits` (32 or 64).
+    pub const fn atomic_fminmax(max: bool, bits: u32) -> Option<&'static str> {
+        match (max, bits) {
+            (true, 32) => Some(ATOMIC_FMAX_F32),
+            (false, 32) => Some(ATOMIC_FMIN_F32),
+            (true, 64) => Some(ATOMIC_FMAX_F64),
+            (false, 64) => Some(ATOMIC_FMIN_F64),
+            _ => None,
+        }
+    }
+}
+
+/// Discardable attributes that passes exchange with each other and with the
+/// runtime. Producer => consumers.
+pub mod attr {
+    /// Unit, on a `func.func`: a kernel (frontend => outline-kernels,
+    /// lower-simt-host, lower-aggregates, host-barrier-fission).
+    pub const KERNEL: &str = "pydev.kernel";
+    /// Unit, on a `func.func`: an interoperable device function with a C
+    /// signature (frontend => outline-kernels, lower-simt-host).
+    pub const INTEROP: &str = "pydev.interop";
+    /// Unit, on an atomic op: its integer operands are unsigned
+    /// (promote-types => lower-atomics).
+    pub const UNSIGNED: &str = "pydev.unsigned";
+    /// i64, on an atomic op: the element's alignment in bytes
+    /// (lower-atomics, between its own steps).
+    pub const ALIGN: &str = "pydev.align";
+    /// i64, on a `gpu.module`: the PTX ISA (e.g. 83) an instruction of it
+    /// needs (lower-atomics => raise-ptx, which removes it).
+    pub const MIN_PTX: &str = "pydev.min_ptx";
+    /// `array<i64: ...>`, on a kernel `gpu.func`: the CUDA C++ alignment of
+    /// each parameter, 0 for LLVM's own (lower-aggregates => align-params).
+    pub const PARAM_ALIGNS: &str = "pydev.param_aligns";
+    /// Unit, on a `func.func`: it takes the trailing thread context
+    /// (lower-simt-host => lower-arrays, host-barrier-fission).
+    pub const HOST_CTX: &str = "pydev.host_ctx";
+    /// `{kernel = array<i64: param sizes..>}`, on the module: the host
+    /// kernels and the byte size of each parameter (lower-simt-host => runtime).
+    pub const HOST_KERNELS: &str = "pydev.host_kernels";
+    /// `{kernel = array<i64: param, kind, ...>}`, on the module: arrays a
+    /// kernel only adds to with relaxed atomics, privatized per worker
+    /// (lower-simt-host => runtime).
+    pub const HOST_PRIVATE: &str = "pydev.host_private";
+    /// Unit, on the module: some kernel has warp operations or waits and
+    /// runs as coroutines unless split (lower-simt-host => runtime).
+    pub const HOST_FIBERS: &str = "pydev.host_fibers";
+    /// Unit, on the module: a kernel calls printf (lower-simt-host => runtime).
+    pub const HOST_PRINTS: &str = "pydev.host_prints";
+    /// `array<string>`, on the module: the source locations that
+    /// `pydev_rt_error`'s `loc` indexes (lower-simt-host, lower-arrays => runtime).
+    pub const HOST_LOCATIONS: &str = "pydev.host_locations";
+    /// i64, on the module: bytes of static shared memory per block
+    /// (lower-arrays{target=host} => runtime).
+    pub const HOST_SHARED_BYTES: &str = "pydev.host_shared_bytes";
+    /// `{kernel = frame bytes : i64}`, on the module: kernels split at their
+    /// barriers and the size of each thread's frame (host-barrier-fission
+    /// => runtime).
+    pub const HOST_FRAMES: &str = "pydev.host_frames";
+
+    /// Every name above.
+    pub const ALL: &[&str] = &[
+        KERNEL,
+        INTEROP,
+        UNSIGNED,
+        ALIGN,
+        MIN_PTX,
+        PARAM_ALIGNS,
+        HOST_CTX,
+        HOST_KERNELS,
+        HOST_PRIVATE,
+        HOST_FIBERS,
+        HOST_PRINTS,
+        HOST_LOCATIONS,
+        HOST_SHARED_BYTES,
+        HOST_FRAMES,
+    ];
+}
