@@ -25,6 +25,16 @@ setup:
 
 build: setup
 	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin
+	@$(MAKE) --no-print-directory $(PLUGIN_TOOLS)
+
+# mlir-lsp-server and mlir-reduce with pydev: upstream's own mains plus
+# libpydev_plugin.so (the upstream binaries take no plugins), linked to the
+# shared libMLIR.so, so each is a few KB (docs/ARCHITECTURE.md, "Tools").
+PLUGIN_TOOLS := $(BIN)/pydev-lsp-server $(BIN)/pydev-reduce
+$(PLUGIN_TOOLS): $(BIN)/pydev-%: tools/pydev-plugin/cpp/%.cpp $(BIN)/libpydev_plugin.so
+	c++ -std=c++17 -O1 -fno-rtti -fno-exceptions -w -I$(MLIR_SYS_220_PREFIX)/include $< -o $@ \
+	  -L$(BIN) -Wl,--no-as-needed -lpydev_plugin -Wl,--as-needed -L$(MLIR_SYS_220_PREFIX)/lib -lMLIR -lLLVM \
+	  '-Wl,-rpath,$$ORIGIN' -Wl,-rpath,$(MLIR_SYS_220_PREFIX)/lib
 
 # Compile a sample kernel to PTX and print it, then build and install the
 # wheel and run the README's quick start (on the GPU where there is one,
