@@ -16,13 +16,14 @@ __version__ = "0.1.0"
 
 from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
+from ._program import Program  # noqa: E402
 from ._streams import Stream  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
 
 __all__ = [
     "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
     "Stream", "default_stream", "create_stream", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
-    "compile", "stats",
+    "compile", "stats", "Program", "ir",
 ]
 
 
@@ -35,6 +36,10 @@ def __getattr__(name):
     # that nothing raises when it cannot be imported).
     if name in ("CompileError", "LaunchError"):
         return _native.error_class(name)
+    if name == "ir":  # the IR builder (docs/backend.md), imported on first use
+        import importlib
+
+        return importlib.import_module(".ir", __name__)
     raise AttributeError(f"module 'pydev' has no attribute '{name}'")
 
 

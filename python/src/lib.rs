@@ -182,6 +182,51 @@ fn compile(
     .map_err(CompileError::new_err)
 }
 
+/// `(symbol, [parameter type, ...])` of kernel `kernel` (None: the only
+/// one) of pydev IR `text`, which is parsed and verified: errors are
+/// CompileError with the IR's locations (`file:line:col: error: ...`).
+#[pyfunction]
+#[pyo3(signature = (text, kernel=None, filename="<pydev ir>"))]
+fn ir_kernel(py: Python<'_>, text: &str, kernel: Option<&str>, filename: &str) -> PyResult<(String, Vec<String>)> {
+    let k = py.detach(|| pydev_runtime::compile::ir_kernel(text, kernel, filename)).map_err(CompileError::new_err)?;
+    Ok((k.name, k.params))
+}
+
+/// The pydev IR type of each `pydevc` signature type (None where it names
+/// a `@device.struct` class, which only its Python file defines).
+#[pyfunction]
+fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Option<String>> {
+    py.detach(|| pydev_runtime::compile::signature_ir_types(&types))
+}
+
+/// The text of `stage` of kernel `kernel` of pydev IR `text` compiled for
+/// `target` (`pydev.Program.compile`).
+#[pyfunction]
+#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false))]
+#[allow(clippy::too_many_arguments)]
+fn compile_ir(
+    py: Python<'_>,
+    text: &str,
+    kernel: &str,
+    target: &str,
+    stage: &str,
+    opt_level: u8,
+    fast_math: bool,
+    boundscheck: Option<bool>,
+    libdevice: Option<String>,
+    filename: &str,
+    debuginfo: bool,
+) -> PyResult<String> {
+    let target = Target::parse(target).map_err(PyValueError::new_err)?;
+    let mut options = options(opt_level, fast_math, boundscheck);
+    if let Some(path) = libdevice {
+        options.libdevice = path;
+    }
+    options.debuginfo = debuginfo;
+    COMPILES.fetch_add(1, Ordering::Relaxed);
+    py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
+}
+
 /// A kernel JIT-compiled for the host from the `llvm` stage text.
 #[pyclass(frozen, module = "pydev._pydev")]
 struct HostProgram {
@@ -386,6 +431,9 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CudaProgram>()?;
     m.add_class::<dispatch::Dispatch>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(compile_ir, m)?)?;
+    m.add_function(wrap_pyfunction!(ir_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(signature_ir_types, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_status, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_arch, m)?)?;

@@ -89,29 +89,37 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
         if stage == "pydev" {
             return Ok(module);
         }
-        let stage = if stage == "llvm-ir" { "llvm" } else { stage };
-        let pm = PassManager::new(context);
-        match target {
-            Target::Host => {
-                let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
-                pipeline::add_host(&pm, &host, stage)?
-            }
-            Target::Cuda(chip) => {
-                let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
-                cuda.fast_math = options.fast_math;
-                cuda.line_info = options.line_info;
-                cuda.libdevice = options.libdevice.clone();
-                cuda.ptx = options.ptx.clone();
-                pipeline::add_cuda(&pm, &cuda, stage)?
-            }
-        }
-        if pm.run(&mut module).is_err() {
-            return Err(diagnostics.borrow().join("\n"));
-        }
+        run_pipeline(context, &mut module, target, stage, options, &diagnostics)?;
         Ok(module)
     })();
     context.detach_diagnostic_handler(handler);
     result
+}
+
+/// Runs the pipeline of `target` on `module` up to `stage` (`pydev-opt`,
+/// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
+/// context's handler collected in `diagnostics`.
+fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
+    let stage = if stage == "llvm-ir" { "llvm" } else { stage };
+    let pm = PassManager::new(context);
+    match target {
+        Target::Host => {
+            let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
+            pipeline::add_host(&pm, &host, stage)?
+        }
+        Target::Cuda(chip) => {
+            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
+            cuda.fast_math = options.fast_math;
+            cuda.line_info = options.line_info;
+            cuda.libdevice = options.libdevice.clone();
+            cuda.ptx = options.ptx.clone();
+            pipeline::add_cuda(&pm, &cuda, stage)?
+        }
+    }
+    if pm.run(module).is_err() {
+        return Err(diagnostics.borrow().join("\n"));
+    }
+    Ok(())
 }
 
 fn context() -> Context {
@@ -141,12 +149,17 @@ pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &Compi
     }
     let context = context();
     let module = lower(&context, src, target, stage, options)?;
+    stage_text(&module, target, stage, options, src.file_name)
+}
+
+/// The text of `stage` of a lowered `module` (`file_name` names it in errors).
+fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOptions, file_name: &str) -> Result<String, String> {
     match (stage, target) {
         ("ptx", _) => {
             let ptx: String = pydev_passes::gpu_objects(module.as_operation()).into_iter().map(|(_, b)| String::from_utf8_lossy(&b).into_owned()).collect();
             if options.libdevice.is_empty() {
                 if let Some(e) = pipeline::missing_libdevice(&ptx) {
-                    return Err(format!("{}: error: {e}", src.file_name));
+                    return Err(format!("{file_name}: error: {e}"));
                 }
             }
             Ok(ptx)
@@ -172,4 +185,155 @@ pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result
     let context = context();
     let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
     HostProgram::new(&module, kernel, opt_level)
+}
+
+// --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------
+
+/// One diagnostic as `file:line:col: error: message`, with the IR's own
+/// location; a syntax error's location (in the unnamed text buffer) is
+/// given `file_name`.
+fn render_ir_diagnostic(d: &melior::diagnostic::Diagnostic, file_name: &str) -> String {
+    let mut at = pydev_passes::location_text(d.location());
+    if at.starts_with(':') || at.starts_with("-:") {
+        at = format!("{file_name}{}", at.trim_start_matches('-'));
+    }
+    format!("{at}: error: {d}")
+}
+
+/// Runs `f` with a handler on `context` that renders every diagnostic into
+/// the returned error when `f` fails (with `f`'s own message when none came).
+fn with_ir_diagnostics<'c, T>(context: &'c Context, file_name: &str, f: impl FnOnce(&RefCell<Vec<String>>) -> Result<T, String>) -> Result<T, String> {
+    let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
+    let sink = diagnostics.clone();
+    let name = file_name.to_owned();
+    let handler = context.attach_diagnostic_handler(move |d| {
+        sink.borrow_mut().push(render_ir_diagnostic(&d, &name));
+        true
+    });
+    let result = f(&diagnostics);
+    context.detach_diagnostic_handler(handler);
+    result
+}
+
+/// Parses and verifies pydev IR `text` (the pydev dialect with the upstream
+/// dialects the pipelines accept). Errors are the verifier's and parser's
+/// diagnostics at the IR's locations (`loc("f.py":12:4)` gives `f.py:12:4`).
+fn parse_ir<'c>(context: &'c Context, text: &str, file_name: &str, diagnostics: &RefCell<Vec<String>>) -> Result<Module<'c>, String> {
+    let failed = |what: &str| {
+        let d = diagnostics.borrow();
+        if d.is_empty() { format!("{file_name}: error: {what}") } else { d.join("\n") }
+    };
+    let module = Module::parse(context, text).ok_or_else(|| failed("the text is not a valid MLIR module"))?;
+    if !module.as_operation().verify() {
+        return Err(failed("the module does not verify"));
+    }
+    Ok(module)
+}
+
+/// A kernel of a pydev IR module: its symbol and its parameter types (MLIR text).
+#[derive(Clone, Debug)]
+pub struct IrKernel {
+    pub name: String,
+    pub params: Vec<String>,
+}
+
+/// The kernel `kernel` of `module` (a top-level `func.func` with the
+/// `pydev.kernel` attribute), or its only kernel when `kernel` is None.
+fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, String> {
+    use melior::ir::{
+        attribute::{StringAttribute, TypeAttribute},
+        block::BlockLike,
+        r#type::FunctionType,
+    };
+    let mut kernels = Vec::new();
+    let mut functions = Vec::new();
+    let mut found = None;
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        if o.name().as_string_ref().as_str() == Ok("func.func") {
+            let name = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
+            let is_kernel = o.has_attribute("pydev.kernel");
+            let ty = o.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok());
+            if is_kernel {
+                kernels.push(name.clone());
+            }
+            functions.push(name.clone());
+            let wanted = match kernel {
+                Some(k) => k == name,
+                None => is_kernel,
+            };
+            if wanted && found.is_none() {
+                let at = pydev_passes::location_text(o.location());
+                let ty = ty.ok_or_else(|| format!("{at}: error: '{name}' has no function type"))?;
+                if !is_kernel {
+                    return Err(format!("{at}: error: '{name}' is not a kernel: a kernel is a func.func with the unit attribute pydev.kernel (func.func @{name}(...) attributes {{pydev.kernel}})"));
+                }
+                if ty.result_count() != 0 {
+                    return Err(format!("{at}: error: kernel '{name}' returns {} value(s); a kernel returns nothing", ty.result_count()));
+                }
+                let params = (0..ty.input_count()).map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+                found = Some(IrKernel { name, params });
+            }
+        }
+        op = o.next_in_block();
+    }
+    if kernel.is_none() && kernels.len() > 1 {
+        return Err(format!("{file_name}: error: the module has {} kernels ({}): name one with kernel=", kernels.len(), kernels.join(", ")));
+    }
+    found.ok_or_else(|| match kernel {
+        Some(k) => format!("{file_name}: error: no function '{k}' in the module (functions: {})", if functions.is_empty() { "none".into() } else { functions.join(", ") }),
+        None => format!("{file_name}: error: the module has no kernel (a func.func with the attribute pydev.kernel)"),
+    })
+}
+
+/// Parses and verifies pydev IR `text` and describes its kernel `kernel`
+/// (or its only one).
+pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, String> {
+    let context = context();
+    with_ir_diagnostics(&context, file_name, |diagnostics| {
+        let module = parse_ir(&context, text, file_name, diagnostics)?;
+        find_ir_kernel(&module, kernel, file_name)
+    })
+}
+
+/// The text of `stage` (`pydev`: as parsed and verified, `pydev-opt`,
+/// `llvm`, `llvm-ir`, `ptx`) of kernel `kernel` of pydev IR `text`
+/// compiled for `target`: the pipeline Python kernels take from their
+/// `pydev` stage on.
+pub fn compile_ir_stage(text: &str, file_name: &str, kernel: &str, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
+    let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "ptx"];
+    if !known.contains(&stage) {
+        return Err(format!("unknown stage '{stage}' for pydev IR (known: {})", known.join(", ")));
+    }
+    if stage == "ptx" && *target == Target::Host {
+        return Err("stage 'ptx' needs a cuda target (sm_XX), not host".into());
+    }
+    let context = context();
+    with_ir_diagnostics(&context, file_name, |diagnostics| {
+        let mut module = parse_ir(&context, text, file_name, diagnostics)?;
+        find_ir_kernel(&module, Some(kernel), file_name)?;
+        if stage != "pydev" {
+            run_pipeline(&context, &mut module, target, stage, options, diagnostics)?;
+        }
+        stage_text(&module, target, stage, options, file_name)
+    })
+}
+
+/// The pydev IR type (MLIR text, as the IR prints it) of each type of the
+/// `pydevc` signature syntax in `types` (`float32[::1]`, `(int32, float32)`,
+/// `{x: float32}`); None for a type the syntax resolves only in a Python
+/// file (a `@device.struct` class's name) or cannot read.
+pub fn signature_ir_types(types: &[String]) -> Vec<Option<String>> {
+    let file = pydev_frontend_python::SourceFile::new("<signature>", "");
+    let m = pydev_frontend_python::module::Module::scan(file, &[]);
+    let context = context();
+    types
+        .iter()
+        .map(|t| {
+            let ty = pydev_frontend_python::signature::parse_signature(&m, t).ok()?;
+            let [ty] = ty.as_slice() else { return None };
+            melior::ir::Type::parse(&context, &ty.mlir()).map(|t| t.to_string())
+        })
+        .collect()
 }

@@ -15,6 +15,7 @@ import sys as _sys
 import numpy as _np
 
 from pydev import _launch, _types
+from pydev._program import Program as _Program
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
     Dim3,
@@ -117,7 +118,10 @@ def launch(f, *args, grid, block, stream, shared=0):
     """Runs kernel `f(*args)` on `grid` blocks of `block` threads (ints or 1-
     to 3-tuples) with `shared` bytes of dynamic shared memory, on `stream`
     (a pydev.Stream, a cuda.core Stream or any object with
-    __cuda_stream__): asynchronous on cuda, at once on host."""
+    __cuda_stream__): asynchronous on cuda, at once on host. `f` may be a
+    pydev.Program (a kernel in pydev IR, docs/backend.md)."""
+    if type(f) is _Program:
+        return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
     return _launch.launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
 
 

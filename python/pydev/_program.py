@@ -1,0 +1,393 @@
+"""`pydev.Program`: a kernel given as pydev IR (docs/backend.md), for
+frameworks that use pydev as their backend. It compiles through the same
+pipeline as Python kernels from their `pydev` stage on, and launches as they
+do (`device.launch(program, *args, ...)`): the same array protocols and
+streams, the launch fast path (python/src/dispatch.rs), the in-memory and
+disk caches (keyed by the IR text, kernel, target and compiler). Its
+signature is the IR function's: arguments are checked against it."""
+import re
+import threading
+
+import numpy as np
+
+from . import _arrays, _cache, _launch, _native, _streams, _types
+from . import ir as _ir
+
+# (text, kernel, target, arch) -> loaded HostProgram / CudaProgram, shared by
+# Program objects made from the same text.
+_LOADED = {}
+_LOCK = threading.Lock()
+_SIG_TYPES = {}
+
+_INT = {8: (np.int8, np.uint8), 16: (np.int16, np.uint16), 32: (np.int32, np.uint32), 64: (np.int64, np.uint64)}
+_FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+_COMPLEX = {"complex<f32>": np.complex64, "complex<f64>": np.complex128}
+_STRUCT_NAME = re.compile(r'!pydev\.struct<"(?:[^"\\]|\\.)*"')
+
+
+def _anonymous(text):
+    """A type's text with struct names erased (structs match by fields)."""
+    return _STRUCT_NAME.sub('!pydev.struct<""', text)
+
+
+def _dtype_leaves(dt, base=0):
+    """The scalars of a NumPy dtype as (offset, kind, size), in order."""
+    dt = np.dtype(dt)
+    if dt.fields:
+        return [leaf for n in dt.names for leaf in _dtype_leaves(dt.fields[n][0], base + dt.fields[n][1])]
+    if dt.subdtype is not None:
+        elem, shape = dt.subdtype
+        return [leaf for k in range(int(np.prod(shape))) for leaf in _dtype_leaves(elem, base + k * elem.itemsize)]
+    return [(base, dt.kind, dt.itemsize)]
+
+
+def _ir_layout(text):
+    """(scalars as (offset, kind, size), size, alignment) of an IR value
+    type laid out with the CUDA C++ rules; None when not plain data."""
+    text = text.strip()
+    if text == "i1":
+        return [(0, "b", 1)], 1, 1
+    if _ir.Type(text).is_integer:
+        n = int(text.lstrip("su")[1:]) // 8
+        return [(0, "u" if text.startswith("ui") else "i" if text.startswith("si") else "iu", n)], n, n
+    if text in ("f16", "f32", "f64"):
+        n = int(text[1:]) // 8
+        return [(0, "f", n)], n, n
+    if text.startswith("complex<f"):
+        n = int(text[len("complex<f") : -1]) // 4
+        return [(0, "c", n)], n, n // 2
+    if text.startswith("!pydev.vector<"):
+        lanes, elem = text[len("!pydev.vector<") : -1].split(" x ", 1)
+        inner = _ir_layout(elem)
+        if inner is None:
+            return None
+        n, size = int(lanes), int(lanes) * inner[1]
+        return [(k * inner[1] + o, kind, sz) for k in range(n) for o, kind, sz in inner[0]], size, inner[2] if n == 3 else min(size, 16)
+    if text.startswith("!pydev.struct<"):
+        parts = _ir._split_top(text[len("!pydev.struct<") : -1])
+        align = int(parts[2].split()[1]) if len(parts) > 2 and parts[2].startswith("align") else 1
+        leaves, offset = [], 0
+        for f in _ir._split_top(parts[1][1:-1]):
+            if not f:
+                continue
+            inner = _ir_layout(f.split(":", 1)[1])
+            if inner is None:
+                return None
+            offset = -(-offset // inner[2]) * inner[2]
+            leaves += [(offset + o, kind, sz) for o, kind, sz in inner[0]]
+            offset += inner[1]
+            align = max(align, inner[2])
+        return leaves, -(-offset // align) * align, align
+    return None
+
+
+def _same_layout(dt, ir_text):
+    """Whether NumPy dtype `dt` lays out the scalars of IR type `ir_text`
+    (same offsets, kinds and sizes, same size; a signless IR integer
+    matches either sign)."""
+    want = _ir_layout(ir_text)
+    if want is None or np.dtype(dt).itemsize != want[1]:
+        return False
+    got = _dtype_leaves(dt)
+    return len(got) == len(want[0]) and all(g[0] == w[0] and g[2] == w[2] and g[1] in w[1] for g, w in zip(got, want[0]))
+
+
+def _ir_type(sig):
+    """The pydev IR type of one signature type (the frontend's mapping)."""
+    t = _SIG_TYPES.get(sig)
+    if t is None and sig not in _SIG_TYPES:
+        t = _SIG_TYPES[sig] = _native.get().signature_ir_types([sig])[0]
+    return t
+
+
+def _describe(a):
+    if isinstance(a, (bool, int, float, complex, np.generic)):
+        return f"{type(a).__name__} {a!r}"
+    return f"a {type(a).__name__}"
+
+
+class Program:
+    """A kernel in pydev IR: `Program(mlir_text, kernel="name")`.
+
+    `mlir_text` is a module in the pydev dialect (with the upstream dialects
+    the pipelines accept: func, cf, arith, math, gpu, complex, ...), or a
+    `pydev.ir.Module`; it is parsed and verified here, and errors are
+    `pydev.CompileError` at the IR's own locations (`loc("f.py":12:4)` gives
+    `f.py:12:4: error: ...`). `kernel` names a func.func with the
+    `pydev.kernel` attribute (None: the module's only kernel); `filename`
+    names the text in syntax errors. `params` are its parameter types."""
+
+    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>"):
+        if isinstance(mlir_text, _ir.Module):
+            mlir_text = str(mlir_text)
+        if not isinstance(mlir_text, str):
+            raise TypeError(f"Program() takes MLIR text (str) or a pydev.ir.Module, got {type(mlir_text).__name__}")
+        if kernel is not None and not isinstance(kernel, str):
+            raise TypeError(f"kernel must be the name of a kernel function (str), got {kernel!r}")
+        self.text = mlir_text
+        self.filename = str(filename)
+        self.kernel, params = _native.get().ir_kernel(mlir_text, kernel, self.filename)
+        self.params = tuple(_ir.Type(p) for p in params)
+        self.__name__ = self.__qualname__ = self.kernel
+        self._fast = {}
+        self._loaded = {}
+
+    def __repr__(self):
+        return f"<pydev.Program {self.kernel}({', '.join(map(str, self.params))})>"
+
+    # --- compiling ----------------------------------------------------------------------
+    def compile(self, target="sm_90", stage=None):
+        """The text of `stage` compiled for `target` ("sm_XX" or "host"):
+        "pydev" (as parsed and verified), "pydev-opt", "llvm", "llvm-ir",
+        "ptx" (sm_XX only), as `pydev.compile` gives them; the default is
+        "ptx" for sm_XX and "llvm" for host."""
+        if not isinstance(target, str) or not (target == "host" or _launch._ARCH_RE.match(target)):
+            raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
+        if stage is None:
+            stage = "llvm" if target == "host" else "ptx"
+        if stage == "python-ast":
+            raise ValueError("stage 'python-ast' is the Python source's syntax tree: a Program is pydev IR and has none (its first stage is 'pydev')")
+        if stage not in _launch.STAGES:
+            raise ValueError(f"stage must be one of {', '.join(s for s in _launch.STAGES if s != 'python-ast')}, got {stage!r}")
+        if stage == "ptx" and target == "host":
+            raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
+        _launch._count("compiles")
+        lib = "" if target == "host" else _launch.libdevice()
+        return _native.get().compile_ir(self.text, self.kernel, target, stage, libdevice=lib, filename=self.filename)
+
+    def _program(self, target, arch):
+        """The loaded program for `target` (compiled, or from a cache)."""
+        key = (target, arch)
+        prog = self._loaded.get(key)
+        if prog is not None:
+            _launch._count("memory_hits")
+            return prog
+        gkey = (self.text, self.kernel, target, arch)
+        with _LOCK:
+            prog = _LOADED.get(gkey)
+            if prog is not None:
+                _launch._count("memory_hits")
+            else:
+                prog = _LOADED[gkey] = self._build(target, arch)
+        self._loaded[key] = prog
+        return prog
+
+    def _build(self, target, arch):
+        native = _native.get()
+        stage = "llvm" if target == "host" else "ptx"
+        tgt = "host" if target == "host" else arch
+
+        def load(text):
+            return native.HostProgram(text, self.kernel) if target == "host" else native.CudaProgram(text, self.kernel)
+
+        lib = "" if target == "host" else _launch.libdevice()
+        key = _cache.cache_key(self.text, {}, "", tgt, stage, self.kernel, _native.fingerprint(), lib, ("pydev-ir",))
+        text = _cache.load(key)
+        if text is not None:
+            try:
+                prog = load(text)
+                _launch._count("disk_hits")
+                return prog
+            except Exception:
+                pass  # an unusable entry: compile again and replace it
+        _launch._count("compiles")
+        text = native.compile_ir(self.text, self.kernel, tgt, stage, libdevice=lib, filename=self.filename)
+        _cache.store(key, text)
+        return load(text)
+
+    # --- arguments ----------------------------------------------------------------------
+    def _bad(self, i, why, a):
+        return TypeError(f"argument {i} of kernel '{self.kernel}' does not match parameter {i} (%arg{i}: {self.params[i]}): {why}, got {_describe(a)}")
+
+    def _scalar(self, i, a, p):
+        """The bytes of scalar argument `a` for parameter type `p`."""
+        t = p.text
+        py_num = type(a) in (int, float, complex)
+        if t == "i1":
+            if isinstance(a, (bool, np.bool_)):
+                return bytes([bool(a)])
+            raise self._bad(i, "it takes a bool", a)
+        if p.is_integer and t != "i1":
+            bits = int(t.lstrip("su")[1:])
+            signed, unsigned = _INT[bits]
+            if type(a) is int:
+                lo = 0 if t.startswith("ui") else -(1 << (bits - 1))
+                hi = (1 << bits) - 1 if not t.startswith("si") else (1 << (bits - 1)) - 1
+                if not lo <= a <= hi:
+                    raise OverflowError(f"argument {i} of kernel '{self.kernel}': {a} does not fit parameter {i} (%arg{i}: {t})")
+                return (unsigned if a > (1 << (bits - 1)) - 1 else signed)(a).tobytes()
+            if isinstance(a, np.integer) and not isinstance(a, np.bool_):
+                want = {"si": (signed,), "ui": (unsigned,)}.get(t[:2], (signed, unsigned))
+                if a.dtype in [np.dtype(w) for w in want]:
+                    return a.tobytes()
+            raise self._bad(i, f"it takes a Python int or a NumPy {'/'.join(np.dtype(w).name for w in ({'si': (signed,), 'ui': (unsigned,)}.get(t[:2], (signed, unsigned))))} scalar", a)
+        if t in _FLOATS:
+            if (py_num and not isinstance(a, complex)) and type(a) is not bool:
+                return _FLOATS[t](a).tobytes()
+            if isinstance(a, np.floating) and a.dtype == np.dtype(_FLOATS[t]):
+                return a.tobytes()
+            raise self._bad(i, f"it takes a Python float or int, or a NumPy {np.dtype(_FLOATS[t]).name} scalar", a)
+        if t in _COMPLEX:
+            if py_num and type(a) is not bool:
+                return _COMPLEX[t](a).tobytes()
+            if isinstance(a, np.complexfloating) and a.dtype == np.dtype(_COMPLEX[t]):
+                return a.tobytes()
+            raise self._bad(i, f"it takes a Python complex, float or int, or a NumPy {np.dtype(_COMPLEX[t]).name} scalar", a)
+        # Vectors, structs, tuples, warp masks, bfloat16, float8: the
+        # argument's own type (the frontend's mapping) must be the parameter's.
+        try:
+            sig, b, _ = _types.scalar_arg(a, i)
+        except (TypeError, OverflowError) as e:
+            raise self._bad(i, str(e), a) from None
+        if isinstance(a, _types.Struct):
+            if t.startswith("!pydev.struct<") and _same_layout(type(a).dtype, t):
+                return b
+            raise self._bad(i, f"the parameter's layout is not that of {type(a).__name__} {type(a).dtype}", a)
+        got = _ir_type(sig)
+        if got is None or _anonymous(got) != _anonymous(t):
+            raise self._bad(i, f"its type is {got or sig}", a)
+        return b
+
+    def _array(self, i, arr, a, p):
+        """Checks array argument `arr` against parameter type `p`."""
+        if not p.is_array:
+            raise self._bad(i, "it is not an array", a)
+        p_elem, p_rank, p_words = p.array_parts()
+        if arr.dtype.fields:
+            # Structured elements match by layout (field names, offsets, types).
+            if not _same_layout(arr.dtype, p_elem.text):
+                raise self._bad(i, f"its elements {arr.dtype} do not have the layout of {p_elem}", a)
+            layout = _arrays.dims(arr.shape, arr.strides)
+            sig = ("readonly " if arr.readonly else "") + "int8[" + layout + "]"
+            got = _ir_type(sig).replace("si8", p_elem.text, 1)
+        else:
+            got = _ir_type(arr.signature([], i))
+        if got is None:
+            raise self._bad(i, f"pydev has no IR type for an array {sig}", a)
+        g_elem, g_rank, g_words = _ir.Type(got).array_parts()
+        if _anonymous(g_elem.text) != _anonymous(p_elem.text) or g_rank != p_rank:
+            raise self._bad(i, f"the argument is {got}", a)
+        if "shared" in p_words or "local" in p_words:
+            raise self._bad(i, "a shared or local array is no kernel parameter", a)
+        for layout in ("c", "f"):
+            if layout in p_words and layout not in g_words and not (p_rank == 1 and "c" in g_words):
+                raise self._bad(i, f"the parameter needs a {'C' if layout == 'c' else 'Fortran'}-contiguous array; the argument is {got}", a)
+        if "readonly" in g_words and "readonly" not in p_words:
+            raise self._bad(i, "the argument is read-only and the parameter is writable", a)
+
+    def _pack(self, args, target, handle):
+        if len(args) != len(self.params):
+            raise TypeError(f"kernel '{self.kernel}' takes {len(self.params)} argument{'s' * (len(self.params) != 1)} ({', '.join(map(str, self.params))}), got {len(args)}")
+        packed, arrays = [], []
+        for i, (a, p) in enumerate(zip(args, self.params)):
+            if a is None:
+                raise self._bad(i, "None is no value of a pydev IR parameter", a)
+            arr = _arrays.array_arg(a, i, stream=handle if target == "cuda" else None)
+            if arr is not None:
+                if not arr.shape:
+                    raise ValueError(f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array")
+                self._array(i, arr, a, p)
+                packed.append(arr.descriptor())
+                arrays.append((i, arr))
+            else:
+                packed.append(self._scalar(i, a, p))
+        for i, arr in arrays:  # after every argument's protocol data is validated
+            _arrays.check_device(arr, i, target)
+        return packed, [arr for _, arr in arrays]
+
+    # --- launching ----------------------------------------------------------------------
+    def _fast_kinds(self, args, target):
+        kinds = []
+        for a, p in zip(args, self.params):
+            t = type(a)
+            if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
+                kinds.append(_launch._ARRAY)
+            elif t is _arrays.DeviceArray and a._fast_key is not None and a.target == target:
+                kinds.append(_launch._DEVICE_ARRAY)
+            elif t is float and p.text == "f32":
+                kinds.append(_launch._FLOAT32)
+            elif t is int and p.text in ("si32", "i32"):
+                kinds.append(_launch._INT32)
+            elif t is bool and p.text == "i1":
+                kinds.append(_launch._BOOL)
+            elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
+                kinds.append(_launch._RAW)  # accepted above only with the parameter's own dtype
+            elif target != "cuda" or isinstance(a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)):
+                return None
+            elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
+                kinds.append(_launch._DLPACK)
+            elif hasattr(a, "__cuda_array_interface__"):
+                kinds.append(_launch._CAI)
+            else:
+                return None
+        return kinds
+
+    def _register_fast(self, args, prog, target, handle=0):
+        native = _native.get()
+        programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
+        if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
+            return
+        kinds = self._fast_kinds(args, target)
+        if kinds is None:
+            return
+        d = self._fast.get(target)
+        if d is None:
+            d = self._fast[target] = native.Dispatch(np.ndarray, _arrays.DeviceArray, {})
+        d.register(tuple(args), prog, kinds, [], handle, [])
+
+    def _launch(self, args, *, grid, block, stream, shared=0):
+        """device.launch(program, *args, ...): the fast path, else the general one."""
+        fast = False
+        if type(shared) is int and shared >= 0:
+            if type(stream) is _streams.Stream:
+                cuda = stream.target == "cuda"
+                if _launch._cuda_target() if cuda else _launch._host_target():
+                    fast = True
+                    d = self._fast.get(stream.target)
+                    if d is not None:
+                        g, b = _launch._fast_dim(grid, "grid"), _launch._fast_dim(block, "block")
+                        if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
+                            return
+            elif stream is not None and _launch._cuda_target():
+                fast = True
+                d = self._fast.get("cuda")
+                if d is not None:
+                    g, b = _launch._fast_dim(grid, "grid"), _launch._fast_dim(block, "block")
+                    if g is not None and b is not None and d.try_launch(args, g, b, shared, None, _streams.stream_handle(stream)):
+                        return
+        self._general(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
+
+    def _general(self, args, *, grid, block, stream, shared, fast):
+        from . import active_target
+
+        handle = _streams.stream_handle(stream)
+        grid, block = _launch.dim3(grid, "grid"), _launch.dim3(block, "block")
+        if isinstance(shared, bool) or not isinstance(shared, (int, np.integer)) or shared < 0:
+            raise ValueError(f"shared must be a non-negative number of bytes, got {shared!r}")
+        target = active_target()
+        if isinstance(stream, _streams.Stream) and stream.target != target:
+            raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+        packed, arrays = self._pack(args, target, handle)
+        arch = _launch.cuda_arch() if target == "cuda" else "host"
+        prog = self._program(target, arch)
+        _launch._count("launches")
+        if target == "host":
+            prog.launch(grid, block, int(shared), packed)
+            if fast:
+                self._register_fast(args, prog, target)
+            return
+        native = _native.get()
+        if _arrays.cai_sync_enabled():
+            waited = set()
+            for a in arrays:
+                s = a.stream
+                if s is not None and s != _arrays.normalize_stream(handle) and s not in waited:
+                    native.cuda_stream_wait(handle, s)
+                    waited.add(s)
+        prog.launch(grid, block, int(shared), handle, packed)
+        for a in arrays:
+            if isinstance(a.keep, _arrays.DeviceArray):
+                a.keep._last_stream = handle
+        _streams.keep_alive(stream, arrays)
+        if fast:
+            self._register_fast(args, prog, target, handle)

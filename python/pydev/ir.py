@@ -1,0 +1,589 @@
+"""`pydev.ir`: build pydev IR from Python, for frameworks that use pydev as
+their backend (docs/backend.md), without writing MLIR syntax by hand.
+
+    from pydev import ir
+    m = ir.Module()
+    k = m.kernel("saxpy", [ir.f32, ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    a, x, out = k.args
+    i = k.global_id()
+    with k.if_(i < x.size):
+        out[i] = a * x[i]
+    program = pydev.Program(str(m), kernel="saxpy")
+
+Every pydev op has a constructor under `Function.ops` (`k.ops.cmp(a, b,
+predicate="lt")`), made from the op table `pydev._ods`, which is generated
+from dialect/pydev.td (the same ODS the dialect is built from): the
+operand count, attribute names and enum values are checked when the op is
+built, and the verifier checks the rest when `pydev.Program` parses the
+module. `Value` overloads Python's operators (`+ - * / // % ** & | ^ << >>`,
+comparisons, `a[i]`, `a[i] = v`); `Function` has thread positions,
+shared arrays, barriers, casts and structured control flow (`if_`,
+`for_range`) lowered to `cf` branches. Every op carries a location:
+`Function.at(file, line, col)` sets it, so errors name the framework
+user's source lines. Ops of other dialects: `Function.emit`.
+"""
+import contextlib
+import struct as _struct
+import sys as _sys
+
+import numpy as _np
+
+from . import _ods
+
+__all__ = [
+    "Type", "Value", "Function", "Module", "Attr", "array", "vector", "tuple_type", "loc",
+    "i1", "si8", "si16", "si32", "si64", "ui8", "ui16", "ui32", "ui64", "i32", "i64", "f16", "bf16", "f32", "f64", "index",
+]
+
+
+def _split_top(text):
+    """Splits at top-level commas (outside <>, (), [], {} and strings)."""
+    out, depth, start, quoted = [], 0, 0, False
+    for i, c in enumerate(text):
+        if c == '"' and (i == 0 or text[i - 1] != "\\"):
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in "<([{":
+            depth += 1
+        elif c in ">)]}" and not (c == ">" and i > 0 and text[i - 1] == "-"):
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(text[start:i].strip())
+            start = i + 1
+    out.append(text[start:].strip())
+    return out
+
+
+class Type:
+    """An MLIR type, by its text (`ir.Type("!pydev.vector<4 x f32>")`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = str(text).strip()
+
+    def __str__(self):
+        return self.text
+
+    def __repr__(self):
+        return f"ir.Type({self.text!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)
+
+    @property
+    def is_array(self):
+        return self.text.startswith("!pydev.array<")
+
+    @property
+    def is_float(self):
+        return self.text in ("f16", "bf16", "f32", "f64") or self.text.startswith("f8")
+
+    @property
+    def is_integer(self):
+        t = self.text.lstrip("su")
+        return t.startswith("i") and t[1:].isdigit()
+
+    def array_parts(self):
+        """(element type, rank, [space/layout/readonly words]) of an array type."""
+        if not self.is_array:
+            raise TypeError(f"{self.text} is not an array type")
+        parts = _split_top(self.text[len("!pydev.array<") : -1])
+        return Type(parts[0]), int(parts[1]), parts[2:]
+
+    @property
+    def element(self):
+        return self.array_parts()[0]
+
+
+i1, si8, si16, si32, si64 = Type("i1"), Type("si8"), Type("si16"), Type("si32"), Type("si64")
+ui8, ui16, ui32, ui64 = Type("ui8"), Type("ui16"), Type("ui32"), Type("ui64")
+i32, i64, index = Type("i32"), Type("i64"), Type("index")
+f16, bf16, f32, f64 = Type("f16"), Type("bf16"), Type("f32"), Type("f64")
+
+
+def array(element, ndim, layout=None, space=None, readonly=False):
+    """`!pydev.array<element, ndim[, space][, layout][, readonly]>`: layout
+    "c" / "f" (contiguous; None: any strides), space "shared" / "local"
+    (None: global)."""
+    if layout not in (None, "c", "f", "strided") or space not in (None, "global", "shared", "local"):
+        raise ValueError(f"array(): layout is None, 'c' or 'f', space None, 'shared' or 'local'; got {layout!r}, {space!r}")
+    words = [str(element), str(int(ndim))]
+    if space not in (None, "global"):
+        words.append(space)
+    if layout not in (None, "strided"):
+        words.append(layout)
+    if readonly:
+        words.append("readonly")
+    return Type(f"!pydev.array<{', '.join(words)}>")
+
+
+def vector(element, lanes):
+    return Type(f"!pydev.vector<{int(lanes)} x {element}>")
+
+
+def tuple_type(*items):
+    return Type(f"!pydev.tuple<{', '.join(map(str, items))}>")
+
+
+def loc(file, line, col=0):
+    """An MLIR file location `loc("file":line:col)`."""
+    name = str(file).replace("\\", "\\\\").replace('"', '\\"')
+    return f'loc("{name}":{int(line)}:{int(col)})'
+
+
+_location = loc
+
+
+class Attr:
+    """An attribute given as MLIR text, used as written (`ir.Attr("#pydev.target<...>")`)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text):
+        self.text = str(text)
+
+    def __str__(self):
+        return self.text
+
+
+def _float_literal(value, ty):
+    """An exact MLIR float literal: the bits in hexadecimal."""
+    if ty.text == "f64":
+        return f"0x{_struct.unpack('<Q', _struct.pack('<d', float(value)))[0]:016X}"
+    if ty.text == "f32":
+        return f"0x{_np.float32(value).view(_np.uint32):08X}"
+    if ty.text == "f16":
+        return f"0x{_np.float16(value).view(_np.uint16):04X}"
+    if ty.text == "bf16":
+        return f"0x{(int(_np.float32(value).view(_np.uint32)) + 0x7FFF + ((int(_np.float32(value).view(_np.uint32)) >> 16) & 1)) >> 16:04X}"
+    raise TypeError(f"no float constants of type {ty}")
+
+
+def _typed_literal(value, ty):
+    if isinstance(value, Attr):
+        return value.text
+    if ty.text == "i1":
+        return "true" if value else "false"
+    if ty.is_float:
+        return f"{_float_literal(value, ty)} : {ty}"
+    if ty.is_integer or ty.text == "index":
+        if isinstance(value, float) or not isinstance(value, (int, _np.integer)):
+            raise TypeError(f"an integer constant of type {ty} needs an int, got {value!r}")
+        return f"{int(value)} : {ty}"
+    raise TypeError(f"constants of type {ty} are not supported by pydev.ir (pass ir.Attr(text))")
+
+
+def _attr_text(op, name, kind, value, result_type):
+    if isinstance(value, Attr):
+        return value.text
+    if kind.startswith("enum:"):
+        cases = _ods.ENUMS[kind[5:]]
+        if value not in cases:
+            raise ValueError(f"pydev.{op}: {name} must be one of {', '.join(cases)}, got {value!r}")
+        return f"#pydev<{kind[5:]} {value}>"
+    if kind in ("i32array", "i64array"):
+        return f"array<{kind[:3]}: {', '.join(str(int(v)) for v in value)}>" if len(value) else f"array<{kind[:3]}>"
+    if kind == "unit":
+        return "unit"
+    if kind == "strarray":
+        return "[" + ", ".join(_string(v) for v in value) + "]"
+    if kind == "str":
+        return _string(value)
+    if kind == "i64":
+        return f"{int(value)} : i64"
+    if kind == "typed":
+        if result_type is None:
+            raise TypeError(f"pydev.{op}: the attribute '{name}' needs result=<type>")
+        return _typed_literal(value, result_type)
+    raise TypeError(f"pydev.{op}: pass the attribute '{name}' ({kind}) as ir.Attr(text)")
+
+
+def _string(s):
+    return '"' + str(s).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+# Result types pydev.ir infers (others take result=...).
+_SAME = {"add", "sub", "mul", "floordiv", "mod", "pow", "min", "max", "and", "or", "xor", "lshift", "rshift", "neg", "pos", "invert", "abs"}
+_BOOL = {"cmp", "not", "syncthreads_and", "syncthreads_or"}
+
+
+class Value:
+    """An SSA value of a Function: `name` (`%v3`) and `type`. Operators build
+    pydev ops; a Python number operand becomes a constant of the other
+    operand's type."""
+
+    __slots__ = ("fn", "name", "type")
+
+    def __init__(self, fn, name, type_):
+        self.fn, self.name, self.type = fn, name, type_
+
+    def __repr__(self):
+        return f"<ir.Value {self.name}: {self.type}>"
+
+    __hash__ = object.__hash__
+
+    def _other(self, v):
+        return self.fn._value(v, self.type)
+
+    def _bin(self, op, other, swap=False):
+        other = self._other(other)
+        a, b = (other, self) if swap else (self, other)
+        if op == "truediv":
+            return self.fn.ops.truediv(a, b, result=a.type if a.type.is_float and a.type == b.type else f32 if a.type == b.type else None)
+        if a.type != b.type:
+            raise TypeError(f"pydev.ir: the operands of pydev.{op} have types {a.type} and {b.type}: cast one (Function.cast) or call Function.ops.{op}(..., result=...)")
+        return getattr(self.fn.ops, op)(a, b)
+
+    def __add__(self, o): return self._bin("add", o)
+    def __radd__(self, o): return self._bin("add", o, True)
+    def __sub__(self, o): return self._bin("sub", o)
+    def __rsub__(self, o): return self._bin("sub", o, True)
+    def __mul__(self, o): return self._bin("mul", o)
+    def __rmul__(self, o): return self._bin("mul", o, True)
+    def __truediv__(self, o): return self._bin("truediv", o)
+    def __rtruediv__(self, o): return self._bin("truediv", o, True)
+    def __floordiv__(self, o): return self._bin("floordiv", o)
+    def __rfloordiv__(self, o): return self._bin("floordiv", o, True)
+    def __mod__(self, o): return self._bin("mod", o)
+    def __rmod__(self, o): return self._bin("mod", o, True)
+    def __pow__(self, o): return self._bin("pow", o)
+    def __and__(self, o): return self._bin("and", o)
+    def __or__(self, o): return self._bin("or", o)
+    def __xor__(self, o): return self._bin("xor", o)
+    def __lshift__(self, o): return self._bin("lshift", o)
+    def __rshift__(self, o): return self._bin("rshift", o)
+    def __neg__(self): return self.fn.ops.neg(self)
+    def __invert__(self): return self.fn.ops.invert(self)
+
+    def _cmp(self, pred, other):
+        return self.fn.ops.cmp(self, self._other(other), predicate=pred)
+
+    def __lt__(self, o): return self._cmp("lt", o)
+    def __le__(self, o): return self._cmp("le", o)
+    def __gt__(self, o): return self._cmp("gt", o)
+    def __ge__(self, o): return self._cmp("ge", o)
+    def __eq__(self, o): return self._cmp("eq", o)
+    def __ne__(self, o): return self._cmp("ne", o)
+
+    def __bool__(self):
+        raise TypeError("an ir.Value has no truth value at trace time: use Function.if_(cond) for a branch in the kernel")
+
+    def _indices(self, key):
+        key = key if isinstance(key, tuple) else (key,)
+        return [k if isinstance(k, Value) else self.fn.constant(k, si64) for k in key]
+
+    def __getitem__(self, key):
+        return self.fn.ops.array_load(self, *self._indices(key))
+
+    def __setitem__(self, key, value):
+        self.fn.ops.array_store(self.fn._value(value, self.type.element), self, *self._indices(key))
+
+    @property
+    def size(self):
+        """The array's number of elements (si64)."""
+        return self.fn.ops.array_size(self)
+
+    def extent(self, dim):
+        """The array's extent in dimension `dim` (si64)."""
+        shape = self.fn.ops.array_shape(self, result=tuple_type(*[si64] * self.type.array_parts()[1]))
+        return self.fn.ops.tuple_extract(shape, index=dim, result=si64)
+
+
+class _Ops:
+    """`Function.ops.<name>(*operands, result=None, loc=None, **attributes)`
+    for every op of pydev.td (the table pydev._ods)."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __getattr__(self, name):
+        entry = _ods.OPS.get(name.rstrip("_"))
+        if entry is None:
+            raise AttributeError(f"pydev has no op '{name}' (dialect/pydev.td defines: {', '.join(sorted(_ods.OPS))})")
+        op = name.rstrip("_")
+        fn = self._fn
+
+        def build(*operands, result=None, loc=None, **attrs):
+            return fn._build(op, entry, operands, result, loc, attrs)
+
+        build.__name__ = name
+        build.__doc__ = f"pydev.{op}: operands {', '.join(n + ('' if a == '1' else a) for n, a in entry[0]) or 'none'}; attributes {', '.join(n for n, _, _ in entry[1]) or 'none'}"
+        return build
+
+
+class Function:
+    """A func.func being built: `args` (Values), `ops` (op constructors), and
+    helpers. Ops go to the current block; `if_`/`for_range` make blocks."""
+
+    def __init__(self, module, name, params, results, kernel, location):
+        self.module, self.name, self.kernel = module, name, kernel
+        self.results = [Type(str(r)) for r in results]
+        self.args = [Value(self, f"%arg{i}", Type(str(t))) for i, t in enumerate(params)]
+        self.location = location
+        self.ops = _Ops(self)
+        self._blocks = [["", []]]  # [label, lines]
+        self._cur = self._blocks[0]
+        self._n = 0
+        self._nb = 0
+        self._terminated = set()
+        self._traced = None
+
+    # --- emission -----------------------------------------------------------------------
+    def _fresh(self):
+        self._n += 1
+        return f"%v{self._n}"
+
+    def _loc(self, loc):
+        if loc:
+            return loc
+        if self._traced is not None:
+            f = _sys._getframe(1)
+            while f is not None and f.f_code is not self._traced:
+                f = f.f_back
+            if f is not None:
+                return _location(f.f_code.co_filename, f.f_lineno, 0)
+        return self.location or "loc(unknown)"
+
+    def locations_from(self, fn):
+        """Ops built while Python function `fn` runs carry the location of
+        the line of `fn` that is running (a tracing framework's user code);
+        other ops the function's location."""
+        self._traced = getattr(fn, "__code__", fn)
+
+    def _line(self, text):
+        if id(self._cur) in self._terminated:
+            raise RuntimeError(f"pydev.ir: the block of {self.name} is already terminated")
+        self._cur[1].append(text)
+
+    def _generic(self, name, operands, results, attrs, loc):
+        names = [self._fresh() for _ in results]
+        lhs = (", ".join(names) + " = ") if names else ""
+        props = f" <{{{', '.join(f'{k} = {v}' for k, v in attrs.items())}}}>" if attrs else ""
+        sig = f"({', '.join(str(o.type) for o in operands)}) -> ({', '.join(map(str, results))})"
+        return names, f'{lhs}"{name}"({", ".join(o.name for o in operands)}){props} : {sig} {self._loc(loc)}'
+
+    def emit(self, name, operands=(), results=(), attrs=None, loc=None):
+        """Any op in MLIR's generic form: `name` ("gpu.thread_id"), operand
+        Values, result types, attributes {name: MLIR text}. Returns None, a
+        Value, or a tuple of Values."""
+        results = [Type(str(r)) for r in results]
+        names, text = self._generic(name, list(operands), results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
+        self._line(text)
+        vals = tuple(Value(self, n, t) for n, t in zip(names, results))
+        return None if not vals else vals[0] if len(vals) == 1 else vals
+
+    def _build(self, op, entry, operands, result, loc, attrs):
+        operand_spec, attr_spec, result_spec, sized = entry
+        groups = []
+        if sum(a != "1" for _, a in operand_spec) > 1 or sized:
+            # Several optional/variadic operands: each is a list (or None).
+            if len(operands) != len(operand_spec):
+                raise TypeError(f"pydev.{op} takes {len(operand_spec)} operands ({', '.join(n for n, _ in operand_spec)}; variadic ones as lists), got {len(operands)}")
+            for (n, a), v in zip(operand_spec, operands):
+                groups.append([v] if a == "1" else list(v or ()))
+        else:
+            fixed = [n for n, a in operand_spec if a == "1"]
+            var = [n for n, a in operand_spec if a != "1"]
+            extra = len(operands) - len(fixed)
+            if extra < 0 or (not var and extra) or (var and operand_spec[[n for n, _ in operand_spec].index(var[0])][1] == "?" and extra > 1):
+                names = ", ".join(n + ("..." if a == "*" else "?" if a == "?" else "") for n, a in operand_spec)
+                raise TypeError(f"pydev.{op} takes {len(fixed)}{' or more' if var else ''} operand{'s' * (len(fixed) != 1)} ({names}), got {len(operands)}")
+            at = 0
+            for n, a in operand_spec:
+                take = 1 if a == "1" else extra
+                groups.append(list(operands[at : at + take]))
+                at += take
+        flat = [self._value(v, None) for g in groups for v in g]
+        # The result type: given, or inferred for the common ops.
+        n_results = sum(a == "1" for _, a in result_spec)
+        if n_results == 1 and result is None:
+            if op in _SAME and flat:
+                result = flat[0].type
+            elif op in _BOOL:
+                result = i1
+            elif op == "array_load" and flat[0].type.is_array:
+                result = flat[0].type.element
+            elif op in ("array_size",):
+                result = si64
+            elif op == "syncthreads_count":
+                result = si32
+            else:
+                raise TypeError(f"pydev.{op} needs result=<type>")
+        results = [] if n_results == 0 else [Type(str(result))] if not isinstance(result, (list, tuple)) else [Type(str(r)) for r in result]
+        known = {n: (k, req) for n, k, req in attr_spec}
+        texts = {}
+        for name, value in attrs.items():
+            if name not in known:
+                raise TypeError(f"pydev.{op} has no attribute '{name}' (it has: {', '.join(known) or 'none'})")
+            if known[name][0] == "unit" and not value:
+                continue
+            texts[name] = _attr_text(op, name, known[name][0], value, results[0] if results else None)
+        for name, (kind, required) in known.items():
+            if required and name not in texts:
+                raise TypeError(f"pydev.{op} needs the attribute '{name}'")
+        if sized:
+            texts["operandSegmentSizes"] = f"array<i32: {', '.join(str(len(g)) for g in groups)}>"
+        names, text = self._generic(f"pydev.{op}", flat, results, texts, loc)
+        self._line(text)
+        vals = [Value(self, n, t) for n, t in zip(names, results)]
+        return None if not vals else vals[0] if len(vals) == 1 else tuple(vals)
+
+    def _value(self, v, like):
+        if isinstance(v, Value):
+            return v
+        if isinstance(v, (bool, int, float, _np.generic)):
+            if like is None or not (like.is_float or like.is_integer or like.text == "i1"):
+                like = i1 if isinstance(v, bool) else f32 if isinstance(v, float) else si32
+            return self.constant(v, like)
+        raise TypeError(f"pydev.ir: expected an ir.Value or a number, got {type(v).__name__}")
+
+    # --- helpers ------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def at(self, file, line, col=0):
+        """Ops built inside carry loc("file":line:col)."""
+        saved, self.location = self.location, loc(file, line, col)
+        try:
+            yield
+        finally:
+            self.location = saved
+
+    def constant(self, value, type_):
+        return self.ops.constant(value=value, result=type_)
+
+    def cast(self, value, type_):
+        return self.ops.cast(self._value(value, None), result=type_)
+
+    def _dim(self, op, dim):
+        idx = self.emit(f"gpu.{op}", [], [index], {"dimension": f"#gpu<dim {dim}>"})
+        return self.cast(self.emit("arith.index_castui", [idx], [i32]), si32)
+
+    def thread_id(self, dim="x"):
+        """threadIdx.<dim> as si32."""
+        return self._dim("thread_id", dim)
+
+    def block_id(self, dim="x"):
+        return self._dim("block_id", dim)
+
+    def block_dim(self, dim="x"):
+        return self._dim("block_dim", dim)
+
+    def grid_dim(self, dim="x"):
+        return self._dim("grid_dim", dim)
+
+    def global_id(self, dim="x"):
+        """blockIdx * blockDim + threadIdx in dimension `dim` (si32)."""
+        return self.block_id(dim) * self.block_dim(dim) + self.thread_id(dim)
+
+    def shared_array(self, element, shape, order="C"):
+        """A block's shared array of static `shape`."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        layout = "c" if order == "C" else "f"
+        return self.ops.shared_array(shape=shape, order=order, result=array(element, len(shape), layout, "shared"))
+
+    def syncthreads(self):
+        self.ops.syncthreads()
+
+    def select(self, cond, a, b):
+        a = self._value(a, b.type if isinstance(b, Value) else None)
+        return self.emit("arith.select", [cond, a, self._value(b, a.type)], [a.type])
+
+    def _new_block(self, args=()):
+        self._nb += 1
+        block = [f"^bb{self._nb}" + (f"({', '.join(f'{v.name}: {v.type}' for v in args)})" if args else ""), []]
+        self._blocks.append(block)
+        return block
+
+    def _label(self, block):
+        return block[0].split("(")[0]
+
+    def _terminate(self, text):
+        self._line(text)
+        self._terminated.add(id(self._cur))
+
+    @contextlib.contextmanager
+    def if_(self, cond):
+        """`with k.if_(c):` the ops inside run where `c` (i1) holds."""
+        then, after = self._new_block(), self._new_block()
+        self._terminate(f"cf.cond_br {cond.name}, {self._label(then)}, {self._label(after)} {self._loc(None)}")
+        self._cur = then
+        yield
+        if id(self._cur) not in self._terminated:
+            self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
+        self._cur = after
+
+    @contextlib.contextmanager
+    def for_range(self, start, stop, step=1):
+        """`with k.for_range(a, b, s) as i:` a loop for i = a, a+s, ... < b
+        (s > 0); values made inside do not outlive it (use arrays)."""
+        start = self._value(start, stop.type if isinstance(stop, Value) else None)
+        iv = Value(self, self._fresh(), start.type)
+        head = self._new_block([iv])
+        body, after = self._new_block(), self._new_block()
+        self._terminate(f"cf.br {self._label(head)}({start.name} : {start.type}) {self._loc(None)}")
+        self._cur = head
+        cond = iv < stop
+        self._terminate(f"cf.cond_br {cond.name}, {self._label(body)}, {self._label(after)} {self._loc(None)}")
+        self._cur = body
+        yield iv
+        nxt = iv + step
+        self._terminate(f"cf.br {self._label(head)}({nxt.name} : {nxt.type}) {self._loc(None)}")
+        self._cur = after
+
+    def ret(self, *values):
+        vals = ", ".join(v.name for v in values)
+        self._terminate(f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(None)}")
+
+    def text(self):
+        if id(self._cur) not in self._terminated:
+            if self.results:
+                raise RuntimeError(f"pydev.ir: function {self.name} returns {', '.join(map(str, self.results))}: end it with ret(...)")
+            self.ret()
+        params = ", ".join(f"{a.name}: {a.type}" for a in self.args)
+        res = f" -> ({', '.join(map(str, self.results))})" if self.results else ""
+        attrs = " attributes {pydev.kernel}" if self.kernel else ""
+        lines = [f"  func.func @{_symbol(self.name)}({params}){res}{attrs} {{"]
+        for label, body in self._blocks:
+            if label:
+                lines.append(f"  {label}:")
+            lines += [f"    {b}" for b in body]
+        lines.append(f"  }} {self._loc(None)}")
+        return "\n".join(lines)
+
+
+def _symbol(name):
+    return name if name.replace("_", "a").isalnum() and not name[0].isdigit() else _string(name)
+
+
+class Module:
+    """A module of pydev IR being built; `str(module)` is its text."""
+
+    def __init__(self):
+        self.functions = []
+
+    def kernel(self, name, params, loc=None):
+        """A kernel (func.func with pydev.kernel) taking `params` (types)."""
+        f = Function(self, name, params, (), True, loc)
+        self.functions.append(f)
+        return f
+
+    def func(self, name, params, results=(), loc=None):
+        """A device function (call it with Function.call)."""
+        f = Function(self, name, params, results, False, loc)
+        self.functions.append(f)
+        return f
+
+    def __str__(self):
+        return "module {\n" + "\n".join(f.text() for f in self.functions) + "\n}\n"
+
+
+def _call(self, callee, *args):
+    """Calls device function `callee` (a Function of the same module)."""
+    return self.emit("func.call", [self._value(a, None) for a in args], callee.results, {"callee": f"@{_symbol(callee.name)}"})
+
+
+Function.call = _call
