@@ -228,3 +228,32 @@ fn a_definition_not_where_python_loaded_it_is_reported_at_that_line() {
     let e = crate::compile_to_text_for("k.py", FACTORY, "gone", "int32[::1]", &crate::FreeNames::new(), None, Some(&program(vec![(3, "make.<locals>.gone", FuncKind::Kernel, vec![])]))).unwrap_err().to_string();
     assert!(e.contains("k.py:3:1: error: no definition of 'make.<locals>.gone' in k.py"), "{e}");
 }
+
+/// The frontend sizes aggregates without an MLIR context (`Ty::size`,
+/// `Ty::align`); the dialect's `getTypeLayout` is the one definition of the
+/// C layout: they agree on every kind of type.
+#[test]
+fn type_layout_agrees_with_the_dialect() {
+    use crate::types::{StructDef, Ty};
+    use std::rc::Rc;
+    let context = pydev_dialect::new_pipeline_context();
+    let n = |name: &str| Ty::from_dtype_name(name).or_else(|| Ty::from_vector_name(name)).unwrap_or_else(|| panic!("{name}"));
+    let inner = Rc::new(StructDef { name: "Inner".into(), fields: vec![("a".into(), n("int8")), ("b".into(), n("float64")), ("c".into(), n("int16"))], align: 0 });
+    let mut types: Vec<Ty> = [
+        "bool", "int8", "int16", "int32", "int64", "uint8", "uint64", "float16", "bfloat16", "float32", "float64", "float8e4m3", "complex64", "complex128", "float32x3", "float32x4", "int8x3", "float64x2", "float16x4", "uint16x1",
+    ]
+    .iter()
+    .map(|t| n(t))
+    .collect();
+    types.push(Ty::Struct(inner.clone()));
+    types.push(Ty::Struct(Rc::new(StructDef { name: "Outer".into(), fields: vec![("x".into(), n("int8")), ("i".into(), Ty::Struct(inner.clone())), ("v".into(), n("float32x3"))], align: 0 })));
+    types.push(Ty::Struct(Rc::new(StructDef { name: "Wide".into(), fields: vec![("x".into(), n("int8"))], align: 16 })));
+    types.push(Ty::Tuple(vec![n("int8"), n("float64"), n("int32")]));
+    types.push(Ty::Tuple(vec![n("int16"), Ty::Struct(inner), n("complex64")]));
+    types.push(Ty::aligned(n("float32"), 16));
+    for t in types {
+        let text = t.mlir();
+        let parsed = melior::ir::Type::parse(&context, &text).unwrap_or_else(|| panic!("cannot parse {text}"));
+        assert_eq!(pydev_dialect::type_layout(parsed), Some((t.size(), t.align())), "layout of {text}");
+    }
+}
