@@ -422,10 +422,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         let mut attrs = Vec::new();
         if kind == FuncKind::Kernel {
-            attrs.push("pydev.kernel");
+            attrs.push(pydev_dialect::abi::attr::KERNEL);
         }
         if interop {
-            attrs.push("pydev.interop");
+            attrs.push(pydev_dialect::abi::attr::INTEROP);
         }
         let attrs = if attrs.is_empty() { String::new() } else { format!(" attributes {{{}}}", attrs.join(", ")) };
         let results: Vec<Ty> = ret.iter().cloned().collect();
