@@ -4,12 +4,14 @@
 //! it into a small C++ library (types with verifiers and custom syntax, enum
 //! attributes, ops with traits, verifiers and folders) that this crate links;
 //! [`register`] loads it into a melior [`Context`]. The Rust side adds typed
-//! constructors and accessors for pydev types and attributes, for the passes.
+//! constructors and accessors for pydev types and attributes, for the passes,
+//! and [`ops`], the typed op API generated from the same ODS file.
 //!
 //! The reference page of every op is `docs/dialect.md`, generated from the
 //! same ODS file (`make docs`).
 
 pub mod abi;
+pub mod ops;
 mod capi;
 pub mod types;
 

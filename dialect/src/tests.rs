@@ -219,3 +219,77 @@ fn storage_layout_of_lowered_aggregates_is_the_c_layout() {
     assert_eq!(storage_layout(ty(&ctx, "i24")), Some((4, 4)), "LLVM's power-of-two integers");
     assert_eq!(storage_layout(ty(&ctx, "!llvm.ptr<1>")), Some((8, 8)));
 }
+
+/// Every op of pydev.td (each `def X : Pydev_...Op<"mnemonic"` of the
+/// source, whatever class it goes through) has its generated entry: a name
+/// constant that the registered dialect knows, and a struct with a builder
+/// and a matcher.
+#[test]
+fn every_op_has_its_generated_api() {
+    use crate::ops::{self, PydevOp};
+    use melior::ir::{BlockLike, RegionLike};
+    let source = include_str!("../pydev.td");
+    let mut declared: Vec<&str> = source
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("def ")?;
+            let (_, class) = rest.split_once(" : ")?;
+            let (class, args) = class.split_once("<\"")?;
+            (class.starts_with("Pydev_") && class.ends_with("Op")).then(|| args.split('"').next().unwrap())
+        })
+        .collect();
+    declared.sort();
+    let mut generated: Vec<&str> = ops::ALL.iter().map(|(_, mnemonic, _)| *mnemonic).collect();
+    generated.sort();
+    assert_eq!(declared.len(), 63, "ops in pydev.td");
+    assert_eq!(generated, declared);
+    let ctx = new_context();
+    for (name, mnemonic, summary) in ops::ALL {
+        assert_eq!(*name, format!("pydev.{mnemonic}"));
+        assert!(ctx.is_registered_operation(name), "{name} is not registered");
+        assert!(!summary.is_empty(), "{name} has no summary");
+    }
+    assert_eq!(ops::ShuffleOperation::NAME, "pydev.shfl");
+    assert_eq!(<ops::AtomicRMWOperation as PydevOp>::MNEMONIC, "atomic_rmw");
+
+    // Build with the generated builder, then match and read it back.
+    let loc = melior::ir::Location::unknown(&ctx);
+    let module = Module::new(loc);
+    let i32t = melior::ir::r#type::IntegerType::new(&ctx, 32).into();
+    let mask_t = ty(&ctx, "!pydev.warp_mask");
+    let block = melior::ir::Block::new(&[(mask_t, loc), (i32t, loc), (i32t, loc)]);
+    let kind = Attribute::parse(&ctx, "#pydev<shuffle_kind xor>").unwrap();
+    let shfl = ops::ShuffleOperation::builder(&ctx, loc)
+        .result(i32t)
+        .mask(block.argument(0).unwrap().into())
+        .value(block.argument(1).unwrap().into())
+        .lane(block.argument(2).unwrap().into())
+        .kind(kind)
+        .build();
+    let shfl = block.append_operation(shfl.into());
+    let func = melior::dialect::func::func(
+        &ctx,
+        melior::ir::attribute::StringAttribute::new(&ctx, "f"),
+        melior::ir::attribute::TypeAttribute::new(
+            melior::ir::r#type::FunctionType::new(&ctx, &[mask_t, i32t, i32t], &[]).into(),
+        ),
+        {
+            block.append_operation(melior::dialect::func::r#return(&[], loc));
+            let region = melior::ir::Region::new();
+            region.append_block(block);
+            region
+        },
+        &[],
+        loc,
+    );
+    module.body().append_operation(func);
+    assert!(module.as_operation().verify());
+    assert!(ops::ShuffleOperation::matches(&shfl));
+    assert!(!ops::VoteOperation::matches(&shfl));
+    assert!(ops::VoteOperation::view(shfl).is_none());
+    let view = ops::ShuffleOperation::view(shfl).expect("a shfl");
+    assert_eq!(view.kind().unwrap(), kind);
+    assert_eq!(view.lane().unwrap().to_string(), "<block argument> of type 'i32' at index: 2");
+    drop(view);
+    assert!(module.as_operation().verify(), "the view does not destroy the op");
+}
