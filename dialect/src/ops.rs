@@ -44,6 +44,15 @@ melior::dialect! {
 
 pub use self::pydev::*;
 
+/// The dialect's namespace, `"pydev"`.
+pub const DIALECT: &str = "pydev";
+
+/// The mnemonic of a pydev op's name (`"pydev.shfl"` -> `"shfl"`); `None`
+/// for another dialect's op.
+pub fn mnemonic(name: &str) -> Option<&str> {
+    name.strip_prefix(DIALECT)?.strip_prefix('.')
+}
+
 /// What every generated pydev op struct provides besides melior's builder
 /// and accessors.
 pub trait PydevOp<'c>: Sized + TryFrom<Operation<'c>> {

@@ -24,7 +24,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
     root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-        if name.starts_with("pydev.") {
+        if pydev_dialect::ops::mnemonic(&name).is_some() {
             capi::emit_error(op.location(), &format!("'{name}' is not lowered to this target yet"));
             ok = false;
         }

@@ -2,6 +2,7 @@
 //! being rewritten, at its location, and unrealized casts between pydev types
 //! and their lowered forms (resolved by `reconcile-unrealized-casts`).
 
+use pydev_dialect::ops;
 use crate::capi;
 use melior::{
     ir::{
@@ -247,26 +248,26 @@ pub fn map_members<'c>(
         let mut parts = Vec::new();
         for i in 0..lanes {
             let index = b.const_int(b.i32(), i64::from(i));
-            let lane = b.value("pydev.vector_extract", &[v, index], element, &[]);
+            let lane = b.value(ops::VectorExtractOperation::NAME, &[v, index], element, &[]);
             parts.push(map_members(b, lane, f)?);
         }
-        return Ok(b.value("pydev.vector_create", &parts, ty, &[]));
+        return Ok(b.value(ops::VectorCreateOperation::NAME, &parts, ty, &[]));
     }
     if let Some((_, fields, _)) = struct_parts(ty) {
         let mut parts = Vec::new();
         for (name, field_ty) in fields {
-            let field = b.value("pydev.struct_extract", &[v], field_ty, &[b.named("field", b.string(&name))]);
+            let field = b.value(ops::StructExtractOperation::NAME, &[v], field_ty, &[b.named("field", b.string(&name))]);
             parts.push(map_members(b, field, f)?);
         }
-        return Ok(b.value("pydev.struct_create", &parts, ty, &[]));
+        return Ok(b.value(ops::StructCreateOperation::NAME, &parts, ty, &[]));
     }
     if let Some(types) = tuple_parts(ty) {
         let mut parts = Vec::new();
         for (i, element) in types.into_iter().enumerate() {
-            let item = b.value("pydev.tuple_extract", &[v], element, &[b.named("index", b.attr(&format!("{i} : i64")))]);
+            let item = b.value(ops::TupleExtractOperation::NAME, &[v], element, &[b.named("index", b.attr(&format!("{i} : i64")))]);
             parts.push(map_members(b, item, f)?);
         }
-        return Ok(b.value("pydev.tuple_create", &parts, ty, &[]));
+        return Ok(b.value(ops::TupleCreateOperation::NAME, &parts, ty, &[]));
     }
     if ty.to_string().starts_with("complex<") {
         let element = capi::complex_element(ty);

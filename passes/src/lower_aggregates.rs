@@ -30,6 +30,7 @@
 //!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
 //!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
 
+use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -56,8 +57,8 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 const OPS: &[&str] = &[
-    "pydev.vector_create", "pydev.vector_extract", "pydev.vector_insert", "pydev.struct_create", "pydev.struct_extract",
-    "pydev.struct_insert", "pydev.tuple_create", "pydev.tuple_extract", "pydev.tuple_insert",
+    ops::VectorCreateOperation::NAME, ops::VectorExtractOperation::NAME, ops::VectorInsertOperation::NAME, ops::StructCreateOperation::NAME, ops::StructExtractOperation::NAME,
+    ops::StructInsertOperation::NAME, ops::TupleCreateOperation::NAME, ops::TupleExtractOperation::NAME, ops::TupleInsertOperation::NAME,
 ];
 
 /// The register form of a type (unchanged for types without aggregates).
@@ -94,12 +95,12 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
     let mut pending = Vec::new();
     for op in capi::ops_named(root, OPS) {
         let index = match op.name().as_string_ref().as_str().unwrap_or_default() {
-            "pydev.struct_extract" | "pydev.struct_insert" => {
-                let aggregate = if op.name().as_string_ref().as_str() == Ok("pydev.struct_extract") { op.operand(0) } else { op.operand(1) };
+            ops::StructExtractOperation::NAME | ops::StructInsertOperation::NAME => {
+                let aggregate = if op.name().as_string_ref().as_str() == Ok(ops::StructExtractOperation::NAME) { op.operand(0) } else { op.operand(1) };
                 let field = op.attribute("field").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned());
                 field.and_then(|f| aggregate.ok().and_then(|v| field_index(v.r#type(), &f)))
             }
-            "pydev.tuple_extract" | "pydev.tuple_insert" => op.attribute("index").ok().and_then(capi::integer_attr_value),
+            ops::TupleExtractOperation::NAME | ops::TupleInsertOperation::NAME => op.attribute("index").ok().and_then(capi::integer_attr_value),
             _ => None,
         };
         pending.push((op, index));
@@ -127,7 +128,7 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
         };
         let name = op.name();
         let v = match name.as_string_ref().as_str().unwrap_or_default() {
-            "pydev.vector_create" => {
+            ops::VectorCreateOperation::NAME => {
                 let mut acc = b.value("llvm.mlir.undef", &[], result_type, &[]);
                 for (k, e) in op.operands().enumerate() {
                     let k = b.const_int(IntegerType::new(b.ctx, 32).into(), k as i64);
@@ -135,22 +136,22 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
                 }
                 acc
             }
-            "pydev.vector_extract" => {
+            ops::VectorExtractOperation::NAME => {
                 let i = lane(operand(1));
                 b.value("llvm.extractelement", &[operand(0), i], result_type, &[])
             }
-            "pydev.vector_insert" => {
+            ops::VectorInsertOperation::NAME => {
                 let i = lane(operand(2));
                 b.value("llvm.insertelement", &[operand(1), operand(0), i], result_type, &[])
             }
-            "pydev.struct_create" | "pydev.tuple_create" => {
+            ops::StructCreateOperation::NAME | ops::TupleCreateOperation::NAME => {
                 let mut acc = b.value("llvm.mlir.undef", &[], result_type, &[]);
                 for (k, e) in op.operands().enumerate() {
                     acc = b.value("llvm.insertvalue", &[acc, capi::value(e)], result_type, &[pos(k as i64)]);
                 }
                 acc
             }
-            "pydev.struct_extract" | "pydev.tuple_extract" => {
+            ops::StructExtractOperation::NAME | ops::TupleExtractOperation::NAME => {
                 let Some(k) = index else {
                     capi::emit_error(op.location(), "unknown field or index");
                     return Err(());

@@ -44,6 +44,7 @@
 //!                                        stride * step, data += start * stride
 //!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
+use pydev_dialect::ops;
 use crate::{
     capi::{self, OwnerOp},
     ir::{external_pass, rewrite_all, to_i64, Builder, PassId},
@@ -180,7 +181,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     .is_ok();
     let mut counter = 0;
     let mut shared_bytes = 0i64;
-    ok &= rewrite_all(root, &["pydev.shared_array", "pydev.local_array", "pydev.dynamic_shared_array"], |b, op| {
+    ok &= rewrite_all(root, &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME], |b, op| {
         counter += 1;
         static_array(b, op, cuda, counter, &mut shared_bytes)
     })
@@ -190,10 +191,10 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let ctx = capi::context(module);
         capi::op_mut(module).set_attribute(pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
     }
-    ok &= rewrite_all(root, &["pydev.array_view"], |b, op| view(b, op, cuda)).is_ok();
-    ok &= rewrite_all(root, &["pydev.array_index", "pydev.array_slice", "pydev.array_reshape"], |b, op| restride(b, op, cuda)).is_ok();
-    ok &= rewrite_all(root, &["pydev.tuple_extract", "pydev.array_size"], |b, op| {
-        let is_size = op.name().as_string_ref().as_str() == Ok("pydev.array_size");
+    ok &= rewrite_all(root, &[ops::ArrayViewOperation::NAME], |b, op| view(b, op, cuda)).is_ok();
+    ok &= rewrite_all(root, &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME], |b, op| restride(b, op, cuda)).is_ok();
+    ok &= rewrite_all(root, &[ops::TupleExtractOperation::NAME, ops::ArraySizeOperation::NAME], |b, op| {
+        let is_size = op.name().as_string_ref().as_str() == Ok(ops::ArraySizeOperation::NAME);
         let input = capi::value(op.operand(0).expect("operand"));
         let (array_value, field) = if is_size {
             (input, 1)
@@ -201,8 +202,8 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             let Some(def) = capi::defining_op(input) else { return Ok(()) };
             let def_name = def.name();
             match def_name.as_string_ref().as_str() {
-                Ok("pydev.array_shape") => (capi::value(def.operand(0).expect("array")), 1),
-                Ok("pydev.array_strides") => (capi::value(def.operand(0).expect("array")), 2),
+                Ok(ops::ArrayShapeOperation::NAME) => (capi::value(def.operand(0).expect("array")), 1),
+                Ok(ops::ArrayStridesOperation::NAME) => (capi::value(def.operand(0).expect("array")), 2),
                 _ => return Ok(()), // other tuples are not arrays' metadata
             }
         };
@@ -233,15 +234,15 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     // Shape and stride tuples whose elements were all read above are dead.
-    for op in capi::ops_named(root, &["pydev.array_shape", "pydev.array_strides"]) {
+    for op in capi::ops_named(root, &[ops::ArrayShapeOperation::NAME, ops::ArrayStridesOperation::NAME]) {
         if capi::has_no_uses(op) {
             Builder::before(op).erase(op);
         }
     }
-    ok &= rewrite_all(root, &["pydev.array_load", "pydev.array_store", "pydev.atomic_ref"], |b, op| {
+    ok &= rewrite_all(root, &[ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME], |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
-        let (array_value, first_index) = if name == "pydev.array_store" { (1, 2) } else { (0, 1) };
+        let (array_value, first_index) = if name == ops::ArrayStoreOperation::NAME { (1, 2) } else { (0, 1) };
         let array_value = capi::value(op.operand(array_value).expect("array operand"));
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
@@ -256,7 +257,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             b.replace(op, &[r]);
             return Ok(());
         }
-        if aggregate && name == "pydev.atomic_ref" {
+        if aggregate && name == ops::AtomicRefOperation::NAME {
             // atomic_ref (struct/vector/tuple/complex)  =>  data + Σ i_k * strides[k] * sizeof(T)
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
             let result_type = op.result(0).expect("atomic_ref result").r#type();
@@ -267,7 +268,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         if aggregate {
             // Structs, vectors, tuples: member by member at CUDA C++ offsets.
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
-            if name == "pydev.array_load" {
+            if name == ops::ArrayLoadOperation::NAME {
                 let loaded = load_at(b, base, 0, array.element)?;
                 let v = b.cast(loaded, array.element);
                 b.replace(op, &[v]);
@@ -285,11 +286,11 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let (_, align) = pydev_dialect::type_layout(array.element).ok_or_else(|| format!("{} has no device layout", array.element))?;
         let align = b.named("alignment", b.attr(&format!("{align} : i64")));
         match name {
-            "pydev.array_load" => {
+            ops::ArrayLoadOperation::NAME => {
                 let v = b.value("llvm.load", &[ptr], array.element, &[align]);
                 b.replace(op, &[v]);
             }
-            "pydev.array_store" => {
+            ops::ArrayStoreOperation::NAME => {
                 let v = capi::value(op.operand(0).expect("value"));
                 b.op("llvm.store", &[v, ptr], &[], &[align]);
                 b.erase(op);
@@ -550,8 +551,8 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
     let total: i64 = shape.iter().product();
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
-        "pydev.shared_array" | "pydev.dynamic_shared_array" => {
-            let dynamic = name == "pydev.dynamic_shared_array";
+        ops::SharedArrayOperation::NAME | ops::DynamicSharedArrayOperation::NAME => {
+            let dynamic = name == ops::DynamicSharedArrayOperation::NAME;
             if !cuda {
                 // Shared memory is per block: the host runtime hands each
                 // block's threads one buffer through the thread context;
@@ -769,7 +770,7 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
     let stride = |k: i64| get(&[2, k], b.i64());
     let operands: Vec<Value> = op.operands().skip(1).map(capi::value).collect();
     let (data, extents, strides) = match name.as_str() {
-        "pydev.array_index" => {
+        ops::ArrayIndexOperation::NAME => {
             let mut offset = b.const_int(b.i64(), 0);
             for (k, i) in operands.iter().enumerate() {
                 let i = to_i64(b, *i)?;
@@ -779,7 +780,7 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
             let k0 = operands.len() as i64;
             (advance(b, &from, data, offset)?, (k0..n).map(extent).collect::<Vec<_>>(), (k0..n).map(stride).collect::<Vec<_>>())
         }
-        "pydev.array_slice" => {
+        ops::ArraySliceOperation::NAME => {
             let kinds = op.attribute("kinds").ok().and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok()).ok_or("slice without kinds")?;
             let kinds: Vec<i32> = (0..kinds.len()).map(|i| kinds.element(i).expect("in range")).collect();
             let slices = kinds.iter().filter(|k| **k == 1).count();

@@ -86,6 +86,7 @@
 //!                                          (yields to the block's other threads while equal)
 //!   atomic_notify %r                   =>  nothing: waiters poll
 
+use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, Builder, PassId},
@@ -113,13 +114,13 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 const NAMES: &[&str] = &[
-    "pydev.atomic_rmw",
-    "pydev.atomic_cas",
-    "pydev.atomic_load",
-    "pydev.atomic_store",
-    "pydev.threadfence",
-    "pydev.atomic_wait",
-    "pydev.atomic_notify",
+    ops::AtomicRMWOperation::NAME,
+    ops::AtomicCASOperation::NAME,
+    ops::AtomicLoadOperation::NAME,
+    ops::AtomicStoreOperation::NAME,
+    ops::ThreadFenceOperation::NAME,
+    ops::AtomicWaitOperation::NAME,
+    ops::AtomicNotifyOperation::NAME,
 ];
 
 fn run(root: OperationRef) -> Result<(), ()> {
@@ -137,14 +138,14 @@ fn run(root: OperationRef) -> Result<(), ()> {
 ///   atomic_cas %r, %e, %d (local)  =>  %old = llvm.load %p; llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
 /// Runs after aggregates_as_bits, so elements are integers or floats.
 fn local_as_plain(root: OperationRef, cuda: bool) -> Result<(), ()> {
-    const MEMORY: &[&str] = &["pydev.atomic_rmw", "pydev.atomic_cas", "pydev.atomic_load", "pydev.atomic_store"];
+    const MEMORY: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME];
     rewrite_all(root, MEMORY, |b, op| plain_local(b, op, cuda))
 }
 
 fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     if space != MemorySpace::Local {
@@ -166,15 +167,15 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
         b.op("llvm.store", &[v, ptr], &[], &[align]);
     };
     match name.as_str() {
-        "pydev.atomic_load" => {
+        ops::AtomicLoadOperation::NAME => {
             let v = load();
             b.replace(op, &[v]);
         }
-        "pydev.atomic_store" => {
+        ops::AtomicStoreOperation::NAME => {
             store(capi::value(op.operand(0).expect("value")));
             b.erase(op);
         }
-        "pydev.atomic_cas" => {
+        ops::AtomicCASOperation::NAME => {
             // Compare bits, as atom.cas and cmpxchg do (a NaN can match).
             let old = load();
             let int: Type = IntegerType::new(b.ctx, bytes * 8).into();
@@ -231,11 +232,11 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
 /// to_bits/from_bits go through a scratch alloca (one per atomic, in the
 /// entry block), which LLVM's SROA turns into register moves.
 fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
-    const ATOMICS: &[&str] = &["pydev.atomic_rmw", "pydev.atomic_cas", "pydev.atomic_load", "pydev.atomic_store", "pydev.atomic_wait"];
+    const ATOMICS: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME, ops::AtomicWaitOperation::NAME];
     rewrite_all(root, ATOMICS, |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-        let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+        let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
         let reference = capi::value(op.operand(ref_index).expect("reference"));
         let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
         let aggregate = element.is_complex()
@@ -388,7 +389,7 @@ fn constraint(bits: u32, float: bool) -> &'static str {
 fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
-    if name == "pydev.threadfence" {
+    if name == ops::ThreadFenceOperation::NAME {
         let order = enum_attr(op, "memory", MemoryOrder::from_value);
         let scope = enum_attr(op, "scope", Scope::from_value);
         let asm = match order {
@@ -402,11 +403,11 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         b.erase(op);
         return Ok(());
     }
-    if name == "pydev.atomic_notify" {
+    if name == ops::AtomicNotifyOperation::NAME {
         b.erase(op);
         return Ok(());
     }
-    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
@@ -427,7 +428,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     let bc = constraint(bits, false);
 
     match name {
-        "pydev.atomic_rmw" => {
+        ops::AtomicRMWOperation::NAME => {
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let mut value = capi::value(op.operand(1).expect("value"));
             // pydev-promote-types records unsigned elements before erasing signedness.
@@ -469,7 +470,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             let old = if as_bits { from_bits(old) } else { old };
             b.replace(op, &[old]);
         }
-        "pydev.atomic_cas" => {
+        ops::AtomicCASOperation::NAME => {
             let (fence, sem) = acquire_sem(order, scope);
             let expected = bits_of(capi::value(op.operand(1).expect("expected")));
             let desired = bits_of(capi::value(op.operand(2).expect("desired")));
@@ -479,7 +480,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 .expect("result");
             b.replace(op, &[from_bits(old)]);
         }
-        "pydev.atomic_wait" => {
+        ops::AtomicWaitOperation::NAME => {
             // Local memory: a weak generic ld (the object is the thread's own).
             let (fence, sem, scope_s) = match space {
                 MemorySpace::Local => (String::new(), "", ""),
@@ -497,7 +498,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, old], None);
             b.erase(op);
         }
-        "pydev.atomic_load" => {
+        ops::AtomicLoadOperation::NAME => {
             let (fence, sem) = acquire_sem(order, scope);
             let asm = format!("{fence}ld{sem}{scope_s}{space_s}.b{bits} $0, [$1];");
             let v = b.inline_asm(&asm, &format!("={bc},l,~{{memory}}"), &[ptr], Some(int_type)).expect("result");
@@ -544,19 +545,19 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
     };
     let mask = if bits == 8 { "0xFF" } else { "0xFFFF" };
     let result = match name {
-        "pydev.atomic_load" => {
+        ops::AtomicLoadOperation::NAME => {
             let (fence, sem) = acquire_sem(order, scope);
             let asm = format!("{fence}ld{sem}{scope_s}{space_s}.u{bits} $0, [$1];");
             Some(b.inline_asm(&asm, "=r,l,~{memory}", &[ptr], Some(b.i32())).expect("result"))
         }
-        "pydev.atomic_store" => {
+        ops::AtomicStoreOperation::NAME => {
             let (fence, sem) = release_sem(order, scope);
             let v = widen(capi::value(op.operand(0).expect("value")));
             b.inline_asm(&format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"), "l,r,~{memory}", &[ptr, v], None);
             None
         }
-        "pydev.atomic_rmw" | "pydev.atomic_cas" => {
-            let cas = name == "pydev.atomic_cas";
+        ops::AtomicRMWOperation::NAME | ops::AtomicCASOperation::NAME => {
+            let cas = name == ops::AtomicCASOperation::NAME;
             if !cas && enum_attr(op, "kind", AtomicRmwKind::from_value) != AtomicRmwKind::Exch {
                 return Err(format!("atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"));
             }
@@ -606,7 +607,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
     let i128t: Type = IntegerType::new(b.ctx, 128).into();
     let sixty_four = b.const_int(i128t, 64);
     match name {
-        "pydev.atomic_load" => {
+        ops::AtomicLoadOperation::NAME => {
             let (fence, sem) = acquire_sem(order, scope);
             let asm = format!("{{\n\t.reg .b128 %q;\n\t{fence}ld{sem}{scope_s}{space_s}.b128 %q, [$2];\n\tmov.b128 {{$0, $1}}, %q;\n\t}}");
             let pair = b.ty("!llvm.struct<(i64, i64)>");
@@ -620,7 +621,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
             let v = b.value("llvm.or", &[lo, hi], i128t, &[]);
             b.replace(op, &[v]);
         }
-        "pydev.atomic_store" => {
+        ops::AtomicStoreOperation::NAME => {
             let (fence, sem) = release_sem(order, scope);
             let v = capi::value(op.operand(0).expect("value"));
             let lo = b.value("llvm.trunc", &[v], b.i64(), &[]);
@@ -721,18 +722,18 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let order = || enum_attr(op, "memory", MemoryOrder::from_value);
     let ordering = |o: &str| b.named("ordering", b.attr(&format!("{} : i64", ordering_code(o))));
-    if name == "pydev.threadfence" {
+    if name == ops::ThreadFenceOperation::NAME {
         if order() != MemoryOrder::Relaxed {
             b.op("llvm.fence", &[], &[], &[ordering(llvm_order(order()))]);
         }
         b.erase(op);
         return Ok(());
     }
-    if name == "pydev.atomic_notify" {
+    if name == ops::AtomicNotifyOperation::NAME {
         b.erase(op);
         return Ok(());
     }
-    let ref_index = if name == "pydev.atomic_store" { 1 } else { 0 };
+    let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
     let reference = capi::value(op.operand(ref_index).expect("reference"));
     let (element, _space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     let (bits, float) = machine_host(element)?;
@@ -743,7 +744,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
     let align = b.named("alignment", b.attr(&format!("{} : i64", bits / 8)));
     let o = llvm_order(order());
     match name {
-        "pydev.atomic_rmw" => {
+        ops::AtomicRMWOperation::NAME => {
             let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
             let value = capi::value(op.operand(1).expect("value"));
             let unsigned = op.has_attribute(attr::UNSIGNED);
@@ -772,7 +773,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
             let old = b.value("llvm.atomicrmw", &[ptr, value], element, &[b.named("bin_op", b.attr(&format!("{} : i64", bin_op_code(bin)))), ordering(o), align]);
             b.replace(op, &[old]);
         }
-        "pydev.atomic_cas" => {
+        ops::AtomicCASOperation::NAME => {
             let failure = match order() {
                 MemoryOrder::Release | MemoryOrder::Relaxed => "monotonic",
                 MemoryOrder::SeqCst => "seq_cst",
@@ -794,7 +795,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
             let old = b.value("llvm.extractvalue", &[r], int_type, &[b.named("position", b.attr("array<i64: 0>"))]);
             b.replace(op, &[from_bits(old)]);
         }
-        "pydev.atomic_load" => {
+        ops::AtomicLoadOperation::NAME => {
             let o = match order() {
                 MemoryOrder::Release => "monotonic",
                 MemoryOrder::AcqRel => "acquire",
@@ -803,7 +804,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
             let v = b.value("llvm.load", &[ptr], element, &[ordering(o), align]);
             b.replace(op, &[v]);
         }
-        "pydev.atomic_store" => {
+        ops::AtomicStoreOperation::NAME => {
             let o = match order() {
                 MemoryOrder::Consume | MemoryOrder::Acquire => "monotonic",
                 MemoryOrder::AcqRel => "release",

@@ -56,6 +56,7 @@
 //!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
+use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, map_members, Builder, PassId},
@@ -84,20 +85,29 @@ pub use pydev_dialect::abi::{error_code, warp_op};
 use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, private_kind};
 
 const FIBER_OPS: &[&str] = &[
-    "pydev.syncthreads",
-    "pydev.syncthreads_count",
-    "pydev.syncthreads_and",
-    "pydev.syncthreads_or",
-    "pydev.syncwarp",
-    "pydev.activemask",
-    "pydev.vote",
-    "pydev.shfl",
-    "pydev.match_any",
-    "pydev.match_all",
-    "pydev.atomic_wait",
+    ops::SyncThreadsOperation::NAME,
+    ops::SyncThreadsCountOperation::NAME,
+    ops::SyncThreadsAndOperation::NAME,
+    ops::SyncThreadsOrOperation::NAME,
+    ops::SyncWarpOperation::NAME,
+    ops::ActiveMaskOperation::NAME,
+    ops::VoteOperation::NAME,
+    ops::ShuffleOperation::NAME,
+    ops::MatchAnyOperation::NAME,
+    ops::MatchAllOperation::NAME,
+    ops::AtomicWaitOperation::NAME,
 ];
 
 const DIVISIONS: &[&str] = &["arith.divsi", "arith.floordivsi", "arith.ceildivsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivui"];
+
+/// The block and warp barriers (`syncthreads*`, `syncwarp`).
+const SYNC_OPS: &[&str] = &[
+    ops::SyncThreadsOperation::NAME,
+    ops::SyncThreadsCountOperation::NAME,
+    ops::SyncThreadsAndOperation::NAME,
+    ops::SyncThreadsOrOperation::NAME,
+    ops::SyncWarpOperation::NAME,
+];
 
 fn run(module: OperationRef) -> Result<(), ()> {
     let ctx = capi::context(module);
@@ -165,14 +175,14 @@ fn run(module: OperationRef) -> Result<(), ()> {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let handled = name.starts_with("gpu.")
-            || name.starts_with("pydev.sync")
-            || matches!(name.as_str(), "pydev.activemask" | "pydev.lanemask_lt" | "pydev.vote" | "pydev.shfl" | "pydev.match_any" | "pydev.match_all" | "pydev.cast" | "func.call")
+            || SYNC_OPS.contains(&name.as_str())
+            || matches!(name.as_str(), ops::ActiveMaskOperation::NAME | ops::LaneMaskLtOperation::NAME | ops::VoteOperation::NAME | ops::ShuffleOperation::NAME | ops::MatchAnyOperation::NAME | ops::MatchAllOperation::NAME | ops::CastOperation::NAME | "func.call")
             || DIVISIONS.contains(&name.as_str());
         if !handled {
             continue;
         }
         let Some(ctx_value) = context_arg(op) else {
-            let needs_context = name.starts_with("gpu.") || name.starts_with("pydev.sync") || FIBER_OPS.contains(&name.as_str()) || name == "pydev.lanemask_lt";
+            let needs_context = name.starts_with("gpu.") || SYNC_OPS.contains(&name.as_str()) || FIBER_OPS.contains(&name.as_str()) || name == ops::LaneMaskLtOperation::NAME;
             if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
                 capi::emit_error(op.location(), &format!("'{name}' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context"));
                 ok = false;
@@ -262,11 +272,11 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
         let only_adds = uses_of(arg).into_iter().all(|user| {
             let name = user.name();
             match name.as_string_ref().as_str().unwrap_or_default() {
-                "pydev.array_size" | "pydev.array_shape" => true,
-                "pydev.atomic_ref" if user.operand(0).is_ok_and(|a| a.to_raw().ptr == arg.to_raw().ptr) => {
+                ops::ArraySizeOperation::NAME | ops::ArrayShapeOperation::NAME => true,
+                ops::AtomicRefOperation::NAME if user.operand(0).is_ok_and(|a| a.to_raw().ptr == arg.to_raw().ptr) => {
                     let reference: Value = capi::value(user.result(0).expect("reference").into());
                     uses_of(reference).into_iter().all(|rmw| {
-                        rmw.name().as_string_ref().as_str() == Ok("pydev.atomic_rmw")
+                        rmw.name().as_string_ref().as_str() == Ok(ops::AtomicRMWOperation::NAME)
                             && rmw.attribute("kind").ok().and_then(enum_value).and_then(pydev_dialect::AtomicRmwKind::from_value) == Some(pydev_dialect::AtomicRmwKind::Add)
                             && rmw.attribute("memory").ok().and_then(enum_value).and_then(pydev_dialect::MemoryOrder::from_value) == Some(pydev_dialect::MemoryOrder::Relaxed)
                             && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
@@ -276,7 +286,7 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
                 _ => false,
             }
         });
-        let adds = uses_of(arg).iter().any(|u| u.name().as_string_ref().as_str() == Ok("pydev.atomic_ref"));
+        let adds = uses_of(arg).iter().any(|u| u.name().as_string_ref().as_str() == Ok(ops::AtomicRefOperation::NAME));
         if only_adds && adds {
             out.extend([p as i64, kind]);
         }
@@ -573,19 +583,19 @@ fn lower<'c>(
             let idx = b.value("arith.index_castui", &[lane], result_type(), &[]);
             b.replace(op, &[idx]);
         }
-        "pydev.lanemask_lt" => {
+        ops::LaneMaskLtOperation::NAME => {
             let lane = lane_id(b, ctx);
             let one = b.const_int(i32t, 1);
             let shifted = b.value("llvm.shl", &[one, lane], i32t, &[]);
             let m = b.value("llvm.sub", &[shifted, one], i32t, &[]);
             b.replace(op, &[typed(m, result_type())]);
         }
-        "pydev.syncthreads" | "pydev.syncthreads_count" | "pydev.syncthreads_and" | "pydev.syncthreads_or" => {
+        ops::SyncThreadsOperation::NAME | ops::SyncThreadsCountOperation::NAME | ops::SyncThreadsAndOperation::NAME | ops::SyncThreadsOrOperation::NAME => {
             declare.insert("barrier");
             let kind = match name {
-                "pydev.syncthreads" => barrier_kind::PLAIN,
-                "pydev.syncthreads_count" => barrier_kind::COUNT,
-                "pydev.syncthreads_and" => barrier_kind::AND,
+                ops::SyncThreadsOperation::NAME => barrier_kind::PLAIN,
+                ops::SyncThreadsCountOperation::NAME => barrier_kind::COUNT,
+                ops::SyncThreadsAndOperation::NAME => barrier_kind::AND,
                 _ => barrier_kind::OR,
             };
             let pred = if kind == barrier_kind::PLAIN { b.const_int(i32t, 0) } else { b.value("llvm.zext", &[operand(0)], i32t, &[]) };
@@ -602,18 +612,18 @@ fn lower<'c>(
                 }
             }
         }
-        "pydev.syncwarp" => {
+        ops::SyncWarpOperation::NAME => {
             let mask = mask_i32(b, operand(0))?;
             let (zero64, zero) = (b.const_int(b.i64(), 0), b.const_int(i32t, 0));
             warp(declare, warp_op::SYNCWARP, mask, zero64, zero);
             b.erase(op);
         }
-        "pydev.activemask" => {
+        ops::ActiveMaskOperation::NAME => {
             let (zero64, zero, full) = (b.const_int(b.i64(), 0), b.const_int(i32t, 0), b.const_int(i32t, -1));
             let r = warp(declare, warp_op::ACTIVEMASK, full, zero64, zero);
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
-        "pydev.vote" => {
+        ops::VoteOperation::NAME => {
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
             let mask = mask_i32(b, operand(0))?;
             let p = b.value("llvm.zext", &[operand(1)], b.i64(), &[]);
@@ -627,7 +637,7 @@ fn lower<'c>(
             let r = warp(declare, code, mask, p, zero);
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
-        "pydev.shfl" => {
+        ops::ShuffleOperation::NAME => {
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
             let mask = mask_i32(b, operand(0))?;
             let value = operand(1);
@@ -652,11 +662,11 @@ fn lower<'c>(
             })?;
             b.replace(op, &[moved]);
         }
-        "pydev.match_any" | "pydev.match_all" => {
+        ops::MatchAnyOperation::NAME | ops::MatchAllOperation::NAME => {
             let mask = mask_i32(b, operand(0))?;
             let bits = to_bits(b, operand(1))?;
             let zero = b.const_int(i32t, 0);
-            if name == "pydev.match_any" {
+            if name == ops::MatchAnyOperation::NAME {
                 let r = warp(declare, warp_op::MATCH_ANY, mask, bits, zero);
                 b.replace(op, &[from_bits(b, r, result_type())]);
             } else {
@@ -669,7 +679,7 @@ fn lower<'c>(
                 b.replace(op, &[m, p]);
             }
         }
-        "pydev.cast" => {
+        ops::CastOperation::NAME => {
             let input = operand(0);
             let is_i32 = |t: Type| IntegerType::try_from(t).is_ok_and(|i| i.is_signless() && i.width() == 32);
             let (from, to) = (input.r#type(), result_type());

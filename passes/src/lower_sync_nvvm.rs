@@ -24,6 +24,7 @@
 //!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
+use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, map_members, rewrite_all, Builder, PassId},
@@ -45,18 +46,18 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 const NAMES: &[&str] = &[
-    "pydev.syncthreads",
-    "pydev.syncthreads_count",
-    "pydev.syncthreads_and",
-    "pydev.syncthreads_or",
-    "pydev.syncwarp",
-    "pydev.activemask",
-    "pydev.lanemask_lt",
-    "pydev.vote",
-    "pydev.shfl",
-    "pydev.match_any",
-    "pydev.match_all",
-    "pydev.cast",
+    ops::SyncThreadsOperation::NAME,
+    ops::SyncThreadsCountOperation::NAME,
+    ops::SyncThreadsAndOperation::NAME,
+    ops::SyncThreadsOrOperation::NAME,
+    ops::SyncWarpOperation::NAME,
+    ops::ActiveMaskOperation::NAME,
+    ops::LaneMaskLtOperation::NAME,
+    ops::VoteOperation::NAME,
+    ops::ShuffleOperation::NAME,
+    ops::MatchAnyOperation::NAME,
+    ops::MatchAllOperation::NAME,
+    ops::CastOperation::NAME,
 ];
 
 fn run(root: OperationRef) -> Result<(), ()> {
@@ -170,33 +171,33 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     // Results typed `!pydev.warp_mask` or `si32` come back through a cast.
     let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };
     match name {
-        "pydev.syncthreads" => {
+        ops::SyncThreadsOperation::NAME => {
             barrier(b, None);
             b.erase(op);
         }
-        "pydev.syncthreads_count" => {
+        ops::SyncThreadsCountOperation::NAME => {
             let count = barrier(b, Some(("popc", operand(0)))).expect("result");
             b.replace(op, &[typed(count, result_type())]);
         }
-        "pydev.syncthreads_and" | "pydev.syncthreads_or" => {
-            let kind = if name.ends_with("and") { "and" } else { "or" };
+        ops::SyncThreadsAndOperation::NAME | ops::SyncThreadsOrOperation::NAME => {
+            let kind = if name == ops::SyncThreadsAndOperation::NAME { "and" } else { "or" };
             let r = barrier(b, Some((kind, operand(0)))).expect("result");
             b.replace(op, &[nonzero(b, r)]);
         }
-        "pydev.syncwarp" => {
+        ops::SyncWarpOperation::NAME => {
             let mask = as_i32(b, operand(0))?;
             b.op("nvvm.bar.warp.sync", &[mask], &[], &[]);
             b.erase(op);
         }
-        "pydev.activemask" => {
+        ops::ActiveMaskOperation::NAME => {
             let m = b.inline_asm("activemask.b32 $0;", "=r", &[], Some(b.i32())).expect("result");
             b.replace(op, &[typed(m, result_type())]);
         }
-        "pydev.lanemask_lt" => {
+        ops::LaneMaskLtOperation::NAME => {
             let m = b.value("nvvm.read.ptx.sreg.lanemask.lt", &[], b.i32(), &[]);
             b.replace(op, &[typed(m, result_type())]);
         }
-        "pydev.vote" => {
+        ops::VoteOperation::NAME => {
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
             let mask = as_i32(b, operand(0))?;
             let (nvvm_kind, ty) = match kind {
@@ -213,7 +214,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             );
             b.replace(op, &[typed(v, result_type())]);
         }
-        "pydev.shfl" => {
+        ops::ShuffleOperation::NAME => {
             let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
             let mask = as_i32(b, operand(0))?;
             let lane = as_i32(b, operand(2))?;
@@ -221,7 +222,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             let v = map_members(b, operand(1), &mut |b, x| shuffle(b, kind, mask, x, lane))?;
             b.replace(op, &[v]);
         }
-        "pydev.match_any" | "pydev.match_all" => {
+        ops::MatchAnyOperation::NAME | ops::MatchAllOperation::NAME => {
             let mask = as_i32(b, operand(0))?;
             let mut value = operand(1);
             let ty = value.r#type();
@@ -229,7 +230,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 let bits = if ty.is_f32() { 32 } else { 64 };
                 value = b.value("llvm.bitcast", &[value], IntegerType::new(b.ctx, bits).into(), &[]);
             }
-            if name == "pydev.match_any" {
+            if name == ops::MatchAnyOperation::NAME {
                 let m = b.value("nvvm.match.sync", &[mask, value], b.i32(), &[b.named("kind", b.attr("#nvvm<match_sync_kind any>"))]);
                 b.replace(op, &[typed(m, result_type())]);
             } else {
@@ -241,7 +242,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 b.replace(op, &[typed(m, result_type()), p]);
             }
         }
-        "pydev.cast" => {
+        ops::CastOperation::NAME => {
             let input = operand(0);
             let is_i32 = |t: Type| IntegerType::try_from(t).is_ok_and(|i| i.is_signless() && i.width() == 32);
             let (from, to) = (input.r#type(), result_type());

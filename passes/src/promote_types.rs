@@ -35,6 +35,7 @@
 //!   cast                      =>  extsi|extui|trunci|sitofp|uitofp|fptosi|fptoui|extf|truncf|complex.create
 //!   constant                  =>  arith.constant
 
+use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -78,9 +79,9 @@ fn run_fast(root: OperationRef) -> Result<(), ()> {
 }
 
 const ARITH_OPS: &[&str] = &[
-    "pydev.constant", "pydev.add", "pydev.sub", "pydev.mul", "pydev.truediv", "pydev.floordiv", "pydev.mod", "pydev.pow",
-    "pydev.min", "pydev.max", "pydev.and", "pydev.or", "pydev.xor", "pydev.lshift", "pydev.rshift", "pydev.cmp",
-    "pydev.neg", "pydev.pos", "pydev.invert", "pydev.not", "pydev.abs", "pydev.cast",
+    ops::ConstantOperation::NAME, ops::AddOperation::NAME, ops::SubOperation::NAME, ops::MulOperation::NAME, ops::TrueDivOperation::NAME, ops::FloorDivOperation::NAME, ops::ModOperation::NAME, ops::PowOperation::NAME,
+    ops::MinOperation::NAME, ops::MaxOperation::NAME, ops::AndOperation::NAME, ops::OrOperation::NAME, ops::XorOperation::NAME, ops::LShiftOperation::NAME, ops::RShiftOperation::NAME, ops::CmpOperation::NAME,
+    ops::NegOperation::NAME, ops::PosOperation::NAME, ops::InvertOperation::NAME, ops::NotOperation::NAME, ops::AbsOperation::NAME, ops::CastOperation::NAME,
 ];
 
 /// A number's kind, read before signedness is erased.
@@ -197,7 +198,7 @@ fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
         let result = op.result(0).map(|r| kind(r.r#type())).unwrap_or(Num::Other);
         pending.push(Pending { op, operands, result });
     }
-    for op in capi::ops_named(root, &["pydev.atomic_rmw"]) {
+    for op in capi::ops_named(root, &[ops::AtomicRMWOperation::NAME]) {
         let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
         if unsigned {
             capi::op_mut(op).set_discardable_attribute(pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
@@ -335,11 +336,12 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
 
 fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, String> {
     let name = p.op.name();
-    let name = name.as_string_ref().as_str().unwrap_or_default().trim_start_matches("pydev.").to_owned();
+    let name = name.as_string_ref().as_str().unwrap_or_default();
+    let name = ops::mnemonic(name).unwrap_or(name).to_owned();
     let operand = |i: usize| capi::value(p.op.operand(i).expect("verified operand"));
     let result_type = || p.op.result(0).expect("verified result").r#type();
     let rk = p.result;
-    if name == "constant" {
+    if name == ops::ConstantOperation::MNEMONIC {
         let attr = p.op.attribute("value").expect("constant value");
         let ty = result_type();
         let value = match rk {
@@ -349,27 +351,27 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         };
         return Ok(Some(b.value("arith.constant", &[], ty, &[b.named("value", value)])));
     }
-    if name == "cast" {
+    if name == ops::CastOperation::MNEMONIC {
         let (from, to) = (p.operands[0], rk);
         if from == Num::Other || to == Num::Other {
             return Ok(None); // warp masks: pydev-lower-sync-nvvm
         }
         return convert(b, operand(0), from, to).map(Some);
     }
-    if matches!(name.as_str(), "neg" | "pos" | "invert" | "not" | "abs") {
+    if matches!(name.as_str(), ops::NegOperation::MNEMONIC | ops::PosOperation::MNEMONIC | ops::InvertOperation::MNEMONIC | ops::NotOperation::MNEMONIC | ops::AbsOperation::MNEMONIC) {
         let from = p.operands[0];
-        let x = if name == "abs" { operand(0) } else { convert(b, operand(0), from, rk)? };
+        let x = if name == ops::AbsOperation::MNEMONIC { operand(0) } else { convert(b, operand(0), from, rk)? };
         let t = result_type();
         return Ok(Some(match (name.as_str(), rk) {
-            ("pos", _) => x,
-            ("neg", Num::Float(_)) => b.value("arith.negf", &[x], t, &[]),
-            ("neg", Num::Complex(_)) => b.value("complex.neg", &[x], t, &[]),
-            ("neg", _) => b.value("arith.subi", &[zero(b, rk), x], t, &[]),
-            ("invert", _) | ("not", _) => {
+            (ops::PosOperation::MNEMONIC, _) => x,
+            (ops::NegOperation::MNEMONIC, Num::Float(_)) => b.value("arith.negf", &[x], t, &[]),
+            (ops::NegOperation::MNEMONIC, Num::Complex(_)) => b.value("complex.neg", &[x], t, &[]),
+            (ops::NegOperation::MNEMONIC, _) => b.value("arith.subi", &[zero(b, rk), x], t, &[]),
+            (ops::InvertOperation::MNEMONIC, _) | (ops::NotOperation::MNEMONIC, _) => {
                 let ones = b.value("arith.constant", &[], t, &[b.named("value", IntegerAttribute::new(t, -1).into())]);
                 b.value("arith.xori", &[x, ones], t, &[])
             }
-            ("abs", _) => match from {
+            (ops::AbsOperation::MNEMONIC, _) => match from {
                 Num::Float(_) => b.value("math.absf", &[x], t, &[]),
                 Num::Complex(_) => b.value("complex.abs", &[x], t, &[]),
                 Num::Bool => convert(b, x, from, rk)?,
@@ -378,7 +380,7 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
             _ => unreachable!("unary names"),
         }));
     }
-    if name == "cmp" {
+    if name == ops::CmpOperation::MNEMONIC {
         let k = common(p.operands[0], p.operands[1]);
         let x = convert(b, operand(0), p.operands[0], k)?;
         let y = convert(b, operand(1), p.operands[1], k)?;
@@ -401,33 +403,33 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
     let v = |op: &str| b.value(op, &[x, y], t, &[]);
     let contracted = |op: &str| b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(&format!("#arith.fastmath<{fastmath}>")))]);
     Ok(Some(match (name.as_str(), rk) {
-        ("add", Num::Float(_)) => contracted("arith.addf"),
-        ("sub", Num::Float(_)) => contracted("arith.subf"),
-        ("mul", Num::Float(_)) => contracted("arith.mulf"),
-        ("truediv", Num::Float(_)) if fastmath == "fast" => contracted("arith.divf"),
-        ("truediv", Num::Float(_)) => v("arith.divf"),
-        ("add", Num::Complex(_)) => v("complex.add"),
-        ("sub", Num::Complex(_)) => v("complex.sub"),
-        ("mul", Num::Complex(_)) => v("complex.mul"),
-        ("truediv", Num::Complex(_)) => v("complex.div"),
-        ("pow", Num::Complex(_)) => v("complex.pow"),
+        (ops::AddOperation::MNEMONIC, Num::Float(_)) => contracted("arith.addf"),
+        (ops::SubOperation::MNEMONIC, Num::Float(_)) => contracted("arith.subf"),
+        (ops::MulOperation::MNEMONIC, Num::Float(_)) => contracted("arith.mulf"),
+        (ops::TrueDivOperation::MNEMONIC, Num::Float(_)) if fastmath == "fast" => contracted("arith.divf"),
+        (ops::TrueDivOperation::MNEMONIC, Num::Float(_)) => v("arith.divf"),
+        (ops::AddOperation::MNEMONIC, Num::Complex(_)) => v("complex.add"),
+        (ops::SubOperation::MNEMONIC, Num::Complex(_)) => v("complex.sub"),
+        (ops::MulOperation::MNEMONIC, Num::Complex(_)) => v("complex.mul"),
+        (ops::TrueDivOperation::MNEMONIC, Num::Complex(_)) => v("complex.div"),
+        (ops::PowOperation::MNEMONIC, Num::Complex(_)) => v("complex.pow"),
         // int32/int64 overflow is undefined behaviour (spec: a value its
         // format cannot represent), as for CUDA C++'s int and long long:
         // `nsw` lets LLVM prove indices such as `i + 1` non-negative.
-        ("add" | "sub" | "mul", Num::Int { signed: true, width: 32 | 64 }) => {
-            let op = match name.as_str() { "add" => "arith.addi", "sub" => "arith.subi", _ => "arith.muli" };
+        (ops::AddOperation::MNEMONIC | ops::SubOperation::MNEMONIC | ops::MulOperation::MNEMONIC, Num::Int { signed: true, width: 32 | 64 }) => {
+            let op = match name.as_str() { ops::AddOperation::MNEMONIC => "arith.addi", ops::SubOperation::MNEMONIC => "arith.subi", _ => "arith.muli" };
             b.value(op, &[x, y], t, &[b.named("overflowFlags", b.attr("#arith.overflow<nsw>"))])
         }
-        ("add", _) => v("arith.addi"),
-        ("sub", _) => v("arith.subi"),
-        ("mul", _) => v("arith.muli"),
-        ("floordiv", Num::Float(_)) => {
+        (ops::AddOperation::MNEMONIC, _) => v("arith.addi"),
+        (ops::SubOperation::MNEMONIC, _) => v("arith.subi"),
+        (ops::MulOperation::MNEMONIC, _) => v("arith.muli"),
+        (ops::FloorDivOperation::MNEMONIC, Num::Float(_)) => {
             let q = v("arith.divf");
             b.value("math.floor", &[q], t, &[])
         }
-        ("floordiv", Num::Int { signed: true, .. }) => v("arith.floordivsi"),
-        ("floordiv", _) => v("arith.divui"),
-        ("mod", Num::Float(_)) => {
+        (ops::FloorDivOperation::MNEMONIC, Num::Int { signed: true, .. }) => v("arith.floordivsi"),
+        (ops::FloorDivOperation::MNEMONIC, _) => v("arith.divui"),
+        (ops::ModOperation::MNEMONIC, Num::Float(_)) => {
             // Python: the remainder has the sign of the divisor.
             let r = v("arith.remf");
             let z = zero(b, rk);
@@ -439,7 +441,7 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
             let adjusted = b.value("arith.addf", &[r, y], t, &[]);
             select(b, fix, adjusted, r)
         }
-        ("mod", Num::Int { signed: true, .. }) => {
+        (ops::ModOperation::MNEMONIC, Num::Int { signed: true, .. }) => {
             let r = v("arith.remsi");
             let z = zero(b, rk);
             let nonzero = cmpi(b, 1, r, z);
@@ -450,21 +452,21 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
             let adjusted = b.value("arith.addi", &[r, y], t, &[]);
             select(b, fix, adjusted, r)
         }
-        ("mod", _) => v("arith.remui"),
-        ("pow", Num::Float(_)) => v("math.powf"),
-        ("pow", _) => v("math.ipowi"),
-        ("and", _) => v("arith.andi"),
-        ("or", _) => v("arith.ori"),
-        ("xor", _) => v("arith.xori"),
-        ("lshift", _) => v("arith.shli"),
-        ("rshift", Num::Int { signed: true, .. }) => v("arith.shrsi"),
-        ("rshift", _) => v("arith.shrui"),
-        ("min", Num::Float(_)) => select(b, cmpf(b, 4, y, x), y, x),
-        ("max", Num::Float(_)) => select(b, cmpf(b, 2, y, x), y, x),
-        ("min", Num::Int { signed: true, .. }) => v("arith.minsi"),
-        ("max", Num::Int { signed: true, .. }) => v("arith.maxsi"),
-        ("min", _) => v("arith.minui"),
-        ("max", _) => v("arith.maxui"),
+        (ops::ModOperation::MNEMONIC, _) => v("arith.remui"),
+        (ops::PowOperation::MNEMONIC, Num::Float(_)) => v("math.powf"),
+        (ops::PowOperation::MNEMONIC, _) => v("math.ipowi"),
+        (ops::AndOperation::MNEMONIC, _) => v("arith.andi"),
+        (ops::OrOperation::MNEMONIC, _) => v("arith.ori"),
+        (ops::XorOperation::MNEMONIC, _) => v("arith.xori"),
+        (ops::LShiftOperation::MNEMONIC, _) => v("arith.shli"),
+        (ops::RShiftOperation::MNEMONIC, Num::Int { signed: true, .. }) => v("arith.shrsi"),
+        (ops::RShiftOperation::MNEMONIC, _) => v("arith.shrui"),
+        (ops::MinOperation::MNEMONIC, Num::Float(_)) => select(b, cmpf(b, 4, y, x), y, x),
+        (ops::MaxOperation::MNEMONIC, Num::Float(_)) => select(b, cmpf(b, 2, y, x), y, x),
+        (ops::MinOperation::MNEMONIC, Num::Int { signed: true, .. }) => v("arith.minsi"),
+        (ops::MaxOperation::MNEMONIC, Num::Int { signed: true, .. }) => v("arith.maxsi"),
+        (ops::MinOperation::MNEMONIC, _) => v("arith.minui"),
+        (ops::MaxOperation::MNEMONIC, _) => v("arith.maxui"),
         (op, k) => return Err(format!("'pydev.{op}' on {k:?} is not lowered yet")),
     }))
 }

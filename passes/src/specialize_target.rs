@@ -16,6 +16,7 @@
 //!   target not(a)          =>  !a
 //!   target any_target      =>  true             target no_target  =>  false
 
+use pydev_dialect::ops;
 use crate::{
     ir::{rewrite_all, Builder, PassId},
     PassInfo, PassOption,
@@ -68,8 +69,8 @@ pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
 }
 
 fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {
-    rewrite_all(root, &["pydev.target"], |b: &Builder, op| {
-        let value = matches(op.attribute("desc").map_err(|_| "pydev.target without desc")?, sm)?;
+    rewrite_all(root, &[ops::TargetOperation::NAME], |b: &Builder, op| {
+        let value = matches(op.attribute("desc").map_err(|_| format!("{} without desc", ops::TargetOperation::NAME))?, sm)?;
         let i1 = IntegerType::new(b.ctx, 1).into();
         let c = b.value("arith.constant", &[], i1, &[b.named("value", IntegerAttribute::new(i1, i64::from(value)).into())]);
         b.replace(op, &[c]);

@@ -253,7 +253,7 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
     while let Some(o) = op {
         if o.name().as_string_ref().as_str() == Ok("func.func") {
             let name = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
-            let is_kernel = o.has_attribute("pydev.kernel");
+            let is_kernel = o.has_attribute(pydev_dialect::abi::attr::KERNEL);
             let ty = o.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok());
             if is_kernel {
                 kernels.push(name.clone());
