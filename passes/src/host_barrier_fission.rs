@@ -512,6 +512,10 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for old in capi::ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
         Builder::before(old).erase(old);
     }
+    // Text, not builder code (issue 15, item 1, still to convert): the block
+    // loop is a whole `func.func` of upstream ops (scf.while, arith, llvm
+    // GEP/load/store, func.call) with no pydev op; `block_loop` writes it as
+    // one template whose ABI names come from `pydev_dialect::abi`.
     let text = block_loop(&name, &params, frame, has_warp);
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
@@ -540,7 +544,7 @@ fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
 func.func private @{kernel}({types}, i32) -> i32
 func.func private @{error}(!llvm.ptr, i32, i32, i64, i64)
 func.func private @{gather}(!llvm.ptr, i64, i32) -> i64
-func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
+func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
@@ -646,6 +650,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{pydev.host_ctx}} {{
 "#,
         types = types.join(", "),
         decl = decl.join(", "),
+        host_ctx = attr::HOST_CTX,
         args = args.join(", "),
         error = entry::ERROR,
         gather = entry::WARP_GATHER,

@@ -70,6 +70,13 @@ impl<'c> Builder<'c> {
         capi::detach(self.rewriter.as_rewriter_base().insert(op))
     }
 
+    /// Inserts an op built elsewhere (a generated `pydev_dialect::ops`
+    /// builder) at this builder's position and returns its one result.
+    pub fn insert_value(&self, op: impl Into<melior::ir::Operation<'c>>) -> Value<'c, 'c> {
+        let op = self.insert_op(op.into());
+        capi::value(op.result(0).expect("one result").into())
+    }
+
     /// Like [`Builder::op`], for ops with one result.
     pub fn value(
         &self,
@@ -248,26 +255,27 @@ pub fn map_members<'c>(
         let mut parts = Vec::new();
         for i in 0..lanes {
             let index = b.const_int(b.i32(), i64::from(i));
-            let lane = b.value(ops::VectorExtractOperation::NAME, &[v, index], element, &[]);
+            let lane = b.insert_value(ops::vector_extract(b.ctx, element, v, index, b.loc));
             parts.push(map_members(b, lane, f)?);
         }
-        return Ok(b.value(ops::VectorCreateOperation::NAME, &parts, ty, &[]));
+        return Ok(b.insert_value(ops::vector_create(b.ctx, ty, &parts, b.loc)));
     }
     if let Some((_, fields, _)) = struct_parts(ty) {
         let mut parts = Vec::new();
         for (name, field_ty) in fields {
-            let field = b.value(ops::StructExtractOperation::NAME, &[v], field_ty, &[b.named("field", b.string(&name))]);
+            let field = b.insert_value(ops::struct_extract(b.ctx, field_ty, v, StringAttribute::new(b.ctx, &name), b.loc));
             parts.push(map_members(b, field, f)?);
         }
-        return Ok(b.value(ops::StructCreateOperation::NAME, &parts, ty, &[]));
+        return Ok(b.insert_value(ops::struct_create(b.ctx, ty, &parts, b.loc)));
     }
     if let Some(types) = tuple_parts(ty) {
         let mut parts = Vec::new();
         for (i, element) in types.into_iter().enumerate() {
-            let item = b.value(ops::TupleExtractOperation::NAME, &[v], element, &[b.named("index", b.attr(&format!("{i} : i64")))]);
+            let index = IntegerAttribute::new(b.i64(), i as i64);
+            let item = b.insert_value(ops::tuple_extract(b.ctx, element, v, index, b.loc));
             parts.push(map_members(b, item, f)?);
         }
-        return Ok(b.value(ops::TupleCreateOperation::NAME, &parts, ty, &[]));
+        return Ok(b.insert_value(ops::tuple_create(b.ctx, ty, &parts, b.loc)));
     }
     if ty.to_string().starts_with("complex<") {
         let element = capi::complex_element(ty);

@@ -679,6 +679,9 @@ fn run_host(root: OperationRef) -> Result<(), ()> {
     let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
     let ctx = capi::context(module);
     for decl in declare {
+        // Text (upstream func/llvm declarations, no pydev op): `lower_host`
+        // collects the runtime entry points it calls as declarations, with
+        // signatures from `pydev_dialect::abi`; still to convert to builders.
         let text = format!("module {{ {decl} }}");
         let m = melior::ir::Module::parse(ctx, &text).expect("runtime declaration");
         use melior::ir::BlockLike;

@@ -175,6 +175,8 @@ fn run(module: OperationRef) -> Result<(), ()> {
         text += &if h.starts_with("__pydev_f32_to_") { to_f8(h, f) } else { from_f8(h, f) };
     }
     text += "}\n";
+    // Text (upstream arith/llvm helper functions, no pydev op): the float8
+    // conversion helpers are templates per format; still to convert.
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-lower-float8 built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
     let mut op = parsed.body().first_operation();

@@ -220,6 +220,9 @@ fn run(module: OperationRef) -> Result<(), ()> {
         text += &block_loop(name, function_type(*f));
     }
     text += "}\n";
+    // Text (upstream func/llvm declarations and the block loops, which are
+    // scf/arith/llvm only, no pydev op); names from `pydev_dialect::abi`.
+    // Still to convert to builder code (issue 15, item 1).
     let Some(extra) = Module::parse(ctx, &text) else {
         capi::emit_error(module.location(), &format!("pydev-lower-simt-host built invalid IR:\n{text}"));
         return Err(());
@@ -384,7 +387,7 @@ fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
     let types: Vec<String> = (0..n).map(|i| fn_type.input(i).expect("input").to_string()).collect();
     let c = format!("%a{}", n - 1);
     format!(
-        r#"func.func @__pydev_block_{kernel}({params}) attributes {{pydev.host_ctx}} {{
+        r#"func.func @__pydev_block_{kernel}({params}) attributes {{{host_ctx}}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %px = llvm.getelementptr {c}[{bdim_x}] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -416,6 +419,7 @@ fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
 }}
 "#,
         params = params.join(", "),
+        host_ctx = attr::HOST_CTX,
         args = args.join(", "),
         types = types.join(", "),
         bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
@@ -556,6 +560,9 @@ fn lower<'c>(
             let n = capi::ops_named(module, &["llvm.mlir.global"]).len();
             let symbol = format!("__pydev_printf_{n}");
             let escaped: String = format.bytes().chain(std::iter::once(0)).map(|c| if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' { (c as char).to_string() } else { format!("\\{c:02X}") }).collect();
+            // Text (an upstream op, no pydev op): the parser derives the
+            // global's `!llvm.array<N x i8>` type from the escaped string;
+            // builder code would compute both here. Still to convert.
             let text = format!("module {{ llvm.mlir.global internal constant @{symbol}(\"{escaped}\") {{addr_space = 0 : i32}} }}");
             let parsed = Module::parse(b.ctx, &text).ok_or("cannot build the printf format")?;
             let body = module.region(0).ok().and_then(capi::entry_block).ok_or("no module body")?;

@@ -347,7 +347,7 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         let value = match rk {
             Num::Int { .. } | Num::Bool => IntegerAttribute::new(ty, capi::integer_attr_value(attr).ok_or("constant is not an integer")?).into(),
             Num::Float(t) => FloatAttribute::new(b.ctx, t, capi::float_attr_value(attr).ok_or("constant is not a float")?).into(),
-            _ => return Err("complex pydev.constant is not lowered; use complex.constant".into()),
+            _ => return Err(format!("complex {} is not lowered; use complex.constant", ops::ConstantOperation::NAME)),
         };
         return Ok(Some(b.value("arith.constant", &[], ty, &[b.named("value", value)])));
     }
