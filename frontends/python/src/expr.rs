@@ -8,6 +8,7 @@ use crate::{
     lower::{describe, ClosureBody, Item, Lowerer, R},
     types::{promote, ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, INT64},
 };
+use pydev_dialect::ops;
 use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 use std::rc::Rc;
@@ -58,20 +59,21 @@ fn sliced_layout(layout: ArrayLayout, keeps: &[Keep]) -> ArrayLayout {
     if keeps_order && keeps.iter().any(|k| *k != Keep::One) { layout } else { ArrayLayout::Strided }
 }
 
+/// The pydev op of a binary operator (its full name, `pydev.add`).
 fn op_name(op: Operator) -> Option<&'static str> {
     Some(match op {
-        Operator::Add => "add",
-        Operator::Sub => "sub",
-        Operator::Mult => "mul",
-        Operator::Div => "truediv",
-        Operator::FloorDiv => "floordiv",
-        Operator::Mod => "mod",
-        Operator::Pow => "pow",
-        Operator::BitAnd => "and",
-        Operator::BitOr => "or",
-        Operator::BitXor => "xor",
-        Operator::LShift => "lshift",
-        Operator::RShift => "rshift",
+        Operator::Add => ops::AddOperation::NAME,
+        Operator::Sub => ops::SubOperation::NAME,
+        Operator::Mult => ops::MulOperation::NAME,
+        Operator::Div => ops::TrueDivOperation::NAME,
+        Operator::FloorDiv => ops::FloorDivOperation::NAME,
+        Operator::Mod => ops::ModOperation::NAME,
+        Operator::Pow => ops::PowOperation::NAME,
+        Operator::BitAnd => ops::AndOperation::NAME,
+        Operator::BitOr => ops::OrOperation::NAME,
+        Operator::BitXor => ops::XorOperation::NAME,
+        Operator::LShift => ops::LShiftOperation::NAME,
+        Operator::RShift => ops::RShiftOperation::NAME,
         Operator::MatMult => return None,
     })
 }
@@ -155,7 +157,7 @@ impl Lowerer<'_, '_, '_> {
     fn number(&mut self, item: Item, range: TextRange, what: &str) -> R<Val> {
         match item {
             Item::Val(v) if v.ty.is_number() => Ok(v),
-            Item::Val(m) if m.ty == Ty::WarpMask => Ok(self.b.op1(&format!("pydev.cast {} : !pydev.warp_mask to si32", v(m.id)), INT32)),
+            Item::Val(m) if m.ty == Ty::WarpMask => Ok(self.b.op1(&format!("{} {} : !pydev.warp_mask to si32", ops::CastOperation::NAME, v(m.id)), INT32)),
             other => self.err(range, format!("{what} needs numbers, got {}", describe(&other))),
         }
     }
@@ -216,7 +218,7 @@ impl Lowerer<'_, '_, '_> {
         if result == Ty::Bool && !bitwise {
             result = INT32;
         }
-        let mut out = self.b.op1(&format!("pydev.{name} {}, {} : {}, {} -> {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir(), result.mlir()), result);
+        let mut out = self.b.op1(&format!("{name} {}, {} : {}, {} -> {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir(), result.mlir()), result);
         out.weak = weak;
         Ok(Item::Val(out))
     }
@@ -257,7 +259,7 @@ impl Lowerer<'_, '_, '_> {
                 Some(Const::Bool(b)) => Some(Const::Bool(!b)),
                 _ => None,
             };
-            let mut r = self.b.op1(&format!("pydev.not {} : i1 -> i1", v(t.id)), Ty::Bool);
+            let mut r = self.b.op1(&format!("{} {} : i1 -> i1", ops::NotOperation::NAME, v(t.id)), Ty::Bool);
             r.konst = konst;
             if let Some(k) = self.target_known.get(&t.id).copied() {
                 self.target_known.insert(r.id, !k);
@@ -266,13 +268,13 @@ impl Lowerer<'_, '_, '_> {
         }
         let x = self.number(operand, u.range(), &format!("unary '{}'", u.op.as_str()))?;
         let (name, ty) = match u.op {
-            UnaryOp::USub => ("neg", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
-            UnaryOp::UAdd => ("pos", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+            UnaryOp::USub => (ops::NegOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+            UnaryOp::UAdd => (ops::PosOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
             UnaryOp::Invert => {
                 if !matches!(x.ty, Ty::Int { .. } | Ty::Bool) {
                     return self.err(u.range(), format!("'~' needs an integer, got {}", x.ty));
                 }
-                ("invert", if x.ty == Ty::Bool { INT32 } else { x.ty.clone() })
+                (ops::InvertOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() })
             }
             UnaryOp::Not => unreachable!("handled above"),
         };
@@ -290,7 +292,7 @@ impl Lowerer<'_, '_, '_> {
             }
             return Ok(Item::Val(c));
         }
-        let mut r = self.b.op1(&format!("pydev.{name} {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+        let mut r = self.b.op1(&format!("{name} {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
         r.weak = x.weak;
         Ok(Item::Val(r))
     }
@@ -323,7 +325,7 @@ impl Lowerer<'_, '_, '_> {
             })),
             _ => None,
         };
-        let mut out = self.b.op1(&format!("pydev.cmp {pred}, {}, {} : {}, {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir()), Ty::Bool);
+        let mut out = self.b.op1(&format!("{} {pred}, {}, {} : {}, {}", ops::CmpOperation::NAME, v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir()), Ty::Bool);
         out.konst = konst;
         Ok(out)
     }
@@ -521,7 +523,7 @@ impl Lowerer<'_, '_, '_> {
             if let Some(inner) = ty.aligned_value().cloned() {
                 let inner = self.convert(x, &inner, range)?;
                 self.at(range);
-                return Ok(self.b.op1(&format!("pydev.struct_create({}) : ({}) -> {}", v(inner.id), inner.ty.mlir(), ty.mlir()), ty.clone()));
+                return Ok(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::StructCreateOperation::NAME, v(inner.id), inner.ty.mlir(), ty.mlir()), ty.clone()));
             }
             // `device.align(S, n)` of a struct is S with a larger alignment:
             // the same fields, moved into the other layout.
@@ -530,11 +532,11 @@ impl Lowerer<'_, '_, '_> {
                     self.at(range);
                     let mut names = Vec::new();
                     for (field, fty) in &from.fields {
-                        let f = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), fty.mlir()), fty.clone());
+                        let f = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), fty.mlir()), fty.clone());
                         names.push(v(f.id));
                     }
                     let types = from.fields.iter().map(|(_, t)| t.mlir()).collect::<Vec<_>>().join(", ");
-                    return Ok(self.b.op1(&format!("pydev.struct_create({}) : ({types}) -> {}", names.join(", "), ty.mlir()), ty.clone()));
+                    return Ok(self.b.op1(&format!("{}({}) : ({types}) -> {}", ops::StructCreateOperation::NAME, names.join(", "), ty.mlir()), ty.clone()));
                 }
             }
         }
@@ -577,7 +579,7 @@ impl Lowerer<'_, '_, '_> {
         if *ty == Ty::Bool {
             return self.truth(Item::Val(x.clone()), range);
         }
-        Ok(self.b.op1(&format!("pydev.cast {} : {} to {}", v(x.id), x.ty.mlir(), ty.mlir()), ty.clone()))
+        Ok(self.b.op1(&format!("{} {} : {} to {}", ops::CastOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty.clone()))
     }
 
     /// Converts an argument to a parameter type: Python scalars adopt it,
@@ -617,7 +619,7 @@ impl Lowerer<'_, '_, '_> {
     /// The `t` value of a `device.align(t, n)` value (other values as they are).
     pub fn unwrap_aligned(&mut self, x: Val) -> Val {
         match x.ty.aligned_value().cloned() {
-            Some(inner) => self.b.op1(&format!("pydev.struct_extract {}[\"value\"] : {} -> {}", v(x.id), x.ty.mlir(), inner.mlir()), inner),
+            Some(inner) => self.b.op1(&format!("{} {}[\"value\"] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), inner.mlir()), inner),
             None => x,
         }
     }
@@ -637,8 +639,8 @@ impl Lowerer<'_, '_, '_> {
                 let zero = self.typed_const(&Const::Int(0), &i.ty);
                 let n = self.typed_const(&Const::Int(i128::from(lanes)), &i.ty);
                 let t = i.ty.mlir();
-                let neg = self.b.op1(&format!("pydev.cmp lt, {}, {} : {t}, {t}", v(i.id), v(zero.id)), Ty::Bool);
-                let wrapped = self.b.op1(&format!("pydev.add {}, {} : {t}, {t} -> {t}", v(i.id), v(n.id)), i.ty.clone());
+                let neg = self.b.op1(&format!("{} lt, {}, {} : {t}, {t}", ops::CmpOperation::NAME, v(i.id), v(zero.id)), Ty::Bool);
+                let wrapped = self.b.op1(&format!("{} {}, {} : {t}, {t} -> {t}", ops::AddOperation::NAME, v(i.id), v(n.id)), i.ty.clone());
                 Ok(self.b.op1(&format!("arith.select {}, {}, {} : {t}", v(neg.id), v(wrapped.id), v(i.id)), i.ty.clone()))
             }
             _ => Ok(i),
@@ -652,7 +654,7 @@ impl Lowerer<'_, '_, '_> {
         }
         let elem = (**elem).clone();
         let idx = self.typed_const(&Const::Int(i128::from(lane)), &INT32);
-        Ok(self.b.op1(&format!("pydev.vector_extract {}[{}] : {}, si32 -> {}", v(vec.id), v(idx.id), vec.ty.mlir(), elem.mlir()), elem))
+        Ok(self.b.op1(&format!("{} {}[{}] : {}, si32 -> {}", ops::VectorExtractOperation::NAME, v(vec.id), v(idx.id), vec.ty.mlir(), elem.mlir()), elem))
     }
 
     pub fn attribute(&mut self, base: Item, attr: &str, range: TextRange) -> R<Item> {
@@ -692,7 +694,7 @@ impl Lowerer<'_, '_, '_> {
             (Ty::Vector { elem, .. }, "dtype") => Ok(Item::Dtype((**elem).clone())),
             (Ty::Struct(def), field) if def.fields.iter().any(|(n, _)| n == field) => {
                 let ty = def.fields.iter().find(|(n, _)| n == field).expect("field").1.clone();
-                let value = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                let value = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty);
                 Ok(Item::Val(self.unwrap_aligned(value)))
             }
             (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
@@ -722,11 +724,11 @@ impl Lowerer<'_, '_, '_> {
         let tuple_ty = Ty::Tuple(vec![INT64; ndim as usize]);
         match attr {
             "shape" | "strides" => {
-                let op = if attr == "shape" { "array_shape" } else { "array_strides" };
-                let t = self.b.op1(&format!("pydev.{op} {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty);
+                let op = if attr == "shape" { ops::ArrayShapeOperation::NAME } else { ops::ArrayStridesOperation::NAME };
+                let t = self.b.op1(&format!("{op} {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty);
                 Ok(Item::Val(t))
             }
-            "size" => Ok(Item::Val(self.b.op1(&format!("pydev.array_size {} : {} -> si64", v(a.id), a.ty.mlir()), INT64))),
+            "size" => Ok(Item::Val(self.b.op1(&format!("{} {} : {} -> si64", ops::ArraySizeOperation::NAME, v(a.id), a.ty.mlir()), INT64))),
             "ndim" | "ndims" => Ok(Item::Val(self.constant(Const::Int(i128::from(ndim)), range)?)),
             "dtype" => Ok(Item::Dtype(dtype)),
             "view" | "reshape" | "astype" => Ok(Item::Method(Box::new(Item::Val(a)), attr.to_owned())),
@@ -750,7 +752,7 @@ impl Lowerer<'_, '_, '_> {
                     // Only the element asked for.
                     let t = types[i].clone();
                     self.at(range);
-                    Ok(Item::Val(self.b.op1(&format!("pydev.tuple_extract {}[{i}] : {} -> {}", v(x.id), x.ty.mlir(), t.mlir()), t)))
+                    Ok(Item::Val(self.b.op1(&format!("{} {}[{i}] : {} -> {}", ops::TupleExtractOperation::NAME, v(x.id), x.ty.mlir(), t.mlir()), t)))
                 }
                 Ty::Vector { elem, lanes } => {
                     let (elem, lanes) = ((**elem).clone(), *lanes);
@@ -758,7 +760,7 @@ impl Lowerer<'_, '_, '_> {
                     let idx = self.index_value(idx, slice.range())?;
                     let idx = self.lane_index(idx, lanes, &x.ty, slice.range())?;
                     self.at(range);
-                    Ok(Item::Val(self.b.op1(&format!("pydev.vector_extract {}[{}] : {}, {} -> {}", v(x.id), v(idx.id), x.ty.mlir(), idx.ty.mlir(), elem.mlir()), elem)))
+                    Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::VectorExtractOperation::NAME, v(x.id), v(idx.id), x.ty.mlir(), idx.ty.mlir(), elem.mlir()), elem)))
                 }
                 Ty::Array { .. } => self.array_subscript(x, slice, range),
                 Ty::WarpMask => {
@@ -801,9 +803,9 @@ impl Lowerer<'_, '_, '_> {
     pub fn mask_bit(&mut self, mask: &Val, i: &Val, range: TextRange) -> R<Val> {
         let m = self.convert(mask, &INT32, range)?;
         let i = self.convert(i, &INT32, range)?;
-        let shifted = self.b.op1(&format!("pydev.rshift {}, {} : si32, si32 -> si32", v(m.id), v(i.id)), INT32);
+        let shifted = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::RShiftOperation::NAME, v(m.id), v(i.id)), INT32);
         let one = self.typed_const(&Const::Int(1), &INT32);
-        let bit = self.b.op1(&format!("pydev.and {}, {} : si32, si32 -> si32", v(shifted.id), v(one.id)), INT32);
+        let bit = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::AndOperation::NAME, v(shifted.id), v(one.id)), INT32);
         self.truth(Item::Val(bit), range)
     }
 
@@ -824,7 +826,7 @@ impl Lowerer<'_, '_, '_> {
                 // Spec: the value is assignable to the element type.
                 let val = self.convert(&val, &elem, s.range())?;
                 self.at(s.range());
-                let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, {}", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir(), idx.ty.mlir()), x.ty.clone());
+                let new = self.b.op1(&format!("{} {}, {}[{}] : {}, {}, {}", ops::VectorInsertOperation::NAME, v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir(), idx.ty.mlir()), x.ty.clone());
                 Ok(Some(Item::Val(new)))
             }
             Ty::WarpMask => {
@@ -833,10 +835,10 @@ impl Lowerer<'_, '_, '_> {
                 let m = self.convert(&x, &INT32, s.range())?;
                 let i = self.convert(&i, &INT32, s.range())?;
                 let one = self.typed_const(&Const::Int(1), &INT32);
-                let bit = self.b.op1(&format!("pydev.lshift {}, {} : si32, si32 -> si32", v(one.id), v(i.id)), INT32);
-                let with = self.b.op1(&format!("pydev.or {}, {} : si32, si32 -> si32", v(m.id), v(bit.id)), INT32);
-                let nbit = self.b.op1(&format!("pydev.invert {} : si32 -> si32", v(bit.id)), INT32);
-                let without = self.b.op1(&format!("pydev.and {}, {} : si32, si32 -> si32", v(m.id), v(nbit.id)), INT32);
+                let bit = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::LShiftOperation::NAME, v(one.id), v(i.id)), INT32);
+                let with = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::OrOperation::NAME, v(m.id), v(bit.id)), INT32);
+                let nbit = self.b.op1(&format!("{} {} : si32 -> si32", ops::InvertOperation::NAME, v(bit.id)), INT32);
+                let without = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::AndOperation::NAME, v(m.id), v(nbit.id)), INT32);
                 let sel = self.b.op1(&format!("arith.select {}, {}, {} : si32", v(set.id), v(with.id), v(without.id)), INT32);
                 let mask = self.convert(&sel, &Ty::WarpMask, s.range())?;
                 Ok(Some(Item::Val(mask)))
@@ -862,7 +864,7 @@ impl Lowerer<'_, '_, '_> {
         let Ty::Array { dtype, .. } = &a.ty else { unreachable!("array") };
         let (names, types): (Vec<String>, Vec<String>) = idx.iter().map(|i| (v(i.id), i.ty.mlir())).unzip();
         self.at(s.range());
-        let old = self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (**dtype).clone());
+        let old = self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayLoadOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (**dtype).clone());
         let old = self.unwrap_aligned(old);
         let rhs = self.expr(rhs)?;
         let new = self.binary(op, Item::Val(old), rhs, range)?;
@@ -894,7 +896,7 @@ impl Lowerer<'_, '_, '_> {
             let val = self.convert(&val, &elem, a.range())?;
             let idx = self.typed_const(&Const::Int(lane as i128), &INT32);
             self.at(a.range());
-            let new = self.b.op1(&format!("pydev.vector_insert {}, {}[{}] : {}, {}, si32", v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir()), x.ty.clone());
+            let new = self.b.op1(&format!("{} {}, {}[{}] : {}, {}, si32", ops::VectorInsertOperation::NAME, v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir()), x.ty.clone());
             return self.assign_rebind(&a.value, Item::Val(new));
         }
         if let Ty::StructRef { def, .. } = &x.ty {
@@ -907,7 +909,7 @@ impl Lowerer<'_, '_, '_> {
         let val = self.materialize(&value, a.range())?;
         let val = self.coerce(&val, &fty, a.range(), &format!("field '{field}'"))?;
         self.at(a.range());
-        let new = self.b.op1(&format!("pydev.struct_insert {}, {}[{field:?}] : {}, {}", v(val.id), v(x.id), fty.mlir(), x.ty.mlir()), x.ty.clone());
+        let new = self.b.op1(&format!("{} {}, {}[{field:?}] : {}, {}", ops::StructInsertOperation::NAME, v(val.id), v(x.id), fty.mlir(), x.ty.mlir()), x.ty.clone());
         self.assign_rebind(&a.value, Item::Val(new))
     }
 
@@ -962,11 +964,11 @@ impl Lowerer<'_, '_, '_> {
                         return self.struct_ref(&a, def.clone(), idx, range);
                     }
                 }
-                let x = self.b.op1(&format!("pydev.array_load {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone());
+                let x = self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayLoadOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone());
                 return Ok(Item::Val(self.unwrap_aligned(x)));
             }
             let rest = Ty::Array { dtype, ndim: ndim - idx.len() as u32, layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided }, readonly, space };
-            return Ok(Item::Val(self.b.op1(&format!("pydev.array_index {}[{}] : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), rest.mlir()), rest)));
+            return Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayIndexOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), rest.mlir()), rest)));
         }
         // Slices: one kind per dimension (missing trailing dimensions are `:`).
         let mut kinds = Vec::new();
@@ -1009,8 +1011,8 @@ impl Lowerer<'_, '_, '_> {
                             // Before the first element: -(n + 1) after normalisation.
                             let n = self.dim_extent(&a, d as u32, range)?;
                             let one = self.typed_const(&Const::Int(1), &INT64);
-                            let n1 = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(n.id), v(one.id)), INT64);
-                            self.b.op1(&format!("pydev.neg {} : si64 -> si64", v(n1.id)), INT64)
+                            let n1 = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(n.id), v(one.id)), INT64);
+                            self.b.op1(&format!("{} {} : si64 -> si64", ops::NegOperation::NAME, v(n1.id)), INT64)
                         }
                         None => self.dim_extent(&a, d as u32, range)?,
                     };
@@ -1053,7 +1055,7 @@ impl Lowerer<'_, '_, '_> {
         self.at(range);
         let kinds_text = kinds.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
         Ok(Item::Val(self.b.op1(
-            &format!("pydev.array_slice {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", v(a.id), group(&starts), group(&stops), group(&steps), a.ty.mlir(), result.mlir()),
+            &format!("{} {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", ops::ArraySliceOperation::NAME, v(a.id), group(&starts), group(&stops), group(&steps), a.ty.mlir(), result.mlir()),
             result,
         )))
     }
@@ -1071,14 +1073,14 @@ impl Lowerer<'_, '_, '_> {
         }
         let last = starts.last().expect("one index per dimension").clone();
         let one = self.typed_const(&Const::Int(1), &INT64);
-        let stop = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(last.id), v(one.id)), INT64);
+        let stop = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(last.id), v(one.id)), INT64);
         let ty = Ty::StructRef { def, space };
         let kinds = (0..ndim).map(|d| if d + 1 == ndim { "1" } else { "0" }).collect::<Vec<_>>().join(", ");
         let names = starts.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
         let types = vec!["si64"; starts.len()].join(", ");
         self.at(range);
         Ok(Item::Val(self.b.op1(
-            &format!("pydev.array_slice {} [{kinds}] starts({names} : {types}) stops({} : si64) steps({} : si64) : {} -> {}", v(a.id), v(stop.id), v(one.id), a.ty.mlir(), ty.mlir()),
+            &format!("{} {} [{kinds}] starts({names} : {types}) stops({} : si64) steps({} : si64) : {} -> {}", ops::ArraySliceOperation::NAME, v(a.id), v(stop.id), v(one.id), a.ty.mlir(), ty.mlir()),
             ty,
         )))
     }
@@ -1092,11 +1094,11 @@ impl Lowerer<'_, '_, '_> {
         self.at(range);
         if let Some(inner) = ty.atomic_cell_value() {
             let atomic = Ty::AtomicRef { dtype: Box::new(inner.clone()), space };
-            return Ok(Item::Val(self.b.op1(&format!("pydev.atomic_ref {}[{}] field [{field:?}, \"value\"] : {}, si64 -> {}", v(r.id), v(zero.id), r.ty.mlir(), atomic.mlir()), atomic)));
+            return Ok(Item::Val(self.b.op1(&format!("{} {}[{}] field [{field:?}, \"value\"] : {}, si64 -> {}", ops::AtomicRefOperation::NAME, v(r.id), v(zero.id), r.ty.mlir(), atomic.mlir()), atomic)));
         }
         let whole = Ty::Struct(def);
-        let x = self.b.op1(&format!("pydev.array_load {}[{}] : {}, si64 -> {}", v(r.id), v(zero.id), r.ty.mlir(), whole.mlir()), whole.clone());
-        let value = self.b.op1(&format!("pydev.struct_extract {}[{field:?}] : {} -> {}", v(x.id), whole.mlir(), ty.mlir()), ty);
+        let x = self.b.op1(&format!("{} {}[{}] : {}, si64 -> {}", ops::ArrayLoadOperation::NAME, v(r.id), v(zero.id), r.ty.mlir(), whole.mlir()), whole.clone());
+        let value = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), whole.mlir(), ty.mlir()), ty);
         Ok(Item::Val(self.unwrap_aligned(value)))
     }
 
@@ -1113,8 +1115,8 @@ impl Lowerer<'_, '_, '_> {
     pub fn dim_extent(&mut self, a: &Val, d: u32, _range: TextRange) -> R<Val> {
         let Ty::Array { ndim, .. } = &a.ty else { unreachable!("array") };
         let tuple_ty = Ty::Tuple(vec![INT64; *ndim as usize]);
-        let shape = self.b.op1(&format!("pydev.array_shape {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty.clone());
-        Ok(self.b.op1(&format!("pydev.tuple_extract {}[{d}] : {} -> si64", v(shape.id), tuple_ty.mlir()), INT64))
+        let shape = self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayShapeOperation::NAME, v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty.clone());
+        Ok(self.b.op1(&format!("{} {}[{d}] : {} -> si64", ops::TupleExtractOperation::NAME, v(shape.id), tuple_ty.mlir()), INT64))
     }
 
     /// Python negative indices: `i < 0 ? i + n : i` (constants fold; unsigned
@@ -1128,11 +1130,11 @@ impl Lowerer<'_, '_, '_> {
         let n = self.dim_extent(a, d, range)?;
         let i64v = self.convert(&i, &INT64, range)?;
         if let Some(Const::Int(_)) = &i.konst {
-            return Ok(self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(i64v.id), v(n.id)), INT64));
+            return Ok(self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(i64v.id), v(n.id)), INT64));
         }
         let zero = self.typed_const(&Const::Int(0), &INT64);
-        let neg = self.b.op1(&format!("pydev.cmp lt, {}, {} : si64, si64", v(i64v.id), v(zero.id)), Ty::Bool);
-        let wrapped = self.b.op1(&format!("pydev.add {}, {} : si64, si64 -> si64", v(i64v.id), v(n.id)), INT64);
+        let neg = self.b.op1(&format!("{} lt, {}, {} : si64, si64", ops::CmpOperation::NAME, v(i64v.id), v(zero.id)), Ty::Bool);
+        let wrapped = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(i64v.id), v(n.id)), INT64);
         Ok(self.b.op1(&format!("arith.select {}, {}, {} : si64", v(neg.id), v(wrapped.id), v(i64v.id)), INT64))
     }
 
@@ -1191,7 +1193,7 @@ impl Lowerer<'_, '_, '_> {
         self.at(range);
         let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
         let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
-        self.b.op(&[], &format!("pydev.array_store {}, {}[{}] : {}, {}, {}", v(val.id), v(a.id), names.join(", "), dtype.mlir(), a.ty.mlir(), types.join(", ")));
+        self.b.op(&[], &format!("{} {}, {}[{}] : {}, {}, {}", ops::ArrayStoreOperation::NAME, v(val.id), v(a.id), names.join(", "), dtype.mlir(), a.ty.mlir(), types.join(", ")));
         Ok(())
     }
 
@@ -1411,7 +1413,7 @@ impl Lowerer<'_, '_, '_> {
         let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
         let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
         self.at(c.range());
-        Ok(Item::Val(self.b.op1(&format!("pydev.struct_create({}) : ({}) -> {}", names.join(", "), types.join(", "), ty.mlir()), ty)))
+        Ok(Item::Val(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::StructCreateOperation::NAME, names.join(", "), types.join(", "), ty.mlir()), ty)))
     }
 
     /// `float32(x)`, `int8(x)`, `float32x4(a, b, c, d)`, `int(x)`...
@@ -1426,7 +1428,7 @@ impl Lowerer<'_, '_, '_> {
             let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
             let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
             self.at(c.range());
-            return Ok(Item::Val(self.b.op1(&format!("pydev.vector_create({}) : ({}) -> {}", names.join(", "), types.join(", "), t.mlir()), t.clone())));
+            return Ok(Item::Val(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::VectorCreateOperation::NAME, names.join(", "), types.join(", "), t.mlir()), t.clone())));
         }
         // `device.uint64(2**63)`, `device.int64(-3000000000)`: an integer
         // constant expression beyond int32 converts exactly.
@@ -1532,11 +1534,12 @@ impl Lowerer<'_, '_, '_> {
                     Ty::Bool => INT32,
                     t => t.clone(),
                 };
-                let mut r = self.b.op1(&format!("pydev.abs {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                let mut r = self.b.op1(&format!("{} {} : {} -> {}", ops::AbsOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty);
                 r.weak = x.weak;
                 Ok(Item::Val(r))
             }
             "min" | "max" => {
+                let op = if b == "min" { ops::MinOperation::NAME } else { ops::MaxOperation::NAME };
                 let args = self.positional_numbers(c)?;
                 if args.len() < 2 {
                     return self.err(c.range(), format!("{b}() takes two or more numbers in device code"));
@@ -1550,7 +1553,7 @@ impl Lowerer<'_, '_, '_> {
                     let weak = acc.weak && x.weak;
                     let (a, x) = (self.adopt(acc, &ty), self.adopt(x.clone(), &ty));
                     acc = a;
-                    acc = self.b.op1(&format!("pydev.{b} {}, {} : {}, {} -> {}", v(acc.id), v(x.id), acc.ty.mlir(), x.ty.mlir(), ty.mlir()), ty);
+                    acc = self.b.op1(&format!("{op} {}, {} : {}, {} -> {}", v(acc.id), v(x.id), acc.ty.mlir(), x.ty.mlir(), ty.mlir()), ty);
                     acc.weak = weak;
                 }
                 Ok(Item::Val(acc))
@@ -1665,11 +1668,11 @@ impl Lowerer<'_, '_, '_> {
                 self.at(c.range());
                 let cell = Ty::Array { dtype: Box::new(t.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
                 let viewed = Ty::Array { dtype: Box::new(target.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
-                let a = self.b.op1(&format!("pydev.local_array shape [1] order \"C\" : {}", cell.mlir()), cell.clone());
+                let a = self.b.op1(&format!("{} shape [1] order \"C\" : {}", ops::LocalArrayOperation::NAME, cell.mlir()), cell.clone());
                 let zero = self.typed_const(&Const::Int(0), &INT64);
-                self.b.op(&[], &format!("pydev.array_store {}, {}[{}] : {}, {}, si64", v(x.id), v(a.id), v(zero.id), t.mlir(), cell.mlir()));
-                let w = self.b.op1(&format!("pydev.array_view {} : {} -> {}", v(a.id), cell.mlir(), viewed.mlir()), viewed.clone());
-                Ok(Item::Val(self.b.op1(&format!("pydev.array_load {}[{}] : {}, si64 -> {}", v(w.id), v(zero.id), viewed.mlir(), target.mlir()), target)))
+                self.b.op(&[], &format!("{} {}, {}[{}] : {}, {}, si64", ops::ArrayStoreOperation::NAME, v(x.id), v(a.id), v(zero.id), t.mlir(), cell.mlir()));
+                let w = self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayViewOperation::NAME, v(a.id), cell.mlir(), viewed.mlir()), viewed.clone());
+                Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, si64 -> {}", ops::ArrayLoadOperation::NAME, v(w.id), v(zero.id), viewed.mlir(), target.mlir()), target)))
             }
             t if t.is_number() && method == "reshape" => {
                 // Only to the empty shape: any other shape would need memory.
@@ -1720,7 +1723,7 @@ impl Lowerer<'_, '_, '_> {
                     );
                 }
                 let result = Ty::Array { dtype: Box::new(target), ndim, layout, readonly, space };
-                Ok(Item::Val(self.b.op1(&format!("pydev.array_view {} : {} -> {}", v(a.id), a.ty.mlir(), result.mlir()), result)))
+                Ok(Item::Val(self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayViewOperation::NAME, v(a.id), a.ty.mlir(), result.mlir()), result)))
             }
             "reshape" => {
                 if layout == ArrayLayout::Strided {
@@ -1766,16 +1769,16 @@ impl Lowerer<'_, '_, '_> {
                     let mut known = self.typed_const(&Const::Int(1), &INT64);
                     for d in dims.clone().iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d) {
                         let d64 = self.convert(d, &INT64, c.range())?;
-                        known = self.b.op1(&format!("pydev.mul {}, {} : si64, si64 -> si64", v(known.id), v(d64.id)), INT64);
+                        known = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::MulOperation::NAME, v(known.id), v(d64.id)), INT64);
                     }
-                    let size = self.b.op1(&format!("pydev.array_size {} : {} -> si64", v(a.id), a.ty.mlir()), INT64);
-                    dims[i] = self.b.op1(&format!("pydev.floordiv {}, {} : si64, si64 -> si64", v(size.id), v(known.id)), INT64);
+                    let size = self.b.op1(&format!("{} {} : {} -> si64", ops::ArraySizeOperation::NAME, v(a.id), a.ty.mlir()), INT64);
+                    dims[i] = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::FloorDivOperation::NAME, v(size.id), v(known.id)), INT64);
                 }
                 let result = Ty::Array { dtype, ndim: dims.len() as u32, layout: want, readonly, space };
                 let names: Vec<String> = dims.iter().map(|d| v(d.id)).collect();
                 let types: Vec<String> = dims.iter().map(|d| d.ty.mlir()).collect();
                 self.at(c.range());
-                Ok(Item::Val(self.b.op1(&format!("pydev.array_reshape {}({}) : {}, {} -> {}", v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), result.mlir()), result)))
+                Ok(Item::Val(self.b.op1(&format!("{} {}({}) : {}, {} -> {}", ops::ArrayReshapeOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), result.mlir()), result)))
             }
             _ => self.err(c.range(), format!("arrays have no method '{method}' in device code")),
         }
@@ -1786,6 +1789,6 @@ impl Lowerer<'_, '_, '_> {
         let lanes = ["x", "y", "z"].iter().map(|c| self.dim3_component(name, c, range).and_then(|i| self.materialize(&i, range))).collect::<R<Vec<_>>>()?;
         let ty = Ty::Vector { elem: Box::new(crate::types::UINT32), lanes: 3 };
         let names: Vec<String> = lanes.iter().map(|x| v(x.id)).collect();
-        Ok(self.b.op1(&format!("pydev.vector_create({}) : (ui32, ui32, ui32) -> {}", names.join(", "), ty.mlir()), ty))
+        Ok(self.b.op1(&format!("{}({}) : (ui32, ui32, ui32) -> {}", ops::VectorCreateOperation::NAME, names.join(", "), ty.mlir()), ty))
     }
 }

@@ -4,8 +4,17 @@
 //! block arguments are the phis; loop headers are sealed once their back
 //! edges are known). `print` writes the `func.func`, which the caller parses
 //! and verifies.
+//!
+//! The frontend still writes its IR as text (parsed and verified by
+//! `compile`), but every pydev op name in it comes from the API generated
+//! from `dialect/pydev.td` (`pydev_dialect::ops::CastOperation::NAME`, ...),
+//! so a renamed or removed op fails to build here instead of failing to
+//! parse at run time. Types and attributes (`!pydev.array<...>`,
+//! `#pydev.target<...>`) are still spelled as text. Building the ops through
+//! the generated typed builders instead of text is future work.
 
 use crate::types::Ty;
+use pydev_dialect::ops;
 use std::collections::HashMap;
 
 pub type ValueId = usize;
@@ -287,7 +296,7 @@ impl FuncBuilder {
             return self.cast_at_end(block, &Val { id: i, ty: crate::types::INT32, weak: false, konst: None }, to);
         }
         let id = self.fresh();
-        let line = format!("{} = pydev.cast {} : {} to {} {}", crate::ir::v(id), crate::ir::v(v.id), v.ty.mlir(), to.mlir(), self.loc);
+        let line = format!("{} = {} {} : {} to {} {}", crate::ir::v(id), ops::CastOperation::NAME, crate::ir::v(v.id), v.ty.mlir(), to.mlir(), self.loc);
         self.blocks[block].ops.push(line);
         id
     }
