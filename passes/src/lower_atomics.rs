@@ -670,23 +670,30 @@ fn float_cas_loop<'c>(
     b.inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, value], Some(element)).expect("result")
 }
 
+/// Runtime entry points to declare: symbol -> (input types, result types).
+type Declarations<'c> = std::collections::BTreeMap<String, (Vec<Type<'c>>, Vec<Type<'c>>)>;
+
 fn run_host(root: OperationRef) -> Result<(), ()> {
     aggregates_as_bits(root)?;
     local_as_plain(root, false)?;
-    let mut declare = std::collections::BTreeSet::new();
+    // The runtime entry points that the lowered ops call: name -> (inputs, results).
+    let mut declare = std::collections::BTreeMap::new();
     rewrite_all(root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
     let module = capi::module_of(root);
     let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
     let ctx = capi::context(module);
-    for decl in declare {
-        // Text (upstream func/llvm declarations, no pydev op): `lower_host`
-        // collects the runtime entry points it calls as declarations, with
-        // signatures from `pydev_dialect::abi`; still to convert to builders.
-        let text = format!("module {{ {decl} }}");
-        let m = melior::ir::Module::parse(ctx, &text).expect("runtime declaration");
-        use melior::ir::BlockLike;
-        let op = m.body().first_operation().expect("one declaration");
-        body.append_operation(capi::clone_op(op));
+    for (name, (inputs, results)) in declare {
+        // `func.func private @name(inputs) -> results`, a runtime entry point.
+        use melior::ir::{attribute::{StringAttribute, TypeAttribute}, r#type::FunctionType, BlockLike, Identifier, Location, Region};
+        let decl = melior::dialect::func::func(
+            ctx,
+            StringAttribute::new(ctx, &name),
+            TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()),
+            Region::new(),
+            &[(Identifier::new(ctx, "sym_visibility"), StringAttribute::new(ctx, "private").into())],
+            Location::unknown(ctx),
+        );
+        body.append_operation(decl);
     }
     Ok(())
 }
@@ -720,7 +727,7 @@ fn bin_op_code(op: &str) -> i64 {
         .expect("known atomic bin op") as i64
 }
 
-fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::collections::BTreeSet<String>) -> Result<(), String> {
+fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Declarations<'c>) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let order = || enum_attr(op, "memory", MemoryOrder::from_value);
@@ -766,7 +773,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
                 (AtomicRmwKind::Exch, _) => "xchg",
                 (k @ (AtomicRmwKind::Max | AtomicRmwKind::Min), true) => {
                     let f = entry::atomic_fminmax(k == AtomicRmwKind::Max, bits).ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
-                    declare.insert(format!("func.func private @{f}(!llvm.ptr, {element}) -> {element}"));
+                    declare.insert(f.to_string(), (vec![b.ty("!llvm.ptr"), element], vec![element]));
                     let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, f).into())]);
                     b.replace(op, &[old]);
                     return Ok(());
@@ -820,7 +827,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut std::
         _ => {
             // atomic_wait
             let ctx = crate::lower_simt_host::context_arg(op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
-            declare.insert(format!("func.func private @{}(!llvm.ptr, !llvm.ptr, i64, i32)", entry::WAIT));
+            declare.insert(entry::WAIT.to_string(), (vec![b.ty("!llvm.ptr"), b.ty("!llvm.ptr"), b.i64(), b.i32()], vec![]));
             let old = bits_of(capi::value(op.operand(1).expect("old")));
             let old = if bits == 64 { old } else { b.value("llvm.zext", &[old], b.i64(), &[]) };
             let bytes = b.const_int(b.i32(), i64::from(bits / 8));
