@@ -16,13 +16,13 @@
 //!   target not(a)          =>  !a
 //!   target any_target      =>  true             target no_target  =>  false
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     ir::{rewrite_all, Builder, PassId},
     PassInfo, PassOption,
 };
 use melior::{
-    ir::{attribute::IntegerAttribute, operation::OperationLike, r#type::IntegerType, Attribute, OperationRef},
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute, OperationRef},
     pass::{create_external, ExternalPass},
 };
 use pydev_dialect::{target_parts, TargetKind, SM_ARCHS};
@@ -70,7 +70,8 @@ pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
 
 fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {
     rewrite_all(root, &[ops::TargetOperation::NAME], |b: &Builder, op| {
-        let value = matches(op.attribute("desc").map_err(|_| format!("{} without desc", ops::TargetOperation::NAME))?, sm)?;
+        let target = ops::TargetOperation::view(op).expect("rewrite_all gives only this op");
+        let value = matches(target.desc().map_err(|_| format!("{} without desc", ops::TargetOperation::NAME))?, sm)?;
         let i1 = IntegerType::new(b.ctx, 1).into();
         let c = b.value("arith.constant", &[], i1, &[b.named("value", IntegerAttribute::new(i1, i64::from(value)).into())]);
         b.replace(op, &[c]);
