@@ -609,17 +609,11 @@ def launch(f, args, *, grid, block, stream, shared=0):
     _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
 
-def _launch(f, args, *, grid, block, stream, shared, fast):
+def launch_config(grid, block, stream, shared):
+    """(target, stream handle, grid, block) of a general-path launch, with
+    what the fast path assumed checked: what kernels and pydev.Programs share."""
     from . import active_target
 
-    while not isinstance(f, _Function) and callable(f) and hasattr(f, "__wrapped__"):
-        f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
-        fast = False
-
-    if isinstance(f, DeviceFunction):
-        raise TypeError(f"launch() takes a @device.kernel; '{f.__name__}' is a @device.func (call it from a kernel)")
-    if not isinstance(f, Kernel):
-        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
     handle = _streams.stream_handle(stream)
     grid, block = dim3(grid, "grid"), dim3(block, "block")
     if isinstance(shared, bool) or not isinstance(shared, (int, np.integer)) or shared < 0:
@@ -627,18 +621,16 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
     target = active_target()
     if isinstance(stream, _streams.Stream) and stream.target != target:
         raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
-    code = f.underlying.__code__
-    if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed
-        names = ", ".join(code.co_varnames[: code.co_argcount])
-        raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
-    signature, packed, arrays = pack_args(f, args, target, handle)
-    arch = cuda_arch() if target == "cuda" else "host"
-    prog = f.program(signature, target, arch, const_args=const_args(f, args))
+    return target, handle, grid, block
+
+
+def run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream):
+    """Launches a loaded program with packed arguments: at once on the host;
+    on cuda after waiting for the streams CAI producers named, keeping the
+    arrays alive until `stream` synchronizes."""
     _count("launches")
     if target == "host":
         prog.launch(grid, block, int(shared), packed)
-        if fast:
-            _register_fast(f, args, prog, target)
         return
     native = _native.get()
     if _arrays.cai_sync_enabled():
@@ -653,5 +645,25 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
         if isinstance(a.keep, _arrays.DeviceArray):
             a.keep._last_stream = handle
     _streams.keep_alive(stream, arrays)
+
+
+def _launch(f, args, *, grid, block, stream, shared, fast):
+    while not isinstance(f, _Function) and callable(f) and hasattr(f, "__wrapped__"):
+        f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
+        fast = False
+
+    if isinstance(f, DeviceFunction):
+        raise TypeError(f"launch() takes a @device.kernel; '{f.__name__}' is a @device.func (call it from a kernel)")
+    if not isinstance(f, Kernel):
+        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
+    target, handle, grid, block = launch_config(grid, block, stream, shared)
+    code = f.underlying.__code__
+    if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed
+        names = ", ".join(code.co_varnames[: code.co_argcount])
+        raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
+    signature, packed, arrays = pack_args(f, args, target, handle)
+    arch = cuda_arch() if target == "cuda" else "host"
+    prog = f.program(signature, target, arch, const_args=const_args(f, args))
+    run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
     if fast:
-        _register_fast(f, args, prog, target, handle)
+        _register_fast(f, args, prog, target, handle if target == "cuda" else 0)

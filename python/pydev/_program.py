@@ -358,36 +358,10 @@ class Program:
         self._general(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
     def _general(self, args, *, grid, block, stream, shared, fast):
-        from . import active_target
-
-        handle = _streams.stream_handle(stream)
-        grid, block = _launch.dim3(grid, "grid"), _launch.dim3(block, "block")
-        if isinstance(shared, bool) or not isinstance(shared, (int, np.integer)) or shared < 0:
-            raise ValueError(f"shared must be a non-negative number of bytes, got {shared!r}")
-        target = active_target()
-        if isinstance(stream, _streams.Stream) and stream.target != target:
-            raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+        target, handle, grid, block = _launch.launch_config(grid, block, stream, shared)
         packed, arrays = self._pack(args, target, handle)
         arch = _launch.cuda_arch() if target == "cuda" else "host"
         prog = self._program(target, arch)
-        _launch._count("launches")
-        if target == "host":
-            prog.launch(grid, block, int(shared), packed)
-            if fast:
-                self._register_fast(args, prog, target)
-            return
-        native = _native.get()
-        if _arrays.cai_sync_enabled():
-            waited = set()
-            for a in arrays:
-                s = a.stream
-                if s is not None and s != _arrays.normalize_stream(handle) and s not in waited:
-                    native.cuda_stream_wait(handle, s)
-                    waited.add(s)
-        prog.launch(grid, block, int(shared), handle, packed)
-        for a in arrays:
-            if isinstance(a.keep, _arrays.DeviceArray):
-                a.keep._last_stream = handle
-        _streams.keep_alive(stream, arrays)
+        _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
         if fast:
-            self._register_fast(args, prog, target, handle)
+            self._register_fast(args, prog, target, handle if target == "cuda" else 0)

@@ -139,10 +139,15 @@ fn program(p: &Bound<'_, PyAny>) -> PyResult<Program> {
     Ok(Program { funcs })
 }
 
-fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>) -> CompileOptions {
+/// Compile options from the keywords of `compile` and `compile_ir`;
+/// `libdevice` None: $PYDEV_LIBDEVICE (the package passes the path it found).
+fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice: Option<String>) -> CompileOptions {
     let mut o = CompileOptions { opt_level, fast_math, ..Default::default() };
     if let Some(b) = boundscheck {
         o.boundscheck = b;
+    }
+    if let Some(path) = libdevice {
+        o.libdevice = path;
     }
     o
 }
@@ -169,11 +174,7 @@ fn compile(
     let free = free_names(consts)?;
     let program = program.map(self::program).transpose()?;
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
-    let mut options = options(opt_level, fast_math, boundscheck);
-    // None: $PYDEV_LIBDEVICE (the package passes the path it found).
-    if let Some(path) = libdevice {
-        options.libdevice = path;
-    }
+    let options = options(opt_level, fast_math, boundscheck, libdevice);
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
@@ -218,10 +219,7 @@ fn compile_ir(
     debuginfo: bool,
 ) -> PyResult<String> {
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
-    let mut options = options(opt_level, fast_math, boundscheck);
-    if let Some(path) = libdevice {
-        options.libdevice = path;
-    }
+    let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
