@@ -31,7 +31,7 @@ import numpy as _np
 from . import _ods
 
 __all__ = [
-    "Type", "Value", "Function", "Module", "Attr", "array", "vector", "tuple_type", "loc",
+    "Type", "Value", "Function", "Module", "Block", "Attr", "array", "vector", "tuple_type", "loc",
     "i1", "si8", "si16", "si32", "si64", "ui8", "ui16", "ui32", "ui64", "i32", "i64", "f16", "bf16", "f32", "f64", "index",
 ]
 
@@ -178,6 +178,10 @@ def _typed_literal(value, ty):
     raise TypeError(f"constants of type {ty} are not supported by pydev.ir (pass ir.Attr(text))")
 
 
+# Enum attributes declared with their own assembly format (dialect/pydev.td).
+_OWN_MNEMONIC = {"memory_order", "scope"}
+
+
 def _attr_text(op, name, kind, value, result_type):
     if isinstance(value, Attr):
         return value.text
@@ -185,6 +189,8 @@ def _attr_text(op, name, kind, value, result_type):
         cases = _ods.ENUMS[kind[5:]]
         if value not in cases:
             raise ValueError(f"pydev.{op}: {name} must be one of {', '.join(cases)}, got {value!r}")
+        if kind[5:] in _OWN_MNEMONIC:  # attributes with their own mnemonic: #pydev.scope<device>
+            return f"#pydev.{kind[5:]}<{value}>"
         return f"#pydev<{kind[5:]} {value}>"
     if kind in ("i32array", "i64array"):
         return f"array<{kind[:3]}: {', '.join(str(int(v)) for v in value)}>" if len(value) else f"array<{kind[:3]}>"
@@ -534,9 +540,48 @@ class Function:
         self._terminate(f"cf.br {self._label(head)}({nxt.name} : {nxt.type}) {self._loc(None)}")
         self._cur = after
 
-    def ret(self, *values):
+    # --- explicit blocks (for frontends with their own control flow) -------------------
+    def new_block(self, *arg_types):
+        """A new, empty block (with arguments of `arg_types`); returns an
+        `ir.Block` whose `args` are Values. Fill it after `set_block(b)`."""
+        self._nb += 1
+        args = [Value(self, self._fresh(), Type(str(t))) for t in arg_types]
+        return Block(self._new_block_from(args), args)
+
+    def _new_block_from(self, args):
+        block = [f"^bb{self._nb}" + (f"({', '.join(f'{v.name}: {v.type}' for v in args)})" if args else ""), []]
+        self._blocks.append(block)
+        return block
+
+    def set_block(self, block):
+        """Ops built from now on go to the end of `block` (an `ir.Block`)."""
+        self._cur = block._raw
+
+    @property
+    def block(self):
+        """The block ops go to (an `ir.Block`)."""
+        return Block(self._cur, [])
+
+    @property
+    def terminated(self):
+        """Whether the current block already ends in a terminator."""
+        return id(self._cur) in self._terminated
+
+    def _succ(self, block, args):
+        args = [self._value(a, None) for a in args]
+        return self._label(block._raw) + (f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else "")
+
+    def br(self, block, *args, loc=None):
+        """`cf.br` to `block` passing `args` (ends the current block)."""
+        self._terminate(f"cf.br {self._succ(block, args)} {self._loc(loc)}")
+
+    def cond_br(self, cond, then, else_, then_args=(), else_args=(), loc=None):
+        """`cf.cond_br` on `cond` (i1) to `then` / `else_` (ends the current block)."""
+        self._terminate(f"cf.cond_br {cond.name}, {self._succ(then, then_args)}, {self._succ(else_, else_args)} {self._loc(loc)}")
+
+    def ret(self, *values, loc=None):
         vals = ", ".join(v.name for v in values)
-        self._terminate(f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(None)}")
+        self._terminate(f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}")
 
     def text(self):
         if id(self._cur) not in self._terminated:
@@ -553,6 +598,25 @@ class Function:
             lines += [f"    {b}" for b in body]
         lines.append(f"  }} {self._loc(None)}")
         return "\n".join(lines)
+
+
+class Block:
+    """A block of a Function (`Function.new_block`): `args` are its
+    arguments as Values; branch to it with `Function.br`/`cond_br`."""
+
+    __slots__ = ("_raw", "args")
+
+    def __init__(self, raw, args):
+        self._raw, self.args = raw, list(args)
+
+    def __eq__(self, other):
+        return isinstance(other, Block) and other._raw is self._raw
+
+    def __hash__(self):
+        return id(self._raw)
+
+    def __repr__(self):
+        return f"<ir.Block {self._raw[0]}>"
 
 
 def _symbol(name):

@@ -1,0 +1,581 @@
+"""Device-code implementations: Python builtins, math, NumPy scalars and
+the `cuda` intrinsics (grid, shared arrays, atomics, warp functions...),
+each a function (compiler, args, kwargs, node) -> typed value."""
+import builtins
+import math
+
+import numpy as np
+
+from .. import ir
+from . import types as T
+from ._compiler import CT, TV, _is_num, arith_type, _tname
+
+_TABLE = {}
+
+
+def lookup(obj):
+    if isinstance(obj, (T.Number, T.Boolean)):
+        return lambda c, a, k, n, t=obj: _convert(c, a, k, n, t)
+    try:
+        hit = _TABLE.get(obj)
+    except TypeError:
+        return None
+    if hit is not None:
+        return hit
+    if isinstance(obj, type) and issubclass(obj, np.generic):
+        t = T.from_dtype(np.dtype(obj))
+        return lambda c, a, k, n, t=t: _convert(c, a, k, n, t)
+    return None
+
+
+def register(*objs):
+    def deco(fn):
+        for o in objs:
+            _TABLE[o] = fn
+        return fn
+    return deco
+
+
+def _nargs(c, args, kwargs, node, lo, hi=None, name="function"):
+    hi = lo if hi is None else hi
+    if kwargs:
+        raise c.err(node, f"{name}() takes no keyword arguments here")
+    if not lo <= len(args) <= hi:
+        raise c.err(node, f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} arguments, got {len(args)}")
+
+
+def _convert(c, args, kwargs, node, t):
+    _nargs(c, args, kwargs, node, 1, name=t.name)
+    return c.cast(c.num_arg(args[0], node), t, node)
+
+
+@register(int)
+def _int(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="int")
+    a = c.num_arg(args[0], node)
+    return a if a.t.is_int else c.cast(a, T.int64, node)
+
+
+@register(float)
+def _float(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="float")
+    return c.cast(c.num_arg(args[0], node), T.float64, node)
+
+
+@register(bool)
+def _bool(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="bool")
+    return c.truth(args[0], node)
+
+
+@register(builtins.abs, np.abs, np.absolute)
+def _abs(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="abs")
+    a = c.num_arg(args[0], node)
+    if isinstance(a.t, T.Boolean):
+        a = c.cast(a, T.int64, node)
+    return TV(c.f.ops.abs(c.val(a, node)), a.t)
+
+
+def _minmax(op):
+    def impl(c, args, kwargs, node):
+        if kwargs or len(args) < 1:
+            raise c.err(node, f"{op}() takes two or more numbers (or one tuple)")
+        if len(args) == 1:
+            if not (isinstance(args[0], TV) and args[0].items is not None):
+                raise c.err(node, f"{op}() of one argument takes a tuple")
+            args = args[0].items
+        vals = [c.num_arg(a, node) for a in args]
+        t = vals[0].t
+        for v in vals[1:]:
+            t = v.t if v.t == t else arith_type(t, v.t) if not (t.is_int and v.t.is_int and t.signed == v.t.signed) else (t if t.bits >= v.t.bits else v.t)
+        out = c.val(c.cast(vals[0], t, node), node)
+        for v in vals[1:]:
+            out = getattr(c.f.ops, op)(out, c.val(c.cast(v, t, node), node))
+        return TV(out, t)
+    return impl
+
+
+register(builtins.min)(_minmax("min"))
+register(builtins.max)(_minmax("max"))
+
+
+@register(builtins.len)
+def _len(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="len")
+    a = args[0]
+    if isinstance(a, TV) and a.items is not None:
+        return c.lit(len(a.items), node)
+    if isinstance(a, TV) and isinstance(a.t, T.Array):
+        return c.extent(a, 0, node)
+    raise c.err(node, f"len() of {_tname(a)}")
+
+
+@register(builtins.round)
+def _round(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, 2, name="round")
+    a = c.num_arg(args[0], node)
+    if not a.t.is_float:
+        return a
+    r = c.f.emit("math.roundeven", [c.val(a, node)], [a.t.ir])
+    if len(args) == 2:
+        raise c.err(node, "round(x, ndigits) is not supported in pydev.numba")
+    return c.cast(TV(r, a.t), T.int64, node)
+
+
+@register(builtins.pow, math.pow, np.power)
+def _pow(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 2, name="pow")
+    import ast
+    a, b = args
+    if args is not None and any(o is math.pow for o in ()):
+        pass
+    return c.binop(ast.Pow(), a, b, node)
+
+
+# --- math ----------------------------------------------------------------------------------
+
+def _float_of(c, a, node):
+    a = c.num_arg(a, node)
+    if a.t.is_float:
+        return a
+    return c.cast(a, T.float64, node)
+
+
+def _unary_math(op, returns_int=False):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=op)
+        a = _float_of(c, args[0], node)
+        r = TV(c.f.emit(f"math.{op}", [c.val(a, node)], [a.t.ir]), a.t)
+        return c.cast(r, T.int64, node) if returns_int else r
+    return impl
+
+
+def _binary_math(op):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 2, name=op)
+        a, b = (c.num_arg(x, node) for x in args)
+        t = arith_type(a.t, b.t)
+        if not t.is_float:
+            t = T.float64
+        return TV(c.f.emit(f"math.{op}" if "." not in op else op, [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)], [t.ir]), t)
+    return impl
+
+
+for _name, _op in [("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "asin"), ("acos", "acos"), ("atan", "atan"),
+                   ("sinh", "sinh"), ("cosh", "cosh"), ("tanh", "tanh"), ("asinh", "asinh"), ("acosh", "acosh"), ("atanh", "atanh"),
+                   ("exp", "exp"), ("expm1", "expm1"), ("log", "log"), ("log2", "log2"), ("log10", "log10"), ("log1p", "log1p"),
+                   ("sqrt", "sqrt"), ("fabs", "absf"), ("erf", "erf"), ("erfc", "erfc")]:
+    register(getattr(math, _name))(_unary_math(_op))
+    if hasattr(np, _name if _name != "fabs" else "fabs"):
+        register(getattr(np, _name if _name not in ("asin", "acos", "atan", "asinh", "acosh", "atanh") else "arc" + _name[1:]))(_unary_math(_op))
+register(np.exp2)(_unary_math("exp2"))
+register(np.rint)(_unary_math("roundeven"))
+register(math.floor)(_unary_math("floor", True))
+register(math.ceil)(_unary_math("ceil", True))
+register(math.trunc)(_unary_math("trunc", True))
+register(np.floor)(_unary_math("floor"))
+register(np.ceil)(_unary_math("ceil"))
+register(np.trunc)(_unary_math("trunc"))
+register(math.atan2, np.arctan2)(_binary_math("atan2"))
+register(math.copysign, np.copysign)(_binary_math("copysign"))
+register(math.fmod, np.fmod)(_binary_math("arith.remf"))
+
+
+@register(math.hypot, np.hypot)
+def _hypot(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 2, name="hypot")
+    a, b = (c.num_arg(x, node) for x in args)
+    t = arith_type(a.t, b.t)
+    t = t if t.is_float else T.float64
+    x, y = c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)
+    x, y = c.f.ops.abs(x), c.f.ops.abs(y)
+    hi, lo = c.f.ops.max(x, y), c.f.ops.min(x, y)
+    zero = c.f.constant(0.0, t.ir)
+    r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
+    return TV(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir]), t)
+
+
+def _pred_math(op):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=op)
+        a = c.num_arg(args[0], node)
+        if not a.t.is_float:
+            return c.lit(op == "isfinite", node)
+        v = c.val(a, node)
+        if op == "isnan":
+            return TV(c.f.ops.cmp(v, v, predicate="ne"), T.boolean)
+        inf = c.f.constant(float("inf"), a.t.ir)
+        absv = c.f.ops.abs(v)
+        if op == "isinf":
+            return TV(c.f.ops.cmp(absv, inf, predicate="eq"), T.boolean)
+        return TV(c.f.ops.cmp(absv, inf, predicate="lt"), T.boolean)
+    return impl
+
+
+for _name in ("isnan", "isinf", "isfinite"):
+    register(getattr(math, _name), getattr(np, _name))(_pred_math(_name))
+
+
+@register(math.radians, np.radians, np.deg2rad)
+def _radians(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="radians")
+    a = _float_of(c, args[0], node)
+    return TV(c.val(a, node) * (math.pi / 180.0), a.t)
+
+
+@register(math.degrees, np.degrees, np.rad2deg)
+def _degrees(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="degrees")
+    a = _float_of(c, args[0], node)
+    return TV(c.val(a, node) * (180.0 / math.pi), a.t)
+
+
+# --- cuda intrinsics ------------------------------------------------------------------------
+
+def _dim(c, kind, d):
+    return TV({"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[kind](d), T.int32)
+
+
+def dim_attr(kind):
+    def attr(c, name, node):
+        if name not in ("x", "y", "z"):
+            raise c.err(node, f"cuda.{kind} has no attribute '{name}' (x, y, z)")
+        return _dim(c, kind, name)
+    return attr
+
+
+def _grid_impl(size):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name="gridsize" if size else "grid")
+        nd = c.const_int(args[0], node, "the number of dimensions")
+        if nd not in (1, 2, 3):
+            raise c.err(node, f"argument can only be 1, 2 or 3, got {nd}")
+        out = []
+        for d in "xyz"[:nd]:
+            if size:
+                a, b = c.f.block_dim(d), c.f.grid_dim(d)
+            else:
+                a, b = c.f.block_id(d), c.f.block_dim(d)
+            v = c.f.cast(a, ir.si64) * c.f.cast(b, ir.si64)
+            if not size:
+                v = v + c.f.cast(c.f.thread_id(d), ir.si64)
+            out.append(TV(v, T.int64))
+        return out[0] if nd == 1 else c._tuple(out)
+    return impl
+
+
+grid = _grid_impl(False)
+gridsize = _grid_impl(True)
+
+
+def _shape_dtype(c, args, kwargs, node, name, params=("shape", "dtype")):
+    got = dict(zip(params, args))
+    for k, v in kwargs.items():
+        if k not in params:
+            raise c.err(node, f"{name}() got an unexpected keyword argument '{k}'")
+        got[k] = v
+    if "shape" not in got or "dtype" not in got:
+        raise c.err(node, f"{name}() takes shape and dtype")
+    shape = got["shape"]
+    if isinstance(shape, TV) and shape.items is not None:
+        dims = [c.const_int(i, node, f"the shape of {name}()") for i in shape.items]
+    elif isinstance(shape, CT) and isinstance(shape.obj, tuple):
+        dims = [c.const_int(CT(i) if not isinstance(i, TV) else i, node, f"the shape of {name}()") for i in shape.obj]
+    else:
+        dims = [c.const_int(shape, node, f"the shape of {name}()")]
+    dt = got["dtype"]
+    if not isinstance(dt, CT):
+        raise c.err(node, f"the dtype of {name}() must be a type (numba.float32, np.float32, ...)")
+    try:
+        et = T.as_dtype_type(dt.obj)
+    except TypeError as e:
+        raise c.err(node, str(e)) from None
+    order = "C"
+    return dims, et, order
+
+
+def shared_array(c, args, kwargs, node):
+    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.shared.array")
+    if any(d < 0 for d in dims):
+        raise c.err(node, "shared array extents must not be negative")
+    if len(dims) == 1 and dims[0] == 0:
+        # dynamic shared memory, as a view of the launch's bytes
+        def build():
+            raw = c.f.ops.dynamic_shared_array(result=ir.array(ir.ui8, 1, "c", "shared"))
+            return raw if et == T.uint8 else c.f.ops.array_view(raw, result=ir.array(et.ir, 1, "c", "shared"))
+        return TV(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
+    v = c.alloc_in_entry(lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared")))
+    return TV(v, T.Array(et, len(dims), "C", space="shared"))
+
+
+def local_array(c, args, kwargs, node):
+    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.local.array")
+    v = c.alloc_in_entry(lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local")))
+    return TV(v, T.Array(et, len(dims), "C", space="local"))
+
+
+def const_array_like(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="cuda.const.array_like")
+    a = args[0]
+    if not (isinstance(a, CT) and isinstance(a.obj, np.ndarray)):
+        raise c.err(node, "cuda.const.array_like() takes a NumPy array that is a global or closure variable")
+    arr = np.ascontiguousarray(a.obj)
+    et = T.from_dtype(arr.dtype)
+    if isinstance(et, T.Record) or arr.size > 4096:
+        raise c.err(node, "cuda.const.array_like() takes a numeric array of at most 4096 elements in pydev.numba")
+    dims = list(arr.shape) or [1]
+
+    def build():
+        v = c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
+        for idx in np.ndindex(*arr.shape):
+            x = arr[idx].item()
+            v[tuple(c.f.constant(i, ir.si64) for i in idx)] = c.f.constant(x, et.ir) if not isinstance(et, T.Boolean) else c.f.constant(bool(x), ir.i1)
+        return v
+    return TV(c.alloc_in_entry(build), T.Array(et, len(dims), "C", readonly=False, space="local"))
+
+
+def _no_args(name, emit, rtype=None):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 0, name=name)
+        r = emit(c)
+        return TV(r, rtype) if rtype is not None else CT(None)
+    return impl
+
+
+syncthreads = _no_args("cuda.syncthreads", lambda c: c.f.ops.syncthreads())
+
+
+def _mask(c, m, node):
+    m = c.num_arg(m, node, "the mask")
+    if not m.t.is_int:
+        raise c.err(node, "a warp mask is an integer")
+    return c.f.cast(c.val(c.cast(m, T.uint32, node), node), ir.Type("!pydev.warp_mask"))
+
+
+def _from_mask(c, v):
+    return TV(c.f.cast(v, ir.ui32), T.uint32)
+
+
+def _sync_pred(kind):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=f"cuda.syncthreads_{kind}")
+        p = c.val(c.truth(c.num_arg(args[0], node), node), node)
+        r = getattr(c.f.ops, f"syncthreads_{kind}")(p)
+        return TV(r, T.int32) if kind == "count" else TV(c.f.cast(r, ir.si32), T.int32)
+    return impl
+
+
+syncthreads_count, syncthreads_and, syncthreads_or = _sync_pred("count"), _sync_pred("and"), _sync_pred("or")
+
+
+def syncwarp(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 0, 1, name="cuda.syncwarp")
+    m = args[0] if args else c.lit(0xFFFFFFFF, node)
+    c.f.ops.syncwarp(_mask(c, m, node))
+    return CT(None)
+
+
+def _vote(kind):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 2, name=f"cuda.{kind}_sync")
+        m = _mask(c, args[0], node)
+        p = c.val(c.truth(c.num_arg(args[1], node), node), node)
+        if kind == "ballot":
+            return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")))
+        return TV(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
+    return impl
+
+
+all_sync, any_sync, eq_sync, ballot_sync = _vote("all"), _vote("any"), _vote("eq"), _vote("ballot")
+
+
+def _shfl(kind):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 3, name=f"cuda.shfl{'' if kind == 'idx' else '_' + kind}_sync")
+        m = _mask(c, args[0], node)
+        v = c.num_arg(args[1], node, "the value")
+        if isinstance(v.t, T.Boolean):
+            v = c.cast(v, T.int32, node)
+        lane = c.val(c.cast(c.num_arg(args[2], node), T.int32, node), node)
+        return TV(c.f.ops.shfl(m, c.val(v, node), lane, kind=kind, result=v.t.ir), v.t)
+    return impl
+
+
+shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync = _shfl("idx"), _shfl("up"), _shfl("down"), _shfl("xor")
+
+activemask = _no_args("cuda.activemask", lambda c: c.f.cast(c.f.ops.activemask(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32)
+lanemask_lt = _no_args("cuda.lanemask_lt", lambda c: c.f.cast(c.f.ops.lanemask_lt(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32)
+
+
+def match_any_sync(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 2, name="cuda.match_any_sync")
+    m = _mask(c, args[0], node)
+    v = c.num_arg(args[1], node, "the value")
+    return _from_mask(c, c.f.ops.match_any(m, c.val(v, node), result=ir.Type("!pydev.warp_mask")))
+
+
+def match_all_sync(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 2, name="cuda.match_all_sync")
+    m = _mask(c, args[0], node)
+    v = c.num_arg(args[1], node, "the value")
+    r, p = c.f.ops.match_all(m, c.val(v, node), result=[ir.Type("!pydev.warp_mask"), ir.i1])
+    return c._tuple([_from_mask(c, r), TV(p, T.boolean)])
+
+
+def _fence(scope):
+    return _no_args(f"cuda.threadfence{'' if scope == 'device' else '_' + scope}", lambda c: c.f.ops.threadfence(memory="seq_cst", scope=scope))
+
+
+threadfence, threadfence_block, threadfence_system = _fence("device"), _fence("block"), _fence("system")
+
+
+def laneid(c, node):
+    return TV(c.f.ops.mod(c.f.thread_id("x") + c.f.constant(0, ir.si32), c.f.constant(32, ir.si32)) if False else _lane(c), T.int32)
+
+
+def _lane(c):
+    # the lane of the thread's linear index in its block
+    tx, ty, tz = c.f.thread_id("x"), c.f.thread_id("y"), c.f.thread_id("z")
+    bx, by = c.f.block_dim("x"), c.f.block_dim("y")
+    lin = tx + bx * (ty + by * tz)
+    return c.f.ops.and_(lin, c.f.constant(31, ir.si32))
+
+
+def _bits(op):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=f"cuda.{op}")
+        a = c.num_arg(args[0], node)
+        if not a.t.is_int:
+            raise c.err(node, f"cuda.{op}() takes an integer, got {a.t}")
+        sl = ir.Type(f"i{a.t.bits}")
+        v = c.f.cast(c.val(a, node), sl)
+        if op == "popc":
+            r = c.f.emit("math.ctpop", [v], [sl])
+        elif op == "clz":
+            r = c.f.emit("math.ctlz", [v], [sl])
+        elif op == "brev":
+            r = c.f.emit("llvm.intr.bitreverse", [v], [sl])
+        else:  # ffs: 1 + the index of the least significant set bit, 0 for 0
+            tz = c.f.emit("math.cttz", [v], [sl])
+            one, zero = c.f.emit("arith.constant", [], [sl], {"value": f"1 : {sl}"}), c.f.emit("arith.constant", [], [sl], {"value": f"0 : {sl}"})
+            plus = c.f.emit("arith.addi", [tz, one], [sl])
+            isz = c.f.emit("arith.cmpi", [v, zero], [ir.i1], {"predicate": "0"})
+            r = c.f.emit("arith.select", [isz, zero, plus], [sl])
+        return TV(c.f.cast(r, a.t.ir), a.t)
+    return impl
+
+
+popc, clz, brev, ffs = _bits("popc"), _bits("clz"), _bits("brev"), _bits("ffs")
+
+
+def fma(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 3, name="cuda.fma")
+    vals = [c.num_arg(a, node) for a in args]
+    t = arith_type(arith_type(vals[0].t, vals[1].t), vals[2].t)
+    if not t.is_float:
+        raise c.err(node, "cuda.fma() takes floating-point numbers")
+    return TV(c.f.emit("math.fma", [c.val(c.cast(v, t, node), node) for v in vals], [t.ir]), t)
+
+
+cbrt = _unary_math("cbrt")
+
+
+# --- atomics --------------------------------------------------------------------------------
+
+def _ref(c, arr, idx, node):
+    if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
+        raise c.err(node, f"an atomic operation takes an array, got {_tname(arr)}")
+    if isinstance(idx, TV) and idx.items is None or isinstance(idx, CT):
+        parts = [idx]
+    else:
+        parts = idx.items
+    import ast as _ast
+    fake = _ast.Constant(0)
+    # index values with wrap-around, as for a[i]
+    if len(parts) != arr.t.ndim:
+        raise c.err(node, f"a {arr.t.ndim}-d array takes {arr.t.ndim} indices in an atomic operation, got {len(parts)}")
+    out = []
+    for d, p in enumerate(parts):
+        p = c.num_arg(p, node, "an index")
+        if p.v is None and p.const is not None and p.const >= 0:
+            out.append(c.f.constant(int(p.const), ir.si64))
+        elif p.t.signed:
+            v = c.val(c.cast(p, T.int64, node), node)
+            out.append(c.f.select(v < 0, v + c.val(c.extent(arr, d, node), node), v))
+        else:
+            out.append(c.val(c.cast(p, T.int64, node), node))
+    space = arr.t.space
+    rt = ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}{', shared' if space == 'shared' else ''}>") if space != "local" else ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}, local>")
+    return c.f.ops.atomic_ref(c.val(arr, node), *out, result=rt)
+
+
+_ATOMIC_TYPES = {"add": "iuf", "sub": "iuf", "and": "iu", "or": "iu", "xor": "iu", "max": "iuf", "min": "iuf", "nanmax": "f", "nanmin": "f", "exch": "iuf"}
+
+
+def _atomic(kind):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 3, name=f"cuda.atomic.{kind}")
+        arr, idx, val = args
+        ref = _ref(c, arr, idx, node)
+        et = arr.t.dtype
+        if not isinstance(et, T.Number) or et.kind not in _ATOMIC_TYPES[kind] or et.bits < 32:
+            raise c.err(node, f"cuda.atomic.{kind.rstrip('_')}() is not supported on {et} arrays")
+        v = c.val(c.cast(c.num_arg(val, node), et, node), node)
+        return TV(c.f.ops.atomic_rmw(ref, v, kind=kind, memory="relaxed", scope="device", result=et.ir), et)
+    return impl
+
+
+def _cas_core(c, arr, idx, old, val, node, name):
+    ref = _ref(c, arr, idx, node)
+    et = arr.t.dtype
+    if not isinstance(et, T.Number) or not et.is_int and not et.is_float or et.bits < 16:
+        raise c.err(node, f"{name}() is not supported on {et} arrays")
+    o = c.val(c.cast(c.num_arg(old, node), et, node), node)
+    v = c.val(c.cast(c.num_arg(val, node), et, node), node)
+    return TV(c.f.ops.atomic_cas(ref, o, v, memory="relaxed", scope="device", result=et.ir), et)
+
+
+def atomic_cas(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 4, name="cuda.atomic.cas")
+    return _cas_core(c, *args, node, "cuda.atomic.cas")
+
+
+def atomic_compare_and_swap(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 3, name="cuda.atomic.compare_and_swap")
+    arr, old, val = args
+    return _cas_core(c, arr, c.lit(0, node), old, val, node, "cuda.atomic.compare_and_swap")
+
+
+def _incdec(kind):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 3, name=f"cuda.atomic.{kind}")
+        arr, idx, val = args
+        ref = _ref(c, arr, idx, node)
+        et = arr.t.dtype
+        if et not in (T.uint32, T.uint64):
+            raise c.err(node, f"cuda.atomic.{kind}() takes a uint32 or uint64 array, got {et}")
+        v = c.val(c.cast(c.num_arg(val, node), et, node), node)
+        f = c.f
+        # a compare-and-swap loop computing CUDA's atomicInc / atomicDec
+        head, after = f.new_block(et.ir), f.new_block()
+        first = f.ops.atomic_load(ref, memory="relaxed", scope="device", result=et.ir)
+        f.br(head, first)
+        f.set_block(head)
+        old = head.args[0]
+        one, zero = f.constant(1, et.ir), f.constant(0, et.ir)
+        if kind == "inc":
+            new = f.select(old >= v, zero, old + one)
+        else:
+            new = f.select((old == zero) | (old > v), v, old - one)
+        seen = f.ops.atomic_cas(ref, old, new, memory="relaxed", scope="device", result=et.ir)
+        f.cond_br(seen == old, after, head, else_args=(seen,))
+        f.set_block(after)
+        return TV(seen, et)
+    return impl
+
+
+ATOMICS = {"add": _atomic("add"), "sub": _atomic("sub"), "and_": _atomic("and"), "or_": _atomic("or"), "xor": _atomic("xor"),
+           "max": _atomic("max"), "min": _atomic("min"), "nanmax": _atomic("nanmax"), "nanmin": _atomic("nanmin"),
+           "exch": _atomic("exch"), "inc": _incdec("inc"), "dec": _incdec("dec"), "cas": atomic_cas,
+           "compare_and_swap": atomic_compare_and_swap}

@@ -1,0 +1,1254 @@
+"""The Numba-CUDA kernel language to pydev IR, through `pydev.ir` only.
+
+One `Compiler` turns one Python function (its source, parsed with `ast`)
+and one tuple of Numba argument types into a `func.func` of an
+`ir.Module`, typing with Numba's rules. Locals live in one-element local
+arrays (LLVM's SROA makes them registers), so control flow needs no block
+arguments. Every op carries `loc(file:line:col)` of the user's code."""
+import ast
+import builtins
+import inspect
+import linecache
+import math
+import operator
+
+import numpy as np
+
+from .. import ir
+from . import types as T
+
+
+class NumbaError(Exception):
+    def __init__(self, node, message, help=None):
+        super().__init__(message)
+        self.node, self.message, self.help = node, message, help
+
+
+class Src:
+    """A function's source: the AST of its def and where its lines are."""
+
+    def __init__(self, fn):
+        code = fn.__code__
+        self.file = code.co_filename
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            all_lines = linecache.getlines(self.file)
+            if not all_lines:
+                raise OSError(f"cannot find the source of {fn.__qualname__} ({self.file})") from None
+            start = code.co_firstlineno
+            lines = inspect.getblock(all_lines[start - 1 :])
+        if start == 0:
+            start = 1
+        first = lines[0]
+        self.indent = len(first) - len(first.lstrip())
+        text = "".join(l[self.indent :] if l[: self.indent].strip() == "" else l.lstrip() for l in lines)
+        self.start = start
+        tree = ast.parse(text)
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if not defs:
+            raise OSError(f"cannot find the def of {fn.__qualname__} in its source")
+        self.node = defs[0]
+
+    def line(self, node):
+        return self.start + node.lineno - 1
+
+    def col(self, node):
+        return node.col_offset + self.indent + 1
+
+    def loc(self, node):
+        return ir.loc(self.file, self.line(node), self.col(node))
+
+
+def render(src, node, message, help=None):
+    """`file:line:col: error: msg` with the source line and a caret."""
+    if src is None or node is None or not hasattr(node, "lineno"):
+        return f"error: {message}"
+    line, col = src.line(node), src.col(node)
+    text = linecache.getline(src.file, line).rstrip("\n")
+    width = 1
+    if getattr(node, "end_lineno", None) == node.lineno and node.end_col_offset is not None:
+        width = max(1, node.end_col_offset - node.col_offset)
+    elif text:
+        width = max(1, len(text) - (col - 1))
+    g = " " * len(str(line))
+    out = f"{src.file}:{line}:{col}: error: {message}\n{g} |\n{line} | {text}\n{g} | {' ' * (col - 1)}{'^' * width}"
+    if help:
+        out += f"\n{g} = help: {help}"
+    return out
+
+
+# --- Numba's typing rules ------------------------------------------------------------------
+
+def _is_num(t):
+    return isinstance(t, (T.Number, T.Boolean))
+
+
+def arith_type(a, b):
+    """The type of a + b (and - * // % **) in Numba: integers widen to 64
+    bits (int64 unless both are unsigned; uint64 with a signed integer is
+    float64); a float with an integer follows NumPy (float32 with an integer
+    of 32 bits or more is float64)."""
+    if isinstance(a, T.Boolean):
+        a = T.int64
+    if isinstance(b, T.Boolean):
+        b = T.int64
+    if a.kind == "c" or b.kind == "c":
+        return T.complex128 if max(a.bits, b.bits) > 64 or "f" in (a.kind, b.kind) and max(a.bits, b.bits) == 64 else T.complex64
+    if a.is_float and b.is_float:
+        return a if a.bits >= b.bits else b
+    if a.is_float or b.is_float:
+        f, i = (a, b) if a.is_float else (b, a)
+        return T.from_dtype(np.promote_types(f.dtype, i.dtype))
+    if a.signed and b.signed:
+        return T.int64
+    if not a.signed and not b.signed:
+        return T.uint64
+    u = a if not a.signed else b
+    return T.float64 if u.bits == 64 else T.int64
+
+
+def bitwise_type(a, b):
+    if isinstance(a, T.Boolean) and isinstance(b, T.Boolean):
+        return T.boolean
+    a = T.int64 if isinstance(a, T.Boolean) else a
+    b = T.int64 if isinstance(b, T.Boolean) else b
+    if not (a.is_int and b.is_int):
+        return None
+    return T.uint64 if not a.signed and not b.signed else T.int64
+
+
+def unify(a, b):
+    """The type of a variable assigned values of types a and b (NumPy's promotion)."""
+    if a == b:
+        return a
+    if _is_num(a) and _is_num(b):
+        if isinstance(a, T.Boolean):
+            return b
+        if isinstance(b, T.Boolean):
+            return a
+        return T.from_dtype(np.promote_types(a.dtype, b.dtype))
+    if isinstance(a, (T.UniTuple, T.Tuple)) and isinstance(b, (T.UniTuple, T.Tuple)) and len(a.items) == len(b.items):
+        items = [unify(x, y) for x, y in zip(a.items, b.items)]
+        if None not in items:
+            return T.Tuple(items)
+    return None
+
+
+# --- values --------------------------------------------------------------------------------
+
+class CT:
+    """A compile-time object (a module, a function, a Python constant)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj):
+        self.obj = obj
+
+
+class TV:
+    """A typed value: `v` an ir.Value (or None for a literal not yet
+    emitted: `const`), `t` its Numba type. Tuples keep `items`."""
+
+    __slots__ = ("v", "t", "const", "items")
+
+    def __init__(self, v, t, const=None, items=None):
+        self.v, self.t, self.const, self.items = v, t, const, items
+
+
+class Var:
+    __slots__ = ("t", "slots", "bound")
+
+    def __init__(self, t, slots=None, bound=None):
+        self.t, self.slots, self.bound = t, slots, bound
+
+
+class Retype(Exception):
+    """A variable's type widened: compile the function again."""
+
+
+# --- the compiler --------------------------------------------------------------------------
+
+class ModuleBuilder:
+    """One ir.Module: the kernel and the device functions it calls."""
+
+    def __init__(self, options):
+        self.module = ir.Module()
+        self.funcs = {}  # (dispatcher id, arg types) -> (Function, return type)
+        self.options = options
+        self.names = set()
+
+    def name(self, base):
+        n, i = base, 1
+        while n in self.names:
+            i += 1
+            n = f"{base}_{i}"
+        self.names.add(n)
+        return n
+
+
+def compile_kernel(dispatcher, argtypes):
+    mb = ModuleBuilder(dispatcher.options)
+    name = mb.name(dispatcher.py_func.__name__)
+    Compiler(mb, dispatcher, argtypes, kernel=True, name=name).run()
+    return mb.module, name
+
+
+def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
+    key = (id(dispatcher), tuple(argtypes))
+    hit = mb.funcs.get(key)
+    if hit is None:
+        if key in mb.funcs:
+            raise NumbaError(node_for_errors, f"recursive device function '{dispatcher.py_func.__name__}' is not supported")
+        mb.funcs[key] = None
+        c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
+        c.run()
+        hit = mb.funcs[key] = (c.f, c.ret_type)
+    return hit
+
+
+class Compiler:
+    def __init__(self, mb, dispatcher, argtypes, kernel, name):
+        self.mb, self.disp, self.argtypes, self.kernel, self.name = mb, dispatcher, list(argtypes), kernel, name
+        self.src = dispatcher.source()
+        self.py = dispatcher.py_func
+        self.var_types = {}
+        self.ret_type = None
+        self.ret_seen = None
+
+    # -- driver --
+    def run(self):
+        for _ in range(8):
+            try:
+                self._once()
+                return
+            except Retype:
+                continue
+            except NumbaError as e:
+                if getattr(e, "src", None) is None:
+                    e.src = self.src
+                raise
+            except (TypeError, ValueError, RuntimeError) as e:
+                err = NumbaError(getattr(self, "node", self.src.node), f"pydev.numba could not compile this: {e}")
+                err.src = self.src
+                raise err from e
+        raise NumbaError(self.src.node, f"cannot settle the types of the variables of '{self.py.__name__}'")
+
+    def _once(self):
+        fn = self.src.node
+        params = [a.arg for a in fn.args.args]
+        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
+            raise NumbaError(fn, "pydev.numba functions take plain positional parameters (no *args, **kwargs or keyword-only)")
+        defaults = fn.args.defaults
+        if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
+            raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
+        for t in self.argtypes:
+            if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple)):
+                raise NumbaError(fn, f"an argument of type {t} cannot be passed to '{self.py.__name__}'")
+        flat = []
+        for t in self.argtypes:
+            flat += self._flat_types(t)
+        self.tmp_module = self.mb.module
+        if self.kernel:
+            self.f = ir.Function(self.mb.module, self.name, flat, (), True, self.src.loc(fn))
+        else:
+            res = []
+            if self.ret_type is not None and not isinstance(self.ret_type, T.NoneType):
+                res = self._flat_types(self.ret_type)
+            self.f = ir.Function(self.mb.module, self.name, flat, res, False, self.src.loc(fn))
+        self.ret_seen = None
+        self.need_retype = False
+        f = self.f
+        self.entry = f.block
+        body = f.new_block()
+        f.set_block(body)
+        self.dead = False
+        self.loops = []
+        self.vars = {}
+        self.consts_cache = {}
+        at = 0
+        for i, (p, t) in enumerate(zip(params, self.argtypes)):
+            n = len(self._flat_types(t))
+            vals = f.args[at : at + n]
+            at += n
+            self._bind_param(p, t, vals)
+        for p, d in zip(params[len(self.argtypes) :], defaults[len(defaults) - (len(params) - len(self.argtypes)) :]):
+            self._assign_name(p, self.expr(d), d)
+        self.block(fn.body)
+        if not f.terminated:
+            void = self.ret_type is None or isinstance(self.ret_type, T.NoneType)
+            if not self.kernel and not self.dead and self.ret_seen not in (None, T.void):
+                raise NumbaError(fn, f"'{self.py.__name__}' can end without returning a value (Numba would type it Optional)")
+            if self.kernel or void:
+                f.ret(loc=self.src.loc(fn))
+            else:
+                f.ret(*[self._zero_val(t) for t in f.results], loc=self.src.loc(fn))
+        if self.need_retype:
+            raise Retype()
+        new_ret = self.ret_seen or T.void
+        if not self.kernel and new_ret != (self.ret_type or T.void):
+            self.ret_type = new_ret
+            raise Retype()
+        f.set_block(self.entry)
+        f.br(body)
+        self.mb.module.functions.append(f)
+
+    def _flat_types(self, t):
+        if isinstance(t, (T.UniTuple, T.Tuple)):
+            out = []
+            for i in t.items:
+                out += self._flat_types(i)
+            return out
+        if isinstance(t, T.NoneType):
+            return []
+        return [t.ir]
+
+    def _bind_param(self, name, t, vals):
+        tv = self._unflatten(t, list(vals))
+        self._assign_name(name, tv, self.src.node)
+
+    def _unflatten(self, t, vals):
+        if isinstance(t, (T.UniTuple, T.Tuple)):
+            items = []
+            for it in t.items:
+                n = len(self._flat_types(it))
+                items.append(self._unflatten(it, vals[:n]))
+                del vals[:n]
+            return TV(None, t, items=items)
+        return TV(vals[0], t)
+
+    def _flatten(self, tv, node):
+        if isinstance(tv.t, (T.UniTuple, T.Tuple)):
+            out = []
+            for it in self._items(tv, node):
+                out += self._flatten(it, node)
+            return out
+        return [self.val(tv, node)]
+
+    # -- locations / errors --
+    def at(self, node):
+        self.node = node
+        self.f.location = self.src.loc(node)
+
+    def err(self, node, msg, help=None):
+        return NumbaError(node, msg, help)
+
+    # -- values --
+    def val(self, tv, node=None):
+        """The ir.Value of a typed value (emitting a literal's constant)."""
+        if isinstance(tv, CT):
+            raise self.err(node, f"{_describe(tv.obj)} is not a value in device code")
+        if tv.v is None:
+            if tv.items is not None:
+                raise self.err(node, f"a tuple ({tv.t}) is not a single value here")
+            c = tv.const
+            t = tv.t
+            if isinstance(t, T.Boolean):
+                tv.v = self.f.constant(bool(c), ir.i1)
+            elif t.is_float:
+                tv.v = self.f.constant(float(c), t.ir)
+            elif t.is_int:
+                tv.v = self.f.constant(int(c), t.ir)
+            else:
+                raise self.err(node, f"no constants of type {t}")
+        return tv.v
+
+    def lit(self, value, node):
+        if isinstance(value, (bool, np.bool_)):
+            return TV(None, T.boolean, bool(value))
+        if isinstance(value, (int, np.integer)) and not isinstance(value, np.integer):
+            if not -(2**63) <= value < 2**64:
+                raise self.err(node, f"the integer {value} does not fit in 64 bits")
+            return TV(None, T.int64 if value < 2**63 else T.uint64, int(value))
+        if isinstance(value, np.integer):
+            return TV(None, T.from_dtype(value.dtype), int(value))
+        if isinstance(value, (float, np.floating)):
+            return TV(None, T.float64 if isinstance(value, float) else T.from_dtype(value.dtype), float(value))
+        if isinstance(value, tuple):
+            items = [self.lit(v, node) if not isinstance(v, TV) else v for v in value]
+            return self._tuple(items)
+        raise self.err(node, f"a constant of type {type(value).__name__} is not supported in device code")
+
+    def _tuple(self, items):
+        ts = [i.t for i in items]
+        t = T.UniTuple(ts[0], len(ts)) if ts and all(x == ts[0] for x in ts) else T.Tuple(ts)
+        return TV(None, t, items=list(items))
+
+    def _items(self, tv, node):
+        if tv.items is None:
+            raise self.err(node, f"a {tv.t} is not a tuple")
+        return tv.items
+
+    def cast(self, tv, t, node=None):
+        if isinstance(tv, CT):
+            raise self.err(node, f"{_describe(tv.obj)} is not a number")
+        if tv.t == t:
+            return tv
+        if isinstance(t, (T.UniTuple, T.Tuple)):
+            items = self._items(tv, node)
+            if len(items) != len(t.items):
+                raise self.err(node, f"cannot convert {tv.t} to {t}")
+            return TV(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
+        if not (_is_num(tv.t) and _is_num(t)):
+            raise self.err(node, f"cannot convert {tv.t} to {t}")
+        if tv.v is None and tv.const is not None:
+            c = tv.const
+            if isinstance(t, T.Boolean):
+                return TV(None, t, bool(c))
+            if t.is_int:
+                if isinstance(c, float) and not math.isfinite(c):
+                    pass
+                else:
+                    v = int(c)
+                    bits = t.bits
+                    v &= (1 << bits) - 1
+                    if t.signed and v >= 1 << (bits - 1):
+                        v -= 1 << bits
+                    return TV(None, t, v)
+            elif t.is_float:
+                return TV(None, t, float(t.dtype.type(c)))
+        v = self.val(tv, node)
+        if isinstance(t, T.Boolean):
+            return TV(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
+        return TV(self.f.cast(v, t.ir), t)
+
+    def _zero(self, t):
+        return self.f.constant(0.0 if t.is_float else 0, t.ir) if not isinstance(t, T.Boolean) else self.f.constant(False, ir.i1)
+
+    def truth(self, tv, node):
+        if isinstance(tv, CT):
+            return TV(None, T.boolean, bool(tv.obj))
+        if tv.items is not None:
+            return TV(None, T.boolean, len(tv.items) > 0)
+        if isinstance(tv.t, T.Array):
+            return TV(None, T.boolean, True)
+        return self.cast(tv, T.boolean, node)
+
+    # -- variables --
+    def _slot(self, t):
+        cur = self.f.block
+        self.f.set_block(self.entry)
+        s = self.f.ops.local_array(shape=[1], order="C", result=ir.array(t.ir, 1, "c", "local"))
+        self.f.set_block(cur)
+        return s
+
+    def _assign_name(self, name, tv, node):
+        if isinstance(tv, CT):
+            self.vars[name] = Var(None, bound=tv)
+            self.var_types.setdefault(name, "ct")
+            return
+        t = tv.t
+        if isinstance(t, (T.Array, T.Record)) and tv.items is None:
+            old = self.vars.get(name)
+            if old is not None and old.t is not None and old.t != t:
+                raise self.err(node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable")
+            self.vars[name] = Var(t, bound=tv)
+            self.var_types.setdefault(name, t)
+            return
+        known = self.var_types.get(name)
+        if known is None:
+            want = self.var_types[name] = t
+        else:
+            want = unify(known, t)
+            if want is None:
+                raise self.err(node, f"variable '{name}' is assigned a {t} after a {known}: Numba cannot unify these types")
+            if want != known:
+                self.var_types[name] = want
+                raise Retype()
+        self.vars[name] = Var(want, bound=self._materialize(self.cast(tv, want, node), node))
+
+    def _materialize(self, tv, node):
+        """A value with every leaf an ir.Value (so it can be passed to blocks)."""
+        if tv.items is not None:
+            return TV(None, tv.t, items=[self._materialize(i, node) for i in tv.items])
+        self.val(tv, node)
+        return TV(tv.v, tv.t)
+
+    def _leaf_types(self, t):
+        if isinstance(t, (T.UniTuple, T.Tuple)):
+            out = []
+            for i in t.items:
+                out += self._leaf_types(i)
+            return out
+        return [t]
+
+    def _load_var(self, name, node):
+        return self.vars[name].bound
+
+    # -- merging variables at control-flow joins (block arguments) --
+    def _mergeable(self, t):
+        return t is not None and (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple)) and all(_is_num(x) for x in self._leaf_types(t)))
+
+    def _merge_names(self, stmts):
+        """The variables live across a join: those defined now, and those
+        the statements assign (typed on an earlier pass)."""
+        names = [n for n, v in self.vars.items() if self._mergeable(v.t)]
+        for n in _assigned(stmts):
+            if n in names:
+                continue
+            if n in self.vars:
+                continue  # arrays and other bound values are not merged
+            t = self.var_types.get(n)
+            if t is None:
+                self.need_retype = True
+            elif self._mergeable(t):
+                names.append(n)
+        return names
+
+    def _merge_types(self, names):
+        out = []
+        for n in names:
+            out += [x.ir for x in self._leaf_types(self.var_types[n] if n not in self.vars else self.vars[n].t)]
+        return out
+
+    def _merge_values(self, names, node):
+        vals = []
+        for n in names:
+            v = self.vars.get(n)
+            t = v.t if v is not None else self.var_types[n]
+            if v is None or v.bound is None:
+                vals += [self._zero_val(x.ir) for x in self._leaf_types(t)]
+            else:
+                vals += self._flatten(v.bound, node)
+        return vals
+
+    def _bind_merged(self, names, args):
+        args = list(args)
+        for n in names:
+            t = self.vars[n].t if n in self.vars else self.var_types[n]
+            k = len(self._leaf_types(t))
+            self.vars[n] = Var(t, bound=self._unflatten(t, args[:k]))
+            del args[:k]
+
+    def lookup(self, name, node):
+        if name in self.vars:
+            return self._load_var(name, node)
+        local_names = self.disp.local_names()
+        if name in local_names:
+            raise self.err(node, f"variable '{name}' is used before it is assigned")
+        code = self.py.__code__
+        if name in code.co_freevars and self.py.__closure__:
+            try:
+                return self.pyobj(self.py.__closure__[code.co_freevars.index(name)].cell_contents, node)
+            except ValueError:
+                raise self.err(node, f"the closure variable '{name}' is not set") from None
+        g = self.py.__globals__
+        if name in g:
+            return self.pyobj(g[name], node)
+        if hasattr(builtins, name):
+            return CT(getattr(builtins, name))
+        raise self.err(node, f"name '{name}' is not defined")
+
+    def pyobj(self, obj, node):
+        """A global or closure value: numbers are compile-time constants as in Numba."""
+        if isinstance(obj, (bool, int, float, np.number, np.bool_)):
+            return self.lit(obj, node)
+        if isinstance(obj, tuple) and all(isinstance(o, (bool, int, float, np.number)) for o in obj):
+            return self.lit(obj, node)
+        make = getattr(obj, "_pydev_numba_value", None)
+        if make is not None and not isinstance(obj, type):
+            return make(self, node)
+        return CT(obj)
+
+    # -- statements --
+    def block(self, stmts):
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s):
+        self.at(s)
+        m = getattr(self, "s_" + type(s).__name__, None)
+        if m is None:
+            raise self.err(s, f"{_stmt_name(s)} is not supported in pydev.numba device code")
+        m(s)
+
+    def s_Pass(self, s):
+        pass
+
+    def s_Expr(self, s):
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # docstring
+        self.expr(s.value)
+
+    def s_Assert(self, s):
+        pass  # Numba-CUDA ignores assert unless debug=True and opt=False
+
+    def s_Assign(self, s):
+        value = self.expr(s.value)
+        for tgt in s.targets:
+            self.store(tgt, value, s)
+
+    def s_AnnAssign(self, s):
+        if s.value is not None:
+            self.store(s.target, self.expr(s.value), s)
+
+    def s_AugAssign(self, s):
+        if isinstance(s.target, ast.Subscript):
+            arr = self.expr(s.target.value)
+            idx = self.index_values(arr, s.target.slice, s.target)
+            cur = self.load_item(arr, idx, s.target)
+            self.at(s)
+            new = self.binop(s.op, cur, self.expr(s.value), s)
+            self.store_item(arr, idx, new, s)
+            return
+        cur = self.expr(s.target if not isinstance(s.target, ast.Name) else ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target))
+        self.at(s)
+        new = self.binop(s.op, cur, self.expr(s.value), s)
+        self.store(s.target, new, s)
+
+    def store(self, tgt, value, node):
+        if isinstance(tgt, ast.Name):
+            self._assign_name(tgt.id, value, tgt)
+        elif isinstance(tgt, (ast.Tuple, ast.List)):
+            items = self._items(value, tgt) if not isinstance(value, CT) else None
+            if items is None or len(items) != len(tgt.elts):
+                raise self.err(tgt, f"cannot unpack {value.t if isinstance(value, TV) else _describe(value.obj)} into {len(tgt.elts)} names")
+            for t, v in zip(tgt.elts, items):
+                self.store(t, v, node)
+        elif isinstance(tgt, ast.Subscript):
+            arr = self.expr(tgt.value)
+            idx = self.index_values(arr, tgt.slice, tgt)
+            self.at(node)
+            self.store_item(arr, idx, value, tgt)
+        elif isinstance(tgt, ast.Attribute):
+            base = self.expr(tgt.value)
+            if isinstance(base, TV) and isinstance(base.t, T.Record) and getattr(base, "const", None) is not None:
+                arr, idx = base.const
+                self.at(node)
+                self.store_field(arr, idx, tgt.attr, value, tgt)
+                return
+            raise self.err(tgt, "only fields of records in arrays can be assigned (a[i].x = v, or r = a[i]; r.x = v)")
+        else:
+            raise self.err(tgt, f"cannot assign to {type(tgt).__name__}")
+
+    def s_If(self, s):
+        cond = self.truth(self.expr(s.test), s.test)
+        self.at(s)
+        if cond.v is None:  # constant condition: only one branch exists (as Numba prunes)
+            self.block(s.body if cond.const else s.orelse)
+            return
+        f = self.f
+        names = self._merge_names(s.body + s.orelse)
+        for n in names:
+            if n not in self.vars:
+                self.vars[n] = Var(self.var_types[n], bound=None)
+        before = dict(self.vars)
+        types = self._merge_types(names)
+        then, other = f.new_block(), f.new_block()
+        after = f.new_block(*types)
+        f.cond_br(cond.v, then, other)
+        dead = []
+        for blk, body in ((then, s.body), (other, s.orelse)):
+            f.set_block(blk)
+            self.vars = dict(before)
+            self.dead = False
+            self.block(body)
+            dead.append(self.dead)
+            if not f.terminated:
+                self.at(s)
+                f.br(after, *self._merge_values(names, s))
+        self.vars = dict(before)
+        f.set_block(after)
+        self._bind_merged(names, after.args)
+        self.dead = all(dead)
+
+    def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
+        f = self.f
+        if node.orelse:
+            raise self.err(node, "a loop's else clause is not supported in pydev.numba")
+        names = self._merge_names(node.body) + [n for n in extra if n not in self.vars or True]
+        names = list(dict.fromkeys(names))
+        for n in names:
+            if n not in self.vars:
+                self.vars[n] = Var(self.var_types[n], bound=None)
+        types = self._merge_types(names)
+        head, body, cont, after = f.new_block(*types), f.new_block(), f.new_block(*types), f.new_block(*types)
+        f.br(head, *self._merge_values(names, node))
+        f.set_block(head)
+        self._bind_merged(names, head.args)
+        at_head = dict(self.vars)
+        cond = head_fn()
+        self.at(node)
+        if cond.v is None:
+            if cond.const:
+                f.br(body)
+            else:
+                f.br(after, *self._merge_values(names, node))
+        else:
+            f.cond_br(cond.v, body, after, else_args=self._merge_values(names, node))
+        f.set_block(body)
+        self.dead = False
+        self.loops.append((cont, after, names))
+        body_fn()
+        self.loops.pop()
+        if not f.terminated:
+            f.br(cont, *self._merge_values(names, node))
+        f.set_block(cont)
+        self.vars = dict(at_head)
+        self._bind_merged(names, cont.args)
+        self.dead = False
+        step_fn()
+        self.at(node)
+        f.br(head, *self._merge_values(names, node))
+        f.set_block(after)
+        self.vars = dict(at_head)
+        self._bind_merged(names, after.args)
+        self.dead = False
+
+    def s_While(self, s):
+        self._loop(s, lambda: self.truth(self.expr(s.test), s.test), lambda: self.block(s.body), lambda: None)
+
+    def _assigned_guard(self):
+        pass
+
+    def s_For(self, s):
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(self.expr(it.func), CT) and self.expr(it.func).obj in (range,)):
+            rng = None
+        else:
+            rng = it
+        if rng is None:
+            itv = self.expr(it)
+            if isinstance(itv, TV) and itv.items is not None:  # a tuple: unrolled
+                for item in itv.items:
+                    self.store(s.target, item, s)
+                    self.block(s.body)
+                return
+            raise self.err(it, "pydev.numba loops iterate over range(...) or a tuple")
+        if rng.keywords or not 1 <= len(rng.args) <= 3:
+            raise self.err(rng, "range() takes 1 to 3 positional arguments")
+        args = [self.expr(a) for a in rng.args]
+        for a, n in zip(args, rng.args):
+            if isinstance(a, CT) or not (a.t.is_int or isinstance(a.t, T.Boolean)):
+                raise self.err(n, f"range() takes integers, got {a.t if isinstance(a, TV) else _describe(a.obj)}")
+        start, stop, step = (self.lit(0, rng), args[0], self.lit(1, rng)) if len(args) == 1 else (args[0], args[1], self.lit(1, rng)) if len(args) == 2 else args
+        t = start.t
+        for x in (stop, step):
+            t = arith_type(t, x.t)
+        if t.is_float:
+            t = T.int64
+        self.at(rng)
+        start, stop, step = (self.cast(x, t, rng) for x in (start, stop, step))
+        stop_v = self.val(stop, rng)
+        step_v = self.val(step, rng) if step.v is not None else None
+        if not isinstance(s.target, ast.Name):
+            raise self.err(s.target, "a range loop's target is one name")
+        self.nloop = getattr(self, "nloop", 0) + 1
+        cname = f".range{self.nloop}"
+        self.var_types[cname] = t
+        self.vars[cname] = Var(t, bound=self._materialize(start, rng))
+        # the target is live after the loop in Python; give it a type now
+        if s.target.id not in self.var_types:
+            self.var_types[s.target.id] = t
+        elif unify(self.var_types[s.target.id], t) != self.var_types[s.target.id]:
+            self.var_types[s.target.id] = unify(self.var_types[s.target.id], t)
+            raise Retype()
+
+        def head():
+            i = self.val(self.vars[cname].bound, rng)
+            if step.v is None:
+                if step.const == 0:
+                    raise self.err(rng, "range() arg 3 must not be zero")
+                return TV(i < stop_v if step.const > 0 else i > stop_v, T.boolean)
+            up = (step_v > 0) & (i < stop_v)
+            down = (step_v < 0) & (i > stop_v)
+            return TV(up | down, T.boolean)
+
+        def body():
+            self._assign_name(s.target.id, self.vars[cname].bound, s.target)
+            self.block(s.body)
+
+        def stepper():
+            i = self.val(self.vars[cname].bound, rng)
+            self.vars[cname] = Var(t, bound=TV(i + self.val(step, rng), t))
+
+        self._loop(s, head, body, stepper, extra=[cname, s.target.id])
+        del self.vars[cname]
+
+    def s_Break(self, s):
+        if not self.loops:
+            raise self.err(s, "'break' outside a loop")
+        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s))
+        self.f.set_block(self.f.new_block())
+        self.dead = True
+
+    def s_Continue(self, s):
+        if not self.loops:
+            raise self.err(s, "'continue' outside a loop")
+        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
+        self.f.set_block(self.f.new_block())
+        self.dead = True
+
+    def s_Return(self, s):
+        f = self.f
+        if self.kernel:
+            if s.value is not None and not (isinstance(s.value, ast.Constant) and s.value.value is None):
+                raise self.err(s.value, "a kernel cannot return a value")
+            f.ret()
+        else:
+            if s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None:
+                tv, t = None, T.void
+            else:
+                tv = self.expr(s.value)
+                if isinstance(tv, CT):
+                    raise self.err(s.value, f"cannot return {_describe(tv.obj)}")
+                t = tv.t
+            if t != T.void and not (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple))):
+                raise self.err(s.value, f"a device function returns numbers or tuples of numbers, not {t}")
+            if self.ret_seen is None:
+                self.ret_seen = t
+            else:
+                u = unify(self.ret_seen, t) if T.void not in (t, self.ret_seen) else (t if t == self.ret_seen else None)
+                if u is None:
+                    raise self.err(s, f"'{self.py.__name__}' returns a {self.ret_seen} and a {t}: Numba cannot unify them")
+                self.ret_seen = u
+            self.at(s)
+            if self.ret_type is None or isinstance(self.ret_type, T.NoneType) or t == T.void:
+                f.ret()  # the first pass learns the return type; no values
+            else:
+                f.ret(*self._flatten(self.cast(tv, self.ret_type, s), s))
+        f.set_block(f.new_block())
+        self.dead = True
+
+    def _zero_val(self, irt):
+        return self.f.constant(0.0 if irt.is_float else 0, irt) if irt.text != "i1" else self.f.constant(False, ir.i1)
+
+    # -- expressions --
+    def expr(self, node):
+        m = getattr(self, "e_" + type(node).__name__, None)
+        if m is None:
+            raise self.err(node, f"{type(node).__name__} expressions are not supported in pydev.numba device code")
+        self.at(node)
+        return m(node)
+
+    def e_Constant(self, n):
+        if n.value is None:
+            return CT(None)
+        if isinstance(n.value, str):
+            return CT(n.value)
+        return self.lit(n.value, n)
+
+    def e_Name(self, n):
+        return self.lookup(n.id, n)
+
+    def e_Tuple(self, n):
+        items = [self.expr(e) for e in n.elts]
+        if any(isinstance(i, CT) for i in items):
+            return CT(tuple(i.obj if isinstance(i, CT) else i for i in items))
+        return self._tuple(items)
+
+    e_List = e_Tuple
+
+    def e_Attribute(self, n):
+        base = self.expr(n.value)
+        self.at(n)
+        if isinstance(base, CT):
+            obj = base.obj
+            hook = getattr(obj, "_pydev_numba_attr", None)
+            if hook is not None:
+                return hook(self, n.attr, n)
+            try:
+                attr = getattr(obj, n.attr)
+            except AttributeError:
+                raise self.err(n, f"{_describe(obj)} has no attribute '{n.attr}'") from None
+            return self.pyobj(attr, n)
+        t = base.t
+        if isinstance(t, T.Array):
+            if n.attr == "shape":
+                return self._tuple([self.extent(base, d, n) for d in range(t.ndim)])
+            if n.attr == "size":
+                return TV(self.f.ops.array_size(self.val(base, n)), T.int64)
+            if n.attr == "ndim":
+                return self.lit(t.ndim, n)
+            if n.attr == "strides":
+                st = self.f.ops.array_strides(self.val(base, n), result=ir.tuple_type(*[ir.si64] * t.ndim))
+                return self._tuple([TV(self.f.ops.tuple_extract(st, index=d, result=ir.si64), T.int64) for d in range(t.ndim)])
+            if n.attr == "dtype":
+                return CT(t.dtype)
+            raise self.err(n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)")
+        if isinstance(t, T.Record):
+            return self.load_field(base, n.attr, n)
+        if isinstance(t, (T.Number, T.Boolean)):
+            if n.attr == "real":
+                return base
+            if n.attr == "imag":
+                return self.cast(self.lit(0, n), t, n)
+        raise self.err(n, f"a {t} has no attribute '{n.attr}'")
+
+    def extent(self, arr, d, node):
+        t = arr.t
+        shape = self.f.ops.array_shape(self.val(arr, node), result=ir.tuple_type(*[ir.si64] * t.ndim))
+        return TV(self.f.ops.tuple_extract(shape, index=d, result=ir.si64), T.int64)
+
+    def e_Subscript(self, n):
+        base = self.expr(n.value)
+        if isinstance(base, CT):
+            obj = base.obj
+            if isinstance(obj, (T.Number, T.Boolean)) or isinstance(obj, tuple):
+                raise self.err(n, "type expressions are not values in device code")
+            raise self.err(n, f"{_describe(obj)} cannot be indexed")
+        if base.items is not None:
+            idx = self.expr(n.slice)
+            if isinstance(idx, TV) and idx.v is None and idx.const is not None and idx.t.is_int:
+                i = idx.const
+                if not -len(base.items) <= i < len(base.items):
+                    raise self.err(n.slice, f"tuple index {i} is out of range for {base.t}")
+                return base.items[i]
+            if isinstance(n.slice, ast.Slice):
+                raise self.err(n.slice, "tuple slices are not supported")
+            if isinstance(base.t, T.UniTuple) and isinstance(idx, TV) and idx.t.is_int:
+                # a dynamic index into a homogeneous tuple: a chain of selects
+                iv = self.val(self.cast(idx, T.int64, n), n)
+                out = self.val(base.items[0], n)
+                for k, it in enumerate(base.items[1:], 1):
+                    out = self.f.select(iv == k, self.val(it, n), out)
+                return TV(out, base.t.items[0])
+            raise self.err(n.slice, "a tuple index must be a constant integer")
+        if not isinstance(base.t, T.Array):
+            raise self.err(n, f"a {base.t} cannot be indexed")
+        idx = self.index_values(base, n.slice, n)
+        self.at(n)
+        return self.load_item(base, idx, n)
+
+    def index_values(self, arr, sl, node):
+        if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
+            raise self.err(node, f"{_describe(arr.obj) if isinstance(arr, CT) else arr.t} cannot be indexed")
+        if isinstance(sl, ast.Slice) or isinstance(sl, ast.Tuple) and any(isinstance(e, ast.Slice) for e in sl.elts):
+            raise self.err(sl, "array slices are not supported in pydev.numba yet: index each element")
+        idx = self.expr(sl)
+        parts = idx.items if isinstance(idx, TV) and idx.items is not None else [idx]
+        t = arr.t
+        if len(parts) != t.ndim:
+            raise self.err(sl, f"a {t.ndim}-d array takes {t.ndim} indices, got {len(parts)}", help="pydev.numba does not support partial indexing (views) yet")
+        out = []
+        for d, p in enumerate(parts):
+            if isinstance(p, CT) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
+                raise self.err(sl, f"array indices are integers, got {p.t if isinstance(p, TV) else _describe(p.obj)}")
+            self.at(node)
+            if p.v is None:
+                if p.const < 0:
+                    out.append(self.val(self.extent(arr, d, node), node) + p.const)
+                else:
+                    out.append(self.f.constant(p.const, ir.si64))
+                continue
+            if p.t.signed:
+                v = self.val(self.cast(p, T.int64, node), node)
+                ext = self.val(self.extent(arr, d, node), node)
+                out.append(self.f.select(v < 0, v + ext, v))
+            else:
+                out.append(self.val(self.cast(p, T.uint64 if p.t.bits == 64 else T.int64, node), node))
+        return out
+
+    def load_item(self, arr, idx, node):
+        t = arr.t
+        if isinstance(t.dtype, T.Record):
+            return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype, const=(arr, idx))
+        return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype)
+
+    def store_item(self, arr, idx, value, node):
+        t = arr.t
+        if t.readonly:
+            raise self.err(node, "cannot write to a read-only (const) array")
+        if isinstance(t.dtype, T.Record):
+            if not (isinstance(value, TV) and value.t == t.dtype):
+                raise self.err(node, f"a {t.dtype} element takes a record of the same type")
+        else:
+            value = self.cast(value, t.dtype, node)
+        self.f.ops.array_store(self.val(value, node), self.val(arr, node), *idx)
+
+    def load_field(self, rec, field, node):
+        rt = rec.t
+        if field not in rt.fields:
+            raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
+        ft = rt.fields[field]
+        v = self.val(rec, node)
+        if rec.const is not None:  # an element of an array: read it now (fields may have been written)
+            arr, idx = rec.const
+            v = self.f.ops.array_load(self.val(arr, node), *idx)
+        return TV(self.f.ops.struct_extract(v, field=field, result=ft.ir), ft)
+
+    def store_field(self, arr, idx, field, value, node):
+        rt = arr.t.dtype
+        if field not in rt.fields:
+            raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
+        cur = self.f.ops.array_load(self.val(arr, node), *idx)
+        new = self.f.ops.struct_insert(self.val(self.cast(value, rt.fields[field], node), node), cur, field=field, result=rt.ir)
+        self.f.ops.array_store(new, self.val(arr, node), *idx)
+
+    def e_BinOp(self, n):
+        a, b = self.expr(n.left), self.expr(n.right)
+        self.at(n)
+        return self.binop(n.op, a, b, n)
+
+    _OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv", ast.Mod: "mod",
+            ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
+    _PY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv, "floordiv": operator.floordiv,
+           "mod": operator.mod, "pow": operator.pow, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
+           "lshift": operator.lshift, "rshift": operator.rshift}
+
+    def binop(self, op, a, b, node):
+        name = self._OPS.get(type(op))
+        if name is None:
+            raise self.err(node, f"operator {type(op).__name__} is not supported")
+        for x in (a, b):
+            if isinstance(x, CT) or not _is_num(x.t):
+                if isinstance(x, TV) and x.items is not None and name in ("add", "mul"):
+                    if name == "add" and isinstance(a, TV) and a.items is not None and isinstance(b, TV) and b.items is not None:
+                        return self._tuple(a.items + b.items)
+                raise self.err(node, f"unsupported operand types for {_opsym(op)}: {_tname(a)} and {_tname(b)}")
+        if name in ("and", "or", "xor", "lshift", "rshift"):
+            rt = bitwise_type(a.t, b.t) if name in ("and", "or", "xor") else bitwise_type(a.t, b.t)
+            if rt is None:
+                raise self.err(node, f"unsupported operand types for {_opsym(op)}: {a.t} and {b.t}")
+            if name in ("lshift", "rshift"):
+                rt = T.int64 if a.t.signed or isinstance(a.t, T.Boolean) else T.uint64
+            ct = rt
+        elif name == "truediv":
+            rt = arith_type(a.t, b.t)
+            if not rt.is_float and rt.kind != "c":
+                rt = T.float64
+            ct = rt
+        else:
+            rt = ct = arith_type(a.t, b.t)
+            if name == "pow" and rt.is_int:
+                # int ** int: int64; a negative constant exponent gives a float in Numba
+                if b.v is None and b.const is not None and b.const < 0:
+                    rt = ct = T.float64
+        # fold literals
+        if a.v is None and b.v is None and a.const is not None and b.const is not None and name not in ("truediv",) and not rt.is_float:
+            try:
+                r = self._PY[name](int(a.const), int(b.const))
+                return self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node) if rt.is_int else TV(None, rt, r)
+            except (ZeroDivisionError, ValueError, OverflowError):
+                pass
+        av = self.val(self.cast(a, ct, node), node)
+        bv = self.val(self.cast(b, ct, node), node)
+        self.at(node)
+        if name == "truediv":
+            return TV(self.f.ops.truediv(av, bv, result=rt.ir), rt)
+        if name == "pow" and ct.is_float and b.t.is_int and False:
+            pass
+        return TV(getattr(self.f.ops, name)(av, bv), rt)
+
+    def e_UnaryOp(self, n):
+        a = self.expr(n.operand)
+        self.at(n)
+        if isinstance(n.op, ast.Not):
+            c = self.truth(a, n.operand)
+            if c.v is None:
+                return TV(None, T.boolean, not c.const)
+            return TV(self.f.ops.not_(c.v, result=ir.i1), T.boolean)
+        if isinstance(a, CT) or not _is_num(a.t):
+            raise self.err(n, f"bad operand type for unary {_opsym(n.op)}: {_tname(a)}")
+        if isinstance(n.op, ast.UAdd):
+            return a
+        t = a.t
+        if isinstance(n.op, ast.USub):
+            rt = T.int64 if isinstance(t, T.Boolean) or (t.is_int and t.signed) else (T.uint64 if t.is_int else t)
+            if a.v is None and a.const is not None:
+                return self.cast(TV(None, T.int64 if rt.is_int else rt, -a.const), rt, n)
+            return TV(self.f.ops.neg(self.val(self.cast(a, rt, n), n)), rt)
+        if isinstance(n.op, ast.Invert):
+            if isinstance(t, T.Boolean):
+                rt = T.int64
+            elif t.is_int:
+                rt = T.int64 if t.signed else T.uint64
+            else:
+                raise self.err(n, f"bad operand type for unary ~: {t}")
+            if a.v is None and a.const is not None:
+                return self.cast(TV(None, T.int64, ~int(a.const)), rt, n)
+            return TV(self.f.ops.invert(self.val(self.cast(a, rt, n), n)), rt)
+        raise self.err(n, "unsupported unary operator")
+
+    _CMP = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+
+    def compare(self, op, a, b, node):
+        if isinstance(op, (ast.Is, ast.IsNot)):
+            same = isinstance(a, CT) and isinstance(b, CT) and a.obj is b.obj
+            if isinstance(a, CT) != isinstance(b, CT):
+                same = False
+            return TV(None, T.boolean, same if isinstance(op, ast.Is) else not same)
+        pred = self._CMP.get(type(op))
+        if pred is None:
+            raise self.err(node, f"comparison {type(op).__name__} is not supported")
+        if isinstance(a, CT) or isinstance(b, CT) or not _is_num(a.t) or not _is_num(b.t):
+            raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
+        ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)
+        if a.v is None and b.v is None and a.const is not None and b.const is not None:
+            return TV(None, T.boolean, {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne}[pred](a.const, b.const))
+        av, bv = self.val(self.cast(a, ct, node), node), self.val(self.cast(b, ct, node), node)
+        self.at(node)
+        return TV(self.f.ops.cmp(av, bv, predicate=pred), T.boolean)
+
+    def e_Compare(self, n):
+        if len(n.ops) == 1:
+            a, b = self.expr(n.left), self.expr(n.comparators[0])
+            self.at(n)
+            return self.compare(n.ops[0], a, b, n)
+        # chained: a < b < c as (a < b) and (b < c), each operand evaluated once
+        vals = [self.expr(n.left)] + [self.expr(c) for c in n.comparators]
+        res = None
+        for op, a, b in zip(n.ops, vals, vals[1:]):
+            c = self.compare(op, a, b, n)
+            res = c if res is None else self._and(res, c, n)
+        return res
+
+    def _and(self, a, b, n):
+        if a.v is None:
+            return b if a.const else a
+        if b.v is None:
+            return a if b.const else b
+        return TV(self.f.ops.and_(a.v, b.v), T.boolean)
+
+    def e_BoolOp(self, n):
+        # Numba types `a and b` as the unified type of the operands; short-circuit
+        vals = n.values
+        is_and = isinstance(n.op, ast.And)
+        first = self.expr(vals[0])
+        if len(vals) > 2:
+            rest = ast.copy_location(ast.BoolOp(n.op, vals[1:]), vals[1])
+            rest.end_lineno, rest.end_col_offset = n.end_lineno, n.end_col_offset
+        else:
+            rest = vals[1]
+        ft = self.truth(first, vals[0])
+        if ft.v is None:
+            if ft.const == is_and:
+                return self.expr(rest)
+            return first
+        f = self.f
+        other = f.new_block()
+        # evaluate the right side's type without emitting: compile it in its block
+        res_slots = {}
+        cur = f.block
+        f.set_block(other)
+        second = self.expr(rest)
+        end_other = f.block
+        if isinstance(second, CT) or isinstance(first, CT) or not _is_num(first.t) or not _is_num(second.t):
+            raise self.err(n, f"'{'and' if is_and else 'or'}' of {_tname(first)} and {_tname(second)} is not supported")
+        t = unify(first.t, second.t)
+        sv = self.val(self.cast(second, t, n), n)
+        after = f.new_block(t.ir)
+        f.br(after, sv)
+        f.set_block(cur)
+        fv = self.val(self.cast(first, t, n), n)
+        self.at(n)
+        if is_and:
+            f.cond_br(ft.v, other, after, else_args=(fv,))
+        else:
+            f.cond_br(ft.v, after, other, then_args=(fv,))
+        f.set_block(after)
+        return TV(after.args[0], t)
+
+    def e_IfExp(self, n):
+        c = self.truth(self.expr(n.test), n.test)
+        if c.v is None:
+            return self.expr(n.body if c.const else n.orelse)
+        f = self.f
+        cur = f.block
+        bt, bf = f.new_block(), f.new_block()
+        f.set_block(bt)
+        a = self.expr(n.body)
+        end_a = f.block
+        f.set_block(bf)
+        b = self.expr(n.orelse)
+        end_b = f.block
+        if isinstance(a, CT) or isinstance(b, CT):
+            raise self.err(n, "a conditional expression of non-values")
+        t = unify(a.t, b.t)
+        if t is None:
+            raise self.err(n, f"the branches of the conditional expression have types {a.t} and {b.t}")
+        if isinstance(t, (T.UniTuple, T.Tuple)) or not _is_num(t):
+            raise self.err(n, "conditional expressions of tuples or arrays are not supported")
+        after = f.new_block(t.ir)
+        f.set_block(end_a)
+        f.br(after, self.val(self.cast(a, t, n), n))
+        f.set_block(end_b)
+        f.br(after, self.val(self.cast(b, t, n), n))
+        f.set_block(cur)
+        self.at(n)
+        f.cond_br(c.v, bt, bf)
+        f.set_block(after)
+        return TV(after.args[0], t)
+
+    def e_Call(self, n):
+        fn = self.expr(n.func)
+        args = [self.expr(a) for a in n.args]
+        if any(isinstance(a, ast.Starred) for a in n.args):
+            raise self.err(n, "*args in calls are not supported")
+        kwargs = {k.arg: self.expr(k.value) for k in n.keywords}
+        if None in kwargs:
+            raise self.err(n, "**kwargs in calls are not supported")
+        self.at(n)
+        if not isinstance(fn, CT):
+            raise self.err(n.func, f"a {fn.t} is not callable")
+        obj = fn.obj
+        hook = getattr(obj, "_pydev_numba_call", None)
+        if hook is not None:
+            return hook(self, args, kwargs, n)
+        from . import _builtins
+        impl = _builtins.lookup(obj)
+        if impl is not None:
+            return impl(self, args, kwargs, n)
+        raise self.err(n.func, f"{_describe(obj)} cannot be called in pydev.numba device code",
+                       help="device functions are made with @cuda.jit(device=True)" if callable(obj) else None)
+
+    # -- helpers for the builtins --
+    def num_arg(self, tv, node, what="argument"):
+        if isinstance(tv, CT) or not _is_num(tv.t):
+            raise self.err(node, f"{what} must be a number, got {_tname(tv)}")
+        return tv
+
+    def const_int(self, tv, node, what):
+        if isinstance(tv, TV) and tv.v is None and tv.const is not None and isinstance(tv.const, int):
+            return tv.const
+        if isinstance(tv, CT) and isinstance(tv.obj, int):
+            return tv.obj
+        raise self.err(node, f"{what} must be a constant integer")
+
+    def alloc_in_entry(self, build):
+        cur = self.f.block
+        self.f.set_block(self.entry)
+        try:
+            return build()
+        finally:
+            self.f.set_block(cur)
+
+
+def _num_of_ir(irt, t):
+    return irt
+
+
+def _assigned(stmts):
+    out = []
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out.append(n.id)
+    return list(dict.fromkeys(out))
+
+
+def _tname(x):
+    return str(x.t) if isinstance(x, TV) else _describe(x.obj)
+
+
+def _describe(obj):
+    name = getattr(obj, "_pydev_numba_name", None)
+    if name:
+        return name
+    if inspect.ismodule(obj):
+        return f"module '{obj.__name__}'"
+    if callable(obj):
+        return f"'{getattr(obj, '__qualname__', getattr(obj, '__name__', repr(obj)))}'"
+    return f"a {type(obj).__name__}"
+
+
+def _opsym(op):
+    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
+            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>", ast.USub: "-",
+            ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}.get(type(op), type(op).__name__)
+
+
+def _stmt_name(s):
+    return {"FunctionDef": "a nested def", "ClassDef": "a class definition", "With": "a with statement", "Try": "try",
+            "Raise": "raise", "Global": "global", "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "import",
+            "Delete": "del", "Lambda": "lambda"}.get(type(s).__name__, f"the statement {type(s).__name__}")

@@ -1,0 +1,547 @@
+"""`from pydev.numba import cuda`: Numba-CUDA's kernel language on pydev.
+
+Kernels (`@cuda.jit`) are compiled from their Python source to pydev IR
+with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
+`pydev.Program` per argument-type signature and launched with
+`device.launch`; everything here uses pydev's public API only."""
+import os as _os
+import threading as _threading
+
+import numpy as _np
+
+import cuda.device as _device
+import pydev as _pydev
+
+from . import _builtins as _b
+from . import _compiler as _c
+from . import types as _t
+
+__all__ = [
+    "jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
+    "shared", "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
+    "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
+    "shfl_xor_sync", "activemask", "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence",
+    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "fp16",
+    "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
+    "stream", "default_stream", "synchronize", "is_available", "current_context", "get_current_device",
+    "detect", "list_devices", "is_cuda_array", "as_cuda_array", "compile_ptx", "Dispatcher", "simulator_enabled",
+]
+
+if _os.environ.get("NUMBA_ENABLE_CUDASIM", "").strip() not in ("", "0") and not _os.environ.get("PYDEV_TARGET"):
+    _os.environ["PYDEV_TARGET"] = "host"  # Numba's simulator switch selects pydev's host target
+
+simulator_enabled = _os.environ.get("NUMBA_ENABLE_CUDASIM", "").strip() not in ("", "0")
+
+
+class _DeviceOnly:
+    """A device-code function of the `cuda` namespace."""
+
+    def __init__(self, name, impl):
+        self._pydev_numba_name = f"cuda.{name}"
+        self._impl = impl
+        self.__name__ = name
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        return self._impl(c, args, kwargs, node)
+
+    def __call__(self, *args, **kwargs):
+        raise _pydev.DeviceOnlyError(f"{self._pydev_numba_name}() can only be called in device code (in a @cuda.jit function)")
+
+    def __repr__(self):
+        return f"<pydev.numba {self._pydev_numba_name}>"
+
+
+class _Namespace:
+    def __init__(self, name, **members):
+        self._pydev_numba_name = f"cuda.{name}"
+        for k, v in members.items():
+            setattr(self, k, _DeviceOnly(f"{name}.{k}", v))
+
+    def __repr__(self):
+        return f"<pydev.numba {self._pydev_numba_name}>"
+
+
+class _Dim3:
+    def __init__(self, name):
+        self._pydev_numba_name = f"cuda.{name}"
+        self._pydev_numba_attr = _b.dim_attr(name)
+
+    def __getattr__(self, name):
+        if name in ("x", "y", "z"):
+            raise _pydev.DeviceOnlyError(f"{self._pydev_numba_name}.{name} can only be read in device code")
+        raise AttributeError(name)
+
+
+class _DeviceValue:
+    def __init__(self, name, make):
+        self._pydev_numba_name = f"cuda.{name}"
+        self._pydev_numba_value = make
+
+
+threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
+laneid = _DeviceValue("laneid", lambda c, node: _c.TV(_b._lane(c), _t.int32))
+warpsize = 32
+
+grid = _DeviceOnly("grid", _b.grid)
+gridsize = _DeviceOnly("gridsize", _b.gridsize)
+shared = _Namespace("shared", array=_b.shared_array)
+local = _Namespace("local", array=_b.local_array)
+const = _Namespace("const", array_like=_b.const_array_like)
+atomic = _Namespace("atomic", **_b.ATOMICS)
+_names = ["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "all_sync", "any_sync",
+          "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "activemask",
+          "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence", "threadfence_block", "threadfence_system",
+          "popc", "brev", "clz", "ffs", "fma", "cbrt"]
+for _n in _names:
+    globals()[_n] = _DeviceOnly(_n, getattr(_b, _n))
+
+
+def _fp16_binary(op):
+    def impl(c, args, kwargs, node):
+        _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.{op}")
+        a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
+        return _c.TV(getattr(c.f.ops, {"hadd": "add", "hsub": "sub", "hmul": "mul", "hmax": "max", "hmin": "min"}[op])(a, b), _t.float16)
+    return impl
+
+
+def _fp16_div(c, args, kwargs, node):
+    _b._nargs(c, args, kwargs, node, 2, name="cuda.fp16.hdiv")
+    a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
+    return _c.TV(c.f.ops.truediv(a, b, result=_t.float16.ir), _t.float16)
+
+
+def _fp16_unary(op):
+    def impl(c, args, kwargs, node):
+        _b._nargs(c, args, kwargs, node, 1, name=f"cuda.fp16.{op}")
+        a = c.val(c.cast(c.num_arg(args[0], node), _t.float16, node), node)
+        if op == "hneg":
+            return _c.TV(c.f.ops.neg(a), _t.float16)
+        if op == "habs":
+            return _c.TV(c.f.ops.abs(a), _t.float16)
+        return _c.TV(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
+    return impl
+
+
+def _fp16_fma(c, args, kwargs, node):
+    _b._nargs(c, args, kwargs, node, 3, name="cuda.fp16.hfma")
+    vals = [c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args]
+    return _c.TV(c.f.emit("math.fma", vals, [_t.float16.ir]), _t.float16)
+
+
+def _fp16_cmp(pred):
+    def impl(c, args, kwargs, node):
+        _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.h{pred}")
+        a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
+        return _c.TV(c.f.ops.cmp(a, b, predicate=pred), _t.boolean)
+    return impl
+
+
+fp16 = _Namespace("fp16", hadd=_fp16_binary("hadd"), hsub=_fp16_binary("hsub"), hmul=_fp16_binary("hmul"),
+                  hmax=_fp16_binary("hmax"), hmin=_fp16_binary("hmin"), hdiv=_fp16_div, hneg=_fp16_unary("hneg"),
+                  habs=_fp16_unary("habs"), hfma=_fp16_fma, hsqrt=_fp16_unary("hsqrt"), hexp=_fp16_unary("hexp"),
+                  hlog=_fp16_unary("hlog"), hsin=_fp16_unary("hsin"), hcos=_fp16_unary("hcos"), hfloor=_fp16_unary("hfloor"),
+                  hceil=_fp16_unary("hceil"), htrunc=_fp16_unary("htrunc"), heq=_fp16_cmp("eq"), hne=_fp16_cmp("ne"),
+                  hlt=_fp16_cmp("lt"), hle=_fp16_cmp("le"), hgt=_fp16_cmp("gt"), hge=_fp16_cmp("ge"))
+
+
+# --- jit ---------------------------------------------------------------------------------
+
+_OPTIONS = {"device", "inline", "fastmath", "lineinfo", "debug", "cache", "link", "opt", "max_registers", "forceinline",
+            "boundscheck", "lto", "launch_bounds"}
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """`@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit("void(float32[:])")`,
+    `@cuda.jit(["void(float32[:])", ...])`, `cuda.jit(sig)(fn)`."""
+    for k in options:
+        if k not in _OPTIONS:
+            raise TypeError(f"cuda.jit() got an unexpected keyword argument '{k}'")
+    if options.get("link"):
+        raise NotImplementedError("cuda.jit(link=...): linking external code is not supported by pydev.numba (use @device.kernel(link=...))")
+    if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
+        return Dispatcher(func_or_sig, None, device, options)
+    sigs = func_or_sig
+    if sigs is not None and not isinstance(sigs, (list, tuple)):
+        sigs = [sigs]
+
+    def decorate(fn):
+        return Dispatcher(fn, sigs, device, options)
+    return decorate
+
+
+def _as_signature(sig):
+    if isinstance(sig, str):
+        sig = _t.parse(sig)
+    if isinstance(sig, _t.Signature):
+        return sig
+    if isinstance(sig, (tuple, list)):
+        return _t.Signature(None, [_t.parse(a) if isinstance(a, str) else a for a in sig])
+    raise TypeError(f"a signature is a string ('void(float32[:])'), a numba signature or a tuple of types, got {sig!r}")
+
+
+def _stream_of(s):
+    if s is None or (isinstance(s, int) and s == 0):
+        return _pydev.default_stream()
+    return s
+
+
+class Dispatcher:
+    """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
+    or a device function (`device=True`, callable from device code)."""
+
+    def __init__(self, py_func, sigs, device, options):
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self.__wrapped__ = py_func
+        self.device = bool(device)
+        self.options = dict(options)
+        self._src = None
+        self._lock = _threading.Lock()
+        self.overloads = {}  # argument types -> (pydev.Program, ir text) for kernels
+        self.signatures = []
+        self._pydev_numba_name = f"'{py_func.__qualname__}'"
+        if sigs:
+            for s in sigs:
+                sig = _as_signature(s)
+                if not self.device and sig.return_type not in (None, _t.void):
+                    raise TypeError(f"a kernel returns void, the signature {sig} returns {sig.return_type}")
+                self.signatures.append(sig)
+                if not self.device:
+                    self.compile(tuple(sig.args))
+
+    def __repr__(self):
+        return f"<pydev.numba {'device function' if self.device else 'kernel'} {self.py_func.__qualname__}>"
+
+    # -- source and compiling --
+    def source(self):
+        if self._src is None:
+            try:
+                self._src = _c.Src(self.py_func)
+            except (OSError, SyntaxError) as e:
+                raise _pydev.CompileError(f"error: cannot read the source of {self.py_func.__qualname__}: {e}") from None
+        return self._src
+
+    def local_names(self):
+        code = self.py_func.__code__
+        return set(code.co_varnames) | set(code.co_cellvars)
+
+    def compile(self, argtypes):
+        """The pydev.Program for these argument types (compiled once)."""
+        argtypes = tuple(argtypes)
+        hit = self.overloads.get(argtypes)
+        if hit is not None:
+            return hit
+        if self.device:
+            raise TypeError("a device function is compiled into the kernels that call it")
+        with self._lock:
+            hit = self.overloads.get(argtypes)
+            if hit is not None:
+                return hit
+            try:
+                module, name = _c.compile_kernel(self, argtypes)
+            except _c.NumbaError as e:
+                raise _pydev.CompileError(_c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)) from None
+            program = _pydev.Program(module, kernel=name, filename=self.source().file)
+            self.overloads[argtypes] = program
+            return program
+
+    @property
+    def definitions(self):
+        return dict(self.overloads)
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        if kwargs:
+            raise c.err(node, "device functions take positional arguments in pydev.numba")
+        if not self.device:
+            raise c.err(node, f"kernel '{self.__name__}' cannot be called from device code (make it @cuda.jit(device=True))")
+        types = []
+        for a in args:
+            if isinstance(a, _c.CT):
+                raise c.err(node, f"{_c._describe(a.obj)} cannot be passed to a device function")
+            types.append(a.t)
+        if self.signatures:
+            sig = next((s for s in self.signatures if len(s.args) == len(types)), None)
+            if sig is None:
+                raise c.err(node, f"no signature of '{self.__name__}' takes {len(types)} arguments")
+            args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
+            types = list(sig.args)
+        fn, rtype = _c.compile_device(c.mb, self, types, node)
+        flat = []
+        for a in args:
+            flat += c._flatten(a, node)
+        c.at(node)
+        r = c.f.call(fn, *flat)
+        if rtype is None or isinstance(rtype, _t.NoneType):
+            return _c.CT(None)
+        vals = [r] if not isinstance(r, tuple) else list(r)
+        return c._unflatten(rtype, vals)
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise _pydev.DeviceOnlyError(f"device function '{self.__name__}' can only be called in device code")
+        raise ValueError(f"kernel '{self.__name__}' launched without a configuration: use {self.__name__}[griddim, blockdim](...)")
+
+    # -- launching --
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"device function '{self.__name__}' cannot be launched")
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]")
+        grid, block = config[0], config[1]
+        stream = config[2] if len(config) > 2 else 0
+        shared_bytes = config[3] if len(config) > 3 else 0
+        return _Configured(self, grid, block, stream, shared_bytes)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """Launches with at least `ntasks` threads in 1-d blocks of `tpb` (128 when 0)."""
+        tpb = int(tpb) or 128
+        return _Configured(self, max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem)
+
+    def _types_of(self, args):
+        types = tuple(_t.typeof(a) for a in args)
+        if not self.signatures:
+            return types, args
+        for sig in self.signatures:
+            if len(sig.args) != len(args):
+                continue
+            ok = True
+            conv = []
+            for a, want, got in zip(args, sig.args, types):
+                if isinstance(want, _t.Array):
+                    if not (isinstance(got, _t.Array) and got.dtype == want.dtype and got.ndim == want.ndim and (want.layout == "A" or got.layout == want.layout or got.ndim == 1 and want.layout in "CF" and got.layout in "CF")):
+                        ok = False
+                        break
+                    conv.append(a)
+                elif _c._is_num(want) and _c._is_num(got):
+                    conv.append(want.dtype.type(a))
+                else:
+                    ok = want == got
+                    conv.append(a)
+            if ok:
+                return tuple(sig.args), tuple(conv)
+        raise TypeError(f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}")
+
+    def _launch(self, args, grid, block, stream, shared_bytes):
+        types, args = self._types_of(args)
+        program = self.compile(types)
+        stream = _stream_of(stream)
+        flat = []
+        for a, t in zip(args, types):
+            if isinstance(t, (_t.UniTuple, _t.Tuple)):
+                flat += _flatten_value(a)
+            else:
+                flat.append(a)
+        copies = []
+        if _pydev.active_target() == "cuda":
+            # Numba copies NumPy arguments to the device and back
+            for i, a in enumerate(flat):
+                if isinstance(a, _np.ndarray):
+                    d = _pydev.to_device(a, stream=stream)
+                    copies.append((a, d))
+                    flat[i] = d
+        _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        if copies:
+            stream.synchronize()
+            for host, d in copies:
+                host[...] = d.copy_to_host()
+
+    # -- inspection --
+    def inspect_types(self, signature=None, file=None):
+        """The pydev IR of each compiled signature (Numba prints annotated types)."""
+        out = []
+        for types, prog in self._select(signature):
+            out.append(f"{self.__name__} ({', '.join(map(str, types))})\n{prog.text}")
+        text = "\n".join(out)
+        if file is not None:
+            print(text, file=file)
+            return None
+        print(text)
+        return None
+
+    def _select(self, signature):
+        items = list(self.overloads.items())
+        if signature is not None:
+            key = tuple(_as_signature(signature).args) if not isinstance(signature, tuple) or not all(isinstance(x, _t.Type) for x in signature) else tuple(signature)
+            items = [(k, v) for k, v in items if k == key]
+            if not items:
+                items = [(key, self.compile(key))]
+        return items
+
+    def _stage(self, stage, signature, cc=None):
+        target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
+        res = {types: prog.compile(target=target, stage=stage) for types, prog in self._select(signature)}
+        if signature is not None:
+            return next(iter(res.values()))
+        return res
+
+    def inspect_asm(self, signature=None, cc=None):
+        """PTX (a dict by signature, or one text for `signature`)."""
+        return self._stage("ptx", signature, cc)
+
+    def inspect_llvm(self, signature=None, cc=None):
+        return self._stage("llvm-ir", signature, cc)
+
+    def inspect_pydev(self, signature=None, stage="pydev", target="sm_90"):
+        """Any pydev stage: 'pydev', 'pydev-opt', 'llvm', 'llvm-ir', 'ptx'."""
+        res = {types: prog.compile(target=target, stage=stage) for types, prog in self._select(signature)}
+        return next(iter(res.values())) if signature is not None else res
+
+    def specialize(self, *args):
+        types, _ = self._types_of(args)
+        self.compile(types)
+        return self
+
+
+def _flatten_value(v):
+    out = []
+    for x in v:
+        out += _flatten_value(x) if isinstance(x, tuple) else [x]
+    return out
+
+
+class _Configured:
+    def __init__(self, disp, grid, block, stream, shared_bytes):
+        self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = disp, grid, block, stream, shared_bytes
+
+    def __call__(self, *args):
+        self.dispatcher._launch(args, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
+
+def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, **kw):
+    """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx."""
+    sig = _as_signature(sig)
+    disp = Dispatcher(pyfunc, None, False, {})
+    prog = disp.compile(tuple(sig.args))
+    target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
+    return prog.compile(target=target, stage="ptx"), sig.return_type or _t.void
+
+
+# --- host side -----------------------------------------------------------------------------
+
+_streams = []
+
+
+def stream():
+    s = _pydev.create_stream()
+    _streams.append(s)
+    return s
+
+
+def default_stream():
+    return _pydev.default_stream()
+
+
+legacy_default_stream = per_thread_default_stream = default_stream
+
+
+def synchronize():
+    """Waits for every launch (the default stream and the streams made here)."""
+    _pydev.default_stream().synchronize()
+    for s in list(_streams):
+        s.synchronize()
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    if to is not None:
+        raise NotImplementedError("cuda.to_device(..., to=...) is not supported by pydev.numba: make a new array")
+    return _pydev.to_device(_np.ascontiguousarray(obj) if not getattr(obj, "flags", None) or not (obj.flags.c_contiguous or obj.flags.f_contiguous) else _np.asarray(obj), stream=_stream_of(stream))
+
+
+def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0):
+    if order != "C" or strides is not None:
+        raise NotImplementedError("cuda.device_array: pydev.numba makes C-ordered arrays only")
+    return _pydev.device_array(shape, _np.dtype(dtype.dtype if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype") and not isinstance(dtype, _t.Record) else dtype.dtype_np if isinstance(dtype, _t.Record) else dtype), stream=_stream_of(stream))
+
+
+def device_array_like(ary, stream=0):
+    return device_array(ary.shape, ary.dtype, stream=stream)
+
+
+def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
+    """A host array (pydev does not expose page-locked allocation: an ordinary NumPy array)."""
+    return _np.empty(shape, dtype=dtype, order=order)
+
+
+def pinned_array_like(ary):
+    return _np.empty_like(ary)
+
+
+mapped_array = None
+
+
+def _no_mapped(*a, **k):
+    raise NotImplementedError("cuda.mapped_array is not supported by pydev.numba")
+
+
+mapped_array = _no_mapped
+
+
+def is_available():
+    """True when pydev's active target can run kernels (the host target always can)."""
+    try:
+        _pydev.active_target()
+        return True
+    except Exception:
+        return False
+
+
+def is_cuda_array(obj):
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def as_cuda_array(obj):
+    if not is_cuda_array(obj):
+        raise TypeError("as_cuda_array() takes an object with __cuda_array_interface__")
+    return obj
+
+
+class _Device:
+    def __init__(self):
+        self.id = 0
+        target = _pydev.active_target()
+        self.name = b"pydev host target (CPU)" if target == "host" else b"CUDA device 0"
+        self.compute_capability = (9, 0)
+
+    def __repr__(self):
+        return f"<pydev.numba device {self.id} on the {_pydev.active_target()} target>"
+
+    def reset(self):
+        synchronize()
+
+
+class _Context:
+    def __init__(self):
+        self.device = _Device()
+
+    def synchronize(self):
+        synchronize()
+
+    def get_memory_info(self):
+        raise NotImplementedError("get_memory_info is not available through pydev")
+
+    def reset(self):
+        synchronize()
+
+
+def get_current_device():
+    return _Device()
+
+
+def current_context(devnum=None):
+    return _Context()
+
+
+def select_device(n):
+    if n != 0:
+        _pydev.Device(n).set_current()
+    return _Device()
+
+
+def detect():
+    print(f"pydev.numba: target {_pydev.active_target()}")
+    return True
+
+
+def list_devices():
+    return [_Device()]

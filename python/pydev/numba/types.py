@@ -1,0 +1,276 @@
+"""Numba's type objects for `pydev.numba` signatures and dtypes:
+`float32`, `int64[:]`, `float32[:, ::1]`, `void(float32[:], int32)`,
+`from_dtype(np.dtype(...))`. Each maps to a pydev IR type (`.ir`)."""
+import numpy as np
+
+from .. import ir
+
+__all__ = [
+    "Type", "Number", "Boolean", "Array", "UniTuple", "Tuple", "Record", "Signature", "NoneType",
+    "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "intp", "uintp", "void", "none", "from_dtype", "typeof",
+    "f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "b1",
+    "byte", "char", "short", "int_", "long_", "longlong", "uchar", "ushort", "uint", "ulong", "ulonglong",
+    "float_", "double", "half", "complex64", "complex128",
+]
+
+
+class Type:
+    name = "?"
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def key(self):
+        return (type(self).__name__, self.name)
+
+    def __getitem__(self, spec):
+        """`float32[:]`, `float32[::1]`, `float32[:, :]`, `float32[:, ::1]` (C), `float32[::1, :]` (F)."""
+        spec = spec if isinstance(spec, tuple) else (spec,)
+        if not all(isinstance(s, slice) and s.start is None and s.stop is None and s.step in (None, 1) for s in spec):
+            raise TypeError(f"an array type is written {self.name}[:] / [::1] / [:, ::1] / [::1, :], got {spec!r}")
+        ndim = len(spec)
+        layout = "A"
+        if spec[-1].step == 1 and all(s.step is None for s in spec[:-1]):
+            layout = "C"
+        elif spec[0].step == 1 and all(s.step is None for s in spec[1:]):
+            layout = "F" if ndim > 1 else "C"
+        elif any(s.step == 1 for s in spec):
+            raise TypeError(f"{self.name}{list(spec)}: ::1 goes on the first (F) or the last (C) dimension")
+        return Array(self, ndim, layout)
+
+    def __call__(self, *args):
+        if args and all(isinstance(a, (Type, str)) or a is None for a in args):
+            return Signature(self, [_as_type(a) for a in args])
+        if len(args) == 1 and isinstance(self, (Number, Boolean)):
+            return self.dtype.type(args[0])  # a conversion in host code
+        raise TypeError(f"{self.name}() takes one number (a conversion) or argument types (a signature)")
+
+
+class Number(Type):
+    def __init__(self, name, kind, bits):
+        self.name, self.kind, self.bits = name, kind, bits
+        self.dtype = np.dtype(f"{ {'i': 'int', 'u': 'uint', 'f': 'float', 'c': 'complex'}[kind]}{bits}")
+        self.ir = ir.Type({"i": "si", "u": "ui", "f": "f", "c": "complex<f"}[kind] + str(bits if kind != "c" else bits // 2) + (">" if kind == "c" else ""))
+
+    @property
+    def signed(self):
+        return self.kind == "i"
+
+    @property
+    def is_int(self):
+        return self.kind in "iu"
+
+    @property
+    def is_float(self):
+        return self.kind == "f"
+
+
+class Boolean(Type):
+    name, kind, bits, is_int, is_float, signed = "bool", "b", 1, False, False, False
+    dtype = np.dtype(np.bool_)
+    ir = ir.i1
+
+
+class NoneType(Type):
+    name = "none"
+    ir = None
+
+
+class Array(Type):
+    def __init__(self, dtype, ndim, layout="C", readonly=False, space=None):
+        self.dtype, self.ndim, self.layout, self.readonly, self.space = dtype, int(ndim), layout, readonly, space
+        self.name = f"array({dtype}, {self.ndim}d, {layout}{', readonly' if readonly else ''}{', ' + space if space else ''})"
+        self.ir = ir.array(dtype.ir, self.ndim, {"C": "c", "F": "f"}.get(layout), space, readonly)
+
+    def key(self):
+        return ("Array", self.dtype.key(), self.ndim, self.layout, self.readonly, self.space)
+
+    def __getitem__(self, spec):
+        raise TypeError("an array type cannot be indexed again")
+
+
+class UniTuple(Type):
+    def __init__(self, dtype, count):
+        self.items = [dtype] * int(count)
+        self.name = f"UniTuple({dtype} x {count})"
+
+    def key(self):
+        return ("Tuple", tuple(t.key() for t in self.items))
+
+
+class Tuple(Type):
+    def __init__(self, items):
+        self.items = list(items)
+        self.name = f"Tuple({', '.join(map(str, self.items))})"
+
+    def key(self):
+        return ("Tuple", tuple(t.key() for t in self.items))
+
+
+def _natural_layout(dtype):
+    """Whether a structured dtype has the C struct layout (aligned fields, padded size)."""
+    off, align = 0, 1
+    for name in dtype.names:
+        fdt, foff = dtype.fields[name][:2]
+        a = fdt.alignment
+        off = (off + a - 1) // a * a
+        if foff != off:
+            return False
+        off += fdt.itemsize
+        align = max(align, a)
+    return dtype.itemsize == (off + align - 1) // align * align
+
+
+class Record(Type):
+    """A NumPy structured dtype (Numba's Record): fields of numbers."""
+
+    def __init__(self, dtype):
+        dtype = np.dtype(dtype)
+        if dtype.names is None:
+            raise TypeError(f"{dtype} is not a structured dtype")
+        self.dtype_np = dtype
+        self.fields = {}
+        for n in dtype.names:
+            ft = from_dtype(dtype.fields[n][0])
+            if not isinstance(ft, (Number, Boolean)):
+                raise TypeError(f"field '{n}' of {dtype} is {dtype.fields[n][0]}: pydev.numba records hold numbers")
+            self.fields[n] = ft
+        if not _natural_layout(dtype):
+            raise TypeError(f"the record dtype {dtype} is packed: pydev.numba needs the C layout (np.dtype(..., align=True))")
+        self.name = f"Record({', '.join(f'{n}: {t}' for n, t in self.fields.items())})"
+        tag = "rec" + str(abs(hash(str(dtype))) % 10**8)
+        self.ir = ir.Type(f'!pydev.struct<"{tag}", {{{", ".join(f"{n}: {t.ir}" for n, t in self.fields.items())}}}>')
+        self.dtype = self  # Array(record).dtype is the record
+
+    def key(self):
+        return ("Record", str(self.dtype_np))
+
+
+class Signature:
+    def __init__(self, ret, args):
+        self.return_type, self.args = ret, list(args)
+
+    def __repr__(self):
+        return f"{self.return_type}({', '.join(map(str, self.args))})"
+
+
+boolean = bool_ = b1 = Boolean()
+int8 = i1 = byte = char = Number("int8", "i", 8)
+int16 = i2 = short = Number("int16", "i", 16)
+int32 = i4 = int_ = Number("int32", "i", 32)
+int64 = i8 = intp = long_ = longlong = Number("int64", "i", 64)
+uint8 = u1 = uchar = Number("uint8", "u", 8)
+uint16 = u2 = ushort = Number("uint16", "u", 16)
+uint32 = u4 = uint = Number("uint32", "u", 32)
+uint64 = u8 = uintp = ulong = ulonglong = Number("uint64", "u", 64)
+float16 = f2 = half = Number("float16", "f", 16)
+float32 = f4 = float_ = Number("float32", "f", 32)
+float64 = f8 = double = Number("float64", "f", 64)
+complex64 = Number("complex64", "c", 64)
+complex128 = Number("complex128", "c", 128)
+void = none = NoneType()
+
+_BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128)}
+
+
+def from_dtype(dtype):
+    dtype = np.dtype(dtype)
+    if dtype.names is not None:
+        return Record(dtype)
+    t = _BY_DTYPE.get(dtype.newbyteorder("=") if dtype.byteorder not in "=|" else dtype)
+    if t is None:
+        raise TypeError(f"pydev.numba has no type for dtype {dtype}")
+    return t
+
+
+def _as_type(t):
+    if t is None:
+        return void
+    if isinstance(t, str):
+        return parse(t)
+    return t
+
+
+def parse(text):
+    """A signature or type written as a string: 'void(float32[:], int32)'."""
+    ns = {n: globals()[n] for n in __all__ if isinstance(globals().get(n), Type)}
+    try:
+        return eval(text, {"__builtins__": {}}, ns)  # noqa: S307 - names of this module only
+    except Exception as e:
+        raise TypeError(f"cannot read the signature {text!r}: {e}") from None
+
+
+def as_dtype_type(obj):
+    """A dtype argument (numba type, NumPy dtype or scalar class, string) as a type."""
+    if isinstance(obj, (Number, Boolean, Record)):
+        return obj
+    if obj is float:
+        return float64
+    if obj is int:
+        return int64
+    if obj is bool:
+        return boolean
+    return from_dtype(np.dtype(obj))
+
+
+def _layout_of(arr_like):
+    flags = getattr(arr_like, "flags", None)
+    if flags is not None:
+        try:
+            if flags["C_CONTIGUOUS"]:
+                return "C"
+            if flags["F_CONTIGUOUS"]:
+                return "F"
+            return "A"
+        except (KeyError, TypeError):
+            pass
+    cai = getattr(arr_like, "__cuda_array_interface__", None)
+    if cai is not None:
+        strides = cai.get("strides")
+        if strides is None:
+            return "C"
+        itemsize = np.dtype(cai["typestr"]).itemsize
+        shape = cai["shape"]
+        exp = itemsize
+        ok = True
+        for n, s in zip(reversed(shape), reversed(strides)):
+            if n > 1 and s != exp:
+                ok = False
+            exp *= n
+        return "C" if ok else "A"
+    return "C"
+
+
+def typeof(value):
+    """Numba's type of a launch argument."""
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        return boolean
+    if isinstance(value, int):
+        return int64
+    if isinstance(value, float):
+        return float64
+    if isinstance(value, complex):
+        return complex128
+    if isinstance(value, np.generic):
+        if isinstance(value, np.void):
+            return Record(value.dtype)
+        return from_dtype(value.dtype)
+    if isinstance(value, tuple):
+        items = [typeof(v) for v in value]
+        return UniTuple(items[0], len(items)) if items and all(i == items[0] for i in items) else Tuple(items)
+    dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+    if dtype is None and hasattr(value, "__cuda_array_interface__"):
+        cai = value.__cuda_array_interface__
+        dtype, shape = np.dtype(cai.get("descr") and cai["descr"] if cai.get("descr") and len(cai["descr"]) > 1 else cai["typestr"]), cai["shape"]
+    if dtype is not None and shape is not None:
+        return Array(from_dtype(dtype), len(shape), _layout_of(value))
+    raise TypeError(f"pydev.numba cannot pass a {type(value).__name__} to a kernel")

@@ -1,0 +1,565 @@
+"""pydev.numba (docs/numba.md): Numba-CUDA kernels on the host target,
+checked against NumPy (fixed-seed inputs, NaN / sentinel-poisoned outputs),
+Numba's typing rules, errors at the user's file:line:col with a caret,
+dispatch and caching per signature, and PTX for sm_90 assembled by ptxas."""
+import math
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import pydev
+from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, from_dtype
+
+import numba_kernels as K
+
+SEED = 20261125
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+@pytest.fixture(autouse=True)
+def _host(monkeypatch, native):
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(SEED)
+
+
+def sync():
+    cuda.synchronize()
+
+
+# --- the typical kernels ------------------------------------------------------------------
+
+
+def test_vec_add_host_and_device_arrays(rng):
+    a, b = rng.random(1000), rng.random(1000)
+    out = np.full(1000, np.nan)
+    K.vec_add[4, 256](a, b, out)
+    sync()
+    np.testing.assert_array_equal(out, a + b)
+    da, db = cuda.to_device(a), cuda.to_device(b)
+    dout = cuda.device_array_like(a)
+    K.vec_add[(4,), (256,)](da, db, dout)
+    sync()
+    np.testing.assert_array_equal(dout.copy_to_host(), a + b)
+
+
+def test_saxpy_signature_compiles_eagerly(rng):
+    assert len(K.saxpy.overloads) == 1  # compiled at decoration
+    x, y = rng.random(1000, dtype=np.float32), rng.random(1000, dtype=np.float32)
+    out = np.full(1000, np.nan, np.float32)
+    s = cuda.stream()
+    K.saxpy[4, 256, s](2.5, x, y, out)
+    s.synchronize()
+    np.testing.assert_allclose(out, np.float32(2.5) * x + y, rtol=1e-6)
+    with pytest.raises(TypeError, match="no signature of kernel 'saxpy' matches"):
+        K.saxpy[1, 1](2.5, x.astype(np.float64), y, out)
+
+
+def test_block_reduction_shared(rng):
+    x = rng.random(1000, dtype=np.float32)
+    out = np.full(8, np.nan, np.float32)
+    K.block_sum[8, K.RED](x, out)
+    sync()
+    np.testing.assert_allclose(out, np.pad(x, (0, 24)).reshape(8, 128).sum(1), rtol=1e-5)
+
+
+def test_warp_reduction_shfl_down(rng):
+    x = rng.random(256)
+    out = np.full(8, np.nan)
+    K.warp_sum[2, 128](x, out)
+    sync()
+    np.testing.assert_allclose(out, x.reshape(8, 32).sum(1), rtol=1e-12)
+
+
+def test_histogram_atomics(rng):
+    x = rng.random(5000)
+    hist = np.zeros(10, np.int32)
+    K.histogram[8, 64](x, 10, hist)
+    sync()
+    np.testing.assert_array_equal(hist, np.histogram(x, bins=10, range=(0, 1))[0])
+
+
+def test_transpose_shared_tile(rng):
+    a = rng.random((37, 53), dtype=np.float32)
+    out = np.full((53, 37), np.nan, np.float32)
+    K.transpose[(4, 3), (K.TPB, K.TPB)](a, out)
+    sync()
+    np.testing.assert_array_equal(out, a.T)
+
+
+def test_stencil_5_point(rng):
+    a = rng.random((30, 41))
+    out = np.full_like(a, np.nan)
+    K.stencil[(4, 6), (8, 8)](a, out)
+    sync()
+    want = np.full_like(a, np.nan)
+    want[1:-1, 1:-1] = 0.2 * (a[1:-1, 1:-1] + a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    np.testing.assert_allclose(out, want, rtol=1e-14)
+
+
+def test_record_update(rng):
+    dt = np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True)
+    recs = np.zeros(100, dt)
+    recs["x"], recs["vx"], recs["n"] = rng.random(100), rng.random(100, dtype=np.float32), rng.integers(-5, 5, 100)
+    want = recs.copy()
+    K.record_update[1, 128](recs, 0.5)
+    sync()
+    np.testing.assert_allclose(recs["x"], want["x"] + want["vx"].astype(np.float64) * 0.5, rtol=1e-15)
+    np.testing.assert_array_equal(recs["n"], want["n"] + 1)
+    np.testing.assert_array_equal(recs["vx"], want["vx"])
+
+
+# --- ports of Numba-CUDA documentation examples -------------------------------------------
+
+
+def test_doc_shared_memory_matmul(rng):
+    A, B = rng.random((40, 50), dtype=np.float32), rng.random((50, 30), dtype=np.float32)
+    C = np.full((40, 30), np.nan, np.float32)
+    bpg = (4, 4)  # the doc kernel loops over gridDim.x tiles: square grid covering both
+    K.fast_matmul[bpg, (K.TPB, K.TPB)](A, B, C)
+    sync()
+    np.testing.assert_allclose(C, A @ B, rtol=1e-4)
+
+
+def test_doc_sum_reduce_atomic(rng):
+    a = rng.random(10_000)
+    total = np.zeros(1)
+    K.sum_reduce[16, 128](a, total)
+    sync()
+    assert total[0] == pytest.approx(a.sum(), rel=1e-12)
+
+
+def test_random_free_monte_carlo_pi():
+    n = 20_000
+    hits = np.zeros(1, np.int64)
+    K.mc_pi[(n + 127) // 128, 128](n, hits)
+    sync()
+
+    def vdc(k, base):
+        q, bk = 0.0, 1.0 / base
+        while k > 0:
+            q += (k % base) * bk
+            k //= base
+            bk /= base
+        return q
+    want = sum(1 for i in range(n) if vdc(i + 1, 2) ** 2 + vdc(i + 1, 3) ** 2 <= 1.0)
+    assert hits[0] == want
+    assert abs(4 * hits[0] / n - math.pi) < 0.01
+
+
+def test_atomics(rng):
+    vals = rng.integers(-1000, 1000, 300).astype(np.int32)
+    ai = np.array([-2**31, 2**31 - 1, 0, -1, 0, 0, 12345, 11], np.int32)
+    au = np.zeros(2, np.uint32)
+    af = np.array([-np.inf, np.nan])
+    old = np.full(300, -999999, np.int32)
+    K.atomics_all[3, 128](ai, au, af, vals, old)
+    sync()
+    assert ai[0] == vals.max() and ai[1] == vals.min() and ai[2] == -vals.sum()
+    assert ai[3] == np.bitwise_and.reduce(vals) & -1 and ai[4] == np.bitwise_or.reduce(vals) and ai[5] == np.bitwise_xor.reduce(vals)
+    assert ai[7] == 99
+    # exch: the old values are the initial one and all but one of the values
+    assert sorted(np.append(old, ai[6]).tolist()) == sorted(vals.tolist() + [12345])
+    # inc wraps to 0 past 7: 300 incs from 0 -> 300 % 8; dec from 0 wraps to 5 then counts down
+    assert au[0] == 300 % 8
+    d = 0
+    for _ in range(300):
+        d = 5 if d == 0 or d > 5 else d - 1
+    assert au[1] == d
+    assert af[0] == vals.max() / 3 and af[1] == vals.min() / 3
+    flag = np.zeros(1, np.int64)
+    winners = np.full(64, -1, np.int64)
+    K.cas_once[1, 64](flag, winners)
+    sync()
+    assert winners.sum() == 1 and flag[0] == np.argmax(winners) + 1
+
+
+def test_cooperative_warp_code(rng):
+    x = rng.integers(-20, 20, 64).astype(np.int32)
+    x[32:] = 250 + (x[32:] % 3)  # the second warp: all in one hundred, all positive
+    out = np.full((64, 11), -12345, np.int64)
+    K.warp_vote[1, 64](x, out)
+    sync()
+    for w in range(2):
+        xs = x[w * 32 : (w + 1) * 32]
+        o = out[w * 32 : (w + 1) * 32]
+        assert (o[:, 0] == (xs > 0).sum()).all()
+        assert (o[:, 1] == 1).all()
+        assert (o[:, 2] == int((xs > 5).any())).all()
+        for lane in range(32):
+            want = sum(1 << j for j in range(32) if xs[j] % 4 == xs[lane] % 4)
+            assert o[lane, 3] == want
+            assert o[lane, 4] == xs[lane ^ 1]
+            assert o[lane, 5] == xs[0]
+            assert o[lane, 6] == (xs[lane - 1] if lane else xs[0])
+            assert o[lane, 7] == lane
+            assert o[lane, 8] == lane
+        same = int(len(set((xs // 100).tolist())) == 1)
+        assert (o[:, 9] == same).all() and (o[:, 10] == same).all()
+
+
+def test_control_flow_device_functions_and_python_semantics(rng):
+    a = rng.integers(-10, 10, 50).astype(np.int64)
+    a[0] = 0
+    out = np.full(50, np.nan)
+    qr = np.full((50, 5), -999, np.int64)
+    K.control_flow[1, 64](a, out, qr)
+    sync()
+    ks = [k for k in range(1, 51) if k % 3]
+    acc = np.array([sum(k * v for k in ks) for v in a.tolist()])
+    np.testing.assert_allclose(out, np.clip(acc / 1000.0, -1, 1) * 2)
+    np.testing.assert_array_equal(qr[:, 0], (a - 5) // 3)
+    np.testing.assert_array_equal(qr[:, 1], (a - 5) % 3)
+    np.testing.assert_array_equal(qr[:, 2], a * 0 + sum((1 << j) * j for j in range(4)) * a // np.where(a == 0, 1, 1))
+    np.testing.assert_array_equal(qr[:, 3], -7 // 2 + (-7 % 3) + a ** 2)
+    np.testing.assert_array_equal(qr[:, 4], ((a > 3) & (a < 8) | (a == 0)).astype(np.int64))
+
+
+def test_math_functions(rng):
+    x = rng.random(100) + 0.01
+    out = np.full((100, 8), np.nan)
+    K.math_kernel[1, 128](x, out)
+    sync()
+    lut = K.LUT[np.arange(100) % 6]
+    want = np.stack([np.sin(x) + np.cos(x), np.exp(x) * np.log(x + 1), np.sqrt(x) + np.arctan2(x, 0.5),
+                     np.floor(x * 10) + np.ceil(x * 10), x * 2 + 1 + np.cbrt(x), np.tanh(x) + x ** 1.5 + x,
+                     lut + np.hypot(x, 2.0), np.ones_like(x)], 1)
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+
+
+def test_bit_functions(rng):
+    x = rng.integers(0, 2**31, 64).astype(np.uint32)
+    x[0] = 0
+    out = np.zeros((64, 4), np.uint32) + 7
+    K.bits_kernel[1, 64](x, out)
+    sync()
+    for v, o in zip(x.tolist(), out.tolist()):
+        assert o[0] == bin(v).count("1")
+        assert o[1] == 32 - v.bit_length()
+        assert o[2] == ((v & -v).bit_length() if v else 0)
+        assert o[3] == int(f"{v:032b}"[::-1], 2)
+
+
+def test_dynamic_shared_memory(rng):
+    x = rng.random(64, dtype=np.float32)
+    out = np.full(64, np.nan, np.float32)
+    K.dyn_shared[1, 64, 0, 64 * 4](x, out)
+    sync()
+    np.testing.assert_array_equal(out, (x * 2)[::-1])
+
+
+def test_grid3_and_forall():
+    out = np.full((3, 5, 7), -1, np.int64)
+    K.grid3[(1, 2, 3), (8, 4, 2)](out)
+    sync()
+    z, y, x = np.indices(out.shape)
+    np.testing.assert_array_equal(out, x + 10 * y + 100 * z + 1000 * (8 + 8 + 6))
+    o = np.full(1000, np.nan)
+    K.vec_add.forall(1000)(np.arange(1000.0), np.ones(1000), o)
+    sync()
+    np.testing.assert_array_equal(o, np.arange(1000.0) + 1)
+
+
+def test_tuple_argument():
+    out = np.full(10, np.nan)
+    K.tuple_arg[1, 16]((2.5, 1.0), out)
+    sync()
+    np.testing.assert_array_equal(out, 2.5 * np.arange(10) + 1)
+
+
+def test_fp16(rng):
+    a, b = rng.random(50).astype(np.float16), rng.random(50).astype(np.float16)
+    out = np.full(50, np.nan, np.float16)
+    K.fp16_kernel[1, 64](a, b, out)
+    sync()
+    np.testing.assert_allclose(out.astype(np.float32), (a.astype(np.float32) * b + (a + b).astype(np.float32)), rtol=2e-3)
+
+
+def test_syncthreads_predicates(rng):
+    x = rng.integers(-50, 50, 96).astype(np.int32)
+    out = np.full(3, -9, np.int32)
+    K.syncs[1, 96](x, out)
+    sync()
+    assert out.tolist() == [int((x > 0).sum()), 1, 0]
+
+
+# --- Numba's typing -----------------------------------------------------------------------
+
+
+def _result_type(expr, *types):
+    """The pydev type Numba's rules give `expr` over parameters a, b."""
+    ns = {"cuda": cuda}
+    src = f"def f(a, b, out):\n    out[0] = {expr}\n"
+    import linecache
+    fname = f"<numba-typing-{abs(hash((expr,) + types))}>"
+    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
+    exec(compile(src, fname, "exec"), ns)
+    ns["f"].__module__ = __name__
+
+    @cuda.jit(device=True)
+    def g(a, b):
+        return 0
+    k = cuda.jit(ns["f"])
+    prog = k.compile((types[0], types[1], from_dtype(np.float64)[::1]))
+    m = re.search(r"pydev.array_store %\w+, %arg2\[", prog.text)
+    assert m
+    # the value stored: find its type in the op text before the cast to f64
+    text = prog.text
+    return text
+
+
+@pytest.mark.parametrize("a,b,op,want", [
+    (int32, int64, "+", "si64"), (int32, int32, "+", "si64"), (uint32, uint32, "*", "ui64"),
+    (uint64, int64, "+", "f64"), (uint32, int32, "-", "si64"), (int8, uint8, "+", "si64"),
+    (float32, int64, "*", "f64"), (float32, int16, "*", "f32"), (float32, float32, "+", "f32"),
+    (int32, int32, "/", "f64"), (float32, float32, "/", "f32"), (int64, int64, "//", "si64"),
+])
+def test_numba_binary_op_types(a, b, op, want):
+    @cuda.jit(device=True)
+    def ident(x):
+        return x
+
+    src = {"+": lambda x, y: x + y, "*": lambda x, y: x * y, "-": lambda x, y: x - y, "/": lambda x, y: x / y, "//": lambda x, y: x // y}
+    k = cuda.jit(_OPS_KERNELS[op])
+    prog = k.compile((a, b, int64[::1]))
+    ret = re.search(r"func.func @typed\(.*?\) -> \((\S+?)\)", prog.text)
+    assert ret and ret.group(1) == want, prog.text
+
+
+@cuda.jit(device=True)
+def typed(v):
+    return v
+
+
+@cuda.jit
+def _k_add(a, b, out):
+    out[0] = typed(a + b)
+
+
+@cuda.jit
+def _k_mul(a, b, out):
+    out[0] = typed(a * b)
+
+
+@cuda.jit
+def _k_sub(a, b, out):
+    out[0] = typed(a - b)
+
+
+@cuda.jit
+def _k_div(a, b, out):
+    out[0] = typed(a / b)
+
+
+@cuda.jit
+def _k_fdiv(a, b, out):
+    out[0] = typed(a // b)
+
+
+_OPS_KERNELS = {"+": _k_add.py_func, "*": _k_mul.py_func, "-": _k_sub.py_func, "/": _k_div.py_func, "//": _k_fdiv.py_func}
+
+
+@cuda.jit
+def literals(out):
+    x = 1
+    y = 1.5
+    out[0] = typed(x)
+    out[1] = typed(y)
+    out[2] = typed(cuda.threadIdx.x)
+    out[3] = typed(cuda.grid(1))
+
+
+def test_literal_and_index_types():
+    prog = literals.compile((float64[::1],))
+    rets = re.findall(r"func.func @typed\w*\(%arg0: (\S+?)\) -> \((\S+?)\)", prog.text)
+    assert [r[1] for r in rets] == ["si64", "f64", "si32"], prog.text  # grid(1) is int64: the same callee as x
+
+
+def test_variable_unification():
+    @cuda.jit
+    def k(a, out):
+        s = 0
+        for i in range(a.size):
+            s += a[i]
+        out[0] = typed(s)
+    prog = k.compile((float32[::1], float64[::1]))
+    assert "func.func @typed(%arg0: f64) -> (f64)" in prog.text  # int64 unified with float32 -> float64
+    a = np.arange(5, dtype=np.float32) + 0.5
+    out = np.full(1, np.nan)
+    k[1, 1](a, out)
+    sync()
+    assert out[0] == a.sum()
+
+
+def test_dispatch_per_signature_and_cache():
+    @cuda.jit
+    def k(a, out):
+        out[0] = a[0] * 2
+    for dt in (np.float32, np.float64, np.int32):
+        a = np.array([3], dt)
+        out = np.full(1, np.nan)
+        k[1, 1](a, out)
+        sync()
+        assert out[0] == 6
+    assert len(k.overloads) == 3
+    p = k.overloads[(float32[::1], float64[::1])]
+    k[1, 1](np.array([4], np.float32), np.full(1, np.nan))
+    assert k.overloads[(float32[::1], float64[::1])] is p
+
+
+def test_nested_kernel_and_closure_constants():
+    def make(scale):
+        @cuda.jit
+        def k(out):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = i * scale
+        return k
+    for s in (2, 3):
+        out = np.full(8, -1, np.int64)
+        make(s)[1, 8](out)
+        sync()
+        np.testing.assert_array_equal(out, np.arange(8) * s)
+
+
+def test_simulator_switch(monkeypatch):
+    monkeypatch.delenv("PYDEV_TARGET")
+    monkeypatch.setenv("NUMBA_ENABLE_CUDASIM", "1")
+    code = "import os; from pydev.numba import cuda; import pydev; print(pydev.active_target(), cuda.simulator_enabled)"
+    env = dict(os.environ)
+    env.pop("PYDEV_TARGET", None)
+    r = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert r.stdout.split() == ["host", "True"], r.stderr
+
+
+def test_host_api():
+    assert cuda.is_available()
+    assert cuda.get_current_device().id == 0
+    cuda.current_context().synchronize()
+    p = cuda.pinned_array((3, 4), np.float32)
+    assert p.shape == (3, 4) and p.dtype == np.float32
+    d = cuda.device_array((5,), np.int32)
+    assert d.shape == (5,)
+    with pytest.raises(pydev.DeviceOnlyError, match="cuda.syncthreads"):
+        cuda.syncthreads()
+    with pytest.raises(ValueError, match="without a configuration"):
+        K.vec_add(1, 2, 3)
+
+
+# --- errors -------------------------------------------------------------------------------
+
+
+def _line_of(fn, text):
+    lines, start = __import__("inspect").getsourcelines(fn)
+    for k, l in enumerate(lines):
+        if text in l:
+            return start + k, l.index(text) + 1
+    raise AssertionError(text)
+
+
+def test_error_names_file_line_col_with_caret():
+    @cuda.jit
+    def bad(a):
+        i = cuda.grid(1)
+        a[i] = undefined_name + 1  # noqa: F821
+    with pytest.raises(pydev.CompileError) as e:
+        bad[1, 1](np.zeros(4))
+    line, col = _line_of(bad.py_func, "undefined_name")
+    msg = str(e.value)
+    assert msg.startswith(f"{__file__}:{line}:{col}: error: name 'undefined_name' is not defined"), msg
+    assert "a[i] = undefined_name + 1" in msg
+    assert re.search(r"\n\s+\| +\^{14}$", msg), msg
+
+
+def test_error_type_mismatch_and_unsupported():
+    @cuda.jit
+    def bad(a):
+        x = cuda.grid(1)
+        x = (1, 2)
+        a[0] = 1
+    with pytest.raises(pydev.CompileError, match=r"test_numba.py:\d+:\d+: error: variable 'x' is assigned a UniTuple"):
+        bad[1, 1](np.zeros(4))
+
+    @cuda.jit
+    def bad2(a):
+        with open("x"):
+            pass
+    with pytest.raises(pydev.CompileError, match="a with statement is not supported"):
+        bad2[1, 1](np.zeros(4))
+
+    @cuda.jit
+    def bad3(a):
+        a[0, 1] = 1.0
+    with pytest.raises(pydev.CompileError, match=r"a 1-d array takes 1 indices, got 2"):
+        bad3[1, 1](np.zeros(4))
+
+
+def test_ir_errors_carry_user_locations():
+    @cuda.jit
+    def k(a):
+        a[0] = cuda.atomic.add(a, 0, 1)
+    with pytest.raises(pydev.CompileError, match=r"cuda.atomic.add\(\) is not supported on int8 arrays"):
+        k[1, 1](np.zeros(4, np.int8))
+
+
+def test_every_op_has_a_user_location():
+    text = K.vec_add.compile((float64[::1], float64[::1], float64[::1])).text
+    for line in text.splitlines():
+        s = line.strip()
+        if s and not s.startswith(("^", "module", "}", "func.func")):
+            assert "loc(" in s or s.startswith("//"), s
+    assert f'loc("{K.__file__}"' in text or "test_numba" in text or "numba_kernels.py" in text
+
+
+# --- PTX ----------------------------------------------------------------------------------
+
+
+def _ptxas():
+    r = subprocess.run(["bash", os.path.join(ROOT, "scripts/find-ptxas.sh"), "sm_90"], capture_output=True, text=True)
+    return r.stdout.strip()
+
+
+PTX_CASES = [
+    (K.vec_add, (float32[::1], float32[::1], float32[::1])),
+    (K.block_sum, (float32[::1], float32[::1])),
+    (K.warp_sum, (float64[::1], float64[::1])),
+    (K.histogram, (float64[::1], int64, int32[::1])),
+    (K.transpose, (float32[:, ::1], float32[:, ::1])),
+    (K.stencil, (float64[:, ::1], float64[:, ::1])),
+    (K.fast_matmul, (float32[:, ::1], float32[:, ::1], float32[:, ::1])),
+    (K.mc_pi, (int64, int64[::1])),
+    (K.atomics_all, (int32[::1], uint32[::1], float64[::1], int32[::1], int32[::1])),
+    (K.warp_vote, (int32[::1], int64[:, ::1])),
+    (K.control_flow, (int64[::1], float64[::1], int64[:, ::1])),
+    (K.math_kernel, (float64[::1], float64[:, ::1])),
+    (K.bits_kernel, (uint32[::1], uint32[:, ::1])),
+    (K.dyn_shared, (float32[::1], float32[::1])),
+]
+
+
+@pytest.mark.parametrize("kernel,types", PTX_CASES, ids=[k.__name__ for k, _ in PTX_CASES])
+def test_ptx_sm90_assembles(kernel, types, tmp_path):
+    ptx = kernel.inspect_asm(types)
+    assert ".target sm_90" in ptx and ".entry" in ptx
+    ptxas = _ptxas()
+    if not ptxas:
+        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
+    f = tmp_path / "k.ptx"
+    f.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+def test_stages():
+    types = (float32[::1], float32[::1], float32[::1])
+    assert "pydev.array_load" in K.vec_add.inspect_pydev(types, stage="pydev", target="host")
+    assert "llvm.func" in K.vec_add.inspect_pydev(types, stage="llvm", target="host")
+    assert "define" in K.vec_add.inspect_llvm(types)
+    ptx, ret = cuda.compile_ptx(K.vec_add.py_func, "void(float32[::1], float32[::1], float32[::1])")
+    assert ".entry vec_add" in ptx and ret == void
