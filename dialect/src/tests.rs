@@ -2,9 +2,10 @@
 //! the CUDA C++ layouts.
 
 use crate::{
-    enum_value, field_offset, new_context, target_parts, type_layout,
-    types::{self, ArrayType},
-    AtomicRmwKind, CmpPredicate, Layout, MemoryOrder, MemorySpace, Scope, ShuffleKind, TargetKind,
+    attrs::{ScopeAttr, ShuffleKindAttr, TargetAttr},
+    enum_value, field_offset, new_context, type_layout,
+    types::{self, ArrayType, StructType, TupleType, VectorType},
+    AtomicRMWKind, CmpPredicate, Layout, MemoryOrder, MemorySpace, Scope, ShuffleKind, TargetKind,
     VoteKind, SM_ARCHS,
 };
 use melior::ir::{operation::OperationLike, Attribute, Module, Type};
@@ -38,7 +39,8 @@ fn registered_ops_verify_and_malformed_ops_fail() {
     assert!(bad.is_none_or(|m| !m.as_operation().verify()));
 }
 
-/// The Rust enums mirror pydev.td: same spellings, same values.
+/// The generated Rust enums and enum attributes agree with the C++ dialect:
+/// every spelling parses to its value.
 #[test]
 fn enums_match_the_ods_definition() {
     let ctx = new_context();
@@ -60,13 +62,13 @@ fn enums_match_the_ods_definition() {
         }
     }
     check_generic(&ctx, "layout", Layout::ALL, |v| v as i64);
-    check_generic(&ctx, "atomic_rmw_kind", AtomicRmwKind::ALL, |v| v as i64);
+    check_generic(&ctx, "atomic_rmw_kind", AtomicRMWKind::ALL, |v| v as i64);
     check_generic(&ctx, "cmp_predicate", CmpPredicate::ALL, |v| v as i64);
     check_generic(&ctx, "vote_kind", VoteKind::ALL, |v| v as i64);
     check_generic(&ctx, "shuffle_kind", ShuffleKind::ALL, |v| v as i64);
     for &space in MemorySpace::ALL {
         let t = ty(&ctx, &format!("!pydev.array<f32, 1, {space}>"));
-        assert_eq!(ArrayType::from_type(t).unwrap().space, space);
+        assert_eq!(ArrayType::from_type(t).unwrap().space(), space);
     }
 }
 
@@ -75,18 +77,22 @@ fn target_descriptions_and_architectures() {
     let ctx = new_context();
     for &sm in SM_ARCHS {
         let attr = Attribute::parse(&ctx, &format!("#pydev.target<provides(sm_{sm})>")).unwrap();
-        let (kind, parsed, operands) = target_parts(attr).unwrap();
-        assert_eq!((TargetKind::from_value(kind.into()), parsed, operands.len()), (Some(TargetKind::Provides), sm, 0));
+        let t = TargetAttr::from_attribute(attr).unwrap();
+        assert_eq!((t.kind(), t.sm(), t.operands().len()), (TargetKind::Provides, sm, 0));
+        assert_eq!(TargetAttr::new(&ctx, TargetKind::Provides, sm, &[]), Some(t));
     }
     ctx.attach_diagnostic_handler(|_| true);
     assert!(Attribute::parse(&ctx, "#pydev.target<provides(sm_99)>").is_none());
     let tree = Attribute::parse(&ctx, "#pydev.target<or(is_host, not(is_exactly(sm_90)))>").unwrap();
-    let (kind, _, operands) = target_parts(tree).unwrap();
-    assert_eq!(TargetKind::from_value(kind.into()), Some(TargetKind::Or));
+    let tree = TargetAttr::from_attribute(tree).unwrap();
+    assert_eq!(tree.kind(), TargetKind::Or);
+    let operands = tree.operands();
     assert_eq!(operands.len(), 2);
-    let (kind, _, inner) = target_parts(operands[1]).unwrap();
-    assert_eq!(TargetKind::from_value(kind.into()), Some(TargetKind::Not));
-    assert_eq!(target_parts(inner[0]).unwrap().1, 90);
+    let not = TargetAttr::from_attribute(operands[1]).unwrap();
+    assert_eq!(not.kind(), TargetKind::Not);
+    assert_eq!(TargetAttr::from_attribute(not.operands()[0]).unwrap().sm(), 90);
+    // The verifier's rules hold for built attributes too: `not` takes one operand.
+    assert_eq!(TargetAttr::new(&ctx, TargetKind::Not, 0, &operands), None);
 }
 
 /// CUDA C++ sizes and alignments (vector_types.h, standard-layout structs).
@@ -127,17 +133,25 @@ fn layouts_follow_cuda_cpp() {
 fn typed_constructors_round_trip() {
     let ctx = new_context();
     let f32_ty = ty(&ctx, "f32");
-    let array = ArrayType { element: f32_ty, rank: 3, space: MemorySpace::Shared, layout: Layout::C, readonly: true };
-    let t = array.to_type(&ctx);
+    let array = ArrayType::new(&ctx, f32_ty, 3, MemorySpace::Shared, Layout::C, true).unwrap();
+    let t: Type = array.into();
     assert_eq!(t, ty(&ctx, "!pydev.array<f32, 3, shared, c, readonly>"));
     let back = ArrayType::from_type(t).unwrap();
-    assert_eq!((back.rank, back.space, back.layout, back.readonly), (3, MemorySpace::Shared, Layout::C, true));
+    assert_eq!((back.element_type(), back.rank(), back.space(), back.layout(), back.readonly()), (f32_ty, 3, MemorySpace::Shared, Layout::C, true));
+    assert_eq!(back.to_string(), "!pydev.array<f32, 3, shared, c, readonly>");
 
+    ctx.attach_diagnostic_handler(|_| true);
+    assert!(VectorType::new(&ctx, 0, f32_ty).is_none(), "the verifier rejects 0 lanes");
+    assert!(StructType::new(&ctx, "P", &["x", "x"], &[f32_ty, f32_ty], 0).is_none(), "duplicate fields");
+    assert_eq!(TupleType::new(&ctx, &[]).types(), vec![]);
+    let scope = ScopeAttr::new(&ctx, Scope::Block);
+    assert_eq!((scope.value(), enum_value(scope.into())), (Scope::Block, Some(2)));
+    assert_eq!(ShuffleKindAttr::from_attribute(scope.into()), None);
     assert!(types::vector_type(&ctx, 5, f32_ty).is_none());
     let v = types::vector_type(&ctx, 4, f32_ty).unwrap();
     assert_eq!(types::vector_parts(v), Some((4, f32_ty)));
 
-    let s = types::struct_type(&ctx, "Point", &[("x", f32_ty), ("y", f32_ty)], 8);
+    let s = types::struct_type(&ctx, "Point", &[("x", f32_ty), ("y", f32_ty)], 8).unwrap();
     let (name, fields, align) = types::struct_parts(s).unwrap();
     assert_eq!((name.as_str(), fields.len(), fields[1].0.as_str(), align), ("Point", 2, "y", 8));
 

@@ -139,10 +139,10 @@ pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
 }
 
 fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Type<'c> {
-    let n = array.rank;
+    let n = array.rank();
     b.ty(&format!(
         "!llvm.struct<(ptr<{}>, array<{n} x i64>, array<{n} x i64>)>",
-        address_space(array.space, cuda)
+        address_space(array.space(), cuda)
     ))
 }
 
@@ -162,7 +162,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
                 let lowered = descriptor_type(b, &array, cuda);
                 capi::set_value_type(value, lowered);
                 let after = op.next_in_block().map(capi::detach).ok_or("a call without a successor op")?;
-                let view = Builder::before(after).cast(value, array.to_type(b.ctx));
+                let view = Builder::before(after).cast(value, array.as_type());
                 capi::replace_uses_except(value, view, capi::detach(view.owner_operation()));
             }
         }
@@ -212,7 +212,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let at = |k: i64| b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[field, k]).into())]);
         let result = if is_size {
             let mut product = b.const_int(b.i64(), 1);
-            for k in 0..i64::from(array.rank) {
+            for k in 0..i64::from(array.rank()) {
                 product = b.value("llvm.mul", &[product, at(k)], b.i64(), &[]);
             }
             product
@@ -220,7 +220,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             let k = op.attribute("index").ok().and_then(|a| capi::integer_attr_value(a)).expect("verified index");
             let v = at(k);
             if field == 2 {
-                let (size, _) = pydev_dialect::type_layout(array.element).ok_or("array element without a layout")?;
+                let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or("array element without a layout")?;
                 let bytes = b.const_int(b.i64(), size as i64);
                 b.value("llvm.mul", &[v, bytes], b.i64(), &[])
             } else {
@@ -246,11 +246,11 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let array_value = capi::value(op.operand(array_value).expect("array operand"));
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
-        let aggregate = members(array.element).is_some() || pydev_dialect::types::vector_parts(array.element).is_some() || array.element.is_complex();
+        let aggregate = members(array.element_type()).is_some() || pydev_dialect::types::vector_parts(array.element_type()).is_some() || array.element_type().is_complex();
         if let Some(path) = field_path(&op) {
             // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
-            let offset = path_offset(array.element, &path)?;
+            let offset = path_offset(array.element_type(), &path)?;
             let ptr = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
             let result_type = op.result(0).expect("atomic_ref result").r#type();
             let r = b.cast(ptr, result_type);
@@ -269,13 +269,13 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             // Structs, vectors, tuples: member by member at CUDA C++ offsets.
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
             if name == ops::ArrayLoadOperation::NAME {
-                let loaded = load_at(b, base, 0, array.element)?;
-                let v = b.cast(loaded, array.element);
+                let loaded = load_at(b, base, 0, array.element_type())?;
+                let v = b.cast(loaded, array.element_type());
                 b.replace(op, &[v]);
             } else {
                 let v = capi::value(op.operand(0).expect("value"));
-                let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element));
-                store_at(b, base, 0, array.element, v)?;
+                let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element_type()));
+                store_at(b, base, 0, array.element_type(), v)?;
                 b.erase(op);
             }
             return Ok(());
@@ -283,11 +283,11 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let ptr = element_pointer(b, array_value, &array, &indices, cuda)?;
         // The element's natural alignment: without it LLVM takes the data
         // layout's ABI one, 4 for i64/f64, and NVPTX splits the access in two.
-        let (_, align) = pydev_dialect::type_layout(array.element).ok_or_else(|| format!("{} has no device layout", array.element))?;
+        let (_, align) = pydev_dialect::type_layout(array.element_type()).ok_or_else(|| format!("{} has no device layout", array.element_type()))?;
         let align = b.named("alignment", b.attr(&format!("{align} : i64")));
         match name {
             ops::ArrayLoadOperation::NAME => {
-                let v = b.value("llvm.load", &[ptr], array.element, &[align]);
+                let v = b.value("llvm.load", &[ptr], array.element_type(), &[align]);
                 b.replace(op, &[v]);
             }
             ops::ArrayStoreOperation::NAME => {
@@ -341,7 +341,7 @@ fn element_offset<'c>(
     cuda: bool,
 ) -> Result<(Value<'c, 'c>, Value<'c, 'c>), String> {
     let descriptor = b.cast(array_value, descriptor_type(b, array, cuda));
-    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space, cuda)));
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space(), cuda)));
     let data = b.value("llvm.extractvalue", &[descriptor], ptr_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[0]).into())]);
     let mut offset: Option<Value> = None;
     for (k, index) in indices.iter().enumerate() {
@@ -349,8 +349,8 @@ fn element_offset<'c>(
         let index = checked_index(b, descriptor, k, index)?;
         // The contiguous dimension of a C or Fortran array has stride 1 (its
         // type says so), which lets LLVM vectorize.
-        let contiguous = match array.layout {
-            pydev_dialect::Layout::C => k + 1 == array.rank as usize,
+        let contiguous = match array.layout() {
+            pydev_dialect::Layout::C => k + 1 == array.rank() as usize,
             pydev_dialect::Layout::F => k == 0,
             _ => false,
         };
@@ -370,7 +370,7 @@ fn element_offset<'c>(
 
 /// The address of an aggregate element: `data + offset * sizeof(T)` in bytes.
 fn element_bytes<'c>(b: &Builder<'c>, array_value: Value<'c, 'c>, array: &ArrayType<'c>, indices: &[Value<'c, 'c>], cuda: bool) -> Result<Value<'c, 'c>, String> {
-    let (size, _) = pydev_dialect::type_layout(array.element).ok_or_else(|| format!("array element type {} has no device layout", array.element))?;
+    let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or_else(|| format!("array element type {} has no device layout", array.element_type()))?;
     let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
     let bytes = b.value("llvm.mul", &[offset, b.const_int(b.i64(), size as i64)], b.i64(), &[]);
     Ok(byte_gep(b, data, bytes))
@@ -452,10 +452,10 @@ fn element_pointer<'c>(
     indices: &[Value<'c, 'c>],
     cuda: bool,
 ) -> Result<Value<'c, 'c>, String> {
-    if !is_machine_type(array.element) {
+    if !is_machine_type(array.element_type()) {
         return Err(format!(
             "array element type {} has no machine form yet: run pydev-promote-types first",
-            array.element
+            array.element_type()
         ));
     }
     let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
@@ -466,7 +466,7 @@ fn element_pointer<'c>(
         ptr_type,
         &[
             b.named("rawConstantIndices", DenseI32ArrayAttribute::new(b.ctx, &[i32::MIN]).into()),
-            b.named("elem_type", TypeAttribute::new(array.element).into()),
+            b.named("elem_type", TypeAttribute::new(array.element_type()).into()),
         ],
     ))
 }
@@ -533,10 +533,10 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let result_type = op.result(0).expect("result").r#type();
     let array = ArrayType::from_type(result_type).expect("verified array");
-    let (elem_size, elem_align) = pydev_dialect::type_layout(array.element).ok_or("element without a layout")?;
+    let (elem_size, elem_align) = pydev_dialect::type_layout(array.element_type()).ok_or("element without a layout")?;
     // Structs, vectors and tuples (e.g. device.align(t, n)) are stored as
     // bytes at their CUDA C++ size; element_bytes addresses them.
-    let machine = is_machine_type(array.element);
+    let machine = is_machine_type(array.element_type());
     let shape: Vec<i64> = match op.attribute("shape") {
         Ok(a) => {
             let dense = DenseI64ArrayAttribute::try_from(a).map_err(|_| "shape is not an i64 array")?;
@@ -546,7 +546,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     };
     let align = op.attribute("alignment").ok().and_then(capi::integer_attr_value).filter(|a| *a > 0).unwrap_or(elem_align as i64);
     let fortran = op.attribute("order").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == "F");
-    let space = address_space(array.space, cuda);
+    let space = address_space(array.space(), cuda);
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
     let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
     let total: i64 = shape.iter().product();
@@ -584,7 +584,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                 let global_type = if dynamic {
                     b.ty("!llvm.array<0 x i8>")
                 } else if machine {
-                    b.ty(&format!("!llvm.array<{total} x {}>", array.element))
+                    b.ty(&format!("!llvm.array<{total} x {}>", array.element_type()))
                 } else {
                     b.ty(&format!("!llvm.array<{} x i8>", total * elem_size as i64))
                 };
@@ -615,7 +615,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
         _ => {
             let func = enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
             let fb = at_start(func).ok_or("function without a body")?;
-            let (count, elem_type) = if machine { (total, array.element) } else { (total * elem_size as i64, b.ty("i8")) };
+            let (count, elem_type) = if machine { (total, array.element_type()) } else { (total * elem_size as i64, b.ty("i8")) };
             let count = fb.const_int(fb.i64(), count);
             let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(elem_type).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
             (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
@@ -657,16 +657,16 @@ fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(),
     let from = ArrayType::from_type(source.r#type()).expect("verified array");
     let result_type = op.result(0).expect("result").r#type();
     let to = ArrayType::from_type(result_type).expect("verified array");
-    let (from_size, _) = pydev_dialect::type_layout(from.element).ok_or("element without a layout")?;
-    let (to_size, _) = pydev_dialect::type_layout(to.element).ok_or("element without a layout")?;
+    let (from_size, _) = pydev_dialect::type_layout(from.element_type()).ok_or("element without a layout")?;
+    let (to_size, _) = pydev_dialect::type_layout(to.element_type()).ok_or("element without a layout")?;
     let from_desc = b.cast(source, descriptor_type(b, &from, cuda));
     let to_type = descriptor_type(b, &to, cuda);
     let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[from_desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
-    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space, cuda)));
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space(), cuda)));
     let mut desc = b.value("llvm.mlir.undef", &[], to_type, &[]);
     let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], to_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
     desc = set(desc, get(&[0], ptr_type), &[0]);
-    let n = i64::from(from.rank);
+    let n = i64::from(from.rank());
     // x * from_size / to_size, exact for the verified contiguous case.
     let rescale = |v: Value<'c, 'c>| {
         if from_size == to_size {
@@ -703,18 +703,18 @@ fn make_descriptor<'c>(b: &Builder<'c>, ty: Type<'c>, data: Value<'c, 'c>, exten
 
 /// `data + offset` elements (bytes times the element size for aggregates).
 fn advance<'c>(b: &Builder<'c>, array: &ArrayType<'c>, data: Value<'c, 'c>, offset: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
-    if is_machine_type(array.element) {
+    if is_machine_type(array.element_type()) {
         return Ok(b.value(
             "llvm.getelementptr",
             &[data, offset],
             data.r#type(),
             &[
                 b.named("rawConstantIndices", DenseI32ArrayAttribute::new(b.ctx, &[i32::MIN]).into()),
-                b.named("elem_type", TypeAttribute::new(array.element).into()),
+                b.named("elem_type", TypeAttribute::new(array.element_type()).into()),
             ],
         ));
     }
-    let (size, _) = pydev_dialect::type_layout(array.element).ok_or("element without a layout")?;
+    let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or("element without a layout")?;
     let bytes = b.value("llvm.mul", &[offset, b.const_int(b.i64(), size as i64)], b.i64(), &[]);
     Ok(byte_gep(b, data, bytes))
 }
@@ -762,10 +762,10 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
     let result_type = op.result(0).expect("result").r#type();
     let to = ArrayType::from_type(result_type).expect("verified array");
     let desc = b.cast(source, descriptor_type(b, &from, cuda));
-    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space, cuda)));
+    let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space(), cuda)));
     let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
     let data = get(&[0], ptr_type);
-    let n = i64::from(from.rank);
+    let n = i64::from(from.rank());
     let extent = |k: i64| get(&[1, k], b.i64());
     let stride = |k: i64| get(&[2, k], b.i64());
     let operands: Vec<Value> = op.operands().skip(1).map(capi::value).collect();
@@ -811,9 +811,9 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
             let extents = operands.iter().map(|d| to_i64(b, *d)).collect::<Result<Vec<_>, _>>()?;
             let m = extents.len();
             let mut strides = vec![b.const_int(b.i64(), 1); m];
-            let order: Vec<usize> = if to.layout == pydev_dialect::Layout::F { (1..m).collect() } else { (0..m.saturating_sub(1)).rev().collect() };
+            let order: Vec<usize> = if to.layout() == pydev_dialect::Layout::F { (1..m).collect() } else { (0..m.saturating_sub(1)).rev().collect() };
             for k in order {
-                let (inner, next) = if to.layout == pydev_dialect::Layout::F { (k - 1, k - 1) } else { (k + 1, k + 1) };
+                let (inner, next) = if to.layout() == pydev_dialect::Layout::F { (k - 1, k - 1) } else { (k + 1, k + 1) };
                 strides[k] = b.value("llvm.mul", &[strides[inner], extents[next]], b.i64(), &[]);
             }
             (data, extents, strides)

@@ -97,7 +97,7 @@ use melior::ir::{
     operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value,
     ValueLike,
 };
-use pydev_dialect::{abi::{attr, entry}, enum_value, types::atomic_ref_parts, AtomicRmwKind, MemoryOrder, MemorySpace, Scope};
+use pydev_dialect::{abi::{attr, entry}, enum_value, types::atomic_ref_parts, AtomicRMWKind, MemoryOrder, MemorySpace, Scope};
 
 static ID: PassId = PassId;
 static ID_HOST: PassId = PassId;
@@ -188,7 +188,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             b.replace(op, &[old]);
         }
         _ => {
-            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
             let value = capi::value(op.operand(1).expect("value"));
             let float = !element.is_integer();
             let unsigned = op.has_attribute(attr::UNSIGNED);
@@ -200,20 +200,20 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
                 b.value("llvm.select", &[take, value, old], element, &[])
             };
             let new = match (kind, float) {
-                (AtomicRmwKind::Add, false) => combine("llvm.add"),
-                (AtomicRmwKind::Add, true) => combine("llvm.fadd"),
-                (AtomicRmwKind::Sub, false) => combine("llvm.sub"),
-                (AtomicRmwKind::Sub, true) => combine("llvm.fsub"),
-                (AtomicRmwKind::And, false) => combine("llvm.and"),
-                (AtomicRmwKind::Or, false) => combine("llvm.or"),
-                (AtomicRmwKind::Xor, false) => combine("llvm.xor"),
-                (AtomicRmwKind::Max | AtomicRmwKind::NanMax, false) => combine(if unsigned { "llvm.intr.umax" } else { "llvm.intr.smax" }),
-                (AtomicRmwKind::Min | AtomicRmwKind::NanMin, false) => combine(if unsigned { "llvm.intr.umin" } else { "llvm.intr.smin" }),
-                (AtomicRmwKind::NanMax, true) => combine("llvm.intr.maxnum"),
-                (AtomicRmwKind::NanMin, true) => combine("llvm.intr.minnum"),
-                (AtomicRmwKind::Max, true) => python_order(2), // ogt
-                (AtomicRmwKind::Min, true) => python_order(4), // olt
-                (AtomicRmwKind::Exch, _) => value,
+                (AtomicRMWKind::Add, false) => combine("llvm.add"),
+                (AtomicRMWKind::Add, true) => combine("llvm.fadd"),
+                (AtomicRMWKind::Sub, false) => combine("llvm.sub"),
+                (AtomicRMWKind::Sub, true) => combine("llvm.fsub"),
+                (AtomicRMWKind::And, false) => combine("llvm.and"),
+                (AtomicRMWKind::Or, false) => combine("llvm.or"),
+                (AtomicRMWKind::Xor, false) => combine("llvm.xor"),
+                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => combine(if unsigned { "llvm.intr.umax" } else { "llvm.intr.smax" }),
+                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => combine(if unsigned { "llvm.intr.umin" } else { "llvm.intr.smin" }),
+                (AtomicRMWKind::Nanmax, true) => combine("llvm.intr.maxnum"),
+                (AtomicRMWKind::Nanmin, true) => combine("llvm.intr.minnum"),
+                (AtomicRMWKind::Max, true) => python_order(2), // ogt
+                (AtomicRMWKind::Min, true) => python_order(4), // olt
+                (AtomicRMWKind::Exch, _) => value,
                 (kind, _) => return Err(format!("atomic '{kind}' on {element} in local memory is not lowered yet")),
             };
             store(new);
@@ -429,23 +429,23 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
 
     match name {
         ops::AtomicRMWOperation::NAME => {
-            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
             let mut value = capi::value(op.operand(1).expect("value"));
             // pydev-promote-types records unsigned elements before erasing signedness.
             let sign = if op.has_attribute(attr::UNSIGNED) { "u" } else { "s" };
             let (fence, sem) = acquire_sem(order, scope);
             let (mnemonic, ty_suffix, as_bits) = match (kind, float) {
-                (AtomicRmwKind::Add, false) | (AtomicRmwKind::Sub, false) => ("add", format!(".u{bits}"), false),
-                (AtomicRmwKind::Add, true) | (AtomicRmwKind::Sub, true) => ("add", format!(".f{bits}"), false),
-                (AtomicRmwKind::And, false) => ("and", format!(".b{bits}"), false),
-                (AtomicRmwKind::Or, false) => ("or", format!(".b{bits}"), false),
-                (AtomicRmwKind::Xor, false) => ("xor", format!(".b{bits}"), false),
-                (AtomicRmwKind::Max, false) => ("max", format!(".{sign}{bits}"), false),
-                (AtomicRmwKind::Min, false) => ("min", format!(".{sign}{bits}"), false),
-                (AtomicRmwKind::NanMax, false) => ("max", format!(".{sign}{bits}"), false),
-                (AtomicRmwKind::NanMin, false) => ("min", format!(".{sign}{bits}"), false),
-                (AtomicRmwKind::Exch, _) => ("exch", format!(".b{bits}"), true),
-                (kind @ (AtomicRmwKind::Max | AtomicRmwKind::Min | AtomicRmwKind::NanMax | AtomicRmwKind::NanMin), true) => {
+                (AtomicRMWKind::Add, false) | (AtomicRMWKind::Sub, false) => ("add", format!(".u{bits}"), false),
+                (AtomicRMWKind::Add, true) | (AtomicRMWKind::Sub, true) => ("add", format!(".f{bits}"), false),
+                (AtomicRMWKind::And, false) => ("and", format!(".b{bits}"), false),
+                (AtomicRMWKind::Or, false) => ("or", format!(".b{bits}"), false),
+                (AtomicRMWKind::Xor, false) => ("xor", format!(".b{bits}"), false),
+                (AtomicRMWKind::Max, false) => ("max", format!(".{sign}{bits}"), false),
+                (AtomicRMWKind::Min, false) => ("min", format!(".{sign}{bits}"), false),
+                (AtomicRMWKind::Nanmax, false) => ("max", format!(".{sign}{bits}"), false),
+                (AtomicRMWKind::Nanmin, false) => ("min", format!(".{sign}{bits}"), false),
+                (AtomicRMWKind::Exch, _) => ("exch", format!(".b{bits}"), true),
+                (kind @ (AtomicRMWKind::Max | AtomicRMWKind::Min | AtomicRMWKind::Nanmax | AtomicRMWKind::Nanmin), true) => {
                     let old = float_cas_loop(b, kind, bits, &fence, sem, scope_s, space_s, ptr, value, element);
                     b.replace(op, &[old]);
                     return Ok(());
@@ -454,7 +454,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                     return Err(format!("atomic '{kind}' on {element} is not lowered to PTX yet"));
                 }
             };
-            if kind == AtomicRmwKind::Sub {
+            if kind == AtomicRMWKind::Sub {
                 value = if float {
                     b.value("llvm.fneg", &[value], element, &[])
                 } else {
@@ -558,7 +558,7 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
         }
         ops::AtomicRMWOperation::NAME | ops::AtomicCASOperation::NAME => {
             let cas = name == ops::AtomicCASOperation::NAME;
-            if !cas && enum_attr(op, "kind", AtomicRmwKind::from_value) != AtomicRmwKind::Exch {
+            if !cas && enum_attr(op, "kind", AtomicRMWKind::from_value) != AtomicRMWKind::Exch {
                 return Err(format!("atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"));
             }
             let (fence, sem) = acquire_sem(order, scope);
@@ -642,7 +642,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
 #[allow(clippy::too_many_arguments)]
 fn float_cas_loop<'c>(
     b: &Builder<'c>,
-    kind: AtomicRmwKind,
+    kind: AtomicRMWKind,
     bits: u32,
     fence: &str,
     sem: &str,
@@ -654,10 +654,10 @@ fn float_cas_loop<'c>(
 ) -> Value<'c, 'c> {
     let f = format!("f{bits}");
     let combine = match kind {
-        AtomicRmwKind::NanMax => format!("max.{f} %new, %assumed, $2;"),
-        AtomicRmwKind::NanMin => format!("min.{f} %new, %assumed, $2;"),
+        AtomicRMWKind::Nanmax => format!("max.{f} %new, %assumed, $2;"),
+        AtomicRMWKind::Nanmin => format!("min.{f} %new, %assumed, $2;"),
         // Python's max(old, val): val only if it is greater (a NaN stays).
-        AtomicRmwKind::Max => format!("setp.gt.{f} %take, $2, %assumed;\n\tselp.{f} %new, $2, %assumed, %take;"),
+        AtomicRMWKind::Max => format!("setp.gt.{f} %take, $2, %assumed;\n\tselp.{f} %new, $2, %assumed, %take;"),
         _ => format!("setp.lt.{f} %take, $2, %assumed;\n\tselp.{f} %new, $2, %assumed, %take;"),
     };
     let asm = format!(
@@ -755,24 +755,24 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
     let o = llvm_order(order());
     match name {
         ops::AtomicRMWOperation::NAME => {
-            let kind = enum_attr(op, "kind", AtomicRmwKind::from_value);
+            let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
             let value = capi::value(op.operand(1).expect("value"));
             let unsigned = op.has_attribute(attr::UNSIGNED);
             let bin = match (kind, float) {
-                (AtomicRmwKind::Add, false) => "add",
-                (AtomicRmwKind::Add, true) => "fadd",
-                (AtomicRmwKind::Sub, false) => "sub",
-                (AtomicRmwKind::Sub, true) => "fsub",
-                (AtomicRmwKind::And, false) => "_and",
-                (AtomicRmwKind::Or, false) => "_or",
-                (AtomicRmwKind::Xor, false) => "_xor",
-                (AtomicRmwKind::Max | AtomicRmwKind::NanMax, false) => if unsigned { "umax" } else { "max" },
-                (AtomicRmwKind::Min | AtomicRmwKind::NanMin, false) => if unsigned { "umin" } else { "min" },
-                (AtomicRmwKind::NanMax, true) => "fmax",
-                (AtomicRmwKind::NanMin, true) => "fmin",
-                (AtomicRmwKind::Exch, _) => "xchg",
-                (k @ (AtomicRmwKind::Max | AtomicRmwKind::Min), true) => {
-                    let f = entry::atomic_fminmax(k == AtomicRmwKind::Max, bits).ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
+                (AtomicRMWKind::Add, false) => "add",
+                (AtomicRMWKind::Add, true) => "fadd",
+                (AtomicRMWKind::Sub, false) => "sub",
+                (AtomicRMWKind::Sub, true) => "fsub",
+                (AtomicRMWKind::And, false) => "_and",
+                (AtomicRMWKind::Or, false) => "_or",
+                (AtomicRMWKind::Xor, false) => "_xor",
+                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => if unsigned { "umax" } else { "max" },
+                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => if unsigned { "umin" } else { "min" },
+                (AtomicRMWKind::Nanmax, true) => "fmax",
+                (AtomicRMWKind::Nanmin, true) => "fmin",
+                (AtomicRMWKind::Exch, _) => "xchg",
+                (k @ (AtomicRMWKind::Max | AtomicRMWKind::Min), true) => {
+                    let f = entry::atomic_fminmax(k == AtomicRMWKind::Max, bits).ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
                     declare.insert(f.to_string(), (vec![b.ty("!llvm.ptr"), element], vec![element]));
                     let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, f).into())]);
                     b.replace(op, &[old]);

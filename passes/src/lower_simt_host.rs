@@ -264,7 +264,7 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
     for p in 0..entry.argument_count() {
         let arg: Value = capi::value(entry.argument(p).expect("argument").into());
         let Some(array) = pydev_dialect::types::ArrayType::from_type(arg.r#type()) else { continue };
-        let kind = match array.element.to_string().as_str() {
+        let kind = match array.element_type().to_string().as_str() {
             "i32" => private_kind::I32,
             "i64" => private_kind::I64,
             "f32" => private_kind::F32,
@@ -280,7 +280,7 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
                     let reference: Value = capi::value(user.result(0).expect("reference").into());
                     uses_of(reference).into_iter().all(|rmw| {
                         rmw.name().as_string_ref().as_str() == Ok(ops::AtomicRMWOperation::NAME)
-                            && rmw.attribute("kind").ok().and_then(enum_value).and_then(pydev_dialect::AtomicRmwKind::from_value) == Some(pydev_dialect::AtomicRmwKind::Add)
+                            && rmw.attribute("kind").ok().and_then(enum_value).and_then(pydev_dialect::AtomicRMWKind::from_value) == Some(pydev_dialect::AtomicRMWKind::Add)
                             && rmw.attribute("memory").ok().and_then(enum_value).and_then(pydev_dialect::MemoryOrder::from_value) == Some(pydev_dialect::MemoryOrder::Relaxed)
                             && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
                             && capi::has_no_uses(rmw)
@@ -305,7 +305,7 @@ fn function_type<'c>(f: OperationRef<'c, '_>) -> FunctionType<'c> {
 /// Byte size of a kernel parameter on the host (the CUDA C++ layout).
 fn param_size(t: Type) -> Option<i64> {
     if let Some(array) = pydev_dialect::types::ArrayType::from_type(t) {
-        return Some(8 + 16 * i64::from(array.rank));
+        return Some(8 + 16 * i64::from(array.rank()));
     }
     // index, and the void* of a None argument of an interop kernel.
     if t.is_index() || t.to_string() == "!llvm.ptr" {

@@ -115,9 +115,9 @@ pub fn erase<'c>(ctx: &'c Context, ty: Type<'c>) -> Type<'c> {
     if let Ok(i) = IntegerType::try_from(ty) {
         return if i.is_signless() { ty } else { IntegerType::new(ctx, i.width()).into() };
     }
-    if let Some(mut a) = ArrayType::from_type(ty) {
-        a.element = erase(ctx, a.element);
-        return a.to_type(ctx);
+    if let Some(a) = ArrayType::from_type(ty) {
+        let element = erase(ctx, a.element_type());
+        return ArrayType::new(ctx, element, a.rank(), a.space(), a.layout(), a.readonly()).expect("a verified array").into();
     }
     if let Some((lanes, e)) = types::vector_parts(ty) {
         return types::vector_type(ctx, lanes, erase(ctx, e)).expect("lanes of a verified vector");
@@ -129,7 +129,7 @@ pub fn erase<'c>(ctx: &'c Context, ty: Type<'c>) -> Type<'c> {
     if let Some((name, fields, align)) = types::struct_parts(ty) {
         let fields: Vec<(String, Type)> = fields.into_iter().map(|(n, t)| (n, erase(ctx, t))).collect();
         let refs: Vec<(&str, Type)> = fields.iter().map(|(n, t)| (n.as_str(), *t)).collect();
-        return types::struct_type(ctx, &name, &refs, align);
+        return types::struct_type(ctx, &name, &refs, align).expect("a verified struct");
     }
     if let Some((e, space)) = types::atomic_ref_parts(ty) {
         return types::atomic_ref_type(ctx, erase(ctx, e), space);

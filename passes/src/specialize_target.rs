@@ -25,7 +25,7 @@ use melior::{
     ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute, OperationRef},
     pass::{create_external, ExternalPass},
 };
-use pydev_dialect::{target_parts, TargetKind, SM_ARCHS};
+use pydev_dialect::{attrs::TargetAttr, SM_ARCHS};
 
 static ID: PassId = PassId;
 
@@ -62,10 +62,9 @@ pub const INFO: PassInfo = PassInfo {
 
 /// Whether a description matches the target (`None`: the host).
 pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
-    let (kind, arch, operands) = target_parts(desc).ok_or("not a target description")?;
-    let kind = TargetKind::from_value(kind.into()).ok_or("unknown target kind")?;
-    let operands = operands.iter().map(|o| matches(*o, sm)).collect::<Result<Vec<_>, _>>()?;
-    Ok(kind.holds(arch, operands, sm))
+    let desc = TargetAttr::from_attribute(desc).ok_or("not a target description")?;
+    let operands = desc.operands().into_iter().map(|o| matches(o, sm)).collect::<Result<Vec<_>, _>>()?;
+    Ok(desc.kind().holds(desc.sm(), operands, sm))
 }
 
 fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {
