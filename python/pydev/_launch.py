@@ -56,6 +56,8 @@ class _Function:
     """What @kernel and @func share: the Python function (`underlying`), its
     file's source, and the module constants its file's device code reads."""
 
+    link = ()  # link=[paths] (absolute), set by the decorator (pydev._interop.check_link)
+
     def __init__(self, fn, interop):
         self.underlying = fn
         self.interop = bool(interop)
@@ -117,6 +119,7 @@ class _Function:
         (the global names read, the closure cells)."""
         funcs, index, cells, watch = [], {}, [], set()
         root_file = self.underlying.__code__.co_filename
+        reached = self._reached = []  # the _Function objects (their link= files: _interop)
 
         def visit(f):
             i = index.get(id(f))
@@ -124,6 +127,7 @@ class _Function:
                 return i
             i = index[id(f)] = len(funcs)
             funcs.append(None)
+            reached.append(f)
             fn = f.underlying
             code = fn.__code__
             env = {}
@@ -157,6 +161,15 @@ class _Function:
 
         visit(self)
         return tuple(funcs), cells, watch
+
+    def _is_declaration(self):
+        """Whether this is an interop declaration (a body of only `...`)."""
+        d = self.__dict__.get("_declaration")
+        if d is None:
+            from . import _interop
+
+            d = self._declaration = self.interop and _interop.is_declaration(self.underlying)
+        return d
 
     def _device_functions(self):
         """The @kernel / @func functions of this file (this one included) and
@@ -388,11 +401,23 @@ class Kernel(_Function):
         tgt = "host" if target == "host" else arch
         symbol = self.underlying.__code__.co_name  # the kernel's entry point is its def's name
 
+        links, declared = _interop_links(self)
+        libraries = []
+
         def load(text):
-            return native.HostProgram(text, symbol) if target == "host" else native.CudaProgram(text, symbol)
+            if target == "host" and (links or declared) and not libraries:
+                from . import _interop  # link= files built into a shared library the JIT links
+
+                libraries.append(_interop.host_library(links, declared, f"kernel '{self.__name__}'"))
+            return native.HostProgram(text, symbol, libraries=libraries) if target == "host" else native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else libdevice()
-        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), lib, program)
+        libkey = lib
+        if links:  # the link files' contents are part of the key
+            from . import _interop
+
+            libkey = (lib, _interop.link_digest(links))
+        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), libkey, program)
         text = _cache.load(key)
         if text is not None:
             try:
@@ -405,6 +430,17 @@ class Kernel(_Function):
         text = native.compile(path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program)
         _cache.store(key, text)
         return load(text)
+
+
+def _interop_links(f):
+    """(link paths, declared interop functions) of the functions kernel `f`'s
+    last _program reached (pydev._interop.program_links)."""
+    reached = getattr(f, "_reached", None) or [f]
+    if not any(g.link or g.interop for g in reached):
+        return (), []
+    from . import _interop
+
+    return _interop.program_links(reached)
 
 
 # --- arguments ----------------------------------------------------------------------------

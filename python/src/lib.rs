@@ -234,10 +234,11 @@ struct HostProgram {
 #[pymethods]
 impl HostProgram {
     #[new]
-    #[pyo3(signature = (llvm_text, kernel, opt_level=3))]
-    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8) -> PyResult<Self> {
+    #[pyo3(signature = (llvm_text, kernel, opt_level=3, libraries=Vec::new()))]
+    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8, libraries: Vec<String>) -> PyResult<Self> {
         JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
-        let inner = py.detach(|| pydev_runtime::host_program_from_text(llvm_text, kernel, opt_level)).map_err(CompileError::new_err)?;
+        // `libraries`: shared libraries built from the kernel's link= files.
+        let inner = py.detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries)).map_err(CompileError::new_err)?;
         Ok(Self { inner })
     }
 

@@ -21,12 +21,22 @@ impl Engine {
     /// JIT-compiles `module` (LLVM dialect) at `opt_level`; `None` if MLIR
     /// cannot translate it (the diagnostic went to the context's handler).
     pub fn new(module: &Module, opt_level: i32, symbols: &[(&str, *mut c_void)]) -> Option<Self> {
+        Self::with_libraries(module, opt_level, symbols, &[])
+    }
+
+    /// [`Engine::new`] with shared libraries (`link=` files built into one,
+    /// `python/pydev/_interop.py`) whose symbols the module's external
+    /// declarations resolve to (the engine loads them for good).
+    pub fn with_libraries(module: &Module, opt_level: i32, symbols: &[(&str, *mut c_void)], libraries: &[String]) -> Option<Self> {
+        let paths: Vec<melior::StringRef> = libraries.iter().map(|l| melior::StringRef::new(l)).collect();
+        let raw_paths: Vec<mlir_sys::MlirStringRef> = paths.iter().map(|p| p.to_raw()).collect();
         // Safety: `module` is a live module of LLVM dialect ops; the engine
         // translates it to LLVM IR before returning and keeps no reference
         // to it. Registering symbols before the first lookup is what
-        // resolves the module's external declarations to them.
+        // resolves the module's external declarations to them. The library
+        // paths are copied by the engine (`paths` outlives the call).
         unsafe {
-            let raw = mlirExecutionEngineCreate(module.to_raw(), opt_level, 0, std::ptr::null(), false, false);
+            let raw = mlirExecutionEngineCreate(module.to_raw(), opt_level, raw_paths.len() as i32, if raw_paths.is_empty() { std::ptr::null() } else { raw_paths.as_ptr() }, false, false);
             if raw.ptr.is_null() {
                 return None;
             }

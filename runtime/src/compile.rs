@@ -182,9 +182,15 @@ pub fn compile_host(src: &Source, options: &CompileOptions) -> Result<HostProgra
 
 /// JIT-compiles the `llvm` stage text of the host pipeline (a cached compile).
 pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<HostProgram, String> {
+    host_program_linked(text, kernel, opt_level, &[])
+}
+
+/// [`host_program_from_text`] with the shared libraries that the kernel's
+/// `link=` files were built into (`python/pydev/_interop.py`).
+pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &[String]) -> Result<HostProgram, String> {
     let context = context();
     let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
-    HostProgram::new(&module, kernel, opt_level)
+    HostProgram::with_libraries(&module, kernel, opt_level, libraries)
 }
 
 // --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------

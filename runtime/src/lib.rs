@@ -11,8 +11,8 @@ pub mod compile;
 pub mod cuda;
 pub mod host;
 
-pub use compile::{compile_host, compile_stage, host_program_from_text, CompileOptions, Target};
-pub use host::{HostProgram, LaunchConfig};
+pub use compile::{compile_host, compile_stage, host_program_from_text, host_program_linked, CompileOptions, Target};
+pub use host::{Failure, HostProgram, LaunchConfig};
 
 #[cfg(test)]
 mod tests;

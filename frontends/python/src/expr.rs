@@ -1338,6 +1338,10 @@ impl Lowerer<'_, '_, '_> {
         if self_struct.is_none() && self.c.m.funcs.get(name).is_some_and(|f| f.kind == crate::module::FuncKind::Kernel) {
             return self.err_help(range, format!("'{name}' is a kernel and cannot be called from device code"), "launch kernels from the host with device.launch");
         }
+        // A declared interoperable function (body `...`): a C call (interop.rs).
+        if let Some(item) = self.call_declared(name, self_struct, &args, range) {
+            return item;
+        }
         let types: Vec<Ty> = args.iter().map(|a| a.ty.clone()).collect();
         let m = self.c.m;
         let class = self_struct.and_then(|s| m.structs.get(s));

@@ -13,6 +13,7 @@ mod builtins;
 mod consts;
 pub mod diag;
 mod expr;
+pub mod interop;
 pub mod ir;
 mod lower;
 pub mod module;

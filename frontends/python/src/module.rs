@@ -214,8 +214,10 @@ impl<'a> Module<'a> {
                             Expr::BooleanLiteral(b) => interop = b.value,
                             other => self.error(other.range(), format!("interop of @device.{name} must be True or False"), Some("write interop=True or interop=False")),
                         },
+                        // Linked files: the Python package reads them (python/pydev/_interop.py).
+                        Some("link") => {}
                         Some(other) => {
-                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the only keyword is interop=True|False"));
+                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the keywords are interop=True|False and link=[paths]"));
                         }
                         None => self.error(kw.range(), format!("@device.{name} does not take **kwargs"), Some("write the keywords out, e.g. interop=True")),
                     }

@@ -14,7 +14,7 @@ import sys as _sys
 
 import numpy as _np
 
-from pydev import _launch, _types
+from pydev import _interop, _launch, _types
 from pydev._program import Program as _Program
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
@@ -71,7 +71,7 @@ class ConstExpr:
 
 # --- kernels and device functions ---------------------------------------------------------
 
-_DECORATOR_KEYWORDS = ("interop",)
+_DECORATOR_KEYWORDS = ("interop", "link")
 
 
 def _check_keywords(decorator, kwargs):
@@ -95,7 +95,10 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
             raise TypeError(f"@device.{decorator} decorates a function; use @device.struct for the class {f.__name__}")
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@device.{decorator} decorates a Python function, got {f!r}")
-        return make(f, interop=bool(kwargs.get("interop", False)))
+        link = _interop.check_link(kwargs.get("link"), f, decorator)  # link=[paths]: docs/interop.md
+        made = make(f, interop=bool(kwargs.get("interop", False)))
+        made.link = link
+        return made
 
     return wrap(fn) if fn is not None else wrap
 

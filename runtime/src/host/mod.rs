@@ -147,6 +147,12 @@ impl HostProgram {
     /// JIT-compiles `module` (the `llvm` stage of the host pipeline) and
     /// finds kernel `kernel` in it.
     pub fn new(module: &Module, kernel: &str, opt_level: u8) -> Result<Self, String> {
+        Self::with_libraries(module, kernel, opt_level, &[])
+    }
+
+    /// [`HostProgram::new`] with shared libraries (the kernel's `link=`
+    /// files) that resolve the module's external declarations.
+    pub fn with_libraries(module: &Module, kernel: &str, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
         let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
             return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
         };
@@ -166,7 +172,7 @@ impl HostProgram {
             .and_then(|a| ArrayAttribute::try_from(a).ok())
             .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())
             .unwrap_or_default();
-        let engine = Engine::new(module, i32::from(opt_level.min(3)), &abi::symbols()).ok_or_else(|| format!("the JIT could not compile kernel '{kernel}'"))?;
+        let engine = Engine::with_libraries(module, i32::from(opt_level.min(3)), &abi::symbols(), libraries).ok_or_else(|| format!("the JIT could not compile kernel '{kernel}'"))?;
         let find = |name: &str| engine.lookup(&format!("_mlir_{name}")).map(|p| p as usize).ok_or_else(|| format!("the JIT lost the entry point '{name}'"));
         let thread_fn = find(kernel)?;
         let block_fn = find(&format!("__pydev_block_{kernel}"))?;

@@ -1,0 +1,780 @@
+"""Interoperability with C and CUDA C++ (spec: Python and CUDA C++; docs/interop.md).
+
+- `link=[paths]` on `@device.kernel` / `@device.func`: checked when the
+  function is decorated (`check_link`), built for the host into one shared
+  library that the JIT resolves the kernel's external symbols from
+  (`host_library`); the files' contents are part of the disk-cache key
+  (`link_digest`).
+- Declarations: a `@device.func(interop=True, link=[...])` whose body is
+  only `...` (`is_declaration`). The frontend calls `__pydev_cabi_<name>`
+  on the host (frontends/python/src/interop.rs); `host_adapters` writes
+  that function (LLVM IR: the register form of the arguments stored at
+  their C offsets) and a C++ shim that calls `<name>` with the platform's
+  C calling convention for the CUDA C++ types, so clang classifies
+  aggregates as the C code that defines the function expects.
+- `cxx_header(*objs)`: a C++ header declaring structs (with static_asserts
+  on sizeof, alignof and offsetof), the array descriptor, interop
+  functions and kernels. Every layout comes from `_types` (`c_layout`,
+  struct fields), the one layout definition the compiler agrees with
+  (python/tests/test_abi_agreement.py).
+"""
+import ast
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import typing
+
+import numpy as np
+
+from . import _cache, _types
+
+HOST_SOURCES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cu", ".bc": "ir", ".ll": "ir"}
+HOST_BINARIES = (".o", ".a")
+CUDA_ONLY = (".ptx", ".ltoir", ".cubin", ".fatbin")
+SUFFIXES = tuple(HOST_SOURCES) + HOST_BINARIES + CUDA_ONLY
+ADAPTER_PREFIX = "__pydev_cabi_"  # frontends/python/src/interop.rs HOST_ADAPTER_PREFIX
+PACKED_PREFIX = "__pydev_packed_"
+
+
+class LinkError(RuntimeError):
+    """A link= file could not be built or linked (the message says which and why)."""
+
+
+def _site(fn):
+    code = fn.__code__
+    return f"{code.co_filename}:{code.co_firstlineno}"
+
+
+def check_link(link, fn, decorator):
+    """The absolute paths of `link` (a list of str or PathLike) of function
+    `fn` decorated by `@device.<decorator>`: each must exist and have a
+    suffix pydev links. Relative paths are relative to the directory of
+    the file that defines `fn` (else to the working directory)."""
+    if link is None:
+        return ()
+    site = _site(fn)
+    if isinstance(link, (str, os.PathLike)):
+        link = [link]
+    if not isinstance(link, (list, tuple)):
+        raise TypeError(f"{site}: error: link= of @device.{decorator} '{fn.__name__}' must be a list of paths (str or os.PathLike), got {type(link).__name__}")
+    base = os.path.dirname(os.path.abspath(fn.__code__.co_filename))
+    out = []
+    for p in link:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"{site}: error: link= of @device.{decorator} '{fn.__name__}' holds {p!r}, which is not a path (str or os.PathLike)")
+        p = os.fspath(p)
+        full = p if os.path.isabs(p) else os.path.join(base, p)
+        if not os.path.exists(full) and not os.path.isabs(p) and os.path.exists(os.path.abspath(p)):
+            full = os.path.abspath(p)
+        suffix = os.path.splitext(p)[1].lower()
+        if suffix not in SUFFIXES:
+            raise ValueError(
+                f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' has the unsupported suffix '{suffix}' "
+                f"(pydev links {', '.join(SUFFIXES)})"
+            )
+        if not os.path.isfile(full):
+            raise FileNotFoundError(f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' does not exist (looked for {full})")
+        out.append(os.path.normpath(full))
+    return tuple(out)
+
+
+def link_digest(paths):
+    """What the link files contribute to the disk-cache key: each path with
+    the SHA-256 of its contents."""
+    parts = []
+    for p in paths:
+        with open(p, "rb") as f:
+            parts.append((p, hashlib.sha256(f.read()).hexdigest()))
+    return tuple(parts)
+
+
+# --- declarations --------------------------------------------------------------------------
+
+
+def is_declaration(fn):
+    """Whether Python function `fn` has a body of only `...` (a docstring
+    may precede it): read from its source, as the frontend reads it."""
+    try:
+        import inspect
+        import textwrap
+
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if not defs:
+        return False
+    body = defs[0].body
+    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+        body = body[1:]
+    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and body[0].value.value is Ellipsis
+
+
+# --- C types and layouts ---------------------------------------------------------------------
+# A type model built from Python type objects (annotations, struct classes):
+#   Scalar(name)                         a number or bool
+#   Vec(elem, lanes)                     a vector type
+#   Agg(name, fields, size, align)       a @struct class or a tuple (fields: (name, type, offset))
+#   Arr(elem, ndim)                      the interoperable array descriptor
+# with sizes and offsets from _types (c_layout, the struct fields).
+
+_SCALARS = {
+    # name: (C type, LLVM register type, size)
+    "bool": ("bool", "i1", 1),
+    "int8": ("int8_t", "i8", 1), "int16": ("int16_t", "i16", 2), "int32": ("int32_t", "i32", 4), "int64": ("int64_t", "i64", 8),
+    "uint8": ("uint8_t", "i8", 1), "uint16": ("uint16_t", "i16", 2), "uint32": ("uint32_t", "i32", 4), "uint64": ("uint64_t", "i64", 8),
+    "float16": ("__half", "half", 2), "bfloat16": ("__nv_bfloat16", "bfloat", 2),
+    "float8e4m3": ("__nv_fp8_e4m3", "i8", 1), "float8e5m2": ("__nv_fp8_e5m2", "i8", 1),
+    "float32": ("float", "float", 4), "float64": ("double", "double", 8),
+}
+# CUDA's vector type names (vector_types.h, cuda_fp16.h, cuda_bf16.h).
+_CUDA_VECTOR_BASE = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort", "int32": "int", "uint32": "uint",
+                     "int64": "longlong", "uint64": "ulonglong", "float32": "float", "float64": "double"}
+
+
+class Scalar(typing.NamedTuple):
+    name: str
+
+    @property
+    def size(self):
+        return _SCALARS[self.name][2]
+
+    @property
+    def align(self):
+        return self.size
+
+
+class Vec(typing.NamedTuple):
+    elem: Scalar
+    lanes: int
+
+    @property
+    def size(self):
+        return self.elem.size * self.lanes
+
+    @property
+    def align(self):
+        return _types.c_layout(np.dtype((np.dtype(_types.to_dtype(_types.NUMBER_TYPES[self.elem.name])), (self.lanes,))))[1]
+
+
+class Agg(typing.NamedTuple):
+    name: str  # the struct's name; None for a tuple
+    fields: tuple  # ((name, type, offset), ...)
+    size: int
+    align: int
+
+
+class Arr(typing.NamedTuple):
+    elem: object
+    ndim: int
+
+    @property
+    def size(self):
+        return 8 + 16 * self.ndim
+
+    @property
+    def align(self):
+        return 8
+
+
+def _round_up(n, a):
+    return (n + a - 1) // a * a
+
+
+def _tuple_of(items):
+    offset, align, fields = 0, 1, []
+    for i, t in enumerate(items):
+        offset = _round_up(offset, t.align)
+        fields.append((f"__{i}", t, offset))
+        offset += t.size
+        align = max(align, t.align)
+    return Agg(None, tuple(fields), _round_up(offset, align), align)
+
+
+def model(t, where="a type"):
+    """The type model of Python type object `t` (an annotation)."""
+    if t is int:
+        return Scalar("int32")
+    if t is float:
+        return Scalar("float32")
+    if t is bool:
+        return Scalar("bool")
+    if isinstance(t, type) and issubclass(t, _types.Vector):
+        name = _types.dtype_name(t.dtype)
+        return Vec(Scalar(name), t.size)
+    if _types.is_struct(t):
+        fields = []
+        for f in t._fields:
+            if isinstance(f.type, (_types.Aligned, _types.Atomic)):
+                raise TypeError(f"{where}: field '{f.name}' of struct '{t.__name__}' is {f.type!r}, which interop declarations do not support yet")
+            fields.append((f.name, model(f.type, where), f.offset))
+        return Agg(t.__name__, tuple(fields), t.dtype.itemsize, t._alignment)
+    if typing.get_origin(t) is tuple:
+        return _tuple_of([model(a, where) for a in typing.get_args(t)])
+    if isinstance(t, tuple):
+        return _tuple_of([model(a, where) for a in t])
+    name = _types.dtype_name(t) if not isinstance(t, str) else None
+    if name in _SCALARS:
+        return Scalar(name)
+    if isinstance(t, str):
+        return _model_from_text(t.strip(), where)
+    raise TypeError(f"{where}: {t!r} is not a type that crosses the C ABI (numbers, vectors, @device.struct classes, tuples, arrays)")
+
+
+def _model_from_text(text, where):
+    if text.endswith("]") and "[" in text:
+        base, dims = text[:-1].split("[", 1)
+        base = base.strip().removeprefix("readonly ").strip()
+        return Arr(model(base, where), len(dims.split(",")))
+    if text.startswith("(") and text.endswith(")"):
+        return _tuple_of([_model_from_text(p.strip(), where) for p in text[1:-1].split(",") if p.strip()])
+    if text in ("int", "float", "bool"):
+        return model({"int": int, "float": float, "bool": bool}[text], where)
+    if text in _SCALARS:
+        return Scalar(text)
+    if text in _types.VECTOR_TYPES:
+        return model(_types.VECTOR_TYPES[text], where)
+    raise TypeError(f"{where}: '{text}' is not a type that crosses the C ABI")
+
+
+def annotations(fn):
+    """([(name, model), ...], result model or None) of declared function `fn`."""
+    code = fn.__code__
+    names = code.co_varnames[: code.co_argcount]
+    ann = dict(getattr(fn, "__annotations__", {}) or {})
+    site = _site(fn)
+
+    def resolve(a):
+        if isinstance(a, str):
+            try:
+                return eval(a, fn.__globals__)  # noqa: S307 - the user's own annotation
+            except Exception:
+                return a  # the signature syntax ("float32[::1]")
+        return a
+
+    params = []
+    for n in names:
+        if n not in ann:
+            raise TypeError(f"{site}: error: parameter '{n}' of the declared interoperable function '{fn.__name__}' has no annotation")
+        params.append((n, model(resolve(ann[n]), f"{site}: error: parameter '{n}' of '{fn.__name__}'")))
+    if "return" not in ann:
+        raise TypeError(f"{site}: error: the declared interoperable function '{fn.__name__}' has no return annotation")
+    r = resolve(ann["return"])
+    result = None if r is None or r is type(None) else model(r, f"{site}: error: the result of '{fn.__name__}'")
+    return params, result
+
+
+# --- C++ declarations ------------------------------------------------------------------------
+
+
+class _Decls:
+    """C++ type names and the definitions they need, in dependency order."""
+
+    def __init__(self):
+        self.defs = []
+        self.named = {}
+        self.tuples = 0
+        self.needs = set()  # "half", "bf16", "fp8", "vector:<name>", "array"
+        self.asserts = []
+
+    def name(self, m):
+        if isinstance(m, Scalar):
+            c = _SCALARS[m.name][0]
+            if c.startswith("__h"):
+                self.needs.add("half")
+            elif c.startswith("__nv_bf"):
+                self.needs.add("bf16")
+            elif c.startswith("__nv_fp8"):
+                self.needs.add("fp8")
+            return c
+        if isinstance(m, Vec):
+            base = _CUDA_VECTOR_BASE.get(m.elem.name)
+            if base is not None:
+                n = f"{base}{m.lanes}"
+                self.needs.add(f"vector:{n}")
+                self.named.setdefault(("vec", n), (m, n))
+                self.name(m.elem)
+                return n
+            if m.elem.name in ("float16", "bfloat16") and m.lanes == 2:
+                self.name(m.elem)
+                return "__half2" if m.elem.name == "float16" else "__nv_bfloat162"
+            key = ("vec", f"pydev_{m.elem.name}x{m.lanes}")
+            if key not in self.named:
+                elem = self.name(m.elem)
+                n = key[1]
+                self.named[key] = (m, n)
+                lanes = " ".join(f"{elem} {c};" for c in "xyzw"[: m.lanes])
+                self.defs.append(f"struct alignas({m.align}) {n} {{ {lanes} }};")
+                self._assert(n, m, [(c, i * m.elem.size) for i, c in enumerate("xyzw"[: m.lanes])])
+            return self.named[key][1]
+        if isinstance(m, Arr):
+            self.needs.add("array")
+            return f"cuda::interoperable_array_descriptor<{self.name(m.elem)}, {m.ndim}>"
+        if isinstance(m, Agg):
+            key = ("agg", m.name, m.fields, m.size, m.align)
+            if key in self.named:
+                return self.named[key][1]
+            members = [(f, self.name(t), off) for f, t, off in m.fields]
+            if m.name is None:
+                n = f"__anonymous_tuple_{self.tuples}"
+                self.tuples += 1
+            else:
+                n = m.name
+            self.named[key] = (m, n)
+            natural = max([t.align for _, t, _ in m.fields], default=1)
+            head = f"struct alignas({m.align}) {n}" if m.align > natural else f"struct {n}"
+            self.defs.append(head + " {\n" + "".join(f"  {c} {f};\n" for f, c, _ in members) + "};")
+            self._assert(n, m, [(f, off) for f, _, off in m.fields])
+            return n
+        raise TypeError(f"no C++ type for {m!r}")
+
+    def _assert(self, n, m, offsets):
+        self.asserts.append(f'static_assert(sizeof({n}) == {m.size}, "sizeof({n})");')
+        self.asserts.append(f'static_assert(alignof({n}) == {m.align}, "alignof({n})");')
+        for f, off in offsets:
+            self.asserts.append(f'static_assert(offsetof({n}, {f}) == {off}, "offsetof({n}, {f})");')
+
+    def prelude(self):
+        """Definitions of the CUDA types used, for compilers without CUDA's
+        headers (host C++), and the array descriptor."""
+        out = ["#include <stddef.h>", "#include <stdint.h>"]
+        cuda = "defined(__CUDACC__) || defined(__CUDACC_RTC__)"
+        if "half" in self.needs or "bf16" in self.needs or "fp8" in self.needs:
+            out.append(f"#if {cuda}")
+            if "half" in self.needs:
+                out.append("#include <cuda_fp16.h>")
+            if "bf16" in self.needs:
+                out.append("#include <cuda_bf16.h>")
+            if "fp8" in self.needs:
+                out.append("#include <cuda_fp8.h>")
+            out.append("#else  // the host: layout-equal stand-ins (2-byte and 1-byte structs, as CUDA's)")
+            if "half" in self.needs:
+                out.append("struct alignas(2) __half { unsigned short __x; };\nstruct alignas(4) __half2 { __half x, y; };")
+            if "bf16" in self.needs:
+                out.append("struct alignas(2) __nv_bfloat16 { unsigned short __x; };\nstruct alignas(4) __nv_bfloat162 { __nv_bfloat16 x, y; };")
+            if "fp8" in self.needs:
+                out.append("struct __nv_fp8_e4m3 { unsigned char __x; };\nstruct __nv_fp8_e5m2 { unsigned char __x; };")
+            out.append("#endif")
+        vecs = sorted({k[1] for k in self.named if k[0] == "vec" and not k[1].startswith("pydev_")})
+        if vecs:
+            out.append(f"#if !({cuda}) && !defined(__VECTOR_TYPES_H__)  // CUDA's vector types (vector_types.h)")
+            for n in vecs:
+                m = self.named[("vec", n)][0]
+                elem = _SCALARS[m.elem.name][0]
+                lanes = ", ".join("xyzw"[: m.lanes])
+                out.append(f"struct alignas({m.align}) {n} {{ {elem} {lanes}; }};")
+            out.append("#endif")
+        if "array" in self.needs:
+            out.append(
+                "#ifndef PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\n#define PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\n"
+                "namespace cuda {\n"
+                "// spec: Arrays. Strides count elements (as cuda::std::layout_stride).\n"
+                "template <typename dtype, uint64_t ndim>\n"
+                "struct interoperable_array_descriptor {\n  dtype* data;\n  uint64_t shape[ndim];\n  uint64_t strides[ndim];\n};\n"
+                "}  // namespace cuda\n#endif"
+            )
+        return out
+
+
+def _prototype(decls, name, params, result, kernel=False):
+    ps = ", ".join(f"{decls.name(m)} {n}" for n, m in params)
+    if kernel:
+        return f'extern "C" __global__ void {name}({ps});'
+    r = "void" if result is None else decls.name(result)
+    return f'extern "C" PYDEV_INTEROP {r} {name}({ps});'
+
+
+# --- host: shared library, adapters ---------------------------------------------------------
+
+
+def clang():
+    """The clang that builds link= files for the host: $PYDEV_CLANG, else
+    LLVM 22's (the toolchain pydev is built with), else clang on PATH."""
+    for c in (os.environ.get("PYDEV_CLANG"), "/usr/lib/llvm-22/bin/clang", shutil.which("clang-22"), shutil.which("clang")):
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    raise LinkError("link= files are built for the host with clang, and none was found: install clang (LLVM 22) or set PYDEV_CLANG")
+
+
+def _reg(m):
+    """The LLVM register type of model `m` (the host pipeline's lowering)."""
+    if isinstance(m, Scalar):
+        return _SCALARS[m.name][1]
+    if isinstance(m, Vec):
+        return f"<{m.lanes} x {_SCALARS[m.elem.name][1]}>"
+    if isinstance(m, Arr):
+        return f"{{ ptr, [{m.ndim} x i64], [{m.ndim} x i64] }}"
+    return "{ " + ", ".join(_reg(t) for _, t, _ in m.fields) + " }"
+
+
+def _leaves(m, path=(), offset=0):
+    """(access path, LLVM scalar type, C offset) of every scalar of `m`; a
+    path step is ("v", i) for extractvalue and ("e", i) for extractelement."""
+    if isinstance(m, Scalar):
+        yield path, _SCALARS[m.name][1], offset
+    elif isinstance(m, Vec):
+        for i in range(m.lanes):
+            yield path + (("e", i),), _SCALARS[m.elem.name][1], offset + i * m.elem.size
+    elif isinstance(m, Arr):
+        yield path + (("v", 0),), "ptr", offset
+        for i in range(m.ndim):
+            yield path + (("v", 1), ("v", i)), "i64", offset + 8 + 8 * i
+        for i in range(m.ndim):
+            yield path + (("v", 2), ("v", i)), "i64", offset + 8 + 8 * m.ndim + 8 * i
+    else:
+        for i, (_, t, off) in enumerate(m.fields):
+            yield from _leaves(t, path + (("v", i),), offset + off)
+
+
+class _IR:
+    def __init__(self):
+        self.lines, self.n = [], 0
+
+    def tmp(self):
+        self.n += 1
+        return f"%t{self.n}"
+
+    def emit(self, text):
+        self.lines.append("  " + text)
+
+
+def _extract(ir, m, value, path):
+    """The scalar at `path` of register value `value` of model type `m`."""
+    ty, cur = _reg(m), value
+    i = 0
+    while i < len(path):
+        kind, k = path[i]
+        if kind == "e":
+            t = ir.tmp()
+            ir.emit(f"{t} = extractelement {ty} {cur}, i32 {k}")
+            return t
+        # Group consecutive extractvalue steps.
+        idx = []
+        sub = m
+        while i < len(path) and path[i][0] == "v":
+            idx.append(path[i][1])
+            sub = _sub(sub, path[i])
+            i += 1
+        t = ir.tmp()
+        ir.emit(f"{t} = extractvalue {ty} {cur}, {', '.join(map(str, idx))}")
+        cur, ty, m = t, _reg(sub) if not isinstance(sub, str) else sub, sub
+    return cur
+
+
+def _sub(m, step):
+    _, k = step
+    if isinstance(m, Agg):
+        return m.fields[k][1]
+    if isinstance(m, Arr):
+        return "ptr" if k == 0 else f"[{m.ndim} x i64]"
+    if isinstance(m, str) and m.startswith("["):
+        return "i64"
+    raise AssertionError(m)
+
+
+def _store_leaf(ir, scalar_ty, value, base, offset):
+    p = ir.tmp()
+    ir.emit(f"{p} = getelementptr inbounds i8, ptr {base}, i64 {offset}")
+    if scalar_ty == "i1":
+        z = ir.tmp()
+        ir.emit(f"{z} = zext i1 {value} to i8")
+        ir.emit(f"store i8 {z}, ptr {p}, align 1")
+    else:
+        ir.emit(f"store {scalar_ty} {value}, ptr {p}, align 1")
+
+
+def _load_leaf(ir, scalar_ty, base, offset):
+    p = ir.tmp()
+    ir.emit(f"{p} = getelementptr inbounds i8, ptr {base}, i64 {offset}")
+    t = ir.tmp()
+    if scalar_ty == "i1":
+        ir.emit(f"{t} = load i8, ptr {p}, align 1")
+        b = ir.tmp()
+        ir.emit(f"{b} = icmp ne i8 {t}, 0")
+        return b
+    ir.emit(f"{t} = load {scalar_ty}, ptr {p}, align 1")
+    return t
+
+
+def _build_value(ir, m, base):
+    """The register value of model `m` loaded from C memory at `base`."""
+    if isinstance(m, Scalar):
+        return _load_leaf(ir, _SCALARS[m.name][1], base, 0)
+    cur = "poison"
+    ty = _reg(m)
+    if isinstance(m, Vec):
+        for i in range(m.lanes):
+            x = _load_leaf(ir, _SCALARS[m.elem.name][1], base, i * m.elem.size)
+            t = ir.tmp()
+            ir.emit(f"{t} = insertelement {ty} {cur}, {_SCALARS[m.elem.name][1]} {x}, i32 {i}")
+            cur = t
+        return cur
+    if isinstance(m, Arr):
+        raise TypeError("an array cannot be returned")
+    for i, (_, t, off) in enumerate(m.fields):
+        p = ir.tmp()
+        ir.emit(f"{p} = getelementptr inbounds i8, ptr {base}, i64 {off}")
+        x = _build_value(ir, t, p)
+        r = ir.tmp()
+        ir.emit(f"{r} = insertvalue {ty} {cur}, {_reg(t)} {x}, {i}")
+        cur = r
+    return cur
+
+
+def host_adapters(declared):
+    """(LLVM IR text, C++ text) of the adapters of declared functions
+    `declared` ([(name, params, result)]): `__pydev_cabi_<name>` takes the
+    register form (what the host pipeline's call passes), writes each
+    argument in its C layout and calls `__pydev_packed_<name>`, which the
+    C++ compiler compiles into a C call of `<name>`."""
+    ll = ["; pydev host adapters of declared interoperable functions (python/pydev/_interop.py)"]
+    decls = _Decls()
+    cxx_lines = []
+    for name, params, result, *_ in declared:
+        ir = _IR()
+        args = [f"{_reg(m)} %a{i}" for i, (_, m) in enumerate(params)]
+        ret = "void" if result is None else _reg(result)
+        n = len(params)
+        ir.emit(f"%args = alloca [{n + 1} x ptr], align 8")
+        for i, (_, m) in enumerate(params):
+            mem = f"%m{i}"
+            ir.emit(f"{mem} = alloca [{max(m.size, 1)} x i8], align {max(m.align, 8)}")
+            for path, sty, off in _leaves(m):
+                value = _extract(ir, m, f"%a{i}", path) if path else f"%a{i}"
+                _store_leaf(ir, sty, value, mem, off)
+            slot = ir.tmp()
+            ir.emit(f"{slot} = getelementptr inbounds ptr, ptr %args, i64 {i}")
+            ir.emit(f"store ptr {mem}, ptr {slot}, align 8")
+        if result is not None:
+            ir.emit(f"%r = alloca [{result.size} x i8], align {max(result.align, 8)}")
+            slot = ir.tmp()
+            ir.emit(f"{slot} = getelementptr inbounds ptr, ptr %args, i64 {n}")
+            ir.emit(f"store ptr %r, ptr {slot}, align 8")
+        ir.emit(f"call void @{PACKED_PREFIX}{name}(ptr %args)")
+        if result is None:
+            ir.emit("ret void")
+        else:
+            v = _build_value(ir, result, "%r")
+            ir.emit(f"ret {ret} {v}")
+        ll.append(f"declare void @{PACKED_PREFIX}{name}(ptr)")
+        ll.append(f"define {ret} @{ADAPTER_PREFIX}{name}({', '.join(args)}) {{")
+        ll += ir.lines
+        ll.append("}")
+        # The C++ side: the declaration with the CUDA C++ types, and the call.
+        cparams = [decls.name(m) for _, m in params]
+        cres = "void" if result is None else decls.name(result)
+        cxx_lines.append(f'extern "C" {cres} {name}({", ".join(cparams)});')
+        call = f"{name}({', '.join(f'*({c}*)a[{i}]' for i, c in enumerate(cparams))})"
+        body = call + ";" if result is None else f"*({cres}*)a[{n}] = {call};"
+        cxx_lines.append(f'extern "C" void {PACKED_PREFIX}{name}(void** a) {{ {body} }}')
+    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), "#include <new>", *decls.defs, *cxx_lines]) + "\n"
+    return "\n".join(ll) + "\n", cxx
+
+
+def _run(cmd, what):
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise LinkError(f"{what} failed ({' '.join(cmd)}):\n{(r.stderr or r.stdout).strip()}")
+    return r
+
+
+def _cache_root():
+    d = _cache.cache_dir()
+    if d is None:
+        d = os.path.join(tempfile.gettempdir(), f"pydev-link-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    d = os.path.join(d, "link")
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def _clang_version(cc):
+    return _run([cc, "--version"], "clang --version").stdout.splitlines()[0]
+
+
+HOST_FLAGS = ["-O2", "-fPIC"]
+CU_HOST_DEFINES = ["-D__host__=", "-D__device__=", "-D__global__=", "-D__forceinline__=inline", "-D__noinline__=", "-DPYDEV_HOST_CU=1"]
+
+
+def _compile_host_source(cc, path, kind, data, out):
+    lang = {"c": ["-x", "c", "-std=c17"], "c++": ["-x", "c++", "-std=c++17"], "cu": ["-x", "c++", "-std=c++17", *CU_HOST_DEFINES], "ir": ["-x", "ir"]}[kind]
+    _run([cc, *lang, *HOST_FLAGS, "-c", path, "-o", out], f"compiling {path} for the host")
+
+
+def host_library(paths, declared=(), owner="the kernel"):
+    """The path of a shared library built from link files `paths` (and the
+    adapters of `declared` functions) for the host JIT, cached by content
+    under the disk cache's directory. Undefined and duplicate symbols are
+    LinkErrors naming them."""
+    cc = clang()
+    adapter_ll, adapter_cxx = host_adapters(declared) if declared else ("", "")
+    h = hashlib.sha256()
+    for part in ("pydev-host-link-1", _clang_version(cc), " ".join(HOST_FLAGS), adapter_ll, adapter_cxx, *(f"{p}\0{d}" for p, d in link_digest(paths))):
+        b = part.encode()
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    key = h.hexdigest()
+    root = _cache_root()
+    lib = os.path.join(root, f"{key}.so")
+    if os.path.isfile(lib):
+        return lib
+    work = tempfile.mkdtemp(prefix="pydev-link-", dir=root)
+    try:
+        objs, archives = [], []
+        for i, p in enumerate(paths):
+            suffix = os.path.splitext(p)[1].lower()
+            if suffix in CUDA_ONLY:
+                raise LinkError(f"link file '{p}' of {owner} is cuda code ({suffix}), which the host target cannot link (the host links {', '.join(list(HOST_SOURCES) + list(HOST_BINARIES))})")
+            if suffix == ".o":
+                objs.append(p)
+            elif suffix == ".a":
+                archives.append(p)
+            else:
+                out = os.path.join(work, f"{i}-{os.path.basename(p)}.o")
+                _compile_host_source(cc, p, HOST_SOURCES[suffix], None, out)
+                objs.append(out)
+        if declared:
+            for name, text, kind in (("adapters.ll", adapter_ll, "ir"), ("shims.cpp", adapter_cxx, "c++")):
+                src = os.path.join(work, name)
+                with open(src, "w") as f:
+                    f.write(text)
+                out = src + ".o"
+                _compile_host_source(cc, src, kind, None, out)
+                objs.append(out)
+        tmp = os.path.join(work, "lib.so")
+        cmd = [cc, "-shared", "-fPIC", "-o", tmp, *objs]
+        if archives:
+            cmd += ["-Wl,--whole-archive", *archives, "-Wl,--no-whole-archive"]
+        cmd += ["-Wl,--no-undefined", "-lstdc++", "-lm"]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise LinkError(_link_message(r.stderr or r.stdout, paths, declared, owner))
+        os.replace(tmp, lib)
+        return lib
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _link_message(log, paths, declared, owner):
+    import re
+
+    files = ", ".join(os.path.basename(p) for p in paths) or "no files"
+    undefined = sorted(set(re.findall(r"undefined (?:reference to|symbol:?) [`'\"]?([A-Za-z_][\w$.]*)", log)))
+    duplicate = sorted(set(re.findall(r"(?:multiple definition of|duplicate symbol:?) [`'\"]?([A-Za-z_][\w$.]*)", log)))
+    sites = {d[0]: d[3] for d in declared}
+    parts = []
+    for s in undefined:
+        site = sites.get(s)
+        if site:
+            parts.append(f"{site}: error: the interoperable function '{s}' is declared here, but no linked file defines it (linked: {files})")
+        else:
+            parts.append(f"error: undefined symbol '{s}' at link time (linked for {owner}: {files})")
+    for s in duplicate:
+        parts.append(f"error: duplicate symbol '{s}' at link time: more than one linked file of {owner} defines it ({files})")
+    if not parts:
+        parts.append(f"error: linking {files} for {owner} failed")
+    return "\n".join(parts) + "\nlinker output:\n" + log.strip()
+
+
+def host_object(llvm_ir, name):
+    """A relocatable object file (bytes) of host-stage LLVM IR text."""
+    cc = clang()
+    with tempfile.TemporaryDirectory(prefix="pydev-object-") as work:
+        src, out = os.path.join(work, "m.ll"), os.path.join(work, "m.o")
+        with open(src, "w") as f:
+            f.write(llvm_ir)
+        _run([cc, "-x", "ir", "-O3", "-fPIC", "-c", src, "-o", out], f"compiling '{name}' to an object file")
+        with open(out, "rb") as f:
+            return f.read()
+
+
+# --- program-level helpers (used by _launch and pydev.compile) -------------------------------
+
+
+def program_links(functions):
+    """(link paths, declared functions) of `functions` (the _Function
+    objects a kernel reaches): paths in order without repeats; declared
+    interop functions as (name, params, result, site)."""
+    paths, declared, seen = [], [], set()
+    for f in functions:
+        for p in getattr(f, "link", ()):
+            if p not in seen:
+                seen.add(p)
+                paths.append(p)
+        if getattr(f, "interop", False) and f._is_declaration():
+            params, result = annotations(f.underlying)
+            declared.append((f.__name__, params, result, _site(f.underlying)))
+    return tuple(paths), declared
+
+
+def cxx_header(*objs):
+    """A C++ header (text) declaring `objs`: @device.struct classes (with
+    static_asserts on sizeof, alignof and each offsetof), the array
+    descriptor, and interoperable functions and kernels whose parameters
+    are annotated. See docs/interop.md."""
+    from . import _launch
+
+    decls = _Decls()
+    protos = []
+    for o in objs:
+        if _types.is_struct(o):
+            decls.name(model(o, f"struct '{o.__name__}'"))
+        elif isinstance(o, _launch._Function):
+            fn = o.underlying
+            site = _site(fn)
+            if not o.interop:
+                raise TypeError(f"{site}: error: '{o.__name__}' is not interoperable: the header declares @device.func(interop=True) functions and @device.kernel(interop=True) kernels")
+            code = fn.__code__
+            ann = getattr(fn, "__annotations__", {}) or {}
+            missing = [n for n in code.co_varnames[: code.co_argcount] if n not in ann]
+            if missing:
+                raise TypeError(f"{site}: error: parameter '{missing[0]}' of '{o.__name__}' has no annotation, which the header needs for its C type")
+            kernel = isinstance(o, _launch.Kernel)
+            if not kernel and "return" not in ann:
+                ann = dict(ann, **{"return": None})
+                fn.__annotations__.setdefault("return", None)
+            params, result = annotations(fn) if not kernel else (annotations_params(fn), None)
+            protos.append(_prototype(decls, o.__name__, params, result, kernel=kernel))
+        else:
+            raise TypeError(f"cxx_header() takes @device.struct classes and interoperable @device.func / @device.kernel functions, got {o!r}")
+    guard = "PYDEV_INTEROP"
+    out = ["// Generated by pydev.cxx_header (pydev " + _version() + "): C++ declarations of pydev types and interoperable functions.",
+           "#pragma once", *decls.prelude(),
+           f"#ifndef {guard}",
+           "#if defined(__CUDACC__) || defined(__CUDACC_RTC__)",
+           f"#define {guard} __host__ __device__",
+           "#else",
+           f"#define {guard}",
+           "#define __global__",
+           "#endif",
+           "#endif",
+           *decls.defs, *decls.asserts, *protos]
+    return "\n".join(out) + "\n"
+
+
+def annotations_params(fn):
+    code = fn.__code__
+    ann = getattr(fn, "__annotations__", {}) or {}
+    site = _site(fn)
+    out = []
+    for n in code.co_varnames[: code.co_argcount]:
+        a = ann[n]
+        if isinstance(a, str):
+            try:
+                a = eval(a, fn.__globals__)  # noqa: S307
+            except Exception:
+                pass
+        out.append((n, model(a, f"{site}: error: parameter '{n}' of '{fn.__name__}'")))
+    return out
+
+
+def _version():
+    from . import __version__
+
+    return __version__
+
+
+if sys.platform == "win32":  # pragma: no cover - the host link path is ELF/Mach-O only
+    HOST_FLAGS = ["-O2"]
