@@ -292,28 +292,6 @@ def test_syncthreads_predicates(rng):
 # --- Numba's typing -----------------------------------------------------------------------
 
 
-def _result_type(expr, *types):
-    """The pydev type Numba's rules give `expr` over parameters a, b."""
-    ns = {"cuda": cuda}
-    src = f"def f(a, b, out):\n    out[0] = {expr}\n"
-    import linecache
-    fname = f"<numba-typing-{abs(hash((expr,) + types))}>"
-    linecache.cache[fname] = (len(src), None, src.splitlines(True), fname)
-    exec(compile(src, fname, "exec"), ns)
-    ns["f"].__module__ = __name__
-
-    @cuda.jit(device=True)
-    def g(a, b):
-        return 0
-    k = cuda.jit(ns["f"])
-    prog = k.compile((types[0], types[1], from_dtype(np.float64)[::1]))
-    m = re.search(r"pydev.array_store %\w+, %arg2\[", prog.text)
-    assert m
-    # the value stored: find its type in the op text before the cast to f64
-    text = prog.text
-    return text
-
-
 @pytest.mark.parametrize("a,b,op,want", [
     (int32, int64, "+", "si64"), (int32, int32, "+", "si64"), (uint32, uint32, "*", "ui64"),
     (uint64, int64, "+", "f64"), (uint32, int32, "-", "si64"), (int8, uint8, "+", "si64"),
@@ -321,11 +299,6 @@ def _result_type(expr, *types):
     (int32, int32, "/", "f64"), (float32, float32, "/", "f32"), (int64, int64, "//", "si64"),
 ])
 def test_numba_binary_op_types(a, b, op, want):
-    @cuda.jit(device=True)
-    def ident(x):
-        return x
-
-    src = {"+": lambda x, y: x + y, "*": lambda x, y: x * y, "-": lambda x, y: x - y, "/": lambda x, y: x / y, "//": lambda x, y: x // y}
     k = cuda.jit(_OPS_KERNELS[op])
     prog = k.compile((a, b, int64[::1]))
     ret = re.search(r"func.func @typed\(.*?\) -> \((\S+?)\)", prog.text)
