@@ -14,6 +14,7 @@ import pydev
 from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, from_dtype
 
 import numba_kernels as K
+from test_fake_driver import fake_driver  # noqa: F401 - the fixture (builds test/fakecuda)
 
 SEED = 20261125
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -536,3 +537,47 @@ def test_stages():
     assert "define" in K.vec_add.inspect_llvm(types)
     ptx, ret = cuda.compile_ptx(K.vec_add.py_func, "void(float32[::1], float32[::1], float32[::1])")
     assert ".entry vec_add" in ptx and ret == void
+
+
+# --- the cuda target, under the fake CUDA driver ------------------------------------------
+
+
+def test_cuda_path_under_the_fake_driver(fake_driver, tmp_path):
+    """Launch configuration, streams, dynamic shared memory, device arrays
+    and NumPy arguments (copied to the device and back) reach the driver as
+    Numba-CUDA would hand them."""
+    import sys
+    import test_fake_driver
+    code = """
+import struct
+import numpy as np
+import fakecuda, pydev
+from pydev.numba import cuda
+import numba_kernels as K
+from test_fake_driver import fake_driver  # noqa: F401 - the fixture (builds test/fakecuda)
+assert pydev.active_target() == "cuda"
+rng = np.random.default_rng(5)
+x = rng.random(1000, dtype=np.float32)
+dx, dy = cuda.to_device(x), cuda.to_device(x)
+out = cuda.device_array_like(x)
+K.saxpy[4, 256](2.5, dx, dy, out)
+s = cuda.stream()
+K.dyn_shared[1, 64, s, 256](dx, out)
+host = np.full(1000, np.nan)
+K.vec_add[(4, 1), (256, 1, 1)](np.ones(1000), np.ones(1000), host)
+l = fakecuda.launches()
+assert [a.kernel for a in l] == ["saxpy", "dyn_shared", "vec_add"], [a.kernel for a in l]
+assert l[0].grid == (4, 1, 1) and l[0].block == (256, 1, 1) and l[0].shared == 0
+assert struct.unpack("<f", l[0].params[0]) == (2.5,)
+assert l[0].descriptor(1) == (dx.__cuda_array_interface__["data"][0], (1000,), (1,))
+assert l[1].shared == 256 and l[1].stream == s.__cuda_stream__()[1]
+assert l[2].descriptor(0)[0] != 0 and l[2].descriptor(0)[1] == (1000,)
+print("fake ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
+    here = os.path.dirname(os.path.abspath(__file__))
+    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
+               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "fake ok" in r.stdout

@@ -499,7 +499,7 @@ def _ref(c, arr, idx, node):
     for d, p in enumerate(parts):
         p = c.num_arg(p, node, "an index")
         if p.v is None and p.const is not None and p.const >= 0:
-            out.append(c.f.constant(int(p.const), ir.si64))
+            out.append(c.iconst(p.const))
         elif p.t.signed:
             v = c.val(c.cast(p, T.int64, node), node)
             out.append(c.f.select(v < 0, v + c.val(c.extent(arr, d, node), node), v))

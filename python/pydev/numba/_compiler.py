@@ -30,25 +30,37 @@ class Src:
     def __init__(self, fn):
         code = fn.__code__
         self.file = code.co_filename
-        try:
-            lines, start = inspect.getsourcelines(fn)
-        except (OSError, TypeError):
-            all_lines = linecache.getlines(self.file)
-            if not all_lines:
+        # Fast path: the def's block from linecache by indentation (no tokenizing);
+        # inspect.getsourcelines when that does not parse.
+        tree = None
+        all_lines = linecache.getlines(self.file, fn.__globals__)
+        start = code.co_firstlineno
+        if all_lines and 0 < start <= len(all_lines):
+            lines = _def_block(all_lines, start - 1)
+            tree = self._parse(lines, start, fn.__name__)
+        if tree is None:
+            try:
+                lines, start = inspect.getsourcelines(fn)
+            except (OSError, TypeError):
                 raise OSError(f"cannot find the source of {fn.__qualname__} ({self.file})") from None
-            start = code.co_firstlineno
-            lines = inspect.getblock(all_lines[start - 1 :])
-        if start == 0:
-            start = 1
+            tree = self._parse(lines, max(start, 1), fn.__name__)
+            if tree is None:
+                raise OSError(f"cannot find the def of {fn.__qualname__} in its source")
+        self.node = tree
+
+    def _parse(self, lines, start, name):
+        if not lines:
+            return None
         first = lines[0]
         self.indent = len(first) - len(first.lstrip())
         text = "".join(l[self.indent :] if l[: self.indent].strip() == "" else l.lstrip() for l in lines)
         self.start = start
-        tree = ast.parse(text)
-        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        if not defs:
-            raise OSError(f"cannot find the def of {fn.__qualname__} in its source")
-        self.node = defs[0]
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            return None
+        defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
+        return defs[0] if defs else None
 
     def line(self, node):
         return self.start + node.lineno - 1
@@ -58,6 +70,33 @@ class Src:
 
     def loc(self, node):
         return ir.loc(self.file, self.line(node), self.col(node))
+
+
+def _def_block(lines, i):
+    """The lines of the decorated def starting at index i: its decorators,
+    its header and every following line indented deeper (or blank)."""
+    first = lines[i]
+    base = len(first) - len(first.lstrip())
+    out = [first]
+    seen_def = first.lstrip().startswith(("def ", "async def "))
+    depth = first.count("(") + first.count("[") - first.count(")") - first.count("]")
+    for line in lines[i + 1 :]:
+        stripped = line.strip()
+        ind = len(line) - len(line.lstrip())
+        if stripped and ind <= base and depth <= 0:
+            if seen_def and not stripped.startswith("#"):
+                if not (out and out[-1].rstrip().endswith(":") and False):
+                    # a dedent after the def's body began ends the block
+                    body_started = any(l.strip() and (len(l) - len(l.lstrip())) > base for l in out[1:])
+                    if body_started:
+                        break
+            if stripped.startswith(("def ", "async def ")):
+                seen_def = True
+        depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+        out.append(line)
+    while out and not out[-1].strip():
+        out.pop()
+    return out
 
 
 def render(src, node, message, help=None):
@@ -266,6 +305,8 @@ class Compiler:
         self.loops = []
         self.vars = {}
         self.consts_cache = {}
+        self.extents = {}
+        self.entry_values = set()
         at = 0
         for i, (p, t) in enumerate(zip(params, self.argtypes)):
             n = len(self._flat_types(t))
@@ -348,7 +389,7 @@ class Compiler:
             elif t.is_float:
                 tv.v = self.f.constant(float(c), t.ir)
             elif t.is_int:
-                tv.v = self.f.constant(int(c), t.ir)
+                tv.v = self.iconst(c, t.ir)
             else:
                 raise self.err(node, f"no constants of type {t}")
         return tv.v
@@ -877,8 +918,27 @@ class Compiler:
 
     def extent(self, arr, d, node):
         t = arr.t
-        shape = self.f.ops.array_shape(self.val(arr, node), result=ir.tuple_type(*[ir.si64] * t.ndim))
-        return TV(self.f.ops.tuple_extract(shape, index=d, result=ir.si64), T.int64)
+        v = self.val(arr, node)
+        key = (v.name, d)
+        hit = self.extents.get(key)
+        if hit is not None:
+            return TV(hit, T.int64)
+        # parameters' and entry-block arrays' extents: once, in the entry block
+        in_entry = v.name.startswith("%arg") or v.name in self.entry_values
+        build = lambda: self.f.ops.tuple_extract(self.f.ops.array_shape(v, result=ir.tuple_type(*[ir.si64] * t.ndim)), index=d, result=ir.si64)
+        if in_entry:
+            e = self.alloc_in_entry(build)
+            self.extents[key] = e
+            return TV(e, T.int64)
+        return TV(build(), T.int64)
+
+    def iconst(self, value, irt=ir.si64):
+        """An integer constant, made once in the entry block."""
+        key = (int(value), irt.text)
+        hit = self.consts_cache.get(key)
+        if hit is None:
+            hit = self.consts_cache[key] = self.alloc_in_entry(lambda: self.f.constant(int(value), irt))
+        return hit
 
     def e_Subscript(self, n):
         base = self.expr(n.value)
@@ -929,7 +989,7 @@ class Compiler:
                 if p.const < 0:
                     out.append(self.val(self.extent(arr, d, node), node) + p.const)
                 else:
-                    out.append(self.f.constant(p.const, ir.si64))
+                    out.append(self.iconst(p.const))
                 continue
             if p.t.signed:
                 v = self.val(self.cast(p, T.int64, node), node)
@@ -1209,7 +1269,10 @@ class Compiler:
         cur = self.f.block
         self.f.set_block(self.entry)
         try:
-            return build()
+            v = build()
+            if isinstance(v, ir.Value):
+                self.entry_values.add(v.name)
+            return v
         finally:
             self.f.set_block(cur)
 
