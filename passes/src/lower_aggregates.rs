@@ -30,7 +30,7 @@
 //!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
 //!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -95,12 +95,16 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
     let mut pending = Vec::new();
     for op in capi::ops_named(root, OPS) {
         let index = match op.name().as_string_ref().as_str().unwrap_or_default() {
-            ops::StructExtractOperation::NAME | ops::StructInsertOperation::NAME => {
-                let aggregate = if op.name().as_string_ref().as_str() == Ok(ops::StructExtractOperation::NAME) { op.operand(0) } else { op.operand(1) };
-                let field = op.attribute("field").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned());
-                field.and_then(|f| aggregate.ok().and_then(|v| field_index(v.r#type(), &f)))
+            ops::StructExtractOperation::NAME => {
+                let x = ops::StructExtractOperation::view(op).expect("matched by name");
+                x.field().ok().zip(x.input().ok()).and_then(|(f, s)| field_index(s.r#type(), f.value()))
             }
-            ops::TupleExtractOperation::NAME | ops::TupleInsertOperation::NAME => op.attribute("index").ok().and_then(capi::integer_attr_value),
+            ops::StructInsertOperation::NAME => {
+                let x = ops::StructInsertOperation::view(op).expect("matched by name");
+                x.field().ok().zip(x.input().ok()).and_then(|(f, s)| field_index(s.r#type(), f.value()))
+            }
+            ops::TupleExtractOperation::NAME => ops::TupleExtractOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value()),
+            ops::TupleInsertOperation::NAME => ops::TupleInsertOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value()),
             _ => None,
         };
         pending.push((op, index));

@@ -44,7 +44,7 @@
 //!                                        stride * step, data += start * stride
 //!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi::{self, OwnerOp},
     ir::{external_pass, rewrite_all, to_i64, Builder, PassId},
@@ -217,7 +217,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
             }
             product
         } else {
-            let k = op.attribute("index").ok().and_then(|a| capi::integer_attr_value(a)).expect("verified index");
+            let k = ops::TupleExtractOperation::view(op).and_then(|x| x.index().ok()).expect("verified index").value();
             let v = at(k);
             if field == 2 {
                 let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or("array element without a layout")?;
@@ -247,7 +247,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
         let aggregate = members(array.element_type()).is_some() || pydev_dialect::types::vector_parts(array.element_type()).is_some() || array.element_type().is_complex();
-        if let Some(path) = field_path(&op) {
+        if let Some(path) = field_path(op) {
             // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
             let base = element_bytes(b, array_value, &array, &indices, cuda)?;
             let offset = path_offset(array.element_type(), &path)?;
@@ -308,8 +308,8 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
 }
 
 /// The `field` path of an `atomic_ref` (a member of a struct element).
-fn field_path(op: &OperationRef) -> Option<Vec<String>> {
-    let path = op.attribute("field").ok()?;
+fn field_path(op: OperationRef) -> Option<Vec<String>> {
+    let path = ops::AtomicRefOperation::view(op)?.field().ok()?;
     let path = melior::ir::attribute::ArrayAttribute::try_from(path).ok()?;
     (0..path.len())
         .map(|i| {
@@ -481,7 +481,16 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
         let Ok(type_attr) = func.attribute("function_type") else { continue };
         let Ok(fn_type) = TypeAttribute::try_from(type_attr).map(|t| t.value()) else { continue };
         let Ok(fn_type) = FunctionType::try_from(fn_type) else { continue };
-        let Some(entry) = func.region(0).ok().and_then(capi::entry_block) else { continue };
+        let Some(entry) = func.region(0).ok().and_then(capi::entry_block) else {
+            // A declaration (an interop function linked code defines,
+            // frontends/python/src/interop.rs): only its type changes.
+            let b = Builder::before(func);
+            let lower = |t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda));
+            let inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| lower(fn_type.input(i).expect("input"))).collect();
+            let results: Vec<Type> = (0..fn_type.result_count()).map(|i| lower(fn_type.result(i).expect("result"))).collect();
+            capi::op_mut(func).set_attribute("function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
+            continue;
+        };
         let Some(first) = entry.first_operation() else { continue };
         let b = Builder::before(capi::detach(first));
         let mut inputs = Vec::new();
@@ -537,15 +546,16 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     // Structs, vectors and tuples (e.g. device.align(t, n)) are stored as
     // bytes at their CUDA C++ size; element_bytes addresses them.
     let machine = is_machine_type(array.element_type());
-    let shape: Vec<i64> = match op.attribute("shape") {
-        Ok(a) => {
-            let dense = DenseI64ArrayAttribute::try_from(a).map_err(|_| "shape is not an i64 array")?;
-            (0..dense.len()).map(|i| dense.element(i).expect("in range")).collect()
-        }
-        Err(_) => vec![],
-    };
-    let align = op.attribute("alignment").ok().and_then(capi::integer_attr_value).filter(|a| *a > 0).unwrap_or(elem_align as i64);
-    let fortran = op.attribute("order").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == "F");
+    // (shape, alignment, order) of local_array/shared_array (one ODS class);
+    // dynamic_shared_array has none.
+    macro_rules! static_attrs {
+        ($op:ty) => {
+            <$op>::view(op).map(|x| (x.shape().ok(), x.alignment().ok().map(|a| a.value()), x.order().ok().is_some_and(|o| o.value() == "F")))
+        };
+    }
+    let (shape, align, fortran) = static_attrs!(ops::LocalArrayOperation).or_else(|| static_attrs!(ops::SharedArrayOperation)).unwrap_or((None, None, false));
+    let shape: Vec<i64> = shape.and_then(|a| DenseI64ArrayAttribute::try_from(a).ok()).map(|dense| (0..dense.len()).map(|i| dense.element(i).expect("in range")).collect()).unwrap_or_default();
+    let align = align.filter(|a| *a > 0).unwrap_or(elem_align as i64);
     let space = address_space(array.space(), cuda);
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
     let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
@@ -781,7 +791,7 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
             (advance(b, &from, data, offset)?, (k0..n).map(extent).collect::<Vec<_>>(), (k0..n).map(stride).collect::<Vec<_>>())
         }
         ops::ArraySliceOperation::NAME => {
-            let kinds = op.attribute("kinds").ok().and_then(|a| melior::ir::attribute::DenseI32ArrayAttribute::try_from(a).ok()).ok_or("slice without kinds")?;
+            let kinds = ops::ArraySliceOperation::view(op).and_then(|x| x.kinds().ok()).ok_or("slice without kinds")?;
             let kinds: Vec<i32> = (0..kinds.len()).map(|i| kinds.element(i).expect("in range")).collect();
             let slices = kinds.iter().filter(|k| **k == 1).count();
             let (starts, rest) = operands.split_at(kinds.len());

@@ -56,7 +56,7 @@
 //!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, map_members, Builder, PassId},
@@ -68,7 +68,11 @@ use melior::ir::{
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
 };
-use pydev_dialect::{enum_value, types::is_warp_mask, ShuffleKind, VoteKind};
+use pydev_dialect::{
+    attrs::{AtomicRMWKindAttr, MemoryOrderAttr, ShuffleKindAttr, VoteKindAttr},
+    types::is_warp_mask,
+    AtomicRMWKind, MemoryOrder, ShuffleKind, VoteKind,
+};
 
 static ID: PassId = PassId;
 
@@ -279,9 +283,10 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
                 ops::AtomicRefOperation::NAME if user.operand(0).is_ok_and(|a| a.to_raw().ptr == arg.to_raw().ptr) => {
                     let reference: Value = capi::value(user.result(0).expect("reference").into());
                     uses_of(reference).into_iter().all(|rmw| {
-                        rmw.name().as_string_ref().as_str() == Ok(ops::AtomicRMWOperation::NAME)
-                            && rmw.attribute("kind").ok().and_then(enum_value).and_then(pydev_dialect::AtomicRMWKind::from_value) == Some(pydev_dialect::AtomicRMWKind::Add)
-                            && rmw.attribute("memory").ok().and_then(enum_value).and_then(pydev_dialect::MemoryOrder::from_value) == Some(pydev_dialect::MemoryOrder::Relaxed)
+                        ops::AtomicRMWOperation::view(rmw).is_some_and(|r| {
+                            r.kind().ok().and_then(AtomicRMWKindAttr::from_attribute).map(|k| k.value()) == Some(AtomicRMWKind::Add)
+                                && r.memory().ok().and_then(MemoryOrderAttr::from_attribute).map(|m| m.value()) == Some(MemoryOrder::Relaxed)
+                        })
                             && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
                             && capi::has_no_uses(rmw)
                     })
@@ -631,7 +636,7 @@ fn lower<'c>(
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
         ops::VoteOperation::NAME => {
-            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
+            let kind = ops::VoteOperation::view(op).and_then(|v| v.kind().ok()).and_then(VoteKindAttr::from_attribute).expect("verified kind").value();
             let mask = mask_i32(b, operand(0))?;
             let p = b.value("llvm.zext", &[operand(1)], b.i64(), &[]);
             let code = match kind {
@@ -645,7 +650,7 @@ fn lower<'c>(
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
         ops::ShuffleOperation::NAME => {
-            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
+            let kind = ops::ShuffleOperation::view(op).and_then(|s| s.kind().ok()).and_then(ShuffleKindAttr::from_attribute).expect("verified kind").value();
             let mask = mask_i32(b, operand(0))?;
             let value = operand(1);
             let lane = operand(2);

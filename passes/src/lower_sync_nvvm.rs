@@ -24,7 +24,7 @@
 //!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, map_members, rewrite_all, Builder, PassId},
@@ -34,7 +34,7 @@ use melior::ir::{
     attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::IntegerType, OperationRef,
     Type, TypeLike, Value, ValueLike,
 };
-use pydev_dialect::{enum_value, types::is_warp_mask, ShuffleKind, VoteKind};
+use pydev_dialect::{attrs::{ShuffleKindAttr, VoteKindAttr}, types::is_warp_mask, ShuffleKind, VoteKind};
 
 static ID: PassId = PassId;
 
@@ -198,7 +198,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[typed(m, result_type())]);
         }
         ops::VoteOperation::NAME => {
-            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(VoteKind::from_value).expect("kind");
+            let kind = ops::VoteOperation::view(op).and_then(|v| v.kind().ok()).and_then(VoteKindAttr::from_attribute).expect("verified kind").value();
             let mask = as_i32(b, operand(0))?;
             let (nvvm_kind, ty) = match kind {
                 VoteKind::All => ("all", IntegerType::new(b.ctx, 1).into()),
@@ -215,7 +215,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[typed(v, result_type())]);
         }
         ops::ShuffleOperation::NAME => {
-            let kind = op.attribute("kind").ok().and_then(enum_value).and_then(ShuffleKind::from_value).expect("kind");
+            let kind = ops::ShuffleOperation::view(op).and_then(|s| s.kind().ok()).and_then(ShuffleKindAttr::from_attribute).expect("verified kind").value();
             let mask = as_i32(b, operand(0))?;
             let lane = as_i32(b, operand(2))?;
             // Small aggregates move member by member from the same lane.

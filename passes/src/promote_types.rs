@@ -35,7 +35,7 @@
 //!   cast                      =>  extsi|extui|trunci|sitofp|uitofp|fptosi|fptoui|extf|truncf|complex.create
 //!   constant                  =>  arith.constant
 
-use pydev_dialect::ops;
+use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -51,6 +51,7 @@ use melior::{
     Context,
 };
 use pydev_dialect::{
+    attrs::CmpPredicateAttr,
     types::{self, ArrayType},
     CmpPredicate,
 };
@@ -384,7 +385,7 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         let k = common(p.operands[0], p.operands[1]);
         let x = convert(b, operand(0), p.operands[0], k)?;
         let y = convert(b, operand(1), p.operands[1], k)?;
-        let pred = CmpPredicate::from_value(pydev_dialect::enum_value(p.op.attribute("predicate").expect("predicate")).unwrap_or(-1)).ok_or("bad predicate")?;
+        let pred = ops::CmpOperation::view(p.op).and_then(|c| c.predicate().ok()).and_then(CmpPredicateAttr::from_attribute).ok_or("a cmp without a predicate")?.value();
         use CmpPredicate::*;
         return Ok(Some(match k {
             Num::Float(_) => cmpf(b, match pred { Eq => 1, Ne => 13, Lt => 4, Le => 5, Gt => 2, Ge => 3 }, x, y),
