@@ -142,6 +142,10 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
         raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
     if stage is None:
         stage = "llvm" if target == "host" else "ptx"
+    from . import _interop
+
+    if stage in _interop.EXTRA_STAGES:  # bytes: "object" (docs/interop.md)
+        return _interop.compile_stage(fn, argtypes, target, stage, lambda text_stage: compile(fn, argtypes, target, text_stage))
     if stage not in _launch.STAGES:
         raise ValueError(f"stage must be one of {', '.join(_launch.STAGES)}, got {stage!r}")
     if stage == "ptx" and target == "host":

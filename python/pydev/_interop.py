@@ -39,8 +39,12 @@ ADAPTER_PREFIX = "__pydev_cabi_"  # frontends/python/src/interop.rs HOST_ADAPTER
 PACKED_PREFIX = "__pydev_packed_"
 
 
-class LinkError(RuntimeError):
-    """A link= file could not be built or linked (the message says which and why)."""
+def LinkError(message):  # noqa: N802 - raised like a class
+    """A link= file could not be built or linked: a pydev.CompileError
+    (the message says which file or symbol, and why)."""
+    from . import _native
+
+    return _native.error_class("CompileError")(message)
 
 
 def _site(fn):
@@ -513,7 +517,13 @@ def _build_value(ir, m, base):
             cur = t
         return cur
     if isinstance(m, Arr):
-        raise TypeError("an array cannot be returned")
+        for path, sty, off in _leaves(m):
+            x = _load_leaf(ir, sty, base, off)
+            t = ir.tmp()
+            idx = ", ".join(str(k) for _, k in path)
+            ir.emit(f"{t} = insertvalue {ty} {cur}, {sty} {x}, {idx}")
+            cur = t
+        return cur
     for i, (_, t, off) in enumerate(m.fields):
         p = ir.tmp()
         ir.emit(f"{p} = getelementptr inbounds i8, ptr {base}, i64 {off}")
@@ -609,6 +619,7 @@ def host_library(paths, declared=(), owner="the kernel"):
     under the disk cache's directory. Undefined and duplicate symbols are
     LinkErrors naming them."""
     cc = clang()
+    declared = _signatures(declared)
     adapter_ll, adapter_cxx = host_adapters(declared) if declared else ("", "")
     h = hashlib.sha256()
     for part in ("pydev-host-link-1", _clang_version(cc), " ".join(HOST_FLAGS), adapter_ll, adapter_cxx, *(f"{p}\0{d}" for p, d in link_digest(paths))):
@@ -678,16 +689,127 @@ def _link_message(log, paths, declared, owner):
     return "\n".join(parts) + "\nlinker output:\n" + log.strip()
 
 
-def host_object(llvm_ir, name):
-    """A relocatable object file (bytes) of host-stage LLVM IR text."""
+PY_PREFIX = "__pydev_py_"
+RPACKED_PREFIX = "__pydev_rpacked_"
+
+
+def _needs_adapter(params, result):
+    return any(not isinstance(m, Scalar) for m in [m for _, m in params] + ([result] if result is not None else []))
+
+
+def reverse_adapters(llvm_ir, name, params, result):
+    """(LLVM IR, C++) that make Python interop function `name` callable with
+    the platform's C ABI: the module's `@name` (register form) becomes
+    `@__pydev_py_name`; `__pydev_rpacked_name(void**)` (LLVM IR) reads the
+    arguments from their C layout and calls it; the C++ `name` takes the
+    CUDA C++ types by value and calls that."""
+    import re
+
+    llvm_ir = re.sub(rf"@{re.escape(name)}(?![\w.$])", f"@{PY_PREFIX}{name}", llvm_ir)
+    ir = _IR()
+    regs = []
+    for i, (_, m) in enumerate(params):
+        slot = ir.tmp()
+        ir.emit(f"{slot} = getelementptr inbounds ptr, ptr %args, i64 {i}")
+        p = ir.tmp()
+        ir.emit(f"{p} = load ptr, ptr {slot}, align 8")
+        regs.append(f"{_reg(m)} {_build_value(ir, m, p)}")
+    call = f"@{PY_PREFIX}{name}({', '.join(regs)})"
+    if result is None:
+        ir.emit(f"call void {call}")
+    else:
+        r = ir.tmp()
+        ir.emit(f"{r} = call {_reg(result)} {call}")
+        slot = ir.tmp()
+        ir.emit(f"{slot} = getelementptr inbounds ptr, ptr %args, i64 {len(params)}")
+        p = ir.tmp()
+        ir.emit(f"{p} = load ptr, ptr {slot}, align 8")
+        for path, sty, off in _leaves(result):
+            value = _extract(ir, result, r, path) if path else r
+            _store_leaf(ir, sty, value, p, off)
+    ir.emit("ret void")
+    llvm_ir += f"\ndefine void @{RPACKED_PREFIX}{name}(ptr %args) {{\n" + "\n".join(ir.lines) + "\n}\n"
+    decls = _Decls()
+    cparams = [decls.name(m) for _, m in params]
+    cres = "void" if result is None else decls.name(result)
+    n = len(params)
+    ptrs = ", ".join([f"(void*)&a{i}" for i in range(n)] + ([] if result is None else ["(void*)&r"]))
+    body = f"void* p[] = {{{ptrs or 'nullptr'}}}; {RPACKED_PREFIX}{name}(p);"
+    if result is not None:
+        body = f"{cres} r; {body} return r;"
+    cxx = "\n".join([
+        "// pydev: the C ABI entry of a Python interoperable function (python/pydev/_interop.py)",
+        *decls.prelude(), *decls.defs,
+        f'extern "C" void {RPACKED_PREFIX}{name}(void**);',
+        f'extern "C" {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{ {body} }}',
+    ]) + "\n"
+    return llvm_ir, cxx
+
+
+def host_object(llvm_ir, name, params=None, result=None, declared=()):
+    """A relocatable object file (bytes) of host-stage LLVM IR text; with
+    the annotated types of interop function `name`, its symbol takes the
+    platform's C ABI for aggregates (`reverse_adapters`)."""
     cc = clang()
     with tempfile.TemporaryDirectory(prefix="pydev-object-") as work:
         src, out = os.path.join(work, "m.ll"), os.path.join(work, "m.o")
+        cxx = None
+        if params is not None and _needs_adapter(params, result):
+            llvm_ir, cxx = reverse_adapters(llvm_ir, name, params, result)
         with open(src, "w") as f:
             f.write(llvm_ir)
         _run([cc, "-x", "ir", "-O3", "-fPIC", "-c", src, "-o", out], f"compiling '{name}' to an object file")
+        if cxx is not None:
+            shim, shim_o, both = os.path.join(work, "shim.cpp"), os.path.join(work, "shim.o"), os.path.join(work, "all.o")
+            with open(shim, "w") as f:
+                f.write(cxx)
+            _run([cc, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-c", shim, "-o", shim_o], f"compiling the C ABI entry of '{name}'")
+            _run([cc, "-r", "-nostdlib", "-o", both, out, shim_o], f"combining the object file of '{name}'")
+            out = both
+        if declared:  # the adapters of the declared functions it calls
+            a_ll, a_cxx = host_adapters(_signatures(declared))
+            parts = [out]
+            for n, text, kind in (("adapters.ll", a_ll, "ir"), ("shims.cpp", a_cxx, "c++")):
+                p = os.path.join(work, n)
+                with open(p, "w") as f:
+                    f.write(text)
+                _compile_host_source(cc, p, kind, None, p + ".o")
+                parts.append(p + ".o")
+            both = os.path.join(work, "with-adapters.o")
+            _run([cc, "-r", "-nostdlib", "-o", both, *parts], f"combining the object file of '{name}'")
+            out = both
         with open(out, "rb") as f:
             return f.read()
+
+
+EXTRA_STAGES = ("object",)
+
+
+def compile_stage(fn, argtypes, target, stage, compile_text):
+    """`pydev.compile(fn, argtypes, target, stage)` for the stages this
+    module makes: "object" (host: a relocatable object file, bytes, whose
+    interop symbols a C/C++ linker can use). `compile_text(stage)` compiles
+    a text stage."""
+    from . import _launch
+
+    if stage == "object":
+        if target != "host":
+            raise ValueError(f"stage 'object' is the host's (a relocatable object file for C/C++ linkers); for {target} use stage 'cubin'")
+        text = compile_text("llvm-ir")
+        params = result = None
+        if fn.interop and isinstance(fn, _launch.DeviceFunction):
+            ann = getattr(fn.underlying, "__annotations__", {}) or {}
+            code = fn.underlying.__code__
+            if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
+                params, result = annotations(fn.underlying)
+            elif "{" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0] or "<" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]:
+                raise TypeError(
+                    f"{_site(fn.underlying)}: error: interoperable function '{fn.__name__}' takes or returns an aggregate, so its object file "
+                    "needs the C types: annotate every parameter and the result"
+                )
+        declared = program_links(getattr(fn, "_reached", None) or [fn])[1]
+        return host_object(text, fn.__name__, params, result, declared)
+    raise ValueError(f"unknown stage {stage!r}")
 
 
 # --- program-level helpers (used by _launch and pydev.compile) -------------------------------
@@ -704,9 +826,20 @@ def program_links(functions):
                 seen.add(p)
                 paths.append(p)
         if getattr(f, "interop", False) and f._is_declaration():
-            params, result = annotations(f.underlying)
-            declared.append((f.__name__, params, result, _site(f.underlying)))
+            declared.append(f)
     return tuple(paths), declared
+
+
+def _signatures(declared):
+    """(name, params, result, site) of declared functions (their annotations)."""
+    out = []
+    for f in declared:
+        if isinstance(f, tuple):
+            out.append(f)
+            continue
+        params, result = annotations(f.underlying)
+        out.append((f.__name__, params, result, _site(f.underlying)))
+    return out
 
 
 def cxx_header(*objs):

@@ -58,9 +58,11 @@ class _Function:
 
     link = ()  # link=[paths] (absolute), set by the decorator (pydev._interop.check_link)
 
-    def __init__(self, fn, interop):
+    def __init__(self, fn, interop, lineinfo=False):
         self.underlying = fn
         self.interop = bool(interop)
+        self.lineinfo = bool(lineinfo)
+        self._program_lines = False  # some function of the last _program asked for lineinfo
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -119,6 +121,7 @@ class _Function:
         (the global names read, the closure cells)."""
         funcs, index, cells, watch = [], {}, [], set()
         root_file = self.underlying.__code__.co_filename
+        lines = [False]
         reached = self._reached = []  # the _Function objects (their link= files: _interop)
 
         def visit(f):
@@ -128,6 +131,7 @@ class _Function:
             i = index[id(f)] = len(funcs)
             funcs.append(None)
             reached.append(f)
+            lines[0] |= f.lineinfo
             fn = f.underlying
             code = fn.__code__
             env = {}
@@ -160,6 +164,7 @@ class _Function:
             return i
 
         visit(self)
+        self._program_lines = lines[0]
         return tuple(funcs), cells, watch
 
     def _is_declaration(self):
@@ -170,6 +175,14 @@ class _Function:
 
             d = self._declaration = self.interop and _interop.is_declaration(self.underlying)
         return d
+
+    def _lineinfo(self, target):
+        """Whether PTX for `target` gets `.file`/`.loc` line information:
+        PYDEV_LINEINFO=1, or lineinfo=True on this function or a device
+        function its last `_program` reaches (never on the host)."""
+        if target == "host":
+            return False
+        return self._program_lines or os.environ.get("PYDEV_LINEINFO", "0").strip() == "1"
 
     def _device_functions(self):
         """The @kernel / @func functions of this file (this one included) and
@@ -379,8 +392,9 @@ class Kernel(_Function):
         if consts is None:
             consts = self._consts()
         program, self._cells, self._watch = self._program(const_args)
+        lines = self._lineinfo(target)
         # repr tells True from 1 and -0.0 from 0.0, which == does not.
-        key = (signature, target, arch, repr((sorted(consts.items()), program)))
+        key = (signature, target, arch, lines, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
         if prog is not None:
             _count("memory_hits")
@@ -388,13 +402,13 @@ class Kernel(_Function):
         with self._lock:
             prog = self._dispatch.get(key)
             if prog is None:
-                prog = self._build(signature, target, arch, consts, program)
+                prog = self._build(signature, target, arch, consts, program, lines)
                 self._dispatch[key] = prog
             else:
                 _count("memory_hits")
         return prog
 
-    def _build(self, signature, target, arch, consts, program):
+    def _build(self, signature, target, arch, consts, program, lines=False):
         native = _native.get()
         path, source = self._source()
         stage = "llvm" if target == "host" else "ptx"
@@ -417,7 +431,7 @@ class Kernel(_Function):
             from . import _interop
 
             libkey = (lib, _interop.link_digest(links))
-        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), libkey, program)
+        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), libkey, program, lineinfo=lines)
         text = _cache.load(key)
         if text is not None:
             try:
@@ -427,7 +441,7 @@ class Kernel(_Function):
             except Exception:
                 pass  # an unusable entry: compile again and replace it
         _count("compiles")
-        text = native.compile(path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program)
+        text = native.compile(path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program, line_info=lines)
         _cache.store(key, text)
         return load(text)
 

@@ -154,7 +154,7 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
 
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -170,11 +170,13 @@ fn compile(
     boundscheck: Option<bool>,
     libdevice: Option<String>,
     program: Option<&Bound<'_, PyAny>>,
+    line_info: bool,
 ) -> PyResult<String> {
     let free = free_names(consts)?;
     let program = program.map(self::program).transpose()?;
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
-    let options = options(opt_level, fast_math, boundscheck, libdevice);
+    // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
+    let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };

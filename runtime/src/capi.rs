@@ -21,22 +21,12 @@ impl Engine {
     /// JIT-compiles `module` (LLVM dialect) at `opt_level`; `None` if MLIR
     /// cannot translate it (the diagnostic went to the context's handler).
     pub fn new(module: &Module, opt_level: i32, symbols: &[(&str, *mut c_void)]) -> Option<Self> {
-        Self::with_libraries(module, opt_level, symbols, &[])
-    }
-
-    /// [`Engine::new`] with shared libraries (`link=` files built into one,
-    /// `python/pydev/_interop.py`) whose symbols the module's external
-    /// declarations resolve to (the engine loads them for good).
-    pub fn with_libraries(module: &Module, opt_level: i32, symbols: &[(&str, *mut c_void)], libraries: &[String]) -> Option<Self> {
-        let paths: Vec<melior::StringRef> = libraries.iter().map(|l| melior::StringRef::new(l)).collect();
-        let raw_paths: Vec<mlir_sys::MlirStringRef> = paths.iter().map(|p| p.to_raw()).collect();
         // Safety: `module` is a live module of LLVM dialect ops; the engine
         // translates it to LLVM IR before returning and keeps no reference
         // to it. Registering symbols before the first lookup is what
-        // resolves the module's external declarations to them. The library
-        // paths are copied by the engine (`paths` outlives the call).
+        // resolves the module's external declarations to them.
         unsafe {
-            let raw = mlirExecutionEngineCreate(module.to_raw(), opt_level, raw_paths.len() as i32, if raw_paths.is_empty() { std::ptr::null() } else { raw_paths.as_ptr() }, false, false);
+            let raw = mlirExecutionEngineCreate(module.to_raw(), opt_level, 0, std::ptr::null(), false, false);
             if raw.ptr.is_null() {
                 return None;
             }
@@ -99,4 +89,40 @@ pub fn dict_i64(module: &Module, dict: &str, key: &str) -> Option<i64> {
 pub unsafe fn call_packed(f: usize, args: *mut *mut c_void) {
     let f: unsafe extern "C" fn(*mut *mut c_void) = unsafe { std::mem::transmute(f) };
     unsafe { f(args) }
+}
+
+/// A shared library loaded with `RTLD_LOCAL` (its symbols are not visible to
+/// other libraries or JIT modules: two kernels may link files defining the
+/// same name). Never unloaded: JIT code keeps its addresses.
+pub struct Library(*mut c_void);
+
+// Safety: a dlopen handle may be used from any thread (dlsym is thread-safe).
+unsafe impl Send for Library {}
+unsafe impl Sync for Library {}
+
+impl Library {
+    /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or dlerror's message.
+    pub fn open(path: &str) -> Result<Self, String> {
+        let c = std::ffi::CString::new(path).map_err(|_| format!("library path '{path}' holds a NUL byte"))?;
+        // Safety: `c` is a NUL-terminated path; dlerror's string is copied
+        // before any other dl call on this thread.
+        unsafe {
+            let h = libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
+            if h.is_null() {
+                let e = libc::dlerror();
+                let why = if e.is_null() { "unknown error".to_owned() } else { std::ffi::CStr::from_ptr(e).to_string_lossy().into_owned() };
+                return Err(format!("cannot load the linked library {path}: {why}"));
+            }
+            Ok(Self(h))
+        }
+    }
+
+    /// The address of `name` defined by the library (or the libraries it
+    /// depends on), if any.
+    pub fn symbol(&self, name: &str) -> Option<*mut c_void> {
+        let c = std::ffi::CString::new(name).ok()?;
+        // Safety: live handle (never closed), NUL-terminated name.
+        let p = unsafe { libc::dlsym(self.0, c.as_ptr()) };
+        (!p.is_null()).then_some(p)
+    }
 }

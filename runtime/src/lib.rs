@@ -10,6 +10,7 @@ mod capi;
 pub mod compile;
 pub mod cuda;
 pub mod host;
+pub mod link;
 
 pub use compile::{compile_host, compile_stage, host_program_from_text, host_program_linked, CompileOptions, Target};
 pub use host::{Failure, HostProgram, LaunchConfig};

@@ -172,7 +172,10 @@ impl HostProgram {
             .and_then(|a| ArrayAttribute::try_from(a).ok())
             .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())
             .unwrap_or_default();
-        let engine = Engine::with_libraries(module, i32::from(opt_level.min(3)), &abi::symbols(), libraries).ok_or_else(|| format!("the JIT could not compile kernel '{kernel}'"))?;
+        let linked = crate::link::resolve(module, libraries)?;
+        let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
+        symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
+        let engine = Engine::new(module, i32::from(opt_level.min(3)), &symbols).ok_or_else(|| format!("the JIT could not compile kernel '{kernel}'"))?;
         let find = |name: &str| engine.lookup(&format!("_mlir_{name}")).map(|p| p as usize).ok_or_else(|| format!("the JIT lost the entry point '{name}'"));
         let thread_fn = find(kernel)?;
         let block_fn = find(&format!("__pydev_block_{kernel}"))?;

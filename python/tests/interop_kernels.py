@@ -1,0 +1,121 @@
+"""Device code of test_interop.py: Python kernels calling C/C++ functions
+(declared interop functions, link= files in test/interop), and Python
+interop functions that C calls (stage="object")."""
+import os
+
+import cuda.device as device
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "interop")
+OPS_C = os.path.join(FIXTURES, "ops.c")
+
+
+@device.struct
+class vec3:
+    x: device.float32
+    y: device.float32
+    z: device.float32
+
+
+@device.struct
+class pair:
+    a: device.int32
+    b: device.float64
+
+
+@device.struct(align=16)
+class cplx16:
+    re: device.float32
+    im: device.float32
+
+
+@device.func(interop=True, link=[OPS_C])
+def scale_add(x: device.float32, s: device.float32, k: device.int32) -> device.float32:
+    """Defined in test/interop/ops.c."""
+    ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def vmul(v: vec3, s: device.float32) -> vec3: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def mkpair(a: device.int32, b: device.float64, neg: bool) -> pair: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def cmul(a: cplx16, b: cplx16) -> cplx16: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def v4add(a: device.float32x4, b: device.float32x4) -> device.float32x4: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def swapish(t: tuple[device.int32, device.float32]) -> tuple[device.int32, device.float32]: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def is_odd(v: device.int64) -> bool: ...
+
+
+@device.func(interop=True, link=[OPS_C])
+def row_sum(a: "float64[:, :]", r: device.int32) -> device.float64: ...
+
+
+@device.kernel
+def scalars(out, xs):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = scale_add(xs[i], 2.0, i)
+
+
+@device.kernel
+def structs(vs, ps, cs):
+    i = device.tid(1)
+    if i < vs.size:
+        vs[i] = vmul(vs[i], 3.0)
+        ps[i] = mkpair(i, 1.5, i % 2 == 1)
+        cs[i] = cmul(cs[i], cplx16(0.0, 1.0))
+
+
+@device.kernel
+def vectors_tuples(out4, outi, outf, odd):
+    i = device.tid(1)
+    if i < outi.size:
+        v = v4add(device.float32x4(i, 2 * i, 3 * i, 4 * i), device.float32x4(0.5, 0.25, 0.125, 1.0))
+        out4[i, 0] = v.x
+        out4[i, 1] = v.y
+        out4[i, 2] = v.z
+        out4[i, 3] = v.w
+        t = swapish((device.int32(i), device.float32(i)))
+        outi[i] = t[0]
+        outf[i] = t[1]
+        odd[i] = is_odd(device.int64(i))
+
+
+@device.kernel
+def arrays(out, m):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = row_sum(m, i)
+
+
+# --- Python interoperable functions for C (stage="object") ----------------------------------
+
+
+@device.func(interop=True)
+def axpy(a: device.float32, x: device.float32, y: device.float32) -> device.float32:
+    return a * x + y
+
+
+@device.func(interop=True)
+def vscale(v: vec3, s: device.float32) -> vec3:
+    return vec3(v.x * s, v.y * s, v.z * s)
+
+
+@device.func(interop=True)
+def total(a: "float32[:]") -> device.float32:
+    s = device.float32(0)
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s

@@ -1,0 +1,39 @@
+//! Host linking of `link=` files (docs/interop.md). The Python package
+//! builds a kernel's link files (and the adapters of the interop functions
+//! it declares) into one shared library (`python/pydev/_interop.py`); here
+//! that library is loaded privately (`RTLD_LOCAL`) and each function the JIT
+//! module declares but does not define is registered with the engine at
+//! the library's address. Registered symbols are the module's own
+//! definitions for the JIT, so two kernels may link files that define the
+//! same name, and no linked symbol becomes visible to the rest of the
+//! process (MLIR's shared-library option loads with `RTLD_GLOBAL`, and the
+//! process-wide lookup would then find the first library's definition).
+
+use crate::capi::Library;
+use melior::ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module, RegionLike};
+use std::ffi::c_void;
+
+/// (symbol, address) of every function `module` (LLVM dialect) declares
+/// without defining that one of `libraries` defines, the first library
+/// that does winning.
+pub fn resolve(module: &Module, libraries: &[String]) -> Result<Vec<(String, *mut c_void)>, String> {
+    if libraries.is_empty() {
+        return Ok(vec![]);
+    }
+    let libs = libraries.iter().map(|p| Library::open(p)).collect::<Result<Vec<_>, _>>()?;
+    let mut out = Vec::new();
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        let declaration = o.name().as_string_ref().as_str() == Ok("llvm.func") && o.region(0).map(|r| r.first_block().is_none()).unwrap_or(false);
+        if declaration {
+            if let Some(name) = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()) {
+                if let Some(p) = libs.iter().find_map(|l| l.symbol(&name)) {
+                    out.push((name, p));
+                }
+            }
+        }
+        op = o.next_in_block();
+    }
+    Ok(out)
+}
