@@ -142,7 +142,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         if !options.libdevice.is_empty() {
             fast.push_str(&format!(" l={}", options.libdevice));
         }
-        let lines = if options.line_info { ",ensure-debug-info-scope-on-llvm-func{emission-kind=LineTablesOnly}" } else { "" };
+        let lines = if options.line_info { ",ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}" } else { "" };
 
         add_pipeline(
             pm.as_operation_pass_manager(),

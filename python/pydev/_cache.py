@@ -21,7 +21,7 @@ def cache_dir():
     return os.environ.get("PYDEV_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "pydev")
 
 
-def cache_key(source, consts, signature, target, stage, name, compiler, libdevice="", program=()):
+def cache_key(source, consts, signature, target, stage, name, compiler, libdevice="", program=(), lineinfo=False):
     """SHA-256 (hex) of everything the compiled text depends on: the
     `program` description holds where each function is and the values its
     free names had (two kernels of one factory are two entries)."""
@@ -29,6 +29,8 @@ def cache_key(source, consts, signature, target, stage, name, compiler, libdevic
     # A build with bounds checks (read from the environment by the compiler)
     # or with another libdevice is another entry.
     options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={libdevice}"
+    if lineinfo:  # PTX with .file/.loc directives is another entry
+        options += " lineinfo=1"
     for part in (FORMAT, source, repr(sorted(consts.items())), signature, target, stage, name, compiler, options, repr(program)):
         b = str(part).encode("utf-8", "surrogatepass")
         h.update(len(b).to_bytes(8, "little"))

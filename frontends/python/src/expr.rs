@@ -579,6 +579,12 @@ impl Lowerer<'_, '_, '_> {
         if *ty == Ty::Bool {
             return self.truth(Item::Val(x.clone()), range);
         }
+        // A warp mask is an int32: other integers convert through int32
+        // (device.int64(mask); the passes lower only int32 <-> warp_mask).
+        if (x.ty == Ty::WarpMask && *ty != INT32) || (*ty == Ty::WarpMask && x.ty != INT32) {
+            let i = self.convert(x, &INT32, range)?;
+            return self.convert(&i, ty, range);
+        }
         Ok(self.b.op1(&format!("{} {} : {} to {}", ops::CastOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty.clone()))
     }
 

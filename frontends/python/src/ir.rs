@@ -66,6 +66,9 @@ struct Block {
     params: Vec<(ValueId, Ty)>,
     ops: Vec<String>,
     term: Option<Terminator>,
+    /// The source location current when `term` was set (`cf.br`/`cond_br`
+    /// carry it, so line info and diagnostics never point at the IR text).
+    term_loc: String,
     preds: Vec<BlockId>,
     sealed: bool,
     kind: BlockKind,
@@ -112,7 +115,7 @@ impl FuncBuilder {
     }
 
     pub fn new_block(&mut self, kind: BlockKind) -> BlockId {
-        self.blocks.push(Block { params: vec![], ops: vec![], term: None, preds: vec![], sealed: false, kind, incomplete: vec![] });
+        self.blocks.push(Block { params: vec![], ops: vec![], term: None, term_loc: String::new(), preds: vec![], sealed: false, kind, incomplete: vec![] });
         self.blocks.len() - 1
     }
 
@@ -159,6 +162,7 @@ impl FuncBuilder {
             self.blocks[t].preds.push(b);
         }
         self.blocks[b].term = Some(term);
+        self.blocks[b].term_loc = self.loc.clone();
         self.cur = None;
     }
 
@@ -385,8 +389,8 @@ impl FuncBuilder {
                 out.push('\n');
             }
             let term = match &block.term {
-                Some(Terminator::Br(t, args)) => format!("cf.br {}", target(t, args)),
-                Some(Terminator::CondBr(c, t, ta, f, fa)) => format!("cf.cond_br {}, {}, {}", v(*c), target(t, ta), target(f, fa)),
+                Some(Terminator::Br(t, args)) => format!("cf.br {} {}", target(t, args), block.term_loc),
+                Some(Terminator::CondBr(c, t, ta, f, fa)) => format!("cf.cond_br {}, {}, {} {}", v(*c), target(t, ta), target(f, fa), block.term_loc),
                 Some(Terminator::Return(vals, loc)) => {
                     if vals.is_empty() {
                         format!("func.return {loc}")

@@ -216,8 +216,10 @@ impl<'a> Module<'a> {
                         },
                         // Linked files: the Python package reads them (python/pydev/_interop.py).
                         Some("link") => {}
+                        // .file/.loc line information: the Python package passes it as a compile option.
+                        Some("lineinfo") => {}
                         Some(other) => {
-                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the keywords are interop=True|False and link=[paths]"));
+                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the keywords are interop=True|False, link=[paths] and lineinfo=True|False"));
                         }
                         None => self.error(kw.range(), format!("@device.{name} does not take **kwargs"), Some("write the keywords out, e.g. interop=True")),
                     }

@@ -71,7 +71,7 @@ class ConstExpr:
 
 # --- kernels and device functions ---------------------------------------------------------
 
-_DECORATOR_KEYWORDS = ("interop", "link")
+_DECORATOR_KEYWORDS = ("interop", "lineinfo", "link")
 
 
 def _check_keywords(decorator, kwargs):
@@ -96,7 +96,7 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@device.{decorator} decorates a Python function, got {f!r}")
         link = _interop.check_link(kwargs.get("link"), f, decorator)  # link=[paths]: docs/interop.md
-        made = make(f, interop=bool(kwargs.get("interop", False)))
+        made = make(f, interop=bool(kwargs.get("interop", False)), lineinfo=bool(kwargs.get("lineinfo", False)))
         made.link = link
         return made
 
@@ -104,14 +104,14 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
 
 
 def func(fn=None, /, **kwargs):
-    """`@func` / `@func(interop=False)`: a heterogeneous function, callable
+    """`@func` / `@func(interop=False, lineinfo=False)`: a heterogeneous function, callable
     from device code and, as plain Python, from host code. `.underlying` is
     the decorated function. Unknown keywords raise TypeError."""
     return _decorate("func", fn, kwargs, _launch.DeviceFunction, _launch.Kernel, "kernel")
 
 
 def kernel(fn=None, /, **kwargs):
-    """`@kernel` / `@kernel(interop=False)`: a kernel (device-only), launched
+    """`@kernel` / `@kernel(interop=False, lineinfo=False)`: a kernel (device-only), launched
     with `device.launch`; compiled on first launch for the argument types
     seen. `.underlying` is the decorated function."""
     return _decorate("kernel", fn, kwargs, _launch.Kernel, _launch.DeviceFunction, "func")
