@@ -173,7 +173,8 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
         examples = {i: argtypes[i] for i in fn._const_params() if i < len(argtypes) and not isinstance(argtypes[i], str)}
         cargs = tuple(c for c in _launch.const_args(fn, [examples.get(i) for i in range(len(argtypes))]) if c[0] in examples) if examples else ()
     program = fn._program(cargs)[0]
-    return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program)
+    lines = fn._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
+    return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program, line_info=lines)
 
 
 def stats():
