@@ -319,3 +319,21 @@ def syncs(x, out):
     cuda.threadfence()
     cuda.threadfence_block()
     cuda.threadfence_system()
+
+
+@cuda.jit
+def views(a, b, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        row = a[i]
+        s = 0.0
+        for j in range(row.size):
+            s += row[j]
+        tail = b[1:]
+        rev = b[::-1]
+        col = a[1:3, i % 4]
+        out[i, 0] = s
+        out[i, 1] = tail[0] + rev[0] + col[1]
+        a2 = a[:, ::2]
+        out[i, 2] = a2[i, 1]
+        a[i][4] = -1.0

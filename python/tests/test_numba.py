@@ -267,6 +267,19 @@ def test_grid3_and_forall():
     np.testing.assert_array_equal(o, np.arange(1000.0) + 1)
 
 
+def test_array_views_and_slices(rng):
+    a, b = rng.random((6, 5)), rng.random(7)
+    out = np.full((6, 3), np.nan)
+    a0 = a.copy()
+    K.views[1, 8](a, b, out)
+    sync()
+    np.testing.assert_array_equal(out[:, 0], [sum(r) for r in a0.tolist()])
+    np.testing.assert_array_equal(out[:, 1], b[1] + b[-1] + a0[2, np.arange(6) % 4])
+    np.testing.assert_array_equal(out[:, 2], a0[:, 2])
+    np.testing.assert_array_equal(a[:, 4], -1.0)
+    np.testing.assert_array_equal(a[:, :4], a0[:, :4])
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)
@@ -514,6 +527,10 @@ PTX_CASES = [
     (K.math_kernel, (float64[::1], float64[:, ::1])),
     (K.bits_kernel, (uint32[::1], uint32[:, ::1])),
     (K.dyn_shared, (float32[::1], float32[::1])),
+    (K.views, (float64[:, ::1], float64[::1], float64[:, ::1])),
+    (K.record_update, (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64)),
+    (K.fp16_kernel, (from_dtype(np.float16)[::1],) * 3),
+    (K.tuple_arg, (__import__("pydev.numba.types", fromlist=["UniTuple"]).UniTuple(float64, 2), float64[::1])),
 ]
 
 

@@ -966,15 +966,91 @@ class Compiler:
             raise self.err(n.slice, "a tuple index must be a constant integer")
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
+        parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
+        if any(isinstance(p, ast.Slice) for p in parts) or len(parts) < base.t.ndim and not self._is_tuple_index(n.slice):
+            return self.view(base, parts, n)
         idx = self.index_values(base, n.slice, n)
         self.at(n)
         return self.load_item(base, idx, n)
+
+    def _is_tuple_index(self, sl):
+        if isinstance(sl, (ast.Tuple, ast.Slice)):
+            return False
+        if isinstance(sl, ast.Name) and sl.id in self.vars:
+            return self.vars[sl.id].bound is not None and isinstance(self.vars[sl.id].bound, TV) and self.vars[sl.id].bound.items is not None
+        return isinstance(sl, ast.Call)  # cuda.grid(2) and friends
+
+    def _index(self, arr, d, p, node):
+        """A wrapped si64 index into dimension d."""
+        if isinstance(p, CT) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
+            raise self.err(node, f"array indices are integers, got {_tname(p)}")
+        if p.v is None:
+            return self.iconst(p.const) if p.const >= 0 else self.val(self.extent(arr, d, node), node) + p.const
+        if p.t.signed:
+            v = self.val(self.cast(p, T.int64, node), node)
+            return self.f.select(v < 0, v + self.val(self.extent(arr, d, node), node), v)
+        return self.val(self.cast(p, T.int64, node), node)
+
+    def view(self, arr, parts, node):
+        """`a[i]` of an n-d array, `a[lo:hi:step, j]`: views (pydev.array_index / array_slice)."""
+        t = arr.t
+        if len(parts) > t.ndim:
+            raise self.err(node, f"too many indices for a {t.ndim}-d array: {len(parts)}")
+        parts = list(parts) + [ast.copy_location(ast.Slice(None, None, None), node)] * (t.ndim - len(parts))
+        if not any(isinstance(p, ast.Slice) for p in parts):
+            idx = [self._index(arr, d, self.expr(p), p) for d, p in enumerate(parts)]
+            self.at(node)
+            layout = "C" if t.layout == "C" else "A"
+            rt = T.Array(t.dtype, t.ndim - len(idx), layout, t.readonly, t.space)
+            return TV(self.f.ops.array_index(self.val(arr, node), *idx, result=rt.ir), rt)
+        kinds, starts, stops, steps = [], [], [], []
+        contiguous, seen_slice, ndim = t.layout == "C", False, 0
+        for d, p in enumerate(parts):
+            if not isinstance(p, ast.Slice):
+                if seen_slice:
+                    contiguous = False
+                kinds.append(0)
+                starts.append(self._index(arr, d, self.expr(p), p))
+                continue
+            ndim += 1
+            full = p.lower is None and p.upper is None and p.step is None
+            if seen_slice and not full:
+                contiguous = False
+            seen_slice = True
+            kinds.append(1)
+            if p.step is None:
+                step, sign = self.iconst(1), 1
+            else:
+                sv = self.expr(p.step)
+                if isinstance(sv, CT) or not sv.t.is_int:
+                    raise self.err(p.step, "a slice step is an integer")
+                sign = (1 if sv.const > 0 else -1) if sv.v is None and sv.const is not None else 0
+                if sv.v is None and sv.const == 0:
+                    raise self.err(p.step, "slice step cannot be zero")
+                step = self.val(self.cast(sv, T.int64, p.step), p.step)
+                if sign != 1:
+                    contiguous = False
+            if (p.lower is None or p.upper is None) and sign == 0:
+                raise self.err(p, "a slice with a variable step needs both bounds in pydev.numba")
+            ext = lambda: self.val(self.extent(arr, d, node), node)
+            if p.lower is None:
+                starts.append(self.iconst(0 if sign > 0 else -1))
+            else:
+                starts.append(self.val(self.cast(self.num_arg(self.expr(p.lower), p.lower), T.int64, p.lower), p.lower))
+            if p.upper is None:
+                stops.append(ext() if sign > 0 else -(ext() + 1))
+            else:
+                stops.append(self.val(self.cast(self.num_arg(self.expr(p.upper), p.upper), T.int64, p.upper), p.upper))
+            steps.append(step)
+        self.at(node)
+        rt = T.Array(t.dtype, ndim, "C" if contiguous else "A", t.readonly, t.space)
+        return TV(self.f.ops.array_slice(self.val(arr, node), starts, stops, steps, kinds=kinds, result=rt.ir), rt)
 
     def index_values(self, arr, sl, node):
         if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
             raise self.err(node, f"{_describe(arr.obj) if isinstance(arr, CT) else arr.t} cannot be indexed")
         if isinstance(sl, ast.Slice) or isinstance(sl, ast.Tuple) and any(isinstance(e, ast.Slice) for e in sl.elts):
-            raise self.err(sl, "array slices are not supported in pydev.numba yet: index each element")
+            raise self.err(sl, "assigning to an array slice is not supported in pydev.numba: assign each element")
         idx = self.expr(sl)
         parts = idx.items if isinstance(idx, TV) and idx.items is not None else [idx]
         t = arr.t
