@@ -198,7 +198,8 @@ class Dispatcher:
         self.options = dict(options)
         self._src = None
         self._lock = _threading.Lock()
-        self.overloads = {}  # argument types -> (pydev.Program, ir text) for kernels
+        self.overloads = {}  # argument types -> pydev.Program, for kernels
+        self._fast = {}  # fast_key of each argument -> (types, Program, convert scalars, has tuples)
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
@@ -323,17 +324,28 @@ class Dispatcher:
         raise TypeError(f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}")
 
     def _launch(self, args, grid, block, stream, shared_bytes):
-        types, args = self._types_of(args)
-        program = self.compile(types)
+        keys = tuple(map(_t.fast_key, args))
+        hit = self._fast.get(keys) if None not in keys else None
+        if hit is None:
+            types, conv = self._types_of(args)
+            hit = (types, self.compile(types), bool(self.signatures), any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types))
+            if None not in keys:
+                self._fast[keys] = hit
+        types, program, convert, tuples = hit
+        if convert:
+            types, args = self._types_of(args)
         stream = _stream_of(stream)
-        flat = []
-        for a, t in zip(args, types):
-            if isinstance(t, (_t.UniTuple, _t.Tuple)):
-                flat += _flatten_value(a)
-            else:
-                flat.append(a)
+        if tuples:
+            flat = []
+            for a, t in zip(args, types):
+                if isinstance(t, (_t.UniTuple, _t.Tuple)):
+                    flat += _flatten_value(a)
+                else:
+                    flat.append(a)
+        else:
+            flat = list(args)
         copies = []
-        if _pydev.active_target() == "cuda":
+        if any(type(a) is _np.ndarray for a in flat) and _pydev.active_target() == "cuda":
             # Numba copies NumPy arguments to the device and back
             for i, a in enumerate(flat):
                 if isinstance(a, _np.ndarray):

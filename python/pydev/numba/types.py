@@ -27,7 +27,10 @@ class Type:
         return isinstance(other, Type) and self.key() == other.key()
 
     def __hash__(self):
-        return hash(self.key())
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = self.__dict__["_hash"] = hash(self.key())
+        return h
 
     def key(self):
         return (type(self).__name__, self.name)
@@ -250,8 +253,61 @@ def _layout_of(arr_like):
     return "C"
 
 
+_ARRAY_TYPES = {}
+
+
+def _contiguity(shape, strides, itemsize):
+    c = f = True
+    exp = itemsize
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n > 1 and st != exp:
+            c = False
+        exp *= n
+    exp = itemsize
+    for n, st in zip(shape, strides):
+        if n > 1 and st != exp:
+            f = False
+        exp *= n
+    return c, f
+
+
+def fast_key(value):
+    """A cheap key that determines typeof(value) (None: no fast key)."""
+    cls = type(value)
+    if cls is np.ndarray:
+        fl = value.flags
+        return (value.dtype, value.ndim, fl.c_contiguous, fl.f_contiguous)
+    if cls in (int, float, bool, complex):
+        return cls
+    if isinstance(value, np.generic):
+        return (cls, value.dtype)
+    dt, shape, strides = getattr(value, "dtype", None), getattr(value, "shape", None), getattr(value, "strides", None)
+    if isinstance(dt, np.dtype) and shape is not None and strides is not None:
+        return (dt, tuple(shape), tuple(strides))  # typeof computes the layout once per key
+    return None
+
+
 def typeof(value):
-    """Numba's type of a launch argument."""
+    """Numba's type of a launch argument (array types cached by dtype, rank and layout)."""
+    if type(value) is np.ndarray:
+        fl = value.flags
+        key = (value.dtype, value.ndim, fl.c_contiguous, fl.f_contiguous)
+    else:
+        dt, shape, strides = getattr(value, "dtype", None), getattr(value, "shape", None), getattr(value, "strides", None)
+        key = None
+        if isinstance(dt, np.dtype) and shape is not None and strides is not None and not isinstance(value, np.generic):
+            shape = tuple(shape)
+            key = (dt, len(shape)) + _contiguity(shape, tuple(strides), dt.itemsize)
+    if key is not None:
+        hit = _ARRAY_TYPES.get(key)
+        if hit is None:
+            layout = "C" if key[2] else "F" if key[3] else "A"
+            hit = _ARRAY_TYPES[key] = Array(from_dtype(key[0]), key[1], layout)
+        return hit
+    return _typeof_slow(value)
+
+
+def _typeof_slow(value):
     if isinstance(value, bool) or isinstance(value, np.bool_):
         return boolean
     if isinstance(value, int):
@@ -268,9 +324,18 @@ def typeof(value):
         items = [typeof(v) for v in value]
         return UniTuple(items[0], len(items)) if items and all(i == items[0] for i in items) else Tuple(items)
     dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
+    if dtype is not None and not isinstance(dtype, np.dtype):
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            dtype = None  # e.g. a torch dtype: read the protocols below
     if dtype is None and hasattr(value, "__cuda_array_interface__"):
         cai = value.__cuda_array_interface__
-        dtype, shape = np.dtype(cai.get("descr") and cai["descr"] if cai.get("descr") and len(cai["descr"]) > 1 else cai["typestr"]), cai["shape"]
+        descr = cai.get("descr")
+        dtype, shape = np.dtype(descr if descr and len(descr) > 1 else cai["typestr"]), cai["shape"]
+    if dtype is None and hasattr(value, "__dlpack__"):
+        host = np.from_dlpack(value)  # CPU DLPack producers
+        dtype, shape = host.dtype, host.shape
     if dtype is not None and shape is not None:
         return Array(from_dtype(dtype), len(shape), _layout_of(value))
     raise TypeError(f"pydev.numba cannot pass a {type(value).__name__} to a kernel")
