@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import pydev
-from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, from_dtype
+from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, uint16, boolean, from_dtype
 
 import numba_kernels as K
 from test_fake_driver import fake_driver  # noqa: F401 - the fixture (builds test/fakecuda)
@@ -306,11 +306,15 @@ def test_syncthreads_predicates(rng):
 # --- Numba's typing -----------------------------------------------------------------------
 
 
+# Result types as Numba 0.68 types them (checked with numba.njit's nopython_signatures).
 @pytest.mark.parametrize("a,b,op,want", [
     (int32, int64, "+", "si64"), (int32, int32, "+", "si64"), (uint32, uint32, "*", "ui64"),
-    (uint64, int64, "+", "f64"), (uint32, int32, "-", "si64"), (int8, uint8, "+", "si64"),
-    (float32, int64, "*", "f64"), (float32, int16, "*", "f32"), (float32, float32, "+", "f32"),
-    (int32, int32, "/", "f64"), (float32, float32, "/", "f32"), (int64, int64, "//", "si64"),
+    (uint64, int64, "+", "si64"), (uint32, int32, "-", "si64"), (int8, uint8, "+", "si64"),
+    (float32, int64, "*", "f64"), (float32, int16, "*", "f32"), (float32, uint16, "*", "f64"),
+    (float32, uint8, "-", "f32"), (boolean, float32, "+", "f32"), (boolean, uint64, "+", "si64"),
+    (float32, float32, "+", "f32"), (int32, int32, "/", "f64"), (float32, float32, "/", "f32"),
+    (int64, int64, "//", "si64"), (uint64, int8, "//", "si64"), (float32, int32, "**", "f32"),
+    (int32, int64, "**", "si64"),
 ])
 def test_numba_binary_op_types(a, b, op, want):
     k = cuda.jit(_OPS_KERNELS[op])
@@ -349,7 +353,13 @@ def _k_fdiv(a, b, out):
     out[0] = typed(a // b)
 
 
-_OPS_KERNELS = {"+": _k_add.py_func, "*": _k_mul.py_func, "-": _k_sub.py_func, "/": _k_div.py_func, "//": _k_fdiv.py_func}
+@cuda.jit
+def _k_pow(a, b, out):
+    out[0] = typed(a ** b)
+
+
+_OPS_KERNELS = {"+": _k_add.py_func, "*": _k_mul.py_func, "-": _k_sub.py_func, "/": _k_div.py_func, "//": _k_fdiv.py_func,
+                "**": _k_pow.py_func}
 
 
 @cuda.jit

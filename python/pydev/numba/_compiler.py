@@ -124,27 +124,31 @@ def _is_num(t):
 
 
 def arith_type(a, b):
-    """The type of a + b (and - * // % **) in Numba: integers widen to 64
-    bits (int64 unless both are unsigned; uint64 with a signed integer is
-    float64); a float with an integer follows NumPy (float32 with an integer
-    of 32 bits or more is float64)."""
-    if isinstance(a, T.Boolean):
-        a = T.int64
-    if isinstance(b, T.Boolean):
-        b = T.int64
+    """The type of a + b (and - * / // %) in Numba (checked against Numba
+    0.68's own typing): integers widen to 64 bits, int64 unless both are
+    unsigned (uint64); a bool counts as an integer. A float with an integer:
+    float32 stays float32 with bool, int8, int16 and uint8, else float64."""
     if a.kind == "c" or b.kind == "c":
         return T.complex128 if max(a.bits, b.bits) > 64 or "f" in (a.kind, b.kind) and max(a.bits, b.bits) == 64 else T.complex64
     if a.is_float and b.is_float:
         return a if a.bits >= b.bits else b
     if a.is_float or b.is_float:
         f, i = (a, b) if a.is_float else (b, a)
-        return T.from_dtype(np.promote_types(f.dtype, i.dtype))
-    if a.signed and b.signed:
-        return T.int64
-    if not a.signed and not b.signed:
-        return T.uint64
-    u = a if not a.signed else b
-    return T.float64 if u.bits == 64 else T.int64
+        if f.bits == 16:
+            return T.float16 if isinstance(i, T.Boolean) or i.bits == 8 and i.signed else T.float32 if i.bits <= 16 and (i.signed or i.bits == 8) else T.float64
+        if f.bits == 32 and (isinstance(i, T.Boolean) or i.bits <= 16 and i.signed or i.bits == 8):
+            return T.float32
+        return T.float64
+    a_unsigned = a.is_int and not a.signed
+    b_unsigned = b.is_int and not b.signed
+    return T.uint64 if a_unsigned and b_unsigned else T.int64
+
+
+def pow_type(a, b):
+    """a ** b: a float base keeps its type with an integer exponent (Numba's powi)."""
+    if a.is_float and (b.is_int or isinstance(b, T.Boolean)):
+        return a
+    return arith_type(a, b)
 
 
 def bitwise_type(a, b):
@@ -1145,7 +1149,7 @@ class Compiler:
                 rt = T.float64
             ct = rt
         else:
-            rt = ct = arith_type(a.t, b.t)
+            rt = ct = arith_type(a.t, b.t) if name != "pow" else pow_type(a.t, b.t)
             if name == "pow" and rt.is_int:
                 # int ** int: int64; a negative constant exponent gives a float in Numba
                 if b.v is None and b.const is not None and b.const < 0:
@@ -1186,6 +1190,8 @@ class Compiler:
             return TV(self.f.ops.neg(self.val(self.cast(a, rt, n), n)), rt)
         if isinstance(n.op, ast.Invert):
             if isinstance(t, T.Boolean):
+                return TV(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean) if a.v is not None or a.const is None else TV(None, T.boolean, not a.const)
+            if False:
                 rt = T.int64
             elif t.is_int:
                 rt = T.int64 if t.signed else T.uint64
