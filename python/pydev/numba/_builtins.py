@@ -353,8 +353,8 @@ def _mask(c, m, node):
     return c.f.cast(c.val(c.cast(m, T.uint32, node), node), ir.Type("!pydev.warp_mask"))
 
 
-def _from_mask(c, v):
-    return TV(c.f.cast(v, ir.ui32), T.uint32)
+def _from_mask(c, v, t=T.uint32):
+    return TV(c.f.cast(v, t.ir), t)
 
 
 def _sync_pred(kind):
@@ -382,7 +382,7 @@ def _vote(kind):
         m = _mask(c, args[0], node)
         p = c.val(c.truth(c.num_arg(args[1], node), node), node)
         if kind == "ballot":
-            return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")))
+            return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")), T.int32)  # int32 in Numba
         return TV(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
     return impl
 
@@ -412,7 +412,7 @@ def match_any_sync(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 2, name="cuda.match_any_sync")
     m = _mask(c, args[0], node)
     v = c.num_arg(args[1], node, "the value")
-    return _from_mask(c, c.f.ops.match_any(m, c.val(v, node), result=ir.Type("!pydev.warp_mask")))
+    return _from_mask(c, c.f.ops.match_any(m, c.val(v, node), result=ir.Type("!pydev.warp_mask")), T.int32)
 
 
 def match_all_sync(c, args, kwargs, node):
@@ -420,7 +420,7 @@ def match_all_sync(c, args, kwargs, node):
     m = _mask(c, args[0], node)
     v = c.num_arg(args[1], node, "the value")
     r, p = c.f.ops.match_all(m, c.val(v, node), result=[ir.Type("!pydev.warp_mask"), ir.i1])
-    return c._tuple([_from_mask(c, r), TV(p, T.boolean)])
+    return c._tuple([_from_mask(c, r, T.int32), TV(p, T.boolean)])
 
 
 def _fence(scope):
@@ -462,7 +462,12 @@ def _bits(op):
             plus = c.f.emit("arith.addi", [tz, one], [sl])
             isz = c.f.emit("arith.cmpi", [v, zero], [ir.i1], {"predicate": "0"})
             r = c.f.emit("arith.select", [isz, zero, plus], [sl])
-        return TV(c.f.cast(r, a.t.ir), a.t)
+        # Numba: popc and clz keep the type, ffs is uint32, brev uint32 / uint64
+        rt = T.uint32 if op == "ffs" else (T.uint32 if a.t.bits <= 32 else T.uint64) if op == "brev" else a.t
+        if op == "ffs" and a.t.bits > 32:
+            r = c.f.cast(c.f.cast(r, a.t.ir), T.uint32.ir)
+            return TV(r, rt)
+        return TV(c.f.cast(r, a.t.ir), a.t) if rt == a.t else c.cast(TV(c.f.cast(r, a.t.ir), a.t), rt, node)
     return impl
 
 
@@ -510,7 +515,7 @@ def _ref(c, arr, idx, node):
     return c.f.ops.atomic_ref(c.val(arr, node), *out, result=rt)
 
 
-_ATOMIC_TYPES = {"add": "iuf", "sub": "iuf", "and": "iu", "or": "iu", "xor": "iu", "max": "iuf", "min": "iuf", "nanmax": "f", "nanmin": "f", "exch": "iuf"}
+_ATOMIC_TYPES = {"add": "iuf", "sub": "iuf", "and": "iu", "or": "iu", "xor": "iu", "max": "iuf", "min": "iuf", "nanmax": "iuf", "nanmin": "iuf", "exch": "iuf"}
 
 
 def _atomic(kind):
@@ -522,7 +527,8 @@ def _atomic(kind):
         if not isinstance(et, T.Number) or et.kind not in _ATOMIC_TYPES[kind] or et.bits < 32:
             raise c.err(node, f"cuda.atomic.{kind.rstrip('_')}() is not supported on {et} arrays")
         v = c.val(c.cast(c.num_arg(val, node), et, node), node)
-        return TV(c.f.ops.atomic_rmw(ref, v, kind=kind, memory="relaxed", scope="device", result=et.ir), et)
+        k = kind[3:] if kind in ("nanmax", "nanmin") and et.is_int else kind  # no NaNs among integers
+        return TV(c.f.ops.atomic_rmw(ref, v, kind=k, memory="relaxed", scope="device", result=et.ir), et)
     return impl
 
 
