@@ -72,9 +72,8 @@ def test_kernel_mutants(tmp_path):
 
 
 def test_mlir_mutants(tmp_path):
-    opt = os.path.join(ROOT, "target", "debug", "pydev-opt")
-    if not os.path.exists(opt) and not os.environ.get("PYDEV_OPT"):
-        pytest.skip("target/debug/pydev-opt is not built (make build)")
+    if mutate.pydev_opt() is None:
+        pytest.skip("pydev-opt is not built (make build)")
     tried, findings = mutate.run_mlir(150, seed=19, out=str(tmp_path), timeout=60, log=lambda s: None)
     assert tried == 150 and findings == []
 

@@ -266,7 +266,7 @@ class Gen:
         if ty == "bool":
             return self.cond(d)
         if is_int(ty):
-            k = r.choice(["arith", "arith", "arith", "div", "bit", "shift", "unary", "minmax", "conv", "ifexp", "intrinsic"])
+            k = r.choice(["arith", "arith", "arith", "div", "bit", "shift", "unary", "minmax", "conv", "ifexp", "intrinsic", "call"])
             if k == "arith":
                 a, b = self.operand(ty, d), self.operand(ty, d)
                 if result_type(a, b) != ty:
@@ -323,6 +323,11 @@ class Gen:
             if k == "ifexp":
                 c, a, b = self.cond(d), strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
                 return E(f"({a.code} if {c.code} else {b.code})", ty, lambda env, a=a, b=b, c=c: a.ev(env) if c.ev(env) else b.ev(env))
+            if k == "call":
+                # @device.func helpers, specialised per argument types
+                a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
+                self.features.add("device functions")
+                return E(f"mix({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fit(t, mix_ref(a.ev(env), b.ev(env))))
             if k == "intrinsic" and ty == "int32":
                 self.features.add("bit intrinsics")
                 src = r.choice(["uint32", "int32", "uint64"])
@@ -331,7 +336,11 @@ class Gen:
                 return E(f"device.{f}({a.code})", ty, lambda env, a=a, f=f, s=src: _bitfn(f, a.ev(env), bits(s)))
             return self.leaf(ty)
         # floats
-        k = r.choice(["arith", "arith", "arith", "div", "intdiv", "math", "minmax", "conv", "ifexp", "neg"])
+        k = r.choice(["arith", "arith", "arith", "div", "intdiv", "math", "minmax", "conv", "ifexp", "neg", "call"])
+        if k == "call":
+            a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
+            self.features.add("device functions")
+            return E(f"lerp({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fl(t, fl(t, a.ev(env) * fl(t, 0.25)) + fl(t, b.ev(env) * fl(t, 0.75))), a.mag + b.mag)
         if k == "arith":
             a, b = self.operand(ty, d), self.operand(ty, d)
             if result_type(a, b) != ty:
@@ -423,7 +432,7 @@ class Gen:
         opts = ["assign", "assign", "assign", "update"]
         if depth > 0:
             opts += ["if", "for", "while"]
-        opts += ["struct", "vec", "atomic"]
+        opts += ["struct", "vec", "atomic", "local", "tuple"]
         if in_loop:
             opts += ["break", "continue"]
         k = r.choice(opts)
@@ -511,6 +520,46 @@ class Gen:
                     raise exc()
 
             return [f"if {c.code}:", f"    {k}"], run
+        if k == "local":
+            self.features.add("local arrays")
+            ty = r.choice(["int32", "float32", "int64", "float64"])
+            e = strong(self.expr(ty, 2), ty)
+            la = f"la{self.nvars}"
+            self.nvars += 1
+            q = f"q{self.nvars}"
+            self.nvars += 1
+            idx = self.expr("int32", 1)
+            name = self.new_var(ty, e.mag + 4)
+            lines = [
+                f"{la} = device.local_array(4, device.{ty})",
+                f"for {q} in range(4):",
+                f"    {la}[{q}] = {e.code} + {q}",
+                f"{name} = {la}[({idx.code}) & 3]",
+            ]
+
+            def run(env, e=e, idx=idx, name=name, t=ty):
+                v = as_type(e, t, env)
+                j = idx.ev(env) & 3
+                env[name] = fit(t, v + j) if is_int(t) else fl(t, v + fl(t, j))
+
+            return lines, run
+        if k == "tuple":
+            self.features.add("tuples")
+            t1, t2 = r.choice(NUMS), r.choice(NUMS)
+            e1, e2 = strong(self.expr(t1, 2), t1), strong(self.expr(t2, 2), t2)
+            n1, n2 = self.new_var(t1, e1.mag), self.new_var(t2, e2.mag)
+            if r.random() < 0.5:
+                lines = [f"{n1}, {n2} = {e1.code}, {e2.code}"]
+            else:
+                tp = f"tp{self.nvars}"
+                self.nvars += 1
+                lines = [f"{tp} = ({e1.code}, {e2.code})", f"{n2} = {tp}[1]", f"{n1} = {tp}[0]"]
+
+            def run(env, e1=e1, e2=e2, n1=n1, n2=n2, t1=t1, t2=t2):
+                a, b = as_type(e1, t1, env), as_type(e2, t2, env)
+                env[n1], env[n2] = a, b
+
+            return lines, run
         if k == "struct":
             self.features.add("structs")
             a, b = self.expr("int32", 2), self.expr("float32", 2)
@@ -558,7 +607,19 @@ class Gen:
         """(lines, lockstep executor over all threads' envs) of a top-level
         statement: a per-thread one, or a warp / barrier step."""
         r = self.r
-        k = r.choice(["thread"] * 6 + ["shfl", "vote", "shared"])
+        k = r.choice(["thread"] * 6 + ["shfl", "vote", "shared", "count"])
+        if k == "count":
+            self.features.add("shared memory + barriers")
+            c = self.cond(2)
+            name = self.new_var("int32")
+
+            def go(envs, c=c, name=name):
+                preds = [bool(c.ev(env)) for env in envs]
+                for env in envs:
+                    b0 = env["i"] - env["i"] % BLOCK
+                    env[name] = sum(preds[b0 : b0 + BLOCK])
+
+            return [f"{name} = device.syncthreads_count(lambda: {c.code})"], go
         if k == "thread":
             lines, run = self.stmt(2, False)
 
@@ -640,6 +701,10 @@ class Gen:
                 env[name] = vals[env["i"] - t_ + (t_ + off) % BLOCK]
 
         return lines, go
+
+
+def mix_ref(a, b):
+    return a * 2 + b - (a & 3)
 
 
 class Break(Exception):
@@ -733,6 +798,16 @@ def _generate(seed):
         "import math",
         "",
         "import cuda.device as device",
+        "",
+        "",
+        "@device.func",
+        "def mix(a, b):",
+        "    return a * 2 + b - (a & 3)",
+        "",
+        "",
+        "@device.func",
+        "def lerp(a, b):",
+        "    return a * 0.25 + b * 0.75",
         "",
         "",
         "@device.struct",

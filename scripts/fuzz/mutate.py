@@ -315,11 +315,19 @@ def mutate_mlir(text, r):
     return "".join(lines)
 
 
+def pydev_opt():
+    """$PYDEV_OPT, else pydev-opt of $PYDEV_BIN_DIR, target/debug or target/release (None: not built)."""
+    if os.environ.get("PYDEV_OPT"):
+        return os.environ["PYDEV_OPT"]
+    dirs = [os.environ.get("PYDEV_BIN_DIR"), os.path.join(ROOT, "target", "debug"), os.path.join(ROOT, "target", "release")]
+    return next((os.path.join(d, "pydev-opt") for d in dirs if d and os.path.exists(os.path.join(d, "pydev-opt"))), None)
+
+
 def check_mlir(args, text, timeout, workdir, stats=None):
     p = os.path.join(workdir, "mutant.mlir")
     with open(p, "w") as f:
         f.write(text)
-    opt = os.environ.get("PYDEV_OPT") or os.path.join(ROOT, "target", "debug", "pydev-opt")
+    opt = pydev_opt()
     try:
         r = subprocess.run([opt, p, *args], capture_output=True, text=True, timeout=timeout, cwd=workdir, env=dict(os.environ, RUST_BACKTRACE="0"))
     except subprocess.TimeoutExpired:
