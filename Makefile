@@ -16,7 +16,7 @@ SAMPLE := test/samples/histogram.mlir
 PY_SAMPLE := test/samples/saxpy.py
 PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
-.PHONY: all setup build wheel demo test test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
+.PHONY: all setup build wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
 
 all: build
 
@@ -62,8 +62,14 @@ wheel: setup
 	maturin build --profile $(WHEEL_PROFILE) --strip $(if $(filter release,$(WHEEL_PROFILE)),--auditwheel repair,--auditwheel skip) -m python/Cargo.toml -o $(WHEEL_DIR)
 	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 
-test: build test-rust test-lit check-ptx test-gpu test-host test-python check-docs
+test: build lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs
 	@echo "make test: all passed"
+
+# Every `unsafe` block and `unsafe impl` of the workspace says why it holds
+# (a `// SAFETY:` comment): clippy's undocumented_unsafe_blocks, denied.
+lint: setup
+	@echo "== clippy: every unsafe block has a SAFETY comment =="
+	cargo clippy $(CARGO_FLAGS) --workspace --all-targets -- -A clippy::all -D clippy::undocumented_unsafe_blocks
 
 test-rust: setup
 	@echo "== Rust tests =="

@@ -41,6 +41,12 @@ if ((${#missing[@]})); then
   "$PYTHON" -m pip install -q --disable-pip-version-check --root-user-action=ignore "${missing[@]}"
 fi
 
+# clippy for `make lint` (a rustup component; fresh toolchains may lack it).
+if ! cargo clippy --version >/dev/null 2>&1; then
+  echo "setup: installing clippy (rustup component add clippy)"
+  rustup component add clippy
+fi
+
 ptxas=$("$(dirname "$0")/find-ptxas.sh")
 [ -x "$ptxas" ] || { echo "setup: ptxas not found after installing nvidia-cuda-nvcc" >&2; exit 1; }
 echo "setup: ok in $(( $(date +%s) - start )) s (LLVM/MLIR 22, $ptxas)"

@@ -31,8 +31,12 @@ pub fn context<'c>(op: OperationRef<'c, '_>) -> &'c Context {
         *refs
             .borrow_mut()
             .entry(raw.ptr as usize)
+            // SAFETY: `raw` is the live context of `op`; the ContextRef is
+            // leaked on purpose (one per context, cached) and never freed.
             .or_insert_with(|| Box::leak(Box::new(unsafe { melior::ContextRef::from_raw(raw) })))
     });
+    // SAFETY: the context outlives every operation created in it, so the
+    // reference is valid for `'c`, the lifetime of `op`'s context.
     unsafe { std::mem::transmute::<&'static Context, &'c Context>(leaked.to_ref()) }
 }
 
@@ -52,6 +56,8 @@ pub fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<Operatio
         }
         melior::ir::operation::WalkResult::Advance
     });
+    // SAFETY: each op was alive when walked; the callers rewrite each op
+    // once and never touch an erased one again (see the doc comment).
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
 
@@ -61,6 +67,8 @@ pub fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<Operatio
 /// Values live as long as their defining op or block; callers use them only
 /// while those are alive, before erasing anything.
 pub fn value<'c>(v: Value<'c, '_>) -> Value<'c, 'c> {
+    // SAFETY: `v` is live; callers use the re-borrow only while its
+    // defining op or block is (see the doc comment).
     unsafe { Value::from_raw(v.to_raw()) }
 }
 
@@ -138,6 +146,8 @@ pub fn entry_block<'c>(region: RegionRef<'c, '_>) -> Option<melior::ir::BlockRef
 /// # Safety (of the body)
 /// The op lives in the IR until a pass erases it; helpers only use it before.
 pub fn detach<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
+    // SAFETY: `op` is live and stays in the IR until a pass erases it;
+    // helpers only use the detached reference before that.
     unsafe { OperationRef::from_raw(op.to_raw()) }
 }
 
@@ -147,6 +157,8 @@ pub fn detach<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
 /// `op` is alive and attached; after removal its parent no longer owns it, and
 /// appending hands ownership to `block`.
 pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
+    // SAFETY: `op` is alive and attached; after removal its parent no
+    // longer owns it, and appending hands ownership to `block`.
     unsafe {
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
@@ -158,6 +170,7 @@ pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
 /// # Safety (of the body)
 /// An external pass has exclusive access to the op it runs on.
 pub fn op_mut<'c, 'a>(op: OperationRef<'c, 'a>) -> melior::ir::operation::OperationRefMut<'c, 'a> {
+    // SAFETY: an external pass has exclusive access to the op it runs on.
     unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }
 }
 
@@ -348,5 +361,6 @@ pub fn context_of_block<'c>(block: melior::ir::BlockRef<'c, 'c>) -> &'c Context 
     // Safety: a live block belongs to a region of a live operation or is
     // being built in the same context as its parent function.
     let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block.to_raw()) };
+    // SAFETY: the parent operation of a live block is live.
     context(unsafe { OperationRef::from_raw(parent) })
 }

@@ -179,7 +179,7 @@ fn blocks_of<'c>(f: OperationRef<'c, 'c>) -> Vec<BlockRef<'c, 'c>> {
     let mut out = Vec::new();
     let mut b = region.first_block();
     while let Some(block) = b {
-        // Safety of the lifetime: blocks live as long as the function.
+        // SAFETY: blocks live as long as the function (the lifetime only).
         out.push(unsafe { BlockRef::from_raw(block.to_raw()) });
         b = block.next_in_region();
     }
@@ -250,8 +250,10 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let mut barriers = Vec::new(); // (call, B, R)
     for call in &calls {
         let b = call.block().expect("in a block");
+        // SAFETY: a live block of the function, re-borrowed for its lifetime.
         let b = unsafe { BlockRef::from_raw(b.to_raw()) };
         let r = region.insert_block_after(b, Block::new(&[]));
+        // SAFETY: the block just inserted lives as long as the function.
         let r = unsafe { BlockRef::from_raw(r.to_raw()) };
         let mut next = call.next_in_block();
         while let Some(op) = next {
@@ -378,6 +380,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
 
     // 5. Dispatch: a new first block takes the arguments and the state.
     let real_entry = region.insert_block_after(entry, Block::new(&[]));
+    // SAFETY: the block just inserted lives as long as the function.
     let real_entry = unsafe { BlockRef::from_raw(real_entry.to_raw()) };
     let mut next = entry.first_operation();
     while let Some(op) = next {
@@ -406,6 +409,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         let i1: Type = IntegerType::new(ctx, 1).into();
         let is = b.value("arith.cmpi", &[state, c], i1, &[b.named("predicate", b.attr("0 : i64"))]);
         let next_block = region.insert_block_after(dispatch, Block::new(&[]));
+        // SAFETY: the block just inserted lives as long as the function.
         let next_block = unsafe { BlockRef::from_raw(next_block.to_raw()) };
         b.insert_op(
             OperationBuilder::new("cf.cond_br", loc)

@@ -250,7 +250,10 @@ def array_arg(obj, position, stream=None):
     if hasattr(obj, "__cuda_array_interface__"):
         return from_cai(obj, position)
     if hasattr(obj, "__array_interface__"):
-        return from_numpy(np.asarray(obj), position, keep=obj)
+        # The array view holds `obj`'s buffer export (when NumPy made one)
+        # until the launch ends, so that `obj` cannot move its memory.
+        a = np.asarray(obj)
+        return from_numpy(a, position, keep=(obj, a))
     return None
 
 

@@ -680,7 +680,11 @@ def run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream
     arrays alive until `stream` synchronizes."""
     _count("launches")
     if target == "host":
-        prog.launch(grid, block, int(shared), packed)
+        keep = [a.keep for a in arrays]
+        if keep:  # their buffer exports are held while the launch runs
+            prog.launch(grid, block, int(shared), packed, keep=keep)
+        else:
+            prog.launch(grid, block, int(shared), packed)
         return
     native = _native.get()
     if _arrays.cai_sync_enabled():

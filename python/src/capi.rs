@@ -1,5 +1,6 @@
-//! The crate's only `unsafe`: byte views of Python buffers, DLPack
-//! capsules and DLPack's C exchange API.
+//! The crate's own `unsafe` (besides the runtime calls it documents where
+//! it makes them): byte views of Python buffers and held buffer exports,
+//! DLPack capsules and DLPack's C exchange API.
 
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
@@ -17,7 +18,7 @@ pub fn with_writable<R>(obj: &Bound<'_, PyAny>, len: usize, f: impl FnOnce(&mut 
     if buf.readonly() || !buf.is_c_contiguous() || buf.len_bytes() < len {
         return Err(PyValueError::new_err(format!("the destination must be a writable, C-contiguous buffer of at least {len} bytes")));
     }
-    // Safety: the buffer is writable, contiguous and at least `len` bytes,
+    // SAFETY: the buffer is writable, contiguous and at least `len` bytes,
     // and stays alive (held by `buf`) while `f` runs with the GIL held.
     let bytes = unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<u8>(), len) };
     Ok(f(bytes))
@@ -37,45 +38,74 @@ pub struct ArrayView {
     pub descriptor: Vec<u8>,
 }
 
-/// The [`ArrayView`] of an object exporting a strided buffer; `None` when it
-/// exports none (the general launch path then says why).
-pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<ArrayView>> {
-    use pyo3::ffi;
-    let mut view = std::mem::MaybeUninit::<ffi::Py_buffer>::zeroed();
-    // Safety: `obj` is a live object and `view` a writable Py_buffer; on
-    // success the view is released below before it goes out of scope.
-    if unsafe { ffi::PyObject_GetBuffer(obj.as_ptr(), view.as_mut_ptr(), ffi::PyBUF_RECORDS_RO) } != 0 {
-        // Safety: clears the error PyObject_GetBuffer set, with the GIL held.
-        unsafe { ffi::PyErr_Clear() };
-        return Ok(None);
+/// A buffer export held for the length of a launch: while it lives, the
+/// exporter keeps the memory where it is (a `bytearray` or `array.array`
+/// refuses to resize with `BufferError`; a NumPy array holds a reference).
+/// Released, with the GIL, when dropped.
+pub struct HeldBuffer(Box<pyo3::ffi::Py_buffer>);
+
+impl HeldBuffer {
+    /// Exports `obj`'s buffer with `flags`; `None` (the error cleared) when
+    /// it exports none.
+    fn get(obj: &Bound<'_, PyAny>, flags: std::ffi::c_int) -> Option<Self> {
+        use pyo3::ffi;
+        // SAFETY: a zeroed Py_buffer is a valid place for PyObject_GetBuffer
+        // to fill; `obj` is a live object and the GIL is held (`Bound`).
+        unsafe {
+            let mut view: Box<ffi::Py_buffer> = Box::new(std::mem::zeroed());
+            if ffi::PyObject_GetBuffer(obj.as_ptr(), &mut *view, flags) != 0 {
+                ffi::PyErr_Clear();
+                return None;
+            }
+            Some(Self(view))
+        }
     }
-    // Safety: PyObject_GetBuffer succeeded, so the view is initialised; with
-    // PyBUF_RECORDS_RO, `format` is a C string and `shape` and `strides` hold
-    // `ndim` entries each.
+
+    /// Holds `obj`'s buffer export (any kind of buffer), if it has one.
+    pub fn hold(obj: &Bound<'_, PyAny>) -> Option<Self> {
+        Self::get(obj, pyo3::ffi::PyBUF_RECORDS_RO)
+    }
+}
+
+impl Drop for HeldBuffer {
+    fn drop(&mut self) {
+        // SAFETY: the view was filled by a successful PyObject_GetBuffer and
+        // is released once, with the GIL (attached here if need be).
+        Python::attach(|_| unsafe { pyo3::ffi::PyBuffer_Release(&mut *self.0) });
+    }
+}
+
+/// The [`ArrayView`] of an object exporting a strided buffer, and the
+/// export itself, held until the caller drops it (for the whole launch:
+/// the launch runs without the GIL); `None` when it exports none (the
+/// general launch path then says why).
+pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(ArrayView, HeldBuffer)>> {
+    let Some(held) = HeldBuffer::get(obj, pyo3::ffi::PyBUF_RECORDS_RO) else { return Ok(None) };
+    let v = &*held.0;
+    // SAFETY: PyObject_GetBuffer succeeded, so the view is initialised;
+    // with PyBUF_RECORDS_RO, `format` is a C string and `shape` and
+    // `strides` hold `ndim` entries each, alive while the export is held.
     unsafe {
-        let v = view.assume_init_mut();
         let n = usize::try_from(v.ndim).unwrap_or(0);
         let item = v.itemsize as i64;
-        let shape: &[ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[] };
-        let strides: &[ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[] };
+        let shape: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[] };
+        let strides: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[] };
         let format = if v.format.is_null() { "B".to_owned() } else { std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned() };
-        let result = if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
-            Err(PyValueError::new_err(format!("argument {position}: strides {strides:?} are not multiples of the item size {item}")))
-        } else {
-            let shape_i64: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
-            let elements: Vec<i64> = strides.iter().map(|s| *s as i64 / item).collect();
-            let mut descriptor = Vec::with_capacity(8 + 16 * n);
-            descriptor.extend_from_slice(&(v.buf as u64).to_le_bytes());
-            for d in shape {
-                descriptor.extend_from_slice(&(*d as u64).to_le_bytes());
-            }
-            for st in strides {
-                descriptor.extend_from_slice(&((*st as i64) / item).to_le_bytes());
-            }
-            Ok(Some(ArrayView { format, ndim: n, layout: crate::dispatch::contiguity(&shape_i64, &elements), readonly: v.readonly != 0, descriptor }))
-        };
-        ffi::PyBuffer_Release(v);
-        result
+        if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
+            return Err(PyValueError::new_err(format!("argument {position}: strides {strides:?} are not multiples of the item size {item}")));
+        }
+        let shape_i64: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
+        let elements: Vec<i64> = strides.iter().map(|s| *s as i64 / item).collect();
+        let mut descriptor = Vec::with_capacity(8 + 16 * n);
+        descriptor.extend_from_slice(&(v.buf as u64).to_le_bytes());
+        for d in shape {
+            descriptor.extend_from_slice(&(*d as u64).to_le_bytes());
+        }
+        for st in strides {
+            descriptor.extend_from_slice(&((*st as i64) / item).to_le_bytes());
+        }
+        let view = ArrayView { format, ndim: n, layout: crate::dispatch::contiguity(&shape_i64, &elements), readonly: v.readonly != 0, descriptor };
+        Ok(Some((view, held)))
     }
 }
 
@@ -130,7 +160,7 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
     const VERSIONED: &std::ffi::CStr = c"dltensor_versioned";
     const LEGACY: &std::ffi::CStr = c"dltensor";
     let cap = capsule.as_ptr();
-    // Safety: PyCapsule_IsValid accepts any object and only reads it; a
+    // SAFETY: PyCapsule_IsValid accepts any object and only reads it; a
     // valid capsule of these names holds a DLManagedTensorVersioned or a
     // DLManagedTensor (whose first member is its DLTensor), alive while the
     // capsule is. Its shape (and strides, when not null) hold ndim entries.
@@ -161,7 +191,7 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
 /// # Safety
 /// `tensor.shape` (and `tensor.strides`, when not null) hold `ndim` entries.
 unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
-    // Safety: as the caller promises.
+    // SAFETY: as the caller promises.
     unsafe {
         let n = usize::try_from(tensor.ndim).ok()?;
         let shape: &[i64] = if n > 0 { std::slice::from_raw_parts(tensor.shape, n) } else { &[] };
@@ -213,19 +243,21 @@ struct ExchangeApiRaw {
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct ExchangeApi(*const ExchangeApiRaw);
 
-// Safety: the table is immutable and lives as long as the process; its
+// SAFETY: the table is immutable and lives as long as the process; its
 // functions are called with the GIL held.
 unsafe impl Send for ExchangeApi {}
+// SAFETY: as for Send: shared references only read the immutable table.
 unsafe impl Sync for ExchangeApi {}
 
 /// A DLPack tensor exported through an exchange API, owned by the consumer:
 /// its deleter runs when the [`Exchanged`] holding it is freed.
 pub struct Managed(std::ptr::NonNull<DLManagedTensorVersioned>);
 
-// Safety: DLPack lets the owner of a managed tensor call its deleter from
+// SAFETY: DLPack lets the owner of a managed tensor call its deleter from
 // any thread; pydev does so with the GIL held (the Exchanged is freed by
 // Python).
 unsafe impl Send for Managed {}
+// SAFETY: a shared `Managed` gives no access to the tensor (only its drop does).
 unsafe impl Sync for Managed {}
 
 /// The tensors one launch exported through exchange APIs, kept on its
@@ -244,7 +276,7 @@ impl Exchanged {
 
 impl Drop for Managed {
     fn drop(&mut self) {
-        // Safety: the producer handed over this live tensor; its deleter
+        // SAFETY: the producer handed over this live tensor; its deleter
         // is called once, here, as DLPack asks of the owner.
         unsafe {
             if let Some(deleter) = (*self.0.as_ptr()).deleter {
@@ -255,30 +287,40 @@ impl Drop for Managed {
 }
 
 impl ExchangeApi {
-    /// The exchange API `ty` publishes (a "dlpack_exchange_api" capsule, or
-    /// the table's address as an int as TVM FFI accepts), walking
-    /// `prev_api` to a major version 1 table; `None` when there is none or
-    /// it lacks `managed_tensor_from_py_object_no_sync`.
+    /// The exchange API `ty` publishes, as DLPack 1.3 specifies it: a
+    /// capsule named "dlpack_exchange_api" holding a `DLPackExchangeAPI`
+    /// whose header is versioned; `prev_api` links older tables, walked
+    /// (at most 16 steps) to a version 1.2 or later table (the layout
+    /// appeared in 1.2) with `managed_tensor_from_py_object_no_sync` set
+    /// (`current_work_stream` may be null: no stream to wait for; the
+    /// other functions pydev never calls). Anything else, a bare integer
+    /// address included (which could point anywhere: DLPack 1.2 drafts
+    /// published one, 1.3 made it a capsule), is `None`: the launch then
+    /// exports through `__dlpack__`.
     pub fn of(ty: &Bound<'_, pyo3::types::PyType>) -> Option<Self> {
         use pyo3::ffi;
         const NAME: &std::ffi::CStr = c"dlpack_exchange_api";
         let attr = ty.getattr(pyo3::intern!(ty.py(), "__dlpack_c_exchange_api__")).ok()?;
-        // Safety: PyCapsule_IsValid accepts any object; a valid capsule of
-        // this name holds a DLPackExchangeAPI that lives as long as the
-        // process, as does one published as an address. `prev_api` links
-        // older tables of the same kind; the walk is bounded.
+        // SAFETY: PyCapsule_IsValid accepts any object and only reads it; a
+        // valid capsule of this name holds a DLPackExchangeAPI, which the
+        // specification makes live as long as the process. `prev_api` links
+        // older tables of the same kind (null ends the chain); the walk is
+        // bounded.
         unsafe {
-            let mut table = if ffi::PyCapsule_IsValid(attr.as_ptr(), NAME.as_ptr()) == 1 {
-                ffi::PyCapsule_GetPointer(attr.as_ptr(), NAME.as_ptr()).cast::<ExchangeApiRaw>().cast_const()
-            } else if let Ok(address) = attr.extract::<usize>() {
-                address as *const ExchangeApiRaw
-            } else {
+            if ffi::PyCapsule_IsValid(attr.as_ptr(), NAME.as_ptr()) != 1 {
                 return None;
-            };
+            }
+            let mut table = ffi::PyCapsule_GetPointer(attr.as_ptr(), NAME.as_ptr()).cast::<ExchangeApiRaw>().cast_const();
+            if table.is_null() {
+                ffi::PyErr_Clear();
+                return None;
+            }
             for _ in 0..16 {
                 let raw = table.as_ref()?;
                 if raw.major == 1 {
-                    return raw.managed_tensor_from_py_object_no_sync.map(|_| ExchangeApi(table));
+                    // The table's layout is DLPack 1.2's (the first with it).
+                    let usable = raw.minor >= 2 && raw.managed_tensor_from_py_object_no_sync.is_some();
+                    return usable.then_some(ExchangeApi(table));
                 }
                 table = raw.prev_api;
             }
@@ -291,7 +333,7 @@ impl ExchangeApi {
     /// the general path calls `__dlpack__` and reports what is wrong).
     pub fn export(&self, obj: &Bound<'_, PyAny>) -> Option<(DlpackView, Managed)> {
         let mut out = std::ptr::null_mut();
-        // Safety: the table is live (see `of`); the function takes a
+        // SAFETY: the table is live (see `of`); the function takes a
         // PyObject* of its type and, on success, hands over a live tensor
         // whose shape and strides hold ndim entries; the GIL is held.
         unsafe {
@@ -312,7 +354,7 @@ impl ExchangeApi {
     /// when the producer keeps no current stream.
     pub fn current_work_stream(&self, py: Python<'_>, device: i32) -> PyResult<Option<usize>> {
         let mut out = std::ptr::null_mut();
-        // Safety: as `export`; the function writes one pointer.
+        // SAFETY: as `export`; the function writes one pointer.
         unsafe {
             let Some(current) = (*self.0).current_work_stream else { return Ok(None) };
             if current(2, device, &mut out) != 0 {
@@ -353,14 +395,14 @@ pub fn live_exports() -> usize {
 /// # Safety
 /// `ctx` came from `Box::into_raw` in [`dlpack_capsule`] and is freed once.
 unsafe fn free_ctx(ctx: *mut u8) {
-    // Safety: as the caller promises.
+    // SAFETY: as the caller promises.
     let ctx = unsafe { Box::from_raw(ctx.cast::<ExportCtx>()) };
     LIVE_EXPORTS.fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
     Python::try_attach(move |_| drop(ctx));
 }
 
 unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
-    // Safety: `m` is a tensor dlpack_capsule boxed; DLPack calls the
+    // SAFETY: `m` is a tensor dlpack_capsule boxed; DLPack calls the
     // deleter once.
     unsafe {
         let m = Box::from_raw(m);
@@ -369,7 +411,7 @@ unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
 }
 
 unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
-    // Safety: as `delete_versioned`.
+    // SAFETY: as `delete_versioned`.
     unsafe {
         let m = Box::from_raw(m);
         free_ctx(m.manager_ctx);
@@ -381,7 +423,7 @@ unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
 /// ("used_dltensor...") and calls the deleter itself.
 unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
     use pyo3::ffi;
-    // Safety: called by Python with the dying capsule; PyCapsule_IsValid
+    // SAFETY: called by Python with the dying capsule; PyCapsule_IsValid
     // only reads it, and a valid capsule of these names holds a tensor
     // dlpack_capsule made (or one a producer made, whose deleter we call).
     unsafe {
@@ -425,7 +467,7 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
     let ndim = i32::try_from(spec.shape.len()).map_err(|_| PyValueError::new_err("too many dimensions"))?;
     let ctx = Box::into_raw(Box::new(ExportCtx { shape: spec.shape, strides: spec.strides, _owner: owner }));
     LIVE_EXPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    // Safety: the context is live until the deleter frees it, and its
+    // SAFETY: the context is live until the deleter frees it, and its
     // vectors are not touched again, so the pointers into them stay valid.
     let (shape, strides) = unsafe { ((*ctx).shape.as_ptr(), (*ctx).strides.as_ref().map_or(std::ptr::null(), |s| s.as_ptr())) };
     let dl_tensor = DLTensor {
@@ -447,7 +489,7 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
         let m = DLManagedTensor { dl_tensor, manager_ctx: ctx.cast(), deleter: Some(delete_legacy) };
         (Box::into_raw(Box::new(m)).cast::<std::ffi::c_void>(), c"dltensor")
     };
-    // Safety: the pointer is a live boxed tensor and the name a static C
+    // SAFETY: the pointer is a live boxed tensor and the name a static C
     // string; on failure no capsule owns the tensor, so it is freed here.
     unsafe {
         let capsule = ffi::PyCapsule_New(pointer, name.as_ptr(), Some(capsule_destructor));
@@ -475,7 +517,7 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
 #[unsafe(no_mangle)]
 pub extern "C" fn arc4random() -> u32 {
     let mut v = 0u32;
-    // Safety: the buffer is a live, writable u32.
+    // SAFETY: the buffer is a live, writable u32.
     let n = unsafe { libc::getrandom((&mut v as *mut u32).cast(), 4, 0) };
     if n == 4 {
         v

@@ -19,7 +19,6 @@
 use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
 use pyo3::intern;
-use pyo3::exceptions::PyRuntimeError;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
 use std::collections::HashMap;
@@ -163,6 +162,10 @@ struct Keyed<'py> {
     /// handles, the legacy default stream as 1), which the launch waits for
     /// as `__dlpack__(stream=...)` would have made it.
     waits: Vec<usize>,
+    /// The buffer exports of host arrays, held until the launch returns:
+    /// it runs without the GIL, and another thread must not resize or free
+    /// the memory meanwhile.
+    held: Vec<capi::HeldBuffer>,
 }
 
 /// What the cuda fast path reads of a `__cuda_array_interface__` dict: the
@@ -279,7 +282,7 @@ impl Dispatch {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
-        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), exchanged: Vec::new(), streams: Vec::new(), waits: Vec::new() };
+        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), exchanged: Vec::new(), streams: Vec::new(), waits: Vec::new(), held: Vec::new() };
         let mut apis: Vec<capi::ExchangeApi> = Vec::new();
         let foreign = |ty: usize| if cuda.is_some() { self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied() } else { None };
         for (i, a) in args.iter().enumerate() {
@@ -288,9 +291,10 @@ impl Dispatch {
                 if cuda.is_some() {
                     return Ok(None);
                 }
-                let Some(view) = capi::array_view(&a, i)? else { return Ok(None) };
+                let Some((view, held)) = capi::array_view(&a, i)? else { return Ok(None) };
                 keyed.key.push(KeyPart::Array { format: view.format, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
+                keyed.held.push(held);
             } else if ty == device_array as usize {
                 let layout = a.getattr(intern!(py, "_fast_key"))?;
                 if layout.is_none() {
@@ -415,7 +419,7 @@ impl Dispatch {
             }
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
-        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits }) = self.key(args, cuda)? else { return Ok(false) };
+        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits, held }) = self.key(args, cuda)? else { return Ok(false) };
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
         let (program, packed) = {
@@ -485,10 +489,18 @@ impl Dispatch {
                 waits.sort_unstable();
                 waits.dedup();
                 for s in waits {
-                    cuda::stream_wait(ours, s).map_err(PyRuntimeError::new_err)?;
+                    // SAFETY: `ours` is the launch's stream (a pydev.Stream's
+                    // or a __cuda_stream__ object's handle) and `s` a stream
+                    // a producer named for its pending work.
+                    unsafe { cuda::stream_wait(ours, s) }.map_err(crate::cuda_error)?;
                 }
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
-                p.get().run(grid, block, shared, ours, &refs)?;
+                // SAFETY: the descriptors were read from the arguments just
+                // now (DeviceArrays, DLPack exports, CAI dicts of device
+                // memory), which stay alive until the stream synchronizes
+                // (`keep` below) or, on a foreign stream, as its owner keeps
+                // them; the stream handle is the launch's.
+                unsafe { p.get().run(grid, block, shared, ours, &refs) }?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
@@ -502,7 +514,12 @@ impl Dispatch {
             }
             (Program::Host(p), None, _) => {
                 let bytes = packed.iter().map(|b| b.bytes().to_vec()).collect();
-                p.get().run(py, grid, block, shared, bytes)?;
+                // SAFETY: the descriptors of host arrays were read from
+                // their buffer exports, held (`held`) until the launch
+                // returns; DeviceArray descriptors address the host memory
+                // their (living) arguments own.
+                unsafe { p.get().run(py, grid, block, shared, bytes) }?;
+                drop(held);
             }
             _ => return Ok(false), // the entry's target was checked against the stream above
         }

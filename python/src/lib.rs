@@ -251,21 +251,58 @@ impl HostProgram {
     }
 
     /// Runs the kernel (synchronously) on `grid` blocks of `block` threads.
-    fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
+    /// `keep`: the objects the array descriptors among `args` point into;
+    /// their buffer exports (those that have one) are held until the
+    /// launch returns, so that no other thread resizes or frees the memory
+    /// while the kernel runs without the GIL.
+    #[pyo3(signature = (grid, block, shared, args, keep=Vec::new()))]
+    fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>, keep: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
-        self.run(py, grid, block, shared, bytes)
+        // A tuple keeps several objects (an array's owner and its view).
+        let mut held: Vec<capi::HeldBuffer> = Vec::with_capacity(keep.len());
+        for k in &keep {
+            match k.downcast::<PyTuple>() {
+                Ok(t) => held.extend(t.iter().filter_map(|x| capi::HeldBuffer::hold(&x))),
+                Err(_) => held.extend(capi::HeldBuffer::hold(k)),
+            }
+        }
+        // SAFETY: the descriptors are pydev._launch's packing of the
+        // arguments, whose memory `keep` (alive in the caller) owns, with
+        // the exports held here for the launch.
+        let result = unsafe { self.run(py, grid, block, shared, bytes) };
+        drop(held);
+        result
     }
 }
 
 impl HostProgram {
-    fn run(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, bytes: Vec<Vec<u8>>) -> PyResult<()> {
+    /// # Safety
+    /// As `pydev_runtime::HostProgram::launch`: every array descriptor in
+    /// `bytes` addresses live memory that stays put until this returns.
+    unsafe fn run(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, bytes: Vec<Vec<u8>>) -> PyResult<()> {
         let config = LaunchConfig { grid: [grid.0, grid.1, grid.2], block: [block.0, block.1, block.2], shared };
         HOST_LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        py.detach(|| {
+        // Ctrl-C stops launches made from the main thread (which runs
+        // Python's signal handlers).
+        let interruptible = pydev_runtime::host::interrupt::on_main_thread();
+        let result = py.detach(|| {
             let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
-            self.inner.launch(config, &refs)
-        })
-        .map_err(LaunchError::new_err)
+            // SAFETY: as the caller promises.
+            unsafe { self.inner.launch_with(config, &refs, interruptible) }
+        });
+        match result {
+            Ok(()) => Ok(()),
+            Err(pydev_runtime::Failure::Error(message)) => Err(LaunchError::new_err(message)),
+            Err(pydev_runtime::Failure::Interrupted) => {
+                // Python's handler ran: KeyboardInterrupt (or what the
+                // program's own SIGINT handler raises).
+                py.check_signals()?;
+                Err(LaunchError::new_err(format!(
+                    "kernel '{}' was interrupted by SIGINT before it finished: its outputs are incomplete",
+                    self.inner.kernel()
+                )))
+            }
+        }
     }
 }
 
@@ -292,20 +329,53 @@ impl CudaProgram {
     fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
         let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
-        self.run(grid, block, shared, stream, &refs)
+        // SAFETY: pydev._launch packs the descriptors of arrays it keeps
+        // alive on the stream until it synchronizes (`keep_alive`), and the
+        // handle of the launch's stream.
+        unsafe { self.run(grid, block, shared, stream, &refs) }
     }
 }
 
 impl CudaProgram {
-    fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]]) -> PyResult<()> {
+    /// # Safety
+    /// As `pydev_runtime::cuda::CudaKernel::launch`.
+    unsafe fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]]) -> PyResult<()> {
         let shared = u32::try_from(shared).map_err(|_| PyValueError::new_err(format!("{shared} bytes of dynamic shared memory is more than a launch can ask for")))?;
         CUDA_LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, args).map_err(PyRuntimeError::new_err)
+        // SAFETY: as the caller promises.
+        unsafe { self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, args) }.map_err(cuda_error)
+    }
+}
+
+/// A driver error as a Python exception: `pydev.LaunchError` once a fault
+/// in a kernel made the context unusable (the message names the kernel),
+/// else RuntimeError.
+pub(crate) fn cuda_error(message: String) -> PyErr {
+    if cuda::context_lost() {
+        LaunchError::new_err(message)
+    } else {
+        PyRuntimeError::new_err(message)
     }
 }
 
 fn rt<T>(r: Result<T, String>) -> PyResult<T> {
-    r.map_err(PyRuntimeError::new_err)
+    r.map_err(cuda_error)
+}
+
+/// Waits for `stream` without blocking Ctrl-C: polls the driver without
+/// the GIL for up to 20 ms at a time, then runs Python's signal handlers
+/// (KeyboardInterrupt propagates; the queued work goes on).
+///
+/// # Safety
+/// `stream` is 0, 1, 2 or a live stream handle.
+unsafe fn wait_stream(py: Python<'_>, stream: usize) -> PyResult<()> {
+    loop {
+        // SAFETY: as the caller promises.
+        if rt(py.detach(|| unsafe { cuda::stream_poll(stream, std::time::Duration::from_millis(20)) }))? {
+            return Ok(());
+        }
+        py.check_signals()?;
+    }
 }
 
 #[pyfunction]
@@ -334,7 +404,9 @@ fn cuda_alloc(nbytes: usize) -> PyResult<usize> {
 
 #[pyfunction]
 fn cuda_free(ptr: usize) -> PyResult<()> {
-    rt(cuda::free(ptr))
+    // SAFETY: pydev.DeviceArray frees the pointer cuda_alloc gave it, once,
+    // when it dies (this private function has no other caller).
+    rt(unsafe { cuda::free(ptr) })
 }
 
 #[pyfunction]
@@ -344,13 +416,20 @@ fn cuda_memcpy_htod(dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, st
     if bytes.len() < nbytes {
         return Err(PyValueError::new_err(format!("the source has {} bytes, {nbytes} requested", bytes.len())));
     }
-    rt(cuda::memcpy_htod(dst, &bytes[..nbytes], stream))
+    // SAFETY: pydev passes a device array's address with its size in bytes
+    // (`nbytes`) and the stream handle of the copy.
+    rt(unsafe { cuda::memcpy_htod(dst, &bytes[..nbytes], stream) })
 }
 
 #[pyfunction]
 #[pyo3(signature = (dst_buffer, src, nbytes, stream=0))]
-fn cuda_memcpy_dtoh(dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize) -> PyResult<()> {
-    rt(capi::with_writable(dst_buffer, nbytes, |dst| cuda::memcpy_dtoh(dst, src, stream))?)
+fn cuda_memcpy_dtoh(py: Python<'_>, dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize) -> PyResult<()> {
+    // The work queued before the copy first (interruptible), then the copy
+    // itself, which is then quick: a pageable copy blocks in the driver.
+    // SAFETY: pydev passes the stream handle of the copy.
+    unsafe { wait_stream(py, stream) }?;
+    // SAFETY: pydev passes a device array's address with its size in bytes.
+    rt(capi::with_writable(dst_buffer, nbytes, |dst| unsafe { cuda::memcpy_dtoh(dst, src, stream) })?)
 }
 
 #[pyfunction]
@@ -358,14 +437,18 @@ fn cuda_stream_create() -> PyResult<usize> {
     rt(cuda::stream_create())
 }
 
+/// Waits for the work queued on `handle`; Ctrl-C raises KeyboardInterrupt.
 #[pyfunction]
-fn cuda_stream_synchronize(handle: usize) -> PyResult<()> {
-    rt(cuda::stream_synchronize(handle))
+fn cuda_stream_synchronize(py: Python<'_>, handle: usize) -> PyResult<()> {
+    // SAFETY: pydev.Stream and the stream protocols pass driver handles.
+    unsafe { wait_stream(py, handle) }
 }
 
 #[pyfunction]
 fn cuda_stream_wait(waiter: usize, waited: usize) -> PyResult<()> {
-    rt(cuda::stream_wait(waiter, waited))
+    // SAFETY: pydev passes the handles of the launch's stream and of a
+    // stream a producer named.
+    rt(unsafe { cuda::stream_wait(waiter, waited) })
 }
 
 #[pyfunction]

@@ -129,7 +129,7 @@ class FakeNative(types.ModuleType):
                 fake.loaded.append((text, kernel))
                 self.text = text
 
-            def launch(self, grid, block, shared, args):
+            def launch(self, grid, block, shared, args, keep=()):
                 fake.launched.append((self.text, grid, block, shared, [bytes(a) for a in args]))
 
         self.HostProgram = HostProgram

@@ -9,22 +9,106 @@
 
 use cudarc::driver::{result, sys};
 use std::ffi::{c_void, CString};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The kernel launched last on each stream (and on any stream, under
+/// `usize::MAX`): a fault the driver reports later, at a synchronize or a
+/// copy, is the work of one of them, so errors name it.
+static LAST_LAUNCHED: Mutex<Vec<(usize, Arc<str>)>> = Mutex::new(Vec::new());
+
+/// Set once a sticky error (a fault inside a kernel) made the context
+/// unusable: the sentence every later call returns.
+static LOST: OnceLock<String> = OnceLock::new();
+
+/// Whether the CUDA context is unusable after a fault in a kernel (errors
+/// are then `pydev.LaunchError`s).
+pub fn context_lost() -> bool {
+    LOST.get().is_some()
+}
+
+fn remember_launch(stream: usize, kernel: &Arc<str>) {
+    let mut last = LAST_LAUNCHED.lock().unwrap_or_else(|p| p.into_inner());
+    for key in [stream, usize::MAX] {
+        match last.iter_mut().find(|(s, _)| *s == key) {
+            Some(entry) => entry.1 = kernel.clone(),
+            None => last.push((key, kernel.clone())),
+        }
+    }
+}
+
+fn last_launched(stream: Option<usize>) -> Option<(Arc<str>, bool)> {
+    let last = LAST_LAUNCHED.lock().unwrap_or_else(|p| p.into_inner());
+    let on = |key: usize| last.iter().find(|(s, _)| *s == key).map(|(_, k)| k.clone());
+    match stream.and_then(on) {
+        Some(k) => Some((k, true)),
+        None => on(usize::MAX).map(|k| (k, false)),
+    }
+}
+
+/// Errors after which the context cannot be used again (the driver
+/// returns them from every later call): faults inside a kernel.
+fn is_sticky(r: sys::CUresult) -> bool {
+    use sys::CUresult::*;
+    matches!(
+        r,
+        CUDA_ERROR_ILLEGAL_ADDRESS
+            | CUDA_ERROR_LAUNCH_TIMEOUT
+            | CUDA_ERROR_HARDWARE_STACK_ERROR
+            | CUDA_ERROR_ILLEGAL_INSTRUCTION
+            | CUDA_ERROR_MISALIGNED_ADDRESS
+            | CUDA_ERROR_INVALID_ADDRESS_SPACE
+            | CUDA_ERROR_INVALID_PC
+            | CUDA_ERROR_LAUNCH_FAILED
+            | CUDA_ERROR_ECC_UNCORRECTABLE
+            | CUDA_ERROR_CONTEXT_IS_DESTROYED
+    )
+}
 
 fn check(r: sys::CUresult, what: &str) -> Result<(), String> {
+    check_on(r, what, None)
+}
+
+/// As [`check`], for a call about `stream`: a sticky error names the
+/// kernel launched last on it and says the context is lost.
+fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), String> {
     if r == sys::CUresult::CUDA_SUCCESS {
         return Ok(());
     }
     let name = result::DriverError(r).error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if is_sticky(r) {
+        let culprit = match last_launched(stream) {
+            Some((k, true)) => format!("kernel '{k}' (the last launched on stream {:#x}) faulted on the GPU", stream.unwrap_or(0)),
+            Some((k, false)) => format!("kernel '{k}' (the last launched) faulted on the GPU"),
+            None => "a kernel faulted on the GPU".to_owned(),
+        };
+        let lost = LOST.get_or_init(|| {
+            format!(
+                "{culprit}: {r:?} ({name}). The CUDA context is now unusable: every later launch, copy and allocation in this process fails; \
+                 restart the process. To find the fault, run the kernel on the host target with bounds checks \
+                 (PYDEV_TARGET=host PYDEV_BOUNDSCHECK=1) or under compute-sanitizer"
+            )
+        });
+        return Err(format!("{what} failed: {lost}"));
+    }
     Err(format!("{what} failed: {r:?} ({name})"))
+}
+
+/// The error of any call once the context is lost.
+fn usable() -> Result<(), String> {
+    match LOST.get() {
+        Some(lost) => Err(format!("the CUDA context is unusable since an earlier fault: {lost}")),
+        None => Ok(()),
+    }
 }
 
 /// The primary context of device 0, made current on the calling thread.
 fn context() -> Result<sys::CUcontext, String> {
+    usable()?;
     static CONTEXT: OnceLock<Result<usize, String>> = OnceLock::new();
     let ctx = CONTEXT
         .get_or_init(|| {
-            // Safety: is_culib_present only tries to load libcuda.
+            // SAFETY: is_culib_present only tries to load libcuda.
             if !unsafe { sys::is_culib_present() } {
                 return Err("no CUDA driver: libcuda.so could not be loaded".into());
             }
@@ -34,13 +118,13 @@ fn context() -> Result<sys::CUcontext, String> {
                 return Err("the CUDA driver reports no device".into());
             }
             let dev = result::device::get(0).map_err(|e| e.to_string())?;
-            // Safety: a valid device handle.
+            // SAFETY: a valid device handle.
             let ctx = unsafe { result::primary_ctx::retain(dev) }.map_err(|e| format!("cannot retain the primary context: {e}"))?;
             Ok(ctx as usize)
         })
         .clone()?;
     let ctx = ctx as sys::CUcontext;
-    // Safety: the primary context stays retained for the process.
+    // SAFETY: the primary context stays retained for the process.
     unsafe { result::ctx::set_current(ctx) }.map_err(|e| e.to_string())?;
     Ok(ctx)
 }
@@ -55,7 +139,7 @@ pub fn arch() -> Result<String, String> {
     context()?;
     let dev = result::device::get(0).map_err(|e| e.to_string())?;
     let attr = |a| {
-        // Safety: valid device and attribute.
+        // SAFETY: valid device and attribute.
         unsafe { result::device::get_attribute(dev, a) }.map_err(|e| e.to_string())
     };
     let major = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
@@ -67,7 +151,7 @@ pub fn arch() -> Result<String, String> {
 pub struct CudaKernel {
     module: usize,
     function: usize,
-    name: String,
+    name: Arc<str>,
     /// Byte size of each parameter, as the PTX declares them: the driver
     /// copies that many bytes from each parameter pointer, so a launch
     /// whose packing disagrees is refused instead of reading past it.
@@ -117,16 +201,19 @@ impl CudaKernel {
         let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
         let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
         let mut module: sys::CUmodule = std::ptr::null_mut();
-        // Safety: NUL-terminated PTX; the options point at live buffers.
+        // SAFETY: NUL-terminated PTX; the options point at live buffers.
         let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr()) };
+        if is_sticky(r) {
+            return Err(check(r, &format!("loading the PTX of '{kernel}'")).unwrap_err());
+        }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
             return Err(format!("the CUDA driver could not load the PTX of '{kernel}' ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
         }
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
-        // Safety: a module just loaded.
+        // SAFETY: a module just loaded.
         let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the PTX: {e}"))?;
-        Ok(Self { module: module as usize, function: function as usize, name: kernel.to_owned(), params })
+        Ok(Self { module: module as usize, function: function as usize, name: kernel.into(), params })
     }
 
     /// Byte size of each parameter.
@@ -135,7 +222,13 @@ impl CudaKernel {
     }
 
     /// Launches asynchronously on `stream` (0: the legacy default stream).
-    pub fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
+    ///
+    /// # Safety
+    /// `stream` is 0, 1, 2 or a live stream handle of this context, and
+    /// every device address the arguments carry (array descriptors) points
+    /// at device memory holding what the kernel reaches, alive until the
+    /// launch completes.
+    pub unsafe fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
         context()?;
         if args.len() != self.params.len() || args.iter().zip(&self.params).any(|(a, n)| a.len() != *n) {
             let sizes = |v: &mut dyn Iterator<Item = usize>| v.map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
@@ -150,7 +243,7 @@ impl CudaKernel {
         }
         // The driver copies each parameter from these pointers at launch.
         let mut params: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
-        // Safety: `function` came from a loaded module; `params` holds one
+        // SAFETY: `function` came from a loaded module; `params` holds one
         // pointer per kernel parameter, each to as many bytes as the PTX
         // declares (checked above).
         let r = unsafe {
@@ -164,45 +257,60 @@ impl CudaKernel {
                 std::ptr::null_mut(),
             )
         };
-        check(r, &format!("launching kernel '{}'", self.name))
+        remember_launch(stream, &self.name);
+        check_on(r, &format!("launching kernel '{}'", self.name), Some(stream))
     }
 }
 
 impl Drop for CudaKernel {
     fn drop(&mut self) {
-        // Safety: loaded once, unloaded once.
+        // SAFETY: loaded once, unloaded once.
         let _ = unsafe { result::module::unload(self.module as sys::CUmodule) };
     }
 }
 
 pub fn alloc(bytes: usize) -> Result<usize, String> {
     context()?;
-    // Safety: plain allocation (at least 1 byte: zero-size arrays get one).
+    // SAFETY: plain allocation (at least 1 byte: zero-size arrays get one).
     unsafe { result::malloc_sync(bytes.max(1)) }.map(|p| p as usize).map_err(|e| format!("cudaMalloc of {bytes} bytes failed: {e}"))
 }
 
-pub fn free(ptr: usize) -> Result<(), String> {
+/// Frees an allocation.
+///
+/// # Safety
+/// `ptr` came from [`alloc`], is freed once, and no queued work uses it.
+pub unsafe fn free(ptr: usize) -> Result<(), String> {
     context()?;
-    // Safety: a pointer from `alloc`, freed once by its owner.
+    // SAFETY: a pointer from `alloc`, freed once by its owner.
     unsafe { result::free_sync(ptr as sys::CUdeviceptr) }.map_err(|e| e.to_string())
 }
 
-pub fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), String> {
+/// Copies `src` to device address `dst` and waits for it.
+///
+/// # Safety
+/// `dst` addresses at least `src.len()` bytes of live device memory;
+/// `stream` is 0, 1, 2 or a live stream handle of this context.
+pub unsafe fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), String> {
     context()?;
-    // Safety: `dst` holds at least `src.len()` bytes (the caller's array);
+    // SAFETY: `dst` holds at least `src.len()` bytes (the caller's array);
     // synchronised before returning, so `src` may be freed afterwards.
     unsafe {
-        check(sys::cuMemcpyHtoDAsync_v2(dst as sys::CUdeviceptr, src.as_ptr().cast(), src.len(), stream as sys::CUstream), "copy to device")?;
-        check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize")
+        check_on(sys::cuMemcpyHtoDAsync_v2(dst as sys::CUdeviceptr, src.as_ptr().cast(), src.len(), stream as sys::CUstream), "copy to device", Some(stream))?;
+        check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream))
     }
 }
 
-pub fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
+/// Copies `dst.len()` bytes from device address `src` and waits for it.
+///
+/// # Safety
+/// `src` addresses at least `dst.len()` bytes of live device memory;
+/// `stream` is 0, 1, 2 or a live stream handle of this context.
+pub unsafe fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
     context()?;
-    // Safety: as for `memcpy_htod`.
+    // SAFETY: as for `memcpy_htod`.
     unsafe {
-        check(sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src as sys::CUdeviceptr, dst.len(), stream as sys::CUstream), "copy to host")?;
-        check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize")
+        check_on(sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src as sys::CUdeviceptr, dst.len(), stream as sys::CUstream), "copy to host", Some(stream))?;
+        check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream))
     }
 }
 
@@ -211,17 +319,49 @@ pub fn stream_create() -> Result<usize, String> {
     result::stream::create(result::stream::StreamKind::NonBlocking).map(|s| s as usize).map_err(|e| e.to_string())
 }
 
-pub fn stream_synchronize(stream: usize) -> Result<(), String> {
+/// Waits (blocking, uninterruptibly) for the work queued on `stream`.
+///
+/// # Safety
+/// `stream` is 0, 1, 2 or a live stream handle of this context.
+pub unsafe fn stream_synchronize(stream: usize) -> Result<(), String> {
     context()?;
-    // Safety: a stream handle from the driver (or 0, 1, 2).
-    unsafe { check(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize") }
+    // SAFETY: a stream handle from the driver (or 0, 1, 2).
+    unsafe { check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream)) }
+}
+
+/// Waits at most about `budget` for the work queued on `stream`: whether
+/// it is done. Polls `cuStreamQuery` with sleeps growing from 20 us to
+/// 1 ms, so that a caller can check for Ctrl-C between calls (a blocking
+/// `cuStreamSynchronize` cannot be interrupted).
+///
+/// # Safety
+/// `stream` is 0, 1, 2 or a live stream handle of this context.
+pub unsafe fn stream_poll(stream: usize, budget: Duration) -> Result<bool, String> {
+    context()?;
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(20);
+    loop {
+        // SAFETY: a stream handle from the driver (or 0, 1, 2).
+        let r = unsafe { sys::cuStreamQuery(stream as sys::CUstream) };
+        if r != sys::CUresult::CUDA_ERROR_NOT_READY {
+            return check_on(r, "stream synchronize", Some(stream)).map(|()| true);
+        }
+        if start.elapsed() >= budget {
+            return Ok(false);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(1));
+    }
 }
 
 /// Makes `waiter` wait for the work queued so far on `waited`.
-pub fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
+///
+/// # Safety
+/// Both are 0, 1, 2 or live stream handles of this context.
+pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
     context()?;
     let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string())?;
-    // Safety: live event and stream handles.
+    // SAFETY: live event and stream handles.
     unsafe {
         result::event::record(event, waited as sys::CUstream).map_err(|e| e.to_string())?;
         check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait")?;
@@ -231,7 +371,8 @@ pub fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
 
 pub fn synchronize() -> Result<(), String> {
     context()?;
-    result::ctx::synchronize().map_err(|e| e.to_string())
+    // SAFETY: the context is current (above).
+    check(unsafe { sys::cuCtxSynchronize() }, "context synchronize")
 }
 
 #[cfg(test)]

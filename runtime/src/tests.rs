@@ -44,7 +44,9 @@ fn array<T>(data: &mut [T], shape: &[u64]) -> Vec<u8> {
 
 fn launch(p: &HostProgram, grid: u32, block: u32, args: &[Vec<u8>]) -> Result<(), String> {
     let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
-    p.launch(LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], shared: 0 }, &refs)
+    // SAFETY: the tests' descriptors come from `array` over vectors that
+    // outlive the launch.
+    unsafe { p.launch(LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], shared: 0 }, &refs) }
 }
 
 #[test]
@@ -268,7 +270,8 @@ fn three_dimensional_grids_and_blocks() {
     let mut out = vec![-1i32; d * h * w];
     let args = [array(&mut out, &[d as u64, h as u64, w as u64])];
     let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
-    p.launch(LaunchConfig { grid: [2, 2, 1], block: [4, 3, 3], shared: 0 }, &refs).unwrap();
+    // SAFETY: `out` outlives the launch.
+    unsafe { p.launch(LaunchConfig { grid: [2, 2, 1], block: [4, 3, 3], shared: 0 }, &refs) }.unwrap();
     for z in 0..d {
         for y in 0..h {
             for x in 0..w {
@@ -289,7 +292,8 @@ fn dynamic_shared_memory_has_the_launch_size() {
     let mut out = vec![f32::NAN; n];
     let args = [array(&mut out, &[n as u64]), array(&mut x, &[n as u64])];
     let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
-    p.launch(LaunchConfig { grid: [3, 1, 1], block: [64, 1, 1], shared: 64 * 4 }, &refs).unwrap();
+    // SAFETY: `out` and `x` outlive the launch.
+    unsafe { p.launch(LaunchConfig { grid: [3, 1, 1], block: [64, 1, 1], shared: 64 * 4 }, &refs) }.unwrap();
     for (i, &o) in out.iter().enumerate() {
         let (b, t) = (i / 64, i % 64);
         assert_eq!(o, x[b * 64 + 63 - t] + 64.0, "element {i}");

@@ -10,11 +10,21 @@
  * Build: gcc -shared -fPIC -o libcuda.so fakecuda.c; put its folder on
  * LD_LIBRARY_PATH before the process starts. The fakecuda_* functions are
  * the test's view (ctypes). Setting FAKECUDA_NO_DEVICE=1 makes it report no
- * device; FAKECUDA_DISCARD=1 makes launches only count (benchmarks). */
+ * device; FAKECUDA_DISCARD=1 makes launches only count (benchmarks).
+ *
+ * Faults (docs/reliability.md): fakecuda_busy(seconds) keeps every stream
+ * busy that long (cuStreamQuery says CUDA_ERROR_NOT_READY, the blocking
+ * synchronizes sleep), as a long-running kernel would; and
+ * fakecuda_fault_next_launch(code) makes the next launch succeed and then
+ * "fault": from then on every call returns `code` (a sticky error such as
+ * CUDA_ERROR_ILLEGAL_ADDRESS, 700), as a real context does after a kernel
+ * faulted. Calls are serialised by one lock (tests launch from threads). */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef int CUresult;
 enum {
@@ -25,6 +35,8 @@ enum {
     CUDA_ERROR_INVALID_HANDLE = 400,
     CUDA_ERROR_NOT_FOUND = 500,
     CUDA_ERROR_INVALID_PTX = 218,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
 };
 enum { CU_JIT_ERROR_LOG_BUFFER = 5, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6 };
 enum { ATTR_CC_MAJOR = 75, ATTR_CC_MINOR = 76 };
@@ -59,6 +71,34 @@ static long live_allocations, live_modules;
 static uint64_t next_handle = 0x5000;
 static int primary_context = 1;
 
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+#define LOCKED(expr) do { pthread_mutex_lock(&lock); CUresult r_ = (expr); pthread_mutex_unlock(&lock); return r_; } while (0)
+
+/* The sticky error of a faulted context (0: none), and when the streams'
+ * simulated work ends (CLOCK_MONOTONIC seconds). */
+static volatile CUresult sticky;
+static int fault_next;
+static volatile double busy_until;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+void fakecuda_busy(double seconds) { busy_until = now() + seconds; }
+void fakecuda_fault_next_launch(int code) { fault_next = code; }
+void fakecuda_reset_fault(void) { sticky = 0; fault_next = 0; }
+
+/* What a synchronize returns after waiting out the simulated work. */
+static CUresult wait_streams(void) {
+    while (now() < busy_until && !sticky) {
+        struct timespec t = {0, 1000000};
+        nanosleep(&t, NULL);
+    }
+    return sticky;
+}
+
 static const char *error_text(CUresult r) {
     switch (r) {
     case CUDA_SUCCESS: return "no error";
@@ -68,6 +108,8 @@ static const char *error_text(CUresult r) {
     case CUDA_ERROR_INVALID_HANDLE: return "invalid resource handle";
     case CUDA_ERROR_NOT_FOUND: return "named symbol not found";
     case CUDA_ERROR_INVALID_PTX: return "a PTX JIT compilation failed";
+    case CUDA_ERROR_NOT_READY: return "device not ready";
+    case CUDA_ERROR_ILLEGAL_ADDRESS: return "an illegal memory access was encountered";
     default: return "unknown error";
     }
 }
@@ -79,7 +121,7 @@ CUresult cuDeviceGetCount(int *n) { *n = getenv("FAKECUDA_NO_DEVICE") ? 0 : 1; r
 CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
 CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = &primary_context; return CUDA_SUCCESS; }
 CUresult cuCtxSetCurrent(void *ctx) { return ctx == &primary_context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
-CUresult cuCtxSynchronize(void) { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize(void) { return wait_streams(); }
 
 CUresult cuDeviceGetAttribute(int *value, int attribute, int dev) {
     (void)dev;
@@ -133,8 +175,10 @@ static void parse_entries(Module *m) {
     }
 }
 
-CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
+static CUresult module_load(void **module, const void *image, unsigned n, int *options, void **values) {
     const char *ptx = image;
+    if (sticky)
+        return sticky;
     if (!strstr(ptx, ".version") || !strstr(ptx, ".target")) {
         char *log = NULL;
         size_t cap = 0;
@@ -154,7 +198,13 @@ CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *o
     return CUDA_SUCCESS;
 }
 
+CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
+    LOCKED(module_load(module, image, n, options, values));
+}
+
 CUresult cuModuleLoadData(void **module, const void *image) { return cuModuleLoadDataEx(module, image, 0, NULL, NULL); }
+
+CUresult cuModuleUnload(void *module);
 
 CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
     Module *m = module;
@@ -167,7 +217,7 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
     return CUDA_ERROR_NOT_FOUND;
 }
 
-CUresult cuModuleUnload(void *module) {
+static CUresult module_unload(void *module) {
     Module *m = module;
     free(m->ptx);
     free(m->functions);
@@ -176,9 +226,15 @@ CUresult cuModuleUnload(void *module) {
     return CUDA_SUCCESS;
 }
 
-CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned shared, void *stream, void **params, void **extra) {
+static CUresult launch(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                       unsigned shared, void *stream, void **params, void **extra) {
     Function *f = function;
+    if (sticky)
+        return sticky;
+    if (fault_next) { /* this kernel "faults" once it runs */
+        sticky = fault_next;
+        fault_next = 0;
+    }
     if (!f || extra || (f->nparams && !params))
         return CUDA_ERROR_INVALID_VALUE;
     if ((uint64_t)bx * by * bz > 1024 || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0)
@@ -213,12 +269,21 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
     return CUDA_SUCCESS;
 }
 
+CUresult cuModuleUnload(void *module) { LOCKED(module_unload(module)); }
+
+CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra) {
+    LOCKED(launch(function, gx, gy, gz, bx, by, bz, shared, stream, params, extra));
+}
+
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+    if (sticky)
+        return sticky;
     void *p = malloc(bytes ? bytes : 1);
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     memset(p, 0xAB, bytes); /* uninitialised device memory is not zeros */
-    live_allocations++;
+    __atomic_add_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
     *ptr = (uint64_t)(uintptr_t)p;
     return CUDA_SUCCESS;
 }
@@ -227,15 +292,35 @@ CUresult cuMemFree_v2(uint64_t ptr) {
     if (!ptr)
         return CUDA_ERROR_INVALID_VALUE;
     free((void *)(uintptr_t)ptr);
-    live_allocations--;
+    __atomic_sub_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
     return CUDA_SUCCESS;
 }
 
-CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) { (void)stream; memcpy((void *)(uintptr_t)dst, src, n); return CUDA_SUCCESS; }
-CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *stream) { (void)stream; memcpy(dst, (void *)(uintptr_t)src, n); return CUDA_SUCCESS; }
-CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; *stream = (void *)(uintptr_t)(next_handle += 0x10); return CUDA_SUCCESS; }
+CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) {
+    (void)stream;
+    if (sticky)
+        return sticky;
+    memcpy((void *)(uintptr_t)dst, src, n);
+    return CUDA_SUCCESS;
+}
+CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *stream) {
+    (void)stream;
+    CUresult r = wait_streams(); /* a pageable copy waits for the stream */
+    if (r)
+        return r;
+    memcpy(dst, (void *)(uintptr_t)src, n);
+    return CUDA_SUCCESS;
+}
+static CUresult stream_create(void **stream) { *stream = (void *)(uintptr_t)(next_handle += 0x10); return CUDA_SUCCESS; }
+CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; LOCKED(stream_create(stream)); }
 CUresult cuStreamDestroy_v2(void *stream) { (void)stream; return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; return wait_streams(); }
+CUresult cuStreamQuery(void *stream) {
+    (void)stream;
+    if (sticky)
+        return sticky;
+    return now() < busy_until ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 /* An event remembers the stream it was recorded on, so the stream waits
  * the test sees name both streams. */
 CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; *event = calloc(1, sizeof(uint64_t)); return CUDA_SUCCESS; }
@@ -244,8 +329,7 @@ CUresult cuEventDestroy_v2(void *event) { free(event); return CUDA_SUCCESS; }
 
 static uint64_t waits[1024][2];
 static int nwaits;
-CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
-    (void)flags;
+static CUresult stream_wait(void *stream, void *event) {
     if (nwaits < 1024) {
         waits[nwaits][0] = (uint64_t)(uintptr_t)stream;
         waits[nwaits][1] = *(uint64_t *)event;
@@ -253,6 +337,7 @@ CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) {
     }
     return CUDA_SUCCESS;
 }
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) { (void)flags; LOCKED(stream_wait(stream, event)); }
 
 /* --- the test's view --- */
 int fakecuda_launch_count(void) { return nlaunches; }
@@ -267,14 +352,18 @@ uint64_t fakecuda_wait(int i, int which) { return i < nwaits ? waits[i][which & 
  * bytes, one after another (`cap` bytes at most). Returns the total size. */
 long fakecuda_launch(int i, char *kernel, size_t kernel_cap, unsigned *dims, uint64_t *stream, int *nparams,
                      size_t *sizes, unsigned char *bytes, size_t cap) {
-    if (i < 0 || i >= nlaunches || !launches)
-        return -1;
-    Launch *l = &launches[i];
-    snprintf(kernel, kernel_cap, "%s", l->kernel);
-    memcpy(dims, l->dims, sizeof l->dims);
-    *stream = l->stream;
-    *nparams = l->nparams;
-    memcpy(sizes, l->sizes, l->nparams * sizeof(size_t));
-    memcpy(bytes, l->bytes, l->nbytes < cap ? l->nbytes : cap);
-    return (long)l->nbytes;
+    pthread_mutex_lock(&lock);
+    long n = -1;
+    if (i >= 0 && i < nlaunches && launches) {
+        Launch *l = &launches[i];
+        snprintf(kernel, kernel_cap, "%s", l->kernel);
+        memcpy(dims, l->dims, sizeof l->dims);
+        *stream = l->stream;
+        *nparams = l->nparams;
+        memcpy(sizes, l->sizes, l->nparams * sizeof(size_t));
+        memcpy(bytes, l->bytes, l->nbytes < cap ? l->nbytes : cap);
+        n = (long)l->nbytes;
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
 }

@@ -99,7 +99,7 @@ impl Chunk {
 }
 
 pub fn as_bytes(v: &mut [Chunk]) -> &mut [u8] {
-    // Safety: Chunk is plain bytes; any byte pattern is valid for u8.
+    // SAFETY: Chunk is plain bytes; any byte pattern is valid for u8.
     unsafe { std::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
@@ -117,42 +117,69 @@ pub fn argv(buffers: &[Vec<Chunk>], ctx_slot: *mut *mut ThreadCtx) -> Vec<*mut c
 }
 
 /// Calls packed entry `f` with `buffers` and `ctx`.
-pub fn run_packed(f: usize, buffers: &[Vec<Chunk>], ctx: &mut ThreadCtx) {
+///
+/// # Safety
+/// `f` is the packed wrapper of a kernel (or block loop) of a live engine
+/// whose parameters are `buffers` (one per parameter, each at least the
+/// parameter's size) and the context; `ctx` is filled in for the launch
+/// that owns `buffers`.
+pub unsafe fn run_packed(f: usize, buffers: &[Vec<Chunk>], ctx: &mut ThreadCtx) {
     let mut slot: *mut ThreadCtx = ctx;
     let mut args = argv(buffers, &mut slot);
-    // Safety: `f` is a packed wrapper of a kernel whose parameters are the
-    // buffers (sizes checked at launch) and the context.
+    // SAFETY: as the caller promises; `args` holds one pointer per buffer
+    // and the context slot, all alive during the call.
     unsafe { crate::capi::call_packed(f, args.as_mut_ptr()) }
 }
 
-fn launch_of<'a>(ctx: *mut ThreadCtx) -> &'a Launch<'a> {
-    // Safety: every context the runtime hands to a kernel points at the
-    // launch that is running it.
+/// The launch running the kernel thread of `ctx`.
+///
+/// # Safety
+/// `ctx` is a context the runtime handed to a kernel of a launch that is
+/// still running (its `launch` field points at it).
+unsafe fn launch_of<'a>(ctx: *mut ThreadCtx) -> &'a Launch<'a> {
+    // SAFETY: as the caller promises.
     unsafe { &*(*ctx).launch.cast::<Launch<'a>>() }
 }
 
-fn fiber_of<'a>(ctx: *mut ThreadCtx) -> Option<&'a mut fiber::Fiber> {
-    // Safety: `fiber` is null or the coroutine state that owns `ctx`, alive
-    // while its thread runs.
+/// The coroutine state of the thread of `ctx` (None in loop mode).
+///
+/// # Safety
+/// As [`launch_of`]; `fiber` is then null or the coroutine state that owns
+/// `ctx`, alive while its thread runs.
+unsafe fn fiber_of<'a>(ctx: *mut ThreadCtx) -> Option<&'a mut fiber::Fiber> {
+    // SAFETY: as the caller promises.
     unsafe { (*ctx).fiber.as_mut() }
 }
 
-extern "C" fn pydev_rt_barrier(ctx: *mut ThreadCtx, kind: i32, pred: i32) -> i32 {
-    match fiber_of(ctx) {
-        Some(f) => f.suspend(fiber::Request::Barrier { kind, pred: pred != 0 }) as i32,
-        None => {
-            launch_of(ctx).fail("a barrier ran outside a coroutine (internal error: please report it)".into());
-            0
+/// The JIT's entry points below are `unsafe`: each takes the raw context
+/// pointer of the calling kernel thread.
+///
+/// # Safety
+/// (For every `pydev_rt_*` entry point.) Called only by kernel code of a
+/// running launch, with the `ctx` the runtime handed that thread.
+unsafe extern "C" fn pydev_rt_barrier(ctx: *mut ThreadCtx, kind: i32, pred: i32) -> i32 {
+    // SAFETY: `ctx` is the calling thread's live context (the entry points'
+    // contract); a fiber's suspend is called from inside its coroutine.
+    unsafe {
+        match fiber_of(ctx) {
+            Some(f) => f.suspend(fiber::Request::Barrier { kind, pred: pred != 0 }) as i32,
+            None => {
+                launch_of(ctx).fail("a barrier ran outside a coroutine (internal error: please report it)".into());
+                0
+            }
         }
     }
 }
 
-extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, value: i64, arg: i32) -> i64 {
-    match fiber_of(ctx) {
-        Some(f) => f.suspend(fiber::Request::Warp(warp::Request { op, mask: mask as u32, value: value as u64, arg })) as i64,
-        None => {
-            launch_of(ctx).fail("a warp operation ran outside a coroutine (internal error: please report it)".into());
-            value
+unsafe extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, value: i64, arg: i32) -> i64 {
+    // SAFETY: as in `pydev_rt_barrier`.
+    unsafe {
+        match fiber_of(ctx) {
+            Some(f) => f.suspend(fiber::Request::Warp(warp::Request { op, mask: mask as u32, value: value as u64, arg })) as i64,
+            None => {
+                launch_of(ctx).fail("a warp operation ran outside a coroutine (internal error: please report it)".into());
+                value
+            }
         }
     }
 }
@@ -164,8 +191,8 @@ extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, value: i64,
 /// `RESULT_STATE`. The first lane of the warp to resume computes every live
 /// lane's result into its frame (`RESULT`, marked with `state` in
 /// `RESULT_STATE`); each lane then reads its own.
-extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) -> i64 {
-    // Safety: the frames of the block's threads are `frame` bytes apart in
+unsafe extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) -> i64 {
+    // SAFETY: the frames of the block's threads are `frame` bytes apart in
     // the worker's scratch buffer, sized for the block.
     unsafe {
         let c = &*ctx;
@@ -210,11 +237,10 @@ extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) 
     }
 }
 
-extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b: i64) {
-    let launch = launch_of(ctx);
+unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b: i64) {
+    // SAFETY: live context of the calling thread (the entry points' contract).
+    let (launch, t, bl) = unsafe { (launch_of(ctx), (*ctx).tid, (*ctx).bid) };
     let at = launch.program.locations.get(loc as usize).map_or("an unknown location", String::as_str);
-    // Safety: live context of the calling thread.
-    let (t, bl) = unsafe { ((*ctx).tid, (*ctx).bid) };
     let what = match i64::from(code) {
         error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
         error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
@@ -234,9 +260,9 @@ extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b
     launch.fail(format!("{what} at {at} (thread ({}, {}, {}) of block ({}, {}, {}))", t[0], t[1], t[2], bl[0], bl[1], bl[2]));
 }
 
-extern "C" fn pydev_rt_wait(ctx: *mut ThreadCtx, ptr: *mut c_void, old: i64, bytes: i32) {
+unsafe extern "C" fn pydev_rt_wait(ctx: *mut ThreadCtx, ptr: *mut c_void, old: i64, bytes: i32) {
     let current = || -> u64 {
-        // Safety: `ptr` is the atomic reference the kernel waits on, aligned
+        // SAFETY: `ptr` is the atomic reference the kernel waits on, aligned
         // to its size (4 or 8 bytes).
         unsafe {
             if bytes == 8 {
@@ -247,14 +273,17 @@ extern "C" fn pydev_rt_wait(ctx: *mut ThreadCtx, ptr: *mut c_void, old: i64, byt
         }
     };
     let old = if bytes == 8 { old as u64 } else { u64::from(old as u32) };
+    // SAFETY: live context of the calling thread (the entry points' contract).
+    let (launch, fiber) = unsafe { (launch_of(ctx), fiber_of(ctx)) };
     while current() == old {
-        if launch_of(ctx).failed.load(Ordering::Acquire) {
+        if launch.stopped() {
             return;
         }
-        match fiber_of(ctx) {
-            Some(f) => {
+        match &fiber {
+            // SAFETY: called from inside the thread's coroutine.
+            Some(f) => unsafe {
                 f.suspend(fiber::Request::Yield);
-            }
+            },
             None => std::thread::yield_now(),
         }
     }
@@ -265,7 +294,7 @@ macro_rules! float_cas {
         /// Python's max/min order as a compare-and-swap loop: the stored
         /// value changes only when `val` is strictly better (a NaN stays).
         extern "C" fn $name(ptr: *mut c_void, val: $f) -> $f {
-            // Safety: an aligned atomic reference into a kernel argument.
+            // SAFETY: an aligned atomic reference into a kernel argument.
             let a = unsafe { &*ptr.cast::<$atomic>() };
             let mut old = a.load(Ordering::Relaxed);
             loop {
@@ -311,6 +340,7 @@ pub fn resume_guarded<Y>(co: &mut corosensei::Coroutine<(), Y, Trapped, corosens
 pub fn last_fault() -> String {
     let (sig, addr) = FAULT.with(|f| f.get());
     match sig {
+        s if s == super::interrupt::escape_signal() => "an interrupt (SIGINT)".into(),
         libc::SIGFPE => "an arithmetic trap (integer division overflow)".into(),
         _ => format!("an invalid memory access at address {addr:#x} (an index out of bounds? rerun with PYDEV_BOUNDSCHECK=1 for the file and line)"),
     }
@@ -325,7 +355,7 @@ fn install_trap_handler() {
     PREVIOUS.get_or_init(|| {
         let mut previous = Vec::new();
         for sig in TRAPPED_SIGNALS {
-            // Safety: installs a SA_SIGINFO handler; the previous action is
+            // SAFETY: installs a SA_SIGINFO handler; the previous action is
             // kept to restore for faults that are not the kernels'.
             unsafe {
                 let mut action: libc::sigaction = std::mem::zeroed();
@@ -347,20 +377,10 @@ fn install_trap_handler() {}
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 extern "C" fn on_trap(sig: i32, info: *mut libc::siginfo_t, context: *mut c_void) {
-    // Safety: called by the kernel with valid siginfo and ucontext; only
+    // SAFETY: called by the kernel with valid siginfo and ucontext; only
     // async-signal-safe work (thread-local reads, register edits) happens.
     unsafe {
-        let uc = &mut *context.cast::<libc::ucontext_t>();
-        let sp = uc.uc_mcontext.gregs[libc::REG_RSP as usize] as usize;
-        if let Some(handler) = TRAP.with(|t| t.get()).filter(|h| h.stack_ptr_in_bounds(sp)) {
-            FAULT.with(|f| f.set((sig, (*info).si_addr() as usize)));
-            let regs = handler.setup_trap_handler(|| true);
-            let corosensei::trap::TrapHandlerRegs { rip, rsp, rbp, rdi, rsi } = regs;
-            uc.uc_mcontext.gregs[libc::REG_RIP as usize] = rip as i64;
-            uc.uc_mcontext.gregs[libc::REG_RSP as usize] = rsp as i64;
-            uc.uc_mcontext.gregs[libc::REG_RBP as usize] = rbp as i64;
-            uc.uc_mcontext.gregs[libc::REG_RDI as usize] = rdi as i64;
-            uc.uc_mcontext.gregs[libc::REG_RSI as usize] = rsi as i64;
+        if escape(sig, (*info).si_addr() as usize, context) {
             return;
         }
         // Not a kernel's fault: put the previous handler back; the faulting
@@ -371,16 +391,50 @@ extern "C" fn on_trap(sig: i32, info: *mut libc::siginfo_t, context: *mut c_void
     }
 }
 
+/// Leaves the guarded coroutine this thread is running (if the interrupted
+/// stack pointer is on its stack) as if the kernel had trapped: the
+/// coroutine returns `true` and [`last_fault`] reports `sig` at `addr`.
+/// Returns whether it did.
+///
+/// # Safety
+/// Called from a signal handler with the `ucontext_t` the kernel passed it.
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+pub unsafe fn escape(sig: i32, addr: usize, context: *mut c_void) -> bool {
+    // SAFETY: as the caller promises, `context` is the live ucontext of the
+    // interrupted thread; the trap handler belongs to the coroutine whose
+    // stack holds the interrupted frame, which unwinds nothing (JIT frames
+    // and runtime frames without destructors) when it is left.
+    unsafe {
+        let uc = &mut *context.cast::<libc::ucontext_t>();
+        let sp = uc.uc_mcontext.gregs[libc::REG_RSP as usize] as usize;
+        let Some(handler) = TRAP.with(|t| t.get()).filter(|h| h.stack_ptr_in_bounds(sp)) else { return false };
+        FAULT.with(|f| f.set((sig, addr)));
+        let regs = handler.setup_trap_handler(|| true);
+        let corosensei::trap::TrapHandlerRegs { rip, rsp, rbp, rdi, rsi } = regs;
+        uc.uc_mcontext.gregs[libc::REG_RIP as usize] = rip as i64;
+        uc.uc_mcontext.gregs[libc::REG_RSP as usize] = rsp as i64;
+        uc.uc_mcontext.gregs[libc::REG_RBP as usize] = rbp as i64;
+        uc.uc_mcontext.gregs[libc::REG_RDI as usize] = rdi as i64;
+        uc.uc_mcontext.gregs[libc::REG_RSI as usize] = rsi as i64;
+        true
+    }
+}
+
 /// `array += copy` element by element over the array's index space (the
 /// copy has the array's element strides from offset 0); plain adds: the
 /// workers that wrote the copies have finished.
-pub fn add_private(kind: i64, data: u64, copy: &[Chunk], shape: &[u64], strides: &[i64]) {
+///
+/// # Safety
+/// `data` is the address of a live array of element kind `kind` with
+/// `shape` and `strides` (in elements), not accessed by anyone else during
+/// the call, and `copy` spans every offset those reach.
+pub unsafe fn add_private(kind: i64, data: u64, copy: &[Chunk], shape: &[u64], strides: &[i64]) {
     let n = shape.len();
     let mut index = vec![0u64; n];
     let copy = copy.as_ptr().cast::<u8>();
     loop {
         let offset: i64 = index.iter().zip(strides).map(|(i, s)| *i as i64 * s).sum();
-        // Safety: `offset` addresses an element of the array (its shape and
+        // SAFETY: `offset` addresses an element of the array (its shape and
         // strides came with it) and of the copy (allocated for the span).
         unsafe {
             let real = (data as *mut u8).offset(offset as isize * private_kind::size(kind) as isize);
@@ -413,7 +467,7 @@ pub fn add_private(kind: i64, data: u64, copy: &[Chunk], shape: &[u64], strides:
 /// Flushes C's stdio: a kernel's `print` output (the C library's printf)
 /// appears when its launch returns, in order with the caller's output.
 pub fn flush_stdout() {
-    // Safety: fflush(NULL) flushes every open output stream.
+    // SAFETY: fflush(NULL) flushes every open output stream.
     unsafe {
         libc::fflush(std::ptr::null_mut());
     }

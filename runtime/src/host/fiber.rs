@@ -13,7 +13,6 @@ use pydev_dialect::abi::barrier_kind;
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::c_void;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Stack of one thread: local arrays live here.
@@ -49,10 +48,14 @@ pub struct Fiber {
 
 impl Fiber {
     /// Suspends the calling thread with `request`; returns its result.
-    pub fn suspend(&self, request: Request) -> u64 {
+    ///
+    /// # Safety
+    /// Called from inside this fiber's running coroutine (its yielder is
+    /// set when the coroutine starts).
+    pub unsafe fn suspend(&self, request: Request) -> u64 {
         self.request.set(request);
         self.state.set(State::Waiting);
-        // Safety: the yielder was set when this coroutine started and stays
+        // SAFETY: the yielder was set when this coroutine started and stays
         // valid while it runs; `suspend` is only called from inside it.
         unsafe { (*self.yielder.get()).suspend(()) };
         self.result.get()
@@ -101,7 +104,7 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
         .collect();
     for f in &fibers {
         let ctx = f.ctx.get();
-        // Safety: nothing runs yet; the boxes never move.
+        // SAFETY: nothing runs yet; the boxes never move.
         unsafe {
             (*ctx).fiber = (&**f as *const Fiber).cast_mut();
             *f.ctx_slot.get() = ctx;
@@ -111,7 +114,7 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
     let mut stacks = take_stacks(n);
     'blocks: while let Some(chunk) = queue.next_chunk() {
         for b in chunk {
-            if launch.failed.load(Ordering::Acquire) {
+            if launch.stopped() {
                 break 'blocks;
             }
             let bid = block_index(b, config.grid);
@@ -127,7 +130,7 @@ fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultSta
     let thread_fn = launch.program.thread_fn;
     let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
     for f in fibers {
-        // Safety: no coroutine of this block runs yet.
+        // SAFETY: no coroutine of this block runs yet.
         unsafe { (*f.ctx.get()).bid = bid };
         f.state.set(State::Ready);
         let stack = match stacks.pop() {
@@ -137,7 +140,7 @@ fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultSta
         let fiber = &**f as *const Fiber as usize;
         coroutines.push(Coroutine::with_stack(stack, move |y: &Yielder<(), ()>, ()| {
             let fiber = fiber as *const Fiber;
-            // Safety: the fiber outlives its coroutine (both live for the
+            // SAFETY: the fiber outlives its coroutine (both live for the
             // block), and its argv matches the kernel's parameters.
             unsafe {
                 (*fiber).yielder.set(y);
@@ -149,7 +152,7 @@ fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultSta
     let result = schedule(launch, fibers, &mut coroutines);
     for mut c in coroutines {
         if !c.done() {
-            // Safety: a deadlocked or abandoned thread's stack holds only JIT
+            // SAFETY: a deadlocked or abandoned thread's stack holds only JIT
             // frames and runtime frames without destructors.
             unsafe { c.force_reset() };
         }
@@ -170,7 +173,7 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
                 if let CoroutineResult::Return(trapped) = abi::resume_guarded(c) {
                     f.state.set(State::Done);
                     if trapped {
-                        // Safety: the thread is no longer running.
+                        // SAFETY: the thread is no longer running.
                         let t = unsafe { (*f.ctx.get()).tid };
                         return Err(format!("{} in thread ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2]));
                     }
@@ -186,7 +189,7 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
                 (_, Request::Yield) => yielding += 1,
             }
         }
-        if launch.failed.load(Ordering::Acquire) {
+        if launch.stopped() {
             return Ok(()); // the error is recorded; stop this block
         }
         if at_warp > 0 && release_warps(fibers) {

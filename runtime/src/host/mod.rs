@@ -19,6 +19,7 @@
 
 mod abi;
 mod fiber;
+pub mod interrupt;
 mod warp;
 
 use crate::capi::{self, Engine};
@@ -123,9 +124,17 @@ struct Launch<'p> {
     program: &'p HostProgram,
     failed: AtomicBool,
     error: Mutex<Option<String>>,
+    /// Made from the main thread with its SIGINT handler installed
+    /// ([`interrupt::SigintGuard`]): Ctrl-C stops it.
+    interruptible: bool,
 }
 
 impl Launch<'_> {
+    /// Whether workers should stop: a thread failed, or Ctrl-C.
+    fn stopped(&self) -> bool {
+        self.failed.load(Ordering::Acquire) || (self.interruptible && interrupt::STOP.load(Ordering::Relaxed))
+    }
+
     fn fail(&self, message: String) {
         let mut e = self.error.lock().unwrap_or_else(|p| p.into_inner());
         if e.is_none() {
@@ -133,6 +142,15 @@ impl Launch<'_> {
         }
         self.failed.store(true, Ordering::Release);
     }
+}
+
+/// Why a launch did not complete.
+#[derive(Debug)]
+pub enum Failure {
+    /// A thread failed: the sentence names the kernel, thread and block.
+    Error(String),
+    /// Ctrl-C (SIGINT) stopped it; Python's handler has run.
+    Interrupted,
 }
 
 /// Grid and block extents, and the dynamic shared memory of a launch.
@@ -220,7 +238,43 @@ impl HostProgram {
 
     /// Runs the kernel on `config.grid` blocks of `config.block` threads;
     /// `args` holds each parameter's bytes. Returns when every block is done.
-    pub fn launch(&self, config: LaunchConfig, args: &[&[u8]]) -> Result<(), String> {
+    ///
+    /// # Safety
+    /// Every array argument's descriptor (`{T* data; u64 shape[n]; i64
+    /// strides[n]}`) addresses live memory holding every element its shape
+    /// and strides reach, which nothing frees or moves until this returns
+    /// (the kernel reads and writes it from other threads).
+    pub unsafe fn launch(&self, config: LaunchConfig, args: &[&[u8]]) -> Result<(), String> {
+        // SAFETY: as the caller promises.
+        unsafe { self.launch_with(config, args, false) }.map_err(|f| match f {
+            Failure::Error(m) => m,
+            Failure::Interrupted => format!("kernel '{}' was interrupted", self.kernel),
+        })
+    }
+
+    /// [`HostProgram::launch`]; with `interruptible` (to be asked only on
+    /// the main thread, [`interrupt::on_main_thread`]) Ctrl-C stops the
+    /// launch at once: every worker leaves at its next block, barrier or
+    /// atomic wait, or, inside a kernel's endless loop, through the escape
+    /// signal (see [`interrupt`]), and the launch returns
+    /// [`Failure::Interrupted`] after the previous SIGINT handler ran.
+    ///
+    /// # Safety
+    /// As [`HostProgram::launch`].
+    pub unsafe fn launch_with(&self, config: LaunchConfig, args: &[&[u8]], interruptible: bool) -> Result<(), Failure> {
+        let guard = interruptible.then(interrupt::SigintGuard::install);
+        let interruptible = guard.as_ref().is_some_and(interrupt::SigintGuard::armed);
+        // SAFETY: as the caller promises.
+        let result = unsafe { self.run(config, args, interruptible) };
+        if guard.as_ref().is_some_and(interrupt::SigintGuard::interrupted) {
+            return Err(Failure::Interrupted);
+        }
+        result.map_err(Failure::Error)
+    }
+
+    /// # Safety
+    /// As [`HostProgram::launch`].
+    unsafe fn run(&self, config: LaunchConfig, args: &[&[u8]], interruptible: bool) -> Result<(), String> {
         let k = &self.kernel;
         if args.len() != self.param_sizes.len() {
             return Err(format!("kernel '{k}' takes {} arguments, got {}", self.param_sizes.len(), args.len()));
@@ -253,7 +307,7 @@ impl HostProgram {
             .filter(|n| *n > 0)
             .unwrap_or_else(cores)
             .min(blocks) as usize;
-        let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None) };
+        let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None), interruptible };
         let queue = BlockQueue::new(blocks, workers as u64);
         // Reduction privatization: each worker adds into its own zeroed copy
         // of the arrays the kernel only adds to; the copies are added into
@@ -276,6 +330,7 @@ impl HostProgram {
             }
         }
         let work = |w: usize| {
+            let _registered = interruptible.then(interrupt::Registered::new);
             let buffers = worker_args.get(w).unwrap_or(&buffers);
             if self.fibers {
                 fiber::worker(&launch, &config, buffers, &queue);
@@ -301,7 +356,11 @@ impl HostProgram {
         if !failed {
             for bufs in &copies {
                 for (pr, copy) in private.iter().zip(bufs) {
-                    abi::add_private(pr.kind, pr.data, copy, &pr.shape, &pr.strides);
+                    // SAFETY: `pr` was read from this launch's descriptor of
+                    // argument `pr.param` (an array the caller keeps alive
+                    // for the launch); the workers have finished, and each
+                    // copy was allocated for its span.
+                    unsafe { abi::add_private(pr.kind, pr.data, copy, &pr.shape, &pr.strides) };
                 }
             }
         }
@@ -393,16 +452,18 @@ fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], q
     let state = (launch as *const Launch as usize, buffers as *const [Vec<Chunk>], queue as *const BlockQueue as usize, &mut ctx as *mut ThreadCtx as usize);
     let mut co = corosensei::Coroutine::with_stack(stack, move |_: &corosensei::Yielder<(), ()>, ()| {
         let (launch, buffers, queue, ctx) = state;
-        // Safety: the coroutine runs to completion (or traps) inside this
+        // SAFETY: the coroutine runs to completion (or traps) inside this
         // function, while everything these pointers name is alive.
         let (launch, buffers, queue, ctx) = unsafe { (&*(launch as *const Launch), &*buffers, &*(queue as *const BlockQueue), &mut *(ctx as *mut ThreadCtx)) };
         while let Some(chunk) = queue.next_chunk() {
             for b in chunk {
-                if launch.failed.load(Ordering::Acquire) {
+                if launch.stopped() {
                     return false;
                 }
                 ctx.bid = block_index(b, ctx.gdim);
-                abi::run_packed(launch.program.block_fn, buffers, ctx);
+                // SAFETY: the block loop of this launch's program, with its
+                // argument buffers (sizes checked at launch) and context.
+                unsafe { abi::run_packed(launch.program.block_fn, buffers, ctx) };
             }
         }
         false

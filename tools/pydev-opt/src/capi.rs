@@ -25,9 +25,12 @@ use mlir_sys::{
 /// The file, line and column a location points at, looking through names,
 /// call sites (the callee) and fused locations (the first).
 pub fn file_line_col(location: Location) -> Option<(String, u32, u32)> {
-    // Safety: `raw` is a live location of the context; each accessor is
-    // called only after its kind test.
+    /// # Safety
+    /// `raw` is a live location.
     unsafe fn go(raw: MlirLocation) -> Option<(String, u32, u32)> {
+        // SAFETY: `raw` is a live location of the context (the caller's
+        // promise); each accessor is called only after its kind test, and
+        // child locations of a live location are live.
         unsafe {
             if mlirLocationIsAFileLineColRange(raw) {
                 let file = StringRef::from_raw(mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(raw)));
@@ -52,6 +55,7 @@ pub fn file_line_col(location: Location) -> Option<(String, u32, u32)> {
             None
         }
     }
+    // SAFETY: `location` is a live location.
     unsafe { go(location.to_raw()) }
 }
 

@@ -1,0 +1,448 @@
+"""Reliability (docs/reliability.md): Ctrl-C during host launches and cuda
+synchronizes, buffer exports held for a launch, the DLPack exchange-API
+table validated, faults on the (fake) GPU named, concurrent launches and
+compiles from many threads, kernels that fail next to ones that do not.
+
+Tests that need a signal, the fake driver or a fresh process run a script
+in a child process (PYTHONPATH kept); the device code they run is defined
+here, at module level, so that the child imports it."""
+import array
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import cuda.device as device
+import pydev
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+# --- device code (also imported by the child processes) ----------------------------------
+
+
+@device.kernel
+def spin(out, n):
+    """Runs until n is 0, which a launch never changes: endless for n > 0."""
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    x = 0
+    while n > 0:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if x == -1:
+            out[0] = 7  # never: keeps the loop from being removed
+    out[i] = x
+
+
+@device.kernel
+def spin_barrier(out, n):
+    """As spin, in a kernel with a block barrier (barrier loops)."""
+    i = device.thread_idx.x
+    device.syncthreads()
+    x = 0
+    while n > 0:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if x == -1:
+            out[0] = 7
+    out[i] = x
+
+
+@device.kernel
+def spin_print(out, n):
+    """As spin, printing now and then (most of its time is in printf)."""
+    i = device.thread_idx.x
+    x = 0
+    k = 0
+    while n > 0:
+        k += 1
+        if k % 200000 == 0 and i == 0:
+            print(k)
+    out[i] = x + k
+
+
+@device.kernel
+def lcg(out, n):
+    """n steps of a linear congruential generator, plus the thread index:
+    out[i] - i is the same for every thread (and not foldable by LLVM)."""
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    x = 1
+    for _ in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+    if i < out.size:
+        out[i] = x + i
+
+
+@device.kernel
+def add1(a):
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    if i < a.size:
+        a[i] = a[i] + 1
+
+
+@device.kernel
+def scale_add(out, x, k, c):
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    if i < out.size:
+        out[i] = x[i] * k + c
+
+
+@device.kernel
+def write_far(out, offset):
+    """Writes far past the end of `out` (an invalid access on the host)."""
+    i = device.thread_idx.x
+    out[i + offset] = 1.0
+
+
+@device.kernel
+def diverge(out):
+    """Only even threads reach the barrier: a deadlock on the host."""
+    i = device.thread_idx.x
+    if i % 2 == 0:
+        device.syncthreads()
+    out[i] = 1.0
+
+
+def long_steps(arg, block, seconds=0.6):
+    """Steps of `lcg` that keep a launch on `arg` busy about `seconds`."""
+    device.launch(lcg, arg, 1, grid=1, block=block, stream=pydev.default_stream())  # compiled
+    steps = 1_000_000
+    while True:
+        t = time.perf_counter()
+        device.launch(lcg, arg, steps, grid=1, block=block, stream=pydev.default_stream())
+        took = time.perf_counter() - t
+        if took > seconds / 4 or steps >= 1 << 30:
+            return min(int(steps * seconds / max(took, 1e-6)), (1 << 31) - 1)
+        steps *= 8
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def child_env(**extra):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([HERE] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env["PYTHONUNBUFFERED"] = "1"
+    env.update(extra)
+    return env
+
+
+def interrupt_child(code, env, wait_for="ready", delay=1.0, timeout=60):
+    """Runs `code` in a child; once it prints `wait_for`, waits `delay`
+    seconds and sends SIGINT. Returns (stdout, stderr, returncode)."""
+    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            line = p.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.strip() == wait_for:
+                break
+        assert lines and lines[-1].strip() == wait_for, f"the child never got ready:\n{''.join(lines)}\n{p.stderr.read()}"
+        time.sleep(delay)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=timeout)
+        return "".join(lines) + out, err, p.returncode
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+
+
+# --- Ctrl-C (item 2) -------------------------------------------------------------------------
+
+
+ENDLESS = """
+import numpy as np, time
+import cuda.device as device, pydev
+from test_reliability import {kernel} as k, add1
+s = pydev.default_stream()
+out = np.full(128, -1, np.int32)
+device.launch(k, out, 0, grid=4, block=32, stream=s)   # compiled, and it ends
+print("ready", flush=True)
+t = time.time()
+try:
+    device.launch(k, out, 1, grid=4, block=32, stream=s)
+    print("the endless kernel ended")
+except KeyboardInterrupt:
+    print("KeyboardInterrupt after %.1f s" % (time.time() - t), flush=True)
+b = np.arange(1000, dtype=np.int32)
+device.launch(add1, b, grid=8, block=128, stream=s)
+assert (b == np.arange(1, 1001)).all(), b
+print("second launch ok", flush=True)
+"""
+
+
+@pytest.mark.parametrize("kernel,threads", [("spin", ""), ("spin", "1"), ("spin_barrier", ""), ("spin_print", "")])
+def test_ctrl_c_stops_an_endless_host_kernel(native, kernel, threads):
+    """SIGINT during a host launch that never ends: KeyboardInterrupt at
+    once (loop mode, one worker thread, barrier loops, a kernel in printf
+    most of the time), and the process launches correctly afterwards."""
+    env = child_env(PYDEV_TARGET="host", **({"PYDEV_HOST_THREADS": threads} if threads else {}))
+    out, err, rc = interrupt_child(ENDLESS.format(kernel=kernel), env)
+    assert rc == 0, f"{out}\n{err}"
+    assert "KeyboardInterrupt after" in out and "second launch ok" in out, f"{out}\n{err}"
+    seconds = float(out.split("KeyboardInterrupt after ")[1].split()[0])
+    assert seconds < 5, out
+
+
+def test_a_program_with_its_own_sigint_handler_keeps_it(native):
+    """A SIGINT handler that does not raise still stops the launch (its
+    outputs are incomplete), as a LaunchError saying so; the handler ran."""
+    code = """
+    import signal, numpy as np
+    import cuda.device as device, pydev
+    from test_reliability import spin
+    seen = []
+    signal.signal(signal.SIGINT, lambda *a: seen.append(1))
+    s = pydev.default_stream()
+    out = np.full(64, -1, np.int32)
+    device.launch(spin, out, 0, grid=2, block=32, stream=s)
+    print("ready", flush=True)
+    try:
+        device.launch(spin, out, 1, grid=2, block=32, stream=s)
+    except pydev.LaunchError as e:
+        print("LaunchError:", e, "handler ran:", seen == [1], flush=True)
+    """
+    out, err, rc = interrupt_child(code, child_env(PYDEV_TARGET="host"))
+    assert rc == 0, f"{out}\n{err}"
+    assert "LaunchError: kernel 'spin' was interrupted by SIGINT before it finished" in out and "handler ran: True" in out, out
+
+
+# --- buffer exports held for a launch (item 3) -----------------------------------------------
+
+
+def _address(buf):
+    a = np.frombuffer(buf, np.uint8)
+    address = a.ctypes.data
+    del a  # the export NumPy held is released: only pydev holds one now
+    return address
+
+
+class IntBytes(bytearray):
+    """A bytearray that is also an array of int32 (`__array_interface__`
+    with the address of its own bytes): an argument whose memory moves when
+    it is resized, unless its buffer is exported."""
+
+    @property
+    def __array_interface__(self):
+        return {"shape": (len(self) // 4,), "typestr": "<i4", "data": (_address(self), False), "version": 3}
+
+
+class IntArray(array.array):
+    @property
+    def __array_interface__(self):
+        return {"shape": (len(self),), "typestr": "<i4", "data": (self.buffer_info()[0], False), "version": 3}
+
+
+@pytest.mark.parametrize("make", [lambda n: IntBytes(4 * n), lambda n: IntArray("i", [0] * n)], ids=["bytearray", "array.array"])
+def test_an_argument_cannot_be_resized_while_a_launch_runs(native, host_target, make):
+    """Another thread resizing a bytearray / array.array argument during a
+    long launch gets BufferError (the launch holds the buffer export), and
+    the kernel's writes land in the argument."""
+    n = 64
+    buf = make(n)
+    n = len(np.asarray(buf))
+    steps = long_steps(make(n), n)  # compiled for its type, and timed
+    started, outcome = threading.Event(), []
+
+    def resize():
+        started.wait()
+        time.sleep(0.05)
+        try:
+            buf.extend(b"\0" * (1 << 22) if isinstance(buf, bytearray) else [0] * (1 << 20))
+            outcome.append("resized")
+        except BufferError as e:
+            outcome.append(e)
+
+    t = threading.Thread(target=resize)
+    t.start()
+    began = time.time()
+    started.set()
+    device.launch(lcg, buf, steps, grid=1, block=n, stream=pydev.default_stream())
+    took = time.time() - began
+    t.join()
+    assert len(outcome) == 1 and isinstance(outcome[0], BufferError), (outcome, took)
+    got = np.frombuffer(bytes(buf), np.uint8) if isinstance(buf, bytearray) else np.frombuffer(buf.tobytes(), np.int32)
+    ref = np.zeros(len(got), got.dtype)  # NumPy reads a bytearray as uint8 (its buffer)
+    device.launch(lcg, ref, steps, grid=1, block=len(got), stream=pydev.default_stream())
+    assert (got == ref).all() and len(set((ref - np.arange(len(ref), dtype=ref.dtype)).tolist())) == 1, (got, ref)
+    # after the launch the argument resizes again
+    buf.extend(b"\0" * 8 if isinstance(buf, bytearray) else [0, 0])
+
+
+def test_the_fast_path_holds_numpy_buffers_for_the_launch(native, host_target):
+    """A NumPy argument on the fast path: its export is held while the
+    kernel runs, so resizing it (refcheck) is refused meanwhile."""
+    n = 64
+    a = np.zeros(n, np.int32)
+    s = pydev.default_stream()
+    for _ in range(2):
+        device.launch(lcg, a, 10, grid=1, block=n, stream=s)
+    steps = long_steps(a, n)
+    fast = pydev.stats()["fast_launches"]
+    started, outcome = threading.Event(), []
+
+    def resize():
+        started.wait()
+        time.sleep(0.05)
+        try:
+            a.resize(1 << 20)
+            outcome.append("resized")
+        except (ValueError, BufferError) as e:
+            outcome.append(e)
+
+    t = threading.Thread(target=resize)
+    t.start()
+    started.set()
+    device.launch(lcg, a, steps, grid=1, block=n, stream=s)
+    t.join()
+    assert pydev.stats()["fast_launches"] == fast + 1
+    assert len(outcome) == 1 and not isinstance(outcome[0], str), outcome
+    assert a.shape == (n,) and (a - np.arange(n) == a[0]).all(), a
+
+
+# --- the cuda target on the fake driver (items 2, 3, 6) --------------------------------------
+
+from test_fake_driver import PRELUDE, fake_driver, prepend, run  # noqa: E402,F401  (fixtures)
+
+
+def fake_env(fake_driver, tmp_path):
+    env = child_env(LD_LIBRARY_PATH=prepend(fake_driver, os.environ.get("LD_LIBRARY_PATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    for k in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE"):
+        env.pop(k, None)
+    return env
+
+
+def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
+    """A stream whose work never ends (the fake driver keeps it busy):
+    Stream.synchronize() and copy_to_host() poll the driver and raise
+    KeyboardInterrupt on SIGINT; once the work is done both work."""
+    code = PRELUDE + textwrap.dedent("""
+    s = pydev.create_stream()
+    x = pydev.to_device(rng.random(100, dtype=np.float32))
+    out = pydev.device_array(100, np.float32)
+    device.launch(kernels.saxpy, 2.0, x, x, out, grid=1, block=100, stream=s)
+    fakecuda.LIB.fakecuda_busy.argtypes = [ctypes.c_double]
+    fakecuda.LIB.fakecuda_busy(1e6)           # the kernel "runs" for days
+    print("ready", flush=True)
+    try:
+        s.synchronize()
+        print("synchronize returned")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt in synchronize", flush=True)
+    print("ready", flush=True)
+    try:
+        out.copy_to_host()
+        print("copy returned")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt in copy_to_host", flush=True)
+    fakecuda.LIB.fakecuda_busy(0.0)
+    s.synchronize()
+    assert out.copy_to_host().shape == (100,)
+    device.launch(kernels.saxpy, 3.0, x, x, out, grid=1, block=100, stream=s)
+    s.synchronize()
+    print("usable afterwards", flush=True)
+    """)
+    code = code.replace("import gc, struct", "import gc, struct, ctypes")
+    env = fake_env(fake_driver, tmp_path)
+    p = subprocess.Popen([sys.executable, "-c", code], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for _ in range(2):
+            while True:
+                line = p.stdout.readline()
+                assert line, f"{''.join(lines)}\n{p.stderr.read()}"
+                lines.append(line)
+                if line.strip() == "ready":
+                    break
+            time.sleep(0.5)
+            p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    out = "".join(lines) + out
+    assert p.returncode == 0, f"{out}\n{err}"
+    assert "KeyboardInterrupt in synchronize" in out and "KeyboardInterrupt in copy_to_host" in out and "usable afterwards" in out, out
+
+
+def test_the_exchange_api_table_must_be_a_capsule(run):
+    """DLPack 1.3 publishes `__dlpack_c_exchange_api__` as a capsule named
+    "dlpack_exchange_api": an int (even the address of a good table), a
+    capsule of another name, or a table older than 1.2 is not called; the
+    launch exports through `__dlpack__` and runs."""
+    run("""
+        import ctypes
+        import dlpack_exchange
+        from dlpack_exchange import exchange_type
+        n = 32
+        s = pydev.create_stream()
+        for how in ("address", "garbage", "wrong name", "old"):
+            T = exchange_type("T" + how.replace(" ", "_"))
+            table = dlpack_exchange._keep[-1]
+            if how == "address":
+                T.__dlpack_c_exchange_api__ = ctypes.addressof(table)
+            elif how == "garbage":
+                T.__dlpack_c_exchange_api__ = 8
+            elif how == "wrong name":
+                name = ctypes.create_string_buffer(b"not_dlpack_exchange_api")
+                dlpack_exchange._keep.append(name)
+                T.__dlpack_c_exchange_api__ = dlpack_exchange._CapsuleNew(ctypes.addressof(table), ctypes.addressof(name), None)
+            else:
+                table.version.minor = 1
+            x, y = (T(pydev.to_device(rng.random(n, dtype=np.float32))) for _ in range(2))
+            out = T(pydev.device_array(n, np.float32))
+            for k in range(3):
+                device.launch(kernels.saxpy, float(k), x, y, out, grid=1, block=n, stream=s)
+            assert T.exports == 0 and T.dunder >= 9, (how, T.exports, T.dunder)  # __dlpack__ at every launch
+            l = fakecuda.launches()[-1]
+            assert [l.descriptor(i) for i in (1, 2, 3)] == [(a.arr._ptr, (n,), (1,)) for a in (x, y, out)]
+        s.synchronize()
+    """)
+
+
+def test_a_fault_on_the_gpu_names_the_kernel_and_says_the_context_is_lost(run):
+    """After a kernel faults (the fake driver's sticky
+    CUDA_ERROR_ILLEGAL_ADDRESS), synchronize, the next launch of another
+    kernel and every copy raise pydev.LaunchError naming the kernel that
+    was launched last on the stream, saying the context is unusable and
+    what to do."""
+    run("""
+        n = 64
+        s = pydev.create_stream()
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        device.launch(kernels.vector_add, out, x, x, grid=1, block=n, stream=s)
+        s.synchronize()
+        fakecuda.LIB.fakecuda_fault_next_launch(700)
+        device.launch(kernels.saxpy, 2.0, x, x, out, grid=1, block=n, stream=s)   # "faults" on the GPU
+        errors = []
+        for what in ("synchronize", "launch", "copy", "allocate"):
+            try:
+                if what == "synchronize":
+                    s.synchronize()
+                elif what == "launch":
+                    device.launch(kernels.vector_add, out, x, x, grid=1, block=n, stream=s)
+                elif what == "copy":
+                    out.copy_to_host()
+                else:
+                    pydev.to_device(np.ones(4, np.float32))
+            except pydev.LaunchError as e:
+                errors.append((what, str(e)))
+            else:
+                raise AssertionError(what + " did not fail")
+        for what, e in errors:
+            assert "kernel 'saxpy'" in e and "CUDA_ERROR_ILLEGAL_ADDRESS" in e, (what, e)
+            assert "unusable" in e and "restart the process" in e and "PYDEV_BOUNDSCHECK=1" in e, (what, e)
+        assert "the last launched on stream" in errors[0][1], errors[0]
+        print(errors[0][1])
+    """)

@@ -1,0 +1,272 @@
+//! Ctrl-C during a host launch (docs/reliability.md, "Signals").
+//!
+//! A launch made from the process's main thread installs [`SigintGuard`]
+//! for its duration: a SIGINT handler that sets [`STOP`], wakes the
+//! watchdog thread through a pipe (both async-signal-safe) and then calls
+//! the handler that was there before (Python's, which trips the flag that
+//! `PyErr_CheckSignals` turns into `KeyboardInterrupt`). Nothing changes in
+//! the generated code: workers test [`STOP`] where they already test for a
+//! failed launch (between blocks, in the coroutine scheduler, in atomic
+//! waits), and a thread still inside kernel code (a `while True:` that
+//! never reaches a barrier) is stopped by the watchdog, which sends each
+//! registered worker [`escape_signal`] every 2 ms until the launch ends.
+//! That signal's handler leaves the kernel's coroutine through the trap
+//! handler that already turns memory faults into errors, but only when the
+//! interrupted instruction is JIT-compiled kernel code (outside every
+//! loaded library: never inside printf, malloc or a runtime entry point
+//! that holds a lock); otherwise the next signal tries again. So the cost
+//! on the launch path is two `sigaction` calls and a registry push per
+//! worker, and none per iteration of a kernel's loops.
+
+use std::ffi::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+/// Set by the SIGINT handler while an interruptible launch runs; cleared
+/// when the next one starts.
+pub(super) static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Whether an interruptible launch is running (the watchdog's loop).
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Worker threads of the interruptible launch now running.
+static WORKERS: Mutex<Vec<libc::pthread_t>> = Mutex::new(Vec::new());
+
+/// Write end of the watchdog's pipe (-1 until it runs).
+static WAKE: AtomicI32 = AtomicI32::new(-1);
+
+/// The SIGINT action replaced by the guard now installed: its handler
+/// address and flags, called by ours.
+static PREVIOUS_HANDLER: AtomicUsize = AtomicUsize::new(0);
+static PREVIOUS_FLAGS: AtomicI32 = AtomicI32::new(0);
+
+/// Executable segments of every loaded object (start, end), refreshed by
+/// the watchdog before it signals: an escape only leaves code outside them.
+const MAX_RANGES: usize = 1024;
+static RANGES: [(AtomicUsize, AtomicUsize); MAX_RANGES] = [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; MAX_RANGES];
+static RANGE_COUNT: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether the calling thread is the process's main thread (the one that
+/// runs Python's signal handlers).
+pub fn on_main_thread() -> bool {
+    // SAFETY: getpid and gettid take no arguments and cannot fail.
+    unsafe { libc::getpid() == libc::gettid() }
+}
+
+/// The real-time signal that stops a worker inside kernel code.
+pub(super) fn escape_signal() -> c_int {
+    libc::SIGRTMIN() + 6
+}
+
+/// SIGINT handling for one launch; restores the previous action on drop.
+pub struct SigintGuard {
+    previous: Option<libc::sigaction>,
+}
+
+impl SigintGuard {
+    /// Installs the launch's SIGINT handler, unless SIGINT is ignored or has
+    /// its default action (then Ctrl-C keeps doing what it did).
+    pub fn install() -> Self {
+        start_watchdog();
+        // SAFETY: queries the current action into a zeroed, writable sigaction.
+        let old = unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) != 0 {
+                return Self { previous: None };
+            }
+            old
+        };
+        if old.sa_sigaction == libc::SIG_DFL || old.sa_sigaction == libc::SIG_IGN || old.sa_sigaction == on_sigint as *const () as usize {
+            return Self { previous: None };
+        }
+        PREVIOUS_HANDLER.store(old.sa_sigaction, Ordering::SeqCst);
+        PREVIOUS_FLAGS.store(old.sa_flags, Ordering::SeqCst);
+        STOP.store(false, Ordering::SeqCst);
+        ACTIVE.store(true, Ordering::SeqCst);
+        // SAFETY: installs a SA_SIGINFO handler that only does
+        // async-signal-safe work; the old action is restored on drop.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as *const () as usize;
+            // Python's own flags (no SA_RESTART: its blocking calls expect EINTR).
+            action.sa_flags = libc::SA_SIGINFO | (old.sa_flags & (libc::SA_ONSTACK | libc::SA_RESTART));
+            action.sa_mask = old.sa_mask;
+            if libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) != 0 {
+                ACTIVE.store(false, Ordering::SeqCst);
+                return Self { previous: None };
+            }
+        }
+        Self { previous: Some(old) }
+    }
+
+    /// Whether SIGINT arrived since [`SigintGuard::install`].
+    pub fn interrupted(&self) -> bool {
+        self.previous.is_some() && STOP.load(Ordering::SeqCst)
+    }
+
+    pub fn armed(&self) -> bool {
+        self.previous.is_some()
+    }
+}
+
+impl Drop for SigintGuard {
+    fn drop(&mut self) {
+        if let Some(old) = self.previous.take() {
+            // SAFETY: puts back the action read in `install`.
+            unsafe { libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut()) };
+            ACTIVE.store(false, Ordering::SeqCst);
+        }
+    }
+}
+
+extern "C" fn on_sigint(sig: c_int, info: *mut libc::siginfo_t, context: *mut c_void) {
+    STOP.store(true, Ordering::SeqCst);
+    let fd = WAKE.load(Ordering::SeqCst);
+    if fd >= 0 {
+        let byte = 1u8;
+        // SAFETY: write(2) is async-signal-safe; one byte from a live local.
+        unsafe { libc::write(fd, (&byte as *const u8).cast(), 1) };
+    }
+    let handler = PREVIOUS_HANDLER.load(Ordering::SeqCst);
+    if handler == libc::SIG_DFL || handler == libc::SIG_IGN || handler == 0 {
+        return;
+    }
+    // SAFETY: `handler` is the function the previous action installed, of
+    // the signature its flags declare; it is called as the kernel would.
+    unsafe {
+        if PREVIOUS_FLAGS.load(Ordering::SeqCst) & libc::SA_SIGINFO != 0 {
+            let f: extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) = std::mem::transmute(handler);
+            f(sig, info, context);
+        } else {
+            let f: extern "C" fn(c_int) = std::mem::transmute(handler);
+            f(sig);
+        }
+    }
+}
+
+/// A worker of an interruptible launch, registered for the watchdog's
+/// signals until dropped.
+pub(super) struct Registered(libc::pthread_t);
+
+impl Registered {
+    pub(super) fn new() -> Self {
+        // SAFETY: pthread_self cannot fail.
+        let me = unsafe { libc::pthread_self() };
+        WORKERS.lock().unwrap_or_else(|p| p.into_inner()).push(me);
+        Self(me)
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let mut w = WORKERS.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = w.iter().position(|t| *t == self.0) {
+            w.swap_remove(i);
+        }
+    }
+}
+
+/// Starts the watchdog thread and installs the escape signal's handler
+/// (once per process).
+fn start_watchdog() {
+    static STARTED: OnceLock<()> = OnceLock::new();
+    STARTED.get_or_init(|| {
+        let mut fds = [0 as c_int; 2];
+        // SAFETY: pipe2 writes two descriptors into a live array.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return;
+        }
+        // SAFETY: installs a SA_SIGINFO handler for a real-time signal no
+        // one else uses; it only edits the interrupted thread's registers.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_escape as *const () as usize;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(escape_signal(), &action, std::ptr::null_mut());
+        }
+        let read_end = fds[0];
+        let spawned = std::thread::Builder::new().name("pydev-sigint".into()).spawn(move || watchdog(read_end));
+        if spawned.is_ok() {
+            WAKE.store(fds[1], Ordering::SeqCst);
+        }
+    });
+}
+
+fn watchdog(read_end: c_int) {
+    let mut byte = 0u8;
+    loop {
+        // SAFETY: reads one byte into a live local; the descriptor is ours.
+        let n = unsafe { libc::read(read_end, (&mut byte as *mut u8).cast(), 1) };
+        if n < 0 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted {
+            continue;
+        }
+        if n <= 0 {
+            return;
+        }
+        refresh_ranges();
+        while STOP.load(Ordering::SeqCst) && ACTIVE.load(Ordering::SeqCst) {
+            {
+                // Under the lock: a registered thread has not returned yet.
+                let workers = WORKERS.lock().unwrap_or_else(|p| p.into_inner());
+                for t in workers.iter() {
+                    // SAFETY: `t` is a live thread (it deregisters under
+                    // this lock before it ends).
+                    unsafe { libc::pthread_kill(*t, escape_signal()) };
+                }
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// Reads the executable segments of every loaded object into [`RANGES`].
+fn refresh_ranges() {
+    unsafe extern "C" fn each(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
+        // SAFETY: dl_iterate_phdr passes a valid info whose dlpi_phdr holds
+        // dlpi_phnum headers; `data` is the counter passed below.
+        unsafe {
+            let info = &*info;
+            let n = &mut *data.cast::<usize>();
+            for i in 0..usize::from(info.dlpi_phnum) {
+                let ph = &*info.dlpi_phdr.add(i);
+                if ph.p_type == libc::PT_LOAD && ph.p_flags & libc::PF_X != 0 && *n < MAX_RANGES {
+                    let start = info.dlpi_addr as usize + ph.p_vaddr as usize;
+                    RANGES[*n].0.store(start, Ordering::Relaxed);
+                    RANGES[*n].1.store(start + ph.p_memsz as usize, Ordering::Relaxed);
+                    *n += 1;
+                }
+            }
+        }
+        0
+    }
+    let mut n = 0usize;
+    // SAFETY: the callback only reads the headers it is given.
+    unsafe { libc::dl_iterate_phdr(Some(each), (&mut n as *mut usize).cast()) };
+    RANGE_COUNT.store(n, Ordering::SeqCst);
+}
+
+/// Whether `pc` lies in a loaded object's code (not JIT-compiled code).
+fn in_library(pc: usize) -> bool {
+    let n = RANGE_COUNT.load(Ordering::SeqCst);
+    // No ranges read: be safe and never escape.
+    n == 0 || RANGES[..n].iter().any(|(s, e)| (s.load(Ordering::Relaxed)..e.load(Ordering::Relaxed)).contains(&pc))
+}
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+extern "C" fn on_escape(sig: c_int, _info: *mut libc::siginfo_t, context: *mut c_void) {
+    if !STOP.load(Ordering::SeqCst) {
+        return;
+    }
+    // SAFETY: the kernel passes the interrupted thread's ucontext.
+    let pc = unsafe { (*context.cast::<libc::ucontext_t>()).uc_mcontext.gregs[libc::REG_RIP as usize] as usize };
+    if in_library(pc) {
+        return; // the watchdog signals again in 2 ms
+    }
+    // SAFETY: as above; the escape only happens inside a guarded coroutine.
+    unsafe { super::abi::escape(sig, 0, context) };
+}
+
+#[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+extern "C" fn on_escape(_sig: c_int, _info: *mut libc::siginfo_t, _context: *mut c_void) {}
