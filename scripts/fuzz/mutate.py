@@ -94,6 +94,18 @@ def function_lines(src, name):
     return start, end
 
 
+POOL = []  # statements of the corpus's kernels, for "splice" edits
+
+
+def fill_pool(corpus):
+    for _, src, name, _, _ in corpus:
+        try:
+            lo, hi = function_lines(src, name)
+        except StopIteration:
+            continue
+        POOL.extend(l for l in src.splitlines()[lo + 1 : hi] if l.strip() and not l.strip().startswith(("#", "@", "def ")))
+
+
 def tokens_of(text):
     try:
         return [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type in (tokenize.NAME, tokenize.NUMBER, tokenize.OP, tokenize.STRING)]
@@ -112,10 +124,17 @@ def mutate_python(src, name, r):
         if r.random() < 0.1:
             lo, hi = 0, len(lines)
         lo = min(lo + 1, hi - 1)  # keep the decorator/def line mostly
-        k = r.choice(["del", "swap", "num", "op", "name", "dtype", "dup", "drop", "indent", "num", "op"])
+        k = r.choice(["del", "swap", "num", "op", "name", "dtype", "dup", "drop", "indent", "num", "op", "splice", "splice"])
         i = r.randrange(lo, hi) if hi > lo else lo
-        if k in ("dup", "drop", "indent"):
-            if k == "dup":
+        if k == "splice" and not POOL:
+            k = "dup"
+        if k in ("dup", "drop", "indent", "splice"):
+            if k == "splice":
+                # a statement of another kernel, at this line's indentation
+                line = r.choice(POOL)
+                indent = re.match(r"[ \t]*", lines[i]).group() if i < len(lines) else "    "
+                lines.insert(i, indent + line.strip() + "\n")
+            elif k == "dup":
                 lines.insert(i, lines[i])
             elif k == "drop":
                 del lines[i]
@@ -350,6 +369,7 @@ def check_mlir(args, text, timeout, workdir, stats=None):
 
 def kernel_worker(args):
     corpus = kernel_corpus()
+    fill_pool(corpus)
     for line in sys.stdin:
         n = int(line)
         r = random.Random(args.seed * 1_000_003 + n)
