@@ -47,22 +47,34 @@ def run_one(seed, ptx, out_dir, ptxas_paths):
     path = os.path.join(out_dir, f"fz_{seed}.py")
     with open(path, "w") as f:
         f.write(prog.source)
-    spec = importlib.util.spec_from_file_location(f"fz_{seed}", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    args = [a.copy() for a in prog.args]
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        return mod
+
+    mod = load(f"fz_{seed}")
     result = {"seed": seed, "features": prog.features}
-    try:
-        with np.errstate(all="ignore"):
-            device.launch(mod.k, *args, grid=gen.GRID, block=gen.BLOCK, stream=pydev.default_stream())
-            pydev.default_stream().synchronize()
-    except Exception as e:  # noqa: BLE001 - every failure is a finding
-        result["finding"] = f"host: {type(e).__name__}: {e}"
-        return result
-    bad = gen.compare(prog, args)
-    if bad:
-        result["finding"] = "host: wrong result: " + "; ".join(m for _, m in bad[:3])
-        return result
+    # every third program also runs with bounds checks (none may fire)
+    for boundscheck in (False, True) if seed % 3 == 0 else (False,):
+        what = "host (PYDEV_BOUNDSCHECK=1)" if boundscheck else "host"
+        if boundscheck:
+            os.environ["PYDEV_BOUNDSCHECK"] = "1"
+        args = [a.copy() for a in prog.args]
+        try:
+            k = load(f"fz_{seed}_bc").k if boundscheck else mod.k
+            with np.errstate(all="ignore"):
+                device.launch(k, *args, grid=gen.GRID, block=gen.BLOCK, stream=pydev.default_stream())
+                pydev.default_stream().synchronize()
+        except Exception as e:  # noqa: BLE001 - every failure is a finding
+            result["finding"] = f"{what}: {type(e).__name__}: {e}"
+            return result
+        finally:
+            os.environ.pop("PYDEV_BOUNDSCHECK", None)
+        bad = gen.compare(prog, args)
+        if bad:
+            result["finding"] = f"{what}: wrong result: " + "; ".join(m for _, m in bad[:3])
+            return result
     if ptx:
         for chip in CHIPS:
             try:
@@ -128,10 +140,11 @@ def campaign(seeds, ptx=False, out=None, timeout=120, log=print):
     out = out or os.path.join(tempfile.gettempdir(), "pydev-fuzz")
     os.makedirs(out, exist_ok=True)
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", "--out", out] + (["--ptx"] if ptx else [])
+    env = dict(os.environ, PYDEV_CACHE="0", PYDEV_TARGET="host")  # no disk cache entries for throwaway programs
     results, findings = [], []
     todo = list(seeds)
     while todo:
-        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
         seed = None
         try:
             while todo:

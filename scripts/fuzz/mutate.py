@@ -227,6 +227,14 @@ def check_kernel(entry, src, outcome=None):
             text = native.compile(path, src, function, signature, consts, target, stage, libdevice=lib if target != "host" else "")
             if target == "host":
                 native.HostProgram(text, function)
+            else:
+                # with line info: the same PTX plus .loc/.file of this file
+                from differential import lineinfo_problem
+
+                lines = native.compile(path, src, function, signature, consts, target, stage, libdevice=lib, line_info=True)
+                why = lineinfo_problem(lines, text, path)
+                if why:
+                    return f"{target} lineinfo: {why}"
             if outcome is not None:
                 outcome[target] = "compiled"
         except (TypeError, ValueError) as e:
