@@ -337,3 +337,28 @@ def views(a, b, out):
         a2 = a[:, ::2]
         out[i, 2] = a2[i, 1]
         a[i][4] = -1.0
+
+
+WEIGHTS = np.array([0.25, 0.5, 0.25])
+REC = np.dtype([("a", np.int32), ("b", np.float64)], align=True)
+
+
+@cuda.jit
+def globals_and_shared_records(x, out, recs):
+    i = cuda.grid(1)
+    sh = cuda.shared.array(4, dtype=REC)
+    if cuda.threadIdx.x == 0:
+        sh[0] = recs[0]
+    cuda.syncthreads()
+    if i < out.size:
+        out[i] = WEIGHTS[0] * x[i - 1] + WEIGHTS[1] * x[i] + WEIGHTS[2] * x[(i + 1) % x.size] + len(WEIGHTS)
+        recs[i].b += sh[0].a
+
+
+@cuda.jit
+def local_across_barrier(out):
+    l = cuda.local.array(2, dtype=float64)
+    t = cuda.threadIdx.x
+    l[0] = t + 0.5
+    cuda.syncthreads()
+    out[t] = l[0]

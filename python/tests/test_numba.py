@@ -280,6 +280,32 @@ def test_array_views_and_slices(rng):
     np.testing.assert_array_equal(a[:, :4], a0[:, :4])
 
 
+def test_global_arrays_are_constants_and_shared_records(rng):
+    x = rng.random(50)
+    out = np.full(50, np.nan)
+    recs = np.zeros(50, K.REC)
+    recs["a"], recs["b"] = rng.integers(1, 9, 50), rng.random(50)
+    want_b = recs["b"] + recs["a"][0]
+    K.globals_and_shared_records[1, 64](x, out, recs)
+    sync()
+    np.testing.assert_allclose(out, 0.25 * np.roll(x, 1) + 0.5 * x + 0.25 * np.roll(x, -1) + 3, rtol=1e-15)
+    np.testing.assert_array_equal(recs["b"], want_b)
+
+    @cuda.jit
+    def writes_a_global(o):
+        K.WEIGHTS[0] = 1.0  # noqa: B018
+    with pytest.raises(pydev.CompileError, match="cannot write to a read-only"):
+        writes_a_global[1, 1](out)
+
+
+@pytest.mark.xfail(strict=True, reason="pydev host target bug: local arrays do not survive syncthreads (device.local_array too)")
+def test_local_array_across_a_barrier_on_host():
+    out = np.full(8, np.nan)
+    K.local_across_barrier[1, 8](out)
+    sync()
+    np.testing.assert_array_equal(out, np.arange(8) + 0.5)
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)

@@ -318,21 +318,11 @@ def local_array(c, args, kwargs, node):
 def const_array_like(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="cuda.const.array_like")
     a = args[0]
-    if not (isinstance(a, CT) and isinstance(a.obj, np.ndarray)):
-        raise c.err(node, "cuda.const.array_like() takes a NumPy array that is a global or closure variable")
-    arr = np.ascontiguousarray(a.obj)
-    et = T.from_dtype(arr.dtype)
-    if isinstance(et, T.Record) or arr.size > 4096:
-        raise c.err(node, "cuda.const.array_like() takes a numeric array of at most 4096 elements in pydev.numba")
-    dims = list(arr.shape) or [1]
-
-    def build():
-        v = c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
-        for idx in np.ndindex(*arr.shape):
-            x = arr[idx].item()
-            v[tuple(c.f.constant(i, ir.si64) for i in idx)] = c.f.constant(x, et.ir) if not isinstance(et, T.Boolean) else c.f.constant(bool(x), ir.i1)
-        return v
-    return TV(c.alloc_in_entry(build), T.Array(et, len(dims), "C", readonly=False, space="local"))
+    if isinstance(a, TV) and isinstance(a.t, T.Array) and a.v is None and a.const is not None:
+        return a  # a global array is already a constant
+    if isinstance(a, CT) and isinstance(a.obj, np.ndarray):
+        return c.global_array(a.obj, node)
+    raise c.err(node, "cuda.const.array_like() takes a NumPy array that is a global or closure variable")
 
 
 def _no_args(name, emit, rtype=None):

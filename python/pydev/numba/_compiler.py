@@ -386,6 +386,8 @@ class Compiler:
         if tv.v is None:
             if tv.items is not None:
                 raise self.err(node, f"a tuple ({tv.t}) is not a single value here")
+            if isinstance(tv.t, T.Array):
+                raise self.err(node, "a global (constant) array can only have its elements, shape and size read in pydev.numba")
             c = tv.const
             t = tv.t
             if isinstance(t, T.Boolean):
@@ -413,6 +415,36 @@ class Compiler:
             items = [self.lit(v, node) if not isinstance(v, TV) else v for v in value]
             return self._tuple(items)
         raise self.err(node, f"a constant of type {type(value).__name__} is not supported in device code")
+
+    def global_array(self, arr, node):
+        """A global NumPy array is a constant of the kernel, as in Numba
+        (frozen at compile time). Its elements are read through a chain of
+        selects over the constants (no memory: nothing to keep across
+        barriers; LLVM may make it a lookup table)."""
+        arr = np.ascontiguousarray(arr)
+        if arr.dtype.names is not None or arr.dtype.kind not in "biuf" or arr.size > 1024 or arr.ndim == 0:
+            raise self.err(node, f"a global array in device code must be a numeric NumPy array of 1 to 1024 elements (got {arr.dtype}, {arr.size} elements)")
+        t = T.Array(T.from_dtype(arr.dtype), arr.ndim, "C")
+        t.const = True
+        return TV(None, t, const=arr)
+
+    def const_load(self, arr, idx, node):
+        data = arr.const
+        et = arr.t.dtype
+        lin = None
+        stride = 1
+        for d in reversed(range(data.ndim)):
+            term = idx[d] if stride == 1 else idx[d] * stride
+            lin = term if lin is None else lin + term
+            stride *= data.shape[d]
+        flat = data.reshape(-1).tolist()
+        mk = (lambda x: self.f.constant(bool(x), ir.i1)) if isinstance(et, T.Boolean) else (lambda x: self.f.constant(x, et.ir))
+        out = mk(flat[0])
+        for k in range(1, len(flat)):
+            if flat[k] == flat[k - 1] and False:
+                continue
+            out = self.f.select(lin == k, mk(flat[k]), out)
+        return TV(out, et)
 
     def _tuple(self, items):
         ts = [i.t for i in items]
@@ -590,6 +622,8 @@ class Compiler:
             return self.lit(obj, node)
         if isinstance(obj, tuple) and all(isinstance(o, (bool, int, float, np.number)) for o in obj):
             return self.lit(obj, node)
+        if isinstance(obj, np.ndarray):
+            return self.global_array(obj, node)
         make = getattr(obj, "_pydev_numba_value", None)
         if make is not None and not isinstance(obj, type):
             return make(self, node)
@@ -902,6 +936,8 @@ class Compiler:
             if n.attr == "shape":
                 return self._tuple([self.extent(base, d, n) for d in range(t.ndim)])
             if n.attr == "size":
+                if base.v is None and base.const is not None:
+                    return self.lit(int(base.const.size), n)
                 return TV(self.f.ops.array_size(self.val(base, n)), T.int64)
             if n.attr == "ndim":
                 return self.lit(t.ndim, n)
@@ -922,6 +958,8 @@ class Compiler:
 
     def extent(self, arr, d, node):
         t = arr.t
+        if arr.v is None and arr.const is not None:
+            return TV(self.iconst(arr.const.shape[d]), T.int64)
         v = self.val(arr, node)
         key = (v.name, d)
         hit = self.extents.get(key)
@@ -1081,13 +1119,15 @@ class Compiler:
 
     def load_item(self, arr, idx, node):
         t = arr.t
+        if arr.v is None and arr.const is not None:
+            return self.const_load(arr, idx, node)
         if isinstance(t.dtype, T.Record):
             return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype, const=(arr, idx))
         return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype)
 
     def store_item(self, arr, idx, value, node):
         t = arr.t
-        if t.readonly:
+        if t.readonly or getattr(t, "const", False):
             raise self.err(node, "cannot write to a read-only (const) array")
         if isinstance(t.dtype, T.Record):
             if not (isinstance(value, TV) and value.t == t.dtype):
