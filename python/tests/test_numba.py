@@ -634,3 +634,16 @@ print("fake ok")
     r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "fake ok" in r.stdout
+
+
+def test_docs_example_runs(tmp_path):
+    """The example at the top of docs/numba.md runs as written (host target)."""
+    import sys
+    doc = open(os.path.join(ROOT, "docs", "numba.md")).read()
+    code = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    script = tmp_path / "example.py"  # kernels need their source in a file (or linecache)
+    script.write_text(code)
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("[")
