@@ -6,10 +6,16 @@ Entries are written whole to a temporary file in the same directory and
 renamed over the final name (os.replace is atomic), so concurrent
 processes see a complete entry or none. Each entry starts with a header
 line carrying the SHA-256 of its body; an entry that is truncated,
-corrupt or unreadable is ignored (and rewritten by the next compile)."""
+corrupt or unreadable is ignored (and rewritten by the next compile).
+
+Nothing here raises: a cache that cannot be read or written (a read-only
+or full disk, a file where the directory should be, no permission) only
+makes things slower, and says so once per process with a RuntimeWarning
+(docs/reliability.md, "Cache")."""
 import hashlib
 import os
 import tempfile
+import warnings
 
 FORMAT = "pydev-cache-1"
 
@@ -42,15 +48,39 @@ def entry_path(directory, key):
     return os.path.join(directory, key[:2], key + ".txt")
 
 
+_WARNED = set()
+
+
+def _warn_once(what, directory, error):
+    """One RuntimeWarning per process, for the first failure (never raises,
+    even where warnings are errors)."""
+    if _WARNED:
+        return
+    _WARNED.add(what)
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    try:
+        warnings.warn(
+            f"pydev: cannot {what} the compile cache in {directory!r} ({reason}); kernels compile without it "
+            "(set PYDEV_CACHE_DIR to a writable directory, or PYDEV_CACHE=0 to turn the cache off)",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+    except Exception:
+        pass
+
+
 def load(key):
     """The cached text for `key`, or None (missing, off, unreadable, corrupt)."""
-    d = cache_dir()
-    if d is None:
-        return None
     try:
+        d = cache_dir()
+        if d is None:
+            return None
         with open(entry_path(d, key), "rb") as f:
             data = f.read()
-    except OSError:
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:  # no permission, a directory in the way, an odd path
+        _warn_once("read", d, e)
         return None
     header, sep, body = data.partition(b"\n")
     parts = header.split(b" ")
@@ -66,22 +96,23 @@ def load(key):
 
 def store(key, text):
     """Writes the entry atomically; True when it was written. A cache that
-    cannot be written only makes things slower."""
-    d = cache_dir()
-    if d is None:
-        return False
-    body = text.encode("utf-8")
-    data = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
-    path = entry_path(d, key)
-    tmp = None
+    cannot be written only makes things slower (one warning)."""
+    tmp = d = None
     try:
+        d = cache_dir()
+        if d is None:
+            return False
+        body = text.encode("utf-8")
+        data = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
+        path = entry_path(d, key)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".txt")
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
         return True
-    except OSError:
+    except (OSError, ValueError) as e:  # read-only, full (ENOSPC), no permission, odd path
+        _warn_once("write", d, e)
         if tmp is not None:
             try:
                 os.unlink(tmp)
