@@ -108,6 +108,18 @@ def diverge(out):
     out[i] = 1.0
 
 
+def make_affine(k):
+    """A kernel of its own for each k (the closure constant is compiled in)."""
+
+    @device.kernel
+    def affine(out, x):
+        i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+        if i < out.size:
+            out[i] = x[i] * 3 + k
+
+    return affine
+
+
 def long_steps(arg, block, seconds=0.6):
     """Steps of `lcg` that keep a launch on `arg` busy about `seconds`."""
     device.launch(lcg, arg, 1, grid=1, block=block, stream=pydev.default_stream())  # compiled
@@ -445,4 +457,142 @@ def test_a_fault_on_the_gpu_names_the_kernel_and_says_the_context_is_lost(run):
             assert "unusable" in e and "restart the process" in e and "PYDEV_BOUNDSCHECK=1" in e, (what, e)
         assert "the last launched on stream" in errors[0][1], errors[0]
         print(errors[0][1])
+    """)
+
+
+# --- concurrency (item 4) --------------------------------------------------------------------
+
+
+def run_threads(n, work):
+    """Runs work(t) on n threads started together; re-raises the first error."""
+    errors, barrier = [], threading.Barrier(n)
+
+    def body(t):
+        try:
+            barrier.wait()
+            work(t)
+        except BaseException as e:  # noqa: BLE001  (reported below)
+            errors.append((t, e))
+
+    threads = [threading.Thread(target=body, args=(t,)) for t in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=600)
+    assert not any(th.is_alive() for th in threads), "a thread hung"
+    if errors:
+        raise AssertionError(f"thread {errors[0][0]} failed: {errors[0][1]!r}") from errors[0][1]
+
+
+def test_eight_threads_compile_and_launch_different_kernels_on_the_host(native, host_target):
+    """8 Python threads, each with its own kernel (compiled concurrently,
+    for two argument types) and its own stream, launching 25 times with
+    fixed-seed inputs; every result checked."""
+    kernels_ = [make_affine(100 + t) for t in range(8)]
+
+    def work(t):
+        rng = np.random.default_rng(1000 + t)
+        s = pydev.create_stream()
+        k = kernels_[t]
+        for it in range(25):
+            n = int(rng.integers(1, 3000))
+            if it % 2:
+                x = rng.integers(-1000, 1000, n).astype(np.int32)
+                out = np.full(n, -7777777, np.int32)
+            else:
+                x = rng.random(n, dtype=np.float32)
+                out = np.full(n, np.nan, np.float32)
+            device.launch(k, out, x, grid=(n + 127) // 128, block=128, stream=s)
+            s.synchronize()
+            expect = x * 3 + (100 + t)
+            assert out.dtype == x.dtype and np.allclose(out, expect, rtol=1e-6, atol=1e-4), (t, it, out[:4], expect[:4])
+
+    run_threads(8, work)
+
+
+def test_the_gil_is_released_while_compiling(native, host_target):
+    """Another Python thread keeps running while a kernel compiles."""
+    k = make_affine(4242)
+    ticks, done = [0], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=count)
+    x = np.arange(100, dtype=np.float64)
+    out = np.full(100, np.nan, np.float64)
+    t.start()
+    time.sleep(0.05)
+    before, start = ticks[0], time.perf_counter()
+    compiles = pydev.stats()["compiles"]
+    device.launch(k, out, x, grid=1, block=128, stream=pydev.default_stream())
+    took, during = time.perf_counter() - start, ticks[0] - before
+    done.set()
+    t.join()
+    assert pydev.stats()["compiles"] == compiles + 1
+    assert (out == x * 3 + 4242).all()
+    # the other thread ticked for most of the compile (1 ms sleeps)
+    assert during >= 0.3 * took / 0.0015, (during, took)
+
+
+def test_a_kernel_that_fails_leaves_the_other_threads_running(native, host_target):
+    """While two threads launch kernels that fail on the host (a write far
+    out of bounds, a barrier some threads never reach), six others launch
+    correct kernels: theirs finish with correct results, the failing ones
+    raise LaunchError naming their kernel, and the process goes on."""
+
+    def work(t):
+        rng = np.random.default_rng(77 + t)
+        s = pydev.create_stream()
+        for it in range(6):
+            if t == 0:
+                out = np.zeros(32, np.float32)
+                with pytest.raises(pydev.LaunchError, match="kernel 'write_far'.*invalid memory access"):
+                    device.launch(write_far, out, np.int64(1 << 40), grid=1, block=32, stream=s)
+            elif t == 1:
+                out = np.zeros(64, np.float32)
+                with pytest.raises(pydev.LaunchError, match="kernel 'diverge'.*deadlock"):
+                    device.launch(diverge, out, grid=1, block=64, stream=s)
+            else:
+                n = 5000
+                x = rng.random(n, dtype=np.float32)
+                out = np.full(n, np.nan, np.float32)
+                device.launch(scale_add, out, x, np.float32(t), np.float32(it), grid=(n + 255) // 256, block=256, stream=s)
+                assert np.allclose(out, x * t + it, rtol=1e-6, atol=1e-5), (t, it)
+
+    run_threads(8, work)
+    out = np.zeros(10, np.int32)
+    device.launch(add1, out, grid=1, block=32, stream=pydev.default_stream())
+    assert (out == 1).all()
+
+
+def test_eight_threads_on_the_cuda_target_fake_driver(run):
+    """8 threads compile and launch their own kernels on their own cuda
+    streams (the fake driver records every launch): each launch reached the
+    driver on its thread's stream with its thread's arguments."""
+    run("""
+        import threading
+        from test_reliability import make_affine, run_threads
+        ks = [make_affine(500 + t) for t in range(8)]
+        streams = [pydev.create_stream() for _ in range(8)]
+        arrays = [(pydev.to_device(np.arange(256, dtype=np.float32) + t), pydev.device_array(256, np.float32)) for t in range(8)]
+        def work(t):
+            x, out = arrays[t]
+            for it in range(20):
+                device.launch(ks[t], out, x, grid=2, block=128, stream=streams[t])
+            streams[t].synchronize()
+        run_threads(8, work)
+        launches = fakecuda.launches()
+        assert len(launches) == 160, len(launches)
+        for t in range(8):
+            mine = [l for l in launches if l.stream == streams[t].handle]
+            assert len(mine) == 20, (t, len(mine))
+            x, out = arrays[t]
+            for l in mine:
+                assert l.kernel == mine[0].kernel and l.grid == (2, 1, 1) and l.block == (128, 1, 1)
+                assert l.descriptor(0) == (out._ptr, (256,), (1,)) and l.descriptor(1) == (x._ptr, (256,), (1,)), (t, l.descriptor(0))
+        assert len({l.kernel for l in launches}) >= 1
+        assert pydev.stats()["fast_launches"] >= 8 * 18
     """)
