@@ -51,6 +51,7 @@ fn main() {
     std::fs::write(out.join("enums.rs"), defs::enums(&records)).expect("write enums.rs");
     std::fs::write(out.join("defs.rs"), defs::rust(&records)).expect("write defs.rs");
     std::fs::write(out.join("defs.cpp.inc"), defs::cpp(&records)).expect("write defs.cpp.inc");
+    std::fs::write(out.join("generic.rs"), defs::generic(&records)).expect("write generic.rs");
 
     cc::Build::new()
         .cpp(true)

@@ -120,3 +120,57 @@ macro_rules! pydev_ops {
 }
 
 include!(concat!(env!("OUT_DIR"), "/ops_table.rs"));
+
+/// Writers of every pydev op in MLIR's generic form, generated from
+/// `pydev.td` (`build/defs.rs`), for frontends that emit IR as text (the
+/// Python frontend does; the text is parsed and verified before any pass
+/// runs): `generic::shfl(&mask, &value, &lane, ShuffleKind::Down, "f32")` is
+/// `"pydev.shfl"(%m, %v, %l) <{kind = #pydev<shuffle_kind down>}> : (...) -> f32`.
+/// Operands and attributes come in ODS order (variadic operands as slices,
+/// optional operands and attributes as `Option`s, enum attributes as the
+/// generated enums), then one type per result.
+pub mod generic {
+    /// An SSA value as text: its name (`%v3`) and its type (`f32`).
+    pub trait TextValue {
+        fn ssa_name(&self) -> String;
+        fn type_text(&self) -> String;
+    }
+
+    /// An MLIR string literal.
+    pub fn quote(s: &str) -> String {
+        let mut out = String::from("\"");
+        for b in s.bytes() {
+            match b {
+                b'"' | b'\\' => {
+                    out.push('\\');
+                    out.push(b as char);
+                }
+                0x20..=0x7e => out.push(b as char),
+                _ => out += &format!("\\{b:02X}"),
+            }
+        }
+        out + "\""
+    }
+
+    fn dense_array<T: std::fmt::Display>(element: &str, values: &[T]) -> String {
+        if values.is_empty() {
+            format!("array<{element}>")
+        } else {
+            format!("array<{element}: {}>", values.iter().map(T::to_string).collect::<Vec<_>>().join(", "))
+        }
+    }
+
+    fn write_generic(name: &str, groups: &[Vec<&dyn TextValue>], props: &[String], results: &[&str]) -> String {
+        let operands: Vec<&dyn TextValue> = groups.iter().flatten().copied().collect();
+        let names: Vec<String> = operands.iter().map(|o| o.ssa_name()).collect();
+        let types: Vec<String> = operands.iter().map(|o| o.type_text()).collect();
+        let props = if props.is_empty() { String::new() } else { format!(" <{{{}}}>", props.join(", ")) };
+        let results = match results {
+            [one] => one.to_string(),
+            many => format!("({})", many.join(", ")),
+        };
+        format!("\"{name}\"({}){props} : ({}) -> {results}", names.join(", "), types.join(", "))
+    }
+
+    include!(concat!(env!("OUT_DIR"), "/generic.rs"));
+}
