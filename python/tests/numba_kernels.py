@@ -362,3 +362,29 @@ def local_across_barrier(out):
     l[0] = t + 0.5
     cuda.syncthreads()
     out[t] = l[0]
+
+
+from pydev.numba.cuda.random import (  # noqa: E402 - Numba's module path
+    create_xoroshiro128p_states, xoroshiro128p_normal_float32, xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
+
+
+@cuda.jit
+def draws(states, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i, 0] = xoroshiro128p_uniform_float64(states, i)
+        out[i, 1] = xoroshiro128p_uniform_float32(states, i)
+        out[i, 2] = xoroshiro128p_normal_float32(states, i)
+
+
+# Numba-CUDA documentation: Monte Carlo estimate of pi with cuda.random
+@cuda.jit
+def compute_pi(rng_states, iterations, out):
+    thread_id = cuda.grid(1)
+    inside = 0
+    for i in range(iterations):
+        x = xoroshiro128p_uniform_float32(rng_states, thread_id)
+        y = xoroshiro128p_uniform_float32(rng_states, thread_id)
+        if x ** 2 + y ** 2 <= 1.0:
+            inside += 1
+    out[thread_id] = 4.0 * inside / iterations

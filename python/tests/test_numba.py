@@ -306,6 +306,38 @@ def test_local_array_across_a_barrier_on_host():
     np.testing.assert_array_equal(out, np.arange(8) + 0.5)
 
 
+# The first draws of Numba-CUDA's generator for seed 1 (numba-cuda 0.30.4):
+# uniform_float64 then uniform_float32 of states 0..7.
+NUMBA_SEED1_F64 = [0.1331231503445619, 0.8763487055503916, 0.8710908939770295, 0.936480755984957,
+                   0.6059928840201348, 0.34505194439737386, 0.47981445271330714, 0.33050110138073174]
+NUMBA_SEED1_F32 = [0.3780596852302551, 0.21028068661689758, 0.4541151821613312, 0.9279626607894897,
+                   0.40711626410484314, 0.8177064061164856, 0.7879213690757751, 0.8613483309745789]
+
+
+def test_cuda_random_streams_equal_numbas():
+    states = K.create_xoroshiro128p_states(8, seed=1)
+    out = np.full((8, 3), np.nan)
+    K.draws[1, 8](states, out)
+    sync()
+    assert out[:, 0].tolist() == NUMBA_SEED1_F64
+    assert out[:, 1].tolist() == NUMBA_SEED1_F32
+    assert np.isfinite(out[:, 2]).all() and (np.abs(out[:, 2]) < 6).all()
+
+
+def test_doc_monte_carlo_pi_with_cuda_random():
+    n = 256
+    states = K.create_xoroshiro128p_states(n, seed=2026)
+    out = np.full(n, np.nan, np.float32)
+    K.compute_pi[n // 64, 64](states, 2000, out)
+    sync()
+    assert np.isfinite(out).all()
+    assert abs(out.mean() - math.pi) < 0.02
+    again = np.full(n, np.nan, np.float32)
+    K.compute_pi[n // 64, 64](K.create_xoroshiro128p_states(n, seed=2026), 2000, again)
+    sync()
+    np.testing.assert_array_equal(out, again)  # same seed, same stream
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)
@@ -564,6 +596,7 @@ PTX_CASES = [
     (K.bits_kernel, (uint32[::1], uint32[:, ::1])),
     (K.dyn_shared, (float32[::1], float32[::1])),
     (K.views, (float64[:, ::1], float64[::1], float64[:, ::1])),
+    (K.compute_pi, (from_dtype(np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True))[::1], int64, float32[::1])),
     (K.record_update, (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64)),
     (K.fp16_kernel, (from_dtype(np.float16)[::1],) * 3),
     (K.tuple_arg, (__import__("pydev.numba.types", fromlist=["UniTuple"]).UniTuple(float64, 2), float64[::1])),

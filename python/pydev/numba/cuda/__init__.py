@@ -12,9 +12,9 @@ import numpy as _np
 import cuda.device as _device
 import pydev as _pydev
 
-from . import _builtins as _b
-from . import _compiler as _c
-from . import types as _t
+from .. import _builtins as _b
+from .. import _compiler as _c
+from .. import types as _t
 
 __all__ = [
     "jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
