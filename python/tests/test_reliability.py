@@ -596,3 +596,39 @@ def test_eight_threads_on_the_cuda_target_fake_driver(run):
         assert len({l.kernel for l in launches}) >= 1
         assert pydev.stats()["fast_launches"] >= 8 * 18
     """)
+
+
+# --- environment variables -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-2", "1.5"])
+def test_a_bad_pydev_host_threads_is_an_error_naming_it(native, host_target, monkeypatch, value):
+    out = np.zeros(8, np.int32)
+    device.launch(add1, out, grid=1, block=8, stream=pydev.default_stream())
+    monkeypatch.setenv("PYDEV_HOST_THREADS", value)
+    with pytest.raises(pydev.LaunchError, match=f"kernel 'add1': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'"):
+        device.launch(add1, out, grid=1, block=8, stream=pydev.default_stream())
+    monkeypatch.setenv("PYDEV_HOST_THREADS", "3")
+    device.launch(add1, out, grid=4, block=8, stream=pydev.default_stream())
+    assert (out == [2] * 8).all()
+
+
+def test_a_bad_pydev_arch_and_target_are_errors(native, monkeypatch):
+    from pydev import _launch
+
+    monkeypatch.setenv("PYDEV_ARCH", "gpu9000")
+    with pytest.raises(ValueError, match="PYDEV_ARCH must look like sm_90, got 'gpu9000'"):
+        _launch.cuda_arch()
+    monkeypatch.setenv("PYDEV_TARGET", "tpu")
+    with pytest.raises(ValueError, match="PYDEV_TARGET must be 'cuda' or 'host'"):
+        pydev.active_target()
+
+
+def test_pydev_cache_0_writes_nothing(native, host_target, monkeypatch, tmp_path):
+    from pydev import _cache
+
+    monkeypatch.setenv("PYDEV_CACHE", "0")
+    k = make_affine(31337)
+    out = np.zeros(16, np.float32)
+    device.launch(k, out, np.ones(16, np.float32), grid=1, block=16, stream=pydev.default_stream())
+    assert (out == 31340).all() and _cache.entries() == [] and not (tmp_path / "cache").exists()

@@ -15,6 +15,7 @@ pub struct Engine(MlirExecutionEngine);
 // Safety: after creation the engine is only used for symbol lookups, which
 // LLVM ORC's LLJIT serialises internally; the compiled code is immutable.
 unsafe impl Send for Engine {}
+// SAFETY: as for Send: shared use is symbol lookups, serialised by LLJIT.
 unsafe impl Sync for Engine {}
 
 impl Engine {
@@ -87,7 +88,10 @@ pub fn dict_i64(module: &Module, dict: &str, key: &str) -> Option<i64> {
 /// pointer per parameter of the wrapped function, each to a value of that
 /// parameter's LLVM type.
 pub unsafe fn call_packed(f: usize, args: *mut *mut c_void) {
+    // SAFETY: `f` is the address of a packed wrapper (the caller's promise),
+    // whose C signature is `void (void **)`.
     let f: unsafe extern "C" fn(*mut *mut c_void) = unsafe { std::mem::transmute(f) };
+    // SAFETY: `args` matches the wrapped function's parameters (as promised).
     unsafe { f(args) }
 }
 
@@ -98,6 +102,7 @@ pub struct Library(*mut c_void);
 
 // Safety: a dlopen handle may be used from any thread (dlsym is thread-safe).
 unsafe impl Send for Library {}
+// SAFETY: as for Send: dlsym on a shared handle is thread-safe.
 unsafe impl Sync for Library {}
 
 impl Library {

@@ -301,12 +301,14 @@ impl HostProgram {
             })
             .collect();
         let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
-        let workers = std::env::var("PYDEV_HOST_THREADS")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .filter(|n| *n > 0)
-            .unwrap_or_else(cores)
-            .min(blocks) as usize;
+        let workers = match std::env::var("PYDEV_HOST_THREADS").ok().filter(|v| !v.trim().is_empty()) {
+            None => cores(),
+            Some(v) => match v.trim().parse::<u64>() {
+                Ok(n) if n > 0 => n,
+                _ => return Err(format!("kernel '{k}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{v}'")),
+            },
+        }
+        .min(blocks) as usize;
         let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None), interruptible };
         let queue = BlockQueue::new(blocks, workers as u64);
         // Reduction privatization: each worker adds into its own zeroed copy
