@@ -388,3 +388,10 @@ def compute_pi(rng_states, iterations, out):
         if x ** 2 + y ** 2 <= 1.0:
             inside += 1
     out[thread_id] = 4.0 * inside / iterations
+
+
+@cuda.jit
+def printer(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        print("thread", i, "value", a[i], (i, 2.5), "100%")

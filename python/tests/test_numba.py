@@ -338,6 +338,18 @@ def test_doc_monte_carlo_pi_with_cuda_random():
     np.testing.assert_array_equal(out, again)  # same seed, same stream
 
 
+def test_print_with_numbas_formats(tmp_path):
+    import sys
+    script = tmp_path / "p.py"
+    script.write_text("import numpy as np\nimport numba_kernels as K\nfrom pydev.numba import cuda\n"
+                      "K.printer[1, 4](np.array([0.5, -1.25, 3.0]))\ncuda.synchronize()\n")
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, PYDEV_TARGET="host", PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert sorted(r.stdout.splitlines()) == [f"thread {i} value {v:f} ({i}, 2.500000) 100%" for i, v in enumerate([0.5, -1.25, 3.0])]
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)
@@ -596,6 +608,7 @@ PTX_CASES = [
     (K.bits_kernel, (uint32[::1], uint32[:, ::1])),
     (K.dyn_shared, (float32[::1], float32[::1])),
     (K.views, (float64[:, ::1], float64[::1], float64[:, ::1])),
+    (K.printer, (float64[::1],)),
     (K.compute_pi, (from_dtype(np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True))[::1], int64, float32[::1])),
     (K.record_update, (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64)),
     (K.fp16_kernel, (from_dtype(np.float16)[::1],) * 3),

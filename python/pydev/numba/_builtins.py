@@ -575,3 +575,53 @@ ATOMICS = {"add": _atomic("add"), "sub": _atomic("sub"), "and_": _atomic("and"),
            "max": _atomic("max"), "min": _atomic("min"), "nanmax": _atomic("nanmax"), "nanmin": _atomic("nanmin"),
            "exch": _atomic("exch"), "inc": _incdec("inc"), "dec": _incdec("dec"), "cas": atomic_cas,
            "compare_and_swap": atomic_compare_and_swap}
+
+
+# --- print -------------------------------------------------------------------------------
+
+def _print_item(c, x, node, fmt, vals):
+    if isinstance(x, CT):
+        if isinstance(x.obj, str):
+            fmt.append(x.obj.replace("%", "%%"))
+            return
+        if x.obj is None:
+            fmt.append("None")
+            return
+        raise c.err(node, f"print() cannot print {_tname(x)} in device code")
+    if x.items is not None:  # tuples as Numba prints them
+        parts = []
+        for it in x.items:
+            sub = []
+            _print_item(c, it, node, sub, vals)
+            parts.append("".join(sub))
+        fmt.append("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
+        return
+    t = x.t
+    if isinstance(t, T.Boolean):
+        raise c.err(node, "print() of a bool is not supported in pydev.numba device code", help="print int(flag)")
+    if not _is_num(t) or t.kind == "c":
+        raise c.err(node, f"print() of a {t} is not supported in device code")
+    if t.is_int:
+        fmt.append("%llu" if not t.signed else "%lld")
+        vals.append(c.val(c.cast(x, T.uint64 if not t.signed else T.int64, node), node))
+    else:
+        fmt.append("%f")
+        vals.append(c.val(c.cast(x, T.float64, node), node))
+
+
+@register(builtins.print)
+def _print(c, args, kwargs, node):
+    """print(a, b, ...): one printf (vprintf on the GPU) with Numba's formats:
+    integers as %lld / %llu, floats as %f, strings as text."""
+    if kwargs:
+        raise c.err(node, "print() keywords (sep, end, file, flush) are not supported in device code")
+    fmt, vals = [], []
+    for a in args:
+        sub = []
+        _print_item(c, a, node, sub, vals)
+        fmt.append("".join(sub))
+    text = " ".join(fmt) + "\n"
+    escaped = "".join(ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text)
+    c.at(node)
+    c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
+    return CT(None)
