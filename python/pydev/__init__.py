@@ -23,7 +23,7 @@ from ._types import DeviceOnlyError  # noqa: E402
 __all__ = [
     "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
     "Stream", "default_stream", "create_stream", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
-    "compile", "stats", "Program", "ir",
+    "compile", "cxx_header", "stats", "Program", "ir",
 ]
 
 
@@ -175,6 +175,17 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     program = fn._program(cargs)[0]
     lines = fn._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
     return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program, line_info=lines)
+
+
+def cxx_header(*objs):
+    """A C++ header (str) declaring @device.struct classes (with
+    static_asserts on sizeof, alignof and each offsetof), the interoperable
+    array descriptor, and interoperable functions and kernels whose
+    parameters and result are annotated: what CUDA C++ includes to call
+    Python (docs/interop.md). `pydevc FILE --emit cxx-header` writes the same."""
+    from . import _interop
+
+    return _interop.cxx_header(*objs)
 
 
 def stats():

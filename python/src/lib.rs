@@ -501,6 +501,15 @@ fn array_layout(shape: Vec<i64>, strides: Vec<i64>) -> PyResult<u8> {
     Ok(dispatch::contiguity(&shape, &strides))
 }
 
+/// The C++ header of the `@device.struct` classes and interoperable
+/// functions `names` (None: all) of Python file `filename`
+/// (`pydev.cxx_header`, `pydevc --emit cxx-header`; docs/interop.md).
+#[pyfunction]
+#[pyo3(signature = (filename, source, names=None))]
+fn cxx_header(py: Python<'_>, filename: &str, source: &str, names: Option<Vec<String>>) -> PyResult<String> {
+    py.detach(|| pydev_runtime::cxx_header::cxx_header(filename, source, names.as_deref())).map_err(CompileError::new_err)
+}
+
 /// How many tensors `dlpack_capsule` exported are still alive (tests).
 #[pyfunction]
 fn dlpack_live_exports() -> usize {
@@ -533,6 +542,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dlpack_capsule, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_live_exports, m)?)?;
     m.add_function(wrap_pyfunction!(c_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
     m.add_function(wrap_pyfunction!(array_layout, m)?)?;
     Ok(())
 }

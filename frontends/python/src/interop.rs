@@ -40,7 +40,7 @@ pub fn is_declaration(def: &ast::StmtFunctionDef) -> bool {
 }
 
 /// Why `ty` cannot cross the C ABI, or None when it can.
-fn c_abi_problem(ty: &Ty) -> Option<String> {
+pub fn c_abi_problem(ty: &Ty) -> Option<String> {
     match ty {
         Ty::Bool | Ty::Int { .. } | Ty::Float(_) => None,
         Ty::Vector { elem, .. } => c_abi_problem(elem),
@@ -53,29 +53,32 @@ fn c_abi_problem(ty: &Ty) -> Option<String> {
     }
 }
 
-impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
-    /// The type an annotation of a declaration names: what a struct field
-    /// may be (`annotation_type`), `tuple[T, ...]`, or a string in the
-    /// signature syntax (`"float32[::1]"`, `"(int32, float32)"`).
-    fn declared_type(&self, ann: &Expr) -> Option<Ty> {
-        let m = self.c.m;
-        if let Some(t) = m.annotation_type(ann) {
-            return Some(t);
-        }
-        match ann {
-            Expr::StringLiteral(s) => match crate::signature::parse_signature(m, s.value.to_str()).ok()?.as_slice() {
-                [t] => Some(t.clone()),
-                _ => None,
-            },
-            Expr::Subscript(s) if matches!(&*s.value, Expr::Name(n) if n.id.as_str() == "tuple") => {
-                let items: Vec<&Expr> = match &*s.slice {
-                    Expr::Tuple(t) => t.elts.iter().collect(),
-                    one => vec![one],
-                };
-                items.into_iter().map(|e| self.declared_type(e)).collect::<Option<Vec<_>>>().map(Ty::Tuple)
-            }
+/// The type an annotation of an interoperable function names: what a
+/// struct field may be (`annotation_type`), `tuple[T, ...]`, or a string in
+/// the signature syntax (`"float32[::1]"`, `"(int32, float32)"`).
+pub fn declared_type(m: &crate::module::Module, ann: &Expr) -> Option<Ty> {
+    if let Some(t) = m.annotation_type(ann) {
+        return Some(t);
+    }
+    match ann {
+        Expr::StringLiteral(s) => match crate::signature::parse_signature(m, s.value.to_str()).ok()?.as_slice() {
+            [t] => Some(t.clone()),
             _ => None,
+        },
+        Expr::Subscript(s) if matches!(&*s.value, Expr::Name(n) if n.id.as_str() == "tuple") => {
+            let items: Vec<&Expr> = match &*s.slice {
+                Expr::Tuple(t) => t.elts.iter().collect(),
+                one => vec![one],
+            };
+            items.into_iter().map(|e| declared_type(m, e)).collect::<Option<Vec<_>>>().map(Ty::Tuple)
         }
+        _ => None,
+    }
+}
+
+impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
+    fn declared_type(&self, ann: &Expr) -> Option<Ty> {
+        declared_type(self.c.m, ann)
     }
 
     /// A call of `name` when it is a declared interoperable function (None

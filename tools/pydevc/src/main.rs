@@ -1,5 +1,7 @@
 //! `pydevc FILE.py --kernel NAME --signature 'float32[:], int32' [--target sm_XX|host]
-//! [--emit python-ast|pydev|pydev-opt|llvm|llvm-ir|ptx] [-o OUT]`
+//! [--emit python-ast|pydev|pydev-opt|llvm|llvm-ir|ptx] [-o OUT]`;
+//! `pydevc FILE.py --emit cxx-header [--kernel NAME]`: a C++ header of the
+//! file's @device.struct classes and interoperable functions and kernels.
 //!
 //! Compiles one `@device.kernel` or `@device.func` of a Python file, through
 //! the compile driver the Python package uses (`pydev_runtime::compile`), and writes the
@@ -13,8 +15,9 @@ use std::process::ExitCode;
 struct Cli {
     /// The Python source file.
     file: String,
-    /// The @device.kernel or @device.func to compile.
-    #[arg(long)]
+    /// The @device.kernel or @device.func to compile (with --emit
+    /// cxx-header: the one struct or function to declare; default all).
+    #[arg(long, default_value = "")]
     kernel: String,
     /// Argument types, e.g. 'float32[:, ::1], int32, Point' (docs/signatures.md).
     #[arg(long, default_value = "")]
@@ -23,7 +26,7 @@ struct Cli {
     #[arg(long, default_value = "sm_90")]
     target: String,
     /// The stage to write.
-    #[arg(long, default_value = "ptx", value_parser = ["python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx"])]
+    #[arg(long, default_value = "ptx", value_parser = ["python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx", "cxx-header"])]
     emit: String,
     /// Output file (default: standard output).
     #[arg(short = 'o', default_value = "-")]
@@ -47,6 +50,14 @@ struct Cli {
 
 fn run(cli: &Cli) -> Result<String, String> {
     let source = std::fs::read_to_string(&cli.file).map_err(|e| format!("pydevc: error: cannot read '{}': {e}", cli.file))?;
+    if cli.emit == "cxx-header" {
+        // The C++ header of the file's structs and interoperable functions (docs/interop.md).
+        let names = [cli.kernel.clone()];
+        return pydev_runtime::cxx_header::cxx_header(&cli.file, &source, (!cli.kernel.is_empty()).then_some(&names[..]));
+    }
+    if cli.kernel.is_empty() {
+        return Err("pydevc: error: --kernel NAME is required (except with --emit cxx-header)".into());
+    }
     let target = pydev_runtime::Target::parse(&cli.target).map_err(|e| format!("pydevc: error: {e}"))?;
     let options = pydev_runtime::CompileOptions {
         opt_level: cli.opt_level,

@@ -1,0 +1,311 @@
+//! `pydevc FILE --emit cxx-header` and `pydev.cxx_header(...)`: a C++
+//! header declaring a Python file's `@device.struct` classes, the
+//! interoperable array descriptor, and its interoperable functions and
+//! kernels (spec: Python and CUDA C++; docs/interop.md).
+//!
+//! Every size, alignment and offset comes from the dialect's one layout
+//! definition (`pydev_dialect::type_layout` / `field_offset`, i.e.
+//! `getTypeLayout` in dialect/cpp/PydevDialect.cpp); the header states each
+//! as a `static_assert`, so a C++ compiler that lays a declaration out
+//! differently rejects the header instead of passing garbage.
+
+use melior::ir::Type;
+use pydev_frontend_python::{
+    interop::{c_abi_problem, declared_type},
+    module::Module,
+    types::{FloatKind, Ty},
+    FuncKind, SourceFile,
+};
+use ruff_python_ast::{Expr, Stmt};
+use std::fmt::Write;
+
+/// What the header holds, in dependency order.
+#[derive(Default)]
+struct Decls {
+    defs: Vec<String>,
+    asserts: Vec<String>,
+    named: Vec<(String, String)>, // (MLIR type, C++ name)
+    tuples: usize,
+    half: bool,
+    bf16: bool,
+    fp8: bool,
+    cuda_vectors: Vec<(String, String, u64, u32)>, // (name, element C type, align, lanes)
+    array: bool,
+}
+
+const CUDA: &str = "defined(__CUDACC__) || defined(__CUDACC_RTC__)";
+
+fn scalar(t: &Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Bool => "bool",
+        Ty::Int { bits: 8, signed: true } => "int8_t",
+        Ty::Int { bits: 16, signed: true } => "int16_t",
+        Ty::Int { bits: 32, signed: true } => "int32_t",
+        Ty::Int { bits: 64, signed: true } => "int64_t",
+        Ty::Int { bits: 8, signed: false } => "uint8_t",
+        Ty::Int { bits: 16, signed: false } => "uint16_t",
+        Ty::Int { bits: 32, signed: false } => "uint32_t",
+        Ty::Int { bits: 64, signed: false } => "uint64_t",
+        Ty::Float(FloatKind::F16) => "__half",
+        Ty::Float(FloatKind::BF16) => "__nv_bfloat16",
+        Ty::Float(FloatKind::F8E4M3) => "__nv_fp8_e4m3",
+        Ty::Float(FloatKind::F8E5M2) => "__nv_fp8_e5m2",
+        Ty::Float(FloatKind::F32) => "float",
+        Ty::Float(FloatKind::F64) => "double",
+        _ => return None,
+    })
+}
+
+/// CUDA's vector type base names (vector_types.h).
+fn cuda_vector_base(t: &Ty) -> Option<&'static str> {
+    Some(match t {
+        Ty::Int { bits: 8, signed: true } => "char",
+        Ty::Int { bits: 8, signed: false } => "uchar",
+        Ty::Int { bits: 16, signed: true } => "short",
+        Ty::Int { bits: 16, signed: false } => "ushort",
+        Ty::Int { bits: 32, signed: true } => "int",
+        Ty::Int { bits: 32, signed: false } => "uint",
+        Ty::Int { bits: 64, signed: true } => "longlong",
+        Ty::Int { bits: 64, signed: false } => "ulonglong",
+        Ty::Float(FloatKind::F32) => "float",
+        Ty::Float(FloatKind::F64) => "double",
+        _ => return None,
+    })
+}
+
+impl Decls {
+    fn layout<'c>(ctx: &'c melior::Context, t: &Ty) -> Result<(Type<'c>, u64, u64), String> {
+        let text = t.mlir();
+        let ty = Type::parse(ctx, &text).ok_or_else(|| format!("cannot parse the type {text}"))?;
+        let (size, align) = pydev_dialect::type_layout(ty).ok_or_else(|| format!("{t} has no C layout"))?;
+        Ok((ty, size, align))
+    }
+
+    fn assert_layout(&mut self, name: &str, size: u64, align: u64, offsets: &[(String, u64)]) {
+        self.asserts.push(format!("static_assert(sizeof({name}) == {size}, \"sizeof({name})\");"));
+        self.asserts.push(format!("static_assert(alignof({name}) == {align}, \"alignof({name})\");"));
+        for (f, off) in offsets {
+            self.asserts.push(format!("static_assert(offsetof({name}, {f}) == {off}, \"offsetof({name}, {f})\");"));
+        }
+    }
+
+    /// The C++ name of `t`, declaring what it needs.
+    fn name(&mut self, ctx: &melior::Context, t: &Ty) -> Result<String, String> {
+        if let Some(s) = scalar(t) {
+            match t {
+                Ty::Float(FloatKind::F16) => self.half = true,
+                Ty::Float(FloatKind::BF16) => self.bf16 = true,
+                Ty::Float(FloatKind::F8E4M3 | FloatKind::F8E5M2) => self.fp8 = true,
+                _ => {}
+            }
+            return Ok(s.to_owned());
+        }
+        if let Some(problem) = c_abi_problem(t).filter(|_| !matches!(t, Ty::Struct(_))) {
+            return Err(problem);
+        }
+        let key = t.mlir();
+        if let Some((_, n)) = self.named.iter().find(|(k, _)| *k == key) {
+            return Ok(n.clone());
+        }
+        let name = match t {
+            Ty::Vector { elem, lanes } => {
+                let (_, size, align) = Self::layout(ctx, t)?;
+                let e = self.name(ctx, elem)?;
+                let lanes_text: Vec<String> = "xyzw".chars().take(*lanes as usize).map(String::from).collect();
+                let offsets: Vec<(String, u64)> = lanes_text.iter().enumerate().map(|(i, l)| (l.clone(), i as u64 * elem.size())).collect();
+                let name = match (cuda_vector_base(elem), elem.as_ref(), lanes) {
+                    (Some(base), _, _) => {
+                        let n = format!("{base}{lanes}");
+                        self.cuda_vectors.push((n.clone(), e.clone(), align, *lanes));
+                        n
+                    }
+                    (None, Ty::Float(FloatKind::F16), 2) => "__half2".to_owned(),
+                    (None, Ty::Float(FloatKind::BF16), 2) => "__nv_bfloat162".to_owned(),
+                    _ => {
+                        let n = format!("pydev_{elem}x{lanes}");
+                        self.defs.push(format!("struct alignas({align}) {n} {{ {e} {}; }};", lanes_text.join(", ")));
+                        n
+                    }
+                };
+                self.assert_layout(&name, size, align, &offsets);
+                name
+            }
+            Ty::Array { dtype, ndim, .. } => {
+                self.array = true;
+                let e = self.name(ctx, dtype)?;
+                return Ok(format!("cuda::interoperable_array_descriptor<{e}, {ndim}>"));
+            }
+            Ty::Struct(_) | Ty::Tuple(_) => {
+                let (fields, name, explicit_align): (Vec<(String, Ty)>, String, u64) = match t {
+                    Ty::Struct(def) => {
+                        let n = if def.name.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_') || def.name.starts_with("aligned_") || def.name.starts_with("atomic_") {
+                            format!("pydev_{}", def.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"))
+                        } else {
+                            def.name.clone()
+                        };
+                        (def.fields.clone(), n, def.align)
+                    }
+                    Ty::Tuple(items) => {
+                        let n = format!("__anonymous_tuple_{}", self.tuples);
+                        self.tuples += 1;
+                        (items.iter().enumerate().map(|(i, t)| (format!("__{i}"), t.clone())).collect(), n, 0)
+                    }
+                    _ => unreachable!(),
+                };
+                let (ty, size, align) = Self::layout(ctx, t)?;
+                let mut members = String::new();
+                let mut offsets = Vec::new();
+                for (i, (f, ft)) in fields.iter().enumerate() {
+                    let c = self.name(ctx, ft)?;
+                    let _ = writeln!(members, "  {c} {f};");
+                    let off = pydev_dialect::field_offset(ty, i as u32).ok_or_else(|| format!("no offset for field '{f}' of {t}"))?;
+                    offsets.push((f.clone(), off));
+                }
+                let head = if explicit_align > 0 { format!("struct alignas({align}) {name}") } else { format!("struct {name}") };
+                self.defs.push(format!("{head} {{\n{members}}};"));
+                self.assert_layout(&name, size, align, &offsets);
+                name
+            }
+            other => return Err(format!("{other} has no C++ type")),
+        };
+        self.named.push((key, name.clone()));
+        Ok(name)
+    }
+
+    fn prelude(&self) -> Vec<String> {
+        let mut out = vec!["#include <stddef.h>".to_owned(), "#include <stdint.h>".to_owned()];
+        if self.half || self.bf16 || self.fp8 {
+            out.push(format!("#if {CUDA}"));
+            if self.half {
+                out.push("#include <cuda_fp16.h>".into());
+            }
+            if self.bf16 {
+                out.push("#include <cuda_bf16.h>".into());
+            }
+            if self.fp8 {
+                out.push("#include <cuda_fp8.h>".into());
+            }
+            out.push("#else  // host compilers: stand-ins with the layout (and C ABI) of CUDA's".into());
+            if self.half {
+                out.push("#ifndef PYDEV_HAVE_HALF\n#define PYDEV_HAVE_HALF\nstruct alignas(2) __half { unsigned short __x; };\nstruct alignas(4) __half2 { __half x, y; };\n#endif".into());
+            }
+            if self.bf16 {
+                out.push("#ifndef PYDEV_HAVE_BF16\n#define PYDEV_HAVE_BF16\nstruct alignas(2) __nv_bfloat16 { unsigned short __x; };\nstruct alignas(4) __nv_bfloat162 { __nv_bfloat16 x, y; };\n#endif".into());
+            }
+            if self.fp8 {
+                out.push("#ifndef PYDEV_HAVE_FP8\n#define PYDEV_HAVE_FP8\nstruct __nv_fp8_e4m3 { unsigned char __x; };\nstruct __nv_fp8_e5m2 { unsigned char __x; };\n#endif".into());
+            }
+            out.push("#endif".into());
+        }
+        if !self.cuda_vectors.is_empty() {
+            out.push(format!("#if !({CUDA}) && !defined(__VECTOR_TYPES_H__)  // CUDA's vector types (vector_types.h)"));
+            for (n, e, align, lanes) in &self.cuda_vectors {
+                let l: Vec<String> = "xyzw".chars().take(*lanes as usize).map(String::from).collect();
+                // One definition when headers of several files meet.
+                out.push(format!("#ifndef PYDEV_HAVE_{n}\n#define PYDEV_HAVE_{n}\nstruct alignas({align}) {n} {{ {e} {}; }};\n#endif", l.join(", ")));
+            }
+            out.push("#endif".into());
+        }
+        if self.array {
+            out.push(
+                "#ifndef PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\n#define PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\nnamespace cuda {\n\
+                 // spec: Arrays. Strides count elements (as cuda::std::layout_stride).\n\
+                 template <typename dtype, uint64_t ndim>\nstruct interoperable_array_descriptor {\n  dtype* data;\n  uint64_t shape[ndim];\n  uint64_t strides[ndim];\n};\n\
+                 }  // namespace cuda\n#endif"
+                    .into(),
+            );
+        }
+        out.push(
+            "#ifndef PYDEV_INTEROP\n#if defined(__CUDACC__) || defined(__CUDACC_RTC__)\n#define PYDEV_INTEROP __host__ __device__\n#else\n#define PYDEV_INTEROP\n#endif\n#endif\n\
+             #if !(defined(__CUDACC__) || defined(__CUDACC_RTC__)) && !defined(__global__)\n#define __global__\n#endif"
+                .into(),
+        );
+        out
+    }
+}
+
+/// The header for `names` of Python file `file_name` (`text`): the
+/// `@device.struct` classes and interoperable functions and kernels named
+/// (all of them, in file order, when `names` is None; functions without
+/// annotations are then skipped with a comment saying why).
+pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Result<String, String> {
+    let parsed = ruff_python_parser::parse_module(text).map_err(|e| format!("{file_name}: syntax error: {}", e.error))?;
+    let body = &parsed.syntax().body;
+    let file = SourceFile::new(file_name, text);
+    let m = Module::scan(file.clone(), body);
+    if !m.diags.is_empty() {
+        return Err(pydev_frontend_python::Diagnostics(m.diags).to_string().trim_end().to_owned());
+    }
+    let ctx = pydev_dialect::new_context();
+    let mut d = Decls::default();
+    let mut protos = Vec::new();
+    let wanted = |n: &str| names.is_none_or(|ns| ns.iter().any(|x| x == n));
+    let mut found: Vec<String> = Vec::new();
+    for stmt in body {
+        match stmt {
+            Stmt::ClassDef(c) if m.structs.contains_key(c.name.id.as_str()) && wanted(c.name.id.as_str()) => {
+                found.push(c.name.id.to_string());
+                let t = Ty::Struct(m.structs[c.name.id.as_str()].def.clone());
+                d.name(&ctx, &t).map_err(|e| format!("{}: error: struct '{}': {e}", loc(&file, c.range), c.name.id))?;
+            }
+            Stmt::FunctionDef(f) if m.funcs.contains_key(f.name.id.as_str()) && wanted(f.name.id.as_str()) => {
+                let name = f.name.id.to_string();
+                found.push(name.clone());
+                let def = &m.funcs[name.as_str()];
+                let at = loc(&file, f.range);
+                if !def.interop {
+                    if names.is_some() {
+                        return Err(format!("{at}: error: '{name}' is not interoperable: the header declares @device.func(interop=True) functions and @device.kernel(interop=True) kernels"));
+                    }
+                    continue;
+                }
+                match prototype(&ctx, &m, &mut d, f, def.kind) {
+                    Ok(p) => protos.push(p),
+                    Err(e) if names.is_none() => protos.push(format!("// '{name}' ({at}) is not declared: {e}")),
+                    Err(e) => return Err(format!("{at}: error: {e}")),
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(ns) = names {
+        if let Some(missing) = ns.iter().find(|n| !found.contains(n)) {
+            return Err(format!("{file_name}: error: no @device.struct class or @device.func/@device.kernel '{missing}' at the top level of the file"));
+        }
+    }
+    let mut out = vec![format!("// Generated by pydev {} from {file_name}: C++ declarations of its @device.struct types and interoperable functions.", env!("CARGO_PKG_VERSION")), "#pragma once".to_owned()];
+    out.extend(d.prelude());
+    out.extend(d.defs);
+    out.extend(d.asserts);
+    out.extend(protos);
+    Ok(out.join("\n") + "\n")
+}
+
+fn loc(file: &SourceFile, range: ruff_text_size::TextRange) -> String {
+    let (line, _) = file.line_col(range.start());
+    format!("{}:{line}", file.name)
+}
+
+fn prototype(ctx: &melior::Context, m: &Module, d: &mut Decls, f: &ruff_python_ast::StmtFunctionDef, kind: FuncKind) -> Result<String, String> {
+    let name = f.name.id.as_str();
+    let mut params = Vec::new();
+    for p in &f.parameters.args {
+        let pname = p.parameter.name.id.as_str();
+        let ann = p.parameter.annotation.as_deref().ok_or_else(|| format!("parameter '{pname}' of '{name}' has no annotation, which the header needs for its C type"))?;
+        let t = declared_type(m, ann).ok_or_else(|| format!("the annotation of parameter '{pname}' of '{name}' does not name a type"))?;
+        let c = d.name(ctx, &t).map_err(|e| format!("parameter '{pname}' of '{name}' cannot cross the C ABI: {e}"))?;
+        params.push(format!("{c} {pname}"));
+    }
+    if kind == FuncKind::Kernel {
+        return Ok(format!("extern \"C\" __global__ void {name}({});", params.join(", ")));
+    }
+    let result = match f.returns.as_deref() {
+        None => return Err(format!("'{name}' has no return annotation, which the header needs (-> None for void)")),
+        Some(Expr::NoneLiteral(_)) => "void".to_owned(),
+        Some(ann) => {
+            let t = declared_type(m, ann).ok_or_else(|| format!("the return annotation of '{name}' does not name a type"))?;
+            d.name(ctx, &t).map_err(|e| format!("the result of '{name}' cannot cross the C ABI: {e}"))?
+        }
+    };
+    Ok(format!("extern \"C\" PYDEV_INTEROP {result} {name}({});", params.join(", ")))
+}
