@@ -287,6 +287,22 @@ pub fn clone_op<'c>(op: OperationRef<'c, '_>) -> melior::ir::Operation<'c> {
     unsafe { melior::ir::Operation::from_raw(mlir_sys::mlirOperationClone(op.to_raw())) }
 }
 
+/// [`clone_op`] with every operation of the copy at `location`: for
+/// helpers a pass parses from its own text, whose parser locations name
+/// that text (file "-") and would otherwise reach the PTX's line table.
+pub fn clone_op_at<'c>(op: OperationRef<'c, '_>, location: Location<'c>) -> melior::ir::Operation<'c> {
+    use melior::ir::operation::{OperationMutLike, WalkOrder, WalkResult};
+    let mut copy = clone_op(op);
+    let raw = location.to_raw();
+    copy.walk_mut(WalkOrder::PreOrder, |o| {
+        // SAFETY: `o` is a live operation of the copy, `raw` a location of
+        // the same context (locations are uniqued for the context's lifetime).
+        unsafe { mlir_sys::mlirOperationSetLocation(o.to_raw(), raw) };
+        WalkResult::Advance
+    });
+    copy
+}
+
 /// The nearest `builtin.module` around `op` (or `op` itself).
 pub fn module_of<'c>(op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
     let mut cur = op;

@@ -33,7 +33,7 @@ use crate::{
     PassInfo,
 };
 use melior::ir::{
-    attribute::FlatSymbolRefAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, Module, OperationRef, Type, TypeLike, Value,
+    attribute::FlatSymbolRefAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, Location, Module, OperationRef, Type, TypeLike, Value,
     ValueLike,
 };
 use std::collections::BTreeSet;
@@ -179,10 +179,13 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // conversion helpers are templates per format; still to convert.
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-lower-float8 built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
+    // The helpers' code has no source line of its own: it takes the first
+    // function's location (the kernel's def line), not the text's ("-").
+    let at = body.first_operation().map(|f| f.location()).unwrap_or_else(|| Location::unknown(ctx));
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {
         op = o.next_in_block();
-        body.append_operation(capi::clone_op(o));
+        body.append_operation(capi::clone_op_at(o, at));
     }
     Ok(())
 }

@@ -7,8 +7,8 @@ regression tests for what their campaigns found (docs/reliability.md,
   for sm_70/80/90, assembled by ptxas, and compiled with line info (the PTX
   differs only by .loc/.file);
 - mutation: kernels of the test suite and pydev-opt's lit inputs, edited at
-  random, never make the compiler panic, crash, hang or say "internal
-  error".
+  random, and lit inputs through random pydev passes in random orders,
+  never make the compiler panic, crash, hang or say "internal error".
 """
 import os
 import sys
@@ -76,6 +76,14 @@ def test_mlir_mutants(tmp_path):
         pytest.skip("pydev-opt is not built (make build)")
     tried, findings = mutate.run_mlir(150, seed=19, out=str(tmp_path), timeout=60, log=lambda s: None)
     assert tried == 150 and findings == []
+
+
+def test_pass_order(tmp_path):
+    """Lit inputs through random pydev passes in random orders: diagnostics, never crashes."""
+    if mutate.pydev_opt() is None:
+        pytest.skip("pydev-opt is not built (make build)")
+    tried, findings = mutate.run_passes(80, seed=19, out=str(tmp_path), timeout=60, log=lambda s: None)
+    assert tried == 80 and findings == []
 
 
 # --- regressions found by the campaigns ------------------------------------------------------

@@ -68,6 +68,12 @@ def loops(out, x):
     out[i] = device.shfl_xor_sync(-1, acc, 1)
 
 
+@device.kernel
+def float8_round_trip(out, x):
+    i = device.tid(1)
+    out[i] = device.float32(device.float8e4m3(x[i])) + device.float32(device.float8e5m2(x[i]))  # LINE: f8
+
+
 def line_of(tag):
     with open(__file__) as f:
         for n, text in enumerate(f, 1):
@@ -133,6 +139,19 @@ def test_environment_variable_and_device_functions(monkeypatch):
     # lineinfo=True on a device function the kernel calls: its line is there
     ptx = pydev.compile(calls_twice, [x, x], target="sm_90")
     assert line_of("twice") in {line for _, line in locs(ptx)}
+
+
+def test_float8_helpers_have_no_line_of_the_pass_text(monkeypatch):
+    """Mutation campaign: pydev-lower-float8's conversion helpers, parsed from
+    the pass's own text, put `.file 2 "-"` in the line table; they now take
+    the kernel's location and the calls' lines."""
+    monkeypatch.setenv("PYDEV_LINEINFO", "1")
+    x = np.ones(8, np.float32)
+    ptx = pydev.compile(float8_round_trip, [x, x], target="sm_90")
+    assert list(files(ptx).values()) == [__file__]
+    assert line_of("f8") in {line for _, line in locs(ptx)}
+    monkeypatch.setenv("PYDEV_LINEINFO", "0")
+    assert strip(ptx) == strip(pydev.compile(float8_round_trip, [x, x], target="sm_90"))
 
 
 def test_cache_keys_differ():

@@ -460,9 +460,54 @@ def run_mlir(count, seed, out, timeout, log=print, start=0):
     return count, findings
 
 
+PASSES = [
+    "--pydev-specialize-target", "--pydev-specialize-target=target=host", "--pydev-promote-types", "--pydev-outline-kernels",
+    "--pydev-lower-arrays", "--pydev-lower-arrays=target=host", "--pydev-lower-atomics", "--pydev-lower-atomics=target=host",
+    "--pydev-lower-sync-nvvm", "--pydev-lower-aggregates", "--pydev-check-lowered", "--pydev-lower-simt-host",
+    "--pydev-host-barrier-fission", "--pydev-align-params", "--pydev-drop-c-wrappers", "--pydev-raise-ptx", "--pydev-lower-float8",
+    "--canonicalize", "--cse", "--pydev-pipeline=cuda", "--pydev-pipeline=host",
+]
+
+
+def run_passes(count, seed, out, timeout, log=print, start=0):
+    """Lit inputs (half of them mutated) through 1-4 random pydev passes in
+    a random order: a pass meets IR it does not expect and must answer with
+    a diagnostic, never a crash."""
+    corpus = mlir_corpus()
+    findings = []
+    stats = {"accepted": 0, "rejected": 0}
+    with tempfile.TemporaryDirectory() as d:
+        for n in range(start, start + count):
+            r = random.Random(seed * 1_000_033 + n)
+            path, text, args = r.choice(corpus)
+            if r.random() < 0.5:
+                text = mutate_mlir(text, r)
+            passes = [r.choice(PASSES) for _ in range(r.randint(1, 4))]
+            pipes = [f for f in passes if f.startswith("--pydev-pipeline")]
+            passes = [f for f in passes if not f.startswith("--pydev-pipeline")] + pipes[:1]  # pydev-opt takes one
+            flags = [f for f in args if f.startswith("--split-input-file")] + passes
+            why = check_mlir([_flag(f) for f in flags], text, timeout, d, stats)
+            if why:
+                f = {"n": n, "seed": seed, "file": os.path.relpath(path, ROOT), "args": flags, "finding": why, "mutant": _keep(out, f"passes_{seed}_{n}.mlir", text)}
+                findings.append(f)
+                log(json.dumps(f))
+    log(json.dumps(stats))
+    return count, findings
+
+
+def _flag(f):
+    """`--pass=opt=v` as pydev-opt spells a pass option: `--pass{opt=v}`."""
+    if "{" in f or f.startswith("--pydev-pipeline"):
+        return f
+    if f.count("=") == 2:
+        name, opt, v = f.split("=")
+        return f"{name}{{{opt}={v}}}"
+    return f
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", choices=["kernels", "mlir"])
+    ap.add_argument("what", choices=["kernels", "mlir", "passes"])
     ap.add_argument("--count", type=int, default=200)
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
@@ -473,7 +518,7 @@ def main():
     if args.worker:
         return kernel_worker(args)
     t0 = time.time()
-    run = run_kernels if args.what == "kernels" else run_mlir
+    run = {"kernels": run_kernels, "mlir": run_mlir, "passes": run_passes}[args.what]
     tried, findings = run(args.count, args.seed, args.out, args.timeout, start=args.start)
     print(json.dumps({"what": args.what, "mutants": tried, "findings": len(findings), "seconds": round(time.time() - t0, 1)}))
     return 1 if findings else 0
