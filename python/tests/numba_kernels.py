@@ -1,5 +1,6 @@
 """Kernels in Numba-CUDA syntax for test_numba*.py (ports of the typical
 kernels and of Numba-CUDA's documentation examples, written here)."""
+import cmath
 import math
 
 import numpy as np
@@ -395,3 +396,15 @@ def printer(a):
     i = cuda.grid(1)
     if i < a.size:
         print("thread", i, "value", a[i], (i, 2.5), "100%")
+
+
+@cuda.jit
+def complex_kernel(a, out, w):
+    i = cuda.grid(1)
+    if i < a.size:
+        z = a[i] * a[i] + 1j
+        out[i] = z.real + z.imag + abs(z)
+        a[i] = z / a[i] - z.conjugate() + complex(1.0, 2.0) * w
+        out[i] += cmath.exp(z).real + cmath.phase(z)
+        if z == a[i] or not z:
+            out[i] = -1

@@ -350,6 +350,18 @@ def test_print_with_numbas_formats(tmp_path):
     assert sorted(r.stdout.splitlines()) == [f"thread {i} value {v:f} ({i}, 2.500000) 100%" for i, v in enumerate([0.5, -1.25, 3.0])]
 
 
+def test_complex_numbers(rng):
+    a = (rng.random(40) + 1j * rng.random(40)).astype(np.complex64)
+    a0 = a.copy()
+    out = np.full(40, np.nan, np.float32)
+    K.complex_kernel[1, 64](a, out, 0.5 + 0.25j)
+    sync()
+    z = a0.astype(np.complex128) ** 2 + 1j
+    np.testing.assert_allclose(out, z.real + z.imag + abs(z) + np.exp(z).real + np.angle(z), rtol=2e-5)
+    np.testing.assert_allclose(a, z / a0 - np.conj(z) + (1 + 2j) * (0.5 + 0.25j), rtol=2e-5)
+    assert "complex<f64>" in next(iter(K.complex_kernel.overloads.values())).text  # 1j is complex128 as in Numba
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)
@@ -609,6 +621,7 @@ PTX_CASES = [
     (K.dyn_shared, (float32[::1], float32[::1])),
     (K.views, (float64[:, ::1], float64[::1], float64[:, ::1])),
     (K.printer, (float64[::1],)),
+    (K.complex_kernel, (from_dtype(np.complex64)[::1], float32[::1], from_dtype(np.complex128))),
     (K.compute_pi, (from_dtype(np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True))[::1], int64, float32[::1])),
     (K.record_update, (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64)),
     (K.fp16_kernel, (from_dtype(np.float16)[::1],) * 3),

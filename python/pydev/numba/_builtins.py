@@ -45,6 +45,8 @@ def _nargs(c, args, kwargs, node, lo, hi=None, name="function"):
 
 
 def _convert(c, args, kwargs, node, t):
+    if t.kind == "c" and len(args) == 2:
+        return c.cast(_complex(c, args, kwargs, node), t, node)
     _nargs(c, args, kwargs, node, 1, name=t.name)
     return c.cast(c.num_arg(args[0], node), t, node)
 
@@ -74,7 +76,42 @@ def _abs(c, args, kwargs, node):
     a = c.num_arg(args[0], node)
     if isinstance(a.t, T.Boolean):
         a = c.cast(a, T.int64, node)
+    if a.t.kind == "c":
+        ft = T.float32 if a.t.bits == 64 else T.float64
+        return TV(c.f.ops.abs(c.val(a, node), result=ft.ir), ft)
     return TV(c.f.ops.abs(c.val(a, node)), a.t)
+
+
+@register(builtins.complex)
+def _complex(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, 2, name="complex")
+    a = c.num_arg(args[0], node)
+    b = c.num_arg(args[1], node) if len(args) == 2 else c.lit(0.0, node)
+    t = arith_type(arith_type(a.t, b.t), T.complex64)
+    if a.t.kind == "c" and len(args) == 1:
+        return c.cast(a, t, node)
+    ft = T.float32 if t.bits == 64 else T.float64
+    re, im = c.val(c.cast(a, ft, node), node), c.val(c.cast(b, ft, node), node)
+    return TV(c.f.emit("complex.create", [re, im], [t.ir]), t)
+
+
+def _cmath(op, real_result=False):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=f"cmath.{op}")
+        a = c.num_arg(args[0], node)
+        if a.t.kind != "c":
+            a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
+        ft = T.float32 if a.t.bits == 64 else T.float64
+        rt = ft if real_result else a.t
+        return TV(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
+    return impl
+
+
+import cmath as _cm  # noqa: E402
+
+for _name, _op in [("exp", "exp"), ("log", "log"), ("sqrt", "sqrt"), ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("tanh", "tanh")]:
+    register(getattr(_cm, _name))(_cmath(_op))
+register(_cm.phase)(_cmath("angle", True))
 
 
 def _minmax(op):

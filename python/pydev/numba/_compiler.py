@@ -129,7 +129,8 @@ def arith_type(a, b):
     unsigned (uint64); a bool counts as an integer. A float with an integer:
     float32 stays float32 with bool, int8, int16 and uint8, else float64."""
     if a.kind == "c" or b.kind == "c":
-        return T.complex128 if max(a.bits, b.bits) > 64 or "f" in (a.kind, b.kind) and max(a.bits, b.bits) == 64 else T.complex64
+        f = arith_type(_complex_part(a), _complex_part(b))
+        return T.complex128 if f.bits > 32 else T.complex64
     if a.is_float and b.is_float:
         return a if a.bits >= b.bits else b
     if a.is_float or b.is_float:
@@ -142,6 +143,12 @@ def arith_type(a, b):
     a_unsigned = a.is_int and not a.signed
     b_unsigned = b.is_int and not b.signed
     return T.uint64 if a_unsigned and b_unsigned else T.int64
+
+
+def _complex_part(t):
+    if isinstance(t, T.Number) and t.kind == "c":
+        return T.float32 if t.bits == 64 else T.float64
+    return t
 
 
 def pow_type(a, b):
@@ -197,6 +204,19 @@ class TV:
 
     def __init__(self, v, t, const=None, items=None):
         self.v, self.t, self.const, self.items = v, t, const, items
+
+
+class _Method:
+    """A bound method of a value (z.conjugate)."""
+
+    def __init__(self, name, impl):
+        self._pydev_numba_name = f"'.{name}()'"
+        self._impl = impl
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        if args or kwargs:
+            raise c.err(node, f"{self._pydev_numba_name} takes no arguments")
+        return self._impl(c, args, kwargs, node)
 
 
 class Var:
@@ -396,6 +416,10 @@ class Compiler:
                 tv.v = self.f.constant(float(c), t.ir)
             elif t.is_int:
                 tv.v = self.iconst(c, t.ir)
+            elif t.kind == "c":
+                ft = _complex_part(t).ir
+                c = complex(c)
+                tv.v = self.f.emit("complex.constant", [], [t.ir], {"value": f"[{_flit(c.real, ft)}, {_flit(c.imag, ft)}]"})
             else:
                 raise self.err(node, f"no constants of type {t}")
         return tv.v
@@ -411,6 +435,8 @@ class Compiler:
             return TV(None, T.from_dtype(value.dtype), int(value))
         if isinstance(value, (float, np.floating)):
             return TV(None, T.float64 if isinstance(value, float) else T.from_dtype(value.dtype), float(value))
+        if isinstance(value, (complex, np.complexfloating)):
+            return TV(None, T.complex128 if isinstance(value, complex) else T.from_dtype(value.dtype), complex(value))
         if isinstance(value, tuple):
             items = [self.lit(v, node) if not isinstance(v, TV) else v for v in value]
             return self._tuple(items)
@@ -468,6 +494,10 @@ class Compiler:
             return TV(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
         if not (_is_num(tv.t) and _is_num(t)):
             raise self.err(node, f"cannot convert {tv.t} to {t}")
+        if tv.v is None and tv.const is not None and (t.kind == "c" or isinstance(tv.const, complex)):
+            if t.kind == "c":
+                return TV(None, t, complex(tv.const))
+            raise self.err(node, f"cannot convert a complex number to {t}")
         if tv.v is None and tv.const is not None:
             c = tv.const
             if isinstance(t, T.Boolean):
@@ -485,12 +515,21 @@ class Compiler:
             elif t.is_float:
                 return TV(None, t, float(t.dtype.type(c)))
         v = self.val(tv, node)
+        if tv.t.kind == "c" and isinstance(t, T.Boolean):
+            return TV(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
+        if tv.t.kind == "c" and t.kind != "c":
+            raise self.err(node, f"cannot convert {tv.t} to {t} (take .real)")
+        if tv.t.kind == "c" and t.kind == "c":
+            ft = _complex_part(t).ir
+            re = self.f.cast(self.f.emit("complex.re", [v], [_complex_part(tv.t).ir]), ft)
+            im = self.f.cast(self.f.emit("complex.im", [v], [_complex_part(tv.t).ir]), ft)
+            return TV(self.f.emit("complex.create", [re, im], [t.ir]), t)
         if isinstance(t, T.Boolean):
             return TV(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
         return TV(self.f.cast(v, t.ir), t)
 
     def _zero(self, t):
-        return self.f.constant(0.0 if t.is_float else 0, t.ir) if not isinstance(t, T.Boolean) else self.f.constant(False, ir.i1)
+        return self._zero_val(t.ir)
 
     def truth(self, tv, node):
         if isinstance(tv, CT):
@@ -890,6 +929,9 @@ class Compiler:
         self.dead = True
 
     def _zero_val(self, irt):
+        if irt.text.startswith("complex<"):
+            ft = ir.Type(irt.text[len("complex<"):-1])
+            return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})
         return self.f.constant(0.0 if irt.is_float else 0, irt) if irt.text != "i1" else self.f.constant(False, ir.i1)
 
     # -- expressions --
@@ -949,7 +991,16 @@ class Compiler:
             raise self.err(n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)")
         if isinstance(t, T.Record):
             return self.load_field(base, n.attr, n)
+        if isinstance(t, T.Number) and t.kind == "c":
+            ft = _complex_part(t)
+            if n.attr in ("real", "imag"):
+                return TV(self.f.emit("complex.re" if n.attr == "real" else "complex.im", [self.val(base, n)], [ft.ir]), ft)
+            if n.attr == "conjugate":
+                return CT(_Method("conjugate", lambda c, a, k, nd: TV(c.f.emit("complex.conj", [c.val(base, nd)], [t.ir]), t)))
+            raise self.err(n, f"a {t} has no attribute '{n.attr}' (real, imag, conjugate)")
         if isinstance(t, (T.Number, T.Boolean)):
+            if n.attr == "conjugate":
+                return CT(_Method("conjugate", lambda c, a, k, nd: base))
             if n.attr == "real":
                 return base
             if n.attr == "imag":
@@ -1176,6 +1227,8 @@ class Compiler:
                     if name == "add" and isinstance(a, TV) and a.items is not None and isinstance(b, TV) and b.items is not None:
                         return self._tuple(a.items + b.items)
                 raise self.err(node, f"unsupported operand types for {_opsym(op)}: {_tname(a)} and {_tname(b)}")
+        if (a.t.kind == "c" or b.t.kind == "c") and name not in ("add", "sub", "mul", "truediv", "pow"):
+            raise self.err(node, f"unsupported operand types for {_opsym(op)}: {a.t} and {b.t}")
         if name in ("and", "or", "xor", "lshift", "rshift"):
             rt = bitwise_type(a.t, b.t) if name in ("and", "or", "xor") else bitwise_type(a.t, b.t)
             if rt is None:
@@ -1195,7 +1248,7 @@ class Compiler:
                 if b.v is None and b.const is not None and b.const < 0:
                     rt = ct = T.float64
         # fold literals
-        if a.v is None and b.v is None and a.const is not None and b.const is not None and name not in ("truediv",) and not rt.is_float:
+        if a.v is None and b.v is None and a.const is not None and b.const is not None and name not in ("truediv",) and not rt.is_float and rt.kind != "c":
             try:
                 r = self._PY[name](int(a.const), int(b.const))
                 return self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node) if rt.is_int else TV(None, rt, r)
@@ -1256,6 +1309,8 @@ class Compiler:
         if isinstance(a, CT) or isinstance(b, CT) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
         ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)
+        if ct.kind == "c" and pred not in ("eq", "ne"):
+            raise self.err(node, f"complex numbers are not ordered ({_tname(a)} and {_tname(b)})")
         if a.v is None and b.v is None and a.const is not None and b.const is not None:
             return TV(None, T.boolean, {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne}[pred](a.const, b.const))
         av, bv = self.val(self.cast(a, ct, node), node), self.val(self.cast(b, ct, node), node)
@@ -1410,6 +1465,13 @@ def _assigned(stmts):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 out.append(n.id)
     return list(dict.fromkeys(out))
+
+
+def _flit(x, ft):
+    import struct
+    if ft.text == "f64":
+        return f"0x{struct.unpack('<Q', struct.pack('<d', x))[0]:016X} : f64"
+    return f"0x{int(np.float32(x).view(np.uint32)):08X} : f32"
 
 
 def _tname(x):
