@@ -408,3 +408,64 @@ def complex_kernel(a, out, w):
         out[i] += cmath.exp(z).real + cmath.phase(z)
         if z == a[i] or not z:
             out[i] = -1
+
+
+@cuda.jit(device=True)
+def find_first(a, v):
+    for i in range(a.size):
+        if a[i] == v:
+            return i
+    return -1
+
+@cuda.jit(device=True)
+def minmax(a):
+    lo, hi = a[0], a[0]
+    for i in range(1, a.size):
+        x = a[i]
+        if x < lo:
+            lo = x
+        elif x > hi:
+            hi = x
+    return lo, hi
+
+@cuda.jit
+def control_flow2(a, out):
+    t = cuda.grid(1)
+    if t > 0:
+        return
+    out[0] = find_first(a, 7)
+    out[1] = find_first(a, 100)
+    lo, hi = minmax(a)
+    out[2] = lo
+    out[3] = hi
+    s = 0
+    for i in range(10):
+        for j in range(10):
+            if j > i:
+                break
+            if (i + j) % 2:
+                continue
+            s += i * j
+    out[4] = s
+    for q in range(5, -3, -2):
+        pass
+    out[5] = q
+    if a[0] > 0:
+        w = 1
+    else:
+        w = 2
+    out[6] = w
+    n = 0
+    while n < 100 and a[n % a.size] != 7:
+        n += 3
+    out[7] = n
+    acc = (0, 0)
+    for i in range(4):
+        acc = (acc[0] + i, acc[1] + 2 * i)
+    out[8] = acc[0] * 100 + acc[1]
+    c = 0
+    for i in range(3):
+        for j in range(3):
+            c += 1
+    out[9] = c + i + j
+    out[10] = cuda.selp(a[0] > 2, 5, -5)

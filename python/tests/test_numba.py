@@ -362,6 +362,18 @@ def test_complex_numbers(rng):
     assert "complex<f64>" in next(iter(K.complex_kernel.overloads.values())).text  # 1j is complex128 as in Numba
 
 
+def test_control_flow_joins_and_early_returns():
+    a = np.array([3, 9, 7, 1, 12, 5], np.int64)
+    out = np.full(11, -999, np.int64)
+    K.control_flow2[1, 1](a, out)
+    sync()
+    s = sum(i * j for i in range(10) for j in range(10) if j <= i and (i + j) % 2 == 0)
+    n = 0
+    while n < 100 and a[n % 6] != 7:
+        n += 3
+    assert out.tolist() == [2, -1, 1, 12, s, -1, 1, n, 612, 13, 5]
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)

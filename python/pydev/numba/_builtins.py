@@ -662,3 +662,14 @@ def _print(c, args, kwargs, node):
     c.at(node)
     c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
     return CT(None)
+
+
+def selp(c, args, kwargs, node):
+    """cuda.selp(cond, a, b): a where cond holds, else b."""
+    _nargs(c, args, kwargs, node, 3, name="cuda.selp")
+    cond = c.val(c.truth(args[0], node), node)
+    a, b = (c.num_arg(x, node) for x in args[1:])
+    t = a.t if a.t == b.t else arith_type(a.t, b.t)
+    if cond is None:
+        return a
+    return TV(c.f.select(cond, c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)), t)

@@ -641,6 +641,8 @@ class Compiler:
             return self._load_var(name, node)
         local_names = self.disp.local_names()
         if name in local_names:
+            if self.need_retype and name in self.var_types:
+                raise Retype()  # first assigned in a branch or loop: its type is known now
             raise self.err(node, f"variable '{name}' is used before it is assigned")
         code = self.py.__code__
         if name in code.co_freevars and self.py.__closure__:

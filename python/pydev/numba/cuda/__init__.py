@@ -21,7 +21,7 @@ __all__ = [
     "shared", "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
     "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "activemask", "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence",
-    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "fp16",
+    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16",
     "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
     "stream", "default_stream", "synchronize", "is_available", "current_context", "get_current_device",
     "detect", "list_devices", "is_cuda_array", "as_cuda_array", "compile_ptx", "Dispatcher", "simulator_enabled",
@@ -91,7 +91,7 @@ atomic = _Namespace("atomic", **_b.ATOMICS)
 _names = ["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "all_sync", "any_sync",
           "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "activemask",
           "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence", "threadfence_block", "threadfence_system",
-          "popc", "brev", "clz", "ffs", "fma", "cbrt"]
+          "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp"]
 for _n in _names:
     globals()[_n] = _DeviceOnly(_n, getattr(_b, _n))
 
