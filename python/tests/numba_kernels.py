@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from pydev.numba import cuda, float32, float64, int32, uint32, int64, void
+from pydev.numba import cuda, float32, float64, int16, int32, uint32, int64, void
 
 TPB = 16  # matmul tile
 RED = 128  # reduction block
@@ -469,3 +469,14 @@ def control_flow2(a, out):
             c += 1
     out[9] = c + i + j
     out[10] = cuda.selp(a[0] > 2, 5, -5)
+
+
+@cuda.jit
+def bools_and_small_ints(flags, a, out, small):
+    i = cuda.grid(1)
+    if i < a.size:
+        m = float("inf")
+        m = min(m, a[i])
+        flags[i] = a[i] > 0.5
+        out[i] = m + (1 if flags[i] else 0) + len(a.shape)
+        small[i] = int16(small[i] * 3)

@@ -374,6 +374,19 @@ def test_control_flow_joins_and_early_returns():
     assert out.tolist() == [2, -1, 1, 12, s, -1, 1, n, 612, 13, 5]
 
 
+def test_bool_arrays_float_strings_and_int_wraparound(rng):
+    flags = np.ones(40, np.bool_)
+    a = rng.random(40)
+    out = np.full(40, np.nan)
+    small = rng.integers(-30000, 30000, 40).astype(np.int16)
+    want_small = (small.astype(np.int64) * 3).astype(np.int16)  # wraps as in Numba
+    K.bools_and_small_ints[1, 64](flags, a, out, small)
+    sync()
+    np.testing.assert_array_equal(flags, a > 0.5)
+    np.testing.assert_array_equal(out, a + (a > 0.5) + 1)
+    np.testing.assert_array_equal(small, want_small)
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)

@@ -61,6 +61,11 @@ def _int(c, args, kwargs, node):
 @register(float)
 def _float(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="float")
+    if isinstance(args[0], CT) and isinstance(args[0].obj, str):  # float("inf"), float("nan")
+        try:
+            return c.lit(float(args[0].obj), node)
+        except ValueError:
+            raise c.err(node, f"could not convert string to float: {args[0].obj!r}") from None
     return c.cast(c.num_arg(args[0], node), T.float64, node)
 
 
