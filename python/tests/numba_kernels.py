@@ -480,3 +480,15 @@ def bools_and_small_ints(flags, a, out, small):
         flags[i] = a[i] > 0.5
         out[i] = m + (1 if flags[i] else 0) + len(a.shape)
         small[i] = int16(small[i] * 3)
+
+
+@cuda.jit
+def slice_assign(a, b):
+    i = cuda.grid(1)
+    if i == 0:
+        a[1:4] = 7.0
+        a[5:] = b[:a.size - 5]
+        tmp = cuda.local.array((2, 3), dtype=float64)
+        tmp[:, :] = 0.5
+        tmp[1] = 2.0
+        a[0] = tmp[0, 2] + tmp[1, 1]

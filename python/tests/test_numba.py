@@ -387,6 +387,15 @@ def test_bool_arrays_float_strings_and_int_wraparound(rng):
     np.testing.assert_array_equal(small, want_small)
 
 
+def test_slice_assignment():
+    a = np.full(8, np.nan)
+    a[4] = -3.0
+    b = np.arange(10.0)
+    K.slice_assign[1, 1](a, b)
+    sync()
+    np.testing.assert_array_equal(a, [2.5, 7, 7, 7, -3, 0, 1, 2])
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)

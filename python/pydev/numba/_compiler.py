@@ -727,6 +727,10 @@ class Compiler:
                 self.store(t, v, node)
         elif isinstance(tgt, ast.Subscript):
             arr = self.expr(tgt.value)
+            parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
+            if isinstance(arr, TV) and isinstance(arr.t, T.Array) and (any(isinstance(p, ast.Slice) for p in parts) or len(parts) < arr.t.ndim and not self._is_tuple_index(tgt.slice)):
+                self.fill(self.view(arr, parts, tgt), value, node)
+                return
             idx = self.index_values(arr, tgt.slice, tgt)
             self.at(node)
             self.store_item(arr, idx, value, tgt)
@@ -1169,6 +1173,37 @@ class Compiler:
             else:
                 out.append(self.val(self.cast(p, T.uint64 if p.t.bits == 64 else T.int64, node), node))
         return out
+
+    def fill(self, view, value, node):
+        """`a[lo:hi] = x` / `a[i] = b` on a view: every element gets the scalar,
+        or the element of an array of the same shape (no broadcasting)."""
+        t = view.t
+        if t.readonly or getattr(t, "const", False):
+            raise self.err(node, "cannot write to a read-only (const) array")
+        src = None
+        if isinstance(value, TV) and isinstance(value.t, T.Array):
+            if value.t.ndim != t.ndim:
+                raise self.err(node, f"cannot assign a {value.t.ndim}-d array to a {t.ndim}-d slice (no broadcasting in pydev.numba)")
+            src = value
+        else:
+            scalar = self.val(self.cast(self.num_arg(value, node, "the value"), t.dtype, node), node)
+        self.at(node)
+        exts = [self.val(self.extent(view, d, node), node) for d in range(t.ndim)]
+        f = self.f
+        idx = []
+
+        def nest(d):
+            if d == t.ndim:
+                v = self.load_item(src, idx, node).v if src is not None else scalar
+                if src is not None and src.t.dtype != t.dtype:
+                    v = self.val(self.cast(TV(v, src.t.dtype), t.dtype, node), node)
+                f.ops.array_store(v, self.val(view, node), *idx)
+                return
+            with f.for_range(self.iconst(0), exts[d]) as i:
+                idx.append(i)
+                nest(d + 1)
+                idx.pop()
+        nest(0)
 
     def load_item(self, arr, idx, node):
         t = arr.t
