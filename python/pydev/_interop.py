@@ -572,7 +572,7 @@ def host_adapters(declared):
         call = f"{name}({', '.join(f'*({c}*)a[{i}]' for i, c in enumerate(cparams))})"
         body = call + ";" if result is None else f"*({cres}*)a[{n}] = {call};"
         cxx_lines.append(f'extern "C" void {PACKED_PREFIX}{name}(void** a) {{ {body} }}')
-    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), "#include <new>", *decls.defs, *cxx_lines]) + "\n"
+    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), *decls.defs, *cxx_lines]) + "\n"
     return "\n".join(ll) + "\n", cxx
 
 
@@ -593,7 +593,11 @@ def _cache_root():
 
 
 def _clang_version(cc):
-    return _run([cc, "--version"], "clang --version").stdout.splitlines()[0]
+    """The compiler's identity in cache keys: its resolved path, size and
+    modification time (no process start on a disk-cache hit)."""
+    real = os.path.realpath(cc)
+    st = os.stat(real)
+    return f"{real} {st.st_size} {st.st_mtime_ns}"
 
 
 HOST_FLAGS = ["-O2", "-fPIC"]

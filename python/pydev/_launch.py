@@ -417,6 +417,10 @@ class Kernel(_Function):
 
         links, declared = _interop_links(self)
         libraries = []
+        if links and target != "host":
+            from . import _interop
+
+            raise _interop.LinkError(f"kernel '{self.__name__}' links {', '.join(os.path.basename(p) for p in links)}: link= is implemented for the host target only so far (cuda: NVRTC/nvJitLink linking is issue 17, item 4)")
 
         def load(text):
             if target == "host" and (links or declared) and not libraries:

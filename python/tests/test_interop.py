@@ -351,3 +351,24 @@ def test_object_stage_is_the_hosts():
 
     with pytest.raises(ValueError, match="stage 'object' is the host's"):
         pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="object")
+
+
+# --- cuda: not linked yet (issue 17, item 4), never silently ------------------------------
+
+
+def test_declared_functions_on_cuda_are_an_error():
+    import interop_kernels as ik
+
+    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+:\d+: error: calls of the declared interoperable function 'scale_add' are not compiled for cuda yet"):
+        pydev.compile(ik.scalars, "float32[:], float32[:]", target="sm_90", stage="ptx")
+
+
+def test_link_on_cuda_is_an_error():
+    src = os.path.join(FIXTURES, "twice.c")
+
+    @device.kernel(link=[src])
+    def k(out):
+        out[0] = 1
+
+    with pytest.raises(pydev.CompileError, match="link= is implemented for the host target only so far"):
+        k._build("int32[:]", "cuda", "sm_90", {}, k._program()[0])

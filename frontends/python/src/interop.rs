@@ -142,6 +142,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let x = self.coerce(a, t, range, &format!("argument '{pname}' of '{name}'"))?;
             names.push(v(x.id));
         }
+        if matches!(self.c.target, Some(Some(_))) {
+            // The cuda pipeline wraps external declarations in `_mlir_ciface_`
+            // calls (convert-gpu-to-nvvm) and nothing links them yet.
+            return self.err_help(range, format!("calls of the declared interoperable function '{name}' are not compiled for cuda yet (issue 17: NVRTC/nvJitLink linking)"), "run on the host target (PYDEV_TARGET=host), where link= files are linked");
+        }
         let symbol = if self.c.target == Some(None) { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
         let inputs: Vec<String> = types.iter().map(Ty::mlir).collect();
         let result = ret.as_ref().map(Ty::mlir);
