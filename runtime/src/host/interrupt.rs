@@ -69,34 +69,37 @@ impl SigintGuard {
     /// its default action (then Ctrl-C keeps doing what it did).
     pub fn install() -> Self {
         start_watchdog();
-        // SAFETY: queries the current action into a zeroed, writable sigaction.
+        STOP.store(false, Ordering::SeqCst);
+        ACTIVE.store(true, Ordering::SeqCst);
+        // One call installs ours and reads the action it replaces (the
+        // handler chains to PREVIOUS_*, which hold the last launch's
+        // previous action until the stores below: the same one, Python's,
+        // unless the program changed it in between).
+        // SAFETY: installs a SA_SIGINFO handler that only does
+        // async-signal-safe work, reading the old action into a zeroed,
+        // writable sigaction; the old action is restored on drop.
         let old = unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigint as *const () as usize;
+            // Python's flags (SA_ONSTACK, no SA_RESTART: its blocking calls expect EINTR).
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            libc::sigemptyset(&mut action.sa_mask);
             let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut old) != 0 {
+            if libc::sigaction(libc::SIGINT, &action, &mut old) != 0 {
+                ACTIVE.store(false, Ordering::SeqCst);
                 return Self { previous: None };
             }
             old
         };
         if old.sa_sigaction == libc::SIG_DFL || old.sa_sigaction == libc::SIG_IGN || old.sa_sigaction == on_sigint as *const () as usize {
+            // Ctrl-C keeps doing what it did (ignored, or the default action).
+            // SAFETY: puts back the action just read.
+            unsafe { libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut()) };
+            ACTIVE.store(false, Ordering::SeqCst);
             return Self { previous: None };
         }
         PREVIOUS_HANDLER.store(old.sa_sigaction, Ordering::SeqCst);
         PREVIOUS_FLAGS.store(old.sa_flags, Ordering::SeqCst);
-        STOP.store(false, Ordering::SeqCst);
-        ACTIVE.store(true, Ordering::SeqCst);
-        // SAFETY: installs a SA_SIGINFO handler that only does
-        // async-signal-safe work; the old action is restored on drop.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigint as *const () as usize;
-            // Python's own flags (no SA_RESTART: its blocking calls expect EINTR).
-            action.sa_flags = libc::SA_SIGINFO | (old.sa_flags & (libc::SA_ONSTACK | libc::SA_RESTART));
-            action.sa_mask = old.sa_mask;
-            if libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) != 0 {
-                ACTIVE.store(false, Ordering::SeqCst);
-                return Self { previous: None };
-            }
-        }
         Self { previous: Some(old) }
     }
 
@@ -172,6 +175,15 @@ impl Drop for Registered {
 fn start_watchdog() {
     static STARTED: OnceLock<()> = OnceLock::new();
     STARTED.get_or_init(|| {
+        // SAFETY: reads the current SIGINT action into a zeroed sigaction:
+        // what the handler chains to until a guard stores what it replaced.
+        unsafe {
+            let mut now: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut now) == 0 {
+                PREVIOUS_HANDLER.store(now.sa_sigaction, Ordering::SeqCst);
+                PREVIOUS_FLAGS.store(now.sa_flags, Ordering::SeqCst);
+            }
+        }
         let mut fds = [0 as c_int; 2];
         // SAFETY: pipe2 writes two descriptors into a live array.
         if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
