@@ -170,8 +170,6 @@ def _pow(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 2, name="pow")
     import ast
     a, b = args
-    if args is not None and any(o is math.pow for o in ()):
-        pass
     return c.binop(ast.Pow(), a, b, node)
 
 
@@ -462,10 +460,6 @@ def _fence(scope):
 threadfence, threadfence_block, threadfence_system = _fence("device"), _fence("block"), _fence("system")
 
 
-def laneid(c, node):
-    return TV(c.f.ops.mod(c.f.thread_id("x") + c.f.constant(0, ir.si32), c.f.constant(32, ir.si32)) if False else _lane(c), T.int32)
-
-
 def _lane(c):
     # the lane of the thread's linear index in its block
     tx, ty, tz = c.f.thread_id("x"), c.f.thread_id("y"), c.f.thread_id("z")
@@ -527,8 +521,6 @@ def _ref(c, arr, idx, node):
         parts = [idx]
     else:
         parts = idx.items
-    import ast as _ast
-    fake = _ast.Constant(0)
     # index values with wrap-around, as for a[i]
     if len(parts) != arr.t.ndim:
         raise c.err(node, f"a {arr.t.ndim}-d array takes {arr.t.ndim} indices in an atomic operation, got {len(parts)}")

@@ -2,9 +2,12 @@
 
 One `Compiler` turns one Python function (its source, parsed with `ast`)
 and one tuple of Numba argument types into a `func.func` of an
-`ir.Module`, typing with Numba's rules. Locals live in one-element local
-arrays (LLVM's SROA makes them registers), so control flow needs no block
-arguments. Every op carries `loc(file:line:col)` of the user's code."""
+`ir.Module`, typing with Numba's rules. Locals are SSA values; at the
+joins of `if`/loops the live ones pass as block arguments (memory would not
+survive a barrier on the host target). A variable's type is the
+unification of what it is assigned: when it widens, the function is
+compiled again with the wider type. Every op carries `loc(file:line:col)`
+of the user's code."""
 import ast
 import builtins
 import inspect
@@ -85,11 +88,10 @@ def _def_block(lines, i):
         ind = len(line) - len(line.lstrip())
         if stripped and ind <= base and depth <= 0:
             if seen_def and not stripped.startswith("#"):
-                if not (out and out[-1].rstrip().endswith(":") and False):
-                    # a dedent after the def's body began ends the block
-                    body_started = any(l.strip() and (len(l) - len(l.lstrip())) > base for l in out[1:])
-                    if body_started:
-                        break
+                # a dedent after the def's body began ends the block
+                body_started = any(l.strip() and (len(l) - len(l.lstrip())) > base for l in out[1:])
+                if body_started:
+                    break
             if stripped.startswith(("def ", "async def ")):
                 seen_def = True
         depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
@@ -467,8 +469,6 @@ class Compiler:
         mk = (lambda x: self.f.constant(bool(x), ir.i1)) if isinstance(et, T.Boolean) else (lambda x: self.f.constant(x, et.ir))
         out = mk(flat[0])
         for k in range(1, len(flat)):
-            if flat[k] == flat[k - 1] and False:
-                continue
             out = self.f.select(lin == k, mk(flat[k]), out)
         return TV(out, et)
 
@@ -541,13 +541,6 @@ class Compiler:
         return self.cast(tv, T.boolean, node)
 
     # -- variables --
-    def _slot(self, t):
-        cur = self.f.block
-        self.f.set_block(self.entry)
-        s = self.f.ops.local_array(shape=[1], order="C", result=ir.array(t.ir, 1, "c", "local"))
-        self.f.set_block(cur)
-        return s
-
     def _assign_name(self, name, tv, node):
         if isinstance(tv, CT):
             self.vars[name] = Var(None, bound=tv)
@@ -821,9 +814,6 @@ class Compiler:
 
     def s_While(self, s):
         self._loop(s, lambda: self.truth(self.expr(s.test), s.test), lambda: self.block(s.body), lambda: None)
-
-    def _assigned_guard(self):
-        pass
 
     def s_For(self, s):
         it = s.iter
@@ -1296,8 +1286,6 @@ class Compiler:
         self.at(node)
         if name == "truediv":
             return TV(self.f.ops.truediv(av, bv, result=rt.ir), rt)
-        if name == "pow" and ct.is_float and b.t.is_int and False:
-            pass
         return TV(getattr(self.f.ops, name)(av, bv), rt)
 
     def e_UnaryOp(self, n):
@@ -1321,9 +1309,7 @@ class Compiler:
         if isinstance(n.op, ast.Invert):
             if isinstance(t, T.Boolean):
                 return TV(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean) if a.v is not None or a.const is None else TV(None, T.boolean, not a.const)
-            if False:
-                rt = T.int64
-            elif t.is_int:
+            if t.is_int:
                 rt = T.int64 if t.signed else T.uint64
             else:
                 raise self.err(n, f"bad operand type for unary ~: {t}")
@@ -1489,10 +1475,6 @@ class Compiler:
             return v
         finally:
             self.f.set_block(cur)
-
-
-def _num_of_ir(irt, t):
-    return irt
 
 
 def _assigned(stmts):
