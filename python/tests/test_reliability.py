@@ -54,6 +54,19 @@ def spin_barrier(out, n):
 
 
 @device.kernel
+def spin_warp(out, n):
+    """As spin, after a warp shuffle (each thread a coroutine)."""
+    i = device.thread_idx.x
+    v = device.shfl_down_sync(-1, i, 1)
+    x = 0
+    while n > 0:
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        if x == -1:
+            out[0] = 7
+    out[i] = x + v
+
+
+@device.kernel
 def spin_print(out, n):
     """As spin, printing now and then (most of its time is in printf)."""
     i = device.thread_idx.x
@@ -193,11 +206,12 @@ print("second launch ok", flush=True)
 """
 
 
-@pytest.mark.parametrize("kernel,threads", [("spin", ""), ("spin", "1"), ("spin_barrier", ""), ("spin_print", "")])
+@pytest.mark.parametrize("kernel,threads", [("spin", ""), ("spin", "1"), ("spin_barrier", ""), ("spin_warp", ""), ("spin_print", "")])
 def test_ctrl_c_stops_an_endless_host_kernel(native, kernel, threads):
     """SIGINT during a host launch that never ends: KeyboardInterrupt at
-    once (loop mode, one worker thread, barrier loops, a kernel in printf
-    most of the time), and the process launches correctly afterwards."""
+    once (loop mode, one worker thread, barrier loops, coroutines, a kernel
+    in printf most of the time), and the process launches correctly
+    afterwards."""
     env = child_env(PYDEV_TARGET="host", **({"PYDEV_HOST_THREADS": threads} if threads else {}))
     out, err, rc = interrupt_child(ENDLESS.format(kernel=kernel), env)
     assert rc == 0, f"{out}\n{err}"
