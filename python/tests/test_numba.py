@@ -724,6 +724,17 @@ assert struct.unpack("<f", l[0].params[0]) == (2.5,)
 assert l[0].descriptor(1) == (dx.__cuda_array_interface__["data"][0], (1000,), (1,))
 assert l[1].shared == 256 and l[1].stream == s.__cuda_stream__()[1]
 assert l[2].descriptor(0)[0] != 0 and l[2].descriptor(0)[1] == (1000,)
+
+class Producer:  # a CUDA Array Interface producer, as Numba's device arrays are
+    def __init__(self, base):
+        self.base = base
+        cai = dict(base.__cuda_array_interface__)
+        cai["stream"] = None
+        self.__cuda_array_interface__ = cai
+K.vec_add[4, 256](Producer(dx), Producer(dy), Producer(out))
+l = fakecuda.launches()[-1]
+assert l.kernel == "vec_add" and l.descriptor(0)[0] == dx.__cuda_array_interface__["data"][0]
+assert l.descriptor(2) == (out.__cuda_array_interface__["data"][0], (1000,), (1,))
 print("fake ok")
 """
     env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
