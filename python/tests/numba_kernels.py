@@ -492,3 +492,10 @@ def slice_assign(a, b):
         tmp[:, :] = 0.5
         tmp[1] = 2.0
         a[0] = tmp[0, 2] + tmp[1, 1]
+
+
+@cuda.jit
+def int_powers(a, b, out):
+    for i in range(a.size):
+        out[i] = a[i] ** b[i]
+    out[a.size] = 2 ** -1 + (-1) ** -3 * 10

@@ -400,6 +400,14 @@ def test_slice_assignment():
     np.testing.assert_array_equal(a, [2.5, 7, 7, 7, -3, 0, 1, 2])
 
 
+def test_integer_powers_as_numba():
+    a, b = np.array([2, 1, -1, 3, 2, 5]), np.array([-1, -3, -3, 2, 0, 3])
+    out = np.full(7, -99, np.int64)
+    K.int_powers[1, 1](a, b, out)
+    sync()
+    assert out.tolist() == [0, 1, -1, 9, 1, 125, -10]  # numba.njit gives these
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)
@@ -435,7 +443,7 @@ def test_syncthreads_predicates(rng):
     (float32, float32, "+", "f32"), (int32, int32, "/", "f64"), (float32, float32, "/", "f32"),
     (int64, int64, "//", "si64"), (uint64, int8, "//", "si64"), (float32, int32, "**", "f32"),
     (int32, int64, "**", "si64"),
-])
+])  # also checked there: f32 * 2 is float64, i32 + 1 int64, u64 + 1 int64, max(i32, 1) int64, abs(i32) int32
 def test_numba_binary_op_types(a, b, op, want):
     k = cuda.jit(_OPS_KERNELS[op])
     prog = k.compile((a, b, int64[::1]))

@@ -1269,14 +1269,13 @@ class Compiler:
                 rt = T.float64
             ct = rt
         else:
+            # int ** int is an integer even for a negative exponent (2 ** -1 == 0), as in Numba
             rt = ct = arith_type(a.t, b.t) if name != "pow" else pow_type(a.t, b.t)
-            if name == "pow" and rt.is_int:
-                # int ** int: int64; a negative constant exponent gives a float in Numba
-                if b.v is None and b.const is not None and b.const < 0:
-                    rt = ct = T.float64
         # fold literals
         if a.v is None and b.v is None and a.const is not None and b.const is not None and name not in ("truediv",) and not rt.is_float and rt.kind != "c":
             try:
+                if name == "pow" and int(b.const) < 0:
+                    raise ValueError  # emitted: integer power with a negative exponent
                 r = self._PY[name](int(a.const), int(b.const))
                 return self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node) if rt.is_int else TV(None, rt, r)
             except (ZeroDivisionError, ValueError, OverflowError):
