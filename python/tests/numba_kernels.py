@@ -499,3 +499,14 @@ def int_powers(a, b, out):
     for i in range(a.size):
         out[i] = a[i] ** b[i]
     out[a.size] = 2 ** -1 + (-1) ** -3 * 10
+
+
+def _divide(a, b, out, f):
+    out[0] = a[0] // b[0]
+    out[1] = a[0] % b[0]
+    f[0] = a[0] / b[0]
+    f[1] = f[2] // f[3]
+
+
+divide = cuda.jit(_divide)
+divide_debug = cuda.jit(debug=True)(_divide)

@@ -408,6 +408,18 @@ def test_integer_powers_as_numba():
     assert out.tolist() == [0, 1, -1, 9, 1, 125, -10]  # numba.njit gives these
 
 
+def test_division_by_zero_follows_numbas_error_models():
+    a, b = np.array([7]), np.array([0])
+    out, f = np.full(2, -9), np.array([np.nan, np.nan, 0.0, 0.0])
+    K.divide[1, 1](a, b, out, f)  # NumPy error model (Numba-CUDA without debug): 0, inf, nan
+    sync()
+    assert out.tolist() == [0, 0] and f[0] == np.inf and np.isnan(f[1])
+    if TARGET == "host":  # debug=True: Python's error model, a ZeroDivisionError-like launch error
+        with pytest.raises(pydev.LaunchError, match="division by zero"):
+            K.divide_debug[1, 1](a, b, out, f)
+            sync()
+
+
 def test_tuple_argument():
     out = np.full(10, np.nan)
     K.tuple_arg[1, 16]((2.5, 1.0), out)

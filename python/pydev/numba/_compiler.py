@@ -1285,6 +1285,12 @@ class Compiler:
         self.at(node)
         if name == "truediv":
             return TV(self.f.ops.truediv(av, bv, result=rt.ir), rt)
+        if name in ("floordiv", "mod") and rt.is_int and not self.mb.options.get("debug") and not (b.v is None and b.const):
+            # Numba-CUDA's NumPy error model (without debug=True): x // 0 and x % 0 are 0
+            zero = self.iconst(0, ct.ir)
+            is_zero = bv == zero
+            safe = self.f.select(is_zero, self.iconst(1, ct.ir), bv)
+            return TV(self.f.select(is_zero, zero, getattr(self.f.ops, name)(av, safe)), rt)
         return TV(getattr(self.f.ops, name)(av, bv), rt)
 
     def e_UnaryOp(self, n):
