@@ -82,7 +82,13 @@ fn give_back(mut stacks: Vec<DefaultStack>) {
     pool.append(&mut stacks);
 }
 
-pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
+/// Runs blocks from `queue` until it is empty, each thread a coroutine.
+///
+/// # Safety
+/// `buffers` are the launch's parameter buffers, one per parameter of the
+/// launch's kernel and at least its size, whose array descriptors address
+/// live memory for the whole call (as `HostProgram::launch` requires).
+pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
     let [bx, by, bz] = config.block;
     let n = (bx * by * bz) as usize;
     let mut shared = shared_buffer(launch, config);
@@ -118,7 +124,9 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
                 break 'blocks;
             }
             let bid = block_index(b, config.grid);
-            if let Err(message) = run_block(launch, &fibers, &mut stacks, bid, n) {
+            // SAFETY: the fibers' argv point into `buffers` (the caller's
+            // promise covers them).
+            if let Err(message) = unsafe { run_block(launch, &fibers, &mut stacks, bid, n) } {
                 launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
             }
         }
@@ -126,7 +134,12 @@ pub fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], qu
     give_back(stacks);
 }
 
-fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {
+/// Runs block `bid` to completion (or failure).
+///
+/// # Safety
+/// Each fiber's argv holds the pointers of the launch's parameter buffers,
+/// as [`worker`] requires of them.
+unsafe fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {
     let thread_fn = launch.program.thread_fn;
     let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
     for f in fibers {

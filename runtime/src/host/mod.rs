@@ -334,10 +334,15 @@ impl HostProgram {
         let work = |w: usize| {
             let _registered = interruptible.then(interrupt::Registered::new);
             let buffers = worker_args.get(w).unwrap_or(&buffers);
-            if self.fibers {
-                fiber::worker(&launch, &config, buffers, &queue);
-            } else {
-                loop_worker(&launch, &config, buffers, &queue);
+            // SAFETY: the buffers of this launch, checked against the
+            // kernel's parameter sizes above; their descriptors address live
+            // memory (this function's contract).
+            unsafe {
+                if self.fibers {
+                    fiber::worker(&launch, &config, buffers, &queue);
+                } else {
+                    loop_worker(&launch, &config, buffers, &queue);
+                }
             }
         };
         if workers <= 1 {
@@ -424,9 +429,6 @@ fn shared_buffer(launch: &Launch, config: &LaunchConfig) -> Vec<Chunk> {
     vec![Chunk::ZERO; (static_bytes + config.shared).div_ceil(64).max(1)]
 }
 
-/// A worker of a kernel without barriers: whole blocks through the
-/// generated block loop, on one coroutine stack so that a memory fault in
-/// the kernel becomes an error ([`abi::resume_guarded`]).
 /// The cores to run blocks on. `available_parallelism` reads cgroup files on
 /// Linux (tens of microseconds), so it is asked once per process.
 fn cores() -> u64 {
@@ -440,7 +442,13 @@ static WORKER_STACKS: Mutex<Vec<corosensei::stack::DefaultStack>> = Mutex::new(V
 const WORKER_STACK_BYTES: usize = 4 << 20;
 const WORKER_STACKS_KEPT: usize = 64;
 
-fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
+/// A worker of a kernel without barriers: whole blocks through the
+/// generated block loop, on one coroutine stack so that a memory fault in
+/// the kernel becomes an error ([`abi::resume_guarded`]).
+///
+/// # Safety
+/// As [`fiber::worker`].
+unsafe fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
     let mut shared = shared_buffer(launch, config);
     let mut ctx = new_ctx(launch, config, &mut shared);
     let threads: usize = config.block.iter().map(|&d| d as usize).product();
