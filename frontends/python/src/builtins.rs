@@ -3,11 +3,14 @@
 //! synchronization, numeric intrinsics, and the `math` module.
 
 use crate::{
-    ir::{v, Const, Val},
+    ir::{v, Const, Typed, Val},
     lower::{describe, Item, Lowerer, Target, R},
     types::{ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, UINT32},
 };
-use pydev_dialect::{ops, TargetKind};
+use pydev_dialect::{
+    ops::generic::{self, TextValue},
+    AtomicRMWKind, MemoryOrder, Scope, ShuffleKind, TargetKind, VoteKind,
+};
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -97,7 +100,7 @@ impl Lowerer<'_, '_, '_> {
     /// `index` (from gpu ops) to a Python integer type.
     fn index_to(&mut self, id: usize, ty: &Ty) -> Val {
         let i32v = self.b.op1(&format!("arith.index_cast {} : index to i32", v(id)), Ty::Raw("i32"));
-        self.b.op1(&format!("{} {} : i32 to {}", ops::CastOperation::NAME, v(i32v.id), ty.mlir()), ty.clone())
+        self.b.op1(&generic::cast(&i32v, &ty.mlir()), ty.clone())
     }
 
     pub fn dim3_component(&mut self, name: &str, c: &str, range: TextRange) -> R<Item> {
@@ -140,7 +143,7 @@ impl Lowerer<'_, '_, '_> {
                 let m = self.b.op1(&format!("arith.muli {}, {} overflow<nsw, nuw> : i32", v(bi.id), v(bd.id)), i32t.clone());
                 self.b.op1(&format!("arith.addi {}, {} overflow<nsw, nuw> : i32", v(m.id), v(t.id)), i32t.clone())
             };
-            out.push(Item::Val(self.b.op1(&format!("{} {} : i32 to {}", ops::CastOperation::NAME, v(r.id), INT32.mlir()), INT32)));
+            out.push(Item::Val(self.b.op1(&generic::cast(&Typed(r.id, "i32".into()), &INT32.mlir()), INT32)));
         }
         out
     }
@@ -272,39 +275,40 @@ impl Lowerer<'_, '_, '_> {
             "syncthreads" => {
                 self.bind_all(c, what, [])?;
                 self.at(r);
-                self.b.op(&[], ops::SyncThreadsOperation::NAME);
+                self.b.op(&[], &generic::syncthreads());
                 Ok(Item::NoneV)
             }
             "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
                 let [p] = self.bind_all(c, what, ["pred"])?;
                 let p = self.predicate(p, what)?;
                 self.at(r);
-                let (op, ty) = match name {
-                    "syncthreads_count" => (ops::SyncThreadsCountOperation::NAME, INT32),
-                    "syncthreads_and" => (ops::SyncThreadsAndOperation::NAME, Ty::Bool),
-                    _ => (ops::SyncThreadsOrOperation::NAME, Ty::Bool),
+                let (op, ty): (fn(&dyn TextValue, &str) -> String, Ty) = match name {
+                    "syncthreads_count" => (generic::syncthreads_count, INT32),
+                    "syncthreads_and" => (generic::syncthreads_and, Ty::Bool),
+                    _ => (generic::syncthreads_or, Ty::Bool),
                 };
-                Ok(Item::Val(self.b.op1(&format!("{op} {} : {}", v(p.id), ty.mlir()), ty)))
+                Ok(Item::Val(self.b.op1(&op(&p, &ty.mlir()), ty)))
             }
             "threadfence" => {
                 let [memory, scope] = self.bind(c, what, &["memory", "scope"], 0)?[..] else { unreachable!() };
                 let memory = self.order_arg(memory)?;
                 let scope = self.scope_arg(scope)?;
                 self.at(r);
-                self.b.op(&[], &format!("{} memory <{memory}> scope <{scope}>", ops::ThreadFenceOperation::NAME));
+                self.b.op(&[], &generic::threadfence(MemoryOrder::parse(&memory).expect("checked by order_arg"), Scope::parse(&scope).expect("checked by scope_arg")));
                 Ok(Item::NoneV)
             }
             "activemask" | "lanemask_lt" => {
                 self.bind_all(c, what, [])?;
                 self.at(r);
-                let op = if name == "activemask" { ops::ActiveMaskOperation::NAME } else { ops::LaneMaskLtOperation::NAME };
-                Ok(Item::Val(self.b.op1(op, Ty::WarpMask)))
+                let mask = Ty::WarpMask.mlir();
+                let op = if name == "activemask" { generic::activemask(&mask) } else { generic::lanemask_lt(&mask) };
+                Ok(Item::Val(self.b.op1(&op, Ty::WarpMask)))
             }
             "syncwarp" => {
                 let [m] = self.bind_all(c, what, ["mask"])?;
                 let m = self.mask_arg(m, what)?;
                 self.at(r);
-                self.b.op(&[], &format!("{} {}", ops::SyncWarpOperation::NAME, v(m.id)));
+                self.b.op(&[], &generic::syncwarp(&m));
                 Ok(Item::NoneV)
             }
             "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
@@ -312,9 +316,9 @@ impl Lowerer<'_, '_, '_> {
                 let m = self.mask_arg(m, what)?;
                 let p = self.predicate(p, what)?;
                 self.at(r);
-                let kind = name.trim_end_matches("_sync");
-                let ty = if kind == "ballot" { Ty::WarpMask } else { Ty::Bool };
-                Ok(Item::Val(self.b.op1(&format!("{} {kind} {}, {} : {}", ops::VoteOperation::NAME, v(m.id), v(p.id), ty.mlir()), ty)))
+                let kind = VoteKind::parse(name.trim_end_matches("_sync")).expect("one of the vote builtins");
+                let ty = if kind == VoteKind::Ballot { Ty::WarpMask } else { Ty::Bool };
+                Ok(Item::Val(self.b.op1(&generic::vote(kind, &m, &p, &ty.mlir()), ty)))
             }
             "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
                 let lane_name = match name {
@@ -340,13 +344,13 @@ impl Lowerer<'_, '_, '_> {
                     }
                 }
                 let kind = match name {
-                    "shfl_sync" => "idx",
-                    "shfl_up_sync" => "up",
-                    "shfl_down_sync" => "down",
-                    _ => "xor",
+                    "shfl_sync" => ShuffleKind::Idx,
+                    "shfl_up_sync" => ShuffleKind::Up,
+                    "shfl_down_sync" => ShuffleKind::Down,
+                    _ => ShuffleKind::Xor,
                 };
                 self.at(r);
-                Ok(Item::Val(self.b.op1(&format!("{} {kind} {}, {}, {} : {}, {}", ops::ShuffleOperation::NAME, v(m.id), v(x.id), v(lane_v.id), x.ty.mlir(), lane_v.ty.mlir()), x.ty.clone())))
+                Ok(Item::Val(self.b.op1(&generic::shfl(kind, &m, &x, &lane_v, &x.ty.mlir()), x.ty.clone())))
             }
             "match_any_sync" | "match_all_sync" => {
                 // The spec's `flag` has no documented meaning; it is checked, not used.
@@ -365,10 +369,10 @@ impl Lowerer<'_, '_, '_> {
                 }
                 self.at(r);
                 if name == "match_any_sync" {
-                    return Ok(Item::Val(self.b.op1(&format!("{} {}, {} : {}", ops::MatchAnyOperation::NAME, v(m.id), v(x.id), x.ty.mlir()), Ty::WarpMask)));
+                    return Ok(Item::Val(self.b.op1(&generic::match_any(&m, &x, &Ty::WarpMask.mlir()), Ty::WarpMask)));
                 }
                 let (mask, pred) = (self.b.fresh(), self.b.fresh());
-                self.b.op(&[mask, pred], &format!("{} {}, {} : {}", ops::MatchAllOperation::NAME, v(m.id), v(x.id), x.ty.mlir()));
+                self.b.op(&[mask, pred], &generic::match_all(&m, &x, &Ty::WarpMask.mlir(), &Ty::Bool.mlir()));
                 Ok(Item::Tuple(vec![
                     Item::Val(Val { id: mask, ty: Ty::WarpMask, weak: false, konst: None }),
                     Item::Val(Val { id: pred, ty: Ty::Bool, weak: false, konst: None }),
@@ -387,7 +391,7 @@ impl Lowerer<'_, '_, '_> {
                 self.bind_all(c, what, [])?;
                 self.at(r);
                 let ty = Ty::Array { dtype: Box::new(Ty::Int { bits: 8, signed: false }), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Shared };
-                Ok(Item::Val(self.b.op1(&format!("{} : {}", ops::DynamicSharedArrayOperation::NAME, ty.mlir()), ty)))
+                Ok(Item::Val(self.b.op1(&generic::dynamic_shared_array(&ty.mlir()), ty)))
             }
             "atomic_ref" => {
                 let [a_e, i] = self.bind_all(c, what, ["array", "index"])?;
@@ -417,10 +421,9 @@ impl Lowerer<'_, '_, '_> {
                     idx.push(self.wrap_index(&a, d as u32, x, i.range())?);
                 }
                 let ty = Ty::AtomicRef { dtype, space };
-                let names: Vec<String> = idx.iter().map(|x| v(x.id)).collect();
-                let types: Vec<String> = idx.iter().map(|x| x.ty.mlir()).collect();
+                let indices: Vec<&dyn TextValue> = idx.iter().map(|x| x as &dyn TextValue).collect();
                 self.at(r);
-                Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::AtomicRefOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), ty.mlir()), ty)))
+                Ok(Item::Val(self.b.op1(&generic::atomic_ref(&a, &indices, None, &ty.mlir()), ty)))
             }
             "popc" | "brev" | "clz" | "ffs" => {
                 let [x] = self.bind_all(c, what, ["x"])?;
@@ -429,14 +432,14 @@ impl Lowerer<'_, '_, '_> {
                 let Ty::Int { bits, .. } = x.ty else { return self.err_help(x_range, format!("{what}() needs an integer, got {}", x.ty), "convert it, e.g. device.int32(x)") };
                 self.at(r);
                 let raw_ty = Ty::Raw(if bits == 64 { "i64" } else if bits == 32 { "i32" } else if bits == 16 { "i16" } else { "i8" });
-                let raw = self.b.op1(&format!("{} {} : {} to i{bits}", ops::CastOperation::NAME, v(x.id), x.ty.mlir()), raw_ty.clone());
+                let raw = self.b.op1(&generic::cast(&x, &raw_ty.mlir()), raw_ty.clone());
                 let it = format!("i{bits}");
                 let res = match name {
                     "popc" => self.b.op1(&format!("math.ctpop {} : {it}", v(raw.id)), raw_ty.clone()),
                     "clz" => self.b.op1(&format!("math.ctlz {} : {it}", v(raw.id)), raw_ty.clone()),
                     "brev" => {
                         let b = self.b.op1(&format!("llvm.intr.bitreverse({}) : ({it}) -> {it}", v(raw.id)), raw_ty.clone());
-                        return Ok(Item::Val(self.b.op1(&format!("{} {} : {it} to {}", ops::CastOperation::NAME, v(b.id), x.ty.mlir()), x.ty.clone())));
+                        return Ok(Item::Val(self.b.op1(&generic::cast(&b, &x.ty.mlir()), x.ty.clone())));
                     }
                     _ => {
                         // ffs(x) = x == 0 ? 0 : cttz(x) + 1
@@ -453,7 +456,7 @@ impl Lowerer<'_, '_, '_> {
                     b if b < 32 => self.b.op1(&format!("arith.extui {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
                     _ => self.b.op1(&format!("arith.trunci {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
                 };
-                Ok(Item::Val(self.b.op1(&format!("{} {} : i32 to si32", ops::CastOperation::NAME, v(res32.id)), INT32)))
+                Ok(Item::Val(self.b.op1(&generic::cast(&res32, &INT32.mlir()), INT32)))
             }
             "cbrt" => {
                 let [x] = self.bind_all(c, what, ["a"])?;
@@ -494,7 +497,7 @@ impl Lowerer<'_, '_, '_> {
                     }
                 };
                 self.at(r);
-                let v = self.b.op1(&format!("{} #pydev.target<{}>", ops::TargetOperation::NAME, t.text()), Ty::Bool);
+                let v = self.b.op1(&generic::target(&t.text(), &Ty::Bool.mlir()), Ty::Bool);
                 if let Some(target) = self.c.target {
                     self.target_known.insert(v.id, t.holds(target));
                 }
@@ -535,21 +538,21 @@ impl Lowerer<'_, '_, '_> {
                 let align = match align_e {
                     Some(e) => {
                         let a = self.const_int_arg(e, "the align of an Atomic")?;
-                        if a <= 0 || (a & (a - 1)) != 0 {
+                        if a <= 0 || (a & (a - 1)) != 0 || a > i128::from(u32::MAX) {
                             return self.err_help(e.range(), format!("the align of {what}() must be a power of two, got {a}"), "e.g. align=16");
                         }
-                        format!(" align {a}")
+                        a as i64
                     }
-                    None => String::new(),
+                    None => 0,
                 };
                 self.at(r);
                 let cell = Ty::Array { dtype: Box::new(dtype.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
-                let a = self.b.op1(&format!("{} shape [1] order \"C\"{align} : {}", ops::LocalArrayOperation::NAME, cell.mlir()), cell.clone());
+                let a = self.b.op1(&generic::local_array(&[1], "C", align, &cell.mlir()), cell.clone());
                 let zero = self.typed_const(&Const::Int(0), &crate::types::INT64);
                 let init = self.typed_const(&Const::Int(0), &dtype);
-                self.b.op(&[], &format!("{} {}, {}[{}] : {}, {}, si64", ops::ArrayStoreOperation::NAME, v(init.id), v(a.id), v(zero.id), dtype.mlir(), cell.mlir()));
+                self.b.op(&[], &generic::array_store(&init, &a, &[&zero]));
                 let ty = Ty::AtomicRef { dtype: Box::new(dtype), space: Space::Local };
-                Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, si64 -> {}", ops::AtomicRefOperation::NAME, v(a.id), v(zero.id), cell.mlir(), ty.mlir()), ty)))
+                Ok(Item::Val(self.b.op1(&generic::atomic_ref(&a, &[&zero], None, &ty.mlir()), ty)))
             }
             "ConstExpr" => self.err(r, "ConstExpr is a type hint, not a function"),
             other => self.err(r, format!("device.{other} cannot be called")),
@@ -615,11 +618,10 @@ impl Lowerer<'_, '_, '_> {
         let space = if name == "local_array" { Space::Local } else { Space::Shared };
         let layout = if order == "C" { ArrayLayout::C } else { ArrayLayout::F };
         let ty = Ty::Array { dtype: Box::new(dtype), ndim: shape.len() as u32, layout, readonly: false, space };
-        let dims = shape.iter().map(i128::to_string).collect::<Vec<_>>().join(", ");
-        let align_text = if align > 0 { format!(" align {align}") } else { String::new() };
+        let dims: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
         self.at(c.range());
-        let op = if name == "local_array" { ops::LocalArrayOperation::NAME } else { ops::SharedArrayOperation::NAME };
-        Ok(Item::Val(self.b.op1(&format!("{op} shape [{dims}] order {order:?}{align_text} : {}", ty.mlir()), ty)))
+        let op = if name == "local_array" { generic::local_array } else { generic::shared_array };
+        Ok(Item::Val(self.b.op1(&op(&dims, &order, align as i64, &ty.mlir()), ty)))
     }
 
     pub fn atomic_method(&mut self, r: Val, method: &str, c: &ast::ExprCall) -> R<Item> {
@@ -629,8 +631,7 @@ impl Lowerer<'_, '_, '_> {
         if method.starts_with("notify") {
             self.bind_all(c, what, [])?;
             self.at(range);
-            let all = if method == "notify_all" { " all" } else { "" };
-            self.b.op(&[], &format!("{} {}{all} : {}", ops::AtomicNotifyOperation::NAME, v(r.id), r.ty.mlir()));
+            self.b.op(&[], &generic::atomic_notify(&r, method == "notify_all"));
             return Ok(Item::NoneV);
         }
         // The spec's parameters: the values, then `memory` and `scope`.
@@ -678,23 +679,24 @@ impl Lowerer<'_, '_, '_> {
             let ok = if method == "store" { "'relaxed', 'release' or 'seq_cst'" } else { "'relaxed', 'consume', 'acquire' or 'seq_cst'" };
             return self.err_help(memory_e.map_or(range, Ranged::range), format!("memory order '{memory}' is not valid for {what}()"), format!("a {method} takes {ok}"));
         }
-        let ms = format!("memory <{memory}> scope <{scope}>");
+        let memory = MemoryOrder::parse(&memory).expect("checked by order_arg");
+        let scope = Scope::parse(&scope).expect("checked by scope_arg");
         self.at(range);
-        let (rt, dt) = (r.ty.mlir(), dtype.mlir());
+        let dt = dtype.mlir();
         Ok(match method {
-            "load" => Item::Val(self.b.op1(&format!("{} {} {ms} : {rt} -> {dt}", ops::AtomicLoadOperation::NAME, v(r.id)), (*dtype).clone())),
+            "load" => Item::Val(self.b.op1(&generic::atomic_load(&r, memory, scope, &dt), (*dtype).clone())),
             "store" => {
-                self.b.op(&[], &format!("{} {}, {} {ms} : {dt}, {rt}", ops::AtomicStoreOperation::NAME, v(vals[0].id), v(r.id)));
+                self.b.op(&[], &generic::atomic_store(&vals[0], &r, memory, scope));
                 Item::NoneV
             }
             "wait" => {
-                self.b.op(&[], &format!("{} {}, {} {ms} : {rt}, {dt}", ops::AtomicWaitOperation::NAME, v(r.id), v(vals[0].id)));
+                self.b.op(&[], &generic::atomic_wait(&r, &vals[0], memory, scope));
                 Item::NoneV
             }
-            "cas" => Item::Val(self.b.op1(&format!("{} {}, {}, {} {ms} : {rt}, {dt}", ops::AtomicCASOperation::NAME, v(r.id), v(vals[0].id), v(vals[1].id)), (*dtype).clone())),
+            "cas" => Item::Val(self.b.op1(&generic::atomic_cas(&r, &vals[0], &vals[1], memory, scope, &dt), (*dtype).clone())),
             _ => {
-                let kind = method.trim_end_matches('_');
-                Item::Val(self.b.op1(&format!("{} {kind} {}, {} {ms} : {rt}, {dt}", ops::AtomicRMWOperation::NAME, v(r.id), v(vals[0].id)), (*dtype).clone()))
+                let kind = AtomicRMWKind::parse(method.trim_end_matches('_')).expect("one of ATOMIC_METHODS");
+                Item::Val(self.b.op1(&generic::atomic_rmw(kind, &r, &vals[0], memory, scope, &dt), (*dtype).clone()))
             }
         })
     }

@@ -5,13 +5,14 @@
 //! edges are known). `print` writes the `func.func`, which the caller parses
 //! and verifies.
 //!
-//! The frontend still writes its IR as text (parsed and verified by
-//! `compile`), but every pydev op name in it comes from the API generated
-//! from `dialect/pydev.td` (`pydev_dialect::ops::CastOperation::NAME`, ...),
-//! so a renamed or removed op fails to build here instead of failing to
-//! parse at run time. Types and attributes (`!pydev.array<...>`,
-//! `#pydev.target<...>`) are still spelled as text. Building the ops through
-//! the generated typed builders instead of text is future work.
+//! The frontend writes its IR as text (parsed and verified by `compile`
+//! before any pass runs): pydev ops through the writers generated from
+//! `dialect/pydev.td` (`pydev_dialect::ops::generic::shfl(kind, &mask, ...)`,
+//! MLIR's generic form), so an op's name, operands and attributes are checked
+//! when the frontend is compiled, not when its output is parsed. A [`Val`] is
+//! a `TextValue` (its `%vN` and its type); [`Typed`] is a value seen at
+//! another type than its Python one (an `i32` warp mask, say). Upstream ops
+//! (arith, cf, func, gpu, math) are still written in their custom syntax.
 
 use crate::types::Ty;
 use pydev_dialect::ops;
@@ -19,6 +20,29 @@ use std::collections::HashMap;
 
 pub type ValueId = usize;
 pub type BlockId = usize;
+
+/// A value as the generated op writers take it: `%vN` and its Python type's
+/// MLIR spelling.
+impl ops::generic::TextValue for Val {
+    fn ssa_name(&self) -> String {
+        v(self.id)
+    }
+    fn type_text(&self) -> String {
+        self.ty.mlir()
+    }
+}
+
+/// A value at an explicit MLIR type (when it is not its Python type's).
+pub struct Typed(pub ValueId, pub String);
+
+impl ops::generic::TextValue for Typed {
+    fn ssa_name(&self) -> String {
+        v(self.0)
+    }
+    fn type_text(&self) -> String {
+        self.1.clone()
+    }
+}
 
 /// A compile-time constant carried by a value (constant expressions).
 #[derive(Clone, Debug, PartialEq)]
@@ -300,7 +324,7 @@ impl FuncBuilder {
             return self.cast_at_end(block, &Val { id: i, ty: crate::types::INT32, weak: false, konst: None }, to);
         }
         let id = self.fresh();
-        let line = format!("{} = {} {} : {} to {} {}", crate::ir::v(id), ops::CastOperation::NAME, crate::ir::v(v.id), v.ty.mlir(), to.mlir(), self.loc);
+        let line = format!("{} = {} {}", crate::ir::v(id), ops::generic::cast(v, &to.mlir()), self.loc);
         self.blocks[block].ops.push(line);
         id
     }

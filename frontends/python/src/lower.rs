@@ -4,11 +4,14 @@
 
 use crate::{
     diag::Diagnostic,
-    ir::{BlockKind, Const, FuncBuilder, Terminator, Val, ValueId},
+    ir::{BlockKind, Const, FuncBuilder, Terminator, Typed, Val, ValueId},
     module::{FuncKind, GlobalConst, Module, StructClass},
     types::{ArrayLayout, Space, StaticObj, StructDef, Ty},
 };
-use pydev_dialect::{ops, TargetKind};
+use pydev_dialect::{
+    ops::generic::{self, TextValue},
+    CmpPredicate, TargetKind,
+};
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 use std::{
@@ -747,7 +750,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     }
 
     pub fn bool_const(&mut self, b: bool) -> Val {
-        let mut v = self.b.op1(&format!("{} {} : i1", ops::ConstantOperation::NAME, u8::from(b)), Ty::Bool);
+        let mut v = self.b.op1(&generic::constant(&format!("{} : i1", u8::from(b)), "i1"), Ty::Bool);
         v.weak = true;
         v.konst = Some(Const::Bool(b));
         v
@@ -755,15 +758,17 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     /// A constant of a given numeric type (not weak).
     pub fn typed_const(&mut self, c: &Const, ty: &Ty) -> Val {
-        let text = match (c, ty) {
-            (_, Ty::Bool) => format!("{} {} : i1", ops::ConstantOperation::NAME, u8::from(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0))),
-            (Const::Float(f), Ty::Float(_)) => format!("{} {} : {}", ops::ConstantOperation::NAME, float_attr(*f, ty), ty.mlir()),
-            (Const::Int(i), Ty::Float(_)) => format!("{} {} : {}", ops::ConstantOperation::NAME, float_attr(*i as f64, ty), ty.mlir()),
-            (Const::Bool(b), Ty::Float(_)) => format!("{} {} : {}", ops::ConstantOperation::NAME, float_attr(f64::from(u8::from(*b)), ty), ty.mlir()),
-            (Const::Int(i), _) => format!("{} {i} : {}", ops::ConstantOperation::NAME, ty.mlir()),
-            (Const::Bool(b), _) => format!("{} {} : {}", ops::ConstantOperation::NAME, u8::from(*b), ty.mlir()),
-            (Const::Float(f), _) => format!("{} {} : {}", ops::ConstantOperation::NAME, *f as i64, ty.mlir()),
+        let t = ty.mlir();
+        let value = match (c, ty) {
+            (_, Ty::Bool) => format!("{} : i1", u8::from(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0))),
+            (Const::Float(f), Ty::Float(_)) => format!("{} : {t}", float_attr(*f, ty)),
+            (Const::Int(i), Ty::Float(_)) => format!("{} : {t}", float_attr(*i as f64, ty)),
+            (Const::Bool(b), Ty::Float(_)) => format!("{} : {t}", float_attr(f64::from(u8::from(*b)), ty)),
+            (Const::Int(i), _) => format!("{i} : {t}"),
+            (Const::Bool(b), _) => format!("{} : {t}", u8::from(*b)),
+            (Const::Float(f), _) => format!("{} : {t}", *f as i64),
         };
+        let text = generic::constant(&value, &t);
         // The value the constant has in its type (floats round).
         let konst = match (c, ty) {
             (Const::Float(f), Ty::Int { .. }) => Const::Int(*f as i128),
@@ -807,10 +812,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             Item::Tuple(items) => {
                 let vals = items.iter().map(|i| self.materialize(i, range)).collect::<R<Vec<_>>>()?;
                 let ty = Ty::Tuple(vals.iter().map(|v| v.ty.clone()).collect());
-                let names: Vec<String> = vals.iter().map(|v| crate::ir::v(v.id)).collect();
-                let types: Vec<String> = vals.iter().map(|v| v.ty.mlir()).collect();
+                let elements: Vec<&dyn TextValue> = vals.iter().map(|v| v as &dyn TextValue).collect();
                 self.at(range);
-                let v = self.b.op1(&format!("{}({}) : ({}) -> {}", ops::TupleCreateOperation::NAME, names.join(", "), types.join(", "), ty.mlir()), ty);
+                let v = self.b.op1(&generic::tuple_create(&elements, &ty.mlir()), ty);
                 self.tuple_items.insert(v.id, items.clone());
                 Ok(v)
             }
@@ -955,7 +959,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                     let types = types.clone();
                     let mut out = Vec::new();
                     for (i, t) in types.iter().enumerate() {
-                        let e = self.b.op1(&format!("{} {}[{i}] : {} -> {}", ops::TupleExtractOperation::NAME, crate::ir::v(v.id), v.ty.mlir(), t.mlir()), t.clone());
+                        let e = self.b.op1(&generic::tuple_extract(v, i as i64, &t.mlir()), t.clone());
                         out.push(Item::Val(e));
                     }
                     Ok(out)
@@ -1005,12 +1009,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) => {
                 let zero = self.typed_const(&Const::Int(0), &if matches!(v.ty, Ty::Complex(_)) { crate::types::INT32 } else { v.ty.clone() });
                 let konst = v.konst.as_ref().map(|c| Const::Bool(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0)));
-                let mut r = self.b.op1(&format!("{} ne, {}, {} : {}, {}", ops::CmpOperation::NAME, crate::ir::v(v.id), crate::ir::v(zero.id), v.ty.mlir(), zero.ty.mlir()), Ty::Bool);
+                let mut r = self.b.op1(&generic::cmp(CmpPredicate::Ne, &v, &zero, &Ty::Bool.mlir()), Ty::Bool);
                 r.konst = konst;
                 Ok(r)
             }
             Ty::WarpMask => {
-                let i = self.b.op1(&format!("{} {} : !pydev.warp_mask to si32", ops::CastOperation::NAME, crate::ir::v(v.id)), crate::types::INT32);
+                let i = self.b.op1(&generic::cast(&v, &crate::types::INT32.mlir()), crate::types::INT32);
                 self.truth(Item::Val(i), range)
             }
             other => self.err(range, format!("a {other} has no truth value"))?,
@@ -1173,6 +1177,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             ty = crate::types::promote(&ty, weak, &v.ty, v.weak).map_err(|e| self.c.error(r, e))?;
             weak &= v.weak;
         }
+        // The counter is a run-time value of that type (int32 for Python
+        // ints), never a weak literal: range(0, 7, 2) counts as range(7)
+        // does, and `uint16 % -(j + 1)` is not a uint16 of a wrapped -1.
+        let weak = false;
         if !ty.is_integer() {
             return self.err(r, format!("range() needs integers, got {ty}"));
         }
@@ -1198,16 +1206,19 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         self.b.cur = Some(header);
         self.at(r);
         let i = self.b.read(&counter).ok_or(())?;
-        let (vi, vs, vstep, t) = (crate::ir::v(i.id), crate::ir::v(stop.id), crate::ir::v(step.id), ty.mlir());
+        // The counter, bound and step all at the loop's type.
+        let t = ty.mlir();
+        let (vi, vs, vstep) = (Typed(i.id, t.clone()), Typed(stop.id, t.clone()), Typed(step.id, t.clone()));
+        let i1 = Ty::Bool.mlir();
         let cond = match &step.konst {
-            Some(Const::Int(k)) if *k > 0 => self.b.op1(&format!("{} lt, {vi}, {vs} : {t}, {t}", ops::CmpOperation::NAME), Ty::Bool),
-            Some(Const::Int(_)) => self.b.op1(&format!("{} gt, {vi}, {vs} : {t}, {t}", ops::CmpOperation::NAME), Ty::Bool),
+            Some(Const::Int(k)) if *k > 0 => self.b.op1(&generic::cmp(CmpPredicate::Lt, &vi, &vs, &i1), Ty::Bool),
+            Some(Const::Int(_)) => self.b.op1(&generic::cmp(CmpPredicate::Gt, &vi, &vs, &i1), Ty::Bool),
             _ => {
                 // Run-time step: compare by its sign.
                 let zero = self.typed_const(&Const::Int(0), &ty);
-                let pos = self.b.op1(&format!("{} gt, {vstep}, {} : {t}, {t}", ops::CmpOperation::NAME, crate::ir::v(zero.id)), Ty::Bool);
-                let lt = self.b.op1(&format!("{} lt, {vi}, {vs} : {t}, {t}", ops::CmpOperation::NAME), Ty::Bool);
-                let gt = self.b.op1(&format!("{} gt, {vi}, {vs} : {t}, {t}", ops::CmpOperation::NAME), Ty::Bool);
+                let pos = self.b.op1(&generic::cmp(CmpPredicate::Gt, &vstep, &Typed(zero.id, t.clone()), &i1), Ty::Bool);
+                let lt = self.b.op1(&generic::cmp(CmpPredicate::Lt, &vi, &vs, &i1), Ty::Bool);
+                let gt = self.b.op1(&generic::cmp(CmpPredicate::Gt, &vi, &vs, &i1), Ty::Bool);
                 self.b.op1(&format!("arith.select {}, {}, {} : i1", crate::ir::v(pos.id), crate::ir::v(lt.id), crate::ir::v(gt.id)), Ty::Bool)
             }
         };
@@ -1227,7 +1238,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         if self.b.cur.is_some() {
             self.at(r);
             let i = self.b.read(&counter).ok_or(())?;
-            let next = self.b.op1(&format!("{} {}, {vstep} : {t}, {t} -> {t}", ops::AddOperation::NAME, crate::ir::v(i.id)), ty.clone());
+            let next = self.b.op1(&generic::add(&Typed(i.id, t.clone()), &vstep, &t), ty.clone());
             let latch_block = self.b.cur.ok_or(())?;
             self.b.write(&counter, latch_block, Val { weak, ..next });
             self.b.br(header);
