@@ -8,7 +8,10 @@ use crate::{
     lower::{describe, ClosureBody, Item, Lowerer, R},
     types::{promote, ArrayLayout, FloatKind, Space, Ty, FLOAT32, INT32, INT64},
 };
-use pydev_dialect::ops;
+use pydev_dialect::{
+    ops::generic::{self, TextValue},
+    CmpPredicate,
+};
 use ruff_python_ast::{self as ast, CmpOp, Expr, Operator, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 use std::rc::Rc;
@@ -59,23 +62,34 @@ fn sliced_layout(layout: ArrayLayout, keeps: &[Keep]) -> ArrayLayout {
     if keeps_order && keeps.iter().any(|k| *k != Keep::One) { layout } else { ArrayLayout::Strided }
 }
 
-/// The pydev op of a binary operator (its full name, `pydev.add`).
-fn op_name(op: Operator) -> Option<&'static str> {
+/// A writer of a binary pydev op: `(lhs, rhs, result type)` to its text.
+type BinaryWriter = fn(&dyn TextValue, &dyn TextValue, &str) -> String;
+
+/// A writer of a unary pydev op: `(operand, result type)` to its text.
+type UnaryWriter = fn(&dyn TextValue, &str) -> String;
+
+/// The pydev op of a binary operator (`generic::add` for `+`).
+fn binary_writer(op: Operator) -> Option<BinaryWriter> {
     Some(match op {
-        Operator::Add => ops::AddOperation::NAME,
-        Operator::Sub => ops::SubOperation::NAME,
-        Operator::Mult => ops::MulOperation::NAME,
-        Operator::Div => ops::TrueDivOperation::NAME,
-        Operator::FloorDiv => ops::FloorDivOperation::NAME,
-        Operator::Mod => ops::ModOperation::NAME,
-        Operator::Pow => ops::PowOperation::NAME,
-        Operator::BitAnd => ops::AndOperation::NAME,
-        Operator::BitOr => ops::OrOperation::NAME,
-        Operator::BitXor => ops::XorOperation::NAME,
-        Operator::LShift => ops::LShiftOperation::NAME,
-        Operator::RShift => ops::RShiftOperation::NAME,
+        Operator::Add => generic::add,
+        Operator::Sub => generic::sub,
+        Operator::Mult => generic::mul,
+        Operator::Div => generic::truediv,
+        Operator::FloorDiv => generic::floordiv,
+        Operator::Mod => generic::r#mod,
+        Operator::Pow => generic::pow,
+        Operator::BitAnd => generic::and,
+        Operator::BitOr => generic::or,
+        Operator::BitXor => generic::xor,
+        Operator::LShift => generic::lshift,
+        Operator::RShift => generic::rshift,
         Operator::MatMult => return None,
     })
+}
+
+/// Values as the operands of a generated op writer.
+fn operands(vals: &[Val]) -> Vec<&dyn TextValue> {
+    vals.iter().map(|x| x as &dyn TextValue).collect()
 }
 
 impl Lowerer<'_, '_, '_> {
@@ -157,14 +171,14 @@ impl Lowerer<'_, '_, '_> {
     fn number(&mut self, item: Item, range: TextRange, what: &str) -> R<Val> {
         match item {
             Item::Val(v) if v.ty.is_number() => Ok(v),
-            Item::Val(m) if m.ty == Ty::WarpMask => Ok(self.b.op1(&format!("{} {} : !pydev.warp_mask to si32", ops::CastOperation::NAME, v(m.id)), INT32)),
+            Item::Val(m) if m.ty == Ty::WarpMask => Ok(self.b.op1(&generic::cast(&m, &INT32.mlir()), INT32)),
             other => self.err(range, format!("{what} needs numbers, got {}", describe(&other))),
         }
     }
 
     /// `l op r` on numbers: a pydev op whose result type is the promoted type.
     pub fn binary(&mut self, op: Operator, l: Item, r: Item, range: TextRange) -> R<Item> {
-        let Some(name) = op_name(op) else { return self.err(range, "the @ operator is not supported in device code") };
+        let Some(write) = binary_writer(op) else { return self.err(range, "the @ operator is not supported in device code") };
         let sym = op.as_str();
         let l = self.number(l, range, &format!("'{sym}'"))?;
         let r = self.number(r, range, &format!("'{sym}'"))?;
@@ -218,7 +232,7 @@ impl Lowerer<'_, '_, '_> {
         if result == Ty::Bool && !bitwise {
             result = INT32;
         }
-        let mut out = self.b.op1(&format!("{name} {}, {} : {}, {} -> {}", v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir(), result.mlir()), result);
+        let mut out = self.b.op1(&write(&l, &r, &result.mlir()), result);
         out.weak = weak;
         Ok(Item::Val(out))
     }
@@ -259,7 +273,7 @@ impl Lowerer<'_, '_, '_> {
                 Some(Const::Bool(b)) => Some(Const::Bool(!b)),
                 _ => None,
             };
-            let mut r = self.b.op1(&format!("{} {} : i1 -> i1", ops::NotOperation::NAME, v(t.id)), Ty::Bool);
+            let mut r = self.b.op1(&generic::not(&t, &Ty::Bool.mlir()), Ty::Bool);
             r.konst = konst;
             if let Some(k) = self.target_known.get(&t.id).copied() {
                 self.target_known.insert(r.id, !k);
@@ -267,14 +281,14 @@ impl Lowerer<'_, '_, '_> {
             return Ok(Item::Val(r));
         }
         let x = self.number(operand, u.range(), &format!("unary '{}'", u.op.as_str()))?;
-        let (name, ty) = match u.op {
-            UnaryOp::USub => (ops::NegOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
-            UnaryOp::UAdd => (ops::PosOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+        let (write, ty): (UnaryWriter, Ty) = match u.op {
+            UnaryOp::USub => (generic::neg, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
+            UnaryOp::UAdd => (generic::pos, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() }),
             UnaryOp::Invert => {
                 if !matches!(x.ty, Ty::Int { .. } | Ty::Bool) {
                     return self.err(u.range(), format!("'~' needs an integer, got {}", x.ty));
                 }
-                (ops::InvertOperation::NAME, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() })
+                (generic::invert, if x.ty == Ty::Bool { INT32 } else { x.ty.clone() })
             }
             UnaryOp::Not => unreachable!("handled above"),
         };
@@ -292,19 +306,19 @@ impl Lowerer<'_, '_, '_> {
             }
             return Ok(Item::Val(c));
         }
-        let mut r = self.b.op1(&format!("{name} {} : {} -> {}", v(x.id), x.ty.mlir(), ty.mlir()), ty);
+        let mut r = self.b.op1(&write(&x, &ty.mlir()), ty);
         r.weak = x.weak;
         Ok(Item::Val(r))
     }
 
     fn cmp(&mut self, op: CmpOp, l: &Val, r: &Val, range: TextRange) -> R<Val> {
         let pred = match op {
-            CmpOp::Eq => "eq",
-            CmpOp::NotEq => "ne",
-            CmpOp::Lt => "lt",
-            CmpOp::LtE => "le",
-            CmpOp::Gt => "gt",
-            CmpOp::GtE => "ge",
+            CmpOp::Eq => CmpPredicate::Eq,
+            CmpOp::NotEq => CmpPredicate::Ne,
+            CmpOp::Lt => CmpPredicate::Lt,
+            CmpOp::LtE => CmpPredicate::Le,
+            CmpOp::Gt => CmpPredicate::Gt,
+            CmpOp::GtE => CmpPredicate::Ge,
             CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn => {
                 return self.err(range, format!("'{}' is not supported in device code", op.as_str()))
             }
@@ -325,7 +339,7 @@ impl Lowerer<'_, '_, '_> {
             })),
             _ => None,
         };
-        let mut out = self.b.op1(&format!("{} {pred}, {}, {} : {}, {}", ops::CmpOperation::NAME, v(l.id), v(r.id), l.ty.mlir(), r.ty.mlir()), Ty::Bool);
+        let mut out = self.b.op1(&generic::cmp(pred, l, r, &Ty::Bool.mlir()), Ty::Bool);
         out.konst = konst;
         Ok(out)
     }
@@ -523,20 +537,18 @@ impl Lowerer<'_, '_, '_> {
             if let Some(inner) = ty.aligned_value().cloned() {
                 let inner = self.convert(x, &inner, range)?;
                 self.at(range);
-                return Ok(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::StructCreateOperation::NAME, v(inner.id), inner.ty.mlir(), ty.mlir()), ty.clone()));
+                return Ok(self.b.op1(&generic::struct_create(&[&inner], &ty.mlir()), ty.clone()));
             }
             // `device.align(S, n)` of a struct is S with a larger alignment:
             // the same fields, moved into the other layout.
             if let (Ty::Struct(from), Ty::Struct(to)) = (&x.ty, ty) {
                 if from.name == to.name && from.fields == to.fields {
                     self.at(range);
-                    let mut names = Vec::new();
+                    let mut fields = Vec::new();
                     for (field, fty) in &from.fields {
-                        let f = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), fty.mlir()), fty.clone());
-                        names.push(v(f.id));
+                        fields.push(self.b.op1(&generic::struct_extract(x, field, &fty.mlir()), fty.clone()));
                     }
-                    let types = from.fields.iter().map(|(_, t)| t.mlir()).collect::<Vec<_>>().join(", ");
-                    return Ok(self.b.op1(&format!("{}({}) : ({types}) -> {}", ops::StructCreateOperation::NAME, names.join(", "), ty.mlir()), ty.clone()));
+                    return Ok(self.b.op1(&generic::struct_create(&operands(&fields), &ty.mlir()), ty.clone()));
                 }
             }
         }
@@ -585,7 +597,7 @@ impl Lowerer<'_, '_, '_> {
             let i = self.convert(x, &INT32, range)?;
             return self.convert(&i, ty, range);
         }
-        Ok(self.b.op1(&format!("{} {} : {} to {}", ops::CastOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty.clone()))
+        Ok(self.b.op1(&generic::cast(x, &ty.mlir()), ty.clone()))
     }
 
     /// Converts an argument to a parameter type: Python scalars adopt it,
@@ -625,7 +637,7 @@ impl Lowerer<'_, '_, '_> {
     /// The `t` value of a `device.align(t, n)` value (other values as they are).
     pub fn unwrap_aligned(&mut self, x: Val) -> Val {
         match x.ty.aligned_value().cloned() {
-            Some(inner) => self.b.op1(&format!("{} {}[\"value\"] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), inner.mlir()), inner),
+            Some(inner) => self.b.op1(&generic::struct_extract(&x, "value", &inner.mlir()), inner),
             None => x,
         }
     }
@@ -645,8 +657,8 @@ impl Lowerer<'_, '_, '_> {
                 let zero = self.typed_const(&Const::Int(0), &i.ty);
                 let n = self.typed_const(&Const::Int(i128::from(lanes)), &i.ty);
                 let t = i.ty.mlir();
-                let neg = self.b.op1(&format!("{} lt, {}, {} : {t}, {t}", ops::CmpOperation::NAME, v(i.id), v(zero.id)), Ty::Bool);
-                let wrapped = self.b.op1(&format!("{} {}, {} : {t}, {t} -> {t}", ops::AddOperation::NAME, v(i.id), v(n.id)), i.ty.clone());
+                let neg = self.b.op1(&generic::cmp(CmpPredicate::Lt, &i, &zero, &Ty::Bool.mlir()), Ty::Bool);
+                let wrapped = self.b.op1(&generic::add(&i, &n, &t), i.ty.clone());
                 Ok(self.b.op1(&format!("arith.select {}, {}, {} : {t}", v(neg.id), v(wrapped.id), v(i.id)), i.ty.clone()))
             }
             _ => Ok(i),
@@ -660,7 +672,7 @@ impl Lowerer<'_, '_, '_> {
         }
         let elem = (**elem).clone();
         let idx = self.typed_const(&Const::Int(i128::from(lane)), &INT32);
-        Ok(self.b.op1(&format!("{} {}[{}] : {}, si32 -> {}", ops::VectorExtractOperation::NAME, v(vec.id), v(idx.id), vec.ty.mlir(), elem.mlir()), elem))
+        Ok(self.b.op1(&generic::vector_extract(vec, &idx, &elem.mlir()), elem))
     }
 
     pub fn attribute(&mut self, base: Item, attr: &str, range: TextRange) -> R<Item> {
@@ -700,7 +712,7 @@ impl Lowerer<'_, '_, '_> {
             (Ty::Vector { elem, .. }, "dtype") => Ok(Item::Dtype((**elem).clone())),
             (Ty::Struct(def), field) if def.fields.iter().any(|(n, _)| n == field) => {
                 let ty = def.fields.iter().find(|(n, _)| n == field).expect("field").1.clone();
-                let value = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                let value = self.b.op1(&generic::struct_extract(&x, field, &ty.mlir()), ty);
                 Ok(Item::Val(self.unwrap_aligned(value)))
             }
             (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
@@ -730,11 +742,11 @@ impl Lowerer<'_, '_, '_> {
         let tuple_ty = Ty::Tuple(vec![INT64; ndim as usize]);
         match attr {
             "shape" | "strides" => {
-                let op = if attr == "shape" { ops::ArrayShapeOperation::NAME } else { ops::ArrayStridesOperation::NAME };
-                let t = self.b.op1(&format!("{op} {} : {} -> {}", v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty);
+                let write: UnaryWriter = if attr == "shape" { generic::array_shape } else { generic::array_strides };
+                let t = self.b.op1(&write(&a, &tuple_ty.mlir()), tuple_ty);
                 Ok(Item::Val(t))
             }
-            "size" => Ok(Item::Val(self.b.op1(&format!("{} {} : {} -> si64", ops::ArraySizeOperation::NAME, v(a.id), a.ty.mlir()), INT64))),
+            "size" => Ok(Item::Val(self.b.op1(&generic::array_size(&a, &INT64.mlir()), INT64))),
             "ndim" | "ndims" => Ok(Item::Val(self.constant(Const::Int(i128::from(ndim)), range)?)),
             "dtype" => Ok(Item::Dtype(dtype)),
             "view" | "reshape" | "astype" => Ok(Item::Method(Box::new(Item::Val(a)), attr.to_owned())),
@@ -758,7 +770,7 @@ impl Lowerer<'_, '_, '_> {
                     // Only the element asked for.
                     let t = types[i].clone();
                     self.at(range);
-                    Ok(Item::Val(self.b.op1(&format!("{} {}[{i}] : {} -> {}", ops::TupleExtractOperation::NAME, v(x.id), x.ty.mlir(), t.mlir()), t)))
+                    Ok(Item::Val(self.b.op1(&generic::tuple_extract(&x, i as i64, &t.mlir()), t)))
                 }
                 Ty::Vector { elem, lanes } => {
                     let (elem, lanes) = ((**elem).clone(), *lanes);
@@ -766,7 +778,7 @@ impl Lowerer<'_, '_, '_> {
                     let idx = self.index_value(idx, slice.range())?;
                     let idx = self.lane_index(idx, lanes, &x.ty, slice.range())?;
                     self.at(range);
-                    Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::VectorExtractOperation::NAME, v(x.id), v(idx.id), x.ty.mlir(), idx.ty.mlir(), elem.mlir()), elem)))
+                    Ok(Item::Val(self.b.op1(&generic::vector_extract(&x, &idx, &elem.mlir()), elem)))
                 }
                 Ty::Array { .. } => self.array_subscript(x, slice, range),
                 Ty::WarpMask => {
@@ -809,9 +821,9 @@ impl Lowerer<'_, '_, '_> {
     pub fn mask_bit(&mut self, mask: &Val, i: &Val, range: TextRange) -> R<Val> {
         let m = self.convert(mask, &INT32, range)?;
         let i = self.convert(i, &INT32, range)?;
-        let shifted = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::RShiftOperation::NAME, v(m.id), v(i.id)), INT32);
+        let shifted = self.b.op1(&generic::rshift(&m, &i, &INT32.mlir()), INT32);
         let one = self.typed_const(&Const::Int(1), &INT32);
-        let bit = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::AndOperation::NAME, v(shifted.id), v(one.id)), INT32);
+        let bit = self.b.op1(&generic::and(&shifted, &one, &INT32.mlir()), INT32);
         self.truth(Item::Val(bit), range)
     }
 
@@ -832,7 +844,7 @@ impl Lowerer<'_, '_, '_> {
                 // Spec: the value is assignable to the element type.
                 let val = self.convert(&val, &elem, s.range())?;
                 self.at(s.range());
-                let new = self.b.op1(&format!("{} {}, {}[{}] : {}, {}, {}", ops::VectorInsertOperation::NAME, v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir(), idx.ty.mlir()), x.ty.clone());
+                let new = self.b.op1(&generic::vector_insert(&val, &x, &idx, &x.ty.mlir()), x.ty.clone());
                 Ok(Some(Item::Val(new)))
             }
             Ty::WarpMask => {
@@ -841,10 +853,11 @@ impl Lowerer<'_, '_, '_> {
                 let m = self.convert(&x, &INT32, s.range())?;
                 let i = self.convert(&i, &INT32, s.range())?;
                 let one = self.typed_const(&Const::Int(1), &INT32);
-                let bit = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::LShiftOperation::NAME, v(one.id), v(i.id)), INT32);
-                let with = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::OrOperation::NAME, v(m.id), v(bit.id)), INT32);
-                let nbit = self.b.op1(&format!("{} {} : si32 -> si32", ops::InvertOperation::NAME, v(bit.id)), INT32);
-                let without = self.b.op1(&format!("{} {}, {} : si32, si32 -> si32", ops::AndOperation::NAME, v(m.id), v(nbit.id)), INT32);
+                let si32 = INT32.mlir();
+                let bit = self.b.op1(&generic::lshift(&one, &i, &si32), INT32);
+                let with = self.b.op1(&generic::or(&m, &bit, &si32), INT32);
+                let nbit = self.b.op1(&generic::invert(&bit, &si32), INT32);
+                let without = self.b.op1(&generic::and(&m, &nbit, &si32), INT32);
                 let sel = self.b.op1(&format!("arith.select {}, {}, {} : si32", v(set.id), v(with.id), v(without.id)), INT32);
                 let mask = self.convert(&sel, &Ty::WarpMask, s.range())?;
                 Ok(Some(Item::Val(mask)))
@@ -868,9 +881,8 @@ impl Lowerer<'_, '_, '_> {
         }
         let idx = self.store_indices(&a, &s.slice, s.range())?;
         let Ty::Array { dtype, .. } = &a.ty else { unreachable!("array") };
-        let (names, types): (Vec<String>, Vec<String>) = idx.iter().map(|i| (v(i.id), i.ty.mlir())).unzip();
         self.at(s.range());
-        let old = self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayLoadOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (**dtype).clone());
+        let old = self.b.op1(&generic::array_load(&a, &operands(&idx), &dtype.mlir()), (**dtype).clone());
         let old = self.unwrap_aligned(old);
         let rhs = self.expr(rhs)?;
         let new = self.binary(op, Item::Val(old), rhs, range)?;
@@ -902,7 +914,7 @@ impl Lowerer<'_, '_, '_> {
             let val = self.convert(&val, &elem, a.range())?;
             let idx = self.typed_const(&Const::Int(lane as i128), &INT32);
             self.at(a.range());
-            let new = self.b.op1(&format!("{} {}, {}[{}] : {}, {}, si32", ops::VectorInsertOperation::NAME, v(val.id), v(x.id), v(idx.id), elem.mlir(), x.ty.mlir()), x.ty.clone());
+            let new = self.b.op1(&generic::vector_insert(&val, &x, &idx, &x.ty.mlir()), x.ty.clone());
             return self.assign_rebind(&a.value, Item::Val(new));
         }
         if let Ty::StructRef { def, .. } = &x.ty {
@@ -915,7 +927,7 @@ impl Lowerer<'_, '_, '_> {
         let val = self.materialize(&value, a.range())?;
         let val = self.coerce(&val, &fty, a.range(), &format!("field '{field}'"))?;
         self.at(a.range());
-        let new = self.b.op1(&format!("{} {}, {}[{field:?}] : {}, {}", ops::StructInsertOperation::NAME, v(val.id), v(x.id), fty.mlir(), x.ty.mlir()), x.ty.clone());
+        let new = self.b.op1(&generic::struct_insert(&val, &x, field, &x.ty.mlir()), x.ty.clone());
         self.assign_rebind(&a.value, Item::Val(new))
     }
 
@@ -962,19 +974,17 @@ impl Lowerer<'_, '_, '_> {
                 return self.err_help(range, format!("too many indices: the array has {ndim} dimension{}, {} given", if ndim == 1 { "" } else { "s" }, idx.len()), "give at most one index per dimension");
             }
             self.at(range);
-            let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
-            let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
             if idx.len() == ndim as usize {
                 if let Ty::Struct(def) = &*dtype {
                     if def.holds_atomics() {
                         return self.struct_ref(&a, def.clone(), idx, range);
                     }
                 }
-                let x = self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayLoadOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), dtype.mlir()), (*dtype).clone());
+                let x = self.b.op1(&generic::array_load(&a, &operands(&idx), &dtype.mlir()), (*dtype).clone());
                 return Ok(Item::Val(self.unwrap_aligned(x)));
             }
             let rest = Ty::Array { dtype, ndim: ndim - idx.len() as u32, layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided }, readonly, space };
-            return Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, {} -> {}", ops::ArrayIndexOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), rest.mlir()), rest)));
+            return Ok(Item::Val(self.b.op1(&generic::array_index(&a, &operands(&idx), &rest.mlir()), rest)));
         }
         // Slices: one kind per dimension (missing trailing dimensions are `:`).
         let mut kinds = Vec::new();
@@ -1017,8 +1027,8 @@ impl Lowerer<'_, '_, '_> {
                             // Before the first element: -(n + 1) after normalisation.
                             let n = self.dim_extent(&a, d as u32, range)?;
                             let one = self.typed_const(&Const::Int(1), &INT64);
-                            let n1 = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(n.id), v(one.id)), INT64);
-                            self.b.op1(&format!("{} {} : si64 -> si64", ops::NegOperation::NAME, v(n1.id)), INT64)
+                            let n1 = self.b.op1(&generic::add(&n, &one, &INT64.mlir()), INT64);
+                            self.b.op1(&generic::neg(&n1, &INT64.mlir()), INT64)
                         }
                         None => self.dim_extent(&a, d as u32, range)?,
                     };
@@ -1049,21 +1059,8 @@ impl Lowerer<'_, '_, '_> {
             }
         }
         let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: sliced_layout(layout, &keeps), readonly, space };
-        // `(%a, %b : T, U)`, or `()` for none.
-        let group = |vals: &[Val]| {
-            if vals.is_empty() {
-                return String::new();
-            }
-            let names = vals.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
-            let types = vals.iter().map(|x| x.ty.mlir()).collect::<Vec<_>>().join(", ");
-            format!("{names} : {types}")
-        };
         self.at(range);
-        let kinds_text = kinds.iter().map(i32::to_string).collect::<Vec<_>>().join(", ");
-        Ok(Item::Val(self.b.op1(
-            &format!("{} {} [{kinds_text}] starts({}) stops({}) steps({}) : {} -> {}", ops::ArraySliceOperation::NAME, v(a.id), group(&starts), group(&stops), group(&steps), a.ty.mlir(), result.mlir()),
-            result,
-        )))
+        Ok(Item::Val(self.b.op1(&generic::array_slice(&a, &kinds, &operands(&starts), &operands(&stops), &operands(&steps), &result.mlir()), result)))
     }
 
     /// `a[i, .., j]` of a struct that holds `device.Atomic` fields: a
@@ -1079,16 +1076,11 @@ impl Lowerer<'_, '_, '_> {
         }
         let last = starts.last().expect("one index per dimension").clone();
         let one = self.typed_const(&Const::Int(1), &INT64);
-        let stop = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(last.id), v(one.id)), INT64);
+        let stop = self.b.op1(&generic::add(&last, &one, &INT64.mlir()), INT64);
         let ty = Ty::StructRef { def, space };
-        let kinds = (0..ndim).map(|d| if d + 1 == ndim { "1" } else { "0" }).collect::<Vec<_>>().join(", ");
-        let names = starts.iter().map(|x| v(x.id)).collect::<Vec<_>>().join(", ");
-        let types = vec!["si64"; starts.len()].join(", ");
+        let kinds: Vec<i32> = (0..ndim).map(|d| if d + 1 == ndim { 1 } else { 0 }).collect();
         self.at(range);
-        Ok(Item::Val(self.b.op1(
-            &format!("{} {} [{kinds}] starts({names} : {types}) stops({} : si64) steps({} : si64) : {} -> {}", ops::ArraySliceOperation::NAME, v(a.id), v(stop.id), v(one.id), a.ty.mlir(), ty.mlir()),
-            ty,
-        )))
+        Ok(Item::Val(self.b.op1(&generic::array_slice(a, &kinds, &operands(&starts), &[&stop], &[&one], &ty.mlir()), ty)))
     }
 
     /// `r.f` of a struct in memory: an `AtomicInterface` for a
@@ -1100,11 +1092,11 @@ impl Lowerer<'_, '_, '_> {
         self.at(range);
         if let Some(inner) = ty.atomic_cell_value() {
             let atomic = Ty::AtomicRef { dtype: Box::new(inner.clone()), space };
-            return Ok(Item::Val(self.b.op1(&format!("{} {}[{}] field [{field:?}, \"value\"] : {}, si64 -> {}", ops::AtomicRefOperation::NAME, v(r.id), v(zero.id), r.ty.mlir(), atomic.mlir()), atomic)));
+            return Ok(Item::Val(self.b.op1(&generic::atomic_ref(&r, &[&zero], Some(&[field, "value"]), &atomic.mlir()), atomic)));
         }
         let whole = Ty::Struct(def);
-        let x = self.b.op1(&format!("{} {}[{}] : {}, si64 -> {}", ops::ArrayLoadOperation::NAME, v(r.id), v(zero.id), r.ty.mlir(), whole.mlir()), whole.clone());
-        let value = self.b.op1(&format!("{} {}[{field:?}] : {} -> {}", ops::StructExtractOperation::NAME, v(x.id), whole.mlir(), ty.mlir()), ty);
+        let x = self.b.op1(&generic::array_load(&r, &[&zero], &whole.mlir()), whole.clone());
+        let value = self.b.op1(&generic::struct_extract(&x, field, &ty.mlir()), ty);
         Ok(Item::Val(self.unwrap_aligned(value)))
     }
 
@@ -1121,8 +1113,8 @@ impl Lowerer<'_, '_, '_> {
     pub fn dim_extent(&mut self, a: &Val, d: u32, _range: TextRange) -> R<Val> {
         let Ty::Array { ndim, .. } = &a.ty else { unreachable!("array") };
         let tuple_ty = Ty::Tuple(vec![INT64; *ndim as usize]);
-        let shape = self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayShapeOperation::NAME, v(a.id), a.ty.mlir(), tuple_ty.mlir()), tuple_ty.clone());
-        Ok(self.b.op1(&format!("{} {}[{d}] : {} -> si64", ops::TupleExtractOperation::NAME, v(shape.id), tuple_ty.mlir()), INT64))
+        let shape = self.b.op1(&generic::array_shape(a, &tuple_ty.mlir()), tuple_ty.clone());
+        Ok(self.b.op1(&generic::tuple_extract(&shape, i64::from(d), &INT64.mlir()), INT64))
     }
 
     /// Python negative indices: `i < 0 ? i + n : i` (constants fold; unsigned
@@ -1136,11 +1128,11 @@ impl Lowerer<'_, '_, '_> {
         let n = self.dim_extent(a, d, range)?;
         let i64v = self.convert(&i, &INT64, range)?;
         if let Some(Const::Int(_)) = &i.konst {
-            return Ok(self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(i64v.id), v(n.id)), INT64));
+            return Ok(self.b.op1(&generic::add(&i64v, &n, &INT64.mlir()), INT64));
         }
         let zero = self.typed_const(&Const::Int(0), &INT64);
-        let neg = self.b.op1(&format!("{} lt, {}, {} : si64, si64", ops::CmpOperation::NAME, v(i64v.id), v(zero.id)), Ty::Bool);
-        let wrapped = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::AddOperation::NAME, v(i64v.id), v(n.id)), INT64);
+        let neg = self.b.op1(&generic::cmp(CmpPredicate::Lt, &i64v, &zero, &Ty::Bool.mlir()), Ty::Bool);
+        let wrapped = self.b.op1(&generic::add(&i64v, &n, &INT64.mlir()), INT64);
         Ok(self.b.op1(&format!("arith.select {}, {}, {} : si64", v(neg.id), v(wrapped.id), v(i64v.id)), INT64))
     }
 
@@ -1197,9 +1189,7 @@ impl Lowerer<'_, '_, '_> {
             return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
         };
         self.at(range);
-        let names: Vec<String> = idx.iter().map(|i| v(i.id)).collect();
-        let types: Vec<String> = idx.iter().map(|i| i.ty.mlir()).collect();
-        self.b.op(&[], &format!("{} {}, {}[{}] : {}, {}, {}", ops::ArrayStoreOperation::NAME, v(val.id), v(a.id), names.join(", "), dtype.mlir(), a.ty.mlir(), types.join(", ")));
+        self.b.op(&[], &generic::array_store(&val, a, &operands(idx)));
         Ok(())
     }
 
@@ -1420,10 +1410,8 @@ impl Lowerer<'_, '_, '_> {
             vals.push(self.coerce(&x, ty, c.range(), &format!("field '{field}'"))?);
         }
         let ty = Ty::Struct(def.clone());
-        let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
-        let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
         self.at(c.range());
-        Ok(Item::Val(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::StructCreateOperation::NAME, names.join(", "), types.join(", "), ty.mlir()), ty)))
+        Ok(Item::Val(self.b.op1(&generic::struct_create(&operands(&vals), &ty.mlir()), ty)))
     }
 
     /// `float32(x)`, `int8(x)`, `float32x4(a, b, c, d)`, `int(x)`...
@@ -1435,10 +1423,8 @@ impl Lowerer<'_, '_, '_> {
             }
             // Spec: each element is constructible from its argument.
             let vals = args.iter().map(|a| self.convert(a, elem, c.range())).collect::<R<Vec<_>>>()?;
-            let names: Vec<String> = vals.iter().map(|x| v(x.id)).collect();
-            let types: Vec<String> = vals.iter().map(|x| x.ty.mlir()).collect();
             self.at(c.range());
-            return Ok(Item::Val(self.b.op1(&format!("{}({}) : ({}) -> {}", ops::VectorCreateOperation::NAME, names.join(", "), types.join(", "), t.mlir()), t.clone())));
+            return Ok(Item::Val(self.b.op1(&generic::vector_create(&operands(&vals), &t.mlir()), t.clone())));
         }
         // `device.uint64(2**63)`, `device.int64(-3000000000)`: an integer
         // constant expression beyond int32 converts exactly.
@@ -1544,12 +1530,12 @@ impl Lowerer<'_, '_, '_> {
                     Ty::Bool => INT32,
                     t => t.clone(),
                 };
-                let mut r = self.b.op1(&format!("{} {} : {} -> {}", ops::AbsOperation::NAME, v(x.id), x.ty.mlir(), ty.mlir()), ty);
+                let mut r = self.b.op1(&generic::abs(x, &ty.mlir()), ty);
                 r.weak = x.weak;
                 Ok(Item::Val(r))
             }
             "min" | "max" => {
-                let op = if b == "min" { ops::MinOperation::NAME } else { ops::MaxOperation::NAME };
+                let write: BinaryWriter = if b == "min" { generic::min } else { generic::max };
                 let args = self.positional_numbers(c)?;
                 if args.len() < 2 {
                     return self.err(c.range(), format!("{b}() takes two or more numbers in device code"));
@@ -1563,7 +1549,7 @@ impl Lowerer<'_, '_, '_> {
                     let weak = acc.weak && x.weak;
                     let (a, x) = (self.adopt(acc, &ty), self.adopt(x.clone(), &ty));
                     acc = a;
-                    acc = self.b.op1(&format!("{op} {}, {} : {}, {} -> {}", v(acc.id), v(x.id), acc.ty.mlir(), x.ty.mlir(), ty.mlir()), ty);
+                    acc = self.b.op1(&write(&acc, &x, &ty.mlir()), ty);
                     acc.weak = weak;
                 }
                 Ok(Item::Val(acc))
@@ -1678,11 +1664,11 @@ impl Lowerer<'_, '_, '_> {
                 self.at(c.range());
                 let cell = Ty::Array { dtype: Box::new(t.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
                 let viewed = Ty::Array { dtype: Box::new(target.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
-                let a = self.b.op1(&format!("{} shape [1] order \"C\" : {}", ops::LocalArrayOperation::NAME, cell.mlir()), cell.clone());
+                let a = self.b.op1(&generic::local_array(&[1], "C", 0, &cell.mlir()), cell.clone());
                 let zero = self.typed_const(&Const::Int(0), &INT64);
-                self.b.op(&[], &format!("{} {}, {}[{}] : {}, {}, si64", ops::ArrayStoreOperation::NAME, v(x.id), v(a.id), v(zero.id), t.mlir(), cell.mlir()));
-                let w = self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayViewOperation::NAME, v(a.id), cell.mlir(), viewed.mlir()), viewed.clone());
-                Ok(Item::Val(self.b.op1(&format!("{} {}[{}] : {}, si64 -> {}", ops::ArrayLoadOperation::NAME, v(w.id), v(zero.id), viewed.mlir(), target.mlir()), target)))
+                self.b.op(&[], &generic::array_store(&x, &a, &[&zero]));
+                let w = self.b.op1(&generic::array_view(&a, &viewed.mlir()), viewed.clone());
+                Ok(Item::Val(self.b.op1(&generic::array_load(&w, &[&zero], &target.mlir()), target)))
             }
             t if t.is_number() && method == "reshape" => {
                 // Only to the empty shape: any other shape would need memory.
@@ -1733,7 +1719,7 @@ impl Lowerer<'_, '_, '_> {
                     );
                 }
                 let result = Ty::Array { dtype: Box::new(target), ndim, layout, readonly, space };
-                Ok(Item::Val(self.b.op1(&format!("{} {} : {} -> {}", ops::ArrayViewOperation::NAME, v(a.id), a.ty.mlir(), result.mlir()), result)))
+                Ok(Item::Val(self.b.op1(&generic::array_view(&a, &result.mlir()), result)))
             }
             "reshape" => {
                 if layout == ArrayLayout::Strided {
@@ -1755,7 +1741,7 @@ impl Lowerer<'_, '_, '_> {
                     }
                 }
                 if layout != want {
-                    // A view keeps the layout of its array (pydev.array_reshape).
+                    // A view keeps the layout of its array (`generic::array_reshape`).
                     let (have, asked) = if layout == ArrayLayout::C { ("C", "F") } else { ("Fortran", "C") };
                     let why = if ndim > 1 { "needs a copy, which device code cannot make" } else { "is not supported in device code" };
                     return self.err_help(c.range(), format!("reshape() in {asked} order of a {have}-ordered array {why}"), format!("reshape in the array's own order (order='{}')", if layout == ArrayLayout::C { "C" } else { "F" }));
@@ -1779,16 +1765,14 @@ impl Lowerer<'_, '_, '_> {
                     let mut known = self.typed_const(&Const::Int(1), &INT64);
                     for d in dims.clone().iter().enumerate().filter(|(j, _)| *j != i).map(|(_, d)| d) {
                         let d64 = self.convert(d, &INT64, c.range())?;
-                        known = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::MulOperation::NAME, v(known.id), v(d64.id)), INT64);
+                        known = self.b.op1(&generic::mul(&known, &d64, &INT64.mlir()), INT64);
                     }
-                    let size = self.b.op1(&format!("{} {} : {} -> si64", ops::ArraySizeOperation::NAME, v(a.id), a.ty.mlir()), INT64);
-                    dims[i] = self.b.op1(&format!("{} {}, {} : si64, si64 -> si64", ops::FloorDivOperation::NAME, v(size.id), v(known.id)), INT64);
+                    let size = self.b.op1(&generic::array_size(&a, &INT64.mlir()), INT64);
+                    dims[i] = self.b.op1(&generic::floordiv(&size, &known, &INT64.mlir()), INT64);
                 }
                 let result = Ty::Array { dtype, ndim: dims.len() as u32, layout: want, readonly, space };
-                let names: Vec<String> = dims.iter().map(|d| v(d.id)).collect();
-                let types: Vec<String> = dims.iter().map(|d| d.ty.mlir()).collect();
                 self.at(c.range());
-                Ok(Item::Val(self.b.op1(&format!("{} {}({}) : {}, {} -> {}", ops::ArrayReshapeOperation::NAME, v(a.id), names.join(", "), a.ty.mlir(), types.join(", "), result.mlir()), result)))
+                Ok(Item::Val(self.b.op1(&generic::array_reshape(&a, &operands(&dims), &result.mlir()), result)))
             }
             _ => self.err(c.range(), format!("arrays have no method '{method}' in device code")),
         }
@@ -1798,7 +1782,6 @@ impl Lowerer<'_, '_, '_> {
     pub fn dim3_value(&mut self, name: &str, range: TextRange) -> R<Val> {
         let lanes = ["x", "y", "z"].iter().map(|c| self.dim3_component(name, c, range).and_then(|i| self.materialize(&i, range))).collect::<R<Vec<_>>>()?;
         let ty = Ty::Vector { elem: Box::new(crate::types::UINT32), lanes: 3 };
-        let names: Vec<String> = lanes.iter().map(|x| v(x.id)).collect();
-        Ok(self.b.op1(&format!("{}({}) : (ui32, ui32, ui32) -> {}", ops::VectorCreateOperation::NAME, names.join(", "), ty.mlir()), ty))
+        Ok(self.b.op1(&generic::vector_create(&operands(&lanes), &ty.mlir()), ty))
     }
 }
