@@ -118,3 +118,28 @@ def test_warp_mask_converts_to_every_integer():
     np.testing.assert_array_equal(outs[3], want.astype(np.int32))
     ptx = pydev.compile(mask_conversions, outs + [p], target="sm_90")
     assert "vote.sync.ballot" in ptx
+
+
+@device.kernel
+def range_counters(o1, o2, o3, a):
+    i = device.tid(1)
+    for j in range(5, 0, -2):
+        if j < 4:
+            o1[i] = a[i] % -((j & 7) + 1)
+    for j in range(0, 3):
+        o2[i] = a[i] + j
+    for j in range(3):
+        o3[i] = a[i] + j
+
+
+def test_range_counter_is_int32_not_a_weak_literal():
+    """Differential seed 1325: the counter of range(5, 0, -2) was a weak
+    Python int (range(3)'s was int32), so `uint16 % -(j + 1)` converted the
+    negative divisor to uint16 and took an unsigned remainder (39 % -6 gave
+    39). Every range over Python ints now counts in int32."""
+    a = np.array([39, 40, 41, 7, 0, 65535, 100, 3], np.uint16)
+    outs = [np.full(8, -99, np.int32) for _ in range(3)]
+    device.launch(range_counters, *outs, a, grid=1, block=8, stream=pydev.default_stream())
+    np.testing.assert_array_equal(outs[0], [int(x) % -2 for x in a])  # last j < 4 is 1
+    np.testing.assert_array_equal(outs[1], a.astype(np.int32) + 2)  # int32: 65535 + 2 does not wrap
+    np.testing.assert_array_equal(outs[2], a.astype(np.int32) + 2)

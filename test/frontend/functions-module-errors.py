@@ -25,7 +25,7 @@ def both_imported(out):
 
 
 # DECO: {{.*}}functions-module-errors.py:[[@LINE+2]]:14: error: unknown keyword 'inline' of @device.func
-# DECO: help: the only keyword is interop=True|False
+# DECO: help: the keywords are interop=True|False, link=[paths] and lineinfo=True|False
 @device.func(inline=True)
 def unknown_keyword(x):
     return x
