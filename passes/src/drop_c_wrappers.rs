@@ -8,11 +8,18 @@
 //! Guarantees: no `llvm.func @_mlir_ciface_*` that nothing calls remains in a
 //! gpu.module, so PTX exports only the kernels and the functions device
 //! code defines (interop functions keep their plain C symbol).
+//! Functions that linked code defines (interop declarations,
+//! frontends/python/src/interop.rs) are external again, called by their C
+//! symbol with the by-value ABI: upstream made each such declaration a
+//! private function that calls a declared `@_mlir_ciface_f` with the
+//! result through a pointer, a symbol nothing defines.
 //! Does not fire outside gpu.modules (the host JIT keeps its wrappers) nor
 //! on wrappers that are called.
 //!
 //! Rewrites:
 //!   gpu.module { llvm.func @_mlir_ciface_f(...) { call @f } }  =>  gpu.module { }
+//!   gpu.module { llvm.func private @f(..) { call @_mlir_ciface_f(..) }; llvm.func @_mlir_ciface_f(..) }
+//!     =>  gpu.module { llvm.func @f(..) }   (an external declaration of the same type)
 
 use crate::{
     capi,
@@ -35,6 +42,26 @@ const PREFIX: &str = "_mlir_ciface_";
 
 fn run(root: OperationRef) -> Result<(), ()> {
     for module in capi::ops_named(root, &["gpu.module"]) {
+        // Declared functions: `@f` wraps a declaration `@_mlir_ciface_f`.
+        let funcs = capi::ops_named(module, &["llvm.func"]);
+        for wrapper in &funcs {
+            let name = capi::sym_name(*wrapper);
+            let Some(target) = name.strip_prefix(PREFIX) else { continue };
+            if wrapper.region(0).ok().and_then(capi::entry_block).is_some() {
+                continue;
+            }
+            let Some(f) = funcs.iter().find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(capi::entry_block).is_some()) else { continue };
+            let b = Builder::before(*f);
+            let Ok(fn_type) = f.attribute("function_type") else { continue };
+            let decl = melior::ir::operation::OperationBuilder::new("llvm.func", f.location())
+                .add_attributes(&[b.named("sym_name", b.string(target)), b.named("function_type", fn_type), b.named("linkage", b.attr("#llvm.linkage<external>"))])
+                .add_regions([melior::ir::Region::new()])
+                .build()
+                .unwrap_or_else(|e| panic!("pydev built an invalid llvm.func declaration: {e}"));
+            b.insert_op(decl);
+            b.erase(*f);
+            Builder::before(*wrapper).erase(*wrapper);
+        }
         let called: HashSet<String> = capi::ops_named(module, &["llvm.call"])
             .into_iter()
             .filter_map(|c| c.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|s| s.value().to_owned()))

@@ -124,3 +124,29 @@ def total(a: "float32[:]") -> device.float32:
 @device.func(interop=True)
 def py_max(a: device.float32, b: device.float32) -> device.float32:
     return a if a > b else b
+
+
+# --- a .cu both targets link (test/interop/both.cu) -------------------------------------------
+
+BOTH_CU = os.path.join(FIXTURES, "both.cu")
+
+
+@device.func(interop=True, link=[BOTH_CU])
+def hyp_half(a: device.float32, b: device.float32) -> device.float32: ...
+
+
+@device.func(interop=True, link=[BOTH_CU])
+def cross3(a: vec3, b: vec3) -> vec3: ...
+
+
+@device.func(interop=True, link=[BOTH_CU])
+def clamp64(v: device.int64, lo: device.int64, hi: device.int64) -> device.int64: ...
+
+
+@device.kernel
+def uses_cpp(h, xs, ys, vs, ws, c):
+    i = device.tid(1)
+    if i < h.size:
+        h[i] = hyp_half(xs[i], ys[i])
+        vs[i] = cross3(vs[i], ws[i])
+        c[i] = clamp64(device.int64(i) * device.int64(1000000000) - device.int64(5000000000), device.int64(-2000000000), device.int64(3000000000))

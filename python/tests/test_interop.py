@@ -356,11 +356,13 @@ def test_object_stage_is_the_hosts():
 # --- cuda: not linked yet (issue 17, item 4), never silently ------------------------------
 
 
-def test_declared_functions_on_cuda_are_an_error():
+def test_declared_functions_whose_ptx_layout_differs_on_cuda():
+    """align= beyond the members (and 3-lane vectors): LLVM's PTX parameter
+    would not be nvcc's, so the call is an error on cuda (fine on the host)."""
     import interop_kernels as ik
 
-    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+:\d+: error: calls of the declared interoperable function 'scale_add' are not compiled for cuda yet"):
-        pydev.compile(ik.scalars, "float32[:], float32[:]", target="sm_90", stage="ptx")
+    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+:\d+: error: 'cmul' takes or returns cplx16, whose PTX parameter layout differs from CUDA C\+\+'s"):
+        pydev.compile(ik.structs, "vec3[:], pair[:], cplx16[:]", target="sm_90", stage="ptx")
 
 
 def test_link_on_cuda_is_an_error():
@@ -372,3 +374,23 @@ def test_link_on_cuda_is_an_error():
 
     with pytest.raises(pydev.CompileError, match="launching a kernel with link= files on the cuda target is not implemented yet"):
         k._build("int32[:]", "cuda", "sm_90", {}, k._program()[0])
+
+
+def test_cu_with_host_device_functions():
+    """test/interop/both.cu: the same __host__ __device__ C++ the cuda
+    target links with NVRTC (test_interop_cuda.py), here with clang."""
+    clang()
+    import interop_kernels as ik
+
+    n = 12
+    xs, ys = RNG.standard_normal(n).astype(np.float32), RNG.standard_normal(n).astype(np.float32)
+    vs, ws = np.zeros(n, ik.vec3.dtype), np.zeros(n, ik.vec3.dtype)
+    for f in "xyz":
+        vs[f], ws[f] = RNG.standard_normal(n), RNG.standard_normal(n)
+    a = np.stack([vs[f] for f in "xyz"], axis=1)
+    b = np.stack([ws[f] for f in "xyz"], axis=1)
+    h, c = np.full(n, np.nan, np.float32), np.full(n, -1, np.int64)
+    run(ik.uses_cpp, h, xs, ys, vs, ws, c, n=n)
+    np.testing.assert_array_equal(h, np.hypot(xs, ys).astype(np.float16).astype(np.float32))
+    np.testing.assert_allclose(np.stack([vs[f] for f in "xyz"], axis=1), np.cross(a, b), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(c, np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))

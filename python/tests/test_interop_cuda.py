@@ -152,3 +152,62 @@ def test_gpu_runs_cpp_kernels_calling_python(cudalink, tmp_path):
     dx256, dout = dev_copy(x256), dev_copy(np.full(1, np.nan, np.float32))
     launch("max_cpp", [dx256, dout], 1, 256)
     assert back(dout, np.full(1, np.nan, np.float32))[0] == np.float32(np.float16(x256.max()))
+
+
+# --- a Python kernel calling C++ device functions (test/interop/both.cu) --------------------
+
+USES_CPP_SIG = "float32[:], float32[:], float32[:], vec3[:], vec3[:], int64[:]"
+
+
+def test_python_kernel_calls_cpp_device_functions(cudalink):
+    """The declared functions are `.extern .func` in the kernel's PTX, with
+    nvcc's parameter layout; nvJitLink resolves them from both.cu (NVRTC,
+    cuda_fp16.h) with link-time optimisation."""
+    import interop_kernels as ik
+
+    ptx = pydev.compile(ik.uses_cpp, USES_CPP_SIG, target="sm_90", stage="ptx")
+    assert ".extern .func  (.param .align 4 .b8 func_retval0[12]) cross3" in ptx
+    assert "_mlir_ciface" not in ptx
+    cubin = pydev.compile(ik.uses_cpp, USES_CPP_SIG, target="sm_90", stage="cubin")
+    assert cubin[:4] == b"\x7fELF" and b"uses_cpp" in cubin
+
+
+def test_gpu_runs_python_kernel_calling_cpp(cudalink, tmp_path):
+    cu, check, arch = _driver()
+    import struct
+
+    import interop_kernels as ik
+
+    cubin = pydev.compile(ik.uses_cpp, USES_CPP_SIG, target=arch, stage="cubin")
+    mod, f = ctypes.c_void_p(), ctypes.c_void_p()
+    check(cu.cuModuleLoadData(ctypes.byref(mod), cubin), "cuModuleLoadData")
+    check(cu.cuModuleGetFunction(ctypes.byref(f), mod, b"uses_cpp"), "cuModuleGetFunction")
+    rng = np.random.default_rng(17)
+    n = 300
+    xs, ys = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    vs, ws = rng.standard_normal((n, 3)).astype(np.float32), rng.standard_normal((n, 3)).astype(np.float32)
+    arrays = [np.full(n, np.nan, np.float32), xs, ys, vs.copy(), ws, np.full(n, -1, np.int64)]
+    ptrs, params = [], []
+    for a in arrays:
+        p = ctypes.c_uint64()
+        check(cu.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(a.nbytes)), "cuMemAlloc")
+        check(cu.cuMemcpyHtoD_v2(p, a.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(a.nbytes)), "cuMemcpyHtoD")
+        ptrs.append(p)
+        # The kernel ABI: {T* data; u64 shape[1]; u64 strides[1]} (strides in elements).
+        params.append(ctypes.create_string_buffer(struct.pack("<QQQ", p.value, n, 1), 24))
+    args = (ctypes.c_void_p * len(params))(*[ctypes.cast(b, ctypes.c_void_p) for b in params])
+    check(cu.cuLaunchKernel(f, (n + 127) // 128, 1, 1, 128, 1, 1, 0, None, args, None), "cuLaunchKernel")
+    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
+    out = [np.empty_like(a) for a in arrays]
+    for o, p in zip(out, ptrs):
+        check(cu.cuMemcpyDtoH_v2(o.ctypes.data_as(ctypes.c_void_p), p, ctypes.c_size_t(o.nbytes)), "cuMemcpyDtoH")
+    np.testing.assert_array_equal(out[0], np.hypot(xs, ys).astype(np.float16).astype(np.float32))
+    np.testing.assert_allclose(out[3], np.cross(vs, ws), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(out[5], np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
+
+
+def test_ltoir_stage_says_it_is_not_there():
+    import interop_kernels as ik
+
+    with pytest.raises(pydev.CompileError, match="stage 'ltoir' of 'axpy' is not implemented yet"):
+        pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="ltoir")

@@ -31,3 +31,43 @@ gpu.module @device {
 llvm.func @_mlir_ciface_host(%a: f32) -> f32 {
   llvm.return %a : f32
 }
+
+// -----
+
+// A function linked code defines (an interop declaration): upstream made it
+// a private wrapper of a declared @_mlir_ciface_; it becomes an external
+// declaration again, which the caller calls by value.
+// CHECK-LABEL: gpu.module @declared
+// CHECK: llvm.func @vmul(!llvm.struct<(f32, f32, f32)>, f32) -> !llvm.struct<(f32, f32, f32)>
+// CHECK-NOT: _mlir_ciface_vmul
+// CHECK: llvm.call @vmul(
+gpu.module @declared {
+  llvm.func private @vmul(%arg0: !llvm.struct<(f32, f32, f32)>, %arg1: f32) -> !llvm.struct<(f32, f32, f32)> attributes {llvm.emit_c_interface, sym_visibility = "private"} {
+    %0 = llvm.mlir.constant(1 : index) : i64
+    %1 = llvm.alloca %0 x !llvm.struct<(f32, f32, f32)> : (i64) -> !llvm.ptr
+    llvm.call @_mlir_ciface_vmul(%1, %arg0, %arg1) : (!llvm.ptr, !llvm.struct<(f32, f32, f32)>, f32) -> ()
+    %2 = llvm.load %1 : !llvm.ptr -> !llvm.struct<(f32, f32, f32)>
+    llvm.return %2 : !llvm.struct<(f32, f32, f32)>
+  }
+  llvm.func @_mlir_ciface_vmul(!llvm.ptr, !llvm.struct<(f32, f32, f32)>, f32) attributes {llvm.emit_c_interface, sym_visibility = "private"}
+  llvm.func @k(%v: !llvm.struct<(f32, f32, f32)>, %s: f32) -> !llvm.struct<(f32, f32, f32)> {
+    %r = llvm.call @vmul(%v, %s) : (!llvm.struct<(f32, f32, f32)>, f32) -> !llvm.struct<(f32, f32, f32)>
+    llvm.return %r : !llvm.struct<(f32, f32, f32)>
+  }
+}
+
+// -----
+
+// Does not fire on a defined @_mlir_ciface_ function (a wrapper, above).
+// CHECK-LABEL: gpu.module @defined
+// CHECK: llvm.func @f(
+// CHECK: llvm.call @g
+gpu.module @defined {
+  llvm.func @g(%a: f32) -> f32 {
+    llvm.return %a : f32
+  }
+  llvm.func @f(%a: f32) -> f32 {
+    %r = llvm.call @g(%a) : (f32) -> f32
+    llvm.return %r : f32
+  }
+}

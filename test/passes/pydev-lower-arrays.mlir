@@ -205,3 +205,16 @@ func.func @caller(%m: !pydev.array<f32, 2>) -> f32 {
   %x = pydev.array_load %r[%c1] : !pydev.array<f32, 1>, i64 -> f32
   return %x : f32
 }
+
+// -----
+
+// A declaration (an interop function linked code defines) takes the
+// descriptor too: only its type changes, and calls pass descriptors.
+// CHECK-LABEL: func.func private @row_sum(!llvm.struct<(ptr<1>, array<2 x i64>, array<2 x i64>)>, i32) -> f64
+func.func private @row_sum(!pydev.array<f64, 2>, i32) -> f64
+// CHECK-LABEL: func.func @calls_row_sum
+// CHECK: call @row_sum({{.*}}) : (!llvm.struct<(ptr<1>, array<2 x i64>, array<2 x i64>)>, i32) -> f64
+func.func @calls_row_sum(%a: !pydev.array<f64, 2>, %r: i32) -> f64 {
+  %s = func.call @row_sum(%a, %r) : (!pydev.array<f64, 2>, i32) -> f64
+  return %s : f64
+}

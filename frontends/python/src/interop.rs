@@ -39,6 +39,19 @@ pub fn is_declaration(def: &ast::StmtFunctionDef) -> bool {
     matches!(body, [Stmt::Expr(e)] if matches!(*e.value, Expr::EllipsisLiteral(_)))
 }
 
+/// Whether LLVM's NVPTX parameter layout of `ty` (its register form) is
+/// nvcc's for the CUDA C++ type: not for 3-lane vectors (LLVM rounds them
+/// to 4 lanes) nor structs aligned beyond their members.
+fn ptx_matches_cuda(ty: &Ty) -> bool {
+    match ty {
+        Ty::Vector { lanes, .. } => *lanes != 3,
+        Ty::Tuple(items) => items.iter().all(ptx_matches_cuda),
+        Ty::Struct(def) => def.align == 0 && def.fields.iter().all(|(_, t)| ptx_matches_cuda(t)),
+        Ty::Array { .. } => true,
+        _ => true,
+    }
+}
+
 /// Why `ty` cannot cross the C ABI, or None when it can.
 pub fn c_abi_problem(ty: &Ty) -> Option<String> {
     match ty {
@@ -143,9 +156,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             names.push(v(x.id));
         }
         if matches!(self.c.target, Some(Some(_))) {
-            // The cuda pipeline wraps external declarations in `_mlir_ciface_`
-            // calls (convert-gpu-to-nvvm) and nothing links them yet.
-            return self.err_help(range, format!("calls of the declared interoperable function '{name}' are not compiled for cuda yet (issue 17: NVRTC/nvJitLink linking)"), "run on the host target (PYDEV_TARGET=host), where link= files are linked");
+            // PTX passes a value as LLVM lays it out: where that differs from
+            // CUDA C++ (3-lane vectors, align= beyond the members) the
+            // parameter would not match nvcc's.
+            if let Some(t) = types.iter().chain(ret.iter()).find(|t| !ptx_matches_cuda(t)) {
+                return self.err_help(range, format!("'{name}' takes or returns {t}, whose PTX parameter layout differs from CUDA C++'s (a 3-lane vector, or align= beyond its members): not supported on cuda yet"), "pass the members separately, or run on the host target");
+            }
         }
         let symbol = if self.c.target == Some(None) { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
         let inputs: Vec<String> = types.iter().map(Ty::mlir).collect();
