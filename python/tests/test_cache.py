@@ -123,7 +123,7 @@ class FakeNative(types.ModuleType):
         fake = self
 
         class HostProgram:
-            def __init__(self, text, kernel):
+            def __init__(self, text, kernel, libraries=()):
                 if text.startswith("BROKEN"):
                     raise fake.CompileError("cannot load")
                 fake.loaded.append((text, kernel))
@@ -140,7 +140,7 @@ class FakeNative(types.ModuleType):
     def cuda_status(self):
         return (False, "no CUDA driver (fake)")
 
-    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None):
+    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None, line_info=False):
         assert os.path.isfile(filename) and "def " + function in source
         self.compiled.append((function, signature, dict(consts), target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"

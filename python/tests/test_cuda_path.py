@@ -46,7 +46,7 @@ class FakeDriver(types.ModuleType):
     def cuda_status(self):
         return (True, "")
 
-    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None):
+    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None, line_info=False):
         self.calls.append(("compile", function, signature, target, stage))
         return f"// PTX {function} {signature} {target}"
 
