@@ -151,6 +151,9 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
         if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(r.r#type()).is_none()) {
             return false;
         }
+        if op.name().as_string_ref().as_str() == Ok("llvm.alloca") && alloca_storage(op).is_none() {
+            return false; // storage the frame cannot hold: coroutines keep each thread's stack
+        }
     }
     let region = f.region(0).expect("body");
     let mut b = region.first_block().and_then(|e| e.next_in_region());
@@ -161,6 +164,18 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
         b = block.next_in_region();
     }
     barriers > 0
+}
+
+/// (size, alignment) of the memory of `llvm.alloca` `op` (a local array):
+/// a constant count of an element type with a frame layout.
+fn alloca_storage(op: OperationRef) -> Option<(u64, u64)> {
+    let count = op.operand(0).ok()?;
+    let def = capi::defining_op(count)?;
+    let n = def.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok())?.value();
+    let elem = op.attribute("elem_type").ok().and_then(|a| TypeAttribute::try_from(a).ok())?.value();
+    let (size, align) = layout(elem)?;
+    let want = op.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(1, |a| a.value().max(1) as u64);
+    Some((size.checked_mul(u64::try_from(n).ok()?)?, align.max(want)))
 }
 
 /// (size, alignment) of a value of type `t` in the frame: the host
@@ -361,11 +376,36 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
 
     // 4. Frame slots for what is not a constant.
     let remat = |op: Option<OperationRef>| op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1);
+    let is_alloca = |op: Option<OperationRef>| op.is_some_and(|o| o.name().as_string_ref().as_str() == Ok("llvm.alloca"));
     let mut slots: HashMap<usize, u64> = HashMap::new();
     let mut frame = if has_warp { HEAD } else { 0 };
+    // Every local array keeps its memory in the frame, not in the stack of
+    // the step function that made it (which has returned at the next
+    // rendezvous): its pointer is recomputed from the frame base wherever it
+    // is used. All of them, not only those whose pointer a rendezvous
+    // separates from a use: the pointer also travels inside values (an
+    // array descriptor saved in the frame), which would keep a dead stack
+    // address.
+    let mut allocas: HashMap<usize, u64> = HashMap::new();
+    let local_arrays: Vec<usize> = capi::all_ops(f)
+        .into_iter()
+        .filter(|o| is_alloca(Some(*o)))
+        .map(|o| key(capi::value(o.result(0).expect("an alloca's pointer").into())))
+        .filter(|k| defs.contains_key(k))
+        .collect();
+    for k in &local_arrays {
+        let (_, _, op) = defs[k];
+        if allocas.contains_key(k) {
+            continue;
+        }
+        let (size, align) = alloca_storage(op.expect("an op")).expect("checked by qualifies");
+        let offset = frame.div_ceil(align) * align;
+        frame = offset + size;
+        allocas.insert(*k, offset);
+    }
     for (_, _, k) in &crossing {
         let (_, v, op) = defs[k];
-        if remat(op) || slots.contains_key(k) {
+        if remat(op) || slots.contains_key(k) || allocas.contains_key(k) {
             continue;
         }
         let (size, align) = layout(v.r#type()).expect("checked by qualifies");
@@ -400,6 +440,14 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         let bytes = b.value("llvm.mul", &[lin, size], b.i64(), &[]);
         byte_gep(&b, scratch, bytes)
     };
+    // The frame's local arrays: every use takes the slot's address, made in
+    // the dispatch block (which dominates every stretch).
+    for (k, off) in &allocas {
+        let (_, v, op) = defs[k];
+        let b = Builder::at_end(entry, loc);
+        let p = gep(&b, frame_ptr, *off as i64);
+        capi::replace_uses_except(v, p, op.expect("an op"));
+    }
     // state of rendezvous i => R_i; otherwise the old entry.
     let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
     let mut dispatch = entry;
@@ -438,6 +486,9 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     }
     // 7. Loads (or clones of constants) at the separated uses.
     for (user, j, k) in &crossing {
+        if allocas.contains_key(k) {
+            continue;
+        }
         let (_, v, op) = defs[k];
         let b = Builder::before(top_level(f, *user));
         let new = if let Some(off) = slots.get(k) {

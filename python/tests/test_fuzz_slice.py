@@ -10,6 +10,7 @@ regression tests for what their campaigns found (docs/reliability.md,
   random, and lit inputs through random pydev passes in random orders,
   never make the compiler panic, crash, hang or say "internal error".
 """
+import math
 import os
 import sys
 
@@ -143,3 +144,41 @@ def test_range_counter_is_int32_not_a_weak_literal():
     np.testing.assert_array_equal(outs[0], [int(x) % -2 for x in a])  # last j < 4 is 1
     np.testing.assert_array_equal(outs[1], a.astype(np.int32) + 2)  # int32: 65535 + 2 does not wrap
     np.testing.assert_array_equal(outs[2], a.astype(np.int32) + 2)
+
+
+@device.kernel
+def local_array_after_barrier(o, a16, a32, f64):
+    i = device.tid(1)
+    la0 = device.local_array(4, device.int32)
+    for q in range(4):
+        la0[q] = 8 + q
+    v2 = la0[device.int32(a16[i]) & 3]
+    sh = device.shared_array(64, device.float64)
+    sh[device.thread_idx.x] = f64[i]
+    device.syncthreads()
+    v4 = sh[(device.thread_idx.x + 38) % 64]
+    device.syncthreads()
+    la5 = device.local_array(4, device.float64)
+    for q in range(4):
+        la5[q] = math.sin(v4) + q
+    o[i] = la5[(v2 ^ a32[i // 2]) & 3]
+
+
+def test_local_array_used_after_a_barrier_keeps_its_memory():
+    """Differential seed 1262: host barrier fission hoisted a local array's
+    alloca into the first stretch and carried its pointer across the
+    barriers in the frame, so later stretches used the stack of a step
+    function that had returned (garbage such as 6.9e-310 once a libm call
+    reused that stack). Local arrays a rendezvous separates from their uses
+    now live in the thread's frame."""
+    rng = np.random.default_rng(1262)
+    a16 = rng.integers(-20, 20, 128).astype(np.int16)
+    a32 = rng.integers(-20, 20, 128).astype(np.int32)
+    f64 = rng.uniform(-4, 4, 128)
+    o = np.full(128, np.nan)
+    device.launch(local_array_after_barrier, o, a16, a32, f64, grid=2, block=64, stream=pydev.default_stream())
+    i = np.arange(128)
+    t = i % 64
+    v2 = 8 + (a16.astype(np.int64) & 3)
+    v4 = f64[i - t + (t + 38) % 64]
+    np.testing.assert_allclose(o, np.sin(v4) + ((v2 ^ a32[i // 2]) & 3), rtol=1e-14, atol=1e-14)
