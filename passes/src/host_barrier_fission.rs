@@ -26,8 +26,9 @@
 //! even when the module has `pydev.host_fibers`.
 //! Does not fire on kernels without barriers or warp operations, with
 //! atomic waits (`@pydev_rt_wait`: those need coroutines), with a
-//! rendezvous inside a nested region or in a called function, or with a
-//! value of a type that has no frame layout.
+//! rendezvous inside a nested region or in a called function, with a
+//! value of a type that has no frame layout, or with a local array
+//! (`llvm.alloca`) of no constant size.
 //!
 //! Rewrites (B: the block holding rendezvous i, R_i: the rest of B after it):
 //!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p; return i
@@ -43,6 +44,9 @@
 //!   %v used after a rendezvous on some path              =>  store %v to its frame slot at its
 //!                                                          definition; load it at those uses
 //!                                                          (constants are cloned instead)
+//!   %a = llvm.alloca %n x T, %a used after a rendezvous  =>  n * sizeof(T) bytes of the frame;
+//!                                                          every use of %a takes their address
+//!                                                          (frame base + offset)
 //!
 //! Thread context fields, frame head, entry points and codes: the host ABI,
 //! `pydev_dialect::abi` (`dialect/src/abi.rs`), which the runtime shares.
