@@ -1,7 +1,8 @@
 //! Ctrl-C during a host launch (docs/reliability.md, "Signals").
 //!
-//! A launch made from the process's main thread installs [`SigintGuard`]
-//! for its duration: a SIGINT handler that sets [`STOP`], wakes the
+//! A launch made from the process's main thread arms [`SigintGuard`]: a
+//! SIGINT handler (installed at the first launch and kept) that sets
+//! [`STOP`] while a launch is armed, wakes the
 //! watchdog thread through a pipe (both async-signal-safe) and then calls
 //! the handler that was there before (Python's, which trips the flag that
 //! `PyErr_CheckSignals` turns into `KeyboardInterrupt`). Nothing changes in
@@ -15,8 +16,9 @@
 //! interrupted instruction is JIT-compiled kernel code (outside every
 //! loaded library: never inside printf, malloc or a runtime entry point
 //! that holds a lock); otherwise the next signal tries again. So the cost
-//! on the launch path is two `sigaction` calls and a registry push per
-//! worker, and none per iteration of a kernel's loops.
+//! on the launch path is one `sigaction` query (is the handler still
+//! ours?) and a registry push per worker, and none per iteration of a
+//! kernel's loops.
 
 use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
@@ -48,10 +50,15 @@ static RANGES: [(AtomicUsize, AtomicUsize); MAX_RANGES] = [const { (AtomicUsize:
 static RANGE_COUNT: AtomicUsize = AtomicUsize::new(0);
 
 /// Whether the calling thread is the process's main thread (the one that
-/// runs Python's signal handlers).
+/// runs Python's signal handlers); asked once per thread.
 pub fn on_main_thread() -> bool {
-    // SAFETY: getpid and gettid take no arguments and cannot fail.
-    unsafe { libc::getpid() == libc::gettid() }
+    thread_local! {
+        static MAIN: bool = {
+            // SAFETY: getpid and gettid take no arguments and cannot fail.
+            unsafe { libc::getpid() == libc::gettid() }
+        };
+    }
+    MAIN.with(|m| *m)
 }
 
 /// The real-time signal that stops a worker inside kernel code.
@@ -59,65 +66,66 @@ pub(super) fn escape_signal() -> c_int {
     libc::SIGRTMIN() + 6
 }
 
-/// SIGINT handling for one launch; restores the previous action on drop.
+/// SIGINT handling for one launch. The handler stays installed after the
+/// launch (it only chains to the previous one then); each launch checks
+/// with one `sigaction` query that it is still there, and reinstalls it
+/// when the program installed another handler since (Python's
+/// `signal.signal` does so), chaining to that one.
 pub struct SigintGuard {
-    previous: Option<libc::sigaction>,
+    armed: bool,
 }
 
 impl SigintGuard {
-    /// Installs the launch's SIGINT handler, unless SIGINT is ignored or has
-    /// its default action (then Ctrl-C keeps doing what it did).
+    /// Arms Ctrl-C for a launch, unless SIGINT is ignored or has its
+    /// default action (then Ctrl-C keeps doing what it did).
     pub fn install() -> Self {
         start_watchdog();
+        // SAFETY: queries the current action into a zeroed, writable sigaction.
+        let current = unsafe {
+            let mut current: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut current) != 0 {
+                return Self { armed: false };
+            }
+            current
+        };
+        let ours = on_sigint as *const () as usize;
+        if current.sa_sigaction == libc::SIG_DFL || current.sa_sigaction == libc::SIG_IGN {
+            return Self { armed: false };
+        }
+        if current.sa_sigaction != ours {
+            PREVIOUS_HANDLER.store(current.sa_sigaction, Ordering::SeqCst);
+            PREVIOUS_FLAGS.store(current.sa_flags, Ordering::SeqCst);
+            // SAFETY: installs a SA_SIGINFO handler that only does
+            // async-signal-safe work and chains to the action just read.
+            unsafe {
+                let mut action: libc::sigaction = std::mem::zeroed();
+                action.sa_sigaction = ours;
+                // Python's flags (SA_ONSTACK, no SA_RESTART: its blocking calls expect EINTR).
+                action.sa_flags = libc::SA_SIGINFO | (current.sa_flags & (libc::SA_ONSTACK | libc::SA_RESTART));
+                action.sa_mask = current.sa_mask;
+                if libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) != 0 {
+                    return Self { armed: false };
+                }
+            }
+        }
         STOP.store(false, Ordering::SeqCst);
         ACTIVE.store(true, Ordering::SeqCst);
-        // One call installs ours and reads the action it replaces (the
-        // handler chains to PREVIOUS_*, which hold the last launch's
-        // previous action until the stores below: the same one, Python's,
-        // unless the program changed it in between).
-        // SAFETY: installs a SA_SIGINFO handler that only does
-        // async-signal-safe work, reading the old action into a zeroed,
-        // writable sigaction; the old action is restored on drop.
-        let old = unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigint as *const () as usize;
-            // Python's flags (SA_ONSTACK, no SA_RESTART: its blocking calls expect EINTR).
-            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
-            libc::sigemptyset(&mut action.sa_mask);
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(libc::SIGINT, &action, &mut old) != 0 {
-                ACTIVE.store(false, Ordering::SeqCst);
-                return Self { previous: None };
-            }
-            old
-        };
-        if old.sa_sigaction == libc::SIG_DFL || old.sa_sigaction == libc::SIG_IGN || old.sa_sigaction == on_sigint as *const () as usize {
-            // Ctrl-C keeps doing what it did (ignored, or the default action).
-            // SAFETY: puts back the action just read.
-            unsafe { libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut()) };
-            ACTIVE.store(false, Ordering::SeqCst);
-            return Self { previous: None };
-        }
-        PREVIOUS_HANDLER.store(old.sa_sigaction, Ordering::SeqCst);
-        PREVIOUS_FLAGS.store(old.sa_flags, Ordering::SeqCst);
-        Self { previous: Some(old) }
+        Self { armed: true }
     }
 
     /// Whether SIGINT arrived since [`SigintGuard::install`].
     pub fn interrupted(&self) -> bool {
-        self.previous.is_some() && STOP.load(Ordering::SeqCst)
+        self.armed && STOP.load(Ordering::SeqCst)
     }
 
     pub fn armed(&self) -> bool {
-        self.previous.is_some()
+        self.armed
     }
 }
 
 impl Drop for SigintGuard {
     fn drop(&mut self) {
-        if let Some(old) = self.previous.take() {
-            // SAFETY: puts back the action read in `install`.
-            unsafe { libc::sigaction(libc::SIGINT, &old, std::ptr::null_mut()) };
+        if self.armed {
             ACTIVE.store(false, Ordering::SeqCst);
         }
     }
