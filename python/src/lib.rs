@@ -152,6 +152,23 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
     o
 }
 
+/// Bounds checks are compiled for the host target only: asked for on cuda
+/// (PYDEV_BOUNDSCHECK=1), they are not silently dropped but a
+/// RuntimeWarning says so, once per process.
+fn warn_boundscheck(py: Python<'_>, target: &Target, options: &CompileOptions) -> PyResult<()> {
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if options.boundscheck && !matches!(target, Target::Host) && !WARNED.swap(true, Ordering::Relaxed) {
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(
+            py,
+            &category,
+            c"PYDEV_BOUNDSCHECK=1 checks indices on the host target only; the cuda target compiles without them. To find an out-of-bounds index, run the kernel on the host (PYDEV_TARGET=host PYDEV_BOUNDSCHECK=1) or under compute-sanitizer",
+            1,
+        )?;
+    }
+    Ok(())
+}
+
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
 #[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false))]
@@ -177,6 +194,7 @@ fn compile(
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
     // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
     let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
+    warn_boundscheck(py, &target, &options)?;
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
@@ -223,6 +241,7 @@ fn compile_ir(
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
+    warn_boundscheck(py, &target, &options)?;
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
 }
