@@ -269,15 +269,16 @@ class Gen:
             k = r.choice(["arith", "arith", "arith", "div", "bit", "shift", "unary", "minmax", "conv", "ifexp", "intrinsic", "call"])
             if k == "arith":
                 a, b = self.operand(ty, d), self.operand(ty, d)
+                a = strong(a, ty) if a.weak and b.weak else a  # literals alone stay weak in the frontend
                 if result_type(a, b) != ty:
                     return self.leaf(ty)
                 op = r.choice(["+", "-", "*"])
                 return E(f"({a.code} {op} {b.code})", ty, lambda env, a=a, b=b, op=op, t=ty: fit(t, _arith(op, as_type(a, t, env), as_type(b, t, env))))
             if k == "div":
-                a = self.operand(ty, d)
+                a = strong(self.operand(ty, d), ty)
                 if result_type(a, E("", ty, None)) != ty:
                     return self.leaf(ty)
-                b = self.expr(ty, d)
+                b = strong(self.expr(ty, d), ty)
                 op = r.choice(["//", "%"])
                 neg = signed(ty) and r.random() < 0.3
                 code = f"({a.code} {op} {'-' if neg else ''}(({b.code} & 7) + 1))"
@@ -291,6 +292,7 @@ class Gen:
                 return E(code, ty, ev)
             if k == "bit":
                 a, b = self.operand(ty, d), self.operand(ty, d)
+                a = strong(a, ty) if a.weak and b.weak else a
                 if result_type(a, b) != ty:
                     return self.leaf(ty)
                 op = r.choice(["&", "|", "^"])
@@ -301,7 +303,7 @@ class Gen:
 
                 return E(f"({a.code} {op} {b.code})", ty, ev)
             if k == "shift":
-                a = self.expr(ty, d)
+                a = strong(self.expr(ty, d), ty)
                 s = r.randint(0, 4)
                 op = r.choice(["<<", ">>"])
                 return E(f"({a.code} {op} {s})", ty, lambda env, a=a, s=s, op=op, t=ty: fit(t, a.ev(env) << s if op == "<<" else a.ev(env) >> s))
@@ -319,6 +321,8 @@ class Gen:
             if k == "conv":
                 src = r.choice(INTS)
                 a = strong(self.expr(src, d), src)
+                if not _constant_fits(a, lambda v, s=src, t=ty: conv(t, s, v)):
+                    return self.leaf(ty)  # the frontend folds it and rejects what does not fit
                 return E(f"device.{ty}({a.code})", ty, lambda env, a=a, s=src, t=ty: conv(t, s, a.ev(env)))
             if k == "ifexp":
                 c, a, b = self.cond(d), strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
@@ -343,6 +347,7 @@ class Gen:
             return E(f"lerp({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fl(t, fl(t, a.ev(env) * fl(t, 0.25)) + fl(t, b.ev(env) * fl(t, 0.75))), a.mag + b.mag)
         if k == "arith":
             a, b = self.operand(ty, d), self.operand(ty, d)
+            a = strong(a, ty) if a.weak and b.weak else a
             if result_type(a, b) != ty:
                 return self.leaf(ty)
             op = r.choice(["+", "-", "*"])
@@ -357,7 +362,7 @@ class Gen:
             src = r.choice(INTS)
             if (bits(src) == 64) != (ty == "float64"):
                 return self.leaf(ty)
-            a, b = self.expr(src, d), self.expr(src, d)
+            a, b = strong(self.expr(src, d), src), strong(self.expr(src, d), src)
             self.features.add("int true division")
 
             def ev(env, a=a, b=b, t=ty):
@@ -664,7 +669,7 @@ class Gen:
             code = [f"{name} = device.int32({call})" if kind == "ballot_sync" else f"{name} = {call}"]
             if ty == "bool":
                 iv = self.new_var("int32")
-                code.append(f"{iv} = 1 if {name} else 0")
+                code.append(f"{iv} = device.int32(1 if {name} else 0)")
 
             def go(envs, c=c, kind=kind, name=name, ty=ty, code=code):
                 preds = [bool(c.ev(env)) for env in envs]
@@ -713,6 +718,20 @@ class Break(Exception):
 
 class Continue(Exception):
     pass
+
+
+def _constant_fits(e, convert):
+    """False when `e` is a constant (it needs no thread) whose conversion is
+    undefined: the frontend folds such a conversion and reports it."""
+    try:
+        v = e.ev({})
+    except Exception:  # noqa: BLE001 - it reads the thread's values (or is UB itself)
+        return True
+    try:
+        convert(v)
+    except UB:
+        return False
+    return True
 
 
 def _arith(op, x, y):
