@@ -404,3 +404,32 @@ def test_fast_path_checks_ints_and_constants(rng, monkeypatch):
         device.launch(kernels.times_global, out, x, grid=0, block=32, stream=stream())
     with pytest.raises(TypeError, match="stream must be"):
         device.launch(kernels.times_global, out, x, grid=1, block=32, stream=None)
+
+
+@device.kernel
+def _local_across_rendezvous(x, out):
+    t = device.thread_idx.x
+    i = device.tid(1)
+    loc = device.local_array((2, 3), device.float32)
+    for j in range(3):
+        loc[0, j] = x[i] * (j + 1)
+        loc[1, j] = x[i] - j
+    device.syncthreads()
+    s = loc[0, 0] + loc[0, 1] + loc[0, 2] - loc[1, 2]
+    # A warp operation is a rendezvous too: the array outlives it.
+    s += device.shfl_xor_sync(0xFFFFFFFF, loc[1, 0], 1)
+    out[i] = s + loc[1, 1] * t
+
+
+def test_local_arrays_survive_barriers_and_warp_operations(rng):
+    # Host regression: barrier fission splits the kernel at each rendezvous;
+    # a local array's memory must live in the thread's frame, including
+    # when only its descriptor (not its pointer) crosses the rendezvous.
+    x = rng.standard_normal(256).astype(np.float32)
+    out = np.full(256, np.nan, np.float32)
+    device.launch(_local_across_rendezvous, x, out, grid=2, block=128, stream=stream())
+    stream().synchronize()
+    t = np.arange(256) % 128
+    partner = x.reshape(-1, 2)[:, ::-1].reshape(-1)
+    expected = x * 6 - (x - 2) + partner + (x - 1) * t
+    np.testing.assert_allclose(out, expected.astype(np.float32), rtol=1e-5, atol=1e-5)

@@ -301,7 +301,6 @@ def test_global_arrays_are_constants_and_shared_records(rng):
         writes_a_global[1, 1](out)
 
 
-@pytest.mark.xfail(TARGET == "host", strict=True, reason="pydev host target bug: local arrays do not survive syncthreads (device.local_array too)")
 def test_local_array_across_a_barrier_on_host():
     out = np.full(8, np.nan)
     K.local_across_barrier[1, 8](out)
