@@ -430,11 +430,15 @@ fn cuda_free(ptr: usize) -> PyResult<()> {
 
 #[pyfunction]
 #[pyo3(signature = (dst, src_buffer, nbytes, stream=0))]
-fn cuda_memcpy_htod(dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize) -> PyResult<()> {
+fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize) -> PyResult<()> {
     let bytes = capi::buffer_bytes(src_buffer, "the source")?;
     if bytes.len() < nbytes {
         return Err(PyValueError::new_err(format!("the source has {} bytes, {nbytes} requested", bytes.len())));
     }
+    // The work queued before the copy first (interruptible): a pageable
+    // copy would wait for it inside the driver, where Ctrl-C cannot reach.
+    // SAFETY: pydev passes the stream handle of the copy.
+    unsafe { wait_stream(py, stream) }?;
     // SAFETY: pydev passes a device array's address with its size in bytes
     // (`nbytes`) and the stream handle of the copy.
     rt(unsafe { cuda::memcpy_htod(dst, &bytes[..nbytes], stream) })

@@ -350,8 +350,8 @@ def fake_env(fake_driver, tmp_path):
 
 def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     """A stream whose work never ends (the fake driver keeps it busy):
-    Stream.synchronize() and copy_to_host() poll the driver and raise
-    KeyboardInterrupt on SIGINT; once the work is done both work."""
+    Stream.synchronize(), copy_to_host() and to_device() poll the driver
+    and raise KeyboardInterrupt on SIGINT; once the work is done all work."""
     code = PRELUDE + textwrap.dedent("""
     s = pydev.create_stream()
     x = pydev.to_device(rng.random(100, dtype=np.float32))
@@ -371,6 +371,12 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
         print("copy returned")
     except KeyboardInterrupt:
         print("KeyboardInterrupt in copy_to_host", flush=True)
+    print("ready", flush=True)
+    try:
+        pydev.to_device(np.ones(100, np.float32))
+        print("to_device returned")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt in to_device", flush=True)
     fakecuda.LIB.fakecuda_busy(0.0)
     s.synchronize()
     assert out.copy_to_host().shape == (100,)
@@ -383,7 +389,7 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     p = subprocess.Popen([sys.executable, "-c", code], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         lines = []
-        for _ in range(2):
+        for _ in range(3):
             while True:
                 line = p.stdout.readline()
                 assert line, f"{''.join(lines)}\n{p.stderr.read()}"
@@ -398,7 +404,8 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
             p.kill()
     out = "".join(lines) + out
     assert p.returncode == 0, f"{out}\n{err}"
-    assert "KeyboardInterrupt in synchronize" in out and "KeyboardInterrupt in copy_to_host" in out and "usable afterwards" in out, out
+    assert "KeyboardInterrupt in synchronize" in out and "KeyboardInterrupt in copy_to_host" in out, out
+    assert "KeyboardInterrupt in to_device" in out and "usable afterwards" in out, out
 
 
 def test_the_exchange_api_table_must_be_a_capsule(run):
