@@ -25,6 +25,7 @@ Control flow (if/else, for over range, while with break), arrays (1-d and
 """
 import math
 import random
+import re
 
 import numpy as np
 
@@ -165,6 +166,15 @@ class Gen:
         self.nvars = 0
         self.scopes = [[]]  # [(name, type, mag)] visible locals
         self.features = set()
+        self.lowp_vars = set()  # locals whose value went through float32 arithmetic
+
+    def lowp(self, code):
+        """Whether `code` may compute in float32 (a float64 output of it is
+        compared at float32 precision): float32 values, Python floats (float32
+        with integers), int / int, or a local that did."""
+        if re.search(r"float32|\blerp\(|/|\d\.\d|\.f\b", code):
+            return True
+        return any(re.search(rf"\b{v}\b", code) for v in self.lowp_vars)
 
     # -- helpers ---------------------------------------------------------------------------
     def choice(self, xs):
@@ -173,9 +183,11 @@ class Gen:
     def visible(self, pred=lambda t: True):
         return [v for s in self.scopes for v in s if pred(v[1])]
 
-    def new_var(self, ty, mag=0.0):
+    def new_var(self, ty, mag=0.0, code=""):
         name = f"v{self.nvars}"
         self.nvars += 1
+        if ty in ("float32", "vec", "struct") or self.lowp(code):
+            self.lowp_vars.add(name)
         self.scopes[-1].append((name, ty, mag))
         return name
 
@@ -444,7 +456,7 @@ class Gen:
         if k == "assign":
             ty = r.choice(NUMS + ["int32", "float32"])
             e = strong(self.expr(ty, 3), ty)
-            name = self.new_var(ty, e.mag)
+            name = self.new_var(ty, e.mag, e.code)
             return [f"{name} = {e.code}"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, as_type(e, t, env))
         if k == "update":
             vs = self.visible(lambda t: t in NUMS)
@@ -534,7 +546,7 @@ class Gen:
             q = f"q{self.nvars}"
             self.nvars += 1
             idx = self.expr("int32", 1)
-            name = self.new_var(ty, e.mag + 4)
+            name = self.new_var(ty, e.mag + 4, e.code)
             lines = [
                 f"{la} = device.local_array(4, device.{ty})",
                 f"for {q} in range(4):",
@@ -552,7 +564,7 @@ class Gen:
             self.features.add("tuples")
             t1, t2 = r.choice(NUMS), r.choice(NUMS)
             e1, e2 = strong(self.expr(t1, 2), t1), strong(self.expr(t2, 2), t2)
-            n1, n2 = self.new_var(t1, e1.mag), self.new_var(t2, e2.mag)
+            n1, n2 = self.new_var(t1, e1.mag, e1.code), self.new_var(t2, e2.mag, e2.code)
             if r.random() < 0.5:
                 lines = [f"{n1}, {n2} = {e1.code}, {e2.code}"]
             else:
@@ -639,7 +651,7 @@ class Gen:
             e = strong(self.expr(ty, 2), ty)
             kind = r.choice(["shfl_sync", "shfl_xor_sync", "shfl_up_sync", "shfl_down_sync"])
             arg = r.randint(0, 31) if kind == "shfl_sync" else r.choice([1, 2, 4, 8, 16, 3])
-            name = self.new_var(ty, e.mag)
+            name = self.new_var(ty, e.mag, e.code)
             tmp = f"t{self.nvars}"
             self.nvars += 1
 
@@ -690,7 +702,7 @@ class Gen:
         sh = f"sh{self.nvars}"
         self.nvars += 1
         off = r.randint(1, 63)
-        name = self.new_var(ty, e.mag)
+        name = self.new_var(ty, e.mag, e.code)
         lines = [
             f"{sh} = device.shared_array({BLOCK}, device.{ty})",
             f"{sh}[device.thread_idx.x] = {e.code}",
@@ -774,7 +786,8 @@ OUT_TYPES = ["int32", "int64", "uint32", "uint8", "int16", "float32", "float64"]
 
 
 class Program:
-    def __init__(self, seed, source, args, names, expected, tolerance, features, lines):
+    def __init__(self, seed, source, args, names, expected, tolerance, features, lines, lowp=()):
+        self.lowp = set(lowp)
         self.seed, self.source, self.args, self.names = seed, source, args, names
         self.expected, self.tolerance, self.features, self.lines = expected, tolerance, features, lines
 
@@ -869,7 +882,8 @@ def _generate(seed):
     for t in OUT_TYPES:
         args[f"o_{t}"] = np.full(N, np.nan, t) if t in FLOATS else np.full(N, _sentinel(t), t)
     args.update({k: v.copy() for k, v in acc.items()})
-    return Program(seed, source, [args[p] for p in params], params, expected, tol, sorted(g.features), len(src))
+    lowp = {f"o_{t}" for t in OUT_TYPES if g.lowp(outs[t].code)}
+    return Program(seed, source, [args[p] for p in params], params, expected, tol, sorted(g.features), len(src), lowp)
 
 
 def _sentinel(t):
@@ -882,7 +896,7 @@ def compare(prog, got):
     for name, want in prog.expected.items():
         have = got[prog.names.index(name)]
         if want.dtype.kind == "f":
-            eps = 1e-3 if want.dtype == np.float32 else 1e-9
+            eps = 1e-3 if want.dtype == np.float32 else 1e-6 if name in prog.lowp else 1e-9
             atol = eps * max(1.0, prog.tolerance.get(name, 1.0)) * 16
             ok = np.isclose(have, want, rtol=eps * 16, atol=atol) | (np.isnan(have) & np.isnan(want))
         else:
