@@ -421,10 +421,6 @@ class Kernel(_Function):
             from . import _interop
 
             raise _interop.LinkError(f"kernel '{self.__name__}' links {', '.join(os.path.basename(p) for p in links)}: launching a kernel with link= files on the cuda target is not implemented yet (pydev.compile(..., stage='cubin') links them; the host target launches them)")
-        if links and target != "host":
-            from . import _interop
-
-            raise _interop.LinkError(f"kernel '{self.__name__}' links {', '.join(os.path.basename(p) for p in links)}: link= is implemented for the host target only so far (cuda: NVRTC/nvJitLink linking is issue 17, item 4)")
 
         def load(text):
             if target == "host" and (links or declared) and not libraries:
