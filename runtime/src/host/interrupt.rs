@@ -16,12 +16,12 @@
 //! interrupted instruction is JIT-compiled kernel code (outside every
 //! loaded library: never inside printf, malloc or a runtime entry point
 //! that holds a lock); otherwise the next signal tries again. So the cost
-//! on the launch path is one `sigaction` query (is the handler still
-//! ours?) and a registry push per worker, and none per iteration of a
-//! kernel's loops.
+//! on the launch path is a clock read, a `sigaction` query (is the handler
+//! still ours?) at most every 50 ms, and a registry push per worker; none
+//! per iteration of a kernel's loops.
 
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -31,6 +31,16 @@ pub(super) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Whether an interruptible launch is running (the watchdog's loop).
 static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// How often a launch asks whether the SIGINT handler is still pydev's
+/// (a program that installs another with `signal.signal` gets pydev's back
+/// at the first launch this long after).
+const RECHECK_NS: u64 = 50_000_000;
+static START: OnceLock<std::time::Instant> = OnceLock::new();
+/// When the handler was last checked (ns after START; 0: never), and
+/// whether launches may arm it.
+static CHECKED_AT: AtomicU64 = AtomicU64::new(0);
+static ARMABLE: AtomicBool = AtomicBool::new(false);
 
 /// Worker threads of the interruptible launch now running.
 static WORKERS: Mutex<Vec<libc::pthread_t>> = Mutex::new(Vec::new());
@@ -77,20 +87,45 @@ pub struct SigintGuard {
 
 impl SigintGuard {
     /// Arms Ctrl-C for a launch, unless SIGINT is ignored or has its
-    /// default action (then Ctrl-C keeps doing what it did).
+    /// default action (then Ctrl-C keeps doing what it did). Whether the
+    /// handler is still pydev's is asked of the kernel (one `sigaction`
+    /// query) at most every [`RECHECK_NS`]; launches in between only read
+    /// the clock.
     pub fn install() -> Self {
         start_watchdog();
+        let now = START.get_or_init(std::time::Instant::now).elapsed().as_nanos() as u64;
+        let checked = CHECKED_AT.load(Ordering::Relaxed);
+        let armable = if checked != 0 && now.wrapping_sub(checked) < RECHECK_NS {
+            ARMABLE.load(Ordering::Relaxed)
+        } else {
+            let armable = Self::check();
+            ARMABLE.store(armable, Ordering::Relaxed);
+            CHECKED_AT.store(now.max(1), Ordering::Relaxed);
+            armable
+        };
+        if !armable {
+            return Self { armed: false };
+        }
+        STOP.store(false, Ordering::SeqCst);
+        ACTIVE.store(true, Ordering::SeqCst);
+        Self { armed: true }
+    }
+
+    /// Makes sure pydev's handler is installed, chaining to the one there
+    /// (one query; a second call only when the program installed another
+    /// since); false when SIGINT is ignored or has its default action.
+    fn check() -> bool {
         // SAFETY: queries the current action into a zeroed, writable sigaction.
         let current = unsafe {
             let mut current: libc::sigaction = std::mem::zeroed();
             if libc::sigaction(libc::SIGINT, std::ptr::null(), &mut current) != 0 {
-                return Self { armed: false };
+                return false;
             }
             current
         };
         let ours = on_sigint as *const () as usize;
         if current.sa_sigaction == libc::SIG_DFL || current.sa_sigaction == libc::SIG_IGN {
-            return Self { armed: false };
+            return false;
         }
         if current.sa_sigaction != ours {
             PREVIOUS_HANDLER.store(current.sa_sigaction, Ordering::SeqCst);
@@ -104,13 +139,11 @@ impl SigintGuard {
                 action.sa_flags = libc::SA_SIGINFO | (current.sa_flags & (libc::SA_ONSTACK | libc::SA_RESTART));
                 action.sa_mask = current.sa_mask;
                 if libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut()) != 0 {
-                    return Self { armed: false };
+                    return false;
                 }
             }
         }
-        STOP.store(false, Ordering::SeqCst);
-        ACTIVE.store(true, Ordering::SeqCst);
-        Self { armed: true }
+        true
     }
 
     /// Whether SIGINT arrived since [`SigintGuard::install`].
@@ -290,3 +323,36 @@ extern "C" fn on_escape(sig: c_int, _info: *mut libc::siginfo_t, context: *mut c
 
 #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
 extern "C" fn on_escape(_sig: c_int, _info: *mut libc::siginfo_t, _context: *mut c_void) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    extern "C" fn ignore(_: c_int) {}
+
+    /// What arming Ctrl-C costs a launch: `cargo test -p pydev-runtime --lib
+    /// sigint_guard_cost -- --ignored --nocapture` (docs/reliability.md).
+    #[test]
+    #[ignore = "a measurement, not a check"]
+    fn sigint_guard_cost() {
+        // SAFETY: installs a handler that does nothing, as a program's own.
+        unsafe { libc::signal(libc::SIGINT, ignore as *const () as libc::sighandler_t) };
+        let n = 1_000_000;
+        for (what, register) in [("arm only", false), ("arm + one worker registered", true)] {
+            let t = std::time::Instant::now();
+            for _ in 0..n {
+                let g = SigintGuard::install();
+                assert!(g.armed());
+                let r = register.then(Registered::new);
+                drop(r);
+                drop(g);
+            }
+            println!("{what}: {:.0} ns per launch", t.elapsed().as_nanos() as f64 / n as f64);
+        }
+        let t = std::time::Instant::now();
+        for _ in 0..n / 10 {
+            assert!(SigintGuard::check());
+        }
+        println!("the sigaction query alone: {:.0} ns", t.elapsed().as_nanos() as f64 / (n / 10) as f64);
+    }
+}
