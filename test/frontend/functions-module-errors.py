@@ -31,9 +31,10 @@ def unknown_keyword(x):
     return x
 
 
-# DECO: {{.*}}functions-module-errors.py:[[@LINE+2]]:16: error: unknown keyword 'link' of @device.kernel
-# DECO: help: the only keyword is interop=True|False
-@device.kernel(link="lib.a")
+# link= is a keyword (the Python package links the files): not this error.
+# DECO: {{.*}}functions-module-errors.py:[[@LINE+2]]:16: error: unknown keyword 'maxregs' of @device.kernel
+# DECO: help: the keywords are interop=True|False, link=[paths] and lineinfo=True|False
+@device.kernel(maxregs=32)
 def unknown_kernel_keyword(out):
     pass
 
