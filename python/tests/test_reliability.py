@@ -220,6 +220,44 @@ def test_ctrl_c_stops_an_endless_host_kernel(native, kernel, threads):
     assert seconds < 5, out
 
 
+def test_ctrl_c_in_a_forked_child(native):
+    """A process that launched, then forked: Ctrl-C stops an endless launch
+    in the child too (its watchdog thread is started again there)."""
+    code = """
+    import os, sys, numpy as np
+    import cuda.device as device, pydev
+    from test_reliability import spin, add1
+    s = pydev.default_stream()
+    out = np.full(64, -1, np.int32)
+    device.launch(spin, out, 0, grid=2, block=32, stream=s)   # compiled; the watchdog runs
+    pid = os.fork()
+    if pid == 0:
+        print("ready", os.getpid(), flush=True)
+        try:
+            device.launch(spin, out, 1, grid=2, block=32, stream=s)
+            print("the endless kernel ended", flush=True)
+        except KeyboardInterrupt:
+            print("KeyboardInterrupt in the child", flush=True)
+        b = np.arange(100, dtype=np.int32)
+        device.launch(add1, b, grid=1, block=128, stream=s)
+        print("child launch ok" if (b == np.arange(1, 101)).all() else "child launch wrong", flush=True)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    sys.exit(os.waitstatus_to_exitcode(status))
+    """
+    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=child_env(PYDEV_TARGET="host"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = p.stdout.readline()
+        assert line.startswith("ready"), f"{line}{p.stderr.read()}"
+        time.sleep(1.0)
+        os.kill(int(line.split()[1]), signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 0 and "KeyboardInterrupt in the child" in out and "child launch ok" in out, f"{out}\n{err}"
+
+
 def test_a_program_with_its_own_sigint_handler_keeps_it(native):
     """A SIGINT handler that does not raise still stops the launch (its
     outputs are incomplete), as a LaunchError saying so; the handler ran."""

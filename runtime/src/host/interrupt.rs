@@ -211,11 +211,31 @@ impl Drop for Registered {
     }
 }
 
-/// Starts the watchdog thread and installs the escape signal's handler
-/// (once per process).
+/// Whether the watchdog thread runs in this process (cleared in a child
+/// made by `fork()`, which has no copy of it).
+static WATCHDOG_RUNNING: AtomicBool = AtomicBool::new(false);
+static WATCHDOG_START: Mutex<()> = Mutex::new(());
+
+/// In a child made by `fork()`: no watchdog thread and no workers (only
+/// the forking thread exists); the next launch starts them again.
+extern "C" fn after_fork_in_child() {
+    WATCHDOG_RUNNING.store(false, Ordering::SeqCst);
+    WAKE.store(-1, Ordering::SeqCst);
+    ACTIVE.store(false, Ordering::SeqCst);
+    STOP.store(false, Ordering::SeqCst);
+    // The only thread of the child runs this: the lock is free unless a
+    // parent thread held it at the fork, which leaves the list stale, so
+    // it is cleared whenever it can be.
+    if let Ok(mut w) = WORKERS.try_lock() {
+        w.clear();
+    }
+}
+
+/// Installs the escape signal's handler and the fork hook (once per
+/// process) and starts the watchdog thread (again after a fork).
 fn start_watchdog() {
-    static STARTED: OnceLock<()> = OnceLock::new();
-    STARTED.get_or_init(|| {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
         // SAFETY: reads the current SIGINT action into a zeroed sigaction:
         // what the handler chains to until a guard stores what it replaced.
         unsafe {
@@ -225,26 +245,38 @@ fn start_watchdog() {
                 PREVIOUS_FLAGS.store(now.sa_flags, Ordering::SeqCst);
             }
         }
-        let mut fds = [0 as c_int; 2];
-        // SAFETY: pipe2 writes two descriptors into a live array.
-        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-            return;
-        }
         // SAFETY: installs a SA_SIGINFO handler for a real-time signal no
         // one else uses; it only edits the interrupted thread's registers.
+        // The fork hook only stores atomics (and try-locks a mutex in the
+        // single-threaded child).
         unsafe {
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = on_escape as *const () as usize;
             action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK | libc::SA_RESTART;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(escape_signal(), &action, std::ptr::null_mut());
-        }
-        let read_end = fds[0];
-        let spawned = std::thread::Builder::new().name("pydev-sigint".into()).spawn(move || watchdog(read_end));
-        if spawned.is_ok() {
-            WAKE.store(fds[1], Ordering::SeqCst);
+            libc::pthread_atfork(None, None, Some(after_fork_in_child));
         }
     });
+    if WATCHDOG_RUNNING.load(Ordering::Acquire) {
+        return;
+    }
+    // Another thread starting it meanwhile is enough (and waiting could
+    // deadlock a child forked while a parent thread held the lock).
+    let Ok(_starting) = WATCHDOG_START.try_lock() else { return };
+    if WATCHDOG_RUNNING.load(Ordering::Acquire) {
+        return;
+    }
+    let mut fds = [0 as c_int; 2];
+    // SAFETY: pipe2 writes two descriptors into a live array.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return;
+    }
+    let read_end = fds[0];
+    if std::thread::Builder::new().name("pydev-sigint".into()).spawn(move || watchdog(read_end)).is_ok() {
+        WAKE.store(fds[1], Ordering::SeqCst);
+        WATCHDOG_RUNNING.store(true, Ordering::Release);
+    }
 }
 
 fn watchdog(read_end: c_int) {
