@@ -299,7 +299,9 @@ class _Decls:
             if base is not None:
                 n = f"{base}{m.lanes}"
                 self.needs.add(f"vector:{n}")
-                self.named.setdefault(("vec", n), (m, n))
+                if ("vec", n) not in self.named:
+                    self.named[("vec", n)] = (m, n)
+                    self._assert(n, m, [(c, i * m.elem.size) for i, c in enumerate("xyzw"[: m.lanes])])
                 self.name(m.elem)
                 return n
             if m.elem.name in ("float16", "bfloat16") and m.lanes == 2:
@@ -572,7 +574,9 @@ def host_adapters(declared):
         call = f"{name}({', '.join(f'*({c}*)a[{i}]' for i, c in enumerate(cparams))})"
         body = call + ";" if result is None else f"*({cres}*)a[{n}] = {call};"
         cxx_lines.append(f'extern "C" void {PACKED_PREFIX}{name}(void** a) {{ {body} }}')
-    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), *decls.defs, *cxx_lines]) + "\n"
+    # The static_asserts check the offsets the LLVM IR adapter writes at
+    # against clang's layout of the C++ types the call passes.
+    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), *decls.defs, *decls.asserts, *cxx_lines]) + "\n"
     return "\n".join(ll) + "\n", cxx
 
 
@@ -735,7 +739,7 @@ def reverse_adapters(llvm_ir, name, params, result):
         body = f"{cres} r; {body} return r;"
     cxx = "\n".join([
         "// pydev: the C ABI entry of a Python interoperable function (python/pydev/_interop.py)",
-        *decls.prelude(), *decls.defs,
+        *decls.prelude(), *decls.defs, *decls.asserts,
         f'extern "C" void {RPACKED_PREFIX}{name}(void**);',
         f'extern "C" {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{ {body} }}',
     ]) + "\n"
