@@ -363,6 +363,11 @@ class DeviceFunction(_Function):
     """A `@func`: heterogeneous, so on the host it is the Python function."""
 
     def __call__(self, *args, **kwargs):
+        if self.interop and self._is_declaration():
+            raise _types.DeviceOnlyError(
+                f"'{self.__name__}' is a declaration (its body is ...): linked code defines it, so call it from device code "
+                "(docs/interop.md); its Python body would return None"
+            )
         return self.underlying(*args, **kwargs)
 
     def __get__(self, obj, objtype=None):

@@ -394,3 +394,11 @@ def test_cu_with_host_device_functions():
     np.testing.assert_array_equal(h, np.hypot(xs, ys).astype(np.float16).astype(np.float32))
     np.testing.assert_allclose(np.stack([vs[f] for f in "xyz"], axis=1), np.cross(a, b), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(c, np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
+
+
+def test_declarations_are_not_callable_in_host_python():
+    import interop_kernels as ik
+
+    with pytest.raises(pydev.DeviceOnlyError, match=r"'scale_add' is a declaration \(its body is \.\.\.\): linked code defines it"):
+        ik.scale_add(1.0, 2.0, 3)
+    assert ik.axpy(2.0, 3.0, 4.0) == 10.0  # a defined interop function still runs as Python
