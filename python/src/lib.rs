@@ -335,7 +335,7 @@ struct CudaProgram {
 impl CudaProgram {
     #[new]
     fn new(ptx: &str, kernel: &str) -> PyResult<Self> {
-        Ok(Self { inner: cuda::CudaKernel::load(ptx, kernel).map_err(PyRuntimeError::new_err)? })
+        Ok(Self { inner: cuda::CudaKernel::load(ptx, kernel).map_err(cuda_error)? })
     }
 
     /// Byte size of each parameter (as the PTX declares them).

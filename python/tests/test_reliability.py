@@ -497,12 +497,14 @@ def test_a_fault_on_the_gpu_names_the_kernel_and_says_the_context_is_lost(run):
         fakecuda.LIB.fakecuda_fault_next_launch(700)
         device.launch(kernels.saxpy, 2.0, x, x, out, grid=1, block=n, stream=s)   # "faults" on the GPU
         errors = []
-        for what in ("synchronize", "launch", "copy", "allocate"):
+        for what in ("synchronize", "launch", "load", "copy", "allocate"):
             try:
                 if what == "synchronize":
                     s.synchronize()
                 elif what == "launch":
                     device.launch(kernels.vector_add, out, x, x, grid=1, block=n, stream=s)
+                elif what == "load":  # a kernel not loaded before the fault
+                    device.launch(kernels.scaled, out, x, 2.0, grid=1, block=n, stream=s)
                 elif what == "copy":
                     out.copy_to_host()
                 else:

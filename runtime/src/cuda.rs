@@ -97,7 +97,7 @@ fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), S
 /// The error of any call once the context is lost.
 fn usable() -> Result<(), String> {
     match LOST.get() {
-        Some(lost) => Err(format!("the CUDA context is unusable since an earlier fault: {lost}")),
+        Some(lost) => Err(format!("cannot use the GPU: {lost}")),
         None => Ok(()),
     }
 }
