@@ -236,7 +236,10 @@ pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Resu
     if !m.diags.is_empty() {
         return Err(pydev_frontend_python::Diagnostics(m.diags).to_string().trim_end().to_owned());
     }
-    let ctx = pydev_dialect::new_context();
+    // The pipeline context: the full one would link every upstream dialect
+    // into the wheel (docs/ARCHITECTURE.md, "The JIT and the wheel register
+    // only what the pipelines use").
+    let ctx = pydev_dialect::new_pipeline_context();
     let mut d = Decls::default();
     let mut protos = Vec::new();
     let wanted = |n: &str| names.is_none_or(|ns| ns.iter().any(|x| x == n));
