@@ -203,6 +203,8 @@ class Gen:
             opts += ["view"]
         if ty == "float32":
             opts += ["matrix", "vec", "struct"]
+        if ty == "float64":
+            opts += ["fmatrix"]
         if ty == "int32":
             opts += ["tid", "struct"]
         k = r.choice(opts)
@@ -230,6 +232,14 @@ class Gen:
                 return _index(env["@in"]["m_float32"], f, env["i"])
 
             return E(f"m_float32{form}", ty, ev, 4.0)
+        if k == "fmatrix":
+            self.features.add("F-order arrays")
+            form = r.choice(["[i % 8, i % 6]", "[:, i % 6][i % 8]", "[i % 8, 1::2][i % 3]", "[::-1, :][i % 8, 5]"])
+
+            def ev(env, f=form):
+                return _index(env["@in"]["f_float64"], f, env["i"])
+
+            return E(f"f_float64{form}", ty, ev, 4.0)
         if k == "tid":
             return E("i", ty, lambda env: env["i"])
         if k == "vec":
@@ -636,7 +646,18 @@ class Gen:
                     b0 = env["i"] - env["i"] % BLOCK
                     env[name] = sum(preds[b0 : b0 + BLOCK])
 
-            return [f"{name} = device.syncthreads_count(lambda: {c.code})"], go
+            if r.random() < 0.5:
+                return [f"{name} = device.syncthreads_count(lambda: {c.code})"], go
+            which = r.choice(["and", "or"])
+
+            def go2(envs, c=c, name=name, which=which):
+                preds = [bool(c.ev(env)) for env in envs]
+                for env in envs:
+                    b0 = env["i"] - env["i"] % BLOCK
+                    blk = preds[b0 : b0 + BLOCK]
+                    env[name] = int(all(blk) if which == "and" else any(blk))
+
+            return [f"{name} = device.int32(1 if device.syncthreads_{which}(lambda: {c.code}) else 0)"], go2
         if k == "thread":
             lines, run = self.stmt(2, False)
 
@@ -647,7 +668,7 @@ class Gen:
             return lines, go
         if k == "shfl":
             self.features.add("warp shuffles")
-            ty = r.choice(["int32", "float32", "int64", "float64", "uint32"])
+            ty = r.choice(["int32", "float32", "int64", "float64", "uint32", "int8", "uint16"])
             e = strong(self.expr(ty, 2), ty)
             kind = r.choice(["shfl_sync", "shfl_xor_sync", "shfl_up_sync", "shfl_down_sync"])
             arg = r.randint(0, 31) if kind == "shfl_sync" else r.choice([1, 2, 4, 8, 16, 3])
@@ -777,11 +798,12 @@ def _inputs(rng):
     for t in FLOATS:
         ins[f"a_{t}"] = rng.uniform(-4, 4, N).astype(t)
     ins["m_float32"] = rng.uniform(-4, 4, (M_ROWS, M_COLS)).astype("float32")
+    ins["f_float64"] = np.asfortranarray(rng.uniform(-4, 4, (M_ROWS, M_COLS)))
     return ins
 
 
-ACC_OPS = {"acc_int32": "add", "acc_uint32": "max", "acc_float32": "add", "acc_int64": "min", "acc_uint64": "add", "acc_int32m": "max"}
-ACC_TYPES = {"acc_int32": "int32", "acc_uint32": "uint32", "acc_float32": "float32", "acc_int64": "int64", "acc_uint64": "uint64", "acc_int32m": "int32"}
+ACC_OPS = {"acc_int32": "add", "acc_uint32": "max", "acc_float32": "add", "acc_int64": "min", "acc_uint64": "add", "acc_int32m": "max", "acc_float64": "add", "acc_uint32n": "min"}
+ACC_TYPES = {"acc_int32": "int32", "acc_uint32": "uint32", "acc_float32": "float32", "acc_int64": "int64", "acc_uint64": "uint64", "acc_int32m": "int32", "acc_float64": "float64", "acc_uint32n": "uint32"}
 OUT_TYPES = ["int32", "int64", "uint32", "uint8", "int16", "float32", "float64"]
 
 
@@ -863,19 +885,19 @@ def _generate(seed):
         vals = [as_type(outs[t], t, env) for env in envs]
         expected[f"o_{t}"] = np.array(vals, dtype=t)
         tol[f"o_{t}"] = outs[t].mag
-    accs = {k: [int(v) if k != "acc_float32" else np.float64(v) for v in a] for k, a in acc.items()}
-    fmag = [0.0] * 8
+    accs = {k: [int(v) if a.dtype.kind != "f" else np.float64(v) for v in a] for k, a in acc.items()}
+    fmag = {"acc_float32": [0.0] * 8, "acc_float64": [0.0] * 8}
     for env in envs:
         for (w, j, op, v) in env["@atomics"]:
             cur = accs[w][j]
             accs[w][j] = cur + v if op == "add" else max(cur, v) if op == "max" else min(cur, v)
-            if w == "acc_float32":
-                fmag[j] += abs(float(v))
+            if w in ("acc_float32", "acc_float64"):
+                fmag[w][j] += abs(float(v))
     for k, a in acc.items():
         t = str(a.dtype)
-        if t == "float32":
-            expected[k] = np.array(accs[k], dtype="float32")
-            tol[k] = max(fmag) + 3
+        if t in FLOATS:
+            expected[k] = np.array(accs[k], dtype=t)
+            tol[k] = max(fmag[k]) + 3
         else:
             expected[k] = np.array([fit(t, int(v)) for v in accs[k]], dtype=t)
     args = dict(ins)

@@ -78,8 +78,9 @@ def gen_entry(seed):
 
 
 def _sig_of(a):
-    dims = ", ".join([":"] * (a.ndim - 1) + ["::1"])
-    return f"{a.dtype}[{dims}]"
+    dims = [":"] * a.ndim
+    dims[0 if a.ndim > 1 and a.flags.f_contiguous and not a.flags.c_contiguous else -1] = "::1"
+    return f"{a.dtype}[{', '.join(dims)}]"
 
 
 def function_lines(src, name):
