@@ -41,6 +41,8 @@
 //!   return                                               =>  return -1 (with warp operations:
 //!                                                          frame.state = -1 too)
 //!   entry                                                =>  state of rendezvous i: ^R_i, else the old entry
+//!   %p = llvm.alloca n x T (a local array)              =>  %p = frame + its slot (every one: its
+//!                                                          address may cross inside a descriptor)
 //!   %v used after a rendezvous on some path              =>  store %v to its frame slot at its
 //!                                                          definition; load it at those uses
 //!                                                          (constants are cloned instead)
