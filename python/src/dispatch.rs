@@ -19,6 +19,7 @@
 use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
 use pyo3::intern;
+use pyo3::{PyTraverseError, PyVisit};
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
 use std::collections::HashMap;
@@ -351,6 +352,36 @@ impl Dispatch {
 
 #[pymethods]
 impl Dispatch {
+    /// What it holds, for Python's cycle collector: a kernel's Dispatch holds
+    /// the kernel's module globals, which usually hold the kernel itself;
+    /// unseen, that cycle would keep every collected kernel's programs (and
+    /// their JIT code) alive.
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        visit.call(&self.ndarray)?;
+        visit.call(&self.device_array)?;
+        visit.call(&self.globals)?;
+        // The collector runs with the GIL held, and launches hold this lock
+        // only briefly and never while running Python code; a contended lock
+        // (another thread mid-launch) skips the entries this time.
+        if let Ok(entries) = self.entries.try_lock() {
+            for e in entries.values() {
+                match &e.program {
+                    Program::Host(p) => visit.call(p)?,
+                    Program::Cuda(p) => visit.call(p)?,
+                }
+                for (name, value) in &e.seen {
+                    visit.call(name)?;
+                    visit.call(value)?;
+                }
+                for (cell, value) in &e.cells {
+                    visit.call(cell)?;
+                    visit.call(value)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
         Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), foreign: Mutex::new(HashMap::new()) }

@@ -433,3 +433,30 @@ def test_local_arrays_survive_barriers_and_warp_operations(rng):
     partner = x.reshape(-1, 2)[:, ::-1].reshape(-1)
     expected = x * 6 - (x - 2) + partner + (x - 1) * t
     np.testing.assert_allclose(out, expected.astype(np.float32), rtol=1e-5, atol=1e-5)
+
+
+def test_collected_kernels_release_their_programs(rng):
+    # A kernel's fast-path table holds its module's globals, which hold the
+    # kernel: the cycle goes through a native object, which must show it to
+    # the cycle collector or every collected kernel keeps its JIT code.
+    import gc
+    import linecache
+    import weakref
+
+    name = "<pydev-test-collected-kernel>"
+    text = "import cuda.device as device\n\n@device.kernel\ndef scale(a):\n    i = device.tid(1)\n    if i < a.size:\n        a[i] = a[i] * 3.0\n"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    module = {}
+    exec(compile(text, name, "exec"), module)
+    k = module["scale"]
+    x = rng.standard_normal(100).astype(np.float32)
+    a = x.copy()
+    for _ in range(2):  # the second launch takes the fast path
+        device.launch(k, a, grid=1, block=128, stream=stream())
+    stream().synchronize()
+    np.testing.assert_allclose(a, x * 9, rtol=1e-6)
+    assert k._dispatch, "the kernel has loaded programs"
+    ref = weakref.ref(k)
+    del k, module
+    gc.collect()
+    assert ref() is None, f"the kernel is still referenced by {[type(r).__name__ for r in gc.get_referrers(ref())]}"
