@@ -474,9 +474,10 @@ class Gen:
                 return self.stmt(0, in_loop)
             name, ty, mag = r.choice(vs)
             if is_int(ty) and signed(ty):
-                # keep signed updates small so loops cannot overflow
+                # keep signed updates small so loops cannot overflow (the sum
+                # itself may: a ballot is any int32, seed 4547)
                 e = self.expr(ty, 1)
-                return [f"{name} = ({name} + {e.code}) % 1000"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, fit(t, (env[n] + e.ev(env)) % 1000))
+                return [f"{name} = ({name} + {e.code}) % 1000"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, fit(t, fit(t, env[n] + e.ev(env)) % 1000))
             e = self.operand(ty, 2)
             if result_type(E("", ty, None), e) != ty:
                 return self.stmt(0, in_loop)
