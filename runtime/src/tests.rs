@@ -391,3 +391,91 @@ fn many_blocks_of_coroutines() {
         assert!((out[b] - expected).abs() < 1e-3, "block {b}: {} vs {expected}", out[b]);
     }
 }
+
+/// The Rust side of the shared backend (docs/backend.md, "From Rust"): a
+/// framework builds a kernel with the API generated from pydev.td (types,
+/// attributes and op builders), prints it, and compiles it for the host
+/// (run here) and to PTX, through the same driver as Python kernels.
+#[test]
+fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
+    use crate::compile::{compile_ir_stage, host_program_from_text, Target};
+    use melior::{
+        dialect::{arith, func},
+        ir::{
+            attribute::{StringAttribute, TypeAttribute},
+            operation::{OperationBuilder, OperationLike},
+            r#type::{FunctionType, IntegerType},
+            Attribute, Block, BlockLike, Identifier, Location, Module, Region, RegionLike, Type,
+        },
+    };
+    use pydev_dialect::{attrs::CmpPredicateAttr, ops, types::ArrayType, CmpPredicate, Layout, MemorySpace};
+
+    let ctx = pydev_dialect::new_context();
+    let loc = Location::new(&ctx, "my_framework.py", 12, 4);
+    let f32t = Type::float32(&ctx);
+    let (si64, i1) = (IntegerType::signed(&ctx, 64).into(), IntegerType::new(&ctx, 1).into());
+    let vec: Type = ArrayType::new(&ctx, f32t, 1, MemorySpace::Global, Layout::C, false).expect("a valid array type").into();
+    let module = Module::new(loc);
+    let body = Block::new(&[(f32t, loc), (vec, loc), (vec, loc)]);
+    let (a, x, out) = (body.argument(0).unwrap().into(), body.argument(1).unwrap().into(), body.argument(2).unwrap().into());
+    // i = thread_id.x + block_id.x * block_dim.x, as si64
+    // Thread positions are upstream `gpu` ops (melior has no typed builder
+    // for them).
+    let index = Type::index(&ctx);
+    let dim = |name: &str| {
+        let op = OperationBuilder::new(name, loc)
+            .add_attributes(&[(Identifier::new(&ctx, "dimension"), Attribute::parse(&ctx, "#gpu<dim x>").unwrap())])
+            .add_results(&[index])
+            .build()
+            .unwrap();
+        body.append_operation(op).result(0).unwrap().into()
+    };
+    let (tid, bid, bdim) = (dim("gpu.thread_id"), dim("gpu.block_id"), dim("gpu.block_dim"));
+    let base = body.append_operation(arith::muli(bid, bdim, loc)).result(0).unwrap().into();
+    let i = body.append_operation(arith::addi(base, tid, loc)).result(0).unwrap().into();
+    let i = body.append_operation(arith::index_cast(i, IntegerType::new(&ctx, 64).into(), loc)).result(0).unwrap().into();
+    let i = body.append_operation(ops::cast(&ctx, si64, i, loc).into()).result(0).unwrap().into();
+    let n = body.append_operation(ops::array_size(&ctx, si64, x, loc).into()).result(0).unwrap().into();
+    let lt = CmpPredicateAttr::new(&ctx, CmpPredicate::Lt).into();
+    let inside = body.append_operation(ops::cmp(&ctx, i1, i, n, lt, loc).into()).result(0).unwrap().into();
+    // if inside: out[i] = a * x[i]
+    let region = Region::new();
+    let then = Block::new(&[]);
+    let xi = then.append_operation(ops::array_load(&ctx, f32t, x, &[i], loc).into()).result(0).unwrap().into();
+    let y = then.append_operation(ops::mul(&ctx, f32t, a, xi, loc).into()).result(0).unwrap().into();
+    then.append_operation(ops::array_store(&ctx, y, out, &[i], loc).into());
+    then.append_operation(func::r#return(&[], loc));
+    let exit = Block::new(&[]);
+    exit.append_operation(func::r#return(&[], loc));
+    let then = region.append_block(then);
+    let exit_ref = exit;
+    body.append_operation(melior::dialect::cf::cond_br(&ctx, inside, &then, &exit_ref, &[], &[], loc));
+    region.insert_block_before(then, body);
+    region.append_block(exit_ref);
+    let kernel = func::func(
+        &ctx,
+        StringAttribute::new(&ctx, "scale"),
+        TypeAttribute::new(FunctionType::new(&ctx, &[f32t, vec, vec], &[]).into()),
+        region,
+        &[(Identifier::new(&ctx, pydev_dialect::abi::attr::KERNEL), Attribute::unit(&ctx))],
+        loc,
+    );
+    module.body().append_operation(kernel);
+    assert!(module.as_operation().verify(), "{}", module.as_operation());
+    let text = module.as_operation().to_string();
+
+    let options = CompileOptions::default();
+    let ptx = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Cuda("sm_90".into()), "ptx", &options).unwrap_or_else(|e| panic!("{e}"));
+    assert!(ptx.contains(".visible .entry scale("), "{ptx}");
+    let llvm = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Host, "llvm", &options).unwrap_or_else(|e| panic!("{e}"));
+    let p = host_program_from_text(&llvm, "scale", options.opt_level).unwrap_or_else(|e| panic!("{e}"));
+    let mut rng = Rng(15);
+    let n = 1000;
+    let mut xs: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut ys = vec![f32::NAN; n];
+    let (xd, yd) = (array(&mut xs, &[n as u64]), array(&mut ys, &[n as u64]));
+    launch(&p, 4, 256, &[2.5f32.to_le_bytes().to_vec(), xd, yd]).unwrap();
+    for k in 0..n {
+        assert_eq!(ys[k], 2.5 * xs[k], "element {k}");
+    }
+}
