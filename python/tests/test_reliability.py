@@ -157,10 +157,26 @@ def child_env(**extra):
     return env
 
 
+# Children take Ctrl-C as an interactive Python does even when this process
+# was started with SIGINT ignored (a background job, nohup, some CI runners):
+# an ignored SIGINT is inherited, and Python then installs no handler.
+SIGINT_DEFAULT = "import signal as _s; _s.signal(_s.SIGINT, _s.default_int_handler)\n"
+
+
+def spawn(code, env):
+    """A child running `code` with Python's SIGINT handler; killed after 180 s
+    if it is still running, so that no test waits for ever."""
+    p = subprocess.Popen([sys.executable, "-c", SIGINT_DEFAULT + textwrap.dedent(code)], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    timer = threading.Timer(180, lambda: p.poll() is None and p.kill())
+    timer.daemon = True
+    timer.start()
+    return p
+
+
 def interrupt_child(code, env, wait_for="ready", delay=1.0, timeout=60):
     """Runs `code` in a child; once it prints `wait_for`, waits `delay`
     seconds and sends SIGINT. Returns (stdout, stderr, returncode)."""
-    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = spawn(code, env)
     try:
         lines = []
         deadline = time.time() + timeout
@@ -245,16 +261,23 @@ def test_ctrl_c_in_a_forked_child(native):
     _, status = os.waitpid(pid, 0)
     sys.exit(os.waitstatus_to_exitcode(status))
     """
-    p = subprocess.Popen([sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=child_env(PYDEV_TARGET="host"), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = spawn(code, child_env(PYDEV_TARGET="host"))
+    child = None
     try:
         line = p.stdout.readline()
         assert line.startswith("ready"), f"{line}{p.stderr.read()}"
+        child = int(line.split()[1])
         time.sleep(1.0)
-        os.kill(int(line.split()[1]), signal.SIGINT)
+        os.kill(child, signal.SIGINT)
         out, err = p.communicate(timeout=60)
     finally:
         if p.poll() is None:
             p.kill()
+            if child is not None:  # the forked child too, or it spins on
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
     assert p.returncode == 0 and "KeyboardInterrupt in the child" in out and "child launch ok" in out, f"{out}\n{err}"
 
 
@@ -424,7 +447,7 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     """)
     code = code.replace("import gc, struct", "import gc, struct, ctypes")
     env = fake_env(fake_driver, tmp_path)
-    p = subprocess.Popen([sys.executable, "-c", code], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = spawn(code, env)
     try:
         lines = []
         for _ in range(3):
