@@ -164,13 +164,19 @@ def campaign(seeds, ptx=False, out=None, timeout=120, log=print):
                     findings.append(res)
                     log(json.dumps(res))
         finally:
-            if p.poll() is None:
-                p.stdin.close()
-                try:
-                    p.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            stop_worker(p)
     return results, findings
+
+
+def stop_worker(p):
+    """Ends a worker process: it exits when its input closes; killed if it
+    does not within 30 s."""
+    if p.poll() is None:
+        p.stdin.close()
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
 
 
 def _readline(p, timeout):

@@ -407,7 +407,7 @@ def run_kernels(count, seed, out, timeout, log=print, start=0):
     todo = list(range(start, start + count))
     tried, findings = 0, []
     stats = {"host compiled": 0, "sm_90 compiled": 0}
-    from differential import _readline
+    from differential import _readline, stop_worker
 
     while todo:
         p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
@@ -433,12 +433,7 @@ def run_kernels(count, seed, out, timeout, log=print, start=0):
                     findings.append(res)
                     log(json.dumps(res))
         finally:
-            if p.poll() is None:
-                p.stdin.close()
-                try:
-                    p.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            stop_worker(p)
     log(json.dumps(stats))
     return tried, findings
 
