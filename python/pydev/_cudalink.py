@@ -168,7 +168,27 @@ def _lib_identity(kind):
     return hashlib.sha256(f"{real} {st.st_size} {st.st_mtime_ns}".encode()).hexdigest()[:16]
 
 
-def link_cubin(ptx, ptx_name, paths, arch, owner):
+# What linking did in this process (tests: a launch from the disk cache
+# links nothing): "links" counts NVRTC/nvJitLink runs, "cached" cubins read
+# from the disk cache.
+STATS = {"links": 0, "cached": 0}
+
+
+def linked_program(ptx_text, symbol, links, arch, what, declared=()):
+    """The loaded native CudaProgram of kernel `symbol`: its PTX `ptx_text`
+    linked with link files `links` (absolute paths) for `arch` (sm_XX) by
+    nvJitLink, as stage "cubin" links (`link_cubin`, cached on disk by the
+    contents of every input). The driver loads the linked cubin; the
+    parameter sizes come from the PTX's `.entry`. `what` names the owner in
+    errors ("kernel 'k'"); `declared` are the declared interop functions
+    the kernel calls (pydev._interop.program_links)."""
+    from . import _native
+
+    cubin = link_cubin(ptx_text, f"{symbol}.ptx", links, arch, what, declared)
+    return _native.get().CudaProgram(ptx_text, symbol, image=cubin)
+
+
+def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
     """The cubin of PTX text `ptx` linked with link files `paths`, cached
     on disk by the contents of every input, the architecture and the
     NVRTC/nvJitLink libraries (docs/interop.md)."""
@@ -176,6 +196,10 @@ def link_cubin(ptx, ptx_name, paths, arch, owner):
 
     from . import _interop
 
+    for p in paths:  # host files: an error before anything is loaded
+        suffix = os.path.splitext(p)[1].lower()
+        if suffix != ".cu" and suffix not in KINDS:
+            raise _error(f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)")
     h = hashlib.sha256()
     for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if any(p.endswith(".cu") for p in paths) else "", ptx, repr(_interop.link_digest(paths))):
         b = part.encode()
@@ -184,7 +208,9 @@ def link_cubin(ptx, ptx_name, paths, arch, owner):
     cached = os.path.join(_interop._cache_root(), f"{h.hexdigest()}.cubin")
     if os.path.isfile(cached):
         with open(cached, "rb") as f:
+            STATS["cached"] += 1
             return f.read()
+    STATS["links"] += 1
     cubin = _link_cubin(ptx, ptx_name, paths, arch, owner)
     tmp = f"{cached}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:

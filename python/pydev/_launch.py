@@ -422,16 +422,16 @@ class Kernel(_Function):
 
         links, declared = _interop_links(self)
         libraries = []
-        if links and target != "host":
-            from . import _interop
-
-            raise _interop.LinkError(f"kernel '{self.__name__}' links {', '.join(os.path.basename(p) for p in links)}: launching a kernel with link= files on the cuda target is not implemented yet (pydev.compile(..., stage='cubin') links them; the host target launches them)")
 
         def load(text):
             if target == "host" and (links or declared) and not libraries:
                 from . import _interop  # link= files built into a shared library the JIT links
 
                 libraries.append(_interop.host_library(links, declared, f"kernel '{self.__name__}'"))
+            if target != "host" and (links or declared):
+                from . import _cudalink  # the PTX linked with the link= files by nvJitLink; the driver loads the cubin
+
+                return _cudalink.linked_program(text, symbol, links, arch, f"kernel '{self.__name__}'", declared)
             return native.HostProgram(text, symbol, libraries=libraries) if target == "host" else native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else libdevice()

@@ -333,9 +333,13 @@ struct CudaProgram {
 
 #[pymethods]
 impl CudaProgram {
+    /// Kernel `kernel` of PTX text `ptx`; with `image` (bytes: a cubin or
+    /// fatbin of that PTX linked with other code) the driver loads the
+    /// image, and the parameter sizes still come from the PTX.
     #[new]
-    fn new(ptx: &str, kernel: &str) -> PyResult<Self> {
-        Ok(Self { inner: cuda::CudaKernel::load(ptx, kernel).map_err(cuda_error)? })
+    #[pyo3(signature = (ptx, kernel, image=None))]
+    fn new(ptx: &str, kernel: &str, image: Option<&[u8]>) -> PyResult<Self> {
+        Ok(Self { inner: cuda::CudaKernel::load_image(ptx, kernel, image).map_err(cuda_error)? })
     }
 
     /// Byte size of each parameter (as the PTX declares them).

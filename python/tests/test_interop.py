@@ -353,7 +353,7 @@ def test_object_stage_is_the_hosts():
         pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="object")
 
 
-# --- cuda: not linked yet (issue 17, item 4), never silently ------------------------------
+# --- cuda (test_interop_cuda.py, test_interop_cuda_launch.py) ------------------------------
 
 
 def test_declared_functions_whose_ptx_layout_differs_on_cuda():
@@ -365,14 +365,16 @@ def test_declared_functions_whose_ptx_layout_differs_on_cuda():
         pydev.compile(ik.structs, "vec3[:], pair[:], cplx16[:]", target="sm_90", stage="ptx")
 
 
-def test_link_on_cuda_is_an_error():
+def test_host_link_files_of_a_cuda_kernel_are_an_error():
+    """A cuda kernel links its files with nvJitLink (test_interop_cuda_launch.py);
+    host code among them is an error naming the file and the kernel."""
     src = os.path.join(FIXTURES, "twice.c")
 
     @device.kernel(link=[src])
     def k(out):
         out[0] = 1
 
-    with pytest.raises(pydev.CompileError, match="launching a kernel with link= files on the cuda target is not implemented yet"):
+    with pytest.raises(pydev.CompileError, match=r"link file '.*twice.c' of kernel 'k' is host code \(.c\), which the cuda target cannot link"):
         k._build("int32[:]", "cuda", "sm_90", {}, k._program()[0])
 
 

@@ -194,25 +194,39 @@ pub fn entry_params(ptx: &str, kernel: &str) -> Option<Vec<usize>> {
 
 impl CudaKernel {
     pub fn load(ptx: &str, kernel: &str) -> Result<Self, String> {
+        Self::load_image(ptx, kernel, None)
+    }
+
+    /// As [`load`](Self::load), loading `image` (a cubin or fatbin: the
+    /// kernel's PTX linked with other code, docs/interop.md) instead of the
+    /// PTX text when given; the parameter sizes come from the kernel's own
+    /// PTX `ptx` in both cases.
+    pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, String> {
         context()?;
         let params = entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
-        let image = CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?;
+        let what = if image.is_some() { "linked cubin" } else { "PTX" };
+        let image = match image {
+            Some(bytes) => bytes.to_vec(),
+            None => CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?.into_bytes_with_nul(),
+        };
         let mut log = vec![0u8; 16384];
         let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
         let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
         let mut module: sys::CUmodule = std::ptr::null_mut();
-        // SAFETY: NUL-terminated PTX; the options point at live buffers.
+        // SAFETY: NUL-terminated PTX or a cubin/fatbin image (the driver
+        // reads its ELF/fatbin header for its size); the options point at
+        // live buffers.
         let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr()) };
         if is_sticky(r) {
-            return Err(check(r, &format!("loading the PTX of '{kernel}'")).unwrap_err());
+            return Err(check(r, &format!("loading the {what} of '{kernel}'")).unwrap_err());
         }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
-            return Err(format!("the CUDA driver could not load the PTX of '{kernel}' ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
+            return Err(format!("the CUDA driver could not load the {what} of '{kernel}' ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
         }
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
         // SAFETY: a module just loaded.
-        let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the PTX: {e}"))?;
+        let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
         Ok(Self { module: module as usize, function: function as usize, name: kernel.into(), params })
     }
 
