@@ -5,7 +5,7 @@ kernels (test/gpu/kernels.py) beside Numba-CUDA's `compile_ptx` of the same
 kernels written for Numba, when numba-cuda (with nvidia-cuda-nvrtc) is
 installed.
 
-    python3 bench/registers.py [--pydevc target/release/pydevc] [--arch sm_90]
+    python3 bench/registers.py [--pydevc target/release/pydevc] [--arch sm_90] [--strided]
 
 A benchmark, not a test: it prints a table for docs/performance.md.
 """
@@ -43,12 +43,18 @@ def ptxas_info(ptxas, arch, ptx_text):
     }
 
 
-def pydev_ptx(pydevc, arch, name):
-    r = subprocess.run([pydevc, os.path.join(ROOT, "test", "gpu", "kernels.py"), "--kernel", name, "--signature", SIGNATURES[name], "--target", arch], capture_output=True, text=True, check=True)
+def strided(signature):
+    """The signature with every array parameter strided: `[::1]` -> `[:]`."""
+    return signature.replace("::1]", ":]")
+
+
+def pydev_ptx(pydevc, arch, name, strides=False):
+    sig = strided(SIGNATURES[name]) if strides else SIGNATURES[name]
+    r = subprocess.run([pydevc, os.path.join(ROOT, "test", "gpu", "kernels.py"), "--kernel", name, "--signature", sig, "--target", arch], capture_output=True, text=True, check=True)
     return r.stdout
 
 
-def numba_kernels():
+def numba_kernels(strides=False):
     """The typical kernels in Numba-CUDA (bench/numba_kernels.py), with their signatures."""
     from numba import cuda, float32, from_dtype, int32, uint32
 
@@ -63,16 +69,17 @@ def numba_kernels():
             ps[i].pos[0] += dt
             ps[i].pos[3] *= ps[i].mass
 
-    f1, f2 = float32[::1], float32[:, ::1]
+    f1, f2 = (float32[:], float32[:, :]) if strides else (float32[::1], float32[:, ::1])
+    u1, i1 = (uint32[:], int32[:]) if strides else (uint32[::1], int32[::1])
     return {
         "vector_add": (vector_add, (f1, f1, f1)),
         "saxpy": (saxpy, (float32, f1, f1, f1)),
-        "histogram": (histogram, (uint32[::1], int32[::1])),
+        "histogram": (histogram, (u1, i1)),
         "warp_sum": (warp_sum, (f1, f1)),
         "block_sum": (block_sum, (f1, f1)),
         "transpose": (transpose, (f2, f2)),
         "stencil": (stencil, (f2, f2)),
-        "push": (push, (particle[::1], float32)),
+        "push": (push, (particle[:] if strides else particle[::1], float32)),
     }
 
 
@@ -80,23 +87,25 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pydevc", default=os.path.join(ROOT, "target", "release", "pydevc"))
     p.add_argument("--arch", default="sm_90")
+    p.add_argument("--ptxas", help="the ptxas to use (default: scripts/find-ptxas.sh)")
+    p.add_argument("--strided", action="store_true", help="every array parameter strided ([:] / [:, :]) on both sides")
     args = p.parse_args()
     if not os.path.exists(args.pydevc):
         args.pydevc = os.path.join(ROOT, "target", "debug", "pydevc")
-    ptxas = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), args.arch], capture_output=True, text=True).stdout.strip()
+    ptxas = args.ptxas or subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), args.arch], capture_output=True, text=True).stdout.strip()
     if not ptxas:
         sys.exit("no ptxas: run make setup")
     try:
         from numba import cuda
 
-        numba = numba_kernels()
+        numba = numba_kernels(args.strided)
         cc = tuple(int(c) for c in args.arch[3:5]) if len(args.arch) >= 5 else (9, 0)
     except ImportError as e:
         numba, why = None, str(e)
     print(f"| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |")
     print("|---|---|---|---|---|---|---|")
     for name in KERNELS:
-        mine = ptxas_info(ptxas, args.arch, pydev_ptx(args.pydevc, args.arch, name))
+        mine = ptxas_info(ptxas, args.arch, pydev_ptx(args.pydevc, args.arch, name, args.strided))
         if numba is not None:
             fn, sig = numba[name]
             ptx, _ = cuda.compile_ptx(fn, sig, cc=cc)
