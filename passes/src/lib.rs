@@ -7,6 +7,7 @@
 
 mod capi;
 mod check_lowered;
+mod cuda_boundscheck;
 mod raise_ptx;
 mod align_params;
 mod drop_c_wrappers;
@@ -28,6 +29,7 @@ use melior::pass::Pass;
 
 pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir};
 pub use lower_simt_host::{error_code, location_text, warp_op};
+pub use cuda_boundscheck::error_record;
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {
@@ -68,6 +70,7 @@ pub static PASSES: &[PassInfo] = &[
     promote_types::INFO,
     lower_float8::INFO,
     outline_kernels::INFO,
+    cuda_boundscheck::INFO,
     lower_simt_host::INFO,
     lower_arrays::INFO,
     lower_atomics::INFO,

@@ -14,6 +14,10 @@
 //! |             | pydev-drop-c-wrappers, pydev-raise-ptx                         |
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
+//! With `boundscheck=1` (`PYDEV_BOUNDSCHECK=1`) the `llvm` stage starts with
+//! pydev-cuda-boundscheck and convert-scf-to-cf; without it the passes and
+//! the PTX are exactly those above.
+//!
 //! `host`: the same passes up to SIMT lowering, then the host's:
 //!
 //! | stage       | passes                                                         |
@@ -54,11 +58,14 @@ pub struct CudaOptions {
     /// Path of libdevice.10.bc, linked for the math functions it provides
     /// (empty: none; a kernel that needs one then fails to assemble).
     pub libdevice: String,
+    /// Check every array index on the GPU (`PYDEV_BOUNDSCHECK=1`,
+    /// `pydev-cuda-boundscheck`).
+    pub boundscheck: bool,
 }
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false, libdevice: String::new() }
+        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false, libdevice: String::new(), boundscheck: false }
     }
 }
 
@@ -98,15 +105,19 @@ impl CudaOptions {
                         .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
-                "fast-math" | "line-info" => {
+                "fast-math" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
                         "0" | "false" => false,
                         _ => return Err(format!("{k} must be 0 or 1, got '{v}'")),
                     };
-                    if k == "fast-math" { options.fast_math = on } else { options.line_info = on }
+                    match k {
+                        "fast-math" => options.fast_math = on,
+                        "line-info" => options.line_info = on,
+                        _ => options.boundscheck = on,
+                    }
                 }
-                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice)")),
+                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice, boundscheck)")),
             }
         }
         if default_ptx(&options.chip).is_none() {
@@ -135,6 +146,10 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
+        if options.boundscheck {
+            pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
+            add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
+        }
         for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);
         }

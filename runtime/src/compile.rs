@@ -111,6 +111,7 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
             let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
             cuda.fast_math = options.fast_math;
             cuda.line_info = options.line_info;
+            cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
             pipeline::add_cuda(&pm, &cuda, stage)?
