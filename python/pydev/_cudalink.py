@@ -71,12 +71,16 @@ def include_dirs():
     return tuple(out)
 
 
-def nvrtc_ltoir(path, arch, owner):
-    """LTO-IR (bytes) of CUDA C++ file `path` for `arch` (sm_XX), compiled
-    by NVRTC as relocatable device code; its log on failure."""
+def nvrtc_ltoir(path, arch, owner, src=None):
+    """LTO-IR (bytes) of CUDA C++ file `path` (or of text `src` named
+    `path`) for `arch` (sm_XX), compiled by NVRTC as relocatable device
+    code; its log on failure."""
     nvrtc = _lib("nvrtc")
-    with open(path, "rb") as f:
-        src = f.read()
+    if src is None:
+        with open(path, "rb") as f:
+            src = f.read()
+    elif isinstance(src, str):
+        src = src.encode()
     prog = ctypes.c_void_p()
     r = nvrtc.nvrtcCreateProgram(ctypes.byref(prog), src, os.path.basename(path).encode(), 0, None, None)
     if r != 0:
@@ -200,8 +204,12 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
         suffix = os.path.splitext(p)[1].lower()
         if suffix != ".cu" and suffix not in KINDS:
             raise _error(f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)")
+    # Adapters of declared functions LLVM passes differently from nvcc
+    # (3-lane vectors, align= structs): CUDA C++ compiled with the links.
+    adapters = _interop.cuda_adapters(_interop._signatures(declared), ptx) if declared else ""
     h = hashlib.sha256()
-    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if any(p.endswith(".cu") for p in paths) else "", ptx, repr(_interop.link_digest(paths))):
+    nvrtc = any(p.endswith(".cu") for p in paths) or adapters
+    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -211,7 +219,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
             STATS["cached"] += 1
             return f.read()
     STATS["links"] += 1
-    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner)
+    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner, adapters)
     tmp = f"{cached}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:
         f.write(cubin)
@@ -219,8 +227,10 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
     return cubin
 
 
-def _link_cubin(ptx, ptx_name, paths, arch, owner):
+def _link_cubin(ptx, ptx_name, paths, arch, owner, adapters=""):
     inputs = [(KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)]
+    if adapters:
+        inputs.append((KINDS[".ltoir"], nvrtc_ltoir("pydev_adapters.cu", arch, f"the adapters of {owner}", adapters), "pydev_adapters.cu.ltoir"))
     for p in paths:
         suffix = os.path.splitext(p)[1].lower()
         if suffix == ".cu":

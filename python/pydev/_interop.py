@@ -274,6 +274,18 @@ def annotations(fn):
 # --- C++ declarations ------------------------------------------------------------------------
 
 
+# NVRTC has no C library headers: the fixed-width types (LP64, as glibc's)
+# and offsetof from the compiler. runtime/src/cxx_header.rs writes the same.
+NVRTC_STDINT = (
+    "#if defined(__CUDACC_RTC__)\n"
+    "#ifndef PYDEV_RTC_STDINT\n#define PYDEV_RTC_STDINT\n"
+    "typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n"
+    "typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;\n"
+    "#endif\n#ifndef offsetof\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n"
+    "#else\n#include <stddef.h>\n#include <stdint.h>\n#endif"
+)
+
+
 class _Decls:
     """C++ type names and the definitions they need, in dependency order."""
 
@@ -346,7 +358,7 @@ class _Decls:
     def prelude(self):
         """Definitions of the CUDA types used, for compilers without CUDA's
         headers (host C++), and the array descriptor."""
-        out = ["#include <stddef.h>", "#include <stdint.h>"]
+        out = [NVRTC_STDINT]
         cuda = "defined(__CUDACC__) || defined(__CUDACC_RTC__)"
         if "half" in self.needs or "bf16" in self.needs or "fp8" in self.needs:
             out.append(f"#if {cuda}")
@@ -578,6 +590,149 @@ def host_adapters(declared):
     # against clang's layout of the C++ types the call passes.
     cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), *decls.defs, *decls.asserts, *cxx_lines]) + "\n"
     return "\n".join(ll) + "\n", cxx
+
+
+# --- cuda: adapters where LLVM's PTX parameters are not nvcc's -------------------------------
+# On cuda a declared function is called directly when LLVM's PTX parameter
+# of each type is nvcc's; for 3-lane vectors (LLVM rounds them to 4 lanes:
+# <3 x float> is 16 bytes aligned 16, float3 is 12 aligned 4) and structs
+# aligned beyond their members (LLVM's struct loses the alignas) the
+# frontend calls `__pydev_cabi_<name>` instead (frontends/python/src/interop.rs),
+# and `cuda_adapters` writes it in CUDA C++: NVRTC compiles it to LTO-IR and
+# nvJitLink links it with -lto. Its parameters are byte blobs of LLVM's
+# size and alignment (so nvcc's `.param .align A .b8 p[S]` is LLVM's, which
+# `cuda_adapters` checks against the kernel's PTX); it copies each scalar
+# from its LLVM offset to its C offset and calls `<name>` with nvcc's types.
+
+
+def _pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+def _llvm_layout(m):
+    """(size, align) of model `m`'s register form in LLVM's NVPTX data
+    layout: natural alignment; a vector's alignment is its store size
+    rounded up to a power of two (<3 x float>: 16, 16)."""
+    if isinstance(m, Scalar):
+        return m.size, m.size
+    if isinstance(m, Vec):
+        align = _pow2(m.elem.size * m.lanes)
+        return _round_up(m.elem.size * m.lanes, align), align
+    if isinstance(m, Arr):
+        return m.size, 8
+    offset, align = 0, 1
+    for _, t, _ in m.fields:
+        size, a = _llvm_layout(t)
+        offset = _round_up(offset, a) + size
+        align = max(align, a)
+    return _round_up(offset, align), align
+
+
+def _chunks(m, c_off=0, r_off=0):
+    """(C offset, LLVM offset, bytes) of each run of scalars of `m` that is
+    contiguous in both layouts."""
+    if not isinstance(m, Agg):
+        yield c_off, r_off, m.size if not isinstance(m, Vec) else m.elem.size * m.lanes
+        return
+    r = 0
+    for _, t, off in m.fields:
+        size, a = _llvm_layout(t)
+        r = _round_up(r, a)
+        yield from _chunks(t, c_off + off, r_off + r)
+        r += size
+
+
+def _ptx_extern(ptx, symbol):
+    """[(align, size) or None for a scalar, ...] of the parameters and
+    (same) of the result of `.extern .func ... symbol(...)` in `ptx`; None
+    when the PTX does not call `symbol`."""
+    import re
+
+    m = re.search(r"\.extern\s+\.func\s*(\(([^)]*)\))?\s*" + re.escape(symbol) + r"\s*\(([^)]*)\)", ptx)
+    if m is None:
+        return None
+
+    def one(decl):
+        a = re.search(r"\.align\s+(\d+)\s+\.b8\s+\S+\[(\d+)\]", decl)
+        return (int(a.group(1)), int(a.group(2))) if a else None
+
+    params = [one(d) for d in m.group(3).split(",") if ".param" in d]
+    result = one(m.group(2)) if m.group(2) else "void"
+    return params, result
+
+
+COPY = "static __device__ __forceinline__ void __pydev_copy(char* d, const char* s, unsigned n) { for (unsigned i = 0; i < n; ++i) d[i] = s[i]; }"
+
+
+def cuda_adapters(declared, ptx):
+    """CUDA C++ text (or "" when none is needed) of `__pydev_cabi_<name>`
+    for each declared function [(name, params, result, site)] that the
+    kernel's PTX calls through its adapter; a LinkError naming the function
+    if the PTX's parameters are not the layout the adapter takes."""
+    decls = _Decls()
+    blobs, lines = {}, []
+
+    def blob(m):
+        size, align = _llvm_layout(m)
+        n = f"__pydev_reg_{align}_{size}"
+        blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
+        return n, (align, size)
+
+    for name, params, result, site in declared:
+        symbol = f"{ADAPTER_PREFIX}{name}"
+        seen = _ptx_extern(ptx, symbol)
+        if seen is None:
+            continue
+        cparams = [decls.name(m) for _, m in params]
+        cres = "void" if result is None else decls.name(result)
+        rtypes, want = [], []
+        for (_, m), c in zip(params, cparams):
+            if isinstance(m, Scalar):
+                rtypes.append(c)
+                want.append(None)
+            else:
+                n, lay = blob(m)
+                rtypes.append(n)
+                want.append(lay)
+        if result is None or isinstance(result, Scalar):
+            rres, want_r = cres, ("void" if result is None else None)
+        else:
+            rres, want_r = blob(result)
+        if seen != (want, want_r):
+            raise LinkError(
+                f"{site}: error: the PTX calls the adapter of the declared interoperable function '{name}' with parameters "
+                f"{seen} (align, bytes), where the adapter takes {(want, want_r)}: LLVM's layout is not the one pydev expects"
+            )
+        body = []
+        args = []
+        for i, ((_, m), c) in enumerate(zip(params, cparams)):
+            if isinstance(m, Scalar):
+                args.append(f"a{i}")
+                continue
+            body.append(f"{c} c{i};")
+            body += [f"__pydev_copy((char*)&c{i} + {co}, (const char*)&a{i} + {ro}, {n});" for co, ro, n in _chunks(m)]
+            args.append(f"c{i}")
+        call = f"{name}({', '.join(args)})"
+        if result is None:
+            body.append(f"{call};")
+        elif isinstance(result, Scalar):
+            body.append(f"return {call};")
+        else:
+            body.append(f"{cres} r = {call};")
+            body.append(f"{rres} out;")
+            body += [f"__pydev_copy((char*)&out + {ro}, (const char*)&r + {co}, {n});" for co, ro, n in _chunks(result)]
+            body.append("return out;")
+        lines.append(f'extern "C" __device__ {cres} {name}({", ".join(cparams)});')
+        sig = ", ".join(f"{t} a{i}" for i, t in enumerate(rtypes))
+        lines.append(f'extern "C" __device__ {rres} {symbol}({sig}) {{\n  ' + "\n  ".join(body) + "\n}")
+    if not lines:
+        return ""
+    # The static_asserts check the C offsets the copies write at against
+    # nvcc's layout of the C++ types the call passes.
+    return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", *decls.prelude(), *decls.defs, *decls.asserts, *blobs.values(), COPY, *lines]) + "\n"
 
 
 def _run(cmd, what):
@@ -816,9 +971,9 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
 
         ptx = compile_text("ptx")
         fn._program()  # the functions it reaches, for their link= files
-        links = program_links(getattr(fn, "_reached", None) or [fn])[0]
+        links, declared = program_links(getattr(fn, "_reached", None) or [fn])
         kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
-        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'")
+        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared)
     if stage == "ltoir":
         # The Python code's own LTO-IR needs libNVVM (NVVM IR), where pydev
         # compiles with LLVM's NVPTX backend; stage "cubin" links with -lto

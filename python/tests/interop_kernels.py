@@ -150,3 +150,46 @@ def uses_cpp(h, xs, ys, vs, ws, c):
         h[i] = hyp_half(xs[i], ys[i])
         vs[i] = cross3(vs[i], ws[i])
         c[i] = clamp64(device.int64(i) * device.int64(1000000000) - device.int64(5000000000), device.int64(-2000000000), device.int64(3000000000))
+
+
+# --- cuda: types LLVM passes differently from nvcc (test/interop/layouts.cu) ----------------
+# 3-lane vectors, align= structs and aggregates holding them: calls go
+# through generated CUDA C++ adapters (python/pydev/_interop.py cuda_adapters).
+
+LAYOUTS_CU = os.path.join(FIXTURES, "layouts.cu")
+
+
+@device.struct
+class withv3:
+    v: device.float32x3
+    w: device.float32
+
+
+@device.func(interop=True, link=[LAYOUTS_CU])
+def cmul_cu(a: cplx16, b: cplx16) -> cplx16: ...
+
+
+@device.func(interop=True, link=[LAYOUTS_CU])
+def vdot3(a: device.float32x3, s: device.float32, h: device.uint8x3) -> device.float32x3: ...
+
+
+@device.func(interop=True, link=[LAYOUTS_CU])
+def nest(t: withv3, d: device.float64x3) -> tuple[device.int8x3, cplx16]: ...
+
+
+@device.kernel
+def uses_layouts(cs, vs, hs, ws, ds, o8, c2):
+    """cs, c2: cplx16[:]; vs: float32 (n, 3); hs: uint8 (n, 3); ws: float32
+    (n, 4); ds: float64 (n, 3); o8: int8 (n, 3)."""
+    i = device.tid(1)
+    if i < cs.size:
+        cs[i] = cmul_cu(cs[i], cplx16(0.0, 1.0))
+        v = vdot3(device.float32x3(vs[i, 0], vs[i, 1], vs[i, 2]), 2.0, device.uint8x3(hs[i, 0], hs[i, 1], hs[i, 2]))
+        vs[i, 0] = v.x
+        vs[i, 1] = v.y
+        vs[i, 2] = v.z
+        r = nest(withv3(device.float32x3(ws[i, 0], ws[i, 1], ws[i, 2]), ws[i, 3]), device.float64x3(ds[i, 0], ds[i, 1], ds[i, 2]))
+        o8[i, 0] = r[0].x
+        o8[i, 1] = r[0].y
+        o8[i, 2] = r[0].z
+        c2[i] = r[1]

@@ -206,6 +206,129 @@ def test_gpu_runs_python_kernel_calling_cpp(cudalink, tmp_path):
     np.testing.assert_array_equal(out[5], np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
 
 
+def test_gpu_launches_python_kernel_calling_cpp_through_pydev(cudalink, monkeypatch):
+    """The same kernel launched by device.launch: pydev links it with
+    nvJitLink and the driver loads the cubin (test_interop_cuda_launch.py
+    checks this path on the fake driver)."""
+    _driver()
+    import interop_kernels as ik
+
+    monkeypatch.setenv("PYDEV_TARGET", "cuda")
+    rng = np.random.default_rng(19)
+    n = 300
+    xs, ys = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    vs, ws = rng.standard_normal((n, 3)).astype(np.float32), rng.standard_normal((n, 3)).astype(np.float32)
+    as_vec3 = lambda a: a.view(ik.vec3.dtype).reshape(n)  # noqa: E731
+    h, c = pydev.to_device(np.full(n, np.nan, np.float32)), pydev.to_device(np.full(n, -1, np.int64))
+    dv = pydev.to_device(as_vec3(vs.copy()))
+    s = pydev.create_stream()
+    device.launch(ik.uses_cpp, h, pydev.to_device(xs), pydev.to_device(ys), dv, pydev.to_device(as_vec3(ws)), c, grid=(n + 127) // 128, block=128, stream=s)
+    s.synchronize()
+    np.testing.assert_array_equal(h.copy_to_host(), np.hypot(xs, ys).astype(np.float16).astype(np.float32))
+    np.testing.assert_allclose(dv.copy_to_host().view(np.float32).reshape(n, 3), np.cross(vs, ws), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(c.copy_to_host(), np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
+
+
+# --- 3-lane vectors and align= structs: CUDA C++ adapters (test/interop/layouts.cu) ----------
+
+LAYOUTS_SIG = "cplx16[:], float32[:, :], uint8[:, :], float32[:, :], float64[:, :], int8[:, :], cplx16[:]"
+
+
+def _layouts_adapters():
+    import interop_kernels as ik
+    from pydev import _interop
+
+    ptx = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target="sm_90", stage="ptx")
+    declared = _interop.program_links(ik.uses_layouts._reached)[1]
+    return ptx, _interop.cuda_adapters(_interop._signatures(declared), ptx)
+
+
+def test_layouts_llvm_passes_differently_call_adapters(cudalink):
+    """The PTX calls `__pydev_cabi_<name>` with LLVM's parameter layout;
+    the adapter takes blobs of exactly that size and alignment, copies each
+    scalar to nvcc's offsets (static_asserts on every offset) and calls
+    the C++ function."""
+    ptx, cxx = _layouts_adapters()
+    # <3 x float> is 16 bytes aligned 16; float3 is 12 aligned 4.
+    assert ".extern .func  (.param .align 16 .b8 func_retval0[16]) __pydev_cabi_vdot3" in ptx
+    # cplx16 (align=16) travels as LLVM's {float, float}: 8 bytes aligned 4.
+    assert ".extern .func  (.param .align 4 .b8 func_retval0[8]) __pydev_cabi_cmul_cu" in ptx
+    # withv3 {<3 x float>, float}: 32 bytes aligned 16; <3 x double>: 32, 32.
+    assert ".param .align 16 .b8 __pydev_cabi_nest_param_0[32]" in ptx and ".param .align 32 .b8 __pydev_cabi_nest_param_1[32]" in ptx
+    assert 'extern "C" __device__ float3 vdot3(float3, float, uchar3);' in cxx
+    assert "__pydev_reg_16_16 __pydev_cabi_vdot3(__pydev_reg_16_16 a0, float a1, __pydev_reg_4_4 a2)" in cxx
+    assert "struct alignas(16) cplx16 {" in cxx and 'static_assert(offsetof(withv3, w) == 12, "offsetof(withv3, w)");' in cxx
+    # withv3.w: LLVM offset 16, C offset 12
+    assert "__pydev_copy((char*)&c0 + 12, (const char*)&a0 + 16, 4);" in cxx
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_adapters_link_to_a_cubin(cudalink, arch):
+    import interop_kernels as ik
+
+    cubin = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target=arch, stage="cubin")
+    assert cubin[:4] == b"\x7fELF" and b"uses_layouts" in cubin
+
+
+def test_adapter_static_asserts_hold_and_catch_a_wrong_offset(cudalink, tmp_path):
+    """NVRTC compiles the adapters (their static_asserts hold), and rejects
+    them once one offset is wrong."""
+    _, cxx = _layouts_adapters()
+    good, bad = tmp_path / "good.cu", tmp_path / "bad.cu"
+    good.write_text(cxx)
+    cudalink.nvrtc_ltoir(str(good), "sm_90", "test")
+    wrong = 'static_assert(offsetof(withv3, w) == 16, "offsetof(withv3, w)");'
+    bad.write_text(cxx.replace('static_assert(offsetof(withv3, w) == 12, "offsetof(withv3, w)");', wrong))
+    with pytest.raises(pydev.CompileError, match=r"(?s)bad.cu with NVRTC.*offsetof\(withv3, w\)"):
+        cudalink.nvrtc_ltoir(str(bad), "sm_90", "test")
+
+
+def test_adapter_checks_the_ptx_layout(cudalink):
+    """Where the kernel's PTX passes a parameter otherwise than the adapter
+    takes it, linking is an error naming the declaration (never a silent
+    mismatch)."""
+    import interop_kernels as ik
+    from pydev import _interop
+
+    ptx, _ = _layouts_adapters()
+    broken = ptx.replace(".param .align 32 .b8 __pydev_cabi_nest_param_1[32]", ".param .align 8 .b8 __pydev_cabi_nest_param_1[24]")
+    declared = _interop._signatures(_interop.program_links(ik.uses_layouts._reached)[1])
+    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+: error: the PTX calls the adapter of the declared interoperable function 'nest'"):
+        _interop.cuda_adapters(declared, broken)
+
+
+def test_gpu_runs_adapters(cudalink, monkeypatch):
+    _driver()
+    import interop_kernels as ik
+
+    monkeypatch.setenv("PYDEV_TARGET", "cuda")
+    rng = np.random.default_rng(23)
+    n = 257
+    cs = rng.standard_normal((n, 4)).astype(np.float32)
+    cs[:, 2:] = np.nan  # cplx16's padding
+    vs = rng.standard_normal((n, 3)).astype(np.float32)
+    hs = rng.integers(0, 255, (n, 3), dtype=np.uint8)
+    ws = rng.standard_normal((n, 4)).astype(np.float32)
+    ws[:, 3] = rng.integers(-100, 100, n)
+    ds = rng.standard_normal((n, 3))
+    ds[:, 1] = rng.integers(-100, 100, n)
+    view = lambda a, t: a.view(t.dtype).reshape(n)  # noqa: E731
+    d_cs, d_vs = pydev.to_device(view(cs.copy(), ik.cplx16)), pydev.to_device(vs.copy())
+    o8, c2 = pydev.to_device(np.full((n, 3), -128, np.int8)), pydev.to_device(view(np.full((n, 4), np.nan, np.float32), ik.cplx16))
+    s = pydev.create_stream()
+    device.launch(ik.uses_layouts, d_cs, d_vs, pydev.to_device(hs), pydev.to_device(ws), pydev.to_device(ds), o8, c2, grid=(n + 127) // 128, block=128, stream=s)
+    s.synchronize()
+    got = d_cs.copy_to_host().view(np.float32).reshape(n, 4)
+    np.testing.assert_array_equal(got[:, 0], -cs[:, 1])
+    np.testing.assert_array_equal(got[:, 1], cs[:, 0])
+    np.testing.assert_allclose(d_vs.copy_to_host().reshape(n, 3), vs * 2 + hs, rtol=1e-6)
+    want8 = np.stack([ws[:, 3], ds[:, 1], np.where(ws[:, 1] + 0.5 > 0, 3, -3)], axis=1).astype(np.int8)
+    np.testing.assert_array_equal(o8.copy_to_host().reshape(n, 3), want8)
+    got2 = c2.copy_to_host().view(np.float32).reshape(n, 4)
+    np.testing.assert_allclose(got2[:, 0], ws[:, 0] + ws[:, 2], rtol=1e-6)
+    np.testing.assert_array_equal(got2[:, 1], ds[:, 2].astype(np.float32))
+
+
 def test_ltoir_stage_says_it_is_not_there():
     import interop_kernels as ik
 

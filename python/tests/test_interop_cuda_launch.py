@@ -150,6 +150,26 @@ def test_declarations_from_a_cu_both_targets_link_launch_on_cuda(cudalink, run):
     """)
 
 
+def test_declarations_through_adapters_launch_on_cuda(cudalink, run):  # noqa: F811
+    """3-lane vectors and align= structs (test/interop/layouts.cu): the
+    adapters are compiled and linked into the cubin the driver loads."""
+    run("""
+        import interop_kernels as ik
+        from pydev import _cudalink
+        n = 50
+        cplx = lambda: pydev.to_device(rng.standard_normal((n, 4)).astype(np.float32).view(ik.cplx16.dtype).reshape(n))
+        args = [cplx(), pydev.to_device(rng.standard_normal((n, 3)).astype(np.float32)), pydev.to_device(rng.integers(0, 255, (n, 3), dtype=np.uint8)),
+                pydev.to_device(rng.standard_normal((n, 4)).astype(np.float32)), pydev.to_device(rng.standard_normal((n, 3))),
+                pydev.to_device(np.full((n, 3), -128, np.int8)), cplx()]
+        s = pydev.create_stream()
+        device.launch(ik.uses_layouts, *args, grid=1, block=64, stream=s)
+        [l] = fakecuda.launches()
+        assert l.kernel == "uses_layouts" and l.sizes == [24, 40, 40, 40, 40, 40, 24], vars(l)
+        assert fakecuda.LIB.fakecuda_elf_modules() == 1 and _cudalink.STATS["links"] == 1
+        s.synchronize()
+    """)
+
+
 def test_link_errors_at_launch_on_cuda(cudalink, run, tmp_path):  # noqa: F811
     bad = tmp_path / "bad.cu"
     bad.write_text('extern "C" __device__ float f(float x) { return x * undefined_thing; }\n')

@@ -10,7 +10,8 @@
 //!     => func.func private @f(S, i32) -> f32      (once per module)
 //!        func.call @f(%a, %b')                   (%b' = b converted to int32)
 //!
-//! On the host target the callee is `@__pydev_cabi_f`: an adapter that the
+//! On the host target (and on cuda where LLVM's PTX parameter layout is not
+//! nvcc's) the callee is `@__pydev_cabi_f`: an adapter that the
 //! Python package generates next to the linked files
 //! (`python/pydev/_interop.py`) takes the LLVM register form of the
 //! arguments and calls `f` with the C calling convention of the CUDA C++
@@ -155,15 +156,13 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let x = self.coerce(a, t, range, &format!("argument '{pname}' of '{name}'"))?;
             names.push(v(x.id));
         }
-        if matches!(self.c.target, Some(Some(_))) {
-            // PTX passes a value as LLVM lays it out: where that differs from
-            // CUDA C++ (3-lane vectors, align= beyond the members) the
-            // parameter would not match nvcc's.
-            if let Some(t) = types.iter().chain(ret.iter()).find(|t| !ptx_matches_cuda(t)) {
-                return self.err_help(range, format!("'{name}' takes or returns {t}, whose PTX parameter layout differs from CUDA C++'s (a 3-lane vector, or align= beyond its members): not supported on cuda yet"), "pass the members separately, or run on the host target");
-            }
-        }
-        let symbol = if self.c.target == Some(None) { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
+        // PTX passes a value as LLVM lays it out: where that differs from
+        // CUDA C++ (3-lane vectors, align= beyond the members) the call goes
+        // through `__pydev_cabi_<name>` on cuda too, a CUDA C++ adapter
+        // (python/pydev/_interop.py `cuda_adapters`, linked by nvJitLink)
+        // that takes LLVM's layout and calls `name` with nvcc's.
+        let cuda_adapter = matches!(self.c.target, Some(Some(_))) && types.iter().chain(ret.iter()).any(|t| !ptx_matches_cuda(t));
+        let symbol = if self.c.target == Some(None) || cuda_adapter { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
         let inputs: Vec<String> = types.iter().map(Ty::mlir).collect();
         let result = ret.as_ref().map(Ty::mlir);
         let fn_type = format!("({}) -> ({})", inputs.join(", "), result.clone().unwrap_or_default());
