@@ -1,55 +1,415 @@
-//! Every `unsafe` and raw mlir-sys call of the runtime crate (the
-//! ExecutionEngine and the attribute accessors melior lacks).
+//! Every `unsafe` and raw mlir-sys/LLVM C call of the runtime crate (the
+//! host JIT on LLVM's ORC C API, and the attribute accessors melior lacks).
 
 use melior::ir::{attribute::AttributeLike, operation::OperationLike, Module};
-use mlir_sys::{
-    mlirDenseArrayGetNumElements, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName,
-    mlirExecutionEngineCreate, mlirExecutionEngineDestroy, mlirExecutionEngineLookup, mlirExecutionEngineRegisterSymbol,
-    MlirExecutionEngine,
-};
+use mlir_sys::{mlirDenseArrayGetNumElements, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName};
 use std::ffi::c_void;
 
-/// A JIT-compiled module (MLIR's ExecutionEngine, LLVM ORC underneath).
-pub struct Engine(MlirExecutionEngine);
+/// LLVM's C API (llvm-c/*.h of LLVM 22), as far as the JIT uses it. The
+/// static LLVM libraries that mlir-sys links define every one.
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+mod llvm {
+    use std::ffi::{c_char, c_int, c_uint, c_void};
+    pub type Ref = *mut c_void;
+    pub type Error = *mut c_void;
+    #[repr(C)]
+    pub struct SymbolFlags {
+        pub generic: u8,
+        pub target: u8,
+    }
+    #[repr(C)]
+    pub struct SymbolMapPair {
+        pub name: Ref,
+        pub address: u64,
+        pub flags: SymbolFlags,
+    }
+    #[repr(C)]
+    pub struct SearchOrderElement {
+        pub dylib: Ref,
+        pub flags: c_int,
+    }
+    #[repr(C)]
+    pub struct LookupSetElement {
+        pub name: Ref,
+        pub flags: c_int,
+    }
+    pub type LookupResult = unsafe extern "C" fn(err: Error, result: *mut SymbolMapPair, n: usize, ctx: *mut c_void);
+    pub const EXPORTED: u8 = 1;
+    pub const CALLABLE: u8 = 1 << 2;
+    pub const OBJECT_FILE: c_int = 1;
+    pub const RELOC_PIC: c_int = 2;
+    pub const CODE_MODEL_JIT_DEFAULT: c_int = 1;
+    pub const OPT_DEFAULT: c_int = 2;
 
-// Safety: after creation the engine is only used for symbol lookups, which
-// LLVM ORC's LLJIT serialises internally; the compiled code is immutable.
+    unsafe extern "C" {
+        pub fn LLVMInitializeX86TargetInfo();
+        pub fn LLVMInitializeX86Target();
+        pub fn LLVMInitializeX86TargetMC();
+        pub fn LLVMInitializeX86AsmPrinter();
+        pub fn LLVMGetErrorMessage(err: Error) -> *mut c_char;
+        pub fn LLVMDisposeErrorMessage(msg: *mut c_char);
+        pub fn LLVMDisposeMessage(msg: *mut c_char);
+        pub fn LLVMContextCreate() -> Ref;
+        pub fn LLVMContextDispose(c: Ref);
+        pub fn LLVMDisposeModule(m: Ref);
+        pub fn LLVMSetTarget(m: Ref, triple: *const c_char);
+        pub fn LLVMSetModuleDataLayout(m: Ref, dl: Ref);
+        pub fn LLVMGetNamedFunction(m: Ref, name: *const c_char) -> Ref;
+        pub fn LLVMGlobalGetValueType(g: Ref) -> Ref;
+        pub fn LLVMGetReturnType(fty: Ref) -> Ref;
+        pub fn LLVMCountParamTypes(fty: Ref) -> c_uint;
+        pub fn LLVMGetParamTypes(fty: Ref, out: *mut Ref);
+        pub fn LLVMGetTypeKind(t: Ref) -> c_int;
+        pub fn LLVMVoidTypeInContext(c: Ref) -> Ref;
+        pub fn LLVMInt64TypeInContext(c: Ref) -> Ref;
+        pub fn LLVMPointerTypeInContext(c: Ref, space: c_uint) -> Ref;
+        pub fn LLVMFunctionType(ret: Ref, params: *mut Ref, n: c_uint, vararg: c_int) -> Ref;
+        pub fn LLVMAddFunction(m: Ref, name: *const c_char, fty: Ref) -> Ref;
+        pub fn LLVMGetParam(f: Ref, i: c_uint) -> Ref;
+        pub fn LLVMAppendBasicBlockInContext(c: Ref, f: Ref, name: *const c_char) -> Ref;
+        pub fn LLVMCreateBuilderInContext(c: Ref) -> Ref;
+        pub fn LLVMPositionBuilderAtEnd(b: Ref, bb: Ref);
+        pub fn LLVMDisposeBuilder(b: Ref);
+        pub fn LLVMConstInt(t: Ref, v: u64, sign_extend: c_int) -> Ref;
+        pub fn LLVMBuildGEP2(b: Ref, t: Ref, p: Ref, idx: *mut Ref, n: c_uint, name: *const c_char) -> Ref;
+        pub fn LLVMBuildLoad2(b: Ref, t: Ref, p: Ref, name: *const c_char) -> Ref;
+        pub fn LLVMBuildStore(b: Ref, v: Ref, p: Ref) -> Ref;
+        pub fn LLVMBuildCall2(b: Ref, fty: Ref, f: Ref, args: *mut Ref, n: c_uint, name: *const c_char) -> Ref;
+        pub fn LLVMBuildRetVoid(b: Ref) -> Ref;
+        pub fn LLVMGetDefaultTargetTriple() -> *mut c_char;
+        pub fn LLVMGetHostCPUName() -> *mut c_char;
+        pub fn LLVMGetHostCPUFeatures() -> *mut c_char;
+        pub fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut Ref, err: *mut *mut c_char) -> c_int;
+        pub fn LLVMCreateTargetMachine(t: Ref, triple: *const c_char, cpu: *const c_char, features: *const c_char, level: c_int, reloc: c_int, code_model: c_int) -> Ref;
+        pub fn LLVMDisposeTargetMachine(tm: Ref);
+        pub fn LLVMCreateTargetDataLayout(tm: Ref) -> Ref;
+        pub fn LLVMDisposeTargetData(dl: Ref);
+        pub fn LLVMTargetMachineEmitToMemoryBuffer(tm: Ref, m: Ref, kind: c_int, err: *mut *mut c_char, out: *mut Ref) -> c_int;
+        pub fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, len: usize, name: *const c_char) -> Ref;
+        pub fn LLVMGetBufferStart(b: Ref) -> *const c_char;
+        pub fn LLVMGetBufferSize(b: Ref) -> usize;
+        pub fn LLVMDisposeMemoryBuffer(b: Ref);
+        pub fn LLVMCreatePassBuilderOptions() -> Ref;
+        pub fn LLVMDisposePassBuilderOptions(o: Ref);
+        pub fn LLVMRunPasses(m: Ref, passes: *const c_char, tm: Ref, o: Ref) -> Error;
+        pub fn LLVMOrcCreateLLJITBuilder() -> Ref;
+        pub fn LLVMOrcCreateLLJIT(out: *mut Ref, builder: Ref) -> Error;
+        pub fn LLVMOrcLLJITGetExecutionSession(j: Ref) -> Ref;
+        pub fn LLVMOrcLLJITGetGlobalPrefix(j: Ref) -> c_char;
+        pub fn LLVMOrcLLJITMangleAndIntern(j: Ref, name: *const c_char) -> Ref;
+        pub fn LLVMOrcLLJITAddObjectFile(j: Ref, dylib: Ref, buffer: Ref) -> Error;
+        pub fn LLVMOrcExecutionSessionCreateBareJITDylib(es: Ref, name: *const c_char) -> Ref;
+        pub fn LLVMOrcJITDylibDefine(dylib: Ref, mu: Ref) -> Error;
+        pub fn LLVMOrcJITDylibClear(dylib: Ref) -> Error;
+        pub fn LLVMOrcJITDylibAddGenerator(dylib: Ref, generator: Ref);
+        pub fn LLVMOrcDisposeMaterializationUnit(mu: Ref);
+        pub fn LLVMOrcAbsoluteSymbols(syms: *mut SymbolMapPair, n: usize) -> Ref;
+        pub fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(out: *mut Ref, prefix: c_char, filter: *mut c_void, ctx: *mut c_void) -> Error;
+        pub fn LLVMOrcExecutionSessionLookup(es: Ref, kind: c_int, order: *mut SearchOrderElement, n_order: usize, symbols: *mut LookupSetElement, n_symbols: usize, done: LookupResult, ctx: *mut c_void);
+    }
+}
+
+/// `err` as text, consuming it (`None` for success).
+fn llvm_error(err: llvm::Error) -> Option<String> {
+    if err.is_null() {
+        return None;
+    }
+    // SAFETY: a non-null LLVMErrorRef is consumed by LLVMGetErrorMessage,
+    // whose string is copied before it is disposed.
+    unsafe {
+        let m = llvm::LLVMGetErrorMessage(err);
+        let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
+        llvm::LLVMDisposeErrorMessage(m);
+        Some(s)
+    }
+}
+
+/// An LLVM-allocated message as a String (disposing it).
+///
+/// # Safety
+/// `m` is null or a string LLVM allocated for LLVMDisposeMessage.
+unsafe fn llvm_message(m: *mut std::ffi::c_char) -> String {
+    if m.is_null() {
+        return String::new();
+    }
+    // SAFETY: as promised by the caller.
+    unsafe {
+        let s = std::ffi::CStr::from_ptr(m).to_string_lossy().into_owned();
+        llvm::LLVMDisposeMessage(m);
+        s
+    }
+}
+
+/// The process's one LLJIT: every host program is a JITDylib of it, so a
+/// program costs its code and symbol tables, not an LLJIT, a TargetMachine
+/// and an LLVMContext of its own (870 KB each with MLIR's ExecutionEngine).
+struct Jit {
+    lljit: llvm::Ref,
+    session: llvm::Ref,
+    prefix: std::ffi::c_char,
+    triple: std::ffi::CString,
+    cpu: std::ffi::CString,
+    features: std::ffi::CString,
+}
+
+// SAFETY: LLJIT and its ExecutionSession are thread-safe (ORC locks its own
+// state); the strings are immutable.
+unsafe impl Send for Jit {}
+// SAFETY: as for Send.
+unsafe impl Sync for Jit {}
+
+fn jit() -> Result<&'static Jit, String> {
+    static JIT: std::sync::OnceLock<Result<Jit, String>> = std::sync::OnceLock::new();
+    JIT.get_or_init(|| {
+        // SAFETY: target initialisation is idempotent; the LLJIT is created
+        // once and never disposed (programs of it may live until exit).
+        unsafe {
+            llvm::LLVMInitializeX86TargetInfo();
+            llvm::LLVMInitializeX86Target();
+            llvm::LLVMInitializeX86TargetMC();
+            llvm::LLVMInitializeX86AsmPrinter();
+            let mut lljit = std::ptr::null_mut();
+            if let Some(e) = llvm_error(llvm::LLVMOrcCreateLLJIT(&mut lljit, llvm::LLVMOrcCreateLLJITBuilder())) {
+                return Err(format!("cannot create the host JIT: {e}"));
+            }
+            let text = |m| std::ffi::CString::new(llvm_message(m)).unwrap_or_default();
+            Ok(Jit {
+                lljit,
+                session: llvm::LLVMOrcLLJITGetExecutionSession(lljit),
+                prefix: llvm::LLVMOrcLLJITGetGlobalPrefix(lljit),
+                triple: text(llvm::LLVMGetDefaultTargetTriple()),
+                cpu: text(llvm::LLVMGetHostCPUName()),
+                features: text(llvm::LLVMGetHostCPUFeatures()),
+            })
+        }
+    })
+    .as_ref()
+    .map_err(Clone::clone)
+}
+
+/// Compiles `module` (LLVM dialect) to a relocatable object for this host:
+/// translation to LLVM IR, packed entry points `_mlir_<name>` for `entries`
+/// (`void (void **args)`, as MLIR's ExecutionEngine makes them), LLVM's
+/// `default<O{opt_level}>` pipeline and code generation for the host CPU.
+pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<Vec<u8>, String> {
+    let jit = jit()?;
+    // SAFETY: every LLVM object made here (context, module, builder,
+    // target machine, data layout, buffer) is owned by this function and
+    // disposed before it returns; `module` is a live MLIR module that the
+    // translation only reads.
+    unsafe {
+        let ctx = llvm::LLVMContextCreate();
+        let m = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.cast()).cast::<std::ffi::c_void>();
+        if m.is_null() {
+            llvm::LLVMContextDispose(ctx);
+            return Err("the host module could not be translated to LLVM IR".into());
+        }
+        let result = (|| {
+            let mut target = std::ptr::null_mut();
+            let mut why = std::ptr::null_mut();
+            if llvm::LLVMGetTargetFromTriple(jit.triple.as_ptr(), &mut target, &mut why) != 0 {
+                return Err(format!("no LLVM target for {}: {}", jit.triple.to_string_lossy(), llvm_message(why)));
+            }
+            let tm = llvm::LLVMCreateTargetMachine(target, jit.triple.as_ptr(), jit.cpu.as_ptr(), jit.features.as_ptr(), llvm::OPT_DEFAULT, llvm::RELOC_PIC, llvm::CODE_MODEL_JIT_DEFAULT);
+            let dl = llvm::LLVMCreateTargetDataLayout(tm);
+            llvm::LLVMSetTarget(m, jit.triple.as_ptr());
+            llvm::LLVMSetModuleDataLayout(m, dl);
+            llvm::LLVMDisposeTargetData(dl);
+            let out = (|| {
+                for name in entries {
+                    add_packed_wrapper(ctx, m, name)?;
+                }
+                let passes = std::ffi::CString::new(format!("default<O{}>", opt_level.min(3))).unwrap_or_default();
+                let options = llvm::LLVMCreatePassBuilderOptions();
+                let err = llvm::LLVMRunPasses(m, passes.as_ptr(), tm, options);
+                llvm::LLVMDisposePassBuilderOptions(options);
+                if let Some(e) = llvm_error(err) {
+                    return Err(format!("LLVM's optimisation of the host module failed: {e}"));
+                }
+                let mut buffer = std::ptr::null_mut();
+                let mut why = std::ptr::null_mut();
+                if llvm::LLVMTargetMachineEmitToMemoryBuffer(tm, m, llvm::OBJECT_FILE, &mut why, &mut buffer) != 0 {
+                    return Err(format!("LLVM could not generate code for the host module: {}", llvm_message(why)));
+                }
+                let bytes = std::slice::from_raw_parts(llvm::LLVMGetBufferStart(buffer).cast::<u8>(), llvm::LLVMGetBufferSize(buffer)).to_vec();
+                llvm::LLVMDisposeMemoryBuffer(buffer);
+                Ok(bytes)
+            })();
+            llvm::LLVMDisposeTargetMachine(tm);
+            out
+        })();
+        llvm::LLVMDisposeModule(m);
+        llvm::LLVMContextDispose(ctx);
+        result
+    }
+}
+
+/// Adds `void _mlir_<name>(void **args)` to `m`: it loads each argument of
+/// `name` through `args[i]` and stores a result through `args[n]`
+/// (MLIR ExecutionEngine's packFunctionArguments).
+///
+/// # Safety
+/// `ctx` and `m` are a live LLVM context and a module of it.
+unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result<(), String> {
+    const VOID_KIND: std::ffi::c_int = 0;
+    let c_name = std::ffi::CString::new(name).map_err(|_| format!("entry point '{name}' holds a NUL byte"))?;
+    let wrapper = std::ffi::CString::new(format!("_mlir_{name}")).unwrap_or_default();
+    // SAFETY: `ctx`/`m` are live (the caller's promise); every value built
+    // here belongs to `m`, and the builder is disposed before returning.
+    unsafe {
+        let f = llvm::LLVMGetNamedFunction(m, c_name.as_ptr());
+        if f.is_null() {
+            return Err(format!("the host module has no entry point '{name}'"));
+        }
+        let fty = llvm::LLVMGlobalGetValueType(f);
+        let n = llvm::LLVMCountParamTypes(fty);
+        let mut params = vec![std::ptr::null_mut(); n as usize];
+        llvm::LLVMGetParamTypes(fty, params.as_mut_ptr());
+        let ptr = llvm::LLVMPointerTypeInContext(ctx, 0);
+        let i64t = llvm::LLVMInt64TypeInContext(ctx);
+        let mut wparams = [ptr];
+        let wty = llvm::LLVMFunctionType(llvm::LLVMVoidTypeInContext(ctx), wparams.as_mut_ptr(), 1, 0);
+        let w = llvm::LLVMAddFunction(m, wrapper.as_ptr(), wty);
+        let b = llvm::LLVMCreateBuilderInContext(ctx);
+        llvm::LLVMPositionBuilderAtEnd(b, llvm::LLVMAppendBasicBlockInContext(ctx, w, c"entry".as_ptr()));
+        let argv = llvm::LLVMGetParam(w, 0);
+        let slot = |i: u32| {
+            let mut idx = [llvm::LLVMConstInt(i64t, u64::from(i), 0)];
+            let gep = llvm::LLVMBuildGEP2(b, ptr, argv, idx.as_mut_ptr(), 1, c"".as_ptr());
+            llvm::LLVMBuildLoad2(b, ptr, gep, c"".as_ptr())
+        };
+        let mut args: Vec<llvm::Ref> = params.iter().enumerate().map(|(i, &t)| llvm::LLVMBuildLoad2(b, t, slot(i as u32), c"".as_ptr())).collect();
+        let call = llvm::LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), n, c"".as_ptr());
+        if llvm::LLVMGetTypeKind(llvm::LLVMGetReturnType(fty)) != VOID_KIND {
+            llvm::LLVMBuildStore(b, call, slot(n));
+        }
+        llvm::LLVMBuildRetVoid(b);
+        llvm::LLVMDisposeBuilder(b);
+    }
+    Ok(())
+}
+
+/// A host program loaded into the process's JIT: its own JITDylib holding
+/// its object code, the runtime's symbols and the process's (libm, libc).
+/// Dropping it frees the code.
+pub struct Engine {
+    dylib: llvm::Ref,
+}
+
+// SAFETY: a JITDylib is used only through ORC calls, which lock the session.
 unsafe impl Send for Engine {}
-// SAFETY: as for Send: shared use is symbol lookups, serialised by LLJIT.
+// SAFETY: as for Send.
 unsafe impl Sync for Engine {}
 
 impl Engine {
-    /// JIT-compiles `module` (LLVM dialect) at `opt_level`; `None` if MLIR
-    /// cannot translate it (the diagnostic went to the context's handler).
-    pub fn new(module: &Module, opt_level: i32, symbols: &[(&str, *mut c_void)]) -> Option<Self> {
-        // Safety: `module` is a live module of LLVM dialect ops; the engine
-        // translates it to LLVM IR before returning and keeps no reference
-        // to it. Registering symbols before the first lookup is what
-        // resolves the module's external declarations to them.
-        unsafe {
-            let raw = mlirExecutionEngineCreate(module.to_raw(), opt_level, 0, std::ptr::null(), false, false);
-            if raw.ptr.is_null() {
-                return None;
-            }
-            for (name, ptr) in symbols {
-                mlirExecutionEngineRegisterSymbol(raw, melior::StringRef::new(name).to_raw(), *ptr);
-            }
-            Some(Self(raw))
+    /// Loads object file `object` (from [`host_object`]) with `symbols`
+    /// resolving its external references (the runtime's entry points, the
+    /// kernel's linked libraries; the rest from the process), and returns the
+    /// addresses of the packed entry points of `entries`.
+    pub fn load(object: &[u8], symbols: &[(&str, *mut c_void)], entries: &[&str]) -> Result<(Self, Vec<usize>), String> {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let jit = jit()?;
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let intern = |name: &str| {
+            let c = std::ffi::CString::new(name).map_err(|_| format!("symbol '{name}' holds a NUL byte"))?;
+            // SAFETY: live LLJIT; the name is copied into its string pool
+            // and the entry returned retained once for us.
+            Ok::<_, String>(unsafe { llvm::LLVMOrcLLJITMangleAndIntern(jit.lljit, c.as_ptr()) })
+        };
+        let name = std::ffi::CString::new(format!("pydev-program-{id}")).unwrap_or_default();
+        // SAFETY: live session; the name is unique (a process-wide counter).
+        let dylib = unsafe { llvm::LLVMOrcExecutionSessionCreateBareJITDylib(jit.session, name.as_ptr()) };
+        let engine = Engine { dylib };
+        let mut pairs = Vec::with_capacity(symbols.len());
+        for (n, p) in symbols {
+            pairs.push(llvm::SymbolMapPair { name: intern(n)?, address: *p as u64, flags: llvm::SymbolFlags { generic: llvm::EXPORTED | llvm::CALLABLE, target: 0 } });
         }
+        // SAFETY: the pairs' names were retained for LLVMOrcAbsoluteSymbols,
+        // which takes them; the unit goes to the dylib or is disposed; the
+        // generator and the buffer are handed to ORC, which owns them after.
+        unsafe {
+            let mu = llvm::LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
+            if let Some(e) = llvm_error(llvm::LLVMOrcJITDylibDefine(dylib, mu)) {
+                llvm::LLVMOrcDisposeMaterializationUnit(mu);
+                return Err(format!("cannot define the runtime's symbols in the JIT: {e}"));
+            }
+            let mut generator = std::ptr::null_mut();
+            if let Some(e) = llvm_error(llvm::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&mut generator, jit.prefix, std::ptr::null_mut(), std::ptr::null_mut())) {
+                return Err(format!("cannot search the process's symbols from the JIT: {e}"));
+            }
+            llvm::LLVMOrcJITDylibAddGenerator(dylib, generator);
+            let buffer = llvm::LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr().cast(), object.len(), name.as_ptr());
+            if let Some(e) = llvm_error(llvm::LLVMOrcLLJITAddObjectFile(jit.lljit, dylib, buffer)) {
+                return Err(format!("the JIT cannot load the host object: {e}"));
+            }
+        }
+        let names = entries.iter().map(|e| intern(&format!("_mlir_{e}"))).collect::<Result<Vec<_>, _>>()?;
+        let addresses = engine.lookup(jit, &names)?;
+        Ok((engine, addresses))
     }
 
-    /// The address of symbol `name`, compiling it on first use.
-    pub fn lookup(&self, name: &str) -> Option<*mut c_void> {
-        // Safety: live engine; the name is copied by the call.
-        let p = unsafe { mlirExecutionEngineLookup(self.0, melior::StringRef::new(name).to_raw()) };
-        (!p.is_null()).then_some(p)
+    /// The addresses of `names` (interned and retained for this call, which
+    /// hands them to ORC), linking the program's object on first use.
+    fn lookup(&self, jit: &Jit, names: &[llvm::Ref]) -> Result<Vec<usize>, String> {
+        type Outcome = std::sync::Mutex<Option<Result<Vec<(usize, u64)>, String>>>;
+        struct Wait {
+            outcome: Outcome,
+            done: std::sync::Condvar,
+            names: Vec<usize>,
+        }
+        unsafe extern "C" fn done(err: llvm::Error, result: *mut llvm::SymbolMapPair, n: usize, ctx: *mut c_void) {
+            // SAFETY: `ctx` is the `Wait` that `lookup` keeps alive until this
+            // callback has stored its outcome; `result` holds `n` pairs.
+            unsafe {
+                let wait = &*ctx.cast::<Wait>();
+                let outcome = match llvm_error(err) {
+                    Some(e) => Err(e),
+                    None => Ok((0..n)
+                        .map(|i| {
+                            let p = &*result.add(i);
+                            (wait.names.iter().position(|&q| q == p.name as usize).unwrap_or(usize::MAX), p.address)
+                        })
+                        .collect()),
+                };
+                *wait.outcome.lock().unwrap_or_else(|e| e.into_inner()) = Some(outcome);
+                wait.done.notify_all();
+            }
+        }
+        let wait = Wait { outcome: std::sync::Mutex::new(None), done: std::sync::Condvar::new(), names: names.iter().map(|&p| p as usize).collect() };
+        let mut order = [llvm::SearchOrderElement { dylib: self.dylib, flags: 1 /* match all symbols */ }];
+        let mut set: Vec<llvm::LookupSetElement> = names.iter().map(|&name| llvm::LookupSetElement { name, flags: 0 /* required */ }).collect();
+        // SAFETY: `order` and `set` outlive the call (ORC copies them); the
+        // names were retained for it; `wait` outlives the callback, which
+        // this function waits for before returning.
+        unsafe {
+            llvm::LLVMOrcExecutionSessionLookup(jit.session, 0, order.as_mut_ptr(), order.len(), set.as_mut_ptr(), set.len(), done, (&wait as *const Wait).cast_mut().cast());
+        }
+        let mut outcome = wait.outcome.lock().unwrap_or_else(|e| e.into_inner());
+        while outcome.is_none() {
+            outcome = wait.done.wait(outcome).unwrap_or_else(|e| e.into_inner());
+        }
+        let found = outcome.take().unwrap_or_else(|| Err("no answer".into())).map_err(|e| format!("the JIT cannot link the host program: {e}"))?;
+        let mut addresses = vec![0usize; names.len()];
+        for (i, a) in found {
+            if let Some(slot) = addresses.get_mut(i) {
+                *slot = a as usize;
+            }
+        }
+        if addresses.contains(&0) {
+            return Err("the JIT lost an entry point of the host program".into());
+        }
+        Ok(addresses)
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        // Safety: created by `mlirExecutionEngineCreate`, destroyed once.
-        unsafe { mlirExecutionEngineDestroy(self.0) }
+        // SAFETY: the dylib is live (JITDylibs are never destroyed); clearing
+        // it removes its code and symbols. No launch of this program runs:
+        // launches hold the program.
+        if let Some(e) = llvm_error(unsafe { llvm::LLVMOrcJITDylibClear(self.dylib) }) {
+            eprintln!("pydev: freeing a host program's code failed: {e}");
+        }
     }
 }
 

@@ -193,10 +193,11 @@ impl HostProgram {
         let linked = crate::link::resolve(module, libraries)?;
         let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
         symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
-        let engine = Engine::new(module, i32::from(opt_level.min(3)), &symbols).ok_or_else(|| format!("the JIT could not compile kernel '{kernel}'"))?;
-        let find = |name: &str| engine.lookup(&format!("_mlir_{name}")).map(|p| p as usize).ok_or_else(|| format!("the JIT lost the entry point '{name}'"));
-        let thread_fn = find(kernel)?;
-        let block_fn = find(&format!("__pydev_block_{kernel}"))?;
+        let block = format!("__pydev_block_{kernel}");
+        let entries = [kernel, block.as_str()];
+        let object = capi::host_object(module, opt_level, &entries).map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))?;
+        let (engine, addresses) = Engine::load(&object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+        let (thread_fn, block_fn) = (addresses[0], addresses[1]);
         Ok(Self {
             kernel: kernel.to_owned(),
             thread_fn,
