@@ -134,9 +134,6 @@ _SCALARS = {
     "float8e4m3": ("__nv_fp8_e4m3", "i8", 1), "float8e5m2": ("__nv_fp8_e5m2", "i8", 1),
     "float32": ("float", "float", 4), "float64": ("double", "double", 8),
 }
-# CUDA's vector type names (vector_types.h, cuda_fp16.h, cuda_bf16.h).
-_CUDA_VECTOR_BASE = {"int8": "char", "uint8": "uchar", "int16": "short", "uint16": "ushort", "int32": "int", "uint32": "uint",
-                     "int64": "longlong", "uint64": "ulonglong", "float32": "float", "float64": "double"}
 
 
 class Scalar(typing.NamedTuple):
@@ -198,7 +195,7 @@ def _tuple_of(items):
     return Agg(None, tuple(fields), _round_up(offset, align), align)
 
 
-def model(t, where="a type"):
+def model(t, where="a type", env=None):
     """The type model of Python type object `t` (an annotation)."""
     if t is int:
         return Scalar("int32")
@@ -214,27 +211,31 @@ def model(t, where="a type"):
         for f in t._fields:
             if isinstance(f.type, (_types.Aligned, _types.Atomic)):
                 raise TypeError(f"{where}: field '{f.name}' of struct '{t.__name__}' is {f.type!r}, which interop declarations do not support yet")
-            fields.append((f.name, model(f.type, where), f.offset))
+            fields.append((f.name, model(f.type, where, env), f.offset))
         return Agg(t.__name__, tuple(fields), t.dtype.itemsize, t._alignment)
     if typing.get_origin(t) is tuple:
-        return _tuple_of([model(a, where) for a in typing.get_args(t)])
+        return _tuple_of([model(a, where, env) for a in typing.get_args(t)])
     if isinstance(t, tuple):
-        return _tuple_of([model(a, where) for a in t])
+        return _tuple_of([model(a, where, env) for a in t])
     name = _types.dtype_name(t) if not isinstance(t, str) else None
     if name in _SCALARS:
         return Scalar(name)
     if isinstance(t, str):
-        return _model_from_text(t.strip(), where)
+        return _model_from_text(t.strip(), where, env)
     raise TypeError(f"{where}: {t!r} is not a type that crosses the C ABI (numbers, vectors, @device.struct classes, tuples, arrays)")
 
 
-def _model_from_text(text, where):
+def _model_from_text(text, where, env=None):
+    """The model of a type in the signature syntax; `env` (the function's
+    globals) resolves struct names ("Plain[:]")."""
     if text.endswith("]") and "[" in text:
         base, dims = text[:-1].split("[", 1)
         base = base.strip().removeprefix("readonly ").strip()
-        return Arr(model(base, where), len(dims.split(",")))
+        return Arr(model(base, where, env), len(dims.split(",")))
     if text.startswith("(") and text.endswith(")"):
-        return _tuple_of([_model_from_text(p.strip(), where) for p in text[1:-1].split(",") if p.strip()])
+        return _tuple_of([_model_from_text(p.strip(), where, env) for p in text[1:-1].split(",") if p.strip()])
+    if env is not None and _types.is_struct(env.get(text)):
+        return model(env[text], where, env)
     if text in ("int", "float", "bool"):
         return model({"int": int, "float": float, "bool": bool}[text], where)
     if text in _SCALARS:
@@ -263,138 +264,90 @@ def annotations(fn):
     for n in names:
         if n not in ann:
             raise TypeError(f"{site}: error: parameter '{n}' of the declared interoperable function '{fn.__name__}' has no annotation")
-        params.append((n, model(resolve(ann[n]), f"{site}: error: parameter '{n}' of '{fn.__name__}'")))
+        params.append((n, model(resolve(ann[n]), f"{site}: error: parameter '{n}' of '{fn.__name__}'", fn.__globals__)))
     if "return" not in ann:
         raise TypeError(f"{site}: error: the declared interoperable function '{fn.__name__}' has no return annotation")
     r = resolve(ann["return"])
-    result = None if r is None or r is type(None) else model(r, f"{site}: error: the result of '{fn.__name__}'")
+    result = None if r is None or r is type(None) else model(r, f"{site}: error: the result of '{fn.__name__}'", fn.__globals__)
     return params, result
 
 
 # --- C++ declarations ------------------------------------------------------------------------
 
 
-# NVRTC has no C library headers: the fixed-width types (LP64, as glibc's)
-# and offsetof from the compiler. runtime/src/cxx_header.rs writes the same.
-NVRTC_STDINT = (
-    "#if defined(__CUDACC_RTC__)\n"
-    "#ifndef PYDEV_RTC_STDINT\n#define PYDEV_RTC_STDINT\n"
-    "typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n"
-    "typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;\n"
-    "#endif\n#ifndef offsetof\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n"
-    "#else\n#include <stddef.h>\n#include <stdint.h>\n#endif"
-)
+_MLIR_SCALARS = {
+    "bool": "i1", "int8": "si8", "int16": "si16", "int32": "si32", "int64": "si64",
+    "uint8": "ui8", "uint16": "ui16", "uint32": "ui32", "uint64": "ui64",
+    "float16": "f16", "bfloat16": "bf16", "float8e4m3": "f8E4M3FN", "float8e5m2": "f8E5M2", "float32": "f32", "float64": "f64",
+}
 
 
-class _Decls:
-    """C++ type names and the definitions they need, in dependency order."""
+def _mlir(m):
+    """The pydev IR type text of model `m` (frontends/python/src/types.rs `Ty::mlir`)."""
+    if isinstance(m, Scalar):
+        return _MLIR_SCALARS[m.name]
+    if isinstance(m, Vec):
+        return f"!pydev.vector<{m.lanes} x {_mlir(m.elem)}>"
+    if isinstance(m, Arr):
+        return f"!pydev.array<{_mlir(m.elem)}, {m.ndim}>"
+    if m.name is None:
+        return f"!pydev.tuple<{', '.join(_mlir(t) for _, t, _ in m.fields)}>"
+    natural = max([t.align for _, t, _ in m.fields], default=1)
+    align = f", align {m.align}" if m.align > natural else ""
+    return f'!pydev.struct<"{m.name}", {{{", ".join(f"{f}: {_mlir(t)}" for f, t, _ in m.fields)}}}{align}>'
 
-    def __init__(self):
-        self.defs = []
-        self.named = {}
-        self.tuples = 0
-        self.needs = set()  # "half", "bf16", "fp8", "vector:<name>", "array"
-        self.asserts = []
 
-    def name(self, m):
+def _designators(m, prefix="", offset=0):
+    """(member designator, C offset) of every scalar of model `m`
+    (`v.y`, `d.shape[1]`, `__0.re`)."""
+    dot = prefix + "." if prefix else ""
+    if isinstance(m, Scalar):
+        if prefix:
+            yield prefix, offset
+    elif isinstance(m, Vec):
+        for i in range(m.lanes):
+            yield dot + "xyzw"[i], offset + i * m.elem.size
+    elif isinstance(m, Arr):
+        yield dot + "data", offset
+        for i in range(m.ndim):
+            yield f"{dot}shape[{i}]", offset + 8 + 8 * i
+            yield f"{dot}strides[{i}]", offset + 8 + 8 * m.ndim + 8 * i
+    else:
+        for f, t, off in m.fields:
+            yield from _designators(t, dot + f, offset + off)
+
+
+def cxx_signatures(sigs):
+    """(C++ declarations, [(parameter C++ types, result C++ type), ...]) of
+    signatures [(params, result)]: the types named and declared by the
+    header generator (runtime/src/cxx_header.rs, as `pydev.cxx_header`
+    names them), plus static_asserts that C++'s offset of every scalar is
+    the one the adapters read and write (this module's models)."""
+    from . import _native
+
+    models = []
+    for params, result in sigs:
+        models += [m for _, m in params] + ([result] if result is not None else [])
+    text, names = _native.get().cxx_types([_mlir(m) for m in models])
+    asserts = []
+    for m, n in zip(models, names):
         if isinstance(m, Scalar):
-            c = _SCALARS[m.name][0]
-            if c.startswith("__h"):
-                self.needs.add("half")
-            elif c.startswith("__nv_bf"):
-                self.needs.add("bf16")
-            elif c.startswith("__nv_fp8"):
-                self.needs.add("fp8")
-            return c
-        if isinstance(m, Vec):
-            base = _CUDA_VECTOR_BASE.get(m.elem.name)
-            if base is not None:
-                n = f"{base}{m.lanes}"
-                self.needs.add(f"vector:{n}")
-                if ("vec", n) not in self.named:
-                    self.named[("vec", n)] = (m, n)
-                    self._assert(n, m, [(c, i * m.elem.size) for i, c in enumerate("xyzw"[: m.lanes])])
-                self.name(m.elem)
-                return n
-            if m.elem.name in ("float16", "bfloat16") and m.lanes == 2:
-                self.name(m.elem)
-                return "__half2" if m.elem.name == "float16" else "__nv_bfloat162"
-            key = ("vec", f"pydev_{m.elem.name}x{m.lanes}")
-            if key not in self.named:
-                elem = self.name(m.elem)
-                n = key[1]
-                self.named[key] = (m, n)
-                lanes = " ".join(f"{elem} {c};" for c in "xyzw"[: m.lanes])
-                self.defs.append(f"struct alignas({m.align}) {n} {{ {lanes} }};")
-                self._assert(n, m, [(c, i * m.elem.size) for i, c in enumerate("xyzw"[: m.lanes])])
-            return self.named[key][1]
-        if isinstance(m, Arr):
-            self.needs.add("array")
-            return f"cuda::interoperable_array_descriptor<{self.name(m.elem)}, {m.ndim}>"
-        if isinstance(m, Agg):
-            key = ("agg", m.name, m.fields, m.size, m.align)
-            if key in self.named:
-                return self.named[key][1]
-            members = [(f, self.name(t), off) for f, t, off in m.fields]
-            if m.name is None:
-                n = f"__anonymous_tuple_{self.tuples}"
-                self.tuples += 1
-            else:
-                n = m.name
-            self.named[key] = (m, n)
-            natural = max([t.align for _, t, _ in m.fields], default=1)
-            head = f"struct alignas({m.align}) {n}" if m.align > natural else f"struct {n}"
-            self.defs.append(head + " {\n" + "".join(f"  {c} {f};\n" for f, c, _ in members) + "};")
-            self._assert(n, m, [(f, off) for f, _, off in m.fields])
-            return n
-        raise TypeError(f"no C++ type for {m!r}")
-
-    def _assert(self, n, m, offsets):
-        self.asserts.append(f'static_assert(sizeof({n}) == {m.size}, "sizeof({n})");')
-        self.asserts.append(f'static_assert(alignof({n}) == {m.align}, "alignof({n})");')
-        for f, off in offsets:
-            self.asserts.append(f'static_assert(offsetof({n}, {f}) == {off}, "offsetof({n}, {f})");')
-
-    def prelude(self):
-        """Definitions of the CUDA types used, for compilers without CUDA's
-        headers (host C++), and the array descriptor."""
-        out = [NVRTC_STDINT]
-        cuda = "defined(__CUDACC__) || defined(__CUDACC_RTC__)"
-        if "half" in self.needs or "bf16" in self.needs or "fp8" in self.needs:
-            out.append(f"#if {cuda}")
-            if "half" in self.needs:
-                out.append("#include <cuda_fp16.h>")
-            if "bf16" in self.needs:
-                out.append("#include <cuda_bf16.h>")
-            if "fp8" in self.needs:
-                out.append("#include <cuda_fp8.h>")
-            out.append("#else  // the host: layout-equal stand-ins (2-byte and 1-byte structs, as CUDA's)")
-            if "half" in self.needs:
-                out.append("struct alignas(2) __half { unsigned short __x; };\nstruct alignas(4) __half2 { __half x, y; };")
-            if "bf16" in self.needs:
-                out.append("struct alignas(2) __nv_bfloat16 { unsigned short __x; };\nstruct alignas(4) __nv_bfloat162 { __nv_bfloat16 x, y; };")
-            if "fp8" in self.needs:
-                out.append("struct __nv_fp8_e4m3 { unsigned char __x; };\nstruct __nv_fp8_e5m2 { unsigned char __x; };")
-            out.append("#endif")
-        vecs = sorted({k[1] for k in self.named if k[0] == "vec" and not k[1].startswith("pydev_")})
-        if vecs:
-            out.append(f"#if !({cuda}) && !defined(__VECTOR_TYPES_H__)  // CUDA's vector types (vector_types.h)")
-            for n in vecs:
-                m = self.named[("vec", n)][0]
-                elem = _SCALARS[m.elem.name][0]
-                lanes = ", ".join("xyzw"[: m.lanes])
-                out.append(f"struct alignas({m.align}) {n} {{ {elem} {lanes}; }};")
-            out.append("#endif")
-        if "array" in self.needs:
-            out.append(
-                "#ifndef PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\n#define PYDEV_INTEROPERABLE_ARRAY_DESCRIPTOR\n"
-                "namespace cuda {\n"
-                "// spec: Arrays. Strides count elements (as cuda::std::layout_stride).\n"
-                "template <typename dtype, uint64_t ndim>\n"
-                "struct interoperable_array_descriptor {\n  dtype* data;\n  uint64_t shape[ndim];\n  uint64_t strides[ndim];\n};\n"
-                "}  // namespace cuda\n#endif"
-            )
-        return out
+            continue
+        if "," in n:  # a template's name inside the offsetof macro: an alias
+            alias = f"__pydev_assert_t{len(asserts)}"
+            asserts.append(f"typedef {n} {alias};")
+            n = alias
+        for a in [f"static_assert(sizeof({n}) == {m.size}, \"sizeof({n})\");", f"static_assert(alignof({n}) == {m.align}, \"alignof({n})\");"] + [
+            f"static_assert(offsetof({n}, {d}) == {off}, \"offsetof({n}, {d})\");" for d, off in _designators(m)
+        ]:
+            if a not in asserts:
+                asserts.append(a)
+    it = iter(names)
+    out = []
+    for params, result in sigs:
+        cp = [next(it) for _ in params]
+        out.append((cp, "void" if result is None else next(it)))
+    return text + "\n".join(asserts) + "\n", out
 
 
 # --- host: shared library, adapters ---------------------------------------------------------
@@ -547,9 +500,9 @@ def host_adapters(declared):
     argument in its C layout and calls `__pydev_packed_<name>`, which the
     C++ compiler compiles into a C call of `<name>`."""
     ll = ["; pydev host adapters of declared interoperable functions (python/pydev/_interop.py)"]
-    decls = _Decls()
+    decls, ctypes_ = cxx_signatures([(params, result) for _, params, result, *_ in declared])
     cxx_lines = []
-    for name, params, result, *_ in declared:
+    for (name, params, result, *_), (cparams, cres) in zip(declared, ctypes_):
         ir = _IR()
         args = [f"{_reg(m)} %a{i}" for i, (_, m) in enumerate(params)]
         ret = "void" if result is None else _reg(result)
@@ -580,15 +533,13 @@ def host_adapters(declared):
         ll += ir.lines
         ll.append("}")
         # The C++ side: the declaration with the CUDA C++ types, and the call.
-        cparams = [decls.name(m) for _, m in params]
-        cres = "void" if result is None else decls.name(result)
         cxx_lines.append(f'extern "C" {cres} {name}({", ".join(cparams)});')
         call = f"{name}({', '.join(f'*({c}*)a[{i}]' for i, c in enumerate(cparams))})"
         body = call + ";" if result is None else f"*({cres}*)a[{n}] = {call};"
         cxx_lines.append(f'extern "C" void {PACKED_PREFIX}{name}(void** a) {{ {body} }}')
     # The static_asserts check the offsets the LLVM IR adapter writes at
     # against clang's layout of the C++ types the call passes.
-    cxx = "\n".join(["// pydev host shims of declared interoperable functions", *decls.prelude(), *decls.defs, *decls.asserts, *cxx_lines]) + "\n"
+    cxx = "\n".join(["// pydev host shims of declared interoperable functions", decls, *cxx_lines]) + "\n"
     return "\n".join(ll) + "\n", cxx
 
 
@@ -672,8 +623,11 @@ def cuda_adapters(declared, ptx):
     for each declared function [(name, params, result, site)] that the
     kernel's PTX calls through its adapter; a LinkError naming the function
     if the PTX's parameters are not the layout the adapter takes."""
-    decls = _Decls()
     blobs, lines = {}, []
+    declared = [d for d in declared if _ptx_extern(ptx, f"{ADAPTER_PREFIX}{d[0]}") is not None]
+    if not declared:
+        return ""
+    decls, ctypes_ = cxx_signatures([(params, result) for _, params, result, *_ in declared])
 
     def blob(m):
         size, align = _llvm_layout(m)
@@ -681,13 +635,9 @@ def cuda_adapters(declared, ptx):
         blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
         return n, (align, size)
 
-    for name, params, result, site in declared:
+    for (name, params, result, site, *_), (cparams, cres) in zip(declared, ctypes_):
         symbol = f"{ADAPTER_PREFIX}{name}"
         seen = _ptx_extern(ptx, symbol)
-        if seen is None:
-            continue
-        cparams = [decls.name(m) for _, m in params]
-        cres = "void" if result is None else decls.name(result)
         rtypes, want = [], []
         for (_, m), c in zip(params, cparams):
             if isinstance(m, Scalar):
@@ -728,11 +678,9 @@ def cuda_adapters(declared, ptx):
         lines.append(f'extern "C" __device__ {cres} {name}({", ".join(cparams)});')
         sig = ", ".join(f"{t} a{i}" for i, t in enumerate(rtypes))
         lines.append(f'extern "C" __device__ {rres} {symbol}({sig}) {{\n  ' + "\n  ".join(body) + "\n}")
-    if not lines:
-        return ""
     # The static_asserts check the C offsets the copies write at against
     # nvcc's layout of the C++ types the call passes.
-    return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", *decls.prelude(), *decls.defs, *decls.asserts, *blobs.values(), COPY, *lines]) + "\n"
+    return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", decls, *blobs.values(), COPY, *lines]) + "\n"
 
 
 def _run(cmd, what):
@@ -884,9 +832,7 @@ def reverse_adapters(llvm_ir, name, params, result):
             _store_leaf(ir, sty, value, p, off)
     ir.emit("ret void")
     llvm_ir += f"\ndefine void @{RPACKED_PREFIX}{name}(ptr %args) {{\n" + "\n".join(ir.lines) + "\n}\n"
-    decls = _Decls()
-    cparams = [decls.name(m) for _, m in params]
-    cres = "void" if result is None else decls.name(result)
+    decls, [(cparams, cres)] = cxx_signatures([(params, result)])
     n = len(params)
     ptrs = ", ".join([f"(void*)&a{i}" for i in range(n)] + ([] if result is None else ["(void*)&r"]))
     body = f"void* p[] = {{{ptrs or 'nullptr'}}}; {RPACKED_PREFIX}{name}(p);"
@@ -894,7 +840,7 @@ def reverse_adapters(llvm_ir, name, params, result):
         body = f"{cres} r; {body} return r;"
     cxx = "\n".join([
         "// pydev: the C ABI entry of a Python interoperable function (python/pydev/_interop.py)",
-        *decls.prelude(), *decls.defs, *decls.asserts,
+        decls,
         f'extern "C" void {RPACKED_PREFIX}{name}(void**);',
         f'extern "C" {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{ {body} }}',
     ]) + "\n"

@@ -537,6 +537,13 @@ fn cxx_header(py: Python<'_>, filename: &str, source: &str, names: Option<Vec<St
     py.detach(|| pydev_runtime::cxx_header::cxx_header(filename, source, names.as_deref())).map_err(CompileError::new_err)
 }
 
+/// The C++ names of pydev IR types and the declarations they need, as the
+/// header generator names them (`pydev._interop`'s C ABI shims).
+#[pyfunction]
+fn cxx_types(py: Python<'_>, types: Vec<String>) -> PyResult<(String, Vec<String>)> {
+    py.detach(|| pydev_runtime::cxx_header::cxx_types(&types)).map_err(CompileError::new_err)
+}
+
 /// How many tensors `dlpack_capsule` exported are still alive (tests).
 #[pyfunction]
 fn dlpack_live_exports() -> usize {
@@ -570,6 +577,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dlpack_live_exports, m)?)?;
     m.add_function(wrap_pyfunction!(c_layout, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
+    m.add_function(wrap_pyfunction!(cxx_types, m)?)?;
     m.add_function(wrap_pyfunction!(array_layout, m)?)?;
     Ok(())
 }

@@ -334,3 +334,15 @@ def test_ltoir_stage_says_it_is_not_there():
 
     with pytest.raises(pydev.CompileError, match="stage 'ltoir' of 'axpy' is not implemented yet"):
         pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="ltoir")
+
+
+def test_the_header_compiles_under_nvrtc(cudalink, tmp_path):
+    """pydev.cxx_header's header of every aggregate kind under NVRTC (CUDA's
+    own vector and half types; no C library headers there): its
+    static_asserts hold for nvcc's layouts too."""
+    import interop_header_kernels as hk
+
+    h = pydev.cxx_header(hk.Plain, hk.Padded, hk.Over, hk.Nested, hk.WithVectors, hk.WithAligned, hk.Halves, hk.takes_all, hk.tuples, hk.vectors, hk.arrays, hk.kern)
+    src = tmp_path / "uses_header.cu"
+    src.write_text(h + "\n__device__ int64_t use_it(Plain p) { return (int64_t)sizeof(p); }\n")
+    cudalink.nvrtc_ltoir(str(src), "sm_90", "test")

@@ -131,3 +131,26 @@ def test_cpp_calls_python_with_the_header(tmp_path):
     subprocess.run([cc, "-x", "c++", "-std=c++17", str(tmp_path / "main.cpp"), "-x", "none", *objs, "-o", exe, "-lstdc++"], check=True)
     out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split()
     assert [float(x) for x in out] == [0.5, 1.0, -1.5, 15.0, 5.0]
+
+
+def test_shims_name_types_as_the_header():
+    """The C ABI shims (host adapters, cuda adapters, stage="object") take
+    their C++ type names and definitions from the header generator
+    (runtime/src/cxx_header.rs through the native module): each function's
+    prototype in the shims' terms is the header's, and every definition the
+    shims write is the header's."""
+    import re
+
+    import interop_header_kernels as hk
+    import interop_kernels as ik
+    from pydev import _interop
+
+    fns = [hk.tuples, hk.vectors, hk.arrays, ik.vmul, ik.mkpair, ik.cmul, ik.v4add, ik.swapish, ik.row_sum, ik.cross3, ik.nest, ik.vdot3, ik.cmul_cu]
+    for f in fns:
+        params, result = _interop.annotations(f.underlying)
+        decls, [(cparams, cres)] = _interop.cxx_signatures([(params, result)])
+        header = pydev.cxx_header(f)
+        proto = f'extern "C" PYDEV_INTEROP {cres} {f.__name__}({", ".join(f"{c} {n}" for c, (n, _) in zip(cparams, params))});'
+        assert proto in header, (proto, header)
+        for d in re.findall(r"^struct [^;]*?\{.*?^\};", decls, re.S | re.M):
+            assert d in header, (d, header)

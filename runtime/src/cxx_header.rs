@@ -173,7 +173,17 @@ impl Decls {
     }
 
     fn prelude(&self) -> Vec<String> {
-        let mut out = vec!["#include <stddef.h>".to_owned(), "#include <stdint.h>".to_owned()];
+        // NVRTC has no C library headers: the fixed-width types (LP64, as
+        // glibc's) and offsetof from the compiler; pydev._interop's shims
+        // get this prelude through `cxx_types`.
+        let mut out = vec![
+            "#if defined(__CUDACC_RTC__)\n#ifndef PYDEV_RTC_STDINT\n#define PYDEV_RTC_STDINT\n\
+             typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n\
+             typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;\n\
+             #endif\n#ifndef offsetof\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n\
+             #else\n#include <stddef.h>\n#include <stdint.h>\n#endif"
+                .to_owned(),
+        ];
         if self.half || self.bf16 || self.fp8 {
             out.push(format!("#if {CUDA}"));
             if self.half {
@@ -311,4 +321,167 @@ fn prototype(ctx: &melior::Context, m: &Module, d: &mut Decls, f: &ruff_python_a
         }
     };
     Ok(format!("extern \"C\" PYDEV_INTEROP {result} {name}({});", params.join(", ")))
+}
+
+/// The C++ names of pydev IR types `types` (`Ty::mlir` text: `f32`,
+/// `!pydev.vector<3 x f32>`, `!pydev.struct<"vec3", {x: f32, ...}>`,
+/// `!pydev.tuple<...>`, `!pydev.array<f64, 2>`) and the declarations they
+/// need (prelude, definitions, `static_assert`s), named as the header names
+/// them: the C ABI shims of `pydev._interop` use this, so a shim and a header
+/// name every type alike.
+pub fn cxx_types(types: &[String]) -> Result<(String, Vec<String>), String> {
+    let ctx = pydev_dialect::new_pipeline_context();
+    let mut d = Decls::default();
+    let mut names = Vec::new();
+    for text in types {
+        let t = parse_ty(text).ok_or_else(|| format!("cannot read the type {text}"))?;
+        names.push(d.name(&ctx, &t).map_err(|e| format!("{t} cannot cross the C ABI: {e}"))?);
+    }
+    let mut out = d.prelude();
+    out.extend(d.defs);
+    out.extend(d.asserts);
+    Ok((out.join("\n") + "\n", names))
+}
+
+/// A type of `Ty::mlir`'s text (the value types that cross the C ABI).
+fn parse_ty(text: &str) -> Option<Ty> {
+    let mut p = TyParser { s: text.trim(), memo: std::collections::HashMap::new() };
+    let t = p.ty()?;
+    p.s.trim().is_empty().then_some(t)
+}
+
+struct TyParser<'s> {
+    s: &'s str,
+    /// One `StructDef` per struct type text.
+    memo: std::collections::HashMap<String, std::rc::Rc<pydev_frontend_python::types::StructDef>>,
+}
+
+impl TyParser<'_> {
+    fn eat(&mut self, prefix: &str) -> bool {
+        let t = self.s.trim_start();
+        match t.strip_prefix(prefix) {
+            Some(rest) => {
+                self.s = rest;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn word(&mut self) -> &str {
+        let t = self.s.trim_start();
+        let end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(t.len());
+        let (w, rest) = t.split_at(end);
+        self.s = rest;
+        w
+    }
+
+    fn number(&mut self) -> Option<u64> {
+        self.word().parse().ok()
+    }
+
+    fn ty(&mut self) -> Option<Ty> {
+        use pydev_frontend_python::types::{ArrayLayout, Space, StructDef};
+        if self.eat("!pydev.vector<") {
+            let lanes = self.number()? as u32;
+            self.eat("x").then_some(())?;
+            let elem = self.ty()?;
+            self.eat(">").then_some(())?;
+            return Some(Ty::Vector { elem: Box::new(elem), lanes });
+        }
+        if self.eat("!pydev.tuple<") {
+            let mut items = Vec::new();
+            while !self.eat(">") {
+                items.push(self.ty()?);
+                self.eat(",");
+            }
+            return Some(Ty::Tuple(items));
+        }
+        if self.eat("!pydev.array<") {
+            let dtype = self.ty()?;
+            self.eat(",").then_some(())?;
+            let ndim = self.number()? as u32;
+            let (mut layout, mut readonly) = (ArrayLayout::Strided, false);
+            while self.eat(",") {
+                match self.word() {
+                    "c" => layout = ArrayLayout::C,
+                    "f" => layout = ArrayLayout::F,
+                    "readonly" => readonly = true,
+                    _ => return None,
+                }
+            }
+            self.eat(">").then_some(())?;
+            return Some(Ty::Array { dtype: Box::new(dtype), ndim, layout, readonly, space: Space::Global });
+        }
+        if self.eat("!pydev.struct<") {
+            let start = self.s;
+            self.eat("\"").then_some(())?;
+            let name = self.word().to_owned();
+            self.eat("\"").then_some(())?;
+            self.eat(",").then_some(())?;
+            self.eat("{").then_some(())?;
+            let mut fields = Vec::new();
+            while !self.eat("}") {
+                let f = self.word().to_owned();
+                self.eat(":").then_some(())?;
+                fields.push((f, self.ty()?));
+                self.eat(",");
+            }
+            let align = if self.eat(",") {
+                (self.word() == "align").then_some(())?;
+                self.number()?
+            } else {
+                0
+            };
+            self.eat(">").then_some(())?;
+            let key = start[..start.len() - self.s.len()].to_owned();
+            let def = self.memo.entry(key).or_insert_with(|| std::rc::Rc::new(StructDef { name, fields, align })).clone();
+            return Some(Ty::Struct(def));
+        }
+        Some(match self.word() {
+            "i1" => Ty::Bool,
+            "f16" => Ty::Float(FloatKind::F16),
+            "bf16" => Ty::Float(FloatKind::BF16),
+            "f32" => Ty::Float(FloatKind::F32),
+            "f64" => Ty::Float(FloatKind::F64),
+            "f8E4M3FN" => Ty::Float(FloatKind::F8E4M3),
+            "f8E5M2" => Ty::Float(FloatKind::F8E5M2),
+            w => {
+                let (signed, bits) = w.strip_prefix("si").map(|b| (true, b)).or_else(|| w.strip_prefix("ui").map(|b| (false, b)))?;
+                Ty::Int { bits: bits.parse().ok()?, signed }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cxx_types, parse_ty};
+
+    #[test]
+    fn type_text_round_trips() {
+        for t in [
+            "f32",
+            "i1",
+            "si8",
+            "ui64",
+            "bf16",
+            "f8E4M3FN",
+            "!pydev.vector<3 x f32>",
+            "!pydev.tuple<si32, !pydev.vector<2 x f16>>",
+            "!pydev.struct<\"cplx16\", {re: f32, im: f32}, align 16>",
+            "!pydev.struct<\"outer\", {a: !pydev.struct<\"vec3\", {x: f32, y: f32, z: f32}>, b: si8}>",
+            "!pydev.array<f64, 2>",
+        ] {
+            assert_eq!(parse_ty(t).map(|t| t.mlir()).as_deref(), Some(t));
+        }
+        assert!(parse_ty("!pydev.vector<3 x f32").is_none());
+    }
+
+    #[test]
+    fn names_are_the_headers() {
+        let (text, names) = cxx_types(&["!pydev.vector<3 x f32>".into(), "!pydev.struct<\"cplx16\", {re: f32, im: f32}, align 16>".into(), "!pydev.array<f64, 2>".into()]).unwrap();
+        assert_eq!(names, ["float3", "cplx16", "cuda::interoperable_array_descriptor<double, 2>"]);
+        assert!(text.contains("struct alignas(16) cplx16 {") && text.contains("static_assert(offsetof(cplx16, im) == 4"), "{text}");
+    }
 }
