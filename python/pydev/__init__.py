@@ -17,12 +17,12 @@ __version__ = "0.1.0"
 from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
 from ._program import Program  # noqa: E402
-from ._streams import Stream  # noqa: E402
+from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
 
 __all__ = [
     "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
-    "Stream", "default_stream", "create_stream", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
+    "Stream", "default_stream", "create_stream", "Device", "current_device", "device_count", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
     "compile", "cxx_header", "stats", "Program", "ir",
 ]
 
@@ -69,20 +69,42 @@ _DEFAULT_STREAMS = {}
 
 def default_stream():
     """The default stream of the active target (on cuda: the legacy default
-    stream, handle 0). One object per target, so that the arguments of
-    launches on it stay alive until it synchronizes."""
+    stream, handle 0, of the current device). One object per target and
+    device, so that the arguments of launches on it stay alive until it
+    synchronizes."""
     target = active_target()
-    if target not in _DEFAULT_STREAMS:
-        _DEFAULT_STREAMS[target] = Stream(target, 0)
-    return _DEFAULT_STREAMS[target]
+    key = (target, _streams.current_device() if target == "cuda" else 0)
+    s = _DEFAULT_STREAMS.get(key)
+    if s is None:
+        s = _DEFAULT_STREAMS[key] = Stream(target, 0, device=key[1])
+    return s
 
 
-def create_stream():
-    """A new stream of the active target (on cuda: a non-blocking driver stream)."""
+def create_stream(device=None):
+    """A new stream of the active target (on cuda: a non-blocking driver
+    stream of `device`, by default the current device)."""
     target = active_target()
     if target == "host":
         return Stream("host", 0)
-    return Stream("cuda", _native.get().cuda_stream_create(), owned=True)
+    dev = _device_of(None, device, target)
+    return Stream("cuda", _native.get().cuda_stream_create(dev), owned=True, device=dev)
+
+
+def _device_of(stream, device, target):
+    """The cuda device of a new array or stream: `device` (an ordinal or a
+    pydev.Device), else `stream`'s (a pydev.Stream), else the current
+    device; a `device` other than `stream`'s is a ValueError."""
+    if target != "cuda":
+        if device is not None and int(Device(device)) != 0:
+            raise ValueError(f"device={int(device)}: the host target has only device 0")
+        return 0
+    on = stream.device if isinstance(stream, Stream) and stream.target == "cuda" else None
+    if device is None:
+        return on if on is not None else _streams.current_device()
+    dev = Device(device).id
+    if on is not None and on != dev:
+        raise ValueError(f"device={dev}, but stream is a stream of cuda device {on}: pass a stream of device {dev} (pydev.create_stream(device={dev}))")
+    return dev
 
 
 def _target_and_handle(stream):
@@ -91,28 +113,32 @@ def _target_and_handle(stream):
     return target, handle
 
 
-def device_array(shape, dtype=_np.float64, stream=None):
-    """An uninitialized array on the active target."""
+def device_array(shape, dtype=_np.float64, stream=None, device=None):
+    """An uninitialized array on the active target (on cuda: on `device`,
+    by default `stream`'s device or the current device)."""
     target, _ = _target_and_handle(stream)
-    return DeviceArray(shape, dtype, target, stream=stream)
+    return DeviceArray(shape, dtype, target, stream=stream, device=_device_of(stream, device, target))
 
 
-def zeros(shape, dtype=_np.float64, stream=None):
-    """An array of zeros on the active target."""
+def zeros(shape, dtype=_np.float64, stream=None, device=None):
+    """An array of zeros on the active target (on `device`, as device_array)."""
     target, _ = _target_and_handle(stream)
     host = _np.zeros(shape, _arrays._as_dtype(dtype))
     if target == "host":
+        _device_of(stream, device, target)
         return DeviceArray(host.shape, host.dtype, target, stream=stream, _host=host)
-    return to_device(host, stream=stream)
+    return to_device(host, stream=stream, device=device)
 
 
-def to_device(array, stream=None):
+def to_device(array, stream=None, device=None):
     """A copy of `array` (NumPy, anything array-like, or any DLPack / CAI
     array) on the active target, as a DeviceArray in the same layout: C or
     Fortran order kept, a strided view copied compactly in the order of its
-    strides (NumPy's order='K'), as CuPy and Numba copy."""
+    strides (NumPy's order='K'), as CuPy and Numba copy. On cuda it is on
+    `device` (an ordinal or a pydev.Device), by default `stream`'s device
+    or the current device."""
     target, handle = _target_and_handle(stream)
-    return _arrays.device_copy(array, target, stream=stream, handle=handle)
+    return _arrays.device_copy(array, target, stream=stream, handle=handle, device=_device_of(stream, device, target))
 
 
 def to_host(array):

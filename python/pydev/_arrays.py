@@ -23,13 +23,16 @@ CUDA_DEVICES = ("cuda", "cuda_host", "cuda_managed")
 
 class ArrayArg:
     """A validated array argument: pointer, shape, element strides, dtype,
-    read-only flag, where it lives, what must stay alive while the kernel
-    runs, and (CAI v3) the stream its producer last used."""
+    read-only flag, where it lives (`device`: "cpu", "cuda"...; `device_id`:
+    the cuda device ordinal when the protocol says it, None when the driver
+    is to be asked), what must stay alive while the kernel runs, and (CAI
+    v3) the stream its producer last used."""
 
-    def __init__(self, data, shape, strides, dtype, readonly, device, keep, stream=None, protocol="NumPy"):
+    def __init__(self, data, shape, strides, dtype, readonly, device, keep, stream=None, protocol="NumPy", device_id=None):
         self.data, self.shape, self.strides = int(data), tuple(shape), tuple(strides)
         self.dtype, self.readonly, self.device = np.dtype(dtype), bool(readonly), device
         self.keep, self.stream, self.protocol = keep, stream, protocol
+        self.device_id = device_id
 
     @property
     def size(self):
@@ -113,7 +116,7 @@ def from_dlpack(obj, position, stream=None):
     t = _dlpack.DLPackTensor(capsule, where)
     # The tensor (and through it the producer's memory) stays alive with
     # the ArrayArg; its deleter runs when that is released.
-    return ArrayArg(t.data, t.shape, t.strides, t.dtype, t.readonly, t.device, keep=(obj, t), protocol="DLPack")
+    return ArrayArg(t.data, t.shape, t.strides, t.dtype, t.readonly, t.device, keep=(obj, t), protocol="DLPack", device_id=t.device_id)
 
 
 # --- the CUDA Array Interface -----------------------------------------------------------
@@ -257,12 +260,34 @@ def array_arg(obj, position, stream=None):
     return None
 
 
-def check_device(arg, position, target):
-    """Where the array lives must suit the target: raises ValueError."""
+def check_device(arg, position, target, device=None, name=None):
+    """Where the array lives must suit the target, and on cuda the launch's
+    `device` (None: the current device): raises ValueError naming the
+    argument (`name`: its parameter name) and both devices. Device memory
+    of a CUDA Array Interface producer, which does not say its device, is
+    asked of the driver where the process sees more than one device."""
     if target == "cuda" and arg.device not in CUDA_DEVICES:
         raise ValueError(f"argument {position}: a host (CPU) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device(a)")
     if target == "host" and arg.device not in CPU_DEVICES:
         raise ValueError(f"argument {position}: a CUDA device array ({arg.protocol}) cannot be passed to a host launch: copy it with pydev.to_host(a), or run on the cuda target (PYDEV_TARGET=cuda)")
+    if target != "cuda" or arg.device != "cuda":
+        return  # pinned host and managed memory: every device reaches it
+    native = _native.get()
+    on = arg.device_id
+    if on is None:
+        if not arg.data or native.cuda_device_count() < 2:
+            return
+        on = native.cuda_pointer_device(arg.data)
+        if on is None:
+            return  # memory the driver did not allocate, or that every device reaches
+    if device is None:
+        device = native.cuda_current_device()
+    if on != device:
+        what = f"argument {position} ('{name}')" if name else f"argument {position}"
+        raise ValueError(
+            f"{what} is on cuda device {on}, but the launch runs on device {device}: launch under pydev.Device({on}) "
+            f"(or the framework's own device selection), or copy it with pydev.to_device(a, device={device})"
+        )
 
 
 def cai_sync_enabled():
@@ -373,9 +398,11 @@ class DeviceArray:
     an array in another layout (`to_device` of a Fortran-ordered array has
     Fortran strides, as in CuPy and Numba); every export and copy keeps it.
     `_order`: on cuda, the axes in memory, outermost first (None: C order);
-    on host, `_host` holds the layout."""
+    on host, `_host` holds the layout. `device`: the ordinal of the cuda
+    device its memory is on (None when made: the current device; 0 on
+    host), which DLPack's `__dlpack_device__` reports."""
 
-    def __init__(self, shape, dtype, target, stream=None, _host=None, _order=None):
+    def __init__(self, shape, dtype, target, stream=None, _host=None, _order=None, device=None):
         dtype = _as_dtype(dtype)
         shape = tuple(int(e) for e in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
         if dtype.subdtype is not None:  # NumPy's rule: a sub-array dtype adds dimensions
@@ -383,6 +410,9 @@ class DeviceArray:
         if any(e < 0 for e in shape):
             raise ValueError(f"negative dimensions are not allowed: {shape}")
         self.shape, self.dtype, self.target = shape, dtype, target
+        if device is None:
+            device = _native.get().cuda_current_device() if target == "cuda" else 0
+        self.device = int(device)
         self.stream = stream
         self._stream_handle = _stream_handle(stream)
         self._last_stream = None  # the stream of the last launch that used it (None: nothing pending)
@@ -393,7 +423,7 @@ class DeviceArray:
             if self._host is None:
                 self._host = np.empty(self.shape, self.dtype)
         else:
-            self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1))
+            self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1), self.device)
         # The launch fast path's view (python/src/dispatch.rs): the packed
         # descriptor, fixed for the array's life, and an interned key that
         # names the target and the signature, for numbers' dtypes.
@@ -401,7 +431,7 @@ class DeviceArray:
         if self.shape and dtype.isbuiltin == 1 and _types.dtype_name(dtype) is not None:
             arg = self._arg(0)
             self._desc = arg.descriptor()
-            key = f"{target}:{arg.signature((), 0)}"
+            key = f"{target}:{self.device}:{arg.signature((), 0)}"
             self._fast_key = _FAST_KEYS.setdefault(key, key)
 
     @property
@@ -443,7 +473,7 @@ class DeviceArray:
         if ptr:
             self._ptr = 0
             try:
-                _native.get().cuda_free(ptr)
+                _native.get().cuda_free(ptr, self.device)
             except Exception:
                 pass
 
@@ -453,7 +483,7 @@ class DeviceArray:
         # A launch on another stream first waits for the one it was last used on.
         pending = None if self._last_stream is None else normalize_stream(self._last_stream)
         return ArrayArg(self._ptr, self.shape, self._elem_strides(), self.dtype, False, "cuda", keep=self,
-                        stream=pending, protocol="pydev.DeviceArray")
+                        stream=pending, protocol="pydev.DeviceArray", device_id=self.device)
 
     # host exports
     @property
@@ -484,13 +514,13 @@ class DeviceArray:
             # The consumer's stream waits for the work queued on ours.
             ours = normalize_stream(self._last_stream)
             if normalize_stream(stream) != ours:
-                _native.get().cuda_stream_wait(stream, ours)
+                _native.get().cuda_stream_wait(stream, ours, self.device)
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         strides = None if self._c_order() else self._elem_strides()
-        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, strides=strides, versioned=versioned)
+        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, device_id=self.device, strides=strides, versioned=versioned)
 
     def __dlpack_device__(self):
-        return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, 0)
+        return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, self.device)
 
     # the CUDA Array Interface
     @property
@@ -512,17 +542,18 @@ class DeviceArray:
         native = _native.get()
         handle = _stream_handle(stream) if stream is not None else self._stream_handle
         if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
-            native.cuda_stream_wait(handle, self._last_stream)
+            native.cuda_stream_wait(handle, self._last_stream, self.device)
         out, memory = empty_in_order(self.shape, self.dtype, self._order)
         if self.nbytes:
-            native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle)
+            native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle, self.device)
         return out
 
     def __repr__(self):
-        return f"<pydev.DeviceArray shape={self.shape} dtype={self.dtype} target={self.target}>"
+        on = f" device={self.device}" if self.target == "cuda" else ""
+        return f"<pydev.DeviceArray shape={self.shape} dtype={self.dtype} target={self.target}{on}>"
 
 
-def device_copy(array, target, stream=None, handle=0):
+def device_copy(array, target, stream=None, handle=0, device=None):
     """`pydev.to_device`: a DeviceArray on `target` with the elements of
     `array` (NumPy, array-like, or any DLPack / CAI array) in its layout
     (`layout_order`: C or Fortran order kept, a strided view compact)."""
@@ -540,9 +571,9 @@ def device_copy(array, target, stream=None, handle=0):
         host = memory if order == tuple(range(a.ndim)) else memory.transpose(_inverse(order))
         return DeviceArray(a.shape, a.dtype, target, stream=stream, _host=host)
     memory = compact(a, order, copy=False)
-    d = DeviceArray(a.shape, a.dtype, target, stream=stream, _order=order)
+    d = DeviceArray(a.shape, a.dtype, target, stream=stream, _order=order, device=device)
     if a.nbytes:
-        _native.get().cuda_memcpy_htod(d._ptr, memory.reshape(-1).view(np.uint8), a.nbytes, handle)
+        _native.get().cuda_memcpy_htod(d._ptr, memory.reshape(-1).view(np.uint8), a.nbytes, handle, d.device)
     return d
 
 

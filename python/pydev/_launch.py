@@ -469,10 +469,10 @@ def _interop_links(f):
 # --- arguments ----------------------------------------------------------------------------
 
 
-def pack_args(kernel, args, target, handle=0, check_device=True, start=0):
+def pack_args(kernel, args, target, handle=0, check_device=True, start=0, device=None):
     """(signature string, packed arguments, ArrayArgs) for `args` (the
     first at position `start`); with `check_device`, arrays must live where
-    `target` runs."""
+    `target` runs (on cuda: on `device`, None for the current one)."""
     structs = kernel._structs if kernel is not None else list  # looked up only for structured dtypes
     sig, packed, arrays = [], [], []
     for i, a in enumerate(args, start):
@@ -495,8 +495,10 @@ def pack_args(kernel, args, target, handle=0, check_device=True, start=0):
             sig.append(t)
             packed.append(b)
     if check_device:  # after every argument's protocol data is validated
+        code = getattr(getattr(kernel, "underlying", None), "__code__", None)
+        names = code.co_varnames[: code.co_argcount] if code is not None else ()
         for i, arr in arrays:
-            _arrays.check_device(arr, i, target)
+            _arrays.check_device(arr, i, target, device, names[i] if i < len(names) else None)
     return ", ".join(sig), packed, [arr for _, arr in arrays]
 
 
@@ -518,25 +520,50 @@ def dim3(value, name):
     return v
 
 
-_ARCH = None
+_ARCHS = {}  # device ordinal -> sm_XY
 
 
-def cuda_arch():
-    """The architecture to compile for on the cuda target: $PYDEV_ARCH, else
-    the device's (when the native module can tell), else sm_90."""
-    global _ARCH
+def cuda_arch(device=None):
+    """The architecture to compile for on the cuda target: $PYDEV_ARCH (for
+    every device), else that of `device` (None: the current device; when
+    the native module can tell), else sm_90. Programs are compiled and
+    cached per architecture and loaded per device."""
     env = os.environ.get("PYDEV_ARCH", "").strip()
     if env:
         if not _ARCH_RE.match(env):
             raise ValueError(f"PYDEV_ARCH must look like sm_90, got {env!r}")
         return env
-    if _ARCH is None:
-        query = getattr(_native.get(), "cuda_arch", None)
+    native = _native.get()
+    if device is None:
+        current = getattr(native, "cuda_current_device", None)
         try:
-            _ARCH = query() if query is not None else "sm_90"
+            device = current() if current is not None else 0
         except Exception:
-            _ARCH = "sm_90"
-    return _ARCH
+            device = 0
+    arch = _ARCHS.get(device)
+    if arch is None:
+        query = getattr(native, "cuda_arch", None)
+        try:
+            arch = (query(device) if device else query()) if query is not None else "sm_90"
+        except Exception:
+            arch = "sm_90"
+        _ARCHS[device] = arch
+    return arch
+
+
+def launch_device(target, stream=None):
+    """The device a cuda launch on this thread runs on (that of the current
+    CUDA context, else device 0; None on the host); a pydev.Stream of
+    another device is a ValueError naming `stream`."""
+    if target != "cuda":
+        return None
+    device = _native.get().cuda_current_device()
+    if isinstance(stream, _streams.Stream) and stream.device != device:
+        raise ValueError(
+            f"stream is a stream of cuda device {stream.device}, but the launch runs on device {device} (the current device): "
+            f"launch under pydev.Device({stream.device}), or on a stream of device {device}"
+        )
+    return device
 
 
 # --- the launch fast path -------------------------------------------------------------------
@@ -680,6 +707,7 @@ def launch_config(grid, block, stream, shared):
     target = active_target()
     if isinstance(stream, _streams.Stream) and stream.target != target:
         raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+    launch_device(target, stream)
     return target, handle, grid, block
 
 
@@ -724,8 +752,9 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
     if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed
         names = ", ".join(code.co_varnames[: code.co_argcount])
         raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
-    signature, packed, arrays = pack_args(f, args, target, handle)
-    arch = cuda_arch() if target == "cuda" else "host"
+    device = launch_device(target)
+    signature, packed, arrays = pack_args(f, args, target, handle, device=device)
+    arch = cuda_arch(device) if target == "cuda" else "host"
     prog = f.program(signature, target, arch, const_args=const_args(f, args))
     run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
     if fast:

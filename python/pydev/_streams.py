@@ -1,6 +1,8 @@
 """Streams: `pydev.Stream` on either target, and the objects `launch`
 accepts as its `stream` (a pydev.Stream, a cuda.core Stream, anything with
-the `__cuda_stream__` protocol)."""
+the `__cuda_stream__` protocol); devices: `pydev.Device`."""
+import threading
+
 from . import _native
 
 
@@ -8,17 +10,20 @@ class Stream:
     """A stream of a target. On `cuda` it is a driver stream (handle 0 is
     the legacy default stream) and implements `__cuda_stream__`; on `host`
     launches run at once, so `synchronize()` has nothing left to wait for.
-    Arguments of launches on the stream stay alive until it synchronizes."""
+    Arguments of launches on the stream stay alive until it synchronizes.
+    `device`: the ordinal of the cuda device it belongs to (0 on host);
+    launches on it must run on that device."""
 
-    def __init__(self, target, handle=0, owned=False):
+    def __init__(self, target, handle=0, owned=False, device=0):
         self.target = target
         self.handle = int(handle)
+        self.device = int(device)
         self._owned = owned
         self._keep = []
 
     def synchronize(self):
         if self.target == "cuda":
-            _native.get().cuda_stream_synchronize(self.handle)
+            _native.get().cuda_stream_synchronize(self.handle, self.device)
         self._keep.clear()
 
     @property
@@ -32,13 +37,14 @@ class Stream:
         return (0, self.handle)
 
     def __eq__(self, other):
-        return isinstance(other, Stream) and (other.target, other.handle) == (self.target, self.handle)
+        return isinstance(other, Stream) and (other.target, other.handle, other.device) == (self.target, self.handle, self.device)
 
     def __hash__(self):
-        return hash((self.target, self.handle))
+        return hash((self.target, self.handle, self.device))
 
     def __repr__(self):
-        return f"<pydev.Stream {self.target} {self.handle:#x}>"
+        on = f" device {self.device}" if self.target == "cuda" and self.device else ""
+        return f"<pydev.Stream {self.target}{on} {self.handle:#x}>"
 
 
 def stream_handle(stream):
@@ -76,3 +82,115 @@ def keep_alive(stream, arrays):
         stream._keep.append(arrays)
         if len(stream._keep) > MAX_PENDING:
             stream.synchronize()
+
+
+# --- devices --------------------------------------------------------------------------------
+
+_SAVED = threading.local()  # per thread: the contexts `with pydev.Device(n):` replaced
+
+
+def _cuda():
+    """The native module when the cuda target is usable, else None."""
+    from . import active_target
+
+    return _native.get() if active_target() == "cuda" else None
+
+
+def current_device():
+    """The ordinal of the device a cuda launch on this thread runs on: that
+    of the thread's current CUDA context (set by cuda.core's
+    `Device(n).set_current()`, CuPy's and PyTorch's device selection, or
+    `pydev.Device(n)`), else device 0. 0 on the host target."""
+    native = _cuda()
+    return native.cuda_current_device() if native is not None else 0
+
+
+def device_count():
+    """How many cuda devices the driver reports (1 on the host target: the CPU)."""
+    native = _cuda()
+    return native.cuda_device_count() if native is not None else 1
+
+
+class Device:
+    """A cuda device by ordinal, as cuda.core's and CuPy's `Device`:
+    `pydev.Device(1).set_current()` makes its primary context current on
+    the calling thread (later launches, allocations and streams of the
+    thread use it, as they do after cuda.core's `set_current()` or
+    `cupy.cuda.Device(1).use()`); `with pydev.Device(1): ...` does so for
+    the block and then makes the previous context current again.
+    `pydev.Device()` is the current device. `.id`, `.arch` ("sm_80"),
+    `.compute_capability` ((8, 0)), `synchronize()`; `int(d)` is the ordinal.
+    On the host target only device 0 exists."""
+
+    def __init__(self, device_id=None):
+        if device_id is None:
+            device_id = current_device()
+        if isinstance(device_id, Device):
+            device_id = device_id.id
+        if isinstance(device_id, bool) or not isinstance(device_id, int) and not hasattr(device_id, "__index__"):
+            raise TypeError(f"device must be an int ordinal, got {type(device_id).__name__}")
+        device_id = int(device_id.__index__())
+        n = device_count()
+        if not 0 <= device_id < n:
+            raise ValueError(f"there is no cuda device {device_id}: {n} device{'s' * (n != 1)} (0{f' to {n - 1}' if n > 1 else ''})")
+        self.id = device_id
+
+    def set_current(self):
+        """Makes this device's primary context current on the calling thread."""
+        native = _cuda()
+        if native is not None:
+            native.cuda_set_device(self.id)
+
+    use = set_current  # CuPy's name
+
+    def __enter__(self):
+        native = _cuda()
+        stack = getattr(_SAVED, "stack", None)
+        if stack is None:
+            stack = _SAVED.stack = []
+        stack.append(native.cuda_current_context() if native is not None else None)
+        if native is not None:
+            native.cuda_set_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        saved = _SAVED.stack.pop()
+        if saved is not None:
+            _native.get().cuda_set_context(saved)
+        return False
+
+    @property
+    def arch(self):
+        """`sm_XY` of the device ("host" on the host target)."""
+        native = _cuda()
+        return native.cuda_arch(self.id) if native is not None else "host"
+
+    @property
+    def compute_capability(self):
+        arch = self.arch
+        if arch == "host":
+            return None
+        digits = arch[3:]
+        return int(digits[:-1]), int(digits[-1])
+
+    def synchronize(self):
+        """Waits for all work queued on the device."""
+        native = _cuda()
+        if native is not None:
+            native.cuda_synchronize(self.id)
+
+    def __index__(self):
+        return self.id
+
+    __int__ = __index__
+
+    def __eq__(self, other):
+        if isinstance(other, Device):
+            return other.id == self.id
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(("pydev.Device", self.id))
+
+    def __repr__(self):
+        return f"<pydev.Device {self.id}>"

@@ -15,6 +15,15 @@
 //! array last used on another stream sends the launch to the general path
 //! (which makes the stream wait), and each launch's arguments stay alive on
 //! its pydev.Stream until that synchronizes.
+//!
+//! Devices: entries are kept per device (the device of the calling thread's
+//! current context, read once a launch), so a program loaded for one
+//! device never launches on another, and an argument on another device
+//! than the launch's sends it to the general path, which says which: a
+//! DeviceArray's key names its device, a DLPack export carries its device,
+//! and a CUDA Array Interface pointer is asked of the driver
+//! (`cuPointerGetAttributes`, once per distinct pointer) only where the
+//! process sees more than one device.
 
 use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
@@ -135,7 +144,8 @@ pub struct Dispatch {
     ndarray: Py<PyType>,
     device_array: Py<PyType>,
     globals: Py<PyDict>,
-    entries: Mutex<HashMap<Vec<KeyPart>, Entry>>,
+    /// By (device, argument key): the device of the launch (0 on the host).
+    entries: Mutex<HashMap<(i32, Vec<KeyPart>), Entry>>,
     /// Types registered as foreign cuda arrays, by address: DLPack
     /// producers (exported to compute the key) or CUDA Array Interface ones.
     foreign: Mutex<HashMap<usize, Foreign>>,
@@ -278,14 +288,19 @@ impl Dispatch {
     /// them; `None` when an array has no fast path (a NumPy array that
     /// exports no buffer, or any on cuda; a DeviceArray without a key; a
     /// DLPack export that fails or is not a plain cuda array of device 0).
-    /// `cuda`: the launch's stream handle on the cuda target.
-    fn key<'py>(&self, args: &Bound<'py, PyTuple>, cuda: Option<usize>) -> PyResult<Option<Keyed<'py>>> {
+    /// `cuda`: the launch's stream handle on the cuda target; `device`: the
+    /// launch's device (cuda), which every foreign array must be on.
+    fn key<'py>(&self, args: &Bound<'py, PyTuple>, cuda: Option<usize>, device: i32) -> PyResult<Option<Keyed<'py>>> {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
         let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), exchanged: Vec::new(), streams: Vec::new(), waits: Vec::new(), held: Vec::new() };
         let mut apis: Vec<capi::ExchangeApi> = Vec::new();
         let foreign = |ty: usize| if cuda.is_some() { self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied() } else { None };
+        // CUDA Array Interface pointers asked of the driver this launch
+        // (with several devices only: with one, every pointer is on it).
+        let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
+        let mut asked: Vec<usize> = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
             if ty == ndarray as usize {
@@ -306,7 +321,7 @@ impl Dispatch {
             } else if let (Some(handle), Some(Foreign { kind, exchange })) = (cuda, foreign(ty)) {
                 if let Some(api) = exchange {
                     let Some((view, managed)) = api.export(&a) else { return Ok(None) };
-                    if view.device != (2, 0) || view.lanes != 1 {
+                    if view.device != (2, device) || view.lanes != 1 {
                         return Ok(None);
                     }
                     keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
@@ -319,6 +334,14 @@ impl Dispatch {
                 }
                 if matches!(kind, Kind::Cai) {
                     let Some(view) = cai_view(&a)? else { return Ok(None) };
+                    let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
+                    if several && ptr != 0 && !asked.contains(&ptr) {
+                        match cuda::pointer_device(ptr) {
+                            Ok(Some(d)) if d != device => return Ok(None), // the general path names both devices
+                            Ok(_) => asked.push(ptr),
+                            Err(_) => return Ok(None),
+                        }
+                    }
                     keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
                     keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                     keyed.streams.extend(view.stream);
@@ -331,8 +354,8 @@ impl Dispatch {
                 kwargs.set_item(intern!(py, "max_version"), (1, 0))?;
                 let Ok(capsule) = a.call_method(intern!(py, "__dlpack__"), (), Some(&kwargs)) else { return Ok(None) };
                 let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
-                if view.device != (2, 0) || view.lanes != 1 {
-                    return Ok(None); // kDLCUDA, device 0; vectors take the general path
+                if view.device != (2, device) || view.lanes != 1 {
+                    return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
                 }
                 keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
@@ -343,7 +366,7 @@ impl Dispatch {
             }
         }
         for api in apis {
-            let Ok(stream) = api.current_work_stream(py, 0) else { return Ok(None) };
+            let Ok(stream) = api.current_work_stream(py, device) else { return Ok(None) };
             keyed.waits.extend(stream.map(|s| if s == 0 { 1 } else { s }));
         }
         Ok(Some(keyed))
@@ -414,7 +437,8 @@ impl Dispatch {
                 }
             }
         }
-        let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream))? else { return Ok(false) };
+        let device = if cuda { cuda::current_device().map_err(crate::cuda_error)? } else { 0 };
+        let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream), device)? else { return Ok(false) };
         let globals = self.globals.bind(py);
         let seen = names.into_iter().map(|n| Ok((n.clone().unbind(), globals.get_item(&n)?.map(Bound::unbind)))).collect::<PyResult<Vec<_>>>()?;
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
@@ -425,7 +449,7 @@ impl Dispatch {
             let now = cell_contents(&c).map(Bound::unbind);
             (c.unbind(), now)
         });
-        entries.insert(key, Entry { program, kinds, seen, cells: cells.collect() });
+        entries.insert((device, key), Entry { program, kinds, seen, cells: cells.collect() });
         Ok(true)
     }
 
@@ -439,18 +463,34 @@ impl Dispatch {
     #[pyo3(signature = (args, grid, block, shared, stream=None, handle=None))]
     fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
-        let (handle, keep) = match stream {
-            None => (handle.cloned(), None),
+        let (handle, keep, stream_device) = match stream {
+            None => (handle.cloned(), None, None),
             Some(s) => {
                 let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                 if keep.len() >= MAX_PENDING {
                     return Ok(false); // the general path synchronizes the stream
                 }
-                (Some(s.getattr(intern!(py, "handle"))?), Some(keep))
+                (Some(s.getattr(intern!(py, "handle"))?), Some(keep), Some(s.getattr(intern!(py, "device"))?))
             }
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
-        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits, held }) = self.key(args, cuda)? else { return Ok(false) };
+        // The launch's device: that of the thread's current context (one
+        // cuCtxGetCurrent); a pydev.Stream of another device is the
+        // general path's to refuse.
+        let device = match cuda {
+            Some(_) => match cuda::current_device() {
+                Ok(d) => d,
+                Err(_) => return Ok(false), // the general path says why
+            },
+            None => 0,
+        };
+        if let (Some(_), Some(sd)) = (cuda, &stream_device) {
+            if sd.extract::<i32>().ok() != Some(device) {
+                return Ok(false);
+            }
+        }
+        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits, held }) = self.key(args, cuda, device)? else { return Ok(false) };
+        let key = (device, key);
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
         let (program, packed) = {
@@ -523,7 +563,7 @@ impl Dispatch {
                     // SAFETY: `ours` is the launch's stream (a pydev.Stream's
                     // or a __cuda_stream__ object's handle) and `s` a stream
                     // a producer named for its pending work.
-                    unsafe { cuda::stream_wait(ours, s) }.map_err(crate::cuda_error)?;
+                    unsafe { cuda::stream_wait_on(device, ours, s) }.map_err(crate::cuda_error)?;
                 }
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
                 // SAFETY: the descriptors were read from the arguments just
@@ -531,7 +571,7 @@ impl Dispatch {
                 // memory), which stay alive until the stream synchronizes
                 // (`keep` below) or, on a foreign stream, as its owner keeps
                 // them; the stream handle is the launch's.
-                unsafe { p.get().run(grid, block, shared, ours, &refs) }?;
+                unsafe { p.get().run(grid, block, shared, ours, &refs, Some(device)) }?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }

@@ -348,25 +348,42 @@ impl CudaProgram {
         self.inner.param_sizes().to_vec()
     }
 
-    /// Launches asynchronously on stream handle `stream`.
+    /// The device it was first loaded on (it loads on another device's
+    /// context when it first launches there).
+    #[getter]
+    fn device(&self) -> i32 {
+        self.inner.device()
+    }
+
+    /// Launches asynchronously on stream handle `stream`, on the current device.
     fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
         let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
         // SAFETY: pydev._launch packs the descriptors of arrays it keeps
         // alive on the stream until it synchronizes (`keep_alive`), and the
         // handle of the launch's stream.
-        unsafe { self.run(grid, block, shared, stream, &refs) }
+        unsafe { self.run(grid, block, shared, stream, &refs, None) }
     }
 }
 
 impl CudaProgram {
+    /// Launches on the current device; `device`: that device, when the
+    /// caller has just read it (`cuda::current_device`).
+    ///
     /// # Safety
     /// As `pydev_runtime::cuda::CudaKernel::launch`.
-    unsafe fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]]) -> PyResult<()> {
+    unsafe fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]], device: Option<i32>) -> PyResult<()> {
         let shared = u32::try_from(shared).map_err(|_| PyValueError::new_err(format!("{shared} bytes of dynamic shared memory is more than a launch can ask for")))?;
         CUDA_LAUNCHES.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: as the caller promises.
-        unsafe { self.inner.launch([grid.0, grid.1, grid.2], [block.0, block.1, block.2], shared, stream, args) }.map_err(cuda_error)
+        let (grid, block) = ([grid.0, grid.1, grid.2], [block.0, block.1, block.2]);
+        // SAFETY: as the caller promises (`device` is the current device).
+        unsafe {
+            match device {
+                Some(d) => self.inner.launch_on(d, grid, block, shared, stream, args),
+                None => self.inner.launch(grid, block, shared, stream, args),
+            }
+        }
+        .map_err(cuda_error)
     }
 }
 
@@ -389,12 +406,14 @@ fn rt<T>(r: Result<T, String>) -> PyResult<T> {
 /// the GIL for up to 20 ms at a time, then runs Python's signal handlers
 /// (KeyboardInterrupt propagates; the queued work goes on).
 ///
+/// `device`: the stream's device (None: the current one).
+///
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle.
-unsafe fn wait_stream(py: Python<'_>, stream: usize) -> PyResult<()> {
+unsafe fn wait_stream(py: Python<'_>, stream: usize, device: Option<i32>) -> PyResult<()> {
     loop {
         // SAFETY: as the caller promises.
-        if rt(py.detach(|| unsafe { cuda::stream_poll(stream, std::time::Duration::from_millis(20)) }))? {
+        if rt(py.detach(|| cuda::with_device(device, || unsafe { cuda::stream_poll(stream, std::time::Duration::from_millis(20)) })))? {
             return Ok(());
         }
         py.check_signals()?;
@@ -415,26 +434,71 @@ fn cuda_status() -> (bool, String) {
     }
 }
 
+/// `sm_XY` of `device` (None: the current device).
 #[pyfunction]
-fn cuda_arch() -> PyResult<String> {
-    rt(cuda::arch())
+#[pyo3(signature = (device=None))]
+fn cuda_arch(device: Option<i32>) -> PyResult<String> {
+    rt(match device {
+        Some(d) => cuda::arch_of(d),
+        None => cuda::arch(),
+    })
+}
+
+/// How many devices the driver reports.
+#[pyfunction]
+fn cuda_device_count() -> PyResult<i32> {
+    rt(cuda::device_count())
+}
+
+/// The device a launch on this thread runs on (`cuda::current_device`).
+#[pyfunction]
+fn cuda_current_device() -> PyResult<i32> {
+    rt(cuda::current_device())
+}
+
+/// Makes `device`'s primary context current on this thread.
+#[pyfunction]
+fn cuda_set_device(device: i32) -> PyResult<()> {
+    rt(cuda::set_device(device))
+}
+
+/// This thread's current CUDA context (0: none), to restore with cuda_set_context.
+#[pyfunction]
+fn cuda_current_context() -> PyResult<usize> {
+    rt(cuda::current_context())
 }
 
 #[pyfunction]
-fn cuda_alloc(nbytes: usize) -> PyResult<usize> {
-    rt(cuda::alloc(nbytes))
+fn cuda_set_context(ctx: usize) -> PyResult<()> {
+    // SAFETY: pydev.Device restores the context cuda_current_context gave
+    // it on the same thread (this private function has no other caller).
+    rt(unsafe { cuda::set_context(ctx) })
+}
+
+/// The device whose memory `ptr` addresses (None: managed or host memory,
+/// or an address the driver did not allocate).
+#[pyfunction]
+fn cuda_pointer_device(ptr: usize) -> PyResult<Option<i32>> {
+    rt(cuda::pointer_device(ptr))
 }
 
 #[pyfunction]
-fn cuda_free(ptr: usize) -> PyResult<()> {
+#[pyo3(signature = (nbytes, device=None))]
+fn cuda_alloc(nbytes: usize, device: Option<i32>) -> PyResult<usize> {
+    rt(cuda::with_device(device, || cuda::alloc(nbytes)))
+}
+
+#[pyfunction]
+#[pyo3(signature = (ptr, device=None))]
+fn cuda_free(ptr: usize, device: Option<i32>) -> PyResult<()> {
     // SAFETY: pydev.DeviceArray frees the pointer cuda_alloc gave it, once,
     // when it dies (this private function has no other caller).
-    rt(unsafe { cuda::free(ptr) })
+    rt(cuda::with_device(device, || unsafe { cuda::free(ptr) }))
 }
 
 #[pyfunction]
-#[pyo3(signature = (dst, src_buffer, nbytes, stream=0))]
-fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize) -> PyResult<()> {
+#[pyo3(signature = (dst, src_buffer, nbytes, stream=0, device=None))]
+fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize, device: Option<i32>) -> PyResult<()> {
     let bytes = capi::buffer_bytes(src_buffer, "the source")?;
     if bytes.len() < nbytes {
         return Err(PyValueError::new_err(format!("the source has {} bytes, {nbytes} requested", bytes.len())));
@@ -442,45 +506,49 @@ fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, n
     // The work queued before the copy first (interruptible): a pageable
     // copy would wait for it inside the driver, where Ctrl-C cannot reach.
     // SAFETY: pydev passes the stream handle of the copy.
-    unsafe { wait_stream(py, stream) }?;
+    unsafe { wait_stream(py, stream, device) }?;
     // SAFETY: pydev passes a device array's address with its size in bytes
     // (`nbytes`) and the stream handle of the copy.
-    rt(unsafe { cuda::memcpy_htod(dst, &bytes[..nbytes], stream) })
+    rt(cuda::with_device(device, || unsafe { cuda::memcpy_htod(dst, &bytes[..nbytes], stream) }))
 }
 
 #[pyfunction]
-#[pyo3(signature = (dst_buffer, src, nbytes, stream=0))]
-fn cuda_memcpy_dtoh(py: Python<'_>, dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize) -> PyResult<()> {
+#[pyo3(signature = (dst_buffer, src, nbytes, stream=0, device=None))]
+fn cuda_memcpy_dtoh(py: Python<'_>, dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize, device: Option<i32>) -> PyResult<()> {
     // The work queued before the copy first (interruptible), then the copy
     // itself, which is then quick: a pageable copy blocks in the driver.
     // SAFETY: pydev passes the stream handle of the copy.
-    unsafe { wait_stream(py, stream) }?;
+    unsafe { wait_stream(py, stream, device) }?;
     // SAFETY: pydev passes a device array's address with its size in bytes.
-    rt(capi::with_writable(dst_buffer, nbytes, |dst| unsafe { cuda::memcpy_dtoh(dst, src, stream) })?)
+    rt(capi::with_writable(dst_buffer, nbytes, |dst| cuda::with_device(device, || unsafe { cuda::memcpy_dtoh(dst, src, stream) }))?)
 }
 
 #[pyfunction]
-fn cuda_stream_create() -> PyResult<usize> {
-    rt(cuda::stream_create())
+#[pyo3(signature = (device=None))]
+fn cuda_stream_create(device: Option<i32>) -> PyResult<usize> {
+    rt(cuda::with_device(device, cuda::stream_create))
 }
 
 /// Waits for the work queued on `handle`; Ctrl-C raises KeyboardInterrupt.
 #[pyfunction]
-fn cuda_stream_synchronize(py: Python<'_>, handle: usize) -> PyResult<()> {
+#[pyo3(signature = (handle, device=None))]
+fn cuda_stream_synchronize(py: Python<'_>, handle: usize, device: Option<i32>) -> PyResult<()> {
     // SAFETY: pydev.Stream and the stream protocols pass driver handles.
-    unsafe { wait_stream(py, handle) }
+    unsafe { wait_stream(py, handle, device) }
 }
 
 #[pyfunction]
-fn cuda_stream_wait(waiter: usize, waited: usize) -> PyResult<()> {
+#[pyo3(signature = (waiter, waited, device=None))]
+fn cuda_stream_wait(waiter: usize, waited: usize, device: Option<i32>) -> PyResult<()> {
     // SAFETY: pydev passes the handles of the launch's stream and of a
     // stream a producer named.
-    rt(unsafe { cuda::stream_wait(waiter, waited) })
+    rt(cuda::on_device(device, |d| unsafe { cuda::stream_wait_on(d, waiter, waited) }))
 }
 
 #[pyfunction]
-fn cuda_synchronize() -> PyResult<()> {
-    rt(cuda::synchronize())
+#[pyo3(signature = (device=None))]
+fn cuda_synchronize(device: Option<i32>) -> PyResult<()> {
+    rt(cuda::with_device(device, cuda::synchronize))
 }
 
 /// Native counters: compiles (frontend + pipeline), JIT compiles, launches.
@@ -564,6 +632,12 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(version, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_status, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_arch, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_device_count, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_current_device, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_set_device, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_current_context, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_set_context, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_pointer_device, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_alloc, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_free, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_memcpy_htod, m)?)?;

@@ -8,6 +8,9 @@ LIB = ctypes.CDLL("libcuda.so")
 LIB.fakecuda_launch.restype = ctypes.c_long
 LIB.fakecuda_wait.restype = ctypes.c_uint64
 LIB.fakecuda_live_allocations.restype = ctypes.c_long
+LIB.fakecuda_calls.restype = ctypes.c_long
+LIB.fakecuda_calls.argtypes = [ctypes.c_char_p]
+LIB.fakecuda_pointer_device.argtypes = [ctypes.c_uint64]
 
 
 class Launch:
@@ -21,6 +24,8 @@ class Launch:
         n = LIB.fakecuda_launch(i, name, 256, dims, ctypes.byref(stream), ctypes.byref(nparams), sizes, buf, 1 << 16)
         assert n >= 0, f"no launch {i}"
         self.kernel = name.value.decode()
+        self.device = LIB.fakecuda_launch_device(i)  # the device it ran on
+        self.arch = LIB.fakecuda_launch_arch(i)  # its module's .target (90: sm_90)
         self.grid, self.block, self.shared = tuple(dims[0:3]), tuple(dims[3:6]), dims[6]
         self.stream = stream.value
         self.sizes = list(sizes[: nparams.value])
@@ -47,3 +52,35 @@ def waits():
 
 def live_allocations():
     return LIB.fakecuda_live_allocations()
+
+
+def calls(*names):
+    """{entry point: calls so far} (fakecuda_calls), e.g. calls("cuLaunchKernel")."""
+    out = {}
+    for n in names:
+        c = LIB.fakecuda_calls(n.encode())
+        assert c >= 0, f"the fake driver does not count {n}"
+        out[n] = c
+    return out
+
+
+def reset_calls():
+    LIB.fakecuda_reset_calls()
+
+
+def current_device():
+    """The device of the calling thread's current context (-1: none)."""
+    return LIB.fakecuda_current_device()
+
+
+def pointer_device(ptr):
+    """The device of the allocation holding `ptr` (-1: none)."""
+    return LIB.fakecuda_pointer_device(ptr)
+
+
+def set_current(device):
+    """Makes `device`'s primary context current, as cuda.core's
+    Device(n).set_current() or CuPy's and PyTorch's device selection do."""
+    ctx = ctypes.c_void_p()
+    assert LIB.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), device) == 0
+    assert LIB.cuCtxSetCurrent(ctx) == 0

@@ -102,11 +102,11 @@ fn usable() -> Result<(), String> {
     }
 }
 
-/// The primary context of device 0, made current on the calling thread.
-fn context() -> Result<sys::CUcontext, String> {
-    usable()?;
-    static CONTEXT: OnceLock<Result<usize, String>> = OnceLock::new();
-    let ctx = CONTEXT
+/// How many devices the driver reports (initialising it once); an error
+/// sentence when there is no driver or no device.
+pub fn device_count() -> Result<i32, String> {
+    static COUNT: OnceLock<Result<i32, String>> = OnceLock::new();
+    COUNT
         .get_or_init(|| {
             // SAFETY: is_culib_present only tries to load libcuda.
             if !unsafe { sys::is_culib_present() } {
@@ -114,30 +114,179 @@ fn context() -> Result<sys::CUcontext, String> {
             }
             result::init().map_err(|e| format!("the CUDA driver did not initialise: {e}"))?;
             let n = result::device::get_count().map_err(|e| format!("cannot count CUDA devices: {e}"))?;
-            if n == 0 {
+            if n <= 0 {
                 return Err("the CUDA driver reports no device".into());
             }
-            let dev = result::device::get(0).map_err(|e| e.to_string())?;
+            Ok(n.min(MAX_DEVICES as i32))
+        })
+        .clone()
+}
+
+/// Devices pydev addresses (more are not used).
+const MAX_DEVICES: usize = 64;
+
+/// Each device's primary context, retained on first use and kept for the
+/// process (as the CUDA runtime, CuPy and PyTorch keep theirs).
+static PRIMARY: [OnceLock<Result<usize, String>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
+
+/// The primary context of device `dev` (retained lazily, once).
+fn primary(dev: i32) -> Result<sys::CUcontext, String> {
+    let n = device_count()?;
+    if !(0..n).contains(&dev) {
+        let last = n - 1;
+        return Err(format!("there is no cuda device {dev}: the driver reports {n} device{} (0{})", if n == 1 { "" } else { "s" }, if n == 1 { String::new() } else { format!(" to {last}") }));
+    }
+    let ctx = PRIMARY[dev as usize]
+        .get_or_init(|| {
+            let d = result::device::get(dev).map_err(|e| e.to_string())?;
             // SAFETY: a valid device handle.
-            let ctx = unsafe { result::primary_ctx::retain(dev) }.map_err(|e| format!("cannot retain the primary context: {e}"))?;
+            let ctx = unsafe { result::primary_ctx::retain(d) }.map_err(|e| format!("cannot retain the primary context of device {dev}: {e}"))?;
             Ok(ctx as usize)
         })
         .clone()?;
-    let ctx = ctx as sys::CUcontext;
-    // SAFETY: the primary context stays retained for the process.
-    unsafe { result::ctx::set_current(ctx) }.map_err(|e| e.to_string())?;
-    Ok(ctx)
+    Ok(ctx as sys::CUcontext)
+}
+
+/// The device whose primary context is `ctx`, among those retained.
+fn device_of_primary(ctx: sys::CUcontext, n: i32) -> Option<i32> {
+    (0..n).find(|d| matches!(PRIMARY[*d as usize].get(), Some(Ok(c)) if *c == ctx as usize))
+}
+
+/// The device a launch on the calling thread runs on: that of the
+/// thread's current CUDA context (which cuda.core's `set_current`, CuPy's
+/// and PyTorch's device selection and `pydev.Device` set), else device 0,
+/// whose primary context is then made current. One `cuCtxGetCurrent` when
+/// a context is current (no `cuCtxSetCurrent`); a context that is not a
+/// device's primary context is an error (pydev loads and launches in
+/// primary contexts, which those libraries use).
+pub fn current_device() -> Result<i32, String> {
+    usable()?;
+    let n = device_count()?;
+    let mut ctx: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: an out pointer to a local.
+    check(unsafe { sys::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
+    if ctx.is_null() {
+        let c = primary(0)?;
+        // SAFETY: a retained primary context.
+        check(unsafe { sys::cuCtxSetCurrent(c) }, "cuCtxSetCurrent")?;
+        return Ok(0);
+    }
+    if let Some(d) = device_of_primary(ctx, n) {
+        return Ok(d);
+    }
+    // A context made current by another library (or by pydev on another
+    // thread) before pydev retained that device's primary context.
+    let mut dev: sys::CUdevice = 0;
+    // SAFETY: an out pointer to a local; a context is current.
+    check(unsafe { sys::cuCtxGetDevice(&mut dev) }, "cuCtxGetDevice")?;
+    if primary(dev)? == ctx {
+        return Ok(dev);
+    }
+    Err(format!(
+        "the calling thread's current CUDA context is not the primary context of its device ({dev}): pydev loads and launches kernels in \
+         devices' primary contexts (those of the CUDA runtime, cuda.core, CuPy and PyTorch); make one current, e.g. with pydev.Device({dev}).set_current()"
+    ))
+}
+
+/// Makes device `dev`'s primary context current on the calling thread
+/// (`pydev.Device(dev).set_current()`, as cuda.core's `Device.set_current`).
+pub fn set_device(dev: i32) -> Result<(), String> {
+    usable()?;
+    let ctx = primary(dev)?;
+    // SAFETY: a retained primary context.
+    check(unsafe { sys::cuCtxSetCurrent(ctx) }, "cuCtxSetCurrent")
+}
+
+/// The calling thread's current CUDA context, as an integer (0: none), to
+/// restore later with [`set_context`].
+pub fn current_context() -> Result<usize, String> {
+    device_count()?;
+    let mut ctx: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: an out pointer to a local.
+    check(unsafe { sys::cuCtxGetCurrent(&mut ctx) }, "cuCtxGetCurrent")?;
+    Ok(ctx as usize)
+}
+
+/// Makes `ctx` (from [`current_context`]; 0: none) current again.
+///
+/// # Safety
+/// `ctx` is 0 or a context that was current on some thread and is alive.
+pub unsafe fn set_context(ctx: usize) -> Result<(), String> {
+    device_count()?;
+    // SAFETY: as the caller promises.
+    check(unsafe { sys::cuCtxSetCurrent(ctx as sys::CUcontext) }, "cuCtxSetCurrent")
+}
+
+/// Runs `f` with device `dev`'s primary context current (pushed, then
+/// popped, when another is current); `None`: on the current device.
+pub fn with_device<T>(dev: Option<i32>, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    on_device(dev, |_| f())
+}
+
+/// As [`with_device`], handing `f` the device (current while it runs).
+pub fn on_device<T>(dev: Option<i32>, f: impl FnOnce(i32) -> Result<T, String>) -> Result<T, String> {
+    let current = current_device()?;
+    let Some(dev) = dev.filter(|d| *d != current) else { return f(current) };
+    let ctx = primary(dev)?;
+    // SAFETY: a retained primary context, popped below.
+    check(unsafe { sys::cuCtxPushCurrent_v2(ctx) }, "cuCtxPushCurrent")?;
+    let r = f(dev);
+    let mut popped: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: pops what was pushed above.
+    let pop = check(unsafe { sys::cuCtxPopCurrent_v2(&mut popped) }, "cuCtxPopCurrent");
+    let r = r?;
+    pop.map(|()| r)
+}
+
+/// The device whose memory `ptr` addresses, by one
+/// `cuPointerGetAttributes` (memory type, device ordinal, managed): `None`
+/// for memory any device reaches (managed, page-locked host memory) and
+/// for addresses the driver did not allocate.
+pub fn pointer_device(ptr: usize) -> Result<Option<i32>, String> {
+    usable()?;
+    device_count()?;
+    let mut kind: u32 = 0;
+    let mut ordinal: i32 = -2;
+    let mut managed: i32 = 0;
+    let mut attributes = [
+        sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+        sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+        sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED,
+    ];
+    let mut data = [(&mut kind as *mut u32).cast::<c_void>(), (&mut ordinal as *mut i32).cast(), (&mut managed as *mut i32).cast()];
+    // SAFETY: three attributes, each with an out pointer to a local of its
+    // type (CUmemorytype: unsigned int; ordinal and managed: int).
+    check(unsafe { sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr as sys::CUdeviceptr) }, "cuPointerGetAttributes")?;
+    let device = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32;
+    Ok((kind == device && managed == 0 && ordinal >= 0).then_some(ordinal))
+}
+
+/// The primary context of the current device, current on the calling
+/// thread ([`current_device`]).
+fn context() -> Result<sys::CUcontext, String> {
+    let dev = current_device()?;
+    primary(dev)
 }
 
 /// Whether a driver and a device are present, and why not.
 pub fn status() -> Result<(), String> {
-    context().map(|_| ())
+    usable()?;
+    primary(0).map(|_| ())
 }
 
-/// `sm_XY` of device 0.
+/// `sm_XY` of the current device ([`current_device`]).
 pub fn arch() -> Result<String, String> {
-    context()?;
-    let dev = result::device::get(0).map_err(|e| e.to_string())?;
+    arch_of(current_device()?)
+}
+
+/// `sm_XY` of device `dev`.
+pub fn arch_of(dev: i32) -> Result<String, String> {
+    usable()?;
+    let n = device_count()?;
+    if !(0..n).contains(&dev) {
+        return primary(dev).map(|_| String::new()); // the error naming the devices there are
+    }
+    let dev = result::device::get(dev).map_err(|e| e.to_string())?;
     let attr = |a| {
         // SAFETY: valid device and attribute.
         unsafe { result::device::get_attribute(dev, a) }.map_err(|e| e.to_string())
@@ -147,10 +296,22 @@ pub fn arch() -> Result<String, String> {
     Ok(format!("sm_{major}{minor}"))
 }
 
-/// A loaded PTX module and one kernel of it.
+/// A loaded PTX module and one kernel of it, per device: loaded in the
+/// primary context of the device current when it is made (`device`,
+/// `module`, `function`), and in another device's when it first launches
+/// there (`others`), so a function is only ever launched in its own
+/// context. Programs are compiled per architecture (pydev._launch), so
+/// devices of one architecture share a CudaKernel.
 pub struct CudaKernel {
     module: usize,
     function: usize,
+    device: i32,
+    /// (device, module, function) of the other devices it was loaded on.
+    others: Mutex<Vec<(i32, usize, usize)>>,
+    /// What it loads (NUL-terminated PTX, or a cubin image) and its name
+    /// in errors.
+    image: Vec<u8>,
+    what: &'static str,
     name: Arc<str>,
     /// Byte size of each parameter, as the PTX declares them: the driver
     /// copies that many bytes from each parameter pointer, so a launch
@@ -202,13 +363,19 @@ impl CudaKernel {
     /// PTX text when given; the parameter sizes come from the kernel's own
     /// PTX `ptx` in both cases.
     pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, String> {
-        context()?;
+        let device = current_device()?;
         let params = entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
         let what = if image.is_some() { "linked cubin" } else { "PTX" };
         let image = match image {
             Some(bytes) => bytes.to_vec(),
             None => CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?.into_bytes_with_nul(),
         };
+        let (module, function) = Self::load_here(&image, what, kernel, device)?;
+        Ok(Self { module, function, device, others: Mutex::new(Vec::new()), image, what, name: kernel.into(), params })
+    }
+
+    /// Loads `image` in the current context (device `device`'s): (module, function).
+    fn load_here(image: &[u8], what: &str, kernel: &str, device: i32) -> Result<(usize, usize), String> {
         let mut log = vec![0u8; 16384];
         let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
         let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
@@ -222,12 +389,33 @@ impl CudaKernel {
         }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
-            return Err(format!("the CUDA driver could not load the {what} of '{kernel}' ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
+            let on = if device == 0 { String::new() } else { format!(" on device {device}") };
+            return Err(format!("the CUDA driver could not load the {what} of '{kernel}'{on} ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
         }
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
         // SAFETY: a module just loaded.
         let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
-        Ok(Self { module: module as usize, function: function as usize, name: kernel.into(), params })
+        Ok((module as usize, function as usize))
+    }
+
+    /// The device it was first loaded on.
+    pub fn device(&self) -> i32 {
+        self.device
+    }
+
+    /// Its function in device `dev`'s context, loading the module there
+    /// first when needed (`dev` is the current device).
+    fn function_on(&self, dev: i32) -> Result<usize, String> {
+        if dev == self.device {
+            return Ok(self.function);
+        }
+        let mut others = self.others.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, _, f)) = others.iter().find(|(d, _, _)| *d == dev) {
+            return Ok(*f);
+        }
+        let (module, function) = Self::load_here(&self.image, self.what, &self.name, dev)?;
+        others.push((dev, module, function));
+        Ok(function)
     }
 
     /// Byte size of each parameter.
@@ -243,7 +431,19 @@ impl CudaKernel {
     /// at device memory holding what the kernel reaches, alive until the
     /// launch completes.
     pub unsafe fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
-        context()?;
+        let dev = current_device()?;
+        // SAFETY: as the caller promises; `dev` is the current device.
+        unsafe { self.launch_on(dev, grid, block, shared, stream, args) }
+    }
+
+    /// As [`launch`](Self::launch) on `dev`, the current device (which the
+    /// caller has just read with [`current_device`]).
+    ///
+    /// # Safety
+    /// As [`launch`](Self::launch), and `dev` is the current device.
+    pub unsafe fn launch_on(&self, dev: i32, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
+        usable()?;
+        let function = self.function_on(dev)?;
         if args.len() != self.params.len() || args.iter().zip(&self.params).any(|(a, n)| a.len() != *n) {
             let sizes = |v: &mut dyn Iterator<Item = usize>| v.map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
             return Err(format!(
@@ -257,12 +457,12 @@ impl CudaKernel {
         }
         // The driver copies each parameter from these pointers at launch.
         let mut params: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
-        // SAFETY: `function` came from a loaded module; `params` holds one
-        // pointer per kernel parameter, each to as many bytes as the PTX
-        // declares (checked above).
+        // SAFETY: `function` came from a module loaded in the current
+        // context; `params` holds one pointer per kernel parameter, each to
+        // as many bytes as the PTX declares (checked above).
         let r = unsafe {
             sys::cuLaunchKernel(
-                self.function as sys::CUfunction,
+                function as sys::CUfunction,
                 grid[0], grid[1], grid[2],
                 block[0], block[1], block[2],
                 shared,
@@ -278,8 +478,11 @@ impl CudaKernel {
 
 impl Drop for CudaKernel {
     fn drop(&mut self) {
-        // SAFETY: loaded once, unloaded once.
-        let _ = unsafe { result::module::unload(self.module as sys::CUmodule) };
+        let others = std::mem::take(self.others.get_mut().unwrap_or_else(|p| p.into_inner()));
+        for (dev, module) in [(self.device, self.module)].into_iter().chain(others.into_iter().map(|(d, m, _)| (d, m))) {
+            // SAFETY: each module loaded once, unloaded once, in its own context.
+            let _ = with_device(Some(dev), || unsafe { result::module::unload(module as sys::CUmodule) }.map_err(|e| e.to_string()));
+        }
     }
 }
 
@@ -380,15 +583,42 @@ pub unsafe fn stream_poll(stream: usize, budget: Duration) -> Result<bool, Strin
 /// # Safety
 /// Both are 0, 1, 2 or live stream handles of this context.
 pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
-    context()?;
-    let event = result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string())?;
-    // SAFETY: live event and stream handles.
-    unsafe {
-        result::event::record(event, waited as sys::CUstream).map_err(|e| e.to_string())?;
-        check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait")?;
-        result::event::destroy(event).map_err(|e| e.to_string())
-    }
+    let dev = current_device()?;
+    // SAFETY: as the caller promises; `dev` is the current device.
+    unsafe { stream_wait_on(dev, waiter, waited) }
 }
+
+/// As [`stream_wait`] on `dev`, the current device (just read with
+/// [`current_device`]).
+///
+/// # Safety
+/// As [`stream_wait`], and `dev` is the current device.
+pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(), String> {
+    usable()?;
+    // An event of the current context from the pool (created once): a
+    // wait uses the event's state when it is enqueued, so the event can be
+    // recorded again for the next wait once this one is queued. Two calls a
+    // wait (record, wait) instead of four (create, record, wait, destroy).
+    let pooled = {
+        let mut pool = EVENTS.lock().unwrap_or_else(|p| p.into_inner());
+        pool.iter().position(|(d, _)| *d == dev).map(|i| pool.swap_remove(i).1)
+    };
+    let event = match pooled {
+        Some(e) => e as sys::CUevent,
+        None => result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string())?,
+    };
+    // SAFETY: live event and stream handles.
+    let r = unsafe {
+        result::event::record(event, waited as sys::CUstream)
+            .map_err(|e| e.to_string())
+            .and_then(|()| check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait"))
+    };
+    EVENTS.lock().unwrap_or_else(|p| p.into_inner()).push((dev, event as usize));
+    r
+}
+
+/// Events for [`stream_wait`], with their device, while no wait uses them.
+static EVENTS: Mutex<Vec<(i32, usize)>> = Mutex::new(Vec::new());
 
 pub fn synchronize() -> Result<(), String> {
     context()?;

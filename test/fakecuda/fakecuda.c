@@ -18,7 +18,22 @@
  * fakecuda_fault_next_launch(code) makes the next launch succeed and then
  * "fault": from then on every call returns `code` (a sticky error such as
  * CUDA_ERROR_ILLEGAL_ADDRESS, 700), as a real context does after a kernel
- * faulted. Calls are serialised by one lock (tests launch from threads). */
+ * faulted. Calls are serialised by one lock (tests launch from threads).
+ *
+ * Devices (issue 18): two, of different architectures, device 0 sm_90 and
+ * device 1 sm_80 (FAKECUDA_DEVICES=1: only device 0), each with its
+ * primary context. The current context is per thread (cuCtxGetCurrent,
+ * cuCtxSetCurrent, cuCtxPushCurrent/PopCurrent; none until one is set);
+ * allocations, streams, events and modules belong to the context current
+ * when they were made, cuPointerGetAttribute(s) tell an allocation's device,
+ * a PTX module whose .target is newer than its device fails to load, and a
+ * launch of a function of another context than the current one, or on a
+ * stream of another context, fails as on a real driver. Each launch records
+ * its device and the architecture its module was compiled for.
+ *
+ * Counters: fakecuda_calls("cuLaunchKernel") ... count every call of each
+ * entry point (fakecuda_reset_calls() zeroes them), so tests can assert how
+ * many driver calls a launch makes. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,12 +62,14 @@ typedef struct {
     char name[256];
     int nparams;
     size_t sizes[MAX_PARAMS];
+    int device, arch; /* of its module: the context's device, the .target (90: sm_90) */
 } Function;
 
 typedef struct {
     char *ptx;
     Function *functions;
     int nfunctions;
+    int device, arch;
 } Module;
 
 typedef struct {
@@ -63,13 +80,55 @@ typedef struct {
     size_t sizes[MAX_PARAMS];
     unsigned char *bytes;
     size_t nbytes;
+    int device, arch;
 } Launch;
 
 static Launch *launches;
 static int nlaunches, caplaunches;
 static long live_allocations, live_modules;
 static uint64_t next_handle = 0x5000;
-static int primary_context = 1;
+
+/* --- devices and contexts --- */
+#define MAX_DEVICES 2
+typedef struct { int device; } Context;
+static Context contexts[MAX_DEVICES] = {{0}, {1}};
+static const int device_cc[MAX_DEVICES][2] = {{9, 0}, {8, 0}};
+static __thread Context *current_ctx;
+static __thread Context *ctx_stack[16];
+static __thread int ctx_depth;
+enum { CUDA_ERROR_INVALID_CONTEXT = 201, CUDA_ERROR_CONTEXT_MISMATCH = 202 };
+
+static int device_count(void) {
+    if (getenv("FAKECUDA_NO_DEVICE"))
+        return 0;
+    const char *n = getenv("FAKECUDA_DEVICES");
+    return n && atoi(n) == 1 ? 1 : MAX_DEVICES;
+}
+
+/* --- call counters: one per entry point --- */
+#define FAKECUDA_CALLS(X) X(cuLaunchKernel) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord) X(cuEventDestroy_v2) \
+    X(cuPointerGetAttribute) X(cuPointerGetAttributes) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) \
+    X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuDevicePrimaryCtxRetain) X(cuStreamQuery) X(cuStreamSynchronize) \
+    X(cuStreamCreate) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) X(cuModuleLoadDataEx) \
+    X(cuCtxSynchronize) X(cuDeviceGetAttribute)
+#define FAKECUDA_ENUM(name) CALL_##name,
+enum { FAKECUDA_CALLS(FAKECUDA_ENUM) NCALLS };
+#define FAKECUDA_NAME(name) #name,
+static const char *call_names[NCALLS] = {FAKECUDA_CALLS(FAKECUDA_NAME)};
+static long calls[NCALLS];
+#define COUNT(name) __atomic_add_fetch(&calls[CALL_##name], 1, __ATOMIC_RELAXED)
+
+/* How often entry point `name` was called (-1: not counted). */
+long fakecuda_calls(const char *name) {
+    for (int i = 0; i < NCALLS; i++)
+        if (strcmp(call_names[i], name) == 0)
+            return __atomic_load_n(&calls[i], __ATOMIC_RELAXED);
+    return -1;
+}
+void fakecuda_reset_calls(void) {
+    for (int i = 0; i < NCALLS; i++)
+        __atomic_store_n(&calls[i], 0, __ATOMIC_RELAXED);
+}
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 #define LOCKED(expr) do { pthread_mutex_lock(&lock); CUresult r_ = (expr); pthread_mutex_unlock(&lock); return r_; } while (0)
@@ -117,15 +176,62 @@ static const char *error_text(CUresult r) {
 CUresult cuGetErrorString(CUresult r, const char **s) { *s = error_text(r); return CUDA_SUCCESS; }
 CUresult cuGetErrorName(CUresult r, const char **s) { *s = error_text(r); return CUDA_SUCCESS; }
 CUresult cuInit(unsigned flags) { (void)flags; return CUDA_SUCCESS; }
-CUresult cuDeviceGetCount(int *n) { *n = getenv("FAKECUDA_NO_DEVICE") ? 0 : 1; return CUDA_SUCCESS; }
-CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
-CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) { (void)dev; *ctx = &primary_context; return CUDA_SUCCESS; }
-CUresult cuCtxSetCurrent(void *ctx) { return ctx == &primary_context ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
-CUresult cuCtxSynchronize(void) { return wait_streams(); }
+CUresult cuDeviceGetCount(int *n) { *n = device_count(); return CUDA_SUCCESS; }
+CUresult cuDeviceGet(int *dev, int ordinal) { *dev = ordinal; return ordinal >= 0 && ordinal < device_count() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+static long retains[MAX_DEVICES];
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int dev) {
+    COUNT(cuDevicePrimaryCtxRetain);
+    if (dev < 0 || dev >= device_count())
+        return CUDA_ERROR_INVALID_VALUE;
+    __atomic_add_fetch(&retains[dev], 1, __ATOMIC_RELAXED);
+    *ctx = &contexts[dev];
+    return CUDA_SUCCESS;
+}
+static int is_context(void *ctx) { return ctx == &contexts[0] || ctx == &contexts[1]; }
+CUresult cuCtxSetCurrent(void *ctx) {
+    COUNT(cuCtxSetCurrent);
+    if (ctx && !is_context(ctx))
+        return CUDA_ERROR_INVALID_HANDLE;
+    if (ctx_depth == 0 && ctx)
+        ctx_stack[ctx_depth++] = ctx; /* the stack's top is the current context */
+    else if (ctx_depth)
+        ctx_stack[ctx_depth - 1] = ctx;
+    current_ctx = ctx;
+    return CUDA_SUCCESS;
+}
+CUresult cuCtxGetCurrent(void **ctx) { COUNT(cuCtxGetCurrent); *ctx = current_ctx; return CUDA_SUCCESS; }
+CUresult cuCtxGetDevice(int *dev) {
+    COUNT(cuCtxGetDevice);
+    if (!current_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *dev = current_ctx->device;
+    return CUDA_SUCCESS;
+}
+CUresult cuCtxPushCurrent_v2(void *ctx) {
+    COUNT(cuCtxPushCurrent_v2);
+    if (!is_context(ctx) || ctx_depth == 16)
+        return CUDA_ERROR_INVALID_VALUE;
+    ctx_stack[ctx_depth++] = ctx;
+    current_ctx = ctx;
+    return CUDA_SUCCESS;
+}
+CUresult cuCtxPopCurrent_v2(void **ctx) {
+    COUNT(cuCtxPopCurrent_v2);
+    if (ctx_depth == 0)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    Context *top = ctx_stack[--ctx_depth];
+    if (ctx)
+        *ctx = top;
+    current_ctx = ctx_depth ? ctx_stack[ctx_depth - 1] : NULL;
+    return CUDA_SUCCESS;
+}
+CUresult cuCtxSynchronize(void) { COUNT(cuCtxSynchronize); return current_ctx ? wait_streams() : CUDA_ERROR_INVALID_CONTEXT; }
 
 CUresult cuDeviceGetAttribute(int *value, int attribute, int dev) {
-    (void)dev;
-    *value = attribute == ATTR_CC_MAJOR ? 9 : attribute == ATTR_CC_MINOR ? 0 : 0;
+    COUNT(cuDeviceGetAttribute);
+    if (dev < 0 || dev >= device_count())
+        return CUDA_ERROR_INVALID_VALUE;
+    *value = attribute == ATTR_CC_MAJOR ? device_cc[dev][0] : attribute == ATTR_CC_MINOR ? device_cc[dev][1] : 0;
     return CUDA_SUCCESS;
 }
 
@@ -260,8 +366,55 @@ static CUresult module_load(void **module, const void *image, unsigned n, int *o
     return CUDA_SUCCESS;
 }
 
+/* The architecture of a PTX text's `.target sm_XY` (90), 0 if none. */
+static int ptx_arch(const char *ptx) {
+    const char *t = strstr(ptx, ".target");
+    if (!t)
+        return 0;
+    t += 7;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    return strncmp(t, "sm_", 3) == 0 ? atoi(t + 3) : 0;
+}
+
+/* A module belongs to the current context; PTX for a newer architecture
+ * than the context's device does not load (the JIT cannot lower it). */
+static CUresult module_load_here(void **module, const void *image, unsigned n, int *options, void **values) {
+    if (!current_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    int device = current_ctx->device, arch = 0;
+    int device_arch = device_cc[device][0] * 10 + device_cc[device][1];
+    if (memcmp(image, "\x7f" "ELF", 4) != 0) {
+        arch = ptx_arch(image);
+        if (arch > device_arch) {
+            for (unsigned i = 0; i < n; i++) {
+                if (options[i] == CU_JIT_ERROR_LOG_BUFFER) {
+                    size_t cap = 0;
+                    for (unsigned j = 0; j < n; j++)
+                        if (options[j] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) cap = (size_t)(uintptr_t)values[j];
+                    if (cap)
+                        snprintf(values[i], cap, "ptxas fatal   : fakecuda: the PTX targets sm_%d, newer than device %d (sm_%d)", arch, device, device_arch);
+                }
+            }
+            return CUDA_ERROR_INVALID_PTX;
+        }
+    }
+    CUresult r = module_load(module, image, n, options, values);
+    if (r == CUDA_SUCCESS) {
+        Module *m = *module;
+        m->device = device;
+        m->arch = arch ? arch : device_arch;
+        for (int i = 0; i < m->nfunctions; i++) {
+            m->functions[i].device = m->device;
+            m->functions[i].arch = m->arch;
+        }
+    }
+    return r;
+}
+
 CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned n, int *options, void **values) {
-    LOCKED(module_load(module, image, n, options, values));
+    COUNT(cuModuleLoadDataEx);
+    LOCKED(module_load_here(module, image, n, options, values));
 }
 
 CUresult cuModuleLoadData(void **module, const void *image) { return cuModuleLoadDataEx(module, image, 0, NULL, NULL); }
@@ -288,6 +441,8 @@ static CUresult module_unload(void *module) {
     return CUDA_SUCCESS;
 }
 
+static int stream_in_context(void *stream, int device);
+
 static CUresult launch(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                        unsigned shared, void *stream, void **params, void **extra) {
     Function *f = function;
@@ -299,6 +454,10 @@ static CUresult launch(void *function, unsigned gx, unsigned gy, unsigned gz, un
     }
     if (!f || extra || (f->nparams && !params))
         return CUDA_ERROR_INVALID_VALUE;
+    if (!current_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (f->device != current_ctx->device || !stream_in_context(stream, current_ctx->device))
+        return CUDA_ERROR_INVALID_HANDLE; /* a function or stream of another context */
     if ((uint64_t)bx * by * bz > 1024 || gx == 0 || gy == 0 || gz == 0 || bx == 0 || by == 0 || bz == 0)
         return CUDA_ERROR_INVALID_VALUE;
     static int discard = -1;
@@ -318,6 +477,8 @@ static CUresult launch(void *function, unsigned gx, unsigned gy, unsigned gz, un
     unsigned dims[7] = {gx, gy, gz, bx, by, bz, shared};
     memcpy(l->dims, dims, sizeof dims);
     l->stream = (uint64_t)(uintptr_t)stream;
+    l->device = f->device;
+    l->arch = f->arch;
     l->nparams = f->nparams;
     for (int i = 0; i < f->nparams; i++)
         l->nbytes += f->sizes[i];
@@ -335,31 +496,107 @@ CUresult cuModuleUnload(void *module) { LOCKED(module_unload(module)); }
 
 CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra) {
+    COUNT(cuLaunchKernel);
     LOCKED(launch(function, gx, gy, gz, bx, by, bz, shared, stream, params, extra));
 }
 
+/* Device allocations with the device of the context they were made in. */
+typedef struct { uint64_t ptr; size_t bytes; int device; } Allocation;
+static Allocation *allocations;
+static int nallocations, capallocations;
+
+/* The allocation holding `ptr`, or NULL (call with `lock` held). */
+static Allocation *allocation_of(uint64_t ptr) {
+    for (int i = 0; i < nallocations; i++)
+        if (ptr >= allocations[i].ptr && ptr < allocations[i].ptr + (allocations[i].bytes ? allocations[i].bytes : 1))
+            return &allocations[i];
+    return NULL;
+}
+
 CUresult cuMemAlloc_v2(uint64_t *ptr, size_t bytes) {
+    COUNT(cuMemAlloc_v2);
     if (sticky)
         return sticky;
+    if (!current_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
     void *p = malloc(bytes ? bytes : 1);
     if (!p)
         return CUDA_ERROR_OUT_OF_MEMORY;
     memset(p, 0xAB, bytes); /* uninitialised device memory is not zeros */
     __atomic_add_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
     *ptr = (uint64_t)(uintptr_t)p;
+    pthread_mutex_lock(&lock);
+    if (nallocations == capallocations) {
+        capallocations = capallocations ? 2 * capallocations : 64;
+        allocations = realloc(allocations, capallocations * sizeof(Allocation));
+    }
+    allocations[nallocations++] = (Allocation){*ptr, bytes, current_ctx->device};
+    pthread_mutex_unlock(&lock);
     return CUDA_SUCCESS;
 }
 
 CUresult cuMemFree_v2(uint64_t ptr) {
+    COUNT(cuMemFree_v2);
     if (!ptr)
         return CUDA_ERROR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nallocations; i++) {
+        if (allocations[i].ptr == ptr) {
+            allocations[i] = allocations[--nallocations];
+            break;
+        }
+    }
+    pthread_mutex_unlock(&lock);
     free((void *)(uintptr_t)ptr);
     __atomic_sub_fetch(&live_allocations, 1, __ATOMIC_SEQ_CST);
     return CUDA_SUCCESS;
 }
 
+
+enum { PTR_CONTEXT = 1, PTR_MEMORY_TYPE = 2, PTR_IS_MANAGED = 8, PTR_DEVICE_ORDINAL = 9, MEMORYTYPE_DEVICE = 2 };
+/* One attribute of a device pointer; CUDA_ERROR_INVALID_VALUE for memory
+ * the driver did not allocate (call with `lock` held). */
+static CUresult pointer_attribute(void *data, int attribute, uint64_t ptr) {
+    Allocation *a = allocation_of(ptr);
+    if (!a)
+        return CUDA_ERROR_INVALID_VALUE;
+    switch (attribute) {
+    case PTR_CONTEXT: *(void **)data = &contexts[a->device]; return CUDA_SUCCESS;
+    case PTR_MEMORY_TYPE: *(unsigned *)data = MEMORYTYPE_DEVICE; return CUDA_SUCCESS;
+    case PTR_IS_MANAGED: *(int *)data = 0; return CUDA_SUCCESS;
+    case PTR_DEVICE_ORDINAL: *(int *)data = a->device; return CUDA_SUCCESS;
+    default: return CUDA_ERROR_INVALID_VALUE;
+    }
+}
+CUresult cuPointerGetAttribute(void *data, int attribute, uint64_t ptr) {
+    COUNT(cuPointerGetAttribute);
+    LOCKED(pointer_attribute(data, attribute, ptr));
+}
+/* As the real driver, unknown memory is no error here: its attributes are
+ * the defaults (memory type 0, device ordinal -2). */
+static CUresult pointer_attributes(unsigned n, int *attributes, void **data, uint64_t ptr) {
+    for (unsigned i = 0; i < n; i++) {
+        if (pointer_attribute(data[i], attributes[i], ptr) == CUDA_SUCCESS)
+            continue;
+        if (attributes[i] == PTR_DEVICE_ORDINAL)
+            *(int *)data[i] = -2;
+        else if (attributes[i] == PTR_CONTEXT)
+            *(void **)data[i] = NULL;
+        else if (attributes[i] == PTR_MEMORY_TYPE || attributes[i] == PTR_IS_MANAGED)
+            *(unsigned *)data[i] = 0;
+        else
+            return CUDA_ERROR_INVALID_VALUE;
+    }
+    return CUDA_SUCCESS;
+}
+CUresult cuPointerGetAttributes(unsigned n, int *attributes, void **data, uint64_t ptr) {
+    COUNT(cuPointerGetAttributes);
+    LOCKED(pointer_attributes(n, attributes, data, ptr));
+}
+
 CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) {
     (void)stream;
+    COUNT(cuMemcpyHtoDAsync_v2);
     if (sticky)
         return sticky;
     memcpy((void *)(uintptr_t)dst, src, n);
@@ -367,27 +604,51 @@ CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *str
 }
 CUresult cuMemcpyDtoHAsync_v2(void *dst, uint64_t src, size_t n, void *stream) {
     (void)stream;
+    COUNT(cuMemcpyDtoHAsync_v2);
     CUresult r = wait_streams(); /* a pageable copy waits for the stream */
     if (r)
         return r;
     memcpy(dst, (void *)(uintptr_t)src, n);
     return CUDA_SUCCESS;
 }
-static CUresult stream_create(void **stream) { *stream = (void *)(uintptr_t)(next_handle += 0x10); return CUDA_SUCCESS; }
-CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; LOCKED(stream_create(stream)); }
+/* Streams with the device of their context (0, 1, 2: the current context's). */
+static struct { uint64_t handle; int device; } *streams;
+static int nstreams, capstreams;
+static CUresult stream_create(void **stream) {
+    if (!current_ctx)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *stream = (void *)(uintptr_t)(next_handle += 0x10);
+    if (nstreams == capstreams) {
+        capstreams = capstreams ? 2 * capstreams : 64;
+        streams = realloc(streams, capstreams * sizeof *streams);
+    }
+    streams[nstreams].handle = (uint64_t)(uintptr_t)*stream;
+    streams[nstreams++].device = current_ctx->device;
+    return CUDA_SUCCESS;
+}
+/* Whether `stream` may be used in `device`'s context (call with `lock` held). */
+static int stream_in_context(void *stream, int device) {
+    uint64_t h = (uint64_t)(uintptr_t)stream;
+    for (int i = 0; i < nstreams; i++)
+        if (streams[i].handle == h)
+            return streams[i].device == device;
+    return 1; /* the default streams, and handles the fake did not make */
+}
+CUresult cuStreamCreate(void **stream, unsigned flags) { (void)flags; COUNT(cuStreamCreate); LOCKED(stream_create(stream)); }
 CUresult cuStreamDestroy_v2(void *stream) { (void)stream; return CUDA_SUCCESS; }
-CUresult cuStreamSynchronize(void *stream) { (void)stream; return wait_streams(); }
+CUresult cuStreamSynchronize(void *stream) { (void)stream; COUNT(cuStreamSynchronize); return wait_streams(); }
 CUresult cuStreamQuery(void *stream) {
     (void)stream;
+    COUNT(cuStreamQuery);
     if (sticky)
         return sticky;
     return now() < busy_until ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 /* An event remembers the stream it was recorded on, so the stream waits
  * the test sees name both streams. */
-CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; *event = calloc(1, sizeof(uint64_t)); return CUDA_SUCCESS; }
-CUresult cuEventRecord(void *event, void *stream) { *(uint64_t *)event = (uint64_t)(uintptr_t)stream; return CUDA_SUCCESS; }
-CUresult cuEventDestroy_v2(void *event) { free(event); return CUDA_SUCCESS; }
+CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; COUNT(cuEventCreate); *event = calloc(1, sizeof(uint64_t)); return CUDA_SUCCESS; }
+CUresult cuEventRecord(void *event, void *stream) { COUNT(cuEventRecord); *(uint64_t *)event = (uint64_t)(uintptr_t)stream; return CUDA_SUCCESS; }
+CUresult cuEventDestroy_v2(void *event) { COUNT(cuEventDestroy_v2); free(event); return CUDA_SUCCESS; }
 
 static uint64_t waits[1024][2];
 static int nwaits;
@@ -399,7 +660,7 @@ static CUresult stream_wait(void *stream, void *event) {
     }
     return CUDA_SUCCESS;
 }
-CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) { (void)flags; LOCKED(stream_wait(stream, event)); }
+CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) { (void)flags; COUNT(cuStreamWaitEvent); LOCKED(stream_wait(stream, event)); }
 
 /* --- the test's view --- */
 int fakecuda_launch_count(void) { return nlaunches; }
@@ -409,6 +670,22 @@ long fakecuda_live_modules(void) { return live_modules; }
 int fakecuda_wait_count(void) { return nwaits; }
 /* Wait `i`: the waiting stream (which = 0) or the stream waited for (1). */
 uint64_t fakecuda_wait(int i, int which) { return i < nwaits ? waits[i][which & 1] : 0; }
+/* Launch `i`: the device it ran on and the architecture its module's PTX
+ * targets (90: sm_90); -1 if there is no such launch. */
+int fakecuda_launch_device(int i) { return i >= 0 && i < nlaunches && launches ? launches[i].device : -1; }
+int fakecuda_launch_arch(int i) { return i >= 0 && i < nlaunches && launches ? launches[i].arch : -1; }
+/* The device of the calling thread's current context (-1: none), and how
+ * often each device's primary context was retained. */
+int fakecuda_current_device(void) { return current_ctx ? current_ctx->device : -1; }
+long fakecuda_retains(int device) { return device >= 0 && device < MAX_DEVICES ? retains[device] : -1; }
+/* The device of the allocation holding `ptr` (-1: none). */
+int fakecuda_pointer_device(uint64_t ptr) {
+    pthread_mutex_lock(&lock);
+    Allocation *a = allocation_of(ptr);
+    int d = a ? a->device : -1;
+    pthread_mutex_unlock(&lock);
+    return d;
+}
 
 /* Launch `i`: its kernel name, dims (grid xyz, block xyz, shared), stream,
  * parameter count; `sizes` gets each parameter's size and `bytes` their
