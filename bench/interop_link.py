@@ -2,6 +2,8 @@
 
     python3 bench/interop_link.py host    # a kernel calling a one-function .c, first launch
     python3 bench/interop_link.py cuda    # a Python interop function linked with a one-function .cu
+    python3 bench/interop_link.py cuda-launch [--fake]   # first launch on cuda of a kernel calling a one-function .cu
+                                                         # (--fake: test/fakecuda's driver, no GPU: compile, link, load)
 
 Each run uses a fresh $PYDEV_CACHE_DIR (cold) and then the same one again in
 a new process (from the disk cache); medians of --repeat runs."""
@@ -41,7 +43,18 @@ def plain(out, xs):
 def scale2(x: device.float32) -> device.float32:
     return 2.0 * x
 
-if mode in ("plain", "linked"):
+if mode in ("plain-cuda", "linked-cuda"):
+    k = linked if mode == "linked-cuda" else plain
+    h = np.arange(256, dtype=np.float32)
+    xs, out = pydev.to_device(h), pydev.to_device(np.full_like(h, np.nan))
+    s = pydev.default_stream()
+    t = time.perf_counter()
+    device.launch(k, out, xs, grid=1, block=256, stream=s)
+    s.synchronize()
+    dt = time.perf_counter() - t
+    if not os.environ.get("PYDEV_BENCH_FAKE"):  # the fake driver runs no kernel
+        assert np.allclose(out.copy_to_host(), 2 * h + 1)
+elif mode in ("plain", "linked"):
     k = linked if mode == "linked" else plain
     xs = np.arange(256, dtype=np.float32); out = np.full_like(xs, np.nan)
     t = time.perf_counter()
@@ -58,8 +71,8 @@ print(f"{dt * 1000:.1f}")
 '''
 
 
-def run(child, args, cache):
-    env = dict(os.environ, PYDEV_CACHE_DIR=cache, PYDEV_TARGET="host")
+def run(child, args, cache, extra=None):
+    env = dict(os.environ, PYDEV_CACHE_DIR=cache, PYDEV_TARGET="cuda" if args[1].endswith("-cuda") else "host", **(extra or {}))
     r = subprocess.run([sys.executable, child, *args], env=env, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(r.stderr)
@@ -80,14 +93,22 @@ def main():
         child = os.path.join(d, "child.py")  # device code lives in a file
         with open(child, "w") as f:
             f.write(CHILD)
-        modes = ("plain", "linked") if what == "host" else ("ptx", "cubin")
-        src = c if what == "host" else cu
+        dev_cu = os.path.join(d, "one_dev.cu")
+        with open(dev_cu, "w") as f:
+            f.write('extern "C" __device__ float axpy1(float a, float x, float y) { return a * x + y; }\n')
+        extra = {}
+        if "--fake" in sys.argv:  # test/fakecuda as libcuda.so: no GPU needed
+            lib = os.path.join(d, "libcuda.so")
+            subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib, os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c")], check=True)
+            extra = {"LD_LIBRARY_PATH": d + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""), "PYDEV_BENCH_FAKE": "1"}
+        modes = {"host": ("plain", "linked"), "cuda": ("ptx", "cubin"), "cuda-launch": ("plain-cuda", "linked-cuda")}[what]
+        src = {"host": c, "cuda": cu, "cuda-launch": dev_cu}[what]
         results = {m: ([], []) for m in modes}
         for _ in range(repeat):
             for m in modes:
                 cache = tempfile.mkdtemp(dir=d)
-                results[m][0].append(run(child, [src, m], cache))
-                results[m][1].append(run(child, [src, m], cache))
+                results[m][0].append(run(child, [src, m], cache, extra))
+                results[m][1].append(run(child, [src, m], cache, extra))
         for m in modes:
             cold, warm = results[m]
             print(f"{what} {m}: cold {statistics.median(cold):.0f} ms, from the disk cache {statistics.median(warm):.0f} ms (median of {repeat})")

@@ -921,10 +921,14 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
         kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
         return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared)
     if stage == "ltoir":
-        # The Python code's own LTO-IR needs libNVVM (NVVM IR), where pydev
-        # compiles with LLVM's NVPTX backend; stage "cubin" links with -lto
-        # whenever a link= input is LTO-IR.
-        raise LinkError(f"stage 'ltoir' of '{fn.__name__}' is not implemented yet (docs/interop.md); stage 'cubin' links its PTX with LTO-IR inputs")
+        # LTO-IR is NVVM bitcode, which only libNVVM writes; libNVVM (CUDA
+        # 12.9 and 13.5: NVVM IR 2.0) reads LLVM 7.0.1 IR, and pydev's code
+        # is LLVM 22 IR (opaque pointers): docs/interop.md, "stage ltoir".
+        # Stage "cubin" links the PTX with LTO-IR inputs (-lto).
+        raise LinkError(
+            f"stage 'ltoir' of '{fn.__name__}' is not implemented yet: LTO-IR is written by libNVVM, which reads LLVM 7 IR, "
+            "and pydev compiles with LLVM 22 (docs/interop.md); stage 'cubin' links the PTX with LTO-IR inputs"
+        )
     raise ValueError(f"unknown stage {stage!r}")
 
 
