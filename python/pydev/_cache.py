@@ -44,8 +44,8 @@ def cache_key(source, consts, signature, target, stage, name, compiler, libdevic
     return h.hexdigest()
 
 
-def entry_path(directory, key):
-    return os.path.join(directory, key[:2], key + ".txt")
+def entry_path(directory, key, suffix=".txt"):
+    return os.path.join(directory, key[:2], key + suffix)
 
 
 _WARNED = set()
@@ -71,11 +71,21 @@ def _warn_once(what, directory, error):
 
 def load(key):
     """The cached text for `key`, or None (missing, off, unreadable, corrupt)."""
+    body = load_bytes(key)
+    try:
+        return None if body is None else body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def load_bytes(key, suffix=".txt"):
+    """The cached bytes for `key`, or None (missing, off, unreadable, corrupt).
+    `suffix`: ".txt" for compiled text, ".o" for host object code."""
     try:
         d = cache_dir()
         if d is None:
             return None
-        with open(entry_path(d, key), "rb") as f:
+        with open(entry_path(d, key, suffix), "rb") as f:
             data = f.read()
     except FileNotFoundError:
         return None
@@ -88,25 +98,22 @@ def load(key):
         return None
     if hashlib.sha256(body).hexdigest().encode() != parts[2]:
         return None
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    return body
 
 
-def store(key, text):
-    """Writes the entry atomically; True when it was written. A cache that
-    cannot be written only makes things slower (one warning)."""
+def store(key, text, suffix=".txt"):
+    """Writes the entry (str or bytes) atomically; True when it was written.
+    A cache that cannot be written only makes things slower (one warning)."""
     tmp = d = None
     try:
         d = cache_dir()
         if d is None:
             return False
-        body = text.encode("utf-8")
+        body = text if isinstance(text, bytes) else text.encode("utf-8")
         data = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
-        path = entry_path(d, key)
+        path = entry_path(d, key, suffix)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".txt")
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=suffix)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         os.replace(tmp, path)
@@ -119,6 +126,29 @@ def store(key, text):
             except OSError:
                 pass
         return False
+
+
+_host_target = None
+
+
+def host_program(native, text, symbol, key, libraries=()):
+    """The host program of `llvm` stage `text` (cache entry `key`), loaded
+    from its object code when the cache has it (a new process then runs no
+    LLVM), else compiled and its object stored beside the text, keyed with
+    the CPU it was compiled for."""
+    global _host_target
+    if _host_target is None:
+        _host_target = native.host_target()
+    okey = hashlib.sha256(f"{key} object {_host_target}".encode()).hexdigest()
+    obj = load_bytes(okey, ".o")
+    if obj is not None:
+        try:
+            return native.HostProgram(text, symbol, libraries=list(libraries), object=obj)
+        except Exception:
+            pass  # an unusable entry: compile again and replace it
+    obj = native.host_object(text, symbol)
+    store(okey, obj, ".o")
+    return native.HostProgram(text, symbol, libraries=list(libraries), object=obj)
 
 
 def entries():

@@ -399,7 +399,10 @@ class Kernel(_Function):
         program, self._cells, self._watch = self._program(const_args)
         lines = self._lineinfo(target)
         # repr tells True from 1 and -0.0 from 0.0, which == does not.
-        key = (signature, target, arch, lines, repr((sorted(consts.items()), program)))
+        # PYDEV_BOUNDSCHECK=1 compiles another program (index checks, on
+        # either target), as it is another disk-cache entry.
+        checks = os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
+        key = (signature, target, arch, lines, checks, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
         if prog is not None:
             _count("memory_hits")
@@ -432,7 +435,7 @@ class Kernel(_Function):
                 from . import _cudalink  # the PTX linked with the link= files by nvJitLink; the driver loads the cubin
 
                 return _cudalink.linked_program(text, symbol, links, arch, f"kernel '{self.__name__}'", declared)
-            return native.HostProgram(text, symbol, libraries=libraries) if target == "host" else native.CudaProgram(text, symbol)
+            return _cache.host_program(native, text, symbol, key, libraries) if target == "host" else native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else libdevice()
         libkey = lib

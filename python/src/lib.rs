@@ -12,7 +12,7 @@ use pydev_runtime::{compile::Source, cuda, CompileOptions, LaunchConfig, Target}
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 create_exception!(_pydev, CompileError, PyException, "A compile error in user code; the message carries file:line:col and the source line.");
@@ -152,23 +152,6 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
     o
 }
 
-/// Bounds checks are compiled for the host target only: asked for on cuda
-/// (PYDEV_BOUNDSCHECK=1), they are not silently dropped but a
-/// RuntimeWarning says so, once per process.
-fn warn_boundscheck(py: Python<'_>, target: &Target, options: &CompileOptions) -> PyResult<()> {
-    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if options.boundscheck && !matches!(target, Target::Host) && !WARNED.swap(true, Ordering::Relaxed) {
-        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
-        PyErr::warn(
-            py,
-            &category,
-            c"PYDEV_BOUNDSCHECK=1 checks indices on the host target only; the cuda target compiles without them. To find an out-of-bounds index, run the kernel on the host (PYDEV_TARGET=host PYDEV_BOUNDSCHECK=1) or under compute-sanitizer",
-            1,
-        )?;
-    }
-    Ok(())
-}
-
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
 #[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false))]
@@ -194,7 +177,6 @@ fn compile(
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
     // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
     let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
-    warn_boundscheck(py, &target, &options)?;
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
@@ -223,7 +205,7 @@ fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Option<String>>
 /// The text of `stage` of kernel `kernel` of pydev IR `text` compiled for
 /// `target` (`pydev.Program.compile`).
 #[pyfunction]
-#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false))]
+#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false))]
 #[allow(clippy::too_many_arguments)]
 fn compile_ir(
     py: Python<'_>,
@@ -237,13 +219,31 @@ fn compile_ir(
     libdevice: Option<String>,
     filename: &str,
     debuginfo: bool,
+    line_info: bool,
 ) -> PyResult<String> {
     let target = Target::parse(target).map_err(PyValueError::new_err)?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
-    warn_boundscheck(py, &target, &options)?;
+    options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
+}
+
+/// The object code of kernel `kernel` of host `llvm` stage text (bytes),
+/// for `HostProgram(..., object=...)`; a disk cache keeps it beside the text
+/// (keyed with `host_target()`) so that a new process runs LLVM for nothing.
+#[pyfunction]
+#[pyo3(signature = (llvm_text, kernel, opt_level=3))]
+fn host_object<'py>(py: Python<'py>, llvm_text: &str, kernel: &str, opt_level: u8) -> PyResult<Bound<'py, PyBytes>> {
+    JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
+    let object = py.detach(|| pydev_runtime::host_object_from_text(llvm_text, kernel, opt_level)).map_err(CompileError::new_err)?;
+    Ok(PyBytes::new(py, &object))
+}
+
+/// "triple cpu features" that host object code is compiled for.
+#[pyfunction]
+fn host_target() -> PyResult<String> {
+    pydev_runtime::host::host_target().map_err(CompileError::new_err)
 }
 
 /// A kernel JIT-compiled for the host from the `llvm` stage text.
@@ -255,11 +255,14 @@ struct HostProgram {
 #[pymethods]
 impl HostProgram {
     #[new]
-    #[pyo3(signature = (llvm_text, kernel, opt_level=3, libraries=Vec::new()))]
-    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8, libraries: Vec<String>) -> PyResult<Self> {
-        JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
-        // `libraries`: shared libraries built from the kernel's link= files.
-        let inner = py.detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries)).map_err(CompileError::new_err)?;
+    #[pyo3(signature = (llvm_text, kernel, opt_level=3, libraries=Vec::new(), object=None))]
+    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8, libraries: Vec<String>, object: Option<&[u8]>) -> PyResult<Self> {
+        if object.is_none() {
+            JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
+        }
+        // `libraries`: shared libraries built from the kernel's link= files;
+        // `object`: the module's code from `host_object` (a disk cache's).
+        let inner = py.detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries, object)).map_err(CompileError::new_err)?;
         Ok(Self { inner })
     }
 
@@ -414,9 +417,21 @@ unsafe fn wait_stream(py: Python<'_>, stream: usize, device: Option<i32>) -> PyR
     loop {
         // SAFETY: as the caller promises.
         if rt(py.detach(|| cuda::with_device(device, || unsafe { cuda::stream_poll(stream, std::time::Duration::from_millis(20)) })))? {
-            return Ok(());
+            return bounds_failure(py, Some(stream), device);
         }
         py.check_signals()?;
+    }
+}
+
+/// `pydev.LaunchError` for the first index out of bounds that a kernel
+/// compiled with `PYDEV_BOUNDSCHECK=1` recorded on the GPU since `stream`
+/// (None: every stream) last synchronized (runtime/src/cuda_check.rs).
+fn bounds_failure(py: Python<'_>, stream: Option<usize>, device: Option<i32>) -> PyResult<()> {
+    // SAFETY: the stream's work is done (just synchronized); pydev passes
+    // driver stream handles.
+    match rt(py.detach(|| cuda::with_device(device, || unsafe { pydev_runtime::cuda_check::take_failure(stream) })))? {
+        Some(message) => Err(LaunchError::new_err(message)),
+        None => Ok(()),
     }
 }
 
@@ -496,6 +511,21 @@ fn cuda_free(ptr: usize, device: Option<i32>) -> PyResult<()> {
     rt(cuda::with_device(device, || unsafe { cuda::free(ptr) }))
 }
 
+/// (host address, device address or 0) of `nbytes` of page-locked host
+/// memory (`mapped`: mapped into the device's address space).
+#[pyfunction]
+#[pyo3(signature = (nbytes, mapped=false))]
+fn cuda_host_alloc(nbytes: usize, mapped: bool) -> PyResult<(usize, usize)> {
+    rt(cuda::host_alloc(nbytes, mapped))
+}
+
+#[pyfunction]
+fn cuda_host_free(ptr: usize) -> PyResult<()> {
+    // SAFETY: pydev.numba's pinned buffers free the address cuda_host_alloc
+    // gave them, once, when they die (this private function has no other caller).
+    rt(unsafe { cuda::host_free(ptr) })
+}
+
 #[pyfunction]
 #[pyo3(signature = (dst, src_buffer, nbytes, stream=0, device=None))]
 fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize, device: Option<i32>) -> PyResult<()> {
@@ -547,8 +577,9 @@ fn cuda_stream_wait(waiter: usize, waited: usize, device: Option<i32>) -> PyResu
 
 #[pyfunction]
 #[pyo3(signature = (device=None))]
-fn cuda_synchronize(device: Option<i32>) -> PyResult<()> {
-    rt(cuda::with_device(device, cuda::synchronize))
+fn cuda_synchronize(py: Python<'_>, device: Option<i32>) -> PyResult<()> {
+    rt(cuda::with_device(device, cuda::synchronize))?;
+    bounds_failure(py, None, device)
 }
 
 /// Native counters: compiles (frontend + pipeline), JIT compiles, launches.
@@ -626,6 +657,8 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CudaProgram>()?;
     m.add_class::<dispatch::Dispatch>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(host_object, m)?)?;
+    m.add_function(wrap_pyfunction!(host_target, m)?)?;
     m.add_function(wrap_pyfunction!(compile_ir, m)?)?;
     m.add_function(wrap_pyfunction!(ir_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(signature_ir_types, m)?)?;
@@ -640,6 +673,8 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_pointer_device, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_alloc, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_free, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_host_alloc, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_host_free, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_memcpy_htod, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_memcpy_dtoh, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_stream_create, m)?)?;

@@ -123,7 +123,8 @@ class FakeNative(types.ModuleType):
         fake = self
 
         class HostProgram:
-            def __init__(self, text, kernel, libraries=()):
+            def __init__(self, text, kernel, libraries=(), object=None):
+                assert object == fake.host_object(text, kernel)
                 if text.startswith("BROKEN"):
                     raise fake.CompileError("cannot load")
                 fake.loaded.append((text, kernel))
@@ -136,6 +137,12 @@ class FakeNative(types.ModuleType):
 
     def version(self):
         return "0.0-fake"
+
+    def host_target(self):
+        return "fake-cpu"
+
+    def host_object(self, text, kernel, opt_level=3):
+        return f"object of {kernel}: {text}".encode()
 
     def cuda_status(self):
         return (False, "no CUDA driver (fake)")

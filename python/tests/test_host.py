@@ -1,6 +1,7 @@
 """The package end to end on the host target: kernels compile on first
 launch and run with CUDA semantics. Fresh random inputs, poisoned outputs.
 Skipped where the native module is not built."""
+import json
 import os
 import subprocess
 import sys
@@ -460,3 +461,77 @@ def test_collected_kernels_release_their_programs(rng):
     del k, module
     gc.collect()
     assert ref() is None, f"the kernel is still referenced by {[type(r).__name__ for r in gc.get_referrers(ref())]}"
+
+
+def _distinct_kernels(n, tag):
+    """`n` kernels of generated sources (a constant each, so none is
+    another's cache entry)."""
+    import linecache
+
+    out = []
+    for i in range(n):
+        name = f"<pydev-test-{tag}-{i}>"
+        text = f"import cuda.device as device\n\n@device.kernel\ndef k{i}(a):\n    t = device.tid(1)\n    if t < a.size:\n        a[t] = a[t] + {i}.0\n"
+        linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+        module = {}
+        exec(compile(text, name, "exec"), module)
+        out.append(module[f"k{i}"])
+    return out
+
+
+def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
+    # Every host program is a JITDylib of one process-wide LLJIT: its code and
+    # symbols, not a JIT, target machine and LLVM context of its own (which
+    # cost 870 KB a kernel).
+    import gc
+
+    monkeypatch.setenv("PYDEV_CACHE", "0")
+
+    def rss():
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+    x = rng.standard_normal(64).astype(np.float32)
+    live = []
+    for k in _distinct_kernels(10, "warm"):  # the first kernels build the JIT
+        device.launch(k, x.copy(), grid=1, block=64, stream=stream())
+        live.append(k)
+    gc.collect()
+    before = rss()
+    n = 80
+    for i, k in enumerate(_distinct_kernels(n, "live")):
+        a = x.copy()
+        device.launch(k, a, grid=1, block=64, stream=stream())
+        np.testing.assert_array_equal(a, x + np.float32(i))
+        live.append(k)
+    gc.collect()
+    per_kernel = (rss() - before) / n
+    assert per_kernel < 100 * 1024, f"{per_kernel / 1024:.0f} KB per live kernel"
+
+
+def test_a_new_process_runs_no_llvm_for_a_cached_host_kernel(tmp_path):
+    # The disk cache keeps each host kernel's object code beside its text
+    # (keyed with the CPU it was compiled for): a new process only links it.
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import sys, json, numpy as np\n"
+        f"sys.path.insert(0, {os.path.dirname(kernels.__file__)!r})\n"
+        "import pydev, cuda.device as device, kernels\n"
+        "x = np.random.default_rng(5).random(64, dtype=np.float32)\n"
+        "out = np.full(64, np.nan, np.float32)\n"
+        "device.launch(kernels.vector_add, out, x, x, grid=1, block=64, stream=pydev.default_stream())\n"
+        "assert np.array_equal(out, 2 * x)\n"
+        "print(json.dumps(pydev.stats()))\n"
+    )
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PYDEV_CACHE", None)
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["compiles"] == 1 and first["jit_compiles"] == 1, first
+    assert second["compiles"] == 0 and second["disk_hits"] == 1 and second["jit_compiles"] == 0, second
+    objects = [f for _, _, fs in os.walk(tmp_path / "cache") for f in fs if f.endswith(".o")]
+    assert len(objects) == 1, objects

@@ -187,6 +187,12 @@ fn jit() -> Result<&'static Jit, String> {
     .map_err(Clone::clone)
 }
 
+/// "triple cpu features" of the code [`host_object`] makes.
+pub fn host_target() -> Result<String, String> {
+    let jit = jit()?;
+    Ok(format!("{} {} {}", jit.triple.to_string_lossy(), jit.cpu.to_string_lossy(), jit.features.to_string_lossy()))
+}
+
 /// Compiles `module` (LLVM dialect) to a relocatable object for this host:
 /// translation to LLVM IR, packed entry points `_mlir_<name>` for `entries`
 /// (`void (void **args)`, as MLIR's ExecutionEngine makes them), LLVM's

@@ -183,15 +183,25 @@ pub fn compile_host(src: &Source, options: &CompileOptions) -> Result<HostProgra
 
 /// JIT-compiles the `llvm` stage text of the host pipeline (a cached compile).
 pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<HostProgram, String> {
-    host_program_linked(text, kernel, opt_level, &[])
+    host_program_linked(text, kernel, opt_level, &[], None)
 }
 
 /// [`host_program_from_text`] with the shared libraries that the kernel's
-/// `link=` files were built into (`python/pydev/_interop.py`).
-pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &[String]) -> Result<HostProgram, String> {
+/// `link=` files were built into (`python/pydev/_interop.py`), and the
+/// module's object code from [`host_object_from_text`] when a cache has it.
+pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<HostProgram, String> {
     let context = context();
     let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
-    HostProgram::with_libraries(&module, kernel, opt_level, libraries)
+    HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)
+}
+
+/// The object code of kernel `kernel` of the `llvm` stage text `text` for
+/// this machine (`crate::host::host_target` says for what): what a disk
+/// cache keeps so that a new process loads a kernel without LLVM.
+pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+    let context = context();
+    let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
+    crate::host::host_object(&module, kernel, opt_level)
 }
 
 // --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------

@@ -161,16 +161,32 @@ pub struct LaunchConfig {
     pub shared: usize,
 }
 
+/// The object code (a relocatable ELF object for this machine's CPU,
+/// [`host_target`]) of kernel `kernel` of host module `module`, which
+/// [`HostProgram::with_libraries`] loads without compiling.
+pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+    let block = format!("__pydev_block_{kernel}");
+    capi::host_object(module, opt_level, &[kernel, block.as_str()]).map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))
+}
+
+/// What host object code depends on beyond its module: the target triple,
+/// CPU and CPU features the JIT compiles for (part of an object's cache key).
+pub fn host_target() -> Result<String, String> {
+    capi::host_target()
+}
+
 impl HostProgram {
     /// JIT-compiles `module` (the `llvm` stage of the host pipeline) and
     /// finds kernel `kernel` in it.
     pub fn new(module: &Module, kernel: &str, opt_level: u8) -> Result<Self, String> {
-        Self::with_libraries(module, kernel, opt_level, &[])
+        Self::with_libraries(module, kernel, opt_level, &[], None)
     }
 
     /// [`HostProgram::new`] with shared libraries (the kernel's `link=`
-    /// files) that resolve the module's external declarations.
-    pub fn with_libraries(module: &Module, kernel: &str, opt_level: u8, libraries: &[String]) -> Result<Self, String> {
+    /// files) that resolve the module's external declarations, and the
+    /// module's object code when a cache has it ([`host_object`]: then
+    /// LLVM compiles nothing).
+    pub fn with_libraries(module: &Module, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<Self, String> {
         let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
             return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
         };
@@ -195,8 +211,15 @@ impl HostProgram {
         symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
         let block = format!("__pydev_block_{kernel}");
         let entries = [kernel, block.as_str()];
-        let object = capi::host_object(module, opt_level, &entries).map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))?;
-        let (engine, addresses) = Engine::load(&object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+        let compiled;
+        let object = match object {
+            Some(o) => o,
+            None => {
+                compiled = host_object(module, kernel, opt_level)?;
+                &compiled
+            }
+        };
+        let (engine, addresses) = Engine::load(object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
         let (thread_fn, block_fn) = (addresses[0], addresses[1]);
         Ok(Self {
             kernel: kernel.to_owned(),
