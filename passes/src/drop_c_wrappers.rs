@@ -53,7 +53,9 @@ fn run(root: OperationRef) -> Result<(), ()> {
             let Some(f) = funcs.iter().find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(capi::entry_block).is_some()) else { continue };
             let b = Builder::before(*f);
             let Ok(fn_type) = f.attribute("function_type") else { continue };
-            let decl = melior::ir::operation::OperationBuilder::new("llvm.func", f.location())
+            // The declaration's own location: `f`'s carries the DISubprogram
+            // that lineinfo gives definitions, which LLVM rejects on a declaration.
+            let decl = melior::ir::operation::OperationBuilder::new("llvm.func", wrapper.location())
                 .add_attributes(&[b.named("sym_name", b.string(target)), b.named("function_type", fn_type), b.named("linkage", b.attr("#llvm.linkage<external>"))])
                 .add_regions([melior::ir::Region::new()])
                 .build()

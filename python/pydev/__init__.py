@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 
 from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
+from ._pinned import pinned_array  # noqa: E402
 from ._program import Program  # noqa: E402
 from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
@@ -23,7 +24,7 @@ from ._types import DeviceOnlyError  # noqa: E402
 __all__ = [
     "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
     "Stream", "default_stream", "create_stream", "Device", "current_device", "device_count", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
-    "compile", "cxx_header", "stats", "Program", "ir",
+    "compile", "cxx_header", "stats", "Program", "ir", "pinned_array",
 ]
 
 

@@ -5,6 +5,7 @@ do (`device.launch(program, *args, ...)`): the same array protocols and
 streams, the launch fast path (python/src/dispatch.rs), the in-memory and
 disk caches (keyed by the IR text, kernel, target and compiler). Its
 signature is the IR function's: arguments are checked against it."""
+import os
 import re
 import threading
 
@@ -100,6 +101,84 @@ def _ir_type(sig):
     return t
 
 
+_ADAPTER = "__pydev_cabi_"  # the host's C-ABI adapters of external functions (pydev._interop)
+_DECL = re.compile(r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?\s*(loc\(.*\))?\s*$', re.M)
+_C_SCALARS = {"i1": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
+_LINK_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".cu", ".bc", ".ll", ".o", ".a", ".ptx", ".ltoir", ".cubin", ".fatbin")
+
+
+def _check_link(link, kernel):
+    """The absolute paths of link files `link` (a path or a list of paths,
+    relative ones to the working directory): each must exist and have a
+    suffix pydev links (docs/interop.md)."""
+    if link is None:
+        return ()
+    if isinstance(link, (str, os.PathLike)):
+        link = [link]
+    if not isinstance(link, (list, tuple)):
+        raise TypeError(f"link= of pydev.Program '{kernel}' must be a list of paths (str or os.PathLike), got {type(link).__name__}")
+    out = []
+    for p in link:
+        if not isinstance(p, (str, os.PathLike)):
+            raise TypeError(f"link= of pydev.Program '{kernel}' holds {p!r}, which is not a path (str or os.PathLike)")
+        p = os.fspath(p)
+        suffix = os.path.splitext(p)[1].lower()
+        if suffix not in _LINK_SUFFIXES:
+            raise ValueError(f"link file '{p}' of pydev.Program '{kernel}' has the unsupported suffix '{suffix}' (pydev links {', '.join(_LINK_SUFFIXES)})")
+        full = os.path.normpath(os.path.abspath(p))
+        if not os.path.isfile(full):
+            raise FileNotFoundError(f"link file '{p}' of pydev.Program '{kernel}' does not exist (looked for {full})")
+        if full not in out:
+            out.append(full)
+    return tuple(out)
+
+
+def _link_digest(paths):
+    """Each link file's path with the SHA-256 of its contents (cache keys)."""
+    import hashlib
+
+    out = []
+    for p in paths:
+        with open(p, "rb") as f:
+            out.append((p, hashlib.sha256(f.read()).hexdigest()))
+    return tuple(out)
+
+
+def _c_model(text, name, kernel):
+    from . import _interop
+
+    t = text.strip()
+    scalar = _C_SCALARS.get(t)
+    if scalar is None and re.fullmatch(r"(si|ui|i)(8|16|32|64)", t):
+        scalar = ("uint" if t.startswith("ui") else "int") + t.lstrip("sui")
+    if scalar is None:
+        raise _native.error_class("CompileError")(
+            f"error: the external function '{name}' of pydev.Program '{kernel}' takes or returns {t}: external functions of a Program pass numbers and bools (C ABI)"
+        )
+    return _interop.Scalar(scalar)
+
+
+def _declarations(text, kernel):
+    """(name, [(param, model)], result model or None, site) of each external
+    function `text` declares (a `func.func private` without a body)."""
+    out = []
+    for m in _DECL.finditer(text):
+        name = m.group(1).strip('"')
+        params = [p for p in _ir._split_top(m.group(2)) if p.strip()]
+        res = (m.group(3) or "").strip()
+        if res.startswith("(") and res.endswith(")"):
+            res = res[1:-1].strip()
+        results = [r for r in _ir._split_top(res) if r.strip()] if res else []
+        if len(results) > 1:
+            raise _native.error_class("CompileError")(f"error: the external function '{name}' of pydev.Program '{kernel}' returns {len(results)} values; a C function returns one")
+        site = "<pydev ir>"
+        lm = re.match(r'loc\("((?:[^"\\]|\\.)*)":(\d+)', m.group(4) or "")
+        if lm:
+            site = f"{lm.group(1)}:{lm.group(2)}"
+        out.append((name, [(f"a{i}", _c_model(p, name, kernel)) for i, p in enumerate(params)], _c_model(results[0], name, kernel) if results else None, site))
+    return out
+
+
 def _describe(a):
     if isinstance(a, (bool, int, float, complex, np.generic)):
         return f"{type(a).__name__} {a!r}"
@@ -117,7 +196,7 @@ class Program:
     `pydev.kernel` attribute (None: the module's only kernel); `filename`
     names the text in syntax errors. `params` are its parameter types."""
 
-    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>"):
+    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>", link=(), lineinfo=False, fastmath=False, cache=True):
         if isinstance(mlir_text, _ir.Module):
             mlir_text = str(mlir_text)
         if not isinstance(mlir_text, str):
@@ -129,8 +208,31 @@ class Program:
         self.kernel, params = _native.get().ir_kernel(mlir_text, kernel, self.filename)
         self.params = tuple(_ir.Type(p) for p in params)
         self.__name__ = self.__qualname__ = self.kernel
+        self.link = _check_link(link, self.kernel)
+        self.lineinfo = bool(lineinfo)
+        self.fastmath = bool(fastmath)
+        self.cache = bool(cache)
+        # The external functions the module declares (func.func private
+        # without a body): C functions that the link files define.
+        self.declared = _declarations(mlir_text, self.kernel)
+        self._link_digest = _link_digest(self.link)
         self._fast = {}
         self._loaded = {}
+
+    def _lines(self):
+        """Whether the PTX gets .file/.loc: lineinfo=True or PYDEV_LINEINFO=1."""
+        return self.lineinfo or os.environ.get("PYDEV_LINEINFO", "0").strip() == "1"
+
+    def _text_for(self, target):
+        """The IR for `target`: on the host, calls of the declared external
+        functions go through their C-ABI adapters (`__pydev_cabi_<name>`,
+        docs/interop.md), as `@device.func(interop=True)` declarations lower."""
+        if target != "host" or not self.declared:
+            return self.text
+        text = self.text
+        for name, *_ in self.declared:
+            text = re.sub(r'@(?:"' + re.escape(name) + r'"|' + re.escape(name) + r"(?![\w$.]))", "@" + _ADAPTER + name, text)
+        return text
 
     def __repr__(self):
         return f"<pydev.Program {self.kernel}({', '.join(map(str, self.params))})>"
@@ -153,46 +255,68 @@ class Program:
             raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
         _launch._count("compiles")
         lib = "" if target == "host" else _launch.libdevice()
-        return _native.get().compile_ir(self.text, self.kernel, target, stage, libdevice=lib, filename=self.filename)
+        return _native.get().compile_ir(self._text_for(target), self.kernel, target, stage, fast_math=self.fastmath, libdevice=lib, filename=self.filename, line_info=self._lines())
 
     def _program(self, target, arch):
         """The loaded program for `target` (compiled, or from a cache)."""
-        key = (target, arch)
+        lines = self._lines()
+        key = (target, arch, lines)
         prog = self._loaded.get(key)
         if prog is not None:
             _launch._count("memory_hits")
             return prog
-        gkey = (self.text, self.kernel, target, arch)
+        gkey = (self.text, self.kernel, target, arch, lines, self.fastmath, self.cache, self._link_digest)
         with _LOCK:
             prog = _LOADED.get(gkey)
             if prog is not None:
                 _launch._count("memory_hits")
             else:
-                prog = _LOADED[gkey] = self._build(target, arch)
+                prog = _LOADED[gkey] = self._build(target, arch, lines)
         self._loaded[key] = prog
         return prog
 
-    def _build(self, target, arch):
+    def _build(self, target, arch, lines=False):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
+        what = f"kernel '{self.kernel}'"
+        linked = bool(self.link or self.declared)
+        libraries = []
 
         def load(text):
-            return native.HostProgram(text, self.kernel) if target == "host" else native.CudaProgram(text, self.kernel)
+            if target == "host":
+                if linked and not libraries:
+                    from . import _interop  # the link files built into a shared library the JIT links
+
+                    libraries.append(_interop.host_library(self.link, self.declared, what))
+                return native.HostProgram(text, self.kernel, libraries=libraries)
+            if linked:
+                from . import _cudalink  # the PTX linked with the link files by nvJitLink; the driver loads the cubin
+
+                linked_program = getattr(_cudalink, "linked_program", None)
+                if linked_program is None:
+                    raise _native.error_class("CompileError")(f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)")
+                return linked_program(text, self.kernel, self.link, arch, what, self.declared)
+            return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _launch.libdevice()
-        key = _cache.cache_key(self.text, {}, "", tgt, stage, self.kernel, _native.fingerprint(), lib, ("pydev-ir",))
-        text = _cache.load(key)
-        if text is not None:
-            try:
-                prog = load(text)
-                _launch._count("disk_hits")
-                return prog
-            except Exception:
-                pass  # an unusable entry: compile again and replace it
+        source = self._text_for(target)
+        key = None
+        if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
+            options = ("pydev-ir", f"fastmath={int(self.fastmath)}", self._link_digest)
+            key = _cache.cache_key(source, {}, "", tgt, stage, self.kernel, _native.fingerprint(), lib, options, lineinfo=lines and target != "host")
+            text = _cache.load(key)
+            if text is not None:
+                try:
+                    prog = load(text)
+                    _launch._count("disk_hits")
+                    return prog
+                except Exception:
+                    pass  # an unusable entry: compile again and replace it
         _launch._count("compiles")
-        text = native.compile_ir(self.text, self.kernel, tgt, stage, libdevice=lib, filename=self.filename)
-        _cache.store(key, text)
+        text = native.compile_ir(source, self.kernel, tgt, stage, fast_math=self.fastmath, libdevice=lib, filename=self.filename, line_info=lines)
+        if key is not None:
+            _cache.store(key, text)
         return load(text)
 
     # --- arguments ----------------------------------------------------------------------

@@ -641,8 +641,30 @@ class Module:
         self.functions.append(f)
         return f
 
+    def declare(self, name, params, results=(), loc=None):
+        """An external function (a `func.func private` declaration, no
+        body) that link files define with the C calling convention
+        (`pydev.Program(..., link=[...])`); call it with Function.call."""
+        d = Declaration(name, params, results, loc)
+        self.functions.append(d)
+        return d
+
     def __str__(self):
         return "module {\n" + "\n".join(f.text() for f in self.functions) + "\n}\n"
+
+
+class Declaration:
+    """An external function of a Module (`Module.declare`)."""
+
+    def __init__(self, name, params, results, location):
+        self.name, self.kernel = name, False
+        self.params = [Type(str(t)) for t in params]
+        self.results = [Type(str(r)) for r in results]
+        self.location = location
+
+    def text(self):
+        res = f" -> ({', '.join(map(str, self.results))})" if self.results else ""
+        return f"  func.func private @{_symbol(self.name)}({', '.join(map(str, self.params))}){res} {self.location or ''}".rstrip()
 
 
 def _call(self, callee, *args):

@@ -777,3 +777,349 @@ def test_docs_example_runs(tmp_path):
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("[")
+
+
+# --- link=, declare_device, lineinfo, fastmath, cache, pinned memory (issue 16) ------------
+
+# One CUDA C++ file for both targets: NVRTC compiles it for cuda, clang for
+# the host (__host__/__device__ defined away there).
+OPS_CU = r"""
+extern "C" __host__ __device__ float scale_add(float x, float s, int k) { return x * s + (float)k; }
+extern "C" __host__ __device__ double twice(double x) { return 2.0 * x; }
+extern "C" __host__ __device__ bool is_odd(long long n) { return (n & 1) != 0; }
+extern "C" __host__ __device__ void nothing(int k) { (void)k; }
+"""
+
+
+def _ops(tmp_path, text=OPS_CU, name="ops.cu"):
+    f = tmp_path / name
+    f.write_text(text)
+    return str(f)
+
+
+def _linked_kernels(path):
+    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)")
+    twice = cuda.declare_device("twice", float64(float64), link=[path])  # a signature object and a link file
+    is_odd = cuda.declare_device("is_odd", "boolean(int64)")
+    nothing = cuda.declare_device("nothing", "void(int32)")
+
+    @cuda.jit(device=True, link=[path])
+    def helper(x, i):
+        return scale_add(x, 2.0, i)
+
+    @cuda.jit(link=[path])
+    def k(out, xs, ys, flags):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = helper(xs[i], i)
+            ys[i] = twice(xs[i])
+            flags[i] = is_odd(i)
+            nothing(i)
+    return k
+
+
+def test_declare_device_calls_c_functions_from_link_files(rng, tmp_path):
+    k = _linked_kernels(_ops(tmp_path))
+    x = rng.random(300, dtype=np.float32)
+    out, ys, flags = np.full(300, np.nan, np.float32), np.full(300, np.nan), np.zeros(300, np.bool_)
+    k[3, 128](out, x, ys, flags)
+    sync()
+    np.testing.assert_allclose(out, x * np.float32(2) + np.arange(300, dtype=np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(ys, 2.0 * x.astype(np.float64))
+    np.testing.assert_array_equal(flags, np.arange(300) % 2 == 1)
+    prog = next(iter(k.overloads.values()))
+    assert prog.link == (str(tmp_path / "ops.cu"),)  # the kernel's and its device function's, once
+    assert [d[0] for d in prog.declared] == ["scale_add", "twice", "is_odd", "nothing"]
+    assert 'func.func private @scale_add(f32, f32, si32) -> (f32) loc("' + __file__ in prog.text
+
+
+@host_only
+def test_declare_device_errors(tmp_path):
+    with pytest.raises(NotImplementedError, match="C ABI only"):
+        cuda.declare_device("f", "float32(float32)", abi="numba")
+    with pytest.raises(TypeError, match="cannot cross the C ABI"):
+        cuda.declare_device("f", "float32(float32[:])")
+    with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.c' of cuda.declare_device\('f'\) does not exist"):
+        cuda.declare_device("f", "float32(float32)", link=["nowhere.c"])
+    with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.cu' of @cuda.jit '.*kk' does not exist"):
+        @cuda.jit(link=["nowhere.cu"])
+        def kk(a):
+            pass
+    missing = cuda.declare_device("not_defined_anywhere", "float32(float32)")
+    path = _ops(tmp_path)
+
+    @cuda.jit(link=[path])
+    def k(a):
+        a[0] = missing(a[0])
+    with pytest.raises(pydev.CompileError, match="not_defined_anywhere"):
+        k[1, 1](np.ones(1, np.float32))
+    f = cuda.declare_device("scale_add", "float32(float32, float32, int32)", link=[path])
+
+    @cuda.jit
+    def k2(a):
+        a[0] = f(a[0], 1.0)
+    with pytest.raises(pydev.CompileError, match=r"test_numba.py:\d+:\d+: error: external device function 'scale_add' takes 3 arguments"):
+        k2[1, 1](np.ones(1, np.float32))
+    ptx = tmp_path / "x.ptx"
+    ptx.write_text("// nothing\n")
+
+    @cuda.jit(link=[str(ptx)])
+    def k3(a):
+        a[0] = 1.0
+    with pytest.raises(pydev.CompileError, match=r"link file '.*x.ptx' of kernel 'k3' is cuda code \(.ptx\)"):
+        k3[1, 1](np.ones(1, np.float32))
+
+
+@host_only
+def test_link_to_ptx_and_a_cubin(tmp_path):
+    """On cuda a declared function is an external .func of the kernel's
+    PTX; nvJitLink links it with the .cu (NVRTC) into a cubin."""
+    k = _linked_kernels(_ops(tmp_path))
+    types = (float32[::1], float32[::1], float64[::1], boolean[::1])
+    ptx = k.inspect_asm(types)
+    assert re.search(r"\.extern \.func\s+\(\.param \.b32 func_retval0\) scale_add", ptx), ptx
+    assert re.search(r"call(\.uni)? \(retval0\),\s*scale_add", ptx)
+    ptxas = _ptxas()
+    if ptxas:  # relocatable: the extern functions stay for the linker
+        (tmp_path / "k.ptx").write_text(ptx)
+        r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+    from pydev import _cudalink
+    if not _cudalink.available():
+        pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
+    prog = k.overloads[types]
+    cubin = _cudalink.link_cubin(ptx, "k.ptx", prog.link, "sm_90", "kernel 'k'")
+    assert cubin[:4] == b"\x7fELF" and b"scale_add" in cubin and b"k" in cubin
+
+
+@host_only
+def test_link_launches_on_the_fake_driver(fake_driver, tmp_path):
+    from pydev import _cudalink
+    if not _cudalink.available():
+        pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
+    import sys
+    import test_fake_driver
+    path = _ops(tmp_path)
+    code = f"""
+import numpy as np
+import fakecuda, pydev
+from pydev.numba import cuda
+import test_numba
+k = test_numba._linked_kernels({path!r})
+x = cuda.to_device(np.ones(64, np.float32))
+out, ys, flags = cuda.device_array(64, np.float32), cuda.device_array(64), cuda.device_array(64, np.bool_)
+k[1, 64](out, x, ys, flags)
+l = fakecuda.launches()[-1]
+assert l.kernel == "k" and l.block == (64, 1, 1), l.kernel
+assert fakecuda.LIB.fakecuda_elf_modules() == 1  # the linked cubin, not the PTX
+print("linked ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
+    here = os.path.dirname(os.path.abspath(__file__))
+    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
+               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "linked ok" in r.stdout
+
+
+def test_link_file_contents_are_part_of_the_cache_keys(tmp_path):
+    path = _ops(tmp_path, "extern \"C\" __host__ __device__ int magic(void) { return 41; }\n", "magic.cu")
+
+    def make():
+        magic = cuda.declare_device("magic", "int32()")
+
+        @cuda.jit(link=[path])
+        def k(out):
+            out[0] = magic()
+        return k
+    out = np.zeros(1, np.int32)
+    make()[1, 1](out)
+    sync()
+    assert out[0] == 41
+    _ops(tmp_path, "extern \"C\" __host__ __device__ int magic(void) { return 42; }\n", "magic.cu")
+    make()[1, 1](out)  # a new dispatcher: same IR, another link file content
+    sync()
+    assert out[0] == 42
+
+
+@host_only
+def test_lineinfo_puts_the_users_file_and_lines_in_the_ptx():
+    @cuda.jit(lineinfo=True)
+    def k(out, x):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = x[i] * 2.0
+    types = (float64[::1], float64[::1])
+    ptx = k.inspect_asm(types)
+    files = dict(re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]+)"', ptx, re.M))
+    assert __file__ in files.values(), files
+    n = next(k for k, v in files.items() if v == __file__)
+    lines = {int(m) for m in re.findall(rf"^\s*\.loc\s+{n}\s+(\d+)\s+\d+", ptx, re.M)}
+    store, _ = _line_of(k.py_func, "out[i] = x[i] * 2.0")
+    first, _ = _line_of(k.py_func, "def k(")
+    assert store in lines and lines - {0} <= set(range(first, store + 1)), (lines, first, store)
+    assert ".loc" not in K.vec_add.inspect_asm((float32[::1], float32[::1], float32[::1]))
+
+
+def test_fastmath_changes_the_ptx_and_keeps_results_close(rng):
+    def make(**opts):
+        @cuda.jit(**opts)
+        def k(out, x, y):
+            i = cuda.grid(1)
+            if i < out.size:
+                out[i] = x[i] / y[i] + math.sqrt(x[i]) * math.exp(y[i])
+        return k
+    fast, exact = make(fastmath=True), make()
+    types = (float32[::1], float32[::1], float32[::1])
+    if TARGET == "host":
+        p_fast, p_exact = fast.inspect_asm(types), exact.inspect_asm(types)
+        assert "div.rn.f32" in p_exact and "div.rn.f32" not in p_fast
+        assert re.search(r"div\.(approx|full)(\.ftz)?\.f32", p_fast), p_fast
+        assert "#arith.fastmath<fast>" in fast.compile(types).text and "fastmath" not in exact.compile(types).text
+    x, y = rng.random(1000, dtype=np.float32) + 0.5, rng.random(1000, dtype=np.float32) + 0.5
+    outs = []
+    for k in (fast, exact):
+        out = np.full(1000, np.nan, np.float32)
+        k[4, 256](out, x, y)
+        sync()
+        outs.append(out)
+    want = x.astype(np.float64) / y + np.sqrt(x.astype(np.float64)) * np.exp(y.astype(np.float64))
+    np.testing.assert_allclose(outs[1], want, rtol=2e-6)
+    np.testing.assert_allclose(outs[0], want, rtol=2e-5)
+    assert make(fastmath={"fast"}).options["fastmath"] is True
+    with pytest.raises(NotImplementedError, match="every fast-math flag or none"):
+        make(fastmath={"nnan"})
+
+
+@host_only
+def test_cache_false_does_not_use_the_disk_cache(tmp_path, monkeypatch):
+    cache = tmp_path / "numba-cache"
+    monkeypatch.setenv("PYDEV_CACHE_DIR", str(cache))
+
+    def entries():
+        return sorted(str(p) for p in cache.rglob("*.txt")) if cache.exists() else []
+
+    def make(**opts):
+        @cuda.jit(**opts)
+        def k(out):
+            out[0] = 7
+        return k
+    out = np.zeros(1, np.int64)
+    make()[1, 1](out)  # the default: pydev's disk cache
+    assert out[0] == 7 and len(entries()) == 1
+    make(cache=True)[1, 1](out)
+    assert len(entries()) == 1
+    before = pydev.stats()
+    make(cache=False)[1, 1](out)  # compiled again, although the disk holds it
+    after = pydev.stats()
+    assert after["compiles"] == before["compiles"] + 1 and after["disk_hits"] == before["disk_hits"]
+    make(cache=False)[1, 1](out)  # in memory (as Numba keeps it)
+    assert pydev.stats()["compiles"] == after["compiles"]
+    for p in entries():
+        os.remove(p)
+    make(cache=False)[1, 1](out)
+    assert entries() == []  # nothing written
+
+
+def test_pinned_and_mapped_arrays(rng):
+    p = cuda.pinned_array((3, 4), np.float32)
+    m = cuda.mapped_array(100, np.float64)
+    assert p.shape == (3, 4) and p.dtype == np.float32 and m.shape == (100,)
+    if TARGET == "host":
+        assert type(p) is np.ndarray and type(m) is np.ndarray  # the host target: plain NumPy memory
+    x = rng.random(100)
+    m[:] = x
+
+    @cuda.jit
+    def double(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] *= 2.0
+    double[1, 128](m)
+    sync()
+    np.testing.assert_array_equal(m, 2 * x)
+    assert cuda.pinned_array_like(p).shape == (3, 4) and cuda.mapped_array_like(m).dtype == np.float64
+
+
+@host_only
+def test_pinned_and_mapped_arrays_on_the_fake_driver(fake_driver, tmp_path):
+    """cuda: page-locked memory from cuMemHostAlloc, freed when the array is
+    collected; a mapped array is passed by its device address, in place."""
+    import sys
+    import test_fake_driver
+    code = """
+import gc, ctypes
+import numpy as np
+import fakecuda, pydev
+from pydev.numba import cuda
+import numba_kernels as K
+live = fakecuda.LIB.fakecuda_live_host_allocations
+live.restype = ctypes.c_long
+assert pydev.active_target() == "cuda"
+p = cuda.pinned_array((10, 3), np.float32)
+assert type(p) is np.ndarray and p.shape == (10, 3) and p.flags.c_contiguous and live() == 1
+p[:] = 1.5
+view = p[2:]
+del p
+gc.collect()
+assert live() == 1 and view.sum() == 1.5 * 24  # a view keeps the memory
+del view
+gc.collect()
+assert live() == 0
+f = cuda.pinned_array((4, 5), np.int16, order="F")
+assert f.flags.f_contiguous and live() == 1
+del f
+m = cuda.mapped_array(1000, np.float32)
+cai = m.__cuda_array_interface__
+assert cai["data"][0] == m.ctypes.data  # the fake driver maps memory at the same address
+allocs = fakecuda.LIB.fakecuda_live_allocations()
+K.vec_add[4, 256](m, m, m)
+l = fakecuda.launches()[-1]
+assert l.kernel == "vec_add" and l.descriptor(0) == (cai["data"][0], (1000,), (1,))
+assert fakecuda.LIB.fakecuda_live_allocations() == allocs  # in place: no device copy
+cuda.synchronize()  # the stream keeps a launch's arguments alive until then
+del m, cai
+gc.collect()
+assert live() == 0
+print("pinned ok")
+"""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
+    here = os.path.dirname(os.path.abspath(__file__))
+    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
+               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "pinned ok" in r.stdout
+
+
+@host_only
+def test_a_kernel_without_source_is_a_clear_error():
+    ns = {"cuda": cuda}
+    exec("def nosrc(a):\n    a[0] = 1\n", ns)  # no file, no linecache entry
+    k = cuda.jit(ns["nosrc"])
+    with pytest.raises(pydev.CompileError) as e:
+        k[1, 1](np.zeros(1))
+    msg = str(e.value)
+    assert msg.startswith("<string>:1: error: cannot read the source of 'nosrc'"), msg
+    assert "not from bytecode as Numba does" in msg and "linecache" in msg
+
+
+def test_steady_state_launches_take_the_fast_path(rng):
+    @cuda.jit
+    def k(out, x, alpha, n, flag):
+        i = cuda.grid(1)
+        if i < n and flag:
+            out[i] = alpha * x[i]
+    x = cuda.to_device(rng.random(64))
+    out = cuda.device_array(64)
+    k[1, 64](out, x, 2.5, 64, True)
+    before = pydev.stats()["fast_launches"]
+    for _ in range(5):
+        k[1, 64](out, x, 2.5, 64, True)  # Python float/int/bool: converted to the parameters' dtypes
+    sync()
+    assert pydev.stats()["fast_launches"] - before == 5
+    assert len(k._fast) == 1 and len(k.overloads) == 1
+    np.testing.assert_array_equal(out.copy_to_host(), 2.5 * x.copy_to_host())
+    k[1, 64](out, x, np.float32(0.5), 64, True)  # another type: another specialisation
+    assert len(k.overloads) == 2

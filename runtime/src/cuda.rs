@@ -502,6 +502,38 @@ pub unsafe fn free(ptr: usize) -> Result<(), String> {
     unsafe { result::free_sync(ptr as sys::CUdeviceptr) }.map_err(|e| e.to_string())
 }
 
+/// Page-locked host memory of `bytes` bytes (`cuMemHostAlloc`; with
+/// `mapped`, also mapped into the device's address space): (host address,
+/// device address, 0 when not mapped). `pydev.numba`'s `pinned_array` and
+/// `mapped_array`.
+pub fn host_alloc(bytes: usize, mapped: bool) -> Result<(usize, usize), String> {
+    context()?;
+    let flags = if mapped { sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE } else { sys::CU_MEMHOSTALLOC_PORTABLE };
+    let mut p: *mut c_void = std::ptr::null_mut();
+    // SAFETY: an out pointer to a local.
+    check(unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), flags) }, &format!("cuMemHostAlloc of {bytes} bytes"))?;
+    let mut dev: sys::CUdeviceptr = 0;
+    if mapped {
+        // SAFETY: `p` was just allocated with DEVICEMAP.
+        if let Err(e) = check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, p, 0) }, "cuMemHostGetDevicePointer") {
+            // SAFETY: freed once, unused.
+            unsafe { sys::cuMemFreeHost(p) };
+            return Err(e);
+        }
+    }
+    Ok((p as usize, dev as usize))
+}
+
+/// Frees page-locked host memory.
+///
+/// # Safety
+/// `ptr` came from [`host_alloc`], is freed once, and no queued work uses it.
+pub unsafe fn host_free(ptr: usize) -> Result<(), String> {
+    context()?;
+    // SAFETY: as the caller promises.
+    check(unsafe { sys::cuMemFreeHost(ptr as *mut c_void) }, "cuMemFreeHost")
+}
+
 /// Copies `src` to device address `dst` and waits for it.
 ///
 /// # Safety

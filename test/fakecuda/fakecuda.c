@@ -594,6 +594,29 @@ CUresult cuPointerGetAttributes(unsigned n, int *attributes, void **data, uint64
     LOCKED(pointer_attributes(n, attributes, data, ptr));
 }
 
+/* Page-locked host memory: plain host memory here (mapped: the same address
+ * on the "device"); counted apart from device allocations. */
+static long live_host_allocations;
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+    (void)flags;
+    if (sticky)
+        return sticky;
+    *p = malloc(bytes ? bytes : 1);
+    if (!*p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    __atomic_add_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
+    return CUDA_SUCCESS;
+}
+CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)p; return CUDA_SUCCESS; }
+CUresult cuMemFreeHost(void *p) {
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    free(p);
+    __atomic_sub_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
+    return CUDA_SUCCESS;
+}
+long fakecuda_live_host_allocations(void) { return live_host_allocations; }
+
 CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) {
     (void)stream;
     COUNT(cuMemcpyHtoDAsync_v2);

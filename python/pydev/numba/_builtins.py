@@ -186,7 +186,7 @@ def _unary_math(op, returns_int=False):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 1, name=op)
         a = _float_of(c, args[0], node)
-        r = TV(c.f.emit(f"math.{op}", [c.val(a, node)], [a.t.ir]), a.t)
+        r = TV(c.f.emit(f"math.{op}", [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
         return c.cast(r, T.int64, node) if returns_int else r
     return impl
 
@@ -198,7 +198,7 @@ def _binary_math(op):
         t = arith_type(a.t, b.t)
         if not t.is_float:
             t = T.float64
-        return TV(c.f.emit(f"math.{op}" if "." not in op else op, [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)], [t.ir]), t)
+        return TV(c.f.emit(f"math.{op}" if "." not in op else op, [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)], [t.ir], c.mb.fastmath()), t)
     return impl
 
 
@@ -233,7 +233,7 @@ def _hypot(c, args, kwargs, node):
     hi, lo = c.f.ops.max(x, y), c.f.ops.min(x, y)
     zero = c.f.constant(0.0, t.ir)
     r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
-    return TV(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir]), t)
+    return TV(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
 
 
 def _pred_math(op):
@@ -506,7 +506,7 @@ def fma(c, args, kwargs, node):
     t = arith_type(arith_type(vals[0].t, vals[1].t), vals[2].t)
     if not t.is_float:
         raise c.err(node, "cuda.fma() takes floating-point numbers")
-    return TV(c.f.emit("math.fma", [c.val(c.cast(v, t, node), node) for v in vals], [t.ir]), t)
+    return TV(c.f.emit("math.fma", [c.val(c.cast(v, t, node), node) for v in vals], [t.ir], c.mb.fastmath()), t)
 
 
 cbrt = _unary_math("cbrt")

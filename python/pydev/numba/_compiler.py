@@ -242,6 +242,18 @@ class ModuleBuilder:
         self.funcs = {}  # (dispatcher id, arg types) -> (Function, return type)
         self.options = options
         self.names = set()
+        self.links = []  # link files of the device functions and external functions reached
+        self.externs = {}  # name -> (ir.Declaration, signature) of declare_device functions called
+        self.lineinfo = False  # some device function reached asked for lineinfo
+
+    def add_links(self, paths):
+        for p in paths:
+            if p not in self.links:
+                self.links.append(p)
+
+    def fastmath(self):
+        """The `fastmath` attribute for the float ops emitted here (cuda.jit(fastmath=True))."""
+        return {"fastmath": "#arith.fastmath<fast>"} if self.options.get("fastmath") else None
 
     def name(self, base):
         n, i = base, 1
@@ -253,10 +265,11 @@ class ModuleBuilder:
 
 
 def compile_kernel(dispatcher, argtypes):
+    """(ir.Module, kernel name, ModuleBuilder: its links, externs, lineinfo)."""
     mb = ModuleBuilder(dispatcher.options)
     name = mb.name(dispatcher.py_func.__name__)
     Compiler(mb, dispatcher, argtypes, kernel=True, name=name).run()
-    return mb.module, name
+    return mb.module, name, mb
 
 
 def compile_device(mb, dispatcher, argtypes, node_for_errors=None):

@@ -51,7 +51,7 @@ class Type:
         return Array(self, ndim, layout)
 
     def __call__(self, *args):
-        if args and all(isinstance(a, (Type, str)) or a is None for a in args):
+        if all(isinstance(a, (Type, str)) or a is None for a in args):  # int32() is a signature without arguments, as in Numba
             return Signature(self, [_as_type(a) for a in args])
         if len(args) == 1 and isinstance(self, (Number, Boolean)):
             return self.dtype.type(args[0])  # a conversion in host code

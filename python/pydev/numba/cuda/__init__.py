@@ -22,9 +22,10 @@ __all__ = [
     "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
     "shfl_xor_sync", "activemask", "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence",
     "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16",
-    "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array",
+    "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like",
     "stream", "default_stream", "synchronize", "is_available", "current_context", "get_current_device",
     "detect", "list_devices", "is_cuda_array", "as_cuda_array", "compile_ptx", "Dispatcher", "simulator_enabled",
+    "declare_device",
 ]
 
 if _os.environ.get("NUMBA_ENABLE_CUDASIM", "").strip() not in ("", "0") and not _os.environ.get("PYDEV_TARGET"):
@@ -156,8 +157,7 @@ def jit(func_or_sig=None, device=False, **options):
     for k in options:
         if k not in _OPTIONS:
             raise TypeError(f"cuda.jit() got an unexpected keyword argument '{k}'")
-    if options.get("link"):
-        raise NotImplementedError("cuda.jit(link=...): linking external code is not supported by pydev.numba (use @device.kernel(link=...))")
+    _fastmath(options.get("fastmath"))  # checked when decorated
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
@@ -167,6 +167,123 @@ def jit(func_or_sig=None, device=False, **options):
     def decorate(fn):
         return Dispatcher(fn, sigs, device, options)
     return decorate
+
+
+_FASTMATH_FLAGS = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"}
+
+
+def _fastmath(value):
+    """cuda.jit(fastmath=...): True/False, or Numba's set of LLVM flags;
+    pydev applies all of them (`fast`) or none."""
+    if value is None or value is False:
+        return False
+    if value is True:
+        return True
+    if isinstance(value, (set, frozenset, list, tuple, dict)):
+        flags = set(value)
+        if not flags <= _FASTMATH_FLAGS:
+            raise ValueError(f"cuda.jit(fastmath=...): unknown fast-math flags {sorted(flags - _FASTMATH_FLAGS)} (known: {', '.join(sorted(_FASTMATH_FLAGS))})")
+        if not flags:
+            return False
+        if "fast" in flags or flags == _FASTMATH_FLAGS - {"fast"}:
+            return True
+        raise NotImplementedError(f"cuda.jit(fastmath={sorted(flags)}): pydev.numba applies every fast-math flag or none: pass fastmath=True")
+    raise TypeError(f"cuda.jit(fastmath=...) takes a bool or a set of fast-math flags, got {value!r}")
+
+
+def _links(link, base_file, owner):
+    """The absolute paths of link files `link`: a relative path is relative
+    to the directory of `base_file` (the Python file of the decorated or
+    declaring code) when the file is there, else to the working directory."""
+    if link is None or link == ():
+        return ()
+    if isinstance(link, (str, _os.PathLike)):
+        link = [link]
+    if not isinstance(link, (list, tuple, set)):
+        raise TypeError(f"link= of {owner} must be a list of paths (str or os.PathLike), got {type(link).__name__}")
+    base = _os.path.dirname(_os.path.abspath(base_file)) if base_file and not base_file.startswith("<") else _os.getcwd()
+    out = []
+    for p in link:
+        if not isinstance(p, (str, _os.PathLike)):
+            raise TypeError(f"link= of {owner} holds {p!r}, which is not a path (str or os.PathLike)")
+        p = _os.fspath(p)
+        full = p if _os.path.isabs(p) else _os.path.join(base, p)
+        if not _os.path.exists(full) and not _os.path.isabs(p):
+            full = _os.path.abspath(p)
+        if not _os.path.isfile(full):
+            raise FileNotFoundError(f"link file '{p}' of {owner} does not exist (looked for {full})")
+        full = _os.path.normpath(full)
+        if full not in out:
+            out.append(full)
+    return tuple(out)
+
+
+class _ExternFunction:
+    """A foreign device function (`cuda.declare_device`): a C-ABI function
+    (`extern "C" __device__ float f(float, int)`) that link files define;
+    callable from device code. pydev.numba declares it in the kernel's
+    module (`pydev.ir.Module.declare`) and passes the link files to
+    `pydev.Program(..., link=...)`, which calls it through pydev's C-ABI
+    adapters on the host and links it with nvJitLink on cuda."""
+
+    def __init__(self, name, sig, link):
+        self.name = self.__name__ = name
+        self.sig = sig
+        self.link = link
+        self._pydev_numba_name = f"'{name}'"
+
+    def __repr__(self):
+        return f"<pydev.numba external device function {self.name}{self.sig}>"
+
+    def __call__(self, *args, **kwargs):
+        raise _pydev.DeviceOnlyError(f"external device function '{self.name}' can only be called in device code")
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        if kwargs:
+            raise c.err(node, f"external device function '{self.name}' takes positional arguments")
+        if len(args) != len(self.sig.args):
+            raise c.err(node, f"external device function '{self.name}' takes {len(self.sig.args)} arguments ({self.sig}), got {len(args)}")
+        vals = [c.val(c.cast(c.num_arg(a, node, f"argument {i} of '{self.name}'"), t, node), node) for i, (a, t) in enumerate(zip(args, self.sig.args))]
+        ret = self.sig.return_type
+        void = ret is None or isinstance(ret, _t.NoneType)
+        hit = c.mb.externs.get(self.name)
+        if hit is None:
+            if self.name in c.mb.names:
+                raise c.err(node, f"external device function '{self.name}' has the name of a function of this kernel's module")
+            c.mb.names.add(self.name)
+            decl = c.mb.module.declare(self.name, [t.ir for t in self.sig.args], [] if void else [ret.ir], loc=c.src.loc(node))
+            hit = c.mb.externs[self.name] = (decl, self)
+        elif hit[1] is not self and repr(hit[1].sig) != repr(self.sig):
+            raise c.err(node, f"external device function '{self.name}' is declared twice with different signatures ({hit[1].sig} and {self.sig})")
+        c.mb.add_links(self.link)
+        c.at(node)
+        r = c.f.call(hit[0], *vals)
+        return _c.CT(None) if void else _c.TV(r, ret)
+
+
+def declare_device(name, sig, link=None, use_cooperative=False, abi="c"):
+    """Declares a foreign device function with the C ABI: `name` is its C
+    symbol (`extern "C"`), `sig` its signature ("float32(float32, int32)"),
+    `link` the files that define it (added to every kernel that calls it).
+    Numba's own ABI (`int f(T* ret, ...)`, numba-cuda's default) is not
+    supported: pydev.numba's declarations are numba-cuda's `abi="c"`."""
+    import sys
+
+    if abi != "c":
+        raise NotImplementedError(
+            f"cuda.declare_device('{name}', ..., abi={abi!r}): pydev.numba calls foreign functions with the C ABI only "
+            "(extern \"C\" __device__ T f(args)); Numba's ABI (int f(T* ret, args)) is not supported"
+        )
+    if use_cooperative:
+        raise NotImplementedError("cuda.declare_device(..., use_cooperative=True): cooperative launches are not supported by pydev.numba")
+    if not isinstance(name, str) or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        raise ValueError(f"cuda.declare_device: the name must be a C identifier, got {name!r}")
+    sig = _as_signature(sig)
+    for t in list(sig.args) + ([sig.return_type] if sig.return_type not in (None, _t.void) else []):
+        if not _c._is_num(t) or getattr(t, "kind", None) == "c":
+            raise TypeError(f"cuda.declare_device('{name}', '{sig}'): {t} cannot cross the C ABI in pydev.numba (numbers and booleans only)")
+    frame = sys._getframe(1)
+    return _ExternFunction(name, sig, _links(link, frame.f_code.co_filename, f"cuda.declare_device('{name}')"))
 
 
 def _as_signature(sig):
@@ -196,10 +313,12 @@ class Dispatcher:
         self.__wrapped__ = py_func
         self.device = bool(device)
         self.options = dict(options)
+        self.link = _links(self.options.get("link"), py_func.__code__.co_filename, f"@cuda.jit '{py_func.__qualname__}'")
+        self.options["fastmath"] = _fastmath(self.options.get("fastmath"))
         self._src = None
         self._lock = _threading.Lock()
         self.overloads = {}  # argument types -> pydev.Program, for kernels
-        self._fast = {}  # fast_key of each argument -> (types, Program, convert scalars, has tuples)
+        self._fast = {}  # _fingerprint of each argument -> (Program, scalar converters, general path)
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
@@ -220,7 +339,13 @@ class Dispatcher:
             try:
                 self._src = _c.Src(self.py_func)
             except (OSError, SyntaxError) as e:
-                raise _pydev.CompileError(f"error: cannot read the source of {self.py_func.__qualname__}: {e}") from None
+                code = self.py_func.__code__
+                raise _pydev.CompileError(
+                    f"{code.co_filename}:{code.co_firstlineno}: error: cannot read the source of '{self.py_func.__qualname__}' ({e}): "
+                    "pydev.numba compiles @cuda.jit functions from their Python source, not from bytecode as Numba does\n"
+                    "  = help: define the function in a file, a notebook cell or an IPython session, or register the text of "
+                    "its file in linecache (linecache.cache[filename] = (size, None, lines, filename))"
+                ) from None
         return self._src
 
     def local_names(self):
@@ -240,10 +365,19 @@ class Dispatcher:
             if hit is not None:
                 return hit
             try:
-                module, name = _c.compile_kernel(self, argtypes)
+                module, name, mb = _c.compile_kernel(self, argtypes)
             except _c.NumbaError as e:
                 raise _pydev.CompileError(_c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)) from None
-            program = _pydev.Program(module, kernel=name, filename=self.source().file)
+            links = list(self.link)
+            for p in mb.links:
+                if p not in links:
+                    links.append(p)
+            program = _pydev.Program(
+                module, kernel=name, filename=self.source().file, link=links,
+                lineinfo=bool(self.options.get("lineinfo")) or mb.lineinfo, fastmath=self.options["fastmath"],
+                # cache=False: no disk cache (Numba keeps such kernels in memory only)
+                cache=self.options.get("cache", True) is not False,
+            )
             self.overloads[argtypes] = program
             return program
 
@@ -268,6 +402,8 @@ class Dispatcher:
             args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
             types = list(sig.args)
         fn, rtype = _c.compile_device(c.mb, self, types, node)
+        c.mb.add_links(self.link)
+        c.mb.lineinfo |= bool(self.options.get("lineinfo"))
         flat = []
         for a in args:
             flat += c._flatten(a, node)
@@ -324,31 +460,66 @@ class Dispatcher:
         raise TypeError(f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}")
 
     def _launch(self, args, grid, block, stream, shared_bytes):
-        keys = tuple(map(_t.fast_key, args))
-        hit = self._fast.get(keys) if None not in keys else None
+        """Steady state: a cheap fingerprint of the arguments' types
+        (`_fingerprint`) finds the compiled specialisation and the
+        converters of its scalar arguments (Python numbers become NumPy
+        scalars of the parameter's dtype, which the launch fast path packs
+        natively); then `device.launch` of the pydev.Program."""
+        try:
+            key = tuple(map(_fingerprint, args))
+            hit = self._fast.get(key)
+        except TypeError:  # an unhashable argument
+            key = hit = None
         if hit is None:
-            types, conv = self._types_of(args)
-            hit = (types, self.compile(types), bool(self.signatures), any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types))
-            if None not in keys:
-                self._fast[keys] = hit
-        types, program, convert, tuples = hit
-        if convert:
-            types, args = self._types_of(args)
-        stream = _stream_of(stream)
-        if tuples:
-            flat = []
-            for a, t in zip(args, types):
-                if isinstance(t, (_t.UniTuple, _t.Tuple)):
-                    flat += _flatten_value(a)
-                else:
-                    flat.append(a)
-        else:
-            flat = list(args)
+            hit = self._prepare(args)
+            if key is not None and None not in key:
+                if len(self._fast) >= 512:  # many shapes of strided arrays: start again
+                    self._fast.clear()
+                self._fast[key] = hit
+        program, conv, general = hit
+        if stream is None or (type(stream) is int and stream == 0):  # Numba's default stream argument is the int 0
+            stream = _pydev.default_stream()
+        if general:
+            return self._launch_general(args, grid, block, stream, shared_bytes)
+        if conv is not None:
+            args = [a if c is None else c(a) for a, c in zip(args, conv)]
+        _device.launch(program, *args, grid=grid, block=block, stream=stream, shared=shared_bytes)
+
+    def _prepare(self, args):
+        """(Program, converters or None, general) for arguments like `args`:
+        `general` when the launch needs more than conversions (tuples to
+        flatten, NumPy or mapped arrays that may need the device)."""
+        types, _ = self._types_of(args)
+        program = self.compile(types)
+        general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda") for a in args)
+        conv = []
+        for a, t in zip(args, types):
+            c = None
+            if _c._is_num(t) and not isinstance(t, _t.Boolean) and type(a) is not t.dtype.type:
+                c = t.dtype.type  # a Python number (or another dtype, with a signature) to the parameter's dtype
+            elif isinstance(t, _t.Boolean) and type(a) is not bool:
+                c = bool
+            conv.append(c)
+        return program, (tuple(conv) if any(c is not None for c in conv) else None), general
+
+    def _launch_general(self, args, grid, block, stream, shared_bytes):
+        types, args = self._types_of(args)
+        program = self.compile(types)
+        flat = []
+        for a, t in zip(args, types):
+            if isinstance(t, (_t.UniTuple, _t.Tuple)):
+                flat += _flatten_value(a)
+            elif _c._is_num(t) and not isinstance(t, _t.Boolean):
+                flat.append(t.dtype.type(a))
+            else:
+                flat.append(a)
         copies = []
-        if any(type(a) is _np.ndarray for a in flat) and _pydev.active_target() == "cuda":
-            # Numba copies NumPy arguments to the device and back
+        if any(isinstance(a, _np.ndarray) for a in flat) and _pydev.active_target() == "cuda":
             for i, a in enumerate(flat):
-                if isinstance(a, _np.ndarray):
+                if callable(getattr(a, "device_view", None)):  # a mapped array (pydev.pinned_array(..., mapped=True))
+                    flat[i] = a.device_view()  # the device's view of mapped memory: read and written in place
+                elif isinstance(a, _np.ndarray):
+                    # Numba copies NumPy arguments to the device and back
                     d = _pydev.to_device(a, stream=stream)
                     copies.append((a, d))
                     flat[i] = d
@@ -403,6 +574,30 @@ class Dispatcher:
         types, _ = self._types_of(args)
         self.compile(types)
         return self
+
+
+_DeviceArray = _pydev.DeviceArray
+_SCALAR_TYPES = (int, float, bool, complex)
+
+
+def _fingerprint(a):
+    """A cheap key that determines the Numba type of launch argument `a`
+    (None: none, the argument is typed every launch)."""
+    t = type(a)
+    if t is _DeviceArray:
+        # pydev.DeviceArray's interned "target:signature" key (its dtype,
+        # rank and layout), fixed for the array's life; computing strides
+        # on cuda costs more than the rest of the launch.
+        k = a._fast_key
+        return k if k is not None else (t, a.dtype, a.shape, a.strides)
+    if t is _np.ndarray:
+        fl = a.flags
+        return (t, a.dtype, a.ndim, fl.c_contiguous, fl.f_contiguous)
+    if t in _SCALAR_TYPES:
+        return t
+    if isinstance(a, _np.generic) and t is not _np.void:
+        return t
+    return None
 
 
 def _flatten_value(v):
@@ -470,23 +665,39 @@ def device_array_like(ary, stream=0):
     return device_array(ary.shape, ary.dtype, stream=stream)
 
 
+def _np_dtype(dtype):
+    if isinstance(dtype, _t.Record):
+        return dtype.dtype_np
+    if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype"):
+        return dtype.dtype
+    return _np.dtype(dtype)
+
+
 def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
-    """A host array (pydev does not expose page-locked allocation: an ordinary NumPy array)."""
-    return _np.empty(shape, dtype=dtype, order=order)
+    """A NumPy array in page-locked host memory on the cuda target
+    (`pydev.pinned_array`: cuMemHostAlloc, freed when the array is
+    collected); a plain NumPy array on the host target."""
+    if strides is not None:
+        raise NotImplementedError("cuda.pinned_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'")
+    return _pydev.pinned_array(shape, _np_dtype(dtype), order=order)
 
 
 def pinned_array_like(ary):
-    return _np.empty_like(ary)
+    return pinned_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
 
 
-mapped_array = None
+def mapped_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
+    """A NumPy array in page-locked host memory mapped into the device's
+    address space on the cuda target (`pydev.pinned_array(...,
+    mapped=True)`): kernels read and write it in place; a plain NumPy array
+    on the host target."""
+    if strides is not None:
+        raise NotImplementedError("cuda.mapped_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'")
+    return _pydev.pinned_array(shape, _np_dtype(dtype), order=order, mapped=True)
 
 
-def _no_mapped(*a, **k):
-    raise NotImplementedError("cuda.mapped_array is not supported by pydev.numba")
-
-
-mapped_array = _no_mapped
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    return mapped_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
 
 
 def is_available():
