@@ -85,7 +85,8 @@ fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), S
         let lost = LOST.get_or_init(|| {
             format!(
                 "{culprit}: {r:?} ({name}). The CUDA context is now unusable: every later launch, copy and allocation in this process fails; \
-                 restart the process. To find the fault, run the kernel on the host target with bounds checks \
+                 restart the process. To find the fault, rerun with bounds checks (PYDEV_BOUNDSCHECK=1: an index \
+                 out of bounds is then a LaunchError naming the line, and the context survives), on the host target \
                  (PYDEV_TARGET=host PYDEV_BOUNDSCHECK=1) or under compute-sanitizer"
             )
         });
@@ -395,6 +396,8 @@ impl CudaKernel {
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
         // SAFETY: a module just loaded.
         let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
+        // SAFETY: a module just loaded in the current context (bounds checks: cuda_check.rs).
+        unsafe { crate::cuda_check::loaded(module as usize, function as usize, kernel, image) }?;
         Ok((module as usize, function as usize))
     }
 
@@ -472,6 +475,7 @@ impl CudaKernel {
             )
         };
         remember_launch(stream, &self.name);
+        crate::cuda_check::launched(function, stream);
         check_on(r, &format!("launching kernel '{}'", self.name), Some(stream))
     }
 }
@@ -480,6 +484,7 @@ impl Drop for CudaKernel {
     fn drop(&mut self) {
         let others = std::mem::take(self.others.get_mut().unwrap_or_else(|p| p.into_inner()));
         for (dev, module) in [(self.device, self.module)].into_iter().chain(others.into_iter().map(|(d, m, _)| (d, m))) {
+            crate::cuda_check::unloaded(module);
             // SAFETY: each module loaded once, unloaded once, in its own context.
             let _ = with_device(Some(dev), || unsafe { result::module::unload(module as sys::CUmodule) }.map_err(|e| e.to_string()));
         }
@@ -627,6 +632,7 @@ pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
 /// As [`stream_wait`], and `dev` is the current device.
 pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(), String> {
     usable()?;
+    crate::cuda_check::waits(waiter, waited);
     // An event of the current context from the pool (created once): a
     // wait uses the event's state when it is enqueued, so the event can be
     // recorded again for the next wait once this one is queued. Two calls a

@@ -65,12 +65,24 @@ typedef struct {
     int device, arch; /* of its module: the context's device, the .target (90: sm_90) */
 } Function;
 
+/* A module-scope `.global` of the PTX (`cuModuleGetGlobal`): its bytes in
+ * host memory, zeros or the PTX's initializer. */
 typedef struct {
+    char name[128];
+    unsigned char *data;
+    size_t size;
+} Global;
+
+typedef struct Module {
     char *ptx;
     Function *functions;
     int nfunctions;
+    Global *globals;
+    int nglobals;
+    struct Module *next_loaded; /* the live PTX modules, newest first */
     int device, arch;
 } Module;
+static Module *loaded_modules;
 
 typedef struct {
     char kernel[256];
@@ -333,6 +345,35 @@ static int parse_elf(Module *m, const unsigned char *e) {
     return 1;
 }
 
+/* `[.visible] .global .align A .b8 NAME[SIZE] [= {b, b, ...}];` */
+static void parse_globals(Module *m) {
+    for (const char *p = m->ptx; (p = strstr(p, ".global .align ")); p++) {
+        const char *eol = strchr(p, '\n');
+        const char *b8 = strstr(p, ".b8 ");
+        char name[128];
+        size_t size = 0;
+        if (!b8 || (eol && b8 > eol) || sscanf(b8 + 4, "%127[A-Za-z0-9_$][%zu]", name, &size) != 2)
+            continue;
+        m->globals = realloc(m->globals, (m->nglobals + 1) * sizeof(Global));
+        Global *g = &m->globals[m->nglobals++];
+        snprintf(g->name, sizeof g->name, "%s", name);
+        g->size = size;
+        g->data = calloc(size ? size : 1, 1);
+        const char *init = strchr(b8, '{');
+        if (init && (!eol || init < eol)) {
+            char *at = (char *)init + 1;
+            for (size_t i = 0; i < size; i++) {
+                char *end;
+                long v = strtol(at, &end, 10);
+                if (end == at)
+                    break;
+                g->data[i] = (unsigned char)v;
+                at = end + strspn(end, ", ");
+            }
+        }
+    }
+}
+
 static CUresult module_load(void **module, const void *image, unsigned n, int *options, void **values) {
     const char *ptx = image;
     if (sticky)
@@ -361,6 +402,9 @@ static CUresult module_load(void **module, const void *image, unsigned n, int *o
     Module *m = calloc(1, sizeof *m);
     m->ptx = strdup(ptx);
     parse_entries(m);
+    parse_globals(m);
+    m->next_loaded = loaded_modules;
+    loaded_modules = m;
     live_modules++;
     *module = m;
     return CUDA_SUCCESS;
@@ -434,6 +478,14 @@ CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
 
 static CUresult module_unload(void *module) {
     Module *m = module;
+    for (Module **l = &loaded_modules; *l; l = &(*l)->next_loaded)
+        if (*l == m) {
+            *l = m->next_loaded;
+            break;
+        }
+    for (int i = 0; i < m->nglobals; i++)
+        free(m->globals[i].data);
+    free(m->globals);
     free(m->ptx);
     free(m->functions);
     free(m);
@@ -552,6 +604,28 @@ CUresult cuMemFree_v2(uint64_t ptr) {
     return CUDA_SUCCESS;
 }
 
+/* Page-locked host memory: plain host memory here (mapped: the same address
+ * on the "device"); counted apart from device allocations. */
+static long live_host_allocations;
+CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
+    (void)flags;
+    if (sticky)
+        return sticky;
+    *p = malloc(bytes ? bytes : 1);
+    if (!*p)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    __atomic_add_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
+    return CUDA_SUCCESS;
+}
+CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)p; return CUDA_SUCCESS; }
+CUresult cuMemFreeHost(void *p) {
+    if (!p)
+        return CUDA_ERROR_INVALID_VALUE;
+    free(p);
+    __atomic_sub_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
+    return CUDA_SUCCESS;
+}
+long fakecuda_live_host_allocations(void) { return live_host_allocations; }
 
 enum { PTR_CONTEXT = 1, PTR_MEMORY_TYPE = 2, PTR_IS_MANAGED = 8, PTR_DEVICE_ORDINAL = 9, MEMORYTYPE_DEVICE = 2 };
 /* One attribute of a device pointer; CUDA_ERROR_INVALID_VALUE for memory
@@ -593,29 +667,6 @@ CUresult cuPointerGetAttributes(unsigned n, int *attributes, void **data, uint64
     COUNT(cuPointerGetAttributes);
     LOCKED(pointer_attributes(n, attributes, data, ptr));
 }
-
-/* Page-locked host memory: plain host memory here (mapped: the same address
- * on the "device"); counted apart from device allocations. */
-static long live_host_allocations;
-CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned flags) {
-    (void)flags;
-    if (sticky)
-        return sticky;
-    *p = malloc(bytes ? bytes : 1);
-    if (!*p)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    __atomic_add_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
-    return CUDA_SUCCESS;
-}
-CUresult cuMemHostGetDevicePointer_v2(uint64_t *d, void *p, unsigned flags) { (void)flags; *d = (uint64_t)(uintptr_t)p; return CUDA_SUCCESS; }
-CUresult cuMemFreeHost(void *p) {
-    if (!p)
-        return CUDA_ERROR_INVALID_VALUE;
-    free(p);
-    __atomic_sub_fetch(&live_host_allocations, 1, __ATOMIC_SEQ_CST);
-    return CUDA_SUCCESS;
-}
-long fakecuda_live_host_allocations(void) { return live_host_allocations; }
 
 CUresult cuMemcpyHtoDAsync_v2(uint64_t dst, const void *src, size_t n, void *stream) {
     (void)stream;
@@ -685,7 +736,37 @@ static CUresult stream_wait(void *stream, void *event) {
 }
 CUresult cuStreamWaitEvent(void *stream, void *event, unsigned flags) { (void)flags; COUNT(cuStreamWaitEvent); LOCKED(stream_wait(stream, event)); }
 
+static CUresult module_get_global(uint64_t *dptr, size_t *bytes, void *module, const char *name) {
+    Module *m = module;
+    for (int i = 0; m && i < m->nglobals; i++) {
+        if (strcmp(m->globals[i].name, name) == 0) {
+            if (dptr)
+                *dptr = (uint64_t)(uintptr_t)m->globals[i].data;
+            if (bytes)
+                *bytes = m->globals[i].size;
+            return CUDA_SUCCESS;
+        }
+    }
+    return CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuModuleGetGlobal_v2(uint64_t *dptr, size_t *bytes, void *module, const char *name) {
+    if (sticky)
+        return sticky;
+    LOCKED(module_get_global(dptr, bytes, module, name));
+}
+
 /* --- the test's view --- */
+/* The address of global `name` of the newest live PTX module that has one
+ * (0: none), so that a test can write what a kernel would have written
+ * there (a bounds-check record, docs/reliability.md). */
+uint64_t fakecuda_module_global(const char *name) {
+    uint64_t at = 0;
+    pthread_mutex_lock(&lock);
+    for (Module *m = loaded_modules; m && !at; m = m->next_loaded)
+        module_get_global(&at, NULL, m, name);
+    pthread_mutex_unlock(&lock);
+    return at;
+}
 int fakecuda_launch_count(void) { return nlaunches; }
 long fakecuda_elf_modules(void) { return elf_modules; } /* cubin images loaded */
 long fakecuda_live_allocations(void) { return live_allocations; }
