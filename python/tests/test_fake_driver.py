@@ -560,3 +560,28 @@ def test_a_fresh_process_loads_the_ptx_from_the_disk_cache(run):
     """
     assert run(script).split() == ["1", "0"]
     assert run(script).split() == ["0", "1"]
+
+
+def test_a_collected_kernel_unloads_its_module(run):
+    # Item 6 of the runtime issue on cuda: a kernel object that is collected
+    # releases its programs, whose CUmodules the driver unloads.
+    run("""
+    import linecache, weakref
+    name = "<pydev-test-unloaded-kernel>"
+    text = "import cuda.device as device\\n\\n@device.kernel\\ndef scale(a):\\n    i = device.tid(1)\\n    if i < a.size:\\n        a[i] = a[i] * 3.0\\n"
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    before = fakecuda.LIB.fakecuda_live_modules()
+    module = {}
+    exec(compile(text, name, "exec"), module)
+    k = module["scale"]
+    a = pydev.to_device(rng.standard_normal(64).astype(np.float32))
+    for _ in range(2):  # the second launch takes the fast path, which holds the program too
+        device.launch(k, a, grid=1, block=64, stream=pydev.default_stream())
+    pydev.default_stream().synchronize()
+    assert fakecuda.LIB.fakecuda_live_modules() == before + 1
+    ref = weakref.ref(k)
+    del k, module
+    gc.collect()
+    assert ref() is None
+    assert fakecuda.LIB.fakecuda_live_modules() == before, "the collected kernel's module is still loaded"
+    """)
