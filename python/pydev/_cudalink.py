@@ -192,7 +192,7 @@ def linked_program(ptx_text, symbol, links, arch, what, declared=()):
     return _native.get().CudaProgram(ptx_text, symbol, image=cubin)
 
 
-def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
+def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), entry=""):
     """The cubin of PTX text `ptx` linked with link files `paths`, cached
     on disk by the contents of every input, the architecture and the
     NVRTC/nvJitLink libraries (docs/interop.md)."""
@@ -207,9 +207,12 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
     # Adapters of declared functions LLVM passes differently from nvcc
     # (3-lane vectors, align= structs): CUDA C++ compiled with the links.
     adapters = _interop.cuda_adapters(_interop._signatures(declared), ptx) if declared else ""
+    # Generated CUDA C++ compiled with the link files: the adapters, and the
+    # nvcc-layout entry of a Python interop function (_interop.cuda_entry).
+    sources = [(n, text) for n, text in (("pydev_adapters.cu", adapters), ("pydev_entry.cu", entry)) if text]
     h = hashlib.sha256()
-    nvrtc = any(p.endswith(".cu") for p in paths) or adapters
-    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters):
+    nvrtc = any(p.endswith(".cu") for p in paths) or sources
+    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters, entry):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -219,7 +222,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
             STATS["cached"] += 1
             return f.read()
     STATS["links"] += 1
-    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner, adapters)
+    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner, sources)
     tmp = f"{cached}.{os.getpid()}.tmp"
     with open(tmp, "wb") as f:
         f.write(cubin)
@@ -227,10 +230,10 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
     return cubin
 
 
-def _link_cubin(ptx, ptx_name, paths, arch, owner, adapters=""):
+def _link_cubin(ptx, ptx_name, paths, arch, owner, sources=()):
     inputs = [(KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)]
-    if adapters:
-        inputs.append((KINDS[".ltoir"], nvrtc_ltoir("pydev_adapters.cu", arch, f"the adapters of {owner}", adapters), "pydev_adapters.cu.ltoir"))
+    for name, text in sources:  # generated CUDA C++ (adapters)
+        inputs.append((KINDS[".ltoir"], nvrtc_ltoir(name, arch, f"the generated {name} of {owner}", text), f"{name}.ltoir"))
     for p in paths:
         suffix = os.path.splitext(p)[1].lower()
         if suffix == ".cu":

@@ -596,13 +596,13 @@ def _chunks(m, c_off=0, r_off=0):
         r += size
 
 
-def _ptx_extern(ptx, symbol):
+def _ptx_extern(ptx, symbol, linkage="extern"):
     """[(align, size) or None for a scalar, ...] of the parameters and
-    (same) of the result of `.extern .func ... symbol(...)` in `ptx`; None
-    when the PTX does not call `symbol`."""
+    (same) of the result of `.extern .func ... symbol(...)` (or `.visible`)
+    in `ptx`; None when the PTX does not declare `symbol` so."""
     import re
 
-    m = re.search(r"\.extern\s+\.func\s*(\(([^)]*)\))?\s*" + re.escape(symbol) + r"\s*\(([^)]*)\)", ptx)
+    m = re.search(r"\." + linkage + r"\s+\.func\s*(\(([^)]*)\))?\s*" + re.escape(symbol) + r"\s*\(([^)]*)\)", ptx)
     if m is None:
         return None
 
@@ -681,6 +681,69 @@ def cuda_adapters(declared, ptx):
     # The static_asserts check the C offsets the copies write at against
     # nvcc's layout of the C++ types the call passes.
     return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", decls, *blobs.values(), COPY, *lines]) + "\n"
+
+
+def _layout_differs(m):
+    """Whether LLVM's register form of `m` is laid out unlike its C type."""
+    if isinstance(m, Scalar):
+        return False
+    return _llvm_layout(m) != (m.size, m.align) or any(c != r for c, r, _ in _chunks(m))
+
+
+def cuda_entry(ptx, name, params, result, site):
+    """(PTX, CUDA C++) making Python interop function `name` callable from
+    CUDA C++ where its PTX parameters are not nvcc's (3-lane vectors,
+    align= structs): the PTX's `name` becomes `__pydev_py_<name>`, and the
+    C++ `name` takes nvcc's types, copies each argument to LLVM's layout
+    and calls it (the reverse of `cuda_adapters`). ("", unchanged PTX)
+    when every type already matches."""
+    import re
+
+    if not any(_layout_differs(m) for m in [m for _, m in params] + ([result] if result is not None else [])):
+        return ptx, ""
+    seen = _ptx_extern(ptx, name, "visible")
+    blobs = {}
+
+    def blob(m):
+        size, align = _llvm_layout(m)
+        n = f"__pydev_reg_{align}_{size}"
+        blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
+        return n, (align, size)
+
+    decls, [(cparams, cres)] = cxx_signatures([(params, result)])
+    rtypes, want = [], []
+    for (_, m), c in zip(params, cparams):
+        n, lay = (c, None) if isinstance(m, Scalar) else blob(m)
+        rtypes.append(n)
+        want.append(lay)
+    rres, want_r = (cres, "void" if result is None else None) if result is None or isinstance(result, Scalar) else blob(result)
+    if seen != (want, want_r):
+        raise LinkError(f"{site}: error: the PTX of the interoperable function '{name}' has parameters {seen} (align, bytes), where its C entry expects {(want, want_r)}")
+    ptx = re.sub(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", f"{PY_PREFIX}{name}", ptx)
+    body, args = [], []
+    for i, ((_, m), t) in enumerate(zip(params, rtypes)):
+        if isinstance(m, Scalar):
+            args.append(f"a{i}")
+            continue
+        body.append(f"{t} b{i};")
+        body += [f"__pydev_copy((char*)&b{i} + {ro}, (const char*)&a{i} + {co}, {n});" for co, ro, n in _chunks(m)]
+        args.append(f"b{i}")
+    call = f"{PY_PREFIX}{name}({', '.join(args)})"
+    if result is None:
+        body.append(f"{call};")
+    elif isinstance(result, Scalar):
+        body.append(f"return {call};")
+    else:
+        body += [f"{rres} r = {call};", f"{cres} out;"]
+        body += [f"__pydev_copy((char*)&out + {co}, (const char*)&r + {ro}, {n});" for co, ro, n in _chunks(result)]
+        body.append("return out;")
+    cxx = "\n".join([
+        "// pydev: the nvcc-layout entry of a Python interoperable function (python/pydev/_interop.py cuda_entry)",
+        decls, *blobs.values(), COPY,
+        f'extern "C" __device__ {rres} {PY_PREFIX}{name}({", ".join(rtypes)});',
+        f'extern "C" __device__ {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{\n  ' + "\n  ".join(body) + "\n}",
+    ]) + "\n"
+    return ptx, cxx
 
 
 def _run(cmd, what):
@@ -919,7 +982,14 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
         fn._program()  # the functions it reaches, for their link= files
         links, declared = program_links(getattr(fn, "_reached", None) or [fn])
         kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
-        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared)
+        entry = ""
+        if fn.interop and isinstance(fn, _launch.DeviceFunction) and not fn._is_declaration():
+            ann = getattr(fn.underlying, "__annotations__", {}) or {}
+            code = fn.underlying.__code__
+            if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
+                params, result = annotations(fn.underlying)
+                ptx, entry = cuda_entry(ptx, fn.__name__, params, result, _site(fn.underlying))
+        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, entry)
     if stage == "ltoir":
         # LTO-IR is NVVM bitcode, which only libNVVM writes; libNVVM (CUDA
         # 12.9 and 13.5: NVVM IR 2.0) reads LLVM 7.0.1 IR, and pydev's code

@@ -193,3 +193,11 @@ def uses_layouts(cs, vs, hs, ws, ds, o8, c2):
         o8[i, 1] = r[0].y
         o8[i, 2] = r[0].z
         c2[i] = r[1]
+
+
+# A Python interop function that C++ calls with a 3-lane vector and an
+# align=16 struct (test/interop/calls_python_layouts.cu): stage="cubin"
+# gives it an nvcc-layout entry (python/pydev/_interop.py cuda_entry).
+@device.func(interop=True, link=[os.path.join(FIXTURES, "calls_python_layouts.cu")])
+def py_v3(a: device.float32x3, c: cplx16, s: device.float32) -> device.float32x3:
+    return device.float32x3(a.x * s + c.re, a.y * s - c.im, a.z * s)

@@ -329,6 +329,70 @@ def test_gpu_runs_adapters(cudalink, monkeypatch):
     np.testing.assert_array_equal(got2[:, 1], ds[:, 2].astype(np.float32))
 
 
+# --- C++ calling a Python function with 3-lane vectors and align= structs ------------------
+
+PY_V3_SIG = "float32x3, cplx16, float32"
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_cpp_calls_python_through_an_nvcc_layout_entry(cudalink, arch):
+    """The Python function's PTX takes LLVM's layout (<3 x float>: 16
+    bytes); stage="cubin" renames it __pydev_py_py_v3 and links the C++
+    entry `py_v3` with nvcc's types that calls it."""
+    import interop_kernels as ik
+    from pydev import _interop
+
+    ptx = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="ptx")
+    assert ".visible .func  (.param .align 16 .b8 func_retval0[16]) py_v3" in ptx
+    params, result = _interop.annotations(ik.py_v3.underlying)
+    renamed, cxx = _interop.cuda_entry(ptx, "py_v3", params, result, "here")
+    assert ".visible .func  (.param .align 16 .b8 func_retval0[16]) __pydev_py_py_v3" in renamed and " py_v3(" not in renamed
+    assert 'extern "C" __device__ float3 py_v3(float3 a0, cplx16 a1, float a2) {' in cxx
+    cubin = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="cubin")
+    assert cubin[:4] == b"\x7fELF" and b"calls_v3" in cubin and b"__pydev_py_py_v3" in cubin
+
+
+def test_python_entry_checks_the_ptx_layout(cudalink):
+    import interop_kernels as ik
+    from pydev import _interop
+
+    ptx = pydev.compile(ik.py_v3, PY_V3_SIG, target="sm_90", stage="ptx")
+    params, result = _interop.annotations(ik.py_v3.underlying)
+    broken = ptx.replace(".param .align 16 .b8 py_v3_param_0[16]", ".param .align 4 .b8 py_v3_param_0[12]")
+    with pytest.raises(pydev.CompileError, match="error: the PTX of the interoperable function 'py_v3' has parameters"):
+        _interop.cuda_entry(broken, "py_v3", params, result, "here")
+    # types whose layouts agree need no entry
+    assert _interop.cuda_entry(ptx, "axpy", [("a", _interop.Scalar("float32"))], _interop.Scalar("float32"), "here") == (ptx, "")
+
+
+def test_gpu_runs_cpp_calling_python_with_3_lane_vectors(cudalink):
+    cu, check, arch = _driver()
+    import interop_kernels as ik
+
+    cubin = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="cubin")
+    mod, f = ctypes.c_void_p(), ctypes.c_void_p()
+    check(cu.cuModuleLoadData(ctypes.byref(mod), cubin), "cuModuleLoadData")
+    check(cu.cuModuleGetFunction(ctypes.byref(f), mod, b"calls_v3"), "cuModuleGetFunction")
+    rng = np.random.default_rng(29)
+    n = 300
+    v = rng.standard_normal((n, 3)).astype(np.float32)
+    c = rng.standard_normal((n, 4)).astype(np.float32)
+    ptrs = []
+    for a in (v, c):
+        p = ctypes.c_uint64()
+        check(cu.cuMemAlloc_v2(ctypes.byref(p), ctypes.c_size_t(a.nbytes)), "cuMemAlloc")
+        check(cu.cuMemcpyHtoD_v2(p, a.ctypes.data_as(ctypes.c_void_p), ctypes.c_size_t(a.nbytes)), "cuMemcpyHtoD")
+        ptrs.append(p)
+    args = [ptrs[0], ptrs[1], ctypes.c_float(1.5), ctypes.c_int(n)]
+    arr = (ctypes.c_void_p * 4)(*[ctypes.cast(ctypes.byref(a), ctypes.c_void_p) for a in args])
+    check(cu.cuLaunchKernel(f, (n + 127) // 128, 1, 1, 128, 1, 1, 0, None, arr, None), "cuLaunchKernel")
+    check(cu.cuCtxSynchronize(), "cuCtxSynchronize")
+    out = np.full((n, 3), np.nan, np.float32)
+    check(cu.cuMemcpyDtoH_v2(out.ctypes.data_as(ctypes.c_void_p), ptrs[0], ctypes.c_size_t(out.nbytes)), "cuMemcpyDtoH")
+    want = np.stack([v[:, 0] * 1.5 + c[:, 0], v[:, 1] * 1.5 - c[:, 1], v[:, 2] * 1.5], axis=1)
+    np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
 def test_ltoir_stage_says_it_is_not_there():
     import interop_kernels as ik
 
