@@ -272,6 +272,8 @@ def check_device(arg, position, target, device=None, name=None):
         raise ValueError(f"argument {position}: a CUDA device array ({arg.protocol}) cannot be passed to a host launch: copy it with pydev.to_host(a), or run on the cuda target (PYDEV_TARGET=cuda)")
     if target != "cuda" or arg.device != "cuda":
         return  # pinned host and managed memory: every device reaches it
+    if not (_native.available() and _native.cuda_status()[0]):
+        return  # no driver: signatures only (pydev.compile), nothing to launch on
     native = _native.get()
     on = arg.device_id
     if on is None:

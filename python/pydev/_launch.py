@@ -547,7 +547,7 @@ def cuda_arch(device=None):
     if arch is None:
         query = getattr(native, "cuda_arch", None)
         try:
-            arch = (query(device) if device else query()) if query is not None else "sm_90"
+            arch = query(device) if query is not None else "sm_90"
         except Exception:
             arch = "sm_90"
         _ARCHS[device] = arch
