@@ -74,7 +74,7 @@ def default_stream():
     device, so that the arguments of launches on it stay alive until it
     synchronizes."""
     target = active_target()
-    key = (target, _streams.current_device() if target == "cuda" else 0)
+    key = (target, _native.get().cuda_current_device() if target == "cuda" else 0)
     s = _DEFAULT_STREAMS.get(key)
     if s is None:
         s = _DEFAULT_STREAMS[key] = Stream(target, 0, device=key[1])

@@ -145,12 +145,14 @@ class Device:
 
     def __enter__(self):
         native = _cuda()
+        saved = None
+        if native is not None:
+            saved = native.cuda_current_context()
+            native.cuda_set_device(self.id)
         stack = getattr(_SAVED, "stack", None)
         if stack is None:
             stack = _SAVED.stack = []
-        stack.append(native.cuda_current_context() if native is not None else None)
-        if native is not None:
-            native.cuda_set_device(self.id)
+        stack.append(saved)
         return self
 
     def __exit__(self, *exc):
