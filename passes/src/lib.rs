@@ -11,6 +11,7 @@ mod cuda_boundscheck;
 mod raise_ptx;
 mod align_params;
 mod drop_c_wrappers;
+mod prune_libdevice;
 mod ir;
 pub mod pipeline;
 
@@ -80,6 +81,7 @@ pub static PASSES: &[PassInfo] = &[
     align_params::INFO,
     drop_c_wrappers::INFO,
     raise_ptx::INFO,
+    prune_libdevice::INFO,
     host_barrier_fission::INFO,
 ];
 

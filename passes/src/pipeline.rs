@@ -171,6 +171,7 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass("pydev-align-params")?);
         pm.add_pass(create_pass("pydev-drop-c-wrappers")?);
         pm.add_pass(create_pass("pydev-raise-ptx")?);
+        pm.add_pass(create_pass("pydev-prune-libdevice")?);
     }
     if stage >= 3 {
         crate::capi::set_nvptx_options();
