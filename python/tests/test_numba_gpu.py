@@ -51,3 +51,24 @@ def test_typical_kernels_on_the_gpu():
     C = np.full((40, 30), np.nan, np.float32)
     K.fast_matmul[(4, 4), (K.TPB, K.TPB)](A, B, C)
     np.testing.assert_allclose(C, A @ B, rtol=1e-4)
+
+
+def test_linked_kernel_pinned_and_mapped_memory_on_the_gpu(tmp_path):
+    """A kernel calling a CUDA C++ function (NVRTC + nvJitLink, the cubin
+    loaded by the driver), with page-locked and mapped host memory."""
+    from pydev import _cudalink
+    from pydev.numba import cuda
+    import test_numba as T
+    if not _cudalink.available():
+        pytest.skip("no NVRTC/nvJitLink")
+    k = T._linked_kernels(T._ops(tmp_path))
+    rng = np.random.default_rng(SEED)
+    x = cuda.pinned_array(1000, np.float32)
+    x[:] = rng.random(1000, dtype=np.float32)
+    out, ys, flags = cuda.device_array(1000, np.float32), cuda.device_array(1000), cuda.mapped_array(1000, np.bool_)
+    flags[:] = True
+    k[8, 128](out, cuda.to_device(x), ys, flags)
+    cuda.synchronize()
+    np.testing.assert_allclose(out.copy_to_host(), x * np.float32(2) + np.arange(1000, dtype=np.float32), rtol=1e-6)
+    np.testing.assert_array_equal(ys.copy_to_host(), 2.0 * x.astype(np.float64))
+    np.testing.assert_array_equal(flags, np.arange(1000) % 2 == 1)  # written in place through the mapping

@@ -319,6 +319,7 @@ class Dispatcher:
         self._lock = _threading.Lock()
         self.overloads = {}  # argument types -> pydev.Program, for kernels
         self._fast = {}  # _fingerprint of each argument -> (Program, scalar converters, general path)
+        self._configs = {}  # kernel[config] -> its _Configured
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
@@ -425,10 +426,23 @@ class Dispatcher:
             raise TypeError(f"device function '{self.__name__}' cannot be launched")
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError("a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]")
+        try:
+            hit = self._configs.get(config)
+        except TypeError:  # an unhashable part (a list): not kept
+            hit = None
+        if hit is not None:
+            return hit
         grid, block = config[0], config[1]
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
-        return _Configured(self, grid, block, stream, shared_bytes)
+        hit = _Configured(self, grid, block, stream, shared_bytes)
+        try:
+            if len(self._configs) >= 64:
+                self._configs.clear()
+            self._configs[config] = hit  # a launch configuration used again is the same object
+        except TypeError:
+            pass
+        return hit
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Launches with at least `ntasks` threads in 1-d blocks of `tpb` (128 when 0)."""
@@ -482,7 +496,9 @@ class Dispatcher:
         if general:
             return self._launch_general(args, grid, block, stream, shared_bytes)
         if conv is not None:
-            args = [a if c is None else c(a) for a, c in zip(args, conv)]
+            args = list(args)
+            for i, c in conv:
+                args[i] = c(args[i])
         _device.launch(program, *args, grid=grid, block=block, stream=stream, shared=shared_bytes)
 
     def _prepare(self, args):
@@ -492,15 +508,13 @@ class Dispatcher:
         types, _ = self._types_of(args)
         program = self.compile(types)
         general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda") for a in args)
-        conv = []
-        for a, t in zip(args, types):
-            c = None
+        conv = []  # (position, converter)
+        for i, (a, t) in enumerate(zip(args, types)):
             if _c._is_num(t) and not isinstance(t, _t.Boolean) and type(a) is not t.dtype.type:
-                c = t.dtype.type  # a Python number (or another dtype, with a signature) to the parameter's dtype
+                conv.append((i, t.dtype.type))  # a Python number (or another dtype, with a signature) to the parameter's dtype
             elif isinstance(t, _t.Boolean) and type(a) is not bool:
-                c = bool
-            conv.append(c)
-        return program, (tuple(conv) if any(c is not None for c in conv) else None), general
+                conv.append((i, bool))
+        return program, (tuple(conv) or None), general
 
     def _launch_general(self, args, grid, block, stream, shared_bytes):
         types, args = self._types_of(args)
@@ -577,6 +591,7 @@ class Dispatcher:
 
 
 _DeviceArray = _pydev.DeviceArray
+_device_launch = _device.launch
 _SCALAR_TYPES = (int, float, bool, complex)
 
 
@@ -608,11 +623,31 @@ def _flatten_value(v):
 
 
 class _Configured:
+    """kernel[grid, block, stream, shared]: launches with that configuration."""
+
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast")
+
     def __init__(self, disp, grid, block, stream, shared_bytes):
         self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = disp, grid, block, stream, shared_bytes
+        self._fast = disp._fast
 
     def __call__(self, *args):
-        self.dispatcher._launch(args, self.griddim, self.blockdim, self.stream, self.sharedmem)
+        # The steady state inline (Dispatcher._launch is the whole story).
+        try:
+            hit = self._fast.get(tuple(map(_fingerprint, args)))
+        except TypeError:
+            hit = None
+        stream = self.stream
+        if hit is None or hit[2]:
+            return self.dispatcher._launch(args, self.griddim, self.blockdim, stream, self.sharedmem)
+        if stream is None or (type(stream) is int and stream == 0):
+            stream = _pydev.default_stream()  # of the current device, asked each launch
+        conv = hit[1]
+        if conv is not None:
+            args = list(args)
+            for i, c in conv:
+                args[i] = c(args[i])
+        _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
 
 
 def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, **kw):
