@@ -9,6 +9,8 @@ import functools
 import glob
 import os
 
+from . import _cache
+
 KINDS = {".ptx": 2, ".ltoir": 3, ".cubin": 1, ".fatbin": 4, ".o": 5, ".a": 6}  # nvJitLinkInputType
 _NVJITLINK_ABI = "13_0"
 
@@ -216,17 +218,14 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), entry=""):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
-    cached = os.path.join(_interop._cache_root(), f"{h.hexdigest()}.cubin")
-    if os.path.isfile(cached):
-        with open(cached, "rb") as f:
-            STATS["cached"] += 1
-            return f.read()
+    key = h.hexdigest()
+    cubin = _cache.load_bytes(key, ".cubin")  # a cache that cannot be read or written never raises
+    if cubin is not None:
+        STATS["cached"] += 1
+        return cubin
     STATS["links"] += 1
     cubin = _link_cubin(ptx, ptx_name, paths, arch, owner, sources)
-    tmp = f"{cached}.{os.getpid()}.tmp"
-    with open(tmp, "wb") as f:
-        f.write(cubin)
-    os.replace(tmp, cached)
+    _cache.store(key, cubin, ".cubin")
     return cubin
 
 

@@ -754,12 +754,22 @@ def _run(cmd, what):
 
 
 def _cache_root():
+    """Where the libraries built from link= files live: the compile cache,
+    or a private temporary directory when the cache is off or cannot be
+    written (the JIT needs a file to load; one warning, never an error)."""
     d = _cache.cache_dir()
-    if d is None:
-        d = os.path.join(tempfile.gettempdir(), f"pydev-link-{os.getuid() if hasattr(os, 'getuid') else 0}")
-    d = os.path.join(d, "link")
-    os.makedirs(d, exist_ok=True)
-    return d
+    tmp = os.path.join(tempfile.gettempdir(), f"pydev-link-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    for base in ([d] if d is not None else []) + [tmp]:
+        try:
+            os.makedirs(os.path.join(base, "link"), exist_ok=True)
+            if os.access(os.path.join(base, "link"), os.W_OK):
+                return os.path.join(base, "link")
+            raise PermissionError(13, "not writable")
+        except OSError as e:
+            if base == tmp:
+                raise LinkError(f"no directory to build link= libraries in: {tmp} ({e.strerror or e})") from e
+            _cache._warn_once("write", base, e)
+    raise AssertionError("unreachable")
 
 
 def _clang_version(cc):

@@ -407,3 +407,23 @@ def test_declarations_are_not_callable_in_host_python():
     with pytest.raises(pydev.DeviceOnlyError, match=r"'scale_add' is a declaration \(its body is \.\.\.\): linked code defines it"):
         ik.scale_add(1.0, 2.0, 3)
     assert ik.axpy(2.0, 3.0, 4.0) == 10.0  # a defined interop function still runs as Python
+
+
+def test_host_links_when_the_cache_directory_is_a_file(tmp_path, monkeypatch):
+    # The library built from link= files goes to a private temporary
+    # directory when the cache cannot hold it: one warning, the kernel runs.
+    import warnings
+
+    (tmp_path / "cache").write_text("not a directory")
+    monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "cache"))
+    from pydev import _cache
+
+    from pydev import _interop
+
+    clang()
+    monkeypatch.setattr(_cache, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        lib = _interop.host_library([os.path.join(FIXTURES, "both.cu")])
+    assert os.path.isfile(lib) and not lib.startswith(str(tmp_path))
+    assert [str(w.message) for w in seen if "cache" in str(w.message)], "no warning about the cache"

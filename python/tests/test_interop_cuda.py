@@ -46,6 +46,28 @@ def test_cpp_kernels_calling_python_link_to_a_cubin(cudalink, tmp_path, arch):
         assert sym in cubin, sym
 
 
+@pytest.mark.parametrize("where", ["a file", "read-only"])
+def test_a_cache_that_cannot_be_written_still_links(cudalink, tmp_path, monkeypatch, where):
+    # The linked cubin is cached like every other entry: a cache directory
+    # that cannot be written warns once and the link still succeeds.
+    import warnings
+
+    if where == "a file":
+        (tmp_path / "cache").write_text("not a directory")
+    else:
+        (tmp_path / "cache").mkdir()
+        os.chmod(tmp_path / "cache", 0o500)
+        if os.access(tmp_path / "cache", os.W_OK):
+            pytest.skip("root writes into read-only directories")
+    (tmp_path / "out").mkdir()
+    monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "cache"))
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        cubin = _linked_cubin(tmp_path / "out")
+    assert cubin[:4] == b"\x7fELF" and b"saxpy_cpp" in cubin
+    assert [str(w.message) for w in seen if "cache" in str(w.message)], "no warning about the cache"
+
+
 def test_nvrtc_errors_carry_the_log(cudalink, tmp_path):
     import interop_kernels as ik
 
