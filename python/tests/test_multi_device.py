@@ -133,6 +133,21 @@ def test_a_context_another_library_made_current_picks_the_device(run):
     """))
 
 
+def test_a_process_on_device_1_holds_no_context_on_device_0(run):
+    run(script("""
+        assert pydev.active_target() == "cuda"
+        pydev.Device(1).set_current()
+        x, y, out = arrays()
+        for _ in range(2):
+            device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=pydev.default_stream())
+        s = pydev.create_stream()
+        s.synchronize()
+        pydev.default_stream().synchronize()
+        assert (fakecuda.LIB.fakecuda_retains(0), fakecuda.LIB.fakecuda_retains(1)) == (0, 1)
+        assert [(l.device, l.arch) for l in fakecuda.launches()] == [(1, 80)] * 2
+    """))
+
+
 def test_the_fast_path_never_launches_a_function_of_another_device(run):
     run(script("""
         # arguments that say nothing of their device (numbers): the same key

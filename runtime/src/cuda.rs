@@ -270,9 +270,11 @@ fn context() -> Result<sys::CUcontext, String> {
 }
 
 /// Whether a driver and a device are present, and why not.
+/// Creates no context: a process that works on device 3 need not hold
+/// one on device 0 (the first use retains the device's).
 pub fn status() -> Result<(), String> {
     usable()?;
-    primary(0).map(|_| ())
+    device_count().map(|_| ())
 }
 
 /// `sm_XY` of the current device ([`current_device`]).
