@@ -360,3 +360,68 @@ def test_driver_calls_per_launch_by_argument_kind(run, devices):
     for name, (two, one) in CALLS.items():
         want = two if devices == "2" or one is None else one
         assert got[name] == want, (name, got[name], want)
+
+
+def _real_gpu():
+    from conftest import gpu_available
+
+    return gpu_available()
+
+
+@pytest.mark.skipif(not _real_gpu(), reason="no CUDA driver or device (the fake-driver tests above run everywhere)")
+def test_every_gpu_of_the_machine_runs_kernels(monkeypatch):
+    """On a real machine: the vector add on each GPU, selected by
+    pydev.Device and, where installed, by CuPy's and PyTorch's own device
+    selection; results checked against NumPy, outputs poisoned."""
+    import numpy as np
+
+    import cuda.device as device
+    import kernels
+    import pydev
+
+    monkeypatch.setenv("PYDEV_TARGET", "cuda")
+    rng = np.random.default_rng(7)
+    n = 1 << 16
+    for d in range(pydev.device_count()):
+        with pydev.Device(d):
+            a, b = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
+            x, y = pydev.to_device(a), pydev.to_device(b)
+            out = pydev.to_device(np.full(n, np.nan, np.float32))
+            s = pydev.create_stream()
+            assert (x.device, out.device, s.device, pydev.current_device()) == (d, d, d, d)
+            device.launch(kernels.vector_add, out, x, y, grid=n // 256, block=256, stream=s)
+            s.synchronize()
+            assert np.array_equal(out.copy_to_host(), a + b), d
+    try:
+        import cupy
+    except ImportError:
+        cupy = None
+    if cupy is not None:
+        for d in range(pydev.device_count()):
+            with cupy.cuda.Device(d):
+                assert pydev.current_device() == d
+                a, b = cupy.asarray(rng.random(n, dtype=np.float32)), cupy.asarray(rng.random(n, dtype=np.float32))
+                out = cupy.full(n, np.nan, np.float32)
+                device.launch(kernels.vector_add, out, a, b, grid=n // 256, block=256, stream=cupy.cuda.get_current_stream())
+                cupy.cuda.get_current_stream().synchronize()
+                assert bool((out == a + b).all()), d
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None and torch.cuda.is_available():
+        for d in range(pydev.device_count()):
+            with torch.cuda.device(d):
+                t = torch.rand(n, device=f"cuda:{d}")
+                out = torch.full((n,), float("nan"), device=f"cuda:{d}")
+                torch.cuda.synchronize(d)
+                assert pydev.current_device() == d
+                device.launch(kernels.vector_add, out, t, t, grid=n // 256, block=256, stream=pydev.default_stream())
+                pydev.default_stream().synchronize()
+                assert bool((out == t + t).all()), d
+    if pydev.device_count() > 1:
+        with pydev.Device(1):
+            other = pydev.device_array(n, np.float32)
+        x = pydev.device_array(n, np.float32)
+        with pytest.raises(ValueError, match="argument 0 \\('out'\\) is on cuda device 1, but the launch runs on device 0"):
+            device.launch(kernels.vector_add, other, x, x, grid=n // 256, block=256, stream=pydev.default_stream())
