@@ -27,6 +27,7 @@
 //!   every f8T in a type            =>  i8 (pydev vectors, arrays and structs of float8
 //!                                      included: `!pydev.vector<2 x f8E4M3FN>` => `!pydev.vector<2 x i8>`)
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, retype_all, rewrite_all, Builder, PassId},
@@ -57,26 +58,28 @@ fn format_of(t: Type) -> Option<&'static (&'static str, &'static str, u32, i32, 
 }
 
 fn call<'c>(b: &Builder<'c>, name: &str, arg: Value<'c, 'c>, result: Type<'c>) -> Value<'c, 'c> {
+    let ir = b.ir;
     let op = b.op("func.call", &[arg], &[result], &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, name).into())]);
-    capi::value(op.result(0).expect("result").into())
+    ir.value(op.result(0).expect("result").into())
 }
 
-fn run(module: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let module = ir.root();
     let ctx = capi::context(module);
     let mut used: BTreeSet<String> = BTreeSet::new();
     let i8t: Type = IntegerType::new(ctx, 8).into();
     let f32t = Type::parse(ctx, "f32").expect("f32");
-    let ok = rewrite_all(module, &["arith.truncf", "arith.extf", "arith.constant"], |b, op| {
+    let ok = rewrite_all(ir, module, &["arith.truncf", "arith.extf", "arith.constant"], |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let result_type = op.result(0).expect("result").r#type();
         // Vectors of float8: lane by lane (the conversions have no vector form).
-        let operand_type = op.operand(0).ok().map(|o| capi::value(o).r#type());
+        let operand_type = op.operand(0).ok().map(|o| ir.value(o).r#type());
         if let Some((lanes, f)) = vector_of(result_type).or_else(|| if name == "arith.extf" { operand_type.and_then(vector_of) } else { None }) {
             let bits_type = b.ty(&format!("vector<{lanes}xi8>"));
             let v = match name.as_str() {
                 "arith.truncf" => {
-                    let x = capi::value(op.operand(0).expect("operand"));
+                    let x = ir.value(op.operand(0).expect("operand"));
                     let elem = element_of(ctx, x.r#type()).ok_or("truncf of a non-vector to a vector")?;
                     let helper = format!("__pydev_f32_to_{}", f.1);
                     used.insert(helper.clone());
@@ -93,7 +96,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
                     b.cast(acc, result_type)
                 }
                 "arith.extf" => {
-                    let input = capi::value(op.operand(0).expect("operand"));
+                    let input = ir.value(op.operand(0).expect("operand"));
                     let helper = format!("__pydev_{}_to_f32", f.1);
                     used.insert(helper.clone());
                     let bits = b.cast(input, bits_type);
@@ -119,7 +122,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
         match name.as_str() {
             "arith.truncf" => {
                 let Some(f) = format_of(result_type) else { return Ok(()) };
-                let mut x = capi::value(op.operand(0).expect("operand"));
+                let mut x = ir.value(op.operand(0).expect("operand"));
                 if x.r#type().is_f64() {
                     x = b.value("arith.truncf", &[x], f32t, &[]);
                 } else if !x.r#type().is_f32() {
@@ -132,7 +135,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
                 b.replace(op, &[v]);
             }
             "arith.extf" => {
-                let input = capi::value(op.operand(0).expect("operand"));
+                let input = ir.value(op.operand(0).expect("operand"));
                 let Some(f) = format_of(input.r#type()) else { return Ok(()) };
                 let helper = format!("__pydev_{}_to_f32", f.1);
                 used.insert(helper.clone());
@@ -157,13 +160,13 @@ fn run(module: OperationRef) -> Result<(), ()> {
     if ok.is_err() {
         return Err(());
     }
-    if used.is_empty() && !mentions_float8(module) {
+    if used.is_empty() && !mentions_float8(ir, module) {
         return Ok(());
     }
-    retype_all(module, |t| retype(ctx, t, i8t));
+    retype_all(ir, module, |t| retype(ctx, t, i8t));
     // The casts between float8 and its bits are now i8 to i8.
-    let _ = rewrite_all(module, &["builtin.unrealized_conversion_cast"], |b, op| {
-        let input = capi::value(op.operand(0).expect("operand"));
+    let _ = rewrite_all(ir, module, &["builtin.unrealized_conversion_cast"], |b, op| {
+        let input = ir.value(op.operand(0).expect("operand"));
         if op.operand_count() == 1 && op.result_count() == 1 && input.r#type() == op.result(0).expect("result").r#type() {
             b.replace(op, &[input]);
         }
@@ -178,7 +181,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // Text (upstream arith/llvm helper functions, no pydev op): the float8
     // conversion helpers are templates per format; still to convert.
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-lower-float8 built invalid IR:\n{text}"));
-    let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
+    let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).expect("module body");
     // The helpers' code has no source line of its own: it takes the first
     // function's location (the kernel's def line), not the text's ("-").
     let at = body.first_operation().map(|f| f.location()).unwrap_or_else(|| Location::unknown(ctx));
@@ -244,9 +247,41 @@ fn dense_codes(text: &str, lanes: u32, f: &Format) -> Option<Vec<u32>> {
     }
 }
 
-fn mentions_float8(module: OperationRef) -> bool {
-    let text = module.to_string();
-    FORMATS.iter().any(|f| text.contains(f.0))
+/// Whether a float8 type appears anywhere under `module`: in a value's or
+/// block argument's type or in an attribute (a function type, a type or
+/// dense attribute). Types and attributes are uniqued, so each distinct one
+/// is printed once (printing the whole module cost more than the rest of
+/// the pass on IR without float8).
+fn mentions_float8<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>) -> bool {
+    use melior::ir::{attribute::AttributeLike, BlockLike, RegionLike};
+    let mut seen = std::collections::HashSet::new();
+    let mut has = |key: usize, text: &dyn Fn() -> String| seen.insert(key) && FORMATS.iter().any(|f| text().contains(f.0));
+    for op in ir.all_ops(module) {
+        for r in op.results() {
+            let t = r.r#type();
+            if has(t.to_raw().ptr as usize, &|| t.to_string()) {
+                return true;
+            }
+        }
+        for (_, a) in op.attributes() {
+            if has(a.to_raw().ptr as usize, &|| a.to_string()) {
+                return true;
+            }
+        }
+        for region in op.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                for i in 0..b.argument_count() {
+                    let t = b.argument(i).expect("argument below the count").r#type();
+                    if has(t.to_raw().ptr as usize, &|| t.to_string()) {
+                        return true;
+                    }
+                }
+                block = b.next_in_region();
+            }
+        }
+    }
+    false
 }
 
 /// `t` with every float8 type inside it replaced by `i8`.
