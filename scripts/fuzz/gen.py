@@ -476,8 +476,10 @@ class Gen:
             if is_int(ty) and signed(ty):
                 # keep signed updates small so loops cannot overflow (the sum
                 # itself may: a ballot is any int32, seed 4547)
-                e = self.expr(ty, 1)
-                return [f"{name} = ({name} + {e.code}) % 1000"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, fit(t, fit(t, env[n] + e.ev(env)) % 1000))
+                # The modulus fits the type: a Python int outside it is a
+                # compile error, as NumPy 2's OverflowError (1000 as an int8).
+                e, m = self.expr(ty, 1), 100 if bits(ty) == 8 else 1000
+                return [f"{name} = ({name} + {e.code}) % {m}"], lambda env, n=name, e=e, t=ty, m=m: env.__setitem__(n, fit(t, fit(t, env[n] + e.ev(env)) % m))
             e = self.operand(ty, 2)
             if result_type(E("", ty, None), e) != ty:
                 return self.stmt(0, in_loop)

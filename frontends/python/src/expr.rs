@@ -125,7 +125,7 @@ impl Lowerer<'_, '_, '_> {
                     };
                     return Ok(Item::Target(crate::lower::Target::node(kind, vec![x.clone(), y.clone()])));
                 }
-                self.binary(b.op, l, r, b.range())
+                self.binary_at(b.op, l, r, b.range(), Some((b.left.range(), b.right.range())))
             }
             Expr::UnaryOp(u) => self.unary(u),
             Expr::BoolOp(b) => self.bool_op(b),
@@ -176,13 +176,33 @@ impl Lowerer<'_, '_, '_> {
         }
     }
 
-    /// `l op r` on numbers: a pydev op whose result type is the promoted type.
-    pub fn binary(&mut self, op: Operator, l: Item, r: Item, range: TextRange) -> R<Item> {
+    /// `l op r` on numbers: a pydev op whose result type is the promoted
+    /// type. `operands`: the ranges of the operands' source (None: the
+    /// whole expression's), where an error about one points.
+    pub fn binary_at(&mut self, op: Operator, l: Item, r: Item, range: TextRange, operands: Option<(TextRange, TextRange)>) -> R<Item> {
         let Some(write) = binary_writer(op) else { return self.err(range, "the @ operator is not supported in device code") };
         let sym = op.as_str();
         let l = self.number(l, range, &format!("'{sym}'"))?;
         let r = self.number(r, range, &format!("'{sym}'"))?;
         let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        // A Python int meeting a fixed-format integer takes its type (Array
+        // API weak scalars), which the standard requires only of an int
+        // within that type's bounds; NumPy 2 raises OverflowError for one
+        // outside them (`np.uint16(5) % -8`). A constant one that does not
+        // fit is an error here, rather than wrapping (-8 as uint16 is 65528).
+        for (k, (x, y)) in [(&l, &r), (&r, &l)].into_iter().enumerate() {
+            if let (true, false, Some(Const::Int(v)), Ty::Int { bits, signed }) = (x.weak, y.weak, &x.konst, &common) {
+                let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                if y.ty == common && (*v < lo || *v > hi) {
+                    let at = operands.map_or(range, |(a, b)| if k == 0 { a } else { b });
+                    return self.err_help(
+                        at,
+                        format!("the Python int {v} does not fit in {common}, the type of the other operand of '{sym}' (it would wrap to {})", wrap(*v, *bits, *signed)),
+                        format!("a Python int takes the type of the fixed-format number it meets, and must be within its range {lo}..{hi} (Array API; NumPy raises OverflowError); convert one operand explicitly, e.g. device.int32(x) {sym} {v}"),
+                    );
+                }
+            }
+        }
         let (l, r) = (self.adopt(l, &common), self.adopt(r, &common));
         let weak = l.weak && r.weak;
         let zero_divisor = matches!(&r.konst, Some(Const::Int(0) | Const::Bool(false))) || matches!(&r.konst, Some(Const::Float(f)) if *f == 0.0);
@@ -884,8 +904,9 @@ impl Lowerer<'_, '_, '_> {
         self.at(s.range());
         let old = self.b.op1(&generic::array_load(&a, &operands(&idx), &dtype.mlir()), (**dtype).clone());
         let old = self.unwrap_aligned(old);
+        let rhs_range = rhs.range();
         let rhs = self.expr(rhs)?;
-        let new = self.binary(op, Item::Val(old), rhs, range)?;
+        let new = self.binary_at(op, Item::Val(old), rhs, range, Some((s.range(), rhs_range)))?;
         self.array_store_at(&a, &idx, new, s.range()).map(Some)
     }
 
@@ -1784,4 +1805,10 @@ impl Lowerer<'_, '_, '_> {
         let ty = Ty::Vector { elem: Box::new(crate::types::UINT32), lanes: 3 };
         Ok(self.b.op1(&generic::vector_create(&operands(&lanes), &ty.mlir()), ty))
     }
+}
+
+/// `v` wrapped to a `bits`-bit integer (what a conversion would give).
+fn wrap(v: i128, bits: u32, signed: bool) -> i128 {
+    let m = v.rem_euclid(1i128 << bits);
+    if signed && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
 }

@@ -876,7 +876,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 }
                 let current = self.expr(&a.target)?;
                 let rhs = self.expr(&a.value)?;
-                let result = self.binary(a.op, current, rhs, a.range())?;
+                let result = self.binary_at(a.op, current, rhs, a.range(), Some((a.target.range(), a.value.range())))?;
                 self.assign(&a.target, result)
             }
             Stmt::If(i) => self.if_stmt(i),
