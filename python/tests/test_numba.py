@@ -884,6 +884,15 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
         (tmp_path / "k.ptx").write_text(ptx)
         r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
+    # With lineinfo too (LLVM rejected the re-made declaration's DISubprogram
+    # before pydev-drop-c-wrappers gave it the declaration's location).
+    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)")
+
+    @cuda.jit(link=[k.link[0]], lineinfo=True)
+    def k_lines(out, xs):
+        out[0] = scale_add(xs[0], 2.0, 1)
+    lines_ptx = k_lines.inspect_asm((float32[::1], float32[::1]))
+    assert ".loc" in lines_ptx and re.search(r"\.extern \.func\s+\(\.param \.b32 func_retval0\) scale_add", lines_ptx)
     from pydev import _cudalink
     if not _cudalink.available():
         pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
@@ -988,6 +997,11 @@ def test_fastmath_changes_the_ptx_and_keeps_results_close(rng):
     np.testing.assert_allclose(outs[1], want, rtol=2e-6)
     np.testing.assert_allclose(outs[0], want, rtol=2e-5)
     assert make(fastmath={"fast"}).options["fastmath"] is True
+    if TARGET == "host":
+        ptx, _ = cuda.compile_ptx(fast.py_func, "void(float32[::1], float32[::1], float32[::1])", fastmath=True)
+        assert "div.rn.f32" not in ptx and ".loc" not in ptx
+        ptx, _ = cuda.compile_ptx(exact.py_func, "void(float32[::1], float32[::1], float32[::1])", lineinfo=True)
+        assert "div.rn.f32" in ptx and ".loc" in ptx
     with pytest.raises(NotImplementedError, match="every fast-math flag or none"):
         make(fastmath={"nnan"})
 

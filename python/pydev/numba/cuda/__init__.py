@@ -650,10 +650,11 @@ class _Configured:
         _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
 
 
-def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, **kw):
-    """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx."""
+def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, debug=False, lineinfo=False, **kw):
+    """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx
+    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them)."""
     sig = _as_signature(sig)
-    disp = Dispatcher(pyfunc, None, False, {})
+    disp = Dispatcher(pyfunc, None, False, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
     prog = disp.compile(tuple(sig.args))
     target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
     return prog.compile(target=target, stage="ptx"), sig.return_type or _t.void
