@@ -1137,3 +1137,20 @@ def test_steady_state_launches_take_the_fast_path(rng):
     np.testing.assert_array_equal(out.copy_to_host(), 2.5 * x.copy_to_host())
     k[1, 64](out, x, np.float32(0.5), 64, True)  # another type: another specialisation
     assert len(k.overloads) == 2
+
+
+def test_launch_configurations_are_reused_exactly():
+    @cuda.jit
+    def k(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = i
+    out = np.full(64, -1, np.int64)
+    s1, s2 = cuda.stream(), cuda.stream()
+    assert k[2, 32] is k[2, 32] and k[2, 32, s1] is k[2, 32, s1] and k[2, 32, s1] is not k[2, 32, s2]
+    assert k[(2,), 32] is not k[2, 32]
+    with pytest.raises((TypeError, ValueError)):
+        k[2.0, 32](out)  # not the cached k[2, 32]
+    k[2, 32](out)
+    sync()
+    np.testing.assert_array_equal(out, np.arange(64))

@@ -426,22 +426,24 @@ class Dispatcher:
             raise TypeError(f"device function '{self.__name__}' cannot be launched")
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError("a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]")
-        try:
-            hit = self._configs.get(config)
-        except TypeError:  # an unhashable part (a list): not kept
-            hit = None
+        # Kept by exact ints (1.0 == 1 must not find 1's entry) and the
+        # stream object's identity (the cached entry holds it: its id stays its own).
+        cacheable = all(type(x) is int or type(x) is tuple and all(type(y) is int for y in x) for x in config[:2] + config[3:])
+        key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
+        hit = self._configs.get(key) if cacheable else None
         if hit is not None:
             return hit
         grid, block = config[0], config[1]
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
-        try:
-            if len(self._configs) >= 64:
-                self._configs.clear()
-            self._configs[config] = hit  # a launch configuration used again is the same object
-        except TypeError:
-            pass
+        if cacheable:
+            try:
+                if len(self._configs) >= 64:
+                    self._configs.clear()
+                self._configs[key] = hit  # a launch configuration used again is the same object
+            except TypeError:
+                pass
         return hit
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
