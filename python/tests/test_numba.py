@@ -1096,6 +1096,17 @@ cuda.synchronize()  # the stream keeps a launch's arguments alive until then
 del m, cai
 gc.collect()
 assert live() == 0
+import os  # NumPy arguments of a launch prepared on the host target are copied once the target is cuda
+os.environ["PYDEV_TARGET"] = "host"
+a, out = np.ones(100), np.zeros(100)
+K.vec_add[1, 128](a, a, out)
+K.vec_add[1, 128](a, a, out)
+assert (out == 2).all()
+os.environ["PYDEV_TARGET"] = "cuda"
+n = len(fakecuda.launches())
+K.vec_add[1, 128](a, a, out)
+l = fakecuda.launches()
+assert len(l) == n + 1 and l[-1].descriptor(0)[0] not in (0, a.ctypes.data), l[-1].descriptor(0)
 print("pinned ok")
 """
     env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}

@@ -318,7 +318,7 @@ class Dispatcher:
         self._src = None
         self._lock = _threading.Lock()
         self.overloads = {}  # argument types -> pydev.Program, for kernels
-        self._fast = {}  # _fingerprint of each argument -> (Program, scalar converters, general path)
+        self._fast = {}  # _fingerprint of each argument -> (Program, scalar converters, general path, NumPy arguments on the host)
         self._configs = {}  # kernel[config] -> its _Configured
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
@@ -492,7 +492,9 @@ class Dispatcher:
                 if len(self._fast) >= 512:  # many shapes of strided arrays: start again
                     self._fast.clear()
                 self._fast[key] = hit
-        program, conv, general = hit
+        program, conv, general, host_arrays = hit
+        if host_arrays and _pydev.active_target() != "host":
+            general = True  # NumPy arguments prepared on the host target: cuda copies them
         if stream is None or (type(stream) is int and stream == 0):  # Numba's default stream argument is the int 0
             stream = _pydev.default_stream()
         if general:
@@ -516,7 +518,10 @@ class Dispatcher:
                 conv.append((i, t.dtype.type))  # a Python number (or another dtype, with a signature) to the parameter's dtype
             elif isinstance(t, _t.Boolean) and type(a) is not bool:
                 conv.append((i, bool))
-        return program, (tuple(conv) or None), general
+        # NumPy arguments pass as they are on the host target only: whether
+        # the target is still the host is checked on each such launch.
+        host_arrays = not general and any(isinstance(a, _np.ndarray) for a in args)
+        return program, (tuple(conv) or None), general, host_arrays
 
     def _launch_general(self, args, grid, block, stream, shared_bytes):
         types, args = self._types_of(args)
@@ -640,7 +645,7 @@ class _Configured:
         except TypeError:
             hit = None
         stream = self.stream
-        if hit is None or hit[2]:
+        if hit is None or hit[2] or (hit[3] and _pydev.active_target() != "host"):
             return self.dispatcher._launch(args, self.griddim, self.blockdim, stream, self.sharedmem)
         if stream is None or (type(stream) is int and stream == 0):
             stream = _pydev.default_stream()  # of the current device, asked each launch
