@@ -17,7 +17,6 @@ __version__ = "0.1.0"
 from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
 from ._pinned import pinned_array  # noqa: E402
-from ._program import Program  # noqa: E402
 from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
 
@@ -41,6 +40,10 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".ir", __name__)
+    if name == "Program":  # the backend API (docs/backend.md), imported on first use: a launch of a kernel never needs it
+        from ._program import Program
+
+        return Program
     raise AttributeError(f"module 'pydev' has no attribute '{name}'")
 
 

@@ -14,8 +14,7 @@ import sys as _sys
 
 import numpy as _np
 
-from pydev import _interop, _launch, _types
-from pydev._program import Program as _Program
+from pydev import _launch, _types
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
     Dim3,
@@ -95,7 +94,13 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
             raise TypeError(f"@device.{decorator} decorates a function; use @device.struct for the class {f.__name__}")
         if not callable(f) or not hasattr(f, "__code__"):
             raise TypeError(f"@device.{decorator} decorates a Python function, got {f!r}")
-        link = _interop.check_link(kwargs.get("link"), f, decorator)  # link=[paths]: docs/interop.md
+        link = kwargs.get("link")
+        if link is not None:  # link=[paths]: docs/interop.md (imported here: an import costs 5 ms)
+            from pydev import _interop
+
+            link = _interop.check_link(link, f, decorator)
+        else:
+            link = ()
         made = make(f, interop=bool(kwargs.get("interop", False)), lineinfo=bool(kwargs.get("lineinfo", False)))
         made.link = link
         return made
@@ -123,7 +128,8 @@ def launch(f, *args, grid, block, stream, shared=0):
     (a pydev.Stream, a cuda.core Stream or any object with
     __cuda_stream__): asynchronous on cuda, at once on host. `f` may be a
     pydev.Program (a kernel in pydev IR, docs/backend.md)."""
-    if type(f) is _Program:
+    programs = _sys.modules.get("pydev._program")  # a Program exists only once its module is imported
+    if programs is not None and type(f) is programs.Program:
         return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
     return _launch.launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
 
