@@ -462,6 +462,7 @@ PASSES = [
     "--pydev-lower-sync-nvvm", "--pydev-lower-aggregates", "--pydev-check-lowered", "--pydev-lower-simt-host",
     "--pydev-host-barrier-fission", "--pydev-align-params", "--pydev-drop-c-wrappers", "--pydev-raise-ptx", "--pydev-lower-float8",
     "--canonicalize", "--cse", "--pydev-pipeline=cuda", "--pydev-pipeline=host",
+    "--pydev-cuda-boundscheck", "--pydev-pipeline=cuda{boundscheck=1}",
 ]
 
 
