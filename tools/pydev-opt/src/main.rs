@@ -107,7 +107,7 @@ fn after_help() -> String {
             text.push_str(&format!("      {{{}=...}}  {} (default: {})\n", option.name, option.help, option.default));
         }
     }
-    text.push_str("\npipelines:\n  --pydev-pipeline=cuda{chip=sm_90 ptx= opt-level=3}   Python-level pydev IR to PTX\n  --pydev-pipeline=host{opt-level=3 fast-math=0 boundscheck=0}   Python-level pydev IR to host LLVM (JIT by the runtime)\n");
+    text.push_str("\npipelines:\n  --pydev-pipeline=cuda{chip=sm_90 ptx= opt-level=3 fast-math=0 line-info=0 boundscheck=0}   Python-level pydev IR to PTX\n  --pydev-pipeline=host{opt-level=3 fast-math=0 boundscheck=0}   Python-level pydev IR to host LLVM (JIT by the runtime)\n");
     text.push_str("\nEvery upstream MLIR pass is also accepted as a flag (--canonicalize, --cse, ...).\n");
     text
 }
