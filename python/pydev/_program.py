@@ -260,12 +260,14 @@ class Program:
     def _program(self, target, arch):
         """The loaded program for `target` (compiled, or from a cache)."""
         lines = self._lines()
-        key = (target, arch, lines)
+        # PYDEV_BOUNDSCHECK=1 compiles another program (as in _launch).
+        checks = os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
+        key = (target, arch, lines, checks)
         prog = self._loaded.get(key)
         if prog is not None:
             _launch._count("memory_hits")
             return prog
-        gkey = (self.text, self.kernel, target, arch, lines, self.fastmath, self.cache, self._link_digest)
+        gkey = (self.text, self.kernel, target, arch, lines, checks, self.fastmath, self.cache, self._link_digest)
         with _LOCK:
             prog = _LOADED.get(gkey)
             if prog is not None:

@@ -260,6 +260,24 @@ def test_boundscheck_is_part_of_the_cache_keys(run):
     assert out.rstrip().endswith("2"), out
 
 
+def test_a_program_with_checks_is_another_program(monkeypatch):
+    # pydev.Program's in-memory caches (per object and per text) key the
+    # checks too: the same IR text compiled without them first is not
+    # served once PYDEV_BOUNDSCHECK=1 (host target: the check fires).
+    import kernels
+
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+    monkeypatch.setenv("PYDEV_CACHE", "0")
+    text = pydev.compile(kernels.overrun, "int32[::1]", target="host", stage="pydev")
+    big = np.full(64, -7, np.int32)
+    device.launch(pydev.Program(text, kernel="overrun"), big, grid=1, block=64, stream=pydev.default_stream())
+    assert (big == 1).all()
+    monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")
+    out = np.full(40, -7, np.int32)
+    with pytest.raises(pydev.LaunchError, match=r"index 40 is out of bounds for an axis of extent 40"):
+        device.launch(pydev.Program(text, kernel="overrun"), out, grid=1, block=64, stream=pydev.default_stream())
+
+
 # --- on a GPU ---------------------------------------------------------------------------------
 
 @pytest.mark.skipif(not gpu_available(), reason="no CUDA driver or device (pydev._pydev.cuda_status()[0] is False)")
