@@ -16,6 +16,7 @@
 //!   llvm.func @k(%s: T) attributes {pydev.param_aligns = array<i64: 16>}
 //!     =>  llvm.func @k(%s: T {llvm.alignstack = 16 : i64})
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -24,7 +25,7 @@ use crate::{
 use melior::ir::{
     attribute::{ArrayAttribute, DenseI64ArrayAttribute},
     operation::{OperationLike, OperationMutLike},
-    Attribute, OperationRef,
+    Attribute,
 };
 
 static ID: PassId = PassId;
@@ -39,9 +40,10 @@ pub const INFO: PassInfo = PassInfo {
 /// The name of the mark `pydev-lower-aggregates` leaves on kernels.
 pub const MARK: &str = pydev_dialect::abi::attr::PARAM_ALIGNS;
 
-fn run(root: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
     let mut ok = true;
-    for f in capi::ops_named(root, &["llvm.func", "gpu.func"]) {
+    for f in ir.ops_named(root, &["llvm.func", "gpu.func"]) {
         let Ok(mark) = f.attribute(MARK) else { continue };
         let Ok(aligns) = DenseI64ArrayAttribute::try_from(mark) else {
             capi::emit_error(f.location(), &format!("{MARK} is not an i64 array"));
@@ -71,7 +73,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
             };
             all.push(a);
         }
-        let mut m = capi::op_mut(f);
+        let mut m = ir.op_mut(f);
         m.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
         let _ = m.remove_attribute(MARK);
     }

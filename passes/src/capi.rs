@@ -1,4 +1,14 @@
 //! Every `unsafe` and raw mlir-sys call of the passes crate.
+//!
+//! melior's references (`OperationRef<'c, 'a>`, `Value<'c, 'a>`, ...) borrow
+//! their parent (`'a`), which makes rewriting a walk's ops awkward; the
+//! helpers here re-borrow them for the whole run instead. Those that make a
+//! reference outlive its borrow are `unsafe fn`s with a `# Safety` contract.
+//! Passes call them only through [`PassIr`], the token of one pass run,
+//! whose contract is established once, where the pass callback creates it
+//! (`ir::external_pass`), and whose methods are therefore safe. Erasing
+//! an op through the token only unlinks it: it is destroyed after the run,
+//! when no reference into it can be left (docs/ARCHITECTURE.md, "unsafe").
 
 use melior::{
     ir::{
@@ -15,17 +25,17 @@ use std::ffi::CString;
 
 /// The context that owns `op`.
 ///
-/// # Safety (of the body)
+/// Safe: an `OperationRef<'c, _>` is only made for an op of a context that
+/// lives for `'c` (melior's contract), and `op` is alive during the call.
 /// `ContextRef::to_ref` borrows the `ContextRef` itself, so it must outlive
 /// the returned reference: one `ContextRef` per context is leaked (16 bytes)
-/// and cached. A context outlives every operation created in it, so the
-/// reference is valid for `'c` while the IR is alive.
+/// and cached.
 pub fn context<'c>(op: OperationRef<'c, '_>) -> &'c Context {
     use std::{cell::RefCell, collections::HashMap};
     thread_local! {
         static REFS: RefCell<HashMap<usize, &'static melior::ContextRef<'static>>> = RefCell::default();
     }
-    // Safety: live op.
+    // SAFETY: `op` is alive during the call (see the doc comment).
     let raw = unsafe { mlir_sys::mlirOperationGetContext(op.to_raw()) };
     let leaked = REFS.with(|refs| {
         *refs
@@ -42,12 +52,15 @@ pub fn context<'c>(op: OperationRef<'c, '_>) -> &'c Context {
 
 /// Every operation under `root` (itself excluded) whose name is in `names`,
 /// in pre-order, detached from the walk's borrow so that they can be
-/// rewritten one by one.
+/// rewritten one by one. Passes use [`PassIr::ops_named`].
 ///
-/// # Safety (of the body)
-/// The returned references stay valid while the ops are alive; the passes
-/// rewrite each op once and never touch an erased one again.
-pub fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<OperationRef<'c, 'c>> {
+/// # Safety
+/// Each returned reference must not be used once its op is destroyed: not
+/// after it (or an op around it) is erased or replaced, nor after the IR
+/// that `root` belongs to (a `Module`, a pass run) is dropped or ends. `'c`
+/// says only that the context lives that long; the caller keeps the
+/// references no longer than the IR.
+pub unsafe fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<OperationRef<'c, 'c>> {
     let mut raw = Vec::new();
     let root_raw = root.to_raw();
     root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -56,19 +69,20 @@ pub fn ops_named<'c>(root: OperationRef<'c, '_>, names: &[&str]) -> Vec<Operatio
         }
         melior::ir::operation::WalkResult::Advance
     });
-    // SAFETY: each op was alive when walked; the callers rewrite each op
-    // once and never touch an erased one again (see the doc comment).
+    // SAFETY: each op was alive when walked; the caller uses the references
+    // only while the ops are (this function's contract).
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
 
-/// Re-borrows a value with the context's lifetime.
+/// Re-borrows a value with the context's lifetime. Passes use
+/// [`PassIr::value`].
 ///
-/// # Safety (of the body)
-/// Values live as long as their defining op or block; callers use them only
-/// while those are alive, before erasing anything.
-pub fn value<'c>(v: Value<'c, '_>) -> Value<'c, 'c> {
-    // SAFETY: `v` is live; callers use the re-borrow only while its
-    // defining op or block is (see the doc comment).
+/// # Safety
+/// The result must not be used once the op or block that defines `v` is
+/// destroyed (erased, replaced, or dropped with the IR it belongs to).
+pub unsafe fn value<'c>(v: Value<'c, '_>) -> Value<'c, 'c> {
+    // SAFETY: `v` is live; the caller uses the re-borrow only while its
+    // defining op or block is (this function's contract).
     unsafe { Value::from_raw(v.to_raw()) }
 }
 
@@ -80,8 +94,14 @@ pub fn emit_error(location: Location, message: &str) {
 }
 
 /// Moves the blocks of `source` into the empty region `target`.
-pub fn take_body(target: RegionRef, source: RegionRef) {
-    // Safety: both regions are alive and distinct.
+///
+/// # Safety
+/// `target` and `source` are distinct, and neither lies inside an op of the
+/// other (MLIR would make a cycle of ownership); references into the moved
+/// blocks stay valid (the blocks are moved, not copied).
+pub unsafe fn take_body(target: RegionRef, source: RegionRef) {
+    // SAFETY: both regions are alive; distinct and not nested in each other
+    // (this function's contract).
     unsafe { mlirRegionTakeBody(target.to_raw(), source.to_raw()) }
 }
 
@@ -116,14 +136,20 @@ pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), Stri
 /// the binary's name.
 pub fn gpu_objects(root: OperationRef) -> Vec<(String, Vec<u8>)> {
     let mut out = Vec::new();
-    for op in ops_named(root, &["gpu.binary"]) {
+    // SAFETY: the ops are used in this loop only, while `root` is borrowed
+    // and nothing is erased.
+    for op in unsafe { ops_named(root, &["gpu.binary"]) } {
         let name = sym_name(op);
         let Ok(objects) = op.attribute("objects") else { continue };
         let Ok(objects) = melior::ir::attribute::ArrayAttribute::try_from(objects) else { continue };
         for i in 0..objects.len() {
             let Ok(object) = objects.element(i) else { continue };
-            // Safety: `object` is a `#gpu.object` (the verifier of gpu.binary
-            // guarantees it); the string it returns is owned by the context.
+            // SAFETY: a live attribute, of any kind.
+            if !unsafe { mlir_sys::mlirAttributeIsAGPUObjectAttr(object.to_raw()) } {
+                continue;
+            }
+            // SAFETY: `object` is a `#gpu.object` (checked above); the string
+            // it returns is owned by the context.
             let bytes = unsafe {
                 let s = StringRef::from_raw(mlirGPUObjectAttrGetObject(object.to_raw()));
                 std::slice::from_raw_parts(s.to_raw().data.cast::<u8>(), s.to_raw().length).to_vec()
@@ -134,43 +160,42 @@ pub fn gpu_objects(root: OperationRef) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-/// The first block of a region, if any (helper kept here for its lifetimes).
-pub fn entry_block<'c>(region: RegionRef<'c, '_>) -> Option<melior::ir::BlockRef<'c, 'c>> {
-    // Safety: blocks live as long as their region, which outlives the pass's use.
-    region.first_block().map(|b| unsafe { melior::ir::BlockRef::from_raw(b.to_raw()) })
-}
-
-
-/// Detaches an inserted op from the rewriter's borrow.
+/// Detaches an op from the borrow it was reached through (a rewriter, a
+/// walk, a parent). Passes use [`PassIr::detach`].
 ///
-/// # Safety (of the body)
-/// The op lives in the IR until a pass erases it; helpers only use it before.
-pub fn detach<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
-    // SAFETY: `op` is live and stays in the IR until a pass erases it;
-    // helpers only use the detached reference before that.
+/// # Safety
+/// The result must not be used once `op` is destroyed (erased, replaced, or
+/// dropped with the IR it belongs to).
+pub unsafe fn detach<'c>(op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
+    // SAFETY: `op` is live; the caller uses the detached reference only
+    // while it is (this function's contract).
     unsafe { OperationRef::from_raw(op.to_raw()) }
 }
 
 /// Moves `op` to the end of `block`.
 ///
-/// # Safety (of the body)
-/// `op` is alive and attached; after removal its parent no longer owns it, and
-/// appending hands ownership to `block`.
-pub fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
+/// # Safety
+/// `op` is attached to a block, and `block` does not lie inside `op` (a
+/// cycle of ownership). References to `op` and into it stay valid; a
+/// reference to its old parent may not, if the caller then erases that.
+pub unsafe fn move_to_end(op: OperationRef, block: melior::ir::BlockRef) {
     // SAFETY: `op` is alive and attached; after removal its parent no
-    // longer owns it, and appending hands ownership to `block`.
+    // longer owns it, and appending hands ownership to `block`, which is not
+    // inside `op` (this function's contract).
     unsafe {
         mlir_sys::mlirOperationRemoveFromParent(op.to_raw());
         mlir_sys::mlirBlockAppendOwnedOperation(block.to_raw(), op.to_raw());
     }
 }
 
-/// A mutable handle on an op the pass owns for its run.
+/// A mutable handle on an op. Passes use [`PassIr::op_mut`].
 ///
-/// # Safety (of the body)
-/// An external pass has exclusive access to the op it runs on.
-pub fn op_mut<'c, 'a>(op: OperationRef<'c, 'a>) -> melior::ir::operation::OperationRefMut<'c, 'a> {
-    // SAFETY: an external pass has exclusive access to the op it runs on.
+/// # Safety
+/// Nothing else reads or changes `op` while the handle is in use (an
+/// external pass has exclusive access to the op it runs on, and to every op
+/// under it), and the handle is not used once `op` is destroyed.
+pub unsafe fn op_mut<'c, 'a>(op: OperationRef<'c, 'a>) -> melior::ir::operation::OperationRefMut<'c, 'a> {
+    // SAFETY: exclusive access to a live op (this function's contract).
     unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }
 }
 
@@ -180,25 +205,15 @@ pub fn replace_uses_except(from: Value, to: Value, except: OperationRef) {
     unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(from.to_raw(), to.to_raw(), 1, &mut except.to_raw()) }
 }
 
-/// The op defining a result value.
-pub trait OwnerOp<'c> {
-    fn owner_operation(&self) -> OperationRef<'c, 'c>;
-}
-
-impl<'c> OwnerOp<'c> for Value<'c, 'c> {
-    fn owner_operation(&self) -> OperationRef<'c, 'c> {
-        // Safety: only called on op results (casts just built).
-        unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(self.to_raw())) }
-    }
-}
-
 /// The LLVM IR text of every `gpu.module` under `root` (after the `llvm`
 /// stage), as `gpu-module-to-binary` would hand it to the NVPTX backend.
 pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for op in ops_named(root, &["gpu.module"]) {
+    // SAFETY: the ops are used in this loop only, while `root` is borrowed
+    // and nothing is erased.
+    for op in unsafe { ops_named(root, &["gpu.module"]) } {
         let name = sym_name(op);
-        // Safety: `op` is a live gpu.module of LLVM dialect ops; the returned
+        // SAFETY: `op` is a live gpu.module of LLVM dialect ops; the returned
         // C string is malloc'ed by the C API and freed here.
         unsafe {
             let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(op.to_raw());
@@ -222,9 +237,12 @@ pub fn set_value_type(v: Value, ty: melior::ir::Type) {
     unsafe { mlir_sys::mlirValueSetType(v.to_raw(), ty.to_raw()) }
 }
 
-/// The element type of a `complex<T>`; callers check `is_complex` first.
+/// The element type of a `complex<T>`; panics on another type (callers
+/// check first).
 pub fn complex_element(ty: melior::ir::Type) -> melior::ir::Type {
-    // Safety: `ty` is a complex type (checked by the caller).
+    // SAFETY: a live type, of any kind.
+    assert!(unsafe { mlir_sys::mlirTypeIsAComplex(ty.to_raw()) }, "pydev: {ty} is not a complex type");
+    // SAFETY: `ty` is a complex type (checked above).
     unsafe { melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(ty.to_raw())) }
 }
 
@@ -244,14 +262,6 @@ pub fn float_attr_value(attr: melior::ir::Attribute) -> Option<f64> {
     unsafe { mlir_sys::mlirAttributeIsAFloat(attr.to_raw()).then(|| mlir_sys::mlirFloatAttrGetValueDouble(attr.to_raw())) }
 }
 
-/// The op that defines a value, if it is an op result.
-pub fn defining_op<'c>(v: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
-    // Safety: live value; the owner of an op result is that op.
-    unsafe {
-        mlir_sys::mlirValueIsAOpResult(v.to_raw()).then(|| OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())))
-    }
-}
-
 /// Whether no result of `op` is used.
 pub fn has_no_uses(op: OperationRef) -> bool {
     op.results().all(|r| {
@@ -269,14 +279,19 @@ pub fn sym_name(op: OperationRef) -> String {
         .unwrap_or_default()
 }
 
-/// Every op under `root` (itself included), detached from the walk.
-pub fn all_ops<'c>(root: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+/// Every op under `root` (itself included), detached from the walk. Passes
+/// use [`PassIr::all_ops`].
+///
+/// # Safety
+/// As for [`ops_named`].
+pub unsafe fn all_ops<'c>(root: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
     let mut raw = Vec::new();
     root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         raw.push(op.to_raw());
         melior::ir::operation::WalkResult::Advance
     });
-    // Safety: see `ops_named`.
+    // SAFETY: each op was alive when walked; the caller uses the references
+    // only while the ops are (this function's contract).
     raw.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
 }
 
@@ -301,20 +316,6 @@ pub fn clone_op_at<'c>(op: OperationRef<'c, '_>, location: Location<'c>) -> meli
         WalkResult::Advance
     });
     copy
-}
-
-/// The nearest `builtin.module` around `op` (or `op` itself).
-pub fn module_of<'c>(op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
-    let mut cur = op;
-    loop {
-        if cur.name().as_string_ref().as_str() == Ok("builtin.module") {
-            return cur;
-        }
-        match cur.parent_operation() {
-            Some(p) => cur = detach(p),
-            None => return cur,
-        }
-    }
 }
 
 /// The LLVM IR text of a whole module of LLVM dialect ops (the host's).
@@ -372,11 +373,267 @@ pub fn set_nvptx_options() {
     });
 }
 
-/// The context that owns `block` (see [`context`]).
-pub fn context_of_block<'c>(block: melior::ir::BlockRef<'c, 'c>) -> &'c Context {
-    // Safety: a live block belongs to a region of a live operation or is
-    // being built in the same context as its parent function.
-    let parent = unsafe { mlir_sys::mlirBlockGetParentOperation(block.to_raw()) };
-    // SAFETY: the parent operation of a live block is live.
-    context(unsafe { OperationRef::from_raw(parent) })
+/// The token of one run of a pydev pass over the op it runs on (its root):
+/// the one place where the references the helpers above hand out become
+/// safe to use.
+///
+/// It is made by [`PassIr::new`], an `unsafe fn` called only by the pass
+/// callback of `ir::external_pass`. `'c` is the lifetime of that call: the
+/// token borrows the run's [`RunState`], a local of the callback, and the
+/// pass's `run` function is generic over `'c`, so no reference carrying
+/// `'c` can leave the run. The token's methods re-borrow IR *under the
+/// root* for `'c` and check that it is (a reference to IR elsewhere, such
+/// as a module a pass parsed itself, panics). That IR lives for the whole
+/// run: only the pass touches it, and it destroys nothing during the run.
+/// [`PassIr::erase`] and [`PassIr::replace`] (which `ir::Builder`'s erase
+/// and replace call) unlink the op from the IR, drop its operands (and
+/// those of the ops inside it), and leave it allocated; [`RunState::finish`] destroys it after the run,
+/// when no reference into it can be left. A reference to an erased op thus
+/// stays valid (the op is just no longer in the IR), and the safe functions
+/// of the passes cannot make one dangle.
+#[derive(Clone, Copy)]
+pub struct PassIr<'c> {
+    root: OperationRef<'c, 'c>,
+    state: &'c RunState,
+}
+
+/// What a pass run leaves to do after it: destroy the ops it erased.
+#[derive(Default)]
+pub struct RunState {
+    erased: std::cell::RefCell<Vec<mlir_sys::MlirOperation>>,
+}
+
+impl RunState {
+    /// Destroys the ops the run erased, each once no op uses its results
+    /// any more (its users erased after it are destroyed first). Panics if
+    /// an erased op's result is still used by IR the run kept: destroying
+    /// the op would leave that use dangling.
+    pub fn finish(self) {
+        let mut pending = self.erased.into_inner();
+        while !pending.is_empty() {
+            let before = pending.len();
+            pending.retain(|&op| {
+                if !results_unused(op) {
+                    return true;
+                }
+                // SAFETY: `op` was unlinked from the IR by `PassIr::erase`,
+                // so nothing owns it but this list (each op is listed once);
+                // its results are unused; the run is over, so no reference
+                // into it is left.
+                unsafe { mlir_sys::mlirOperationDestroy(op) };
+                false
+            });
+            assert!(pending.len() < before, "pydev: a pass erased an op whose results are still used");
+        }
+    }
+}
+
+/// Whether no result of the live op `op` is used.
+fn results_unused(op: mlir_sys::MlirOperation) -> bool {
+    // SAFETY: `op` is a live operation (its caller's contract); its results
+    // are live values.
+    unsafe {
+        (0..mlir_sys::mlirOperationGetNumResults(op))
+            .all(|i| mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(op, i)).ptr.is_null())
+    }
+}
+
+impl<'c> PassIr<'c> {
+    /// The token of a run over `root`.
+    ///
+    /// # Safety
+    /// For all of `'c`: `root` and its context are alive, and only code
+    /// given this token reads or changes the IR under `root` (an MLIR pass
+    /// run gives this: the pass manager hands the op to the pass and
+    /// touches nothing under it until the pass returns; pydev's pipelines
+    /// run no pass on ops nested in another pass's root at the same time).
+    /// IR under `root` is destroyed only by `state.finish()`, after `'c`
+    /// (it borrows `state`).
+    pub unsafe fn new(root: OperationRef<'_, '_>, state: &'c RunState) -> Self {
+        // SAFETY: `root` lives for `'c` (this function's contract).
+        Self { root: unsafe { OperationRef::from_raw(root.to_raw()) }, state }
+    }
+
+    /// Unlinks `op` (under the root, not the root) from the IR; it is
+    /// destroyed after the run (see [`PassIr`]). Its results must be unused
+    /// by then (`RunState::finish` panics otherwise).
+    pub fn erase(self, op: OperationRef<'c, '_>) {
+        self.check(op.to_raw(), "an op");
+        assert!(op.to_raw().ptr != self.root.to_raw().ptr, "pydev: a pass erased the op it runs on");
+        // SAFETY: `op` is a live op under the root, attached to a block (it
+        // is not the root); once unlinked, only the list owns it.
+        unsafe { mlir_sys::mlirOperationRemoveFromParent(op.to_raw()) };
+        // Its operands, and those of every op inside it, are dropped now,
+        // so that the values it used no longer count it as a user.
+        op.walk(melior::ir::operation::WalkOrder::PostOrder, |o| {
+            // SAFETY: a live op of the unlinked tree; an empty operand list.
+            unsafe { mlir_sys::mlirOperationSetOperands(o.to_raw(), 0, std::ptr::null()) };
+            melior::ir::operation::WalkResult::Advance
+        });
+        self.state.erased.borrow_mut().push(op.to_raw());
+    }
+
+    /// Replaces the results of `op` by `values` and erases it.
+    pub fn replace(self, op: OperationRef<'c, '_>, values: &[Value<'c, '_>]) {
+        assert_eq!(op.result_count(), values.len(), "pydev: an op replaced by as many values as it has results");
+        for (i, v) in values.iter().enumerate() {
+            let result = op.result(i).expect("a result below the count");
+            // SAFETY: live values of one context.
+            unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), v.to_raw()) };
+        }
+        self.erase(op);
+    }
+
+    /// The op the pass runs on.
+    pub fn root(self) -> OperationRef<'c, 'c> {
+        self.root
+    }
+
+    pub fn context(self) -> &'c Context {
+        context(self.root)
+    }
+
+    /// Panics unless `op` is the root or lies under it (IR the run owns).
+    fn check(self, op: mlir_sys::MlirOperation, what: &str) {
+        let mut cur = op;
+        while !cur.ptr.is_null() {
+            if cur.ptr == self.root.to_raw().ptr {
+                return;
+            }
+            // SAFETY: `cur` is `op` (alive: the caller holds a reference to
+            // it) or an ancestor of it, which outlives it.
+            cur = unsafe { mlir_sys::mlirOperationGetParentOperation(cur) };
+        }
+        panic!("pydev: a pass used {what} outside the op it runs on");
+    }
+
+    /// The op owning a live block (null if it is in no region).
+    fn block_owner(block: mlir_sys::MlirBlock) -> mlir_sys::MlirOperation {
+        // SAFETY: a live block (its caller holds a reference to it).
+        unsafe { mlir_sys::mlirBlockGetParentOperation(block) }
+    }
+
+    /// `op` re-borrowed for the run.
+    pub fn detach(self, op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
+        self.check(op.to_raw(), "an op");
+        // SAFETY: `op` is under the root, so it lives for the run unless the
+        // pass erases it, which only `unsafe` calls do (see `PassIr`).
+        unsafe { detach(op) }
+    }
+
+    /// `v` re-borrowed for the run.
+    pub fn value(self, v: Value<'c, '_>) -> Value<'c, 'c> {
+        // SAFETY: a live value, of either kind.
+        let owner = unsafe {
+            if mlir_sys::mlirValueIsAOpResult(v.to_raw()) {
+                mlir_sys::mlirOpResultGetOwner(v.to_raw())
+            } else {
+                Self::block_owner(mlir_sys::mlirBlockArgumentGetOwner(v.to_raw()))
+            }
+        };
+        self.check(owner, "a value");
+        // SAFETY: `v` is defined under the root (as `detach`).
+        unsafe { value(v) }
+    }
+
+    /// A block under the root, re-borrowed for the run.
+    pub fn block(self, block: melior::ir::BlockRef<'c, '_>) -> melior::ir::BlockRef<'c, 'c> {
+        self.check(Self::block_owner(block.to_raw()), "a block");
+        // SAFETY: the block is under the root (as `detach`).
+        unsafe { melior::ir::BlockRef::from_raw(block.to_raw()) }
+    }
+
+    /// The first block of a region of an op under the root.
+    pub fn entry_block(self, region: RegionRef<'c, '_>) -> Option<melior::ir::BlockRef<'c, 'c>> {
+        region.first_block().map(|b| self.block(b))
+    }
+
+    /// [`ops_named`] under `root`, which lies under the run's root.
+    pub fn ops_named(self, root: OperationRef<'c, '_>, names: &[&str]) -> Vec<OperationRef<'c, 'c>> {
+        self.check(root.to_raw(), "an op");
+        // SAFETY: the ops are under the run's root (as `detach`).
+        unsafe { ops_named(root, names) }
+    }
+
+    /// [`all_ops`] under `root`, which lies under the run's root.
+    pub fn all_ops(self, root: OperationRef<'c, '_>) -> Vec<OperationRef<'c, 'c>> {
+        self.check(root.to_raw(), "an op");
+        // SAFETY: the ops are under the run's root (as `detach`).
+        unsafe { all_ops(root) }
+    }
+
+    /// The op defining `v`, if it is an op result.
+    pub fn defining_op(self, v: Value<'c, '_>) -> Option<OperationRef<'c, 'c>> {
+        // SAFETY: a live value.
+        let result = unsafe { mlir_sys::mlirValueIsAOpResult(v.to_raw()) };
+        result.then(|| {
+            // SAFETY: the owner of a live op result is a live op, used here
+            // only to be checked and detached.
+            self.detach(unsafe { OperationRef::from_raw(mlir_sys::mlirOpResultGetOwner(v.to_raw())) })
+        })
+    }
+
+    /// The nearest `builtin.module` around `op` (or `op` itself), not
+    /// above the root (the pass does not own what is).
+    pub fn module_of(self, op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
+        let mut cur = self.detach(op);
+        while cur.name().as_string_ref().as_str() != Ok("builtin.module") && cur.to_raw().ptr != self.root.to_raw().ptr {
+            match cur.parent_operation() {
+                Some(p) => cur = self.detach(p),
+                None => break,
+            }
+        }
+        cur
+    }
+
+    /// Moves `op` (under the root, not the root) to the end of `block`
+    /// (under the root, not inside `op`).
+    pub fn move_to_end(self, op: OperationRef<'c, '_>, block: melior::ir::BlockRef<'c, '_>) {
+        self.check(op.to_raw(), "an op");
+        assert!(op.to_raw().ptr != self.root.to_raw().ptr, "pydev: a pass moved the op it runs on");
+        let owner = Self::block_owner(block.to_raw());
+        self.check(owner, "a block");
+        assert!(!self.encloses(op.to_raw(), owner), "pydev: a pass moved an op into itself");
+        // SAFETY: `op` is attached (under the root, not the root) and
+        // `block` is not inside it (both checked above).
+        unsafe { move_to_end(op, block) }
+    }
+
+    /// Moves the body of `source`'s first region into the empty first
+    /// region of `target` (two distinct ops under the root, neither inside
+    /// the other).
+    pub fn take_body(self, target: OperationRef<'c, '_>, source: OperationRef<'c, '_>) {
+        self.check(target.to_raw(), "an op");
+        self.check(source.to_raw(), "an op");
+        assert!(
+            !self.encloses(target.to_raw(), source.to_raw()) && !self.encloses(source.to_raw(), target.to_raw()),
+            "pydev: a pass moved a region into itself"
+        );
+        let to = target.region(0).expect("a region to fill");
+        assert!(to.first_block().is_none(), "pydev: a pass moved a body into a region that has one");
+        // SAFETY: distinct regions of ops neither of which is inside the
+        // other (checked above).
+        unsafe { take_body(to, source.region(0).expect("a region to move")) }
+    }
+
+    /// Whether `outer` is `inner` or an ancestor of it (both live).
+    fn encloses(self, outer: mlir_sys::MlirOperation, inner: mlir_sys::MlirOperation) -> bool {
+        let mut cur = inner;
+        while !cur.ptr.is_null() {
+            if cur.ptr == outer.ptr {
+                return true;
+            }
+            // SAFETY: `cur` is `inner` (live) or an ancestor of it.
+            cur = unsafe { mlir_sys::mlirOperationGetParentOperation(cur) };
+        }
+        false
+    }
+
+    /// A mutable handle on an op under the root.
+    pub fn op_mut(self, op: OperationRef<'c, '_>) -> melior::ir::operation::OperationRefMut<'c, 'c> {
+        let op = self.detach(op);
+        // SAFETY: the pass has exclusive access to the IR under its root
+        // for the run (see `PassIr::new`), and `op` is there.
+        unsafe { op_mut(op) }
+    }
 }

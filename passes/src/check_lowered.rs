@@ -7,8 +7,9 @@
 //! in LLVM translation.
 //! Does not fire (reports nothing) on IR free of pydev ops.
 
+use crate::capi::PassIr;
 use crate::{capi, ir::{external_pass, PassId}, PassInfo};
-use melior::ir::{operation::OperationLike, OperationRef};
+use melior::ir::operation::OperationLike;
 
 static ID: PassId = PassId;
 
@@ -19,7 +20,8 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(root: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
     let mut ok = true;
     root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
         let name = op.name();

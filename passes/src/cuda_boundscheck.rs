@@ -41,6 +41,7 @@
 //!       if cmpxchg(@__pydev_error[0], 0, 1) succeeded: store the fields,
 //!       membar.gl, store volatile 1 to [1]; nvvm.exit
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, to_i64, Builder, PassId},
@@ -107,24 +108,25 @@ pub mod error_record {
 
 use error_record as rec;
 
-fn enclosing_gpu_module<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let mut cur = op.parent_operation().map(capi::detach);
+fn enclosing_gpu_module<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut cur = op.parent_operation().map(|o| ir.detach(o));
     while let Some(p) = cur {
         if p.name().as_string_ref().as_str() == Ok("gpu.module") {
             return Some(p);
         }
-        cur = p.parent_operation().map(capi::detach);
+        cur = p.parent_operation().map(|o| ir.detach(o));
     }
     None
 }
 
-fn run(root: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
     let names = [ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME, ops::ArrayIndexOperation::NAME];
     // Per gpu.module (by raw pointer): the module and its location texts.
     let mut modules: Vec<(OperationRef, Vec<String>)> = Vec::new();
     let mut ok = true;
-    for op in capi::ops_named(root, &names) {
-        let Some(gm) = enclosing_gpu_module(op) else {
+    for op in ir.ops_named(root, &names) {
+        let Some(gm) = enclosing_gpu_module(ir, op) else {
             capi::emit_error(op.location(), "pydev-cuda-boundscheck: an array access outside a gpu.module (run pydev-outline-kernels first)");
             ok = false;
             continue;
@@ -142,13 +144,13 @@ fn run(root: OperationRef) -> Result<(), ()> {
             table.push(text);
             table.len() - 1
         });
-        if let Err(message) = check(op, loc as i64) {
+        if let Err(message) = check(ir, op, loc as i64) {
             capi::emit_error(op.location(), &message);
             ok = false;
         }
     }
     for (gm, table) in &modules {
-        if let Err(message) = add_helpers(*gm, table) {
+        if let Err(message) = add_helpers(ir, *gm, table) {
             capi::emit_error(gm.location(), &message);
             ok = false;
         }
@@ -157,7 +159,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
 }
 
 /// The checks before one access.
-fn check<'c>(op: OperationRef<'c, 'c>, loc: i64) -> Result<(), String> {
+fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), String> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let (kind, array_at) = match name.as_str() {
@@ -166,13 +168,13 @@ fn check<'c>(op: OperationRef<'c, 'c>, loc: i64) -> Result<(), String> {
         ops::AtomicRefOperation::NAME => (rec::ATOMIC, 0),
         _ => (rec::VIEW, 0),
     };
-    let array_value = capi::value(op.operand(array_at).map_err(|_| "an access without its array")?);
+    let array_value = ir.value(op.operand(array_at).map_err(|_| "an access without its array")?);
     let array = ArrayType::from_type(array_value.r#type()).ok_or("an access to something that is not a pydev array")?;
-    let indices: Vec<Value> = op.operands().skip(array_at + 1).map(capi::value).collect();
+    let indices: Vec<Value> = op.operands().skip(array_at + 1).map(|v| ir.value(v)).collect();
     if indices.is_empty() {
         return Ok(());
     }
-    let b = Builder::before(op);
+    let b = Builder::before(ir, op);
     let rank = array.rank() as usize;
     let tuple = b.ty(&format!("!pydev.tuple<{}>", vec!["i64"; rank].join(", ")));
     let shape = b.value(ops::ArrayShapeOperation::NAME, &[array_value], tuple, &[]);
@@ -222,12 +224,12 @@ fn string_literal(bytes: &[u8]) -> String {
 
 /// The error buffer, the location table and the failure function, added
 /// once to a gpu.module that has checks.
-fn add_helpers(gm: OperationRef, table: &[String]) -> Result<(), String> {
+fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -> Result<(), String> {
     let ctx = capi::context(gm);
-    let body = gm.region(0).ok().and_then(capi::entry_block).ok_or("a gpu.module without a body")?;
+    let body = gm.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("a gpu.module without a body")?;
     let first = body.first_operation().ok_or("an empty gpu.module")?;
     let at = first.location();
-    if capi::ops_named(gm, &["func.func", "llvm.mlir.global"]).iter().any(|o| {
+    if ir.ops_named(gm, &["func.func", "llvm.mlir.global"]).iter().any(|o| {
         let n = capi::sym_name(*o);
         n == rec::SYMBOL || n == rec::FAIL || n == rec::LOCATIONS
     }) {
@@ -289,7 +291,7 @@ fn add_helpers(gm: OperationRef, table: &[String]) -> Result<(), String> {
     // other helpers the passes add; still to convert to builder code
     // (issue 15, item 1).
     let parsed = Module::parse(ctx, &text).ok_or_else(|| format!("pydev-cuda-boundscheck built invalid IR:\n{text}"))?;
-    let b = Builder::before(capi::detach(first));
+    let b = Builder::before(ir, ir.detach(first));
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {
         op = o.next_in_block();

@@ -21,12 +21,13 @@
 //!   gpu.module { llvm.func private @f(..) { call @_mlir_ciface_f(..) }; llvm.func @_mlir_ciface_f(..) }
 //!     =>  gpu.module { llvm.func @f(..) }   (an external declaration of the same type)
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
     PassInfo,
 };
-use melior::ir::{attribute::FlatSymbolRefAttribute, operation::OperationLike, OperationRef};
+use melior::ir::{attribute::FlatSymbolRefAttribute, operation::OperationLike};
 use std::collections::HashSet;
 
 static ID: PassId = PassId;
@@ -40,18 +41,19 @@ pub const INFO: PassInfo = PassInfo {
 
 const PREFIX: &str = "_mlir_ciface_";
 
-fn run(root: OperationRef) -> Result<(), ()> {
-    for module in capi::ops_named(root, &["gpu.module"]) {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
+    for module in ir.ops_named(root, &["gpu.module"]) {
         // Declared functions: `@f` wraps a declaration `@_mlir_ciface_f`.
-        let funcs = capi::ops_named(module, &["llvm.func"]);
+        let funcs = ir.ops_named(module, &["llvm.func"]);
         for wrapper in &funcs {
             let name = capi::sym_name(*wrapper);
             let Some(target) = name.strip_prefix(PREFIX) else { continue };
-            if wrapper.region(0).ok().and_then(capi::entry_block).is_some() {
+            if wrapper.region(0).ok().and_then(|r| ir.entry_block(r)).is_some() {
                 continue;
             }
-            let Some(f) = funcs.iter().find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(capi::entry_block).is_some()) else { continue };
-            let b = Builder::before(*f);
+            let Some(f) = funcs.iter().find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some()) else { continue };
+            let b = Builder::before(ir, *f);
             let Ok(fn_type) = f.attribute("function_type") else { continue };
             // The declaration's own location: `f`'s carries the DISubprogram
             // that lineinfo gives definitions, which LLVM rejects on a declaration.
@@ -62,16 +64,16 @@ fn run(root: OperationRef) -> Result<(), ()> {
                 .unwrap_or_else(|e| panic!("pydev built an invalid llvm.func declaration: {e}"));
             b.insert_op(decl);
             b.erase(*f);
-            Builder::before(*wrapper).erase(*wrapper);
+            Builder::before(ir, *wrapper).erase(*wrapper);
         }
-        let called: HashSet<String> = capi::ops_named(module, &["llvm.call"])
+        let called: HashSet<String> = ir.ops_named(module, &["llvm.call"])
             .into_iter()
             .filter_map(|c| c.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|s| s.value().to_owned()))
             .collect();
-        for f in capi::ops_named(module, &["llvm.func"]) {
+        for f in ir.ops_named(module, &["llvm.func"]) {
             let name = capi::sym_name(f);
             if name.starts_with(PREFIX) && !called.contains(&name) {
-                Builder::before(f).erase(f);
+                Builder::before(ir, f).erase(f);
             }
         }
     }

@@ -53,6 +53,7 @@
 //! Thread context fields, frame head, entry points and codes: the host ABI,
 //! `pydev_dialect::abi` (`dialect/src/abi.rs`), which the runtime shares.
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -101,8 +102,9 @@ fn callee(op: OperationRef) -> Option<String> {
     op.attribute("callee").ok().map(|a| a.to_string().trim_start_matches('@').trim_matches('"').to_owned())
 }
 
-fn run(module: OperationRef) -> Result<(), ()> {
-    let funcs = capi::ops_named(module, &["func.func"]);
+fn run(ir: PassIr) -> Result<(), ()> {
+    let module = ir.root();
+    let funcs = ir.ops_named(module, &["func.func"]);
     // Functions that synchronize, directly or through calls.
     let mut syncing: HashSet<String> = HashSet::new();
     loop {
@@ -112,7 +114,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
             if syncing.contains(&name) {
                 continue;
             }
-            if capi::all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || c == WARP || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
+            if ir.all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || c == WARP || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
                 syncing.insert(name);
             }
         }
@@ -123,27 +125,27 @@ fn run(module: OperationRef) -> Result<(), ()> {
     // Decide first: transforming a kernel replaces its block loop.
     let kernels: Vec<OperationRef> = funcs
         .into_iter()
-        .filter(|f| f.has_attribute(attr::KERNEL) && f.has_attribute(attr::HOST_CTX) && syncing.contains(&capi::sym_name(*f)) && qualifies(*f, &syncing))
+        .filter(|f| f.has_attribute(attr::KERNEL) && f.has_attribute(attr::HOST_CTX) && syncing.contains(&capi::sym_name(*f)) && qualifies(ir, *f, &syncing))
         .collect();
     let mut frames = Vec::new();
     for f in kernels {
-        if let Some(size) = Some(transform(module, f)) {
+        if let Some(size) = Some(transform(ir, module, f)) {
             frames.push((capi::sym_name(f), size));
         }
     }
     if !frames.is_empty() {
         let ctx = capi::context(module);
         let entries: Vec<String> = frames.iter().map(|(n, s)| format!("{n} = {s} : i64")).collect();
-        capi::op_mut(module).set_attribute(attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
+        ir.op_mut(module).set_attribute(attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
     }
     Ok(())
 }
 
 /// Barriers only at the top level, no warp operations or waits, no calls
 /// of synchronizing functions, every value with a frame layout.
-fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
+fn qualifies<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>, syncing: &HashSet<String>) -> bool {
     let mut barriers = 0;
-    for op in capi::all_ops(f) {
+    for op in ir.all_ops(f) {
         if let Some(c) = callee(op) {
             if c == BARRIER || c == WARP {
                 if op.parent_operation().map(|p| p.to_raw().ptr) != Some(f.to_raw().ptr) {
@@ -157,7 +159,7 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
         if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(r.r#type()).is_none()) {
             return false;
         }
-        if op.name().as_string_ref().as_str() == Ok("llvm.alloca") && alloca_storage(op).is_none() {
+        if op.name().as_string_ref().as_str() == Ok("llvm.alloca") && alloca_storage(ir, op).is_none() {
             return false; // storage the frame cannot hold: coroutines keep each thread's stack
         }
     }
@@ -174,9 +176,9 @@ fn qualifies(f: OperationRef, syncing: &HashSet<String>) -> bool {
 
 /// (size, alignment) of the memory of `llvm.alloca` `op` (a local array):
 /// a constant count of an element type with a frame layout.
-fn alloca_storage(op: OperationRef) -> Option<(u64, u64)> {
+fn alloca_storage<'c>(ir: PassIr<'c>, op: OperationRef<'c, '_>) -> Option<(u64, u64)> {
     let count = op.operand(0).ok()?;
-    let def = capi::defining_op(count)?;
+    let def = ir.defining_op(count)?;
     let n = def.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok())?.value();
     let elem = op.attribute("elem_type").ok().and_then(|a| TypeAttribute::try_from(a).ok())?.value();
     let (size, align) = layout(elem)?;
@@ -195,25 +197,24 @@ fn key(v: Value) -> usize {
     v.to_raw().ptr as usize
 }
 
-fn blocks_of<'c>(f: OperationRef<'c, 'c>) -> Vec<BlockRef<'c, 'c>> {
+fn blocks_of<'c>(ir: PassIr<'c>, f: OperationRef<'c, 'c>) -> Vec<BlockRef<'c, 'c>> {
     let region = f.region(0).expect("body");
     let mut out = Vec::new();
     let mut b = region.first_block();
     while let Some(block) = b {
-        // SAFETY: blocks live as long as the function (the lifetime only).
-        out.push(unsafe { BlockRef::from_raw(block.to_raw()) });
+        out.push(ir.block(block));
         b = block.next_in_region();
     }
     out
 }
 
 /// The op under `f` that holds `op` (itself if it is at the top level).
-fn top_level<'c>(f: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
+fn top_level<'c>(ir: PassIr<'c>, f: OperationRef<'c, 'c>, op: OperationRef<'c, 'c>) -> OperationRef<'c, 'c> {
     let mut cur = op;
     loop {
         match cur.parent_operation() {
             Some(p) if p.to_raw().ptr == f.to_raw().ptr => return cur,
-            Some(p) => cur = capi::detach(p),
+            Some(p) => cur = ir.detach(p),
             None => return cur,
         }
     }
@@ -259,27 +260,24 @@ fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Vec<HashSet<u
 }
 
 /// Rewrites kernel `f` into its step function; returns the frame size.
-fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
+fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let ctx = capi::context(f);
     let i32t: Type = IntegerType::new(ctx, 32).into();
-    let entry = blocks_of(f)[0];
-    let ctx_arg: Value = capi::value(entry.argument(entry.argument_count() - 1).expect("ctx").into());
+    let entry = blocks_of(ir, f)[0];
+    let ctx_arg: Value = ir.value(entry.argument(entry.argument_count() - 1).expect("ctx").into());
     let region = f.region(0).expect("body");
 
     // 1. Split every barrier's block after the barrier.
-    let calls: Vec<OperationRef> = capi::all_ops(f).into_iter().filter(|op| matches!(callee(*op).as_deref(), Some(BARRIER | WARP))).collect();
+    let calls: Vec<OperationRef> = ir.all_ops(f).into_iter().filter(|op| matches!(callee(*op).as_deref(), Some(BARRIER | WARP))).collect();
     let mut barriers = Vec::new(); // (call, B, R)
     for call in &calls {
         let b = call.block().expect("in a block");
-        // SAFETY: a live block of the function, re-borrowed for its lifetime.
-        let b = unsafe { BlockRef::from_raw(b.to_raw()) };
-        let r = region.insert_block_after(b, Block::new(&[]));
-        // SAFETY: the block just inserted lives as long as the function.
-        let r = unsafe { BlockRef::from_raw(r.to_raw()) };
+        let b = ir.block(b);
+        let r = ir.block(region.insert_block_after(b, Block::new(&[])));
         let mut next = call.next_in_block();
         while let Some(op) = next {
             next = op.next_in_block();
-            capi::move_to_end(capi::detach(op), r);
+            ir.move_to_end(op, r);
         }
         barriers.push((*call, b, r));
     }
@@ -290,16 +288,16 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let i64t: Type = IntegerType::new(ctx, 64).into();
     let mut frame_size_uses: Vec<OperationRef> = Vec::new();
     for (i, (call, _, r)) in barriers.iter().enumerate() {
-        let rb = Builder::before(capi::detach(r.first_operation().expect("R has a terminator")));
+        let rb = Builder::before(ir, ir.detach(r.first_operation().expect("R has a terminator")));
         let result = if callee(*call).as_deref() == Some(WARP) {
             // The frame size is set once known (step 4).
             let size = rb.const_int(i64t, 0);
-            frame_size_uses.push(capi::defining_op(size).expect("a constant op"));
+            frame_size_uses.push(ir.defining_op(size).expect("a constant op"));
             let id = rb.const_int(i32t, (i as i64 + 1) | WARP_STATE);
             rb.value("func.call", &[ctx_arg, size, id], i64t, &[rb.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, entry::WARP_GATHER).into())])
         } else {
-            let kind = capi::value(call.operand(1).expect("kind"));
-            let kind = capi::defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
+            let kind = ir.value(call.operand(1).expect("kind"));
+            let kind = ir.defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
             let total_p = gep(&rb, ctx_arg, ctx_field::TOTAL);
             let total = rb.value("llvm.load", &[total_p], i32t, &[]);
             match kind {
@@ -321,12 +319,12 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
                 _ => rb.const_int(i32t, 0),
             }
         };
-        let old: Value = capi::value(call.result(0).expect("result").into());
+        let old: Value = ir.value(call.result(0).expect("result").into());
         capi::replace_uses_except(old, result, *call);
     }
 
     // 2. The CFG (barrier blocks end at the barrier: no successors).
-    let blocks = blocks_of(f);
+    let blocks = blocks_of(ir, f);
     let index: HashMap<usize, usize> = blocks.iter().enumerate().map(|(i, b)| (b.to_raw().ptr as usize, i)).collect();
     let succ: Vec<Vec<usize>> = blocks
         .iter()
@@ -344,32 +342,32 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
 
     // 3. Values defined at the top level (not function arguments) and the
     //    uses that a barrier separates from them.
-    let barrier_results: HashSet<usize> = barriers.iter().map(|(c, _, _)| key(capi::value(c.result(0).expect("result").into()))).collect();
+    let barrier_results: HashSet<usize> = barriers.iter().map(|(c, _, _)| key(ir.value(c.result(0).expect("result").into()))).collect();
     let mut defs: HashMap<usize, (usize, Value, Option<OperationRef>)> = HashMap::new();
     for (bi, b) in blocks.iter().enumerate() {
         if bi != 0 {
             for i in 0..b.argument_count() {
-                let v: Value = capi::value(b.argument(i).expect("arg").into());
+                let v: Value = ir.value(b.argument(i).expect("arg").into());
                 defs.insert(key(v), (bi, v, None));
             }
         }
         let mut op = b.first_operation();
         while let Some(o) = op {
             for r in o.results() {
-                let v: Value = capi::value(r.into());
+                let v: Value = ir.value(r.into());
                 if !barrier_results.contains(&key(v)) {
-                    defs.insert(key(v), (bi, v, Some(capi::detach(o))));
+                    defs.insert(key(v), (bi, v, Some(ir.detach(o))));
                 }
             }
             op = o.next_in_block();
         }
     }
     let mut crossing: Vec<(OperationRef, usize, usize)> = Vec::new(); // (user, operand, def key)
-    for user in capi::all_ops(f) {
+    for user in ir.all_ops(f) {
         if user.to_raw().ptr == f.to_raw().ptr {
             continue;
         }
-        let top = top_level(f, user);
+        let top = top_level(ir, f, user);
         let Some(ub) = top.block().map(|b| index[&(b.to_raw().ptr as usize)]) else { continue };
         for (j, operand) in user.operands().enumerate() {
             if let Some((db, _, _)) = defs.get(&key(operand)) {
@@ -393,10 +391,10 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // array descriptor saved in the frame), which would keep a dead stack
     // address.
     let mut allocas: HashMap<usize, u64> = HashMap::new();
-    let local_arrays: Vec<usize> = capi::all_ops(f)
+    let local_arrays: Vec<usize> = ir.all_ops(f)
         .into_iter()
         .filter(|o| is_alloca(Some(*o)))
-        .map(|o| key(capi::value(o.result(0).expect("an alloca's pointer").into())))
+        .map(|o| key(ir.value(o.result(0).expect("an alloca's pointer").into())))
         .filter(|k| defs.contains_key(k))
         .collect();
     for k in &local_arrays {
@@ -404,7 +402,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
         if allocas.contains_key(k) {
             continue;
         }
-        let (size, align) = alloca_storage(op.expect("an op")).expect("checked by qualifies");
+        let (size, align) = alloca_storage(ir, op.expect("an op")).expect("checked by qualifies");
         let offset = frame.div_ceil(align) * align;
         frame = offset + size;
         allocas.insert(*k, offset);
@@ -421,23 +419,22 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     }
     let frame = frame.div_ceil(16).max(1) * 16;
     for c in frame_size_uses {
-        capi::op_mut(c).set_attribute("value", IntegerAttribute::new(i64t, frame as i64).into());
+        ir.op_mut(c).set_attribute("value", IntegerAttribute::new(i64t, frame as i64).into());
     }
 
     // 5. Dispatch: a new first block takes the arguments and the state.
     let real_entry = region.insert_block_after(entry, Block::new(&[]));
-    // SAFETY: the block just inserted lives as long as the function.
-    let real_entry = unsafe { BlockRef::from_raw(real_entry.to_raw()) };
+    let real_entry = ir.block(real_entry);
     let mut next = entry.first_operation();
     while let Some(op) = next {
         next = op.next_in_block();
-        capi::move_to_end(capi::detach(op), real_entry);
+        ir.move_to_end(op, real_entry);
     }
     let loc = f.location();
-    let state: Value = capi::value(entry.add_argument(i32t, loc));
+    let state: Value = ir.value(entry.add_argument(i32t, loc));
     // frame base = scratch + linear_tid * frame
     let frame_ptr = {
-        let b = Builder::at_end(entry, loc);
+        let b = Builder::at_end(ir, entry, loc);
         let scratch_p = gep(&b, ctx_arg, ctx_field::SCRATCH);
         let scratch = b.value("llvm.load", &[scratch_p], b.ty("!llvm.ptr"), &[]);
         let lin = linear_tid(&b, ctx_arg);
@@ -450,7 +447,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // the dispatch block (which dominates every stretch).
     for (k, off) in &allocas {
         let (_, v, op) = defs[k];
-        let b = Builder::at_end(entry, loc);
+        let b = Builder::at_end(ir, entry, loc);
         let p = gep(&b, frame_ptr, *off as i64);
         capi::replace_uses_except(v, p, op.expect("an op"));
     }
@@ -458,13 +455,12 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
     let mut dispatch = entry;
     for (i, (call, _, r)) in barriers.iter().enumerate() {
-        let b = Builder::at_end(dispatch, loc);
+        let b = Builder::at_end(ir, dispatch, loc);
         let c = b.const_int(i32t, state_of(i, *call));
         let i1: Type = IntegerType::new(ctx, 1).into();
         let is = b.value("arith.cmpi", &[state, c], i1, &[b.named("predicate", b.attr("0 : i64"))]);
         let next_block = region.insert_block_after(dispatch, Block::new(&[]));
-        // SAFETY: the block just inserted lives as long as the function.
-        let next_block = unsafe { BlockRef::from_raw(next_block.to_raw()) };
+        let next_block = ir.block(next_block);
         b.insert_op(
             OperationBuilder::new("cf.cond_br", loc)
                 .add_operands(&[is])
@@ -481,10 +477,10 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for (k, off) in &slots {
         let (db, v, op) = defs[k];
         let b = match op {
-            Some(o) => Builder::before(o.next_in_block().map(capi::detach).expect("a terminator follows")),
+            Some(o) => Builder::before(ir, o.next_in_block().map(|o| ir.detach(o)).expect("a terminator follows")),
             None => {
                 let block = if db == 0 { real_entry } else { blocks[db] };
-                Builder::before(capi::detach(block.first_operation().expect("a block has a terminator")))
+                Builder::before(ir, ir.detach(block.first_operation().expect("a block has a terminator")))
             }
         };
         let p = gep(&b, frame_ptr, *off as i64);
@@ -496,15 +492,15 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
             continue;
         }
         let (_, v, op) = defs[k];
-        let b = Builder::before(top_level(f, *user));
+        let b = Builder::before(ir, top_level(ir, f, *user));
         let new = if let Some(off) = slots.get(k) {
             let p = gep(&b, frame_ptr, *off as i64);
             b.value("llvm.load", &[p], v.r#type(), &[])
         } else {
             let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
-            capi::value(clone.result(0).expect("result").into())
+            ir.value(clone.result(0).expect("result").into())
         };
-        capi::op_mut(*user).set_operand(*j, new);
+        ir.op_mut(*user).set_operand(*j, new);
     }
 
     // 8. Rendezvous return their state; their results come from the block
@@ -516,8 +512,8 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     for (i, (call, _, _)) in barriers.iter().enumerate() {
         let state_id = state_of(i, *call);
         if state_id & WARP_STATE != 0 {
-            let b = Builder::before(*call);
-            let operand = |k: usize| capi::value(call.operand(k).expect("warp operand"));
+            let b = Builder::before(ir, *call);
+            let operand = |k: usize| ir.value(call.operand(k).expect("warp operand"));
             store_at(&b, operand(2), frame::MASK);
             store_at(&b, operand(3), frame::VALUE);
             store_at(&b, operand(4), frame::ARG);
@@ -530,8 +526,8 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
             b.erase(*call);
             continue;
         }
-        let pred = capi::value(call.operand(2).expect("pred"));
-        let b = Builder::before(*call);
+        let pred = ir.value(call.operand(2).expect("pred"));
+        let b = Builder::before(ir, *call);
         let count_p = gep(&b, ctx_arg, ctx_field::COUNT);
         let count = b.value("llvm.load", &[count_p], i32t, &[]);
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
@@ -545,8 +541,8 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     }
 
     // 9. Returns give -1; the signature takes the state and returns i32.
-    for ret in capi::all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
-        let b = Builder::before(ret);
+    for ret in ir.all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
+        let b = Builder::before(ir, ret);
         let m1 = b.const_int(i32t, -1);
         if has_warp {
             store_at(&b, m1, frame::STATE);
@@ -559,7 +555,7 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     let mut inputs: Vec<Type> = (0..t.input_count()).map(|i| t.input(i).expect("input")).collect();
     let params = inputs.clone();
     inputs.push(i32t);
-    let mut fm = capi::op_mut(f);
+    let mut fm = ir.op_mut(f);
     fm.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &[i32t]).into()).into());
     if let Ok(a) = fm.attribute("arg_attrs").and_then(ArrayAttribute::try_from) {
         let mut all: Vec<Attribute> = (0..a.len()).map(|i| a.element(i).expect("in range")).collect();
@@ -570,8 +566,8 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // 10. The block loop: every thread to its next barrier, until all return.
     let name = capi::sym_name(f);
     let loop_name = format!("__pydev_block_{name}");
-    for old in capi::ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
-        Builder::before(old).erase(old);
+    for old in ir.ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
+        Builder::before(ir, old).erase(old);
     }
     // Text, not builder code (issue 15, item 1, still to convert): the block
     // loop is a whole `func.func` of upstream ops (scf.while, arith, llvm
@@ -579,12 +575,12 @@ fn transform<'c>(module: OperationRef<'c, 'c>, f: OperationRef<'c, 'c>) -> u64 {
     // one template whose ABI names come from `pydev_dialect::abi`.
     let text = block_loop(&name, &params, frame, has_warp);
     let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
-    let body = module.region(0).ok().and_then(capi::entry_block).expect("module body");
+    let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).expect("module body");
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {
         op = o.next_in_block();
         let n = capi::sym_name(o);
-        let exists = capi::ops_named(module, &["func.func"]).iter().any(|g| capi::sym_name(*g) == n);
+        let exists = ir.ops_named(module, &["func.func"]).iter().any(|g| capi::sym_name(*g) == n);
         if n != name && !exists {
             body.append_operation(capi::clone_op(o));
         }

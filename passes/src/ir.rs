@@ -3,7 +3,7 @@
 //! and their lowered forms (resolved by `reconcile-unrealized-casts`).
 
 use pydev_dialect::ops;
-use crate::capi;
+use crate::capi::{self, PassIr};
 use melior::{
     ir::{
         attribute::{IntegerAttribute, StringAttribute},
@@ -15,25 +15,29 @@ use melior::{
     Context, IrRewriter,
 };
 
-/// Builds ops before an anchor op, at the anchor's location.
+/// Builds ops before an anchor op, at the anchor's location, in a pass run
+/// (`ir`).
 pub struct Builder<'c> {
     pub ctx: &'c Context,
     pub loc: Location<'c>,
+    /// The run's token (see [`PassIr`]).
+    pub ir: PassIr<'c>,
     rewriter: IrRewriter<'c>,
 }
 
 impl<'c> Builder<'c> {
-    pub fn before(op: OperationRef<'c, 'c>) -> Self {
-        let ctx = capi::context(op);
-        Self { ctx, loc: op.location(), rewriter: IrRewriter::from_op(op) }
+    pub fn before(ir: PassIr<'c>, op: OperationRef<'c, '_>) -> Self {
+        let op = ir.detach(op);
+        Self { ctx: ir.context(), loc: op.location(), ir, rewriter: IrRewriter::from_op(op) }
     }
 
     /// A builder appending to `block` (at the location `loc`).
-    pub fn at_end(block: melior::ir::BlockRef<'c, 'c>, loc: Location<'c>) -> Self {
-        let ctx = capi::context_of_block(block);
+    pub fn at_end(ir: PassIr<'c>, block: melior::ir::BlockRef<'c, '_>, loc: Location<'c>) -> Self {
+        let block = ir.block(block);
+        let ctx = ir.context();
         let rewriter = IrRewriter::new(ctx);
         rewriter.as_rewriter_base().set_insertion_point_to_end(block);
-        Self { ctx, loc, rewriter }
+        Self { ctx, loc, ir, rewriter }
     }
 
     pub fn ty(&self, text: &str) -> Type<'c> {
@@ -62,19 +66,19 @@ impl<'c> Builder<'c> {
             .add_attributes(attrs)
             .build()
             .unwrap_or_else(|e| panic!("pydev built an invalid {name}: {e}"));
-        capi::detach(self.rewriter.as_rewriter_base().insert(op))
+        self.ir.detach(self.rewriter.as_rewriter_base().insert(op))
     }
 
     /// Inserts an op built elsewhere at this builder's position.
     pub fn insert_op(&self, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'c> {
-        capi::detach(self.rewriter.as_rewriter_base().insert(op))
+        self.ir.detach(self.rewriter.as_rewriter_base().insert(op))
     }
 
     /// Inserts an op built elsewhere (a generated `pydev_dialect::ops`
     /// builder) at this builder's position and returns its one result.
     pub fn insert_value(&self, op: impl Into<melior::ir::Operation<'c>>) -> Value<'c, 'c> {
         let op = self.insert_op(op.into());
-        capi::value(op.result(0).expect("one result").into())
+        self.ir.value(op.result(0).expect("one result").into())
     }
 
     /// Like [`Builder::op`], for ops with one result.
@@ -86,7 +90,7 @@ impl<'c> Builder<'c> {
         attrs: &[(Identifier<'c>, Attribute<'c>)],
     ) -> Value<'c, 'c> {
         let op = self.op(name, operands, &[result], attrs);
-        capi::value(op.result(0).expect("one result").into())
+        self.ir.value(op.result(0).expect("one result").into())
     }
 
     pub fn cast(&self, value: Value<'c, '_>, to: Type<'c>) -> Value<'c, 'c> {
@@ -128,15 +132,19 @@ impl<'c> Builder<'c> {
                 self.named("has_side_effects", self.attr("unit")),
             ],
         );
-        op.result(0).ok().map(|r| capi::value(r.into()))
+        op.result(0).ok().map(|r| self.ir.value(r.into()))
     }
 
-    pub fn replace(&self, op: OperationRef<'c, 'c>, values: &[Value<'c, '_>]) {
-        self.rewriter.as_rewriter_base().replace_op_with_values(op, values);
+    /// Replaces the results of `op` by `values` and erases it (see
+    /// [`PassIr::erase`]: references to it stay valid).
+    pub fn replace(&self, op: OperationRef<'c, '_>, values: &[Value<'c, '_>]) {
+        self.ir.replace(op, values);
     }
 
-    pub fn erase(&self, op: OperationRef<'c, 'c>) {
-        self.rewriter.as_rewriter_base().erase_op(op);
+    /// Erases `op`, whose results must be unused by the end of the run (see
+    /// [`PassIr::erase`]: references to it stay valid).
+    pub fn erase(&self, op: OperationRef<'c, '_>) {
+        self.ir.erase(op);
     }
 }
 
@@ -161,16 +169,27 @@ pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, St
 }
 
 /// Creates an external pass whose body rewrites the op it runs on; an `Err`
-/// has already been reported as a diagnostic and fails the pass.
+/// has already been reported as a diagnostic and fails the pass. `run`
+/// receives the run's token (see [`PassIr`]), and is generic over its
+/// lifetime: nothing borrowed from the IR outlives the run.
 pub fn external_pass(
     id: &'static PassId,
     argument: &'static str,
     summary: &'static str,
-    run: fn(OperationRef<'_, '_>) -> Result<(), ()>,
+    run: impl for<'c> Fn(PassIr<'c>) -> Result<(), ()> + Clone + 'static,
 ) -> Pass {
     create_external(
         move |op: OperationRef, pass: ExternalPass| {
-            if run(op).is_err() {
+            let state = capi::RunState::default();
+            // SAFETY: the pass manager runs this pass on `op` and touches
+            // nothing under it until the callback returns, and the pipelines
+            // run no other pass on it meanwhile; IR under `op` is destroyed
+            // only by `state.finish()` below, after the run (the token
+            // borrows `state`, and `run` is generic over its lifetime).
+            let ir = unsafe { PassIr::new(op, &state) };
+            let result = run(ir);
+            state.finish();
+            if result.is_err() {
                 pass.signal_failure();
             }
         },
@@ -190,13 +209,14 @@ pub struct PassId;
 /// Runs `rewrite` on every op named in `names` under `root`, reporting each
 /// failure at the op's location; returns `Err` if any failed.
 pub fn rewrite_all<'c>(
+    ir: PassIr<'c>,
     root: OperationRef<'c, '_>,
     names: &[&str],
     mut rewrite: impl FnMut(&Builder<'c>, OperationRef<'c, 'c>) -> Result<(), String>,
 ) -> Result<(), ()> {
     let mut ok = true;
-    for op in capi::ops_named(root, names) {
-        let b = Builder::before(op);
+    for op in ir.ops_named(root, names) {
+        let b = Builder::before(ir, op);
         if let Err(message) = rewrite(&b, op) {
             capi::emit_error(op.location(), &message);
             ok = false;
@@ -209,9 +229,9 @@ pub fn rewrite_all<'c>(
 /// `function_type` under `root` by `map` (identity where it returns its
 /// argument). Passes that erase a type family everywhere at once use it, so
 /// that block arguments, branches and calls stay consistent without casts.
-pub fn retype_all<'c>(root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>) {
+pub fn retype_all<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>) {
     use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike, RegionLike};
-    for op in capi::all_ops(root) {
+    for op in ir.all_ops(root) {
         for r in op.results() {
             let t = map(r.r#type());
             if t != r.r#type() {
@@ -234,7 +254,7 @@ pub fn retype_all<'c>(root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<
         if let Some(t) = op.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()) {
             let mapped = map(t.value());
             if mapped != t.value() {
-                capi::op_mut(op).set_attribute("function_type", TypeAttribute::new(mapped).into());
+                ir.op_mut(op).set_attribute("function_type", TypeAttribute::new(mapped).into());
             }
         }
     }

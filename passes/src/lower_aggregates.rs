@@ -30,6 +30,7 @@
 //!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
 //!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
@@ -85,15 +86,16 @@ fn field_index(ty: Type, field: &str) -> Option<i64> {
     types::struct_parts(ty)?.1.iter().position(|(n, _)| n == field).map(|i| i as i64)
 }
 
-fn run(root: OperationRef) -> Result<(), ()> {
-    run_on(capi::detach(root))
+fn run(ir: PassIr) -> Result<(), ()> {
+    run_on(ir)
 }
 
-fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
+fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
+    let root = ir.root();
     let ctx = capi::context(root);
     // 1. Record what the ops need from the pydev types before retyping.
     let mut pending = Vec::new();
-    for op in capi::ops_named(root, OPS) {
+    for op in ir.ops_named(root, OPS) {
         let index = match op.name().as_string_ref().as_str().unwrap_or_default() {
             ops::StructExtractOperation::NAME => {
                 let x = ops::StructExtractOperation::view(op).expect("matched by name");
@@ -109,20 +111,20 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
         };
         pending.push((op, index));
     }
-    let abi_params = kernel_abi_params(root);
+    let abi_params = kernel_abi_params(ir, root);
     // 2. Retype every value, block argument and function type.
-    crate::ir::retype_all(root, |t| register_type(ctx, t));
+    crate::ir::retype_all(ir, root, |t| register_type(ctx, t));
     // 3. Rewrite the ops on the retyped values.
     for (op, index) in pending {
-        let b = Builder::before(op);
-        let operand = |i: usize| capi::value(op.operand(i).expect("verified operand"));
+        let b = Builder::before(ir, op);
+        let operand = |i: usize| ir.value(op.operand(i).expect("verified operand"));
         let result_type = op.result(0).expect("one result").r#type();
         let pos = |k: i64| b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k]).into());
         let lane = |v: Value<'c, 'c>| -> Value<'c, 'c> {
             let i32t: Type = IntegerType::new(b.ctx, 32).into();
             let ty = v.r#type();
             if ty == i32t {
-                return capi::value(v);
+                return ir.value(v);
             }
             if ty.is_index() {
                 return b.value("arith.index_cast", &[v], i32t, &[]);
@@ -136,7 +138,7 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
                 let mut acc = b.value("llvm.mlir.undef", &[], result_type, &[]);
                 for (k, e) in op.operands().enumerate() {
                     let k = b.const_int(IntegerType::new(b.ctx, 32).into(), k as i64);
-                    acc = b.value("llvm.insertelement", &[acc, capi::value(e), k], result_type, &[]);
+                    acc = b.value("llvm.insertelement", &[acc, ir.value(e), k], result_type, &[]);
                 }
                 acc
             }
@@ -151,7 +153,7 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
             ops::StructCreateOperation::NAME | ops::TupleCreateOperation::NAME => {
                 let mut acc = b.value("llvm.mlir.undef", &[], result_type, &[]);
                 for (k, e) in op.operands().enumerate() {
-                    acc = b.value("llvm.insertvalue", &[acc, capi::value(e)], result_type, &[pos(k as i64)]);
+                    acc = b.value("llvm.insertvalue", &[acc, ir.value(e)], result_type, &[pos(k as i64)]);
                 }
                 acc
             }
@@ -174,8 +176,8 @@ fn run_on<'c>(root: OperationRef<'c, 'c>) -> Result<(), ()> {
     }
     // 4. Kernel parameters in their CUDA C++ layout become register values.
     for (cast, pydev, abi) in abi_params {
-        let b = Builder::before(cast);
-        let v = from_abi(&b, capi::value(cast.operand(0).expect("abi parameter")), pydev, &abi);
+        let b = Builder::before(ir, cast);
+        let v = from_abi(&b, ir.value(cast.operand(0).expect("abi parameter")), pydev, &abi);
         b.replace(cast, &[v]);
     }
     Ok(())
@@ -243,11 +245,11 @@ fn abi_of(ctx: &Context, ty: Type) -> Option<Abi> {
 /// functions and their block loops) whose register type's layout is not CUDA
 /// C++'s the ABI type, and a cast to its pydev type that step 4
 /// expands once registers are typed: (cast, pydev type, ABI).
-fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, Type<'c>, Abi)> {
+fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, Type<'c>, Abi)> {
     use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike};
     let ctx = capi::context(root);
     let mut out = Vec::new();
-    let funcs = capi::ops_named(root, &["gpu.func", "func.func"]);
+    let funcs = ir.ops_named(root, &["gpu.func", "func.func"]);
     // Host kernels (pydev-lower-simt-host) are entry points too, and so are
     // their block loops `@__pydev_block_k`, whose parameters only pass on to
     // `@k`: they take the ABI types without a conversion.
@@ -258,7 +260,7 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
         if !(gpu && f.has_attribute("gpu.kernel") || !gpu && f.has_attribute(pydev_dialect::abi::attr::KERNEL) || forward) {
             continue;
         }
-        let Some(entry) = f.region(0).ok().and_then(capi::entry_block) else { continue };
+        let Some(entry) = f.region(0).ok().and_then(|r| ir.entry_block(r)) else { continue };
         let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
@@ -286,17 +288,17 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
                 continue;
             }
             let first = entry.first_operation().expect("a kernel body");
-            let b = Builder::before(capi::detach(first));
-            let cast = b.cast(capi::value(arg.into()), pydev);
-            let cast_op = crate::capi::OwnerOp::owner_operation(&cast);
-            capi::replace_uses_except(capi::value(arg.into()), cast, cast_op);
+            let b = Builder::before(ir, ir.detach(first));
+            let cast = b.cast(ir.value(arg.into()), pydev);
+            let cast_op = ir.defining_op(cast).expect("an op result");
+            capi::replace_uses_except(ir.value(arg.into()), cast, cast_op);
             out.push((cast_op, pydev, abi));
         }
         if changed {
-            capi::op_mut(f).set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+            ir.op_mut(f).set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
         }
         if !stack_aligns.is_empty() {
-            set_stack_aligns(ctx, f, inputs.len(), &stack_aligns);
+            set_stack_aligns(ir, ctx, f, inputs.len(), &stack_aligns);
         }
     }
     out
@@ -305,13 +307,13 @@ fn kernel_abi_params<'c>(root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c
 /// Marks `f` `pydev.param_aligns = array<i64: ...>` (0: LLVM's alignment),
 /// which `pydev-align-params` turns into `llvm.alignstack` argument
 /// attributes once the gpu.func is an llvm.func (that lowering drops them).
-fn set_stack_aligns(ctx: &Context, f: OperationRef, count: usize, aligns: &[(usize, u64)]) {
+fn set_stack_aligns<'c>(ir: PassIr<'c>, ctx: &Context, f: OperationRef<'c, '_>, count: usize, aligns: &[(usize, u64)]) {
     use melior::ir::operation::OperationMutLike;
     let mut all = vec![0i64; count];
     for &(i, n) in aligns {
         all[i] = n as i64;
     }
-    capi::op_mut(f).set_attribute(crate::align_params::MARK, DenseI64ArrayAttribute::new(ctx, &all).into());
+    ir.op_mut(f).set_attribute(crate::align_params::MARK, DenseI64ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The register value of an ABI-typed kernel parameter of pydev type `ty`.

@@ -44,9 +44,10 @@
 //!                                        stride * step, data += start * stride
 //!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
-    capi::{self, OwnerOp},
+    capi,
     ir::{external_pass, rewrite_all, to_i64, Builder, PassId},
     PassInfo, PassOption,
 };
@@ -88,22 +89,23 @@ thread_local! {
     static BOUNDSCHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn run_cuda(root: OperationRef) -> Result<(), ()> {
-    run(root, true)
+fn run_cuda(ir: PassIr) -> Result<(), ()> {
+    run(ir, true)
 }
 
-fn run_host(root: OperationRef) -> Result<(), ()> {
-    run(root, false)
+fn run_host(ir: PassIr) -> Result<(), ()> {
+    run(ir, false)
 }
 
-fn run_host_checked(root: OperationRef) -> Result<(), ()> {
+fn run_host_checked(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
     BOUNDSCHECK.with(|c| c.set(true));
     let mut pending = Vec::new();
     PENDING.with(|p| p.borrow_mut().clear());
-    let result = run(root, false);
+    let result = run(ir, false);
     BOUNDSCHECK.with(|c| c.set(false));
     PENDING.with(|p| std::mem::swap(&mut *p.borrow_mut(), &mut pending));
-    crate::lower_simt_host::add_locations(capi::module_of(root), &pending);
+    crate::lower_simt_host::add_locations(ir, ir.module_of(root), &pending);
     result
 }
 
@@ -114,12 +116,13 @@ thread_local! {
 
 /// With bounds checking: `if index >= extent (unsigned): report; index = 0`.
 fn checked_index<'c>(b: &Builder<'c>, descriptor: Value<'c, 'c>, k: usize, index: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+    let ir = b.ir;
     if !BOUNDSCHECK.with(|c| c.get()) {
         return Ok(index);
     }
-    let first = descriptor.owner_operation();
-    let ctx = crate::lower_simt_host::context_arg(first).ok_or("bounds checks on the host need pydev-lower-simt-host first")?;
-    let module = capi::module_of(first);
+    let first = ir.defining_op(descriptor).expect("an op result");
+    let ctx = crate::lower_simt_host::context_arg(ir, first).ok_or("bounds checks on the host need pydev-lower-simt-host first")?;
+    let module = ir.module_of(first);
     let loc = PENDING.with(|p| crate::lower_simt_host::location_index(module, &mut p.borrow_mut(), b.loc));
     let extent = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[1, k as i64]).into())]);
     let i1 = melior::ir::r#type::IntegerType::new(b.ctx, 1).into();
@@ -146,34 +149,35 @@ fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Ty
     ))
 }
 
-fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
-    let mut ok = convert_signatures(root, cuda).is_ok();
-    ok &= rewrite_all(root, &["func.call"], |b, op| {
+fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
+    let root = ir.root();
+    let mut ok = convert_signatures(ir, root, cuda).is_ok();
+    ok &= rewrite_all(ir, root, &["func.call"], |b, op| {
         for (i, v) in op.operands().enumerate() {
             if let Some(array) = ArrayType::from_type(v.r#type()) {
-                let d = b.cast(capi::value(v), descriptor_type(b, &array, cuda));
-                capi::op_mut(op).set_operand(i, d);
+                let d = b.cast(ir.value(v), descriptor_type(b, &array, cuda));
+                ir.op_mut(op).set_operand(i, d);
             }
         }
         // Array results come back as descriptors.
         for r in op.results() {
             if let Some(array) = ArrayType::from_type(r.r#type()) {
-                let value: Value = capi::value(r.into());
+                let value: Value = ir.value(r.into());
                 let lowered = descriptor_type(b, &array, cuda);
                 capi::set_value_type(value, lowered);
-                let after = op.next_in_block().map(capi::detach).ok_or("a call without a successor op")?;
-                let view = Builder::before(after).cast(value, array.as_type());
-                capi::replace_uses_except(value, view, capi::detach(view.owner_operation()));
+                let after = op.next_in_block().map(|o| ir.detach(o)).ok_or("a call without a successor op")?;
+                let view = Builder::before(ir, after).cast(value, array.as_type());
+                capi::replace_uses_except(value, view, ir.detach(ir.defining_op(view).expect("an op result")));
             }
         }
         Ok(())
     })
     .is_ok();
-    ok &= rewrite_all(root, &["func.return"], |b, op| {
+    ok &= rewrite_all(ir, root, &["func.return"], |b, op| {
         for (i, v) in op.operands().enumerate() {
             if let Some(array) = ArrayType::from_type(v.r#type()) {
-                let d = b.cast(capi::value(v), descriptor_type(b, &array, cuda));
-                capi::op_mut(op).set_operand(i, d);
+                let d = b.cast(ir.value(v), descriptor_type(b, &array, cuda));
+                ir.op_mut(op).set_operand(i, d);
             }
         }
         Ok(())
@@ -181,29 +185,29 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     .is_ok();
     let mut counter = 0;
     let mut shared_bytes = 0i64;
-    ok &= rewrite_all(root, &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME], |b, op| {
+    ok &= rewrite_all(ir, root, &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME], |b, op| {
         counter += 1;
         static_array(b, op, cuda, counter, &mut shared_bytes)
     })
     .is_ok();
     if !cuda && shared_bytes > 0 {
-        let module = capi::module_of(root);
+        let module = ir.module_of(root);
         let ctx = capi::context(module);
-        capi::op_mut(module).set_attribute(pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
+        ir.op_mut(module).set_attribute(pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
     }
-    ok &= rewrite_all(root, &[ops::ArrayViewOperation::NAME], |b, op| view(b, op, cuda)).is_ok();
-    ok &= rewrite_all(root, &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME], |b, op| restride(b, op, cuda)).is_ok();
-    ok &= rewrite_all(root, &[ops::TupleExtractOperation::NAME, ops::ArraySizeOperation::NAME], |b, op| {
+    ok &= rewrite_all(ir, root, &[ops::ArrayViewOperation::NAME], |b, op| view(b, op, cuda)).is_ok();
+    ok &= rewrite_all(ir, root, &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME], |b, op| restride(b, op, cuda)).is_ok();
+    ok &= rewrite_all(ir, root, &[ops::TupleExtractOperation::NAME, ops::ArraySizeOperation::NAME], |b, op| {
         let is_size = op.name().as_string_ref().as_str() == Ok(ops::ArraySizeOperation::NAME);
-        let input = capi::value(op.operand(0).expect("operand"));
+        let input = ir.value(op.operand(0).expect("operand"));
         let (array_value, field) = if is_size {
             (input, 1)
         } else {
-            let Some(def) = capi::defining_op(input) else { return Ok(()) };
+            let Some(def) = ir.defining_op(input) else { return Ok(()) };
             let def_name = def.name();
             match def_name.as_string_ref().as_str() {
-                Ok(ops::ArrayShapeOperation::NAME) => (capi::value(def.operand(0).expect("array")), 1),
-                Ok(ops::ArrayStridesOperation::NAME) => (capi::value(def.operand(0).expect("array")), 2),
+                Ok(ops::ArrayShapeOperation::NAME) => (ir.value(def.operand(0).expect("array")), 1),
+                Ok(ops::ArrayStridesOperation::NAME) => (ir.value(def.operand(0).expect("array")), 2),
                 _ => return Ok(()), // other tuples are not arrays' metadata
             }
         };
@@ -234,18 +238,18 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
     })
     .is_ok();
     // Shape and stride tuples whose elements were all read above are dead.
-    for op in capi::ops_named(root, &[ops::ArrayShapeOperation::NAME, ops::ArrayStridesOperation::NAME]) {
+    for op in ir.ops_named(root, &[ops::ArrayShapeOperation::NAME, ops::ArrayStridesOperation::NAME]) {
         if capi::has_no_uses(op) {
-            Builder::before(op).erase(op);
+            Builder::before(ir, op).erase(op);
         }
     }
-    ok &= rewrite_all(root, &[ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME], |b, op| {
+    ok &= rewrite_all(ir, root, &[ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME], |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default();
         let (array_value, first_index) = if name == ops::ArrayStoreOperation::NAME { (1, 2) } else { (0, 1) };
-        let array_value = capi::value(op.operand(array_value).expect("array operand"));
+        let array_value = ir.value(op.operand(array_value).expect("array operand"));
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
-        let indices: Vec<Value> = op.operands().skip(first_index).map(capi::value).collect();
+        let indices: Vec<Value> = op.operands().skip(first_index).map(|v| ir.value(v)).collect();
         let aggregate = members(array.element_type()).is_some() || pydev_dialect::types::vector_parts(array.element_type()).is_some() || array.element_type().is_complex();
         if let Some(path) = field_path(op) {
             // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
@@ -273,7 +277,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
                 let v = b.cast(loaded, array.element_type());
                 b.replace(op, &[v]);
             } else {
-                let v = capi::value(op.operand(0).expect("value"));
+                let v = ir.value(op.operand(0).expect("value"));
                 let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element_type()));
                 store_at(b, base, 0, array.element_type(), v)?;
                 b.erase(op);
@@ -291,7 +295,7 @@ fn run(root: OperationRef, cuda: bool) -> Result<(), ()> {
                 b.replace(op, &[v]);
             }
             ops::ArrayStoreOperation::NAME => {
-                let v = capi::value(op.operand(0).expect("value"));
+                let v = ir.value(op.operand(0).expect("value"));
                 b.op("llvm.store", &[v, ptr], &[], &[align]);
                 b.erase(op);
             }
@@ -476,23 +480,23 @@ fn is_machine_type(ty: Type) -> bool {
 }
 
 /// Rewrites the array arguments of every func-like op to ABI descriptors.
-fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
-    for func in capi::ops_named(root, &["func.func", "gpu.func"]) {
+fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> Result<(), ()> {
+    for func in ir.ops_named(root, &["func.func", "gpu.func"]) {
         let Ok(type_attr) = func.attribute("function_type") else { continue };
         let Ok(fn_type) = TypeAttribute::try_from(type_attr).map(|t| t.value()) else { continue };
         let Ok(fn_type) = FunctionType::try_from(fn_type) else { continue };
-        let Some(entry) = func.region(0).ok().and_then(capi::entry_block) else {
+        let Some(entry) = func.region(0).ok().and_then(|r| ir.entry_block(r)) else {
             // A declaration (an interop function linked code defines,
             // frontends/python/src/interop.rs): only its type changes.
-            let b = Builder::before(func);
+            let b = Builder::before(ir, func);
             let lower = |t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda));
             let inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| lower(fn_type.input(i).expect("input"))).collect();
             let results: Vec<Type> = (0..fn_type.result_count()).map(|i| lower(fn_type.result(i).expect("result"))).collect();
-            capi::op_mut(func).set_attribute("function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
+            ir.op_mut(func).set_attribute("function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
             continue;
         };
         let Some(first) = entry.first_operation() else { continue };
-        let b = Builder::before(capi::detach(first));
+        let b = Builder::before(ir, ir.detach(first));
         let mut inputs = Vec::new();
         for i in 0..fn_type.input_count() {
             let ty = fn_type.input(i).expect("input");
@@ -506,7 +510,7 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
             arg.set_type(lowered);
             let arg_value: Value = arg.into();
             let view = b.cast(arg_value, ty);
-            let cast_op = view.owner_operation();
+            let cast_op = ir.defining_op(view).expect("an op result");
             capi::replace_uses_except(arg_value, view, cast_op);
         }
         let results: Vec<Type> = (0..fn_type.result_count())
@@ -514,30 +518,31 @@ fn convert_signatures(root: OperationRef, cuda: bool) -> Result<(), ()> {
             .map(|t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda)))
             .collect();
         let new_type = FunctionType::new(b.ctx, &inputs, &results);
-        capi::op_mut(func).set_attribute("function_type", TypeAttribute::new(new_type.into()).into());
+        ir.op_mut(func).set_attribute("function_type", TypeAttribute::new(new_type.into()).into());
     }
     Ok(())
 }
 
 /// The nearest enclosing op of one of `names`.
-pub(crate) fn enclosing<'c>(op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
-    let mut cur = op.parent_operation().map(capi::detach);
+pub(crate) fn enclosing<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, names: &[&str]) -> Option<OperationRef<'c, 'c>> {
+    let mut cur = op.parent_operation().map(|o| ir.detach(o));
     while let Some(p) = cur {
         if names.iter().any(|n| p.name().as_string_ref().as_str() == Ok(n)) {
             return Some(p);
         }
-        cur = p.parent_operation().map(capi::detach);
+        cur = p.parent_operation().map(|o| ir.detach(o));
     }
     None
 }
 
 /// A builder at the start of the first block of `op`'s first region.
-pub(crate) fn at_start<'c>(op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
-    let block = op.region(0).ok().and_then(capi::entry_block)?;
-    block.first_operation().map(|first| Builder::before(capi::detach(first)))
+pub(crate) fn at_start<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
+    let block = op.region(0).ok().and_then(|r| ir.entry_block(r))?;
+    block.first_operation().map(|first| Builder::before(ir, ir.detach(first)))
 }
 
 fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, counter: usize, shared_bytes: &mut i64) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let result_type = op.result(0).expect("result").r#type();
@@ -558,7 +563,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     let align = align.filter(|a| *a > 0).unwrap_or(elem_align as i64);
     let space = address_space(array.space(), cuda);
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
-    let module = enclosing(op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
+    let module = enclosing(ir, op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
     let total: i64 = shape.iter().product();
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
         ops::SharedArrayOperation::NAME | ops::DynamicSharedArrayOperation::NAME => {
@@ -567,7 +572,7 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                 // Shared memory is per block: the host runtime hands each
                 // block's threads one buffer through the thread context;
                 // static arrays get fixed offsets in it.
-                let ctx = crate::lower_simt_host::context_arg(op).ok_or("shared memory on the host needs pydev-lower-simt-host first")?;
+                let ctx = crate::lower_simt_host::context_arg(ir, op).ok_or("shared memory on the host needs pydev-lower-simt-host first")?;
                 let load_ptr = |offset: i64| {
                     let p = crate::lower_simt_host::gep(b, ctx, offset);
                     b.value("llvm.load", &[p], ptr_type, &[])
@@ -586,11 +591,11 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                 });
             }
             let symbol = if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
-            let exists = capi::ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
+            let exists = ir.ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
                 g.attribute("sym_name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == symbol)
             });
             if !exists {
-                let mb = at_start(module).ok_or("empty module")?;
+                let mb = at_start(ir, module).ok_or("empty module")?;
                 let global_type = if dynamic {
                     b.ty("!llvm.array<0 x i8>")
                 } else if machine {
@@ -623,8 +628,8 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
             (p, extents)
         }
         _ => {
-            let func = enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
-            let fb = at_start(func).ok_or("function without a body")?;
+            let func = enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
+            let fb = at_start(ir, func).ok_or("function without a body")?;
             let (count, elem_type) = if machine { (total, array.element_type()) } else { (total * elem_size as i64, b.ty("i8")) };
             let count = fb.const_int(fb.i64(), count);
             let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(elem_type).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
@@ -663,7 +668,8 @@ fn finish_static<'c>(
 }
 
 fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
-    let source = capi::value(op.operand(0).expect("source"));
+    let ir = b.ir;
+    let source = ir.value(op.operand(0).expect("source"));
     let from = ArrayType::from_type(source.r#type()).expect("verified array");
     let result_type = op.result(0).expect("result").r#type();
     let to = ArrayType::from_type(result_type).expect("verified array");
@@ -765,9 +771,10 @@ fn normalise<'c>(b: &Builder<'c>, start: Value<'c, 'c>, stop: Value<'c, 'c>, ste
 }
 
 fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
-    let source = capi::value(op.operand(0).expect("source"));
+    let source = ir.value(op.operand(0).expect("source"));
     let from = ArrayType::from_type(source.r#type()).expect("verified array");
     let result_type = op.result(0).expect("result").r#type();
     let to = ArrayType::from_type(result_type).expect("verified array");
@@ -778,7 +785,7 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
     let n = i64::from(from.rank());
     let extent = |k: i64| get(&[1, k], b.i64());
     let stride = |k: i64| get(&[2, k], b.i64());
-    let operands: Vec<Value> = op.operands().skip(1).map(capi::value).collect();
+    let operands: Vec<Value> = op.operands().skip(1).map(|v| ir.value(v)).collect();
     let (data, extents, strides) = match name.as_str() {
         ops::ArrayIndexOperation::NAME => {
             let mut offset = b.const_int(b.i64(), 0);

@@ -86,6 +86,7 @@
 //!                                          (yields to the block's other threads while equal)
 //!   atomic_notify %r                   =>  nothing: waiters poll
 
+use crate::capi::PassIr;
 use pydev_dialect::ops;
 use crate::{
     capi,
@@ -123,10 +124,11 @@ const NAMES: &[&str] = &[
     ops::AtomicNotifyOperation::NAME,
 ];
 
-fn run(root: OperationRef) -> Result<(), ()> {
-    aggregates_as_bits(root)?;
-    local_as_plain(root, true)?;
-    rewrite_all(root, NAMES, lower)
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
+    aggregates_as_bits(ir, root)?;
+    local_as_plain(ir, root, true)?;
+    rewrite_all(ir, root, NAMES, lower)
 }
 
 /// Atomics on local memory become plain memory operations (see the
@@ -137,16 +139,17 @@ fn run(root: OperationRef) -> Result<(), ()> {
 ///   atomic_rmw k %r, %v (local)    =>  %old = llvm.load %p; llvm.store (%old k %v), %p; result %old
 ///   atomic_cas %r, %e, %d (local)  =>  %old = llvm.load %p; llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
 /// Runs after aggregates_as_bits, so elements are integers or floats.
-fn local_as_plain(root: OperationRef, cuda: bool) -> Result<(), ()> {
+fn local_as_plain<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> Result<(), ()> {
     const MEMORY: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME];
-    rewrite_all(root, MEMORY, |b, op| plain_local(b, op, cuda))
+    rewrite_all(ir, root, MEMORY, |b, op| plain_local(b, op, cuda))
 }
 
 fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
-    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let reference = ir.value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     if space != MemorySpace::Local {
         return Ok(());
@@ -172,7 +175,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             b.replace(op, &[v]);
         }
         ops::AtomicStoreOperation::NAME => {
-            store(capi::value(op.operand(0).expect("value")));
+            store(ir.value(op.operand(0).expect("value")));
             b.erase(op);
         }
         ops::AtomicCASOperation::NAME => {
@@ -180,8 +183,8 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             let old = load();
             let int: Type = IntegerType::new(b.ctx, bytes * 8).into();
             let bits = |v: Value<'c, 'c>| if element.is_integer() { v } else { b.value("llvm.bitcast", &[v], int, &[]) };
-            let expected = capi::value(op.operand(1).expect("expected"));
-            let desired = capi::value(op.operand(2).expect("desired"));
+            let expected = ir.value(op.operand(1).expect("expected"));
+            let desired = ir.value(op.operand(2).expect("desired"));
             let eq = b.value("llvm.icmp", &[bits(old), bits(expected)], b.ty("i1"), &[b.named("predicate", b.attr("0 : i64"))]);
             let new = b.value("llvm.select", &[eq, desired, old], element, &[]);
             store(new);
@@ -189,7 +192,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
         }
         _ => {
             let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
-            let value = capi::value(op.operand(1).expect("value"));
+            let value = ir.value(op.operand(1).expect("value"));
             let float = !element.is_integer();
             let unsigned = op.has_attribute(attr::UNSIGNED);
             let old = load();
@@ -231,13 +234,13 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
 ///   atomic_wait %r, %old : T          =>  atomic_wait on iN
 /// to_bits/from_bits go through a scratch alloca (one per atomic, in the
 /// entry block), which LLVM's SROA turns into register moves.
-fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
+fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
     const ATOMICS: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME, ops::AtomicWaitOperation::NAME];
-    rewrite_all(root, ATOMICS, |b, op| {
+    rewrite_all(ir, root, ATOMICS, |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
-        let reference = capi::value(op.operand(ref_index).expect("reference"));
+        let reference = ir.value(op.operand(ref_index).expect("reference"));
         let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
         let aggregate = element.is_complex()
             || pydev_dialect::types::vector_parts(element).is_some()
@@ -251,8 +254,8 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
             return Err(format!("atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"));
         }
         let int: Type = IntegerType::new(b.ctx, (size * 8) as u32).into();
-        let func = crate::lower_arrays::enclosing(op, &["func.func", "gpu.func", "llvm.func"]).ok_or("atomic outside a function")?;
-        let fb = crate::lower_arrays::at_start(func).ok_or("function without a body")?;
+        let func = crate::lower_arrays::enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("atomic outside a function")?;
+        let fb = crate::lower_arrays::at_start(ir, func).ok_or("function without a body")?;
         let one = fb.const_int(fb.i64(), 1);
         let align = b.named("alignment", b.attr(&format!("{size} : i64")));
         let scratch = fb.value("llvm.alloca", &[one], b.ty("!llvm.ptr"), &[fb.named("elem_type", melior::ir::attribute::TypeAttribute::new(int).into()), align]);
@@ -274,7 +277,7 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
             // complex128 is 8-aligned), which iN's would overstate.
             attrs.push(b.named(attr::ALIGN, b.attr(&format!("{element_align} : i64"))));
         }
-        let mut operands: Vec<Value> = op.operands().map(capi::value).collect();
+        let mut operands: Vec<Value> = op.operands().map(|v| ir.value(v)).collect();
         operands[ref_index] = r;
         for (k, v) in operands.clone().into_iter().enumerate() {
             if k != ref_index {
@@ -284,7 +287,7 @@ fn aggregates_as_bits(root: OperationRef) -> Result<(), ()> {
         let results: Vec<Type> = if op.result_count() > 0 { vec![int] } else { vec![] };
         let new = b.op(&name, &operands, &results, &attrs);
         if op.result_count() > 0 {
-            let old = from_bits(capi::value(new.result(0).expect("result").into()))?;
+            let old = from_bits(ir.value(new.result(0).expect("result").into()))?;
             b.replace(op, &[old]);
         } else {
             b.erase(op);
@@ -387,6 +390,7 @@ fn constraint(bits: u32, float: bool) -> &'static str {
 }
 
 fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     if name == ops::ThreadFenceOperation::NAME {
@@ -408,7 +412,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         return Ok(());
     }
     let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
-    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let reference = ir.value(op.operand(ref_index).expect("reference"));
     let (element, space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     let ptr = b.cast(reference, b.ty(&format!("!llvm.ptr<{}>", address_space(space, true))));
     let order = enum_attr(op, "memory", MemoryOrder::from_value);
@@ -430,7 +434,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
     match name {
         ops::AtomicRMWOperation::NAME => {
             let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
-            let mut value = capi::value(op.operand(1).expect("value"));
+            let mut value = ir.value(op.operand(1).expect("value"));
             // pydev-promote-types records unsigned elements before erasing signedness.
             let sign = if op.has_attribute(attr::UNSIGNED) { "u" } else { "s" };
             let (fence, sem) = acquire_sem(order, scope);
@@ -472,8 +476,8 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         }
         ops::AtomicCASOperation::NAME => {
             let (fence, sem) = acquire_sem(order, scope);
-            let expected = bits_of(capi::value(op.operand(1).expect("expected")));
-            let desired = bits_of(capi::value(op.operand(2).expect("desired")));
+            let expected = bits_of(ir.value(op.operand(1).expect("expected")));
+            let desired = bits_of(ir.value(op.operand(2).expect("desired")));
             let asm = format!("{fence}atom{sem}{scope_s}{space_s}.cas.b{bits} $0, [$1], $2, $3;");
             let old = b
                 .inline_asm(&asm, &format!("={bc},l,{bc},{bc},~{{memory}}"), &[ptr, expected, desired], Some(int_type))
@@ -489,7 +493,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                     (fence, sem, scope_s)
                 }
             };
-            let old = bits_of(capi::value(op.operand(1).expect("old")));
+            let old = bits_of(ir.value(op.operand(1).expect("old")));
             let asm = format!(
                 "{{\n\t.reg .pred %same;\n\t.reg .b{bits} %cur;\n\
                  pydev_wait_${{:uid}}:\n\t{fence}ld{sem}{scope_s}{space_s}.b{bits} %cur, [$0];\n\t\
@@ -506,7 +510,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
         }
         _ => {
             let (fence, sem) = release_sem(order, scope);
-            let value = bits_of(capi::value(op.operand(0).expect("value")));
+            let value = bits_of(ir.value(op.operand(0).expect("value")));
             let asm = format!("{fence}st{sem}{scope_s}{space_s}.b{bits} [$0], $1;");
             b.inline_asm(&asm, &format!("l,{bc},~{{memory}}"), &[ptr, value], None);
             b.erase(op);
@@ -531,6 +535,7 @@ fn small_bits(ty: Type) -> Option<u32> {
 ///                                    replacing its byte lanes (as libcu++ does)
 #[allow(clippy::too_many_arguments)]
 fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>, element: Type<'c>, bits: u32) -> Result<(), String> {
+    let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
     let narrow: Type = IntegerType::new(b.ctx, bits).into();
     let float = !element.is_integer();
@@ -552,7 +557,7 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
         }
         ops::AtomicStoreOperation::NAME => {
             let (fence, sem) = release_sem(order, scope);
-            let v = widen(capi::value(op.operand(0).expect("value")));
+            let v = widen(ir.value(op.operand(0).expect("value")));
             b.inline_asm(&format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"), "l,r,~{memory}", &[ptr, v], None);
             None
         }
@@ -563,8 +568,8 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
             }
             let (fence, sem) = acquire_sem(order, scope);
             let load_sem = if matches!(order, MemoryOrder::Relaxed | MemoryOrder::Release) { ".relaxed" } else { ".acquire" };
-            let desired = widen(capi::value(op.operand(if cas { 2 } else { 1 }).expect("value")));
-            let expected = if cas { widen(capi::value(op.operand(1).expect("expected"))) } else { b.const_int(b.i32(), 0) };
+            let desired = widen(ir.value(op.operand(if cas { 2 } else { 1 }).expect("value")));
+            let expected = if cas { widen(ir.value(op.operand(1).expect("expected"))) } else { b.const_int(b.i32(), 0) };
             let miss = if cas { "\n\tsetp.ne.b32 %miss, %cur, $3;\n\t@%miss bra pydev_sub_end_${:uid};" } else { "" };
             let asm = format!(
                 "{{\n\t.reg .pred %miss;\n\t.reg .b64 %word;\n\t.reg .b32 %sh, %mask, %keep, %old, %cur, %new, %prev;\n\t\
@@ -595,14 +600,15 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
 /// `.b128` needs PTX ISA 8.3 (8.4 with `.sys`): the gpu.module is marked
 /// `pydev.min_ptx = 83|84` for `pydev-raise-ptx`.
 fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>) -> Result<(), String> {
+    let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
-    let module = crate::lower_arrays::enclosing(op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
+    let module = crate::lower_arrays::enclosing(ir, op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
     // `.b128` needs PTX ISA 8.3, and 8.4 with `.sys`.
     let needed: i64 = if scope == Scope::System { 84 } else { 83 };
     let marked = module.attribute(attr::MIN_PTX).ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
     if needed > marked {
         use melior::ir::operation::OperationMutLike;
-        capi::op_mut(module).set_attribute(attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
+        ir.op_mut(module).set_attribute(attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
     }
     let i128t: Type = IntegerType::new(b.ctx, 128).into();
     let sixty_four = b.const_int(i128t, 64);
@@ -623,7 +629,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
         }
         ops::AtomicStoreOperation::NAME => {
             let (fence, sem) = release_sem(order, scope);
-            let v = capi::value(op.operand(0).expect("value"));
+            let v = ir.value(op.operand(0).expect("value"));
             let lo = b.value("llvm.trunc", &[v], b.i64(), &[]);
             let hi = b.value("llvm.lshr", &[v, sixty_four], i128t, &[]);
             let hi = b.value("llvm.trunc", &[hi], b.i64(), &[]);
@@ -673,14 +679,15 @@ fn float_cas_loop<'c>(
 /// Runtime entry points to declare: symbol -> (input types, result types).
 type Declarations<'c> = std::collections::BTreeMap<String, (Vec<Type<'c>>, Vec<Type<'c>>)>;
 
-fn run_host(root: OperationRef) -> Result<(), ()> {
-    aggregates_as_bits(root)?;
-    local_as_plain(root, false)?;
+fn run_host(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
+    aggregates_as_bits(ir, root)?;
+    local_as_plain(ir, root, false)?;
     // The runtime entry points that the lowered ops call: name -> (inputs, results).
     let mut declare = std::collections::BTreeMap::new();
-    rewrite_all(root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
-    let module = capi::module_of(root);
-    let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
+    rewrite_all(ir, root, NAMES, |b, op| lower_host(b, op, &mut declare))?;
+    let module = ir.module_of(root);
+    let Some(body) = module.region(0).ok().and_then(|r| ir.entry_block(r)) else { return Ok(()) };
     let ctx = capi::context(module);
     for (name, (inputs, results)) in declare {
         // `func.func private @name(inputs) -> results`, a runtime entry point.
@@ -728,6 +735,7 @@ fn bin_op_code(op: &str) -> i64 {
 }
 
 fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Declarations<'c>) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let order = || enum_attr(op, "memory", MemoryOrder::from_value);
@@ -744,7 +752,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
         return Ok(());
     }
     let ref_index = if name == ops::AtomicStoreOperation::NAME { 1 } else { 0 };
-    let reference = capi::value(op.operand(ref_index).expect("reference"));
+    let reference = ir.value(op.operand(ref_index).expect("reference"));
     let (element, _space) = atomic_ref_parts(reference.r#type()).expect("verified atomic_ref");
     let (bits, float) = machine_host(element)?;
     let ptr = b.cast(reference, b.ty("!llvm.ptr"));
@@ -756,7 +764,7 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
     match name {
         ops::AtomicRMWOperation::NAME => {
             let kind = enum_attr(op, "kind", AtomicRMWKind::from_value);
-            let value = capi::value(op.operand(1).expect("value"));
+            let value = ir.value(op.operand(1).expect("value"));
             let unsigned = op.has_attribute(attr::UNSIGNED);
             let bin = match (kind, float) {
                 (AtomicRMWKind::Add, false) => "add",
@@ -789,8 +797,8 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
                 MemoryOrder::SeqCst => "seq_cst",
                 _ => "acquire",
             };
-            let expected = bits_of(capi::value(op.operand(1).expect("expected")));
-            let desired = bits_of(capi::value(op.operand(2).expect("desired")));
+            let expected = bits_of(ir.value(op.operand(1).expect("expected")));
+            let desired = bits_of(ir.value(op.operand(2).expect("desired")));
             let pair = b.ty(&format!("!llvm.struct<({int_type}, i1)>"));
             let r = b.value(
                 "llvm.cmpxchg",
@@ -820,15 +828,15 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
                 MemoryOrder::AcqRel => "release",
                 _ => o,
             };
-            let value = capi::value(op.operand(0).expect("value"));
+            let value = ir.value(op.operand(0).expect("value"));
             b.op("llvm.store", &[value, ptr], &[], &[ordering(o), align]);
             b.erase(op);
         }
         _ => {
             // atomic_wait
-            let ctx = crate::lower_simt_host::context_arg(op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
+            let ctx = crate::lower_simt_host::context_arg(ir, op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
             declare.insert(entry::WAIT.to_string(), (vec![b.ty("!llvm.ptr"), b.ty("!llvm.ptr"), b.i64(), b.i32()], vec![]));
-            let old = bits_of(capi::value(op.operand(1).expect("old")));
+            let old = bits_of(ir.value(op.operand(1).expect("old")));
             let old = if bits == 64 { old } else { b.value("llvm.zext", &[old], b.i64(), &[]) };
             let bytes = b.const_int(b.i32(), i64::from(bits / 8));
             b.op("func.call", &[ctx, ptr, old, bytes], &[], &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, entry::WAIT).into())]);

@@ -56,6 +56,7 @@
 //!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
@@ -113,16 +114,17 @@ const SYNC_OPS: &[&str] = &[
     ops::SyncWarpOperation::NAME,
 ];
 
-fn run(module: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let module = ir.root();
     let ctx = capi::context(module);
-    let Some(body) = module.region(0).ok().and_then(capi::entry_block) else { return Ok(()) };
-    let all_funcs: Vec<_> = capi::ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(capi::entry_block).is_some()).collect();
+    let Some(body) = module.region(0).ok().and_then(|r| ir.entry_block(r)) else { return Ok(()) };
+    let all_funcs: Vec<_> = ir.ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some()).collect();
     if all_funcs.is_empty() {
         return Ok(());
     }
     // Interoperable device functions keep their C signature: no context.
     let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute(attr::INTEROP) && !f.has_attribute(attr::KERNEL));
-    let needs_fibers = !capi::ops_named(module, FIBER_OPS).is_empty();
+    let needs_fibers = !ir.ops_named(module, FIBER_OPS).is_empty();
     let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
     let defined: Vec<String> = funcs.iter().map(|f| capi::sym_name(*f)).collect();
 
@@ -147,17 +149,17 @@ fn run(module: OperationRef) -> Result<(), ()> {
     }
 
     // Arrays only ever added to (before the context changes the signatures).
-    let private: Vec<(String, Vec<i64>)> = kernels.iter().map(|(name, _, f)| (name.clone(), privatizable(*f))).filter(|(_, p)| !p.is_empty()).collect();
+    let private: Vec<(String, Vec<i64>)> = kernels.iter().map(|(name, _, f)| (name.clone(), privatizable(ir, *f))).filter(|(_, p)| !p.is_empty()).collect();
 
     // The context argument.
     for f in &funcs {
-        let entry = f.region(0).ok().and_then(capi::entry_block).expect("defined");
+        let entry = f.region(0).ok().and_then(|r| ir.entry_block(r)).expect("defined");
         entry.add_argument(ptr, f.location());
         let fn_type = function_type(*f);
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         inputs.push(ptr);
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
-        let mut f = capi::op_mut(*f);
+        let mut f = ir.op_mut(*f);
         f.set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
         f.set_attribute(attr::HOST_CTX, Attribute::unit(ctx));
         // The context aliases no user data: LLVM may then keep its fields in
@@ -175,7 +177,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     let mut ok = true;
     let mut locations: Vec<String> = Vec::new();
     let mut declare = std::collections::BTreeSet::new();
-    for op in capi::all_ops(module) {
+    for op in ir.all_ops(module) {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let handled = name.starts_with("gpu.")
@@ -185,15 +187,15 @@ fn run(module: OperationRef) -> Result<(), ()> {
         if !handled {
             continue;
         }
-        let Some(ctx_value) = context_arg(op) else {
+        let Some(ctx_value) = context_arg(ir, op) else {
             let needs_context = name.starts_with("gpu.") || SYNC_OPS.contains(&name.as_str()) || FIBER_OPS.contains(&name.as_str()) || name == ops::LaneMaskLtOperation::NAME;
-            if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
+            if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(ir, op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
                 capi::emit_error(op.location(), &format!("'{name}' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context"));
                 ok = false;
             }
             continue;
         };
-        let b = Builder::before(op);
+        let b = Builder::before(ir, op);
         if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare) {
             capi::emit_error(op.location(), &message);
             ok = false;
@@ -238,7 +240,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
             body.append_operation(capi::clone_op(op));
         }
     }
-    let mut m = capi::op_mut(module);
+    let mut m = ir.op_mut(module);
     if needs_fibers {
         m.set_attribute(attr::HOST_FIBERS, Attribute::unit(ctx));
     }
@@ -246,7 +248,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
         // The runtime flushes C's stdout after launches of such kernels.
         m.set_attribute(attr::HOST_PRINTS, Attribute::unit(ctx));
     }
-    add_locations(module, &locations);
+    add_locations(ir, module, &locations);
     let table = |rows: Vec<(&String, &Vec<i64>)>| -> String {
         let entries: Vec<String> = rows.into_iter().map(|(n, s)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
         format!("{{{}}}", entries.join(", "))
@@ -261,12 +263,12 @@ fn run(module: OperationRef) -> Result<(), ()> {
 /// (parameter, element kind) of each array parameter of kernel `f` that
 /// is only the target of relaxed atomic adds with unused results, or has
 /// its shape read.
-fn privatizable(f: OperationRef) -> Vec<i64> {
-    let entry = f.region(0).ok().and_then(capi::entry_block).expect("defined");
-    let ops = capi::all_ops(f);
+fn privatizable<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>) -> Vec<i64> {
+    let entry = f.region(0).ok().and_then(|r| ir.entry_block(r)).expect("defined");
+    let ops = ir.all_ops(f);
     let mut out = Vec::new();
     for p in 0..entry.argument_count() {
-        let arg: Value = capi::value(entry.argument(p).expect("argument").into());
+        let arg: Value = ir.value(entry.argument(p).expect("argument").into());
         let Some(array) = pydev_dialect::types::ArrayType::from_type(arg.r#type()) else { continue };
         let kind = match array.element_type().to_string().as_str() {
             "i32" => private_kind::I32,
@@ -281,7 +283,7 @@ fn privatizable(f: OperationRef) -> Vec<i64> {
             match name.as_string_ref().as_str().unwrap_or_default() {
                 ops::ArraySizeOperation::NAME | ops::ArrayShapeOperation::NAME => true,
                 ops::AtomicRefOperation::NAME if user.operand(0).is_ok_and(|a| a.to_raw().ptr == arg.to_raw().ptr) => {
-                    let reference: Value = capi::value(user.result(0).expect("reference").into());
+                    let reference: Value = ir.value(user.result(0).expect("reference").into());
                     uses_of(reference).into_iter().all(|rmw| {
                         ops::AtomicRMWOperation::view(rmw).is_some_and(|r| {
                             r.kind().ok().and_then(AtomicRMWKindAttr::from_attribute).map(|k| k.value()) == Some(AtomicRMWKind::Add)
@@ -320,29 +322,29 @@ fn param_size(t: Type) -> Option<i64> {
 }
 
 /// The `%ctx` argument of the function around `op` (its last argument).
-pub fn context_arg<'c>(op: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
-    let mut cur = op.parent_operation().map(capi::detach);
+pub fn context_arg<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<Value<'c, 'c>> {
+    let mut cur = op.parent_operation().map(|o| ir.detach(o));
     while let Some(p) = cur {
         if p.name().as_string_ref().as_str() == Ok("func.func") {
             if !p.has_attribute(attr::HOST_CTX) {
                 return None;
             }
-            let entry = p.region(0).ok().and_then(capi::entry_block)?;
+            let entry = p.region(0).ok().and_then(|r| ir.entry_block(r))?;
             let n = entry.argument_count();
-            return entry.argument(n - 1).ok().map(|a| capi::value(a.into()));
+            return entry.argument(n - 1).ok().map(|a| ir.value(a.into()));
         }
-        cur = p.parent_operation().map(capi::detach);
+        cur = p.parent_operation().map(|o| ir.detach(o));
     }
     None
 }
 
-fn enclosing_func<'c>(op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
-    let mut cur = op.parent_operation().map(capi::detach);
+fn enclosing_func<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<OperationRef<'c, 'c>> {
+    let mut cur = op.parent_operation().map(|o| ir.detach(o));
     while let Some(p) = cur {
         if p.name().as_string_ref().as_str() == Ok("func.func") {
             return Some(p);
         }
-        cur = p.parent_operation().map(capi::detach);
+        cur = p.parent_operation().map(|o| ir.detach(o));
     }
     None
 }
@@ -362,14 +364,14 @@ pub fn location_text(loc: Location) -> String {
 }
 
 /// Appends `new` to the module's `pydev.host_locations` table.
-pub fn add_locations(module: OperationRef, new: &[String]) {
+pub fn add_locations<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>, new: &[String]) {
     let ctx = capi::context(module);
     let mut all: Vec<Attribute> = match module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
         Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
         None => vec![],
     };
     all.extend(new.iter().map(|s| -> Attribute { StringAttribute::new(ctx, s).into() }));
-    capi::op_mut(module).set_attribute(attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
+    ir.op_mut(module).set_attribute(attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The index `loc` will have in the location table.
@@ -470,9 +472,10 @@ fn lane_id<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
 }
 
 fn call<'c>(b: &Builder<'c>, callee: &str, args: &[Value<'c, 'c>], result: Option<Type<'c>>) -> Option<Value<'c, 'c>> {
+    let ir = b.ir;
     let results: Vec<Type> = result.into_iter().collect();
     let op = b.op("func.call", args, &results, &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, callee).into())]);
-    op.result(0).ok().map(|r| capi::value(r.into()))
+    op.result(0).ok().map(|r| ir.value(r.into()))
 }
 
 /// An integer value's bits as i64 (floats bitcast first).
@@ -534,7 +537,8 @@ fn lower<'c>(
     locations: &mut Vec<String>,
     declare: &mut std::collections::BTreeSet<&'static str>,
 ) -> Result<(), String> {
-    let operand = |i: usize| capi::value(op.operand(i).expect("verified operand"));
+    let ir = b.ir;
+    let operand = |i: usize| ir.value(op.operand(i).expect("verified operand"));
     let result_type = || op.result(0).expect("verified result").r#type();
     let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };
     let i32t = b.i32();
@@ -561,8 +565,8 @@ fn lower<'c>(
             // The C library's printf (vprintf on the GPU): the format becomes
             // a private string constant of the module.
             let format = op.attribute("format").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
-            let module = capi::module_of(op);
-            let n = capi::ops_named(module, &["llvm.mlir.global"]).len();
+            let module = ir.module_of(op);
+            let n = ir.ops_named(module, &["llvm.mlir.global"]).len();
             let symbol = format!("__pydev_printf_{n}");
             let escaped: String = format.bytes().chain(std::iter::once(0)).map(|c| if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' { (c as char).to_string() } else { format!("\\{c:02X}") }).collect();
             // Text (an upstream op, no pydev op): the parser derives the
@@ -570,13 +574,13 @@ fn lower<'c>(
             // builder code would compute both here. Still to convert.
             let text = format!("module {{ llvm.mlir.global internal constant @{symbol}(\"{escaped}\") {{addr_space = 0 : i32}} }}");
             let parsed = Module::parse(b.ctx, &text).ok_or("cannot build the printf format")?;
-            let body = module.region(0).ok().and_then(capi::entry_block).ok_or("no module body")?;
+            let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("no module body")?;
             body.append_operation(capi::clone_op(parsed.body().first_operation().ok_or("no global")?));
             declare.insert("printf");
             let ptr = b.ty("!llvm.ptr");
             let fmt = b.value("llvm.mlir.addressof", &[], ptr, &[b.named("global_name", FlatSymbolRefAttribute::new(b.ctx, &symbol).into())]);
             let mut args: Vec<Value> = vec![fmt];
-            args.extend(op.operands().map(capi::value));
+            args.extend(op.operands().map(|v| ir.value(v)));
             b.op(
                 "llvm.call",
                 &args,
@@ -706,11 +710,11 @@ fn lower<'c>(
             if !defined.contains(&callee) {
                 return Ok(());
             }
-            let mut args: Vec<Value> = op.operands().map(capi::value).collect();
+            let mut args: Vec<Value> = op.operands().map(|v| ir.value(v)).collect();
             args.push(ctx);
             let results: Vec<Type> = op.results().map(|r| r.r#type()).collect();
             let new = b.op("func.call", &args, &results, &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, &callee).into())]);
-            let values: Vec<Value> = new.results().map(|r| capi::value(r.into())).collect();
+            let values: Vec<Value> = new.results().map(|r| ir.value(r.into())).collect();
             b.replace(op, &values);
         }
         _ if DIVISIONS.contains(&name) => guard_division(b, op, name, ctx, locations, declare)?,
@@ -739,8 +743,8 @@ pub fn report_if<'c>(b: &Builder<'c>, cond: Value<'c, 'c>, ctx: Value<'c, 'c>, c
 }
 
 /// The constant value of `v`, if it is an `arith.constant` integer.
-fn constant_of(v: Value) -> Option<i64> {
-    let def = capi::defining_op(v)?;
+fn constant_of<'c>(ir: PassIr<'c>, v: Value<'c, '_>) -> Option<i64> {
+    let def = ir.defining_op(v)?;
     if def.name().as_string_ref().as_str() != Ok("arith.constant") {
         return None;
     }
@@ -755,14 +759,15 @@ fn guard_division<'c>(
     locations: &mut Vec<String>,
     declare: &mut std::collections::BTreeSet<&'static str>,
 ) -> Result<(), String> {
-    let a = capi::value(op.operand(0).expect("dividend"));
-    let d = capi::value(op.operand(1).expect("divisor"));
+    let ir = b.ir;
+    let a = ir.value(op.operand(0).expect("dividend"));
+    let d = ir.value(op.operand(1).expect("divisor"));
     let ty = d.r#type();
     if IntegerType::try_from(ty).is_err() {
         return Ok(()); // vectors of integers keep LLVM's semantics
     }
     let signed = name.ends_with("si");
-    let known = constant_of(d);
+    let known = constant_of(ir, d);
     if known.is_some_and(|k| k != 0 && (!signed || k != -1)) {
         return Ok(());
     }
@@ -774,7 +779,7 @@ fn guard_division<'c>(
 
     // if d == 0: report
     declare.insert("error");
-    let module = capi::module_of(op);
+    let module = ir.module_of(op);
     let loc = location_index(module, locations, op.location());
     let z64 = b.const_int(b.i64(), 0);
     report_if(b, is_zero, ctx, error_code::ZERO_DIVISION, loc, z64, z64);

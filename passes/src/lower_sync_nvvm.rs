@@ -24,9 +24,9 @@
 //!   match_all %m, %v            =>  nvvm.match.sync all, unpacked to (mask, pred)
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
-    capi,
     ir::{external_pass, map_members, rewrite_all, Builder, PassId},
     PassInfo,
 };
@@ -60,8 +60,9 @@ const NAMES: &[&str] = &[
     ops::CastOperation::NAME,
 ];
 
-fn run(root: OperationRef) -> Result<(), ()> {
-    rewrite_all(root, NAMES, lower)
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
+    rewrite_all(ir, root, NAMES, lower)
 }
 
 /// A warp mask or integer operand as i32.
@@ -164,9 +165,10 @@ fn shuffle<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value
 }
 
 fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+    let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
-    let operand = |i: usize| capi::value(op.operand(i).expect("verified operand"));
+    let operand = |i: usize| ir.value(op.operand(i).expect("verified operand"));
     let result_type = || op.result(0).expect("verified result").r#type();
     // Results typed `!pydev.warp_mask` or `si32` come back through a cast.
     let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };

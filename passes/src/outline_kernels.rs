@@ -14,6 +14,7 @@
 //!   func.func @k {pydev.kernel} { ... func.return }  =>  gpu.module @pydev { gpu.func @k kernel { ... gpu.return } }
 //!   func.func @f { ... }                             =>  gpu.module @pydev { func.func @f { ... } }
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -22,7 +23,7 @@ use crate::{
 use melior::ir::{
     attribute::StringAttribute,
     operation::{OperationBuilder, OperationLike, OperationMutLike},
-    BlockLike, Identifier, OperationRef, Region, RegionLike,
+    BlockLike, Identifier, Region, RegionLike,
 };
 
 static ID: PassId = PassId;
@@ -34,13 +35,14 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(module: OperationRef) -> Result<(), ()> {
-    let body = module.region(0).ok().and_then(|r| capi::entry_block(r));
+fn run(ir: PassIr) -> Result<(), ()> {
+    let module = ir.root();
+    let body = module.region(0).ok().and_then(|r| ir.entry_block(r));
     let Some(body) = body.filter(|_| module.name().as_string_ref().as_str() == Ok("builtin.module")) else {
         capi::emit_error(module.location(), "pydev-outline-kernels runs on a builtin.module");
         return Err(());
     };
-    let funcs: Vec<_> = capi::ops_named(module, &["func.func"])
+    let funcs: Vec<_> = ir.ops_named(module, &["func.func"])
         .into_iter()
         .filter(|f| f.parent_operation().map(|p| p.to_raw().ptr) == Some(module.to_raw().ptr))
         .collect();
@@ -49,7 +51,7 @@ fn run(module: OperationRef) -> Result<(), ()> {
     }
     let ctx = capi::context(module);
     let unit = melior::ir::Attribute::unit(ctx);
-    capi::op_mut(module).set_discardable_attribute("gpu.container_module", unit);
+    ir.op_mut(module).set_discardable_attribute("gpu.container_module", unit);
 
     let region = Region::new();
     region.append_block(melior::ir::Block::new(&[]));
@@ -58,15 +60,15 @@ fn run(module: OperationRef) -> Result<(), ()> {
         .add_regions([region])
         .build()
         .expect("valid gpu.module");
-    let gpu_module = capi::detach(body.append_operation(gpu_module));
-    let gpu_body = gpu_module.region(0).ok().and_then(|r| capi::entry_block(r)).expect("gpu.module block");
+    let gpu_module = ir.detach(body.append_operation(gpu_module));
+    let gpu_body = gpu_module.region(0).ok().and_then(|r| ir.entry_block(r)).expect("gpu.module block");
 
     for func in funcs {
         if !func.has_attribute(pydev_dialect::abi::attr::KERNEL) {
-            capi::move_to_end(func, gpu_body);
+            ir.move_to_end(func, gpu_body);
             continue;
         }
-        let b = Builder::before(func);
+        let b = Builder::before(ir, func);
         let mut attrs = vec![
             b.named("sym_name", func.attribute("sym_name").expect("func has a name")),
             b.named("function_type", func.attribute("function_type").expect("func has a type")),
@@ -81,10 +83,10 @@ fn run(module: OperationRef) -> Result<(), ()> {
             .add_regions([Region::new()])
             .build()
             .expect("valid gpu.func");
-        let kernel = capi::detach(gpu_body.append_operation(kernel));
-        capi::take_body(kernel.region(0).expect("gpu.func region"), func.region(0).expect("func region"));
-        for ret in capi::ops_named(kernel, &["func.return"]) {
-            let rb = Builder::before(ret);
+        let kernel = ir.detach(gpu_body.append_operation(kernel));
+        ir.take_body(kernel, func);
+        for ret in ir.ops_named(kernel, &["func.return"]) {
+            let rb = Builder::before(ir, ret);
             let operands: Vec<_> = ret.operands().collect();
             rb.op("gpu.return", &operands, &[], &[]);
             rb.erase(ret);

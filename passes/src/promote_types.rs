@@ -35,6 +35,7 @@
 //!   cast                      =>  extsi|extui|trunci|sitofp|uitofp|fptosi|fptoui|extf|truncf|complex.create
 //!   constant                  =>  arith.constant
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
@@ -71,12 +72,12 @@ pub const INFO: PassInfo = PassInfo {
     },
 };
 
-fn run_contract(root: OperationRef) -> Result<(), ()> {
-    run(root, "contract")
+fn run_contract(ir: PassIr) -> Result<(), ()> {
+    run(ir, "contract")
 }
 
-fn run_fast(root: OperationRef) -> Result<(), ()> {
-    run(root, "fast")
+fn run_fast(ir: PassIr) -> Result<(), ()> {
+    run(ir, "fast")
 }
 
 const ARITH_OPS: &[&str] = &[
@@ -159,8 +160,8 @@ struct Pending<'c> {
 /// enough information for the one rounding to float16 to be s's own, with
 /// no f64-to-half conversion (a libcall on x86). For bfloat16 the same holds
 /// unless the addend is over 2^37 times smaller than a product on a tie.
-fn half_fma(root: OperationRef) -> Result<(), ()> {
-    crate::ir::rewrite_all(root, &["math.fma"], |b, op| {
+fn half_fma<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
+    crate::ir::rewrite_all(ir, root, &["math.fma"], |b, op| {
         let ty = op.result(0).expect("fma result").r#type();
         if !(ty.is_f16() || ty.is_bf16()) {
             return Ok(());
@@ -168,7 +169,7 @@ fn half_fma(root: OperationRef) -> Result<(), ()> {
         let f64t = melior::ir::r#type::Type::float64(b.ctx);
         let f32t = melior::ir::r#type::Type::float32(b.ctx);
         let i1: Type = IntegerType::new(b.ctx, 1).into();
-        let wide: Vec<_> = op.operands().map(|v| b.value("arith.extf", &[capi::value(v)], f64t, &[])).collect();
+        let wide: Vec<_> = op.operands().map(|v| b.value("arith.extf", &[ir.value(v)], f64t, &[])).collect();
         let product = b.value("arith.mulf", &[wide[0], wide[1]], f64t, &[]);
         let sum = b.value("arith.addf", &[product, wide[2]], f64t, &[]);
         let near = b.value("arith.truncf", &[sum], f32t, &[]);
@@ -190,27 +191,28 @@ fn half_fma(root: OperationRef) -> Result<(), ()> {
     })
 }
 
-fn run(root: OperationRef, fastmath: &str) -> Result<(), ()> {
+fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
+    let root = ir.root();
     let ctx = capi::context(root);
     // 1. Record the kinds of the ops to lower while signedness is known.
     let mut pending = Vec::new();
-    for op in capi::ops_named(root, ARITH_OPS) {
+    for op in ir.ops_named(root, ARITH_OPS) {
         let operands: Vec<Num> = op.operands().map(|v| kind(v.r#type())).collect();
         let result = op.result(0).map(|r| kind(r.r#type())).unwrap_or(Num::Other);
         pending.push(Pending { op, operands, result });
     }
-    for op in capi::ops_named(root, &[ops::AtomicRMWOperation::NAME]) {
+    for op in ir.ops_named(root, &[ops::AtomicRMWOperation::NAME]) {
         let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
         if unsigned {
-            capi::op_mut(op).set_discardable_attribute(pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
+            ir.op_mut(op).set_discardable_attribute(pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
         }
     }
     // 2. Erase signedness everywhere.
-    crate::ir::retype_all(root, |t| erase(ctx, t));
+    crate::ir::retype_all(ir, root, |t| erase(ctx, t));
     // 3. Lower the recorded ops on the now signless values.
-    let mut ok = half_fma(root).is_ok();
+    let mut ok = half_fma(ir, root).is_ok();
     for p in pending {
-        let b = Builder::before(p.op);
+        let b = Builder::before(ir, p.op);
         match lower(&b, &p, fastmath) {
             Ok(Some(v)) => b.replace(p.op, &[v]),
             Ok(None) => {}
@@ -336,10 +338,11 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
 }
 
 fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, String> {
+    let ir = b.ir;
     let name = p.op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let name = ops::mnemonic(name).unwrap_or(name).to_owned();
-    let operand = |i: usize| capi::value(p.op.operand(i).expect("verified operand"));
+    let operand = |i: usize| ir.value(p.op.operand(i).expect("verified operand"));
     let result_type = || p.op.result(0).expect("verified result").r#type();
     let rk = p.result;
     if name == ops::ConstantOperation::MNEMONIC {

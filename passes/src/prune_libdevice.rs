@@ -20,6 +20,7 @@
 //!   gpu.module [#nvvm.target<..., link = [".../libdevice.10.bc"]>] { no @__nv_* }
 //!     =>  gpu.module [#nvvm.target<...>]
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -28,7 +29,7 @@ use crate::{
 use melior::ir::{
     attribute::ArrayAttribute,
     operation::{OperationLike, OperationMutLike},
-    Attribute, OperationRef,
+    Attribute,
 };
 
 static ID: PassId = PassId;
@@ -40,9 +41,10 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(root: OperationRef) -> Result<(), ()> {
-    for module in capi::ops_named(root, &["gpu.module"]) {
-        if capi::ops_named(module, &["llvm.func"]).into_iter().any(|f| capi::sym_name(f).starts_with("__nv_")) {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
+    for module in ir.ops_named(root, &["gpu.module"]) {
+        if ir.ops_named(module, &["llvm.func"]).into_iter().any(|f| capi::sym_name(f).starts_with("__nv_")) {
             continue;
         }
         let Ok(targets) = module.attribute("targets").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) else { continue };
@@ -61,7 +63,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
             }
         }
         if changed {
-            capi::op_mut(module).set_attribute("targets", ArrayAttribute::new(ctx, &pruned).into());
+            ir.op_mut(module).set_attribute("targets", ArrayAttribute::new(ctx, &pruned).into());
         }
     }
     Ok(())

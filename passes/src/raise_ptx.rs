@@ -15,6 +15,7 @@
 //!   gpu.module @m attributes {pydev.min_ptx = 83} [#nvvm.target<features = "+ptx80">]
 //!     =>  gpu.module @m [#nvvm.target<features = "+ptx83">]
 
+use crate::capi::PassIr;
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -23,7 +24,7 @@ use crate::{
 use melior::ir::{
     attribute::IntegerAttribute,
     operation::{OperationLike, OperationMutLike},
-    Attribute, OperationRef,
+    Attribute,
 };
 
 static ID: PassId = PassId;
@@ -35,9 +36,10 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(root: OperationRef) -> Result<(), ()> {
+fn run(ir: PassIr) -> Result<(), ()> {
+    let root = ir.root();
     let mut ok = true;
-    for module in capi::ops_named(root, &["gpu.module"]) {
+    for module in ir.ops_named(root, &["gpu.module"]) {
         let Some(min) = module.attribute(pydev_dialect::abi::attr::MIN_PTX).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()) else {
             continue;
         };
@@ -53,7 +55,7 @@ fn run(root: OperationRef) -> Result<(), ()> {
             ok = false;
             continue;
         };
-        let mut m = capi::op_mut(module);
+        let mut m = ir.op_mut(module);
         m.set_attribute("targets", attr);
         let _ = m.remove_attribute(pydev_dialect::abi::attr::MIN_PTX);
     }

@@ -16,14 +16,14 @@
 //!   target not(a)          =>  !a
 //!   target any_target      =>  true             target no_target  =>  false
 
+use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
 use crate::{
-    ir::{rewrite_all, Builder, PassId},
+    ir::{external_pass, rewrite_all, Builder, PassId},
     PassInfo, PassOption,
 };
 use melior::{
-    ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute, OperationRef},
-    pass::{create_external, ExternalPass},
+    ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute},
 };
 use pydev_dialect::{attrs::TargetAttr, SM_ARCHS};
 
@@ -44,19 +44,7 @@ pub const INFO: PassInfo = PassInfo {
                     .ok_or_else(|| format!("pydev-specialize-target: unknown target '{t}', expected host or sm_XX"))?,
             ),
         };
-        Ok(create_external(
-            move |op: OperationRef, pass: ExternalPass| {
-                if run(op, sm).is_err() {
-                    pass.signal_failure();
-                }
-            },
-            melior::ir::r#type::TypeId::create(&ID),
-            INFO.argument,
-            INFO.argument,
-            INFO.summary,
-            "",
-            &[],
-        ))
+        Ok(external_pass(&ID, INFO.argument, INFO.summary, move |ir| run(ir, sm)))
     },
 };
 
@@ -67,8 +55,9 @@ pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
     Ok(desc.kind().holds(desc.sm(), operands, sm))
 }
 
-fn run(root: OperationRef, sm: Option<u32>) -> Result<(), ()> {
-    rewrite_all(root, &[ops::TargetOperation::NAME], |b: &Builder, op| {
+fn run(ir: PassIr, sm: Option<u32>) -> Result<(), ()> {
+    let root = ir.root();
+    rewrite_all(ir, root, &[ops::TargetOperation::NAME], |b: &Builder, op| {
         let target = ops::TargetOperation::view(op).expect("rewrite_all gives only this op");
         let value = matches(target.desc().map_err(|_| format!("{} without desc", ops::TargetOperation::NAME))?, sm)?;
         let i1 = IntegerType::new(b.ctx, 1).into();
