@@ -194,7 +194,14 @@ class Program:
     `pydev.CompileError` at the IR's own locations (`loc("f.py":12:4)` gives
     `f.py:12:4: error: ...`). `kernel` names a func.func with the
     `pydev.kernel` attribute (None: the module's only kernel); `filename`
-    names the text in syntax errors. `params` are its parameter types."""
+    names the text in syntax errors. `params` are its parameter types.
+
+    `link=[paths]`: files that define the module's external functions
+    (`func.func private` declarations: C functions, called through pydev's
+    C-ABI adapters on the host, `.extern .func`s linked by nvJitLink on
+    cuda; docs/interop.md); `lineinfo=True`: `.file`/`.loc` in the PTX;
+    `fastmath=True`: the pipelines' fast-math mode; `cache=False`: no disk
+    cache. All are part of the cache keys, the link files by content."""
 
     def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>", link=(), lineinfo=False, fastmath=False, cache=True):
         if isinstance(mlir_text, _ir.Module):
