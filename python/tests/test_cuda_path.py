@@ -53,36 +53,55 @@ class FakeDriver(types.ModuleType):
     def stats(self):
         return {}
 
-    def cuda_alloc(self, n):
+    # One device, 0, whose context is always current.
+    def cuda_device_count(self):
+        return 1
+
+    def cuda_current_device(self):
+        return 0
+
+    def cuda_set_device(self, device):
+        assert device == 0, device
+
+    def cuda_current_context(self):
+        return 1
+
+    def cuda_set_context(self, ctx):
+        assert ctx == 1, ctx
+
+    def cuda_pointer_device(self, ptr):
+        return 0 if any(base <= ptr < base + len(buf) for base, buf in self.mem.items()) else None
+
+    def cuda_alloc(self, n, device=None):
         buf = ctypes.create_string_buffer(max(n, 1))
         self.mem[ctypes.addressof(buf)] = buf
         return ctypes.addressof(buf)
 
-    def cuda_free(self, ptr):
+    def cuda_free(self, ptr, device=None):
         self.mem.pop(ptr)
 
-    def cuda_memcpy_htod(self, dst, src, n, stream):
+    def cuda_memcpy_htod(self, dst, src, n, stream, device=None):
         data = memoryview(src).cast("B")
         assert data.nbytes >= n
         ctypes.memmove(dst, bytes(data[:n]), n)
         self.calls.append(("htod", n, stream))
 
-    def cuda_memcpy_dtoh(self, dst, src, n, stream):
+    def cuda_memcpy_dtoh(self, dst, src, n, stream, device=None):
         view = memoryview(dst).cast("B")
         view[:n] = ctypes.string_at(src, n)
         self.calls.append(("dtoh", n, stream))
 
-    def cuda_stream_create(self):
+    def cuda_stream_create(self, device=None):
         self.next_stream += 0x10
         return self.next_stream
 
-    def cuda_stream_synchronize(self, h):
+    def cuda_stream_synchronize(self, h, device=None):
         self.calls.append(("sync", h))
 
-    def cuda_stream_wait(self, waiter, waited):
+    def cuda_stream_wait(self, waiter, waited, device=None):
         self.calls.append(("wait", waiter, waited))
 
-    def cuda_synchronize(self):
+    def cuda_synchronize(self, device=None):
         self.calls.append(("sync-all",))
 
     def of(self, kind):
@@ -95,7 +114,7 @@ def drv(monkeypatch):
     monkeypatch.setattr(_native, "_MODULE", d)
     monkeypatch.setattr(_native, "_FINGERPRINT", None)
     monkeypatch.setattr(_native, "_STATUS", None)
-    monkeypatch.setattr(_launch, "_ARCH", None)
+    monkeypatch.setattr(_launch, "_ARCHS", {})
     monkeypatch.delenv("PYDEV_TARGET", raising=False)
     monkeypatch.delenv("PYDEV_ARCH", raising=False)
     for k in (kernels.vector_add, kernels.saxpy):
@@ -105,7 +124,7 @@ def drv(monkeypatch):
         k._dispatch.clear()
     monkeypatch.setattr(_native, "_STATUS", None)
     monkeypatch.setattr(_native, "_FINGERPRINT", None)
-    monkeypatch.setattr(_launch, "_ARCH", None)
+    monkeypatch.setattr(_launch, "_ARCHS", {})
 
 
 class CAIOnly:
