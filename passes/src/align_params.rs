@@ -24,7 +24,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{ArrayAttribute, DenseI64ArrayAttribute},
-    operation::{OperationLike, OperationMutLike},
+    operation::OperationLike,
     Attribute,
 };
 

@@ -199,12 +199,6 @@ pub unsafe fn op_mut<'c, 'a>(op: OperationRef<'c, 'a>) -> melior::ir::operation:
     unsafe { melior::ir::operation::OperationRefMut::from_raw(op.to_raw()) }
 }
 
-/// Replaces every use of `from` by `to`, except in `except`.
-pub fn replace_uses_except(from: Value, to: Value, except: OperationRef) {
-    // Safety: live values and op of one context.
-    unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(from.to_raw(), to.to_raw(), 1, &mut except.to_raw()) }
-}
-
 /// The LLVM IR text of every `gpu.module` under `root` (after the `llvm`
 /// stage), as `gpu-module-to-binary` would hand it to the NVPTX backend.
 pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
@@ -232,7 +226,7 @@ unsafe extern "C" {
 }
 
 /// Changes the type of a value in place (the pass keeps users consistent).
-pub fn set_value_type(v: Value, ty: melior::ir::Type) {
+pub fn set_value_type<'c>(v: Value<'c, '_>, ty: melior::ir::Type<'c>) {
     // Safety: live value and type of one context.
     unsafe { mlir_sys::mlirValueSetType(v.to_raw(), ty.to_raw()) }
 }
@@ -246,8 +240,12 @@ pub fn complex_element(ty: melior::ir::Type) -> melior::ir::Type {
     unsafe { melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(ty.to_raw())) }
 }
 
+/// `complex<element>`; panics unless `element` is an integer or float type.
 pub fn complex_type(element: melior::ir::Type) -> melior::ir::Type {
-    // Safety: live element type.
+    // SAFETY: a live type, of any kind.
+    let ok = unsafe { mlir_sys::mlirTypeIsAInteger(element.to_raw()) || mlir_sys::mlirTypeIsAFloat(element.to_raw()) };
+    assert!(ok, "pydev: complex<{element}>");
+    // SAFETY: a live integer or float type (checked above).
     unsafe { melior::ir::Type::from_raw(mlir_sys::mlirComplexTypeGet(element.to_raw())) }
 }
 
@@ -476,7 +474,8 @@ impl<'c> PassIr<'c> {
     /// Replaces the results of `op` by `values` and erases it.
     pub fn replace(self, op: OperationRef<'c, '_>, values: &[Value<'c, '_>]) {
         assert_eq!(op.result_count(), values.len(), "pydev: an op replaced by as many values as it has results");
-        for (i, v) in values.iter().enumerate() {
+        for (i, &v) in values.iter().enumerate() {
+            let v = self.value(v);
             let result = op.result(i).expect("a result below the count");
             // SAFETY: live values of one context.
             unsafe { mlir_sys::mlirValueReplaceAllUsesOfWith(result.to_raw(), v.to_raw()) };
@@ -629,11 +628,85 @@ impl<'c> PassIr<'c> {
         false
     }
 
-    /// A mutable handle on an op under the root.
-    pub fn op_mut(self, op: OperationRef<'c, '_>) -> melior::ir::operation::OperationRefMut<'c, 'c> {
-        let op = self.detach(op);
-        // SAFETY: the pass has exclusive access to the IR under its root
-        // for the run (see `PassIr::new`), and `op` is there.
-        unsafe { op_mut(op) }
+    /// A handle on an op under the root for changing its attributes and
+    /// operands ([`OpMut`]; melior's `OperationRefMut` can also unlink and
+    /// move ops, which is not safe).
+    pub fn op_mut(self, op: OperationRef<'c, '_>) -> OpMut<'c> {
+        OpMut { ir: self, op: self.detach(op) }
+    }
+
+    /// Sets an attribute of an op under the root.
+    pub fn set_attribute(self, op: OperationRef<'c, '_>, name: &str, attribute: melior::ir::Attribute<'c>) {
+        self.op_mut(op).set_attribute(name, attribute);
+    }
+
+    /// Sets a discardable attribute of an op under the root.
+    pub fn set_discardable_attribute(self, op: OperationRef<'c, '_>, name: &str, attribute: melior::ir::Attribute<'c>) {
+        self.op_mut(op).set_discardable_attribute(name, attribute);
+    }
+
+    /// Sets operand `index` of an op under the root (see [`OpMut::set_operand`]).
+    pub fn set_operand(self, op: OperationRef<'c, '_>, index: usize, value: Value<'c, '_>) {
+        self.op_mut(op).set_operand(index, value);
+    }
+
+    /// Replaces every use of `from` by `to`, except in `except` (all under
+    /// the root).
+    pub fn replace_uses_except(self, from: Value<'c, '_>, to: Value<'c, '_>, except: OperationRef<'c, '_>) {
+        let (from, to, except) = (self.value(from), self.value(to), self.detach(except));
+        // SAFETY: live values and op under the root (checked above).
+        unsafe { mlir_sys::mlirValueReplaceAllUsesExcept(from.to_raw(), to.to_raw(), 1, &mut except.to_raw()) }
+    }
+
+    /// Checks that every operand of `op` (just built) is defined under the
+    /// root: a use of a value that dies earlier would dangle.
+    pub fn check_operands(self, op: OperationRef<'c, '_>) {
+        for v in op.operands() {
+            self.value(v);
+        }
+    }
+}
+
+/// The changes a pass makes to an op in place ([`PassIr::op_mut`]).
+pub struct OpMut<'c> {
+    ir: PassIr<'c>,
+    op: OperationRef<'c, 'c>,
+}
+
+impl<'c> OpMut<'c> {
+    fn raw(&self) -> melior::ir::operation::OperationRefMut<'c, 'c> {
+        // SAFETY: `op` is under the root of the run (`PassIr::op_mut`
+        // checked it), to which the pass has exclusive access; the handle is
+        // used for one of the changes below only.
+        unsafe { op_mut(self.op) }
+    }
+
+    pub fn attribute(&self, name: &str) -> Result<melior::ir::Attribute<'c>, melior::Error> {
+        self.op.attribute(name)
+    }
+
+    pub fn set_attribute(&mut self, name: &str, attribute: melior::ir::Attribute<'c>) {
+        use melior::ir::operation::OperationMutLike;
+        self.raw().set_attribute(name, attribute);
+    }
+
+    pub fn set_discardable_attribute(&mut self, name: &str, attribute: melior::ir::Attribute<'c>) {
+        use melior::ir::operation::OperationMutLike;
+        self.raw().set_discardable_attribute(name, attribute);
+    }
+
+    pub fn remove_attribute(&mut self, name: &str) -> Result<(), melior::Error> {
+        use melior::ir::operation::OperationMutLike;
+        self.raw().remove_attribute(name)
+    }
+
+    /// Sets operand `index` (below the count) to a value defined under the
+    /// run's root.
+    pub fn set_operand(&mut self, index: usize, value: Value<'c, '_>) {
+        use melior::ir::operation::OperationMutLike;
+        let count = self.op.operand_count();
+        assert!(index < count, "pydev: operand {index} of an op with {count}");
+        let value = self.ir.value(value);
+        self.raw().set_operand(index, value);
     }
 }

@@ -63,7 +63,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{ArrayAttribute, Attribute, IntegerAttribute, TypeAttribute},
-    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    operation::{OperationBuilder, OperationLike},
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
 };
@@ -136,7 +136,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if !frames.is_empty() {
         let ctx = capi::context(module);
         let entries: Vec<String> = frames.iter().map(|(n, s)| format!("{n} = {s} : i64")).collect();
-        ir.op_mut(module).set_attribute(attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
+        ir.set_attribute(module, attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
     }
     Ok(())
 }
@@ -320,7 +320,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             }
         };
         let old: Value = ir.value(call.result(0).expect("result").into());
-        capi::replace_uses_except(old, result, *call);
+        ir.replace_uses_except(old, result, *call);
     }
 
     // 2. The CFG (barrier blocks end at the barrier: no successors).
@@ -419,7 +419,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     }
     let frame = frame.div_ceil(16).max(1) * 16;
     for c in frame_size_uses {
-        ir.op_mut(c).set_attribute("value", IntegerAttribute::new(i64t, frame as i64).into());
+        ir.set_attribute(c, "value", IntegerAttribute::new(i64t, frame as i64).into());
     }
 
     // 5. Dispatch: a new first block takes the arguments and the state.
@@ -449,7 +449,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         let (_, v, op) = defs[k];
         let b = Builder::at_end(ir, entry, loc);
         let p = gep(&b, frame_ptr, *off as i64);
-        capi::replace_uses_except(v, p, op.expect("an op"));
+        ir.replace_uses_except(v, p, op.expect("an op"));
     }
     // state of rendezvous i => R_i; otherwise the old entry.
     let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
@@ -500,7 +500,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
             ir.value(clone.result(0).expect("result").into())
         };
-        ir.op_mut(*user).set_operand(*j, new);
+        ir.set_operand(*user, *j, new);
     }
 
     // 8. Rendezvous return their state; their results come from the block

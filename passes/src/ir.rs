@@ -66,12 +66,15 @@ impl<'c> Builder<'c> {
             .add_attributes(attrs)
             .build()
             .unwrap_or_else(|e| panic!("pydev built an invalid {name}: {e}"));
-        self.ir.detach(self.rewriter.as_rewriter_base().insert(op))
+        self.insert_op(op)
     }
 
-    /// Inserts an op built elsewhere at this builder's position.
+    /// Inserts an op built elsewhere at this builder's position; its
+    /// operands must be defined under the run's root (checked).
     pub fn insert_op(&self, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'c> {
-        self.ir.detach(self.rewriter.as_rewriter_base().insert(op))
+        let op = self.ir.detach(self.rewriter.as_rewriter_base().insert(op));
+        self.ir.check_operands(op);
+        op
     }
 
     /// Inserts an op built elsewhere (a generated `pydev_dialect::ops`
@@ -230,7 +233,7 @@ pub fn rewrite_all<'c>(
 /// argument). Passes that erase a type family everywhere at once use it, so
 /// that block arguments, branches and calls stay consistent without casts.
 pub fn retype_all<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>) {
-    use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike, RegionLike};
+    use melior::ir::{attribute::TypeAttribute, BlockLike, RegionLike};
     for op in ir.all_ops(root) {
         for r in op.results() {
             let t = map(r.r#type());
@@ -254,7 +257,7 @@ pub fn retype_all<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, map: impl Fn(m
         if let Some(t) = op.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()) {
             let mapped = map(t.value());
             if mapped != t.value() {
-                ir.op_mut(op).set_attribute("function_type", TypeAttribute::new(mapped).into());
+                ir.set_attribute(op, "function_type", TypeAttribute::new(mapped).into());
             }
         }
     }

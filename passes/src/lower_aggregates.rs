@@ -246,7 +246,7 @@ fn abi_of(ctx: &Context, ty: Type) -> Option<Abi> {
 /// C++'s the ABI type, and a cast to its pydev type that step 4
 /// expands once registers are typed: (cast, pydev type, ABI).
 fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(OperationRef<'c, 'c>, Type<'c>, Abi)> {
-    use melior::ir::{attribute::TypeAttribute, operation::OperationMutLike, BlockLike};
+    use melior::ir::{attribute::TypeAttribute, BlockLike};
     let ctx = capi::context(root);
     let mut out = Vec::new();
     let funcs = ir.ops_named(root, &["gpu.func", "func.func"]);
@@ -291,11 +291,11 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
             let b = Builder::before(ir, ir.detach(first));
             let cast = b.cast(ir.value(arg.into()), pydev);
             let cast_op = ir.defining_op(cast).expect("an op result");
-            capi::replace_uses_except(ir.value(arg.into()), cast, cast_op);
+            ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
             out.push((cast_op, pydev, abi));
         }
         if changed {
-            ir.op_mut(f).set_attribute("function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+            ir.set_attribute(f, "function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
         }
         if !stack_aligns.is_empty() {
             set_stack_aligns(ir, ctx, f, inputs.len(), &stack_aligns);
@@ -308,12 +308,11 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
 /// which `pydev-align-params` turns into `llvm.alignstack` argument
 /// attributes once the gpu.func is an llvm.func (that lowering drops them).
 fn set_stack_aligns<'c>(ir: PassIr<'c>, ctx: &Context, f: OperationRef<'c, '_>, count: usize, aligns: &[(usize, u64)]) {
-    use melior::ir::operation::OperationMutLike;
     let mut all = vec![0i64; count];
     for &(i, n) in aligns {
         all[i] = n as i64;
     }
-    ir.op_mut(f).set_attribute(crate::align_params::MARK, DenseI64ArrayAttribute::new(ctx, &all).into());
+    ir.set_attribute(f, crate::align_params::MARK, DenseI64ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The register value of an ABI-typed kernel parameter of pydev type `ty`.

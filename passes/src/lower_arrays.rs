@@ -53,7 +53,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, TypeAttribute},
-    operation::{OperationLike, OperationMutLike},
+    operation::OperationLike,
     r#type::FunctionType,
     BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
 };
@@ -156,7 +156,7 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
         for (i, v) in op.operands().enumerate() {
             if let Some(array) = ArrayType::from_type(v.r#type()) {
                 let d = b.cast(ir.value(v), descriptor_type(b, &array, cuda));
-                ir.op_mut(op).set_operand(i, d);
+                ir.set_operand(op, i, d);
             }
         }
         // Array results come back as descriptors.
@@ -167,7 +167,7 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
                 capi::set_value_type(value, lowered);
                 let after = op.next_in_block().map(|o| ir.detach(o)).ok_or("a call without a successor op")?;
                 let view = Builder::before(ir, after).cast(value, array.as_type());
-                capi::replace_uses_except(value, view, ir.detach(ir.defining_op(view).expect("an op result")));
+                ir.replace_uses_except(value, view, ir.detach(ir.defining_op(view).expect("an op result")));
             }
         }
         Ok(())
@@ -177,7 +177,7 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
         for (i, v) in op.operands().enumerate() {
             if let Some(array) = ArrayType::from_type(v.r#type()) {
                 let d = b.cast(ir.value(v), descriptor_type(b, &array, cuda));
-                ir.op_mut(op).set_operand(i, d);
+                ir.set_operand(op, i, d);
             }
         }
         Ok(())
@@ -193,7 +193,7 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
     if !cuda && shared_bytes > 0 {
         let module = ir.module_of(root);
         let ctx = capi::context(module);
-        ir.op_mut(module).set_attribute(pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
+        ir.set_attribute(module, pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
     }
     ok &= rewrite_all(ir, root, &[ops::ArrayViewOperation::NAME], |b, op| view(b, op, cuda)).is_ok();
     ok &= rewrite_all(ir, root, &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME], |b, op| restride(b, op, cuda)).is_ok();
@@ -492,7 +492,7 @@ fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool
             let lower = |t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda));
             let inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| lower(fn_type.input(i).expect("input"))).collect();
             let results: Vec<Type> = (0..fn_type.result_count()).map(|i| lower(fn_type.result(i).expect("result"))).collect();
-            ir.op_mut(func).set_attribute("function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
+            ir.set_attribute(func, "function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
             continue;
         };
         let Some(first) = entry.first_operation() else { continue };
@@ -511,14 +511,14 @@ fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool
             let arg_value: Value = arg.into();
             let view = b.cast(arg_value, ty);
             let cast_op = ir.defining_op(view).expect("an op result");
-            capi::replace_uses_except(arg_value, view, cast_op);
+            ir.replace_uses_except(arg_value, view, cast_op);
         }
         let results: Vec<Type> = (0..fn_type.result_count())
             .map(|i| fn_type.result(i).expect("result"))
             .map(|t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda)))
             .collect();
         let new_type = FunctionType::new(b.ctx, &inputs, &results);
-        ir.op_mut(func).set_attribute("function_type", TypeAttribute::new(new_type.into()).into());
+        ir.set_attribute(func, "function_type", TypeAttribute::new(new_type.into()).into());
     }
     Ok(())
 }

@@ -607,8 +607,7 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
     let needed: i64 = if scope == Scope::System { 84 } else { 83 };
     let marked = module.attribute(attr::MIN_PTX).ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
     if needed > marked {
-        use melior::ir::operation::OperationMutLike;
-        ir.op_mut(module).set_attribute(attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
+        ir.set_attribute(module, attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
     }
     let i128t: Type = IntegerType::new(b.ctx, 128).into();
     let sixty_four = b.const_int(i128t, 64);

@@ -65,7 +65,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::{ArrayAttribute, Attribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
-    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    operation::{OperationBuilder, OperationLike},
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
 };
@@ -371,7 +371,7 @@ pub fn add_locations<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>, new: &[St
         None => vec![],
     };
     all.extend(new.iter().map(|s| -> Attribute { StringAttribute::new(ctx, s).into() }));
-    ir.op_mut(module).set_attribute(attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
+    ir.set_attribute(module, attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The index `loc` will have in the location table.

@@ -22,7 +22,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::StringAttribute,
-    operation::{OperationBuilder, OperationLike, OperationMutLike},
+    operation::{OperationBuilder, OperationLike},
     BlockLike, Identifier, Region, RegionLike,
 };
 
@@ -51,7 +51,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     }
     let ctx = capi::context(module);
     let unit = melior::ir::Attribute::unit(ctx);
-    ir.op_mut(module).set_discardable_attribute("gpu.container_module", unit);
+    ir.set_discardable_attribute(module, "gpu.container_module", unit);
 
     let region = Region::new();
     region.append_block(melior::ir::Block::new(&[]));

@@ -45,7 +45,7 @@ use crate::{
 use melior::{
     ir::{
         attribute::{FloatAttribute, IntegerAttribute},
-        operation::{OperationLike, OperationMutLike},
+        operation::OperationLike,
         r#type::{FunctionType, IntegerType},
         OperationRef, Type, TypeLike, Value, ValueLike,
     },
@@ -204,7 +204,7 @@ fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
     for op in ir.ops_named(root, &[ops::AtomicRMWOperation::NAME]) {
         let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
         if unsigned {
-            ir.op_mut(op).set_discardable_attribute(pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
+            ir.set_discardable_attribute(op, pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
         }
     }
     // 2. Erase signedness everywhere.

@@ -28,7 +28,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::ArrayAttribute,
-    operation::{OperationLike, OperationMutLike},
+    operation::OperationLike,
     Attribute,
 };
 
@@ -63,7 +63,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
             }
         }
         if changed {
-            ir.op_mut(module).set_attribute("targets", ArrayAttribute::new(ctx, &pruned).into());
+            ir.set_attribute(module, "targets", ArrayAttribute::new(ctx, &pruned).into());
         }
     }
     Ok(())

@@ -23,7 +23,7 @@ use crate::{
 };
 use melior::ir::{
     attribute::IntegerAttribute,
-    operation::{OperationLike, OperationMutLike},
+    operation::OperationLike,
     Attribute,
 };
 
