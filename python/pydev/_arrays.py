@@ -428,13 +428,14 @@ class DeviceArray:
             self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1), self.device)
         # The launch fast path's view (python/src/dispatch.rs): the packed
         # descriptor, fixed for the array's life, and an interned key that
-        # names the target and the signature, for numbers' dtypes.
-        self._fast_key = self._desc = None
+        # names the target and the signature, for numbers' dtypes. `type_key`
+        # is public (docs/backend.md): frameworks dispatch on it (pydev.numba).
+        self.type_key = self._desc = None
         if self.shape and dtype.isbuiltin == 1 and _types.dtype_name(dtype) is not None:
             arg = self._arg(0)
             self._desc = arg.descriptor()
             key = f"{target}:{self.device}:{arg.signature((), 0)}"
-            self._fast_key = _FAST_KEYS.setdefault(key, key)
+            self.type_key = _FAST_KEYS.setdefault(key, key)
 
     @property
     def size(self):

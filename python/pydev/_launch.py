@@ -610,7 +610,7 @@ def _fast_kinds(f, args, target):
         t = type(a)
         if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
             kinds.append(_ARRAY)
-        elif t is _arrays.DeviceArray and a._fast_key is not None and a.target == target:
+        elif t is _arrays.DeviceArray and a.type_key is not None and a.target == target:
             kinds.append(_DEVICE_ARRAY)
         elif t is float:
             kinds.append(_FLOAT32)

@@ -435,7 +435,7 @@ class Program:
             t = type(a)
             if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
                 kinds.append(_launch._ARRAY)
-            elif t is _arrays.DeviceArray and a._fast_key is not None and a.target == target:
+            elif t is _arrays.DeviceArray and a.type_key is not None and a.target == target:
                 kinds.append(_launch._DEVICE_ARRAY)
             elif t is float and p.text == "f32":
                 kinds.append(_launch._FLOAT32)

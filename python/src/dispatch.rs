@@ -6,7 +6,7 @@
 //! launch. NumPy arrays (host) key by buffer format, rank, layout and
 //! read-only flag, read through the buffer protocol; `pydev.DeviceArray`s
 //! (either target) by the interned layout key they carry with their
-//! prepacked descriptor (`_fast_key`, `_desc`); anything else by its exact
+//! prepacked descriptor (`type_key`, `_desc`); anything else by its exact
 //! type. Foreign cuda arrays are read at each launch: through their type's
 //! DLPack C exchange API (`__dlpack_c_exchange_api__`, as PyTorch has),
 //! else their `__dlpack__`, else their CUDA Array Interface dict.
@@ -312,7 +312,7 @@ impl Dispatch {
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.held.push(held);
             } else if ty == device_array as usize {
-                let layout = a.getattr(intern!(py, "_fast_key"))?;
+                let layout = a.getattr(intern!(py, "type_key"))?;
                 if layout.is_none() {
                     return Ok(None);
                 }

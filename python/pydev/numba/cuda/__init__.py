@@ -610,7 +610,7 @@ def _fingerprint(a):
         # pydev.DeviceArray's interned "target:signature" key (its dtype,
         # rank and layout), fixed for the array's life; computing strides
         # on cuda costs more than the rest of the launch.
-        k = a._fast_key
+        k = a.type_key
         return k if k is not None else (t, a.dtype, a.shape, a.strides)
     if t is _np.ndarray:
         fl = a.flags
