@@ -309,3 +309,107 @@ pub fn map_members<'c>(
     }
     f(b, v)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capi::RunState;
+    use melior::{ir::Module, pass::PassManager};
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    const F: &str = r#"
+func.func @f(%a: i32) -> i32 {
+  %0 = arith.addi %a, %a : i32
+  %1 = arith.muli %0, %0 : i32
+  return %1 : i32
+}"#;
+
+    static CHECKED: AtomicBool = AtomicBool::new(false);
+    static ID: PassId = PassId;
+
+    /// Replaces the `arith.muli` by an `arith.subi`, then reads the erased
+    /// op: it is out of the IR but still allocated, without operands.
+    fn replace_muli(ir: PassIr) -> Result<(), ()> {
+        let root = ir.root();
+        let [op] = ir.ops_named(root, &["arith.muli"])[..] else { return Err(()) };
+        let b = Builder::before(ir, op);
+        let i32t = b.ty("i32");
+        let v = b.value("arith.subi", &[ir.value(op.operand(0).unwrap()), ir.value(op.operand(1).unwrap())], i32t, &[]);
+        b.replace(op, &[v]);
+        let ok = op.name().as_string_ref().as_str() == Ok("arith.muli")
+            && op.operand_count() == 0
+            && ir.ops_named(root, &["arith.muli"]).is_empty()
+            && catch_unwind(AssertUnwindSafe(|| ir.detach(op))).is_err();
+        CHECKED.store(ok, Ordering::SeqCst);
+        Ok(())
+    }
+
+    #[test]
+    fn erased_ops_stay_allocated_until_the_run_ends() {
+        let ctx = pydev_dialect::new_context();
+        let mut module = Module::parse(&ctx, F).unwrap();
+        let pm = PassManager::new(&ctx);
+        pm.add_pass(external_pass(&ID, "test-replace-muli", "test", replace_muli));
+        pm.run(&mut module).unwrap();
+        assert!(CHECKED.load(Ordering::SeqCst));
+        let text = module.as_operation().to_string();
+        assert!(text.contains("arith.subi") && !text.contains("arith.muli"), "{text}");
+    }
+
+    #[test]
+    fn ir_outside_the_root_is_refused() {
+        let ctx = pydev_dialect::new_context();
+        let module = Module::parse(&ctx, F).unwrap();
+        let other = Module::parse(&ctx, F).unwrap();
+        let state = RunState::default();
+        {
+            // SAFETY: this test owns `module` and touches it only through
+            // the token, which lives in this block, before `state.finish()`.
+            let ir = unsafe { PassIr::new(module.as_operation(), &state) };
+            let foreign = ir_first(&other, "arith.addi");
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.detach(foreign))).is_err());
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.value(foreign.result(0).unwrap().into()))).is_err());
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.ops_named(foreign, &["arith.addi"]))).is_err());
+            // A value of the other module used under the root would dangle
+            // once that module is dropped.
+            let own = ir.ops_named(ir.root(), &["arith.muli"])[0];
+            let b = Builder::before(ir, own);
+            let v = foreign.result(0).unwrap().into();
+            assert!(catch_unwind(AssertUnwindSafe(|| b.replace(own, &[v]))).is_err());
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 0, v))).is_err());
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 2, ir.value(own.operand(0).unwrap())))).is_err());
+            assert!(catch_unwind(AssertUnwindSafe(|| ir.erase(ir.root()))).is_err());
+        }
+        state.finish();
+        assert!(module.as_operation().verify());
+    }
+
+    #[test]
+    fn an_erased_op_with_used_results_is_not_destroyed() {
+        let ctx = pydev_dialect::new_context();
+        let module = Module::parse(&ctx, F).unwrap();
+        let state = RunState::default();
+        {
+            // SAFETY: as in `ir_outside_the_root_is_refused`.
+            let ir = unsafe { PassIr::new(module.as_operation(), &state) };
+            let add = ir.ops_named(ir.root(), &["arith.addi"])[0];
+            Builder::before(ir, add).erase(add);
+        }
+        // The muli still uses the addi's result: destroying the addi would
+        // leave that use dangling, so `finish` refuses (and leaks it).
+        assert!(catch_unwind(AssertUnwindSafe(|| state.finish())).is_err());
+    }
+
+    fn ir_first<'c>(module: &'c Module<'c>, name: &str) -> OperationRef<'c, 'c> {
+        let mut found = None;
+        module.as_operation().walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
+            if found.is_none() && op.name().as_string_ref().as_str() == Ok(name) {
+                found = Some(op.to_raw());
+            }
+            melior::ir::operation::WalkResult::Advance
+        });
+        // SAFETY: an op of `module`, which the result borrows.
+        unsafe { OperationRef::from_raw(found.expect("op")) }
+    }
+}
