@@ -7,6 +7,7 @@ disk caches (keyed by the IR text, kernel, target and compiler). Its
 signature is the IR function's: arguments are checked against it."""
 import os
 import re
+import collections
 import threading
 
 import numpy as np
@@ -14,9 +15,13 @@ import numpy as np
 from . import _arrays, _cache, _launch, _native, _streams, _types
 from . import ir as _ir
 
-# (text, kernel, target, arch) -> loaded HostProgram / CudaProgram, shared by
-# Program objects made from the same text.
-_LOADED = {}
+# (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
+# shared by Program objects made from the same text: the most recently used
+# _LOADED_MAX. Each Program keeps what it loaded itself (`_loaded`), so the
+# bound only ends sharing with Programs made later; a dropped Program's code
+# is freed once nothing here holds it.
+_LOADED = collections.OrderedDict()
+_LOADED_MAX = 256
 _LOCK = threading.Lock()
 _SIG_TYPES = {}
 
@@ -279,8 +284,11 @@ class Program:
             prog = _LOADED.get(gkey)
             if prog is not None:
                 _launch._count("memory_hits")
+                _LOADED.move_to_end(gkey)
             else:
                 prog = _LOADED[gkey] = self._build(target, arch, lines)
+                while len(_LOADED) > _LOADED_MAX:
+                    _LOADED.popitem(last=False)
         self._loaded[key] = prog
         return prog
 

@@ -119,6 +119,32 @@ def test_launch_host_fast_path_and_caches(native, host_target, rng):
     assert pydev.stats()["compiles"] == after["compiles"]
 
 
+def test_the_shared_program_cache_is_bounded(native, host_target, rng, monkeypatch):
+    # Programs of one text share what they loaded, up to _LOADED_MAX entries
+    # (least recently used first out); each Program keeps its own.
+    from pydev import _program
+
+    monkeypatch.setattr(_program, "_LOADED", type(_program._LOADED)())
+    monkeypatch.setattr(_program, "_LOADED_MAX", 2)
+    base = saxpy_program().text
+    x, y = rng.random(256, dtype=np.float32), rng.random(256, dtype=np.float32)
+    programs = []
+    for k in range(3):  # three texts: a comment makes each its own entry
+        p = pydev.Program(f"// variant {k}\n{base}", kernel="saxpy")
+        out = np.full_like(x, np.nan)
+        device.launch(p, float(k + 1), x, y, out, grid=1, block=256, stream=pydev.default_stream())
+        np.testing.assert_allclose(out, np.float32(k + 1) * x + y, rtol=1e-6)
+        programs.append(p)
+        assert len(_program._LOADED) == min(k + 1, 2)
+    # The first text's entry went; its Program still launches what it loaded.
+    assert not any(key[0] == programs[0].text for key in _program._LOADED)
+    before = pydev.stats()["compiles"]
+    out = np.full_like(x, np.nan)
+    device.launch(programs[0], 4.0, x, y, out, grid=1, block=256, stream=pydev.default_stream())
+    np.testing.assert_allclose(out, np.float32(4.0) * x + y, rtol=1e-6)
+    assert pydev.stats()["compiles"] == before
+
+
 def test_disk_cache_serves_another_process(native, tmp_path, rng):
     code = (
         "import numpy as np, pydev, cuda.device as device, kernels\n"
