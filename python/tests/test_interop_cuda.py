@@ -61,6 +61,9 @@ def test_a_cache_that_cannot_be_written_still_links(cudalink, tmp_path, monkeypa
             pytest.skip("root writes into read-only directories")
     (tmp_path / "out").mkdir()
     monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "cache"))
+    from pydev import _cache
+
+    monkeypatch.setattr(_cache, "_WARNED", set())  # one warning per process: this test's own
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         cubin = _linked_cubin(tmp_path / "out")
