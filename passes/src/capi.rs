@@ -402,38 +402,52 @@ pub struct RunState {
 }
 
 impl RunState {
-    /// Destroys the ops the run erased, each once no op uses its results
-    /// any more (its users erased after it are destroyed first). Panics if
-    /// an erased op's result is still used by IR the run kept: destroying
-    /// the op would leave that use dangling.
+    /// Destroys the ops the run erased. Their operands, and those of the ops
+    /// inside them, were dropped when they were erased, so only IR the run
+    /// kept can still use a value one of them defines; such an op is not
+    /// destroyed (that use would dangle) but leaked, and `finish` panics.
     pub fn finish(self) {
-        let mut pending = self.erased.into_inner();
-        while !pending.is_empty() {
-            let before = pending.len();
-            pending.retain(|&op| {
-                if !results_unused(op) {
-                    return true;
-                }
+        let mut used = 0;
+        for op in self.erased.into_inner() {
+            if !defines_used_values(op) {
                 // SAFETY: `op` was unlinked from the IR by `PassIr::erase`,
-                // so nothing owns it but this list (each op is listed once);
-                // its results are unused; the run is over, so no reference
-                // into it is left.
+                // so nothing owns it but this list (an op is erased once: it
+                // is no longer under the root); nothing uses a value it
+                // defines (checked); the run is over, so no reference into
+                // it is left.
                 unsafe { mlir_sys::mlirOperationDestroy(op) };
-                false
-            });
-            assert!(pending.len() < before, "pydev: a pass erased an op whose results are still used");
+            } else {
+                used += 1;
+            }
         }
+        assert!(used == 0, "pydev: a pass erased {used} op(s) whose values are still used");
     }
 }
 
-/// Whether no result of the live op `op` is used.
-fn results_unused(op: mlir_sys::MlirOperation) -> bool {
-    // SAFETY: `op` is a live operation (its caller's contract); its results
-    // are live values.
-    unsafe {
-        (0..mlir_sys::mlirOperationGetNumResults(op))
-            .all(|i| mlir_sys::mlirValueGetFirstUse(mlir_sys::mlirOperationGetResult(op, i)).ptr.is_null())
+/// Whether a value that the live op `op` or an op inside it defines (a
+/// result or a block argument) has a use.
+fn defines_used_values(op: mlir_sys::MlirOperation) -> bool {
+    use melior::ir::BlockLike;
+    fn used(v: mlir_sys::MlirValue) -> bool {
+        // SAFETY: a live value.
+        !unsafe { mlir_sys::mlirValueGetFirstUse(v) }.ptr.is_null()
     }
+    let mut found = false;
+    // SAFETY: `op` is live (its caller's contract); the reference is used
+    // in this function only.
+    let op = unsafe { OperationRef::from_raw(op) };
+    op.walk(melior::ir::operation::WalkOrder::PreOrder, |o| {
+        found |= o.results().any(|r| used(r.to_raw()));
+        for region in o.regions() {
+            let mut block = region.first_block();
+            while let Some(b) = block {
+                found |= (0..b.argument_count()).any(|i| used(b.argument(i).expect("below the count").to_raw()));
+                block = b.next_in_region();
+            }
+        }
+        melior::ir::operation::WalkResult::Advance
+    });
+    found
 }
 
 impl<'c> PassIr<'c> {
@@ -453,8 +467,9 @@ impl<'c> PassIr<'c> {
     }
 
     /// Unlinks `op` (under the root, not the root) from the IR; it is
-    /// destroyed after the run (see [`PassIr`]). Its results must be unused
-    /// by then (`RunState::finish` panics otherwise).
+    /// destroyed after the run (see [`PassIr`]). The values it defines (its
+    /// results, and those of the ops inside it) must be unused by then
+    /// (`RunState::finish` panics otherwise).
     pub fn erase(self, op: OperationRef<'c, '_>) {
         self.check(op.to_raw(), "an op");
         assert!(op.to_raw().ptr != self.root.to_raw().ptr, "pydev: a pass erased the op it runs on");

@@ -386,6 +386,38 @@ func.func @f(%a: i32) -> i32 {
     }
 
     #[test]
+    fn an_op_defining_a_used_value_inside_is_not_destroyed() {
+        let ctx = pydev_dialect::new_context();
+        let module = Module::parse(
+            &ctx,
+            r#"
+func.func @f(%a: i32) -> i32 {
+  %r = scf.execute_region -> i32 {
+    %0 = arith.addi %a, %a : i32
+    scf.yield %0 : i32
+  }
+  %1 = arith.muli %r, %r : i32
+  return %1 : i32
+}"#,
+        )
+        .unwrap();
+        let state = RunState::default();
+        {
+            // SAFETY: as in `ir_outside_the_root_is_refused`.
+            let ir = unsafe { PassIr::new(module.as_operation(), &state) };
+            let region_op = ir.ops_named(ir.root(), &["scf.execute_region"])[0];
+            let add = ir.ops_named(region_op, &["arith.addi"])[0];
+            let mul = ir.ops_named(ir.root(), &["arith.muli"])[0];
+            // The muli now uses a value defined inside the op erased next.
+            ir.set_operand(mul, 1, ir.value(add.result(0).unwrap().into()));
+            let b = Builder::before(ir, region_op);
+            let zero = b.value("arith.constant", &[], b.ty("i32"), &[b.named("value", b.attr("0 : i32"))]);
+            b.replace(region_op, &[zero]);
+        }
+        assert!(catch_unwind(AssertUnwindSafe(|| state.finish())).is_err());
+    }
+
+    #[test]
     fn an_erased_op_with_used_results_is_not_destroyed() {
         let ctx = pydev_dialect::new_context();
         let module = Module::parse(&ctx, F).unwrap();
