@@ -8,7 +8,8 @@
 //! whose contract is established once, where the pass callback creates it
 //! (`ir::external_pass`), and whose methods are therefore safe. Erasing
 //! an op through the token only unlinks it: it is destroyed after the run,
-//! when no reference into it can be left (docs/ARCHITECTURE.md, "unsafe").
+//! when no reference into it can be left (docs/ARCHITECTURE.md, "A pass
+//! reaches the IR through the token of its run").
 
 use melior::{
     ir::{
@@ -509,16 +510,15 @@ impl<'c> PassIr<'c> {
 
     /// Panics unless `op` is the root or lies under it (IR the run owns).
     fn check(self, op: mlir_sys::MlirOperation, what: &str) {
-        let mut cur = op;
-        while !cur.ptr.is_null() {
-            if cur.ptr == self.root.to_raw().ptr {
-                return;
-            }
-            // SAFETY: `cur` is `op` (alive: the caller holds a reference to
-            // it) or an ancestor of it, which outlives it.
-            cur = unsafe { mlir_sys::mlirOperationGetParentOperation(cur) };
+        if !self.encloses(self.root.to_raw(), op) {
+            panic!("pydev: a pass used {what} outside the op it runs on");
         }
-        panic!("pydev: a pass used {what} outside the op it runs on");
+    }
+
+    /// Whether `op` is the root or lies under it: false for an op erased
+    /// during the run, or inside one (still allocated: see [`PassIr`]).
+    pub fn contains(self, op: OperationRef<'c, '_>) -> bool {
+        self.encloses(self.root.to_raw(), op.to_raw())
     }
 
     /// The op owning a live block (null if it is in no region).
@@ -630,7 +630,8 @@ impl<'c> PassIr<'c> {
         unsafe { take_body(to, source.region(0).expect("a region to move")) }
     }
 
-    /// Whether `outer` is `inner` or an ancestor of it (both live).
+    /// Whether `outer` is `inner` or an ancestor of it (`inner` live: the
+    /// caller holds a reference to it).
     fn encloses(self, outer: mlir_sys::MlirOperation, inner: mlir_sys::MlirOperation) -> bool {
         let mut cur = inner;
         while !cur.ptr.is_null() {
