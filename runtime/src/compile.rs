@@ -123,9 +123,58 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
     Ok(())
 }
 
-fn context() -> Context {
+/// Compiles one context serves before a fresh one replaces it: its uniqued
+/// types, attributes and locations accumulate, so reuse is bounded.
+const CONTEXT_USES: u32 = 64;
+
+thread_local! {
+    /// This thread's pipeline context between compiles, how many it served,
+    /// and the process that made it.
+    static CONTEXT: RefCell<Option<(Context, u32, u32)>> = const { RefCell::new(None) };
+}
+
+/// A pipeline context for one compile. Making one (every dialect loaded)
+/// cost 2-4 ms, a third of a small kernel's compile, so the thread's
+/// context is reused: this takes it and gives it back when dropped. Every
+/// module of the compile is dropped before it (it borrows the context), and
+/// every diagnostic handler is detached by the code that attached it; a
+/// compile that panics drops its context instead of giving it back. A
+/// process forked after a compile does not reuse its parent's context: the
+/// context's thread pool has no threads in the child (a parallel pass would
+/// wait forever), so the child forgets it (dropping it would join threads
+/// that do not exist) and makes its own.
+pub(crate) struct PipelineContext(Option<(Context, u32, u32)>);
+
+impl std::ops::Deref for PipelineContext {
+    type Target = Context;
+    fn deref(&self) -> &Context {
+        &self.0.as_ref().expect("a context until dropped").0
+    }
+}
+
+impl Drop for PipelineContext {
+    fn drop(&mut self) {
+        if let Some((context, uses, pid)) = self.0.take() {
+            if uses < CONTEXT_USES && !std::thread::panicking() {
+                // A thread that is exiting has no slot left: the context is dropped.
+                let _ = CONTEXT.try_with(|slot| *slot.borrow_mut() = Some((context, uses, pid)));
+            }
+        }
+    }
+}
+
+pub(crate) fn context() -> PipelineContext {
     pydev_passes::register_pipeline_passes();
-    pydev_dialect::new_pipeline_context()
+    let pid = std::process::id();
+    let reused = match CONTEXT.try_with(|slot| slot.borrow_mut().take()).ok().flatten() {
+        Some((context, _, made_by)) if made_by != pid => {
+            std::mem::forget(context); // the parent's, across fork(): see PipelineContext
+            None
+        }
+        other => other,
+    };
+    let (context, uses, _) = reused.unwrap_or_else(|| (pydev_dialect::new_pipeline_context(), 0, pid));
+    PipelineContext(Some((context, uses + 1, pid)))
 }
 
 /// The text of `stage` for `src` compiled for `target`.

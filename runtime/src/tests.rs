@@ -479,3 +479,39 @@ fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
         assert_eq!(ys[k], 2.5 * xs[k], "element {k}");
     }
 }
+
+/// What a fresh pipeline context costs (a compile reuses its thread's):
+/// `cargo test -p pydev-runtime --lib pipeline_context_cost -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn pipeline_context_cost() {
+    drop(pydev_dialect::new_pipeline_context());
+    let n = 50;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        drop(pydev_dialect::new_pipeline_context());
+    }
+    eprintln!("new_pipeline_context: {:.2} ms", t.elapsed().as_secs_f64() * 1e3 / f64::from(n));
+}
+
+#[test]
+fn a_reused_context_compiles_as_a_fresh_one() {
+    // Compiles share their thread's context (compile::context): a kernel
+    // compiled after others, after a failed compile, and after the context
+    // was replaced gives the text it gives first.
+    use crate::compile::{compile_stage, Target};
+    let free = FreeNames::new();
+    let src = |function, signature| Source { file_name: "kernels.py", text: KERNELS, function, signature, free: &free, program: None };
+    let options = CompileOptions::default();
+    let ptx = |function, signature| compile_stage(&src(function, signature), &Target::Cuda("sm_80".into()), "llvm", &options).unwrap_or_else(|e| panic!("{e}"));
+    let first = ptx("block_sum", "float32[::1], readonly float32[::1]");
+    ptx("transpose", "float32[:, ::1], readonly float32[:, ::1]");
+    let bad = compile_stage(&src("block_sum", "float32[::1]"), &Target::Cuda("sm_80".into()), "llvm", &options).expect_err("one argument short");
+    assert!(bad.contains("block_sum"), "{bad}");
+    assert_eq!(ptx("block_sum", "float32[::1], readonly float32[::1]"), first);
+    for _ in 0..70 {
+        // past CONTEXT_USES: a fresh context
+        ptx("vector_add", "float32[::1], readonly float32[::1], readonly float32[::1]");
+    }
+    assert_eq!(ptx("block_sum", "float32[::1], readonly float32[::1]"), first);
+}
