@@ -22,13 +22,16 @@ pub struct Builder<'c> {
     pub loc: Location<'c>,
     /// The run's token (see [`PassIr`]).
     pub ir: PassIr<'c>,
+    /// The op this builder inserts before, if any: an erased one is out of
+    /// its block, and inserting before it is refused.
+    anchor: Option<OperationRef<'c, 'c>>,
     rewriter: IrRewriter<'c>,
 }
 
 impl<'c> Builder<'c> {
     pub fn before(ir: PassIr<'c>, op: OperationRef<'c, '_>) -> Self {
         let op = ir.detach(op);
-        Self { ctx: ir.context(), loc: op.location(), ir, rewriter: IrRewriter::from_op(op) }
+        Self { ctx: ir.context(), loc: op.location(), ir, anchor: Some(op), rewriter: IrRewriter::from_op(op) }
     }
 
     /// A builder appending to `block` (at the location `loc`).
@@ -37,7 +40,7 @@ impl<'c> Builder<'c> {
         let ctx = ir.context();
         let rewriter = IrRewriter::new(ctx);
         rewriter.as_rewriter_base().set_insertion_point_to_end(block);
-        Self { ctx, loc, ir, rewriter }
+        Self { ctx, loc, ir, anchor: None, rewriter }
     }
 
     pub fn ty(&self, text: &str) -> Type<'c> {
@@ -72,6 +75,9 @@ impl<'c> Builder<'c> {
     /// Inserts an op built elsewhere at this builder's position; its
     /// operands must be defined under the run's root (checked).
     pub fn insert_op(&self, op: melior::ir::Operation<'c>) -> OperationRef<'c, 'c> {
+        if let Some(anchor) = self.anchor {
+            assert!(self.ir.contains(anchor), "pydev: a pass built before an op it had erased");
+        }
         let op = self.ir.detach(self.rewriter.as_rewriter_base().insert(op));
         self.ir.check_operands(op);
         op
@@ -389,6 +395,9 @@ func.func @f(%a: i32) -> i32 {
             assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 0, v))).is_err());
             assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 2, ir.value(own.operand(0).unwrap())))).is_err());
             assert!(catch_unwind(AssertUnwindSafe(|| ir.erase(ir.root()))).is_err());
+            // Building before an erased op (out of its block) is refused.
+            b.replace(own, &[ir.value(own.operand(0).unwrap())]);
+            assert!(catch_unwind(AssertUnwindSafe(|| b.const_int(b.i32(), 1))).is_err());
         }
         state.finish();
         assert!(module.as_operation().verify());
