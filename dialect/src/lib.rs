@@ -14,6 +14,7 @@ pub mod abi;
 pub mod attrs;
 mod capi;
 pub mod ops;
+pub mod simt;
 pub mod types;
 
 pub use attrs::enum_value;

@@ -89,30 +89,16 @@ pub const INFO: PassInfo = PassInfo {
 pub use pydev_dialect::abi::{error_code, warp_op};
 use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, private_kind};
 
-const FIBER_OPS: &[&str] = &[
-    ops::SyncThreadsOperation::NAME,
-    ops::SyncThreadsCountOperation::NAME,
-    ops::SyncThreadsAndOperation::NAME,
-    ops::SyncThreadsOrOperation::NAME,
-    ops::SyncWarpOperation::NAME,
-    ops::ActiveMaskOperation::NAME,
-    ops::VoteOperation::NAME,
-    ops::ShuffleOperation::NAME,
-    ops::MatchAnyOperation::NAME,
-    ops::MatchAllOperation::NAME,
-    ops::AtomicWaitOperation::NAME,
-];
-
 const DIVISIONS: &[&str] = &["arith.divsi", "arith.floordivsi", "arith.ceildivsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivui"];
 
-/// The block and warp barriers (`syncthreads*`, `syncwarp`).
-const SYNC_OPS: &[&str] = &[
-    ops::SyncThreadsOperation::NAME,
-    ops::SyncThreadsCountOperation::NAME,
-    ops::SyncThreadsAndOperation::NAME,
-    ops::SyncThreadsOrOperation::NAME,
-    ops::SyncWarpOperation::NAME,
-];
+/// The barriers (`syncthreads*`, `syncwarp`).
+use pydev_dialect::simt::BARRIERS as SYNC_OPS;
+
+/// What runs a kernel's threads as fibers (or split at barriers): the
+/// barriers, the warp collectives and atomic waits.
+fn fiber_ops() -> Vec<&'static str> {
+    SYNC_OPS.iter().chain(pydev_dialect::simt::WARP_COLLECTIVES).copied().chain([ops::AtomicWaitOperation::NAME]).collect()
+}
 
 fn run(ir: PassIr) -> Result<(), ()> {
     let module = ir.root();
@@ -124,7 +110,8 @@ fn run(ir: PassIr) -> Result<(), ()> {
     }
     // Interoperable device functions keep their C signature: no context.
     let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute(attr::INTEROP) && !f.has_attribute(attr::KERNEL));
-    let needs_fibers = !ir.ops_named(module, FIBER_OPS).is_empty();
+    let fiber_ops = fiber_ops();
+    let needs_fibers = !ir.ops_named(module, &fiber_ops).is_empty();
     let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
     let defined: Vec<String> = funcs.iter().map(|f| capi::sym_name(*f)).collect();
 
@@ -182,13 +169,14 @@ fn run(ir: PassIr) -> Result<(), ()> {
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
         let handled = name.starts_with("gpu.")
             || SYNC_OPS.contains(&name.as_str())
-            || matches!(name.as_str(), ops::ActiveMaskOperation::NAME | ops::LaneMaskLtOperation::NAME | ops::VoteOperation::NAME | ops::ShuffleOperation::NAME | ops::MatchAnyOperation::NAME | ops::MatchAllOperation::NAME | ops::CastOperation::NAME | "func.call")
+            || pydev_dialect::simt::WARP_COLLECTIVES.contains(&name.as_str())
+            || matches!(name.as_str(), ops::LaneMaskLtOperation::NAME | ops::CastOperation::NAME | "func.call")
             || DIVISIONS.contains(&name.as_str());
         if !handled {
             continue;
         }
         let Some(ctx_value) = context_arg(ir, op) else {
-            let needs_context = name.starts_with("gpu.") || SYNC_OPS.contains(&name.as_str()) || FIBER_OPS.contains(&name.as_str()) || name == ops::LaneMaskLtOperation::NAME;
+            let needs_context = name.starts_with("gpu.") || fiber_ops.contains(&name.as_str()) || name == ops::LaneMaskLtOperation::NAME;
             if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(ir, op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
                 capi::emit_error(op.location(), &format!("'{name}' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context"));
                 ok = false;

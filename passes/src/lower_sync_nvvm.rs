@@ -45,24 +45,16 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-const NAMES: &[&str] = &[
-    ops::SyncThreadsOperation::NAME,
-    ops::SyncThreadsCountOperation::NAME,
-    ops::SyncThreadsAndOperation::NAME,
-    ops::SyncThreadsOrOperation::NAME,
-    ops::SyncWarpOperation::NAME,
-    ops::ActiveMaskOperation::NAME,
-    ops::LaneMaskLtOperation::NAME,
-    ops::VoteOperation::NAME,
-    ops::ShuffleOperation::NAME,
-    ops::MatchAnyOperation::NAME,
-    ops::MatchAllOperation::NAME,
-    ops::CastOperation::NAME,
-];
+/// The ops this pass lowers: the barriers and warp collectives
+/// (`pydev_dialect::simt`), `lanemask_lt` and warp-mask casts.
+fn names() -> Vec<&'static str> {
+    let simt = pydev_dialect::simt::BARRIERS.iter().chain(pydev_dialect::simt::WARP_COLLECTIVES).copied();
+    simt.chain([ops::LaneMaskLtOperation::NAME, ops::CastOperation::NAME]).collect()
+}
 
 fn run(ir: PassIr) -> Result<(), ()> {
     let root = ir.root();
-    rewrite_all(ir, root, NAMES, lower)
+    rewrite_all(ir, root, &names(), lower)
 }
 
 /// A warp mask or integer operand as i32.
