@@ -12,10 +12,17 @@ Nothing here raises: a cache that cannot be read or written (a read-only
 or full disk, a file where the directory should be, no permission) only
 makes things slower, and says so once per process with a RuntimeWarning
 (docs/reliability.md, "Cache")."""
-import hashlib
 import os
 import tempfile
 import warnings
+
+try:  # CPython's own SHA-256: hashlib would load OpenSSL, 5 ms of `import cuda.device`
+    from _sha256 import sha256
+except ImportError:  # Python 3.12+ names it _sha2; other Pythons have hashlib's
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
 
 FORMAT = "pydev-cache-1"
 
@@ -31,7 +38,7 @@ def cache_key(source, consts, signature, target, stage, name, compiler, libdevic
     """SHA-256 (hex) of everything the compiled text depends on: the
     `program` description holds where each function is and the values its
     free names had (two kernels of one factory are two entries)."""
-    h = hashlib.sha256()
+    h = sha256()
     # A build with bounds checks (read from the environment by the compiler)
     # or with another libdevice is another entry.
     options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={libdevice}"
@@ -96,7 +103,7 @@ def load_bytes(key, suffix=".txt"):
     parts = header.split(b" ")
     if not sep or len(parts) != 3 or parts[0] != FORMAT.encode() or parts[1] != key.encode():
         return None
-    if hashlib.sha256(body).hexdigest().encode() != parts[2]:
+    if sha256(body).hexdigest().encode() != parts[2]:
         return None
     return body
 
@@ -110,7 +117,7 @@ def store(key, text, suffix=".txt"):
         if d is None:
             return False
         body = text if isinstance(text, bytes) else text.encode("utf-8")
-        data = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
+        data = f"{FORMAT} {key} {sha256(body).hexdigest()}\n".encode() + body
         path = entry_path(d, key, suffix)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=suffix)
@@ -139,7 +146,7 @@ def host_program(native, text, symbol, key, libraries=()):
     global _host_target
     if _host_target is None:
         _host_target = native.host_target()
-    okey = hashlib.sha256(f"{key} object {_host_target}".encode()).hexdigest()
+    okey = sha256(f"{key} object {_host_target}".encode()).hexdigest()
     obj = load_bytes(okey, ".o")
     if obj is not None:
         try:

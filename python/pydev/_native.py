@@ -11,8 +11,9 @@ cuda_stream_synchronize, cuda_stream_wait, cuda_synchronize, stats(); and,
 only where present, cuda_arch() and Dispatch (the launch fast path). The
 DLPack exporter (dlpack_capsule, dlpack_live_exports) is imported by
 _dlpack itself, which falls back to ctypes without the native module."""
-import hashlib
 import os
+
+from ._cache import sha256
 
 _MODULE = None
 _MISSING = None
@@ -92,5 +93,5 @@ def fingerprint():
                 parts += [str(st.st_size), str(st.st_mtime_ns)]
             except OSError:
                 pass
-        _FINGERPRINT = hashlib.sha256("\0".join(parts).encode()).hexdigest()[:16] + ":" + parts[0]
+        _FINGERPRINT = sha256("\0".join(parts).encode()).hexdigest()[:16] + ":" + parts[0]
     return _FINGERPRINT
