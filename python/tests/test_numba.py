@@ -754,6 +754,15 @@ K.vec_add[4, 256](Producer(dx), Producer(dy), Producer(out))
 l = fakecuda.launches()[-1]
 assert l.kernel == "vec_add" and l.descriptor(0)[0] == dx.__cuda_array_interface__["data"][0]
 assert l.descriptor(2) == (out.__cuda_array_interface__["data"][0], (1000,), (1,))
+
+# Devices as the driver reports them (the fake's: sm_90 and sm_80).
+d = cuda.get_current_device()
+assert (d.id, d.compute_capability) == (0, (9, 0)), (d.id, d.compute_capability)
+assert [x.compute_capability for x in cuda.list_devices()] == [(9, 0), (8, 0)]
+cuda.select_device(1)
+assert (cuda.get_current_device().id, cuda.get_current_device().compute_capability) == (1, (8, 0))
+assert cuda.current_context().device.name == b"CUDA device 1 (sm_80)"
+cuda.select_device(0)
 print("fake ok")
 """
     env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}

@@ -763,11 +763,17 @@ def as_cuda_array(obj):
 
 
 class _Device:
-    def __init__(self):
-        self.id = 0
-        target = _pydev.active_target()
-        self.name = b"pydev host target (CPU)" if target == "host" else b"CUDA device 0"
-        self.compute_capability = (9, 0)
+    """numba's Device, as far as pydev knows it: the current (or given)
+    device's ordinal, name and compute capability."""
+
+    def __init__(self, devnum=None):
+        if _pydev.active_target() == "host":
+            self.id, self.name, self.compute_capability = 0, b"pydev host target (CPU)", (9, 0)
+            return
+        d = _pydev.Device(devnum)
+        self.id = d.id
+        self.name = f"CUDA device {d.id} ({d.arch})".encode()
+        self.compute_capability = d.compute_capability
 
     def __repr__(self):
         return f"<pydev.numba device {self.id} on the {_pydev.active_target()} target>"
@@ -777,8 +783,8 @@ class _Device:
 
 
 class _Context:
-    def __init__(self):
-        self.device = _Device()
+    def __init__(self, devnum=None):
+        self.device = _Device(devnum)
 
     def synchronize(self):
         synchronize()
@@ -795,12 +801,14 @@ def get_current_device():
 
 
 def current_context(devnum=None):
-    return _Context()
+    return _Context(devnum)
 
 
 def select_device(n):
-    if n != 0:
+    if _pydev.active_target() != "host":
         _pydev.Device(n).set_current()
+    elif n != 0:
+        raise ValueError(f"there is no device {n} on the host target (only device 0)")
     return _Device()
 
 
@@ -810,4 +818,6 @@ def detect():
 
 
 def list_devices():
-    return [_Device()]
+    if _pydev.active_target() == "host":
+        return [_Device()]
+    return [_Device(i) for i in range(_pydev.device_count())]
