@@ -712,13 +712,26 @@ def test_stages():
 # --- the cuda target, under the fake CUDA driver ------------------------------------------
 
 
+def _under_fake_driver(fake_driver, tmp_path, code):
+    """Runs `code` in a new process whose libcuda is test/fakecuda (the
+    cuda target, no GPU); its standard output, after checking it succeeded."""
+    import sys
+    import test_fake_driver
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
+    here = os.path.dirname(os.path.abspath(__file__))
+    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
+               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout
+
+
 @host_only
 def test_cuda_path_under_the_fake_driver(fake_driver, tmp_path):
     """Launch configuration, streams, dynamic shared memory, device arrays
     and NumPy arguments (copied to the device and back) reach the driver as
     Numba-CUDA would hand them."""
-    import sys
-    import test_fake_driver
     code = """
 import struct
 import numpy as np
@@ -765,13 +778,7 @@ assert cuda.current_context().device.name == b"CUDA device 1 (sm_80)"
 cuda.select_device(0)
 print("fake ok")
 """
-    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-    here = os.path.dirname(os.path.abspath(__file__))
-    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
-               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "fake ok" in r.stdout
+    assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
 
 
 @host_only
@@ -915,8 +922,6 @@ def test_link_launches_on_the_fake_driver(fake_driver, tmp_path):
     from pydev import _cudalink
     if not _cudalink.available():
         pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
-    import sys
-    import test_fake_driver
     path = _ops(tmp_path)
     code = f"""
 import numpy as np
@@ -932,13 +937,7 @@ assert l.kernel == "k" and l.block == (64, 1, 1), l.kernel
 assert fakecuda.LIB.fakecuda_elf_modules() == 1  # the linked cubin, not the PTX
 print("linked ok")
 """
-    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-    here = os.path.dirname(os.path.abspath(__file__))
-    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
-               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "linked ok" in r.stdout
+    assert "linked ok" in _under_fake_driver(fake_driver, tmp_path, code)
 
 
 def test_link_file_contents_are_part_of_the_cache_keys(tmp_path):
@@ -1069,8 +1068,6 @@ def test_pinned_and_mapped_arrays(rng):
 def test_pinned_and_mapped_arrays_on_the_fake_driver(fake_driver, tmp_path):
     """cuda: page-locked memory from cuMemHostAlloc, freed when the array is
     collected; a mapped array is passed by its device address, in place."""
-    import sys
-    import test_fake_driver
     code = """
 import gc, ctypes
 import numpy as np
@@ -1118,13 +1115,7 @@ l = fakecuda.launches()
 assert len(l) == n + 1 and l[-1].descriptor(0)[0] not in (0, a.ctypes.data), l[-1].descriptor(0)
 print("pinned ok")
 """
-    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-    here = os.path.dirname(os.path.abspath(__file__))
-    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
-               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert "pinned ok" in r.stdout
+    assert "pinned ok" in _under_fake_driver(fake_driver, tmp_path, code)
 
 
 @host_only
