@@ -618,6 +618,57 @@ def _ptx_extern(ptx, symbol, linkage="extern"):
 COPY = "static __device__ __forceinline__ void __pydev_copy(char* d, const char* s, unsigned n) { for (unsigned i = 0; i < n; ++i) d[i] = s[i]; }"
 
 
+def _blob(blobs, m):
+    """(name, (align, size)) of the byte-blob struct with LLVM's register
+    layout of `m`, its definition added to `blobs`."""
+    size, align = _llvm_layout(m)
+    n = f"__pydev_reg_{align}_{size}"
+    blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
+    return n, (align, size)
+
+
+def _register_types(params, cparams, result, cres, blob):
+    """(types, layouts) of the parameters and (type, layout) of the result
+    as LLVM's PTX passes them: a scalar as its C type (layout None; a void
+    result "void"), anything else as a byte blob `blob(m)` names."""
+    rtypes, want = [], []
+    for (_, m), c in zip(params, cparams):
+        n, lay = (c, None) if isinstance(m, Scalar) else blob(m)
+        rtypes.append(n)
+        want.append(lay)
+    if result is None or isinstance(result, Scalar):
+        return rtypes, want, cres, ("void" if result is None else None)
+    return (rtypes, want, *blob(result))
+
+
+def _relayout_call(params, result, local_types, callee, result_types, to_llvm, local="b"):
+    """The C++ body that calls `callee` with arguments `a0, a1, ...` moved
+    into the other layout: into LLVM's register layout (`to_llvm`) or into
+    nvcc's, each non-scalar copied into a local of `local_types[i]`; the
+    result comes back the other way (`result_types`: (the callee's, the
+    caller's)); the locals are named `<local><i>`."""
+
+    def copies(dst, src, m, into_llvm):
+        return [f"__pydev_copy((char*)&{dst} + {ro if into_llvm else co}, (const char*)&{src} + {co if into_llvm else ro}, {n});" for co, ro, n in _chunks(m)]
+
+    body, args = [], []
+    for i, ((_, m), t) in enumerate(zip(params, local_types)):
+        if isinstance(m, Scalar):
+            args.append(f"a{i}")
+            continue
+        body.append(f"{t} {local}{i};")
+        body += copies(f"{local}{i}", f"a{i}", m, to_llvm)
+        args.append(f"{local}{i}")
+    call = f"{callee}({', '.join(args)})"
+    if result is None:
+        body.append(f"{call};")
+    elif isinstance(result, Scalar):
+        body.append(f"return {call};")
+    else:
+        body += [f"{result_types[0]} r = {call};", f"{result_types[1]} out;", *copies("out", "r", result, not to_llvm), "return out;"]
+    return body
+
+
 def cuda_adapters(declared, ptx):
     """CUDA C++ text (or "" when none is needed) of `__pydev_cabi_<name>`
     for each declared function [(name, params, result, site)] that the
@@ -630,51 +681,18 @@ def cuda_adapters(declared, ptx):
     decls, ctypes_ = cxx_signatures([(params, result) for _, params, result, *_ in declared])
 
     def blob(m):
-        size, align = _llvm_layout(m)
-        n = f"__pydev_reg_{align}_{size}"
-        blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
-        return n, (align, size)
+        return _blob(blobs, m)
 
     for (name, params, result, site, *_), (cparams, cres) in zip(declared, ctypes_):
         symbol = f"{ADAPTER_PREFIX}{name}"
         seen = _ptx_extern(ptx, symbol)
-        rtypes, want = [], []
-        for (_, m), c in zip(params, cparams):
-            if isinstance(m, Scalar):
-                rtypes.append(c)
-                want.append(None)
-            else:
-                n, lay = blob(m)
-                rtypes.append(n)
-                want.append(lay)
-        if result is None or isinstance(result, Scalar):
-            rres, want_r = cres, ("void" if result is None else None)
-        else:
-            rres, want_r = blob(result)
+        rtypes, want, rres, want_r = _register_types(params, cparams, result, cres, blob)
         if seen != (want, want_r):
             raise LinkError(
                 f"{site}: error: the PTX calls the adapter of the declared interoperable function '{name}' with parameters "
                 f"{seen} (align, bytes), where the adapter takes {(want, want_r)}: LLVM's layout is not the one pydev expects"
             )
-        body = []
-        args = []
-        for i, ((_, m), c) in enumerate(zip(params, cparams)):
-            if isinstance(m, Scalar):
-                args.append(f"a{i}")
-                continue
-            body.append(f"{c} c{i};")
-            body += [f"__pydev_copy((char*)&c{i} + {co}, (const char*)&a{i} + {ro}, {n});" for co, ro, n in _chunks(m)]
-            args.append(f"c{i}")
-        call = f"{name}({', '.join(args)})"
-        if result is None:
-            body.append(f"{call};")
-        elif isinstance(result, Scalar):
-            body.append(f"return {call};")
-        else:
-            body.append(f"{cres} r = {call};")
-            body.append(f"{rres} out;")
-            body += [f"__pydev_copy((char*)&out + {ro}, (const char*)&r + {co}, {n});" for co, ro, n in _chunks(result)]
-            body.append("return out;")
+        body = _relayout_call(params, result, cparams, name, (cres, rres), to_llvm=False, local="c")
         lines.append(f'extern "C" __device__ {cres} {name}({", ".join(cparams)});')
         sig = ", ".join(f"{t} a{i}" for i, t in enumerate(rtypes))
         lines.append(f'extern "C" __device__ {rres} {symbol}({sig}) {{\n  ' + "\n  ".join(body) + "\n}")
@@ -705,38 +723,14 @@ def cuda_entry(ptx, name, params, result, site):
     blobs = {}
 
     def blob(m):
-        size, align = _llvm_layout(m)
-        n = f"__pydev_reg_{align}_{size}"
-        blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
-        return n, (align, size)
+        return _blob(blobs, m)
 
     decls, [(cparams, cres)] = cxx_signatures([(params, result)])
-    rtypes, want = [], []
-    for (_, m), c in zip(params, cparams):
-        n, lay = (c, None) if isinstance(m, Scalar) else blob(m)
-        rtypes.append(n)
-        want.append(lay)
-    rres, want_r = (cres, "void" if result is None else None) if result is None or isinstance(result, Scalar) else blob(result)
+    rtypes, want, rres, want_r = _register_types(params, cparams, result, cres, blob)
     if seen != (want, want_r):
         raise LinkError(f"{site}: error: the PTX of the interoperable function '{name}' has parameters {seen} (align, bytes), where its C entry expects {(want, want_r)}")
     ptx = re.sub(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", f"{PY_PREFIX}{name}", ptx)
-    body, args = [], []
-    for i, ((_, m), t) in enumerate(zip(params, rtypes)):
-        if isinstance(m, Scalar):
-            args.append(f"a{i}")
-            continue
-        body.append(f"{t} b{i};")
-        body += [f"__pydev_copy((char*)&b{i} + {ro}, (const char*)&a{i} + {co}, {n});" for co, ro, n in _chunks(m)]
-        args.append(f"b{i}")
-    call = f"{PY_PREFIX}{name}({', '.join(args)})"
-    if result is None:
-        body.append(f"{call};")
-    elif isinstance(result, Scalar):
-        body.append(f"return {call};")
-    else:
-        body += [f"{rres} r = {call};", f"{cres} out;"]
-        body += [f"__pydev_copy((char*)&out + {co}, (const char*)&r + {ro}, {n});" for co, ro, n in _chunks(result)]
-        body.append("return out;")
+    body = _relayout_call(params, result, rtypes, f"{PY_PREFIX}{name}", (rres, cres), to_llvm=True)
     cxx = "\n".join([
         "// pydev: the nvcc-layout entry of a Python interoperable function (python/pydev/_interop.py cuda_entry)",
         decls, *blobs.values(), COPY,
