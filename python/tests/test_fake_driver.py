@@ -161,10 +161,7 @@ def test_to_device_keeps_fortran_order_and_strided_views_compact(run):
         t = _arrays.from_dlpack(d, 0)
         assert (t.data, t.shape, t.strides, t.device) == (d._ptr, (7, 5), (1, 7), "cuda"), vars(t)
         assert _arrays.from_cai(d, 0).strides == (1, 7)
-        class CAIOnly:
-            def __init__(self, a):
-                self.__cuda_array_interface__ = a.__cuda_array_interface__
-                self.a = a
+        from producers import CAIOnly
         back = pydev.to_device(CAIOnly(d)).copy_to_host()
         assert back.flags.f_contiguous and np.array_equal(back, h)
         # A launch hands the kernel Fortran element strides (m[i, j] is
@@ -335,17 +332,7 @@ def test_host_arrays_and_foreign_device_arrays(run):
         else:
             raise AssertionError("a NumPy array on cuda must be refused")
 
-        class CAI:  # another library's device array, on its own stream
-            def __init__(self, arr, stream):
-                self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=stream)
-
-        class DLPack:
-            def __init__(self, arr):
-                self.arr = arr
-            def __dlpack__(self, **kw):
-                return self.arr.__dlpack__(**kw)
-            def __dlpack_device__(self):
-                return self.arr.__dlpack_device__()
+        from producers import CAIOnly as CAI, DLPackOnly as DLPack  # another library's device arrays
 
         other = pydev.create_stream()
         device.launch(kernels.vector_add, out, CAI(src, other.handle), DLPack(src), grid=1, block=32, stream=s)

@@ -14,6 +14,7 @@ import pydev  # noqa: E402
 from pydev import _cache  # noqa: E402
 
 import kernels  # noqa: E402
+from producers import CAIOnly, DLPackOnly  # noqa: E402 - other frameworks' arrays, one protocol each
 
 
 @pytest.fixture(autouse=True)
@@ -28,25 +29,6 @@ def rng():
 
 def poisoned(shape, dtype=np.float32):
     return pydev.to_device(np.full(shape, np.nan, dtype))
-
-
-class CAIOnly:
-    """Another framework's array, seen through the CUDA Array Interface only."""
-
-    def __init__(self, owner):
-        self.owner = owner
-        self.__cuda_array_interface__ = owner.__cuda_array_interface__
-
-
-class DLPackOnly:
-    def __init__(self, owner):
-        self.owner = owner
-
-    def __dlpack__(self, **kw):
-        return self.owner.__dlpack__(**kw)
-
-    def __dlpack_device__(self):
-        return self.owner.__dlpack_device__()
 
 
 def test_active_target_is_cuda():

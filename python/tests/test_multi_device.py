@@ -213,13 +213,7 @@ def test_arguments_on_another_device_are_refused_naming_them(run):
         assert fast() == 1
 
         # DLPack producers, by __dlpack_device__ / the exported device
-        class DL:
-            def __init__(self, arr):
-                self.arr = arr
-            def __dlpack__(self, **kw):
-                return self.arr.__dlpack__(**kw)
-            def __dlpack_device__(self):
-                return self.arr.__dlpack_device__()
+        from producers import DLPackOnly as DL
         for _ in range(2):
             device.launch(kernels.vector_add, DL(out), DL(x), DL(y), grid=1, block=n, stream=s)
         assert fast() == 2
@@ -233,9 +227,7 @@ def test_arguments_on_another_device_are_refused_naming_them(run):
                 "argument 0 ('out') is on cuda device 1")
 
         # CUDA Array Interface producers, by the driver's word on the pointer
-        class CAI:
-            def __init__(self, arr):
-                self.__cuda_array_interface__ = arr.__cuda_array_interface__
+        from producers import CAIOnly as CAI
         for _ in range(2):
             device.launch(kernels.vector_add, CAI(out), CAI(x), CAI(y), grid=1, block=n, stream=s)
         assert fast() == 4
@@ -253,9 +245,7 @@ def test_one_device(run):
     run(script("""
         assert pydev.device_count() == 1
         refused(lambda: pydev.Device(1), "there is no cuda device 1", "1 device (0)")
-        class CAI:
-            def __init__(self, arr):
-                self.__cuda_array_interface__ = arr.__cuda_array_interface__
+        from producers import CAIOnly as CAI
         x, y, out = arrays()
         s = pydev.create_stream()
         for _ in range(3):
@@ -290,17 +280,9 @@ NAMES = ("cuCtxGetCurrent", "cuCtxSetCurrent", "cuCtxGetDevice", "cuCtxPushCurre
          "cuStreamQuery", "cuStreamSynchronize", "cuLaunchKernel")
 s, other = pydev.create_stream(), pydev.create_stream()
 
-class CAI:
-    def __init__(self, arr, stream=None):
-        self.arr = arr  # its memory stays allocated
-        self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=stream)
-class DL:
-    def __init__(self, arr):
-        self.arr = arr
-    def __dlpack__(self, **kw):
-        return self.arr.__dlpack__(**kw)
-    def __dlpack_device__(self):
-        return self.arr.__dlpack_device__()
+from producers import CAIOnly, DLPackOnly as DL
+def CAI(arr, stream=None):
+    return CAIOnly(arr, stream)
 class Both(DL):  # CuPy: DLPack wins
     @property
     def __cuda_array_interface__(self):
