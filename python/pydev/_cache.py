@@ -87,7 +87,7 @@ def load(key):
 
 def load_bytes(key, suffix=".txt"):
     """The cached bytes for `key`, or None (missing, off, unreadable, corrupt).
-    `suffix`: ".txt" for compiled text, ".o" for host object code."""
+    `suffix`: ".txt" for compiled text, ".image" for host images."""
     try:
         d = cache_dir()
         if d is None:
@@ -140,22 +140,23 @@ _host_target = None
 
 def host_program(native, text, symbol, key, libraries=()):
     """The host program of `llvm` stage `text` (cache entry `key`), loaded
-    from its object code when the cache has it (a new process then runs no
-    LLVM), else compiled and its object stored beside the text, keyed with
-    the CPU it was compiled for."""
+    from its host image (object code and the module's metadata) when the
+    cache has it: a new process then makes no MLIR context and runs no LLVM
+    compile. Else compiled, and its image stored beside the text, keyed
+    with the CPU it was compiled for."""
     global _host_target
     if _host_target is None:
         _host_target = native.host_target()
-    okey = sha256(f"{key} object {_host_target}".encode()).hexdigest()
-    obj = load_bytes(okey, ".o")
-    if obj is not None:
+    ikey = sha256(f"{key} image {_host_target}".encode()).hexdigest()
+    image = load_bytes(ikey, ".image")
+    if image is not None:
         try:
-            return native.HostProgram(text, symbol, libraries=list(libraries), object=obj)
+            return native.HostProgram(text, symbol, libraries=list(libraries), object=image)
         except Exception:
             pass  # an unusable entry: compile again and replace it
-    obj = native.host_object(text, symbol)
-    store(okey, obj, ".o")
-    return native.HostProgram(text, symbol, libraries=list(libraries), object=obj)
+    image = native.host_object(text, symbol)
+    store(ikey, image, ".image")
+    return native.HostProgram(text, symbol, libraries=list(libraries), object=image)
 
 
 def entries():

@@ -229,9 +229,10 @@ fn compile_ir(
     py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
 }
 
-/// The object code of kernel `kernel` of host `llvm` stage text (bytes),
-/// for `HostProgram(..., object=...)`; a disk cache keeps it beside the text
-/// (keyed with `host_target()`) so that a new process runs LLVM for nothing.
+/// The host image of kernel `kernel` of host `llvm` stage text (bytes: its
+/// object code and the module's metadata), for `HostProgram(..., object=...)`;
+/// a disk cache keeps it beside the text (keyed with `host_target()`) so that
+/// a new process loads the kernel with no MLIR context and no LLVM compile.
 #[pyfunction]
 #[pyo3(signature = (llvm_text, kernel, opt_level=3))]
 fn host_object<'py>(py: Python<'py>, llvm_text: &str, kernel: &str, opt_level: u8) -> PyResult<Bound<'py, PyBytes>> {
@@ -261,7 +262,8 @@ impl HostProgram {
             JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
         }
         // `libraries`: shared libraries built from the kernel's link= files;
-        // `object`: the module's code from `host_object` (a disk cache's).
+        // `object`: the kernel's image from `host_object` (a disk cache's),
+        // loaded without parsing `llvm_text`.
         let inner = py.detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries, object)).map_err(CompileError::new_err)?;
         Ok(Self { inner })
     }
@@ -588,6 +590,7 @@ fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("native_compiles", COMPILES.load(Ordering::Relaxed))?;
     d.set_item("jit_compiles", JIT_COMPILES.load(Ordering::Relaxed))?;
+    d.set_item("mlir_contexts", pydev_runtime::compile::CONTEXTS_MADE.load(Ordering::Relaxed))?;
     d.set_item("host_launches", HOST_LAUNCHES.load(Ordering::Relaxed))?;
     d.set_item("cuda_launches", CUDA_LAUNCHES.load(Ordering::Relaxed))?;
     d.set_item("fast_launches", dispatch::FAST_LAUNCHES.load(Ordering::Relaxed))?;

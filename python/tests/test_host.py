@@ -510,8 +510,9 @@ def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
 
 
 def test_a_new_process_runs_no_llvm_for_a_cached_host_kernel(tmp_path):
-    # The disk cache keeps each host kernel's object code beside its text
-    # (keyed with the CPU it was compiled for): a new process only links it.
+    # The disk cache keeps each host kernel's image (object code and the
+    # module's metadata) beside its text, keyed with the CPU it was compiled
+    # for: a new process only links it, with no MLIR context and no LLVM.
     script = tmp_path / "run.py"
     script.write_text(
         "import sys, json, numpy as np\n"
@@ -533,5 +534,6 @@ def test_a_new_process_runs_no_llvm_for_a_cached_host_kernel(tmp_path):
     first, second = runs
     assert first["compiles"] == 1 and first["jit_compiles"] == 1, first
     assert second["compiles"] == 0 and second["disk_hits"] == 1 and second["jit_compiles"] == 0, second
-    objects = [f for _, _, fs in os.walk(tmp_path / "cache") for f in fs if f.endswith(".o")]
+    assert first["mlir_contexts"] >= 1 and second["mlir_contexts"] == 0, second
+    objects = [f for _, _, fs in os.walk(tmp_path / "cache") for f in fs if f.endswith(".image")]
     assert len(objects) == 1, objects

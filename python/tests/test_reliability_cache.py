@@ -82,8 +82,8 @@ def filled(native, tmp_path):
     first = run(cache)
     assert first["compiles"] == 2 and first["disk_hits"] == 0 and first["warnings"] == [], first
     files = entries(cache)
-    # two kernels: each one's compiled text and its host object code
-    assert len(files) == 4 and sorted(os.path.splitext(f)[1] for f in files) == [".o", ".o", ".txt", ".txt"], files
+    # two kernels: each one's compiled text and its host image
+    assert len(files) == 4 and sorted(os.path.splitext(f)[1] for f in files) == [".image", ".image", ".txt", ".txt"], files
     assert all(valid(f) for f in files), files
     return cache, files
 

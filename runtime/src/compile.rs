@@ -163,6 +163,10 @@ impl Drop for PipelineContext {
     }
 }
 
+/// MLIR contexts made by this process's pipelines (`pydev.stats()`'s
+/// "mlir_contexts": a cached host kernel's launch in a new process makes none).
+pub static CONTEXTS_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 pub(crate) fn context() -> PipelineContext {
     pydev_passes::register_pipeline_passes();
     let pid = std::process::id();
@@ -173,7 +177,10 @@ pub(crate) fn context() -> PipelineContext {
         }
         other => other,
     };
-    let (context, uses, _) = reused.unwrap_or_else(|| (pydev_dialect::new_pipeline_context(), 0, pid));
+    let (context, uses, _) = reused.unwrap_or_else(|| {
+        CONTEXTS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        (pydev_dialect::new_pipeline_context(), 0, pid)
+    });
     PipelineContext(Some((context, uses + 1, pid)))
 }
 
@@ -237,20 +244,26 @@ pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result
 
 /// [`host_program_from_text`] with the shared libraries that the kernel's
 /// `link=` files were built into (`python/pydev/_interop.py`), and the
-/// module's object code from [`host_object_from_text`] when a cache has it.
+/// kernel's host image from [`host_object_from_text`] when a cache has it:
+/// then neither the text nor MLIR is touched (a new process's first launch
+/// of a cached kernel makes no MLIR context and compiles nothing).
 pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<HostProgram, String> {
+    if let Some(image) = object.filter(|o| crate::host::image::is_image(o)) {
+        return HostProgram::from_image(image, kernel, libraries);
+    }
     let context = context();
     let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
     HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)
 }
 
-/// The object code of kernel `kernel` of the `llvm` stage text `text` for
-/// this machine (`crate::host::host_target` says for what): what a disk
-/// cache keeps so that a new process loads a kernel without LLVM.
+/// The host image of kernel `kernel` of the `llvm` stage text `text` for
+/// this machine (`crate::host::host_target` says for what): its object code
+/// and the module's metadata (`crate::host::image`), what a disk cache keeps
+/// so that a new process loads a kernel without MLIR or LLVM compiling.
 pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
     let context = context();
     let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
-    crate::host::host_object(&module, kernel, opt_level)
+    crate::host::host_image(&module, kernel, opt_level)
 }
 
 // --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------

@@ -10,30 +10,15 @@
 //! process-wide lookup would then find the first library's definition).
 
 use crate::capi::Library;
-use melior::ir::{attribute::StringAttribute, block::BlockLike, operation::OperationLike, Module, RegionLike};
 use std::ffi::c_void;
 
-/// (symbol, address) of every function `module` (LLVM dialect) declares
-/// without defining that one of `libraries` defines, the first library
-/// that does winning.
-pub fn resolve(module: &Module, libraries: &[String]) -> Result<Vec<(String, *mut c_void)>, String> {
+/// (symbol, address) of each of `externals` (the functions a module
+/// declares without defining) that one of `libraries` defines, the first
+/// library that does winning.
+pub fn resolve(externals: &[String], libraries: &[String]) -> Result<Vec<(String, *mut c_void)>, String> {
     if libraries.is_empty() {
         return Ok(vec![]);
     }
     let libs = libraries.iter().map(|p| Library::open(p)).collect::<Result<Vec<_>, _>>()?;
-    let mut out = Vec::new();
-    let body = module.body();
-    let mut op = body.first_operation();
-    while let Some(o) = op {
-        let declaration = o.name().as_string_ref().as_str() == Ok("llvm.func") && o.region(0).map(|r| r.first_block().is_none()).unwrap_or(false);
-        if declaration {
-            if let Some(name) = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()) {
-                if let Some(p) = libs.iter().find_map(|l| l.symbol(&name)) {
-                    out.push((name, p));
-                }
-            }
-        }
-        op = o.next_in_block();
-    }
-    Ok(out)
+    Ok(externals.iter().filter_map(|name| libs.iter().find_map(|l| l.symbol(name)).map(|p| (name.clone(), p))).collect())
 }

@@ -19,13 +19,14 @@
 
 mod abi;
 mod fiber;
+pub mod image;
 pub mod interrupt;
 mod warp;
 
 use crate::capi::{self, Engine};
 use abi::Chunk;
-use pydev_dialect::abi::{attr, private_kind};
-use melior::ir::{attribute::ArrayAttribute, attribute::StringAttribute, operation::OperationLike, Module};
+use pydev_dialect::abi::private_kind;
+use melior::ir::Module;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -169,6 +170,14 @@ pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u
     capi::host_object(module, opt_level, &[kernel, block.as_str()]).map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))
 }
 
+/// [`host_object`] with the module's metadata in front ([`image`]): what a
+/// disk cache keeps, and [`HostProgram::from_image`] loads in a new process
+/// without an MLIR context or LLVM compile.
+pub fn host_image(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+    let meta = image::HostMeta::of(module, kernel)?;
+    Ok(image::encode(&meta, &host_object(module, kernel, opt_level)?))
+}
+
 /// What host object code depends on beyond its module: the target triple,
 /// CPU and CPU features the JIT compiles for (part of an object's cache key).
 pub fn host_target() -> Result<String, String> {
@@ -187,30 +196,7 @@ impl HostProgram {
     /// module's object code when a cache has it ([`host_object`]: then
     /// LLVM compiles nothing).
     pub fn with_libraries(module: &Module, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<Self, String> {
-        let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
-            return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
-        };
-        let op = module.as_operation();
-        let frame = capi::dict_i64(module, attr::HOST_FRAMES, kernel).unwrap_or(0) as usize;
-        let private = capi::dict_i64_array(module, attr::HOST_PRIVATE, kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
-        let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
-        let prints = op.attribute(attr::HOST_PRINTS).is_ok();
-        let static_shared = op
-            .attribute(attr::HOST_SHARED_BYTES)
-            .ok()
-            .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
-            .map_or(0, |i| i.value() as usize);
-        let locations = op
-            .attribute(attr::HOST_LOCATIONS)
-            .ok()
-            .and_then(|a| ArrayAttribute::try_from(a).ok())
-            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())
-            .unwrap_or_default();
-        let linked = crate::link::resolve(module, libraries)?;
-        let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
-        symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
-        let block = format!("__pydev_block_{kernel}");
-        let entries = [kernel, block.as_str()];
+        let meta = image::HostMeta::of(module, kernel)?;
         let compiled;
         let object = match object {
             Some(o) => o,
@@ -219,6 +205,22 @@ impl HostProgram {
                 &compiled
             }
         };
+        Self::from_parts(meta, kernel, libraries, object)
+    }
+
+    /// Loads a host image ([`host_image`]): no MLIR, no LLVM compile.
+    pub fn from_image(bytes: &[u8], kernel: &str, libraries: &[String]) -> Result<Self, String> {
+        let (meta, object) = image::decode(bytes).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+        Self::from_parts(meta, kernel, libraries, object)
+    }
+
+    fn from_parts(meta: image::HostMeta, kernel: &str, libraries: &[String], object: &[u8]) -> Result<Self, String> {
+        let image::HostMeta { param_sizes, frame, private, fibers, prints, static_shared, locations, externals } = meta;
+        let linked = crate::link::resolve(&externals, libraries)?;
+        let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
+        symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
+        let block = format!("__pydev_block_{kernel}");
+        let entries = [kernel, block.as_str()];
         let (engine, addresses) = Engine::load(object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
         let (thread_fn, block_fn) = (addresses[0], addresses[1]);
         Ok(Self {
@@ -230,7 +232,7 @@ impl HostProgram {
             private,
             prints,
             static_shared,
-            param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(),
+            param_sizes,
             locations,
             _engine: engine,
         })

@@ -1,0 +1,191 @@
+//! Host images: a kernel's object code with what the runtime reads of its
+//! module (parameter sizes, frames, shared memory, locations, external
+//! declarations). A disk cache keeps the image, so that a new process loads
+//! a cached kernel with no MLIR context, no parse and no LLVM compile
+//! (issue 18, "first launch from the disk cache").
+//!
+//! Layout (little-endian): the magic, then each field of [`HostMeta`] in
+//! declaration order (a count or number is a `u64`, a string its byte length
+//! then its UTF-8 bytes), then the object code to the end. A truncated or
+//! foreign buffer is an error, never a panic.
+
+use crate::capi;
+use pydev_dialect::abi::attr;
+use melior::ir::{
+    attribute::{ArrayAttribute, IntegerAttribute, StringAttribute},
+    block::BlockLike,
+    operation::OperationLike,
+    Module, RegionLike,
+};
+
+const MAGIC: &[u8] = b"pydev-host-image-1\0";
+
+/// What [`super::HostProgram`] needs of a host module besides its code.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostMeta {
+    pub param_sizes: Vec<usize>,
+    /// Bytes of the per-thread frame of a kernel split at its barriers (0: none).
+    pub frame: usize,
+    /// (size, kind) of each private buffer.
+    pub private: Vec<(usize, i64)>,
+    pub fibers: bool,
+    pub prints: bool,
+    pub static_shared: usize,
+    /// `file:line:col` of the failure sites, by index.
+    pub locations: Vec<String>,
+    /// Functions the module declares without defining (resolved in `link=` libraries).
+    pub externals: Vec<String>,
+}
+
+impl HostMeta {
+    /// Reads kernel `kernel`'s metadata from host module `module` (the `llvm` stage).
+    pub fn of(module: &Module, kernel: &str) -> Result<Self, String> {
+        let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
+            return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
+        };
+        let op = module.as_operation();
+        let frame = capi::dict_i64(module, attr::HOST_FRAMES, kernel).unwrap_or(0) as usize;
+        let private = capi::dict_i64_array(module, attr::HOST_PRIVATE, kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
+        let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
+        let prints = op.attribute(attr::HOST_PRINTS).is_ok();
+        let static_shared = op.attribute(attr::HOST_SHARED_BYTES).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(0, |i| i.value() as usize);
+        let locations = op
+            .attribute(attr::HOST_LOCATIONS)
+            .ok()
+            .and_then(|a| ArrayAttribute::try_from(a).ok())
+            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())
+            .unwrap_or_default();
+        let mut externals = Vec::new();
+        let body = module.body();
+        let mut next = body.first_operation();
+        while let Some(o) = next {
+            let declaration = o.name().as_string_ref().as_str() == Ok("llvm.func") && o.region(0).map(|r| r.first_block().is_none()).unwrap_or(false);
+            if declaration {
+                if let Some(name) = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
+                    externals.push(name.value().to_owned());
+                }
+            }
+            next = o.next_in_block();
+        }
+        Ok(Self { param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(), frame, private, fibers, prints, static_shared, locations, externals })
+    }
+}
+
+/// The image of `meta` and `object`.
+pub fn encode(meta: &HostMeta, object: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + 256 + object.len());
+    out.extend_from_slice(MAGIC);
+    let num = |out: &mut Vec<u8>, n: u64| out.extend_from_slice(&n.to_le_bytes());
+    let text = |out: &mut Vec<u8>, s: &str| {
+        num(out, s.len() as u64);
+        out.extend_from_slice(s.as_bytes());
+    };
+    num(&mut out, meta.param_sizes.len() as u64);
+    meta.param_sizes.iter().for_each(|&s| num(&mut out, s as u64));
+    num(&mut out, meta.frame as u64);
+    num(&mut out, meta.private.len() as u64);
+    for &(size, kind) in &meta.private {
+        num(&mut out, size as u64);
+        num(&mut out, kind as u64);
+    }
+    num(&mut out, meta.fibers as u64);
+    num(&mut out, meta.prints as u64);
+    num(&mut out, meta.static_shared as u64);
+    num(&mut out, meta.locations.len() as u64);
+    meta.locations.iter().for_each(|s| text(&mut out, s));
+    num(&mut out, meta.externals.len() as u64);
+    meta.externals.iter().for_each(|s| text(&mut out, s));
+    out.extend_from_slice(object);
+    out
+}
+
+/// Whether `bytes` is an image (rather than bare object code).
+pub fn is_image(bytes: &[u8]) -> bool {
+    bytes.starts_with(MAGIC)
+}
+
+/// The metadata and object code of an image.
+pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), String> {
+    let bad = || "the host image is truncated or corrupt".to_string();
+    let mut rest = bytes.strip_prefix(MAGIC).ok_or_else(|| "not a host image (wrong magic)".to_string())?;
+    let mut num = || -> Result<u64, String> {
+        let (head, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
+        rest = tail;
+        Ok(u64::from_le_bytes(*head))
+    };
+    // Counts are bounded by what is left, so a corrupt count cannot make a huge allocation.
+    let count = |n: u64, left: usize| if n as usize <= left / 8 { Ok(n as usize) } else { Err(bad()) };
+    let n = num()?;
+    let n = count(n, bytes.len())?;
+    let param_sizes = (0..n).map(|_| num().map(|s| s as usize)).collect::<Result<_, _>>()?;
+    let frame = num()? as usize;
+    let n = count(num()?, bytes.len())?;
+    let private = (0..n).map(|_| Ok((num()? as usize, num()? as i64))).collect::<Result<_, String>>()?;
+    let fibers = num()? != 0;
+    let prints = num()? != 0;
+    let static_shared = num()? as usize;
+    let strings = |rest: &mut &[u8]| -> Result<Vec<String>, String> {
+        let mut take = |k: usize| -> Result<&[u8], String> {
+            if rest.len() < k {
+                return Err(bad());
+            }
+            let (head, tail) = rest.split_at(k);
+            *rest = tail;
+            Ok(head)
+        };
+        let n = u64::from_le_bytes(take(8)?.try_into().map_err(|_| bad())?);
+        let n = count(n, bytes.len())?;
+        (0..n)
+            .map(|_| {
+                let len = u64::from_le_bytes(take(8)?.try_into().map_err(|_| bad())?) as usize;
+                String::from_utf8(take(len)?.to_vec()).map_err(|_| bad())
+            })
+            .collect()
+    };
+    let locations = strings(&mut rest)?;
+    let externals = strings(&mut rest)?;
+    Ok((HostMeta { param_sizes, frame, private, fibers, prints, static_shared, locations, externals }, rest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta() -> HostMeta {
+        HostMeta {
+            param_sizes: vec![24, 4, 8],
+            frame: 16,
+            private: vec![(64, 1), (8, -2)],
+            fibers: true,
+            prints: false,
+            static_shared: 1024,
+            locations: vec!["k.py:3:5".into(), "dir with\nnewline/ü.py:9:1".into()],
+            externals: vec!["axpy".into()],
+        }
+    }
+
+    #[test]
+    fn an_image_round_trips() {
+        let object = b"\x7fELF object bytes".to_vec();
+        let image = encode(&meta(), &object);
+        assert!(is_image(&image));
+        let (m, o) = decode(&image).unwrap();
+        assert_eq!(m, meta());
+        assert_eq!(o, object.as_slice());
+    }
+
+    #[test]
+    fn truncated_or_foreign_bytes_are_errors() {
+        let image = encode(&meta(), b"obj");
+        let header = image.len() - 3;
+        for cut in [MAGIC.len(), MAGIC.len() + 5, header - 1] {
+            assert!(decode(&image[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(!is_image(b"\x7fELF"));
+        assert!(decode(b"\x7fELF").unwrap_err().contains("not a host image"));
+        // A count far larger than the buffer is refused, not allocated.
+        let mut huge = MAGIC.to_vec();
+        huge.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert!(decode(&huge).is_err());
+    }
+}
