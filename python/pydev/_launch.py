@@ -2,7 +2,6 @@
 the in-memory dispatch cache and the on-disk cache, argument packing
 (the kernel ABI) and `launch`."""
 import functools
-import glob
 import linecache
 import os
 import re
@@ -25,6 +24,8 @@ def _count(name, n=1):
 
 @functools.lru_cache(maxsize=None)
 def _found_libdevice():
+    import glob
+
     candidates = []
     try:
         import nvidia  # the nvidia-nvvm / nvidia-cuda-nvcc wheels

@@ -14,6 +14,7 @@ import inspect
 import math
 import struct as _pystruct
 import sys
+import threading
 
 import numpy as np
 
@@ -235,14 +236,17 @@ def _is_softfloat(value):
     return isinstance(value, SoftFloat)
 
 
-try:  # NumPy has no bfloat16 or float8: ml_dtypes provides them when installed.
-    import ml_dtypes as _ml
-
-    HAVE_ML_DTYPES = True
-    _BF16, _F8E4M3, _F8E5M2 = _ml.bfloat16, _ml.float8_e4m3fn, _ml.float8_e5m2
-except ImportError:  # pragma: no cover - depends on the environment
-    HAVE_ML_DTYPES = False
-    _BF16, _F8E4M3, _F8E5M2 = _soft_type("bfloat16"), _soft_type("float8e4m3"), _soft_type("float8e5m2")
+# bfloat16, float8e4m3 and float8e5m2 (the number types, their vectors, and
+# HAVE_ML_DTYPES, NUMBER_TYPES, VECTOR_TYPES, _BF16, _F8E4M3, _F8E5M2, which
+# list them) are made on first use (_load_lazy, through the module
+# __getattr__): importing ml_dtypes costs ~9 ms, which a launch of float32
+# arrays does not need. An array or scalar of an ml_dtypes dtype has
+# ml_dtypes imported already; dtype_name() loads them when it meets one.
+_LAZY_NUMBERS = ("bfloat16", "float8e4m3", "float8e5m2")
+_LAZY_ATTRS = ("HAVE_ML_DTYPES", "_BF16", "_F8E4M3", "_F8E5M2", "NUMBER_TYPES", "VECTOR_TYPES") + _LAZY_NUMBERS
+_LAZY_LOCK = threading.RLock()
+_NUMBER_ORDER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
+                 "float32", "float64", "float8e4m3", "float8e5m2", "complex64", "complex128")
 
 
 def _soft_converter(np_type):
@@ -257,18 +261,65 @@ def _soft_converter(np_type):
     return convert
 
 
-bfloat16 = _number("bfloat16", _BF16, _soft_converter(_BF16))
-float8e4m3 = _number("float8e4m3", _F8E4M3, _soft_converter(_F8E4M3))
-float8e5m2 = _number("float8e5m2", _F8E5M2, _soft_converter(_F8E5M2))
+def __getattr__(name):
+    if name in _LAZY_ATTRS:
+        _load_lazy()
+        return globals()[name]
+    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
-NUMBER_TYPES = {
-    t.__name__: t
-    for t in [int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, bfloat16, float32, float64, float8e4m3, float8e5m2, complex64, complex128]
-}
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_ATTRS))
+
+
+def _load_lazy():
+    """Makes bfloat16, float8e4m3, float8e5m2 (ml_dtypes' types when it is
+    installed, else the SoftFloat stand-ins), their vector types, and
+    NUMBER_TYPES / VECTOR_TYPES; binds them in cuda.device when it is
+    imported. Once; NUMBER_TYPES, set last, says it is done."""
+    g = globals()
+    if "NUMBER_TYPES" in g:
+        return
+    with _LAZY_LOCK:
+        if "NUMBER_TYPES" in g:
+            return
+        try:  # NumPy has no bfloat16 or float8: ml_dtypes provides them when installed.
+            import ml_dtypes as _ml
+
+            have = True
+            bf16, f8e4m3, f8e5m2 = _ml.bfloat16, _ml.float8_e4m3fn, _ml.float8_e5m2
+        except ImportError:  # pragma: no cover - depends on the environment
+            have = False
+            bf16, f8e4m3, f8e5m2 = _soft_type("bfloat16"), _soft_type("float8e4m3"), _soft_type("float8e5m2")
+        g.update(HAVE_ML_DTYPES=have, _BF16=bf16, _F8E4M3=f8e4m3, _F8E5M2=f8e5m2)
+        numbers = dict(_NUMBERS)
+        for name, t in zip(_LAZY_NUMBERS, (bf16, f8e4m3, f8e5m2)):
+            numbers[name] = g[name] = _number(name, t, _soft_converter(t))
+            if not np.dtype(numbers[name]).metadata:
+                _DTYPE_NAMES[np.dtype(numbers[name])] = name
+        vectors = dict(_VECTORS)
+        for t in _LAZY_NUMBERS:
+            for n in range(1, 5):
+                cls = _vector_type(numbers[t], t, n)
+                vectors[cls.__name__] = cls
+        g["VECTOR_TYPES"] = {f"{t}x{n}": vectors[f"{t}x{n}"] for t in VECTOR_ELEMENTS for n in range(1, 5)}
+        g["NUMBER_TYPES"] = {name: numbers[name] for name in _NUMBER_ORDER}
+        device = sys.modules.get("cuda.device")
+        if device is not None and hasattr(device, "_bind_lazy"):
+            device._bind_lazy()
+
+
+def _lazy_device_names():
+    """The names of cuda.device that _load_lazy makes."""
+    return _LAZY_NUMBERS + tuple(f"{t}x{n}" for t in _LAZY_NUMBERS for n in range(1, 5))
+
+
+# The number types made at import (NUMBER_TYPES adds bfloat16 and float8).
+_NUMBERS = {t.__name__: t for t in [int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128]}
 
 # NumPy dtype -> the compiler's name of it.
 _DTYPE_NAMES = {np.dtype(bool): "bool"}
-for _name, _t in NUMBER_TYPES.items():
+for _name, _t in _NUMBERS.items():
     if not np.dtype(_t).metadata:
         _DTYPE_NAMES[np.dtype(_t)] = _name
 
@@ -283,7 +334,11 @@ def dtype_name(dt):
         return dt.metadata["pydev"]
     if dt.byteorder == ">":
         return None
-    return _DTYPE_NAMES.get(dt)
+    name = _DTYPE_NAMES.get(dt)
+    if name is None and "NUMBER_TYPES" not in globals() and "ml_dtypes" in sys.modules:
+        _load_lazy()  # perhaps an ml_dtypes dtype: their names come with bfloat16 and float8
+        name = _DTYPE_NAMES.get(dt)
+    return name
 
 
 def to_dtype(t):
@@ -395,13 +450,13 @@ class Vector:
     def _lanes(cls, values):
         conv = _converter(cls._elem)
         out = [conv(v) for v in values]
-        if not HAVE_ML_DTYPES and cls.dtype.metadata:
+        if cls.dtype.metadata and not HAVE_ML_DTYPES:  # (only stand-in dtypes have metadata)
             return np.array([v._bits for v in out], dtype=cls.dtype)
         return np.array(out, dtype=cls.dtype)
 
     def _lane(self, i):
         v = self._v[i]
-        if not HAVE_ML_DTYPES and self.dtype.metadata:
+        if self.dtype.metadata and not HAVE_ML_DTYPES:
             return self._elem._np.from_bits(int(v))
         return v
 
@@ -472,19 +527,21 @@ for _i, _letter in enumerate("xyzw"):
 
 VECTOR_ELEMENTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                    "float8e4m3", "float8e5m2", "float16", "bfloat16", "float32", "float64"]
-VECTOR_TYPES = {}
-for _t in VECTOR_ELEMENTS:
-    for _n in range(1, 5):
-        _elem = NUMBER_TYPES[_t]
-        _dt = np.dtype(_elem)
-        _cls = type(f"{_t}x{_n}", (Vector,), {
-            "__slots__": (), "size": _n, "dtype": _dt, "_elem": _elem,
-            "_storage": np.dtype((_dt, (_n,))), "__module__": "cuda.device",
-        })
-        VECTOR_TYPES[_cls.__name__] = _cls
 
 
-class Dim3(VECTOR_TYPES["uint32x3"]):
+def _vector_type(elem, name, n):
+    dt = np.dtype(elem)
+    return type(f"{name}x{n}", (Vector,), {
+        "__slots__": (), "size": n, "dtype": dt, "_elem": elem,
+        "_storage": np.dtype((dt, (n,))), "__module__": "cuda.device",
+    })
+
+
+# The vector types made at import (VECTOR_TYPES adds those of bfloat16 and float8).
+_VECTORS = {f"{_t}x{_n}": _vector_type(_NUMBERS[_t], _t, _n) for _t in VECTOR_ELEMENTS if _t in _NUMBERS for _n in range(1, 5)}
+
+
+class Dim3(_VECTORS["uint32x3"]):
     """The type of thread_idx, block_idx, block_dim, grid_dim (a uint32x3)."""
 
     __slots__ = ()
