@@ -16,7 +16,6 @@ __version__ = "0.1.0"
 
 from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
 from ._arrays import DeviceArray  # noqa: E402
-from ._pinned import pinned_array  # noqa: E402
 from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
 
@@ -40,11 +39,19 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(".ir", __name__)
+    if name == "pinned_array":  # page-locked memory (docs/backend.md), imported on first use
+        from ._pinned import pinned_array
+
+        return pinned_array
     if name == "Program":  # the backend API (docs/backend.md), imported on first use: a launch of a kernel never needs it
         from ._program import Program
 
         return Program
     raise AttributeError(f"module 'pydev' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
 
 
 def _native_module():

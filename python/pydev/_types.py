@@ -236,14 +236,18 @@ def _is_softfloat(value):
     return isinstance(value, SoftFloat)
 
 
-# bfloat16, float8e4m3 and float8e5m2 (the number types, their vectors, and
-# HAVE_ML_DTYPES, NUMBER_TYPES, VECTOR_TYPES, _BF16, _F8E4M3, _F8E5M2, which
-# list them) are made on first use (_load_lazy, through the module
-# __getattr__): importing ml_dtypes costs ~9 ms, which a launch of float32
-# arrays does not need. An array or scalar of an ml_dtypes dtype has
-# ml_dtypes imported already; dtype_name() loads them when it meets one.
+# Made on first use, through the module __getattr__ (a launch of float32
+# arrays needs none of them):
+# - bfloat16, float8e4m3 and float8e5m2, their vector types, and
+#   HAVE_ML_DTYPES, NUMBER_TYPES, VECTOR_TYPES, _BF16, _F8E4M3, _F8E5M2, which
+#   list them (_load_lazy): importing ml_dtypes costs ~9 ms. An array or
+#   scalar of an ml_dtypes dtype has ml_dtypes imported already:
+#   dtype_name() loads them when it meets one.
+# - the vector types of the other numbers, and Dim3 (_load_vectors): 44
+#   classes, ~0.7 ms.
 _LAZY_NUMBERS = ("bfloat16", "float8e4m3", "float8e5m2")
 _LAZY_ATTRS = ("HAVE_ML_DTYPES", "_BF16", "_F8E4M3", "_F8E5M2", "NUMBER_TYPES", "VECTOR_TYPES") + _LAZY_NUMBERS
+_LAZY_VECTOR_ATTRS = ("_VECTORS", "Dim3")
 _LAZY_LOCK = threading.RLock()
 _NUMBER_ORDER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
                  "float32", "float64", "float8e4m3", "float8e5m2", "complex64", "complex128")
@@ -265,11 +269,44 @@ def __getattr__(name):
     if name in _LAZY_ATTRS:
         _load_lazy()
         return globals()[name]
+    if name in _LAZY_VECTOR_ATTRS:
+        _load_vectors()
+        return globals()[name]
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_ATTRS))
+    return sorted(set(globals()) | set(_LAZY_ATTRS) | set(_LAZY_VECTOR_ATTRS))
+
+
+def _bind_in_device():
+    """Binds what is made so far in cuda.device, when it is imported."""
+    device = sys.modules.get("cuda.device")
+    if device is not None and "_bind_lazy" in vars(device):
+        device._bind_lazy()
+
+
+def _load_vectors():
+    """Makes the vector types of the numbers made at import (int8x1 ..
+    float64x4, not bfloat16 or float8), and Dim3. Once; Dim3, set last,
+    says it is done."""
+    g = globals()
+    if "Dim3" in g:
+        return
+    with _LAZY_LOCK:
+        if "Dim3" in g:
+            return
+        vectors = {f"{t}x{n}": _vector_type(_NUMBERS[t], t, n) for t in VECTOR_ELEMENTS if t in _NUMBERS for n in range(1, 5)}
+
+        class Dim3(vectors["uint32x3"]):
+            """The type of thread_idx, block_idx, block_dim, grid_dim (a uint32x3)."""
+
+            __slots__ = ()
+
+        Dim3.__qualname__ = "Dim3"
+        g["_VECTORS"] = vectors
+        g["Dim3"] = Dim3
+        _bind_in_device()
 
 
 def _load_lazy():
@@ -283,6 +320,7 @@ def _load_lazy():
     with _LAZY_LOCK:
         if "NUMBER_TYPES" in g:
             return
+        _load_vectors()
         try:  # NumPy has no bfloat16 or float8: ml_dtypes provides them when installed.
             import ml_dtypes as _ml
 
@@ -304,14 +342,16 @@ def _load_lazy():
                 vectors[cls.__name__] = cls
         g["VECTOR_TYPES"] = {f"{t}x{n}": vectors[f"{t}x{n}"] for t in VECTOR_ELEMENTS for n in range(1, 5)}
         g["NUMBER_TYPES"] = {name: numbers[name] for name in _NUMBER_ORDER}
-        device = sys.modules.get("cuda.device")
-        if device is not None and hasattr(device, "_bind_lazy"):
-            device._bind_lazy()
+        _bind_in_device()
 
 
 def _lazy_device_names():
-    """The names of cuda.device that _load_lazy makes."""
-    return _LAZY_NUMBERS + tuple(f"{t}x{n}" for t in _LAZY_NUMBERS for n in range(1, 5))
+    """{name: the loader that makes it} of the names of cuda.device made on first use."""
+    out = {f"{t}x{n}": _load_vectors for t in VECTOR_ELEMENTS if t in _NUMBERS for n in range(1, 5)}
+    out["Dim3"] = _load_vectors
+    out.update({name: _load_lazy for name in _LAZY_NUMBERS})
+    out.update({f"{t}x{n}": _load_lazy for t in _LAZY_NUMBERS for n in range(1, 5)})
+    return out
 
 
 # The number types made at import (NUMBER_TYPES adds bfloat16 and float8).
@@ -535,16 +575,6 @@ def _vector_type(elem, name, n):
         "__slots__": (), "size": n, "dtype": dt, "_elem": elem,
         "_storage": np.dtype((dt, (n,))), "__module__": "cuda.device",
     })
-
-
-# The vector types made at import (VECTOR_TYPES adds those of bfloat16 and float8).
-_VECTORS = {f"{_t}x{_n}": _vector_type(_NUMBERS[_t], _t, _n) for _t in VECTOR_ELEMENTS if _t in _NUMBERS for _n in range(1, 5)}
-
-
-class Dim3(_VECTORS["uint32x3"]):
-    """The type of thread_idx, block_idx, block_dim, grid_dim (a uint32x3)."""
-
-    __slots__ = ()
 
 
 # --- WarpMask ---------------------------------------------------------------------------
@@ -909,6 +939,7 @@ def scalar_arg(value, position):
     if isinstance(value, SoftFloat):
         return type(value).__name__, value.tobytes(), value.dtype.itemsize
     if isinstance(value, Vector):
+        _load_vectors()  # Dim3
         return type(value).__name__ if not isinstance(value, Dim3) else "uint32x3", value.tobytes(), c_layout(type(value)._storage)[1]
     if isinstance(value, Struct):
         return type(value).__name__, value.tobytes(), type(value)._alignment

@@ -53,7 +53,9 @@ added = added_now()
 def test_import_defers_ml_dtypes_dlpack_and_glob(tmp_path):
     out = run_script(tmp_path, PRELUDE + """
 lazy = [n for n in ("bfloat16", "float8e4m3", "float8e5m2", "bfloat16x2", "float8e5m2x4") if n in vars(device)]
-lazy += [n for n in ("NUMBER_TYPES", "VECTOR_TYPES", "HAVE_ML_DTYPES", "bfloat16") if n in vars(_types)]
+lazy += [n for n in ("float32x4", "int8x1", "Dim3") if n in vars(device)]
+lazy += [n for n in ("NUMBER_TYPES", "VECTOR_TYPES", "HAVE_ML_DTYPES", "bfloat16", "_VECTORS", "Dim3") if n in vars(_types)]
+lazy += [n for n in ("pinned_array",) if n in vars(pydev)] + [m for m in ("pydev._pinned",) if m in sys.modules]
 print(json.dumps({"added": added, "lazy": lazy, "c_api": _dlpack._C_READY, "dlclass": "DLTensor" in vars(_dlpack)}))
 """)
     assert out == {"added": [], "lazy": [], "c_api": False, "dlclass": False}
@@ -82,6 +84,68 @@ print(json.dumps({"added": added_now(), "c_api": _dlpack._C_READY, "disk_hits": 
     second = run_script(tmp_path, body, "axpy.py")
     assert first == {"added": [], "c_api": False, "disk_hits": 0}
     assert second == {"added": [], "c_api": False, "disk_hits": 1}
+
+
+def test_vector_types_and_pinned_array_on_first_use(tmp_path):
+    # The vector types of the NumPy numbers (and Dim3) are made on first
+    # use, without ml_dtypes; pydev.pinned_array is imported on first use.
+    out = run_script(tmp_path, PRELUDE + """
+in_dir = ["float32x4" in dir(device), "Dim3" in device.__all__, "pinned_array" in dir(pydev)]
+from cuda.device import Dim3, float32x4
+v = float32x4(1, 2.5, -3, 4)
+d = Dim3(1, 2, 3)
+ok = [
+    v.tolist() == [1.0, 2.5, -3.0, 4.0] and v.dtype == np.float32 and type(v).__module__ == "cuda.device",
+    float32x4._storage == np.dtype((np.float32, (4,))),
+    isinstance(d, device.uint32x3) and Dim3.__name__ == Dim3.__qualname__ == "Dim3" and Dim3.__module__ == "pydev._types",
+    _types.scalar_arg(d, 0) == ("uint32x3", np.array([1, 2, 3], np.uint32).tobytes(), 4),
+    _types.scalar_arg(v, 0) == ("float32x4", np.array([1, 2.5, -3, 4], np.float32).tobytes(), 16),
+    device.int8x1 is _types._VECTORS["int8x1"] and _types.Dim3 is Dim3,
+    callable(pydev.pinned_array) and pydev.pinned_array is pydev._pinned.pinned_array,
+]
+no_ml = "ml_dtypes" not in sys.modules and "NUMBER_TYPES" not in vars(_types)
+from pydev import pinned_array
+p = pinned_array((3, 4), np.float32)
+ok.append(p.shape == (3, 4) and p.dtype == np.float32)
+print(json.dumps({"in_dir": in_dir, "ok": [bool(b) for b in ok], "no_ml": no_ml, "added": added_now()}))
+""")
+    assert out["in_dir"] == [True, True, True]
+    assert all(out["ok"]), out["ok"]
+    assert out["no_ml"] and out["added"] == []
+
+
+def test_vector_global_bound_after_the_first_launch(native, tmp_path):
+    # The launcher's table of cuda.device entities is built at the first
+    # launch; a vector type made later (bound to a global) is in it.
+    out = run_script(tmp_path, PRELUDE + """
+@device.kernel
+def scale(out, x):
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    if i < out.size:
+        out[i] = x[i] * 2
+
+@device.kernel
+def lanes(out, x):
+    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    if i < out.shape[0]:
+        v = float32x2(x[i], x[i] + 1)
+        out[i, 0] = v.x
+        out[i, 1] = v.y
+
+rng = np.random.default_rng(184)
+x = rng.standard_normal(100).astype(np.float32)
+out = np.full(100, np.nan, np.float32)
+device.launch(scale, out, x, grid=1, block=128, stream=pydev.default_stream())
+np.testing.assert_array_equal(out, x * 2)
+from pydev import _launch
+built = _launch._DEVICE_NAMES is not None and "float32x2" not in vars(device)
+from cuda.device import float32x2
+out2 = np.full((100, 2), np.nan, np.float32)
+device.launch(lanes, out2, x, grid=1, block=128, stream=pydev.default_stream())
+np.testing.assert_array_equal(out2, np.stack([x, x + np.float32(1)], axis=1))
+print(json.dumps({"built": built, "named": _launch._device_names().get(id(float32x2)), "added": added_now()}))
+""", "vec.py")
+    assert out == {"built": True, "named": "float32x2", "added": []}
 
 
 @needs_ml_dtypes

@@ -17,7 +17,6 @@ import numpy as _np
 from pydev import _launch, _types
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
-    Dim3,
     Vector,
     WarpMask,
     align,
@@ -40,36 +39,42 @@ from pydev._types import (  # noqa: F401 - re-exported names of the spec
 
 _module = _sys.modules[__name__]
 
-# Vector types: int8x1 .. float64x4, float16xN here; bfloat16, float8e4m3,
-# float8e5m2 and their vectors (bfloat16xN, float8e4m3xN, float8e5m2xN) on
-# first use (they import ml_dtypes, ~9 ms): pydev._types._load_lazy binds
-# them here through _bind_lazy.
-for _name, _cls in _types._VECTORS.items():
-    setattr(_module, _name, _cls)
-
-_LAZY_NAMES = frozenset(_types._lazy_device_names())
+# Made on first use (pydev._types binds them here through _bind_lazy): the
+# vector types (int8x1 .. float64x4, float16xN, bfloat16xN, float8e4m3xN,
+# float8e5m2xN) and Dim3; bfloat16, float8e4m3 and float8e5m2 (they import
+# ml_dtypes, ~9 ms).
+_LAZY_NAMES = _types._lazy_device_names()
 
 
 def __getattr__(name):
-    if name in _LAZY_NAMES:
-        _types._load_lazy()
+    load = _LAZY_NAMES.get(name)
+    if load is not None:
+        load()
         return globals()[name]
     raise AttributeError(f"module 'cuda.device' has no attribute '{name}'")
 
 
 def __dir__():
-    return sorted(set(globals()) | _LAZY_NAMES)
+    return sorted(set(globals()) | set(_LAZY_NAMES))
 
 
 def _bind_lazy():
-    """Binds bfloat16, float8e4m3, float8e5m2 and their vector types here
-    once pydev._types has made them (and tells the launcher's table of
-    cuda.device entities, if it was built without them)."""
+    """Binds here what pydev._types has made of the lazy names (and adds
+    them to the launcher's table of cuda.device entities, if it was built
+    without them)."""
     g = globals()
-    g.update({n: _types.NUMBER_TYPES[n] for n in _types._LAZY_NUMBERS})
-    g.update({n: _types.VECTOR_TYPES[n] for n in _LAZY_NAMES if n not in _types._LAZY_NUMBERS})
+    made = vars(_types)
+    new = {}
+    for name in _LAZY_NAMES:
+        if name not in g:
+            value = made.get(name)
+            if value is None:
+                value = made.get("VECTOR_TYPES", made.get("_VECTORS", {})).get(name)
+            if value is not None:
+                new[name] = value
+    g.update(new)
     if _launch._DEVICE_NAMES is not None:
-        _launch._DEVICE_NAMES.update({id(g[n]): n for n in _LAZY_NAMES})
+        _launch._DEVICE_NAMES.update({id(v): n for n, v in new.items()})
 
 
 def machine_representation():
@@ -440,5 +445,4 @@ __all__ = sorted(
     [n for n in dir(_module) if not n.startswith("_") and n not in ("SM_ARCHS", "DEVICE_ONLY")]
 )
 
-if "NUMBER_TYPES" in vars(_types):  # made before this module was imported
-    _bind_lazy()
+_bind_lazy()  # what pydev._types made before this module was imported
