@@ -43,6 +43,10 @@ def __getattr__(name):
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
+def __dir__():
+    return sorted(set(globals()) | set(_C_API))
+
+
 def _c_api():
     """Defines the names of _C_API in this module (once)."""
     global _C_READY
