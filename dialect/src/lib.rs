@@ -56,6 +56,10 @@ pub fn new_pipeline_context() -> Context {
     capi::register_pipeline_dialects(&registry);
     capi::dialect_handle().insert_dialect(&registry);
     let context = Context::new();
+    // One module per compile, with one gpu.module: MLIR's thread pool only
+    // adds task hand-offs (verifier, nested pass managers), and a program
+    // compiles kernels in parallel with one context per thread instead.
+    context.enable_multi_threading(false);
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
     register(&context);

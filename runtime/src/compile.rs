@@ -139,10 +139,9 @@ thread_local! {
 /// module of the compile is dropped before it (it borrows the context), and
 /// every diagnostic handler is detached by the code that attached it; a
 /// compile that panics drops its context instead of giving it back. A
-/// process forked after a compile does not reuse its parent's context: the
-/// context's thread pool has no threads in the child (a parallel pass would
-/// wait forever), so the child forgets it (dropping it would join threads
-/// that do not exist) and makes its own.
+/// process forked after a compile does not reuse its parent's context (its
+/// locks may have been held by another of the parent's threads at the
+/// fork): the child forgets it and makes its own.
 pub(crate) struct PipelineContext(Option<(Context, u32, u32)>);
 
 impl std::ops::Deref for PipelineContext {
