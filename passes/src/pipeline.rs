@@ -174,10 +174,16 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
         pm.add_pass(create_pass("pydev-prune-libdevice")?);
     }
     if stage >= 3 {
-        crate::capi::set_nvptx_options();
-        add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")?;
+        add_cuda_serialization(pm)?;
     }
     Ok(())
+}
+
+/// The last step of the `cuda` pipeline, from the `llvm` stage to `ptx`:
+/// upstream's `gpu-module-to-binary`, the one place PTX comes from.
+pub fn add_cuda_serialization(pm: &PassManager) -> Result<(), String> {
+    crate::capi::set_nvptx_options();
+    add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")
 }
 
 /// The error to report when PTX calls libdevice functions that were not

@@ -41,6 +41,9 @@ pub struct CompileOptions {
     pub ptx: String,
     /// Print MLIR stages with their locations (Python file:line:col).
     pub debuginfo: bool,
+    /// Verify the module after every pass ([`verify_each`]); else once,
+    /// after the last pass that produces MLIR.
+    pub verify_each: bool,
 }
 
 impl Default for CompileOptions {
@@ -53,6 +56,7 @@ impl Default for CompileOptions {
             boundscheck: std::env::var("PYDEV_BOUNDSCHECK").is_ok_and(|v| v == "1"),
             ptx: String::new(),
             debuginfo: false,
+            verify_each: verify_each(),
         }
     }
 }
@@ -96,16 +100,34 @@ fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, o
     result
 }
 
+/// Whether compiles verify the module after every pass by default: in debug
+/// builds (the tests' wheel) or with `PYDEV_VERIFY_EACH=1`; not in release
+/// builds or with `PYDEV_VERIFY_EACH=0`. Without it, a compile verifies once,
+/// after the last pass that produces MLIR (before `gpu-module-to-binary` on
+/// cuda): verifying after each of the ~25 passes was about a tenth of a
+/// small kernel's compile.
+pub fn verify_each() -> bool {
+    match std::env::var("PYDEV_VERIFY_EACH").as_deref() {
+        Ok("1") => true,
+        Ok("0") => false,
+        _ => cfg!(debug_assertions),
+    }
+}
+
 /// Runs the pipeline of `target` on `module` up to `stage` (`pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
 /// context's handler collected in `diagnostics`.
 fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
     let stage = if stage == "llvm-ir" { "llvm" } else { stage };
+    let each = options.verify_each;
+    // Without verification after each pass, the module is verified before it is serialized.
+    let (mlir_stage, serialize) = if stage == "ptx" && !each { ("llvm", true) } else { (stage, false) };
     let pm = PassManager::new(context);
+    pm.enable_verifier(each);
     match target {
         Target::Host => {
             let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
-            pipeline::add_host(&pm, &host, stage)?
+            pipeline::add_host(&pm, &host, mlir_stage)?
         }
         Target::Cuda(chip) => {
             let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
@@ -114,11 +136,26 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
-            pipeline::add_cuda(&pm, &cuda, stage)?
+            pipeline::add_cuda(&pm, &cuda, mlir_stage)?
         }
     }
+    let failed = || {
+        let d = diagnostics.borrow();
+        Err(if d.is_empty() { "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned() } else { d.join("\n") })
+    };
     if pm.run(module).is_err() {
-        return Err(diagnostics.borrow().join("\n"));
+        return failed();
+    }
+    if !each && !module.as_operation().verify() {
+        return failed();
+    }
+    if serialize {
+        let pm = PassManager::new(context);
+        pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
+        pipeline::add_cuda_serialization(&pm)?;
+        if pm.run(module).is_err() {
+            return failed();
+        }
     }
     Ok(())
 }

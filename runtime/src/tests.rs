@@ -515,3 +515,28 @@ fn a_reused_context_compiles_as_a_fresh_one() {
     }
     assert_eq!(ptx("block_sum", "float32[::1], readonly float32[::1]"), first);
 }
+
+#[test]
+fn verifying_once_compiles_what_verifying_after_each_pass_does() {
+    // Release compiles verify the module once, before serialization
+    // (compile::verify_each): the PTX and host LLVM are the same text.
+    use crate::compile::{compile_stage, Target};
+    let free = FreeNames::new();
+    let kernels = [
+        ("vector_add", "float32[::1], readonly float32[::1], readonly float32[::1]"),
+        ("block_sum", "float32[::1], readonly float32[::1]"),
+        ("push", "Particle[::1], float32"),
+        ("python_ints", "int32[:, ::1], readonly int32[::1], readonly int32[::1]"),
+    ];
+    for (function, signature) in kernels {
+        let src = Source { file_name: "kernels.py", text: KERNELS, function, signature, free: &free, program: None };
+        for (target, stage) in [(Target::Cuda("sm_90".into()), "ptx"), (Target::Host, "llvm")] {
+            let text = |each| compile_stage(&src, &target, stage, &CompileOptions { verify_each: each, ..CompileOptions::default() }).unwrap_or_else(|e| panic!("{function}: {e}"));
+            assert_eq!(text(false), text(true), "{function} {stage}");
+        }
+    }
+    // An invalid signature still fails with the frontend's diagnostic.
+    let bad = Source { file_name: "kernels.py", text: KERNELS, function: "block_sum", signature: "float32[::1]", free: &free, program: None };
+    let e = compile_stage(&bad, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions { verify_each: false, ..CompileOptions::default() }).expect_err("one argument short");
+    assert!(e.contains("block_sum"), "{e}");
+}
