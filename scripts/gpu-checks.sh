@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The GPU checks of the open issues, in one call on a lent GPU machine (which
+# has Python 3.12, CuPy, PyTorch, JAX, cuda.core, Numba-CUDA, nvcc and
+# compute-sanitizer, but no Rust or LLVM). Build the release wheel here and
+# carry it:
+#
+#   maturin build --profile release --strip -m python/Cargo.toml -o dist
+#   python3 test/gpu/run.py --pydevc target/debug/pydevc --arch sm_90 --compile dist/ptx-sm_90
+#   run(command="bash scripts/gpu-checks.sh dist/*.whl", carry=["dist"])
+#
+# Each step has its own time limit, so one hang does not lose the rest; logs
+# and the benchmark tables go to $OUT (or ./gpu-out), and a summary table of
+# every step is printed last. Steps: the GPU test modules, the conformance
+# suite and local atomics on cuda, bench/gpu.py (kernels against CUDA C++ and
+# Numba-CUDA, then the launch rows), test/gpu/run.py on the PTX carried in
+# the wheel's folder (ptx-sm_90). `--quick` skips the benchmark.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+wheel=${1:?usage: scripts/gpu-checks.sh WHEEL [--quick]}
+quick=${2:-}
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+pkg=$(mktemp -d /tmp/pydev-pkg.XXXX)
+python3 -m pip install -q --no-deps --target "$pkg" "$wheel" >"$out/install.log" 2>&1 || { cat "$out/install.log"; exit 1; }
+# Subprocess tests inherit PYTHONPATH (the installed wheel first).
+export PYTHONPATH="$pkg${PYTHONPATH:+:$PYTHONPATH}"
+export PYDEV_REQUIRE_NATIVE=1 PYDEV_LIBDEVICE="${PYDEV_LIBDEVICE:-$(scripts/find-libdevice.sh 2>/dev/null)}"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$out/gpu.txt" 2>&1
+python3 -c "import sys, pydev; print(sys.version.split()[0], pydev.__file__, pydev.active_target())" >>"$out/gpu.txt" 2>&1
+
+summary=()
+step() {  # step NAME SECONDS COMMAND...: run with a limit, log to $out/NAME.log
+    local name=$1 limit=$2; shift 2
+    local t0=$SECONDS
+    timeout "$limit" "$@" >"$out/$name.log" 2>&1
+    local rc=$?
+    local tail; tail=$(grep -E "passed|failed|error|skipped|no tests ran|Traceback" "$out/$name.log" | tail -1)
+    summary+=("$(printf '| %-22s | rc %-3s | %4ss | %s |' "$name" "$rc" "$((SECONDS - t0))" "${tail:0:90}")")
+}
+
+pytest_gpu=(python3 -m pytest -q -p no:cacheprovider -rs)
+step gpu-tests 240 "${pytest_gpu[@]}" python/tests/test_gpu.py python/tests/test_multi_device.py python/tests/test_boundscheck_cuda.py python/tests/test_lineinfo.py
+step numba-gpu 180 "${pytest_gpu[@]}" python/tests/test_numba_gpu.py
+step interop-gpu 180 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py python/tests/test_interop_cuda_launch.py
+step conformance-cuda 240 env PYDEV_CONFORMANCE_TARGET=cuda "${pytest_gpu[@]}" python/tests/test_conformance_host.py python/tests/test_local_atomics.py
+ptx=$(dirname "$wheel")/ptx-sm_90
+[ -d "$ptx" ] && step kernels-run 120 python3 test/gpu/run.py --run "$ptx"
+if [ "$quick" != "--quick" ]; then
+    step bench-gpu 300 python3 bench/gpu.py
+fi
+
+echo "GPU: $(head -1 "$out/gpu.txt")"
+printf '%s\n' "| step | status | time | last line |" "|---|---|---|---|" "${summary[@]}"
+[ -f "$out/bench-gpu.log" ] && tail -40 "$out/bench-gpu.log"
+exit 0
