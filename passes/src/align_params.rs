@@ -1,7 +1,9 @@
 //! `pydev-align-params`: kernel parameters aligned as CUDA C++ aligns them.
 //!
-//! Expects: `convert-gpu-to-nvvm` has run, so kernels are `llvm.func`s;
-//! `pydev-lower-aggregates` marked each kernel with a by-value struct or
+//! Expects: `convert-gpu-to-nvvm` and `pydev-drop-c-wrappers` have run, so
+//! kernels are `llvm.func`s (and no C wrapper carries a copy of the mark);
+//! `pydev-lower-aggregates` marked each kernel (and each interop function
+//! of a gpu.module) with a by-value struct or
 //! tuple parameter that CUDA aligns beyond its members (`@struct(align=N)`,
 //! a `device.align(t, N)` field) `pydev.param_aligns = array<i64: ...>`, one
 //! entry per parameter, 0 for "LLVM's alignment is CUDA's". (The mark is a

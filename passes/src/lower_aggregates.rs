@@ -29,6 +29,12 @@
 //!   gpu.func kernel with a struct/tuple =>  gpu.func attributes {pydev.param_aligns = array<i64: .., A, ..>}
 //!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
 //!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
+//!   interop func.func @f in a gpu.module =>  the same CUDA C++ layout for its parameters and result
+//!     (CUDA C++ calls it by its symbol)     (rebuilt into registers at entry, converted back before
+//!                                           each return), `pydev.param_aligns` likewise; each
+//!                                           func.call @f converts its arguments to the ABI types and
+//!                                           the result back (`interop_abi`). Host interop functions
+//!                                           keep their form (the C adapters of `pydev._interop`).
 
 use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
@@ -112,6 +118,7 @@ fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
         pending.push((op, index));
     }
     let abi_params = kernel_abi_params(ir, root);
+    let interop_casts = interop_abi(ir, root);
     // 2. Retype every value, block argument and function type.
     crate::ir::retype_all(ir, root, |t| register_type(ctx, t));
     // 3. Rewrite the ops on the retyped values.
@@ -180,7 +187,173 @@ fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
         let v = from_abi(&b, ir.value(cast.operand(0).expect("abi parameter")), pydev, &abi);
         b.replace(cast, &[v]);
     }
+    // 5. Interop functions' arguments and results cross in that layout too.
+    for (cast, pydev, abi, into_abi) in interop_casts {
+        let b = Builder::before(ir, cast);
+        let input = ir.value(cast.operand(0).expect("a cast operand"));
+        let v = if into_abi { to_abi(&b, input, pydev, &abi) } else { from_abi(&b, input, pydev, &abi) };
+        b.replace(cast, &[v]);
+    }
     Ok(())
+}
+
+/// A recorded conversion: (cast, pydev type, its ABI, whether the cast goes
+/// from registers to the ABI type); step 5 expands it.
+type AbiCast<'c> = (OperationRef<'c, 'c>, Type<'c>, Abi, bool);
+
+/// Gives every interoperable function defined in a gpu.module (the symbol
+/// CUDA C++ calls: `extern "C" __device__`) the CUDA C++ layout of its
+/// parameters and result where LLVM's differs, as kernels have, and
+/// converts at its calls in the module. Declarations (functions C++
+/// defines) are called through the adapters of `pydev._interop`.
+fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c>> {
+    use melior::ir::{
+        attribute::{FlatSymbolRefAttribute, TypeAttribute},
+        BlockLike,
+    };
+    let ctx = capi::context(root);
+    let parse = |text: &str| Type::parse(ctx, text).unwrap_or_else(|| panic!("pydev built a bad type: {text}"));
+    let mut out = Vec::new();
+    // name -> (per parameter: its pydev type and ABI where it changes, the same for the result)
+    type Changes<'c> = (Vec<Option<(Type<'c>, Abi)>>, Option<(Type<'c>, Abi)>);
+    let mut changed: Vec<(String, Changes<'c>)> = Vec::new();
+    for f in ir.ops_named(root, &["func.func"]) {
+        let in_gpu_module = f.parent_operation().is_some_and(|p| p.name().as_string_ref().as_str() == Ok("gpu.module"));
+        if !in_gpu_module || !f.has_attribute(pydev_dialect::abi::attr::INTEROP) {
+            continue;
+        }
+        let Some(entry) = f.region(0).ok().and_then(|r| ir.entry_block(r)) else { continue };
+        let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
+        let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
+        let mut results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
+        let mut params = Vec::new();
+        let mut stack_aligns = Vec::new();
+        for i in 0..entry.argument_count() {
+            let arg = entry.argument(i).expect("argument below the count");
+            let pydev = arg.r#type();
+            let Some(abi) = abi_of(ctx, pydev) else {
+                params.push(None);
+                continue;
+            };
+            if let (Abi::Struct { align: llvm_align, .. }, Some((_, cuda_align))) = (&abi, pydev_dialect::type_layout(pydev)) {
+                if cuda_align > *llvm_align {
+                    stack_aligns.push((i, cuda_align));
+                }
+            }
+            if abi.text() == register_type(ctx, pydev).to_string() {
+                params.push(None);
+                continue;
+            }
+            let abi_type = parse(abi.text());
+            arg.set_type(abi_type);
+            inputs[i] = abi_type;
+            let first = entry.first_operation().expect("a function body");
+            let b = Builder::before(ir, first);
+            let cast = b.cast(ir.value(arg.into()), pydev);
+            let cast_op = ir.defining_op(cast).expect("an op result");
+            ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
+            out.push((cast_op, pydev, abi_of(ctx, pydev).expect("computed above"), false));
+            params.push(Some((pydev, abi)));
+        }
+        let mut result = None;
+        if let [pydev] = results[..] {
+            if let Some(abi) = result_abi(ctx, pydev).filter(|a| a.text() != register_type(ctx, pydev).to_string()) {
+                let abi_type = parse(abi.text());
+                results[0] = abi_type;
+                for ret in ir.ops_named(f, &["func.return"]) {
+                    let b = Builder::before(ir, ret);
+                    let cast = b.cast(ir.value(ret.operand(0).expect("a returned value")), abi_type);
+                    ir.set_operand(ret, 0, cast);
+                    out.push((ir.defining_op(cast).expect("an op result"), pydev, result_abi(ctx, pydev).expect("computed above"), true));
+                }
+                result = Some((pydev, abi));
+            }
+        }
+        if !stack_aligns.is_empty() {
+            set_stack_aligns(ir, ctx, f, inputs.len(), &stack_aligns);
+        }
+        if params.iter().any(Option::is_some) || result.is_some() {
+            ir.set_attribute(f, "function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+            changed.push((capi::sym_name(f), (params, result)));
+        }
+    }
+    if changed.is_empty() {
+        return out;
+    }
+    for call in ir.ops_named(root, &["func.call"]) {
+        let Some(callee) = call.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|c| c.value().to_owned()) else { continue };
+        let Some((_, (params, result))) = changed.iter().find(|(n, _)| *n == callee) else { continue };
+        let b = Builder::before(ir, call);
+        for (i, p) in params.iter().enumerate() {
+            if let Some((pydev, abi)) = p {
+                let cast = b.cast(ir.value(call.operand(i).expect("a call operand")), parse(abi.text()));
+                ir.set_operand(call, i, cast);
+                out.push((ir.defining_op(cast).expect("an op result"), *pydev, abi_of(ctx, *pydev).expect("computed above"), true));
+            }
+        }
+        if let Some((pydev, abi)) = result {
+            let r = call.result(0).expect("the call's result");
+            capi::set_value_type(r.into(), parse(abi.text()));
+            let next = call.next_in_block().expect("a call is followed by its block's terminator");
+            let b = Builder::before(ir, next);
+            let cast = b.cast(ir.value(r.into()), *pydev);
+            let cast_op = ir.defining_op(cast).expect("an op result");
+            ir.replace_uses_except(ir.value(r.into()), cast, cast_op);
+            out.push((cast_op, *pydev, result_abi(ctx, *pydev).expect("computed above"), false));
+        }
+    }
+    out
+}
+
+/// The ABI of a function result of pydev type `ty`: [`abi_of`], and where
+/// CUDA aligns the struct beyond its members (MLIR has no `alignstack` for
+/// results) a leading zero-length array of that alignment, which gives the
+/// LLVM struct CUDA's alignment (NVPTX declares `.param .align A .b8
+/// func_retval0[size]`) and takes no bytes:
+///   struct align=16 {f32, f32}  =>  !llvm.struct<(array<0 x vector<16 x i8>>, f32, f32, array<8 x i8>)>
+fn result_abi(ctx: &Context, ty: Type) -> Option<Abi> {
+    let abi = abi_of(ctx, ty)?;
+    let (_, cuda_align) = pydev_dialect::type_layout(ty)?;
+    match abi {
+        Abi::Struct { text, size, align, fields } if cuda_align > align => {
+            let parts = text.strip_prefix("!llvm.struct<(").and_then(|t| t.strip_suffix(")>")).expect("abi_of writes !llvm.struct<(...)>");
+            let text = format!("!llvm.struct<(!llvm.array<0 x vector<{cuda_align} x i8>>, {parts})>");
+            Some(Abi::Struct { text, size, align: cuda_align, fields: fields.into_iter().map(|(i, a)| (i + 1, a)).collect() })
+        }
+        abi => Some(abi),
+    }
+}
+
+/// The ABI value of register value `v` of pydev type `ty` (the reverse of [`from_abi`]).
+fn to_abi<'c>(b: &Builder<'c>, v: Value<'c, 'c>, ty: Type<'c>, abi: &Abi) -> Value<'c, 'c> {
+    let pos = |k: i64| b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k]).into());
+    let abi_type = || Type::parse(b.ctx, abi.text()).expect("built by abi_of");
+    match abi {
+        Abi::Same(..) => v,
+        Abi::Array { .. } => {
+            let (lanes, e) = types::vector_parts(ty).expect("arrays stand for vectors");
+            let e = register_type(b.ctx, e);
+            let at = abi_type();
+            let mut acc = b.value("llvm.mlir.undef", &[], at, &[]);
+            for k in 0..lanes {
+                let index = b.const_int(b.i32(), i64::from(k));
+                let lane = b.value("llvm.extractelement", &[v, index], e, &[]);
+                acc = b.value("llvm.insertvalue", &[acc, lane], at, &[pos(i64::from(k))]);
+            }
+            acc
+        }
+        Abi::Struct { fields, .. } => {
+            let members: Vec<Type> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty)).expect("structs and tuples");
+            let st = abi_type();
+            let mut acc = b.value("llvm.mlir.undef", &[], st, &[]);
+            for (k, ((index, field_abi), member)) in fields.iter().zip(members).enumerate() {
+                let field = b.value("llvm.extractvalue", &[v], register_type(b.ctx, member), &[pos(k as i64)]);
+                let field = to_abi(b, field, member, field_abi);
+                acc = b.value("llvm.insertvalue", &[acc, field], st, &[pos(*index)]);
+            }
+            acc
+        }
+    }
 }
 
 /// A kernel parameter's type in the CUDA C++ layout of its pydev type (what

@@ -168,8 +168,10 @@ pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Re
                 options.opt_level
             ),
         )?;
-        pm.add_pass(create_pass("pydev-align-params")?);
+        // Wrappers first: upstream copies a function's attributes (the
+        // param_aligns mark of an interop function) onto its C wrapper.
         pm.add_pass(create_pass("pydev-drop-c-wrappers")?);
+        pm.add_pass(create_pass("pydev-align-params")?);
         pm.add_pass(create_pass("pydev-raise-ptx")?);
         pm.add_pass(create_pass("pydev-prune-libdevice")?);
     }

@@ -194,7 +194,7 @@ def linked_program(ptx_text, symbol, links, arch, what, declared=()):
     return _native.get().CudaProgram(ptx_text, symbol, image=cubin)
 
 
-def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), entry=""):
+def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
     """The cubin of PTX text `ptx` linked with link files `paths`, cached
     on disk by the contents of every input, the architecture and the
     NVRTC/nvJitLink libraries (docs/interop.md)."""
@@ -209,12 +209,11 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), entry=""):
     # Adapters of declared functions LLVM passes differently from nvcc
     # (3-lane vectors, align= structs): CUDA C++ compiled with the links.
     adapters = _interop.cuda_adapters(_interop._signatures(declared), ptx) if declared else ""
-    # Generated CUDA C++ compiled with the link files: the adapters, and the
-    # nvcc-layout entry of a Python interop function (_interop.cuda_entry).
-    sources = [(n, text) for n, text in (("pydev_adapters.cu", adapters), ("pydev_entry.cu", entry)) if text]
+    # Generated CUDA C++ compiled with the link files: the adapters.
+    sources = [("pydev_adapters.cu", adapters)] if adapters else []
     h = hashlib.sha256()
     nvrtc = any(p.endswith(".cu") for p in paths) or sources
-    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters, entry):
+    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)

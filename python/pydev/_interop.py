@@ -641,12 +641,12 @@ def _register_types(params, cparams, result, cres, blob):
     return (rtypes, want, *blob(result))
 
 
-def _relayout_call(params, result, local_types, callee, result_types, to_llvm, local="b"):
-    """The C++ body that calls `callee` with arguments `a0, a1, ...` moved
-    into the other layout: into LLVM's register layout (`to_llvm`) or into
-    nvcc's, each non-scalar copied into a local of `local_types[i]`; the
-    result comes back the other way (`result_types`: (the callee's, the
-    caller's)); the locals are named `<local><i>`."""
+def _relayout_call(params, result, local_types, callee, result_types, local="c"):
+    """The C++ body of an adapter that takes arguments `a0, a1, ...` in
+    LLVM's register layout and calls `callee` with them moved into nvcc's,
+    each non-scalar copied into a local of `local_types[i]`; the result
+    comes back into LLVM's (`result_types`: (the callee's, the caller's));
+    the locals are named `<local><i>`."""
 
     def copies(dst, src, m, into_llvm):
         return [f"__pydev_copy((char*)&{dst} + {ro if into_llvm else co}, (const char*)&{src} + {co if into_llvm else ro}, {n});" for co, ro, n in _chunks(m)]
@@ -657,7 +657,7 @@ def _relayout_call(params, result, local_types, callee, result_types, to_llvm, l
             args.append(f"a{i}")
             continue
         body.append(f"{t} {local}{i};")
-        body += copies(f"{local}{i}", f"a{i}", m, to_llvm)
+        body += copies(f"{local}{i}", f"a{i}", m, False)
         args.append(f"{local}{i}")
     call = f"{callee}({', '.join(args)})"
     if result is None:
@@ -665,7 +665,7 @@ def _relayout_call(params, result, local_types, callee, result_types, to_llvm, l
     elif isinstance(result, Scalar):
         body.append(f"return {call};")
     else:
-        body += [f"{result_types[0]} r = {call};", f"{result_types[1]} out;", *copies("out", "r", result, not to_llvm), "return out;"]
+        body += [f"{result_types[0]} r = {call};", f"{result_types[1]} out;", *copies("out", "r", result, True), "return out;"]
     return body
 
 
@@ -692,7 +692,7 @@ def cuda_adapters(declared, ptx):
                 f"{site}: error: the PTX calls the adapter of the declared interoperable function '{name}' with parameters "
                 f"{seen} (align, bytes), where the adapter takes {(want, want_r)}: LLVM's layout is not the one pydev expects"
             )
-        body = _relayout_call(params, result, cparams, name, (cres, rres), to_llvm=False, local="c")
+        body = _relayout_call(params, result, cparams, name, (cres, rres))
         lines.append(f'extern "C" __device__ {cres} {name}({", ".join(cparams)});')
         sig = ", ".join(f"{t} a{i}" for i, t in enumerate(rtypes))
         lines.append(f'extern "C" __device__ {rres} {symbol}({sig}) {{\n  ' + "\n  ".join(body) + "\n}")
@@ -701,43 +701,20 @@ def cuda_adapters(declared, ptx):
     return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", decls, *blobs.values(), COPY, *lines]) + "\n"
 
 
-def _layout_differs(m):
-    """Whether LLVM's register form of `m` is laid out unlike its C type."""
-    if isinstance(m, Scalar):
-        return False
-    return _llvm_layout(m) != (m.size, m.align) or any(c != r for c, r, _ in _chunks(m))
-
-
-def cuda_entry(ptx, name, params, result, site):
-    """(PTX, CUDA C++) making Python interop function `name` callable from
-    CUDA C++ where its PTX parameters are not nvcc's (3-lane vectors,
-    align= structs): the PTX's `name` becomes `__pydev_py_<name>`, and the
-    C++ `name` takes nvcc's types, copies each argument to LLVM's layout
-    and calls it (the reverse of `cuda_adapters`). ("", unchanged PTX)
-    when every type already matches."""
-    import re
-
-    if not any(_layout_differs(m) for m in [m for _, m in params] + ([result] if result is not None else [])):
-        return ptx, ""
+def check_interop_ptx(ptx, name, params, result, site):
+    """Checks that the PTX of Python interop function `name` declares the
+    parameters and result nvcc declares for its C types, so that CUDA C++
+    calls it by its symbol (pydev-lower-aggregates gives interop functions
+    the CUDA C++ layout: 3-lane vectors as arrays, align= by `.param .align`);
+    a LinkError naming it if not."""
     seen = _ptx_extern(ptx, name, "visible")
-    blobs = {}
 
-    def blob(m):
-        return _blob(blobs, m)
+    def layout(m):
+        return None if isinstance(m, Scalar) else (m.align, m.size)
 
-    decls, [(cparams, cres)] = cxx_signatures([(params, result)])
-    rtypes, want, rres, want_r = _register_types(params, cparams, result, cres, blob)
-    if seen != (want, want_r):
-        raise LinkError(f"{site}: error: the PTX of the interoperable function '{name}' has parameters {seen} (align, bytes), where its C entry expects {(want, want_r)}")
-    ptx = re.sub(rf"(?<![\w$.]){re.escape(name)}(?![\w$])", f"{PY_PREFIX}{name}", ptx)
-    body = _relayout_call(params, result, rtypes, f"{PY_PREFIX}{name}", (rres, cres), to_llvm=True)
-    cxx = "\n".join([
-        "// pydev: the nvcc-layout entry of a Python interoperable function (python/pydev/_interop.py cuda_entry)",
-        decls, *blobs.values(), COPY,
-        f'extern "C" __device__ {rres} {PY_PREFIX}{name}({", ".join(rtypes)});',
-        f'extern "C" __device__ {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{\n  ' + "\n  ".join(body) + "\n}",
-    ]) + "\n"
-    return ptx, cxx
+    want = ([layout(m) for _, m in params], "void" if result is None else layout(result))
+    if seen is not None and seen != want:
+        raise LinkError(f"{site}: error: the PTX of the interoperable function '{name}' has parameters {seen} (align, bytes), where CUDA C++ passes {want}")
 
 
 def _run(cmd, what):
@@ -986,14 +963,13 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
         fn._program()  # the functions it reaches, for their link= files
         links, declared = program_links(getattr(fn, "_reached", None) or [fn])
         kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
-        entry = ""
         if fn.interop and isinstance(fn, _launch.DeviceFunction) and not fn._is_declaration():
             ann = getattr(fn.underlying, "__annotations__", {}) or {}
             code = fn.underlying.__code__
             if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
                 params, result = annotations(fn.underlying)
-                ptx, entry = cuda_entry(ptx, fn.__name__, params, result, _site(fn.underlying))
-        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, entry)
+                check_interop_ptx(ptx, fn.__name__, params, result, _site(fn.underlying))
+        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared)
     if stage == "ltoir":
         # LTO-IR is NVVM bitcode, which only libNVVM writes; libNVVM (CUDA
         # 12.9 and 13.5: NVVM IR 2.0) reads LLVM 7.0.1 IR, and pydev's code

@@ -196,8 +196,45 @@ def uses_layouts(cs, vs, hs, ws, ds, o8, c2):
 
 
 # A Python interop function that C++ calls with a 3-lane vector and an
-# align=16 struct (test/interop/calls_python_layouts.cu): stage="cubin"
-# gives it an nvcc-layout entry (python/pydev/_interop.py cuda_entry).
+# align=16 struct (test/interop/calls_python_layouts.cu): its PTX takes
+# them in nvcc's layout (pydev-lower-aggregates).
 @device.func(interop=True, link=[os.path.join(FIXTURES, "calls_python_layouts.cu")])
 def py_v3(a: device.float32x3, c: cplx16, s: device.float32) -> device.float32x3:
     return device.float32x3(a.x * s + c.re, a.y * s - c.im, a.z * s)
+
+
+# Python interop functions that CUDA C++ may call, with every aggregate kind
+# whose LLVM layout differs from nvcc's (align= structs, 3-lane vectors,
+# tuples holding them) as parameters and results: their PTX prototypes must
+# be nvcc's for LAYOUTS_CXX (pydev-lower-aggregates, test_interop_cuda.py).
+@device.func(interop=True)
+def conj16(c: cplx16) -> cplx16:
+    return cplx16(c.re, -c.im)
+
+
+@device.func(interop=True)
+def mixed(a: device.float32x3, t: tuple[device.float32x3, cplx16]) -> tuple[cplx16, device.float64x3]:
+    return (cplx16(a.x, t[0].y), device.float64x3(t[1].re, t[1].im, a.z))
+
+
+@device.kernel
+def layouts_kernel(out, x):
+    i = device.tid(1)
+    if i < out.size:
+        r = conj16(cplx16(x[i], x[i] + 1.0))
+        s = mixed(device.float32x3(x[i], 2.0 * x[i], r.im), (device.float32x3(x[i], 3.0 * x[i], 0.5), r))
+        out[i] = r.re + 2.0 * r.im + 3.0 * s[0].re + 4.0 * s[0].im + 5.0 * device.float32(s[1].x + s[1].y + s[1].z)
+
+
+LAYOUTS_CXX = """
+struct __align__(16) cplx16 { float re, im; };
+struct t_in { float3 a; cplx16 b; };
+struct t_out { cplx16 a; double3 b; };
+extern "C" __device__ cplx16 conj16(cplx16 c) { return cplx16{c.re, -c.im}; }
+extern "C" __device__ t_out mixed(float3 a, t_in t) {
+  t_out r;
+  r.a = cplx16{a.x, t.a.y};
+  r.b = make_double3(t.b.re, t.b.im, a.z);
+  return r;
+}
+"""

@@ -1,7 +1,7 @@
-// A C++ kernel calling a Python interop function whose types LLVM passes
+// A C++ kernel calling a Python interop function whose types LLVM lays out
 // differently from nvcc (a 3-lane vector, an align=16 struct): pydev gives
-// the Python function an nvcc-layout entry (python/pydev/_interop.py
-// cuda_entry). interop_kernels.py py_v3, test_interop_cuda.py.
+// the Python function nvcc's parameter layout (pydev-lower-aggregates).
+// interop_kernels.py py_v3, test_interop_cuda.py.
 struct alignas(16) cplx16 { float re, im; };
 extern "C" __device__ float3 py_v3(float3 a, cplx16 c, float s);
 extern "C" __global__ void calls_v3(float3* v, const cplx16* c, float s, int n) {

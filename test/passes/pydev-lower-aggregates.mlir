@@ -104,3 +104,62 @@ func.func @__pydev_block_host_kernel(%s: !pydev.struct<"H", {tag: i8, c: !pydev.
 func.func @host_plain(%s: !pydev.struct<"P", {re: f32, im: f32}>, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
   return
 }
+
+// -----
+
+// Interop functions of a gpu.module take and return the CUDA C++ layout
+// (CUDA C++ calls them by their symbol): a 3-lane vector as an array, an
+// align=16 struct padded and marked for `.param .align 16`, and the result
+// over-aligned by a leading zero-length array. The function converts at
+// entry and before its return; a call in the module converts the other way.
+// CHECK-LABEL: func.func @iv3
+// CHECK-SAME: (%[[A:.*]]: !llvm.array<3 x f32>, %[[C:.*]]: !llvm.struct<(f32, f32, array<8 x i8>)>) -> !llvm.struct<(array<0 x vector<16xi8>>, f32, f32, array<8 x i8>)>
+// CHECK-SAME: pydev.param_aligns = array<i64: 0, 16>
+// CHECK-DAG: llvm.extractvalue %[[A]][0] : !llvm.array<3 x f32>
+// CHECK-DAG: llvm.extractvalue %[[C]][0] : !llvm.struct<(f32, f32, array<8 x i8>)>
+// CHECK: %[[R:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[2] : !llvm.struct<(array<0 x vector<16xi8>>, f32, f32, array<8 x i8>)>
+// CHECK: return %[[R]] : !llvm.struct<(array<0 x vector<16xi8>>, f32, f32, array<8 x i8>)>
+// CHECK-LABEL: gpu.func @calls_iv3
+// CHECK: llvm.insertvalue %{{.*}}, %{{.*}}[2] : !llvm.array<3 x f32>
+// CHECK: %[[RES:.*]] = func.call @iv3(%{{.*}}, %{{.*}}) : (!llvm.array<3 x f32>, !llvm.struct<(f32, f32, array<8 x i8>)>) -> !llvm.struct<(array<0 x vector<16xi8>>, f32, f32, array<8 x i8>)>
+// CHECK: llvm.extractvalue %[[RES]][1] : !llvm.struct<(array<0 x vector<16xi8>>, f32, f32, array<8 x i8>)>
+// Does not fire on a device function that is not interop, nor on an interop
+// function whose types LLVM lays out as CUDA does.
+// CHECK-LABEL: func.func @internal
+// CHECK-SAME: (%{{.*}}: vector<3xf32>) -> vector<3xf32>
+// CHECK-LABEL: func.func @plain_interop
+// CHECK-SAME: (%{{.*}}: vector<2xf32>, %{{.*}}: !llvm.struct<(f32, f32)>) -> f32
+// CHECK-NOT: pydev.param_aligns
+gpu.module @m {
+  func.func @iv3(%a: !pydev.vector<3 x f32>, %c: !pydev.struct<"C", {re: f32, im: f32}, align 16>) -> !pydev.struct<"C", {re: f32, im: f32}, align 16> attributes {pydev.interop} {
+    %i0 = arith.constant 0 : i32
+    %x = pydev.vector_extract %a[%i0] : <3 x f32>, i32 -> f32
+    %re = pydev.struct_extract %c["re"] : <"C", {re: f32, im: f32}, align 16> -> f32
+    %s = pydev.struct_create(%x, %re) : (f32, f32) -> !pydev.struct<"C", {re: f32, im: f32}, align 16>
+    return %s : !pydev.struct<"C", {re: f32, im: f32}, align 16>
+  }
+  gpu.func @calls_iv3(%x: f32) kernel {
+    %v = pydev.vector_create(%x, %x, %x) : (f32, f32, f32) -> !pydev.vector<3 x f32>
+    %c = pydev.struct_create(%x, %x) : (f32, f32) -> !pydev.struct<"C", {re: f32, im: f32}, align 16>
+    %r = func.call @iv3(%v, %c) : (!pydev.vector<3 x f32>, !pydev.struct<"C", {re: f32, im: f32}, align 16>) -> !pydev.struct<"C", {re: f32, im: f32}, align 16>
+    %re = pydev.struct_extract %r["re"] : <"C", {re: f32, im: f32}, align 16> -> f32
+    gpu.return
+  }
+  func.func @internal(%a: !pydev.vector<3 x f32>) -> !pydev.vector<3 x f32> {
+    return %a : !pydev.vector<3 x f32>
+  }
+  func.func @plain_interop(%a: !pydev.vector<2 x f32>, %p: !pydev.struct<"P", {re: f32, im: f32}>) -> f32 attributes {pydev.interop} {
+    %re = pydev.struct_extract %p["re"] : <"P", {re: f32, im: f32}> -> f32
+    return %re : f32
+  }
+}
+
+// -----
+
+// Host interop functions keep their register form: the C adapters of
+// pydev._interop call them.
+// CHECK-LABEL: func.func @host_interop
+// CHECK-SAME: (%{{.*}}: vector<3xf32>) -> vector<3xf32>
+func.func @host_interop(%a: !pydev.vector<3 x f32>) -> !pydev.vector<3 x f32> attributes {pydev.interop} {
+  return %a : !pydev.vector<3 x f32>
+}
