@@ -19,7 +19,8 @@
 //! Rewrites:
 //!   gpu.module { llvm.func @_mlir_ciface_f(...) { call @f } }  =>  gpu.module { }
 //!   gpu.module { llvm.func private @f(..) { call @_mlir_ciface_f(..) }; llvm.func @_mlir_ciface_f(..) }
-//!     =>  gpu.module { llvm.func @f(..) }   (an external declaration of the same type)
+//!     =>  gpu.module { llvm.func @f(..) }   (an external declaration of the same type, keeping
+//!                                            `pydev.param_aligns`)
 
 use crate::capi::PassIr;
 use crate::{
@@ -57,8 +58,13 @@ fn run(ir: PassIr) -> Result<(), ()> {
             let Ok(fn_type) = f.attribute("function_type") else { continue };
             // The declaration's own location: `f`'s carries the DISubprogram
             // that lineinfo gives definitions, which LLVM rejects on a declaration.
+            let mut attrs = vec![b.named("sym_name", b.string(target)), b.named("function_type", fn_type), b.named("linkage", b.attr("#llvm.linkage<external>"))];
+            // The CUDA alignment of its parameters (pydev-lower-aggregates' mark).
+            if let Ok(aligns) = f.attribute(crate::align_params::MARK) {
+                attrs.push(b.named(crate::align_params::MARK, aligns));
+            }
             let decl = melior::ir::operation::OperationBuilder::new("llvm.func", wrapper.location())
-                .add_attributes(&[b.named("sym_name", b.string(target)), b.named("function_type", fn_type), b.named("linkage", b.attr("#llvm.linkage<external>"))])
+                .add_attributes(&attrs)
                 .add_regions([melior::ir::Region::new()])
                 .build()
                 .unwrap_or_else(|e| panic!("pydev built an invalid llvm.func declaration: {e}"));

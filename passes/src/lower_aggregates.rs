@@ -30,11 +30,12 @@
 //!     parameter CUDA aligns beyond its      (A = its CUDA alignment, 0 for the other parameters);
 //!     members (align=, device.align)        pydev-align-params makes it `.param .align A`
 //!   interop func.func @f in a gpu.module =>  the same CUDA C++ layout for its parameters and result
-//!     (CUDA C++ calls it by its symbol)     (rebuilt into registers at entry, converted back before
-//!                                           each return), `pydev.param_aligns` likewise; each
-//!                                           func.call @f converts its arguments to the ABI types and
-//!                                           the result back (`interop_abi`). Host interop functions
-//!                                           keep their form (the C adapters of `pydev._interop`).
+//!     (CUDA C++ calls it or defines it:     (a definition rebuilds registers at entry and converts
+//!     its symbol is `extern "C"`)           back before each return), `pydev.param_aligns` likewise;
+//!                                           each func.call @f converts its arguments to the ABI types
+//!                                           and the result back (`interop_abi`). Host interop
+//!                                           functions keep their form (the C adapters of
+//!                                           `pydev._interop`).
 
 use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
@@ -201,11 +202,10 @@ fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
 /// from registers to the ABI type); step 5 expands it.
 type AbiCast<'c> = (OperationRef<'c, 'c>, Type<'c>, Abi, bool);
 
-/// Gives every interoperable function defined in a gpu.module (the symbol
-/// CUDA C++ calls: `extern "C" __device__`) the CUDA C++ layout of its
-/// parameters and result where LLVM's differs, as kernels have, and
-/// converts at its calls in the module. Declarations (functions C++
-/// defines) are called through the adapters of `pydev._interop`.
+/// Gives every interoperable function of a gpu.module, defined (the symbol
+/// CUDA C++ calls: `extern "C" __device__`) or declared (C++ defines it),
+/// the CUDA C++ layout of its parameters and result where LLVM's differs,
+/// as kernels have, and converts at its calls in the module.
 fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c>> {
     use melior::ir::{
         attribute::{FlatSymbolRefAttribute, TypeAttribute},
@@ -222,15 +222,15 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
         if !in_gpu_module || !f.has_attribute(pydev_dialect::abi::attr::INTEROP) {
             continue;
         }
-        let Some(entry) = f.region(0).ok().and_then(|r| ir.entry_block(r)) else { continue };
+        // A declaration (C++ defines it) has no body to convert in.
+        let entry = f.region(0).ok().and_then(|r| ir.entry_block(r));
         let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         let mut results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut params = Vec::new();
         let mut stack_aligns = Vec::new();
-        for i in 0..entry.argument_count() {
-            let arg = entry.argument(i).expect("argument below the count");
-            let pydev = arg.r#type();
+        for i in 0..inputs.len() {
+            let pydev = inputs[i];
             let Some(abi) = abi_of(ctx, pydev) else {
                 params.push(None);
                 continue;
@@ -245,14 +245,17 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
                 continue;
             }
             let abi_type = parse(abi.text());
-            arg.set_type(abi_type);
             inputs[i] = abi_type;
-            let first = entry.first_operation().expect("a function body");
-            let b = Builder::before(ir, first);
-            let cast = b.cast(ir.value(arg.into()), pydev);
-            let cast_op = ir.defining_op(cast).expect("an op result");
-            ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
-            out.push((cast_op, pydev, abi_of(ctx, pydev).expect("computed above"), false));
+            if let Some(entry) = entry {
+                let arg = entry.argument(i).expect("an argument per input");
+                arg.set_type(abi_type);
+                let first = entry.first_operation().expect("a function body");
+                let b = Builder::before(ir, first);
+                let cast = b.cast(ir.value(arg.into()), pydev);
+                let cast_op = ir.defining_op(cast).expect("an op result");
+                ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
+                out.push((cast_op, pydev, abi_of(ctx, pydev).expect("computed above"), false));
+            }
             params.push(Some((pydev, abi)));
         }
         let mut result = None;

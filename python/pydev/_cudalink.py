@@ -73,16 +73,12 @@ def include_dirs():
     return tuple(out)
 
 
-def nvrtc_ltoir(path, arch, owner, src=None):
-    """LTO-IR (bytes) of CUDA C++ file `path` (or of text `src` named
-    `path`) for `arch` (sm_XX), compiled by NVRTC as relocatable device
-    code; its log on failure."""
+def nvrtc_ltoir(path, arch, owner):
+    """LTO-IR (bytes) of CUDA C++ file `path` for `arch` (sm_XX), compiled
+    by NVRTC as relocatable device code; its log on failure."""
     nvrtc = _lib("nvrtc")
-    if src is None:
-        with open(path, "rb") as f:
-            src = f.read()
-    elif isinstance(src, str):
-        src = src.encode()
+    with open(path, "rb") as f:
+        src = f.read()
     prog = ctypes.c_void_p()
     r = nvrtc.nvrtcCreateProgram(ctypes.byref(prog), src, os.path.basename(path).encode(), 0, None, None)
     if r != 0:
@@ -206,14 +202,13 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
         suffix = os.path.splitext(p)[1].lower()
         if suffix != ".cu" and suffix not in KINDS:
             raise _error(f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)")
-    # Adapters of declared functions LLVM passes differently from nvcc
-    # (3-lane vectors, align= structs): CUDA C++ compiled with the links.
-    adapters = _interop.cuda_adapters(_interop._signatures(declared), ptx) if declared else ""
-    # Generated CUDA C++ compiled with the link files: the adapters.
-    sources = [("pydev_adapters.cu", adapters)] if adapters else []
+    # Declared functions are called by their symbols in nvcc's layout
+    # (pydev-lower-aggregates): checked here, never a silent mismatch.
+    for name, params, result, site in _interop._signatures(declared):
+        _interop.check_interop_ptx(ptx, name, params, result, site, linkage="extern")
     h = hashlib.sha256()
-    nvrtc = any(p.endswith(".cu") for p in paths) or sources
-    for part in ("pydev-cubin-1", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths)), adapters):
+    nvrtc = any(p.endswith(".cu") for p in paths)
+    for part in ("pydev-cubin-2", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths))):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -223,15 +218,13 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
         STATS["cached"] += 1
         return cubin
     STATS["links"] += 1
-    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner, sources)
+    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner)
     _cache.store(key, cubin, ".cubin")
     return cubin
 
 
-def _link_cubin(ptx, ptx_name, paths, arch, owner, sources=()):
+def _link_cubin(ptx, ptx_name, paths, arch, owner):
     inputs = [(KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)]
-    for name, text in sources:  # generated CUDA C++ (adapters)
-        inputs.append((KINDS[".ltoir"], nvrtc_ltoir(name, arch, f"the generated {name} of {owner}", text), f"{name}.ltoir"))
     for p in paths:
         suffix = os.path.splitext(p)[1].lower()
         if suffix == ".cu":

@@ -543,57 +543,12 @@ def host_adapters(declared):
     return "\n".join(ll) + "\n", cxx
 
 
-# --- cuda: adapters where LLVM's PTX parameters are not nvcc's -------------------------------
-# On cuda a declared function is called directly when LLVM's PTX parameter
-# of each type is nvcc's; for 3-lane vectors (LLVM rounds them to 4 lanes:
-# <3 x float> is 16 bytes aligned 16, float3 is 12 aligned 4) and structs
-# aligned beyond their members (LLVM's struct loses the alignas) the
-# frontend calls `__pydev_cabi_<name>` instead (frontends/python/src/interop.rs),
-# and `cuda_adapters` writes it in CUDA C++: NVRTC compiles it to LTO-IR and
-# nvJitLink links it with -lto. Its parameters are byte blobs of LLVM's
-# size and alignment (so nvcc's `.param .align A .b8 p[S]` is LLVM's, which
-# `cuda_adapters` checks against the kernel's PTX); it copies each scalar
-# from its LLVM offset to its C offset and calls `<name>` with nvcc's types.
-
-
-def _pow2(n):
-    p = 1
-    while p < n:
-        p *= 2
-    return p
-
-
-def _llvm_layout(m):
-    """(size, align) of model `m`'s register form in LLVM's NVPTX data
-    layout: natural alignment; a vector's alignment is its store size
-    rounded up to a power of two (<3 x float>: 16, 16)."""
-    if isinstance(m, Scalar):
-        return m.size, m.size
-    if isinstance(m, Vec):
-        align = _pow2(m.elem.size * m.lanes)
-        return _round_up(m.elem.size * m.lanes, align), align
-    if isinstance(m, Arr):
-        return m.size, 8
-    offset, align = 0, 1
-    for _, t, _ in m.fields:
-        size, a = _llvm_layout(t)
-        offset = _round_up(offset, a) + size
-        align = max(align, a)
-    return _round_up(offset, align), align
-
-
-def _chunks(m, c_off=0, r_off=0):
-    """(C offset, LLVM offset, bytes) of each run of scalars of `m` that is
-    contiguous in both layouts."""
-    if not isinstance(m, Agg):
-        yield c_off, r_off, m.size if not isinstance(m, Vec) else m.elem.size * m.lanes
-        return
-    r = 0
-    for _, t, off in m.fields:
-        size, a = _llvm_layout(t)
-        r = _round_up(r, a)
-        yield from _chunks(t, c_off + off, r_off + r)
-        r += size
+# --- cuda: interop functions cross in nvcc's layout ---------------------------------------
+# pydev-lower-aggregates gives every interop function of a gpu.module, the
+# Python ones C++ calls and the declared ones C++ defines, and each call,
+# the CUDA C++ layout of its `.param`s (3-lane vectors as arrays, align=
+# structs padded and `.param .align`-ed), so calls cross by their symbols
+# with no adapter. `check_interop_ptx` checks a prototype before linking.
 
 
 def _ptx_extern(ptx, symbol, linkage="extern"):
@@ -615,106 +570,22 @@ def _ptx_extern(ptx, symbol, linkage="extern"):
     return params, result
 
 
-COPY = "static __device__ __forceinline__ void __pydev_copy(char* d, const char* s, unsigned n) { for (unsigned i = 0; i < n; ++i) d[i] = s[i]; }"
-
-
-def _blob(blobs, m):
-    """(name, (align, size)) of the byte-blob struct with LLVM's register
-    layout of `m`, its definition added to `blobs`."""
-    size, align = _llvm_layout(m)
-    n = f"__pydev_reg_{align}_{size}"
-    blobs[n] = f"struct alignas({align}) {n} {{ unsigned char b[{size}]; }};"
-    return n, (align, size)
-
-
-def _register_types(params, cparams, result, cres, blob):
-    """(types, layouts) of the parameters and (type, layout) of the result
-    as LLVM's PTX passes them: a scalar as its C type (layout None; a void
-    result "void"), anything else as a byte blob `blob(m)` names."""
-    rtypes, want = [], []
-    for (_, m), c in zip(params, cparams):
-        n, lay = (c, None) if isinstance(m, Scalar) else blob(m)
-        rtypes.append(n)
-        want.append(lay)
-    if result is None or isinstance(result, Scalar):
-        return rtypes, want, cres, ("void" if result is None else None)
-    return (rtypes, want, *blob(result))
-
-
-def _relayout_call(params, result, local_types, callee, result_types, local="c"):
-    """The C++ body of an adapter that takes arguments `a0, a1, ...` in
-    LLVM's register layout and calls `callee` with them moved into nvcc's,
-    each non-scalar copied into a local of `local_types[i]`; the result
-    comes back into LLVM's (`result_types`: (the callee's, the caller's));
-    the locals are named `<local><i>`."""
-
-    def copies(dst, src, m, into_llvm):
-        return [f"__pydev_copy((char*)&{dst} + {ro if into_llvm else co}, (const char*)&{src} + {co if into_llvm else ro}, {n});" for co, ro, n in _chunks(m)]
-
-    body, args = [], []
-    for i, ((_, m), t) in enumerate(zip(params, local_types)):
-        if isinstance(m, Scalar):
-            args.append(f"a{i}")
-            continue
-        body.append(f"{t} {local}{i};")
-        body += copies(f"{local}{i}", f"a{i}", m, False)
-        args.append(f"{local}{i}")
-    call = f"{callee}({', '.join(args)})"
-    if result is None:
-        body.append(f"{call};")
-    elif isinstance(result, Scalar):
-        body.append(f"return {call};")
-    else:
-        body += [f"{result_types[0]} r = {call};", f"{result_types[1]} out;", *copies("out", "r", result, True), "return out;"]
-    return body
-
-
-def cuda_adapters(declared, ptx):
-    """CUDA C++ text (or "" when none is needed) of `__pydev_cabi_<name>`
-    for each declared function [(name, params, result, site)] that the
-    kernel's PTX calls through its adapter; a LinkError naming the function
-    if the PTX's parameters are not the layout the adapter takes."""
-    blobs, lines = {}, []
-    declared = [d for d in declared if _ptx_extern(ptx, f"{ADAPTER_PREFIX}{d[0]}") is not None]
-    if not declared:
-        return ""
-    decls, ctypes_ = cxx_signatures([(params, result) for _, params, result, *_ in declared])
-
-    def blob(m):
-        return _blob(blobs, m)
-
-    for (name, params, result, site, *_), (cparams, cres) in zip(declared, ctypes_):
-        symbol = f"{ADAPTER_PREFIX}{name}"
-        seen = _ptx_extern(ptx, symbol)
-        rtypes, want, rres, want_r = _register_types(params, cparams, result, cres, blob)
-        if seen != (want, want_r):
-            raise LinkError(
-                f"{site}: error: the PTX calls the adapter of the declared interoperable function '{name}' with parameters "
-                f"{seen} (align, bytes), where the adapter takes {(want, want_r)}: LLVM's layout is not the one pydev expects"
-            )
-        body = _relayout_call(params, result, cparams, name, (cres, rres))
-        lines.append(f'extern "C" __device__ {cres} {name}({", ".join(cparams)});')
-        sig = ", ".join(f"{t} a{i}" for i, t in enumerate(rtypes))
-        lines.append(f'extern "C" __device__ {rres} {symbol}({sig}) {{\n  ' + "\n  ".join(body) + "\n}")
-    # The static_asserts check the C offsets the copies write at against
-    # nvcc's layout of the C++ types the call passes.
-    return "\n".join(["// pydev cuda adapters of declared interoperable functions (python/pydev/_interop.py)", decls, *blobs.values(), COPY, *lines]) + "\n"
-
-
-def check_interop_ptx(ptx, name, params, result, site):
-    """Checks that the PTX of Python interop function `name` declares the
-    parameters and result nvcc declares for its C types, so that CUDA C++
-    calls it by its symbol (pydev-lower-aggregates gives interop functions
-    the CUDA C++ layout: 3-lane vectors as arrays, align= by `.param .align`);
-    a LinkError naming it if not."""
-    seen = _ptx_extern(ptx, name, "visible")
+def check_interop_ptx(ptx, name, params, result, site, linkage="visible"):
+    """Checks that the PTX of interop function `name`, defined (`.visible`)
+    or declared (`.extern`: C++ defines it), declares the parameters and
+    result nvcc declares for its C types, so that the call crosses by its
+    symbol (pydev-lower-aggregates gives interop functions the CUDA C++
+    layout: 3-lane vectors as arrays, align= by `.param .align`); a
+    LinkError naming it if not."""
+    seen = _ptx_extern(ptx, name, linkage)
 
     def layout(m):
         return None if isinstance(m, Scalar) else (m.align, m.size)
 
     want = ([layout(m) for _, m in params], "void" if result is None else layout(result))
     if seen is not None and seen != want:
-        raise LinkError(f"{site}: error: the PTX of the interoperable function '{name}' has parameters {seen} (align, bytes), where CUDA C++ passes {want}")
+        what = "calls the declared interoperable function" if linkage == "extern" else "of the interoperable function"
+        raise LinkError(f"{site}: error: the PTX {what} '{name}' has parameters {seen} (align, bytes), where CUDA C++ passes {want}")
 
 
 def _run(cmd, what):

@@ -153,8 +153,8 @@ def uses_cpp(h, xs, ys, vs, ws, c):
 
 
 # --- cuda: types LLVM passes differently from nvcc (test/interop/layouts.cu) ----------------
-# 3-lane vectors, align= structs and aggregates holding them: calls go
-# through generated CUDA C++ adapters (python/pydev/_interop.py cuda_adapters).
+# 3-lane vectors, align= structs and aggregates holding them: calls pass
+# them in nvcc's layout (pydev-lower-aggregates).
 
 LAYOUTS_CU = os.path.join(FIXTURES, "layouts.cu")
 

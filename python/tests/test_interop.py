@@ -356,16 +356,16 @@ def test_object_stage_is_the_hosts():
 # --- cuda (test_interop_cuda.py, test_interop_cuda_launch.py) ------------------------------
 
 
-def test_declared_functions_whose_ptx_layout_differs_on_cuda():
-    """align= beyond the members (and 3-lane vectors): LLVM's PTX parameter
-    is not nvcc's, so on cuda the call goes to the adapter (LLVM's layout:
-    cplx16 as 8 bytes aligned 4), the others directly with nvcc's layout
-    (test_interop_cuda.py links and checks the adapters)."""
+def test_declared_functions_are_called_in_nvccs_layout_on_cuda():
+    """align= beyond the members (and 3-lane vectors): on cuda the call goes
+    to the C++ symbol with nvcc's `.param`s (cplx16 as 16 bytes aligned 16,
+    not LLVM's 8 aligned 4); the host calls through its C adapter
+    (test_interop_cuda.py compares every prototype with NVRTC's)."""
     import interop_kernels as ik
 
     ptx = pydev.compile(ik.structs, "vec3[:], pair[:], cplx16[:]", target="sm_90", stage="ptx")
-    assert ".extern .func  (.param .align 4 .b8 func_retval0[8]) __pydev_cabi_cmul" in ptx, ptx
-    assert ".extern .func  (.param .align 4 .b8 func_retval0[12]) vmul" in ptx and "__pydev_cabi_vmul" not in ptx
+    assert ".extern .func  (.param .align 16 .b8 func_retval0[16]) cmul\n" in ptx and "__pydev_cabi_" not in ptx, ptx
+    assert ".extern .func  (.param .align 4 .b8 func_retval0[12]) vmul" in ptx
 
 
 def test_host_link_files_of_a_cuda_kernel_are_an_error():

@@ -254,75 +254,56 @@ def test_gpu_launches_python_kernel_calling_cpp_through_pydev(cudalink, monkeypa
     np.testing.assert_array_equal(c.copy_to_host(), np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
 
 
-# --- 3-lane vectors and align= structs: CUDA C++ adapters (test/interop/layouts.cu) ----------
+# --- 3-lane vectors and align= structs: C++ called in nvcc's layout (test/interop/layouts.cu) ---
 
 LAYOUTS_SIG = "cplx16[:], float32[:, :], uint8[:, :], float32[:, :], float64[:, :], int8[:, :], cplx16[:]"
 
 
-def _layouts_adapters():
+def test_declared_functions_are_called_in_nvccs_layout(cudalink):
+    """The PTX calls each declared C++ function by its symbol with the
+    `.param`s nvcc's definition declares (NVRTC's PTX of
+    test/interop/layouts.cu): float3 12 bytes aligned 4, cplx16 (align=16)
+    16 aligned 16, withv3 {float3, float} 16 aligned 4, double3 24 aligned 8,
+    the tuple result {char3, cplx16} 32 aligned 16."""
     import interop_kernels as ik
     from pydev import _interop
 
     ptx = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target="sm_90", stage="ptx")
-    declared = _interop.program_links(ik.uses_layouts._reached)[1]
-    return ptx, _interop.cuda_adapters(_interop._signatures(declared), ptx)
-
-
-def test_layouts_llvm_passes_differently_call_adapters(cudalink):
-    """The PTX calls `__pydev_cabi_<name>` with LLVM's parameter layout;
-    the adapter takes blobs of exactly that size and alignment, copies each
-    scalar to nvcc's offsets (static_asserts on every offset) and calls
-    the C++ function."""
-    ptx, cxx = _layouts_adapters()
-    # <3 x float> is 16 bytes aligned 16; float3 is 12 aligned 4.
-    assert ".extern .func  (.param .align 16 .b8 func_retval0[16]) __pydev_cabi_vdot3" in ptx
-    # cplx16 (align=16) travels as LLVM's {float, float}: 8 bytes aligned 4.
-    assert ".extern .func  (.param .align 4 .b8 func_retval0[8]) __pydev_cabi_cmul_cu" in ptx
-    # withv3 {<3 x float>, float}: 32 bytes aligned 16; <3 x double>: 32, 32.
-    assert ".param .align 16 .b8 __pydev_cabi_nest_param_0[32]" in ptx and ".param .align 32 .b8 __pydev_cabi_nest_param_1[32]" in ptx
-    assert 'extern "C" __device__ float3 vdot3(float3, float, uchar3);' in cxx
-    assert "__pydev_reg_16_16 __pydev_cabi_vdot3(__pydev_reg_16_16 a0, float a1, __pydev_reg_4_4 a2)" in cxx
-    assert "struct alignas(16) cplx16 {" in cxx and 'static_assert(offsetof(withv3, w) == 12, "offsetof(withv3, w)");' in cxx
-    # withv3.w: LLVM offset 16, C offset 12
-    assert "__pydev_copy((char*)&c0 + 12, (const char*)&a0 + 16, 4);" in cxx
+    assert "__pydev_cabi_" not in ptx
+    defined = _nvrtc_ptx(cudalink, open(ik.LAYOUTS_CU).read(), "sm_90")
+    want = {
+        "cmul_cu": ([(16, 16), (16, 16)], (16, 16)),
+        "vdot3": ([(4, 12), None, (1, 3)], (4, 12)),
+        "nest": ([(4, 16), (8, 24)], (16, 32)),
+    }
+    for name, layout in want.items():
+        assert _interop._ptx_extern(ptx, name) == _interop._ptx_extern(defined, name, "visible") == layout, name
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_adapters_link_to_a_cubin(cudalink, arch):
+def test_declared_layouts_link_to_a_cubin(cudalink, arch):
     import interop_kernels as ik
 
     cubin = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target=arch, stage="cubin")
-    assert cubin[:4] == b"\x7fELF" and b"uses_layouts" in cubin
+    assert cubin[:4] == b"\x7fELF" and b"uses_layouts" in cubin and b"__pydev_cabi_" not in cubin
 
 
-def test_adapter_static_asserts_hold_and_catch_a_wrong_offset(cudalink, tmp_path):
-    """NVRTC compiles the adapters (their static_asserts hold), and rejects
-    them once one offset is wrong."""
-    _, cxx = _layouts_adapters()
-    good, bad = tmp_path / "good.cu", tmp_path / "bad.cu"
-    good.write_text(cxx)
-    cudalink.nvrtc_ltoir(str(good), "sm_90", "test")
-    wrong = 'static_assert(offsetof(withv3, w) == 16, "offsetof(withv3, w)");'
-    bad.write_text(cxx.replace('static_assert(offsetof(withv3, w) == 12, "offsetof(withv3, w)");', wrong))
-    with pytest.raises(pydev.CompileError, match=r"(?s)bad.cu with NVRTC.*offsetof\(withv3, w\)"):
-        cudalink.nvrtc_ltoir(str(bad), "sm_90", "test")
-
-
-def test_adapter_checks_the_ptx_layout(cudalink):
-    """Where the kernel's PTX passes a parameter otherwise than the adapter
-    takes it, linking is an error naming the declaration (never a silent
-    mismatch)."""
+def test_linking_checks_the_declared_layouts(cudalink):
+    """Where the kernel's PTX would pass a parameter otherwise than nvcc's
+    definition takes it, linking is an error naming the declaration (never
+    a silent mismatch)."""
     import interop_kernels as ik
-    from pydev import _interop
+    from pydev import _cudalink, _interop
 
-    ptx, _ = _layouts_adapters()
-    broken = ptx.replace(".param .align 32 .b8 __pydev_cabi_nest_param_1[32]", ".param .align 8 .b8 __pydev_cabi_nest_param_1[24]")
-    declared = _interop._signatures(_interop.program_links(ik.uses_layouts._reached)[1])
-    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+: error: the PTX calls the adapter of the declared interoperable function 'nest'"):
-        _interop.cuda_adapters(declared, broken)
+    ptx = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target="sm_90", stage="ptx")
+    declared = _interop.program_links(ik.uses_layouts._reached)[1]
+    broken = ptx.replace(".param .align 8 .b8 nest_param_1[24]", ".param .align 32 .b8 nest_param_1[32]")
+    assert broken != ptx
+    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+: error: the PTX calls the declared interoperable function 'nest' has parameters"):
+        _cudalink.link_cubin(broken, "k.ptx", [ik.LAYOUTS_CU], "sm_90", "kernel 'uses_layouts'", declared)
 
 
-def test_gpu_runs_adapters(cudalink, monkeypatch):
+def test_gpu_runs_calls_in_nvccs_layout(cudalink, monkeypatch):
     _driver()
     import interop_kernels as ik
 

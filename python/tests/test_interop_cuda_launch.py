@@ -150,9 +150,10 @@ def test_declarations_from_a_cu_both_targets_link_launch_on_cuda(cudalink, run):
     """)
 
 
-def test_declarations_through_adapters_launch_on_cuda(cudalink, run):  # noqa: F811
+def test_declarations_in_nvccs_layout_launch_on_cuda(cudalink, run):  # noqa: F811
     """3-lane vectors and align= structs (test/interop/layouts.cu): the
-    adapters are compiled and linked into the cubin the driver loads."""
+    kernel calls the C++ functions in nvcc's layout, linked into the cubin
+    the driver loads."""
     run("""
         import interop_kernels as ik
         from pydev import _cudalink

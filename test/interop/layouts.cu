@@ -1,7 +1,7 @@
 // CUDA C++ device functions whose by-value types LLVM lays out differently
 // from nvcc in PTX parameters (3-lane vectors, structs aligned beyond their
-// members, and aggregates holding them): pydev calls them through generated
-// adapters (python/pydev/_interop.py cuda_adapters). test_interop_cuda.py,
+// members, and aggregates holding them): pydev calls them with nvcc's
+// layout (pydev-lower-aggregates). test_interop_cuda.py,
 // test_interop_cuda_launch.py.
 struct alignas(16) cplx16 { float re, im; };
 struct withv3 { float3 v; float w; };

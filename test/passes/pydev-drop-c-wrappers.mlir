@@ -71,3 +71,22 @@ gpu.module @defined {
     llvm.return %r : f32
   }
 }
+
+// -----
+
+// The declaration keeps pydev-lower-aggregates' mark of the CUDA alignment
+// of its parameters (pydev-align-params runs next).
+// CHECK-LABEL: gpu.module @aligned
+// CHECK: llvm.func @cmul(!llvm.struct<(f32, f32, array<8 x i8>)>) -> f32 attributes {pydev.param_aligns = array<i64: 16>}
+// CHECK-NOT: _mlir_ciface_cmul
+gpu.module @aligned {
+  llvm.func private @cmul(%arg0: !llvm.struct<(f32, f32, array<8 x i8>)>) -> f32 attributes {llvm.emit_c_interface, pydev.interop, pydev.param_aligns = array<i64: 16>, sym_visibility = "private"} {
+    %0 = llvm.call @_mlir_ciface_cmul(%arg0) : (!llvm.struct<(f32, f32, array<8 x i8>)>) -> f32
+    llvm.return %0 : f32
+  }
+  llvm.func @_mlir_ciface_cmul(!llvm.struct<(f32, f32, array<8 x i8>)>) -> f32 attributes {llvm.emit_c_interface, pydev.interop, pydev.param_aligns = array<i64: 16>, sym_visibility = "private"}
+  llvm.func @k(%c: !llvm.struct<(f32, f32, array<8 x i8>)>) -> f32 {
+    %r = llvm.call @cmul(%c) : (!llvm.struct<(f32, f32, array<8 x i8>)>) -> f32
+    llvm.return %r : f32
+  }
+}

@@ -156,6 +156,24 @@ gpu.module @m {
 
 // -----
 
+// A declared interop function (CUDA C++ defines it) is declared, and called,
+// in the CUDA C++ layout too.
+// CHECK-LABEL: func.func private @decl3
+// CHECK-SAME: (!llvm.array<3 x f32>) -> !llvm.array<3 x f32>
+// CHECK-LABEL: gpu.func @calls_decl3
+// CHECK: %[[D:.*]] = func.call @decl3(%{{.*}}) : (!llvm.array<3 x f32>) -> !llvm.array<3 x f32>
+// CHECK: llvm.extractvalue %[[D]][0] : !llvm.array<3 x f32>
+gpu.module @d {
+  func.func private @decl3(!pydev.vector<3 x f32>) -> !pydev.vector<3 x f32> attributes {pydev.interop}
+  gpu.func @calls_decl3(%x: f32) kernel {
+    %v = pydev.vector_create(%x, %x, %x) : (f32, f32, f32) -> !pydev.vector<3 x f32>
+    %r = func.call @decl3(%v) : (!pydev.vector<3 x f32>) -> !pydev.vector<3 x f32>
+    gpu.return
+  }
+}
+
+// -----
+
 // Host interop functions keep their register form: the C adapters of
 // pydev._interop call them.
 // CHECK-LABEL: func.func @host_interop

@@ -10,13 +10,14 @@
 //!     => func.func private @f(S, i32) -> f32      (once per module)
 //!        func.call @f(%a, %b')                   (%b' = b converted to int32)
 //!
-//! On the host target (and on cuda where LLVM's PTX parameter layout is not
-//! nvcc's) the callee is `@__pydev_cabi_f`: an adapter that the
+//! On the host target the callee is `@__pydev_cabi_f`: an adapter that the
 //! Python package generates next to the linked files
 //! (`python/pydev/_interop.py`) takes the LLVM register form of the
 //! arguments and calls `f` with the C calling convention of the CUDA C++
 //! types (aggregates by value as the platform's C ABI passes them), which
-//! LLVM's own lowering of first-class aggregates does not follow.
+//! LLVM's own lowering of first-class aggregates does not follow. On cuda
+//! the declaration is marked `pydev.interop`, and `pydev-lower-aggregates`
+//! gives it (and the calls) the CUDA C++ layout of `.param`s, as nvcc's.
 
 use crate::{
     ir::{v, Val},
@@ -38,19 +39,6 @@ pub fn is_declaration(def: &ast::StmtFunctionDef) -> bool {
         _ => body,
     };
     matches!(body, [Stmt::Expr(e)] if matches!(*e.value, Expr::EllipsisLiteral(_)))
-}
-
-/// Whether LLVM's NVPTX parameter layout of `ty` (its register form) is
-/// nvcc's for the CUDA C++ type: not for 3-lane vectors (LLVM rounds them
-/// to 4 lanes) nor structs aligned beyond their members.
-fn ptx_matches_cuda(ty: &Ty) -> bool {
-    match ty {
-        Ty::Vector { lanes, .. } => *lanes != 3,
-        Ty::Tuple(items) => items.iter().all(ptx_matches_cuda),
-        Ty::Struct(def) => def.align == 0 && def.fields.iter().all(|(_, t)| ptx_matches_cuda(t)),
-        Ty::Array { .. } => true,
-        _ => true,
-    }
 }
 
 /// Why `ty` cannot cross the C ABI, or None when it can.
@@ -156,20 +144,19 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let x = self.coerce(a, t, range, &format!("argument '{pname}' of '{name}'"))?;
             names.push(v(x.id));
         }
-        // PTX passes a value as LLVM lays it out: where that differs from
-        // CUDA C++ (3-lane vectors, align= beyond the members) the call goes
-        // through `__pydev_cabi_<name>` on cuda too, a CUDA C++ adapter
-        // (python/pydev/_interop.py `cuda_adapters`, linked by nvJitLink)
-        // that takes LLVM's layout and calls `name` with nvcc's.
-        let cuda_adapter = matches!(self.c.target, Some(Some(_))) && types.iter().chain(ret.iter()).any(|t| !ptx_matches_cuda(t));
-        let symbol = if self.c.target == Some(None) || cuda_adapter { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
+        // On cuda the call is to `name` itself: `pydev-lower-aggregates`
+        // gives interop declarations of a gpu.module (and the calls) the
+        // CUDA C++ layout where LLVM's differs (3-lane vectors, align=).
+        let cuda = matches!(self.c.target, Some(Some(_)));
+        let symbol = if self.c.target == Some(None) { format!("{HOST_ADAPTER_PREFIX}{name}") } else { name.clone() };
         let inputs: Vec<String> = types.iter().map(Ty::mlir).collect();
         let result = ret.as_ref().map(Ty::mlir);
         let fn_type = format!("({}) -> ({})", inputs.join(", "), result.clone().unwrap_or_default());
         let head = format!("func.func private @{symbol}(");
         if !self.c.functions.iter().any(|f| f.starts_with(&head)) {
             let loc = self.c.m.file.mlir_loc(def.range());
-            self.c.functions.push(format!("func.func private @{symbol}{} {loc}\n", &fn_type[..]));
+            let attrs = if cuda { " attributes {pydev.interop}" } else { "" };
+            self.c.functions.push(format!("func.func private @{symbol}{}{attrs} {loc}\n", &fn_type[..]));
         }
         self.at(range);
         match ret {
