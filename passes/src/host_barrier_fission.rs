@@ -222,6 +222,15 @@ fn top_level<'c>(ir: PassIr<'c>, f: OperationRef<'c, 'c>, op: OperationRef<'c, '
 
 /// Dominator sets of blocks `0..n` under a virtual root that enters block 0
 /// and every block of `entries` (iterative data flow; kernels are small).
+/// The entries of a map keyed by IR addresses in frame order: the map's own
+/// order differs between processes, and so would the code made in it (the
+/// same kernel must compile to the same text).
+fn by_offset(m: &HashMap<usize, u64>) -> Vec<(usize, u64)> {
+    let mut v: Vec<(usize, u64)> = m.iter().map(|(k, o)| (*k, *o)).collect();
+    v.sort_by_key(|&(_, o)| o);
+    v
+}
+
 fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Vec<HashSet<usize>> {
     let root = n;
     let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
@@ -445,7 +454,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     };
     // The frame's local arrays: every use takes the slot's address, made in
     // the dispatch block (which dominates every stretch).
-    for (k, off) in &allocas {
+    for (k, off) in &by_offset(&allocas) {
         let (_, v, op) = defs[k];
         let b = Builder::at_end(ir, entry, loc);
         let p = gep(&b, frame_ptr, *off as i64);
@@ -474,7 +483,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     dispatch.append_operation(OperationBuilder::new("cf.br", loc).add_successors(&[&real_entry]).build().expect("br"));
 
     // 6. Stores at definitions.
-    for (k, off) in &slots {
+    for (k, off) in &by_offset(&slots) {
         let (db, v, op) = defs[k];
         let b = match op {
             Some(o) => Builder::before(ir, o.next_in_block().map(|o| ir.detach(o)).expect("a terminator follows")),
