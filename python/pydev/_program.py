@@ -206,9 +206,12 @@ class Program:
     C-ABI adapters on the host, `.extern .func`s linked by nvJitLink on
     cuda; docs/interop.md); `lineinfo=True`: `.file`/`.loc` in the PTX;
     `fastmath=True`: the pipelines' fast-math mode; `cache=False`: no disk
-    cache. All are part of the cache keys, the link files by content."""
+    cache; `boundscheck=True`/`False`: index checks on or off (None:
+    `PYDEV_BOUNDSCHECK=1` turns them on), a failed one raising
+    pydev.LaunchError with the index, the extent, the thread and the IR's
+    location. All are part of the cache keys, the link files by content."""
 
-    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>", link=(), lineinfo=False, fastmath=False, cache=True):
+    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>", link=(), lineinfo=False, fastmath=False, cache=True, boundscheck=None):
         if isinstance(mlir_text, _ir.Module):
             mlir_text = str(mlir_text)
         if not isinstance(mlir_text, str):
@@ -224,12 +227,21 @@ class Program:
         self.lineinfo = bool(lineinfo)
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)
+        if boundscheck is not None and not isinstance(boundscheck, bool):
+            raise TypeError(f"boundscheck must be True, False or None (PYDEV_BOUNDSCHECK decides), got {boundscheck!r}")
+        self.boundscheck = boundscheck
         # The external functions the module declares (func.func private
         # without a body): C functions that the link files define.
         self.declared = _declarations(mlir_text, self.kernel)
         self._link_digest = _link_digest(self.link)
         self._fast = {}
         self._loaded = {}
+
+    def _checks(self):
+        """Whether indices are checked: boundscheck=, else PYDEV_BOUNDSCHECK=1."""
+        if self.boundscheck is not None:
+            return self.boundscheck
+        return os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
 
     def _lines(self):
         """Whether the PTX gets .file/.loc: lineinfo=True or PYDEV_LINEINFO=1."""
@@ -267,13 +279,13 @@ class Program:
             raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
         _launch._count("compiles")
         lib = "" if target == "host" else _launch.libdevice()
-        return _native.get().compile_ir(self._text_for(target), self.kernel, target, stage, fast_math=self.fastmath, libdevice=lib, filename=self.filename, line_info=self._lines())
+        return _native.get().compile_ir(self._text_for(target), self.kernel, target, stage, fast_math=self.fastmath, boundscheck=self._checks(), libdevice=lib, filename=self.filename, line_info=self._lines())
 
     def _program(self, target, arch):
         """The loaded program for `target` (compiled, or from a cache)."""
         lines = self._lines()
-        # PYDEV_BOUNDSCHECK=1 compiles another program (as in _launch).
-        checks = os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
+        # Index checks make another program (boundscheck=, PYDEV_BOUNDSCHECK).
+        checks = self._checks()
         key = (target, arch, lines, checks)
         prog = self._loaded.get(key)
         if prog is not None:
@@ -286,13 +298,13 @@ class Program:
                 _launch._count("memory_hits")
                 _LOADED.move_to_end(gkey)
             else:
-                prog = _LOADED[gkey] = self._build(target, arch, lines)
+                prog = _LOADED[gkey] = self._build(target, arch, lines, checks)
                 while len(_LOADED) > _LOADED_MAX:
                     _LOADED.popitem(last=False)
         self._loaded[key] = prog
         return prog
 
-    def _build(self, target, arch, lines=False):
+    def _build(self, target, arch, lines=False, checks=False):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
@@ -320,7 +332,7 @@ class Program:
         source = self._text_for(target)
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            options = ("pydev-ir", f"fastmath={int(self.fastmath)}", self._link_digest)
+            options = ("pydev-ir", f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
             key = _cache.cache_key(source, {}, "", tgt, stage, self.kernel, _native.fingerprint(), lib, options, lineinfo=lines and target != "host")
             text = _cache.load(key)
             if text is not None:
@@ -331,7 +343,7 @@ class Program:
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
         _launch._count("compiles")
-        text = native.compile_ir(source, self.kernel, tgt, stage, fast_math=self.fastmath, libdevice=lib, filename=self.filename, line_info=lines)
+        text = native.compile_ir(source, self.kernel, tgt, stage, fast_math=self.fastmath, boundscheck=checks, libdevice=lib, filename=self.filename, line_info=lines)
         if key is not None:
             _cache.store(key, text)
         return load(text)

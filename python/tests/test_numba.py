@@ -1165,3 +1165,39 @@ def test_launch_configurations_are_reused_exactly():
     k[2, 32](out)
     sync()
     np.testing.assert_array_equal(out, np.arange(64))
+
+
+# --- boundscheck= ---------------------------------------------------------------------------
+
+
+@host_only
+def test_boundscheck_checks_every_index(rng, monkeypatch):
+    """@cuda.jit(boundscheck=True): an index outside its axis stops the
+    launch with pydev.LaunchError naming the index, the extent and the
+    Python line; boundscheck=False compiles no check even under
+    PYDEV_BOUNDSCHECK=1; None leaves it to PYDEV_BOUNDSCHECK."""
+    def body(a, x, n):
+        i = cuda.grid(1)
+        if i < n:
+            a[i] = x[i] * 2.0
+
+    checked = cuda.jit(boundscheck=True)(body)
+    x = rng.random(16, dtype=np.float32)
+    a = np.full(16, np.nan, np.float32)
+    checked[1, 16](a, x, 16)
+    sync()
+    np.testing.assert_array_equal(a, x * np.float32(2))
+    short = np.full(8, np.nan, np.float32)
+    with pytest.raises(pydev.LaunchError, match=r"index (8|9|1[0-5]) is out of bounds for an axis of extent 8.*test_numba\.py:\d+"):
+        checked[1, 16](short, x, 16)
+        sync()
+
+    texts = {}
+    for setting in (True, False, None):
+        for env in ("0", "1"):
+            monkeypatch.setenv("PYDEV_BOUNDSCHECK", env)
+            k = cuda.jit("void(float32[::1], float32[::1], int32)", boundscheck=setting)(body)
+            texts[setting, env] = next(iter(k.overloads.values())).compile("host", "llvm")
+    assert texts[True, "0"] == texts[True, "1"] == texts[None, "1"]
+    assert texts[False, "0"] == texts[False, "1"] == texts[None, "0"]
+    assert texts[True, "0"] != texts[False, "0"]

@@ -378,6 +378,8 @@ class Dispatcher:
                 lineinfo=bool(self.options.get("lineinfo")) or mb.lineinfo, fastmath=self.options["fastmath"],
                 # cache=False: no disk cache (Numba keeps such kernels in memory only)
                 cache=self.options.get("cache", True) is not False,
+                # None: PYDEV_BOUNDSCHECK decides (Numba: NUMBA_BOUNDSCHECK)
+                boundscheck=None if self.options.get("boundscheck") is None else bool(self.options["boundscheck"]),
             )
             self.overloads[argtypes] = program
             return program
