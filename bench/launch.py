@@ -157,8 +157,11 @@ def cuda_rows(launches, fake):
         foreign = [wrap(a) for a in arrays]
         rows.append((f"{tag}, arrays through the {name} only: device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10)))
         s.synchronize()
-    # The producer's share of the DLPack row: pydev.DeviceArray's own
-    # __dlpack__ is Python with ctypes; CuPy's and PyTorch's are native.
+    # The producers' share of the CAI and DLPack rows: pydev.DeviceArray's
+    # own __cuda_array_interface__ and __dlpack__ are Python (with ctypes);
+    # CuPy's and PyTorch's are native.
+    cai = per_launch_us(lambda: [a.__cuda_array_interface__ for a in arrays], launches // 10)
+    rows.append((f"{tag}: of which the producer's 3 __cuda_array_interface__ dicts (pydev.DeviceArray's, Python)", cai))
     handle = s.handle or 1
     export = per_launch_us(lambda: [a.__dlpack__(stream=handle, max_version=(1, 0)) for a in arrays], launches // 10)
     rows.append((f"{tag}: of which the producer's 3 __dlpack__ exports (pydev.DeviceArray's, Python)", export))
