@@ -5,7 +5,9 @@
 //! results); element types are machine types (`pydev-promote-types` ran).
 //! Guarantees: no pydev vector, struct or tuple type or op remains: every
 //! value of such a type, block argument and function type is retyped in place
-//! to its register form, and the ops become `llvm.insertvalue`/
+//! to its register form (kernel parameters, and interop functions'
+//! parameters and results in a gpu.module, to their CUDA C++ ABI form, as
+//! below), and the ops become `llvm.insertvalue`/
 //! `extractvalue`/`insertelement`/`extractelement`. Memory layout (CUDA C++
 //! offsets and alignment) is `pydev-lower-arrays`' business; registers have
 //! none.
@@ -36,6 +38,8 @@
 //!                                           and the result back (`interop_abi`). Host interop
 //!                                           functions keep their form (the C adapters of
 //!                                           `pydev._interop`).
+//!   interop result CUDA aligns beyond   =>  a leading !llvm.array<0 x vector<A x i8>> member (`result_abi`):
+//!     its members (align=)                  NVPTX declares `.param .align A .b8 func_retval0[size]`
 
 use crate::capi::PassIr;
 use pydev_dialect::ops::{self, PydevOp};
