@@ -27,6 +27,9 @@ import numpy as np
 import cuda.device as device
 import pydev
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tests"))
+from producers import CAILive, DLPackOnly  # noqa: E402 - the tests' single-protocol producers
+
 
 @device.kernel
 def empty(a, b, c, s):
@@ -62,30 +65,6 @@ def host_rows(launches):
         ("pydev host: the kernel's launch with packed arguments (runtime, one block)", native),
         ("pydev host: dispatch beyond it (type key, packing, checks)", total - native),
     ]
-
-
-class CAIOnly:
-    """Another library's device array, seen through the CUDA Array Interface only."""
-
-    def __init__(self, arr):
-        self.arr = arr
-
-    @property
-    def __cuda_array_interface__(self):
-        return self.arr.__cuda_array_interface__
-
-
-class DLPackOnly:
-    """Another library's device array, seen through DLPack only."""
-
-    def __init__(self, arr):
-        self.arr = arr
-
-    def __dlpack__(self, **kw):
-        return self.arr.__dlpack__(**kw)
-
-    def __dlpack_device__(self):
-        return self.arr.__dlpack_device__()
 
 
 class CoreStream:
@@ -153,7 +132,7 @@ def cuda_rows(launches, fake):
     rows.append((f"{tag}: dispatch beyond it (type key, packing, stream checks)", total - native))
     core = CoreStream(s.handle)
     rows.append((f"{tag}, pydev.DeviceArray on a __cuda_stream__ object (as a cuda.core Stream): device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=core), launches)))
-    for name, wrap in (("CUDA Array Interface", CAIOnly), ("DLPack", DLPackOnly)):
+    for name, wrap in (("CUDA Array Interface", CAILive), ("DLPack", DLPackOnly)):
         foreign = [wrap(a) for a in arrays]
         rows.append((f"{tag}, arrays through the {name} only: device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10)))
         s.synchronize()

@@ -10,8 +10,8 @@ prints the figures for docs/performance.md.
 """
 import argparse
 import gc
-import linecache
 import os
+import sys
 import time
 
 os.environ["PYDEV_TARGET"] = "host"
@@ -22,22 +22,13 @@ import numpy as np  # noqa: E402
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tests"))
+from generated_kernels import distinct_kernels  # noqa: E402 - the memory tests' kernels
+
 
 def rss():
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def kernels(n, tag):
-    out = []
-    for i in range(n):
-        name = f"<bench-memory-{tag}-{i}>"
-        src = f"import cuda.device as device\n@device.kernel\ndef k{i}(a):\n    t = device.tid(1)\n    if t < a.size:\n        a[t] = a[t] + {i}.0\n"
-        linecache.cache[name] = (len(src), None, src.splitlines(True), name)
-        g = {}
-        exec(compile(src, name, "exec"), g)
-        out.append(g[f"k{i}"])
-    return out
 
 
 def main():
@@ -46,19 +37,19 @@ def main():
     n = p.parse_args().kernels
     a = np.zeros(64, np.float32)
     s = pydev.default_stream()
-    warm = kernels(20, "warm")
+    warm = distinct_kernels(20, "warm")
     for k in warm:
         device.launch(k, a, grid=1, block=64, stream=s)
     gc.collect()
     r0, t0 = rss(), time.perf_counter()
-    live = kernels(n, "live")
+    live = distinct_kernels(n, "live")
     for k in live:
         device.launch(k, a, grid=1, block=64, stream=s)
     gc.collect()
     r1, t1 = rss(), time.perf_counter()
     del live
     gc.collect()
-    again = kernels(n, "again")
+    again = distinct_kernels(n, "again")
     for k in again:
         device.launch(k, a, grid=1, block=64, stream=s)
     del again

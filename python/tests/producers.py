@@ -15,6 +15,19 @@ class CAIOnly:
         self.__cuda_array_interface__ = cai if stream is _OWN else dict(cai, stream=stream)
 
 
+class CAILive:
+    """Seen through the CUDA Array Interface only, its dict made anew on
+    every access (as CuPy's and Numba's properties make theirs): a launch
+    pays the producer's export too (bench/launch.py)."""
+
+    def __init__(self, arr):
+        self.arr = arr
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.arr.__cuda_array_interface__
+
+
 class DLPackOnly:
     """Seen through DLPack only: exports delegate to the wrapped array."""
 

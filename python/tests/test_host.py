@@ -14,6 +14,7 @@ import pydev
 from pydev import _cache
 
 import kernels
+from generated_kernels import distinct_kernels
 
 SEED = 20261122
 
@@ -463,22 +464,6 @@ def test_collected_kernels_release_their_programs(rng):
     assert ref() is None, f"the kernel is still referenced by {[type(r).__name__ for r in gc.get_referrers(ref())]}"
 
 
-def _distinct_kernels(n, tag):
-    """`n` kernels of generated sources (a constant each, so none is
-    another's cache entry)."""
-    import linecache
-
-    out = []
-    for i in range(n):
-        name = f"<pydev-test-{tag}-{i}>"
-        text = f"import cuda.device as device\n\n@device.kernel\ndef k{i}(a):\n    t = device.tid(1)\n    if t < a.size:\n        a[t] = a[t] + {i}.0\n"
-        linecache.cache[name] = (len(text), None, text.splitlines(True), name)
-        module = {}
-        exec(compile(text, name, "exec"), module)
-        out.append(module[f"k{i}"])
-    return out
-
-
 def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
     # Every host program is a JITDylib of one process-wide LLJIT: its code and
     # symbols, not a JIT, target machine and LLVM context of its own (which
@@ -493,13 +478,13 @@ def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
 
     x = rng.standard_normal(64).astype(np.float32)
     live = []
-    for k in _distinct_kernels(10, "warm"):  # the first kernels build the JIT
+    for k in distinct_kernels(10, "warm"):  # the first kernels build the JIT
         device.launch(k, x.copy(), grid=1, block=64, stream=stream())
         live.append(k)
     gc.collect()
     before = rss()
     n = 80
-    for i, k in enumerate(_distinct_kernels(n, "live")):
+    for i, k in enumerate(distinct_kernels(n, "live")):
         a = x.copy()
         device.launch(k, a, grid=1, block=64, stream=stream())
         np.testing.assert_array_equal(a, x + np.float32(i))
