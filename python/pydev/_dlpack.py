@@ -8,7 +8,6 @@ owner of the managed tensor, and calls the tensor's deleter once it no
 longer needs the memory (here: when the DLPackTensor is released)."""
 import ctypes
 import math
-import threading
 import weakref
 
 import numpy as np
@@ -25,114 +24,18 @@ DLPACK_FLAG_BITMASK_READ_ONLY = 1 << 0
 DLPACK_FLAG_BITMASK_IS_COPIED = 1 << 1
 
 
-# The ctypes structures of DLPack and the C API prototypes are defined on
-# first use (_c_api, through the module __getattr__): a launch of NumPy
-# arrays, or an export through the native module, needs none of them, and
-# they cost ~2 ms at import.
-_C_API = ("DLDevice", "DLDataType", "DLTensor", "DLManagedTensor", "DLPackVersion", "DLManagedTensorVersioned",
-          "_api", "_IsValid", "_GetPointer", "_SetName", "_New", "_IsValidRaw", "_GetPointerRaw", "_ErrClear",
-          "_NAMES", "_Deleter", "_delete_export", "_capsule_destructor")
-_C_LOCK = threading.Lock()
-_C_READY = False
-
-
 def __getattr__(name):
-    if name in _C_API:
-        _c_api()
-        return globals()[name]
-    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    # DLPack's ctypes structures and the capsule API (pydev._dlpack_c),
+    # imported on first use; not for the import system's own probes
+    # (`__path__`, ...).
+    if name.startswith("__"):
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    from . import _dlpack_c
 
-
-def __dir__():
-    return sorted(set(globals()) | set(_C_API))
-
-
-def _c_api():
-    """Defines the names of _C_API in this module (once)."""
-    global _C_READY
-    if _C_READY:
-        return
-    with _C_LOCK:
-        if _C_READY:
-            return
-
-        class DLDevice(ctypes.Structure):
-            _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
-
-        class DLDataType(ctypes.Structure):
-            _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
-
-        class DLTensor(ctypes.Structure):
-            _fields_ = [
-                ("data", ctypes.c_void_p),
-                ("device", DLDevice),
-                ("ndim", ctypes.c_int32),
-                ("dtype", DLDataType),
-                ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("strides", ctypes.POINTER(ctypes.c_int64)),
-                ("byte_offset", ctypes.c_uint64),
-            ]
-
-        class DLManagedTensor(ctypes.Structure):
-            _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p), ("deleter", ctypes.c_void_p)]
-
-        class DLPackVersion(ctypes.Structure):
-            _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
-
-        class DLManagedTensorVersioned(ctypes.Structure):
-            _fields_ = [
-                ("version", DLPackVersion),
-                ("manager_ctx", ctypes.c_void_p),
-                ("deleter", ctypes.c_void_p),
-                ("flags", ctypes.c_uint64),
-                ("dl_tensor", DLTensor),
-            ]
-
-
-        # The C API calls, with the GIL held (PYFUNCTYPE). Capsule names must
-        # outlive the capsules that carry them: these buffers live as long as the
-        # module.
-        _api = ctypes.pythonapi
-        _IsValid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_char_p)(("PyCapsule_IsValid", _api))
-        _GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(("PyCapsule_GetPointer", _api))
-        _SetName = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_void_p)(("PyCapsule_SetName", _api))
-        _New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(("PyCapsule_New", _api))
-        # Raw (PyObject*) variants for the capsule destructor, which runs while the
-        # capsule is being deallocated and must not touch its reference count.
-        _IsValidRaw = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_IsValid", _api))
-        _GetPointerRaw = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_GetPointer", _api))
-        _ErrClear = ctypes.PYFUNCTYPE(None)(("PyErr_Clear", _api))
-
-        _NAMES = {n: ctypes.create_string_buffer(n) for n in (b"dltensor", b"dltensor_versioned", b"used_dltensor", b"used_dltensor_versioned")}
-
-        _Deleter = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
-
-        # Exporting without the native module: the managed tensor's deleter
-        # and the capsule's destructor.
-        @ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
-        def _delete_export(address):
-            _exports.pop(address, None)
-
-        @ctypes.PYFUNCTYPE(None, ctypes.c_void_p)
-        def _capsule_destructor(capsule):
-            # A capsule still named "dltensor(_versioned)" was never consumed: free
-            # its tensor. A consumer that renamed it calls the deleter itself.
-            try:
-                for name in (b"dltensor", b"dltensor_versioned"):
-                    if _IsValidRaw(capsule, name):
-                        _exports.pop(_GetPointerRaw(capsule, name), None)
-                        return
-                _ErrClear()
-            except Exception:  # pragma: no cover - interpreter shutdown
-                pass
-
-        defined = locals()
-        for name in _C_API:
-            value = defined[name]
-            if isinstance(value, type):
-                value.__qualname__ = name
-            globals()[name] = value
-        _C_READY = True
+    try:
+        return getattr(_dlpack_c, name)
+    except AttributeError:
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'") from None
 
 
 def _dtype_from_dl(dt, where):
@@ -162,7 +65,8 @@ def _dtype_from_dl(dt, where):
 
 
 def _dtype_to_dl(dt):
-    _c_api()
+    from ._dlpack_c import DLDataType
+
     return DLDataType(*_dl_type(dt))
 
 
@@ -185,6 +89,8 @@ def _dl_type(dt):
 
 def _release(deleter, managed):
     if deleter:
+        from ._dlpack_c import _Deleter
+
         _Deleter(deleter)(managed)
 
 
@@ -194,7 +100,8 @@ class DLPackTensor:
     managed tensor: its deleter runs when this object is released."""
 
     def __init__(self, capsule, where):
-        _c_api()
+        from ._dlpack_c import _NAMES, DLManagedTensor, DLManagedTensorVersioned, _ErrClear, _GetPointer, _IsValid, _SetName
+
         if _IsValid(capsule, b"dltensor_versioned"):
             address = _GetPointer(capsule, b"dltensor_versioned")
             managed = DLManagedTensorVersioned.from_address(address)
@@ -280,7 +187,7 @@ def make_capsule(ptr, shape, dtype, device_type, owner, device_id=0, strides=Non
         if dl is None:
             dl = _dl_types[dtype] = _dl_type(dtype)
         return native(ptr or 0, shape, dl, (device_type, device_id), owner, strides, readonly, versioned)
-    _c_api()
+    from ._dlpack_c import _NAMES, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, _capsule_destructor, _delete_export, _New
     n = len(shape)
     shape_arr = (ctypes.c_int64 * max(n, 1))(*shape)
     strides_arr = (ctypes.c_int64 * max(n, 1))(*strides) if strides is not None else None
