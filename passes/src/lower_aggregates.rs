@@ -258,7 +258,7 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
                 let cast = b.cast(ir.value(arg.into()), pydev);
                 let cast_op = ir.defining_op(cast).expect("an op result");
                 ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
-                out.push((cast_op, pydev, abi_of(ctx, pydev).expect("computed above"), false));
+                out.push((cast_op, pydev, abi.clone(), false));
             }
             params.push(Some((pydev, abi)));
         }
@@ -271,7 +271,7 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
                     let b = Builder::before(ir, ret);
                     let cast = b.cast(ir.value(ret.operand(0).expect("a returned value")), abi_type);
                     ir.set_operand(ret, 0, cast);
-                    out.push((ir.defining_op(cast).expect("an op result"), pydev, result_abi(ctx, pydev).expect("computed above"), true));
+                    out.push((ir.defining_op(cast).expect("an op result"), pydev, abi.clone(), true));
                 }
                 result = Some((pydev, abi));
             }
@@ -295,7 +295,7 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
             if let Some((pydev, abi)) = p {
                 let cast = b.cast(ir.value(call.operand(i).expect("a call operand")), parse(abi.text()));
                 ir.set_operand(call, i, cast);
-                out.push((ir.defining_op(cast).expect("an op result"), *pydev, abi_of(ctx, *pydev).expect("computed above"), true));
+                out.push((ir.defining_op(cast).expect("an op result"), *pydev, abi.clone(), true));
             }
         }
         if let Some((pydev, abi)) = result {
@@ -306,7 +306,7 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
             let cast = b.cast(ir.value(r.into()), *pydev);
             let cast_op = ir.defining_op(cast).expect("an op result");
             ir.replace_uses_except(ir.value(r.into()), cast, cast_op);
-            out.push((cast_op, *pydev, result_abi(ctx, *pydev).expect("computed above"), false));
+            out.push((cast_op, *pydev, abi.clone(), false));
         }
     }
     out
@@ -370,6 +370,7 @@ fn to_abi<'c>(b: &Builder<'c>, v: Value<'c, 'c>, ty: Type<'c>, abi: &Abi) -> Val
 ///   struct/tuple                  =>  !llvm.struct<(members in their ABI types,
 ///                                      !llvm.array<k x i8> where CUDA pads more:
 ///                                      over-aligned members, align=, device.align)>
+#[derive(Clone)]
 enum Abi {
     Same(String, u64, u64),
     Array { text: String, size: u64, align: u64 },
