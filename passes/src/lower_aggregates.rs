@@ -211,10 +211,7 @@ type AbiCast<'c> = (OperationRef<'c, 'c>, Type<'c>, Abi, bool);
 /// the CUDA C++ layout of its parameters and result where LLVM's differs,
 /// as kernels have, and converts at its calls in the module.
 fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c>> {
-    use melior::ir::{
-        attribute::{FlatSymbolRefAttribute, TypeAttribute},
-        BlockLike,
-    };
+    use melior::ir::attribute::{FlatSymbolRefAttribute, TypeAttribute};
     let ctx = capi::context(root);
     let parse = |text: &str| Type::parse(ctx, text).unwrap_or_else(|| panic!("pydev built a bad type: {text}"));
     let mut out = Vec::new();
@@ -239,26 +236,16 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
                 params.push(None);
                 continue;
             };
-            if let (Abi::Struct { align: llvm_align, .. }, Some((_, cuda_align))) = (&abi, pydev_dialect::type_layout(pydev)) {
-                if cuda_align > *llvm_align {
-                    stack_aligns.push((i, cuda_align));
-                }
+            if let Some(a) = over_alignment(&abi, pydev) {
+                stack_aligns.push((i, a));
             }
-            if abi.text() == register_type(ctx, pydev).to_string() {
+            let Some(abi_type) = abi_type(ctx, pydev, &abi) else {
                 params.push(None);
                 continue;
-            }
-            let abi_type = parse(abi.text());
+            };
             inputs[i] = abi_type;
             if let Some(entry) = entry {
-                let arg = entry.argument(i).expect("an argument per input");
-                arg.set_type(abi_type);
-                let first = entry.first_operation().expect("a function body");
-                let b = Builder::before(ir, first);
-                let cast = b.cast(ir.value(arg.into()), pydev);
-                let cast_op = ir.defining_op(cast).expect("an op result");
-                ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
-                out.push((cast_op, pydev, abi.clone(), false));
+                out.push((retype_argument(ir, entry, i, abi_type, pydev), pydev, abi.clone(), false));
             }
             params.push(Some((pydev, abi)));
         }
@@ -451,29 +438,17 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
         for (i, arg) in args.enumerate() {
             let pydev = arg.r#type();
             let Some(abi) = abi_of(ctx, pydev) else { continue };
-            // A struct or tuple CUDA aligns beyond its members (align=,
-            // device.align(t, n) fields): `.param .align N` as nvcc writes it.
-            if let (true, Abi::Struct { align: llvm_align, .. }, Some((_, cuda_align))) = (gpu, &abi, pydev_dialect::type_layout(pydev)) {
-                if cuda_align > *llvm_align {
-                    stack_aligns.push((i, cuda_align));
-                }
+            if let Some(a) = over_alignment(&abi, pydev).filter(|_| gpu) {
+                stack_aligns.push((i, a));
             }
-            if abi.text() == register_type(ctx, pydev).to_string() {
-                continue;
-            }
-            let abi_type = Type::parse(ctx, abi.text()).unwrap_or_else(|| panic!("pydev built a bad type: {}", abi.text()));
-            arg.set_type(abi_type);
+            let Some(abi_type) = abi_type(ctx, pydev, &abi) else { continue };
             inputs[i] = abi_type;
             changed = true;
             if forward {
+                arg.set_type(abi_type);
                 continue;
             }
-            let first = entry.first_operation().expect("a kernel body");
-            let b = Builder::before(ir, ir.detach(first));
-            let cast = b.cast(ir.value(arg.into()), pydev);
-            let cast_op = ir.defining_op(cast).expect("an op result");
-            ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
-            out.push((cast_op, pydev, abi));
+            out.push((retype_argument(ir, entry, i, abi_type, pydev), pydev, abi));
         }
         if changed {
             ir.set_attribute(f, "function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
@@ -483,6 +458,36 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
         }
     }
     out
+}
+
+/// CUDA's alignment of a by-value struct or tuple of pydev type `ty` where
+/// it exceeds its ABI struct's (align=, device.align(t, n) fields): nvcc
+/// writes `.param .align N`.
+fn over_alignment(abi: &Abi, ty: Type) -> Option<u64> {
+    match (abi, pydev_dialect::type_layout(ty)) {
+        (Abi::Struct { align, .. }, Some((_, cuda))) if cuda > *align => Some(cuda),
+        _ => None,
+    }
+}
+
+/// The ABI type of pydev type `ty`, or None where it is its register type.
+fn abi_type<'c>(ctx: &'c Context, ty: Type<'c>, abi: &Abi) -> Option<Type<'c>> {
+    (abi.text() != register_type(ctx, ty).to_string()).then(|| Type::parse(ctx, abi.text()).unwrap_or_else(|| panic!("pydev built a bad type: {}", abi.text())))
+}
+
+/// Gives argument `i` of `entry` the ABI type `abi_type`; a cast to its
+/// pydev type `pydev` at the top of the block takes its uses (returned, for
+/// the expansion once registers are typed).
+fn retype_argument<'c>(ir: PassIr<'c>, entry: melior::ir::BlockRef<'c, 'c>, i: usize, abi_type: Type<'c>, pydev: Type<'c>) -> OperationRef<'c, 'c> {
+    use melior::ir::BlockLike;
+    let arg = entry.argument(i).expect("an argument per input");
+    arg.set_type(abi_type);
+    let first = entry.first_operation().expect("a function body");
+    let b = Builder::before(ir, ir.detach(first));
+    let cast = b.cast(ir.value(arg.into()), pydev);
+    let cast_op = ir.defining_op(cast).expect("an op result");
+    ir.replace_uses_except(ir.value(arg.into()), cast, cast_op);
+    cast_op
 }
 
 /// Marks `f` `pydev.param_aligns = array<i64: ...>` (0: LLVM's alignment),
