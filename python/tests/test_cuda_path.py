@@ -13,6 +13,7 @@ import pydev
 from pydev import _arrays, _dlpack, _launch, _native
 
 import kernels
+from producers import DLPackOnly
 
 
 class FakeDriver(types.ModuleType):
@@ -128,19 +129,10 @@ def drv(monkeypatch):
 
 
 class CAIOnly:
+    """An interface dict as given (the producers' CAIOnly wraps an array)."""
+
     def __init__(self, cai):
         self.__cuda_array_interface__ = cai
-
-
-class DLPackOnly:
-    def __init__(self, obj):
-        self.obj = obj
-
-    def __dlpack__(self, **kw):
-        return self.obj.__dlpack__(**kw)
-
-    def __dlpack_device__(self):
-        return self.obj.__dlpack_device__()
 
 
 def test_cuda_is_the_default_target_with_a_device(drv):
