@@ -1,9 +1,11 @@
 """Linking for the cuda target (docs/interop.md): CUDA C++ (`.cu`) through
-NVRTC to LTO-IR, and the kernel's own PTX with `.ptx .ltoir .cubin
-.fatbin .o .a` through nvJitLink to a cubin (link-time optimisation when
-any input is LTO-IR). Both libraries come from the nvidia-cuda-nvrtc and
-nvidia-nvjitlink wheels (or $CUDA_HOME) and run without a GPU, so
-`pydev.compile(..., stage="cubin")` works in CI."""
+NVRTC to LTO-IR, the kernel's own code through libNVVM to LTO-IR (from its
+NVVM IR, `runtime/src/nvvm_ir.rs`) when any input is LTO-IR, else its PTX,
+and `.ptx .ltoir .cubin .fatbin .o .a` through nvJitLink to a cubin
+(link-time optimisation across the kernel and the C++ when any input is
+LTO-IR). The libraries come from the nvidia-cuda-nvrtc, nvidia-nvjitlink
+and nvidia-nvvm wheels (or $CUDA_HOME) and run without a GPU, so
+`pydev.compile(..., stage="cubin")` and `stage="ltoir"` work in CI."""
 import ctypes
 import functools
 import glob
@@ -21,27 +23,36 @@ def _error(message):
     return _native.error_class("CompileError")(message)
 
 
-def _candidates(pattern):
+# kind => (file pattern, wheel, folders under a wheel's package / a toolkit)
+_LIBS = {
+    "nvrtc": ("libnvrtc.so.1[0-9]*", "nvidia-cuda-nvrtc", ("lib",), ("lib64",)),
+    "nvjitlink": ("libnvJitLink.so.1[0-9]*", "nvidia-nvjitlink", ("lib",), ("lib64",)),
+    "nvvm": ("libnvvm.so*", "nvidia-nvvm", ("lib", os.path.join("nvvm", "lib64")), (os.path.join("nvvm", "lib64"),)),
+}
+
+
+def _candidates(kind):
+    pattern, _, wheel_dirs, home_dirs = _LIBS[kind]
     out = []
     try:
         import nvidia
 
         for root in nvidia.__path__:
-            out += sorted(glob.glob(os.path.join(root, "*", "lib", pattern)), reverse=True)
+            for d in wheel_dirs:
+                out += sorted(glob.glob(os.path.join(root, "*", d, pattern)), reverse=True)
     except ImportError:
         pass
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
         if home:
-            out += sorted(glob.glob(os.path.join(home, "lib64", pattern)), reverse=True)
-    return out
+            for d in home_dirs:
+                out += sorted(glob.glob(os.path.join(home, d, pattern)), reverse=True)
+    return [p for p in out if "builtins" not in os.path.basename(p)]
 
 
 @functools.lru_cache(maxsize=None)
 def _lib(kind):
-    pattern, wheel = {"nvrtc": ("libnvrtc.so.1[0-9]*", "nvidia-cuda-nvrtc"), "nvjitlink": ("libnvJitLink.so.1[0-9]*", "nvidia-nvjitlink")}[kind]
-    for path in _candidates(pattern):
-        if "builtins" in os.path.basename(path):
-            continue
+    wheel = _LIBS[kind][1]
+    for path in _candidates(kind):
         try:
             return ctypes.CDLL(path)
         except OSError:
@@ -49,14 +60,59 @@ def _lib(kind):
     raise _error(f"{kind} is not installed: pip install {wheel} (or set CUDA_HOME to a CUDA toolkit)")
 
 
-def available():
-    """Whether NVRTC and nvJitLink can be loaded (tests skip otherwise)."""
+def available(*kinds):
+    """Whether the libraries `kinds` (default NVRTC and nvJitLink) can be
+    loaded (tests skip otherwise)."""
     try:
-        _lib("nvrtc")
-        _lib("nvjitlink")
+        for kind in kinds or ("nvrtc", "nvjitlink"):
+            _lib(kind)
         return True
     except Exception:
         return False
+
+
+@functools.lru_cache(maxsize=None)
+def _libdevice_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
+    """LTO-IR (bytes) for `arch` (sm_XX) of NVVM IR text `nvvm_ir` (stage
+    "nvvm-ir"), compiled by libNVVM with libdevice; libNVVM's log on
+    failure. Without `fast_math`, IEEE division and square root and no
+    flush to zero, as pydev's own PTX. `ptx=True`: libNVVM's PTX (str)
+    instead (tests compare it with pydev's)."""
+    from . import _launch
+
+    nvvm = _lib("nvvm")
+    prog = ctypes.c_void_p()
+    if nvvm.nvvmCreateProgram(ctypes.byref(prog)) != 0:
+        raise _error(f"libNVVM could not create a program for {owner}")
+    try:
+        data = nvvm_ir.encode()
+        if nvvm.nvvmAddModuleToProgram(prog, data, ctypes.c_size_t(len(data)), owner.encode()) != 0:
+            raise _error(f"libNVVM rejected the NVVM IR of {owner}")
+        libdevice = _launch.libdevice()
+        if libdevice:  # libNVVM links only the functions the code calls
+            ld = _libdevice_bytes(libdevice)
+            nvvm.nvvmLazyAddModuleToProgram(prog, ld, ctypes.c_size_t(len(ld)), b"libdevice.10.bc")
+        opts = [f"-arch=compute_{arch[3:]}"] + ([] if ptx else ["-gen-lto"])
+        opts += ["-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=1"] if fast_math else ["-ftz=0", "-prec-sqrt=1", "-prec-div=1", "-fma=1"]
+        arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
+        r = nvvm.nvvmCompileProgram(prog, len(opts), arr)
+        size = ctypes.c_size_t()
+        nvvm.nvvmGetProgramLogSize(prog, ctypes.byref(size))
+        log = ctypes.create_string_buffer(size.value + 1)
+        nvvm.nvvmGetProgramLog(prog, log)
+        if r != 0:
+            raise _error(f"libNVVM could not compile {owner} for {arch} (error {r}):\n{log.value.decode(errors='replace').strip()}")
+        nvvm.nvvmGetCompiledResultSize(prog, ctypes.byref(size))
+        buf = ctypes.create_string_buffer(size.value)
+        nvvm.nvvmGetCompiledResult(prog, buf)
+        return buf.value.decode() if ptx else buf.raw[: size.value]
+    finally:
+        nvvm.nvvmDestroyProgram(ctypes.byref(prog))
 
 
 @functools.lru_cache(maxsize=None)
@@ -108,12 +164,13 @@ def _jit(name):
     return f
 
 
-def nvjitlink(inputs, arch, owner):
+def nvjitlink(inputs, arch, owner, ptx=False):
     """The cubin (bytes) linked from `inputs` [(kind, bytes, name)] for
     `arch`; `-lto` when any input is LTO-IR. Undefined and duplicate symbols
-    are errors naming them (nvJitLink's log follows)."""
+    are errors naming them (nvJitLink's log follows). `ptx=True` (LTO-IR
+    inputs only): the linked and optimised PTX (str) instead."""
     lto = any(k == KINDS[".ltoir"] for k, _, _ in inputs)
-    opts = [f"-arch={arch}"] + (["-lto"] if lto else [])
+    opts = [f"-arch={arch}"] + (["-lto"] if lto else []) + (["-ptx"] if ptx else [])
     handle = ctypes.c_void_p()
     arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
     r = _jit("Create")(ctypes.byref(handle), ctypes.c_uint32(len(opts)), arr)
@@ -134,6 +191,11 @@ def nvjitlink(inputs, arch, owner):
         if _jit("Complete")(handle) != 0:
             raise _error(_link_message(log(), inputs, owner))
         size = ctypes.c_size_t()
+        if ptx:
+            _jit("GetLinkedPtxSize")(handle, ctypes.byref(size))
+            buf = ctypes.create_string_buffer(size.value)
+            _jit("GetLinkedPtx")(handle, buf)
+            return buf.value.decode()
         _jit("GetLinkedCubinSize")(handle, ctypes.byref(size))
         buf = ctypes.create_string_buffer(size.value)
         _jit("GetLinkedCubin")(handle, buf)
@@ -147,7 +209,8 @@ def _link_message(log, inputs, owner):
 
     names = ", ".join(n for _, _, n in inputs)
     parts = []
-    for s in sorted(set(re.findall(r"[Uu]ndefined reference to '([^']+)'", log))):
+    # nvJitLink names undefined symbols; after link-time optimisation, ptxas does ("Unresolved extern function").
+    for s in sorted(set(re.findall(r"(?:[Uu]ndefined reference to|Unresolved extern (?:function|variable)) '([^']+)'", log))):
         parts.append(f"error: undefined symbol '{s}' at link time ({owner}; linked: {names})")
     for s in sorted(set(re.findall(r"[Mm]ultiple definition of '([^']+)'", log))):
         parts.append(f"error: duplicate symbol '{s}' at link time: more than one input of {owner} defines it ({names})")
@@ -161,8 +224,7 @@ def _lib_identity(kind):
     loads neither library)."""
     import hashlib
 
-    pattern = {"nvrtc": "libnvrtc.so.1[0-9]*", "nvjitlink": "libnvJitLink.so.1[0-9]*"}[kind]
-    paths = [p for p in _candidates(pattern) if "builtins" not in os.path.basename(p)]
+    paths = _candidates(kind)
     if not paths:
         _lib(kind)  # raises: not installed
     real = os.path.realpath(paths[0])
@@ -176,24 +238,50 @@ def _lib_identity(kind):
 STATS = {"links": 0, "cached": 0}
 
 
-def linked_program(ptx_text, symbol, links, arch, what, declared=()):
+def linked_program(ptx_text, symbol, links, arch, what, declared=(), nvvm_ir=None, fast_math=False):
     """The loaded native CudaProgram of kernel `symbol`: its PTX `ptx_text`
     linked with link files `links` (absolute paths) for `arch` (sm_XX) by
     nvJitLink, as stage "cubin" links (`link_cubin`, cached on disk by the
     contents of every input). The driver loads the linked cubin; the
     parameter sizes come from the PTX's `.entry`. `what` names the owner in
     errors ("kernel 'k'"); `declared` are the declared interop functions
-    the kernel calls (pydev._interop.program_links)."""
+    the kernel calls (pydev._interop.program_links); `nvvm_ir` makes the
+    kernel's NVVM IR text (see `link_cubin`)."""
     from . import _native
 
-    cubin = link_cubin(ptx_text, f"{symbol}.ptx", links, arch, what, declared)
+    cubin = link_cubin(ptx_text, f"{symbol}.ptx", links, arch, what, declared, nvvm_ir, fast_math)
     return _native.get().CudaProgram(ptx_text, symbol, image=cubin)
 
 
-def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
+def lto(paths, nvvm_ir):
+    """Whether the kernel goes to nvJitLink as LTO-IR: some link file is
+    LTO-IR (`.cu`, `.ltoir`), the caller can make its NVVM IR (`nvvm_ir`,
+    None with line information, which NVVM IR drops), and libNVVM is
+    installed. Without libNVVM the kernel is linked as PTX (calls into the
+    link files are not inlined), and a warning says so once."""
+    if nvvm_ir is None or not any(os.path.splitext(p)[1].lower() in (".cu", ".ltoir") for p in paths):
+        return False
+    if available("nvvm"):
+        return True
+    if not _WARNED_NO_NVVM:
+        import warnings
+
+        _WARNED_NO_NVVM.append(True)
+        warnings.warn("libNVVM is not installed (pip install nvidia-nvvm): kernels with LTO-IR link files are linked as PTX, "
+                      "so their calls into C++ are not inlined", RuntimeWarning, stacklevel=3)
+    return False
+
+
+_WARNED_NO_NVVM = []
+
+
+def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fast_math=False):
     """The cubin of PTX text `ptx` linked with link files `paths`, cached
     on disk by the contents of every input, the architecture and the
-    NVRTC/nvJitLink libraries (docs/interop.md)."""
+    NVRTC/nvJitLink/libNVVM libraries (docs/interop.md). When `lto(paths,
+    nvvm_ir)`, the kernel goes in as LTO-IR that libNVVM compiles from
+    `nvvm_ir()` (its NVVM IR text, made only when the cubin is not cached),
+    so nvJitLink optimises the kernel and the C++ together."""
     import hashlib
 
     from . import _interop
@@ -208,7 +296,8 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
         _interop.check_interop_ptx(ptx, name, params, result, site, linkage="extern")
     h = hashlib.sha256()
     nvrtc = any(p.endswith(".cu") for p in paths)
-    for part in ("pydev-cubin-2", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", ptx, repr(_interop.link_digest(paths))):
+    as_ltoir = lto(paths, nvvm_ir)
+    for part in ("pydev-cubin-3", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", _lib_identity("nvvm") if as_ltoir else "ptx", f"fast_math={int(fast_math)}", ptx, repr(_interop.link_digest(paths))):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -218,13 +307,18 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=()):
         STATS["cached"] += 1
         return cubin
     STATS["links"] += 1
-    cubin = _link_cubin(ptx, ptx_name, paths, arch, owner)
+    if as_ltoir:
+        stem = os.path.splitext(ptx_name)[0]
+        first = (KINDS[".ltoir"], nvvm_ltoir(nvvm_ir(), arch, owner, fast_math), f"{stem}.ltoir")
+    else:
+        first = (KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)
+    cubin = _link_cubin(first, paths, arch, owner)
     _cache.store(key, cubin, ".cubin")
     return cubin
 
 
-def _link_cubin(ptx, ptx_name, paths, arch, owner):
-    inputs = [(KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)]
+def _link_cubin(first, paths, arch, owner):
+    inputs = [first]
     for p in paths:
         suffix = os.path.splitext(p)[1].lower()
         if suffix == ".cu":

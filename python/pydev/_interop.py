@@ -840,16 +840,17 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
             if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
                 params, result = annotations(fn.underlying)
                 check_interop_ptx(ptx, fn.__name__, params, result, _site(fn.underlying))
-        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared)
+        nvvm_ir = None if fn._lineinfo(target) else (lambda: compile_text("nvvm-ir"))
+        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, nvvm_ir)
     if stage == "ltoir":
-        # LTO-IR is NVVM bitcode, which only libNVVM writes; libNVVM (CUDA
-        # 12.9 and 13.5: NVVM IR 2.0) reads LLVM 7.0.1 IR, and pydev's code
-        # is LLVM 22 IR (opaque pointers): docs/interop.md, "stage ltoir".
-        # Stage "cubin" links the PTX with LTO-IR inputs (-lto).
-        raise LinkError(
-            f"stage 'ltoir' of '{fn.__name__}' is not implemented yet: LTO-IR is written by libNVVM, which reads LLVM 7 IR, "
-            "and pydev compiles with LLVM 22 (docs/interop.md); stage 'cubin' links the PTX with LTO-IR inputs"
-        )
+        if target == "host":
+            raise ValueError("stage 'ltoir' needs an sm_XX target (the host's linkable stage is 'object')")
+        from . import _cudalink
+
+        # libNVVM compiles the NVVM IR (LLVM 7 syntax) that the runtime
+        # writes from the kernel's LLVM 22 module (runtime/src/nvvm_ir.rs).
+        kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
+        return _cudalink.nvvm_ltoir(compile_text("nvvm-ir"), target, f"{kind} '{fn.__name__}'")
     raise ValueError(f"unknown stage {stage!r}")
 
 

@@ -49,7 +49,7 @@ def libdevice():
     return os.environ.get("PYDEV_LIBDEVICE") or _found_libdevice()
 
 
-STAGES = ("python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx")
+STAGES = ("python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx")
 _ARCH_RE = re.compile(r"^sm_(\d+)[a-z]?$")
 
 
@@ -435,7 +435,9 @@ class Kernel(_Function):
             if target != "host" and (links or declared):
                 from . import _cudalink  # the PTX linked with the link= files by nvJitLink; the driver loads the cubin
 
-                return _cudalink.linked_program(text, symbol, links, arch, f"kernel '{self.__name__}'", declared)
+                # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
+                nvvm_ir = None if lines else (lambda: native.compile(path, source, symbol, signature, consts, tgt, "nvvm-ir", libdevice=lib, program=program))
+                return _cudalink.linked_program(text, symbol, links, arch, f"kernel '{self.__name__}'", declared, nvvm_ir)
             return _cache.host_program(native, text, symbol, key, libraries) if target == "host" else native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else libdevice()

@@ -325,7 +325,9 @@ class Program:
                 linked_program = getattr(_cudalink, "linked_program", None)
                 if linked_program is None:
                     raise _native.error_class("CompileError")(f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)")
-                return linked_program(text, self.kernel, self.link, arch, what, self.declared)
+                # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
+                nvvm_ir = None if lines else (lambda: native.compile_ir(source, self.kernel, tgt, "nvvm-ir", fast_math=self.fastmath, boundscheck=checks, libdevice=lib, filename=self.filename))
+                return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _launch.libdevice()

@@ -497,3 +497,534 @@ impl Library {
         (!p.is_null()).then_some(p)
     }
 }
+
+/// Read access to an LLVM module translated from a gpu.module, for the
+/// NVVM IR writer (`crate::nvvm_ir`): values, types and blocks as `Copy`
+/// handles that live as long as the [`LlvmModule`] they come from.
+pub mod llvm_read {
+    use mlir_sys as s;
+    use std::ffi::{c_char, CStr};
+    use std::marker::PhantomData;
+
+    /// An LLVM context and the module translated into it; both are
+    /// disposed together.
+    pub struct LlvmModule {
+        context: s::LLVMContextRef,
+        module: s::LLVMModuleRef,
+    }
+
+    impl LlvmModule {
+        /// The LLVM module of `op` (a gpu.module of LLVM dialect ops), as
+        /// `mlirTranslateModuleToLLVMIR` translates it; `None` when it cannot.
+        pub fn translate(op: melior::ir::operation::OperationRef) -> Option<LlvmModule> {
+            // SAFETY: `op` is a live operation; the context is created
+            // here and owned by the returned value (or disposed at once).
+            unsafe {
+                let context = s::LLVMContextCreate();
+                let module = s::mlirTranslateModuleToLLVMIR(op.to_raw(), context);
+                if module.is_null() {
+                    s::LLVMContextDispose(context);
+                    return None;
+                }
+                Some(LlvmModule { context, module })
+            }
+        }
+
+        pub fn functions(&self) -> Vec<V<'_>> {
+            // SAFETY: walks the live module's function list.
+            unsafe {
+                walk(s::LLVMGetFirstFunction(self.module), |f| {
+                    s::LLVMGetNextFunction(f)
+                })
+            }
+        }
+
+        pub fn globals(&self) -> Vec<V<'_>> {
+            // SAFETY: walks the live module's global list.
+            unsafe {
+                walk(s::LLVMGetFirstGlobal(self.module), |g| {
+                    s::LLVMGetNextGlobal(g)
+                })
+            }
+        }
+
+        /// The kind id of the enum attribute `name` (e.g. "alignstack").
+        pub fn attribute_kind(&self, name: &str) -> u32 {
+            // SAFETY: reads a static table of LLVM.
+            unsafe { s::LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
+        }
+    }
+
+    impl Drop for LlvmModule {
+        fn drop(&mut self) {
+            // SAFETY: owned since `translate`; the module before its context.
+            unsafe {
+                s::LLVMDisposeModule(self.module);
+                s::LLVMContextDispose(self.context);
+            }
+        }
+    }
+
+    /// # Safety
+    /// `first` is null or a live value whose list `next` walks.
+    unsafe fn walk<'m>(
+        first: s::LLVMValueRef,
+        next: impl Fn(s::LLVMValueRef) -> s::LLVMValueRef,
+    ) -> Vec<V<'m>> {
+        let mut out = Vec::new();
+        let mut v = first;
+        while !v.is_null() {
+            out.push(V(v, PhantomData));
+            v = next(v);
+        }
+        out
+    }
+
+    /// # Safety
+    /// `p` is null or a C string owned by LLVM that outlives the call.
+    unsafe fn text(p: *const c_char, len: usize) -> String {
+        if p.is_null() {
+            return String::new();
+        }
+        String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+    }
+
+    /// # Safety
+    /// `p` is a string LLVM allocated for the caller to dispose.
+    unsafe fn message(p: *mut c_char) -> String {
+        let out = CStr::from_ptr(p).to_string_lossy().into_owned();
+        s::LLVMDisposeMessage(p);
+        out
+    }
+
+    /// A value (constant, argument, instruction, global, inline asm).
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub struct V<'m>(s::LLVMValueRef, PhantomData<&'m LlvmModule>);
+    /// A type.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub struct T<'m>(s::LLVMTypeRef, PhantomData<&'m LlvmModule>);
+    /// A basic block.
+    #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+    pub struct B<'m>(s::LLVMBasicBlockRef, PhantomData<&'m LlvmModule>);
+
+    fn v<'m>(r: s::LLVMValueRef) -> V<'m> {
+        V(r, PhantomData)
+    }
+    fn t<'m>(r: s::LLVMTypeRef) -> T<'m> {
+        T(r, PhantomData)
+    }
+    fn b<'m>(r: s::LLVMBasicBlockRef) -> B<'m> {
+        B(r, PhantomData)
+    }
+
+    // SAFETY (every method below): `self.0` is a live handle of the
+    // module that `'m` borrows, and each call is one the C API allows for
+    // the kind of handle the caller checked (`is_*`, `kind`, `opcode`).
+    impl<'m> V<'m> {
+        pub fn ty(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMTypeOf(self.0)) }
+        }
+        pub fn name(self) -> String {
+            let mut n = 0;
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { text(s::LLVMGetValueName2(self.0, &mut n), n) }
+        }
+        /// LLVM 22's own text of the value (constants: "i32 5").
+        pub fn print(self) -> String {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { message(s::LLVMPrintValueToString(self.0)) }
+        }
+        pub fn is_function(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAFunction(self.0).is_null() }
+        }
+        pub fn is_global_variable(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAGlobalVariable(self.0).is_null() }
+        }
+        pub fn is_global(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAGlobalValue(self.0).is_null() }
+        }
+        pub fn is_inline_asm(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAInlineAsm(self.0).is_null() }
+        }
+        pub fn is_basic_block(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsABasicBlock(self.0).is_null() }
+        }
+        pub fn as_block(self) -> B<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { b(s::LLVMValueAsBasicBlock(self.0)) }
+        }
+        pub fn is_const_int(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAConstantInt(self.0).is_null() }
+        }
+        pub fn is_const_fp(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAConstantFP(self.0).is_null() }
+        }
+        pub fn is_null(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsNull(self.0) != 0 }
+        }
+        pub fn is_undef(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsUndef(self.0) != 0 || s::LLVMIsPoison(self.0) != 0 }
+        }
+        pub fn is_aggregate_zero(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAConstantAggregateZero(self.0).is_null() }
+        }
+        /// Constant arrays, structs and vectors (data ones included).
+        pub fn is_const_aggregate(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                !s::LLVMIsAConstantDataSequential(self.0).is_null()
+                    || !s::LLVMIsAConstantArray(self.0).is_null()
+                    || !s::LLVMIsAConstantStruct(self.0).is_null()
+                    || !s::LLVMIsAConstantVector(self.0).is_null()
+            }
+        }
+        pub fn is_const_string(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                !s::LLVMIsAConstantDataSequential(self.0).is_null()
+                    && s::LLVMIsConstantString(self.0) != 0
+            }
+        }
+        pub fn string_bytes(self) -> Vec<u8> {
+            let mut n = 0;
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let p = s::LLVMGetAsString(self.0, &mut n);
+                std::slice::from_raw_parts(p.cast::<u8>(), n).to_vec()
+            }
+        }
+        pub fn element(self, i: u32) -> Option<V<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            let e = unsafe { s::LLVMGetAggregateElement(self.0, i) };
+            (!e.is_null()).then(|| v(e))
+        }
+        pub fn is_const_expr(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAConstantExpr(self.0).is_null() }
+        }
+        pub fn const_opcode(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetConstOpcode(self.0) }
+        }
+        pub fn int_sext(self) -> i64 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMConstIntGetSExtValue(self.0) }
+        }
+        pub fn is_instruction(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAInstruction(self.0).is_null() }
+        }
+        pub fn is_argument(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { !s::LLVMIsAArgument(self.0).is_null() }
+        }
+        pub fn opcode(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetInstructionOpcode(self.0) }
+        }
+        pub fn operands(self) -> Vec<V<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMGetNumOperands(self.0).max(0) as u32)
+                    .map(|i| v(s::LLVMGetOperand(self.0, i)))
+                    .collect()
+            }
+        }
+        pub fn icmp_predicate(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetICmpPredicate(self.0) }
+        }
+        pub fn fcmp_predicate(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetFCmpPredicate(self.0) }
+        }
+        pub fn alignment(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetAlignment(self.0) }
+        }
+        pub fn allocated_type(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGetAllocatedType(self.0)) }
+        }
+        pub fn gep_source_type(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGetGEPSourceElementType(self.0)) }
+        }
+        pub fn in_bounds(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsInBounds(self.0) != 0 }
+        }
+        pub fn called_value(self) -> V<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { v(s::LLVMGetCalledValue(self.0)) }
+        }
+        pub fn called_function_type(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGetCalledFunctionType(self.0)) }
+        }
+        pub fn arg_count(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetNumArgOperands(self.0) }
+        }
+        pub fn indices(self) -> Vec<u32> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let n = s::LLVMGetNumIndices(self.0) as usize;
+                std::slice::from_raw_parts(s::LLVMGetIndices(self.0), n).to_vec()
+            }
+        }
+        pub fn is_volatile(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetVolatile(self.0) != 0 }
+        }
+        pub fn is_atomic(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsAtomic(self.0) != 0 }
+        }
+        pub fn incoming(self) -> Vec<(V<'m>, B<'m>)> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMCountIncoming(self.0))
+                    .map(|i| {
+                        (
+                            v(s::LLVMGetIncomingValue(self.0, i)),
+                            b(s::LLVMGetIncomingBlock(self.0, i)),
+                        )
+                    })
+                    .collect()
+            }
+        }
+        pub fn successors(self) -> Vec<B<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMGetNumSuccessors(self.0))
+                    .map(|i| b(s::LLVMGetSuccessor(self.0, i)))
+                    .collect()
+            }
+        }
+        pub fn is_conditional(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsConditional(self.0) != 0 }
+        }
+        pub fn condition(self) -> V<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { v(s::LLVMGetCondition(self.0)) }
+        }
+        pub fn mask(self) -> Vec<i32> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMGetNumMaskElements(self.0))
+                    .map(|i| s::LLVMGetMaskValue(self.0, i))
+                    .collect()
+            }
+        }
+        /// Fast-math flags (LLVMFastMath* bits), 0 where none can be.
+        pub fn fast_math(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                if s::LLVMCanValueUseFastMathFlags(self.0) != 0 {
+                    s::LLVMGetFastMathFlags(self.0)
+                } else {
+                    0
+                }
+            }
+        }
+        pub fn nsw(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetNSW(self.0) != 0 }
+        }
+        pub fn nuw(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetNUW(self.0) != 0 }
+        }
+        pub fn exact(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetExact(self.0) != 0 }
+        }
+        /// Inline asm: (asm string, constraints, side effects, align stack).
+        pub fn inline_asm(self) -> (Vec<u8>, Vec<u8>, bool, bool) {
+            let (mut a, mut c) = (0, 0);
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let asm = s::LLVMGetInlineAsmAsmString(self.0, &mut a);
+                let cons = s::LLVMGetInlineAsmConstraintString(self.0, &mut c);
+                (
+                    std::slice::from_raw_parts(asm.cast::<u8>(), a).to_vec(),
+                    std::slice::from_raw_parts(cons.cast::<u8>(), c).to_vec(),
+                    s::LLVMGetInlineAsmHasSideEffects(self.0) != 0,
+                    s::LLVMGetInlineAsmNeedsAlignedStack(self.0) != 0,
+                )
+            }
+        }
+        // Globals and functions.
+        pub fn linkage(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetLinkage(self.0) }
+        }
+        pub fn is_declaration(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsDeclaration(self.0) != 0 }
+        }
+        pub fn initializer(self) -> Option<V<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            let i = unsafe { s::LLVMGetInitializer(self.0) };
+            (!i.is_null()).then(|| v(i))
+        }
+        pub fn is_constant_global(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsGlobalConstant(self.0) != 0 }
+        }
+        pub fn value_type(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGlobalGetValueType(self.0)) }
+        }
+        pub fn call_conv(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetFunctionCallConv(self.0) }
+        }
+        pub fn params(self) -> Vec<V<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMCountParams(self.0))
+                    .map(|i| v(s::LLVMGetParam(self.0, i)))
+                    .collect()
+            }
+        }
+        pub fn blocks(self) -> Vec<B<'m>> {
+            let mut out = Vec::new();
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let mut bb = s::LLVMGetFirstBasicBlock(self.0);
+                while !bb.is_null() {
+                    out.push(b(bb));
+                    bb = s::LLVMGetNextBasicBlock(bb);
+                }
+            }
+            out
+        }
+        /// The integer value of enum attribute `kind` at `index` (1-based
+        /// parameters), of a function or of a call site.
+        pub fn enum_attribute(self, index: u32, kind: u32, call_site: bool) -> Option<u64> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let a = if call_site {
+                    s::LLVMGetCallSiteEnumAttribute(self.0, index, kind)
+                } else {
+                    s::LLVMGetEnumAttributeAtIndex(self.0, index, kind)
+                };
+                (!a.is_null()).then(|| s::LLVMGetEnumAttributeValue(a))
+            }
+        }
+        /// The value of string function attribute `key`.
+        pub fn string_attribute(self, key: &str) -> Option<String> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let a = s::LLVMGetStringAttributeAtIndex(
+                    self.0,
+                    s::LLVMAttributeFunctionIndex as u32,
+                    key.as_ptr().cast(),
+                    key.len() as u32,
+                );
+                if a.is_null() {
+                    return None;
+                }
+                let mut n = 0u32;
+                let p = s::LLVMGetStringAttributeValue(a, &mut n);
+                Some(text(p, n as usize))
+            }
+        }
+    }
+
+    impl<'m> B<'m> {
+        pub fn instructions(self) -> Vec<V<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                walk(s::LLVMGetFirstInstruction(self.0), |i| {
+                    s::LLVMGetNextInstruction(i)
+                })
+            }
+        }
+    }
+
+    impl<'m> T<'m> {
+        pub fn kind(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetTypeKind(self.0) }
+        }
+        pub fn int_width(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetIntTypeWidth(self.0) }
+        }
+        pub fn element(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGetElementType(self.0)) }
+        }
+        pub fn array_len(self) -> u64 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetArrayLength2(self.0) }
+        }
+        pub fn vector_len(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetVectorSize(self.0) }
+        }
+        pub fn fields(self) -> Vec<T<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                (0..s::LLVMCountStructElementTypes(self.0))
+                    .map(|i| t(s::LLVMStructGetTypeAtIndex(self.0, i)))
+                    .collect()
+            }
+        }
+        pub fn is_packed(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsPackedStruct(self.0) != 0 }
+        }
+        /// The name of a named struct (None for literal structs).
+        pub fn struct_name(self) -> Option<String> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                if s::LLVMIsLiteralStruct(self.0) != 0 {
+                    return None;
+                }
+                let p = s::LLVMGetStructName(self.0);
+                (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
+            }
+        }
+        pub fn address_space(self) -> u32 {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMGetPointerAddressSpace(self.0) }
+        }
+        pub fn return_type(self) -> T<'m> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { t(s::LLVMGetReturnType(self.0)) }
+        }
+        pub fn param_types(self) -> Vec<T<'m>> {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe {
+                let n = s::LLVMCountParamTypes(self.0) as usize;
+                let mut out = vec![std::ptr::null_mut(); n];
+                s::LLVMGetParamTypes(self.0, out.as_mut_ptr());
+                out.into_iter().map(t).collect()
+            }
+        }
+        pub fn is_var_arg(self) -> bool {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { s::LLVMIsFunctionVarArg(self.0) != 0 }
+        }
+        pub fn print(self) -> String {
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            unsafe { message(s::LLVMPrintTypeToString(self.0)) }
+        }
+    }
+}

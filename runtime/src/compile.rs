@@ -118,7 +118,7 @@ pub fn verify_each() -> bool {
 /// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
 /// context's handler collected in `diagnostics`.
 fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
-    let stage = if stage == "llvm-ir" { "llvm" } else { stage };
+    let stage = if stage == "llvm-ir" || stage == "nvvm-ir" { "llvm" } else { stage };
     let each = options.verify_each;
     // Without verification after each pass, the module is verified before it is serialized.
     let (mlir_stage, serialize) = if stage == "ptx" && !each { ("llvm", true) } else { (stage, false) };
@@ -236,7 +236,7 @@ pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &Compi
     if stage == "ptx" && *target == Target::Host {
         return Err("stage 'ptx' needs a cuda target (sm_XX), not host".into());
     }
-    let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "ptx"];
+    let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
         return Err(format!("unknown stage '{stage}' (known: python-ast, {})", known.join(", ")));
     }
@@ -258,12 +258,31 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
             Ok(ptx)
         }
         ("llvm-ir", Target::Cuda(_)) => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
+        ("nvvm-ir", Target::Cuda(_)) => nvvm_ir(module).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}")),
+        ("nvvm-ir", Target::Host) => Err("stage 'nvvm-ir' needs a cuda target (sm_XX), not host".into()),
         ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation()).ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
         _ => {
             let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
             module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string())
         }
     }
+}
+
+/// The NVVM IR (LLVM 7 text, `crate::nvvm_ir`) of the gpu.modules of a
+/// module at the `llvm` stage.
+fn nvvm_ir(module: &Module) -> Result<String, String> {
+    use melior::ir::BlockLike;
+    let mut out = String::new();
+    let body = module.body();
+    let mut op = body.first_operation();
+    while let Some(o) = op {
+        if o.name().as_string_ref().as_str() == Ok("gpu.module") {
+            let llvm = crate::capi::llvm_read::LlvmModule::translate(o).ok_or("cannot translate the gpu.module to LLVM IR")?;
+            out += &crate::nvvm_ir::write(&llvm)?;
+        }
+        op = o.next_in_block();
+    }
+    Ok(out)
 }
 
 /// Compiles `src` for the host and JIT-compiles it.
@@ -417,7 +436,7 @@ pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<Ir
 /// compiled for `target`: the pipeline Python kernels take from their
 /// `pydev` stage on.
 pub fn compile_ir_stage(text: &str, file_name: &str, kernel: &str, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
-    let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "ptx"];
+    let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
         return Err(format!("unknown stage '{stage}' for pydev IR (known: {})", known.join(", ")));
     }

@@ -26,7 +26,7 @@ struct Cli {
     #[arg(long, default_value = "sm_90")]
     target: String,
     /// The stage to write.
-    #[arg(long, default_value = "ptx", value_parser = ["python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "ptx", "cxx-header"])]
+    #[arg(long, default_value = "ptx", value_parser = ["python-ast", "pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx", "cxx-header"])]
     emit: String,
     /// Output file (default: standard output).
     #[arg(short = 'o', default_value = "-")]
