@@ -233,8 +233,8 @@ pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &Compi
         let def = body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
         return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
     }
-    if stage == "ptx" && *target == Target::Host {
-        return Err("stage 'ptx' needs a cuda target (sm_XX), not host".into());
+    if (stage == "ptx" || stage == "nvvm-ir") && *target == Target::Host {
+        return Err(format!("stage '{stage}' needs a cuda target (sm_XX), not host"));
     }
     let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
@@ -259,7 +259,6 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
         }
         ("llvm-ir", Target::Cuda(_)) => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
         ("nvvm-ir", Target::Cuda(_)) => nvvm_ir(module).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}")),
-        ("nvvm-ir", Target::Host) => Err("stage 'nvvm-ir' needs a cuda target (sm_XX), not host".into()),
         ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation()).ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
         _ => {
             let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
@@ -440,8 +439,8 @@ pub fn compile_ir_stage(text: &str, file_name: &str, kernel: &str, target: &Targ
     if !known.contains(&stage) {
         return Err(format!("unknown stage '{stage}' for pydev IR (known: {})", known.join(", ")));
     }
-    if stage == "ptx" && *target == Target::Host {
-        return Err("stage 'ptx' needs a cuda target (sm_XX), not host".into());
+    if (stage == "ptx" || stage == "nvvm-ir") && *target == Target::Host {
+        return Err(format!("stage '{stage}' needs a cuda target (sm_XX), not host"));
     }
     let context = context();
     with_ir_diagnostics(&context, file_name, |diagnostics| {

@@ -10,8 +10,9 @@
 //! Guarantees: text in LLVM 7 syntax whose functions have the prototypes
 //! LLVM 22 gives them in PTX (`.param` sizes and alignments), or an error
 //! naming the construct that has no NVVM IR 2.0 form here (bfloat16
-//! values, atomic instructions: pydev's pipeline emits atomics as inline
-//! PTX). Metadata (debug locations) is dropped.
+//! vector arithmetic and intrinsics, atomic instructions: pydev's
+//! pipeline emits atomics as inline PTX). Metadata (debug locations) is
+//! dropped.
 //!
 //! Rewrites (LLVM 22 => LLVM 7):
 //!   every `ptr addrspace(N)` value     => `i8 addrspace(N)*`
@@ -31,6 +32,8 @@
 //!   barrier.cta.red.OP.aligned.all(0, %p) => barrier0.OP(zext %p) (OP popc, and, or; and/or compared with 0)
 //!   llvm.smin/smax/umin/umax(a, b)     => icmp + select;  llvm.abs(x) => sub + icmp + select
 //!   overloads mangled .pN              => .pNi8
+//!   bfloat                             => i16 (its bits); its arithmetic and conversions in float
+//!                                         and integer code (`Writer::bf16` lists them)
 //!   flags newer than LLVM 7 (gep nuw, nneg, disjoint, samesign, trunc nuw), attributes, metadata => dropped
 
 use crate::capi::llvm_read::{LlvmModule, B, T, V};
@@ -55,6 +58,9 @@ pub fn write(module: &LlvmModule) -> R<String> {
     let mut globals = String::new();
     for g in module.globals() {
         globals += &w.global(g)?;
+    }
+    for f in module.functions() {
+        w.check_c_signature(f)?;
     }
     let mut defs = String::new();
     for f in module.functions() {
@@ -318,11 +324,8 @@ impl Writer {
             11 => format!("[{} x {}]", t.array_len(), self.ty(t.element())?),
             12 => ptr_to("i8", t.address_space()),
             13 => format!("<{} x {}>", t.vector_len(), self.ty(t.element())?),
-            18 => {
-                return Err(
-                    "bfloat16 values have no NVVM IR 2.0 form (LLVM 7 has no bfloat type)".into(),
-                )
-            }
+            // bfloat16 values are their bits; their arithmetic is written out (`Writer::bf16`).
+            18 => "i16".into(),
             _ => return Err(format!("type '{}' has no NVVM IR 2.0 form", t.print())),
         })
     }
@@ -362,8 +365,13 @@ impl Writer {
             });
         }
         if v.is_const_fp() {
-            self.ty(t)?; // bfloat16: an error
-            return Ok(strip_type(&v.print()));
+            let text = strip_type(&v.print());
+            if t.kind() == 18 {
+                // "0xR3F80": the bits as an i16.
+                let bits = text.strip_prefix("0xR").and_then(|h| u16::from_str_radix(h, 16).ok()).ok_or_else(|| format!("bfloat16 constant '{text}'"))?;
+                return Ok((bits as i16).to_string());
+            }
+            return Ok(text);
         }
         if v.is_undef() {
             self.ty(t)?;
@@ -503,6 +511,27 @@ impl Writer {
             .map(|p| p.split(" byval").next().unwrap().to_owned())
             .collect();
         Ok(format!("{ret} ({})", params.join(", ")))
+    }
+
+    /// bfloat16 crosses the C ABI as nvcc's `__nv_bfloat16` (a struct:
+    /// `.param .align 2 .b8 [2]`), which the i16 standing for it here is
+    /// not: a visible function (interop, defined or declared) with one in
+    /// its signature is an error rather than a wrong call.
+    fn check_c_signature(&self, f: V) -> R<()> {
+        fn has_bf16(t: T) -> bool {
+            match t.kind() {
+                18 => true,
+                10 => t.fields().into_iter().any(has_bf16),
+                11 | 13 => has_bf16(t.element()),
+                _ => false,
+            }
+        }
+        let fty = f.value_type();
+        let visible = matches!(f.linkage(), 0 | 5 | 12) && f.call_conv() != PTX_KERNEL_CC;
+        if visible && (has_bf16(fty.return_type()) || fty.param_types().into_iter().any(has_bf16)) {
+            return Err(format!("interoperable function '{}' takes or returns bfloat16, whose C ABI (a struct) NVVM IR here does not give it", f.name()));
+        }
+        Ok(())
     }
 
     fn declare(&mut self, f: V) -> R<()> {
@@ -648,6 +677,9 @@ impl Writer {
         } else {
             format!("{res} = ")
         };
+        if self.bf16(f, i, op, &ops, &lhs)? {
+            return Ok(());
+        }
         let line: String = match op {
             1 => match ops.first() {
                 Some(v) => format!("ret {}", self.tv(f, *v)?),
@@ -908,6 +940,110 @@ impl Writer {
         Ok(tmp)
     }
 
+    /// bfloat16 arithmetic, conversions and comparisons on the i16 bits
+    /// that stand for bfloat16 values (LLVM 7 has no bfloat type); true
+    /// when `i` was one:
+    ///   fpext bf16 %x to float         => bitcast (shl (zext %x), 16)        (exact)
+    ///   fptrunc float %x to bf16       => round to nearest even on the bits, NaN kept quiet
+    ///   fptrunc double %x to bf16      => double to float rounded to odd, then as float (no double rounding)
+    ///   OP bf16 %a, %b (fadd fsub fmul fdiv frem) => fptrunc (OP float (fpext %a), (fpext %b))
+    ///                                     (float's 24 bits make the double rounding innocuous)
+    ///   fneg bf16 %x                   => xor %x, 0x8000;  fcmp P bf16 => fcmp P float
+    ///   fpto[su]i bf16 => from float;    [su]itofp iN to bf16 (N <= 32) => via double (exact)
+    fn bf16<'m>(&mut self, f: &mut Func<'m>, i: V<'m>, op: u32, ops: &[V<'m>], lhs: &str) -> R<bool> {
+        let is_bf16 = |t: T| t.kind() == 18 || (t.kind() == 13 && t.element().kind() == 18);
+        let involved = is_bf16(i.ty()) || ops.iter().any(|o| is_bf16(o.ty()));
+        let arith = matches!(op, 9 | 11 | 13 | 16 | 19 | 66 | 43 | 33..=38 | 45);
+        if !involved || !arith {
+            return Ok(false);
+        }
+        if op == 45 {
+            let callee = i.called_value();
+            if callee.is_function() && callee.name().starts_with("llvm.") {
+                return Err(format!("intrinsic '{}' on bfloat16 values", callee.name()));
+            }
+            return Ok(false); // a call of a pydev function: bits in, bits out
+        }
+        if i.ty().kind() == 13 || ops.iter().any(|o| o.ty().kind() == 13) {
+            return Err("bfloat16 vector arithmetic".into());
+        }
+        let fmf = fast_math(i.fast_math());
+        let line = match op {
+            66 => format!("{lhs}xor i16 {}, -32768", self.val(f, ops[0])?),
+            9 | 11 | 13 | 16 | 19 => {
+                let a = self.val(f, ops[0])?;
+                let b = self.val(f, ops[1])?;
+                let (a, b) = (bf16_to_f32(f, &a), bf16_to_f32(f, &b));
+                let r = f.temp();
+                writeln!(f.body, "  {r} = {} {fmf}float {a}, {b}", binary_name(op).unwrap()).unwrap();
+                let h = f32_to_bf16(f, &r);
+                format!("{lhs}bitcast i16 {h} to i16")
+            }
+            43 => {
+                let a = self.val(f, ops[0])?;
+                let b = self.val(f, ops[1])?;
+                let (a, b) = (bf16_to_f32(f, &a), bf16_to_f32(f, &b));
+                format!("{lhs}fcmp {fmf}{} float {a}, {b}", FCMP[i.fcmp_predicate() as usize])
+            }
+            38 | 33 | 34 => {
+                let x = self.val(f, ops[0])?;
+                let x = bf16_to_f32(f, &x);
+                let to = self.ty(i.ty())?;
+                match (op, to.as_str()) {
+                    (38, "float") => format!("{lhs}bitcast float {x} to float"),
+                    (38, _) => format!("{lhs}fpext float {x} to {to}"),
+                    _ => format!("{lhs}{} float {x} to {to}", cast_name(op).unwrap()),
+                }
+            }
+            37 => {
+                let x = self.val(f, ops[0])?;
+                let h = match ops[0].ty().kind() {
+                    2 => f32_to_bf16(f, &x),
+                    3 => self.f64_to_bf16(f, &x),
+                    _ => return Err(format!("fptrunc of '{}' to bfloat16", ops[0].ty().print())),
+                };
+                format!("{lhs}bitcast i16 {h} to i16")
+            }
+            35 | 36 => {
+                let from = ops[0].ty();
+                if from.kind() != 8 || from.int_width() > 32 {
+                    return Err(format!("conversion of '{}' to bfloat16", from.print()));
+                }
+                let d = f.temp();
+                writeln!(f.body, "  {d} = {} {} to double", cast_name(op).unwrap(), self.tv(f, ops[0])?).unwrap();
+                let h = self.f64_to_bf16(f, &d);
+                format!("{lhs}bitcast i16 {h} to i16")
+            }
+            _ => return Err(format!("bfloat16 operand of '{}'", opcode_name(op))),
+        };
+        writeln!(f.body, "  {line}").unwrap();
+        Ok(true)
+    }
+
+    /// The bfloat16 bits (i16) nearest double `x`: `x` rounded to odd as
+    /// a float (so that rounding that float again is as rounding `x` once).
+    fn f64_to_bf16(&mut self, f: &mut Func, x: &str) -> String {
+        self.decls.insert("llvm.fabs.f64".into(), "declare double @llvm.fabs.f64(double)\n".into());
+        let [r, e, inexact, ae, ax, away, bits, dec, tb, odd, ob, ro] = std::array::from_fn(|_| f.temp());
+        for line in [
+            format!("{r} = fptrunc double {x} to float"),
+            format!("{e} = fpext float {r} to double"),
+            format!("{inexact} = fcmp one double {e}, {x}"),
+            format!("{ae} = call double @llvm.fabs.f64(double {e})"),
+            format!("{ax} = call double @llvm.fabs.f64(double {x})"),
+            format!("{away} = fcmp ogt double {ae}, {ax}"),
+            format!("{bits} = bitcast float {r} to i32"),
+            format!("{dec} = sub i32 {bits}, 1"),
+            format!("{tb} = select i1 {away}, i32 {dec}, i32 {bits}"),
+            format!("{odd} = or i32 {tb}, 1"),
+            format!("{ob} = select i1 {inexact}, i32 {odd}, i32 {bits}"),
+            format!("{ro} = bitcast i32 {ob} to float"),
+        ] {
+            writeln!(f.body, "  {line}").unwrap();
+        }
+        f32_to_bf16(f, &ro)
+    }
+
     fn call<'m>(&mut self, f: &mut Func<'m>, i: V<'m>, lhs: &str) -> R<()> {
         let ops = i.operands();
         let args = &ops[..i.arg_count() as usize];
@@ -1131,6 +1267,34 @@ impl Writer {
         }
         Ok(())
     }
+}
+
+/// The float (exactly) of bfloat16 bits `x` (an i16 operand).
+fn bf16_to_f32(f: &mut Func, x: &str) -> String {
+    let [w, s, r] = std::array::from_fn(|_| f.temp());
+    writeln!(f.body, "  {w} = zext i16 {x} to i32\n  {s} = shl i32 {w}, 16\n  {r} = bitcast i32 {s} to float").unwrap();
+    r
+}
+
+/// The bfloat16 bits (i16) of float `x` rounded to nearest even; NaN
+/// stays NaN (quiet).
+fn f32_to_bf16(f: &mut Func, x: &str) -> String {
+    let [b, h, l, r1, r2, r3, nan, q, sel, out] = std::array::from_fn(|_| f.temp());
+    for line in [
+        format!("{b} = bitcast float {x} to i32"),
+        format!("{h} = lshr i32 {b}, 16"),
+        format!("{l} = and i32 {h}, 1"),
+        format!("{r1} = add i32 {b}, 32767"),
+        format!("{r2} = add i32 {r1}, {l}"),
+        format!("{r3} = lshr i32 {r2}, 16"),
+        format!("{nan} = fcmp uno float {x}, 0.000000e+00"),
+        format!("{q} = or i32 {h}, 64"),
+        format!("{sel} = select i1 {nan}, i32 {q}, i32 {r3}"),
+        format!("{out} = trunc i32 {sel} to i16"),
+    ] {
+        writeln!(f.body, "  {line}").unwrap();
+    }
+    out
 }
 
 /// `i1` or `<N x i1>` for comparisons of values of type `t` (text).
