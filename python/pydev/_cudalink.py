@@ -258,7 +258,11 @@ def lto(paths, nvvm_ir):
     LTO-IR (`.cu`, `.ltoir`), the caller can make its NVVM IR (`nvvm_ir`,
     None with line information, which NVVM IR drops), and libNVVM is
     installed. Without libNVVM the kernel is linked as PTX (calls into the
-    link files are not inlined), and a warning says so once."""
+    link files are not inlined), and a warning says so once.
+    `PYDEV_KERNEL_LTOIR=0` links the kernel as PTX regardless (to rule
+    out the NVVM IR writer when a linked kernel misbehaves)."""
+    if os.environ.get("PYDEV_KERNEL_LTOIR", "1") == "0":
+        return False
     if nvvm_ir is None or not any(os.path.splitext(p)[1].lower() in (".cu", ".ltoir") for p in paths):
         return False
     if available("nvvm"):

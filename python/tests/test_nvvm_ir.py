@@ -306,3 +306,10 @@ def test_bfloat16_arithmetic_rounds_as_the_gpu_does():
         assert got == int(np.float32(_bf16_exact(float(v))).view(np.uint32)) >> 16, v
     nan = _run_straight_line(text, {x: np.float32("nan"), y: np.float64(0.0)}, out)
     assert nan & 0x7F80 == 0x7F80 and nan & 0x7F, hex(nan)
+
+
+def test_pydev_kernel_ltoir_0_links_the_kernel_as_ptx(cudalink, monkeypatch):
+    monkeypatch.setenv("PYDEV_KERNEL_LTOIR", "0")
+    monkeypatch.setattr(cudalink, "nvvm_ltoir", lambda *a, **k: pytest.fail("libNVVM ran"))
+    cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
+    assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
