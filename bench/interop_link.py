@@ -4,6 +4,7 @@
     python3 bench/interop_link.py cuda    # a Python interop function linked with a one-function .cu
     python3 bench/interop_link.py cuda-launch [--fake]   # first launch on cuda of a kernel calling a one-function .cu
                                                          # (--fake: test/fakecuda's driver, no GPU: compile, link, load)
+    ... [--ptx-kernel]   # the kernel linked as PTX (PYDEV_KERNEL_LTOIR=0), not as LTO-IR from libNVVM
 
 Each run uses a fresh $PYDEV_CACHE_DIR (cold) and then the same one again in
 a new process (from the disk cache); medians of --repeat runs."""
@@ -101,6 +102,8 @@ def main():
             lib = os.path.join(d, "libcuda.so")
             subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib, os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c")], check=True)
             extra = {"LD_LIBRARY_PATH": d + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""), "PYDEV_BENCH_FAKE": "1"}
+        if "--ptx-kernel" in sys.argv:
+            extra["PYDEV_KERNEL_LTOIR"] = "0"
         modes = {"host": ("plain", "linked"), "cuda": ("ptx", "cubin"), "cuda-launch": ("plain-cuda", "linked-cuda")}[what]
         src = {"host": c, "cuda": cu, "cuda-launch": dev_cu}[what]
         results = {m: ([], []) for m in modes}

@@ -265,7 +265,7 @@ def lto(paths, nvvm_ir):
         return False
     if nvvm_ir is None or not any(os.path.splitext(p)[1].lower() in (".cu", ".ltoir") for p in paths):
         return False
-    if available("nvvm"):
+    if _candidates("nvvm"):  # installed (found, not loaded: a cached cubin loads no library)
         return True
     if not _WARNED_NO_NVVM:
         import warnings

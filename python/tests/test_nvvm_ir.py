@@ -179,8 +179,8 @@ def test_stage_cubin_links_the_kernel_as_ltoir_when_a_link_file_is(cudalink, mon
 
 
 def test_without_libnvvm_the_kernel_is_linked_as_ptx_and_a_warning_says_so(cudalink, monkeypatch):
-    real = cudalink.available
-    monkeypatch.setattr(cudalink, "available", lambda *k: False if "nvvm" in k else real(*k))
+    real = cudalink._candidates
+    monkeypatch.setattr(cudalink, "_candidates", lambda kind: [] if kind == "nvvm" else real(kind))
     monkeypatch.setattr(cudalink, "_WARNED_NO_NVVM", [])
     with pytest.warns(RuntimeWarning, match="libNVVM is not installed"):
         cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
