@@ -80,8 +80,9 @@ def _libdevice_bytes(path):
 def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
     """LTO-IR (bytes) for `arch` (sm_XX) of NVVM IR text `nvvm_ir` (stage
     "nvvm-ir"), compiled by libNVVM with libdevice; libNVVM's log on
-    failure. Without `fast_math`, IEEE division and square root and no
-    flush to zero, as pydev's own PTX. `ptx=True`: libNVVM's PTX (str)
+    failure. Without `fast_math`, IEEE division and square root, no flush
+    to zero and fused multiply-add only where the IR says `contract`, as
+    pydev's own PTX. `ptx=True`: libNVVM's PTX (str)
     instead (tests compare it with pydev's)."""
     from . import _launch
 
@@ -98,7 +99,9 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
             ld = _libdevice_bytes(libdevice)
             nvvm.nvvmLazyAddModuleToProgram(prog, ld, ctypes.c_size_t(len(ld)), b"libdevice.10.bc")
         opts = [f"-arch=compute_{arch[3:]}"] + ([] if ptx else ["-gen-lto"])
-        opts += ["-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=1"] if fast_math else ["-ftz=0", "-prec-sqrt=1", "-prec-div=1", "-fma=1"]
+        # -fma=0: only the operations pydev marks `contract` are fused, as
+        # LLVM 22's NVPTX does (libNVVM's default fuses every mul + add).
+        opts += ["-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=1"] if fast_math else ["-ftz=0", "-prec-sqrt=1", "-prec-div=1", "-fma=0"]
         arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
         r = nvvm.nvvmCompileProgram(prog, len(opts), arr)
         size = ctypes.c_size_t()

@@ -313,3 +313,30 @@ def test_pydev_kernel_ltoir_0_links_the_kernel_as_ptx(cudalink, monkeypatch):
     monkeypatch.setattr(cudalink, "nvvm_ltoir", lambda *a, **k: pytest.fail("libNVVM ran"))
     cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
     assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
+
+
+PLAIN_AND_CONTRACTED = """target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+define float @plain(float %a, float %b, float %c) {
+  %m = fmul float %a, %b
+  %s = fadd float %m, %c
+  ret float %s
+}
+define float @contracted(float %a, float %b, float %c) {
+  %m = fmul contract float %a, %b
+  %s = fadd contract float %m, %c
+  ret float %s
+}
+!nvvmir.version = !{!0}
+!0 = !{i32 2, i32 0}
+"""
+
+
+def test_libnvvm_fuses_only_what_pydev_marks_contract(cudalink):
+    """pydev's own PTX (LLVM 22) fuses a multiply and an add only when both
+    say `contract`; libNVVM's default fuses all, so pydev asks it not to."""
+    ptx = cudalink.nvvm_ltoir(PLAIN_AND_CONTRACTED, "sm_90", "test", ptx=True)
+    plain = ptx[ptx.index(") plain(") : ptx.index(") contracted(")]
+    contracted = ptx[ptx.index(") contracted(") :]
+    assert "fma" not in plain and "mul.rn.f32" in plain and "add.rn.f32" in plain, plain
+    assert "fma.rn.f32" in contracted, contracted
