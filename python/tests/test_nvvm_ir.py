@@ -100,16 +100,17 @@ def _lit_compiles():
     return out
 
 
-def test_the_lit_suites_kernels_through_libnvvm(cudalink):
+def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
     """Every kernel the lit suite compiles for sm_90 (atomics, barriers,
     votes, shuffles, vectors, structs, aligned parameters, float8, local
     arrays...): stage nvvm-ir is accepted by libNVVM with pydev's
-    prototypes (bfloat16 values as their bits)."""
+    prototypes (bfloat16 values as their bits), and ptxas assembles it."""
     pydevc = os.path.join(os.environ.get("PYDEV_BIN_DIR") or os.path.join(ROOT, "target", "debug"), "pydevc")
     if not os.path.exists(pydevc):
         pytest.skip("pydevc is not built (make build)")
     env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or pydev._launch.libdevice() or "")
     checked, failures = 0, []
+    ptxas = _ptxas()
     for args in _lit_compiles():
         r = subprocess.run([pydevc, *args, "--emit", "nvvm-ir"], capture_output=True, text=True, env=env)
         if r.returncode:
@@ -124,6 +125,11 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink):
             continue
         if prototypes(theirs) != prototypes(ours):
             failures.append((args, (prototypes(ours), prototypes(theirs))))
+        elif ptxas:
+            (tmp_path / "k.ptx").write_text(theirs)
+            r = subprocess.run([ptxas, "-arch=sm_90", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+            if r.returncode:
+                failures.append((args, r.stderr[-400:]))
         checked += 1
     assert not failures, failures[:5]
     assert checked > 250, checked
@@ -283,7 +289,9 @@ def test_bfloat16_arithmetic_rounds_as_the_gpu_does():
 
     import numpy as np
 
-    text = pydev.compile(to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_90", stage="nvvm-ir")
+    # sm_70 has no cvt.rn.bf16.f32: the roundings are integer code (from sm_80 on, the instruction).
+    assert 'asm "cvt.rn.bf16.f32 $0, $1;"' in pydev.compile(to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_90", stage="nvvm-ir")
+    text = pydev.compile(to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_70", stage="nvvm-ir")
     x = re.search(r"(%v\d+) = load float,", text).group(1)
     y = re.search(r"(%v\d+) = load double,", text).group(1)
     out = re.search(r"store i16 (%v\d+),", text).group(1)

@@ -258,7 +258,7 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
             Ok(ptx)
         }
         ("llvm-ir", Target::Cuda(_)) => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
-        ("nvvm-ir", Target::Cuda(_)) => nvvm_ir(module).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}")),
+        ("nvvm-ir", Target::Cuda(chip)) => nvvm_ir(module, chip).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}")),
         ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation()).ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
         _ => {
             let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
@@ -269,7 +269,8 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
 
 /// The NVVM IR (LLVM 7 text, `crate::nvvm_ir`) of the gpu.modules of a
 /// module at the `llvm` stage.
-fn nvvm_ir(module: &Module) -> Result<String, String> {
+fn nvvm_ir(module: &Module, chip: &str) -> Result<String, String> {
+    let sm = chip.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().map_err(|_| format!("'{chip}' is not an sm_XX chip"))?;
     use melior::ir::BlockLike;
     let mut out = String::new();
     let body = module.body();
@@ -277,7 +278,7 @@ fn nvvm_ir(module: &Module) -> Result<String, String> {
     while let Some(o) = op {
         if o.name().as_string_ref().as_str() == Ok("gpu.module") {
             let llvm = crate::capi::llvm_read::LlvmModule::translate(o).ok_or("cannot translate the gpu.module to LLVM IR")?;
-            out += &crate::nvvm_ir::write(&llvm)?;
+            out += &crate::nvvm_ir::write(&llvm, sm)?;
         }
         op = o.next_in_block();
     }

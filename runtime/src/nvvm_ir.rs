@@ -46,14 +46,16 @@ const PTX_KERNEL_CC: u32 = 71;
 
 type R<X> = Result<X, String>;
 
-/// The NVVM IR 2.0 text of `module`.
-pub fn write(module: &LlvmModule) -> R<String> {
+/// The NVVM IR 2.0 text of `module`, compiled for `sm` (90 for sm_90: it
+/// picks the PTX instructions that round bfloat16).
+pub fn write(module: &LlvmModule, sm: u32) -> R<String> {
     let mut w = Writer {
         alignstack: module.attribute_kind("alignstack"),
         types: BTreeMap::new(),
         decls: BTreeMap::new(),
         annotations: Vec::new(),
         kernels: Vec::new(),
+        sm,
     };
     let mut globals = String::new();
     for g in module.globals() {
@@ -111,6 +113,7 @@ pub fn write(module: &LlvmModule) -> R<String> {
 }
 
 struct Writer {
+    sm: u32,
     alignstack: u32,
     /// Named struct types: name => body.
     types: BTreeMap<String, String>,
@@ -944,7 +947,8 @@ impl Writer {
     /// that stand for bfloat16 values (LLVM 7 has no bfloat type); true
     /// when `i` was one:
     ///   fpext bf16 %x to float         => bitcast (shl (zext %x), 16)        (exact)
-    ///   fptrunc float %x to bf16       => round to nearest even on the bits, NaN kept quiet
+    ///   fptrunc float %x to bf16       => cvt.rn.bf16.f32 (sm_80 on; before, round to nearest even
+    ///                                     on the bits, NaN kept quiet)
     ///   fptrunc double %x to bf16      => double to float rounded to odd, then as float (no double rounding)
     ///   OP bf16 %a, %b (fadd fsub fmul fdiv frem) => fptrunc (OP float (fpext %a), (fpext %b))
     ///                                     (float's 24 bits make the double rounding innocuous)
@@ -976,7 +980,7 @@ impl Writer {
                 let (a, b) = (bf16_to_f32(f, &a), bf16_to_f32(f, &b));
                 let r = f.temp();
                 writeln!(f.body, "  {r} = {} {fmf}float {a}, {b}", binary_name(op).unwrap()).unwrap();
-                let h = f32_to_bf16(f, &r);
+                let h = self.f32_to_bf16(f, &r);
                 format!("{lhs}bitcast i16 {h} to i16")
             }
             43 => {
@@ -998,7 +1002,7 @@ impl Writer {
             37 => {
                 let x = self.val(f, ops[0])?;
                 let h = match ops[0].ty().kind() {
-                    2 => f32_to_bf16(f, &x),
+                    2 => self.f32_to_bf16(f, &x),
                     3 => self.f64_to_bf16(f, &x),
                     _ => return Err(format!("fptrunc of '{}' to bfloat16", ops[0].ty().print())),
                 };
@@ -1041,7 +1045,18 @@ impl Writer {
         ] {
             writeln!(f.body, "  {line}").unwrap();
         }
-        f32_to_bf16(f, &ro)
+        self.f32_to_bf16(f, &ro)
+    }
+
+    /// The bfloat16 bits (i16) of float `x` rounded to nearest even: PTX's
+    /// `cvt.rn.bf16.f32` from sm_80 on, else written in integer code.
+    fn f32_to_bf16(&mut self, f: &mut Func, x: &str) -> String {
+        if self.sm < 80 {
+            return f32_to_bf16_bits(f, x);
+        }
+        let h = f.temp();
+        writeln!(f.body, "  {h} = call i16 asm \"cvt.rn.bf16.f32 $0, $1;\", \"=h,f\"(float {x})").unwrap();
+        h
     }
 
     fn call<'m>(&mut self, f: &mut Func<'m>, i: V<'m>, lhs: &str) -> R<()> {
@@ -1278,7 +1293,7 @@ fn bf16_to_f32(f: &mut Func, x: &str) -> String {
 
 /// The bfloat16 bits (i16) of float `x` rounded to nearest even; NaN
 /// stays NaN (quiet).
-fn f32_to_bf16(f: &mut Func, x: &str) -> String {
+fn f32_to_bf16_bits(f: &mut Func, x: &str) -> String {
     let [b, h, l, r1, r2, r3, nan, q, sel, out] = std::array::from_fn(|_| f.temp());
     for line in [
         format!("{b} = bitcast float {x} to i32"),

@@ -6,7 +6,8 @@
 # RUN: pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=SUM
 # RUN: pydevc %s --kernel votes --signature 'int32[::1], readonly float32[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=VOTES
 # RUN: pydevc %s --kernel scale --signature 'Cplx[::1], Cplx, float32' --emit nvvm-ir | FileCheck %s --check-prefix=BYVAL
-# RUN: pydevc %s --kernel halves --signature 'bfloat16[::1], bfloat16[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=BF16
+# RUN: pydevc %s --kernel halves --signature 'bfloat16[::1], bfloat16[::1]' --emit nvvm-ir | FileCheck %s --check-prefixes=BF16,BF16-90
+# RUN: pydevc %s --kernel halves --signature 'bfloat16[::1], bfloat16[::1]' --emit nvvm-ir --target sm_70 | FileCheck %s --check-prefixes=BF16,BF16-70
 # RUN: pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target sm_70 | FileCheck %s --check-prefix=SUM
 # RUN: not pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target host 2>&1 | FileCheck %s --check-prefix=HOST
 # RUN: not pydevc %s --kernel bf16_interop --signature 'bfloat16' --emit nvvm-ir 2>&1 | FileCheck %s --check-prefix=CABI
@@ -52,13 +53,16 @@
 # BYVAL-NEXT: %a1 = load { float, float, [8 x i8] }, { float, float, [8 x i8] }* %a1.p, align 16
 
 # bfloat16 values are their bits: loads and stores of i16, arithmetic in
-# float, rounding to nearest even in integer code, negation on the sign bit.
+# float, rounding to nearest even by cvt.rn.bf16.f32 from sm_80 on (in
+# integer code before), negation on the sign bit.
 # BF16-LABEL: define void @halves(
 # BF16: load i16, i16 addrspace(1)*
 # BF16: zext i16 %v{{[0-9]+}} to i32
 # BF16: zext i16 16128 to i32
 # BF16: fmul contract float
-# BF16: add i32 %t{{[0-9]+}}, 32767
+# BF16-90: call i16 asm "cvt.rn.bf16.f32 $0, $1;", "=h,f"(float %t{{[0-9]+}})
+# BF16-70: add i32 %t{{[0-9]+}}, 32767
+# BF16-70-NOT: asm
 # BF16: xor i16 %v{{[0-9]+}}, -32768
 # BF16: store i16 %v{{[0-9]+}}, i16 addrspace(1)*
 # BF16-NOT: bfloat
