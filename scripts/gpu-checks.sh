@@ -42,6 +42,8 @@ pytest_gpu=(python3 -m pytest -q -p no:cacheprovider -rs)
 step gpu-tests 240 "${pytest_gpu[@]}" python/tests/test_gpu.py python/tests/test_multi_device.py python/tests/test_boundscheck_cuda.py python/tests/test_lineinfo.py
 step numba-gpu 180 "${pytest_gpu[@]}" python/tests/test_numba_gpu.py
 step interop-gpu 180 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py python/tests/test_interop_cuda_launch.py
+# The same linked kernels with the kernel linked as PTX instead of libNVVM's LTO-IR (docs/interop.md).
+step interop-gpu-ptx 120 env PYDEV_KERNEL_LTOIR=0 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py -k gpu
 step conformance-cuda 240 env PYDEV_CONFORMANCE_TARGET=cuda "${pytest_gpu[@]}" python/tests/test_conformance_host.py python/tests/test_local_atomics.py
 ptx=$(dirname "$wheel")/ptx-sm_90
 [ -d "$ptx" ] && step kernels-run 120 python3 test/gpu/run.py --run "$ptx"
