@@ -107,7 +107,10 @@ def _ir_type(sig):
 
 
 _ADAPTER = "__pydev_cabi_"  # the host's C-ABI adapters of external functions (pydev._interop)
-_DECL = re.compile(r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?\s*(loc\(.*\))?\s*$', re.M)
+# A declaration as MLIR prints it: name, parameter types, result types,
+# function attributes (`{pydev.interop}`, which the Python frontend puts on
+# declared interop functions), location.
+_DECL = re.compile(r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?(?:\s+attributes\s*\{[^}]*\})?\s*(loc\(.*\))?\s*$', re.M)
 _C_SCALARS = {"i1": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
 _LINK_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".cu", ".bc", ".ll", ".o", ".a", ".ptx", ".ltoir", ".cubin", ".fatbin")
 
@@ -265,12 +268,25 @@ class Program:
     def compile(self, target="sm_90", stage=None):
         """The text of `stage` compiled for `target` ("sm_XX" or "host"):
         "pydev" (as parsed and verified), "pydev-opt", "llvm", "llvm-ir",
-        "ptx" (sm_XX only), as `pydev.compile` gives them; the default is
-        "ptx" for sm_XX and "llvm" for host."""
+        "nvvm-ir", "ptx" (sm_XX only), as `pydev.compile` gives them; the
+        default is "ptx" for sm_XX and "llvm" for host. On sm_XX also bytes:
+        "ltoir" (the kernel's LTO-IR, from libNVVM, for tools that link
+        LTO-IR: nvJitLink, cuda.core's Linker, CCCL's cuda.compute) and
+        "cubin" (linked with the Program's link= files, as at launch)."""
         if not isinstance(target, str) or not (target == "host" or _launch._ARCH_RE.match(target)):
             raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
         if stage is None:
             stage = "llvm" if target == "host" else "ptx"
+        if stage in ("ltoir", "cubin"):
+            if target == "host":
+                raise ValueError(f"stage '{stage}' needs an sm_XX target, not 'host'")
+            from . import _cudalink
+
+            what = f"kernel '{self.kernel}'"
+            if stage == "ltoir":
+                return _cudalink.nvvm_ltoir(self.compile(target, "nvvm-ir"), target, what, self.fastmath)
+            nvvm_ir = None if self._lines() else (lambda: self.compile(target, "nvvm-ir"))
+            return _cudalink.link_cubin(self.compile(target, "ptx"), f"{self.kernel}.ptx", self.link, target, what, self.declared, nvvm_ir, self.fastmath)
         if stage == "python-ast":
             raise ValueError("stage 'python-ast' is the Python source's syntax tree: a Program is pydev IR and has none (its first stage is 'pydev')")
         if stage not in _launch.STAGES:

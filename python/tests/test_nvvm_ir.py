@@ -32,6 +32,19 @@ def cudalink():
     return _cudalink
 
 
+def _gpu_module(name):
+    """test/gpu/NAME.py, by path (python/tests has a `kernels` module too)."""
+    import importlib.util
+
+    key = f"_test_gpu_{name}"
+    if key not in sys.modules:
+        spec = importlib.util.spec_from_file_location(key, os.path.join(GPU, f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[key] = module
+        spec.loader.exec_module(module)
+    return sys.modules[key]
+
+
 def prototypes(ptx):
     """name => the parameter list of each visible or external .entry/.func
     (internal ones, libdevice's helpers, are the optimiser's business;
@@ -53,12 +66,7 @@ def _ptxas():
 
 
 def test_every_gpu_kernel_has_pydevs_prototypes_through_libnvvm(cudalink, tmp_path):
-    sys.path.insert(0, GPU)
-    try:
-        import kernels
-        import run
-    finally:
-        sys.path.remove(GPU)
+    kernels, run = _gpu_module("kernels"), _gpu_module("run")
     ptxas = _ptxas()
     for name, sig in run.SIGNATURES.items():
         k = getattr(kernels, name)
@@ -136,11 +144,7 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
 
 
 def test_ltoir_stage_is_libnvvm_lto_ir_that_nvjitlink_links(cudalink):
-    sys.path.insert(0, GPU)
-    try:
-        import kernels
-    finally:
-        sys.path.remove(GPU)
+    kernels = _gpu_module("kernels")
     lto = pydev.compile(kernels.block_sum, "float32[::1], readonly float32[::1]", target="sm_90", stage="ltoir")
     assert isinstance(lto, bytes) and lto[:4] == b"\xedCN\x7f"  # NVVM's LTO-IR magic, as NVRTC's -dlto output
     ptx = cudalink.nvjitlink([(cudalink.KINDS[".ltoir"], lto, "block_sum.ltoir")], "sm_90", "test", ptx=True)
@@ -373,12 +377,7 @@ def test_llvm_22_reads_the_nvvm_ir_back_into_the_same_code(tmp_path):
     bin_dir = _llvm_bin()
     if bin_dir is None:
         pytest.skip("LLVM 22's opt and llc are not installed (scripts/setup.sh installs them)")
-    sys.path.insert(0, GPU)
-    try:
-        import kernels
-        import run
-    finally:
-        sys.path.remove(GPU)
+    kernels, run = _gpu_module("kernels"), _gpu_module("run")
 
     def opcodes(ll, name):
         src = tmp_path / f"{name}.ll"
@@ -398,3 +397,25 @@ def test_llvm_22_reads_the_nvvm_ir_back_into_the_same_code(tmp_path):
         a, b = opcodes(ours, name + ".llvm22"), opcodes(nvvm, name + ".nvvm")
         want = ROUND_TRIP_DIFFERENCES.get(name, ({}, {}))
         assert (dict(a - b), dict(b - a)) == want, name
+
+
+def test_a_programs_ltoir_and_cubin(cudalink, tmp_path):
+    """The shared backend's Program (pydev IR from another framework) gives
+    its kernel's LTO-IR, what LTO-IR consumers (CCCL's cuda.compute, cuda.core's
+    Linker) take, and its cubin linked with its link= files."""
+    text = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="pydev")
+    plain = pydev.Program(pydev.compile(_gpu_module("kernels").saxpy, "float32, float32[::1], float32[::1], float32[::1]", target="host", stage="pydev"), kernel="saxpy")
+    lto = plain.compile("sm_90", "ltoir")
+    assert lto[:4] == b"\xedCN\x7f"
+    ptx = cudalink.nvjitlink([(cudalink.KINDS[".ltoir"], lto, "saxpy.ltoir")], "sm_90", "test", ptx=True)
+    assert prototypes(ptx)["saxpy"] == prototypes(plain.compile("sm_90"))["saxpy"]
+    linked = pydev.Program(text, kernel="affine_all", link=[INLINE_CU])
+    cubin = linked.compile("sm_90", "cubin")
+    assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
+    with pytest.raises(ValueError, match="stage 'ltoir' needs an sm_XX target"):
+        plain.compile("host", "ltoir")
+
+
+def kernels_module():
+    kernels = _gpu_module("kernels")
+    return kernels
