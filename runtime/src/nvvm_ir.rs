@@ -41,7 +41,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// libNVVM's data layout for nvptx64 (NVVM IR specification, "Data Layout").
-pub const DATA_LAYOUT: &str = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64";
+const DATA_LAYOUT: &str = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64";
 const PTX_KERNEL_CC: u32 = 71;
 
 type R<X> = Result<X, String>;
