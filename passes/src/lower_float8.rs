@@ -65,6 +65,12 @@ fn call<'c>(b: &Builder<'c>, name: &str, arg: Value<'c, 'c>, result: Type<'c>) -
 
 fn run(ir: PassIr) -> Result<(), ()> {
     let module = ir.root();
+    // Most modules have no float8: one walk over the distinct types and
+    // attributes says so, before the rewrites print the type of every
+    // constant (a millisecond of a small kernel's compile).
+    if !mentions_float8(ir, module) {
+        return Ok(());
+    }
     let ctx = capi::context(module);
     let mut used: BTreeSet<String> = BTreeSet::new();
     let i8t: Type = IntegerType::new(ctx, 8).into();
@@ -159,9 +165,6 @@ fn run(ir: PassIr) -> Result<(), ()> {
     });
     if ok.is_err() {
         return Err(());
-    }
-    if used.is_empty() && !mentions_float8(ir, module) {
-        return Ok(());
     }
     retype_all(ir, module, |t| retype(ctx, t, i8t));
     // The casts between float8 and its bits are now i8 to i8.
@@ -263,9 +266,15 @@ fn mentions_float8<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>) -> bool {
                 return true;
             }
         }
+        // An attribute mentions float8 through its type (a dense constant's
+        // shaped type) or the type it holds (function and global types):
+        // printing types, not whole attributes, keeps this walk cheap.
         for (_, a) in op.attributes() {
-            if has(a.to_raw().ptr as usize, &|| a.to_string()) {
-                return true;
+            let held = melior::ir::attribute::TypeAttribute::try_from(a).ok().map(|t| t.value());
+            for t in [Some(a.r#type()), held].into_iter().flatten() {
+                if has(t.to_raw().ptr as usize, &|| t.to_string()) {
+                    return true;
+                }
             }
         }
         for region in op.regions() {
