@@ -71,6 +71,15 @@ def available(*kinds):
         return False
 
 
+def warn_no_lineinfo(owner):
+    """LTO-IR comes from NVVM IR, which drops debug locations: asked with
+    line information, stage "ltoir" says so rather than dropping it silently."""
+    import warnings
+
+    warnings.warn(f"the LTO-IR of {owner} has no line information: NVVM IR drops debug locations "
+                  "(stage 'ptx' and stage 'cubin' keep them)", RuntimeWarning, stacklevel=4)
+
+
 @functools.lru_cache(maxsize=None)
 def _libdevice_bytes(path):
     with open(path, "rb") as f:

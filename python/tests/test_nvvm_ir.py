@@ -419,3 +419,10 @@ def test_a_programs_ltoir_and_cubin(cudalink, tmp_path):
 def kernels_module():
     kernels = _gpu_module("kernels")
     return kernels
+
+
+def test_ltoir_with_line_information_says_it_has_none(cudalink, monkeypatch):
+    monkeypatch.setenv("PYDEV_LINEINFO", "1")
+    with pytest.warns(RuntimeWarning, match="the LTO-IR of kernel 'affine_all' has no line information"):
+        lto = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="ltoir")
+    assert lto[:4] == b"\xedCN\x7f"
