@@ -335,3 +335,19 @@ np.testing.assert_array_equal(out, want)
 print(json.dumps({"ok": True, "ml": sys.modules["ml_dtypes"] is None}))
 """, "soft.py")
     assert out == {"ok": True, "ml": True}
+
+
+def test_the_native_library_carries_its_own_libstdcxx():
+    """python/build.rs links libstdc++ statically (hidden): the dynamic
+    loader resolves no C++ type-info against libstdc++.so at import
+    (docs/performance.md, "Loading the native library")."""
+    import shutil
+
+    import pydev
+
+    if not sys.platform.startswith("linux") or shutil.which("readelf") is None:
+        pytest.skip("readelf on Linux")
+    so = [f for f in os.listdir(os.path.dirname(pydev.__file__)) if f.startswith("_pydev") and f.endswith(".so")]
+    assert so
+    dynamic = subprocess.run(["readelf", "-d", os.path.join(os.path.dirname(pydev.__file__), so[0])], capture_output=True, text=True).stdout
+    assert "libstdc++" not in dynamic, dynamic
