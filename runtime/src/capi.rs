@@ -607,6 +607,12 @@ pub mod llvm_read {
     #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
     pub struct B<'m>(s::LLVMBasicBlockRef, PhantomData<&'m LlvmModule>);
 
+    /// The methods below that apply to one kind of value or type check it:
+    /// a misuse panics instead of reaching LLVM's unchecked casts.
+    fn must(ok: bool, what: &str) {
+        assert!(ok, "pydev: llvm_read::{what} on another kind of value or type");
+    }
+
     fn v<'m>(r: s::LLVMValueRef) -> V<'m> {
         V(r, PhantomData)
     }
@@ -617,71 +623,80 @@ pub mod llvm_read {
         B(r, PhantomData)
     }
 
-    // SAFETY (every method below): `self.0` is a live handle of the
-    // module that `'m` borrows, and each call is one the C API allows for
-    // the kind of handle the caller checked (`is_*`, `kind`, `opcode`).
+    // Every method below: `self.0` is a live handle of the module that `'m`
+    // borrows, and a method for one kind of value or type checks the kind
+    // first (`must`), so each C call gets the kind it casts to.
     impl<'m> V<'m> {
+        /// Whether the value is of the kind an `LLVMIsA*` function tests.
+        fn isa(self, test: unsafe extern "C" fn(s::LLVMValueRef) -> s::LLVMValueRef) -> bool {
+            // SAFETY: the `LLVMIsA*` tests take any value.
+            unsafe { !test(self.0).is_null() }
+        }
+        /// A getelementptr instruction or constant expression.
+        fn is_gep(self) -> bool {
+            self.isa(s::LLVMIsAGetElementPtrInst) || (self.is_const_expr() && self.const_opcode() == s::LLVMOpcode_LLVMGetElementPtr)
+        }
         pub fn ty(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMTypeOf(self.0)) }
         }
         pub fn name(self) -> String {
             let mut n = 0;
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { text(s::LLVMGetValueName2(self.0, &mut n), n) }
         }
         /// LLVM 22's own text of the value (constants: "i32 5").
         pub fn print(self) -> String {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { message(s::LLVMPrintValueToString(self.0)) }
         }
         pub fn is_function(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAFunction(self.0).is_null() }
         }
         pub fn is_global_variable(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAGlobalVariable(self.0).is_null() }
         }
         pub fn is_global(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAGlobalValue(self.0).is_null() }
         }
         pub fn is_inline_asm(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAInlineAsm(self.0).is_null() }
         }
         pub fn is_basic_block(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsABasicBlock(self.0).is_null() }
         }
         pub fn as_block(self) -> B<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { b(s::LLVMValueAsBasicBlock(self.0)) }
         }
         pub fn is_const_int(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAConstantInt(self.0).is_null() }
         }
         pub fn is_const_fp(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAConstantFP(self.0).is_null() }
         }
         pub fn is_null(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsNull(self.0) != 0 }
         }
         pub fn is_undef(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsUndef(self.0) != 0 || s::LLVMIsPoison(self.0) != 0 }
         }
         pub fn is_aggregate_zero(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAConstantAggregateZero(self.0).is_null() }
         }
         /// Constant arrays, structs and vectors (data ones included).
         pub fn is_const_aggregate(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 !s::LLVMIsAConstantDataSequential(self.0).is_null()
                     || !s::LLVMIsAConstantArray(self.0).is_null()
@@ -690,51 +705,56 @@ pub mod llvm_read {
             }
         }
         pub fn is_const_string(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 !s::LLVMIsAConstantDataSequential(self.0).is_null()
                     && s::LLVMIsConstantString(self.0) != 0
             }
         }
         pub fn string_bytes(self) -> Vec<u8> {
+            must(self.is_const_string(), "string_bytes");
             let mut n = 0;
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let p = s::LLVMGetAsString(self.0, &mut n);
                 std::slice::from_raw_parts(p.cast::<u8>(), n).to_vec()
             }
         }
         pub fn element(self, i: u32) -> Option<V<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_const_aggregate() || self.is_aggregate_zero() || self.is_undef(), "element");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             let e = unsafe { s::LLVMGetAggregateElement(self.0, i) };
             (!e.is_null()).then(|| v(e))
         }
         pub fn is_const_expr(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAConstantExpr(self.0).is_null() }
         }
         pub fn const_opcode(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_const_expr(), "const_opcode");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetConstOpcode(self.0) }
         }
         pub fn int_sext(self) -> i64 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_const_int(), "int_sext");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMConstIntGetSExtValue(self.0) }
         }
         pub fn is_instruction(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAInstruction(self.0).is_null() }
         }
         pub fn is_argument(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { !s::LLVMIsAArgument(self.0).is_null() }
         }
         pub fn opcode(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetInstructionOpcode(self.0) }
         }
         pub fn operands(self) -> Vec<V<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_instruction() || self.is_const_expr(), "operands");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMGetNumOperands(self.0).max(0) as u32)
                     .map(|i| v(s::LLVMGetOperand(self.0, i)))
@@ -742,58 +762,71 @@ pub mod llvm_read {
             }
         }
         pub fn icmp_predicate(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAICmpInst), "icmp_predicate");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetICmpPredicate(self.0) }
         }
         pub fn fcmp_predicate(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAFCmpInst), "fcmp_predicate");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetFCmpPredicate(self.0) }
         }
         pub fn alignment(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global() || self.isa(s::LLVMIsAAllocaInst) || self.isa(s::LLVMIsALoadInst) || self.isa(s::LLVMIsAStoreInst), "alignment");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetAlignment(self.0) }
         }
         pub fn allocated_type(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAAllocaInst), "allocated_type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetAllocatedType(self.0)) }
         }
         pub fn gep_source_type(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_gep(), "gep_source_type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetGEPSourceElementType(self.0)) }
         }
         pub fn in_bounds(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_gep(), "in_bounds");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsInBounds(self.0) != 0 }
         }
         pub fn called_value(self) -> V<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsACallInst), "called_value");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { v(s::LLVMGetCalledValue(self.0)) }
         }
         pub fn called_function_type(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsACallInst), "called_function_type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetCalledFunctionType(self.0)) }
         }
         pub fn arg_count(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsACallInst), "arg_count");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetNumArgOperands(self.0) }
         }
         pub fn indices(self) -> Vec<u32> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAExtractValueInst) || self.isa(s::LLVMIsAInsertValueInst), "indices");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let n = s::LLVMGetNumIndices(self.0) as usize;
                 std::slice::from_raw_parts(s::LLVMGetIndices(self.0), n).to_vec()
             }
         }
         pub fn is_volatile(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsALoadInst) || self.isa(s::LLVMIsAStoreInst), "is_volatile");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetVolatile(self.0) != 0 }
         }
         pub fn is_atomic(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_instruction(), "is_atomic");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsAtomic(self.0) != 0 }
         }
         pub fn incoming(self) -> Vec<(V<'m>, B<'m>)> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAPHINode), "incoming");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMCountIncoming(self.0))
                     .map(|i| {
@@ -806,7 +839,8 @@ pub mod llvm_read {
             }
         }
         pub fn successors(self) -> Vec<B<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsATerminatorInst), "successors");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMGetNumSuccessors(self.0))
                     .map(|i| b(s::LLVMGetSuccessor(self.0, i)))
@@ -814,15 +848,18 @@ pub mod llvm_read {
             }
         }
         pub fn is_conditional(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsABranchInst), "is_conditional");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsConditional(self.0) != 0 }
         }
         pub fn condition(self) -> V<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsABranchInst) && self.is_conditional(), "condition");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { v(s::LLVMGetCondition(self.0)) }
         }
         pub fn mask(self) -> Vec<i32> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.isa(s::LLVMIsAShuffleVectorInst), "mask");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMGetNumMaskElements(self.0))
                     .map(|i| s::LLVMGetMaskValue(self.0, i))
@@ -831,7 +868,7 @@ pub mod llvm_read {
         }
         /// Fast-math flags (LLVMFastMath* bits), 0 where none can be.
         pub fn fast_math(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 if s::LLVMCanValueUseFastMathFlags(self.0) != 0 {
                     s::LLVMGetFastMathFlags(self.0)
@@ -841,21 +878,25 @@ pub mod llvm_read {
             }
         }
         pub fn nsw(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_instruction() && matches!(self.opcode(), 8 | 10 | 12 | 20), "nsw");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetNSW(self.0) != 0 }
         }
         pub fn nuw(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_instruction() && matches!(self.opcode(), 8 | 10 | 12 | 20), "nuw");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetNUW(self.0) != 0 }
         }
         pub fn exact(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_instruction() && matches!(self.opcode(), 14 | 15 | 21 | 22), "exact");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetExact(self.0) != 0 }
         }
         /// Inline asm: (asm string, constraints, side effects, align stack).
         pub fn inline_asm(self) -> (Vec<u8>, Vec<u8>, bool, bool) {
+            must(self.is_inline_asm(), "inline_asm");
             let (mut a, mut c) = (0, 0);
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let asm = s::LLVMGetInlineAsmAsmString(self.0, &mut a);
                 let cons = s::LLVMGetInlineAsmConstraintString(self.0, &mut c);
@@ -869,32 +910,39 @@ pub mod llvm_read {
         }
         // Globals and functions.
         pub fn linkage(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global(), "linkage");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetLinkage(self.0) }
         }
         pub fn is_declaration(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global(), "is_declaration");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsDeclaration(self.0) != 0 }
         }
         pub fn initializer(self) -> Option<V<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global_variable(), "initializer");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             let i = unsafe { s::LLVMGetInitializer(self.0) };
             (!i.is_null()).then(|| v(i))
         }
         pub fn is_constant_global(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global_variable(), "is_constant_global");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsGlobalConstant(self.0) != 0 }
         }
         pub fn value_type(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_global(), "value_type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGlobalGetValueType(self.0)) }
         }
         pub fn call_conv(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_function(), "call_conv");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetFunctionCallConv(self.0) }
         }
         pub fn params(self) -> Vec<V<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_function(), "params");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMCountParams(self.0))
                     .map(|i| v(s::LLVMGetParam(self.0, i)))
@@ -902,8 +950,9 @@ pub mod llvm_read {
             }
         }
         pub fn blocks(self) -> Vec<B<'m>> {
+            must(self.is_function(), "blocks");
             let mut out = Vec::new();
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let mut bb = s::LLVMGetFirstBasicBlock(self.0);
                 while !bb.is_null() {
@@ -916,7 +965,8 @@ pub mod llvm_read {
         /// The integer value of enum attribute `kind` at `index` (1-based
         /// parameters), of a function or of a call site.
         pub fn enum_attribute(self, index: u32, kind: u32, call_site: bool) -> Option<u64> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(if call_site { self.isa(s::LLVMIsACallInst) } else { self.is_function() }, "enum_attribute");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let a = if call_site {
                     s::LLVMGetCallSiteEnumAttribute(self.0, index, kind)
@@ -928,7 +978,8 @@ pub mod llvm_read {
         }
         /// The value of string function attribute `key`.
         pub fn string_attribute(self, key: &str) -> Option<String> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.is_function(), "string_attribute");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let a = s::LLVMGetStringAttributeAtIndex(
                     self.0,
@@ -948,7 +999,7 @@ pub mod llvm_read {
 
     impl<'m> B<'m> {
         pub fn instructions(self) -> Vec<V<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 walk(s::LLVMGetFirstInstruction(self.0), |i| {
                     s::LLVMGetNextInstruction(i)
@@ -959,27 +1010,32 @@ pub mod llvm_read {
 
     impl<'m> T<'m> {
         pub fn kind(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetTypeKind(self.0) }
         }
         pub fn int_width(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMIntegerTypeKind, "int_width");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetIntTypeWidth(self.0) }
         }
         pub fn element(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(matches!(self.kind(), s::LLVMTypeKind_LLVMArrayTypeKind | s::LLVMTypeKind_LLVMVectorTypeKind), "element type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetElementType(self.0)) }
         }
         pub fn array_len(self) -> u64 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMArrayTypeKind, "array_len");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetArrayLength2(self.0) }
         }
         pub fn vector_len(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMVectorTypeKind, "vector_len");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetVectorSize(self.0) }
         }
         pub fn fields(self) -> Vec<T<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "fields");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMCountStructElementTypes(self.0))
                     .map(|i| t(s::LLVMStructGetTypeAtIndex(self.0, i)))
@@ -987,12 +1043,14 @@ pub mod llvm_read {
             }
         }
         pub fn is_packed(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "is_packed");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsPackedStruct(self.0) != 0 }
         }
         /// The name of a named struct (None for literal structs).
         pub fn struct_name(self) -> Option<String> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "struct_name");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 if s::LLVMIsLiteralStruct(self.0) != 0 {
                     return None;
@@ -1002,15 +1060,18 @@ pub mod llvm_read {
             }
         }
         pub fn address_space(self) -> u32 {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMPointerTypeKind, "address_space");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetPointerAddressSpace(self.0) }
         }
         pub fn return_type(self) -> T<'m> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "return_type");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetReturnType(self.0)) }
         }
         pub fn param_types(self) -> Vec<T<'m>> {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "param_types");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let n = s::LLVMCountParamTypes(self.0) as usize;
                 let mut out = vec![std::ptr::null_mut(); n];
@@ -1019,11 +1080,12 @@ pub mod llvm_read {
             }
         }
         pub fn is_var_arg(self) -> bool {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "is_var_arg");
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsFunctionVarArg(self.0) != 0 }
         }
         pub fn print(self) -> String {
-            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes.
+            // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { message(s::LLVMPrintTypeToString(self.0)) }
         }
     }
