@@ -18,9 +18,13 @@ _NVJITLINK_ABI = "13_0"
 
 
 def _error(message):
+    return _native_error()(message)
+
+
+def _native_error():
     from . import _native
 
-    return _native.error_class("CompileError")(message)
+    return _native.error_class("CompileError")
 
 
 # kind => (file pattern, wheel, folders under a wheel's package / a toolkit)
@@ -323,11 +327,19 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
         STATS["cached"] += 1
         return cubin
     STATS["links"] += 1
+    first = (KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)
     if as_ltoir:
-        stem = os.path.splitext(ptx_name)[0]
-        first = (KINDS[".ltoir"], nvvm_ltoir(nvvm_ir(), arch, owner, fast_math), f"{stem}.ltoir")
-    else:
-        first = (KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)
+        try:
+            first = (KINDS[".ltoir"], nvvm_ltoir(nvvm_ir(), arch, owner, fast_math), f"{os.path.splitext(ptx_name)[0]}.ltoir")
+        except _native_error() as e:
+            # Link-time optimisation is an optimisation: a kernel the NVVM IR
+            # writer or libNVVM cannot take (docs/interop.md, "Refused")
+            # still links, as PTX, and says so. The outcome is the same for
+            # the same inputs, so the cache key stays right.
+            import warnings
+
+            reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            warnings.warn(f"{owner} is linked as PTX, not LTO-IR (its calls into link files are not inlined): {reason}", RuntimeWarning, stacklevel=3)
     cubin = _link_cubin(first, paths, arch, owner)
     _cache.store(key, cubin, ".cubin")
     return cubin

@@ -426,3 +426,13 @@ def test_ltoir_with_line_information_says_it_has_none(cudalink, monkeypatch):
     with pytest.warns(RuntimeWarning, match="the LTO-IR of kernel 'affine_all' has no line information"):
         lto = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="ltoir")
     assert lto[:4] == b"\xedCN\x7f"
+
+
+def test_a_kernel_libnvvm_cannot_take_links_as_ptx_and_says_so(cudalink, monkeypatch):
+    def refuse(*a, **k):
+        raise pydev.CompileError("stage 'nvvm-ir': instruction 'freeze' has no NVVM IR 2.0 form here")
+
+    monkeypatch.setattr(cudalink, "nvvm_ltoir", refuse)
+    with pytest.warns(RuntimeWarning, match=r"kernel 'affine_all' is linked as PTX, not LTO-IR .*'freeze' has no NVVM IR 2.0 form"):
+        cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
+    assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
