@@ -169,8 +169,11 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     """The text of `stage` of kernel or device function `fn` compiled for
     `target` ("sm_XX" or "host"): "python-ast", "pydev" (as emitted),
     "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect), "llvm-ir",
-    "ptx" (sm_XX only). The default stage is "ptx" for sm_XX and "llvm" for
-    host. `argtypes` is a signature in pydevc's syntax
+    "nvvm-ir" (sm_XX only: the LLVM IR in NVVM IR 2.0's LLVM 7 syntax, for
+    libNVVM), "ptx" (sm_XX only). The default stage is "ptx" for sm_XX and
+    "llvm" for host. Bytes (docs/interop.md): "cubin" and "ltoir" (sm_XX:
+    linked with the `link=` files; the code's own LTO-IR), "object" (host:
+    a relocatable object file). `argtypes` is a signature in pydevc's syntax
     ('float32[::1], int32'), or a list of example arguments (arrays,
     numbers, vectors, structs, tuples) or of type strings."""
     if not isinstance(fn, _launch._Function):
