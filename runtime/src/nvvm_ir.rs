@@ -491,28 +491,25 @@ impl Writer {
         f.enum_attribute(k as u32 + 1, self.alignstack, false)
     }
 
-    /// The parameter types of function `f` as NVVM IR declares them.
-    fn param_types(&mut self, f: V) -> R<Vec<String>> {
-        let fty = f.value_type();
+    /// The parameters of function `f`: each type, and the alignment of
+    /// those passed `byval` (as a pointer to the type).
+    fn params_of(&mut self, f: V) -> R<Vec<(String, Option<u64>)>> {
         let mut out = Vec::new();
-        for (k, p) in fty.param_types().into_iter().enumerate() {
-            let t = self.ty(p)?;
-            out.push(match self.byval(f, k) {
-                Some(a) => format!("{}* byval align {a}", t),
-                None => t,
-            });
+        for (k, p) in f.value_type().param_types().into_iter().enumerate() {
+            out.push((self.ty(p)?, self.byval(f, k)));
         }
         Ok(out)
+    }
+
+    /// The parameter list of function `f` as NVVM IR declares it.
+    fn param_types(&mut self, f: V) -> R<Vec<String>> {
+        Ok(self.params_of(f)?.into_iter().map(|(t, a)| a.map_or(t.clone(), |a| format!("{t}* byval align {a}"))).collect())
     }
 
     /// `RET (PARAMS)` of function `f` (its type, byval parameters as pointers).
     fn fn_type(&mut self, f: V) -> R<String> {
         let ret = self.ty(f.value_type().return_type())?;
-        let params: Vec<String> = self
-            .param_types(f)?
-            .into_iter()
-            .map(|p| p.split(" byval").next().unwrap().to_owned())
-            .collect();
+        let params: Vec<String> = self.params_of(f)?.into_iter().map(|(t, a)| if a.is_some() { format!("{t}*") } else { t }).collect();
         Ok(format!("{ret} ({})", params.join(", ")))
     }
 
@@ -1123,16 +1120,11 @@ impl Writer {
         Ok(())
     }
 
-    /// Writes `call` and declares its callee (`decl`: "RET @name(PARAMS)").
-    fn emit(&mut self, f: &mut Func, decl: &str, call: String) {
-        let name = decl
-            .split('@')
-            .nth(1)
-            .and_then(|r| r.split('(').next())
-            .unwrap_or_default();
-        self.decls
-            .insert(name.to_owned(), format!("declare {decl}\n"));
-        writeln!(f.body, "  {call}").unwrap();
+    /// Declares intrinsic `name` (`RET @name(PARAMS)`) and writes a call of
+    /// it on `args`, its result named by `lhs` ("" or "%v = ").
+    fn emit(&mut self, f: &mut Func, lhs: &str, fmf: &str, ret: &str, name: &str, params: &[String], args: &str) {
+        self.decls.insert(name.to_owned(), format!("declare {ret} @{name}({})\n", params.join(", ")));
+        writeln!(f.body, "  {lhs}call {fmf}{ret} @{name}({args})").unwrap();
     }
 
     /// A call of LLVM 22 intrinsic `name`, as LLVM 7 names it (the module
@@ -1151,63 +1143,29 @@ impl Writer {
         for x in args {
             a.push(self.tv(f, *x)?);
         }
+        let params = fty.param_types().into_iter().map(|p| self.ty(p)).collect::<R<Vec<_>>>()?;
         let zero_id = |v: &V| v.is_const_int() && v.int_sext() == 0;
         match name {
-            "llvm.nvvm.barrier.cta.sync.aligned.all" if zero_id(&args[0]) => Self::emit(
-                self,
-                f,
-                "void @llvm.nvvm.barrier0()",
-                "call void @llvm.nvvm.barrier0()".into(),
-            ),
-            "llvm.nvvm.barrier.cta.sync.aligned.all" => Self::emit(
-                self,
-                f,
-                "void @llvm.nvvm.barrier.n(i32)",
-                format!("call void @llvm.nvvm.barrier.n({})", a[0]),
-            ),
-            "llvm.nvvm.barrier.cta.sync.aligned.count" => Self::emit(
-                self,
-                f,
-                "void @llvm.nvvm.barrier(i32, i32)",
-                format!("call void @llvm.nvvm.barrier({})", a.join(", ")),
-            ),
-            "llvm.nvvm.barrier.cta.sync.all" => Self::emit(
-                self,
-                f,
-                "void @llvm.nvvm.barrier.sync(i32)",
-                format!("call void @llvm.nvvm.barrier.sync({})", a[0]),
-            ),
-            "llvm.nvvm.barrier.cta.sync.count" => Self::emit(
-                self,
-                f,
-                "void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
-                format!("call void @llvm.nvvm.barrier.sync.cnt({})", a.join(", ")),
-            ),
+            "llvm.nvvm.barrier.cta.sync.aligned.all" if zero_id(&args[0]) => self.emit(f, lhs, "", "void", "llvm.nvvm.barrier0", &[], ""),
+            _ if RENAMED.iter().any(|(new, _)| *new == name) => {
+                let old = RENAMED.iter().find(|(new, _)| *new == name).map(|(_, old)| *old).unwrap_or_default();
+                self.emit(f, lhs, fmf, &ret, old, &params, &a.join(", "));
+            }
             "llvm.nvvm.barrier.cta.red.popc.aligned.all"
             | "llvm.nvvm.barrier.cta.red.and.aligned.all"
             | "llvm.nvvm.barrier.cta.red.or.aligned.all" => {
                 if !zero_id(&args[0]) {
                     return Err(format!("'{name}' on a barrier other than 0"));
                 }
-                let kind = name.split('.').nth(5).unwrap();
+                let old = format!("llvm.nvvm.barrier0.{}", name.split('.').nth(5).unwrap_or_default());
                 let p = f.temp();
                 writeln!(f.body, "  {p} = zext {} to i32", a[1]).unwrap();
-                let decl = format!("i32 @llvm.nvvm.barrier0.{kind}(i32)");
+                let i32s = ["i32".to_owned()];
                 if ret == "i32" {
-                    Self::emit(
-                        self,
-                        f,
-                        &decl,
-                        format!("{lhs}call i32 @llvm.nvvm.barrier0.{kind}(i32 {p})"),
-                    );
+                    self.emit(f, lhs, "", "i32", &old, &i32s, &format!("i32 {p}"));
                 } else {
                     let r = f.temp();
-                    Self::emit(
-                        self,
-                        f,
-                        &decl,
-                        format!("{r} = call i32 @llvm.nvvm.barrier0.{kind}(i32 {p})"),
-                    );
+                    self.emit(f, &format!("{r} = "), "", "i32", &old, &i32s, &format!("i32 {p}"));
                     writeln!(f.body, "  {lhs}icmp ne i32 {r}, 0").unwrap();
                 }
             }
@@ -1266,18 +1224,7 @@ impl Writer {
                     })
                     .collect();
                 let renamed = renamed.join(".");
-                let params = fty
-                    .param_types()
-                    .into_iter()
-                    .map(|p| self.ty(p))
-                    .collect::<R<Vec<_>>>()?;
-                let decl = format!("{ret} @{renamed}({})", params.join(", "));
-                Self::emit(
-                    self,
-                    f,
-                    &decl,
-                    format!("{lhs}call {fmf}{ret} @{renamed}({})", a.join(", ")),
-                );
+                self.emit(f, lhs, fmf, &ret, &renamed, &params, &a.join(", "));
             }
         }
         Ok(())
@@ -1311,6 +1258,15 @@ fn f32_to_bf16_bits(f: &mut Func, x: &str) -> String {
     }
     out
 }
+
+/// LLVM 22's names of NVVM intrinsics that LLVM 7 spells otherwise with the
+/// same operands (the reverse of LLVM's auto-upgrade): (LLVM 22, LLVM 7).
+const RENAMED: &[(&str, &str)] = &[
+    ("llvm.nvvm.barrier.cta.sync.aligned.all", "llvm.nvvm.barrier.n"),
+    ("llvm.nvvm.barrier.cta.sync.aligned.count", "llvm.nvvm.barrier"),
+    ("llvm.nvvm.barrier.cta.sync.all", "llvm.nvvm.barrier.sync"),
+    ("llvm.nvvm.barrier.cta.sync.count", "llvm.nvvm.barrier.sync.cnt"),
+];
 
 /// `i1` or `<N x i1>` for comparisons of values of type `t` (text).
 fn cmp_type(t: &str) -> String {
