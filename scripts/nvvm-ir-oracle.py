@@ -16,44 +16,9 @@ import re
 import subprocess
 import sys
 import tempfile
-from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python", "tests"))
-
-
-def typed_byval(text):
-    """LLVM 7's `T* byval align A` as LLVM 22 spells it: `T* byval(T) align A`."""
-    out, i = [], 0
-    while True:
-        j = text.find("* byval align", i)
-        if j < 0:
-            return "".join(out) + text[i:]
-        k, depth = j - 1, 0
-        while k >= 0:
-            c = text[k]
-            if c in "}]>":
-                depth += 1
-            elif c in "{[<":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif depth == 0 and c in " (,":
-                k += 1
-                break
-            k -= 1
-        out.append(text[i : j + len("* byval")] + f"({text[k:j]})")
-        i = j + len("* byval")
-
-
-def opcodes(llvm, ll, path):
-    with open(path, "w") as f:
-        f.write(ll)
-    r = subprocess.run(f"{llvm}/opt -O3 -unroll-runtime=false {path} | {llvm}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -O3 -o -", shell=True, capture_output=True, text=True)
-    if r.returncode or r.stderr:
-        return "error: " + r.stderr.strip()[:300]
-    lines = (l.strip() for l in re.sub(r"//.*", "", r.stdout).splitlines())
-    return Counter(l.split()[0] for l in lines if l and not l.startswith((".", "$", "{", "}", ")")))
 
 
 def main():
@@ -61,7 +26,7 @@ def main():
     ap.add_argument("--pydevc", default=os.path.join(ROOT, "target", "debug", "pydevc"))
     ap.add_argument("--llvm", default=os.path.join(os.environ.get("MLIR_SYS_220_PREFIX", "/usr/lib/llvm-22"), "bin"))
     args = ap.parse_args()
-    from test_nvvm_ir import _lit_compiles
+    from test_nvvm_ir import _lit_compiles, llvm22_opcodes, typed_byval
 
     same, differ = 0, []
     with tempfile.TemporaryDirectory() as d:
@@ -74,8 +39,8 @@ def main():
             if nvvm.returncode:
                 differ.append((cmd, "nvvm-ir: " + nvvm.stderr.strip()[-300:]))
                 continue
-            a = opcodes(args.llvm, ours.stdout, os.path.join(d, "a.ll"))
-            b = opcodes(args.llvm, typed_byval(re.sub(r'target datalayout = ".*"\n', "", nvvm.stdout)), os.path.join(d, "b.ll"))
+            a = llvm22_opcodes(args.llvm, ours.stdout, os.path.join(d, "a.ll"))
+            b = llvm22_opcodes(args.llvm, typed_byval(re.sub(r'target datalayout = ".*"\n', "", nvvm.stdout)), os.path.join(d, "b.ll"))
             if a == b:
                 same += 1
             else:

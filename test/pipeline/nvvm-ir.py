@@ -3,16 +3,16 @@
 # kernel's LTO-IR (stage "ltoir"). One case per rewrite of the writer's
 # contract, then what it refuses. python/tests/test_nvvm_ir.py runs libNVVM
 # on every kernel of the lit suite and compares prototypes with pydev's PTX.
-# RUN: pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=SUM
+# RUN: pydevc %S/../gpu/kernels.py --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=SUM
 # RUN: pydevc %s --kernel votes --signature 'int32[::1], readonly float32[::1]' --emit nvvm-ir | FileCheck %s --check-prefix=VOTES
 # RUN: pydevc %s --kernel scale --signature 'Cplx[::1], Cplx, float32' --emit nvvm-ir | FileCheck %s --check-prefix=BYVAL
 # RUN: pydevc %s --kernel halves --signature 'bfloat16[::1], bfloat16[::1]' --emit nvvm-ir | FileCheck %s --check-prefixes=BF16,BF16-90
 # RUN: pydevc %s --kernel halves --signature 'bfloat16[::1], bfloat16[::1]' --emit nvvm-ir --target sm_70 | FileCheck %s --check-prefixes=BF16,BF16-70
-# RUN: pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target sm_70 | FileCheck %s --check-prefix=SUM
-# RUN: not pydevc %s --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target host 2>&1 | FileCheck %s --check-prefix=HOST
+# RUN: pydevc %S/../gpu/kernels.py --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target sm_70 | FileCheck %s --check-prefix=SUM
+# RUN: not pydevc %S/../gpu/kernels.py --kernel block_sum --signature 'float32[::1], readonly float32[::1]' --emit nvvm-ir --target host 2>&1 | FileCheck %s --check-prefix=HOST
 # RUN: not pydevc %s --kernel bf16_interop --signature 'bfloat16' --emit nvvm-ir 2>&1 | FileCheck %s --check-prefix=CABI
 
-# Typed pointers (bitcasts around each access), shared memory as a global,
+# test/gpu/kernels.py's block_sum: typed pointers (bitcasts around each access), shared memory as a global,
 # barrier0, the kernel as annotation and in @llvm.used, libNVVM's layout.
 # SUM: target datalayout = "e-p:64:64:64-
 # SUM: target triple = "nvptx64-nvidia-cuda"
@@ -71,23 +71,6 @@
 # CABI: error: stage 'nvvm-ir': interoperable function 'bf16_interop' takes or returns bfloat16, whose C ABI (a struct) NVVM IR here does not give it
 
 import cuda.device as device
-
-
-@device.kernel
-def block_sum(out, x):
-    buf = device.shared_array(256, device.float32)
-    t = device.thread_idx.x
-    i = device.tid(1)
-    buf[t] = x[i] if i < x.size else 0.0
-    device.syncthreads()
-    s = 128
-    while s > 0:
-        if t < s:
-            buf[t] += buf[t + s]
-        device.syncthreads()
-        s //= 2
-    if t == 0:
-        out[device.block_idx.x] = buf[0]
 
 
 @device.kernel
