@@ -21,6 +21,7 @@ import pytest
 
 import cuda.device as device
 import pydev
+from toolchain import ptxas
 
 from conftest import gpu_available
 
@@ -53,11 +54,6 @@ def ptx(kernel, chip="sm_90"):
     return pydev.compile(kernel, SIG, target=chip, stage="ptx")
 
 
-def _ptxas(chip):
-    exe = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), chip], capture_output=True, text=True).stdout.strip()
-    return exe or None
-
-
 @pytest.fixture(autouse=True)
 def no_env(monkeypatch):
     monkeypatch.delenv("PYDEV_BOUNDSCHECK", raising=False)
@@ -66,7 +62,7 @@ def no_env(monkeypatch):
 
 @pytest.mark.parametrize("chip", ["sm_70", "sm_80", "sm_90"])
 def test_checked_ptx_assembles(chip, monkeypatch, tmp_path):
-    exe = _ptxas(chip)
+    exe = ptxas(chip)
     if not exe:
         pytest.skip(f"no ptxas for {chip}")
     monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")

@@ -19,6 +19,7 @@ pytest.importorskip("pydev._pydev")
 
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
+import toolchain  # noqa: E402
 
 import conformance_kernels as K  # noqa: E402
 import kernels  # noqa: E402
@@ -952,8 +953,7 @@ def test_device_function_compiled_alone_is_defined_in_ptx(tmp_path):
     # A plain @func keeps its specialized symbol.
     plain = pydev.compile(K.pick, "float32", target="sm_90", stage="ptx")
     assert re.search(r"\.visible \.func\s+\(\.param \.b32 func_retval0\) pick_\w+\(", plain), plain
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    ptxas = subprocess.run(["bash", os.path.join(root, "scripts/find-ptxas.sh"), "sm_90"], capture_output=True, text=True).stdout.strip()
+    ptxas = toolchain.ptxas("sm_90")
     if ptxas:
         (tmp_path / "diff.ptx").write_text(ptx)
         r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "diff.ptx"), "-o", str(tmp_path / "diff.o")], capture_output=True, text=True)

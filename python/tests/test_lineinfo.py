@@ -20,6 +20,7 @@ import pytest
 
 import cuda.device as device
 import pydev
+from toolchain import ptxas
 from pydev import _cache
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -177,11 +178,6 @@ def test_unknown_keyword_is_still_an_error():
         device.kernel(lineinfx=True)
 
 
-def _ptxas(chip):
-    exe = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), chip], capture_output=True, text=True).stdout.strip()
-    return exe or None
-
-
 def _elf_sections(data):
     """{name: bytes} of an ELF64 little-endian file (a cubin)."""
     shoff, = struct.unpack_from("<Q", data, 0x28)
@@ -198,7 +194,7 @@ def _elf_sections(data):
 
 @pytest.mark.parametrize("chip", ["sm_70", "sm_90"])
 def test_sass_is_unchanged(tmp_path, chip):
-    exe = _ptxas(chip)
+    exe = ptxas(chip)
     if exe is None:
         pytest.skip("no ptxas (make setup installs the nvidia-cuda-nvcc wheels)")
     lines = pydev.compile(scale, sig(), target=chip)

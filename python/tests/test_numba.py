@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import pydev
+import toolchain
 from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, uint16, boolean, from_dtype
 
 import numba_kernels as K
@@ -657,11 +658,6 @@ def test_every_op_has_a_user_location():
 # --- PTX ----------------------------------------------------------------------------------
 
 
-def _ptxas():
-    r = subprocess.run(["bash", os.path.join(ROOT, "scripts/find-ptxas.sh"), "sm_90"], capture_output=True, text=True)
-    return r.stdout.strip()
-
-
 PTX_CASES = [
     (K.vec_add, (float32[::1], float32[::1], float32[::1])),
     (K.block_sum, (float32[::1], float32[::1])),
@@ -691,7 +687,7 @@ PTX_CASES = [
 def test_ptx_sm90_assembles(kernel, types, tmp_path):
     ptx = kernel.inspect_asm(types)
     assert ".target sm_90" in ptx and ".entry" in ptx
-    ptxas = _ptxas()
+    ptxas = toolchain.ptxas()
     if not ptxas:
         pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
     f = tmp_path / "k.ptx"
@@ -895,7 +891,7 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
     ptx = k.inspect_asm(types)
     assert re.search(r"\.extern \.func\s+\(\.param \.b32 func_retval0\) scale_add", ptx), ptx
     assert re.search(r"call(\.uni)? \(retval0\),\s*scale_add", ptx)
-    ptxas = _ptxas()
+    ptxas = toolchain.ptxas()
     if ptxas:  # relocatable: the extern functions stay for the linker
         (tmp_path / "k.ptx").write_text(ptx)
         r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)

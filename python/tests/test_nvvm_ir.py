@@ -16,6 +16,7 @@ import pytest
 
 import cuda.device as device
 import pydev
+import toolchain
 
 pytestmark = pytest.mark.usefixtures("native")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -60,14 +61,9 @@ def prototypes(ptx):
     return out
 
 
-def _ptxas():
-    exe = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), "sm_90"], capture_output=True, text=True).stdout.strip()
-    return exe or None
-
-
 def test_every_gpu_kernel_has_pydevs_prototypes_through_libnvvm(cudalink, tmp_path):
     kernels, run = _gpu_module("kernels"), _gpu_module("run")
-    ptxas = _ptxas()
+    ptxas = toolchain.ptxas()
     for name, sig in run.SIGNATURES.items():
         k = getattr(kernels, name)
         text = pydev.compile(k, sig, target="sm_90", stage="nvvm-ir")
@@ -118,7 +114,7 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
         pytest.skip("pydevc is not built (make build)")
     env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or pydev._launch.libdevice() or "")
     checked, failures = 0, []
-    ptxas = _ptxas()
+    ptxas = toolchain.ptxas()
     for args in _lit_compiles():
         r = subprocess.run([pydevc, *args, "--emit", "nvvm-ir"], capture_output=True, text=True, env=env)
         if r.returncode:
