@@ -66,6 +66,9 @@ fn main() {
         .flag("-fno-exceptions")
         .flag_if_supported("-Wno-unused-parameter")
         .flag_if_supported("-Wno-comment")
+        // mlir/Conversion/Passes.h is large enough that GCC notes it stops
+        // tracking columns for this warning.
+        .flag_if_supported("-Wno-misleading-indentation")
         .debug(false)
         .opt_level(1)
         .files(["cpp/PydevDialect.cpp", "cpp/CAPI.cpp", "cpp/PipelineRegistry.cpp"])

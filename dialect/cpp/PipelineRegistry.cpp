@@ -6,10 +6,19 @@
 // host pipelines create or convert, with the interfaces their passes use:
 // the conversion-to-LLVM interfaces, the NVVM target of gpu-module-to-binary
 // and the LLVM IR translations of the builtin, LLVM, GPU and NVVM dialects.
+// Likewise for the textual pass registry: the C API's `mlirRegister<Group>*`
+// functions live in one object per group that references every pass of the
+// group (all conversions: SPIRV, EmitC, ROCDL, OpenMP ...), so the wheel
+// registers each pass it uses through its own inline registration function.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -62,4 +71,22 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+}
+
+// The upstream passes of the cuda and host pipelines (passes/src/pipeline.rs).
+extern "C" void pydevRegisterPipelinePasses() {
+  registerCanonicalizer();
+  registerConvertMathToFuncs();
+  registerGpuNVVMAttachTarget();
+  registerConvertComplexToStandardPass();
+  arith::registerArithExpandOpsPass();
+  arith::registerArithEmulateUnsupportedFloats();
+  registerConvertGpuOpsToNVVMOps();
+  registerConvertMathToLLVMPass();
+  registerReconcileUnrealizedCastsPass();
+  LLVM::registerDIScopeForLLVMFuncOpPass();
+  registerGpuModuleToBinaryPass();
+  registerSCFToControlFlowPass();
+  registerConvertMathToLibmPass();
+  registerConvertToLLVMPass();
 }

@@ -10,6 +10,7 @@ use mlir_sys::{MlirDialectHandle, MlirType};
 unsafe extern "C" {
     fn mlirGetDialectHandle__pydev__() -> MlirDialectHandle;
     fn pydevRegisterPipelineDialects(registry: mlir_sys::MlirDialectRegistry);
+    fn pydevRegisterPipelinePasses();
     fn pydevTypeGetLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetStorageLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetFieldOffset(ty: MlirType, index: u32, offset: *mut u64) -> bool;
@@ -29,6 +30,14 @@ pub fn dialect_handle() -> DialectHandle {
 pub fn register_pipeline_dialects(registry: &melior::dialect::DialectRegistry) {
     // Safety: a live registry; the C++ side only inserts into it.
     unsafe { pydevRegisterPipelineDialects(registry.to_raw()) }
+}
+
+/// Registers, in MLIR's textual registry, only the upstream passes the
+/// `cuda` and `host` pipelines name (the wheel links nothing else;
+/// idempotent per pass).
+pub fn register_pipeline_passes() {
+    // Safety: takes no arguments; MLIR's pass registry is process-wide.
+    unsafe { pydevRegisterPipelinePasses() }
 }
 
 pub fn type_layout(ty: Type) -> Option<(u64, u64)> {

@@ -331,28 +331,6 @@ pub fn module_llvm_ir(root: OperationRef) -> Option<String> {
     }
 }
 
-/// Registers, in MLIR's textual registry, only the upstream passes the
-/// `cuda` and `host` pipelines name (the wheel links nothing else).
-pub fn register_pipeline_passes() {
-    // Safety: registration functions of the C API; idempotent per pass.
-    unsafe {
-        mlir_sys::mlirRegisterTransformsCanonicalizer();
-        mlir_sys::mlirRegisterConversionConvertMathToFuncs();
-        mlir_sys::mlirRegisterGPUGpuNVVMAttachTarget();
-        mlir_sys::mlirRegisterConversionConvertComplexToStandardPass();
-        mlir_sys::mlirRegisterArithArithExpandOpsPass();
-        mlir_sys::mlirRegisterArithArithEmulateUnsupportedFloats();
-        mlir_sys::mlirRegisterConversionConvertGpuOpsToNVVMOps();
-        mlir_sys::mlirRegisterConversionConvertMathToLLVMPass();
-        mlir_sys::mlirRegisterConversionReconcileUnrealizedCastsPass();
-        mlir_sys::mlirRegisterLLVMDIScopeForLLVMFuncOpPass();
-        mlir_sys::mlirRegisterGPUGpuModuleToBinaryPass();
-        mlir_sys::mlirRegisterConversionSCFToControlFlowPass();
-        mlir_sys::mlirRegisterConversionConvertMathToLibmPass();
-        mlir_sys::mlirRegisterConversionConvertToLLVMPass();
-    }
-}
-
 unsafe extern "C" {
     fn LLVMParseCommandLineOptions(argc: i32, argv: *const *const std::ffi::c_char, overview: *const std::ffi::c_char);
 }

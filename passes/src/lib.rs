@@ -137,7 +137,7 @@ pub fn register_upstream_passes() {
 /// wheel: docs/ARCHITECTURE.md, "Invariants").
 pub fn register_pipeline_passes() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(capi::register_pipeline_passes);
+    ONCE.call_once(pydev_dialect::register_pipeline_passes);
 }
 
 #[cfg(test)]
