@@ -5,20 +5,6 @@ use melior::ir::{attribute::AttributeLike, operation::OperationLike, Module};
 use mlir_sys::{mlirDenseArrayGetNumElements, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName};
 use std::ffi::c_void;
 
-/// `pm` without the borrow of its context, to be kept beside that context
-/// across compiles (`compile::PipelineContext`).
-///
-/// # Safety
-/// The caller drops the result before the context `pm` was made in, and
-/// runs it only on modules of that context.
-pub unsafe fn unbind_pass_manager(pm: melior::pass::PassManager<'_>) -> melior::pass::PassManager<'static> {
-    let raw = pm.to_raw();
-    std::mem::forget(pm);
-    // SAFETY: `raw` is the pass manager just released from `pm` (so it is
-    // owned exactly once); the caller keeps it within its context's life.
-    unsafe { melior::pass::PassManager::from_raw(raw) }
-}
-
 /// LLVM's C API (llvm-c/*.h of LLVM 22), as far as the JIT uses it. The
 /// static LLVM libraries that mlir-sys links define every one.
 #[allow(non_camel_case_types, clippy::upper_case_acronyms)]

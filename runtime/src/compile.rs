@@ -76,7 +76,7 @@ pub struct Source<'a> {
 /// Runs the frontend and the pipeline of `target` up to `stage` (`pydev`,
 /// `pydev-opt`, `llvm`; `llvm-ir` and `ptx` for cuda, `llvm-ir` for host) in
 /// `context`, returning the module. Errors are rendered diagnostics.
-fn lower<'c>(context: &'c PipelineContext, src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<Module<'c>, String> {
+fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<Module<'c>, String> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -117,46 +117,43 @@ pub fn verify_each() -> bool {
 /// Runs the pipeline of `target` on `module` up to `stage` (`pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
 /// context's handler collected in `diagnostics`.
-fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
+fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
     let stage = if stage == "llvm-ir" || stage == "nvvm-ir" { "llvm" } else { stage };
     let each = options.verify_each;
     // Without verification after each pass, the module is verified before it is serialized.
     let (mlir_stage, serialize) = if stage == "ptx" && !each { ("llvm", true) } else { (stage, false) };
+    let pm = PassManager::new(context);
+    pm.enable_verifier(each);
+    match target {
+        Target::Host => {
+            let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
+            pipeline::add_host(&pm, &host, mlir_stage)?
+        }
+        Target::Cuda(chip) => {
+            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
+            cuda.fast_math = options.fast_math;
+            cuda.line_info = options.line_info;
+            cuda.boundscheck = options.boundscheck;
+            cuda.libdevice = options.libdevice.clone();
+            cuda.ptx = options.ptx.clone();
+            pipeline::add_cuda(&pm, &cuda, mlir_stage)?
+        }
+    }
     let failed = || {
         let d = diagnostics.borrow();
         Err(if d.is_empty() { "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned() } else { d.join("\n") })
     };
-    let key = format!("{target:?} {mlir_stage} {options:?}");
-    let ran = context.run_pipeline(&key, module, |pm| {
-        pm.enable_verifier(each);
-        match target {
-            Target::Host => {
-                let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
-                pipeline::add_host(pm, &host, mlir_stage)
-            }
-            Target::Cuda(chip) => {
-                let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
-                cuda.fast_math = options.fast_math;
-                cuda.line_info = options.line_info;
-                cuda.boundscheck = options.boundscheck;
-                cuda.libdevice = options.libdevice.clone();
-                cuda.ptx = options.ptx.clone();
-                pipeline::add_cuda(pm, &cuda, mlir_stage)
-            }
-        }
-    })?;
-    if !ran {
+    if pm.run(module).is_err() {
         return failed();
     }
     if !each && !module.as_operation().verify() {
         return failed();
     }
     if serialize {
-        let ran = context.run_pipeline("serialize", module, |pm| {
-            pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
-            pipeline::add_cuda_serialization(pm)
-        })?;
-        if !ran {
+        let pm = PassManager::new(context);
+        pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
+        pipeline::add_cuda_serialization(&pm)?;
+        if pm.run(module).is_err() {
             return failed();
         }
     }
@@ -167,24 +164,10 @@ fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target,
 /// types, attributes and locations accumulate, so reuse is bounded.
 const CONTEXT_USES: u32 = 64;
 
-/// Pass managers one context keeps: one per pipeline (target, stage and
-/// options) a process uses, of which there are few.
-const PIPELINES_KEPT: usize = 8;
-
-/// A thread's pipeline context between compiles.
-struct Slot {
-    /// The pass managers built in `context`, by pipeline key, the most
-    /// recently used last. Declared first: dropped before the context.
-    pipelines: RefCell<Vec<(String, PassManager<'static>)>>,
-    context: Context,
-    /// Compiles it served.
-    uses: u32,
-    /// The process that made it.
-    pid: u32,
-}
-
 thread_local! {
-    static CONTEXT: RefCell<Option<Slot>> = const { RefCell::new(None) };
+    /// This thread's pipeline context between compiles, how many it served,
+    /// and the process that made it.
+    static CONTEXT: RefCell<Option<(Context, u32, u32)>> = const { RefCell::new(None) };
 }
 
 /// A pipeline context for one compile. Making one (every dialect loaded)
@@ -196,59 +179,21 @@ thread_local! {
 /// process forked after a compile does not reuse its parent's context (its
 /// locks may have been held by another of the parent's threads at the
 /// fork): the child forgets it and makes its own.
-///
-/// The context also keeps the pass managers it built, so that a pipeline
-/// is parsed and its passes initialized (the canonicalizer's pattern set,
-/// for one) once per context rather than once per compile: 0.5-0.8 ms of a
-/// small kernel's compile. pydev's passes keep no state between runs.
-pub(crate) struct PipelineContext(Option<Slot>);
+pub(crate) struct PipelineContext(Option<(Context, u32, u32)>);
 
 impl std::ops::Deref for PipelineContext {
     type Target = Context;
     fn deref(&self) -> &Context {
-        &self.0.as_ref().expect("a context until dropped").context
-    }
-}
-
-impl PipelineContext {
-    /// Runs pipeline `key` on `module`, with the pass manager this context
-    /// built for it, or one that `build` fills now; whether it succeeded
-    /// (the diagnostics are the context's).
-    fn run_pipeline(&self, key: &str, module: &mut Module, build: impl FnOnce(&PassManager) -> Result<(), String>) -> Result<bool, String> {
-        let slot = self.0.as_ref().expect("a context until dropped");
-        // Taken out while it runs: no borrow of the list is held meanwhile.
-        let kept = {
-            let mut pipelines = slot.pipelines.borrow_mut();
-            pipelines.iter().position(|(k, _)| k == key).map(|i| pipelines.remove(i).1)
-        };
-        let pm = match kept {
-            Some(pm) => pm,
-            None => {
-                let pm = PassManager::new(&slot.context);
-                build(&pm)?;
-                // SAFETY: the pass manager is kept in `slot.pipelines`, which
-                // is dropped before `slot.context` (field order), and runs
-                // only on modules of this context (those of the compile that
-                // holds this PipelineContext).
-                unsafe { crate::capi::unbind_pass_manager(pm) }
-            }
-        };
-        let ok = pm.run(module).is_ok();
-        let mut pipelines = slot.pipelines.borrow_mut();
-        if pipelines.len() == PIPELINES_KEPT {
-            pipelines.remove(0);
-        }
-        pipelines.push((key.to_owned(), pm));
-        Ok(ok)
+        &self.0.as_ref().expect("a context until dropped").0
     }
 }
 
 impl Drop for PipelineContext {
     fn drop(&mut self) {
-        if let Some(slot) = self.0.take() {
-            if slot.uses < CONTEXT_USES && !std::thread::panicking() {
+        if let Some((context, uses, pid)) = self.0.take() {
+            if uses < CONTEXT_USES && !std::thread::panicking() {
                 // A thread that is exiting has no slot left: the context is dropped.
-                let _ = CONTEXT.try_with(|kept| *kept.borrow_mut() = Some(slot));
+                let _ = CONTEXT.try_with(|slot| *slot.borrow_mut() = Some((context, uses, pid)));
             }
         }
     }
@@ -261,19 +206,18 @@ pub static CONTEXTS_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::Atom
 pub(crate) fn context() -> PipelineContext {
     pydev_passes::register_pipeline_passes();
     let pid = std::process::id();
-    let reused = match CONTEXT.try_with(|kept| kept.borrow_mut().take()).ok().flatten() {
-        Some(slot) if slot.pid != pid => {
-            std::mem::forget(slot); // the parent's, across fork(): see PipelineContext
+    let reused = match CONTEXT.try_with(|slot| slot.borrow_mut().take()).ok().flatten() {
+        Some((context, _, made_by)) if made_by != pid => {
+            std::mem::forget(context); // the parent's, across fork(): see PipelineContext
             None
         }
         other => other,
     };
-    let mut slot = reused.unwrap_or_else(|| {
+    let (context, uses, _) = reused.unwrap_or_else(|| {
         CONTEXTS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Slot { pipelines: RefCell::new(Vec::new()), context: pydev_dialect::new_pipeline_context(), uses: 0, pid }
+        (pydev_dialect::new_pipeline_context(), 0, pid)
     });
-    slot.uses += 1;
-    PipelineContext(Some(slot))
+    PipelineContext(Some((context, uses + 1, pid)))
 }
 
 /// The text of `stage` for `src` compiled for `target`.

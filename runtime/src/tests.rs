@@ -540,29 +540,3 @@ fn verifying_once_compiles_what_verifying_after_each_pass_does() {
     let e = compile_stage(&bad, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions { verify_each: false, ..CompileOptions::default() }).expect_err("one argument short");
     assert!(e.contains("block_sum"), "{e}");
 }
-
-#[test]
-fn a_kept_pass_manager_compiles_as_a_fresh_one() {
-    // A context keeps the pass managers it built, one per pipeline and
-    // options (compile::PipelineContext): each variant compiled again after
-    // the others gives the text it gave first, options that change the
-    // pipeline never share one, and another thread (its own context and
-    // pass managers) agrees.
-    use crate::compile::{compile_stage, Target};
-    const RATIO: &str = "import cuda.device as device\n\n@device.kernel\ndef ratio(out, a, b):\n    i = device.tid(1)\n    if i < out.size:\n        out[i] = a[i] / b[i]\n";
-    fn variants() -> Vec<(&'static str, CompileOptions)> {
-        let base = CompileOptions::default;
-        vec![("ptx", base()), ("ptx", CompileOptions { fast_math: true, ..base() }), ("ptx", CompileOptions { opt_level: 0, ..base() }), ("llvm", base()), ("pydev-opt", base())]
-    }
-    fn all() -> Vec<String> {
-        let free = FreeNames::new();
-        let src = Source { file_name: "ratio.py", text: RATIO, function: "ratio", signature: "float32[::1], readonly float32[::1], readonly float32[::1]", free: &free, program: None };
-        variants().iter().map(|(stage, o)| compile_stage(&src, &Target::Cuda("sm_90".into()), stage, o).unwrap_or_else(|e| panic!("{e}"))).collect()
-    }
-    let first = all();
-    assert!(first[0].contains("div.rn.f32"), "{}", first[0]);
-    assert!(!first[1].contains("div.rn.f32"), "fast math: {}", first[1]);
-    assert_ne!(first[0], first[2], "opt-level 0");
-    assert_eq!(all(), first);
-    assert_eq!(std::thread::spawn(all).join().expect("the other thread's compiles"), first);
-}
