@@ -26,7 +26,6 @@ from toolchain import ptxas
 from conftest import gpu_available
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @device.kernel

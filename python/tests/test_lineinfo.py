@@ -24,7 +24,6 @@ from toolchain import ptxas
 from pydev import _cache
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 @device.func(lineinfo=True)
