@@ -75,13 +75,15 @@ def available(*kinds):
         return False
 
 
-def warn_no_lineinfo(owner):
+def warn_no_lineinfo(owner, stacklevel):
     """LTO-IR comes from NVVM IR, which drops debug locations: asked with
-    line information, stage "ltoir" says so rather than dropping it silently."""
+    line information, stage "ltoir" says so rather than dropping it silently.
+    `stacklevel` is the caller's own, counted from this function, so that
+    the warning names the user's line."""
     import warnings
 
     warnings.warn(f"the LTO-IR of {owner} has no line information: NVVM IR drops debug locations "
-                  "(stage 'ptx' and stage 'cubin' keep them)", RuntimeWarning, stacklevel=4)
+                  "(stage 'ptx' and stage 'cubin' keep them)", RuntimeWarning, stacklevel=stacklevel)
 
 
 @functools.lru_cache(maxsize=None)

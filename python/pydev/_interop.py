@@ -850,9 +850,10 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
         # libNVVM compiles the NVVM IR (LLVM 7 syntax) that the runtime
         # writes from the kernel's LLVM 22 module (runtime/src/nvvm_ir.rs).
         kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
+        text = compile_text("nvvm-ir")  # first: it builds the program that _lineinfo reads
         if fn._lineinfo(target):
-            _cudalink.warn_no_lineinfo(f"{kind} '{fn.__name__}'")
-        return _cudalink.nvvm_ltoir(compile_text("nvvm-ir"), target, f"{kind} '{fn.__name__}'")
+            _cudalink.warn_no_lineinfo(f"{kind} '{fn.__name__}'", stacklevel=4)
+        return _cudalink.nvvm_ltoir(text, target, f"{kind} '{fn.__name__}'")
     raise ValueError(f"unknown stage {stage!r}")
 
 

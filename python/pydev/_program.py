@@ -285,7 +285,7 @@ class Program:
             what = f"kernel '{self.kernel}'"
             if stage == "ltoir":
                 if self._lines():
-                    _cudalink.warn_no_lineinfo(what)
+                    _cudalink.warn_no_lineinfo(what, stacklevel=3)
                 return _cudalink.nvvm_ltoir(self.compile(target, "nvvm-ir"), target, what, self.fastmath)
             nvvm_ir = None if self._lines() else (lambda: self.compile(target, "nvvm-ir"))
             return _cudalink.link_cubin(self.compile(target, "ptx"), f"{self.kernel}.ptx", self.link, target, what, self.declared, nvvm_ir, self.fastmath)

@@ -463,3 +463,25 @@ def test_a_kernel_libnvvm_cannot_take_links_as_ptx_and_says_so(cudalink, monkeyp
     with pytest.warns(RuntimeWarning, match=r"kernel 'affine_all' is linked as PTX, not LTO-IR .*'freeze' has no NVVM IR 2.0 form"):
         cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
     assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
+
+
+@device.kernel(lineinfo=True)
+def affine_lines(out, xs):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = xs[i] * 3 + 1
+
+
+def test_ltoir_warns_at_the_callers_line_for_lineinfo_on_the_decorator(cudalink):
+    """lineinfo=True on the decorator (not only PYDEV_LINEINFO) warns on the
+    first compile of a fresh kernel, and the warning names this file, both
+    through pydev.compile and through a pydev.Program."""
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pydev.compile(affine_lines, "int32[::1], int32[::1]", target="sm_90", stage="ltoir")
+        program = pydev.Program(pydev.compile(affine_lines, "int32[::1], int32[::1]", target="sm_90", stage="pydev"), "affine_lines", lineinfo=True)
+        program.compile("sm_90", "ltoir")
+    ours = [w for w in caught if "has no line information" in str(w.message)]
+    assert [os.path.basename(w.filename) for w in ours] == ["test_nvvm_ir.py"] * 2, [(w.filename, str(w.message)) for w in caught]
