@@ -174,13 +174,19 @@ impl Decls {
 
     fn prelude(&self) -> Vec<String> {
         // NVRTC has no C library headers: the fixed-width types (LP64, as
-        // glibc's) and offsetof from the compiler; pydev._interop's shims
-        // get this prelude through `cxx_types`.
+        // glibc's) and offsetof from the compiler, whose front end knows
+        // `__builtin_offsetof` only from NVRTC 13.4 on (before, it is an
+        // unknown function: so with 13.0.88, and on an H200 machine); EDG's `__INTADDR__`
+        // keeps the older form a constant expression, as libcu++ does.
+        // pydev._interop's shims get this prelude through `cxx_types`.
         let mut out = vec![
             "#if defined(__CUDACC_RTC__)\n#ifndef PYDEV_RTC_STDINT\n#define PYDEV_RTC_STDINT\n\
              typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n\
              typedef unsigned char uint8_t; typedef unsigned short uint16_t; typedef unsigned int uint32_t; typedef unsigned long uint64_t;\n\
-             #endif\n#ifndef offsetof\n#define offsetof(t, m) __builtin_offsetof(t, m)\n#endif\n\
+             #endif\n#ifndef offsetof\n\
+             #if __CUDACC_VER_MAJOR__ > 13 || (__CUDACC_VER_MAJOR__ == 13 && __CUDACC_VER_MINOR__ >= 4)\n\
+             #define offsetof(t, m) __builtin_offsetof(t, m)\n#else\n\
+             #define offsetof(t, m) ((unsigned long)__INTADDR__(&(((t *)0)->m)))\n#endif\n#endif\n\
              #else\n#include <stddef.h>\n#include <stdint.h>\n#endif"
                 .to_owned(),
         ];
