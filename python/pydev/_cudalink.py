@@ -319,7 +319,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
     h = hashlib.sha256()
     nvrtc = any(p.endswith(".cu") for p in paths)
     as_ltoir = lto(paths, nvvm_ir)
-    for part in ("pydev-cubin-3", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", _lib_identity("nvvm") if as_ltoir else "ptx", f"fast_math={int(fast_math)}", ptx, repr(_interop.link_digest(paths))):
+    for part in ("pydev-cubin-4", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", _lib_identity("nvvm") if as_ltoir else "ptx", f"fast_math={int(fast_math)}", ptx, repr(_interop.link_digest(paths))):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)

@@ -526,10 +526,35 @@ impl Writer {
                 _ => false,
             }
         }
+        /// Whether `t` holds a struct over-aligned by pydev-lower-aggregates,
+        /// whose mark is a zero-length array of `<N x i8>` first.
+        fn over_aligned(t: T) -> bool {
+            match t.kind() {
+                10 => t.fields().into_iter().enumerate().any(|(k, m)| (k == 0 && m.kind() == 11 && m.array_len() == 0) || over_aligned(m)),
+                11 => over_aligned(t.element()),
+                _ => false,
+            }
+        }
         let fty = f.value_type();
         let visible = matches!(f.linkage(), 0 | 5 | 12) && f.call_conv() != PTX_KERNEL_CC;
         if visible && (has_bf16(fty.return_type()) || fty.param_types().into_iter().any(has_bf16)) {
             return Err(format!("interoperable function '{}' takes or returns bfloat16, whose C ABI (a struct) NVVM IR here does not give it", f.name()));
+        }
+        // NVRTC's LTO-IR calls an interop function with its own IR types,
+        // which are not these: nvJitLink then calls through a prototype that
+        // aligns each aggregate as its members, so a value aligned beyond
+        // them (align=, a device.align field) lands in other registers than
+        // the definition reads (seen on an H200: wrong results, no error).
+        // Such a definition goes as PTX, whose `.param` alignment both
+        // sides keep.
+        if visible && !f.is_declaration() {
+            let aligned = (0..fty.param_types().len()).find(|&k| self.byval(f, k).is_some());
+            if let Some(k) = aligned {
+                return Err(format!("interoperable function '{}' takes parameter {k} aligned beyond its members, which CUDA C++ linked by link-time optimisation would pass misaligned", f.name()));
+            }
+            if over_aligned(fty.return_type()) {
+                return Err(format!("interoperable function '{}' returns a value aligned beyond its members, which CUDA C++ linked by link-time optimisation would receive misaligned", f.name()));
+            }
         }
         Ok(())
     }
