@@ -576,6 +576,32 @@ def test_simulator_switch(monkeypatch):
     assert r.stdout.split() == ["host", "True"], r.stderr
 
 
+@host_only
+def test_imports_under_numba_cudas_import_hook():
+    """numba-cuda installs a meta-path finder that takes every module name
+    containing "numba.cuda" for its own and recurses without end on others
+    (_numba_cuda_redirector). pydev.numba's modules must import with such a
+    finder first on sys.meta_path, under every documented name, without any
+    finder being asked for a name containing "numba.cuda"."""
+    code = (
+        "import sys\n"
+        "class Hook:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if 'numba.cuda' in name:\n"
+        "            raise ImportError('a finder was asked for ' + name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Hook())\n"
+        "from pydev.numba import cuda\n"
+        "import pydev.numba.cuda\n"
+        "import pydev.numba.cuda.random as r\n"
+        "from pydev.numba.cuda.random import create_xoroshiro128p_states, xoroshiro128p_uniform_float32\n"
+        "assert pydev.numba.cuda is cuda and cuda.random is r and callable(create_xoroshiro128p_states)\n"
+        "print('ok')\n"
+    )
+    r = subprocess.run([os.sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.split() == ["ok"], r.stderr
+
+
 def test_host_api():
     assert cuda.is_available()
     assert cuda.get_current_device().id == 0

@@ -12,8 +12,21 @@
 
 Built only on pydev's public backend API (`pydev.ir`, `pydev.Program`,
 `device.launch`); see docs/numba.md."""
+import sys as _sys
+
 from . import types
 from .types import *  # noqa: F401,F403 - numba's scalar and array types
-from . import cuda
+
+# The package is `_cuda`, known as `pydev.numba.cuda` through sys.modules:
+# numba-cuda's import hook (_numba_cuda_redirector, installed with it)
+# takes every module name containing "numba.cuda" for its own and recurses
+# without end on any other (seen on a GPU machine with numba-cuda 0.30), so
+# no finder may ever be asked for `pydev.numba.cuda...`. Both modules are
+# registered here, before anyone can import them by that name.
+from . import _cuda as cuda
+from ._cuda import random as _random
+
+_sys.modules[__name__ + ".cuda"] = cuda
+_sys.modules[__name__ + ".cuda.random"] = _random
 
 __all__ = ["cuda", "types"] + list(types.__all__)
