@@ -307,7 +307,10 @@ def run_gpu(args):
         # CUDA C++, on views of the same kind of device arrays
         if cxx is not None:
             carrays = {k: pydev.to_device(v.copy()) for k, v in {**c["ins"], **c["outs"]}.items()}
-            views = {k: cupy.asarray(v) for k, v in carrays.items()}
+            # CuPy takes no record dtype with a sub-array field (push's
+            # float4 position: its CAI descr entry has a shape); such an
+            # array goes to the C++ kernel as its pointer.
+            views = {k: cupy.asarray(v) if v.dtype.fields is None else np.uint64(v.__cuda_array_interface__["data"][0]) for k, v in carrays.items()}
             cargs = pydev_args(c, views) + [np.int64(s) for s in c["sizes"]]  # the C++ parameters: pydev's, then the sizes
             fn = cxx.get_function(name)
             ext = cupy.cuda.ExternalStream(handle)
