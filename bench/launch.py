@@ -164,6 +164,7 @@ def cuda_rows(launches, fake):
     except ImportError:
         rows.append(("CuPy", "not installed"))
     try:
+        np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 with NumPy 2.5
         from numba import cuda as ncuda
 
         @ncuda.jit
