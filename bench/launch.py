@@ -161,8 +161,33 @@ def cuda_rows(launches, fake):
         raw = cupy.RawKernel(r'extern "C" __global__ void empty(float* a, float* b, float* c, float s) {}', "empty")
         f = np.float32(1.5)
         rows.append(("CuPy RawKernel, CuPy arrays", per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches)))
+        # Like for like: both launch on CuPy's current stream, so CuPy's
+        # __dlpack__(stream=...) has no other stream to order before it.
+        cs = cupy.cuda.Stream(non_blocking=True)
+        with cs:
+            on = CoreStream(cs.ptr)
+            rows.append(("pydev cuda, CuPy arrays, on CuPy's current stream: device.launch", per_launch_us(lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=on), launches)))
+            rows.append(("CuPy RawKernel, CuPy arrays, on that stream", per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches)))
+            rows.append(("pydev cuda, DeviceArrays, on that stream: device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=on), launches)))
+            rows.append(("of which CuPy's 3 __dlpack__(stream=its current stream)", per_launch_us(lambda: [a.__dlpack__(stream=cs.ptr) for a in ca], launches // 10)))
+            cs.synchronize()
+        rows.append(("of which CuPy's 3 __dlpack__(stream=another stream)", per_launch_us(lambda: [a.__dlpack__(stream=s.handle) for a in ca], launches // 10)))
+        rows.append(("of which CuPy's 3 __cuda_array_interface__ dicts", per_launch_us(lambda: [a.__cuda_array_interface__ for a in ca], launches // 10)))
+        s.synchronize()
     except ImportError:
         rows.append(("CuPy", "not installed"))
+    try:
+        import torch
+
+        ta = [torch.zeros(1024, device="cuda") for _ in range(3)]
+        ts = torch.cuda.current_stream()
+        on = CoreStream(ts.cuda_stream)
+        rows.append(("pydev cuda, PyTorch tensors, on PyTorch's current stream: device.launch", per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=on), launches)))
+        rows.append(("pydev cuda, PyTorch tensors, on a pydev.Stream: device.launch", per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=s), launches)))
+        torch.cuda.synchronize()
+        s.synchronize()
+    except ImportError:
+        rows.append(("PyTorch", "not installed"))
     try:
         np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda 0.30 with NumPy 2.5
         from numba import cuda as ncuda

@@ -586,20 +586,6 @@ def launch_device(target, stream=None):
 
 _ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY, _DLPACK, _CAI = range(10)
 _FAST = object()
-_DIMS = {}
-
-
-def _fast_dim(value, name):
-    """dim3(value) for ints and tuples of ints, memoised; None otherwise."""
-    t = type(value)
-    if t is not int and not (t is tuple and all(type(v) is int for v in value)):
-        return None
-    d = _DIMS.get(value)
-    if d is None:
-        d = dim3(value, name)
-        if len(_DIMS) < 4096:
-            _DIMS[value] = d
-    return d
 
 
 def _fast_kinds(f, args, target):
@@ -675,30 +661,64 @@ def _cuda_target():
     return _ENVIRON is not None and _ENVIRON.get(b"PYDEV_TARGET", b"cuda") == b"cuda"
 
 
+def try_fast(f, args, grid, block, stream, shared):
+    """The launch fast path (python/src/dispatch.rs), positional for the
+    least Python per launch: True when kernel `f` launched; False sends
+    the launch to the general path (which may then register it)."""
+    if type(f) is Kernel and type(shared) is int and shared >= 0:
+        d = f._dispatch.get(_FAST)
+        if d is not None:
+            if type(stream) is _streams.Stream:
+                if stream.target == "cuda":
+                    return _cuda_target() and d.try_launch(args, grid, block, shared, stream)
+                return _host_target() and d.try_launch(args, grid, block, shared)
+            if stream is not None and _cuda_target():
+                # A cuda.core Stream or another __cuda_stream__ object: its
+                # owner keeps the arguments alive (as _streams.keep_alive says).
+                return d.try_launch(args, grid, block, shared, None, _streams.stream_handle(stream))
+    return False
+
+
+def _fast_eligible(f, stream, shared):
+    """Whether a general-path launch may register the fast path: the
+    conditions try_fast checks before asking the kernel's Dispatch."""
+    if type(f) is not Kernel or type(shared) is not int or shared < 0:
+        return False
+    if type(stream) is _streams.Stream:
+        return _cuda_target() if stream.target == "cuda" else _host_target()
+    return stream is not None and _cuda_target()
+
+
+def _general_launch(f, args, grid, block, stream, shared):
+    """device.launch beyond the native entry's fast path: a pydev.Program,
+    the Python fast path (a host stream under active_target, ...), else
+    the general launch."""
+    programs = sys.modules.get("pydev._program")  # a Program exists only once its module is imported
+    if programs is not None and type(f) is programs.Program:
+        return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
+    return launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
+
+
+def entry():
+    """The function device.launch hands (f, args, grid, block, stream,
+    shared): the native entry (python/src/dispatch.rs `fast_launch`: the
+    fast path without a Python frame, then `_general_launch`), made on the
+    first launch so that importing cuda.device loads no native code;
+    `_general_launch` itself with a stand-in native module (tests)."""
+    native = _native.get()
+    fast = getattr(native, "fast_launch", None)
+    if fast is None:
+        return _general_launch
+    native.launch_hooks(Kernel, _streams.Stream, _FAST, _general_launch)
+    return fast
+
+
 def launch(f, args, *, grid, block, stream, shared=0):
     if type(args) is not tuple:
         args = tuple(args)
-    fast = False
-    if type(f) is Kernel and type(shared) is int and shared >= 0:
-        if type(stream) is _streams.Stream:
-            cuda = stream.target == "cuda"
-            if _cuda_target() if cuda else _host_target():
-                fast = True
-                d = f._dispatch.get(_FAST)
-                if d is not None:
-                    g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
-                    if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
-                        return
-        elif stream is not None and _cuda_target():
-            # A cuda.core Stream or another __cuda_stream__ object: its
-            # owner keeps the arguments alive (as _streams.keep_alive says).
-            fast = True
-            d = f._dispatch.get(_FAST)
-            if d is not None:
-                g, b = _fast_dim(grid, "grid"), _fast_dim(block, "block")
-                if g is not None and b is not None and d.try_launch(args, g, b, shared, None, _streams.stream_handle(stream)):
-                    return
-    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
+    if try_fast(f, args, grid, block, stream, shared):
+        return
+    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=_fast_eligible(f, stream, shared))
 
 
 def launch_config(grid, block, stream, shared):

@@ -517,17 +517,13 @@ class Program:
                 if _launch._cuda_target() if cuda else _launch._host_target():
                     fast = True
                     d = self._fast.get(stream.target)
-                    if d is not None:
-                        g, b = _launch._fast_dim(grid, "grid"), _launch._fast_dim(block, "block")
-                        if g is not None and b is not None and d.try_launch(args, g, b, shared, stream if cuda else None):
-                            return
+                    if d is not None and d.try_launch(args, grid, block, shared, stream if cuda else None):
+                        return
             elif stream is not None and _launch._cuda_target():
                 fast = True
                 d = self._fast.get("cuda")
-                if d is not None:
-                    g, b = _launch._fast_dim(grid, "grid"), _launch._fast_dim(block, "block")
-                    if g is not None and b is not None and d.try_launch(args, g, b, shared, None, _streams.stream_handle(stream)):
-                        return
+                if d is not None and d.try_launch(args, grid, block, shared, None, _streams.stream_handle(stream)):
+                    return
         self._general(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
     def _general(self, args, *, grid, block, stream, shared, fast):

@@ -29,7 +29,7 @@ use crate::{capi, CudaProgram, HostProgram};
 use pyo3::prelude::*;
 use pyo3::intern;
 use pyo3::{PyTraverseError, PyVisit};
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -373,6 +373,29 @@ impl Dispatch {
     }
 }
 
+/// A launch dimension as `pydev._launch.dim3` reads it, for exact ints
+/// and tuples of them only (bools, NumPy integers and lists take the
+/// general path); None where dim3 would refuse or convert.
+fn dim3(v: &Bound<'_, PyAny>) -> Option<(u32, u32, u32)> {
+    let one = |x: &Bound<'_, PyAny>| -> Option<u32> {
+        if !x.is_exact_instance_of::<PyInt>() {
+            return None;
+        }
+        x.extract::<u32>().ok().filter(|n| *n > 0)
+    };
+    if let Ok(t) = v.downcast_exact::<PyTuple>() {
+        let mut d = [1u32; 3];
+        if t.is_empty() || t.len() > 3 {
+            return None;
+        }
+        for (k, x) in t.iter().enumerate() {
+            d[k] = one(&x)?;
+        }
+        return Some((d[0], d[1], d[2]));
+    }
+    one(v).map(|n| (n, 1, 1))
+}
+
 #[pymethods]
 impl Dispatch {
     /// What it holds, for Python's cycle collector: a kernel's Dispatch holds
@@ -460,9 +483,13 @@ impl Dispatch {
     /// sends the launch to the general path (unregistered types, a changed
     /// module constant, an int outside int32, an array last used on another
     /// stream: the general path says why or does what is needed).
+    /// `grid` and `block` as `device.launch` takes them (an int or a tuple
+    /// of 1 to 3 ints); anything else, or a dimension outside 1..2^32, is
+    /// the general path's to refuse with its message.
     #[pyo3(signature = (args, grid, block, shared, stream=None, handle=None))]
-    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
+        let (Some(grid), Some(block)) = (dim3(grid), dim3(block)) else { return Ok(false) };
         let (handle, keep, stream_device) = match stream {
             None => (handle.cloned(), None, None),
             Some(s) => {
@@ -601,4 +628,85 @@ impl Dispatch {
     fn __len__(&self) -> usize {
         self.entries.lock().unwrap_or_else(|p| p.into_inner()).len()
     }
+}
+
+/// What the native launch entry needs of pydev's Python side, given once
+/// by `pydev._launch` (`launch_hooks`): the kernel and stream types, the
+/// key of a kernel's Dispatch in its dispatch table, and the general path.
+struct Hooks {
+    kernel: Py<PyType>,
+    stream: Py<PyType>,
+    fast: Py<PyAny>,
+    general: Py<PyAny>,
+}
+
+static HOOKS: pyo3::sync::PyOnceLock<Hooks> = pyo3::sync::PyOnceLock::new();
+
+/// Gives the native launch entry pydev's kernel and stream types, the
+/// fast-path key and the general path (`general(f, args, grid, block,
+/// stream, shared)`); once per process (a second call changes nothing).
+#[pyfunction]
+pub fn launch_hooks(py: Python<'_>, kernel: Bound<'_, PyType>, stream: Bound<'_, PyType>, fast: Bound<'_, PyAny>, general: Bound<'_, PyAny>) {
+    let _ = HOOKS.get_or_init(py, || Hooks { kernel: kernel.unbind(), stream: stream.unbind(), fast: fast.unbind(), general: general.unbind() });
+}
+
+/// Whether $PYDEV_TARGET selects the cuda target (unset or "cuda"), as
+/// pydev._launch._cuda_target: os.environ writes reach the C environment.
+fn cuda_selected() -> bool {
+    std::env::var_os("PYDEV_TARGET").is_none_or(|v| v == "cuda")
+}
+
+/// `device.launch`'s entry (pydev._launch.entry): the fast path of a
+/// registered kernel on a cuda pydev.Stream or a `__cuda_stream__` object,
+/// or on a host pydev.Stream under PYDEV_TARGET=host, without a Python
+/// frame; everything else, and anything irregular (which it names), goes to
+/// the general path.
+#[pyfunction]
+pub fn fast_launch(f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let py = f.py();
+    let Some(hooks) = HOOKS.get(py) else {
+        return Err(pyo3::exceptions::PyRuntimeError::new_err("pydev's launch hooks are not set (pydev._launch.entry sets them)"));
+    };
+    if launched(hooks, f, args, grid, block, stream, shared)? {
+        return Ok(py.None());
+    }
+    hooks.general.call1(py, (f, args, grid, block, stream, shared))
+}
+
+fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = f.py();
+    if !f.get_type().is(hooks.kernel.bind(py)) || !shared.is_exact_instance_of::<PyInt>() {
+        return Ok(false);
+    }
+    let Ok(shared) = shared.extract::<usize>() else { return Ok(false) };
+    let Ok(table) = f.getattr(intern!(py, "_dispatch")) else { return Ok(false) };
+    let Ok(table) = table.downcast_into::<PyDict>() else { return Ok(false) };
+    let Some(d) = table.get_item(hooks.fast.bind(py))? else { return Ok(false) };
+    let Ok(d) = d.downcast_into::<Dispatch>() else { return Ok(false) };
+    let d = d.get();
+    if stream.get_type().is(hooks.stream.bind(py)) {
+        let target = stream.getattr(intern!(py, "target"))?;
+        if target.eq(intern!(py, "cuda"))? {
+            return if cuda_selected() { d.try_launch(args, grid, block, shared, Some(stream), None) } else { Ok(false) };
+        }
+        // host: when PYDEV_TARGET says so (else the general path asks active_target)
+        let host = std::env::var_os("PYDEV_TARGET").is_some_and(|v| v == "host");
+        return if host { d.try_launch(args, grid, block, shared, None, None) } else { Ok(false) };
+    }
+    if stream.is_none() || !cuda_selected() {
+        return Ok(false);
+    }
+    // A cuda.core Stream or another __cuda_stream__ object, read as
+    // pydev._streams.stream_handle does (anything else: its message).
+    let Ok(protocol) = stream.getattr(intern!(py, "__cuda_stream__")) else { return Ok(false) };
+    let value = if protocol.is_callable() { protocol.call0()? } else { protocol };
+    let Ok(pair) = value.downcast::<PyTuple>() else { return Ok(false) };
+    if pair.len() != 2 || pair.get_item(0)?.extract::<i64>().ok() != Some(0) {
+        return Ok(false);
+    }
+    let handle = pair.get_item(1)?;
+    if !handle.is_exact_instance_of::<PyInt>() {
+        return Ok(false);
+    }
+    d.try_launch(args, grid, block, shared, None, Some(&handle))
 }

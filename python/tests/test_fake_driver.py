@@ -246,6 +246,52 @@ def test_second_launch_takes_the_fast_path_with_its_own_arguments(run):
     """)
 
 
+def test_a_fast_launch_runs_no_python_beyond_device_launch(run):
+    """device.launch hands a registered launch to the native entry: no
+    pydev Python function runs (sys.setprofile sees every Python call), on a
+    pydev.Stream and on a __cuda_stream__ object; launch dimensions it does
+    not take (NumPy ints, bools, zero, four of them) go to the general
+    path, which launches or names them as before."""
+    run("""
+        import sys
+
+        class CoreStream:
+            def __init__(self, handle):
+                self.handle = handle
+            def __cuda_stream__(self):
+                return (0, self.handle)
+
+        n = 64
+        s = pydev.create_stream()
+        x, y = (pydev.to_device(rng.random(n, dtype=np.float32)) for _ in range(2))
+        out = pydev.device_array(n, np.float32)
+        theirs = CoreStream(s.handle)
+        for stream in (s, theirs):
+            device.launch(kernels.vector_add, out, x, y, grid=1, block=n, stream=stream)
+            s.synchronize()
+            calls = []
+            before = fast()
+            sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_qualname) if event == "call" else None)
+            try:
+                device.launch(kernels.vector_add, out, x, y, grid=(1,), block=n, stream=stream)
+            finally:
+                sys.setprofile(None)
+            # (the stream object's own __cuda_stream__ is the user's Python)
+            assert fast() == before + 1 and calls == ["launch"] + ["CoreStream.__cuda_stream__"] * (stream is theirs), calls
+        before = fast()
+        device.launch(kernels.vector_add, out, x, y, grid=np.int32(1), block=(np.int64(n),), stream=s)
+        assert fast() == before and fakecuda.launches()[-1].block == (n, 1, 1)
+        for grid, error, message in ((0, ValueError, "grid must be positive in every dimension"), (True, TypeError, "grid must be an int or a tuple of 1 to 3 ints"),
+                                     ((1, 1, 1, 1), TypeError, "grid must be an int or a tuple of 1 to 3 ints"), (1 << 32, ValueError, "is too large")):
+            try:
+                device.launch(kernels.vector_add, out, x, y, grid=grid, block=n, stream=s)
+            except error as e:
+                assert message in str(e), e
+            else:
+                raise AssertionError(f"grid={grid!r} was launched")
+    """)
+
+
 def test_an_array_used_on_another_stream_makes_the_launch_wait(run):
     run("""
         n = 64

@@ -157,10 +157,19 @@ def launch(f, *args, grid, block, stream, shared=0):
     (a pydev.Stream, a cuda.core Stream or any object with
     __cuda_stream__): asynchronous on cuda, at once on host. `f` may be a
     pydev.Program (a kernel in pydev IR, docs/backend.md)."""
-    programs = _sys.modules.get("pydev._program")  # a Program exists only once its module is imported
-    if programs is not None and type(f) is programs.Program:
-        return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
-    return _launch.launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
+    entry = _ENTRY
+    if entry is None:
+        entry = _first_entry()
+    return entry(f, args, grid, block, stream, shared)
+
+
+_ENTRY = None
+
+
+def _first_entry():
+    global _ENTRY
+    _ENTRY = _launch.entry()
+    return _ENTRY
 
 
 # --- target specialization ------------------------------------------------------------------
