@@ -301,6 +301,7 @@ impl Dispatch {
         // (with several devices only: with one, every pointer is on it).
         let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
         let mut asked: Vec<usize> = Vec::new();
+        let mut dlpack_kwargs: Option<Bound<'_, PyDict>> = None;
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
             if ty == ndarray as usize {
@@ -349,10 +350,17 @@ impl Dispatch {
                 }
                 // As pydev._arrays.from_dlpack: the producer orders its work
                 // before the launch's stream (0, the legacy default, is 1 here).
-                let kwargs = PyDict::new(py);
-                kwargs.set_item(intern!(py, "stream"), if handle == 0 { 1 } else { handle })?;
-                kwargs.set_item(intern!(py, "max_version"), (1, 0))?;
-                let Ok(capsule) = a.call_method(intern!(py, "__dlpack__"), (), Some(&kwargs)) else { return Ok(None) };
+                // One keyword dict for the launch's exports.
+                let kwargs = match &dlpack_kwargs {
+                    Some(k) => k,
+                    None => {
+                        let k = PyDict::new(py);
+                        k.set_item(intern!(py, "stream"), if handle == 0 { 1 } else { handle })?;
+                        k.set_item(intern!(py, "max_version"), (1, 0))?;
+                        dlpack_kwargs.insert(k)
+                    }
+                };
+                let Ok(capsule) = a.call_method(intern!(py, "__dlpack__"), (), Some(kwargs)) else { return Ok(None) };
                 let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
                 if view.device != (2, device) || view.lanes != 1 {
                     return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
@@ -547,7 +555,7 @@ impl Dispatch {
                             let last = a.getattr(last_stream)?;
                             if last.is_none() {
                                 device_arrays.push(a.clone()); // now used on this stream
-                            } else if !last.eq(h)? {
+                            } else if !last.is(h) && !last.eq(h)? {
                                 return Ok(false);
                             }
                         }

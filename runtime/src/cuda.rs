@@ -478,6 +478,9 @@ impl CudaKernel {
         };
         remember_launch(stream, &self.name);
         crate::cuda_check::launched(function, stream);
+        if r == sys::CUresult::CUDA_SUCCESS {
+            return Ok(()); // no message to format on every launch
+        }
         check_on(r, &format!("launching kernel '{}'", self.name), Some(stream))
     }
 }
