@@ -662,9 +662,10 @@ def _cuda_target():
 
 
 def try_fast(f, args, grid, block, stream, shared):
-    """The launch fast path (python/src/dispatch.rs), positional for the
-    least Python per launch: True when kernel `f` launched; False sends
-    the launch to the general path (which may then register it)."""
+    """The launch fast path from Python: True when kernel `f` launched
+    through its Dispatch (python/src/dispatch.rs). The native entry
+    `fast_launch` does the same checks first, except the host target chosen
+    by `active_target` rather than PYDEV_TARGET, which only this does."""
     if type(f) is Kernel and type(shared) is int and shared >= 0:
         d = f._dispatch.get(_FAST)
         if d is not None:
@@ -690,13 +691,15 @@ def _fast_eligible(f, stream, shared):
 
 
 def _general_launch(f, args, grid, block, stream, shared):
-    """device.launch beyond the native entry's fast path: a pydev.Program,
-    the Python fast path (a host stream under active_target, ...), else
-    the general launch."""
+    """device.launch beyond the native entry: a pydev.Program, the Python
+    fast path, else the general launch (which registers the fast path
+    where it may)."""
     programs = sys.modules.get("pydev._program")  # a Program exists only once its module is imported
     if programs is not None and type(f) is programs.Program:
         return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
-    return launch(f, args, grid=grid, block=block, stream=stream, shared=shared)
+    if try_fast(f, args, grid, block, stream, shared):
+        return
+    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=_fast_eligible(f, stream, shared))
 
 
 def entry():
@@ -711,14 +714,6 @@ def entry():
         return _general_launch
     native.launch_hooks(Kernel, _streams.Stream, _FAST, _general_launch)
     return fast
-
-
-def launch(f, args, *, grid, block, stream, shared=0):
-    if type(args) is not tuple:
-        args = tuple(args)
-    if try_fast(f, args, grid, block, stream, shared):
-        return
-    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=_fast_eligible(f, stream, shared))
 
 
 def launch_config(grid, block, stream, shared):
