@@ -386,6 +386,39 @@ def test_python_interop_ptx_has_the_layout_cpp_calls_with(cudalink, arch):
     assert cubin[:4] == b"\x7fELF" and b"calls_v3" in cubin and b"py_v3" in cubin and b"__pydev_py_" not in cubin
 
 
+def _prototypes_and_definitions(ptx):
+    """({callprototype parameter lists}, {function name: parameter list})
+    of PTX text, each list as `(result, (param, ...))` of `.param` specs
+    with the names dropped."""
+    import re
+
+    def specs(text):
+        return tuple(re.sub(r"\s+", " ", re.sub(r"\s*[A-Za-z_$][\w$]*(\[\d+\])?\s*$", r"\1", p.strip())) for p in text.split(",") if p.strip())
+
+    protos = {(specs(r), specs(a)) for r, a in re.findall(r"\.callprototype\s*\(([^)]*)\)\s*_\s*\(([^)]*)\)", ptx)}
+    defs = {}
+    for r, name, a in re.findall(r"^(?:\.visible\s+)?\.func\s*(?:\(([^)]*)\))?\s*([\w$]+)\s*\(([^)]*)\)", ptx, re.M):
+        defs[name] = (specs(r), specs(a))
+    return protos, defs
+
+
+def test_lto_calls_from_cpp_into_python_keep_the_definitions_layout(cudalink):
+    """C++ (NVRTC LTO-IR) calling Python interop functions that link as
+    LTO-IR: nvJitLink calls them through prototypes made from NVRTC's IR
+    types, so each prototype must declare the `.param`s the definition
+    declares (an H200 showed a call with an align=16 struct reading the
+    wrong registers when they differed: such definitions link as PTX).
+    Checked on the linked PTX, without a GPU."""
+    import interop_kernels as ik
+
+    inputs = [(cudalink.KINDS[".ltoir"], pydev.compile(f, sig, target="sm_90", stage="ltoir"), f"{f.__name__}.ltoir")
+              for f, sig in ((ik.axpy, "float32, float32, float32"), (ik.vscale, "vec3, float32"), (ik.py_max, "float32, float32"))]
+    inputs.append((cudalink.KINDS[".ltoir"], cudalink.nvrtc_ltoir(CU, "sm_90", "test"), "calls_python.cu.ltoir"))
+    protos, defs = _prototypes_and_definitions(cudalink.nvjitlink(inputs, "sm_90", "test", ptx=True))
+    assert "vscale" in defs and protos, (protos, defs)  # vscale is called, not inlined
+    assert protos <= set(defs.values()), (protos, defs)
+
+
 @pytest.mark.parametrize("name, sig, what", [
     ("py_v3", PY_V3_SIG, "takes parameter 1 aligned beyond its members"),
     ("conj16", "cplx16", "takes parameter 0 aligned beyond its members"),
