@@ -128,6 +128,8 @@ fn cell_contents<'py>(cell: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
 enum Packed<'py> {
     Borrowed(Bound<'py, PyBytes>),
     Owned(Vec<u8>),
+    /// A scalar's bytes (at most 8), without an allocation per launch.
+    Inline([u8; 8], u8),
 }
 
 impl Packed<'_> {
@@ -135,7 +137,14 @@ impl Packed<'_> {
         match self {
             Packed::Borrowed(b) => b.as_bytes(),
             Packed::Owned(v) => v,
+            Packed::Inline(b, n) => &b[..usize::from(*n)],
         }
+    }
+
+    fn inline(bytes: &[u8]) -> Self {
+        let mut b = [0u8; 8];
+        b[..bytes.len()].copy_from_slice(bytes);
+        Packed::Inline(b, bytes.len() as u8)
     }
 }
 
@@ -561,15 +570,15 @@ impl Dispatch {
                         }
                         descriptor.unwrap_or(Packed::Owned(Vec::new()))
                     }
-                    Kind::Float32 => Packed::Owned((a.downcast::<PyFloat>()?.value() as f32).to_le_bytes().to_vec()),
+                    Kind::Float32 => Packed::inline(&(a.downcast::<PyFloat>()?.value() as f32).to_le_bytes()),
                     Kind::Int32 => match a.extract::<i64>().ok().and_then(|v| i32::try_from(v).ok()) {
-                        Some(v) => Packed::Owned(v.to_le_bytes().to_vec()),
+                        Some(v) => Packed::inline(&v.to_le_bytes()),
                         None => return Ok(false),
                     },
-                    Kind::Bool => Packed::Owned(vec![u8::from(a.is_truthy()?)]),
+                    Kind::Bool => Packed::inline(&[u8::from(a.is_truthy()?)]),
                     Kind::Raw => Packed::Owned(a.call_method0("tobytes")?.downcast::<PyBytes>()?.as_bytes().to_vec()),
                     Kind::Skip => continue,
-                    Kind::Null => Packed::Owned(vec![0; 8]),
+                    Kind::Null => Packed::inline(&[0; 8]),
                 };
                 packed.push(bytes);
             }

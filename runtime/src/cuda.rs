@@ -460,8 +460,19 @@ impl CudaKernel {
                 sizes(&mut args.iter().map(|a| a.len()))
             ));
         }
-        // The driver copies each parameter from these pointers at launch.
-        let mut params: Vec<*mut c_void> = args.iter().map(|a| a.as_ptr() as *mut c_void).collect();
+        // The driver copies each parameter from these pointers at launch
+        // (on the stack for the usual few: no allocation per launch).
+        let mut stack = [std::ptr::null_mut::<c_void>(); 16];
+        let mut heap = Vec::new();
+        let params: &mut [*mut c_void] = if args.len() <= stack.len() {
+            &mut stack[..args.len()]
+        } else {
+            heap.resize(args.len(), std::ptr::null_mut());
+            &mut heap
+        };
+        for (p, a) in params.iter_mut().zip(args) {
+            *p = a.as_ptr() as *mut c_void;
+        }
         // SAFETY: `function` came from a module loaded in the current
         // context; `params` holds one pointer per kernel parameter, each to
         // as many bytes as the PTX declares (checked above).
