@@ -690,14 +690,14 @@ def _fast_eligible(f, stream, shared):
     return stream is not None and _cuda_target()
 
 
-def _general_launch(f, args, grid, block, stream, shared):
+def _general_launch(f, args, grid, block, stream, shared, tried=False):
     """device.launch beyond the native entry: a pydev.Program, the Python
-    fast path, else the general launch (which registers the fast path
-    where it may)."""
+    fast path (unless the native entry `tried` the kernel's Dispatch), else
+    the general launch (which registers the fast path where it may)."""
     programs = sys.modules.get("pydev._program")  # a Program exists only once its module is imported
     if programs is not None and type(f) is programs.Program:
         return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
-    if try_fast(f, args, grid, block, stream, shared):
+    if not tried and try_fast(f, args, grid, block, stream, shared):
         return
     _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=_fast_eligible(f, stream, shared))
 

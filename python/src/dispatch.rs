@@ -661,7 +661,8 @@ static HOOKS: pyo3::sync::PyOnceLock<Hooks> = pyo3::sync::PyOnceLock::new();
 
 /// Gives the native launch entry pydev's kernel and stream types, the
 /// fast-path key and the general path (`general(f, args, grid, block,
-/// stream, shared)`); once per process (a second call changes nothing).
+/// stream, shared, tried)`, `tried`: the kernel's Dispatch already refused
+/// these arguments); once per process (a second call changes nothing).
 #[pyfunction]
 pub fn launch_hooks(py: Python<'_>, kernel: Bound<'_, PyType>, stream: Bound<'_, PyType>, fast: Bound<'_, PyAny>, general: Bound<'_, PyAny>) {
     let _ = HOOKS.get_or_init(py, || Hooks { kernel: kernel.unbind(), stream: stream.unbind(), fast: fast.unbind(), general: general.unbind() });
@@ -684,46 +685,52 @@ pub fn fast_launch(f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound
     let Some(hooks) = HOOKS.get(py) else {
         return Err(pyo3::exceptions::PyRuntimeError::new_err("pydev's launch hooks are not set (pydev._launch.entry sets them)"));
     };
-    if launched(hooks, f, args, grid, block, stream, shared)? {
-        return Ok(py.None());
-    }
-    hooks.general.call1(py, (f, args, grid, block, stream, shared))
+    // The Dispatch is asked once: a refusal reaches the general path as such
+    // (its Python fast path would ask again, exporting DLPack arrays twice).
+    let tried = match launched(hooks, f, args, grid, block, stream, shared)? {
+        Some(true) => return Ok(py.None()),
+        Some(false) => true,
+        None => false,
+    };
+    hooks.general.call1(py, (f, args, grid, block, stream, shared, tried))
 }
 
-fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<bool> {
+/// Some(whether it launched) when the kernel's Dispatch was asked; None
+/// when the call is none the entry takes.
+fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
     let py = f.py();
     if !f.get_type().is(hooks.kernel.bind(py)) || !shared.is_exact_instance_of::<PyInt>() {
-        return Ok(false);
+        return Ok(None);
     }
-    let Ok(shared) = shared.extract::<usize>() else { return Ok(false) };
-    let Ok(table) = f.getattr(intern!(py, "_dispatch")) else { return Ok(false) };
-    let Ok(table) = table.downcast_into::<PyDict>() else { return Ok(false) };
-    let Some(d) = table.get_item(hooks.fast.bind(py))? else { return Ok(false) };
-    let Ok(d) = d.downcast_into::<Dispatch>() else { return Ok(false) };
+    let Ok(shared) = shared.extract::<usize>() else { return Ok(None) };
+    let Ok(table) = f.getattr(intern!(py, "_dispatch")) else { return Ok(None) };
+    let Ok(table) = table.downcast_into::<PyDict>() else { return Ok(None) };
+    let Some(d) = table.get_item(hooks.fast.bind(py))? else { return Ok(None) };
+    let Ok(d) = d.downcast_into::<Dispatch>() else { return Ok(None) };
     let d = d.get();
     if stream.get_type().is(hooks.stream.bind(py)) {
         let target = stream.getattr(intern!(py, "target"))?;
         if target.eq(intern!(py, "cuda"))? {
-            return if cuda_selected() { d.try_launch(args, grid, block, shared, Some(stream), None) } else { Ok(false) };
+            return if cuda_selected() { d.try_launch(args, grid, block, shared, Some(stream), None).map(Some) } else { Ok(None) };
         }
         // host: when PYDEV_TARGET says so (else the general path asks active_target)
         let host = std::env::var_os("PYDEV_TARGET").is_some_and(|v| v == "host");
-        return if host { d.try_launch(args, grid, block, shared, None, None) } else { Ok(false) };
+        return if host { d.try_launch(args, grid, block, shared, None, None).map(Some) } else { Ok(None) };
     }
     if stream.is_none() || !cuda_selected() {
-        return Ok(false);
+        return Ok(None);
     }
     // A cuda.core Stream or another __cuda_stream__ object, read as
     // pydev._streams.stream_handle does (anything else: its message).
-    let Ok(protocol) = stream.getattr(intern!(py, "__cuda_stream__")) else { return Ok(false) };
+    let Ok(protocol) = stream.getattr(intern!(py, "__cuda_stream__")) else { return Ok(None) };
     let value = if protocol.is_callable() { protocol.call0()? } else { protocol };
-    let Ok(pair) = value.downcast::<PyTuple>() else { return Ok(false) };
+    let Ok(pair) = value.downcast::<PyTuple>() else { return Ok(None) };
     if pair.len() != 2 || pair.get_item(0)?.extract::<i64>().ok() != Some(0) {
-        return Ok(false);
+        return Ok(None);
     }
     let handle = pair.get_item(1)?;
     if !handle.is_exact_instance_of::<PyInt>() {
-        return Ok(false);
+        return Ok(None);
     }
-    d.try_launch(args, grid, block, shared, None, Some(&handle))
+    d.try_launch(args, grid, block, shared, None, Some(&handle)).map(Some)
 }

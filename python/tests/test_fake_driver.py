@@ -249,9 +249,10 @@ def test_second_launch_takes_the_fast_path_with_its_own_arguments(run):
 def test_a_fast_launch_runs_no_python_beyond_device_launch(run):
     """device.launch hands a registered launch to the native entry: no
     pydev Python function runs (sys.setprofile sees every Python call), on a
-    pydev.Stream and on a __cuda_stream__ object; launch dimensions it does
-    not take (NumPy ints, bools, zero, four of them) go to the general
-    path, which launches or names them as before."""
+    pydev.Stream and on a __cuda_stream__ object; a launch its Dispatch
+    refuses asks it only once; launch dimensions it does not take (NumPy
+    ints, bools, zero, four of them) go to the general path, which launches
+    or names them as before."""
     run("""
         import sys
 
@@ -278,6 +279,29 @@ def test_a_fast_launch_runs_no_python_beyond_device_launch(run):
                 sys.setprofile(None)
             # (the stream object's own __cuda_stream__ is the user's Python)
             assert fast() == before + 1 and calls == ["launch"] + ["CoreStream.__cuda_stream__"] * (stream is theirs), calls
+        # A launch the Dispatch refuses after exporting its DLPack arrays
+        # (here: an int64 where an int was registered) asks it once, not
+        # again from Python; the general path then exports them itself.
+        from producers import DLPackOnly
+
+        class Counted(DLPackOnly):
+            exports = 0
+            def __dlpack__(self, **kw):
+                Counted.exports += 1
+                return super().__dlpack__(**kw)
+
+        cout, cx = Counted(pydev.device_array(n, np.float32)), Counted(x)
+        for _ in range(2):
+            device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=s)
+        Counted.exports = 0
+        device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=s)
+        assert Counted.exports == 2, Counted.exports  # the fast path: one export each
+        Counted.exports = 0
+        device.launch(kernels.scaled, cout, cx, np.int64(3), grid=1, block=n, stream=s)
+        # the native try's 2, then the general path's 4 (packing, then the
+        # registration's key); no second try from Python (8 before)
+        assert Counted.exports == 2 + 4, Counted.exports
+        s.synchronize()
         before = fast()
         device.launch(kernels.vector_add, out, x, y, grid=np.int32(1), block=(np.int64(n),), stream=s)
         assert fast() == before and fakecuda.launches()[-1].block == (n, 1, 1)
