@@ -718,5 +718,25 @@ def test_pydev_cache_0_writes_nothing(native, host_target, monkeypatch, tmp_path
     assert (out == 31340).all() and _cache.entries() == [] and not (tmp_path / "cache").exists()
 
 
+def test_pydev_mlir_timing_reports_every_pass_of_each_compile(native, tmp_path):
+    # The report comes from the compiling process (warm caches), one per
+    # pipeline run, on standard error; without the variable, none.
+    code = """
+        import pydev, kernels
+        for target in ("sm_90", "host"):
+            assert pydev.compile(kernels.vector_add, "float32[::1], float32[::1], float32[::1]", target=target, stage="llvm")
+    """
+    timed = spawn(code, child_env(PYDEV_MLIR_TIMING="1", PYDEV_CACHE="0"))
+    out, err = timed.communicate()
+    assert timed.returncode == 0, err
+    reports = err.split("Execution time report")[1:]
+    assert len(reports) == 2, err
+    assert "pydev-lower-arrays" in reports[0] and "ConvertGpuOpsToNVVMOps" in reports[0], reports[0]
+    assert "pydev-lower-simt-host" in reports[1], reports[1]
+    quiet = spawn(code, child_env(PYDEV_MLIR_TIMING="0", PYDEV_CACHE="0"))
+    out, err = quiet.communicate()
+    assert quiet.returncode == 0 and "Execution time report" not in err, err
+
+
 # PYDEV_BOUNDSCHECK=1 on cuda compiles device-side checks (it used to warn
 # that it checked on the host only): test_boundscheck_cuda.py.

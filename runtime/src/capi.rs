@@ -193,6 +193,14 @@ pub fn host_target() -> Result<String, String> {
     Ok(format!("{} {} {}", jit.triple.to_string_lossy(), jit.cpu.to_string_lossy(), jit.features.to_string_lossy()))
 }
 
+/// Reports every pass's time on standard error when `pm` is dropped
+/// (`PYDEV_MLIR_TIMING=1`; melior has no wrapper).
+pub fn enable_timing(pm: &melior::pass::PassManager) {
+    // SAFETY: `pm` is a live pass manager; the timing manager this creates is
+    // owned by it and prints its report when the pass manager is destroyed.
+    unsafe { mlir_sys::mlirPassManagerEnableTiming(pm.to_raw()) }
+}
+
 /// Compiles `module` (LLVM dialect) to a relocatable object for this host:
 /// translation to LLVM IR, packed entry points `_mlir_<name>` for `entries`
 /// (`void (void **args)`, as MLIR's ExecutionEngine makes them), LLVM's

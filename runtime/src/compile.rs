@@ -114,6 +114,13 @@ pub fn verify_each() -> bool {
     }
 }
 
+/// `PYDEV_MLIR_TIMING=1`: each pipeline run reports every pass's time on
+/// standard error (as Triton's `MLIR_ENABLE_TIMING` and mlir-opt's
+/// `--mlir-timing`), in the process that compiles, so caches are warm.
+pub fn mlir_timing() -> bool {
+    std::env::var("PYDEV_MLIR_TIMING").is_ok_and(|v| v == "1")
+}
+
 /// Runs the pipeline of `target` on `module` up to `stage` (`pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
 /// context's handler collected in `diagnostics`.
@@ -124,6 +131,9 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
     let (mlir_stage, serialize) = if stage == "ptx" && !each { ("llvm", true) } else { (stage, false) };
     let pm = PassManager::new(context);
     pm.enable_verifier(each);
+    if mlir_timing() {
+        crate::capi::enable_timing(&pm);
+    }
     match target {
         Target::Host => {
             let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
@@ -152,6 +162,9 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
     if serialize {
         let pm = PassManager::new(context);
         pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
+        if mlir_timing() {
+            crate::capi::enable_timing(&pm);
+        }
         pipeline::add_cuda_serialization(&pm)?;
         if pm.run(module).is_err() {
             return failed();
