@@ -756,7 +756,7 @@ def run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream
     for a in arrays:
         if isinstance(a.keep, _arrays.DeviceArray):
             a.keep._last_stream = handle
-    _streams.keep_alive(stream, arrays)
+    _streams.keep_alive(stream, arrays, native)
 
 
 def _launch(f, args, *, grid, block, stream, shared, fast):

@@ -10,21 +10,54 @@ class Stream:
     """A stream of a target. On `cuda` it is a driver stream (handle 0 is
     the legacy default stream) and implements `__cuda_stream__`; on `host`
     launches run at once, so `synchronize()` has nothing left to wait for.
-    Arguments of launches on the stream stay alive until it synchronizes.
-    `device`: the ordinal of the cuda device it belongs to (0 on host);
-    launches on it must run on that device."""
+    Arguments of launches on the stream stay alive until the stream has run
+    those launches (`keep_alive`). `device`: the ordinal of the cuda device
+    it belongs to (0 on host); launches on it must run on that device."""
 
     def __init__(self, target, handle=0, owned=False, device=0):
         self.target = target
         self.handle = int(handle)
         self.device = int(device)
         self._owned = owned
-        self._keep = []
+        self._keep = []  # the arguments of each launch since the last fence
+        self._fences = []  # (fence, the arguments of the launches before it), oldest first
+        self._lock = threading.Lock()
 
     def synchronize(self):
         if self.target == "cuda":
             _native.get().cuda_stream_synchronize(self.handle, self.device)
-        self._keep.clear()
+        with self._lock:
+            self._keep.clear()
+            self._release_fences()
+
+    def _release_fences(self):
+        fences, self._fences = self._fences, []
+        if fences:
+            native = _native.get()
+            for fence, _ in fences:
+                native.cuda_fence_release(fence, self.device)
+
+    def _fence(self, native):
+        """Closes the current generation of kept arguments with a fence and
+        lets go of those of every generation the GPU has passed; with more
+        than MAX_FENCES generations in flight, waits for the oldest (the CPU
+        is then thousands of launches ahead of the GPU)."""
+        with self._lock:
+            # The list is swapped before the fence is recorded: a launch of
+            # another thread that lands in the old list was queued before it.
+            keep, self._keep = self._keep, []
+            self._fences.append((native.cuda_fence(self.handle, self.device), keep))
+            while self._fences:
+                fence = self._fences[0][0]
+                if not native.cuda_fence_done(fence, self.device, wait=len(self._fences) > MAX_FENCES):
+                    break
+                del self._fences[0]
+
+    def __del__(self):
+        try:
+            self._release_fences()
+        except Exception:  # interpreter shutdown: the process lets go of everything
+            pass
 
     @property
     def __cuda_stream__(self):
@@ -69,19 +102,23 @@ def stream_handle(stream):
     return value[1]
 
 
-MAX_PENDING = 1024
+MAX_FENCES = 4
 
 
-def keep_alive(stream, arrays):
-    """The arguments of an asynchronous launch stay alive until `stream`
-    (a pydev.Stream) synchronizes; after MAX_PENDING launches without a
-    synchronize, the stream synchronizes to let them go. (Arguments of
-    launches on foreign streams are kept alive by their owners, as with
-    other CUDA Python libraries.)"""
+def keep_alive(stream, arrays, native):
+    """The arguments of an asynchronous cuda launch on `stream` (a
+    pydev.Stream) stay alive until the stream has run the launch. They are
+    kept in generations of `native.STREAM_GENERATION` launches, each closed
+    by a fence (a CUDA event) when the next one starts; a generation is let
+    go once the GPU has passed its fence (checked as each generation
+    closes), and all of them at a synchronize. So no launch synchronizes
+    the stream, and a launch waits only when MAX_FENCES generations are in
+    flight, for the oldest. (Arguments of launches on foreign streams are
+    kept alive by their owners, as with other CUDA Python libraries.)"""
     if isinstance(stream, Stream) and arrays:
         stream._keep.append(arrays)
-        if len(stream._keep) > MAX_PENDING:
-            stream.synchronize()
+        if len(stream._keep) > native.STREAM_GENERATION:
+            stream._fence(native)
 
 
 # --- devices --------------------------------------------------------------------------------

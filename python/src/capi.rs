@@ -261,7 +261,7 @@ unsafe impl Send for Managed {}
 unsafe impl Sync for Managed {}
 
 /// The tensors one launch exported through exchange APIs, kept on its
-/// pydev.Stream (with the arguments) until the stream synchronizes.
+/// pydev.Stream (with the arguments) until the stream has run the launch.
 #[pyclass(frozen, module = "pydev._pydev")]
 pub struct Exchanged {
     /// Held for their deleters, which run when this is freed.

@@ -43,9 +43,10 @@ pub static FAST_LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// the general path.
 const MAX_ENTRIES: usize = 256;
 
-/// Launches a pydev.Stream keeps the arguments of before the general path
-/// synchronizes it (`pydev._streams.MAX_PENDING`).
-const MAX_PENDING: usize = 1024;
+/// Launches whose arguments a pydev.Stream keeps in one generation: at
+/// this many the general path closes the generation with a fence
+/// (`pydev._streams.keep_alive`, which reads it as `STREAM_GENERATION`).
+pub const STREAM_GENERATION: usize = 256;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum KeyPart {
@@ -511,8 +512,8 @@ impl Dispatch {
             None => (handle.cloned(), None, None),
             Some(s) => {
                 let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
-                if keep.len() >= MAX_PENDING {
-                    return Ok(false); // the general path synchronizes the stream
+                if keep.len() >= STREAM_GENERATION {
+                    return Ok(false); // the general path fences the generation
                 }
                 (Some(s.getattr(intern!(py, "handle"))?), Some(keep), Some(s.getattr(intern!(py, "device"))?))
             }
@@ -612,14 +613,17 @@ impl Dispatch {
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
                 // SAFETY: the descriptors were read from the arguments just
                 // now (DeviceArrays, DLPack exports, CAI dicts of device
-                // memory), which stay alive until the stream synchronizes
-                // (`keep` below) or, on a foreign stream, as its owner keeps
-                // them; the stream handle is the launch's.
+                // memory), which stay alive until the stream has run the
+                // launch (`keep` below) or, on a foreign stream, as its owner
+                // keeps them; the stream handle is the launch's.
                 unsafe { p.get().run(grid, block, shared, ours, &refs, Some(device)) }?;
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
-                if let Some(keep) = keep {
+                if let (Some(s), Some(_)) = (stream, keep) {
+                    // Read again after the launch: another thread may have
+                    // closed the generation (and fenced it) meanwhile.
+                    let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
                     } else {

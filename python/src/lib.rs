@@ -365,7 +365,7 @@ impl CudaProgram {
         let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
         let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
         // SAFETY: pydev._launch packs the descriptors of arrays it keeps
-        // alive on the stream until it synchronizes (`keep_alive`), and the
+        // alive on the stream until it has run the launch (`keep_alive`), and the
         // handle of the launch's stream.
         unsafe { self.run(grid, block, shared, stream, &refs, None) }
     }
@@ -577,6 +577,41 @@ fn cuda_stream_wait(waiter: usize, waited: usize, device: Option<i32>) -> PyResu
     rt(cuda::on_device(device, |d| unsafe { cuda::stream_wait_on(d, waiter, waited) }))
 }
 
+/// A fence on stream `handle` (`cuda::fence`): the event's handle.
+#[pyfunction]
+#[pyo3(signature = (handle, device=None))]
+fn cuda_fence(handle: usize, device: Option<i32>) -> PyResult<usize> {
+    // SAFETY: pydev.Stream passes its own driver handle and device.
+    rt(cuda::on_device(device, |d| unsafe { cuda::fence(d, handle) }))
+}
+
+/// Whether the work before `fence` is done (then the fence is released
+/// and must not be used again); `wait`: until it is, Ctrl-C raising
+/// KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (fence, device, wait=false))]
+fn cuda_fence_done(py: Python<'_>, fence: usize, device: i32, wait: bool) -> PyResult<bool> {
+    loop {
+        let budget = std::time::Duration::from_millis(if wait { 20 } else { 0 });
+        // SAFETY: pydev.Stream passes fences of `cuda_fence` it has not released.
+        if rt(py.detach(|| cuda::on_device(Some(device), |_| unsafe { cuda::fence_poll(fence, budget) })))? {
+            cuda::release_event(device, fence);
+            return Ok(true);
+        }
+        if !wait {
+            return Ok(false);
+        }
+        py.check_signals()?;
+    }
+}
+
+/// Gives back a fence whose stream no longer needs it (a synchronized or
+/// collected pydev.Stream).
+#[pyfunction]
+fn cuda_fence_release(fence: usize, device: i32) {
+    cuda::release_event(device, fence);
+}
+
 #[pyfunction]
 #[pyo3(signature = (device=None))]
 fn cuda_synchronize(py: Python<'_>, device: Option<i32>) -> PyResult<()> {
@@ -685,6 +720,10 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cuda_stream_create, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_stream_synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_stream_wait, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_fence, m)?)?;
+    m.add("STREAM_GENERATION", dispatch::STREAM_GENERATION)?;
+    m.add_function(wrap_pyfunction!(cuda_fence_done, m)?)?;
+    m.add_function(wrap_pyfunction!(cuda_fence_release, m)?)?;
     m.add_function(wrap_pyfunction!(cuda_synchronize, m)?)?;
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_capsule, m)?)?;

@@ -105,6 +105,19 @@ class FakeDriver(types.ModuleType):
     def cuda_synchronize(self, device=None):
         self.calls.append(("sync-all",))
 
+    # pydev.Stream's fences (its work is done at once here).
+    STREAM_GENERATION = 256
+
+    def cuda_fence(self, h, device=None):
+        self.calls.append(("fence", h))
+        return len(self.calls)
+
+    def cuda_fence_done(self, fence, device, wait=False):
+        return True
+
+    def cuda_fence_release(self, fence, device):
+        pass
+
     def of(self, kind):
         return [c for c in self.calls if c[0] == kind]
 

@@ -197,6 +197,66 @@ def test_to_device_keeps_fortran_order_and_strided_views_compact(run):
     """)
 
 
+def test_a_stream_lets_go_of_arguments_the_gpu_has_run_without_synchronizing(run):
+    # Arguments are kept in generations closed by fences (events); a
+    # generation the GPU has passed is let go at the next fence, so a
+    # program that never synchronizes holds at most a few generations, and
+    # no launch synchronizes the stream.
+    run("""
+        import weakref, time, ctypes
+        from pydev import _streams
+        gen, fences = _native.get().STREAM_GENERATION, _streams.MAX_FENCES
+        s = pydev.create_stream()
+        n = 64
+        x, y = pydev.to_device(rng.random(n, dtype=np.float32)), pydev.to_device(rng.random(n, dtype=np.float32))
+        refs = []
+        def launch(count):
+            for _ in range(count):
+                out = pydev.device_array(n, np.float32)
+                refs.append(weakref.ref(out))
+                device.launch(kernels.saxpy, 1.5, x, y, out, grid=1, block=n, stream=s)
+        def alive():
+            gc.collect()
+            return [r() is not None for r in refs]
+        syncs = lambda: fakecuda.calls("cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize")
+
+        # An idle GPU: each fence is passed when the next generation closes.
+        fakecuda.reset_calls()
+        launch(3 * (gen + 1) + 7)
+        assert fast() > 3 * gen, pydev.stats()  # the fast path keeps arguments too
+        a = alive()
+        assert a == [False] * (3 * (gen + 1)) + [True] * 7, (a.count(True), a.index(True))
+        assert len(s._keep) == 7 and s._fences == []
+        assert set(syncs().values()) == {0}, syncs()
+        assert fakecuda.calls("cuEventRecord", "cuEventCreate") == {"cuEventRecord": 3, "cuEventCreate": 1}  # one pooled event
+
+        # A busy GPU: generations stay until their fence is passed; with
+        # more than MAX_FENCES in flight a launch waits for the oldest only.
+        s.synchronize()
+        refs.clear()
+        fakecuda.LIB.fakecuda_busy.argtypes = [ctypes.c_double]
+        t0 = time.perf_counter()
+        fakecuda.LIB.fakecuda_busy(0.5)
+        launch(fences * (gen + 1))
+        assert time.perf_counter() - t0 < 0.4 and len(s._fences) == fences and all(alive())
+        launch(gen + 1)
+        assert time.perf_counter() - t0 >= 0.45  # waited for the oldest fence
+        assert s._fences == [] and len(s._keep) == 0 and not any(alive())
+        assert set(syncs().values()) == {0}, syncs()
+
+        # synchronize lets go of everything and gives the fences back.
+        fakecuda.LIB.fakecuda_busy(0.3)
+        launch(2 * (gen + 1) + 3)
+        assert len(s._fences) == 2
+        s.synchronize()
+        assert s._fences == [] and s._keep == [] and not any(alive())
+        created = fakecuda.calls("cuEventCreate")["cuEventCreate"]
+        fakecuda.LIB.fakecuda_busy(0.0)
+        launch(4 * (gen + 1))
+        assert fakecuda.calls("cuEventCreate")["cuEventCreate"] == created  # pooled, reused
+    """)
+
+
 def test_second_launch_takes_the_fast_path_with_its_own_arguments(run):
     run("""
         n = 256

@@ -411,8 +411,9 @@ def fake_env(fake_driver, tmp_path):
 
 def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     """A stream whose work never ends (the fake driver keeps it busy):
-    Stream.synchronize(), copy_to_host() and to_device() poll the driver
-    and raise KeyboardInterrupt on SIGINT; once the work is done all work."""
+    Stream.synchronize(), copy_to_host(), to_device() and a launch waiting
+    for a pydev.Stream's oldest fence poll the driver and raise
+    KeyboardInterrupt on SIGINT; once the work is done all work."""
     code = PRELUDE + textwrap.dedent("""
     s = pydev.create_stream()
     x = pydev.to_device(rng.random(100, dtype=np.float32))
@@ -438,6 +439,15 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
         print("to_device returned")
     except KeyboardInterrupt:
         print("KeyboardInterrupt in to_device", flush=True)
+    from pydev import _streams
+    launches = (_streams.MAX_FENCES + 1) * (_native.get().STREAM_GENERATION + 1)  # the last waits for a fence
+    print("ready", flush=True)
+    try:
+        for _ in range(launches):
+            device.launch(kernels.saxpy, 2.0, x, x, out, grid=1, block=100, stream=s)
+        print("launches returned")
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt in a launch waiting for a fence", flush=True)
     fakecuda.LIB.fakecuda_busy(0.0)
     s.synchronize()
     assert out.copy_to_host().shape == (100,)
@@ -450,7 +460,7 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     p = spawn(code, env)
     try:
         lines = []
-        for _ in range(3):
+        for _ in range(4):
             while True:
                 line = p.stdout.readline()
                 assert line, f"{''.join(lines)}\n{p.stderr.read()}"
@@ -467,6 +477,7 @@ def test_ctrl_c_during_a_cuda_synchronize(fake_driver, tmp_path):
     assert p.returncode == 0, f"{out}\n{err}"
     assert "KeyboardInterrupt in synchronize" in out and "KeyboardInterrupt in copy_to_host" in out, out
     assert "KeyboardInterrupt in to_device" in out and "usable afterwards" in out, out
+    assert "KeyboardInterrupt in a launch waiting for a fence" in out, out
 
 
 def test_the_exchange_api_table_must_be_a_capsule(run):

@@ -649,30 +649,91 @@ pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
 pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(), String> {
     usable()?;
     crate::cuda_check::waits(waiter, waited);
-    // An event of the current context from the pool (created once): a
-    // wait uses the event's state when it is enqueued, so the event can be
-    // recorded again for the next wait once this one is queued. Two calls a
-    // wait (record, wait) instead of four (create, record, wait, destroy).
-    let pooled = {
-        let mut pool = EVENTS.lock().unwrap_or_else(|p| p.into_inner());
-        pool.iter().position(|(d, _)| *d == dev).map(|i| pool.swap_remove(i).1)
-    };
-    let event = match pooled {
-        Some(e) => e as sys::CUevent,
-        None => result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string())?,
-    };
+    // An event of the current context from the pool: a wait uses the
+    // event's state when it is enqueued, so the event can be recorded again
+    // for the next wait once this one is queued. Two calls a wait (record,
+    // wait) instead of four (create, record, wait, destroy).
+    let event = pooled_event(dev)?;
     // SAFETY: live event and stream handles.
     let r = unsafe {
         result::event::record(event, waited as sys::CUstream)
             .map_err(|e| e.to_string())
             .and_then(|()| check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait"))
     };
-    EVENTS.lock().unwrap_or_else(|p| p.into_inner()).push((dev, event as usize));
+    release_event(dev, event as usize);
     r
 }
 
-/// Events for [`stream_wait`], with their device, while no wait uses them.
+/// Events of the current contexts, with their device, while no stream
+/// wait or fence uses them (made once, then reused).
 static EVENTS: Mutex<Vec<(i32, usize)>> = Mutex::new(Vec::new());
+
+/// An event of device `dev` (current) from [`EVENTS`], or a new one.
+fn pooled_event(dev: i32) -> Result<sys::CUevent, String> {
+    let pooled = {
+        let mut pool = EVENTS.lock().unwrap_or_else(|p| p.into_inner());
+        pool.iter().position(|(d, _)| *d == dev).map(|i| pool.swap_remove(i).1)
+    };
+    match pooled {
+        Some(e) => Ok(e as sys::CUevent),
+        None => result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string()),
+    }
+}
+
+/// Gives an event of device `dev` back to [`EVENTS`]. Recording it again
+/// while the work of its last record is pending is allowed: a record
+/// captures the stream's work at the time it is called.
+pub fn release_event(dev: i32, event: usize) {
+    EVENTS.lock().unwrap_or_else(|p| p.into_inner()).push((dev, event));
+}
+
+/// A fence on `stream`: an event recorded after the work queued on it so
+/// far, for [`fence_poll`] (a pydev.Stream lets go of the arguments of the
+/// launches before a fence once it is passed).
+///
+/// # Safety
+/// `stream` is 0, 1, 2 or a live stream handle of device `dev`'s context,
+/// which is current.
+pub unsafe fn fence(dev: i32, stream: usize) -> Result<usize, String> {
+    usable()?;
+    let event = pooled_event(dev)?;
+    // SAFETY: a live event; the stream as the caller promises.
+    match unsafe { result::event::record(event, stream as sys::CUstream) } {
+        Ok(()) => Ok(event as usize),
+        Err(e) => {
+            release_event(dev, event as usize);
+            Err(e.to_string())
+        }
+    }
+}
+
+/// Waits at most about `budget` (zero: one query) for the work before
+/// fence `event`: whether it is done. Polls `cuEventQuery` as
+/// [`stream_poll`] polls its stream, so a caller can check for Ctrl-C.
+///
+/// # Safety
+/// `event` is a fence of [`fence`] not yet released.
+pub unsafe fn fence_poll(event: usize, budget: Duration) -> Result<bool, String> {
+    let start = Instant::now();
+    let mut pause = Duration::from_micros(10);
+    loop {
+        // SAFETY: a live event, as the caller promises.
+        let r = unsafe { sys::cuEventQuery(event as sys::CUevent) };
+        if r != sys::CUresult::CUDA_ERROR_NOT_READY {
+            return check(r, "fence query").map(|()| true);
+        }
+        let waited = start.elapsed();
+        if waited >= budget {
+            return Ok(false);
+        }
+        if waited < Duration::from_micros(200) {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_micros(100));
+        }
+    }
+}
 
 pub fn synchronize() -> Result<(), String> {
     context()?;

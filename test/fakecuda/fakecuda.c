@@ -118,7 +118,7 @@ static int device_count(void) {
 }
 
 /* --- call counters: one per entry point --- */
-#define FAKECUDA_CALLS(X) X(cuLaunchKernel) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord) X(cuEventDestroy_v2) \
+#define FAKECUDA_CALLS(X) X(cuLaunchKernel) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord) X(cuEventDestroy_v2) X(cuEventQuery) X(cuEventSynchronize) \
     X(cuPointerGetAttribute) X(cuPointerGetAttributes) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) \
     X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuDevicePrimaryCtxRetain) X(cuStreamQuery) X(cuStreamSynchronize) \
     X(cuStreamCreate) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) X(cuModuleLoadDataEx) \
@@ -719,12 +719,37 @@ CUresult cuStreamQuery(void *stream) {
     return now() < busy_until ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
 }
 /* An event remembers the stream it was recorded on, so the stream waits
- * the test sees name both streams. */
-CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; COUNT(cuEventCreate); *event = calloc(1, sizeof(uint64_t)); return CUDA_SUCCESS; }
-CUresult cuEventRecord(void *event, void *stream) { COUNT(cuEventRecord); *(uint64_t *)event = (uint64_t)(uintptr_t)stream; return CUDA_SUCCESS; }
+ * the test sees name both streams, and when the work queued before it
+ * ends (the end of fakecuda_busy's simulated work at the record). */
+struct event {
+    uint64_t stream; /* first: stream waits read it */
+    double done_at;
+};
+CUresult cuEventCreate(void **event, unsigned flags) { (void)flags; COUNT(cuEventCreate); *event = calloc(1, sizeof(struct event)); return CUDA_SUCCESS; }
+CUresult cuEventRecord(void *event, void *stream) {
+    COUNT(cuEventRecord);
+    struct event *e = event;
+    e->stream = (uint64_t)(uintptr_t)stream;
+    e->done_at = busy_until;
+    return CUDA_SUCCESS;
+}
 CUresult cuEventDestroy_v2(void *event) { COUNT(cuEventDestroy_v2); free(event); return CUDA_SUCCESS; }
-/* What bench/gpu.py times with (kernels do not run here: 1 ms between any two events). */
-CUresult cuEventSynchronize(void *event) { (void)event; return wait_streams(); }
+CUresult cuEventQuery(void *event) {
+    COUNT(cuEventQuery);
+    if (sticky)
+        return sticky;
+    return now() < ((struct event *)event)->done_at ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+/* What bench/gpu.py times with (kernels do not run here: 1 ms between any
+ * two events); a fence wait waits for the work before the event only. */
+CUresult cuEventSynchronize(void *event) {
+    COUNT(cuEventSynchronize);
+    while (now() < ((struct event *)event)->done_at && !sticky) {
+        struct timespec t = {0, 1000000};
+        nanosleep(&t, NULL);
+    }
+    return sticky;
+}
 CUresult cuEventElapsedTime(float *ms, void *start, void *end) { (void)start; (void)end; *ms = 1.0f; return CUDA_SUCCESS; }
 CUresult cuMemcpyDtoDAsync_v2(uint64_t dst, uint64_t src, size_t n, void *stream) {
     (void)stream;
