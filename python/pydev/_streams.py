@@ -37,11 +37,12 @@ class Stream:
             for fence, _ in fences:
                 native.cuda_fence_release(fence, self.device)
 
-    def _fence(self, native):
+    def _fence(self):
         """Closes the current generation of kept arguments with a fence and
         lets go of those of every generation the GPU has passed; with more
         than MAX_FENCES generations in flight, waits for the oldest (the CPU
         is then thousands of launches ahead of the GPU)."""
+        native = _native.get()
         with self._lock:
             # The list is swapped before the fence is recorded: a launch of
             # another thread that lands in the old list was queued before it.
@@ -118,7 +119,7 @@ def keep_alive(stream, arrays, native):
     if isinstance(stream, Stream) and arrays:
         stream._keep.append(arrays)
         if len(stream._keep) > native.STREAM_GENERATION:
-            stream._fence(native)
+            stream._fence()
 
 
 # --- devices --------------------------------------------------------------------------------

@@ -43,9 +43,9 @@ pub static FAST_LAUNCHES: AtomicU64 = AtomicU64::new(0);
 /// the general path.
 const MAX_ENTRIES: usize = 256;
 
-/// Launches whose arguments a pydev.Stream keeps in one generation: at
-/// this many the general path closes the generation with a fence
-/// (`pydev._streams.keep_alive`, which reads it as `STREAM_GENERATION`).
+/// Launches whose arguments a pydev.Stream keeps in one generation: past
+/// this many a launch closes it with a fence (`Stream._fence`; the general
+/// path's `pydev._streams.keep_alive` reads it as `STREAM_GENERATION`).
 pub const STREAM_GENERATION: usize = 256;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -495,8 +495,8 @@ impl Dispatch {
     }
 
     /// Launches `args` if their types were registered: on cuda on `stream`
-    /// (a pydev.Stream, which keeps the arguments alive until it
-    /// synchronizes) or on the stream `handle` of a foreign stream object
+    /// (a pydev.Stream, which keeps the arguments alive until it has run
+    /// the launch) or on the stream `handle` of a foreign stream object
     /// (whose owner keeps them alive), else on the host. False
     /// sends the launch to the general path (unregistered types, a changed
     /// module constant, an int outside int32, an array last used on another
@@ -508,15 +508,9 @@ impl Dispatch {
     fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         let py = args.py();
         let (Some(grid), Some(block)) = (dim3(grid), dim3(block)) else { return Ok(false) };
-        let (handle, keep, stream_device) = match stream {
-            None => (handle.cloned(), None, None),
-            Some(s) => {
-                let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
-                if keep.len() >= STREAM_GENERATION {
-                    return Ok(false); // the general path fences the generation
-                }
-                (Some(s.getattr(intern!(py, "handle"))?), Some(keep), Some(s.getattr(intern!(py, "device"))?))
-            }
+        let (handle, stream_device) = match stream {
+            None => (handle.cloned(), None),
+            Some(s) => (Some(s.getattr(intern!(py, "handle"))?), Some(s.getattr(intern!(py, "device"))?)),
         };
         let cuda = handle.as_ref().map(|h| h.extract::<usize>()).transpose()?;
         // The launch's device: that of the thread's current context (one
@@ -589,8 +583,8 @@ impl Dispatch {
             };
             (program, packed)
         };
-        match (program, handle, keep) {
-            (Program::Cuda(p), Some(handle), keep) => {
+        match (program, handle) {
+            (Program::Cuda(p), Some(handle)) => {
                 let ours = cuda.unwrap_or(0);
                 let same = |s: &usize| *s == if ours == 0 { 1 } else { ours };
                 // As the general path: the launch's stream waits for the
@@ -620,18 +614,21 @@ impl Dispatch {
                 for a in &device_arrays {
                     a.setattr(last_stream, &handle)?;
                 }
-                if let (Some(s), Some(_)) = (stream, keep) {
-                    // Read again after the launch: another thread may have
-                    // closed the generation (and fenced it) meanwhile.
+                if let Some(s) = stream {
+                    // Read after the launch: another thread may have closed
+                    // the generation (and fenced it) meanwhile.
                     let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
                     } else {
                         keep.append((args, PyTuple::new(py, capsules)?, Py::new(py, capi::Exchanged::new(exchanged))?))?;
                     }
+                    if keep.len() > STREAM_GENERATION {
+                        s.call_method0(intern!(py, "_fence"))?;
+                    }
                 }
             }
-            (Program::Host(p), None, _) => {
+            (Program::Host(p), None) => {
                 let bytes = packed.iter().map(|b| b.bytes().to_vec()).collect();
                 // SAFETY: the descriptors of host arrays were read from
                 // their buffer exports, held (`held`) until the launch
