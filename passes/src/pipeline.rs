@@ -131,18 +131,57 @@ impl CudaOptions {
     }
 }
 
+/// A part of a pipeline, for a caller that keeps pass managers across runs
+/// (the runtime, `compile::PipelineContext`). Upstream's
+/// convert-math-to-funcs keeps the helper functions it made (`funcImpls`)
+/// across runs, and a second run would call those of a module already
+/// destroyed; so it is a part of its own, for a pass manager made afresh
+/// each time. Every other pass of both pipelines keeps no state between
+/// runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The whole pipeline (pydev-opt, pydevc).
+    All,
+    /// The passes before convert-math-to-funcs.
+    Before,
+    /// convert-math-to-funcs alone.
+    MathToFuncs,
+    /// The passes after it.
+    After,
+}
+
+impl Part {
+    fn has(self, part: Part) -> bool {
+        self == Part::All || self == part
+    }
+}
+
+/// Integer `**` (math.ipowi) becomes a helper function (on cuda,
+/// outlining then moves it into the gpu.module with the rest).
+const MATH_TO_FUNCS: &str = "convert-math-to-funcs{convert-ctlz=false}";
+
 /// Appends the passes of the cuda pipeline up to and including `last_stage`.
 pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), String> {
+    add_cuda_part(pm, options, last_stage, Part::All)
+}
+
+/// Appends `part` of the cuda pipeline up to and including `last_stage`.
+pub fn add_cuda_part(pm: &PassManager, options: &CudaOptions, last_stage: &str, part: Part) -> Result<(), String> {
     let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
-    if stage >= 1 {
+    if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
-        // Integer `**` (math.ipowi) becomes a helper function, which
-        // outlining then moves into the gpu.module with the rest.
-        add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
+    }
+    if stage >= 1 && part.has(Part::MathToFuncs) {
+        add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
+    }
+    if !part.has(Part::After) {
+        return Ok(());
+    }
+    if stage >= 1 {
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
@@ -242,15 +281,22 @@ pub const HOST_STAGES: &[&str] = &["pydev", "pydev-opt", "llvm"];
 
 /// Appends the passes of the host pipeline up to and including `last_stage`.
 pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Result<(), String> {
+    add_host_part(pm, options, last_stage, Part::All)
+}
+
+/// Appends `part` of the host pipeline up to and including `last_stage`.
+pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, part: Part) -> Result<(), String> {
     let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}' of the host pipeline (known: {})", HOST_STAGES.join(", ")))?;
-    if stage >= 1 {
+    if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
         pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
-        add_pipeline(pm.as_operation_pass_manager(), "convert-math-to-funcs{convert-ctlz=false}")?;
     }
-    if stage >= 2 {
+    if stage >= 1 && part.has(Part::MathToFuncs) {
+        add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
+    }
+    if stage >= 2 && part.has(Part::After) {
         let arrays = if options.boundscheck { "pydev-lower-arrays{target=host boundscheck=1}" } else { "pydev-lower-arrays{target=host}" };
         for pass in ["pydev-lower-simt-host", arrays, "pydev-lower-atomics{target=host}", "pydev-lower-aggregates", "pydev-check-lowered"] {
             pm.add_pass(create_pass(pass)?);

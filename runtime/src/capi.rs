@@ -193,6 +193,20 @@ pub fn host_target() -> Result<String, String> {
     Ok(format!("{} {} {}", jit.triple.to_string_lossy(), jit.cpu.to_string_lossy(), jit.features.to_string_lossy()))
 }
 
+/// `pm` without the borrow of its context, to be kept beside that context
+/// across compiles (`compile::PipelineContext`).
+///
+/// # Safety
+/// The caller drops the result before the context `pm` was made in, and
+/// runs it only on modules of that context.
+pub unsafe fn unbind_pass_manager(pm: melior::pass::PassManager<'_>) -> melior::pass::PassManager<'static> {
+    let raw = pm.to_raw();
+    std::mem::forget(pm);
+    // SAFETY: `raw` is the pass manager just released from `pm` (so it is
+    // owned exactly once); the caller keeps it within its context's life.
+    unsafe { melior::pass::PassManager::from_raw(raw) }
+}
+
 /// Reports every pass's time on standard error when `pm` is dropped
 /// (`PYDEV_MLIR_TIMING=1`; melior has no wrapper).
 pub fn enable_timing(pm: &melior::pass::PassManager) {

@@ -7,7 +7,7 @@ use melior::{
     Context,
 };
 use pydev_frontend_python::FreeNames;
-use pydev_passes::pipeline::{self, CudaOptions, HostOptions};
+use pydev_passes::pipeline::{self, CudaOptions, HostOptions, Part};
 use std::{cell::RefCell, rc::Rc};
 
 /// Where compiled code runs.
@@ -76,7 +76,7 @@ pub struct Source<'a> {
 /// Runs the frontend and the pipeline of `target` up to `stage` (`pydev`,
 /// `pydev-opt`, `llvm`; `llvm-ir` and `ptx` for cuda, `llvm-ir` for host) in
 /// `context`, returning the module. Errors are rendered diagnostics.
-fn lower<'c>(context: &'c Context, src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<Module<'c>, String> {
+fn lower<'c>(context: &'c PipelineContext, src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<Module<'c>, String> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -123,22 +123,17 @@ pub fn mlir_timing() -> bool {
 
 /// Runs the pipeline of `target` on `module` up to `stage` (`pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`); on failure, the diagnostics that the
-/// context's handler collected in `diagnostics`.
-fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
+/// context's handler collected in `diagnostics`. The pass managers are the
+/// context's (`PipelineContext::run_kept`) but for convert-math-to-funcs'
+/// (`pipeline::Part`), and all of them made now under `PYDEV_MLIR_TIMING=1`
+/// (a pass manager prints its report when it is dropped).
+fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
     let stage = if stage == "llvm-ir" || stage == "nvvm-ir" { "llvm" } else { stage };
     let each = options.verify_each;
     // Without verification after each pass, the module is verified before it is serialized.
     let (mlir_stage, serialize) = if stage == "ptx" && !each { ("llvm", true) } else { (stage, false) };
-    let pm = PassManager::new(context);
-    pm.enable_verifier(each);
-    if mlir_timing() {
-        crate::capi::enable_timing(&pm);
-    }
-    match target {
-        Target::Host => {
-            let host = HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck };
-            pipeline::add_host(&pm, &host, mlir_stage)?
-        }
+    let cuda = match target {
+        Target::Host => None,
         Target::Cuda(chip) => {
             let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
             cuda.fast_math = options.fast_math;
@@ -146,27 +141,57 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
-            pipeline::add_cuda(&pm, &cuda, mlir_stage)?
+            Some(cuda)
         }
-    }
+    };
+    let build = |pm: &PassManager, part: Part| {
+        pm.enable_verifier(each);
+        match &cuda {
+            None => pipeline::add_host_part(pm, &HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck }, mlir_stage, part),
+            Some(cuda) => pipeline::add_cuda_part(pm, cuda, mlir_stage, part),
+        }
+    };
+    let fresh = |module: &mut Module, part: Part, timed: bool| -> Result<bool, String> {
+        let pm = PassManager::new(context);
+        if timed {
+            crate::capi::enable_timing(&pm);
+        }
+        build(&pm, part)?;
+        Ok(pm.run(module).is_ok())
+    };
     let failed = || {
         let d = diagnostics.borrow();
         Err(if d.is_empty() { "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned() } else { d.join("\n") })
     };
-    if pm.run(module).is_err() {
+    let timed = mlir_timing();
+    let ran = if timed {
+        fresh(module, Part::All, true)?
+    } else {
+        let key = format!("{target:?} {mlir_stage} {options:?}");
+        context.run_kept(&format!("{key} before"), module, |pm| build(pm, Part::Before))?
+            && fresh(module, Part::MathToFuncs, false)?
+            && context.run_kept(&format!("{key} after"), module, |pm| build(pm, Part::After))?
+    };
+    if !ran {
         return failed();
     }
     if !each && !module.as_operation().verify() {
         return failed();
     }
     if serialize {
-        let pm = PassManager::new(context);
-        pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
-        if mlir_timing() {
+        let add = |pm: &PassManager| {
+            pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
+            pipeline::add_cuda_serialization(pm)
+        };
+        let ran = if timed {
+            let pm = PassManager::new(context);
             crate::capi::enable_timing(&pm);
-        }
-        pipeline::add_cuda_serialization(&pm)?;
-        if pm.run(module).is_err() {
+            add(&pm)?;
+            pm.run(module).is_ok()
+        } else {
+            context.run_kept("serialize", module, add)?
+        };
+        if !ran {
             return failed();
         }
     }
@@ -177,10 +202,24 @@ fn run_pipeline(context: &Context, module: &mut Module, target: &Target, stage: 
 /// types, attributes and locations accumulate, so reuse is bounded.
 const CONTEXT_USES: u32 = 64;
 
+/// Pass managers one context keeps: two per pipeline (target, stage and
+/// options) a process uses, of which there are few, and the serializer's.
+const PIPELINES_KEPT: usize = 16;
+
+/// A thread's pipeline context between compiles.
+struct Slot {
+    /// The pass managers built in `context`, by key, the most recently used
+    /// last. Declared first: dropped before the context.
+    pipelines: RefCell<Vec<(String, PassManager<'static>)>>,
+    context: Context,
+    /// Compiles it served.
+    uses: u32,
+    /// The process that made it.
+    pid: u32,
+}
+
 thread_local! {
-    /// This thread's pipeline context between compiles, how many it served,
-    /// and the process that made it.
-    static CONTEXT: RefCell<Option<(Context, u32, u32)>> = const { RefCell::new(None) };
+    static CONTEXT: RefCell<Option<Slot>> = const { RefCell::new(None) };
 }
 
 /// A pipeline context for one compile. Making one (every dialect loaded)
@@ -192,21 +231,61 @@ thread_local! {
 /// process forked after a compile does not reuse its parent's context (its
 /// locks may have been held by another of the parent's threads at the
 /// fork): the child forgets it and makes its own.
-pub(crate) struct PipelineContext(Option<(Context, u32, u32)>);
+///
+/// The context also keeps the pass managers it built, so that a pipeline
+/// is parsed and its passes initialized (the canonicalizer's pattern set,
+/// for one) once per context rather than once per compile. pydev's passes
+/// keep no state between runs, nor do the upstream ones of the pipelines
+/// but convert-math-to-funcs, which runs in a pass manager of its own made
+/// for each compile (`pipeline::Part`).
+pub(crate) struct PipelineContext(Option<Slot>);
 
 impl std::ops::Deref for PipelineContext {
     type Target = Context;
     fn deref(&self) -> &Context {
-        &self.0.as_ref().expect("a context until dropped").0
+        &self.0.as_ref().expect("a context until dropped").context
+    }
+}
+
+impl PipelineContext {
+    /// Runs the pass manager this context keeps under `key` on `module`, or
+    /// one that `build` fills now (then kept); whether it succeeded (the
+    /// diagnostics are the context's).
+    fn run_kept(&self, key: &str, module: &mut Module, build: impl FnOnce(&PassManager) -> Result<(), String>) -> Result<bool, String> {
+        let slot = self.0.as_ref().expect("a context until dropped");
+        // Taken out while it runs: no borrow of the list is held meanwhile.
+        let kept = {
+            let mut pipelines = slot.pipelines.borrow_mut();
+            pipelines.iter().position(|(k, _)| k == key).map(|i| pipelines.remove(i).1)
+        };
+        let pm = match kept {
+            Some(pm) => pm,
+            None => {
+                let pm = PassManager::new(&slot.context);
+                build(&pm)?;
+                // SAFETY: the pass manager is kept in `slot.pipelines`, which
+                // is dropped before `slot.context` (field order), and runs
+                // only on modules of this context (those of the compile that
+                // holds this PipelineContext).
+                unsafe { crate::capi::unbind_pass_manager(pm) }
+            }
+        };
+        let ok = pm.run(module).is_ok();
+        let mut pipelines = slot.pipelines.borrow_mut();
+        if pipelines.len() == PIPELINES_KEPT {
+            pipelines.remove(0);
+        }
+        pipelines.push((key.to_owned(), pm));
+        Ok(ok)
     }
 }
 
 impl Drop for PipelineContext {
     fn drop(&mut self) {
-        if let Some((context, uses, pid)) = self.0.take() {
-            if uses < CONTEXT_USES && !std::thread::panicking() {
+        if let Some(slot) = self.0.take() {
+            if slot.uses < CONTEXT_USES && !std::thread::panicking() {
                 // A thread that is exiting has no slot left: the context is dropped.
-                let _ = CONTEXT.try_with(|slot| *slot.borrow_mut() = Some((context, uses, pid)));
+                let _ = CONTEXT.try_with(|kept| *kept.borrow_mut() = Some(slot));
             }
         }
     }
@@ -219,18 +298,19 @@ pub static CONTEXTS_MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::Atom
 pub(crate) fn context() -> PipelineContext {
     pydev_passes::register_pipeline_passes();
     let pid = std::process::id();
-    let reused = match CONTEXT.try_with(|slot| slot.borrow_mut().take()).ok().flatten() {
-        Some((context, _, made_by)) if made_by != pid => {
-            std::mem::forget(context); // the parent's, across fork(): see PipelineContext
+    let reused = match CONTEXT.try_with(|kept| kept.borrow_mut().take()).ok().flatten() {
+        Some(slot) if slot.pid != pid => {
+            std::mem::forget(slot); // the parent's, across fork(): see PipelineContext
             None
         }
         other => other,
     };
-    let (context, uses, _) = reused.unwrap_or_else(|| {
+    let mut slot = reused.unwrap_or_else(|| {
         CONTEXTS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        (pydev_dialect::new_pipeline_context(), 0, pid)
+        Slot { pipelines: RefCell::new(Vec::new()), context: pydev_dialect::new_pipeline_context(), uses: 0, pid }
     });
-    PipelineContext(Some((context, uses + 1, pid)))
+    slot.uses += 1;
+    PipelineContext(Some(slot))
 }
 
 /// The text of `stage` for `src` compiled for `target`.

@@ -540,3 +540,44 @@ fn verifying_once_compiles_what_verifying_after_each_pass_does() {
     let e = compile_stage(&bad, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions { verify_each: false, ..CompileOptions::default() }).expect_err("one argument short");
     assert!(e.contains("block_sum"), "{e}");
 }
+
+#[test]
+fn a_kept_pass_manager_compiles_as_a_fresh_one() {
+    // A context keeps the pass managers it built, by pipeline, part and
+    // options (compile::PipelineContext): each variant compiled again after
+    // the others gives the text it gave first, options that change the
+    // pipeline never share one, and another thread (its own context and
+    // pass managers) agrees. python_ints has integer `**` (math.ipowi), whose
+    // helper convert-math-to-funcs makes: that pass keeps the helpers of its
+    // last run, so it runs in a pass manager made for each compile; a kept
+    // one would call the helper of a module already destroyed here.
+    use crate::compile::{compile_stage, Target};
+    const RATIO: &str = "import cuda.device as device\n\n@device.kernel\ndef ratio(out, a, b):\n    i = device.tid(1)\n    if i < out.size:\n        out[i] = a[i] / b[i]\n";
+    fn all() -> Vec<String> {
+        let free = FreeNames::new();
+        let ratio = Source { file_name: "ratio.py", text: RATIO, function: "ratio", signature: "float32[::1], readonly float32[::1], readonly float32[::1]", free: &free, program: None };
+        let ints = Source { file_name: "kernels.py", text: KERNELS, function: "python_ints", signature: "int32[:, ::1], readonly int32[::1], readonly int32[::1]", free: &free, program: None };
+        let base = CompileOptions::default;
+        let cuda = Target::Cuda("sm_90".into());
+        let variants = [
+            (&ratio, &cuda, "ptx", base()),
+            (&ratio, &cuda, "ptx", CompileOptions { fast_math: true, ..base() }),
+            (&ratio, &cuda, "ptx", CompileOptions { opt_level: 0, ..base() }),
+            (&ratio, &cuda, "llvm", base()),
+            (&ratio, &cuda, "pydev-opt", base()),
+            (&ints, &cuda, "ptx", base()),
+            (&ints, &Target::Host, "llvm", base()),
+            (&ints, &cuda, "ptx", base()),
+            (&ints, &Target::Host, "llvm", base()),
+        ];
+        variants.iter().map(|(src, target, stage, o)| compile_stage(src, target, stage, o).unwrap_or_else(|e| panic!("{e}"))).collect()
+    }
+    let first = all();
+    assert!(first[0].contains("div.rn.f32"), "{}", first[0]);
+    assert!(!first[1].contains("div.rn.f32"), "fast math: {}", first[1]);
+    assert_ne!(first[0], first[2], "opt-level 0");
+    assert!(first[6].contains("ipowi"), "the helper: {}", first[6]);
+    assert_eq!((&first[7], &first[8]), (&first[5], &first[6]), "python_ints compiled again");
+    assert_eq!(all(), first);
+    assert_eq!(std::thread::spawn(all).join().expect("the other thread's compiles"), first);
+}
