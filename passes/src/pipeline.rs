@@ -32,11 +32,12 @@
 //! |             | convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm, |
 //! |             | convert-to-llvm, reconcile-unrealized-casts                    |
 //!
-//! The runtime (`pydev-runtime`) JIT-compiles the `llvm` stage with MLIR's
-//! ExecutionEngine at the requested LLVM optimisation level.
+//! The runtime (`pydev-runtime`) compiles the `llvm` stage to an object with
+//! LLVM's `default<O{opt-level}>` and links it into its ORC JIT.
 //!
 //! pydev-opt (`--pydev-pipeline=cuda{...}`, `host{...}`), pydevc and the JIT
-//! all build them here.
+//! all build them here; the runtime builds them in three parts ([`Part`]) so
+//! that it can keep the pass managers of the stateless ones.
 
 use crate::{add_pipeline, create_pass};
 use melior::pass::PassManager;
