@@ -47,7 +47,12 @@ class Stream:
             # The list is swapped before the fence is recorded: a launch of
             # another thread that lands in the old list was queued before it.
             keep, self._keep = self._keep, []
-            self._fences.append((native.cuda_fence(self.handle, self.device), keep))
+            try:
+                fence = native.cuda_fence(self.handle, self.device)
+            except BaseException:
+                self._keep[:0] = keep  # still unfenced: kept until a synchronize
+                raise
+            self._fences.append((fence, keep))
             while self._fences:
                 fence = self._fences[0][0]
                 if not native.cuda_fence_done(fence, self.device, wait=len(self._fences) > MAX_FENCES):
