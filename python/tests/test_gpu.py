@@ -127,6 +127,38 @@ def test_streams_order_device_arrays(rng):
     np.testing.assert_array_equal(c.copy_to_host(), 3 * x)
 
 
+def test_a_stream_keeps_each_launchs_arguments_until_the_gpu_has_run_it(rng):
+    # Each launch adds a fresh array that only the stream holds, over several
+    # of the stream's generations (fences: _streams.keep_alive); the sum is
+    # exact (the same float32 additions in the same order), and the first
+    # generation's arrays are let go before any synchronize.
+    import gc
+    import weakref
+
+    from pydev import _native
+
+    s = pydev.create_stream()
+    n = 1 << 14
+    acc, want = pydev.to_device(np.zeros(n, np.float32), stream=s), np.zeros(n, np.float32)
+    refs = []
+    for _ in range(5 * (_native.get().STREAM_GENERATION + 1)):
+        x = rng.random(n, dtype=np.float32)
+        want += x
+        dx = pydev.to_device(x, stream=s)
+        refs.append(weakref.ref(dx))
+        device.launch(kernels.vector_add, acc, acc, dx, grid=n // 256, block=256, stream=s)
+        del dx
+    gc.collect()
+    early = sum(r() is not None for r in refs[: _native.get().STREAM_GENERATION])
+    s.synchronize()
+    np.testing.assert_array_equal(acc.copy_to_host(), want)
+    # By the fifth fence the first generation is let go: passed, or waited
+    # for (more than MAX_FENCES in flight).
+    assert early == 0, early
+    gc.collect()
+    assert all(r() is None for r in refs)
+
+
 def test_caching_on_cuda(rng):
     x = pydev.to_device(rng.random(256, dtype=np.float32))
     out = poisoned(256)
