@@ -416,13 +416,18 @@ fn rt<T>(r: Result<T, String>) -> PyResult<T> {
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle.
 unsafe fn wait_stream(py: Python<'_>, stream: usize, device: Option<i32>) -> PyResult<()> {
-    loop {
-        // SAFETY: as the caller promises.
-        if rt(py.detach(|| cuda::with_device(device, || unsafe { cuda::stream_poll(stream, std::time::Duration::from_millis(20)) })))? {
-            return bounds_failure(py, Some(stream), device);
-        }
+    // SAFETY: as the caller promises.
+    interruptible(py, |budget| cuda::with_device(device, || unsafe { cuda::stream_poll(stream, budget) }))?;
+    bounds_failure(py, Some(stream), device)
+}
+
+/// Calls `poll` (without the GIL; 20 ms a call) until it says the work is
+/// done, checking for Ctrl-C (KeyboardInterrupt) between calls.
+fn interruptible(py: Python<'_>, poll: impl Fn(std::time::Duration) -> Result<bool, String> + Send + Sync) -> PyResult<()> {
+    while !rt(py.detach(|| poll(std::time::Duration::from_millis(20))))? {
         py.check_signals()?;
     }
+    Ok(())
 }
 
 /// `pydev.LaunchError` for the first index out of bounds that a kernel
@@ -591,18 +596,15 @@ fn cuda_fence(handle: usize, device: Option<i32>) -> PyResult<usize> {
 #[pyfunction]
 #[pyo3(signature = (fence, device, wait=false))]
 fn cuda_fence_done(py: Python<'_>, fence: usize, device: i32, wait: bool) -> PyResult<bool> {
-    loop {
-        let budget = std::time::Duration::from_millis(if wait { 20 } else { 0 });
-        // SAFETY: pydev.Stream passes fences of `cuda_fence` it has not released.
-        if rt(py.detach(|| cuda::on_device(Some(device), |_| unsafe { cuda::fence_poll(fence, budget) })))? {
-            cuda::release_event(device, fence);
-            return Ok(true);
-        }
-        if !wait {
-            return Ok(false);
-        }
-        py.check_signals()?;
+    // SAFETY: pydev.Stream passes fences of `cuda_fence` it has not released.
+    let poll = |budget| cuda::on_device(Some(device), |_| unsafe { cuda::fence_poll(fence, budget) });
+    if wait {
+        interruptible(py, poll)?;
+    } else if !rt(poll(std::time::Duration::ZERO))? {
+        return Ok(false);
     }
+    cuda::release_event(device, fence);
+    Ok(true)
 }
 
 /// Gives back a fence whose stream no longer needs it (a synchronized or
