@@ -102,6 +102,23 @@ fn line_range(file: &SourceFile, line: usize) -> TextRange {
     TextRange::at(start.into(), u32::try_from(len).unwrap_or(0).into())
 }
 
+thread_local! {
+    /// The last source this thread parsed, with its syntax tree: a program's
+    /// kernels and specializations usually come from one file, which is
+    /// otherwise parsed again for each (about 1 ms for 1,350 lines).
+    static PARSED: std::cell::RefCell<Option<(String, std::rc::Rc<ruff_python_parser::Parsed<ruff_python_ast::ModModule>>)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// `source` parsed as a module, the last one again if it is the same text.
+fn parse_cached(source: &str) -> Result<std::rc::Rc<ruff_python_parser::Parsed<ruff_python_ast::ModModule>>, ruff_python_parser::ParseError> {
+    if let Some(parsed) = PARSED.with_borrow(|last| last.as_ref().filter(|(text, _)| text == source).map(|(_, p)| p.clone())) {
+        return Ok(parsed);
+    }
+    let parsed = std::rc::Rc::new(ruff_python_parser::parse_module(source)?);
+    PARSED.set(Some((source.to_owned(), parsed.clone())));
+    Ok(parsed)
+}
+
 /// [`compile_to_text_with`] for a known compile target (`"host"` or
 /// `"sm_XX"`): `if target(...)` lowers only the branch that target takes.
 /// With a `program`, `function` is its root's name and every function is
@@ -109,7 +126,7 @@ fn line_range(file: &SourceFile, line: usize) -> TextRange {
 #[allow(clippy::too_many_arguments)]
 pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>, program: Option<&Program>) -> Result<String, Diagnostics> {
     let file = SourceFile::new(file_name, source);
-    let parsed = match ruff_python_parser::parse_module(source) {
+    let parsed = match parse_cached(source) {
         Ok(p) => p,
         Err(e) => {
             let d = Diagnostic::new(&file, e.location, format!("syntax error: {}", e.error));

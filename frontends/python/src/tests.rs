@@ -270,3 +270,21 @@ fn type_layout_agrees_with_the_dialect() {
         assert_eq!(pydev_dialect::type_layout(parsed), Some((t.size(), t.align())), "layout of {text}");
     }
 }
+
+#[test]
+fn a_file_parsed_again_is_the_same_and_an_edited_one_is_new() {
+    // The last source a thread parsed is kept (`parse_cached`): its kernels
+    // compile from the kept tree, an edited text (same length, same names)
+    // is parsed anew, and a syntax error is still reported after a good parse.
+    let a = "import cuda.device as device\n\n@device.kernel\ndef k(out, x):\n    i = device.tid(1)\n    out[i] = x[i] + 1.0\n\n@device.kernel\ndef j(out, x):\n    i = device.tid(1)\n    out[i] = x[i] * 3.0\n";
+    let b = a.replace("+ 1.0", "- 1.0");
+    let sig = "float32[::1], float32[::1]";
+    let (k, j) = (ir(a, "k", sig), ir(a, "j", sig));
+    let adds_one = |t: &str| t.contains("pydev.add %14, %15 : f32");
+    assert!(adds_one(&k) && j.contains("pydev.mul %14, %15 : f32"), "{k}\n{j}");
+    assert_eq!(ir(a, "k", sig), k);
+    let edited = ir(&b, "k", sig);
+    assert!(edited.contains("pydev.sub %14, %15 : f32") && !adds_one(&edited), "{edited}");
+    assert!(errors(&a.replace("out[i] = x[i] * 3.0", "out[i] = x[i] *"), "j", sig).contains("syntax error"));
+    assert_eq!(ir(a, "k", sig), k);
+}
