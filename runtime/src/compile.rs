@@ -151,26 +151,32 @@ fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target,
             Some(cuda) => pipeline::add_cuda_part(pm, cuda, mlir_stage, part),
         }
     };
-    let fresh = |module: &mut Module, part: Part, timed: bool| -> Result<bool, String> {
-        let pm = PassManager::new(context);
-        if timed {
-            crate::capi::enable_timing(&pm);
+    let timed = mlir_timing();
+    // The pass manager kept under `key`, or (no key, or timing) one made now.
+    let run = |module: &mut Module, key: Option<String>, add: &dyn Fn(&PassManager) -> Result<(), String>| -> Result<bool, String> {
+        match key.filter(|_| !timed) {
+            Some(key) => context.run_kept(&key, module, add),
+            None => {
+                let pm = PassManager::new(context);
+                if timed {
+                    crate::capi::enable_timing(&pm);
+                }
+                add(&pm)?;
+                Ok(pm.run(module).is_ok())
+            }
         }
-        build(&pm, part)?;
-        Ok(pm.run(module).is_ok())
     };
     let failed = || {
         let d = diagnostics.borrow();
         Err(if d.is_empty() { "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned() } else { d.join("\n") })
     };
-    let timed = mlir_timing();
     let ran = if timed {
-        fresh(module, Part::All, true)?
+        run(module, None, &|pm| build(pm, Part::All))?
     } else {
         let key = format!("{target:?} {mlir_stage} {options:?}");
-        context.run_kept(&format!("{key} before"), module, |pm| build(pm, Part::Before))?
-            && fresh(module, Part::MathToFuncs, false)?
-            && context.run_kept(&format!("{key} after"), module, |pm| build(pm, Part::After))?
+        run(module, Some(format!("{key} before")), &|pm| build(pm, Part::Before))?
+            && run(module, None, &|pm| build(pm, Part::MathToFuncs))?
+            && run(module, Some(format!("{key} after")), &|pm| build(pm, Part::After))?
     };
     if !ran {
         return failed();
@@ -178,22 +184,12 @@ fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target,
     if !each && !module.as_operation().verify() {
         return failed();
     }
-    if serialize {
-        let add = |pm: &PassManager| {
-            pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
-            pipeline::add_cuda_serialization(pm)
-        };
-        let ran = if timed {
-            let pm = PassManager::new(context);
-            crate::capi::enable_timing(&pm);
-            add(&pm)?;
-            pm.run(module).is_ok()
-        } else {
-            context.run_kept("serialize", module, add)?
-        };
-        if !ran {
-            return failed();
-        }
+    let serialized = |pm: &PassManager| {
+        pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
+        pipeline::add_cuda_serialization(pm)
+    };
+    if serialize && !run(module, Some("serialize".into()), &serialized)? {
+        return failed();
     }
     Ok(())
 }
