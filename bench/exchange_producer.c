@@ -101,3 +101,38 @@ static int work_stream(int32_t device_type, int32_t device_id, void **out) {
 static const DLPackExchangeAPI api = {{1, 3}, NULL, NULL, from_py, NULL, NULL, work_stream};
 
 const DLPackExchangeAPI *producer_api(void) { return &api; }
+
+/* A native `__dlpack__` (as CuPy's, which is Cython): a versioned capsule
+ * of the same export, for a type without the exchange API. The producer
+ * has no pending work, so `stream` asks nothing of it. */
+static void capsule_destructor(PyObject *cap) {
+    if (PyCapsule_IsValid(cap, "dltensor_versioned")) {
+        DLManagedTensorVersioned *m = PyCapsule_GetPointer(cap, "dltensor_versioned");
+        if (m && m->deleter) m->deleter(m);
+    }
+}
+
+static PyObject *dlpack(PyObject *unused, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)unused;
+    (void)kwnames;
+    DLManagedTensorVersioned *m;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "__dlpack__ takes keyword arguments only");
+        return NULL;
+    }
+    if (from_py(args[0], &m)) return NULL;
+    PyObject *cap = PyCapsule_New(m, "dltensor_versioned", capsule_destructor);
+    if (!cap) m->deleter(m);
+    return cap;
+}
+
+static PyMethodDef dlpack_def = {"__dlpack__", (PyCFunction)(void (*)(void))dlpack, METH_FASTCALL | METH_KEYWORDS, NULL};
+
+/* The method to set as a class's `__dlpack__` (binds like a Python one). */
+PyObject *producer_dlpack_method(void) {
+    PyObject *f = PyCFunction_New(&dlpack_def, NULL);
+    if (!f) return NULL;
+    PyObject *m = PyInstanceMethod_New(f);
+    Py_DECREF(f);
+    return m;
+}

@@ -91,9 +91,22 @@ class CExchange:
         return self.arr.__dlpack_device__()
 
 
+class CDlpack:
+    """Another library's device array with a native `__dlpack__` and no
+    exchange API, as CuPy's (bench/exchange_producer.c; set by
+    c_exchange_producer): 1-D float32."""
+
+    def __init__(self, arr):
+        self.arr, self.ptr, self.size = arr, arr._ptr, arr.size
+
+    def __dlpack_device__(self):
+        return self.arr.__dlpack_device__()
+
+
 def c_exchange_producer(stream):
-    """Builds bench/exchange_producer.c and publishes its table on CExchange
-    with `stream` as its current stream; the reason when it cannot."""
+    """Builds bench/exchange_producer.c, publishes its table on CExchange
+    with `stream` as its current stream and its `__dlpack__` on CDlpack;
+    the reason when it cannot."""
     import ctypes
     import shutil
     import sysconfig
@@ -111,6 +124,9 @@ def c_exchange_producer(stream):
     CExchange._lib = lib
     CExchange._name = ctypes.create_string_buffer(b"dlpack_exchange_api")
     CExchange.__dlpack_c_exchange_api__ = new(lib.producer_api(), ctypes.addressof(CExchange._name), None)
+    method = ctypes.PyDLL(out).producer_dlpack_method
+    method.restype = ctypes.py_object
+    CDlpack.__dlpack__ = method()
     return None
 
 
@@ -151,6 +167,10 @@ def cuda_rows(launches, fake):
         foreign = [CExchange(a) for a in arrays]
         rows.append((f"{tag}, arrays through DLPack's C exchange API (a C producer, as PyTorch's): device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches)))
         s.synchronize()
+        foreign = [CDlpack(a) for a in arrays]
+        rows.append((f"{tag}, arrays through a native __dlpack__ (the C producer, as CuPy's): device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches)))
+        s.synchronize()
+        rows.append((f"{tag}: of which its 3 __dlpack__ exports", per_launch_us(lambda: [a.__dlpack__(stream=handle, max_version=(1, 0)) for a in foreign], launches)))
     if fake:
         return rows
     try:

@@ -25,7 +25,7 @@ sys.path.insert(0, HERE)
 os.environ["PYDEV_TARGET"] = "cuda"
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
-from launch import CoreStream, empty  # noqa: E402
+from launch import CDlpack, CoreStream, c_exchange_producer, empty  # noqa: E402
 
 
 def per_launch(fn, launches, sync=None):
@@ -82,6 +82,14 @@ def main():
     run("pydev, the program's launch with packed arguments, legacy default stream", lambda: prog.launch((1, 1, 1), (1, 1, 1), 0, 0, packed), sync=cupy.cuda.Device().synchronize)
     run("pydev, CuPy arrays, legacy default stream", lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
     run("CuPy's 3 __dlpack__(stream=1) exports", lambda: [a.__dlpack__(stream=1) for a in ca], n // 10)
+    run("CuPy's 3 __dlpack__(stream=1, max_version=(1, 0)) exports (as pydev asks)", lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in ca], n // 10)
+    why = c_exchange_producer(0)
+    if why:
+        print("the C producer:", why)
+    else:
+        cd = [CDlpack(a) for a in arrays]
+        run("pydev, a C producer's __dlpack__ (bench/exchange_producer.c), legacy default stream", lambda: device.launch(empty, *cd, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
+        run("its 3 __dlpack__(stream=1, max_version=(1, 0)) exports", lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in cd], n // 10)
     try:
         import torch
 

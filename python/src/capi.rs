@@ -527,3 +527,16 @@ pub extern "C" fn arc4random() -> u32 {
         (t ^ (t >> 32) ^ (&v as *const u32 as u64)) as u32
     }
 }
+
+/// `$PYDEV_TARGET`'s value, compared in place (None: unset), as a launch
+/// reads it: `std::env::var_os` would copy it (an allocation a launch).
+pub fn pydev_target_is(_py: Python<'_>, value: &[u8]) -> Option<bool> {
+    // SAFETY: getenv returns null or a NUL-terminated string in the
+    // environment, read here at once. The environment changes under
+    // Python through os.environ (putenv), which holds the GIL, as the
+    // caller does (`_py`), and pydev's Rust code never sets it.
+    unsafe {
+        let v = libc::getenv(c"PYDEV_TARGET".as_ptr());
+        (!v.is_null()).then(|| std::ffi::CStr::from_ptr(v).to_bytes() == value)
+    }
+}

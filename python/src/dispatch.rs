@@ -31,7 +31,7 @@ use pyo3::intern;
 use pyo3::{PyTraverseError, PyVisit};
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -448,7 +448,7 @@ impl Dispatch {
 
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::new()), foreign: Mutex::new(HashMap::new()) }
+        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::default()), foreign: Mutex::new(HashMap::default()) }
     }
 
     /// Registers `program` for the types of `args` (just launched through
@@ -671,8 +671,8 @@ pub fn launch_hooks(py: Python<'_>, kernel: Bound<'_, PyType>, stream: Bound<'_,
 
 /// Whether $PYDEV_TARGET selects the cuda target (unset or "cuda"), as
 /// pydev._launch._cuda_target: os.environ writes reach the C environment.
-fn cuda_selected() -> bool {
-    std::env::var_os("PYDEV_TARGET").is_none_or(|v| v == "cuda")
+fn cuda_selected(py: Python<'_>) -> bool {
+    capi::pydev_target_is(py, b"cuda").unwrap_or(true)
 }
 
 /// `device.launch`'s entry (pydev._launch.entry): the fast path of a
@@ -712,13 +712,13 @@ fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid
     if stream.get_type().is(hooks.stream.bind(py)) {
         let target = stream.getattr(intern!(py, "target"))?;
         if target.eq(intern!(py, "cuda"))? {
-            return if cuda_selected() { d.try_launch(args, grid, block, shared, Some(stream), None).map(Some) } else { Ok(None) };
+            return if cuda_selected(py) { d.try_launch(args, grid, block, shared, Some(stream), None).map(Some) } else { Ok(None) };
         }
         // host: when PYDEV_TARGET says so (else the general path asks active_target)
-        let host = std::env::var_os("PYDEV_TARGET").is_some_and(|v| v == "host");
+        let host = capi::pydev_target_is(py, b"host") == Some(true);
         return if host { d.try_launch(args, grid, block, shared, None, None).map(Some) } else { Ok(None) };
     }
-    if stream.is_none() || !cuda_selected() {
+    if stream.is_none() || !cuda_selected(py) {
         return Ok(None);
     }
     // A cuda.core Stream or another __cuda_stream__ object, read as
