@@ -311,7 +311,7 @@ impl Dispatch {
         // (with several devices only: with one, every pointer is on it).
         let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
         let mut asked: Vec<usize> = Vec::new();
-        let mut dlpack_kwargs: Option<Bound<'_, PyDict>> = None;
+        let mut dlpack_stream: Option<Bound<'_, PyAny>> = None;
         for (i, a) in args.iter().enumerate() {
             let ty = a.get_type().as_ptr() as usize;
             if ty == ndarray as usize {
@@ -360,17 +360,11 @@ impl Dispatch {
                 }
                 // As pydev._arrays.from_dlpack: the producer orders its work
                 // before the launch's stream (0, the legacy default, is 1 here).
-                // One keyword dict for the launch's exports.
-                let kwargs = match &dlpack_kwargs {
-                    Some(k) => k,
-                    None => {
-                        let k = PyDict::new(py);
-                        k.set_item(intern!(py, "stream"), if handle == 0 { 1 } else { handle })?;
-                        k.set_item(intern!(py, "max_version"), (1, 0))?;
-                        dlpack_kwargs.insert(k)
-                    }
+                let stream = match &dlpack_stream {
+                    Some(s) => s,
+                    None => dlpack_stream.insert((if handle == 0 { 1 } else { handle }).into_pyobject(py)?.into_any()),
                 };
-                let Ok(capsule) = a.call_method(intern!(py, "__dlpack__"), (), Some(kwargs)) else { return Ok(None) };
+                let Ok(capsule) = capi::dlpack_export(&a, stream) else { return Ok(None) };
                 let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
                 if view.device != (2, device) || view.lanes != 1 {
                     return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
@@ -711,7 +705,8 @@ fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid
     let d = d.get();
     if stream.get_type().is(hooks.stream.bind(py)) {
         let target = stream.getattr(intern!(py, "target"))?;
-        if target.eq(intern!(py, "cuda"))? {
+        let cuda = intern!(py, "cuda");
+        if target.is(cuda) || target.eq(cuda)? {
             return if cuda_selected(py) { d.try_launch(args, grid, block, shared, Some(stream), None).map(Some) } else { Ok(None) };
         }
         // host: when PYDEV_TARGET says so (else the general path asks active_target)

@@ -346,16 +346,28 @@ def test_a_fast_launch_runs_no_python_beyond_device_launch(run):
 
         class Counted(DLPackOnly):
             exports = 0
+            asked = []
             def __dlpack__(self, **kw):
                 Counted.exports += 1
+                Counted.asked.append(kw)
                 return super().__dlpack__(**kw)
 
         cout, cx = Counted(pydev.device_array(n, np.float32)), Counted(x)
         for _ in range(2):
             device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=s)
         Counted.exports = 0
+        Counted.asked.clear()
         device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=s)
         assert Counted.exports == 2, Counted.exports  # the fast path: one export each
+        # ... asked for the launch's stream, as a versioned capsule
+        assert Counted.asked == [{"stream": s.handle, "max_version": (1, 0)}] * 2, Counted.asked
+        s.synchronize()
+        for _ in range(2):
+            device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=CoreStream(0))
+        Counted.asked.clear()
+        before = fast()
+        device.launch(kernels.scaled, cout, cx, 3, grid=1, block=n, stream=CoreStream(0))
+        assert fast() == before + 1 and Counted.asked == [{"stream": 1, "max_version": (1, 0)}] * 2, Counted.asked  # the legacy default stream is 1
         Counted.exports = 0
         device.launch(kernels.scaled, cout, cx, np.int64(3), grid=1, block=n, stream=s)
         # the native try's 2, then the general path's 4 (packing, then the
