@@ -549,8 +549,8 @@ extern "C" {
 }
 
 /// `obj.__dlpack__(stream=stream, max_version=(1, 0))` as one vectorcall:
-/// no bound method, and no keyword dict for the producer to unpack (a
-/// third of pydev's own cost of three CuPy arrays' exports).
+/// no bound method, and no keyword dict for the producer to unpack (with
+/// CuPy's Cython `__dlpack__`, 0.3 µs an array on an H200).
 pub fn dlpack_export<'py>(obj: &Bound<'py, PyAny>, stream: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     use pyo3::sync::PyOnceLock;
     use pyo3::types::PyTuple;
