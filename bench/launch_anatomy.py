@@ -72,7 +72,7 @@ def main():
     f32 = np.float32(1.5)
     run("CuPy RawKernel, CuPy arrays, legacy default stream", lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f32)), sync=cupy.cuda.Device().synchronize)
     run("pydev, DeviceArrays, a pydev.Stream", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), sync=s.synchronize)
-    run("pydev, DeviceArrays, a pydev.Stream, 1000 launches a run (no MAX_PENDING synchronize)", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), 1000, sync=s.synchronize)
+    run("pydev, DeviceArrays, a pydev.Stream, 1000 launches a run (at most 4 fence generations)", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), 1000, sync=s.synchronize)
     s.synchronize()
     run("pydev, DeviceArrays, legacy default stream (__cuda_stream__)", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
     from pydev import _launch
