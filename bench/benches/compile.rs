@@ -14,7 +14,10 @@ fn compile(c: &mut Criterion) {
     group.sample_size(50);
     for (kernel, signature) in KERNELS {
         group.bench_function(*kernel, |b| {
-            b.iter(|| pydev_frontend_python::compile(&context, "kernels.py", pydev_bench::SOURCE, kernel, signature).expect("compiles"))
+            b.iter(|| {
+                pydev_frontend_python::compile(&context, "kernels.py", pydev_bench::SOURCE, kernel, signature)
+                    .expect("compiles")
+            })
         });
     }
     group.finish();

@@ -21,7 +21,8 @@ pub const SOURCE: &str = include_str!("../../test/gpu/kernels.py");
 
 /// Compiles one kernel to PTX in `context`; panics on a compile error.
 pub fn compile_ptx(context: &Context, kernel: &str, signature: &str) -> String {
-    let mut module = pydev_frontend_python::compile(context, "kernels.py", SOURCE, kernel, signature).unwrap_or_else(|d| panic!("{d}"));
+    let mut module = pydev_frontend_python::compile(context, "kernels.py", SOURCE, kernel, signature)
+        .unwrap_or_else(|d| panic!("{d}"));
     let pm = PassManager::new(context);
     pydev_passes::pipeline::add_cuda(&pm, &pydev_passes::pipeline::CudaOptions::default(), "ptx").expect("pipeline");
     pm.run(&mut module).expect("pipeline run");

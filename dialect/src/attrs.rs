@@ -3,6 +3,6 @@
 //! `new`, `from_attribute` and an accessor per parameter).
 
 pub use crate::capi::defs::{
-    enum_value, AtomicRMWKindAttr, CmpPredicateAttr, LayoutAttr, MemoryOrderAttr, ScopeAttr, ShuffleKindAttr, TargetAttr,
-    VoteKindAttr,
+    enum_value, AtomicRMWKindAttr, CmpPredicateAttr, LayoutAttr, MemoryOrderAttr, ScopeAttr, ShuffleKindAttr,
+    TargetAttr, VoteKindAttr,
 };

@@ -123,6 +123,5 @@ impl TargetKind {
     }
 }
 
-
 #[cfg(test)]
 mod tests;

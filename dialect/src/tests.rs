@@ -5,8 +5,7 @@ use crate::{
     attrs::{ScopeAttr, ShuffleKindAttr, TargetAttr},
     enum_value, field_offset, new_context, type_layout,
     types::{self, ArrayType, StructType, TupleType, VectorType},
-    AtomicRMWKind, CmpPredicate, Layout, MemoryOrder, MemorySpace, Scope, ShuffleKind, TargetKind,
-    VoteKind, SM_ARCHS,
+    AtomicRMWKind, CmpPredicate, Layout, MemoryOrder, MemorySpace, Scope, ShuffleKind, TargetKind, VoteKind, SM_ARCHS,
 };
 use melior::ir::{operation::OperationLike, Attribute, Module, Type};
 
@@ -54,7 +53,12 @@ fn enums_match_the_ods_definition() {
     check(&ctx, "memory_order", MemoryOrder::ALL, |v| v as i64);
     check(&ctx, "scope", Scope::ALL, |v| v as i64);
     // The other enum attributes print in `#pydev<mnemonic value>` form.
-    fn check_generic<T: Copy + std::fmt::Display>(ctx: &melior::Context, mnemonic: &str, all: &[T], value: fn(T) -> i64) {
+    fn check_generic<T: Copy + std::fmt::Display>(
+        ctx: &melior::Context,
+        mnemonic: &str,
+        all: &[T],
+        value: fn(T) -> i64,
+    ) {
         for &v in all {
             let attr = Attribute::parse(ctx, &format!("#pydev<{mnemonic} {v}>"))
                 .unwrap_or_else(|| panic!("#pydev<{mnemonic} {v}> does not parse"));
@@ -105,12 +109,12 @@ fn layouts_follow_cuda_cpp() {
         ("f16", (2, 2)),
         ("complex<f32>", (8, 4)),
         ("complex<f64>", (16, 8)),
-        ("!pydev.vector<3 x i8>", (3, 1)),     // char3
-        ("!pydev.vector<2 x f32>", (8, 8)),    // float2
-        ("!pydev.vector<3 x f32>", (12, 4)),   // float3
-        ("!pydev.vector<4 x f32>", (16, 16)),  // float4
-        ("!pydev.vector<4 x f64>", (32, 16)),  // double4 (16-byte aligned)
-        ("!pydev.vector<2 x f16>", (4, 4)),    // __half2
+        ("!pydev.vector<3 x i8>", (3, 1)),    // char3
+        ("!pydev.vector<2 x f32>", (8, 8)),   // float2
+        ("!pydev.vector<3 x f32>", (12, 4)),  // float3
+        ("!pydev.vector<4 x f32>", (16, 16)), // float4
+        ("!pydev.vector<4 x f64>", (32, 16)), // double4 (16-byte aligned)
+        ("!pydev.vector<2 x f16>", (4, 4)),   // __half2
         ("!pydev.struct<\"P\", {x: i8, y: f64, z: i16}>", (24, 8)),
         ("!pydev.struct<\"C\", {re: f32, im: f32}, align 16>", (16, 16)),
         ("!pydev.struct<\"V\", {tag: i32, v: !pydev.vector<4 x f32>}>", (32, 16)),
@@ -137,7 +141,10 @@ fn typed_constructors_round_trip() {
     let t: Type = array.into();
     assert_eq!(t, ty(&ctx, "!pydev.array<f32, 3, shared, c, readonly>"));
     let back = ArrayType::from_type(t).unwrap();
-    assert_eq!((back.element_type(), back.rank(), back.space(), back.layout(), back.readonly()), (f32_ty, 3, MemorySpace::Shared, Layout::C, true));
+    assert_eq!(
+        (back.element_type(), back.rank(), back.space(), back.layout(), back.readonly()),
+        (f32_ty, 3, MemorySpace::Shared, Layout::C, true)
+    );
     assert_eq!(back.to_string(), "!pydev.array<f32, 3, shared, c, readonly>");
 
     ctx.attach_diagnostic_handler(|_| true);
@@ -190,7 +197,15 @@ fn host_abi_is_consistent() {
     assert_eq!(fields[0].0, 0);
     assert_eq!(ctx::SIZE, 104);
     assert_eq!(ctx::dim(ctx::BDIM, 2), 32);
-    let head = [(frame::STATE, 4), (frame::MASK, 4), (frame::VALUE, 8), (frame::ARG, 4), (frame::OP, 4), (frame::RESULT, 8), (frame::RESULT_STATE, 4)];
+    let head = [
+        (frame::STATE, 4),
+        (frame::MASK, 4),
+        (frame::VALUE, 8),
+        (frame::ARG, 4),
+        (frame::OP, 4),
+        (frame::RESULT, 8),
+        (frame::RESULT_STATE, 4),
+    ];
     for w in head.windows(2) {
         assert!(w[0].0 + w[0].1 <= w[1].0, "{w:?}");
     }
@@ -351,7 +366,13 @@ fn generic_writers_round_trip() {
     let module = Module::parse(&ctx, &text).unwrap_or_else(|| panic!("does not parse:\n{text}"));
     assert!(module.as_operation().verify(), "does not verify:\n{text}");
     let printed = module.as_operation().to_string();
-    for expected in ["down %arg0", "lt, %arg1", "add %arg5, %arg1 memory <relaxed> scope <device>", "order \"F\" align 16", "<or(is_host, provides(sm_80))>"] {
+    for expected in [
+        "down %arg0",
+        "lt, %arg1",
+        "add %arg5, %arg1 memory <relaxed> scope <device>",
+        "order \"F\" align 16",
+        "<or(is_host, provides(sm_80))>",
+    ] {
         assert!(printed.contains(expected), "{expected} not in\n{printed}");
     }
     assert_eq!(generic::quote("a\"b\\c\n"), r#""a\"b\\c\0A""#);

@@ -54,8 +54,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
         };
         let aligns: Vec<i64> = (0..aligns.len()).map(|k| aligns.element(k).unwrap_or(0)).collect();
         let ctx = capi::context(f);
-        let mut dicts: Vec<String> = match f.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-            Some(a) => (0..a.len()).map(|k| a.element(k).map(|e| e.to_string()).unwrap_or_else(|_| "{}".to_owned())).collect(),
+        let mut dicts: Vec<String> = match f.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok())
+        {
+            Some(a) => {
+                (0..a.len()).map(|k| a.element(k).map(|e| e.to_string()).unwrap_or_else(|_| "{}".to_owned())).collect()
+            }
             None => Vec::new(),
         };
         dicts.resize(dicts.len().max(aligns.len()), "{}".to_owned());
@@ -79,5 +82,9 @@ fn run(ir: PassIr) -> Result<(), ()> {
         m.set_attribute("arg_attrs", ArrayAttribute::new(ctx, &all).into());
         let _ = m.remove_attribute(MARK);
     }
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }

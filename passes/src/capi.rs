@@ -13,15 +13,13 @@
 
 use melior::{
     ir::{
-        attribute::AttributeLike, operation::OperationLike, BlockLike, Location, OperationRef, TypeLike,
-        RegionLike, RegionRef, Value, ValueLike,
+        attribute::AttributeLike, operation::OperationLike, BlockLike, Location, OperationRef, RegionLike, RegionRef,
+        TypeLike, Value, ValueLike,
     },
     pass::OperationPassManager,
     Context, StringRef,
 };
-use mlir_sys::{
-    mlirEmitError, mlirGPUObjectAttrGetObject, mlirOpPassManagerAddPipeline, mlirRegionTakeBody,
-};
+use mlir_sys::{mlirEmitError, mlirGPUObjectAttrGetObject, mlirOpPassManagerAddPipeline, mlirRegionTakeBody};
 use std::ffi::CString;
 
 /// The context that owns `op`.
@@ -259,12 +257,16 @@ pub fn complex_type(element: melior::ir::Type) -> melior::ir::Type {
 /// The value of an integer attribute (any signedness).
 pub fn integer_attr_value(attr: melior::ir::Attribute) -> Option<i64> {
     // Safety: kind checked first.
-    unsafe { mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw())) }
+    unsafe {
+        mlir_sys::mlirAttributeIsAInteger(attr.to_raw()).then(|| mlir_sys::mlirIntegerAttrGetValueInt(attr.to_raw()))
+    }
 }
 
 pub fn float_attr_value(attr: melior::ir::Attribute) -> Option<f64> {
     // Safety: kind checked first.
-    unsafe { mlir_sys::mlirAttributeIsAFloat(attr.to_raw()).then(|| mlir_sys::mlirFloatAttrGetValueDouble(attr.to_raw())) }
+    unsafe {
+        mlir_sys::mlirAttributeIsAFloat(attr.to_raw()).then(|| mlir_sys::mlirFloatAttrGetValueDouble(attr.to_raw()))
+    }
 }
 
 /// Whether no result of `op` is used.
@@ -575,7 +577,8 @@ impl<'c> PassIr<'c> {
     /// above the root (the pass does not own what is).
     pub fn module_of(self, op: OperationRef<'c, '_>) -> OperationRef<'c, 'c> {
         let mut cur = self.detach(op);
-        while cur.name().as_string_ref().as_str() != Ok("builtin.module") && cur.to_raw().ptr != self.root.to_raw().ptr {
+        while cur.name().as_string_ref().as_str() != Ok("builtin.module") && cur.to_raw().ptr != self.root.to_raw().ptr
+        {
             match cur.parent_operation() {
                 Some(p) => cur = self.detach(p),
                 None => break,

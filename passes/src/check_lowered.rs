@@ -8,7 +8,11 @@
 //! Does not fire (reports nothing) on IR free of pydev ops.
 
 use crate::capi::PassIr;
-use crate::{capi, ir::{external_pass, PassId}, PassInfo};
+use crate::{
+    capi,
+    ir::{external_pass, PassId},
+    PassInfo,
+};
 use melior::ir::operation::OperationLike;
 
 static ID: PassId = PassId;
@@ -32,5 +36,9 @@ fn run(ir: PassIr) -> Result<(), ()> {
         }
         melior::ir::operation::WalkResult::Advance
     });
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }

@@ -53,10 +53,7 @@ use melior::ir::{
     r#type::IntegerType,
     Block, BlockLike, Identifier, Module, OperationRef, Region, RegionLike, Value, ValueLike,
 };
-use pydev_dialect::{
-    ops,
-    types::ArrayType,
-};
+use pydev_dialect::{ops, types::ArrayType};
 
 static ID: PassId = PassId;
 
@@ -121,13 +118,21 @@ fn enclosing_gpu_module<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<
 
 fn run(ir: PassIr) -> Result<(), ()> {
     let root = ir.root();
-    let names = [ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME, ops::ArrayIndexOperation::NAME];
+    let names = [
+        ops::ArrayLoadOperation::NAME,
+        ops::ArrayStoreOperation::NAME,
+        ops::AtomicRefOperation::NAME,
+        ops::ArrayIndexOperation::NAME,
+    ];
     // Per gpu.module (by raw pointer): the module and its location texts.
     let mut modules: Vec<(OperationRef, Vec<String>)> = Vec::new();
     let mut ok = true;
     for op in ir.ops_named(root, &names) {
         let Some(gm) = enclosing_gpu_module(ir, op) else {
-            capi::emit_error(op.location(), "pydev-cuda-boundscheck: an array access outside a gpu.module (run pydev-outline-kernels first)");
+            capi::emit_error(
+                op.location(),
+                "pydev-cuda-boundscheck: an array access outside a gpu.module (run pydev-outline-kernels first)",
+            );
             ok = false;
             continue;
         };
@@ -155,7 +160,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
             ok = false;
         }
     }
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// The checks before one access.
@@ -179,9 +188,15 @@ fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), S
     let tuple = b.ty(&format!("!pydev.tuple<{}>", vec!["i64"; rank].join(", ")));
     let shape = b.value(ops::ArrayShapeOperation::NAME, &[array_value], tuple, &[]);
     let i32t = b.i32();
-    let constant = |v: i64| b.value("arith.constant", &[], i32t, &[b.named("value", IntegerAttribute::new(i32t, v).into())]);
+    let constant =
+        |v: i64| b.value("arith.constant", &[], i32t, &[b.named("value", IntegerAttribute::new(i32t, v).into())]);
     for (k, index) in indices.iter().enumerate() {
-        let extent = b.value(ops::TupleExtractOperation::NAME, &[shape], b.i64(), &[b.named("index", IntegerAttribute::new(b.i64(), k as i64).into())]);
+        let extent = b.value(
+            ops::TupleExtractOperation::NAME,
+            &[shape],
+            b.i64(),
+            &[b.named("index", IntegerAttribute::new(b.i64(), k as i64).into())],
+        );
         let index = to_i64(&b, *index)?;
         let i1 = IntegerType::new(b.ctx, 1).into();
         let bad = b.value("arith.cmpi", &[index, extent], i1, &[b.named("predicate", b.attr("9 : i64"))]); // uge
@@ -190,11 +205,16 @@ fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), S
         then_block.append_operation(
             OperationBuilder::new("func.call", b.loc)
                 .add_operands(&[kind, axis, loc, index, extent])
-                .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, rec::FAIL).into())])
+                .add_attributes(&[(
+                    Identifier::new(b.ctx, "callee"),
+                    FlatSymbolRefAttribute::new(b.ctx, rec::FAIL).into(),
+                )])
                 .build()
                 .map_err(|e| format!("cannot build the bounds-check call: {e}"))?,
         );
-        then_block.append_operation(OperationBuilder::new("scf.yield", b.loc).build().map_err(|e| format!("cannot build scf.yield: {e}"))?);
+        then_block.append_operation(
+            OperationBuilder::new("scf.yield", b.loc).build().map_err(|e| format!("cannot build scf.yield: {e}"))?,
+        );
         let then_region = Region::new();
         then_region.append_block(then_block);
         b.insert_op(
@@ -241,7 +261,11 @@ fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -
         strings.push(0);
     }
     let (w, n) = (rec::WORDS, strings.len());
-    let field = |word: usize| format!("%p{word} = llvm.getelementptr %buf[0, {word}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.array<{w} x i32>");
+    let field = |word: usize| {
+        format!(
+            "%p{word} = llvm.getelementptr %buf[0, {word}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, !llvm.array<{w} x i32>"
+        )
+    };
     let store32 = |word: usize, v: &str| format!("{}\n      llvm.store {v}, %p{word} : i32, !llvm.ptr<1>", field(word));
     let mut fields = vec![store32(rec::KIND, "%kind"), store32(rec::AXIS, "%axis"), store32(rec::LOCATION, "%loc")];
     for (base, op) in [(rec::THREAD, "gpu.thread_id"), (rec::BLOCK, "gpu.block_id")] {
@@ -290,7 +314,8 @@ fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -
     // Text (upstream llvm/arith/gpu/nvvm ops only, no pydev op), like the
     // other helpers the passes add; still to convert to builder code
     // (issue 15, item 1).
-    let parsed = Module::parse(ctx, &text).ok_or_else(|| format!("pydev-cuda-boundscheck built invalid IR:\n{text}"))?;
+    let parsed =
+        Module::parse(ctx, &text).ok_or_else(|| format!("pydev-cuda-boundscheck built invalid IR:\n{text}"))?;
     let b = Builder::before(ir, ir.detach(first));
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {

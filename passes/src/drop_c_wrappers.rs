@@ -53,12 +53,21 @@ fn run(ir: PassIr) -> Result<(), ()> {
             if wrapper.region(0).ok().and_then(|r| ir.entry_block(r)).is_some() {
                 continue;
             }
-            let Some(f) = funcs.iter().find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some()) else { continue };
+            let Some(f) = funcs
+                .iter()
+                .find(|f| capi::sym_name(**f) == target && f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some())
+            else {
+                continue;
+            };
             let b = Builder::before(ir, *f);
             let Ok(fn_type) = f.attribute("function_type") else { continue };
             // The declaration's own location: `f`'s carries the DISubprogram
             // that lineinfo gives definitions, which LLVM rejects on a declaration.
-            let mut attrs = vec![b.named("sym_name", b.string(target)), b.named("function_type", fn_type), b.named("linkage", b.attr("#llvm.linkage<external>"))];
+            let mut attrs = vec![
+                b.named("sym_name", b.string(target)),
+                b.named("function_type", fn_type),
+                b.named("linkage", b.attr("#llvm.linkage<external>")),
+            ];
             // The CUDA alignment of its parameters (pydev-lower-aggregates' mark).
             if let Ok(aligns) = f.attribute(crate::align_params::MARK) {
                 attrs.push(b.named(crate::align_params::MARK, aligns));
@@ -72,9 +81,15 @@ fn run(ir: PassIr) -> Result<(), ()> {
             b.erase(*f);
             Builder::before(ir, *wrapper).erase(*wrapper);
         }
-        let called: HashSet<String> = ir.ops_named(module, &["llvm.call"])
+        let called: HashSet<String> = ir
+            .ops_named(module, &["llvm.call"])
             .into_iter()
-            .filter_map(|c| c.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|s| s.value().to_owned()))
+            .filter_map(|c| {
+                c.attribute("callee")
+                    .ok()
+                    .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+                    .map(|s| s.value().to_owned())
+            })
             .collect();
         for f in ir.ops_named(module, &["llvm.func"]) {
             let name = capi::sym_name(f);

@@ -114,7 +114,12 @@ fn run(ir: PassIr) -> Result<(), ()> {
             if syncing.contains(&name) {
                 continue;
             }
-            if ir.all_ops(*f).into_iter().filter_map(callee).any(|c| c == BARRIER || c == WARP || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c)) {
+            if ir
+                .all_ops(*f)
+                .into_iter()
+                .filter_map(callee)
+                .any(|c| c == BARRIER || c == WARP || NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c))
+            {
                 syncing.insert(name);
             }
         }
@@ -125,7 +130,12 @@ fn run(ir: PassIr) -> Result<(), ()> {
     // Decide first: transforming a kernel replaces its block loop.
     let kernels: Vec<OperationRef> = funcs
         .into_iter()
-        .filter(|f| f.has_attribute(attr::KERNEL) && f.has_attribute(attr::HOST_CTX) && syncing.contains(&capi::sym_name(*f)) && qualifies(ir, *f, &syncing))
+        .filter(|f| {
+            f.has_attribute(attr::KERNEL)
+                && f.has_attribute(attr::HOST_CTX)
+                && syncing.contains(&capi::sym_name(*f))
+                && qualifies(ir, *f, &syncing)
+        })
         .collect();
     let mut frames = Vec::new();
     for f in kernels {
@@ -136,7 +146,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if !frames.is_empty() {
         let ctx = capi::context(module);
         let entries: Vec<String> = frames.iter().map(|(n, s)| format!("{n} = {s} : i64")).collect();
-        ir.set_attribute(module, attr::HOST_FRAMES, Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"));
+        ir.set_attribute(
+            module,
+            attr::HOST_FRAMES,
+            Attribute::parse(ctx, &format!("{{{}}}", entries.join(", "))).expect("frame table"),
+        );
     }
     Ok(())
 }
@@ -156,7 +170,9 @@ fn qualifies<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>, syncing: &HashSet<Stri
                 return false;
             }
         }
-        if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr) && op.results().any(|r| layout(r.r#type()).is_none()) {
+        if op.parent_operation().map(|p| p.to_raw().ptr) == Some(f.to_raw().ptr)
+            && op.results().any(|r| layout(r.r#type()).is_none())
+        {
             return false;
         }
         if op.name().as_string_ref().as_str() == Ok("llvm.alloca") && alloca_storage(ir, op).is_none() {
@@ -182,7 +198,11 @@ fn alloca_storage<'c>(ir: PassIr<'c>, op: OperationRef<'c, '_>) -> Option<(u64, 
     let n = def.attribute("value").ok().and_then(|a| IntegerAttribute::try_from(a).ok())?.value();
     let elem = op.attribute("elem_type").ok().and_then(|a| TypeAttribute::try_from(a).ok())?.value();
     let (size, align) = layout(elem)?;
-    let want = op.attribute("alignment").ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(1, |a| a.value().max(1) as u64);
+    let want = op
+        .attribute("alignment")
+        .ok()
+        .and_then(|a| IntegerAttribute::try_from(a).ok())
+        .map_or(1, |a| a.value().max(1) as u64);
     Some((size.checked_mul(u64::try_from(n).ok()?)?, align.max(want)))
 }
 
@@ -277,7 +297,8 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     let region = f.region(0).expect("body");
 
     // 1. Split every barrier's block after the barrier.
-    let calls: Vec<OperationRef> = ir.all_ops(f).into_iter().filter(|op| matches!(callee(*op).as_deref(), Some(BARRIER | WARP))).collect();
+    let calls: Vec<OperationRef> =
+        ir.all_ops(f).into_iter().filter(|op| matches!(callee(*op).as_deref(), Some(BARRIER | WARP))).collect();
     let mut barriers = Vec::new(); // (call, B, R)
     for call in &calls {
         let b = call.block().expect("in a block");
@@ -303,10 +324,22 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             let size = rb.const_int(i64t, 0);
             frame_size_uses.push(ir.defining_op(size).expect("a constant op"));
             let id = rb.const_int(i32t, (i as i64 + 1) | WARP_STATE);
-            rb.value("func.call", &[ctx_arg, size, id], i64t, &[rb.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, entry::WARP_GATHER).into())])
+            rb.value(
+                "func.call",
+                &[ctx_arg, size, id],
+                i64t,
+                &[rb.named(
+                    "callee",
+                    melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, entry::WARP_GATHER).into(),
+                )],
+            )
         } else {
             let kind = ir.value(call.operand(1).expect("kind"));
-            let kind = ir.defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0);
+            let kind = ir
+                .defining_op(kind)
+                .and_then(|d| d.attribute("value").ok())
+                .and_then(capi::integer_attr_value)
+                .unwrap_or(0);
             let total_p = gep(&rb, ctx_arg, ctx_field::TOTAL);
             let total = rb.value("llvm.load", &[total_p], i32t, &[]);
             match kind {
@@ -338,7 +371,9 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     let succ: Vec<Vec<usize>> = blocks
         .iter()
         .map(|b| match b.terminator() {
-            Some(t) if callee(t).as_deref() != Some(BARRIER) => t.successors().map(|s| index[&(s.to_raw().ptr as usize)]).collect(),
+            Some(t) if callee(t).as_deref() != Some(BARRIER) => {
+                t.successors().map(|s| index[&(s.to_raw().ptr as usize)]).collect()
+            }
             _ => vec![],
         })
         .collect();
@@ -351,7 +386,8 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
 
     // 3. Values defined at the top level (not function arguments) and the
     //    uses that a barrier separates from them.
-    let barrier_results: HashSet<usize> = barriers.iter().map(|(c, _, _)| key(ir.value(c.result(0).expect("result").into()))).collect();
+    let barrier_results: HashSet<usize> =
+        barriers.iter().map(|(c, _, _)| key(ir.value(c.result(0).expect("result").into()))).collect();
     let mut defs: HashMap<usize, (usize, Value, Option<OperationRef>)> = HashMap::new();
     for (bi, b) in blocks.iter().enumerate() {
         if bi != 0 {
@@ -388,8 +424,11 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     }
 
     // 4. Frame slots for what is not a constant.
-    let remat = |op: Option<OperationRef>| op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1);
-    let is_alloca = |op: Option<OperationRef>| op.is_some_and(|o| o.name().as_string_ref().as_str() == Ok("llvm.alloca"));
+    let remat = |op: Option<OperationRef>| {
+        op.is_some_and(|o| o.operand_count() == 0 && o.region_count() == 0 && o.result_count() == 1)
+    };
+    let is_alloca =
+        |op: Option<OperationRef>| op.is_some_and(|o| o.name().as_string_ref().as_str() == Ok("llvm.alloca"));
     let mut slots: HashMap<usize, u64> = HashMap::new();
     let mut frame = if has_warp { HEAD } else { 0 };
     // Every local array keeps its memory in the frame, not in the stack of
@@ -400,7 +439,8 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     // array descriptor saved in the frame), which would keep a dead stack
     // address.
     let mut allocas: HashMap<usize, u64> = HashMap::new();
-    let local_arrays: Vec<usize> = ir.all_ops(f)
+    let local_arrays: Vec<usize> = ir
+        .all_ops(f)
         .into_iter()
         .filter(|o| is_alloca(Some(*o)))
         .map(|o| key(ir.value(o.result(0).expect("an alloca's pointer").into())))
@@ -461,7 +501,9 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         ir.replace_uses_except(v, p, op.expect("an op"));
     }
     // state of rendezvous i => R_i; otherwise the old entry.
-    let state_of = |i: usize, call: OperationRef| (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 };
+    let state_of = |i: usize, call: OperationRef| {
+        (i as i64 + 1) | if callee(call).as_deref() == Some(WARP) { WARP_STATE } else { 0 }
+    };
     let mut dispatch = entry;
     for (i, (call, _, r)) in barriers.iter().enumerate() {
         let b = Builder::at_end(ir, dispatch, loc);
@@ -474,7 +516,10 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             OperationBuilder::new("cf.cond_br", loc)
                 .add_operands(&[is])
                 .add_successors(&[r, &next_block])
-                .add_attributes(&[(Identifier::new(ctx, "operandSegmentSizes"), Attribute::parse(ctx, "array<i32: 1, 0, 0>").expect("segments"))])
+                .add_attributes(&[(
+                    Identifier::new(ctx, "operandSegmentSizes"),
+                    Attribute::parse(ctx, "array<i32: 1, 0, 0>").expect("segments"),
+                )])
                 .build()
                 .expect("cond_br"),
         );
@@ -550,7 +595,11 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     }
 
     // 9. Returns give -1; the signature takes the state and returns i32.
-    for ret in ir.all_ops(f).into_iter().filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0) {
+    for ret in ir
+        .all_ops(f)
+        .into_iter()
+        .filter(|o| o.name().as_string_ref().as_str() == Ok("func.return") && o.operand_count() == 0)
+    {
         let b = Builder::before(ir, ret);
         let m1 = b.const_int(i32t, -1);
         if has_warp {
@@ -560,7 +609,10 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         b.erase(ret);
     }
 
-    let t = FunctionType::try_from(f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).expect("type").value()).expect("function type");
+    let t = FunctionType::try_from(
+        f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).expect("type").value(),
+    )
+    .expect("function type");
     let mut inputs: Vec<Type> = (0..t.input_count()).map(|i| t.input(i).expect("input")).collect();
     let params = inputs.clone();
     inputs.push(i32t);
@@ -583,7 +635,8 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     // GEP/load/store, func.call) with no pydev op; `block_loop` writes it as
     // one template whose ABI names come from `pydev_dialect::abi`.
     let text = block_loop(&name, &params, frame, has_warp);
-    let parsed = Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
+    let parsed =
+        Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).expect("module body");
     let mut op = parsed.body().first_operation();
     while let Some(o) = op {
@@ -601,7 +654,11 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
 /// (their frame's state), so that exited lanes sit out later rounds.
 fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
     let n = params.len();
-    let decl: Vec<String> = params.iter().enumerate().map(|(i, t)| format!("%a{i}: {t}{}", if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
+    let decl: Vec<String> = params
+        .iter()
+        .enumerate()
+        .map(|(i, t)| format!("%a{i}: {t}{}", if i + 1 == n { " {llvm.noalias}" } else { "" }))
+        .collect();
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
     let types: Vec<String> = params.iter().map(|t| t.to_string()).collect();
     let c = format!("%a{}", n - 1);

@@ -2,7 +2,6 @@
 //! being rewritten, at its location, and unrealized casts between pydev types
 //! and their lowered forms (resolved by `reconcile-unrealized-casts`).
 
-use pydev_dialect::ops;
 use crate::capi::{self, PassIr};
 use melior::{
     ir::{
@@ -14,6 +13,7 @@ use melior::{
     pass::{create_external, ExternalPass, Pass},
     Context, IrRewriter,
 };
+use pydev_dialect::ops;
 
 /// Builds ops before an anchor op, at the anchor's location, in a pass run
 /// (`ir`).
@@ -166,9 +166,7 @@ pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, St
     }
     let int = IntegerType::try_from(ty).map_err(|_| format!("index of type {ty} is not an integer"))?;
     if !int.is_signless() {
-        return Err(format!(
-            "index of type {ty} must be signless here: run pydev-promote-types first"
-        ));
+        return Err(format!("index of type {ty} must be signless here: run pydev-promote-types first"));
     }
     Ok(match int.width() {
         64 => v,
@@ -238,14 +236,22 @@ pub fn rewrite_all<'c>(
             ok = false;
         }
     }
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// Changes, in place, the type of every value, block argument and
 /// `function_type` under `root` by `map` (identity where it returns its
 /// argument). Passes that erase a type family everywhere at once use it, so
 /// that block arguments, branches and calls stay consistent without casts.
-pub fn retype_all<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>) {
+pub fn retype_all<'c>(
+    ir: PassIr<'c>,
+    root: OperationRef<'c, '_>,
+    map: impl Fn(melior::ir::Type<'c>) -> melior::ir::Type<'c>,
+) {
     use melior::ir::{attribute::TypeAttribute, BlockLike, RegionLike};
     for op in ir.all_ops(root) {
         for r in op.results() {
@@ -299,7 +305,8 @@ pub fn map_members<'c>(
     if let Some((_, fields, _)) = struct_parts(ty) {
         let mut parts = Vec::new();
         for (name, field_ty) in fields {
-            let field = b.insert_value(ops::struct_extract(b.ctx, field_ty, v, StringAttribute::new(b.ctx, &name), b.loc));
+            let field =
+                b.insert_value(ops::struct_extract(b.ctx, field_ty, v, StringAttribute::new(b.ctx, &name), b.loc));
             parts.push(map_members(b, field, f)?);
         }
         return Ok(b.insert_value(ops::struct_create(b.ctx, ty, &parts, b.loc)));
@@ -393,7 +400,9 @@ func.func @f(%a: i32) -> i32 {
             let v = foreign.result(0).unwrap().into();
             assert!(catch_unwind(AssertUnwindSafe(|| b.replace(own, &[v]))).is_err());
             assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 0, v))).is_err());
-            assert!(catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 2, ir.value(own.operand(0).unwrap())))).is_err());
+            assert!(
+                catch_unwind(AssertUnwindSafe(|| ir.set_operand(own, 2, ir.value(own.operand(0).unwrap())))).is_err()
+            );
             assert!(catch_unwind(AssertUnwindSafe(|| ir.erase(ir.root()))).is_err());
             // Building before an erased op (out of its block) is refused.
             b.replace(own, &[ir.value(own.operand(0).unwrap())]);

@@ -5,21 +5,21 @@
 //! the JIT resolve pass names through it, and [`pipeline`] assembles the
 //! `cuda` (and later `host`) pipelines from the same entries.
 
+mod align_params;
 mod capi;
 mod check_lowered;
 mod cuda_boundscheck;
-mod raise_ptx;
-mod align_params;
 mod drop_c_wrappers;
-mod prune_libdevice;
 mod ir;
 pub mod pipeline;
+mod prune_libdevice;
+mod raise_ptx;
 
+mod host_barrier_fission;
 mod lower_aggregates;
-mod lower_float8;
 mod lower_arrays;
 mod lower_atomics;
-mod host_barrier_fission;
+mod lower_float8;
 mod lower_simt_host;
 mod lower_sync_nvvm;
 mod outline_kernels;
@@ -29,8 +29,8 @@ mod specialize_target;
 use melior::pass::Pass;
 
 pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir};
-pub use lower_simt_host::{error_code, location_text, warp_op};
 pub use cuda_boundscheck::error_record;
+pub use lower_simt_host::{error_code, location_text, warp_op};
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {
@@ -103,9 +103,8 @@ pub fn parse_pass(text: &str) -> Result<(&'static PassInfo, Options), String> {
             .and_then(|r| r.strip_suffix('}'))
             .ok_or_else(|| format!("pass options of '{name}' must be written {{key=value ...}}"))?;
         for item in body.split_whitespace() {
-            let (k, v) = item
-                .split_once('=')
-                .ok_or_else(|| format!("option '{item}' of '{name}' must be key=value"))?;
+            let (k, v) =
+                item.split_once('=').ok_or_else(|| format!("option '{item}' of '{name}' must be key=value"))?;
             if !info.options.iter().any(|o| o.name == k) {
                 let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
                 return Err(format!(

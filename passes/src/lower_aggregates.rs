@@ -42,7 +42,6 @@
 //!     its members (align=)                  NVPTX declares `.param .align A .b8 func_retval0[size]`
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -57,6 +56,7 @@ use melior::{
     },
     Context,
 };
+use pydev_dialect::ops::{self, PydevOp};
 use pydev_dialect::types;
 
 static ID: PassId = PassId;
@@ -69,8 +69,15 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 const OPS: &[&str] = &[
-    ops::VectorCreateOperation::NAME, ops::VectorExtractOperation::NAME, ops::VectorInsertOperation::NAME, ops::StructCreateOperation::NAME, ops::StructExtractOperation::NAME,
-    ops::StructInsertOperation::NAME, ops::TupleCreateOperation::NAME, ops::TupleExtractOperation::NAME, ops::TupleInsertOperation::NAME,
+    ops::VectorCreateOperation::NAME,
+    ops::VectorExtractOperation::NAME,
+    ops::VectorInsertOperation::NAME,
+    ops::StructCreateOperation::NAME,
+    ops::StructExtractOperation::NAME,
+    ops::StructInsertOperation::NAME,
+    ops::TupleCreateOperation::NAME,
+    ops::TupleExtractOperation::NAME,
+    ops::TupleInsertOperation::NAME,
 ];
 
 /// The register form of a type (unchanged for types without aggregates).
@@ -79,14 +86,17 @@ pub fn register_type<'c>(ctx: &'c Context, ty: Type<'c>) -> Type<'c> {
     if let Some((lanes, e)) = types::vector_parts(ty) {
         return parse(format!("vector<{lanes}x{}>", register_type(ctx, e)));
     }
-    let members: Option<Vec<Type>> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty));
+    let members: Option<Vec<Type>> = types::struct_parts(ty)
+        .map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect())
+        .or_else(|| types::tuple_parts(ty));
     if let Some(members) = members {
         let inner: Vec<String> = members.into_iter().map(|t| register_type(ctx, t).to_string()).collect();
         return parse(format!("!llvm.struct<({})>", inner.join(", ")));
     }
     if let Ok(f) = FunctionType::try_from(ty) {
         let inputs: Vec<Type> = (0..f.input_count()).map(|i| register_type(ctx, f.input(i).expect("input"))).collect();
-        let results: Vec<Type> = (0..f.result_count()).map(|i| register_type(ctx, f.result(i).expect("result"))).collect();
+        let results: Vec<Type> =
+            (0..f.result_count()).map(|i| register_type(ctx, f.result(i).expect("result"))).collect();
         return FunctionType::new(ctx, &inputs, &results).into();
     }
     ty
@@ -116,8 +126,12 @@ fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
                 let x = ops::StructInsertOperation::view(op).expect("matched by name");
                 x.field().ok().zip(x.input().ok()).and_then(|(f, s)| field_index(s.r#type(), f.value()))
             }
-            ops::TupleExtractOperation::NAME => ops::TupleExtractOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value()),
-            ops::TupleInsertOperation::NAME => ops::TupleInsertOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value()),
+            ops::TupleExtractOperation::NAME => {
+                ops::TupleExtractOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value())
+            }
+            ops::TupleInsertOperation::NAME => {
+                ops::TupleInsertOperation::view(op).and_then(|x| x.index().ok()).map(|i| i.value())
+            }
             _ => None,
         };
         pending.push((op, index));
@@ -225,7 +239,14 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
         }
         // A declaration (C++ defines it) has no body to convert in.
         let entry = f.region(0).ok().and_then(|r| ir.entry_block(r));
-        let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
+        let Some(fn_type) = f
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+        else {
+            continue;
+        };
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         let mut results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut params = Vec::new();
@@ -267,7 +288,11 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
             set_stack_aligns(ir, ctx, f, inputs.len(), &stack_aligns);
         }
         if params.iter().any(Option::is_some) || result.is_some() {
-            ir.set_attribute(f, "function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+            ir.set_attribute(
+                f,
+                "function_type",
+                TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into(),
+            );
             changed.push((capi::sym_name(f), (params, result)));
         }
     }
@@ -275,7 +300,14 @@ fn interop_abi<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<AbiCast<'c
         return out;
     }
     for call in ir.ops_named(root, &["func.call"]) {
-        let Some(callee) = call.attribute("callee").ok().and_then(|a| FlatSymbolRefAttribute::try_from(a).ok()).map(|c| c.value().to_owned()) else { continue };
+        let Some(callee) = call
+            .attribute("callee")
+            .ok()
+            .and_then(|a| FlatSymbolRefAttribute::try_from(a).ok())
+            .map(|c| c.value().to_owned())
+        else {
+            continue;
+        };
         let Some((_, (params, result))) = changed.iter().find(|(n, _)| *n == callee) else { continue };
         let b = Builder::before(ir, call);
         for (i, p) in params.iter().enumerate() {
@@ -310,9 +342,17 @@ fn result_abi(ctx: &Context, ty: Type) -> Option<Abi> {
     let (_, cuda_align) = pydev_dialect::type_layout(ty)?;
     match abi {
         Abi::Struct { text, size, align, fields } if cuda_align > align => {
-            let parts = text.strip_prefix("!llvm.struct<(").and_then(|t| t.strip_suffix(")>")).expect("abi_of writes !llvm.struct<(...)>");
+            let parts = text
+                .strip_prefix("!llvm.struct<(")
+                .and_then(|t| t.strip_suffix(")>"))
+                .expect("abi_of writes !llvm.struct<(...)>");
             let text = format!("!llvm.struct<(!llvm.array<0 x vector<{cuda_align} x i8>>, {parts})>");
-            Some(Abi::Struct { text, size, align: cuda_align, fields: fields.into_iter().map(|(i, a)| (i + 1, a)).collect() })
+            Some(Abi::Struct {
+                text,
+                size,
+                align: cuda_align,
+                fields: fields.into_iter().map(|(i, a)| (i + 1, a)).collect(),
+            })
         }
         abi => Some(abi),
     }
@@ -337,7 +377,10 @@ fn to_abi<'c>(b: &Builder<'c>, v: Value<'c, 'c>, ty: Type<'c>, abi: &Abi) -> Val
             acc
         }
         Abi::Struct { fields, .. } => {
-            let members: Vec<Type> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty)).expect("structs and tuples");
+            let members: Vec<Type> = types::struct_parts(ty)
+                .map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect())
+                .or_else(|| types::tuple_parts(ty))
+                .expect("structs and tuples");
             let st = abi_type();
             let mut acc = b.value("llvm.mlir.undef", &[], st, &[]);
             for (k, ((index, field_abi), member)) in fields.iter().zip(members).enumerate() {
@@ -372,7 +415,9 @@ impl Abi {
     }
     fn size_align(&self) -> (u64, u64) {
         match self {
-            Abi::Same(_, s, a) | Abi::Array { size: s, align: a, .. } | Abi::Struct { size: s, align: a, .. } => (*s, *a),
+            Abi::Same(_, s, a) | Abi::Array { size: s, align: a, .. } | Abi::Struct { size: s, align: a, .. } => {
+                (*s, *a)
+            }
         }
     }
 }
@@ -384,11 +429,17 @@ fn abi_of(ctx: &Context, ty: Type) -> Option<Abi> {
         let (es, _) = pydev_dialect::type_layout(e)?;
         let llvm_align = (u64::from(lanes) * es).next_power_of_two();
         if lanes == 3 || llvm_align > align {
-            return Some(Abi::Array { text: format!("!llvm.array<{lanes} x {}>", register_type(ctx, e)), size, align: es });
+            return Some(Abi::Array {
+                text: format!("!llvm.array<{lanes} x {}>", register_type(ctx, e)),
+                size,
+                align: es,
+            });
         }
         return Some(Abi::Same(reg, size, llvm_align));
     }
-    let members: Option<Vec<Type>> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty));
+    let members: Option<Vec<Type>> = types::struct_parts(ty)
+        .map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect())
+        .or_else(|| types::tuple_parts(ty));
     let Some(members) = members else { return Some(Abi::Same(reg, size, align)) };
     let (mut parts, mut fields, mut cur, mut max_align) = (Vec::new(), Vec::new(), 0u64, 1u64);
     for (k, m) in members.into_iter().enumerate() {
@@ -421,15 +472,32 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
     // Host kernels (pydev-lower-simt-host) are entry points too, and so are
     // their block loops `@__pydev_block_k`, whose parameters only pass on to
     // `@k`: they take the ABI types without a conversion.
-    let host_kernels: Vec<String> = funcs.iter().filter(|f| f.name().as_string_ref().as_str() == Ok("func.func") && f.has_attribute(pydev_dialect::abi::attr::KERNEL)).map(|f| capi::sym_name(*f)).collect();
+    let host_kernels: Vec<String> = funcs
+        .iter()
+        .filter(|f| {
+            f.name().as_string_ref().as_str() == Ok("func.func") && f.has_attribute(pydev_dialect::abi::attr::KERNEL)
+        })
+        .map(|f| capi::sym_name(*f))
+        .collect();
     for f in funcs {
         let gpu = f.name().as_string_ref().as_str() == Ok("gpu.func");
-        let forward = !gpu && capi::sym_name(f).strip_prefix("__pydev_block_").is_some_and(|k| host_kernels.iter().any(|h| h == k));
-        if !(gpu && f.has_attribute("gpu.kernel") || !gpu && f.has_attribute(pydev_dialect::abi::attr::KERNEL) || forward) {
+        let forward = !gpu
+            && capi::sym_name(f).strip_prefix("__pydev_block_").is_some_and(|k| host_kernels.iter().any(|h| h == k));
+        if !(gpu && f.has_attribute("gpu.kernel")
+            || !gpu && f.has_attribute(pydev_dialect::abi::attr::KERNEL)
+            || forward)
+        {
             continue;
         }
         let Some(entry) = f.region(0).ok().and_then(|r| ir.entry_block(r)) else { continue };
-        let Some(fn_type) = f.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok()) else { continue };
+        let Some(fn_type) = f
+            .attribute("function_type")
+            .ok()
+            .and_then(|a| TypeAttribute::try_from(a).ok())
+            .and_then(|t| FunctionType::try_from(t.value()).ok())
+        else {
+            continue;
+        };
         let mut inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| fn_type.input(i).expect("input")).collect();
         let results: Vec<Type> = (0..fn_type.result_count()).map(|i| fn_type.result(i).expect("result")).collect();
         let mut changed = false;
@@ -451,7 +519,11 @@ fn kernel_abi_params<'c>(ir: PassIr<'c>, root: OperationRef<'c, 'c>) -> Vec<(Ope
             out.push((retype_argument(ir, entry, i, abi_type, pydev), pydev, abi));
         }
         if changed {
-            ir.set_attribute(f, "function_type", TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into());
+            ir.set_attribute(
+                f,
+                "function_type",
+                TypeAttribute::new(FunctionType::new(ctx, &inputs, &results).into()).into(),
+            );
         }
         if !stack_aligns.is_empty() {
             set_stack_aligns(ir, ctx, f, inputs.len(), &stack_aligns);
@@ -472,13 +544,20 @@ fn over_alignment(abi: &Abi, ty: Type) -> Option<u64> {
 
 /// The ABI type of pydev type `ty`, or None where it is its register type.
 fn abi_type<'c>(ctx: &'c Context, ty: Type<'c>, abi: &Abi) -> Option<Type<'c>> {
-    (abi.text() != register_type(ctx, ty).to_string()).then(|| Type::parse(ctx, abi.text()).unwrap_or_else(|| panic!("pydev built a bad type: {}", abi.text())))
+    (abi.text() != register_type(ctx, ty).to_string())
+        .then(|| Type::parse(ctx, abi.text()).unwrap_or_else(|| panic!("pydev built a bad type: {}", abi.text())))
 }
 
 /// Gives argument `i` of `entry` the ABI type `abi_type`; a cast to its
 /// pydev type `pydev` at the top of the block takes its uses (returned, for
 /// the expansion once registers are typed).
-fn retype_argument<'c>(ir: PassIr<'c>, entry: melior::ir::BlockRef<'c, 'c>, i: usize, abi_type: Type<'c>, pydev: Type<'c>) -> OperationRef<'c, 'c> {
+fn retype_argument<'c>(
+    ir: PassIr<'c>,
+    entry: melior::ir::BlockRef<'c, 'c>,
+    i: usize,
+    abi_type: Type<'c>,
+    pydev: Type<'c>,
+) -> OperationRef<'c, 'c> {
     use melior::ir::BlockLike;
     let arg = entry.argument(i).expect("an argument per input");
     arg.set_type(abi_type);
@@ -519,7 +598,10 @@ fn from_abi<'c>(b: &Builder<'c>, v: Value<'c, 'c>, ty: Type<'c>, abi: &Abi) -> V
             acc
         }
         Abi::Struct { fields, .. } => {
-            let members: Vec<Type> = types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| types::tuple_parts(ty)).expect("structs and tuples");
+            let members: Vec<Type> = types::struct_parts(ty)
+                .map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect())
+                .or_else(|| types::tuple_parts(ty))
+                .expect("structs and tuples");
             let mut acc = b.value("llvm.mlir.undef", &[], reg, &[]);
             for (k, ((index, field_abi), member)) in fields.iter().zip(members).enumerate() {
                 let field_type = Type::parse(b.ctx, field_abi.text()).expect("built above");

@@ -45,7 +45,6 @@
 //!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, to_i64, Builder, PassId},
@@ -57,6 +56,7 @@ use melior::ir::{
     r#type::FunctionType,
     BlockLike, OperationRef, Type, TypeLike, Value, ValueLike,
 };
+use pydev_dialect::ops::{self, PydevOp};
 use pydev_dialect::{types::ArrayType, MemorySpace};
 
 static ID_CUDA: PassId = PassId;
@@ -67,7 +67,11 @@ pub const INFO: PassInfo = PassInfo {
     summary: "lower array descriptors, element access and atomic references to LLVM address arithmetic",
     options: &[
         PassOption { name: "target", default: "cuda", help: "cuda (NVPTX address spaces) or host" },
-        PassOption { name: "boundscheck", default: "0", help: "host: check each index against its extent and report the file and line" },
+        PassOption {
+            name: "boundscheck",
+            default: "0",
+            help: "host: check each index against its extent and report the file and line",
+        },
     ],
     create: |options| match (options.get(&INFO, "target"), options.get(&INFO, "boundscheck")) {
         ("cuda", "0") => Ok(external_pass(&ID_CUDA, INFO.argument, INFO.summary, run_cuda)),
@@ -115,16 +119,27 @@ thread_local! {
 }
 
 /// With bounds checking: `if index >= extent (unsigned): report; index = 0`.
-fn checked_index<'c>(b: &Builder<'c>, descriptor: Value<'c, 'c>, k: usize, index: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn checked_index<'c>(
+    b: &Builder<'c>,
+    descriptor: Value<'c, 'c>,
+    k: usize,
+    index: Value<'c, 'c>,
+) -> Result<Value<'c, 'c>, String> {
     let ir = b.ir;
     if !BOUNDSCHECK.with(|c| c.get()) {
         return Ok(index);
     }
     let first = ir.defining_op(descriptor).expect("an op result");
-    let ctx = crate::lower_simt_host::context_arg(ir, first).ok_or("bounds checks on the host need pydev-lower-simt-host first")?;
+    let ctx = crate::lower_simt_host::context_arg(ir, first)
+        .ok_or("bounds checks on the host need pydev-lower-simt-host first")?;
     let module = ir.module_of(first);
     let loc = PENDING.with(|p| crate::lower_simt_host::location_index(module, &mut p.borrow_mut(), b.loc));
-    let extent = b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[1, k as i64]).into())]);
+    let extent = b.value(
+        "llvm.extractvalue",
+        &[descriptor],
+        b.i64(),
+        &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[1, k as i64]).into())],
+    );
     let i1 = melior::ir::r#type::IntegerType::new(b.ctx, 1).into();
     let bad = b.value("arith.cmpi", &[index, extent], i1, &[b.named("predicate", b.attr("9 : i64"))]); // uge
     crate::lower_simt_host::report_if(b, bad, ctx, crate::error_code::OUT_OF_BOUNDS, loc, index, extent);
@@ -143,10 +158,7 @@ pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
 
 fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Type<'c> {
     let n = array.rank();
-    b.ty(&format!(
-        "!llvm.struct<(ptr<{}>, array<{n} x i64>, array<{n} x i64>)>",
-        address_space(array.space(), cuda)
-    ))
+    b.ty(&format!("!llvm.struct<(ptr<{}>, array<{n} x i64>, array<{n} x i64>)>", address_space(array.space(), cuda)))
 }
 
 fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
@@ -185,18 +197,37 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
     .is_ok();
     let mut counter = 0;
     let mut shared_bytes = 0i64;
-    ok &= rewrite_all(ir, root, &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME], |b, op| {
-        counter += 1;
-        static_array(b, op, cuda, counter, &mut shared_bytes)
-    })
+    ok &= rewrite_all(
+        ir,
+        root,
+        &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME],
+        |b, op| {
+            counter += 1;
+            static_array(b, op, cuda, counter, &mut shared_bytes)
+        },
+    )
     .is_ok();
     if !cuda && shared_bytes > 0 {
         let module = ir.module_of(root);
         let ctx = capi::context(module);
-        ir.set_attribute(module, pydev_dialect::abi::attr::HOST_SHARED_BYTES, melior::ir::attribute::IntegerAttribute::new(melior::ir::r#type::IntegerType::new(ctx, 64).into(), shared_bytes).into());
+        ir.set_attribute(
+            module,
+            pydev_dialect::abi::attr::HOST_SHARED_BYTES,
+            melior::ir::attribute::IntegerAttribute::new(
+                melior::ir::r#type::IntegerType::new(ctx, 64).into(),
+                shared_bytes,
+            )
+            .into(),
+        );
     }
     ok &= rewrite_all(ir, root, &[ops::ArrayViewOperation::NAME], |b, op| view(b, op, cuda)).is_ok();
-    ok &= rewrite_all(ir, root, &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME], |b, op| restride(b, op, cuda)).is_ok();
+    ok &= rewrite_all(
+        ir,
+        root,
+        &[ops::ArrayIndexOperation::NAME, ops::ArraySliceOperation::NAME, ops::ArrayReshapeOperation::NAME],
+        |b, op| restride(b, op, cuda),
+    )
+    .is_ok();
     ok &= rewrite_all(ir, root, &[ops::TupleExtractOperation::NAME, ops::ArraySizeOperation::NAME], |b, op| {
         let is_size = op.name().as_string_ref().as_str() == Ok(ops::ArraySizeOperation::NAME);
         let input = ir.value(op.operand(0).expect("operand"));
@@ -213,7 +244,14 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
         };
         let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
         let descriptor = b.cast(array_value, descriptor_type(b, &array, cuda));
-        let at = |k: i64| b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[field, k]).into())]);
+        let at = |k: i64| {
+            b.value(
+                "llvm.extractvalue",
+                &[descriptor],
+                b.i64(),
+                &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[field, k]).into())],
+            )
+        };
         let result = if is_size {
             let mut product = b.const_int(b.i64(), 1);
             for k in 0..i64::from(array.rank()) {
@@ -224,7 +262,8 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
             let k = ops::TupleExtractOperation::view(op).and_then(|x| x.index().ok()).expect("verified index").value();
             let v = at(k);
             if field == 2 {
-                let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or("array element without a layout")?;
+                let (size, _) =
+                    pydev_dialect::type_layout(array.element_type()).ok_or("array element without a layout")?;
                 let bytes = b.const_int(b.i64(), size as i64);
                 b.value("llvm.mul", &[v, bytes], b.i64(), &[])
             } else {
@@ -243,72 +282,84 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
             Builder::before(ir, op).erase(op);
         }
     }
-    ok &= rewrite_all(ir, root, &[ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME], |b, op| {
-        let name = op.name();
-        let name = name.as_string_ref().as_str().unwrap_or_default();
-        let (array_value, first_index) = if name == ops::ArrayStoreOperation::NAME { (1, 2) } else { (0, 1) };
-        let array_value = ir.value(op.operand(array_value).expect("array operand"));
-        let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
-        let indices: Vec<Value> = op.operands().skip(first_index).map(|v| ir.value(v)).collect();
-        let aggregate = members(array.element_type()).is_some() || pydev_dialect::types::vector_parts(array.element_type()).is_some() || array.element_type().is_complex();
-        if let Some(path) = field_path(op) {
-            // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
-            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
-            let offset = path_offset(array.element_type(), &path)?;
-            let ptr = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
-            let result_type = op.result(0).expect("atomic_ref result").r#type();
-            let r = b.cast(ptr, result_type);
-            b.replace(op, &[r]);
-            return Ok(());
-        }
-        if aggregate && name == ops::AtomicRefOperation::NAME {
-            // atomic_ref (struct/vector/tuple/complex)  =>  data + Σ i_k * strides[k] * sizeof(T)
-            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
-            let result_type = op.result(0).expect("atomic_ref result").r#type();
-            let r = b.cast(base, result_type);
-            b.replace(op, &[r]);
-            return Ok(());
-        }
-        if aggregate {
-            // Structs, vectors, tuples: member by member at CUDA C++ offsets.
-            let base = element_bytes(b, array_value, &array, &indices, cuda)?;
-            if name == ops::ArrayLoadOperation::NAME {
-                let loaded = load_at(b, base, 0, array.element_type())?;
-                let v = b.cast(loaded, array.element_type());
-                b.replace(op, &[v]);
-            } else {
-                let v = ir.value(op.operand(0).expect("value"));
-                let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element_type()));
-                store_at(b, base, 0, array.element_type(), v)?;
-                b.erase(op);
-            }
-            return Ok(());
-        }
-        let ptr = element_pointer(b, array_value, &array, &indices, cuda)?;
-        // The element's natural alignment: without it LLVM takes the data
-        // layout's ABI one, 4 for i64/f64, and NVPTX splits the access in two.
-        let (_, align) = pydev_dialect::type_layout(array.element_type()).ok_or_else(|| format!("{} has no device layout", array.element_type()))?;
-        let align = b.named("alignment", b.attr(&format!("{align} : i64")));
-        match name {
-            ops::ArrayLoadOperation::NAME => {
-                let v = b.value("llvm.load", &[ptr], array.element_type(), &[align]);
-                b.replace(op, &[v]);
-            }
-            ops::ArrayStoreOperation::NAME => {
-                let v = ir.value(op.operand(0).expect("value"));
-                b.op("llvm.store", &[v, ptr], &[], &[align]);
-                b.erase(op);
-            }
-            _ => {
+    ok &= rewrite_all(
+        ir,
+        root,
+        &[ops::ArrayLoadOperation::NAME, ops::ArrayStoreOperation::NAME, ops::AtomicRefOperation::NAME],
+        |b, op| {
+            let name = op.name();
+            let name = name.as_string_ref().as_str().unwrap_or_default();
+            let (array_value, first_index) = if name == ops::ArrayStoreOperation::NAME { (1, 2) } else { (0, 1) };
+            let array_value = ir.value(op.operand(array_value).expect("array operand"));
+            let array = ArrayType::from_type(array_value.r#type()).expect("verified array");
+            let indices: Vec<Value> = op.operands().skip(first_index).map(|v| ir.value(v)).collect();
+            let aggregate = members(array.element_type()).is_some()
+                || pydev_dialect::types::vector_parts(array.element_type()).is_some()
+                || array.element_type().is_complex();
+            if let Some(path) = field_path(op) {
+                // atomic_ref %a[i..] field [f..]  =>  data + Σ i_k * strides[k] * sizeof(T) + offsetof(T, f..)
+                let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+                let offset = path_offset(array.element_type(), &path)?;
+                let ptr = byte_gep(b, base, b.const_int(b.i64(), offset as i64));
                 let result_type = op.result(0).expect("atomic_ref result").r#type();
                 let r = b.cast(ptr, result_type);
                 b.replace(op, &[r]);
+                return Ok(());
             }
-        }
-        Ok(())
-    })
+            if aggregate && name == ops::AtomicRefOperation::NAME {
+                // atomic_ref (struct/vector/tuple/complex)  =>  data + Σ i_k * strides[k] * sizeof(T)
+                let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+                let result_type = op.result(0).expect("atomic_ref result").r#type();
+                let r = b.cast(base, result_type);
+                b.replace(op, &[r]);
+                return Ok(());
+            }
+            if aggregate {
+                // Structs, vectors, tuples: member by member at CUDA C++ offsets.
+                let base = element_bytes(b, array_value, &array, &indices, cuda)?;
+                if name == ops::ArrayLoadOperation::NAME {
+                    let loaded = load_at(b, base, 0, array.element_type())?;
+                    let v = b.cast(loaded, array.element_type());
+                    b.replace(op, &[v]);
+                } else {
+                    let v = ir.value(op.operand(0).expect("value"));
+                    let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, array.element_type()));
+                    store_at(b, base, 0, array.element_type(), v)?;
+                    b.erase(op);
+                }
+                return Ok(());
+            }
+            let ptr = element_pointer(b, array_value, &array, &indices, cuda)?;
+            // The element's natural alignment: without it LLVM takes the data
+            // layout's ABI one, 4 for i64/f64, and NVPTX splits the access in two.
+            let (_, align) = pydev_dialect::type_layout(array.element_type())
+                .ok_or_else(|| format!("{} has no device layout", array.element_type()))?;
+            let align = b.named("alignment", b.attr(&format!("{align} : i64")));
+            match name {
+                ops::ArrayLoadOperation::NAME => {
+                    let v = b.value("llvm.load", &[ptr], array.element_type(), &[align]);
+                    b.replace(op, &[v]);
+                }
+                ops::ArrayStoreOperation::NAME => {
+                    let v = ir.value(op.operand(0).expect("value"));
+                    b.op("llvm.store", &[v, ptr], &[], &[align]);
+                    b.erase(op);
+                }
+                _ => {
+                    let result_type = op.result(0).expect("atomic_ref result").r#type();
+                    let r = b.cast(ptr, result_type);
+                    b.replace(op, &[r]);
+                }
+            }
+            Ok(())
+        },
+    )
     .is_ok();
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// The `field` path of an `atomic_ref` (a member of a struct element).
@@ -328,7 +379,8 @@ fn field_path(op: OperationRef) -> Option<Vec<String>> {
 fn path_offset(mut ty: Type, path: &[String]) -> Result<u64, String> {
     let mut offset = 0;
     for name in path {
-        let (_, fields, _) = pydev_dialect::types::struct_parts(ty).ok_or_else(|| format!("field '{name}' of {ty}, which is not a struct"))?;
+        let (_, fields, _) = pydev_dialect::types::struct_parts(ty)
+            .ok_or_else(|| format!("field '{name}' of {ty}, which is not a struct"))?;
         let index = fields.iter().position(|(n, _)| n == name).ok_or_else(|| format!("{ty} has no field '{name}'"))?;
         offset += pydev_dialect::field_offset(ty, index as u32).ok_or_else(|| format!("{ty} has no device layout"))?;
         ty = fields[index].1;
@@ -346,7 +398,12 @@ fn element_offset<'c>(
 ) -> Result<(Value<'c, 'c>, Value<'c, 'c>), String> {
     let descriptor = b.cast(array_value, descriptor_type(b, array, cuda));
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space(), cuda)));
-    let data = b.value("llvm.extractvalue", &[descriptor], ptr_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[0]).into())]);
+    let data = b.value(
+        "llvm.extractvalue",
+        &[descriptor],
+        ptr_type,
+        &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[0]).into())],
+    );
     let mut offset: Option<Value> = None;
     for (k, index) in indices.iter().enumerate() {
         let index = to_i64(b, *index)?;
@@ -361,7 +418,12 @@ fn element_offset<'c>(
         let stride = if contiguous {
             b.const_int(b.i64(), 1)
         } else {
-            b.value("llvm.extractvalue", &[descriptor], b.i64(), &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())])
+            b.value(
+                "llvm.extractvalue",
+                &[descriptor],
+                b.i64(),
+                &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[2, k as i64]).into())],
+            )
         };
         let term = b.value("llvm.mul", &[index, stride], b.i64(), &[]);
         offset = Some(match offset {
@@ -373,8 +435,15 @@ fn element_offset<'c>(
 }
 
 /// The address of an aggregate element: `data + offset * sizeof(T)` in bytes.
-fn element_bytes<'c>(b: &Builder<'c>, array_value: Value<'c, 'c>, array: &ArrayType<'c>, indices: &[Value<'c, 'c>], cuda: bool) -> Result<Value<'c, 'c>, String> {
-    let (size, _) = pydev_dialect::type_layout(array.element_type()).ok_or_else(|| format!("array element type {} has no device layout", array.element_type()))?;
+fn element_bytes<'c>(
+    b: &Builder<'c>,
+    array_value: Value<'c, 'c>,
+    array: &ArrayType<'c>,
+    indices: &[Value<'c, 'c>],
+    cuda: bool,
+) -> Result<Value<'c, 'c>, String> {
+    let (size, _) = pydev_dialect::type_layout(array.element_type())
+        .ok_or_else(|| format!("array element type {} has no device layout", array.element_type()))?;
     let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
     let bytes = b.value("llvm.mul", &[offset, b.const_int(b.i64(), size as i64)], b.i64(), &[]);
     Ok(byte_gep(b, data, bytes))
@@ -395,12 +464,19 @@ pub(crate) fn byte_gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, bytes: Value<'c
 
 /// Members of an aggregate at `base + offset`, in CUDA C++ layout.
 fn members<'c>(ty: Type<'c>) -> Option<Vec<Type<'c>>> {
-    pydev_dialect::types::struct_parts(ty).map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect()).or_else(|| pydev_dialect::types::tuple_parts(ty))
+    pydev_dialect::types::struct_parts(ty)
+        .map(|(_, f, _)| f.into_iter().map(|(_, t)| t).collect())
+        .or_else(|| pydev_dialect::types::tuple_parts(ty))
 }
 
 /// Loads a value of pydev type `ty` stored at `base + offset` bytes, in its
 /// register form.
-pub(crate) fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>) -> Result<Value<'c, 'c>, String> {
+pub(crate) fn load_at<'c>(
+    b: &Builder<'c>,
+    base: Value<'c, 'c>,
+    offset: u64,
+    ty: Type<'c>,
+) -> Result<Value<'c, 'c>, String> {
     let reg = crate::lower_aggregates::register_type(b.ctx, ty);
     if ty.is_complex() {
         // complex<T> is {T re; T im;} in memory (cuda::std::complex).
@@ -415,7 +491,12 @@ pub(crate) fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty:
         for (k, m) in ms.into_iter().enumerate() {
             let off = pydev_dialect::field_offset(ty, k as u32).ok_or("member without a layout")?;
             let v = load_at(b, base, offset + off, m)?;
-            acc = b.value("llvm.insertvalue", &[acc, v], reg, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())]);
+            acc = b.value(
+                "llvm.insertvalue",
+                &[acc, v],
+                reg,
+                &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())],
+            );
         }
         return Ok(acc);
     }
@@ -424,7 +505,13 @@ pub(crate) fn load_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty:
     Ok(b.value("llvm.load", &[p], reg, &[b.named("alignment", b.attr(&format!("{align} : i64")))]))
 }
 
-pub(crate) fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty: Type<'c>, v: Value<'c, 'c>) -> Result<(), String> {
+pub(crate) fn store_at<'c>(
+    b: &Builder<'c>,
+    base: Value<'c, 'c>,
+    offset: u64,
+    ty: Type<'c>,
+    v: Value<'c, 'c>,
+) -> Result<(), String> {
     if ty.is_complex() {
         let part = capi::complex_element(ty);
         let (size, _) = pydev_dialect::type_layout(part).ok_or("complex part without a layout")?;
@@ -437,7 +524,12 @@ pub(crate) fn store_at<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: u64, ty
         for (k, m) in ms.into_iter().enumerate() {
             let off = pydev_dialect::field_offset(ty, k as u32).ok_or("member without a layout")?;
             let reg = crate::lower_aggregates::register_type(b.ctx, m);
-            let part = b.value("llvm.extractvalue", &[v], reg, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())]);
+            let part = b.value(
+                "llvm.extractvalue",
+                &[v],
+                reg,
+                &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[k as i64]).into())],
+            );
             store_at(b, base, offset + off, m, part)?;
         }
         return Ok(());
@@ -490,9 +582,15 @@ fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool
             // frontends/python/src/interop.rs): only its type changes.
             let b = Builder::before(ir, func);
             let lower = |t| ArrayType::from_type(t).map_or(t, |a| descriptor_type(&b, &a, cuda));
-            let inputs: Vec<Type> = (0..fn_type.input_count()).map(|i| lower(fn_type.input(i).expect("input"))).collect();
-            let results: Vec<Type> = (0..fn_type.result_count()).map(|i| lower(fn_type.result(i).expect("result"))).collect();
-            ir.set_attribute(func, "function_type", TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into());
+            let inputs: Vec<Type> =
+                (0..fn_type.input_count()).map(|i| lower(fn_type.input(i).expect("input"))).collect();
+            let results: Vec<Type> =
+                (0..fn_type.result_count()).map(|i| lower(fn_type.result(i).expect("result"))).collect();
+            ir.set_attribute(
+                func,
+                "function_type",
+                TypeAttribute::new(FunctionType::new(b.ctx, &inputs, &results).into()).into(),
+            );
             continue;
         };
         let Some(first) = entry.first_operation() else { continue };
@@ -541,7 +639,13 @@ pub(crate) fn at_start<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<B
     block.first_operation().map(|first| Builder::before(ir, ir.detach(first)))
 }
 
-fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, counter: usize, shared_bytes: &mut i64) -> Result<(), String> {
+fn static_array<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    cuda: bool,
+    counter: usize,
+    shared_bytes: &mut i64,
+) -> Result<(), String> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -555,15 +659,27 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
     // dynamic_shared_array has none.
     macro_rules! static_attrs {
         ($op:ty) => {
-            <$op>::view(op).map(|x| (x.shape().ok(), x.alignment().ok().map(|a| a.value()), x.order().ok().is_some_and(|o| o.value() == "F")))
+            <$op>::view(op).map(|x| {
+                (
+                    x.shape().ok(),
+                    x.alignment().ok().map(|a| a.value()),
+                    x.order().ok().is_some_and(|o| o.value() == "F"),
+                )
+            })
         };
     }
-    let (shape, align, fortran) = static_attrs!(ops::LocalArrayOperation).or_else(|| static_attrs!(ops::SharedArrayOperation)).unwrap_or((None, None, false));
-    let shape: Vec<i64> = shape.and_then(|a| DenseI64ArrayAttribute::try_from(a).ok()).map(|dense| (0..dense.len()).map(|i| dense.element(i).expect("in range")).collect()).unwrap_or_default();
+    let (shape, align, fortran) = static_attrs!(ops::LocalArrayOperation)
+        .or_else(|| static_attrs!(ops::SharedArrayOperation))
+        .unwrap_or((None, None, false));
+    let shape: Vec<i64> = shape
+        .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
+        .map(|dense| (0..dense.len()).map(|i| dense.element(i).expect("in range")).collect())
+        .unwrap_or_default();
     let align = align.filter(|a| *a > 0).unwrap_or(elem_align as i64);
     let space = address_space(array.space(), cuda);
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
-    let module = enclosing(ir, op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
+    let module =
+        enclosing(ir, op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
     let total: i64 = shape.iter().product();
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
         ops::SharedArrayOperation::NAME | ops::DynamicSharedArrayOperation::NAME => {
@@ -572,27 +688,43 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                 // Shared memory is per block: the host runtime hands each
                 // block's threads one buffer through the thread context;
                 // static arrays get fixed offsets in it.
-                let ctx = crate::lower_simt_host::context_arg(ir, op).ok_or("shared memory on the host needs pydev-lower-simt-host first")?;
+                let ctx = crate::lower_simt_host::context_arg(ir, op)
+                    .ok_or("shared memory on the host needs pydev-lower-simt-host first")?;
                 let load_ptr = |offset: i64| {
                     let p = crate::lower_simt_host::gep(b, ctx, offset);
                     b.value("llvm.load", &[p], ptr_type, &[])
                 };
-                return finish_static(b, op, &array, cuda, &shape, fortran, if dynamic {
-                    let base = load_ptr(pydev_dialect::abi::ctx::DYN_SHARED);
-                    let p = crate::lower_simt_host::gep(b, ctx, pydev_dialect::abi::ctx::DYN_SHARED_BYTES);
-                    let bytes = b.value("llvm.load", &[p], b.i64(), &[]);
-                    let size = b.const_int(b.i64(), elem_size as i64);
-                    (base, vec![b.value("llvm.udiv", &[bytes, size], b.i64(), &[])])
-                } else {
-                    let offset = (*shared_bytes + align - 1) / align * align;
-                    *shared_bytes = offset + total * elem_size as i64;
-                    let base = load_ptr(pydev_dialect::abi::ctx::SHARED);
-                    (crate::lower_simt_host::gep(b, base, offset), shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
-                });
+                return finish_static(
+                    b,
+                    op,
+                    &array,
+                    cuda,
+                    &shape,
+                    fortran,
+                    if dynamic {
+                        let base = load_ptr(pydev_dialect::abi::ctx::DYN_SHARED);
+                        let p = crate::lower_simt_host::gep(b, ctx, pydev_dialect::abi::ctx::DYN_SHARED_BYTES);
+                        let bytes = b.value("llvm.load", &[p], b.i64(), &[]);
+                        let size = b.const_int(b.i64(), elem_size as i64);
+                        (base, vec![b.value("llvm.udiv", &[bytes, size], b.i64(), &[])])
+                    } else {
+                        let offset = (*shared_bytes + align - 1) / align * align;
+                        *shared_bytes = offset + total * elem_size as i64;
+                        let base = load_ptr(pydev_dialect::abi::ctx::SHARED);
+                        (
+                            crate::lower_simt_host::gep(b, base, offset),
+                            shape.iter().map(|s| b.const_int(b.i64(), *s)).collect(),
+                        )
+                    },
+                );
             }
-            let symbol = if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
+            let symbol =
+                if dynamic { "__pydev_dynamic_shared".to_owned() } else { format!("__pydev_shared_{counter}") };
             let exists = ir.ops_named(module, &["llvm.mlir.global"]).iter().any(|g| {
-                g.attribute("sym_name").ok().and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok()).is_some_and(|s| s.value() == symbol)
+                g.attribute("sym_name")
+                    .ok()
+                    .and_then(|a| melior::ir::attribute::StringAttribute::try_from(a).ok())
+                    .is_some_and(|s| s.value() == symbol)
             });
             if !exists {
                 let mb = at_start(ir, module).ok_or("empty module")?;
@@ -618,7 +750,12 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
                     .map_err(|e| format!("cannot build the shared global: {e}"))?;
                 mb.insert_op(global);
             }
-            let p = b.value("llvm.mlir.addressof", &[], ptr_type, &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())]);
+            let p = b.value(
+                "llvm.mlir.addressof",
+                &[],
+                ptr_type,
+                &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())],
+            );
             let extents = if dynamic {
                 let bytes = b.inline_asm("mov.u32 $0, %dynamic_smem_size;", "=r", &[], Some(b.i32())).expect("result");
                 vec![b.value("llvm.zext", &[bytes], b.i64(), &[])]
@@ -628,11 +765,21 @@ fn static_array<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool, count
             (p, extents)
         }
         _ => {
-            let func = enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
+            let func =
+                enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
             let fb = at_start(ir, func).ok_or("function without a body")?;
-            let (count, elem_type) = if machine { (total, array.element_type()) } else { (total * elem_size as i64, b.ty("i8")) };
+            let (count, elem_type) =
+                if machine { (total, array.element_type()) } else { (total * elem_size as i64, b.ty("i8")) };
             let count = fb.const_int(fb.i64(), count);
-            let p = fb.value("llvm.alloca", &[count], ptr_type, &[fb.named("elem_type", TypeAttribute::new(elem_type).into()), fb.named("alignment", fb.attr(&format!("{align} : i64")))]);
+            let p = fb.value(
+                "llvm.alloca",
+                &[count],
+                ptr_type,
+                &[
+                    fb.named("elem_type", TypeAttribute::new(elem_type).into()),
+                    fb.named("alignment", fb.attr(&format!("{align} : i64"))),
+                ],
+            );
             (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
         }
     };
@@ -652,10 +799,19 @@ fn finish_static<'c>(
 ) -> Result<(), String> {
     let result_type = op.result(0).expect("result").r#type();
     // Element strides of a dense array in C or Fortran order.
-    let strides: Vec<i64> = (0..shape.len()).map(|k| if fortran { shape[..k].iter().product() } else { shape[k + 1..].iter().product() }).collect();
+    let strides: Vec<i64> = (0..shape.len())
+        .map(|k| if fortran { shape[..k].iter().product() } else { shape[k + 1..].iter().product() })
+        .collect();
     let desc_type = descriptor_type(b, array, cuda);
     let mut desc = b.value("llvm.mlir.undef", &[], desc_type, &[]);
-    let insert = |d: Value<'c, 'c>, v: Value<'c, '_>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], desc_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let insert = |d: Value<'c, 'c>, v: Value<'c, '_>, pos: &[i64]| {
+        b.value(
+            "llvm.insertvalue",
+            &[d, v],
+            desc_type,
+            &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())],
+        )
+    };
     desc = insert(desc, data, &[0]);
     for (k, e) in extents.iter().enumerate() {
         desc = insert(desc, *e, &[1, k as i64]);
@@ -677,10 +833,24 @@ fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(),
     let (to_size, _) = pydev_dialect::type_layout(to.element_type()).ok_or("element without a layout")?;
     let from_desc = b.cast(source, descriptor_type(b, &from, cuda));
     let to_type = descriptor_type(b, &to, cuda);
-    let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[from_desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let get = |pos: &[i64], ty| {
+        b.value(
+            "llvm.extractvalue",
+            &[from_desc],
+            ty,
+            &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())],
+        )
+    };
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space(), cuda)));
     let mut desc = b.value("llvm.mlir.undef", &[], to_type, &[]);
-    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], to_type, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| {
+        b.value(
+            "llvm.insertvalue",
+            &[d, v],
+            to_type,
+            &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())],
+        )
+    };
     desc = set(desc, get(&[0], ptr_type), &[0]);
     let n = i64::from(from.rank());
     // x * from_size / to_size, exact for the verified contiguous case.
@@ -706,8 +876,16 @@ fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(),
 }
 
 /// A descriptor built from parts.
-fn make_descriptor<'c>(b: &Builder<'c>, ty: Type<'c>, data: Value<'c, 'c>, extents: &[Value<'c, 'c>], strides: &[Value<'c, 'c>]) -> Value<'c, 'c> {
-    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| b.value("llvm.insertvalue", &[d, v], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+fn make_descriptor<'c>(
+    b: &Builder<'c>,
+    ty: Type<'c>,
+    data: Value<'c, 'c>,
+    extents: &[Value<'c, 'c>],
+    strides: &[Value<'c, 'c>],
+) -> Value<'c, 'c> {
+    let set = |d: Value<'c, 'c>, v: Value<'c, 'c>, pos: &[i64]| {
+        b.value("llvm.insertvalue", &[d, v], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())])
+    };
     let mut d = b.value("llvm.mlir.undef", &[], ty, &[]);
     d = set(d, data, &[0]);
     for (k, (e, s)) in extents.iter().zip(strides).enumerate() {
@@ -718,7 +896,12 @@ fn make_descriptor<'c>(b: &Builder<'c>, ty: Type<'c>, data: Value<'c, 'c>, exten
 }
 
 /// `data + offset` elements (bytes times the element size for aggregates).
-fn advance<'c>(b: &Builder<'c>, array: &ArrayType<'c>, data: Value<'c, 'c>, offset: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn advance<'c>(
+    b: &Builder<'c>,
+    array: &ArrayType<'c>,
+    data: Value<'c, 'c>,
+    offset: Value<'c, 'c>,
+) -> Result<Value<'c, 'c>, String> {
     if is_machine_type(array.element_type()) {
         return Ok(b.value(
             "llvm.getelementptr",
@@ -741,7 +924,13 @@ fn cmp<'c>(b: &Builder<'c>, pred: i64, x: Value<'c, 'c>, y: Value<'c, 'c>) -> Va
 }
 
 /// Python's `slice(start, stop, step).indices(n)` and the length of the range.
-fn normalise<'c>(b: &Builder<'c>, start: Value<'c, 'c>, stop: Value<'c, 'c>, step: Value<'c, 'c>, n: Value<'c, 'c>) -> (Value<'c, 'c>, Value<'c, 'c>) {
+fn normalise<'c>(
+    b: &Builder<'c>,
+    start: Value<'c, 'c>,
+    stop: Value<'c, 'c>,
+    step: Value<'c, 'c>,
+    n: Value<'c, 'c>,
+) -> (Value<'c, 'c>, Value<'c, 'c>) {
     let i64t = b.i64();
     let zero = b.const_int(i64t, 0);
     let one = b.const_int(i64t, 1);
@@ -780,7 +969,14 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
     let to = ArrayType::from_type(result_type).expect("verified array");
     let desc = b.cast(source, descriptor_type(b, &from, cuda));
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(from.space(), cuda)));
-    let get = |pos: &[i64], ty| b.value("llvm.extractvalue", &[desc], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())]);
+    let get = |pos: &[i64], ty| {
+        b.value(
+            "llvm.extractvalue",
+            &[desc],
+            ty,
+            &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, pos).into())],
+        )
+    };
     let data = get(&[0], ptr_type);
     let n = i64::from(from.rank());
     let extent = |k: i64| get(&[1, k], b.i64());
@@ -795,7 +991,11 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
                 offset = b.value("llvm.add", &[offset, t], b.i64(), &[]);
             }
             let k0 = operands.len() as i64;
-            (advance(b, &from, data, offset)?, (k0..n).map(extent).collect::<Vec<_>>(), (k0..n).map(stride).collect::<Vec<_>>())
+            (
+                advance(b, &from, data, offset)?,
+                (k0..n).map(extent).collect::<Vec<_>>(),
+                (k0..n).map(stride).collect::<Vec<_>>(),
+            )
         }
         ops::ArraySliceOperation::NAME => {
             let kinds = ops::ArraySliceOperation::view(op).and_then(|x| x.kinds().ok()).ok_or("slice without kinds")?;
@@ -828,9 +1028,14 @@ fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result
             let extents = operands.iter().map(|d| to_i64(b, *d)).collect::<Result<Vec<_>, _>>()?;
             let m = extents.len();
             let mut strides = vec![b.const_int(b.i64(), 1); m];
-            let order: Vec<usize> = if to.layout() == pydev_dialect::Layout::F { (1..m).collect() } else { (0..m.saturating_sub(1)).rev().collect() };
+            let order: Vec<usize> = if to.layout() == pydev_dialect::Layout::F {
+                (1..m).collect()
+            } else {
+                (0..m.saturating_sub(1)).rev().collect()
+            };
             for k in order {
-                let (inner, next) = if to.layout() == pydev_dialect::Layout::F { (k - 1, k - 1) } else { (k + 1, k + 1) };
+                let (inner, next) =
+                    if to.layout() == pydev_dialect::Layout::F { (k - 1, k - 1) } else { (k + 1, k + 1) };
                 strides[k] = b.value("llvm.mul", &[strides[inner], extents[next]], b.i64(), &[]);
             }
             (data, extents, strides)

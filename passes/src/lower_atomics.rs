@@ -87,7 +87,6 @@
 //!   atomic_notify %r                   =>  nothing: waiters poll
 
 use crate::capi::PassIr;
-use pydev_dialect::ops;
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, Builder, PassId},
@@ -95,10 +94,15 @@ use crate::{
     PassInfo, PassOption,
 };
 use melior::ir::{
-    operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value,
-    ValueLike,
+    operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
 };
-use pydev_dialect::{abi::{attr, entry}, enum_value, types::atomic_ref_parts, AtomicRMWKind, MemoryOrder, MemorySpace, Scope};
+use pydev_dialect::ops;
+use pydev_dialect::{
+    abi::{attr, entry},
+    enum_value,
+    types::atomic_ref_parts,
+    AtomicRMWKind, MemoryOrder, MemorySpace, Scope,
+};
 
 static ID: PassId = PassId;
 static ID_HOST: PassId = PassId;
@@ -140,7 +144,12 @@ fn run(ir: PassIr) -> Result<(), ()> {
 ///   atomic_cas %r, %e, %d (local)  =>  %old = llvm.load %p; llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
 /// Runs after aggregates_as_bits, so elements are integers or floats.
 fn local_as_plain<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> Result<(), ()> {
-    const MEMORY: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME];
+    const MEMORY: &[&str] = &[
+        ops::AtomicRMWOperation::NAME,
+        ops::AtomicCASOperation::NAME,
+        ops::AtomicLoadOperation::NAME,
+        ops::AtomicStoreOperation::NAME,
+    ];
     rewrite_all(ir, root, MEMORY, |b, op| plain_local(b, op, cuda))
 }
 
@@ -182,10 +191,16 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             // Compare bits, as atom.cas and cmpxchg do (a NaN can match).
             let old = load();
             let int: Type = IntegerType::new(b.ctx, bytes * 8).into();
-            let bits = |v: Value<'c, 'c>| if element.is_integer() { v } else { b.value("llvm.bitcast", &[v], int, &[]) };
+            let bits =
+                |v: Value<'c, 'c>| if element.is_integer() { v } else { b.value("llvm.bitcast", &[v], int, &[]) };
             let expected = ir.value(op.operand(1).expect("expected"));
             let desired = ir.value(op.operand(2).expect("desired"));
-            let eq = b.value("llvm.icmp", &[bits(old), bits(expected)], b.ty("i1"), &[b.named("predicate", b.attr("0 : i64"))]);
+            let eq = b.value(
+                "llvm.icmp",
+                &[bits(old), bits(expected)],
+                b.ty("i1"),
+                &[b.named("predicate", b.attr("0 : i64"))],
+            );
             let new = b.value("llvm.select", &[eq, desired, old], element, &[]);
             store(new);
             b.replace(op, &[old]);
@@ -199,7 +214,12 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
             let combine = |name: &str| b.value(name, &[old, value], element, &[]);
             // Python's max/min: %v only if it compares greater (less), so a NaN stays.
             let python_order = |predicate: i64| {
-                let take = b.value("llvm.fcmp", &[value, old], b.ty("i1"), &[b.named("predicate", b.attr(&format!("{predicate} : i64")))]);
+                let take = b.value(
+                    "llvm.fcmp",
+                    &[value, old],
+                    b.ty("i1"),
+                    &[b.named("predicate", b.attr(&format!("{predicate} : i64")))],
+                );
                 b.value("llvm.select", &[take, value, old], element, &[])
             };
             let new = match (kind, float) {
@@ -210,8 +230,12 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
                 (AtomicRMWKind::And, false) => combine("llvm.and"),
                 (AtomicRMWKind::Or, false) => combine("llvm.or"),
                 (AtomicRMWKind::Xor, false) => combine("llvm.xor"),
-                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => combine(if unsigned { "llvm.intr.umax" } else { "llvm.intr.smax" }),
-                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => combine(if unsigned { "llvm.intr.umin" } else { "llvm.intr.smin" }),
+                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => {
+                    combine(if unsigned { "llvm.intr.umax" } else { "llvm.intr.smax" })
+                }
+                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => {
+                    combine(if unsigned { "llvm.intr.umin" } else { "llvm.intr.smin" })
+                }
                 (AtomicRMWKind::Nanmax, true) => combine("llvm.intr.maxnum"),
                 (AtomicRMWKind::Nanmin, true) => combine("llvm.intr.minnum"),
                 (AtomicRMWKind::Max, true) => python_order(2), // ogt
@@ -235,7 +259,13 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
 /// to_bits/from_bits go through a scratch alloca (one per atomic, in the
 /// entry block), which LLVM's SROA turns into register moves.
 fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
-    const ATOMICS: &[&str] = &[ops::AtomicRMWOperation::NAME, ops::AtomicCASOperation::NAME, ops::AtomicLoadOperation::NAME, ops::AtomicStoreOperation::NAME, ops::AtomicWaitOperation::NAME];
+    const ATOMICS: &[&str] = &[
+        ops::AtomicRMWOperation::NAME,
+        ops::AtomicCASOperation::NAME,
+        ops::AtomicLoadOperation::NAME,
+        ops::AtomicStoreOperation::NAME,
+        ops::AtomicWaitOperation::NAME,
+    ];
     rewrite_all(ir, root, ATOMICS, |b, op| {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -249,16 +279,23 @@ fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<
         if !aggregate {
             return Ok(());
         }
-        let (size, element_align) = pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
+        let (size, element_align) =
+            pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
         if ![1, 2, 4, 8, 16].contains(&size) {
             return Err(format!("atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"));
         }
         let int: Type = IntegerType::new(b.ctx, (size * 8) as u32).into();
-        let func = crate::lower_arrays::enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("atomic outside a function")?;
+        let func = crate::lower_arrays::enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"])
+            .ok_or("atomic outside a function")?;
         let fb = crate::lower_arrays::at_start(ir, func).ok_or("function without a body")?;
         let one = fb.const_int(fb.i64(), 1);
         let align = b.named("alignment", b.attr(&format!("{size} : i64")));
-        let scratch = fb.value("llvm.alloca", &[one], b.ty("!llvm.ptr"), &[fb.named("elem_type", melior::ir::attribute::TypeAttribute::new(int).into()), align]);
+        let scratch = fb.value(
+            "llvm.alloca",
+            &[one],
+            b.ty("!llvm.ptr"),
+            &[fb.named("elem_type", melior::ir::attribute::TypeAttribute::new(int).into()), align],
+        );
         let to_bits = |v: Value<'_, '_>| -> Result<Value<'_, '_>, String> {
             let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, element));
             crate::lower_arrays::store_at(b, scratch, 0, element, v)?;
@@ -271,7 +308,8 @@ fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<
         };
         let int_ref = pydev_dialect::types::atomic_ref_type(b.ctx, int, space);
         let r = b.cast(reference, int_ref);
-        let mut attrs: Vec<_> = ["kind", "memory", "scope"].iter().filter_map(|n| op.attribute(n).ok().map(|a| b.named(n, a))).collect();
+        let mut attrs: Vec<_> =
+            ["kind", "memory", "scope"].iter().filter_map(|n| op.attribute(n).ok().map(|a| b.named(n, a))).collect();
         if space == MemorySpace::Local {
             // local_as_plain's loads and stores keep T's alignment (a local
             // complex128 is 8-aligned), which iN's would overstate.
@@ -449,7 +487,10 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 (AtomicRMWKind::Nanmax, false) => ("max", format!(".{sign}{bits}"), false),
                 (AtomicRMWKind::Nanmin, false) => ("min", format!(".{sign}{bits}"), false),
                 (AtomicRMWKind::Exch, _) => ("exch", format!(".b{bits}"), true),
-                (kind @ (AtomicRMWKind::Max | AtomicRMWKind::Min | AtomicRMWKind::Nanmax | AtomicRMWKind::Nanmin), true) => {
+                (
+                    kind @ (AtomicRMWKind::Max | AtomicRMWKind::Min | AtomicRMWKind::Nanmax | AtomicRMWKind::Nanmin),
+                    true,
+                ) => {
                     let old = float_cas_loop(b, kind, bits, &fence, sem, scope_s, space_s, ptr, value, element);
                     b.replace(op, &[old]);
                     return Ok(());
@@ -470,7 +511,9 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             let c = if as_bits { bc } else { constraint(bits, float) };
             let operand = if as_bits { bits_of(value) } else { value };
             let result_type = if as_bits { int_type } else { element };
-            let old = b.inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, operand], Some(result_type)).expect("result");
+            let old = b
+                .inline_asm(&asm, &format!("={c},l,{c},~{{memory}}"), &[ptr, operand], Some(result_type))
+                .expect("result");
             let old = if as_bits { from_bits(old) } else { old };
             b.replace(op, &[old]);
         }
@@ -534,7 +577,14 @@ fn small_bits(ty: Type) -> Option<u32> {
 ///   atomic_rmw exch | atomic_cas =>  CAS loop on the aligned 32-bit word holding the object,
 ///                                    replacing its byte lanes (as libcu++ does)
 #[allow(clippy::too_many_arguments)]
-fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>, element: Type<'c>, bits: u32) -> Result<(), String> {
+fn small_atomic<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    name: &str,
+    access: &Access<'c>,
+    element: Type<'c>,
+    bits: u32,
+) -> Result<(), String> {
     let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
     let narrow: Type = IntegerType::new(b.ctx, bits).into();
@@ -546,7 +596,11 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
     };
     let shrink = |v: Value<'c, 'c>| {
         let v = b.value("llvm.trunc", &[v], narrow, &[]);
-        if float { b.value("llvm.bitcast", &[v], element, &[]) } else { v }
+        if float {
+            b.value("llvm.bitcast", &[v], element, &[])
+        } else {
+            v
+        }
     };
     let mask = if bits == 8 { "0xFF" } else { "0xFFFF" };
     let result = match name {
@@ -558,18 +612,27 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
         ops::AtomicStoreOperation::NAME => {
             let (fence, sem) = release_sem(order, scope);
             let v = widen(ir.value(op.operand(0).expect("value")));
-            b.inline_asm(&format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"), "l,r,~{memory}", &[ptr, v], None);
+            b.inline_asm(
+                &format!("{fence}st{sem}{scope_s}{space_s}.u{bits} [$0], $1;"),
+                "l,r,~{memory}",
+                &[ptr, v],
+                None,
+            );
             None
         }
         ops::AtomicRMWOperation::NAME | ops::AtomicCASOperation::NAME => {
             let cas = name == ops::AtomicCASOperation::NAME;
             if !cas && enum_attr(op, "kind", AtomicRMWKind::from_value) != AtomicRMWKind::Exch {
-                return Err(format!("atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"));
+                return Err(format!(
+                    "atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"
+                ));
             }
             let (fence, sem) = acquire_sem(order, scope);
-            let load_sem = if matches!(order, MemoryOrder::Relaxed | MemoryOrder::Release) { ".relaxed" } else { ".acquire" };
+            let load_sem =
+                if matches!(order, MemoryOrder::Relaxed | MemoryOrder::Release) { ".relaxed" } else { ".acquire" };
             let desired = widen(ir.value(op.operand(if cas { 2 } else { 1 }).expect("value")));
-            let expected = if cas { widen(ir.value(op.operand(1).expect("expected"))) } else { b.const_int(b.i32(), 0) };
+            let expected =
+                if cas { widen(ir.value(op.operand(1).expect("expected"))) } else { b.const_int(b.i32(), 0) };
             let miss = if cas { "\n\tsetp.ne.b32 %miss, %cur, $3;\n\t@%miss bra pydev_sub_end_${:uid};" } else { "" };
             let asm = format!(
                 "{{\n\t.reg .pred %miss;\n\t.reg .b64 %word;\n\t.reg .b32 %sh, %mask, %keep, %old, %cur, %new, %prev;\n\t\
@@ -584,7 +647,11 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
             );
             Some(b.inline_asm(&asm, "=r,l,r,r,~{memory}", &[ptr, desired, expected], Some(b.i32())).expect("result"))
         }
-        other => return Err(format!("'{other}' on {element} is not lowered to PTX yet (1- and 2-byte objects take load, store, exch and cas)")),
+        other => {
+            return Err(format!(
+            "'{other}' on {element} is not lowered to PTX yet (1- and 2-byte objects take load, store, exch and cas)"
+        ))
+        }
     };
     match result {
         Some(v) => b.replace(op, &[shrink(v)]),
@@ -599,13 +666,23 @@ fn small_atomic<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, acces
 ///   atomic_store %v, %r : i128   =>  mov.b128 %q, {lo, hi}; st<sem><scope><space>.b128 %q
 /// `.b128` needs PTX ISA 8.3 (8.4 with `.sys`): the gpu.module is marked
 /// `pydev.min_ptx = 83|84` for `pydev-raise-ptx`.
-fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, access: &Access<'c>) -> Result<(), String> {
+fn wide_load_store<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    name: &str,
+    access: &Access<'c>,
+) -> Result<(), String> {
     let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
-    let module = crate::lower_arrays::enclosing(ir, op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
+    let module =
+        crate::lower_arrays::enclosing(ir, op, &["gpu.module"]).ok_or("a 16-byte atomic outside a gpu.module")?;
     // `.b128` needs PTX ISA 8.3, and 8.4 with `.sys`.
     let needed: i64 = if scope == Scope::System { 84 } else { 83 };
-    let marked = module.attribute(attr::MIN_PTX).ok().and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok()).map_or(0, |a| a.value());
+    let marked = module
+        .attribute(attr::MIN_PTX)
+        .ok()
+        .and_then(|a| melior::ir::attribute::IntegerAttribute::try_from(a).ok())
+        .map_or(0, |a| a.value());
     if needed > marked {
         ir.set_attribute(module, attr::MIN_PTX, b.attr(&format!("{needed} : i64")));
     }
@@ -618,7 +695,12 @@ fn wide_load_store<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, name: &str, ac
             let pair = b.ty("!llvm.struct<(i64, i64)>");
             let r = b.inline_asm(&asm, "=l,=l,l,~{memory}", &[ptr], Some(pair)).expect("result");
             let part = |k: i64| {
-                let p = b.value("llvm.extractvalue", &[r], b.i64(), &[b.named("position", b.attr(&format!("array<i64: {k}>")))]);
+                let p = b.value(
+                    "llvm.extractvalue",
+                    &[r],
+                    b.i64(),
+                    &[b.named("position", b.attr(&format!("array<i64: {k}>")))],
+                );
                 b.value("llvm.zext", &[p], i128t, &[])
             };
             let (lo, hi) = (part(0), part(1));
@@ -690,7 +772,11 @@ fn run_host(ir: PassIr) -> Result<(), ()> {
     let ctx = capi::context(module);
     for (name, (inputs, results)) in declare {
         // `func.func private @name(inputs) -> results`, a runtime entry point.
-        use melior::ir::{attribute::{StringAttribute, TypeAttribute}, r#type::FunctionType, BlockLike, Identifier, Location, Region};
+        use melior::ir::{
+            attribute::{StringAttribute, TypeAttribute},
+            r#type::FunctionType,
+            BlockLike, Identifier, Location, Region,
+        };
         let decl = melior::dialect::func::func(
             ctx,
             StringAttribute::new(ctx, &name),
@@ -773,21 +859,44 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
                 (AtomicRMWKind::And, false) => "_and",
                 (AtomicRMWKind::Or, false) => "_or",
                 (AtomicRMWKind::Xor, false) => "_xor",
-                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => if unsigned { "umax" } else { "max" },
-                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => if unsigned { "umin" } else { "min" },
+                (AtomicRMWKind::Max | AtomicRMWKind::Nanmax, false) => {
+                    if unsigned {
+                        "umax"
+                    } else {
+                        "max"
+                    }
+                }
+                (AtomicRMWKind::Min | AtomicRMWKind::Nanmin, false) => {
+                    if unsigned {
+                        "umin"
+                    } else {
+                        "min"
+                    }
+                }
                 (AtomicRMWKind::Nanmax, true) => "fmax",
                 (AtomicRMWKind::Nanmin, true) => "fmin",
                 (AtomicRMWKind::Exch, _) => "xchg",
                 (k @ (AtomicRMWKind::Max | AtomicRMWKind::Min), true) => {
-                    let f = entry::atomic_fminmax(k == AtomicRMWKind::Max, bits).ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
+                    let f = entry::atomic_fminmax(k == AtomicRMWKind::Max, bits)
+                        .ok_or_else(|| format!("atomic '{k}' on {element} is not lowered for the host yet"))?;
                     declare.insert(f.to_string(), (vec![b.ty("!llvm.ptr"), element], vec![element]));
-                    let old = b.value("func.call", &[ptr, value], element, &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, f).into())]);
+                    let old = b.value(
+                        "func.call",
+                        &[ptr, value],
+                        element,
+                        &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, f).into())],
+                    );
                     b.replace(op, &[old]);
                     return Ok(());
                 }
                 (kind, _) => return Err(format!("atomic '{kind}' on {element} is not lowered for the host yet")),
             };
-            let old = b.value("llvm.atomicrmw", &[ptr, value], element, &[b.named("bin_op", b.attr(&format!("{} : i64", bin_op_code(bin)))), ordering(o), align]);
+            let old = b.value(
+                "llvm.atomicrmw",
+                &[ptr, value],
+                element,
+                &[b.named("bin_op", b.attr(&format!("{} : i64", bin_op_code(bin)))), ordering(o), align],
+            );
             b.replace(op, &[old]);
         }
         ops::AtomicCASOperation::NAME => {
@@ -833,12 +942,21 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
         }
         _ => {
             // atomic_wait
-            let ctx = crate::lower_simt_host::context_arg(ir, op).ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
-            declare.insert(entry::WAIT.to_string(), (vec![b.ty("!llvm.ptr"), b.ty("!llvm.ptr"), b.i64(), b.i32()], vec![]));
+            let ctx = crate::lower_simt_host::context_arg(ir, op)
+                .ok_or("atomic waits on the host need pydev-lower-simt-host first")?;
+            declare.insert(
+                entry::WAIT.to_string(),
+                (vec![b.ty("!llvm.ptr"), b.ty("!llvm.ptr"), b.i64(), b.i32()], vec![]),
+            );
             let old = bits_of(ir.value(op.operand(1).expect("old")));
             let old = if bits == 64 { old } else { b.value("llvm.zext", &[old], b.i64(), &[]) };
             let bytes = b.const_int(b.i32(), i64::from(bits / 8));
-            b.op("func.call", &[ctx, ptr, old, bytes], &[], &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, entry::WAIT).into())]);
+            b.op(
+                "func.call",
+                &[ctx, ptr, old, bytes],
+                &[],
+                &[b.named("callee", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, entry::WAIT).into())],
+            );
             b.erase(op);
         }
     }

@@ -34,8 +34,8 @@ use crate::{
     PassInfo,
 };
 use melior::ir::{
-    attribute::FlatSymbolRefAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, Location, Module, OperationRef, Type, TypeLike, Value,
-    ValueLike,
+    attribute::FlatSymbolRefAttribute, operation::OperationLike, r#type::IntegerType, BlockLike, Location, Module,
+    OperationRef, Type, TypeLike, Value, ValueLike,
 };
 use std::collections::BTreeSet;
 
@@ -50,7 +50,8 @@ pub const INFO: PassInfo = PassInfo {
 
 /// (type name, helper suffix, mantissa bits, bias, largest finite code,
 /// overflow code, NaN code).
-const FORMATS: &[(&str, &str, u32, i32, u32, u32, u32)] = &[("f8E4M3FN", "f8e4m3", 3, 7, 0x7E, 0x7F, 0x7F), ("f8E5M2", "f8e5m2", 2, 15, 0x7B, 0x7C, 0x7F)];
+const FORMATS: &[(&str, &str, u32, i32, u32, u32, u32)] =
+    &[("f8E4M3FN", "f8e4m3", 3, 7, 0x7E, 0x7F, 0x7F), ("f8E5M2", "f8e5m2", 2, 15, 0x7B, 0x7C, 0x7F)];
 
 fn format_of(t: Type) -> Option<&'static (&'static str, &'static str, u32, i32, u32, u32, u32)> {
     let text = t.to_string();
@@ -59,7 +60,8 @@ fn format_of(t: Type) -> Option<&'static (&'static str, &'static str, u32, i32, 
 
 fn call<'c>(b: &Builder<'c>, name: &str, arg: Value<'c, 'c>, result: Type<'c>) -> Value<'c, 'c> {
     let ir = b.ir;
-    let op = b.op("func.call", &[arg], &[result], &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, name).into())]);
+    let op =
+        b.op("func.call", &[arg], &[result], &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, name).into())]);
     ir.value(op.result(0).expect("result").into())
 }
 
@@ -81,7 +83,10 @@ fn run(ir: PassIr) -> Result<(), ()> {
         let result_type = op.result(0).expect("result").r#type();
         // Vectors of float8: lane by lane (the conversions have no vector form).
         let operand_type = op.operand(0).ok().map(|o| ir.value(o).r#type());
-        if let Some((lanes, f)) = vector_of(result_type).or_else(|| if name == "arith.extf" { operand_type.and_then(vector_of) } else { None }) {
+        if let Some((lanes, f)) =
+            vector_of(result_type)
+                .or_else(|| if name == "arith.extf" { operand_type.and_then(vector_of) } else { None })
+        {
             let bits_type = b.ty(&format!("vector<{lanes}xi8>"));
             let v = match name.as_str() {
                 "arith.truncf" => {
@@ -112,13 +117,24 @@ fn run(ir: PassIr) -> Result<(), ()> {
                         let e = lane(b, bits, k, i8t);
                         acc = put(b, acc, call(b, &helper, e, f32t), k);
                     }
-                    if result_type == wide { acc } else { b.value("arith.extf", &[acc], result_type, &[]) }
+                    if result_type == wide {
+                        acc
+                    } else {
+                        b.value("arith.extf", &[acc], result_type, &[])
+                    }
                 }
                 _ => {
-                    let value = op.attribute("value").map_err(|_| "a float8 vector constant without a value")?.to_string();
-                    let codes = dense_codes(&value, lanes, f).ok_or_else(|| format!("cannot read the float8 vector constant {value}"))?;
+                    let value =
+                        op.attribute("value").map_err(|_| "a float8 vector constant without a value")?.to_string();
+                    let codes = dense_codes(&value, lanes, f)
+                        .ok_or_else(|| format!("cannot read the float8 vector constant {value}"))?;
                     let list = codes.iter().map(|c| (*c as i8).to_string()).collect::<Vec<_>>().join(", ");
-                    let c = b.value("arith.constant", &[], bits_type, &[b.named("value", b.attr(&format!("dense<[{list}]> : vector<{lanes}xi8>")))]);
+                    let c = b.value(
+                        "arith.constant",
+                        &[],
+                        bits_type,
+                        &[b.named("value", b.attr(&format!("dense<[{list}]> : vector<{lanes}xi8>")))],
+                    );
                     b.cast(c, result_type)
                 }
             };
@@ -154,7 +170,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
             }
             _ => {
                 let Some(f) = format_of(result_type) else { return Ok(()) };
-                let value = op.attribute("value").ok().and_then(capi::float_attr_value).ok_or("a float8 constant without a float value")?;
+                let value = op
+                    .attribute("value")
+                    .ok()
+                    .and_then(capi::float_attr_value)
+                    .ok_or("a float8 constant without a float value")?;
                 let bits = encode(value as f32, f.2, f.3, f.4, f.5, f.6);
                 let c = b.const_int(i8t, i64::from(bits as i8));
                 let v = b.cast(c, result_type);
@@ -170,7 +190,8 @@ fn run(ir: PassIr) -> Result<(), ()> {
     // The casts between float8 and its bits are now i8 to i8.
     let _ = rewrite_all(ir, module, &["builtin.unrealized_conversion_cast"], |b, op| {
         let input = ir.value(op.operand(0).expect("operand"));
-        if op.operand_count() == 1 && op.result_count() == 1 && input.r#type() == op.result(0).expect("result").r#type() {
+        if op.operand_count() == 1 && op.result_count() == 1 && input.r#type() == op.result(0).expect("result").r#type()
+        {
             b.replace(op, &[input]);
         }
         Ok(())
@@ -258,7 +279,8 @@ fn dense_codes(text: &str, lanes: u32, f: &Format) -> Option<Vec<u32>> {
 fn mentions_float8<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>) -> bool {
     use melior::ir::{attribute::AttributeLike, BlockLike, RegionLike};
     let mut seen = std::collections::HashSet::new();
-    let mut has = |key: usize, text: &dyn Fn() -> String| seen.insert(key) && FORMATS.iter().any(|f| text().contains(f.0));
+    let mut has =
+        |key: usize, text: &dyn Fn() -> String| seen.insert(key) && FORMATS.iter().any(|f| text().contains(f.0));
     for op in ir.all_ops(module) {
         for r in op.results() {
             let t = r.r#type();
@@ -450,9 +472,15 @@ mod tests {
     #[test]
     fn reads_vector_constants() {
         let e4 = &FORMATS[0];
-        assert_eq!(dense_codes("dense<[1.000000e+00, -2.000000e+00]> : vector<2xf8E4M3FN>", 2, e4), Some(vec![0x38, 0xC0]));
+        assert_eq!(
+            dense_codes("dense<[1.000000e+00, -2.000000e+00]> : vector<2xf8E4M3FN>", 2, e4),
+            Some(vec![0x38, 0xC0])
+        );
         assert_eq!(dense_codes("dense<4.480000e+02> : vector<4xf8E4M3FN>", 4, e4), Some(vec![0x7E; 4]));
-        assert_eq!(dense_codes("dense<[0x7F, 1.000000e+00]> : vector<2xf8E5M2>", 2, &FORMATS[1]), Some(vec![0x7F, 0x3C]));
+        assert_eq!(
+            dense_codes("dense<[0x7F, 1.000000e+00]> : vector<2xf8E5M2>", 2, &FORMATS[1]),
+            Some(vec![0x7F, 0x3C])
+        );
         assert_eq!(dense_codes("dense<[1.0, 2.0, 3.0]> : vector<2xf8E4M3FN>", 2, e4), None, "lane count mismatch");
     }
 

@@ -57,7 +57,6 @@
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, map_members, Builder, PassId},
@@ -69,6 +68,7 @@ use melior::ir::{
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
 };
+use pydev_dialect::ops::{self, PydevOp};
 use pydev_dialect::{
     attrs::{AtomicRMWKindAttr, MemoryOrderAttr, ShuffleKindAttr, VoteKindAttr},
     types::is_warp_mask,
@@ -84,12 +84,20 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
+use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, private_kind};
 /// Warp operation codes and runtime error codes: the host ABI
 /// (`pydev_dialect::abi`), re-exported for the passes.
 pub use pydev_dialect::abi::{error_code, warp_op};
-use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, private_kind};
 
-const DIVISIONS: &[&str] = &["arith.divsi", "arith.floordivsi", "arith.ceildivsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivui"];
+const DIVISIONS: &[&str] = &[
+    "arith.divsi",
+    "arith.floordivsi",
+    "arith.ceildivsi",
+    "arith.divui",
+    "arith.remsi",
+    "arith.remui",
+    "arith.ceildivui",
+];
 
 /// The barriers (`syncthreads*`, `syncwarp`).
 use pydev_dialect::simt::BARRIERS as SYNC_OPS;
@@ -97,19 +105,29 @@ use pydev_dialect::simt::BARRIERS as SYNC_OPS;
 /// What runs a kernel's threads as fibers (or split at barriers): the
 /// barriers, the warp collectives and atomic waits.
 fn fiber_ops() -> Vec<&'static str> {
-    SYNC_OPS.iter().chain(pydev_dialect::simt::WARP_COLLECTIVES).copied().chain([ops::AtomicWaitOperation::NAME]).collect()
+    SYNC_OPS
+        .iter()
+        .chain(pydev_dialect::simt::WARP_COLLECTIVES)
+        .copied()
+        .chain([ops::AtomicWaitOperation::NAME])
+        .collect()
 }
 
 fn run(ir: PassIr) -> Result<(), ()> {
     let module = ir.root();
     let ctx = capi::context(module);
     let Some(body) = module.region(0).ok().and_then(|r| ir.entry_block(r)) else { return Ok(()) };
-    let all_funcs: Vec<_> = ir.ops_named(module, &["func.func"]).into_iter().filter(|f| f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some()).collect();
+    let all_funcs: Vec<_> = ir
+        .ops_named(module, &["func.func"])
+        .into_iter()
+        .filter(|f| f.region(0).ok().and_then(|r| ir.entry_block(r)).is_some())
+        .collect();
     if all_funcs.is_empty() {
         return Ok(());
     }
     // Interoperable device functions keep their C signature: no context.
-    let (interop, funcs): (Vec<_>, Vec<_>) = all_funcs.into_iter().partition(|f| f.has_attribute(attr::INTEROP) && !f.has_attribute(attr::KERNEL));
+    let (interop, funcs): (Vec<_>, Vec<_>) =
+        all_funcs.into_iter().partition(|f| f.has_attribute(attr::INTEROP) && !f.has_attribute(attr::KERNEL));
     let fiber_ops = fiber_ops();
     let needs_fibers = !ir.ops_named(module, &fiber_ops).is_empty();
     let ptr: Type = Type::parse(ctx, "!llvm.ptr").expect("ptr type");
@@ -136,7 +154,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
     }
 
     // Arrays only ever added to (before the context changes the signatures).
-    let private: Vec<(String, Vec<i64>)> = kernels.iter().map(|(name, _, f)| (name.clone(), privatizable(ir, *f))).filter(|(_, p)| !p.is_empty()).collect();
+    let private: Vec<(String, Vec<i64>)> = kernels
+        .iter()
+        .map(|(name, _, f)| (name.clone(), privatizable(ir, *f)))
+        .filter(|(_, p)| !p.is_empty())
+        .collect();
 
     // The context argument.
     for f in &funcs {
@@ -153,7 +175,8 @@ fn run(ir: PassIr) -> Result<(), ()> {
         // registers across the kernel's stores.
         let noalias = Attribute::parse(ctx, "{llvm.noalias}").expect("dict");
         let empty = Attribute::parse(ctx, "{}").expect("dict");
-        let mut all: Vec<Attribute> = match f.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+        let mut all: Vec<Attribute> = match f.attribute("arg_attrs").ok().and_then(|a| ArrayAttribute::try_from(a).ok())
+        {
             Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
             None => vec![empty; inputs.len() - 1],
         };
@@ -176,8 +199,14 @@ fn run(ir: PassIr) -> Result<(), ()> {
             continue;
         }
         let Some(ctx_value) = context_arg(ir, op) else {
-            let needs_context = name.starts_with("gpu.") || fiber_ops.contains(&name.as_str()) || name == ops::LaneMaskLtOperation::NAME;
-            if needs_context && interop.iter().any(|f| f.to_raw().ptr == enclosing_func(ir, op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr)) {
+            let needs_context = name.starts_with("gpu.")
+                || fiber_ops.contains(&name.as_str())
+                || name == ops::LaneMaskLtOperation::NAME;
+            if needs_context
+                && interop
+                    .iter()
+                    .any(|f| f.to_raw().ptr == enclosing_func(ir, op).map_or(std::ptr::null_mut(), |e| e.to_raw().ptr))
+            {
                 capi::emit_error(op.location(), &format!("'{name}' in an interoperable (interop=True) device function is not supported on the host target: its C signature has no room for the thread context"));
                 ok = false;
             }
@@ -238,12 +267,27 @@ fn run(ir: PassIr) -> Result<(), ()> {
     }
     add_locations(ir, module, &locations);
     let table = |rows: Vec<(&String, &Vec<i64>)>| -> String {
-        let entries: Vec<String> = rows.into_iter().map(|(n, s)| format!("{n} = array<i64{}{}>", if s.is_empty() { "" } else { ": " }, s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))).collect();
+        let entries: Vec<String> = rows
+            .into_iter()
+            .map(|(n, s)| {
+                format!(
+                    "{n} = array<i64{}{}>",
+                    if s.is_empty() { "" } else { ": " },
+                    s.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+                )
+            })
+            .collect();
         format!("{{{}}}", entries.join(", "))
     };
-    m.set_attribute(attr::HOST_KERNELS, Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"));
+    m.set_attribute(
+        attr::HOST_KERNELS,
+        Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"),
+    );
     if !private.is_empty() {
-        m.set_attribute(attr::HOST_PRIVATE, Attribute::parse(ctx, &table(private.iter().map(|(n, p)| (n, p)).collect())).expect("private table"));
+        m.set_attribute(
+            attr::HOST_PRIVATE,
+            Attribute::parse(ctx, &table(private.iter().map(|(n, p)| (n, p)).collect())).expect("private table"),
+        );
     }
     Ok(())
 }
@@ -265,7 +309,9 @@ fn privatizable<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>) -> Vec<i64> {
             "f64" => private_kind::F64,
             _ => continue,
         };
-        let uses_of = |v: Value| -> Vec<OperationRef> { ops.iter().copied().filter(|o| o.operands().any(|x| x.to_raw().ptr == v.to_raw().ptr)).collect() };
+        let uses_of = |v: Value| -> Vec<OperationRef> {
+            ops.iter().copied().filter(|o| o.operands().any(|x| x.to_raw().ptr == v.to_raw().ptr)).collect()
+        };
         let only_adds = uses_of(arg).into_iter().all(|user| {
             let name = user.name();
             match name.as_string_ref().as_str().unwrap_or_default() {
@@ -274,10 +320,11 @@ fn privatizable<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>) -> Vec<i64> {
                     let reference: Value = ir.value(user.result(0).expect("reference").into());
                     uses_of(reference).into_iter().all(|rmw| {
                         ops::AtomicRMWOperation::view(rmw).is_some_and(|r| {
-                            r.kind().ok().and_then(AtomicRMWKindAttr::from_attribute).map(|k| k.value()) == Some(AtomicRMWKind::Add)
-                                && r.memory().ok().and_then(MemoryOrderAttr::from_attribute).map(|m| m.value()) == Some(MemoryOrder::Relaxed)
-                        })
-                            && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
+                            r.kind().ok().and_then(AtomicRMWKindAttr::from_attribute).map(|k| k.value())
+                                == Some(AtomicRMWKind::Add)
+                                && r.memory().ok().and_then(MemoryOrderAttr::from_attribute).map(|m| m.value())
+                                    == Some(MemoryOrder::Relaxed)
+                        }) && rmw.operand(0).is_ok_and(|r| r.to_raw().ptr == reference.to_raw().ptr)
                             && capi::has_no_uses(rmw)
                     })
                 }
@@ -354,17 +401,22 @@ pub fn location_text(loc: Location) -> String {
 /// Appends `new` to the module's `pydev.host_locations` table.
 pub fn add_locations<'c>(ir: PassIr<'c>, module: OperationRef<'c, '_>, new: &[String]) {
     let ctx = capi::context(module);
-    let mut all: Vec<Attribute> = match module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
-        Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
-        None => vec![],
-    };
+    let mut all: Vec<Attribute> =
+        match module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()) {
+            Some(a) => (0..a.len()).map(|i| a.element(i).expect("in range")).collect(),
+            None => vec![],
+        };
     all.extend(new.iter().map(|s| -> Attribute { StringAttribute::new(ctx, s).into() }));
     ir.set_attribute(module, attr::HOST_LOCATIONS, ArrayAttribute::new(ctx, &all).into());
 }
 
 /// The index `loc` will have in the location table.
 pub fn location_index(module: OperationRef, pending: &mut Vec<String>, loc: Location) -> i64 {
-    let existing = module.attribute(attr::HOST_LOCATIONS).ok().and_then(|a| ArrayAttribute::try_from(a).ok()).map_or(0, |a| a.len());
+    let existing = module
+        .attribute(attr::HOST_LOCATIONS)
+        .ok()
+        .and_then(|a| ArrayAttribute::try_from(a).ok())
+        .map_or(0, |a| a.len());
     let text = location_text(loc);
     let i = pending.iter().position(|p| *p == text).unwrap_or_else(|| {
         pending.push(text);
@@ -377,7 +429,11 @@ pub fn location_index(module: OperationRef, pending: &mut Vec<String>, loc: Loca
 /// x-fastest order.
 fn block_loop(kernel: &str, fn_type: FunctionType) -> String {
     let n = fn_type.input_count();
-    let params: Vec<String> = (0..n).map(|i| format!("%a{i}: {}{}", fn_type.input(i).expect("input"), if i + 1 == n { " {llvm.noalias}" } else { "" })).collect();
+    let params: Vec<String> = (0..n)
+        .map(|i| {
+            format!("%a{i}: {}{}", fn_type.input(i).expect("input"), if i + 1 == n { " {llvm.noalias}" } else { "" })
+        })
+        .collect();
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
     let types: Vec<String> = (0..n).map(|i| fn_type.input(i).expect("input").to_string()).collect();
     let c = format!("%a{}", n - 1);
@@ -445,8 +501,13 @@ pub fn gep<'c>(b: &Builder<'c>, base: Value<'c, 'c>, offset: i64) -> Value<'c, '
 
 /// The thread's linear index in its block, `x + bdx * (y + bdy * z)` (i32).
 pub fn linear_tid<'c>(b: &Builder<'c>, ctx: Value<'c, 'c>) -> Value<'c, 'c> {
-    let (x, y, z) = (load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 0)), load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 1)), load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 2)));
-    let (bx, by) = (load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 0)), load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 1)));
+    let (x, y, z) = (
+        load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 0)),
+        load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 1)),
+        load_u32(b, ctx, ctx_field::dim(ctx_field::TID, 2)),
+    );
+    let (bx, by) =
+        (load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 0)), load_u32(b, ctx, ctx_field::dim(ctx_field::BDIM, 1)));
     let i32t = b.i32();
     let yz = b.value("llvm.mul", &[by, z], i32t, &[]);
     let yz = b.value("llvm.add", &[yz, y], i32t, &[]);
@@ -474,7 +535,13 @@ fn to_bits<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, Strin
         return Ok(b.value("llvm.zext", &[i], b.i64(), &[]));
     }
     let (int, width) = if ty.is_float() {
-        let w = if ty.is_f64() { 64 } else if ty.is_f32() { 32 } else { 16 };
+        let w = if ty.is_f64() {
+            64
+        } else if ty.is_f32() {
+            32
+        } else {
+            16
+        };
         let it: Type = IntegerType::new(b.ctx, w).into();
         (b.value("llvm.bitcast", &[v], it, &[]), w)
     } else {
@@ -495,13 +562,23 @@ fn from_bits<'c>(b: &Builder<'c>, bits: Value<'c, 'c>, ty: Type<'c>) -> Value<'c
         return b.cast(i, ty);
     }
     let width = if ty.is_float() {
-        if ty.is_f64() { 64 } else if ty.is_f32() { 32 } else { 16 }
+        if ty.is_f64() {
+            64
+        } else if ty.is_f32() {
+            32
+        } else {
+            16
+        }
     } else {
         IntegerType::try_from(ty).map(|i| i.width()).unwrap_or(64)
     };
     let it: Type = IntegerType::new(b.ctx, width).into();
     let int = if width == 64 { bits } else { b.value("llvm.trunc", &[bits], it, &[]) };
-    if ty.is_float() { b.value("llvm.bitcast", &[int], ty, &[]) } else { int }
+    if ty.is_float() {
+        b.value("llvm.bitcast", &[int], ty, &[])
+    } else {
+        int
+    }
 }
 
 fn mask_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
@@ -530,7 +607,11 @@ fn lower<'c>(
     let result_type = || op.result(0).expect("verified result").r#type();
     let typed = |v: Value<'c, 'c>, ty: Type<'c>| if v.r#type() == ty { v } else { b.cast(v, ty) };
     let i32t = b.i32();
-    let warp = |declare: &mut std::collections::BTreeSet<&'static str>, code: i64, mask: Value<'c, 'c>, value: Value<'c, 'c>, lane: Value<'c, 'c>| {
+    let warp = |declare: &mut std::collections::BTreeSet<&'static str>,
+                code: i64,
+                mask: Value<'c, 'c>,
+                value: Value<'c, 'c>,
+                lane: Value<'c, 'c>| {
         declare.insert("warp");
         let code = b.const_int(i32t, code);
         call(b, entry::WARP, &[ctx, code, mask, value, lane], Some(b.i64())).expect("result")
@@ -538,7 +619,13 @@ fn lower<'c>(
     match name {
         "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
             let dim = op.attribute("dimension").map(|a| a.to_string()).unwrap_or_default();
-            let k = if dim.contains('y') { 1 } else if dim.contains('z') { 2 } else { 0 };
+            let k = if dim.contains('y') {
+                1
+            } else if dim.contains('z') {
+                2
+            } else {
+                0
+            };
             let base = match name {
                 "gpu.thread_id" => ctx_field::TID,
                 "gpu.block_id" => ctx_field::BID,
@@ -552,21 +639,43 @@ fn lower<'c>(
         "gpu.printf" => {
             // The C library's printf (vprintf on the GPU): the format becomes
             // a private string constant of the module.
-            let format = op.attribute("format").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
+            let format = op
+                .attribute("format")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+                .unwrap_or_default();
             let module = ir.module_of(op);
             let n = ir.ops_named(module, &["llvm.mlir.global"]).len();
             let symbol = format!("__pydev_printf_{n}");
-            let escaped: String = format.bytes().chain(std::iter::once(0)).map(|c| if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' { (c as char).to_string() } else { format!("\\{c:02X}") }).collect();
+            let escaped: String = format
+                .bytes()
+                .chain(std::iter::once(0))
+                .map(|c| {
+                    if c.is_ascii_graphic() && c != b'"' && c != b'\\' || c == b' ' {
+                        (c as char).to_string()
+                    } else {
+                        format!("\\{c:02X}")
+                    }
+                })
+                .collect();
             // Text (an upstream op, no pydev op): the parser derives the
             // global's `!llvm.array<N x i8>` type from the escaped string;
             // builder code would compute both here. Still to convert.
-            let text = format!("module {{ llvm.mlir.global internal constant @{symbol}(\"{escaped}\") {{addr_space = 0 : i32}} }}");
+            let text = format!(
+                "module {{ llvm.mlir.global internal constant @{symbol}(\"{escaped}\") {{addr_space = 0 : i32}} }}"
+            );
             let parsed = Module::parse(b.ctx, &text).ok_or("cannot build the printf format")?;
             let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("no module body")?;
             body.append_operation(capi::clone_op(parsed.body().first_operation().ok_or("no global")?));
             declare.insert("printf");
             let ptr = b.ty("!llvm.ptr");
-            let fmt = b.value("llvm.mlir.addressof", &[], ptr, &[b.named("global_name", FlatSymbolRefAttribute::new(b.ctx, &symbol).into())]);
+            let fmt = b.value(
+                "llvm.mlir.addressof",
+                &[],
+                ptr,
+                &[b.named("global_name", FlatSymbolRefAttribute::new(b.ctx, &symbol).into())],
+            );
             let mut args: Vec<Value> = vec![fmt];
             args.extend(op.operands().map(|v| ir.value(v)));
             b.op(
@@ -594,7 +703,10 @@ fn lower<'c>(
             let m = b.value("llvm.sub", &[shifted, one], i32t, &[]);
             b.replace(op, &[typed(m, result_type())]);
         }
-        ops::SyncThreadsOperation::NAME | ops::SyncThreadsCountOperation::NAME | ops::SyncThreadsAndOperation::NAME | ops::SyncThreadsOrOperation::NAME => {
+        ops::SyncThreadsOperation::NAME
+        | ops::SyncThreadsCountOperation::NAME
+        | ops::SyncThreadsAndOperation::NAME
+        | ops::SyncThreadsOrOperation::NAME => {
             declare.insert("barrier");
             let kind = match name {
                 ops::SyncThreadsOperation::NAME => barrier_kind::PLAIN,
@@ -602,7 +714,11 @@ fn lower<'c>(
                 ops::SyncThreadsAndOperation::NAME => barrier_kind::AND,
                 _ => barrier_kind::OR,
             };
-            let pred = if kind == barrier_kind::PLAIN { b.const_int(i32t, 0) } else { b.value("llvm.zext", &[operand(0)], i32t, &[]) };
+            let pred = if kind == barrier_kind::PLAIN {
+                b.const_int(i32t, 0)
+            } else {
+                b.value("llvm.zext", &[operand(0)], i32t, &[])
+            };
             let k = b.const_int(i32t, kind);
             let r = call(b, entry::BARRIER, &[ctx, k, pred], Some(i32t)).expect("result");
             match kind {
@@ -628,7 +744,11 @@ fn lower<'c>(
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
         ops::VoteOperation::NAME => {
-            let kind = ops::VoteOperation::view(op).and_then(|v| v.kind().ok()).and_then(VoteKindAttr::from_attribute).expect("verified kind").value();
+            let kind = ops::VoteOperation::view(op)
+                .and_then(|v| v.kind().ok())
+                .and_then(VoteKindAttr::from_attribute)
+                .expect("verified kind")
+                .value();
             let mask = mask_i32(b, operand(0))?;
             let p = b.value("llvm.zext", &[operand(1)], b.i64(), &[]);
             let code = match kind {
@@ -642,7 +762,11 @@ fn lower<'c>(
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
         ops::ShuffleOperation::NAME => {
-            let kind = ops::ShuffleOperation::view(op).and_then(|s| s.kind().ok()).and_then(ShuffleKindAttr::from_attribute).expect("verified kind").value();
+            let kind = ops::ShuffleOperation::view(op)
+                .and_then(|s| s.kind().ok())
+                .and_then(ShuffleKindAttr::from_attribute)
+                .expect("verified kind")
+                .value();
             let mask = mask_i32(b, operand(0))?;
             let value = operand(1);
             let lane = operand(2);
@@ -701,7 +825,12 @@ fn lower<'c>(
             let mut args: Vec<Value> = op.operands().map(|v| ir.value(v)).collect();
             args.push(ctx);
             let results: Vec<Type> = op.results().map(|r| r.r#type()).collect();
-            let new = b.op("func.call", &args, &results, &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, &callee).into())]);
+            let new = b.op(
+                "func.call",
+                &args,
+                &results,
+                &[b.named("callee", FlatSymbolRefAttribute::new(b.ctx, &callee).into())],
+            );
             let values: Vec<Value> = new.results().map(|r| ir.value(r.into())).collect();
             b.replace(op, &values);
         }
@@ -714,20 +843,37 @@ fn lower<'c>(
 /// `if cond { pydev_rt_error(ctx, code, loc, a, b) }` at the builder's
 /// position: a runtime error the launch reports (the caller then goes on
 /// with a safe operand).
-pub fn report_if<'c>(b: &Builder<'c>, cond: Value<'c, 'c>, ctx: Value<'c, 'c>, code: i64, loc: i64, a: Value<'c, 'c>, bv: Value<'c, 'c>) {
+pub fn report_if<'c>(
+    b: &Builder<'c>,
+    cond: Value<'c, 'c>,
+    ctx: Value<'c, 'c>,
+    code: i64,
+    loc: i64,
+    a: Value<'c, 'c>,
+    bv: Value<'c, 'c>,
+) {
     let (code, loc) = (b.const_int(b.i32(), code), b.const_int(b.i32(), loc));
     let then_block = Block::new(&[]);
     then_block.append_operation(
         OperationBuilder::new("func.call", b.loc)
             .add_operands(&[ctx, code, loc, a, bv])
-            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, entry::ERROR).into())])
+            .add_attributes(&[(
+                Identifier::new(b.ctx, "callee"),
+                FlatSymbolRefAttribute::new(b.ctx, entry::ERROR).into(),
+            )])
             .build()
             .expect("call"),
     );
     then_block.append_operation(OperationBuilder::new("scf.yield", b.loc).build().expect("yield"));
     let then_region = Region::new();
     then_region.append_block(then_block);
-    b.insert_op(OperationBuilder::new("scf.if", b.loc).add_operands(&[cond]).add_regions([then_region, Region::new()]).build().expect("scf.if"));
+    b.insert_op(
+        OperationBuilder::new("scf.if", b.loc)
+            .add_operands(&[cond])
+            .add_regions([then_region, Region::new()])
+            .build()
+            .expect("scf.if"),
+    );
 }
 
 /// The constant value of `v`, if it is an `arith.constant` integer.
@@ -760,7 +906,9 @@ fn guard_division<'c>(
         return Ok(());
     }
     let i1: Type = IntegerType::new(b.ctx, 1).into();
-    let cmp = |x: Value<'c, 'c>, y: Value<'c, 'c>| b.value("arith.cmpi", &[x, y], i1, &[b.named("predicate", b.attr("0 : i64"))]);
+    let cmp = |x: Value<'c, 'c>, y: Value<'c, 'c>| {
+        b.value("arith.cmpi", &[x, y], i1, &[b.named("predicate", b.attr("0 : i64"))])
+    };
     let zero = b.const_int(ty, 0);
     let one = b.const_int(ty, 1);
     let is_zero = cmp(d, zero);
@@ -792,4 +940,3 @@ fn guard_division<'c>(
     b.replace(op, &[result]);
     Ok(())
 }
-

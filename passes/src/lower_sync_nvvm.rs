@@ -25,16 +25,20 @@
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     ir::{external_pass, map_members, rewrite_all, Builder, PassId},
     PassInfo,
 };
 use melior::ir::{
-    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::IntegerType, OperationRef,
-    Type, TypeLike, Value, ValueLike,
+    attribute::DenseI64ArrayAttribute, operation::OperationLike, r#type::IntegerType, OperationRef, Type, TypeLike,
+    Value, ValueLike,
 };
-use pydev_dialect::{attrs::{ShuffleKindAttr, VoteKindAttr}, types::is_warp_mask, ShuffleKind, VoteKind};
+use pydev_dialect::ops::{self, PydevOp};
+use pydev_dialect::{
+    attrs::{ShuffleKindAttr, VoteKindAttr},
+    types::is_warp_mask,
+    ShuffleKind, VoteKind,
+};
 
 static ID: PassId = PassId;
 
@@ -101,7 +105,13 @@ fn nonzero<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Value<'c, 'c> {
     b.value("llvm.icmp", &[v, zero], i1, &[b.named("predicate", b.attr("1 : i64"))])
 }
 
-fn shuffle32<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value<'c, 'c>, lane: Value<'c, 'c>) -> Value<'c, 'c> {
+fn shuffle32<'c>(
+    b: &Builder<'c>,
+    kind: ShuffleKind,
+    mask: Value<'c, 'c>,
+    v: Value<'c, 'c>,
+    lane: Value<'c, 'c>,
+) -> Value<'c, 'c> {
     let clamp = b.const_int(b.i32(), if kind == ShuffleKind::Up { 0 } else { 31 });
     let nvvm_kind = match kind {
         ShuffleKind::Idx => "idx",
@@ -117,7 +127,13 @@ fn shuffle32<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Val
     )
 }
 
-fn shuffle<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value<'c, 'c>, lane: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn shuffle<'c>(
+    b: &Builder<'c>,
+    kind: ShuffleKind,
+    mask: Value<'c, 'c>,
+    v: Value<'c, 'c>,
+    lane: Value<'c, 'c>,
+) -> Result<Value<'c, 'c>, String> {
     let ty = v.r#type();
     if is_warp_mask(ty) {
         // A mask moves as its 32 bits.
@@ -125,7 +141,13 @@ fn shuffle<'c>(b: &Builder<'c>, kind: ShuffleKind, mask: Value<'c, 'c>, v: Value
         return Ok(b.cast(moved, ty));
     }
     let bits = if ty.is_f32() || ty.is_f64() || ty.is_f16() || ty.is_bf16() {
-        if ty.is_f32() { 32 } else if ty.is_f64() { 64 } else { 16 }
+        if ty.is_f32() {
+            32
+        } else if ty.is_f64() {
+            64
+        } else {
+            16
+        }
     } else {
         match IntegerType::try_from(ty) {
             Ok(i) if i.is_signless() => i.width(),
@@ -192,7 +214,11 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[typed(m, result_type())]);
         }
         ops::VoteOperation::NAME => {
-            let kind = ops::VoteOperation::view(op).and_then(|v| v.kind().ok()).and_then(VoteKindAttr::from_attribute).expect("verified kind").value();
+            let kind = ops::VoteOperation::view(op)
+                .and_then(|v| v.kind().ok())
+                .and_then(VoteKindAttr::from_attribute)
+                .expect("verified kind")
+                .value();
             let mask = as_i32(b, operand(0))?;
             let (nvvm_kind, ty) = match kind {
                 VoteKind::All => ("all", IntegerType::new(b.ctx, 1).into()),
@@ -209,7 +235,11 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
             b.replace(op, &[typed(v, result_type())]);
         }
         ops::ShuffleOperation::NAME => {
-            let kind = ops::ShuffleOperation::view(op).and_then(|s| s.kind().ok()).and_then(ShuffleKindAttr::from_attribute).expect("verified kind").value();
+            let kind = ops::ShuffleOperation::view(op)
+                .and_then(|s| s.kind().ok())
+                .and_then(ShuffleKindAttr::from_attribute)
+                .expect("verified kind")
+                .value();
             let mask = as_i32(b, operand(0))?;
             let lane = as_i32(b, operand(2))?;
             // Small aggregates move member by member from the same lane.
@@ -225,12 +255,29 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                 value = b.value("llvm.bitcast", &[value], IntegerType::new(b.ctx, bits).into(), &[]);
             }
             if name == ops::MatchAnyOperation::NAME {
-                let m = b.value("nvvm.match.sync", &[mask, value], b.i32(), &[b.named("kind", b.attr("#nvvm<match_sync_kind any>"))]);
+                let m = b.value(
+                    "nvvm.match.sync",
+                    &[mask, value],
+                    b.i32(),
+                    &[b.named("kind", b.attr("#nvvm<match_sync_kind any>"))],
+                );
                 b.replace(op, &[typed(m, result_type())]);
             } else {
                 let pair_ty = b.ty("!llvm.struct<(i32, i1)>");
-                let pair = b.value("nvvm.match.sync", &[mask, value], pair_ty, &[b.named("kind", b.attr("#nvvm<match_sync_kind all>"))]);
-                let at = |i: i64, ty| b.value("llvm.extractvalue", &[pair], ty, &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[i]).into())]);
+                let pair = b.value(
+                    "nvvm.match.sync",
+                    &[mask, value],
+                    pair_ty,
+                    &[b.named("kind", b.attr("#nvvm<match_sync_kind all>"))],
+                );
+                let at = |i: i64, ty| {
+                    b.value(
+                        "llvm.extractvalue",
+                        &[pair],
+                        ty,
+                        &[b.named("position", DenseI64ArrayAttribute::new(b.ctx, &[i]).into())],
+                    )
+                };
                 let m = at(0, b.i32());
                 let p = at(1, IntegerType::new(b.ctx, 1).into());
                 b.replace(op, &[typed(m, result_type()), p]);

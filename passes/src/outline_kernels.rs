@@ -42,7 +42,8 @@ fn run(ir: PassIr) -> Result<(), ()> {
         capi::emit_error(module.location(), "pydev-outline-kernels runs on a builtin.module");
         return Err(());
     };
-    let funcs: Vec<_> = ir.ops_named(module, &["func.func"])
+    let funcs: Vec<_> = ir
+        .ops_named(module, &["func.func"])
         .into_iter()
         .filter(|f| f.parent_operation().map(|p| p.to_raw().ptr) == Some(module.to_raw().ptr))
         .collect();
@@ -95,4 +96,3 @@ fn run(ir: PassIr) -> Result<(), ()> {
     }
     Ok(())
 }
-

@@ -66,7 +66,15 @@ pub struct CudaOptions {
 
 impl Default for CudaOptions {
     fn default() -> Self {
-        Self { chip: "sm_90".into(), ptx: String::new(), opt_level: 3, fast_math: false, line_info: false, libdevice: String::new(), boundscheck: false }
+        Self {
+            chip: "sm_90".into(),
+            ptx: String::new(),
+            opt_level: 3,
+            fast_math: false,
+            line_info: false,
+            libdevice: String::new(),
+            boundscheck: false,
+        }
     }
 }
 
@@ -76,7 +84,8 @@ pub const STAGES: &[&str] = &["pydev", "pydev-opt", "llvm", "ptx"];
 /// The lowest PTX ISA that knows `chip` (PTX ISA release notes).
 /// The chips the cuda pipeline compiles for (the SM selectors below sm_70
 /// still name targets in `target(...)` descriptions).
-pub const CHIPS: &str = "sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_101, sm_103, sm_110, sm_120, sm_121";
+pub const CHIPS: &str =
+    "sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, sm_101, sm_103, sm_110, sm_120, sm_121";
 
 fn default_ptx(chip: &str) -> Option<&'static str> {
     Some(match chip {
@@ -128,7 +137,11 @@ impl CudaOptions {
     }
 
     fn ptx_version(&self) -> &str {
-        if self.ptx.is_empty() { default_ptx(&self.chip).unwrap_or("80") } else { &self.ptx }
+        if self.ptx.is_empty() {
+            default_ptx(&self.chip).unwrap_or("80")
+        } else {
+            &self.ptx
+        }
     }
 }
 
@@ -171,7 +184,11 @@ pub fn add_cuda_part(pm: &PassManager, options: &CudaOptions, last_stage: &str, 
     let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
     if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
-        pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
+        pm.add_pass(create_pass(if options.fast_math {
+            "pydev-promote-types{fastmath=fast}"
+        } else {
+            "pydev-promote-types"
+        })?);
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
@@ -190,14 +207,24 @@ pub fn add_cuda_part(pm: &PassManager, options: &CudaOptions, last_stage: &str, 
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
         }
-        for pass in ["pydev-lower-arrays{target=cuda}", "pydev-lower-atomics", "pydev-lower-sync-nvvm", "pydev-lower-aggregates", "pydev-check-lowered"] {
+        for pass in [
+            "pydev-lower-arrays{target=cuda}",
+            "pydev-lower-atomics",
+            "pydev-lower-sync-nvvm",
+            "pydev-lower-aggregates",
+            "pydev-check-lowered",
+        ] {
             pm.add_pass(create_pass(pass)?);
         }
         let mut fast = if options.fast_math { " fast ftz".to_owned() } else { String::new() };
         if !options.libdevice.is_empty() {
             fast.push_str(&format!(" l={}", options.libdevice));
         }
-        let lines = if options.line_info { ",ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}" } else { "" };
+        let lines = if options.line_info {
+            ",ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}"
+        } else {
+            ""
+        };
 
         add_pipeline(
             pm.as_operation_pass_manager(),
@@ -231,7 +258,9 @@ pub fn add_cuda_serialization(pm: &PassManager) -> Result<(), String> {
 /// The error to report when PTX calls libdevice functions that were not
 /// linked (ptxas would say "Unresolved extern function").
 pub fn missing_libdevice(ptx: &str) -> Option<String> {
-    let name = ptx.lines().find_map(|l| l.trim_start().strip_prefix(".extern .func").and_then(|r| r.split_whitespace().find(|w| w.contains("__nv_"))))?;
+    let name = ptx.lines().find_map(|l| {
+        l.trim_start().strip_prefix(".extern .func").and_then(|r| r.split_whitespace().find(|w| w.contains("__nv_")))
+    })?;
     let name = name.trim_start_matches(|c: char| !c.is_alphanumeric() && c != '_').split('(').next().unwrap_or(name);
     Some(format!(
         "the kernel calls the CUDA math function {name}, which needs libdevice: set PYDEV_LIBDEVICE (or pass libdevice=PATH) to libdevice.10.bc from the nvidia-nvvm wheel (`make setup` installs it)"
@@ -267,10 +296,20 @@ impl HostOptions {
                 _ => Err(format!("{k} must be 0 or 1, got '{v}'")),
             };
             match k {
-                "opt-level" => options.opt_level = v.parse().ok().filter(|l| *l <= 3).ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?,
+                "opt-level" => {
+                    options.opt_level = v
+                        .parse()
+                        .ok()
+                        .filter(|l| *l <= 3)
+                        .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
+                }
                 "fast-math" => options.fast_math = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
-                _ => return Err(format!("unknown option '{k}' of the host pipeline (known: opt-level, fast-math, boundscheck)")),
+                _ => {
+                    return Err(format!(
+                        "unknown option '{k}' of the host pipeline (known: opt-level, fast-math, boundscheck)"
+                    ))
+                }
             }
         }
         Ok(options)
@@ -287,10 +326,16 @@ pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Re
 
 /// Appends `part` of the host pipeline up to and including `last_stage`.
 pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, part: Part) -> Result<(), String> {
-    let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}' of the host pipeline (known: {})", HOST_STAGES.join(", ")))?;
+    let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| {
+        format!("unknown stage '{last_stage}' of the host pipeline (known: {})", HOST_STAGES.join(", "))
+    })?;
     if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
-        pm.add_pass(create_pass(if options.fast_math { "pydev-promote-types{fastmath=fast}" } else { "pydev-promote-types" })?);
+        pm.add_pass(create_pass(if options.fast_math {
+            "pydev-promote-types{fastmath=fast}"
+        } else {
+            "pydev-promote-types"
+        })?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
     }
@@ -298,8 +343,18 @@ pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, 
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
     }
     if stage >= 2 && part.has(Part::After) {
-        let arrays = if options.boundscheck { "pydev-lower-arrays{target=host boundscheck=1}" } else { "pydev-lower-arrays{target=host}" };
-        for pass in ["pydev-lower-simt-host", arrays, "pydev-lower-atomics{target=host}", "pydev-lower-aggregates", "pydev-check-lowered"] {
+        let arrays = if options.boundscheck {
+            "pydev-lower-arrays{target=host boundscheck=1}"
+        } else {
+            "pydev-lower-arrays{target=host}"
+        };
+        for pass in [
+            "pydev-lower-simt-host",
+            arrays,
+            "pydev-lower-atomics{target=host}",
+            "pydev-lower-aggregates",
+            "pydev-check-lowered",
+        ] {
             pm.add_pass(create_pass(pass)?);
         }
         // Fission needs LLVM types only (no casts to pydev types left).
@@ -315,7 +370,10 @@ pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, 
 
 /// float8 arithmetic in f32 (upstream), then float8 values as their bits.
 fn add_float8(pm: &PassManager) -> Result<(), String> {
-    add_pipeline(pm.as_operation_pass_manager(), "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32}")?;
+    add_pipeline(
+        pm.as_operation_pass_manager(),
+        "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32}",
+    )?;
     pm.add_pass(create_pass("pydev-lower-float8")?);
     Ok(())
 }

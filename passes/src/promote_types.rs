@@ -36,7 +36,6 @@
 //!   constant                  =>  arith.constant
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -51,6 +50,7 @@ use melior::{
     },
     Context,
 };
+use pydev_dialect::ops::{self, PydevOp};
 use pydev_dialect::{
     attrs::CmpPredicateAttr,
     types::{self, ArrayType},
@@ -64,7 +64,11 @@ static ID_FAST: PassId = PassId;
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-promote-types",
     summary: "lower Python arithmetic with type promotion to arith/math and erase integer signedness",
-    options: &[crate::PassOption { name: "fastmath", default: "contract", help: "contract (fused multiply-add allowed) or fast" }],
+    options: &[crate::PassOption {
+        name: "fastmath",
+        default: "contract",
+        help: "contract (fused multiply-add allowed) or fast",
+    }],
     create: |options| match options.get(&INFO, "fastmath") {
         "contract" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run_contract)),
         "fast" => Ok(external_pass(&ID_FAST, INFO.argument, INFO.summary, run_fast)),
@@ -81,9 +85,28 @@ fn run_fast(ir: PassIr) -> Result<(), ()> {
 }
 
 const ARITH_OPS: &[&str] = &[
-    ops::ConstantOperation::NAME, ops::AddOperation::NAME, ops::SubOperation::NAME, ops::MulOperation::NAME, ops::TrueDivOperation::NAME, ops::FloorDivOperation::NAME, ops::ModOperation::NAME, ops::PowOperation::NAME,
-    ops::MinOperation::NAME, ops::MaxOperation::NAME, ops::AndOperation::NAME, ops::OrOperation::NAME, ops::XorOperation::NAME, ops::LShiftOperation::NAME, ops::RShiftOperation::NAME, ops::CmpOperation::NAME,
-    ops::NegOperation::NAME, ops::PosOperation::NAME, ops::InvertOperation::NAME, ops::NotOperation::NAME, ops::AbsOperation::NAME, ops::CastOperation::NAME,
+    ops::ConstantOperation::NAME,
+    ops::AddOperation::NAME,
+    ops::SubOperation::NAME,
+    ops::MulOperation::NAME,
+    ops::TrueDivOperation::NAME,
+    ops::FloorDivOperation::NAME,
+    ops::ModOperation::NAME,
+    ops::PowOperation::NAME,
+    ops::MinOperation::NAME,
+    ops::MaxOperation::NAME,
+    ops::AndOperation::NAME,
+    ops::OrOperation::NAME,
+    ops::XorOperation::NAME,
+    ops::LShiftOperation::NAME,
+    ops::RShiftOperation::NAME,
+    ops::CmpOperation::NAME,
+    ops::NegOperation::NAME,
+    ops::PosOperation::NAME,
+    ops::InvertOperation::NAME,
+    ops::NotOperation::NAME,
+    ops::AbsOperation::NAME,
+    ops::CastOperation::NAME,
 ];
 
 /// A number's kind, read before signedness is erased.
@@ -119,7 +142,9 @@ pub fn erase<'c>(ctx: &'c Context, ty: Type<'c>) -> Type<'c> {
     }
     if let Some(a) = ArrayType::from_type(ty) {
         let element = erase(ctx, a.element_type());
-        return ArrayType::new(ctx, element, a.rank(), a.space(), a.layout(), a.readonly()).expect("a verified array").into();
+        return ArrayType::new(ctx, element, a.rank(), a.space(), a.layout(), a.readonly())
+            .expect("a verified array")
+            .into();
     }
     if let Some((lanes, e)) = types::vector_parts(ty) {
         return types::vector_type(ctx, lanes, erase(ctx, e)).expect("lanes of a verified vector");
@@ -202,7 +227,8 @@ fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
         pending.push(Pending { op, operands, result });
     }
     for op in ir.ops_named(root, &[ops::AtomicRMWOperation::NAME]) {
-        let unsigned = op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
+        let unsigned =
+            op.operand(1).ok().and_then(|v| IntegerType::try_from(v.r#type()).ok()).is_some_and(|i| i.is_unsigned());
         if unsigned {
             ir.set_discardable_attribute(op, pydev_dialect::abi::attr::UNSIGNED, melior::ir::Attribute::unit(ctx));
         }
@@ -222,7 +248,11 @@ fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
             }
         }
     }
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 fn machine<'c>(b: &Builder<'c>, k: Num<'c>) -> Type<'c> {
@@ -236,12 +266,22 @@ fn machine<'c>(b: &Builder<'c>, k: Num<'c>) -> Type<'c> {
 }
 
 fn float_bits(t: Type) -> u32 {
-    if t.is_f64() { 64 } else if t.is_f32() { 32 } else if t.is_f16() || t.is_bf16() { 16 } else { 8 }
+    if t.is_f64() {
+        64
+    } else if t.is_f32() {
+        32
+    } else if t.is_f16() || t.is_bf16() {
+        16
+    } else {
+        8
+    }
 }
 
 fn zero<'c>(b: &Builder<'c>, k: Num<'c>) -> Value<'c, 'c> {
     match k {
-        Num::Float(t) => b.value("arith.constant", &[], t, &[b.named("value", FloatAttribute::new(b.ctx, t, 0.0).into())]),
+        Num::Float(t) => {
+            b.value("arith.constant", &[], t, &[b.named("value", FloatAttribute::new(b.ctx, t, 0.0).into())])
+        }
         other => {
             let t = machine(b, other);
             b.value("arith.constant", &[], t, &[b.named("value", IntegerAttribute::new(t, 0).into())])
@@ -283,7 +323,9 @@ fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) ->
         (Bool, Int { .. }) => b.value("arith.extui", &[v], t(to), &[]),
         (Bool, Float(ft)) => b.value("arith.uitofp", &[v], ft, &[]),
         (Int { signed, .. }, Float(ft)) => b.value(if signed { "arith.sitofp" } else { "arith.uitofp" }, &[v], ft, &[]),
-        (Float(_), Int { signed, .. }) => b.value(if signed { "arith.fptosi" } else { "arith.fptoui" }, &[v], t(to), &[]),
+        (Float(_), Int { signed, .. }) => {
+            b.value(if signed { "arith.fptosi" } else { "arith.fptoui" }, &[v], t(to), &[])
+        }
         (Int { .. }, Bool) => cmpi(b, 1, v, zero(b, from)),
         (Float(_), Bool) => cmpf(b, 13, v, zero(b, from)),
         (Float(f1), Float(f2)) => {
@@ -330,7 +372,11 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
         }
         (Int { .. }, f @ Float(_)) | (f @ Float(_), Int { .. }) => f,
         (Float(a), Float(c)) => {
-            if float_bits(a) >= float_bits(c) { Float(a) } else { Float(c) }
+            if float_bits(a) >= float_bits(c) {
+                Float(a)
+            } else {
+                Float(c)
+            }
         }
         (c @ Complex(_), _) | (_, c @ Complex(_)) => c,
         _ => Other,
@@ -349,8 +395,12 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         let attr = p.op.attribute("value").expect("constant value");
         let ty = result_type();
         let value = match rk {
-            Num::Int { .. } | Num::Bool => IntegerAttribute::new(ty, capi::integer_attr_value(attr).ok_or("constant is not an integer")?).into(),
-            Num::Float(t) => FloatAttribute::new(b.ctx, t, capi::float_attr_value(attr).ok_or("constant is not a float")?).into(),
+            Num::Int { .. } | Num::Bool => {
+                IntegerAttribute::new(ty, capi::integer_attr_value(attr).ok_or("constant is not an integer")?).into()
+            }
+            Num::Float(t) => {
+                FloatAttribute::new(b.ctx, t, capi::float_attr_value(attr).ok_or("constant is not a float")?).into()
+            }
             _ => return Err(format!("complex {} is not lowered; use complex.constant", ops::ConstantOperation::NAME)),
         };
         return Ok(Some(b.value("arith.constant", &[], ty, &[b.named("value", value)])));
@@ -362,7 +412,14 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         }
         return convert(b, operand(0), from, to).map(Some);
     }
-    if matches!(name.as_str(), ops::NegOperation::MNEMONIC | ops::PosOperation::MNEMONIC | ops::InvertOperation::MNEMONIC | ops::NotOperation::MNEMONIC | ops::AbsOperation::MNEMONIC) {
+    if matches!(
+        name.as_str(),
+        ops::NegOperation::MNEMONIC
+            | ops::PosOperation::MNEMONIC
+            | ops::InvertOperation::MNEMONIC
+            | ops::NotOperation::MNEMONIC
+            | ops::AbsOperation::MNEMONIC
+    ) {
         let from = p.operands[0];
         let x = if name == ops::AbsOperation::MNEMONIC { operand(0) } else { convert(b, operand(0), from, rk)? };
         let t = result_type();
@@ -388,16 +445,56 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         let k = common(p.operands[0], p.operands[1]);
         let x = convert(b, operand(0), p.operands[0], k)?;
         let y = convert(b, operand(1), p.operands[1], k)?;
-        let pred = ops::CmpOperation::view(p.op).and_then(|c| c.predicate().ok()).and_then(CmpPredicateAttr::from_attribute).ok_or("a cmp without a predicate")?.value();
+        let pred = ops::CmpOperation::view(p.op)
+            .and_then(|c| c.predicate().ok())
+            .and_then(CmpPredicateAttr::from_attribute)
+            .ok_or("a cmp without a predicate")?
+            .value();
         use CmpPredicate::*;
         return Ok(Some(match k {
-            Num::Float(_) => cmpf(b, match pred { Eq => 1, Ne => 13, Lt => 4, Le => 5, Gt => 2, Ge => 3 }, x, y),
+            Num::Float(_) => cmpf(
+                b,
+                match pred {
+                    Eq => 1,
+                    Ne => 13,
+                    Lt => 4,
+                    Le => 5,
+                    Gt => 2,
+                    Ge => 3,
+                },
+                x,
+                y,
+            ),
             Num::Complex(_) => {
                 let i1 = IntegerType::new(b.ctx, 1).into();
                 b.value(if pred == Eq { "complex.eq" } else { "complex.neq" }, &[x, y], i1, &[])
             }
-            Num::Int { signed: true, .. } => cmpi(b, match pred { Eq => 0, Ne => 1, Lt => 2, Le => 3, Gt => 4, Ge => 5 }, x, y),
-            _ => cmpi(b, match pred { Eq => 0, Ne => 1, Lt => 6, Le => 7, Gt => 8, Ge => 9 }, x, y),
+            Num::Int { signed: true, .. } => cmpi(
+                b,
+                match pred {
+                    Eq => 0,
+                    Ne => 1,
+                    Lt => 2,
+                    Le => 3,
+                    Gt => 4,
+                    Ge => 5,
+                },
+                x,
+                y,
+            ),
+            _ => cmpi(
+                b,
+                match pred {
+                    Eq => 0,
+                    Ne => 1,
+                    Lt => 6,
+                    Le => 7,
+                    Gt => 8,
+                    Ge => 9,
+                },
+                x,
+                y,
+            ),
         }));
     }
     // Binary ops: compute in the result type.
@@ -405,7 +502,8 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
     let y = convert(b, operand(1), p.operands[1], rk)?;
     let t = result_type();
     let v = |op: &str| b.value(op, &[x, y], t, &[]);
-    let contracted = |op: &str| b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(&format!("#arith.fastmath<{fastmath}>")))]);
+    let contracted =
+        |op: &str| b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(&format!("#arith.fastmath<{fastmath}>")))]);
     Ok(Some(match (name.as_str(), rk) {
         (ops::AddOperation::MNEMONIC, Num::Float(_)) => contracted("arith.addf"),
         (ops::SubOperation::MNEMONIC, Num::Float(_)) => contracted("arith.subf"),
@@ -420,8 +518,15 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         // int32/int64 overflow is undefined behaviour (spec: a value its
         // format cannot represent), as for CUDA C++'s int and long long:
         // `nsw` lets LLVM prove indices such as `i + 1` non-negative.
-        (ops::AddOperation::MNEMONIC | ops::SubOperation::MNEMONIC | ops::MulOperation::MNEMONIC, Num::Int { signed: true, width: 32 | 64 }) => {
-            let op = match name.as_str() { ops::AddOperation::MNEMONIC => "arith.addi", ops::SubOperation::MNEMONIC => "arith.subi", _ => "arith.muli" };
+        (
+            ops::AddOperation::MNEMONIC | ops::SubOperation::MNEMONIC | ops::MulOperation::MNEMONIC,
+            Num::Int { signed: true, width: 32 | 64 },
+        ) => {
+            let op = match name.as_str() {
+                ops::AddOperation::MNEMONIC => "arith.addi",
+                ops::SubOperation::MNEMONIC => "arith.subi",
+                _ => "arith.muli",
+            };
             b.value(op, &[x, y], t, &[b.named("overflowFlags", b.attr("#arith.overflow<nsw>"))])
         }
         (ops::AddOperation::MNEMONIC, _) => v("arith.addi"),

@@ -26,11 +26,7 @@ use crate::{
     ir::{external_pass, PassId},
     PassInfo,
 };
-use melior::ir::{
-    attribute::ArrayAttribute,
-    operation::OperationLike,
-    Attribute,
-};
+use melior::ir::{attribute::ArrayAttribute, operation::OperationLike, Attribute};
 
 static ID: PassId = PassId;
 
@@ -47,7 +43,10 @@ fn run(ir: PassIr) -> Result<(), ()> {
         if ir.ops_named(module, &["llvm.func"]).into_iter().any(|f| capi::sym_name(f).starts_with("__nv_")) {
             continue;
         }
-        let Ok(targets) = module.attribute("targets").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into)) else { continue };
+        let Ok(targets) = module.attribute("targets").and_then(|a| ArrayAttribute::try_from(a).map_err(Into::into))
+        else {
+            continue;
+        };
         let ctx = capi::context(module);
         let mut changed = false;
         let mut pruned = Vec::with_capacity(targets.len());
@@ -97,7 +96,8 @@ fn without_libdevice(target: &str) -> Option<String> {
             _ => return None,
         }
     }
-    let is_libdevice = |s: &&str| s.trim_matches('"').rsplit(['/', '\\']).next().is_some_and(|f| f.starts_with("libdevice"));
+    let is_libdevice =
+        |s: &&str| s.trim_matches('"').rsplit(['/', '\\']).next().is_some_and(|f| f.starts_with("libdevice"));
     if !items.iter().any(is_libdevice) {
         return None;
     }
@@ -113,9 +113,15 @@ mod tests {
     #[test]
     fn link_lists_lose_only_libdevice() {
         let t = r#"#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80", link = ["/x/libdevice.10.bc"]>"#;
-        assert_eq!(without_libdevice(t).as_deref(), Some(r#"#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">"#));
+        assert_eq!(
+            without_libdevice(t).as_deref(),
+            Some(r#"#nvvm.target<O = 3, chip = "sm_90", features = "+ptx80">"#)
+        );
         let t = r#"#nvvm.target<chip = "sm_80", link = ["/a/libdevice.10.bc", "/b/my \"x\".bc"], flags = {}>"#;
-        assert_eq!(without_libdevice(t).as_deref(), Some(r#"#nvvm.target<chip = "sm_80", link = ["/b/my \"x\".bc"], flags = {}>"#));
+        assert_eq!(
+            without_libdevice(t).as_deref(),
+            Some(r#"#nvvm.target<chip = "sm_80", link = ["/b/my \"x\".bc"], flags = {}>"#)
+        );
         assert_eq!(without_libdevice(r#"#nvvm.target<chip = "sm_80", link = ["/b/x.bc"]>"#), None);
         assert_eq!(without_libdevice(r#"#nvvm.target<chip = "sm_80">"#), None);
         assert_eq!(without_libdevice(r#"#rocdl.target<link = ["libdevice.bc"]>"#), None);

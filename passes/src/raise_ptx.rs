@@ -21,11 +21,7 @@ use crate::{
     ir::{external_pass, PassId},
     PassInfo,
 };
-use melior::ir::{
-    attribute::IntegerAttribute,
-    operation::OperationLike,
-    Attribute,
-};
+use melior::ir::{attribute::IntegerAttribute, operation::OperationLike, Attribute};
 
 static ID: PassId = PassId;
 
@@ -40,11 +36,23 @@ fn run(ir: PassIr) -> Result<(), ()> {
     let root = ir.root();
     let mut ok = true;
     for module in ir.ops_named(root, &["gpu.module"]) {
-        let Some(min) = module.attribute(pydev_dialect::abi::attr::MIN_PTX).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map(|a| a.value()) else {
+        let Some(min) = module
+            .attribute(pydev_dialect::abi::attr::MIN_PTX)
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|a| a.value())
+        else {
             continue;
         };
         let Ok(targets) = module.attribute("targets") else {
-            capi::emit_error(module.location(), &format!("gpu.module needs PTX ISA {}.{} but has no nvvm target: run nvvm-attach-target first", min / 10, min % 10));
+            capi::emit_error(
+                module.location(),
+                &format!(
+                    "gpu.module needs PTX ISA {}.{} but has no nvvm target: run nvvm-attach-target first",
+                    min / 10,
+                    min % 10
+                ),
+            );
             ok = false;
             continue;
         };
@@ -59,7 +67,11 @@ fn run(ir: PassIr) -> Result<(), ()> {
         m.set_attribute("targets", attr);
         let _ = m.remove_attribute(pydev_dialect::abi::attr::MIN_PTX);
     }
-    if ok { Ok(()) } else { Err(()) }
+    if ok {
+        Ok(())
+    } else {
+        Err(())
+    }
 }
 
 /// `+ptxNN` raised to `min` in the printed targets (other features kept).
@@ -82,7 +94,13 @@ fn raise(targets: &str, min: i64) -> String {
 mod tests {
     #[test]
     fn raises_only_lower_versions() {
-        assert_eq!(super::raise(r#"[#nvvm.target<chip = "sm_90", features = "+ptx80">]"#, 83), r#"[#nvvm.target<chip = "sm_90", features = "+ptx83">]"#);
-        assert_eq!(super::raise(r#"[#nvvm.target<features = "+ptx86">]"#, 83), r#"[#nvvm.target<features = "+ptx86">]"#);
+        assert_eq!(
+            super::raise(r#"[#nvvm.target<chip = "sm_90", features = "+ptx80">]"#, 83),
+            r#"[#nvvm.target<chip = "sm_90", features = "+ptx83">]"#
+        );
+        assert_eq!(
+            super::raise(r#"[#nvvm.target<features = "+ptx86">]"#, 83),
+            r#"[#nvvm.target<features = "+ptx86">]"#
+        );
     }
 }

@@ -17,14 +17,12 @@
 //!   target any_target      =>  true             target no_target  =>  false
 
 use crate::capi::PassIr;
-use pydev_dialect::ops::{self, PydevOp};
 use crate::{
     ir::{external_pass, rewrite_all, Builder, PassId},
     PassInfo, PassOption,
 };
-use melior::{
-    ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute},
-};
+use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute};
+use pydev_dialect::ops::{self, PydevOp};
 use pydev_dialect::{attrs::TargetAttr, SM_ARCHS};
 
 static ID: PassId = PassId;
@@ -61,7 +59,8 @@ fn run(ir: PassIr, sm: Option<u32>) -> Result<(), ()> {
         let target = ops::TargetOperation::view(op).expect("rewrite_all gives only this op");
         let value = matches(target.desc().map_err(|_| format!("{} without desc", ops::TargetOperation::NAME))?, sm)?;
         let i1 = IntegerType::new(b.ctx, 1).into();
-        let c = b.value("arith.constant", &[], i1, &[b.named("value", IntegerAttribute::new(i1, i64::from(value)).into())]);
+        let c =
+            b.value("arith.constant", &[], i1, &[b.named("value", IntegerAttribute::new(i1, i64::from(value)).into())]);
         b.replace(op, &[c]);
         Ok(())
     })

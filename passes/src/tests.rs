@@ -58,7 +58,13 @@ fn cuda_pipeline_gives_ptx_for_each_stage() {
     let objects = gpu_objects(module.as_operation());
     assert_eq!(objects.len(), 1);
     let ptx = String::from_utf8(objects[0].1.clone()).unwrap();
-    for needle in [".target sm_80", ".visible .entry k(", "shfl.sync.bfly.b32", "atom.acq_rel.sys.global.max.s64", "bar.sync \t0;"] {
+    for needle in [
+        ".target sm_80",
+        ".visible .entry k(",
+        "shfl.sync.bfly.b32",
+        "atom.acq_rel.sys.global.max.s64",
+        "bar.sync \t0;",
+    ] {
         assert!(ptx.contains(needle), "missing {needle} in\n{ptx}");
     }
 }

@@ -8,15 +8,19 @@ use pyo3::prelude::*;
 
 /// A copy of a C-contiguous buffer's bytes.
 pub fn buffer_bytes(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
-    let buf: PyBuffer<u8> = PyBuffer::get(obj).map_err(|_| PyValueError::new_err(format!("{what} must be a bytes-like object")))?;
+    let buf: PyBuffer<u8> =
+        PyBuffer::get(obj).map_err(|_| PyValueError::new_err(format!("{what} must be a bytes-like object")))?;
     buf.to_vec(obj.py()).map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
 }
 
 /// Runs `f` on the writable bytes of `obj` (at least `len` of them).
 pub fn with_writable<R>(obj: &Bound<'_, PyAny>, len: usize, f: impl FnOnce(&mut [u8]) -> R) -> PyResult<R> {
-    let buf: PyBuffer<u8> = PyBuffer::get(obj).map_err(|_| PyValueError::new_err("the destination must support the buffer protocol"))?;
+    let buf: PyBuffer<u8> =
+        PyBuffer::get(obj).map_err(|_| PyValueError::new_err("the destination must support the buffer protocol"))?;
     if buf.readonly() || !buf.is_c_contiguous() || buf.len_bytes() < len {
-        return Err(PyValueError::new_err(format!("the destination must be a writable, C-contiguous buffer of at least {len} bytes")));
+        return Err(PyValueError::new_err(format!(
+            "the destination must be a writable, C-contiguous buffer of at least {len} bytes"
+        )));
     }
     // SAFETY: the buffer is writable, contiguous and at least `len` bytes,
     // and stays alive (held by `buf`) while `f` runs with the GIL held.
@@ -90,9 +94,15 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(A
         let item = v.itemsize as i64;
         let shape: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[] };
         let strides: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[] };
-        let format = if v.format.is_null() { "B".to_owned() } else { std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned() };
+        let format = if v.format.is_null() {
+            "B".to_owned()
+        } else {
+            std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned()
+        };
         if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
-            return Err(PyValueError::new_err(format!("argument {position}: strides {strides:?} are not multiples of the item size {item}")));
+            return Err(PyValueError::new_err(format!(
+                "argument {position}: strides {strides:?} are not multiples of the item size {item}"
+            )));
         }
         let shape_i64: Vec<i64> = shape.iter().map(|d| *d as i64).collect();
         let elements: Vec<i64> = strides.iter().map(|s| *s as i64 / item).collect();
@@ -104,7 +114,13 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(A
         for st in strides {
             descriptor.extend_from_slice(&((*st as i64) / item).to_le_bytes());
         }
-        let view = ArrayView { format, ndim: n, layout: crate::dispatch::contiguity(&shape_i64, &elements), readonly: v.readonly != 0, descriptor };
+        let view = ArrayView {
+            format,
+            ndim: n,
+            layout: crate::dispatch::contiguity(&shape_i64, &elements),
+            readonly: v.readonly != 0,
+            descriptor,
+        };
         Ok(Some((view, held)))
     }
 }
@@ -232,7 +248,8 @@ struct ExchangeApiRaw {
     minor: u32,
     prev_api: *const ExchangeApiRaw,
     managed_tensor_allocator: *const std::ffi::c_void,
-    managed_tensor_from_py_object_no_sync: Option<unsafe extern "C" fn(*mut pyo3::ffi::PyObject, *mut *mut DLManagedTensorVersioned) -> std::ffi::c_int>,
+    managed_tensor_from_py_object_no_sync:
+        Option<unsafe extern "C" fn(*mut pyo3::ffi::PyObject, *mut *mut DLManagedTensorVersioned) -> std::ffi::c_int>,
     managed_tensor_to_py_object_no_sync: *const std::ffi::c_void,
     dltensor_from_py_object_no_sync: *const std::ffi::c_void,
     current_work_stream: Option<unsafe extern "C" fn(i32, i32, *mut *mut std::ffi::c_void) -> std::ffi::c_int>,
@@ -310,7 +327,8 @@ impl ExchangeApi {
             if ffi::PyCapsule_IsValid(attr.as_ptr(), NAME.as_ptr()) != 1 {
                 return None;
             }
-            let mut table = ffi::PyCapsule_GetPointer(attr.as_ptr(), NAME.as_ptr()).cast::<ExchangeApiRaw>().cast_const();
+            let mut table =
+                ffi::PyCapsule_GetPointer(attr.as_ptr(), NAME.as_ptr()).cast::<ExchangeApiRaw>().cast_const();
             if table.is_null() {
                 ffi::PyErr_Clear();
                 return None;
@@ -358,7 +376,8 @@ impl ExchangeApi {
         unsafe {
             let Some(current) = (*self.0).current_work_stream else { return Ok(None) };
             if current(2, device, &mut out) != 0 {
-                return Err(PyErr::take(py).unwrap_or_else(|| PyValueError::new_err("the producer's current_work_stream failed")));
+                return Err(PyErr::take(py)
+                    .unwrap_or_else(|| PyValueError::new_err("the producer's current_work_stream failed")));
             }
         }
         Ok(Some(out as usize))
@@ -428,7 +447,8 @@ unsafe extern "C" fn capsule_destructor(capsule: *mut pyo3::ffi::PyObject) {
     // dlpack_capsule made (or one a producer made, whose deleter we call).
     unsafe {
         if ffi::PyCapsule_IsValid(capsule, c"dltensor_versioned".as_ptr()) == 1 {
-            let m = ffi::PyCapsule_GetPointer(capsule, c"dltensor_versioned".as_ptr()).cast::<DLManagedTensorVersioned>();
+            let m =
+                ffi::PyCapsule_GetPointer(capsule, c"dltensor_versioned".as_ptr()).cast::<DLManagedTensorVersioned>();
             if let Some(deleter) = (*m).deleter {
                 deleter(m);
             }
@@ -469,7 +489,8 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
     LIVE_EXPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     // SAFETY: the context is live until the deleter frees it, and its
     // vectors are not touched again, so the pointers into them stay valid.
-    let (shape, strides) = unsafe { ((*ctx).shape.as_ptr(), (*ctx).strides.as_ref().map_or(std::ptr::null(), |s| s.as_ptr())) };
+    let (shape, strides) =
+        unsafe { ((*ctx).shape.as_ptr(), (*ctx).strides.as_ref().map_or(std::ptr::null(), |s| s.as_ptr())) };
     let dl_tensor = DLTensor {
         data: spec.data as *mut u8,
         device_type: spec.device.0,
@@ -483,7 +504,14 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
         byte_offset: 0,
     };
     let (pointer, name) = if spec.versioned {
-        let m = DLManagedTensorVersioned { major: 1, minor: 0, manager_ctx: ctx.cast(), deleter: Some(delete_versioned), flags: if spec.readonly { DLPACK_FLAG_READ_ONLY } else { 0 }, dl_tensor };
+        let m = DLManagedTensorVersioned {
+            major: 1,
+            minor: 0,
+            manager_ctx: ctx.cast(),
+            deleter: Some(delete_versioned),
+            flags: if spec.readonly { DLPACK_FLAG_READ_ONLY } else { 0 },
+            dl_tensor,
+        };
         (Box::into_raw(Box::new(m)).cast::<std::ffi::c_void>(), c"dltensor_versioned")
     } else {
         let m = DLManagedTensor { dl_tensor, manager_ctx: ctx.cast(), deleter: Some(delete_legacy) };
@@ -545,7 +573,12 @@ extern "C" {
     // CPython exports it since 3.9 and made it stable ABI in 3.12, so every
     // interpreter this abi3 (>= 3.11) module loads in has it; pyo3's
     // declaration needs a 3.12 build.
-    fn PyObject_VectorcallMethod(name: *mut pyo3::ffi::PyObject, args: *const *mut pyo3::ffi::PyObject, nargsf: usize, kwnames: *mut pyo3::ffi::PyObject) -> *mut pyo3::ffi::PyObject;
+    fn PyObject_VectorcallMethod(
+        name: *mut pyo3::ffi::PyObject,
+        args: *const *mut pyo3::ffi::PyObject,
+        nargsf: usize,
+        kwnames: *mut pyo3::ffi::PyObject,
+    ) -> *mut pyo3::ffi::PyObject;
 }
 
 /// `obj.__dlpack__(stream=stream, max_version=(1, 0))` as one vectorcall:
@@ -557,12 +590,19 @@ pub fn dlpack_export<'py>(obj: &Bound<'py, PyAny>, stream: &Bound<'py, PyAny>) -
     static KWNAMES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
     static VERSION: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
     let py = obj.py();
-    let kwnames = KWNAMES.get_or_try_init(py, || PyTuple::new(py, [pyo3::intern!(py, "stream"), pyo3::intern!(py, "max_version")]).map(Bound::unbind))?;
+    let kwnames = KWNAMES.get_or_try_init(py, || {
+        PyTuple::new(py, [pyo3::intern!(py, "stream"), pyo3::intern!(py, "max_version")]).map(Bound::unbind)
+    })?;
     let version = VERSION.get_or_try_init(py, || PyTuple::new(py, [1, 0]).map(Bound::unbind))?;
     let args = [obj.as_ptr(), stream.as_ptr(), version.as_ptr()];
     // SAFETY: `args` holds the receiver and one value per name of
     // `kwnames` (a tuple of str), all alive for the call, which borrows
     // them (no PY_VECTORCALL_ARGUMENTS_OFFSET: args[-1] is not touched);
     // the result is a new reference or null with an exception set.
-    unsafe { Bound::from_owned_ptr_or_err(py, PyObject_VectorcallMethod(pyo3::intern!(py, "__dlpack__").as_ptr(), args.as_ptr(), 1, kwnames.as_ptr())) }
+    unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            PyObject_VectorcallMethod(pyo3::intern!(py, "__dlpack__").as_ptr(), args.as_ptr(), 1, kwnames.as_ptr()),
+        )
+    }
 }

@@ -26,11 +26,11 @@
 //! process sees more than one device.
 
 use crate::{capi, CudaProgram, HostProgram};
-use pyo3::prelude::*;
-use pyo3::intern;
-use pyo3::{PyTraverseError, PyVisit};
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use pydev_runtime::cuda;
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::{PyTraverseError, PyVisit};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -50,16 +50,34 @@ pub const STREAM_GENERATION: usize = 256;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum KeyPart {
-    Array { format: String, ndim: usize, layout: u8, readonly: bool },
+    Array {
+        format: String,
+        ndim: usize,
+        layout: u8,
+        readonly: bool,
+    },
     /// A DeviceArray: the address of its interned layout key (a str that
     /// names its target and signature, kept alive by `pydev._arrays`).
     Device(usize),
     /// A foreign cuda array exported through DLPack: its type's address
     /// and what its signature depends on.
-    Dlpack { ty: usize, code: u8, bits: u8, ndim: usize, layout: u8, readonly: bool },
+    Dlpack {
+        ty: usize,
+        code: u8,
+        bits: u8,
+        ndim: usize,
+        layout: u8,
+        readonly: bool,
+    },
     /// A foreign cuda array exported through the CUDA Array Interface
     /// only (Numba's): its type's address and what its signature depends on.
-    Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
+    Cai {
+        ty: usize,
+        typestr: String,
+        ndim: usize,
+        layout: u8,
+        readonly: bool,
+    },
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -228,7 +246,11 @@ fn cai_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<CaiView>> {
     let Some(typestr) = get(intern!(py, "typestr"))?.and_then(|t| t.extract::<String>().ok()) else { return Ok(None) };
     let b = typestr.as_bytes();
     let itemsize = typestr.get(2..).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
-    if b.len() < 3 || !matches!(b[0], b'<' | b'|' | b'=') || !matches!(b[1], b'b' | b'i' | b'u' | b'f' | b'c') || itemsize <= 0 {
+    if b.len() < 3
+        || !matches!(b[0], b'<' | b'|' | b'=')
+        || !matches!(b[1], b'b' | b'i' | b'u' | b'f' | b'c')
+        || itemsize <= 0
+    {
         return Ok(None);
     }
     let Some(shape) = get(intern!(py, "shape"))?.and_then(|s| ints(&s)) else { return Ok(None) };
@@ -245,7 +267,9 @@ fn cai_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<CaiView>> {
     let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
         None => (0..n).map(|k| shape[k + 1..].iter().product()).collect(),
         Some(s) => {
-            let Some(bytes) = ints(&s).filter(|v| v.len() == n && v.iter().all(|x| x % itemsize == 0)) else { return Ok(None) };
+            let Some(bytes) = ints(&s).filter(|v| v.len() == n && v.iter().all(|x| x % itemsize == 0)) else {
+                return Ok(None);
+            };
             bytes.iter().map(|x| x / itemsize).collect::<Vec<i64>>()
         }
     };
@@ -304,9 +328,23 @@ impl Dispatch {
         let py = args.py();
         let ndarray = self.ndarray.as_ptr();
         let device_array = self.device_array.as_ptr();
-        let mut keyed = Keyed { key: Vec::with_capacity(args.len()), descriptors: Vec::with_capacity(args.len()), capsules: Vec::new(), exchanged: Vec::new(), streams: Vec::new(), waits: Vec::new(), held: Vec::new() };
+        let mut keyed = Keyed {
+            key: Vec::with_capacity(args.len()),
+            descriptors: Vec::with_capacity(args.len()),
+            capsules: Vec::new(),
+            exchanged: Vec::new(),
+            streams: Vec::new(),
+            waits: Vec::new(),
+            held: Vec::new(),
+        };
         let mut apis: Vec<capi::ExchangeApi> = Vec::new();
-        let foreign = |ty: usize| if cuda.is_some() { self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied() } else { None };
+        let foreign = |ty: usize| {
+            if cuda.is_some() {
+                self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied()
+            } else {
+                None
+            }
+        };
         // CUDA Array Interface pointers asked of the driver this launch
         // (with several devices only: with one, every pointer is on it).
         let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
@@ -319,7 +357,12 @@ impl Dispatch {
                     return Ok(None);
                 }
                 let Some((view, held)) = capi::array_view(&a, i)? else { return Ok(None) };
-                keyed.key.push(KeyPart::Array { format: view.format, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                keyed.key.push(KeyPart::Array {
+                    format: view.format,
+                    ndim: view.ndim,
+                    layout: view.layout,
+                    readonly: view.readonly,
+                });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.held.push(held);
             } else if ty == device_array as usize {
@@ -328,14 +371,23 @@ impl Dispatch {
                     return Ok(None);
                 }
                 keyed.key.push(KeyPart::Device(layout.as_ptr() as usize));
-                keyed.descriptors.push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
+                keyed
+                    .descriptors
+                    .push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
             } else if let (Some(handle), Some(Foreign { kind, exchange })) = (cuda, foreign(ty)) {
                 if let Some(api) = exchange {
                     let Some((view, managed)) = api.export(&a) else { return Ok(None) };
                     if view.device != (2, device) || view.lanes != 1 {
                         return Ok(None);
                     }
-                    keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                    keyed.key.push(KeyPart::Dlpack {
+                        ty,
+                        code: view.code,
+                        bits: view.bits,
+                        ndim: view.ndim,
+                        layout: view.layout,
+                        readonly: view.readonly,
+                    });
                     keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                     keyed.exchanged.push(managed);
                     if !apis.contains(&api) {
@@ -353,7 +405,13 @@ impl Dispatch {
                             Err(_) => return Ok(None),
                         }
                     }
-                    keyed.key.push(KeyPart::Cai { ty, typestr: view.typestr, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                    keyed.key.push(KeyPart::Cai {
+                        ty,
+                        typestr: view.typestr,
+                        ndim: view.ndim,
+                        layout: view.layout,
+                        readonly: view.readonly,
+                    });
                     keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                     keyed.streams.extend(view.stream);
                     continue;
@@ -369,7 +427,14 @@ impl Dispatch {
                 if view.device != (2, device) || view.lanes != 1 {
                     return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
                 }
-                keyed.key.push(KeyPart::Dlpack { ty, code: view.code, bits: view.bits, ndim: view.ndim, layout: view.layout, readonly: view.readonly });
+                keyed.key.push(KeyPart::Dlpack {
+                    ty,
+                    code: view.code,
+                    bits: view.bits,
+                    ndim: view.ndim,
+                    layout: view.layout,
+                    readonly: view.readonly,
+                });
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.capsules.push(capsule);
             } else {
@@ -442,7 +507,13 @@ impl Dispatch {
 
     #[new]
     fn new(ndarray: Bound<'_, PyType>, device_array: Bound<'_, PyType>, globals: Bound<'_, PyDict>) -> Self {
-        Self { ndarray: ndarray.unbind(), device_array: device_array.unbind(), globals: globals.unbind(), entries: Mutex::new(HashMap::default()), foreign: Mutex::new(HashMap::default()) }
+        Self {
+            ndarray: ndarray.unbind(),
+            device_array: device_array.unbind(),
+            globals: globals.unbind(),
+            entries: Mutex::new(HashMap::default()),
+            foreign: Mutex::new(HashMap::default()),
+        }
     }
 
     /// Registers `program` for the types of `args` (just launched through
@@ -450,7 +521,15 @@ impl Dispatch {
     /// argument's packing kind and the module names its device code reads.
     /// False when nothing was registered.
     #[pyo3(signature = (args, program, kinds, names, stream=0, cells=Vec::new()))]
-    fn register(&self, args: &Bound<'_, PyTuple>, program: &Bound<'_, PyAny>, kinds: Vec<u8>, names: Vec<Bound<'_, PyString>>, stream: usize, cells: Vec<Bound<'_, PyAny>>) -> PyResult<bool> {
+    fn register(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        program: &Bound<'_, PyAny>,
+        kinds: Vec<u8>,
+        names: Vec<Bound<'_, PyString>>,
+        stream: usize,
+        cells: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
         let py = args.py();
         if kinds.len() != args.len() {
             return Ok(false);
@@ -475,7 +554,10 @@ impl Dispatch {
         let device = if cuda { cuda::current_device().map_err(crate::cuda_error)? } else { 0 };
         let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream), device)? else { return Ok(false) };
         let globals = self.globals.bind(py);
-        let seen = names.into_iter().map(|n| Ok((n.clone().unbind(), globals.get_item(&n)?.map(Bound::unbind)))).collect::<PyResult<Vec<_>>>()?;
+        let seen = names
+            .into_iter()
+            .map(|n| Ok((n.clone().unbind(), globals.get_item(&n)?.map(Bound::unbind))))
+            .collect::<PyResult<Vec<_>>>()?;
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if entries.len() >= MAX_ENTRIES {
             return Ok(false);
@@ -499,7 +581,15 @@ impl Dispatch {
     /// of 1 to 3 ints); anything else, or a dimension outside 1..2^32, is
     /// the general path's to refuse with its message.
     #[pyo3(signature = (args, grid, block, shared, stream=None, handle=None))]
-    fn try_launch(&self, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, shared: usize, stream: Option<&Bound<'_, PyAny>>, handle: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    fn try_launch(
+        &self,
+        args: &Bound<'_, PyTuple>,
+        grid: &Bound<'_, PyAny>,
+        block: &Bound<'_, PyAny>,
+        shared: usize,
+        stream: Option<&Bound<'_, PyAny>>,
+        handle: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<bool> {
         let py = args.py();
         let (Some(grid), Some(block)) = (dim3(grid), dim3(block)) else { return Ok(false) };
         let (handle, stream_device) = match stream {
@@ -522,7 +612,11 @@ impl Dispatch {
                 return Ok(false);
             }
         }
-        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits, held }) = self.key(args, cuda, device)? else { return Ok(false) };
+        let Some(Keyed { key, descriptors, capsules, exchanged, mut streams, mut waits, held }) =
+            self.key(args, cuda, device)?
+        else {
+            return Ok(false);
+        };
         let key = (device, key);
         let last_stream = intern!(py, "_last_stream");
         let mut device_arrays = Vec::new();
@@ -615,7 +709,11 @@ impl Dispatch {
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
                     } else {
-                        keep.append((args, PyTuple::new(py, capsules)?, Py::new(py, capi::Exchanged::new(exchanged))?))?;
+                        keep.append((
+                            args,
+                            PyTuple::new(py, capsules)?,
+                            Py::new(py, capi::Exchanged::new(exchanged))?,
+                        ))?;
                     }
                     if keep.len() > STREAM_GENERATION {
                         s.call_method0(intern!(py, "_fence"))?;
@@ -659,8 +757,19 @@ static HOOKS: pyo3::sync::PyOnceLock<Hooks> = pyo3::sync::PyOnceLock::new();
 /// stream, shared, tried)`, `tried`: the kernel's Dispatch already refused
 /// these arguments); once per process (a second call changes nothing).
 #[pyfunction]
-pub fn launch_hooks(py: Python<'_>, kernel: Bound<'_, PyType>, stream: Bound<'_, PyType>, fast: Bound<'_, PyAny>, general: Bound<'_, PyAny>) {
-    let _ = HOOKS.get_or_init(py, || Hooks { kernel: kernel.unbind(), stream: stream.unbind(), fast: fast.unbind(), general: general.unbind() });
+pub fn launch_hooks(
+    py: Python<'_>,
+    kernel: Bound<'_, PyType>,
+    stream: Bound<'_, PyType>,
+    fast: Bound<'_, PyAny>,
+    general: Bound<'_, PyAny>,
+) {
+    let _ = HOOKS.get_or_init(py, || Hooks {
+        kernel: kernel.unbind(),
+        stream: stream.unbind(),
+        fast: fast.unbind(),
+        general: general.unbind(),
+    });
 }
 
 /// Whether $PYDEV_TARGET selects the cuda target (unset or "cuda"), as
@@ -675,10 +784,19 @@ fn cuda_selected(py: Python<'_>) -> bool {
 /// frame; everything else, and anything irregular (which it names), goes to
 /// the general path.
 #[pyfunction]
-pub fn fast_launch(f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub fn fast_launch(
+    f: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    grid: &Bound<'_, PyAny>,
+    block: &Bound<'_, PyAny>,
+    stream: &Bound<'_, PyAny>,
+    shared: &Bound<'_, PyAny>,
+) -> PyResult<Py<PyAny>> {
     let py = f.py();
     let Some(hooks) = HOOKS.get(py) else {
-        return Err(pyo3::exceptions::PyRuntimeError::new_err("pydev's launch hooks are not set (pydev._launch.entry sets them)"));
+        return Err(pyo3::exceptions::PyRuntimeError::new_err(
+            "pydev's launch hooks are not set (pydev._launch.entry sets them)",
+        ));
     };
     // The Dispatch is asked once: a refusal reaches the general path as such
     // (its Python fast path would ask again, exporting DLPack arrays twice).
@@ -692,7 +810,15 @@ pub fn fast_launch(f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound
 
 /// Some(whether it launched) when the kernel's Dispatch was asked; None
 /// when the call is none the entry takes.
-fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid: &Bound<'_, PyAny>, block: &Bound<'_, PyAny>, stream: &Bound<'_, PyAny>, shared: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+fn launched(
+    hooks: &Hooks,
+    f: &Bound<'_, PyAny>,
+    args: &Bound<'_, PyTuple>,
+    grid: &Bound<'_, PyAny>,
+    block: &Bound<'_, PyAny>,
+    stream: &Bound<'_, PyAny>,
+    shared: &Bound<'_, PyAny>,
+) -> PyResult<Option<bool>> {
     let py = f.py();
     if !f.get_type().is(hooks.kernel.bind(py)) || !shared.is_exact_instance_of::<PyInt>() {
         return Ok(None);
@@ -707,7 +833,11 @@ fn launched(hooks: &Hooks, f: &Bound<'_, PyAny>, args: &Bound<'_, PyTuple>, grid
         let target = stream.getattr(intern!(py, "target"))?;
         let cuda = intern!(py, "cuda");
         if target.is(cuda) || target.eq(cuda)? {
-            return if cuda_selected(py) { d.try_launch(args, grid, block, shared, Some(stream), None).map(Some) } else { Ok(None) };
+            return if cuda_selected(py) {
+                d.try_launch(args, grid, block, shared, Some(stream), None).map(Some)
+            } else {
+                Ok(None)
+            };
         }
         // host: when PYDEV_TARGET says so (else the general path asks active_target)
         let host = capi::pydev_target_is(py, b"host") == Some(true);

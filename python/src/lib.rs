@@ -7,7 +7,10 @@
 mod capi;
 mod dispatch;
 
-use pydev_frontend_python::{ir::Const, module::GlobalConst, Binding, Env, TargetKind, Free, FreeNames, FuncKind, FuncSpec, Program, Target as Target_};
+use pydev_frontend_python::{
+    ir::Const, module::GlobalConst, Binding, Env, Free, FreeNames, FuncKind, FuncSpec, Program, Target as Target_,
+    TargetKind,
+};
 use pydev_runtime::{compile::Source, cuda, CompileOptions, LaunchConfig, Target};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyTypeError, PyValueError};
@@ -15,8 +18,18 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyString, PyTuple};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-create_exception!(_pydev, CompileError, PyException, "A compile error in user code; the message carries file:line:col and the source line.");
-create_exception!(_pydev, LaunchError, PyRuntimeError, "A kernel failed at run time on the host (the message names the kernel).");
+create_exception!(
+    _pydev,
+    CompileError,
+    PyException,
+    "A compile error in user code; the message carries file:line:col and the source line."
+);
+create_exception!(
+    _pydev,
+    LaunchError,
+    PyRuntimeError,
+    "A kernel failed at run time on the host (the message names the kernel)."
+);
 
 static COMPILES: AtomicU64 = AtomicU64::new(0);
 static JIT_COMPILES: AtomicU64 = AtomicU64::new(0);
@@ -60,10 +73,14 @@ fn program_const(name: &str, v: &Bound<'_, PyAny>) -> PyResult<GlobalConst> {
         "num" | "str" => global(name, &t.get_item(1)?)?,
         "typed" => {
             let dtype: String = t.get_item(1)?.extract()?;
-            let GlobalConst::Num(c) = global(name, &t.get_item(2)?)? else { return Err(PyValueError::new_err(format!("'{name}': a {dtype} scalar must be a number"))) };
+            let GlobalConst::Num(c) = global(name, &t.get_item(2)?)? else {
+                return Err(PyValueError::new_err(format!("'{name}': a {dtype} scalar must be a number")));
+            };
             GlobalConst::Typed(dtype, c)
         }
-        "tuple" => GlobalConst::Tuple(t.get_item(1)?.downcast::<PyTuple>()?.iter().map(|x| program_const(name, &x)).collect::<PyResult<_>>()?),
+        "tuple" => GlobalConst::Tuple(
+            t.get_item(1)?.downcast::<PyTuple>()?.iter().map(|x| program_const(name, &x)).collect::<PyResult<_>>()?,
+        ),
         other => return Err(PyValueError::new_err(format!("'{name}': unknown constant kind {other}"))),
     })
 }
@@ -71,8 +88,14 @@ fn program_const(name: &str, v: &Bound<'_, PyAny>) -> PyResult<GlobalConst> {
 /// A target description tree: `(op, sm, (operands...))`.
 fn program_target(t: &Bound<'_, PyTuple>) -> PyResult<Target_> {
     let op: String = t.get_item(0)?.extract()?;
-    let kind = TargetKind::parse(&op).ok_or_else(|| PyValueError::new_err(format!("unknown target description {op}")))?;
-    let operands = t.get_item(2)?.downcast::<PyTuple>()?.iter().map(|o| program_target(o.downcast::<PyTuple>()?)).collect::<PyResult<_>>()?;
+    let kind =
+        TargetKind::parse(&op).ok_or_else(|| PyValueError::new_err(format!("unknown target description {op}")))?;
+    let operands = t
+        .get_item(2)?
+        .downcast::<PyTuple>()?
+        .iter()
+        .map(|o| program_target(o.downcast::<PyTuple>()?))
+        .collect::<PyResult<_>>()?;
     Ok(Target_ { kind, sm: t.get_item(1)?.extract()?, operands })
 }
 
@@ -131,7 +154,14 @@ fn program(p: &Bound<'_, PyAny>) -> PyResult<Program> {
                 const_args.push((i, value));
             }
         }
-        funcs.push(FuncSpec { line: f.get_item(0)?.extract()?, qualname: f.get_item(1)?.extract()?, kind, interop: f.get_item(3)?.extract()?, env, const_args });
+        funcs.push(FuncSpec {
+            line: f.get_item(0)?.extract()?,
+            qualname: f.get_item(1)?.extract()?,
+            kind,
+            interop: f.get_item(3)?.extract()?,
+            env,
+            const_args,
+        });
     }
     if funcs.is_empty() {
         return Err(PyValueError::new_err("a program has at least its root function"));
@@ -179,7 +209,8 @@ fn compile(
     let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
-        let src = Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
+        let src =
+            Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
         pydev_runtime::compile_stage(&src, &target, stage, &options)
     })
     .map_err(CompileError::new_err)
@@ -226,7 +257,8 @@ fn compile_ir(
     options.debuginfo = debuginfo;
     options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
     COMPILES.fetch_add(1, Ordering::Relaxed);
-    py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options)).map_err(CompileError::new_err)
+    py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options))
+        .map_err(CompileError::new_err)
 }
 
 /// The host image of kernel `kernel` of host `llvm` stage text (bytes: its
@@ -237,7 +269,9 @@ fn compile_ir(
 #[pyo3(signature = (llvm_text, kernel, opt_level=3))]
 fn host_object<'py>(py: Python<'py>, llvm_text: &str, kernel: &str, opt_level: u8) -> PyResult<Bound<'py, PyBytes>> {
     JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
-    let object = py.detach(|| pydev_runtime::host_object_from_text(llvm_text, kernel, opt_level)).map_err(CompileError::new_err)?;
+    let object = py
+        .detach(|| pydev_runtime::host_object_from_text(llvm_text, kernel, opt_level))
+        .map_err(CompileError::new_err)?;
     Ok(PyBytes::new(py, &object))
 }
 
@@ -257,14 +291,23 @@ struct HostProgram {
 impl HostProgram {
     #[new]
     #[pyo3(signature = (llvm_text, kernel, opt_level=3, libraries=Vec::new(), object=None))]
-    fn new(py: Python<'_>, llvm_text: &str, kernel: &str, opt_level: u8, libraries: Vec<String>, object: Option<&[u8]>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        llvm_text: &str,
+        kernel: &str,
+        opt_level: u8,
+        libraries: Vec<String>,
+        object: Option<&[u8]>,
+    ) -> PyResult<Self> {
         if object.is_none() {
             JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
         }
         // `libraries`: shared libraries built from the kernel's link= files;
         // `object`: the kernel's image from `host_object` (a disk cache's),
         // loaded without parsing `llvm_text`.
-        let inner = py.detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries, object)).map_err(CompileError::new_err)?;
+        let inner = py
+            .detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries, object))
+            .map_err(CompileError::new_err)?;
         Ok(Self { inner })
     }
 
@@ -280,8 +323,20 @@ impl HostProgram {
     /// launch returns, so that no other thread resizes or frees the memory
     /// while the kernel runs without the GIL.
     #[pyo3(signature = (grid, block, shared, args, keep=Vec::new()))]
-    fn launch(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, args: Vec<Bound<'_, PyAny>>, keep: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
-        let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
+    fn launch(
+        &self,
+        py: Python<'_>,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: usize,
+        args: Vec<Bound<'_, PyAny>>,
+        keep: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let bytes: Vec<Vec<u8>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}")))
+            .collect::<PyResult<_>>()?;
         // A tuple keeps several objects (an array's owner and its view).
         let mut held: Vec<capi::HeldBuffer> = Vec::with_capacity(keep.len());
         for k in &keep {
@@ -303,7 +358,14 @@ impl HostProgram {
     /// # Safety
     /// As `pydev_runtime::HostProgram::launch`: every array descriptor in
     /// `bytes` addresses live memory that stays put until this returns.
-    unsafe fn run(&self, py: Python<'_>, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, bytes: Vec<Vec<u8>>) -> PyResult<()> {
+    unsafe fn run(
+        &self,
+        py: Python<'_>,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: usize,
+        bytes: Vec<Vec<u8>>,
+    ) -> PyResult<()> {
         let config = LaunchConfig { grid: [grid.0, grid.1, grid.2], block: [block.0, block.1, block.2], shared };
         HOST_LAUNCHES.fetch_add(1, Ordering::Relaxed);
         // Ctrl-C stops launches made from the main thread (which runs
@@ -361,8 +423,19 @@ impl CudaProgram {
     }
 
     /// Launches asynchronously on stream handle `stream`, on the current device.
-    fn launch(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: Vec<Bound<'_, PyAny>>) -> PyResult<()> {
-        let bytes: Vec<Vec<u8>> = args.iter().enumerate().map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}"))).collect::<PyResult<_>>()?;
+    fn launch(
+        &self,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: usize,
+        stream: usize,
+        args: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let bytes: Vec<Vec<u8>> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| capi::buffer_bytes(a, &format!("argument {i}")))
+            .collect::<PyResult<_>>()?;
         let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
         // SAFETY: pydev._launch packs the descriptors of arrays it keeps
         // alive on the stream until it has run the launch (`keep_alive`), and the
@@ -377,8 +450,18 @@ impl CudaProgram {
     ///
     /// # Safety
     /// As `pydev_runtime::cuda::CudaKernel::launch`.
-    unsafe fn run(&self, grid: (u32, u32, u32), block: (u32, u32, u32), shared: usize, stream: usize, args: &[&[u8]], device: Option<i32>) -> PyResult<()> {
-        let shared = u32::try_from(shared).map_err(|_| PyValueError::new_err(format!("{shared} bytes of dynamic shared memory is more than a launch can ask for")))?;
+    unsafe fn run(
+        &self,
+        grid: (u32, u32, u32),
+        block: (u32, u32, u32),
+        shared: usize,
+        stream: usize,
+        args: &[&[u8]],
+        device: Option<i32>,
+    ) -> PyResult<()> {
+        let shared = u32::try_from(shared).map_err(|_| {
+            PyValueError::new_err(format!("{shared} bytes of dynamic shared memory is more than a launch can ask for"))
+        })?;
         CUDA_LAUNCHES.fetch_add(1, Ordering::Relaxed);
         let (grid, block) = ([grid.0, grid.1, grid.2], [block.0, block.1, block.2]);
         // SAFETY: as the caller promises (`device` is the current device).
@@ -423,7 +506,10 @@ unsafe fn wait_stream(py: Python<'_>, stream: usize, device: Option<i32>) -> PyR
 
 /// Calls `poll` (without the GIL; 20 ms a call) until it says the work is
 /// done, checking for Ctrl-C (KeyboardInterrupt) between calls.
-fn interruptible(py: Python<'_>, poll: impl Fn(std::time::Duration) -> Result<bool, String> + Send + Sync) -> PyResult<()> {
+fn interruptible(
+    py: Python<'_>,
+    poll: impl Fn(std::time::Duration) -> Result<bool, String> + Send + Sync,
+) -> PyResult<()> {
     while !rt(py.detach(|| poll(std::time::Duration::from_millis(20))))? {
         py.check_signals()?;
     }
@@ -535,7 +621,14 @@ fn cuda_host_free(ptr: usize) -> PyResult<()> {
 
 #[pyfunction]
 #[pyo3(signature = (dst, src_buffer, nbytes, stream=0, device=None))]
-fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, nbytes: usize, stream: usize, device: Option<i32>) -> PyResult<()> {
+fn cuda_memcpy_htod(
+    py: Python<'_>,
+    dst: usize,
+    src_buffer: &Bound<'_, PyAny>,
+    nbytes: usize,
+    stream: usize,
+    device: Option<i32>,
+) -> PyResult<()> {
     let bytes = capi::buffer_bytes(src_buffer, "the source")?;
     if bytes.len() < nbytes {
         return Err(PyValueError::new_err(format!("the source has {} bytes, {nbytes} requested", bytes.len())));
@@ -551,13 +644,22 @@ fn cuda_memcpy_htod(py: Python<'_>, dst: usize, src_buffer: &Bound<'_, PyAny>, n
 
 #[pyfunction]
 #[pyo3(signature = (dst_buffer, src, nbytes, stream=0, device=None))]
-fn cuda_memcpy_dtoh(py: Python<'_>, dst_buffer: &Bound<'_, PyAny>, src: usize, nbytes: usize, stream: usize, device: Option<i32>) -> PyResult<()> {
+fn cuda_memcpy_dtoh(
+    py: Python<'_>,
+    dst_buffer: &Bound<'_, PyAny>,
+    src: usize,
+    nbytes: usize,
+    stream: usize,
+    device: Option<i32>,
+) -> PyResult<()> {
     // The work queued before the copy first (interruptible), then the copy
     // itself, which is then quick: a pageable copy blocks in the driver.
     // SAFETY: pydev passes the stream handle of the copy.
     unsafe { wait_stream(py, stream, device) }?;
     // SAFETY: pydev passes a device array's address with its size in bytes.
-    rt(capi::with_writable(dst_buffer, nbytes, |dst| cuda::with_device(device, || unsafe { cuda::memcpy_dtoh(dst, src, stream) }))?)
+    rt(capi::with_writable(dst_buffer, nbytes, |dst| {
+        cuda::with_device(device, || unsafe { cuda::memcpy_dtoh(dst, src, stream) })
+    })?)
 }
 
 #[pyfunction]
@@ -641,7 +743,17 @@ fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 #[pyfunction]
 #[pyo3(signature = (data, shape, dtype, device, owner, strides=None, readonly=false, versioned=false))]
 #[allow(clippy::too_many_arguments)] // the DLTensor's fields, as Python passes them
-fn dlpack_capsule<'py>(py: Python<'py>, data: u64, shape: Vec<i64>, dtype: (u8, u8, u16), device: (i32, i32), owner: Py<PyAny>, strides: Option<Vec<i64>>, readonly: bool, versioned: bool) -> PyResult<Bound<'py, PyAny>> {
+fn dlpack_capsule<'py>(
+    py: Python<'py>,
+    data: u64,
+    shape: Vec<i64>,
+    dtype: (u8, u8, u16),
+    device: (i32, i32),
+    owner: Py<PyAny>,
+    strides: Option<Vec<i64>>,
+    readonly: bool,
+    versioned: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     capi::dlpack_capsule(py, capi::ExportSpec { data, shape, strides, dtype, device, readonly, versioned }, owner)
 }
 
@@ -652,7 +764,8 @@ fn dlpack_capsule<'py>(py: Python<'py>, data: u64, shape: Vec<i64>, dtype: (u8, 
 fn c_layout(text: &str) -> PyResult<Option<(u64, u64)>> {
     let ctx = pydev_dialect::melior::Context::new();
     pydev_dialect::register(&ctx);
-    let ty = pydev_dialect::melior::ir::Type::parse(&ctx, text).ok_or_else(|| PyValueError::new_err(format!("cannot parse the type '{text}'")))?;
+    let ty = pydev_dialect::melior::ir::Type::parse(&ctx, text)
+        .ok_or_else(|| PyValueError::new_err(format!("cannot parse the type '{text}'")))?;
     Ok(pydev_dialect::type_layout(ty))
 }
 
@@ -673,7 +786,8 @@ fn array_layout(shape: Vec<i64>, strides: Vec<i64>) -> PyResult<u8> {
 #[pyfunction]
 #[pyo3(signature = (filename, source, names=None))]
 fn cxx_header(py: Python<'_>, filename: &str, source: &str, names: Option<Vec<String>>) -> PyResult<String> {
-    py.detach(|| pydev_runtime::cxx_header::cxx_header(filename, source, names.as_deref())).map_err(CompileError::new_err)
+    py.detach(|| pydev_runtime::cxx_header::cxx_header(filename, source, names.as_deref()))
+        .map_err(CompileError::new_err)
 }
 
 /// The C++ names of pydev IR types and the declarations they need, as the

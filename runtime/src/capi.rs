@@ -80,11 +80,25 @@ mod llvm {
         pub fn LLVMGetHostCPUName() -> *mut c_char;
         pub fn LLVMGetHostCPUFeatures() -> *mut c_char;
         pub fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut Ref, err: *mut *mut c_char) -> c_int;
-        pub fn LLVMCreateTargetMachine(t: Ref, triple: *const c_char, cpu: *const c_char, features: *const c_char, level: c_int, reloc: c_int, code_model: c_int) -> Ref;
+        pub fn LLVMCreateTargetMachine(
+            t: Ref,
+            triple: *const c_char,
+            cpu: *const c_char,
+            features: *const c_char,
+            level: c_int,
+            reloc: c_int,
+            code_model: c_int,
+        ) -> Ref;
         pub fn LLVMDisposeTargetMachine(tm: Ref);
         pub fn LLVMCreateTargetDataLayout(tm: Ref) -> Ref;
         pub fn LLVMDisposeTargetData(dl: Ref);
-        pub fn LLVMTargetMachineEmitToMemoryBuffer(tm: Ref, m: Ref, kind: c_int, err: *mut *mut c_char, out: *mut Ref) -> c_int;
+        pub fn LLVMTargetMachineEmitToMemoryBuffer(
+            tm: Ref,
+            m: Ref,
+            kind: c_int,
+            err: *mut *mut c_char,
+            out: *mut Ref,
+        ) -> c_int;
         pub fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, len: usize, name: *const c_char) -> Ref;
         pub fn LLVMGetBufferStart(b: Ref) -> *const c_char;
         pub fn LLVMGetBufferSize(b: Ref) -> usize;
@@ -104,8 +118,22 @@ mod llvm {
         pub fn LLVMOrcJITDylibAddGenerator(dylib: Ref, generator: Ref);
         pub fn LLVMOrcDisposeMaterializationUnit(mu: Ref);
         pub fn LLVMOrcAbsoluteSymbols(syms: *mut SymbolMapPair, n: usize) -> Ref;
-        pub fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(out: *mut Ref, prefix: c_char, filter: *mut c_void, ctx: *mut c_void) -> Error;
-        pub fn LLVMOrcExecutionSessionLookup(es: Ref, kind: c_int, order: *mut SearchOrderElement, n_order: usize, symbols: *mut LookupSetElement, n_symbols: usize, done: LookupResult, ctx: *mut c_void);
+        pub fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+            out: *mut Ref,
+            prefix: c_char,
+            filter: *mut c_void,
+            ctx: *mut c_void,
+        ) -> Error;
+        pub fn LLVMOrcExecutionSessionLookup(
+            es: Ref,
+            kind: c_int,
+            order: *mut SearchOrderElement,
+            n_order: usize,
+            symbols: *mut LookupSetElement,
+            n_symbols: usize,
+            done: LookupResult,
+            ctx: *mut c_void,
+        );
     }
 }
 
@@ -227,7 +255,8 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
     // translation only reads.
     unsafe {
         let ctx = llvm::LLVMContextCreate();
-        let m = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.cast()).cast::<std::ffi::c_void>();
+        let m = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.cast())
+            .cast::<std::ffi::c_void>();
         if m.is_null() {
             llvm::LLVMContextDispose(ctx);
             return Err("the host module could not be translated to LLVM IR".into());
@@ -238,7 +267,15 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
             if llvm::LLVMGetTargetFromTriple(jit.triple.as_ptr(), &mut target, &mut why) != 0 {
                 return Err(format!("no LLVM target for {}: {}", jit.triple.to_string_lossy(), llvm_message(why)));
             }
-            let tm = llvm::LLVMCreateTargetMachine(target, jit.triple.as_ptr(), jit.cpu.as_ptr(), jit.features.as_ptr(), llvm::OPT_DEFAULT, llvm::RELOC_PIC, llvm::CODE_MODEL_JIT_DEFAULT);
+            let tm = llvm::LLVMCreateTargetMachine(
+                target,
+                jit.triple.as_ptr(),
+                jit.cpu.as_ptr(),
+                jit.features.as_ptr(),
+                llvm::OPT_DEFAULT,
+                llvm::RELOC_PIC,
+                llvm::CODE_MODEL_JIT_DEFAULT,
+            );
             let dl = llvm::LLVMCreateTargetDataLayout(tm);
             llvm::LLVMSetTarget(m, jit.triple.as_ptr());
             llvm::LLVMSetModuleDataLayout(m, dl);
@@ -259,7 +296,11 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
                 if llvm::LLVMTargetMachineEmitToMemoryBuffer(tm, m, llvm::OBJECT_FILE, &mut why, &mut buffer) != 0 {
                     return Err(format!("LLVM could not generate code for the host module: {}", llvm_message(why)));
                 }
-                let bytes = std::slice::from_raw_parts(llvm::LLVMGetBufferStart(buffer).cast::<u8>(), llvm::LLVMGetBufferSize(buffer)).to_vec();
+                let bytes = std::slice::from_raw_parts(
+                    llvm::LLVMGetBufferStart(buffer).cast::<u8>(),
+                    llvm::LLVMGetBufferSize(buffer),
+                )
+                .to_vec();
                 llvm::LLVMDisposeMemoryBuffer(buffer);
                 Ok(bytes)
             })();
@@ -306,7 +347,8 @@ unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result
             let gep = llvm::LLVMBuildGEP2(b, ptr, argv, idx.as_mut_ptr(), 1, c"".as_ptr());
             llvm::LLVMBuildLoad2(b, ptr, gep, c"".as_ptr())
         };
-        let mut args: Vec<llvm::Ref> = params.iter().enumerate().map(|(i, &t)| llvm::LLVMBuildLoad2(b, t, slot(i as u32), c"".as_ptr())).collect();
+        let mut args: Vec<llvm::Ref> =
+            params.iter().enumerate().map(|(i, &t)| llvm::LLVMBuildLoad2(b, t, slot(i as u32), c"".as_ptr())).collect();
         let call = llvm::LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), n, c"".as_ptr());
         if llvm::LLVMGetTypeKind(llvm::LLVMGetReturnType(fty)) != VOID_KIND {
             llvm::LLVMBuildStore(b, call, slot(n));
@@ -334,7 +376,11 @@ impl Engine {
     /// resolving its external references (the runtime's entry points, the
     /// kernel's linked libraries; the rest from the process), and returns the
     /// addresses of the packed entry points of `entries`.
-    pub fn load(object: &[u8], symbols: &[(&str, *mut c_void)], entries: &[&str]) -> Result<(Self, Vec<usize>), String> {
+    pub fn load(
+        object: &[u8],
+        symbols: &[(&str, *mut c_void)],
+        entries: &[&str],
+    ) -> Result<(Self, Vec<usize>), String> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let jit = jit()?;
         let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -350,7 +396,11 @@ impl Engine {
         let engine = Engine { dylib };
         let mut pairs = Vec::with_capacity(symbols.len());
         for (n, p) in symbols {
-            pairs.push(llvm::SymbolMapPair { name: intern(n)?, address: *p as u64, flags: llvm::SymbolFlags { generic: llvm::EXPORTED | llvm::CALLABLE, target: 0 } });
+            pairs.push(llvm::SymbolMapPair {
+                name: intern(n)?,
+                address: *p as u64,
+                flags: llvm::SymbolFlags { generic: llvm::EXPORTED | llvm::CALLABLE, target: 0 },
+            });
         }
         // SAFETY: the pairs' names were retained for LLVMOrcAbsoluteSymbols,
         // which takes them; the unit goes to the dylib or is disposed; the
@@ -362,11 +412,17 @@ impl Engine {
                 return Err(format!("cannot define the runtime's symbols in the JIT: {e}"));
             }
             let mut generator = std::ptr::null_mut();
-            if let Some(e) = llvm_error(llvm::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&mut generator, jit.prefix, std::ptr::null_mut(), std::ptr::null_mut())) {
+            if let Some(e) = llvm_error(llvm::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
+                &mut generator,
+                jit.prefix,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+            )) {
                 return Err(format!("cannot search the process's symbols from the JIT: {e}"));
             }
             llvm::LLVMOrcJITDylibAddGenerator(dylib, generator);
-            let buffer = llvm::LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr().cast(), object.len(), name.as_ptr());
+            let buffer =
+                llvm::LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr().cast(), object.len(), name.as_ptr());
             if let Some(e) = llvm_error(llvm::LLVMOrcLLJITAddObjectFile(jit.lljit, dylib, buffer)) {
                 return Err(format!("the JIT cannot load the host object: {e}"));
             }
@@ -403,20 +459,37 @@ impl Engine {
                 wait.done.notify_all();
             }
         }
-        let wait = Wait { outcome: std::sync::Mutex::new(None), done: std::sync::Condvar::new(), names: names.iter().map(|&p| p as usize).collect() };
+        let wait = Wait {
+            outcome: std::sync::Mutex::new(None),
+            done: std::sync::Condvar::new(),
+            names: names.iter().map(|&p| p as usize).collect(),
+        };
         let mut order = [llvm::SearchOrderElement { dylib: self.dylib, flags: 1 /* match all symbols */ }];
-        let mut set: Vec<llvm::LookupSetElement> = names.iter().map(|&name| llvm::LookupSetElement { name, flags: 0 /* required */ }).collect();
+        let mut set: Vec<llvm::LookupSetElement> =
+            names.iter().map(|&name| llvm::LookupSetElement { name, flags: 0 /* required */ }).collect();
         // SAFETY: `order` and `set` outlive the call (ORC copies them); the
         // names were retained for it; `wait` outlives the callback, which
         // this function waits for before returning.
         unsafe {
-            llvm::LLVMOrcExecutionSessionLookup(jit.session, 0, order.as_mut_ptr(), order.len(), set.as_mut_ptr(), set.len(), done, (&wait as *const Wait).cast_mut().cast());
+            llvm::LLVMOrcExecutionSessionLookup(
+                jit.session,
+                0,
+                order.as_mut_ptr(),
+                order.len(),
+                set.as_mut_ptr(),
+                set.len(),
+                done,
+                (&wait as *const Wait).cast_mut().cast(),
+            );
         }
         let mut outcome = wait.outcome.lock().unwrap_or_else(|e| e.into_inner());
         while outcome.is_none() {
             outcome = wait.done.wait(outcome).unwrap_or_else(|e| e.into_inner());
         }
-        let found = outcome.take().unwrap_or_else(|| Err("no answer".into())).map_err(|e| format!("the JIT cannot link the host program: {e}"))?;
+        let found = outcome
+            .take()
+            .unwrap_or_else(|| Err("no answer".into()))
+            .map_err(|e| format!("the JIT cannot link the host program: {e}"))?;
         let mut addresses = vec![0usize; names.len()];
         for (i, a) in found {
             if let Some(slot) = addresses.get_mut(i) {
@@ -503,7 +576,11 @@ impl Library {
             let h = libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
             if h.is_null() {
                 let e = libc::dlerror();
-                let why = if e.is_null() { "unknown error".to_owned() } else { std::ffi::CStr::from_ptr(e).to_string_lossy().into_owned() };
+                let why = if e.is_null() {
+                    "unknown error".to_owned()
+                } else {
+                    std::ffi::CStr::from_ptr(e).to_string_lossy().into_owned()
+                };
                 return Err(format!("cannot load the linked library {path}: {why}"));
             }
             Ok(Self(h))
@@ -554,20 +631,12 @@ pub mod llvm_read {
 
         pub fn functions(&self) -> Vec<V<'_>> {
             // SAFETY: walks the live module's function list.
-            unsafe {
-                walk(s::LLVMGetFirstFunction(self.module), |f| {
-                    s::LLVMGetNextFunction(f)
-                })
-            }
+            unsafe { walk(s::LLVMGetFirstFunction(self.module), |f| s::LLVMGetNextFunction(f)) }
         }
 
         pub fn globals(&self) -> Vec<V<'_>> {
             // SAFETY: walks the live module's global list.
-            unsafe {
-                walk(s::LLVMGetFirstGlobal(self.module), |g| {
-                    s::LLVMGetNextGlobal(g)
-                })
-            }
+            unsafe { walk(s::LLVMGetFirstGlobal(self.module), |g| s::LLVMGetNextGlobal(g)) }
         }
 
         /// The kind id of the enum attribute `name` (e.g. "alignstack").
@@ -589,10 +658,7 @@ pub mod llvm_read {
 
     /// # Safety
     /// `first` is null or a live value whose list `next` walks.
-    unsafe fn walk<'m>(
-        first: s::LLVMValueRef,
-        next: impl Fn(s::LLVMValueRef) -> s::LLVMValueRef,
-    ) -> Vec<V<'m>> {
+    unsafe fn walk<'m>(first: s::LLVMValueRef, next: impl Fn(s::LLVMValueRef) -> s::LLVMValueRef) -> Vec<V<'m>> {
         let mut out = Vec::new();
         let mut v = first;
         while !v.is_null() {
@@ -656,7 +722,8 @@ pub mod llvm_read {
         }
         /// A getelementptr instruction or constant expression.
         fn is_gep(self) -> bool {
-            self.isa(s::LLVMIsAGetElementPtrInst) || (self.is_const_expr() && self.const_opcode() == s::LLVMOpcode_LLVMGetElementPtr)
+            self.isa(s::LLVMIsAGetElementPtrInst)
+                || (self.is_const_expr() && self.const_opcode() == s::LLVMOpcode_LLVMGetElementPtr)
         }
         pub fn ty(self) -> T<'m> {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
@@ -728,10 +795,7 @@ pub mod llvm_read {
         }
         pub fn is_const_string(self) -> bool {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe {
-                !s::LLVMIsAConstantDataSequential(self.0).is_null()
-                    && s::LLVMIsConstantString(self.0) != 0
-            }
+            unsafe { !s::LLVMIsAConstantDataSequential(self.0).is_null() && s::LLVMIsConstantString(self.0) != 0 }
         }
         pub fn string_bytes(self) -> Vec<u8> {
             must(self.is_const_string(), "string_bytes");
@@ -778,9 +842,7 @@ pub mod llvm_read {
             must(self.is_instruction() || self.is_const_expr(), "operands");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
-                (0..s::LLVMGetNumOperands(self.0).max(0) as u32)
-                    .map(|i| v(s::LLVMGetOperand(self.0, i)))
-                    .collect()
+                (0..s::LLVMGetNumOperands(self.0).max(0) as u32).map(|i| v(s::LLVMGetOperand(self.0, i))).collect()
             }
         }
         pub fn icmp_predicate(self) -> u32 {
@@ -794,7 +856,13 @@ pub mod llvm_read {
             unsafe { s::LLVMGetFCmpPredicate(self.0) }
         }
         pub fn alignment(self) -> u32 {
-            must(self.is_global() || self.isa(s::LLVMIsAAllocaInst) || self.isa(s::LLVMIsALoadInst) || self.isa(s::LLVMIsAStoreInst), "alignment");
+            must(
+                self.is_global()
+                    || self.isa(s::LLVMIsAAllocaInst)
+                    || self.isa(s::LLVMIsALoadInst)
+                    || self.isa(s::LLVMIsAStoreInst),
+                "alignment",
+            );
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetAlignment(self.0) }
         }
@@ -851,23 +919,14 @@ pub mod llvm_read {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMCountIncoming(self.0))
-                    .map(|i| {
-                        (
-                            v(s::LLVMGetIncomingValue(self.0, i)),
-                            b(s::LLVMGetIncomingBlock(self.0, i)),
-                        )
-                    })
+                    .map(|i| (v(s::LLVMGetIncomingValue(self.0, i)), b(s::LLVMGetIncomingBlock(self.0, i))))
                     .collect()
             }
         }
         pub fn successors(self) -> Vec<B<'m>> {
             must(self.isa(s::LLVMIsATerminatorInst), "successors");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe {
-                (0..s::LLVMGetNumSuccessors(self.0))
-                    .map(|i| b(s::LLVMGetSuccessor(self.0, i)))
-                    .collect()
-            }
+            unsafe { (0..s::LLVMGetNumSuccessors(self.0)).map(|i| b(s::LLVMGetSuccessor(self.0, i))).collect() }
         }
         pub fn is_conditional(self) -> bool {
             must(self.isa(s::LLVMIsABranchInst), "is_conditional");
@@ -882,11 +941,7 @@ pub mod llvm_read {
         pub fn mask(self) -> Vec<i32> {
             must(self.isa(s::LLVMIsAShuffleVectorInst), "mask");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe {
-                (0..s::LLVMGetNumMaskElements(self.0))
-                    .map(|i| s::LLVMGetMaskValue(self.0, i))
-                    .collect()
-            }
+            unsafe { (0..s::LLVMGetNumMaskElements(self.0)).map(|i| s::LLVMGetMaskValue(self.0, i)).collect() }
         }
         /// Fast-math flags (LLVMFastMath* bits), 0 where none can be.
         pub fn fast_math(self) -> u32 {
@@ -965,11 +1020,7 @@ pub mod llvm_read {
         pub fn params(self) -> Vec<V<'m>> {
             must(self.is_function(), "params");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe {
-                (0..s::LLVMCountParams(self.0))
-                    .map(|i| v(s::LLVMGetParam(self.0, i)))
-                    .collect()
-            }
+            unsafe { (0..s::LLVMCountParams(self.0)).map(|i| v(s::LLVMGetParam(self.0, i))).collect() }
         }
         pub fn blocks(self) -> Vec<B<'m>> {
             must(self.is_function(), "blocks");
@@ -1022,11 +1073,7 @@ pub mod llvm_read {
     impl<'m> B<'m> {
         pub fn instructions(self) -> Vec<V<'m>> {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe {
-                walk(s::LLVMGetFirstInstruction(self.0), |i| {
-                    s::LLVMGetNextInstruction(i)
-                })
-            }
+            unsafe { walk(s::LLVMGetFirstInstruction(self.0), |i| s::LLVMGetNextInstruction(i)) }
         }
     }
 
@@ -1041,7 +1088,10 @@ pub mod llvm_read {
             unsafe { s::LLVMGetIntTypeWidth(self.0) }
         }
         pub fn element(self) -> T<'m> {
-            must(matches!(self.kind(), s::LLVMTypeKind_LLVMArrayTypeKind | s::LLVMTypeKind_LLVMVectorTypeKind), "element type");
+            must(
+                matches!(self.kind(), s::LLVMTypeKind_LLVMArrayTypeKind | s::LLVMTypeKind_LLVMVectorTypeKind),
+                "element type",
+            );
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetElementType(self.0)) }
         }
@@ -1059,9 +1109,7 @@ pub mod llvm_read {
             must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "fields");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
-                (0..s::LLVMCountStructElementTypes(self.0))
-                    .map(|i| t(s::LLVMStructGetTypeAtIndex(self.0, i)))
-                    .collect()
+                (0..s::LLVMCountStructElementTypes(self.0)).map(|i| t(s::LLVMStructGetTypeAtIndex(self.0, i))).collect()
             }
         }
         pub fn is_packed(self) -> bool {

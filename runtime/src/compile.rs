@@ -76,7 +76,13 @@ pub struct Source<'a> {
 /// Runs the frontend and the pipeline of `target` up to `stage` (`pydev`,
 /// `pydev-opt`, `llvm`; `llvm-ir` and `ptx` for cuda, `llvm-ir` for host) in
 /// `context`, returning the module. Errors are rendered diagnostics.
-fn lower<'c>(context: &'c PipelineContext, src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<Module<'c>, String> {
+fn lower<'c>(
+    context: &'c PipelineContext,
+    src: &Source,
+    target: &Target,
+    stage: &str,
+    options: &CompileOptions,
+) -> Result<Module<'c>, String> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -88,8 +94,17 @@ fn lower<'c>(context: &'c PipelineContext, src: &Source, target: &Target, stage:
             Target::Host => "host".to_owned(),
             Target::Cuda(chip) => chip.to_string(),
         };
-        let mut module = pydev_frontend_python::compile_for(context, src.file_name, src.text, src.function, src.signature, src.free, Some(&target_name), src.program)
-            .map_err(|d| d.to_string().trim_end().to_owned())?;
+        let mut module = pydev_frontend_python::compile_for(
+            context,
+            src.file_name,
+            src.text,
+            src.function,
+            src.signature,
+            src.free,
+            Some(&target_name),
+            src.program,
+        )
+        .map_err(|d| d.to_string().trim_end().to_owned())?;
         if stage == "pydev" {
             return Ok(module);
         }
@@ -127,7 +142,14 @@ pub fn mlir_timing() -> bool {
 /// context's (`PipelineContext::run_kept`) but for convert-math-to-funcs'
 /// (`pipeline::Part`), and all of them made now under `PYDEV_MLIR_TIMING=1`
 /// (a pass manager prints its report when it is dropped).
-fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target, stage: &str, options: &CompileOptions, diagnostics: &RefCell<Vec<String>>) -> Result<(), String> {
+fn run_pipeline(
+    context: &PipelineContext,
+    module: &mut Module,
+    target: &Target,
+    stage: &str,
+    options: &CompileOptions,
+    diagnostics: &RefCell<Vec<String>>,
+) -> Result<(), String> {
     let stage = if stage == "llvm-ir" || stage == "nvvm-ir" { "llvm" } else { stage };
     let each = options.verify_each;
     // Without verification after each pass, the module is verified before it is serialized.
@@ -147,13 +169,25 @@ fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target,
     let build = |pm: &PassManager, part: Part| {
         pm.enable_verifier(each);
         match &cuda {
-            None => pipeline::add_host_part(pm, &HostOptions { opt_level: options.opt_level, fast_math: options.fast_math, boundscheck: options.boundscheck }, mlir_stage, part),
+            None => pipeline::add_host_part(
+                pm,
+                &HostOptions {
+                    opt_level: options.opt_level,
+                    fast_math: options.fast_math,
+                    boundscheck: options.boundscheck,
+                },
+                mlir_stage,
+                part,
+            ),
             Some(cuda) => pipeline::add_cuda_part(pm, cuda, mlir_stage, part),
         }
     };
     let timed = mlir_timing();
     // The pass manager kept under `key`, or (no key, or timing) one made now.
-    let run = |module: &mut Module, key: Option<String>, add: &dyn Fn(&PassManager) -> Result<(), String>| -> Result<bool, String> {
+    let run = |module: &mut Module,
+               key: Option<String>,
+               add: &dyn Fn(&PassManager) -> Result<(), String>|
+     -> Result<bool, String> {
         match key.filter(|_| !timed) {
             Some(key) => context.run_kept(&key, module, add),
             None => {
@@ -168,7 +202,11 @@ fn run_pipeline(context: &PipelineContext, module: &mut Module, target: &Target,
     };
     let failed = || {
         let d = diagnostics.borrow();
-        Err(if d.is_empty() { "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned() } else { d.join("\n") })
+        Err(if d.is_empty() {
+            "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned()
+        } else {
+            d.join("\n")
+        })
     };
     let ran = if timed {
         run(module, None, &|pm| build(pm, Part::All))?
@@ -247,7 +285,12 @@ impl PipelineContext {
     /// Runs the pass manager this context keeps under `key` on `module`, or
     /// one that `build` fills now (then kept); whether it succeeded (the
     /// diagnostics are the context's).
-    fn run_kept(&self, key: &str, module: &mut Module, build: impl FnOnce(&PassManager) -> Result<(), String>) -> Result<bool, String> {
+    fn run_kept(
+        &self,
+        key: &str,
+        module: &mut Module,
+        build: impl FnOnce(&PassManager) -> Result<(), String>,
+    ) -> Result<bool, String> {
         let slot = self.0.as_ref().expect("a context until dropped");
         // Taken out while it runs: no borrow of the list is held meanwhile.
         let kept = {
@@ -312,15 +355,21 @@ pub(crate) fn context() -> PipelineContext {
 /// The text of `stage` for `src` compiled for `target`.
 pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
     if stage == "python-ast" {
-        let parsed = ruff_python_parser::parse_module(src.text).map_err(|e| format!("{}: syntax error: {}", src.file_name, e.error))?;
+        let parsed = ruff_python_parser::parse_module(src.text)
+            .map_err(|e| format!("{}: syntax error: {}", src.file_name, e.error))?;
         let body = &parsed.syntax().body;
         if let Some(root) = src.program.and_then(|p| p.funcs.first()) {
             let file = pydev_frontend_python::SourceFile::new(src.file_name, src.text);
-            let def = pydev_frontend_python::module::Module::locate(body, &file, &root.qualname, root.line).map_err(|e| format!("{}:{}: error: {e}", src.file_name, root.line))?;
+            let def = pydev_frontend_python::module::Module::locate(body, &file, &root.qualname, root.line)
+                .map_err(|e| format!("{}:{}: error: {e}", src.file_name, root.line))?;
             return Ok(format!("{def:#?}\n"));
         }
-        let def = body.iter().find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
-        return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
+        let def = body
+            .iter()
+            .find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
+        return def
+            .map(|d| format!("{d:#?}\n"))
+            .ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
     }
     if (stage == "ptx" || stage == "nvvm-ir") && *target == Target::Host {
         return Err(format!("stage '{stage}' needs a cuda target (sm_XX), not host"));
@@ -335,10 +384,19 @@ pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &Compi
 }
 
 /// The text of `stage` of a lowered `module` (`file_name` names it in errors).
-fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOptions, file_name: &str) -> Result<String, String> {
+fn stage_text(
+    module: &Module,
+    target: &Target,
+    stage: &str,
+    options: &CompileOptions,
+    file_name: &str,
+) -> Result<String, String> {
     match (stage, target) {
         ("ptx", _) => {
-            let ptx: String = pydev_passes::gpu_objects(module.as_operation()).into_iter().map(|(_, b)| String::from_utf8_lossy(&b).into_owned()).collect();
+            let ptx: String = pydev_passes::gpu_objects(module.as_operation())
+                .into_iter()
+                .map(|(_, b)| String::from_utf8_lossy(&b).into_owned())
+                .collect();
             if options.libdevice.is_empty() {
                 if let Some(e) = pipeline::missing_libdevice(&ptx) {
                     return Err(format!("{file_name}: error: {e}"));
@@ -346,11 +404,17 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
             }
             Ok(ptx)
         }
-        ("llvm-ir", Target::Cuda(_)) => Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect()),
-        ("nvvm-ir", Target::Cuda(chip)) => nvvm_ir(module, chip).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}")),
-        ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation()).ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
+        ("llvm-ir", Target::Cuda(_)) => {
+            Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect())
+        }
+        ("nvvm-ir", Target::Cuda(chip)) => {
+            nvvm_ir(module, chip).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}"))
+        }
+        ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation())
+            .ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
         _ => {
-            let flags = melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
+            let flags =
+                melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
             module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string())
         }
     }
@@ -359,14 +423,19 @@ fn stage_text(module: &Module, target: &Target, stage: &str, options: &CompileOp
 /// The NVVM IR (LLVM 7 text, `crate::nvvm_ir`) of the gpu.modules of a
 /// module at the `llvm` stage.
 fn nvvm_ir(module: &Module, chip: &str) -> Result<String, String> {
-    let sm = chip.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().map_err(|_| format!("'{chip}' is not an sm_XX chip"))?;
+    let sm = chip
+        .trim_start_matches("sm_")
+        .trim_end_matches(|c: char| c.is_ascii_alphabetic())
+        .parse()
+        .map_err(|_| format!("'{chip}' is not an sm_XX chip"))?;
     use melior::ir::BlockLike;
     let mut out = String::new();
     let body = module.body();
     let mut op = body.first_operation();
     while let Some(o) = op {
         if o.name().as_string_ref().as_str() == Ok("gpu.module") {
-            let llvm = crate::capi::llvm_read::LlvmModule::translate(o).ok_or("cannot translate the gpu.module to LLVM IR")?;
+            let llvm =
+                crate::capi::llvm_read::LlvmModule::translate(o).ok_or("cannot translate the gpu.module to LLVM IR")?;
             out += &crate::nvvm_ir::write(&llvm, sm)?;
         }
         op = o.next_in_block();
@@ -391,12 +460,19 @@ pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result
 /// kernel's host image from [`host_object_from_text`] when a cache has it:
 /// then neither the text nor MLIR is touched (a new process's first launch
 /// of a cached kernel makes no MLIR context and compiles nothing).
-pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<HostProgram, String> {
+pub fn host_program_linked(
+    text: &str,
+    kernel: &str,
+    opt_level: u8,
+    libraries: &[String],
+    object: Option<&[u8]>,
+) -> Result<HostProgram, String> {
     if let Some(image) = object.filter(|o| crate::host::image::is_image(o)) {
         return HostProgram::from_image(image, kernel, libraries);
     }
     let context = context();
-    let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
+    let module =
+        Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
     HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)
 }
 
@@ -406,7 +482,8 @@ pub fn host_program_linked(text: &str, kernel: &str, opt_level: u8, libraries: &
 /// so that a new process loads a kernel without MLIR or LLVM compiling.
 pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
     let context = context();
-    let module = Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
+    let module =
+        Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
     crate::host::host_image(&module, kernel, opt_level)
 }
 
@@ -425,7 +502,11 @@ fn render_ir_diagnostic(d: &melior::diagnostic::Diagnostic, file_name: &str) -> 
 
 /// Runs `f` with a handler on `context` that renders every diagnostic into
 /// the returned error when `f` fails (with `f`'s own message when none came).
-fn with_ir_diagnostics<'c, T>(context: &'c Context, file_name: &str, f: impl FnOnce(&RefCell<Vec<String>>) -> Result<T, String>) -> Result<T, String> {
+fn with_ir_diagnostics<'c, T>(
+    context: &'c Context,
+    file_name: &str,
+    f: impl FnOnce(&RefCell<Vec<String>>) -> Result<T, String>,
+) -> Result<T, String> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let name = file_name.to_owned();
@@ -441,10 +522,19 @@ fn with_ir_diagnostics<'c, T>(context: &'c Context, file_name: &str, f: impl FnO
 /// Parses and verifies pydev IR `text` (the pydev dialect with the upstream
 /// dialects the pipelines accept). Errors are the verifier's and parser's
 /// diagnostics at the IR's locations (`loc("f.py":12:4)` gives `f.py:12:4`).
-fn parse_ir<'c>(context: &'c Context, text: &str, file_name: &str, diagnostics: &RefCell<Vec<String>>) -> Result<Module<'c>, String> {
+fn parse_ir<'c>(
+    context: &'c Context,
+    text: &str,
+    file_name: &str,
+    diagnostics: &RefCell<Vec<String>>,
+) -> Result<Module<'c>, String> {
     let failed = |what: &str| {
         let d = diagnostics.borrow();
-        if d.is_empty() { format!("{file_name}: error: {what}") } else { d.join("\n") }
+        if d.is_empty() {
+            format!("{file_name}: error: {what}")
+        } else {
+            d.join("\n")
+        }
     };
     let module = Module::parse(context, text).ok_or_else(|| failed("the text is not a valid MLIR module"))?;
     if !module.as_operation().verify() {
@@ -475,9 +565,18 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
     let mut op = body.first_operation();
     while let Some(o) = op {
         if o.name().as_string_ref().as_str() == Ok("func.func") {
-            let name = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()).map(|s| s.value().to_owned()).unwrap_or_default();
+            let name = o
+                .attribute("sym_name")
+                .ok()
+                .and_then(|a| StringAttribute::try_from(a).ok())
+                .map(|s| s.value().to_owned())
+                .unwrap_or_default();
             let is_kernel = o.has_attribute(pydev_dialect::abi::attr::KERNEL);
-            let ty = o.attribute("function_type").ok().and_then(|a| TypeAttribute::try_from(a).ok()).and_then(|t| FunctionType::try_from(t.value()).ok());
+            let ty = o
+                .attribute("function_type")
+                .ok()
+                .and_then(|a| TypeAttribute::try_from(a).ok())
+                .and_then(|t| FunctionType::try_from(t.value()).ok());
             if is_kernel {
                 kernels.push(name.clone());
             }
@@ -493,19 +592,31 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
                     return Err(format!("{at}: error: '{name}' is not a kernel: a kernel is a func.func with the unit attribute pydev.kernel (func.func @{name}(...) attributes {{pydev.kernel}})"));
                 }
                 if ty.result_count() != 0 {
-                    return Err(format!("{at}: error: kernel '{name}' returns {} value(s); a kernel returns nothing", ty.result_count()));
+                    return Err(format!(
+                        "{at}: error: kernel '{name}' returns {} value(s); a kernel returns nothing",
+                        ty.result_count()
+                    ));
                 }
-                let params = (0..ty.input_count()).map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+                let params = (0..ty.input_count())
+                    .map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| e.to_string()))
+                    .collect::<Result<_, _>>()?;
                 found = Some(IrKernel { name, params });
             }
         }
         op = o.next_in_block();
     }
     if kernel.is_none() && kernels.len() > 1 {
-        return Err(format!("{file_name}: error: the module has {} kernels ({}): name one with kernel=", kernels.len(), kernels.join(", ")));
+        return Err(format!(
+            "{file_name}: error: the module has {} kernels ({}): name one with kernel=",
+            kernels.len(),
+            kernels.join(", ")
+        ));
     }
     found.ok_or_else(|| match kernel {
-        Some(k) => format!("{file_name}: error: no function '{k}' in the module (functions: {})", if functions.is_empty() { "none".into() } else { functions.join(", ") }),
+        Some(k) => format!(
+            "{file_name}: error: no function '{k}' in the module (functions: {})",
+            if functions.is_empty() { "none".into() } else { functions.join(", ") }
+        ),
         None => format!("{file_name}: error: the module has no kernel (a func.func with the attribute pydev.kernel)"),
     })
 }
@@ -524,7 +635,14 @@ pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<Ir
 /// `llvm`, `llvm-ir`, `ptx`) of kernel `kernel` of pydev IR `text`
 /// compiled for `target`: the pipeline Python kernels take from their
 /// `pydev` stage on.
-pub fn compile_ir_stage(text: &str, file_name: &str, kernel: &str, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
+pub fn compile_ir_stage(
+    text: &str,
+    file_name: &str,
+    kernel: &str,
+    target: &Target,
+    stage: &str,
+    options: &CompileOptions,
+) -> Result<String, String> {
     let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
         return Err(format!("unknown stage '{stage}' for pydev IR (known: {})", known.join(", ")));

@@ -78,7 +78,9 @@ fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), S
     let name = result::DriverError(r).error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     if is_sticky(r) {
         let culprit = match last_launched(stream) {
-            Some((k, true)) => format!("kernel '{k}' (the last launched on stream {:#x}) faulted on the GPU", stream.unwrap_or(0)),
+            Some((k, true)) => {
+                format!("kernel '{k}' (the last launched on stream {:#x}) faulted on the GPU", stream.unwrap_or(0))
+            }
             Some((k, false)) => format!("kernel '{k}' (the last launched) faulted on the GPU"),
             None => "a kernel faulted on the GPU".to_owned(),
         };
@@ -135,13 +137,18 @@ fn primary(dev: i32) -> Result<sys::CUcontext, String> {
     let n = device_count()?;
     if !(0..n).contains(&dev) {
         let last = n - 1;
-        return Err(format!("there is no cuda device {dev}: the driver reports {n} device{} (0{})", if n == 1 { "" } else { "s" }, if n == 1 { String::new() } else { format!(" to {last}") }));
+        return Err(format!(
+            "there is no cuda device {dev}: the driver reports {n} device{} (0{})",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { String::new() } else { format!(" to {last}") }
+        ));
     }
     let ctx = PRIMARY[dev as usize]
         .get_or_init(|| {
             let d = result::device::get(dev).map_err(|e| e.to_string())?;
             // SAFETY: a valid device handle.
-            let ctx = unsafe { result::primary_ctx::retain(d) }.map_err(|e| format!("cannot retain the primary context of device {dev}: {e}"))?;
+            let ctx = unsafe { result::primary_ctx::retain(d) }
+                .map_err(|e| format!("cannot retain the primary context of device {dev}: {e}"))?;
             Ok(ctx as usize)
         })
         .clone()?;
@@ -254,10 +261,17 @@ pub fn pointer_device(ptr: usize) -> Result<Option<i32>, String> {
         sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
         sys::CUpointer_attribute::CU_POINTER_ATTRIBUTE_IS_MANAGED,
     ];
-    let mut data = [(&mut kind as *mut u32).cast::<c_void>(), (&mut ordinal as *mut i32).cast(), (&mut managed as *mut i32).cast()];
+    let mut data = [
+        (&mut kind as *mut u32).cast::<c_void>(),
+        (&mut ordinal as *mut i32).cast(),
+        (&mut managed as *mut i32).cast(),
+    ];
     // SAFETY: three attributes, each with an out pointer to a local of its
     // type (CUmemorytype: unsigned int; ordinal and managed: int).
-    check(unsafe { sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr as sys::CUdeviceptr) }, "cuPointerGetAttributes")?;
+    check(
+        unsafe { sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr as sys::CUdeviceptr) },
+        "cuPointerGetAttributes",
+    )?;
     let device = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32;
     Ok((kind == device && managed == 0 && ordinal >= 0).then_some(ordinal))
 }
@@ -367,7 +381,8 @@ impl CudaKernel {
     /// PTX `ptx` in both cases.
     pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, String> {
         let device = current_device()?;
-        let params = entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
+        let params =
+            entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
         let what = if image.is_some() { "linked cubin" } else { "PTX" };
         let image = match image {
             Some(bytes) => bytes.to_vec(),
@@ -380,24 +395,31 @@ impl CudaKernel {
     /// Loads `image` in the current context (device `device`'s): (module, function).
     fn load_here(image: &[u8], what: &str, kernel: &str, device: i32) -> Result<(usize, usize), String> {
         let mut log = vec![0u8; 16384];
-        let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        let mut options =
+            [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
         let mut values = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
         let mut module: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: NUL-terminated PTX or a cubin/fatbin image (the driver
         // reads its ELF/fatbin header for its size); the options point at
         // live buffers.
-        let r = unsafe { sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr()) };
+        let r = unsafe {
+            sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr())
+        };
         if is_sticky(r) {
             return Err(check(r, &format!("loading the {what} of '{kernel}'")).unwrap_err());
         }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
             let on = if device == 0 { String::new() } else { format!(" on device {device}") };
-            return Err(format!("the CUDA driver could not load the {what} of '{kernel}'{on} ({r:?}):\n{}", String::from_utf8_lossy(&log[..end])));
+            return Err(format!(
+                "the CUDA driver could not load the {what} of '{kernel}'{on} ({r:?}):\n{}",
+                String::from_utf8_lossy(&log[..end])
+            ));
         }
         let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
         // SAFETY: a module just loaded.
-        let function = unsafe { result::module::get_function(module, name) }.map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
+        let function = unsafe { result::module::get_function(module, name) }
+            .map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
         // SAFETY: a module just loaded in the current context (bounds checks: cuda_check.rs).
         unsafe { crate::cuda_check::loaded(module as usize, function as usize, kernel, image) }?;
         Ok((module as usize, function as usize))
@@ -435,7 +457,14 @@ impl CudaKernel {
     /// every device address the arguments carry (array descriptors) points
     /// at device memory holding what the kernel reaches, alive until the
     /// launch completes.
-    pub unsafe fn launch(&self, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
+    pub unsafe fn launch(
+        &self,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        stream: usize,
+        args: &[&[u8]],
+    ) -> Result<(), String> {
         let dev = current_device()?;
         // SAFETY: as the caller promises; `dev` is the current device.
         unsafe { self.launch_on(dev, grid, block, shared, stream, args) }
@@ -446,7 +475,15 @@ impl CudaKernel {
     ///
     /// # Safety
     /// As [`launch`](Self::launch), and `dev` is the current device.
-    pub unsafe fn launch_on(&self, dev: i32, grid: [u32; 3], block: [u32; 3], shared: u32, stream: usize, args: &[&[u8]]) -> Result<(), String> {
+    pub unsafe fn launch_on(
+        &self,
+        dev: i32,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared: u32,
+        stream: usize,
+        args: &[&[u8]],
+    ) -> Result<(), String> {
         usable()?;
         let function = self.function_on(dev)?;
         if args.len() != self.params.len() || args.iter().zip(&self.params).any(|(a, n)| a.len() != *n) {
@@ -479,8 +516,12 @@ impl CudaKernel {
         let r = unsafe {
             sys::cuLaunchKernel(
                 function as sys::CUfunction,
-                grid[0], grid[1], grid[2],
-                block[0], block[1], block[2],
+                grid[0],
+                grid[1],
+                grid[2],
+                block[0],
+                block[1],
+                block[2],
                 shared,
                 stream as sys::CUstream,
                 params.as_mut_ptr(),
@@ -499,10 +540,13 @@ impl CudaKernel {
 impl Drop for CudaKernel {
     fn drop(&mut self) {
         let others = std::mem::take(self.others.get_mut().unwrap_or_else(|p| p.into_inner()));
-        for (dev, module) in [(self.device, self.module)].into_iter().chain(others.into_iter().map(|(d, m, _)| (d, m))) {
+        for (dev, module) in [(self.device, self.module)].into_iter().chain(others.into_iter().map(|(d, m, _)| (d, m)))
+        {
             crate::cuda_check::unloaded(module);
             // SAFETY: each module loaded once, unloaded once, in its own context.
-            let _ = with_device(Some(dev), || unsafe { result::module::unload(module as sys::CUmodule) }.map_err(|e| e.to_string()));
+            let _ = with_device(Some(dev), || {
+                unsafe { result::module::unload(module as sys::CUmodule) }.map_err(|e| e.to_string())
+            });
         }
     }
 }
@@ -510,7 +554,9 @@ impl Drop for CudaKernel {
 pub fn alloc(bytes: usize) -> Result<usize, String> {
     context()?;
     // SAFETY: plain allocation (at least 1 byte: zero-size arrays get one).
-    unsafe { result::malloc_sync(bytes.max(1)) }.map(|p| p as usize).map_err(|e| format!("cudaMalloc of {bytes} bytes failed: {e}"))
+    unsafe { result::malloc_sync(bytes.max(1)) }
+        .map(|p| p as usize)
+        .map_err(|e| format!("cudaMalloc of {bytes} bytes failed: {e}"))
 }
 
 /// Frees an allocation.
@@ -529,14 +575,19 @@ pub unsafe fn free(ptr: usize) -> Result<(), String> {
 /// `mapped_array`.
 pub fn host_alloc(bytes: usize, mapped: bool) -> Result<(usize, usize), String> {
     context()?;
-    let flags = if mapped { sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE } else { sys::CU_MEMHOSTALLOC_PORTABLE };
+    let flags = if mapped {
+        sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE
+    } else {
+        sys::CU_MEMHOSTALLOC_PORTABLE
+    };
     let mut p: *mut c_void = std::ptr::null_mut();
     // SAFETY: an out pointer to a local.
     check(unsafe { sys::cuMemHostAlloc(&mut p, bytes.max(1), flags) }, &format!("cuMemHostAlloc of {bytes} bytes"))?;
     let mut dev: sys::CUdeviceptr = 0;
     if mapped {
         // SAFETY: `p` was just allocated with DEVICEMAP.
-        if let Err(e) = check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, p, 0) }, "cuMemHostGetDevicePointer") {
+        if let Err(e) = check(unsafe { sys::cuMemHostGetDevicePointer_v2(&mut dev, p, 0) }, "cuMemHostGetDevicePointer")
+        {
             // SAFETY: freed once, unused.
             unsafe { sys::cuMemFreeHost(p) };
             return Err(e);
@@ -565,7 +616,11 @@ pub unsafe fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), S
     // SAFETY: `dst` holds at least `src.len()` bytes (the caller's array);
     // synchronised before returning, so `src` may be freed afterwards.
     unsafe {
-        check_on(sys::cuMemcpyHtoDAsync_v2(dst as sys::CUdeviceptr, src.as_ptr().cast(), src.len(), stream as sys::CUstream), "copy to device", Some(stream))?;
+        check_on(
+            sys::cuMemcpyHtoDAsync_v2(dst as sys::CUdeviceptr, src.as_ptr().cast(), src.len(), stream as sys::CUstream),
+            "copy to device",
+            Some(stream),
+        )?;
         check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream))
     }
 }
@@ -579,7 +634,16 @@ pub unsafe fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(
     context()?;
     // SAFETY: as for `memcpy_htod`.
     unsafe {
-        check_on(sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src as sys::CUdeviceptr, dst.len(), stream as sys::CUstream), "copy to host", Some(stream))?;
+        check_on(
+            sys::cuMemcpyDtoHAsync_v2(
+                dst.as_mut_ptr().cast(),
+                src as sys::CUdeviceptr,
+                dst.len(),
+                stream as sys::CUstream,
+            ),
+            "copy to host",
+            Some(stream),
+        )?;
         check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream))
     }
 }
@@ -753,7 +817,14 @@ mod tests {
     #[test]
     fn parameter_sizes_are_read_from_the_ptx_entry() {
         let free = FreeNames::new();
-        let src = Source { file_name: "k.py", text: SOURCE, function: "k", signature: "float32, float32[:, ::1], float32x3, P, int64", free: &free, program: None };
+        let src = Source {
+            file_name: "k.py",
+            text: SOURCE,
+            function: "k",
+            signature: "float32, float32[:, ::1], float32x3, P, int64",
+            free: &free,
+            program: None,
+        };
         let ptx = compile_stage(&src, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions::default()).unwrap();
         // a float, a 2-d descriptor {ptr, shape[2], strides[2]}, float3 (12
         // bytes, CUDA's layout), the struct (16), an int64.

@@ -14,7 +14,10 @@
 use cudarc::driver::sys;
 use pydev_passes::error_record as rec;
 use std::ffi::CString;
-use std::sync::{atomic::{AtomicBool, Ordering}, Arc, Mutex};
+use std::sync::{
+    atomic::{AtomicBool, Ordering},
+    Arc, Mutex,
+};
 
 struct Checked {
     module: usize,
@@ -46,7 +49,11 @@ unsafe fn global(module: usize, name: &str) -> Result<(usize, usize), sys::CUres
     // SAFETY: a loaded module (the caller's promise), a NUL-terminated name
     // and two live out-parameters.
     let r = unsafe { sys::cuModuleGetGlobal_v2(&mut ptr, &mut bytes, module as sys::CUmodule, c.as_ptr()) };
-    if r == sys::CUresult::CUDA_SUCCESS { Ok((ptr as usize, bytes)) } else { Err(r) }
+    if r == sys::CUresult::CUDA_SUCCESS {
+        Ok((ptr as usize, bytes))
+    } else {
+        Err(r)
+    }
 }
 
 /// Registers a module just loaded from `image` (PTX text or a linked
@@ -64,7 +71,11 @@ pub unsafe fn loaded(module: usize, function: usize, kernel: &str, image: &[u8])
     let (buffer, bytes) = unsafe { global(module, rec::SYMBOL) }
         .map_err(|r| format!("kernel '{kernel}' was compiled with bounds checks, but the driver does not find its error buffer {} ({r:?})", rec::SYMBOL))?;
     if bytes < rec::WORDS * 4 {
-        return Err(format!("kernel '{kernel}': the error buffer {} has {bytes} bytes, {} expected", rec::SYMBOL, rec::WORDS * 4));
+        return Err(format!(
+            "kernel '{kernel}': the error buffer {} has {bytes} bytes, {} expected",
+            rec::SYMBOL,
+            rec::WORDS * 4
+        ));
     }
     checked().push(Checked { module, function, kernel: kernel.into(), buffer, pending: Vec::new() });
     ANY.store(true, Ordering::Release);
@@ -113,9 +124,18 @@ pub fn unloaded(module: usize) {
 unsafe fn read(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
     // SAFETY: as the caller promises; the copy ends before returning.
     unsafe {
-        let r = sys::cuMemcpyDtoHAsync_v2(dst.as_mut_ptr().cast(), src as sys::CUdeviceptr, dst.len(), stream as sys::CUstream);
+        let r = sys::cuMemcpyDtoHAsync_v2(
+            dst.as_mut_ptr().cast(),
+            src as sys::CUdeviceptr,
+            dst.len(),
+            stream as sys::CUstream,
+        );
         let r = if r == sys::CUresult::CUDA_SUCCESS { sys::cuStreamSynchronize(stream as sys::CUstream) } else { r };
-        if r == sys::CUresult::CUDA_SUCCESS { Ok(()) } else { Err(format!("reading the bounds-check error buffer failed: {r:?}")) }
+        if r == sys::CUresult::CUDA_SUCCESS {
+            Ok(())
+        } else {
+            Err(format!("reading the bounds-check error buffer failed: {r:?}"))
+        }
     }
 }
 
@@ -132,7 +152,10 @@ unsafe fn location(module: usize, index: u32, stream: usize) -> String {
     if unsafe { read(&mut table, ptr, stream) }.is_err() {
         return "an unknown location".into();
     }
-    table.split(|b| *b == 0).nth(index as usize).map_or_else(|| "an unknown location".into(), |t| String::from_utf8_lossy(t).into_owned())
+    table
+        .split(|b| *b == 0)
+        .nth(index as usize)
+        .map_or_else(|| "an unknown location".into(), |t| String::from_utf8_lossy(t).into_owned())
 }
 
 /// The description of the first out-of-bounds index recorded by a kernel
@@ -173,7 +196,12 @@ pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, Stri
         let zeros = [0u8; rec::WORDS * 4];
         // SAFETY: as above; synchronized before returning.
         unsafe {
-            let r = sys::cuMemcpyHtoDAsync_v2(c.buffer as sys::CUdeviceptr, zeros.as_ptr().cast(), zeros.len(), on as sys::CUstream);
+            let r = sys::cuMemcpyHtoDAsync_v2(
+                c.buffer as sys::CUdeviceptr,
+                zeros.as_ptr().cast(),
+                zeros.len(),
+                on as sys::CUstream,
+            );
             let r = if r == sys::CUresult::CUDA_SUCCESS { sys::cuStreamSynchronize(on as sys::CUstream) } else { r };
             if r != sys::CUresult::CUDA_SUCCESS {
                 return Err(format!("resetting the bounds-check error buffer failed: {r:?}"));

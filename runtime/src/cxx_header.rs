@@ -112,7 +112,8 @@ impl Decls {
                 let (_, size, align) = Self::layout(ctx, t)?;
                 let e = self.name(ctx, elem)?;
                 let lanes_text: Vec<String> = "xyzw".chars().take(*lanes as usize).map(String::from).collect();
-                let offsets: Vec<(String, u64)> = lanes_text.iter().enumerate().map(|(i, l)| (l.clone(), i as u64 * elem.size())).collect();
+                let offsets: Vec<(String, u64)> =
+                    lanes_text.iter().enumerate().map(|(i, l)| (l.clone(), i as u64 * elem.size())).collect();
                 let name = match (cuda_vector_base(elem), elem.as_ref(), lanes) {
                     (Some(base), _, _) => {
                         let n = format!("{base}{lanes}");
@@ -138,7 +139,10 @@ impl Decls {
             Ty::Struct(_) | Ty::Tuple(_) => {
                 let (fields, name, explicit_align): (Vec<(String, Ty)>, String, u64) = match t {
                     Ty::Struct(def) => {
-                        let n = if def.name.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_') || def.name.starts_with("aligned_") || def.name.starts_with("atomic_") {
+                        let n = if def.name.contains(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                            || def.name.starts_with("aligned_")
+                            || def.name.starts_with("atomic_")
+                        {
                             format!("pydev_{}", def.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '_', "_"))
                         } else {
                             def.name.clone()
@@ -158,10 +162,15 @@ impl Decls {
                 for (i, (f, ft)) in fields.iter().enumerate() {
                     let c = self.name(ctx, ft)?;
                     let _ = writeln!(members, "  {c} {f};");
-                    let off = pydev_dialect::field_offset(ty, i as u32).ok_or_else(|| format!("no offset for field '{f}' of {t}"))?;
+                    let off = pydev_dialect::field_offset(ty, i as u32)
+                        .ok_or_else(|| format!("no offset for field '{f}' of {t}"))?;
                     offsets.push((f.clone(), off));
                 }
-                let head = if explicit_align > 0 { format!("struct alignas({align}) {name}") } else { format!("struct {name}") };
+                let head = if explicit_align > 0 {
+                    format!("struct alignas({align}) {name}")
+                } else {
+                    format!("struct {name}")
+                };
                 self.defs.push(format!("{head} {{\n{members}}};"));
                 self.assert_layout(&name, size, align, &offsets);
                 name
@@ -245,7 +254,8 @@ impl Decls {
 /// (all of them, in file order, when `names` is None; functions without
 /// annotations are then skipped with a comment saying why).
 pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Result<String, String> {
-    let parsed = ruff_python_parser::parse_module(text).map_err(|e| format!("{file_name}: syntax error: {}", e.error))?;
+    let parsed =
+        ruff_python_parser::parse_module(text).map_err(|e| format!("{file_name}: syntax error: {}", e.error))?;
     let body = &parsed.syntax().body;
     let file = SourceFile::new(file_name, text);
     let m = Module::scan(file.clone(), body);
@@ -305,13 +315,22 @@ fn loc(file: &SourceFile, range: ruff_text_size::TextRange) -> String {
     format!("{}:{line}", file.name)
 }
 
-fn prototype(ctx: &melior::Context, m: &Module, d: &mut Decls, f: &ruff_python_ast::StmtFunctionDef, kind: FuncKind) -> Result<String, String> {
+fn prototype(
+    ctx: &melior::Context,
+    m: &Module,
+    d: &mut Decls,
+    f: &ruff_python_ast::StmtFunctionDef,
+    kind: FuncKind,
+) -> Result<String, String> {
     let name = f.name.id.as_str();
     let mut params = Vec::new();
     for p in &f.parameters.args {
         let pname = p.parameter.name.id.as_str();
-        let ann = p.parameter.annotation.as_deref().ok_or_else(|| format!("parameter '{pname}' of '{name}' has no annotation, which the header needs for its C type"))?;
-        let t = declared_type(m, ann).ok_or_else(|| format!("the annotation of parameter '{pname}' of '{name}' does not name a type"))?;
+        let ann = p.parameter.annotation.as_deref().ok_or_else(|| {
+            format!("parameter '{pname}' of '{name}' has no annotation, which the header needs for its C type")
+        })?;
+        let t = declared_type(m, ann)
+            .ok_or_else(|| format!("the annotation of parameter '{pname}' of '{name}' does not name a type"))?;
         let c = d.name(ctx, &t).map_err(|e| format!("parameter '{pname}' of '{name}' cannot cross the C ABI: {e}"))?;
         params.push(format!("{c} {pname}"));
     }
@@ -322,7 +341,8 @@ fn prototype(ctx: &melior::Context, m: &Module, d: &mut Decls, f: &ruff_python_a
         None => return Err(format!("'{name}' has no return annotation, which the header needs (-> None for void)")),
         Some(Expr::NoneLiteral(_)) => "void".to_owned(),
         Some(ann) => {
-            let t = declared_type(m, ann).ok_or_else(|| format!("the return annotation of '{name}' does not name a type"))?;
+            let t = declared_type(m, ann)
+                .ok_or_else(|| format!("the return annotation of '{name}' does not name a type"))?;
             d.name(ctx, &t).map_err(|e| format!("the result of '{name}' cannot cross the C ABI: {e}"))?
         }
     };
@@ -441,7 +461,8 @@ impl TyParser<'_> {
             };
             self.eat(">").then_some(())?;
             let key = start[..start.len() - self.s.len()].to_owned();
-            let def = self.memo.entry(key).or_insert_with(|| std::rc::Rc::new(StructDef { name, fields, align })).clone();
+            let def =
+                self.memo.entry(key).or_insert_with(|| std::rc::Rc::new(StructDef { name, fields, align })).clone();
             return Some(Ty::Struct(def));
         }
         Some(match self.word() {
@@ -453,7 +474,8 @@ impl TyParser<'_> {
             "f8E4M3FN" => Ty::Float(FloatKind::F8E4M3),
             "f8E5M2" => Ty::Float(FloatKind::F8E5M2),
             w => {
-                let (signed, bits) = w.strip_prefix("si").map(|b| (true, b)).or_else(|| w.strip_prefix("ui").map(|b| (false, b)))?;
+                let (signed, bits) =
+                    w.strip_prefix("si").map(|b| (true, b)).or_else(|| w.strip_prefix("ui").map(|b| (false, b)))?;
                 Ty::Int { bits: bits.parse().ok()?, signed }
             }
         })
@@ -486,8 +508,16 @@ mod tests {
 
     #[test]
     fn names_are_the_headers() {
-        let (text, names) = cxx_types(&["!pydev.vector<3 x f32>".into(), "!pydev.struct<\"cplx16\", {re: f32, im: f32}, align 16>".into(), "!pydev.array<f64, 2>".into()]).unwrap();
+        let (text, names) = cxx_types(&[
+            "!pydev.vector<3 x f32>".into(),
+            "!pydev.struct<\"cplx16\", {re: f32, im: f32}, align 16>".into(),
+            "!pydev.array<f64, 2>".into(),
+        ])
+        .unwrap();
         assert_eq!(names, ["float3", "cplx16", "cuda::interoperable_array_descriptor<double, 2>"]);
-        assert!(text.contains("struct alignas(16) cplx16 {") && text.contains("static_assert(offsetof(cplx16, im) == 4"), "{text}");
+        assert!(
+            text.contains("struct alignas(16) cplx16 {") && text.contains("static_assert(offsetof(cplx16, im) == 4"),
+            "{text}"
+        );
     }
 }

@@ -10,12 +10,15 @@ mod capi;
 pub mod compile;
 pub mod cuda;
 pub mod cuda_check;
+pub mod cxx_header;
 pub mod host;
 pub mod link;
 pub mod nvvm_ir;
-pub mod cxx_header;
 
-pub use compile::{compile_host, compile_stage, host_object_from_text, host_program_from_text, host_program_linked, CompileOptions, Target};
+pub use compile::{
+    compile_host, compile_stage, host_object_from_text, host_program_from_text, host_program_linked, CompileOptions,
+    Target,
+};
 pub use host::{Failure, HostProgram, LaunchConfig};
 
 #[cfg(test)]

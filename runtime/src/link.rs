@@ -20,5 +20,8 @@ pub fn resolve(externals: &[String], libraries: &[String]) -> Result<Vec<(String
         return Ok(vec![]);
     }
     let libs = libraries.iter().map(|p| Library::open(p)).collect::<Result<Vec<_>, _>>()?;
-    Ok(externals.iter().filter_map(|name| libs.iter().find_map(|l| l.symbol(name)).map(|p| (name.clone(), p))).collect())
+    Ok(externals
+        .iter()
+        .filter_map(|name| libs.iter().find_map(|l| l.symbol(name)).map(|p| (name.clone(), p)))
+        .collect())
 }

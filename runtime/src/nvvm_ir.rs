@@ -70,19 +70,14 @@ pub fn write(module: &LlvmModule, sm: u32) -> R<String> {
             defs += &w.function(f)?;
         }
     }
-    let mut out = format!(
-        "target datalayout = \"{DATA_LAYOUT}\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n\n"
-    );
+    let mut out = format!("target datalayout = \"{DATA_LAYOUT}\"\ntarget triple = \"nvptx64-nvidia-cuda\"\n\n");
     for (name, body) in &w.types {
         writeln!(out, "{name} = type {body}").unwrap();
     }
     out += &globals;
     if !w.kernels.is_empty() {
-        let used: Vec<String> = w
-            .kernels
-            .iter()
-            .map(|(sym, fty)| format!("i8* bitcast ({} {sym} to i8*)", ptr_to(fty, 0)))
-            .collect();
+        let used: Vec<String> =
+            w.kernels.iter().map(|(sym, fty)| format!("i8* bitcast ({} {sym} to i8*)", ptr_to(fty, 0))).collect();
         writeln!(
             out,
             "@llvm.used = appending global [{} x i8*] [{}], section \"llvm.metadata\"",
@@ -97,13 +92,8 @@ pub fn write(module: &LlvmModule, sm: u32) -> R<String> {
     }
     let n = w.annotations.len();
     if n > 0 {
-        out += &format!(
-            "\n!nvvm.annotations = !{{{}}}\n",
-            (0..n)
-                .map(|k| format!("!{k}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        out +=
+            &format!("\n!nvvm.annotations = !{{{}}}\n", (0..n).map(|k| format!("!{k}")).collect::<Vec<_>>().join(", "));
         for (k, a) in w.annotations.iter().enumerate() {
             writeln!(out, "!{k} = !{{{a}}}").unwrap();
         }
@@ -153,9 +143,7 @@ fn ptr_to(pointee: &str, space: u32) -> String {
 fn global_name(name: &str) -> String {
     let plain = !name.is_empty()
         && !name.as_bytes()[0].is_ascii_digit()
-        && name
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || b"-$._".contains(&c));
+        && name.bytes().all(|c| c.is_ascii_alphanumeric() || b"-$._".contains(&c));
     if plain {
         format!("@{name}")
     } else {
@@ -178,30 +166,15 @@ fn escape(bytes: &[u8]) -> String {
 
 /// The text after LLVM's leading type ("float 1.0e+00" => "1.0e+00").
 fn strip_type(printed: &str) -> String {
-    printed
-        .split_once(' ')
-        .map(|(_, v)| v.trim().to_owned())
-        .unwrap_or_else(|| printed.to_owned())
+    printed.split_once(' ').map(|(_, v)| v.trim().to_owned()).unwrap_or_else(|| printed.to_owned())
 }
 
 fn fast_math(bits: u32) -> String {
     if bits & 127 == 127 {
         return "fast ".into();
     }
-    let names = [
-        (2, "nnan"),
-        (4, "ninf"),
-        (8, "nsz"),
-        (16, "arcp"),
-        (32, "contract"),
-        (64, "afn"),
-        (1, "reassoc"),
-    ];
-    names
-        .iter()
-        .filter(|(b, _)| bits & b != 0)
-        .map(|(_, n)| format!("{n} "))
-        .collect()
+    let names = [(2, "nnan"), (4, "ninf"), (8, "nsz"), (16, "arcp"), (32, "contract"), (64, "afn"), (1, "reassoc")];
+    names.iter().filter(|(b, _)| bits & b != 0).map(|(_, n)| format!("{n} ")).collect()
 }
 
 fn cast_name(opcode: u32) -> Option<&'static str> {
@@ -263,13 +236,9 @@ fn opcode_name(opcode: u32) -> String {
     }
 }
 
-const ICMP: [&str; 10] = [
-    "eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",
-];
-const FCMP: [&str; 16] = [
-    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult",
-    "ule", "une", "true",
-];
+const ICMP: [&str; 10] = ["eq", "ne", "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle"];
+const FCMP: [&str; 16] =
+    ["false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "uno", "ueq", "ugt", "uge", "ult", "ule", "une", "true"];
 
 impl Writer {
     fn ty(&mut self, t: T) -> R<String> {
@@ -282,11 +251,7 @@ impl Writer {
             7 => "label".into(),
             8 => format!("i{}", t.int_width()),
             9 => {
-                let params = t
-                    .param_types()
-                    .into_iter()
-                    .map(|p| self.ty(p))
-                    .collect::<R<Vec<_>>>()?;
+                let params = t.param_types().into_iter().map(|p| self.ty(p)).collect::<R<Vec<_>>>()?;
                 let dots = if t.is_var_arg() {
                     if params.is_empty() {
                         "..."
@@ -296,18 +261,10 @@ impl Writer {
                 } else {
                     ""
                 };
-                format!(
-                    "{} ({}{dots})",
-                    self.ty(t.return_type())?,
-                    params.join(", ")
-                )
+                format!("{} ({}{dots})", self.ty(t.return_type())?, params.join(", "))
             }
             10 => {
-                let fields = t
-                    .fields()
-                    .into_iter()
-                    .map(|f| self.ty(f))
-                    .collect::<R<Vec<_>>>()?;
+                let fields = t.fields().into_iter().map(|f| self.ty(f)).collect::<R<Vec<_>>>()?;
                 let body = if fields.is_empty() {
                     "{}".to_owned()
                 } else if t.is_packed() {
@@ -343,10 +300,7 @@ impl Writer {
                     if !i.is_const_int() {
                         return Err("getelementptr into a struct by a non-constant index".into());
                     }
-                    t.fields()
-                        .get(i.int_sext() as usize)
-                        .copied()
-                        .ok_or("getelementptr: struct index out of range")?
+                    t.fields().get(i.int_sext() as usize).copied().ok_or("getelementptr: struct index out of range")?
                 }
                 _ => return Err(format!("getelementptr into '{}'", t.print())),
             };
@@ -371,7 +325,10 @@ impl Writer {
             let text = strip_type(&v.print());
             if t.kind() == 18 {
                 // "0xR3F80": the bits as an i16.
-                let bits = text.strip_prefix("0xR").and_then(|h| u16::from_str_radix(h, 16).ok()).ok_or_else(|| format!("bfloat16 constant '{text}'"))?;
+                let bits = text
+                    .strip_prefix("0xR")
+                    .and_then(|h| u16::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("bfloat16 constant '{text}'"))?;
                 return Ok((bits as i16).to_string());
             }
             return Ok(text);
@@ -389,11 +346,7 @@ impl Writer {
             } else {
                 self.ty(v.value_type())?
             };
-            return Ok(format!(
-                "bitcast ({} {name} to {})",
-                ptr_to(&pointee, space),
-                ptr_to("i8", space)
-            ));
+            return Ok(format!("bitcast ({} {name} to {})", ptr_to(&pointee, space), ptr_to("i8", space)));
         }
         if v.is_aggregate_zero() {
             return Ok("zeroinitializer".into());
@@ -413,9 +366,7 @@ impl Writer {
             };
             let mut parts = Vec::new();
             for k in 0..n {
-                let e = v
-                    .element(k)
-                    .ok_or("a constant aggregate without its elements")?;
+                let e = v.element(k).ok_or("a constant aggregate without its elements")?;
                 parts.push(format!("{} {}", self.ty(e.ty())?, self.constant(e)?));
             }
             return Ok(format!("{open}{}{close}", parts.join(", ")));
@@ -446,22 +397,11 @@ impl Writer {
                 ));
             }
             if let Some(name) = cast_name(op) {
-                return Ok(format!(
-                    "{name} ({} {} to {})",
-                    self.ty(ops[0].ty())?,
-                    self.constant(ops[0])?,
-                    self.ty(t)?
-                ));
+                return Ok(format!("{name} ({} {} to {})", self.ty(ops[0].ty())?, self.constant(ops[0])?, self.ty(t)?));
             }
-            return Err(format!(
-                "constant expression '{}' has no NVVM IR 2.0 form here",
-                v.print()
-            ));
+            return Err(format!("constant expression '{}' has no NVVM IR 2.0 form here", v.print()));
         }
-        Err(format!(
-            "value '{}' has no NVVM IR 2.0 form here",
-            v.print()
-        ))
+        Err(format!("value '{}' has no NVVM IR 2.0 form here", v.print()))
     }
 
     fn val<'m>(&mut self, f: &Func<'m>, v: V<'m>) -> R<String> {
@@ -503,13 +443,18 @@ impl Writer {
 
     /// The parameter list of function `f` as NVVM IR declares it.
     fn param_types(&mut self, f: V) -> R<Vec<String>> {
-        Ok(self.params_of(f)?.into_iter().map(|(t, a)| a.map_or(t.clone(), |a| format!("{t}* byval align {a}"))).collect())
+        Ok(self
+            .params_of(f)?
+            .into_iter()
+            .map(|(t, a)| a.map_or(t.clone(), |a| format!("{t}* byval align {a}")))
+            .collect())
     }
 
     /// `RET (PARAMS)` of function `f` (its type, byval parameters as pointers).
     fn fn_type(&mut self, f: V) -> R<String> {
         let ret = self.ty(f.value_type().return_type())?;
-        let params: Vec<String> = self.params_of(f)?.into_iter().map(|(t, a)| if a.is_some() { format!("{t}*") } else { t }).collect();
+        let params: Vec<String> =
+            self.params_of(f)?.into_iter().map(|(t, a)| if a.is_some() { format!("{t}*") } else { t }).collect();
         Ok(format!("{ret} ({})", params.join(", ")))
     }
 
@@ -530,7 +475,11 @@ impl Writer {
         /// whose mark is a zero-length array of `<N x i8>` first.
         fn over_aligned(t: T) -> bool {
             match t.kind() {
-                10 => t.fields().into_iter().enumerate().any(|(k, m)| (k == 0 && m.kind() == 11 && m.array_len() == 0) || over_aligned(m)),
+                10 => t
+                    .fields()
+                    .into_iter()
+                    .enumerate()
+                    .any(|(k, m)| (k == 0 && m.kind() == 11 && m.array_len() == 0) || over_aligned(m)),
                 11 => over_aligned(t.element()),
                 _ => false,
             }
@@ -586,42 +535,21 @@ impl Writer {
             Some(i) => (linkage, format!(" {}", self.constant(i)?)),
             None => ("external ", String::new()),
         };
-        let space = if space == 0 {
-            String::new()
-        } else {
-            format!("addrspace({space}) ")
-        };
-        let kind = if g.is_constant_global() {
-            "constant"
-        } else {
-            "global"
-        };
-        let align = if g.alignment() > 0 {
-            format!(", align {}", g.alignment())
-        } else {
-            String::new()
-        };
-        Ok(format!(
-            "{} = {linkage}{space}{kind} {t}{init}{align}\n",
-            global_name(&name)
-        ))
+        let space = if space == 0 { String::new() } else { format!("addrspace({space}) ") };
+        let kind = if g.is_constant_global() { "constant" } else { "global" };
+        let align = if g.alignment() > 0 { format!(", align {}", g.alignment()) } else { String::new() };
+        Ok(format!("{} = {linkage}{space}{kind} {t}{init}{align}\n", global_name(&name)))
     }
 
     fn function(&mut self, fun: V) -> R<String> {
         let name = fun.name();
-        self.function_body(fun)
-            .map_err(|e| format!("function '{name}': {e}"))
+        self.function_body(fun).map_err(|e| format!("function '{name}': {e}"))
     }
 
     fn function_body<'m>(&mut self, fun: V<'m>) -> R<String> {
         let name = fun.name();
-        let mut f = Func {
-            names: HashMap::new(),
-            blocks: HashMap::new(),
-            tmp: 0,
-            entry: String::new(),
-            body: String::new(),
-        };
+        let mut f =
+            Func { names: HashMap::new(), blocks: HashMap::new(), tmp: 0, entry: String::new(), body: String::new() };
         let mut params = Vec::new();
         for (k, p) in fun.params().into_iter().enumerate() {
             let t = self.ty(p.ty())?;
@@ -658,27 +586,18 @@ impl Writer {
         let fty = self.fn_type(fun)?;
         if kernel {
             let sym = global_name(&name);
-            self.annotations
-                .push(format!("{} {sym}, !\"kernel\", i32 1", ptr_to(&fty, 0)));
+            self.annotations.push(format!("{} {sym}, !\"kernel\", i32 1", ptr_to(&fty, 0)));
             self.kernels.push((sym.clone(), fty.clone()));
             for (attr, key) in [("nvvm.maxntid", "maxntid"), ("nvvm.reqntid", "reqntid")] {
                 if let Some(dims) = fun.string_attribute(attr) {
                     for (d, n) in ["x", "y", "z"].iter().zip(dims.split(',')) {
-                        self.annotations.push(format!(
-                            "{} {sym}, !\"{key}{d}\", i32 {}",
-                            ptr_to(&fty, 0),
-                            n.trim()
-                        ));
+                        self.annotations.push(format!("{} {sym}, !\"{key}{d}\", i32 {}", ptr_to(&fty, 0), n.trim()));
                     }
                 }
             }
             for (attr, key) in [("nvvm.minctasm", "minctasm"), ("nvvm.maxnreg", "maxnreg")] {
                 if let Some(n) = fun.string_attribute(attr) {
-                    self.annotations.push(format!(
-                        "{} {sym}, !\"{key}\", i32 {}",
-                        ptr_to(&fty, 0),
-                        n.trim()
-                    ));
+                    self.annotations.push(format!("{} {sym}, !\"{key}\", i32 {}", ptr_to(&fty, 0), n.trim()));
                 }
             }
         }
@@ -697,11 +616,7 @@ impl Writer {
         let op = i.opcode();
         let ops = i.operands();
         let res = f.names.get(&i).cloned().unwrap_or_default();
-        let lhs = if res.is_empty() {
-            String::new()
-        } else {
-            format!("{res} = ")
-        };
+        let lhs = if res.is_empty() { String::new() } else { format!("{res} = ") };
         if self.bf16(f, i, op, &ops, &lhs)? {
             return Ok(());
         }
@@ -713,12 +628,7 @@ impl Writer {
             2 => {
                 let s = i.successors();
                 if i.is_conditional() {
-                    format!(
-                        "br {}, label %{}, label %{}",
-                        self.tv(f, i.condition())?,
-                        f.blocks[&s[0]],
-                        f.blocks[&s[1]]
-                    )
+                    format!("br {}, label %{}, label %{}", self.tv(f, i.condition())?, f.blocks[&s[0]], f.blocks[&s[1]])
                 } else {
                     format!("br label %{}", f.blocks[&s[0]])
                 }
@@ -728,22 +638,13 @@ impl Writer {
                 for pair in ops[2..].chunks(2) {
                     write!(cases, " {}, {}", self.tv(f, pair[0])?, self.tv(f, pair[1])?).unwrap();
                 }
-                format!(
-                    "switch {}, {} [{cases} ]",
-                    self.tv(f, ops[0])?,
-                    self.tv(f, ops[1])?
-                )
+                format!("switch {}, {} [{cases} ]", self.tv(f, ops[0])?, self.tv(f, ops[1])?)
             }
             7 => "unreachable".into(),
             66 => {
                 let t = i.ty();
                 let zero = neg_zero(self, t)?;
-                format!(
-                    "{lhs}fsub {}{} {zero}, {}",
-                    fast_math(i.fast_math()),
-                    self.ty(t)?,
-                    self.val(f, ops[0])?
-                )
+                format!("{lhs}fsub {}{} {zero}, {}", fast_math(i.fast_math()), self.ty(t)?, self.val(f, ops[0])?)
             }
             8..=25 => {
                 let name = binary_name(op).unwrap();
@@ -756,11 +657,7 @@ impl Writer {
                 } else if matches!(op, 9 | 11 | 13 | 16 | 19) {
                     flags += &fast_math(i.fast_math());
                 }
-                format!(
-                    "{lhs}{name} {flags}{}, {}",
-                    self.tv(f, ops[0])?,
-                    self.val(f, ops[1])?
-                )
+                format!("{lhs}{name} {flags}{}, {}", self.tv(f, ops[0])?, self.val(f, ops[1])?)
             }
             26 => {
                 let t = self.ty(i.allocated_type())?;
@@ -771,22 +668,9 @@ impl Writer {
                 } else {
                     format!(", {}", self.tv(f, ops[0])?)
                 };
-                let aspace = if space == 0 {
-                    String::new()
-                } else {
-                    format!(", addrspace({space})")
-                };
-                writeln!(
-                    f.body,
-                    "  {tmp} = alloca {t}{count}, align {}{aspace}",
-                    i.alignment().max(1)
-                )
-                .unwrap();
-                format!(
-                    "{lhs}bitcast {} {tmp} to {}",
-                    ptr_to(&t, space),
-                    ptr_to("i8", space)
-                )
+                let aspace = if space == 0 { String::new() } else { format!(", addrspace({space})") };
+                writeln!(f.body, "  {tmp} = alloca {t}{count}, align {}{aspace}", i.alignment().max(1)).unwrap();
+                format!("{lhs}bitcast {} {tmp} to {}", ptr_to(&t, space), ptr_to("i8", space))
             }
             27 | 28 => {
                 if i.is_atomic() {
@@ -795,28 +679,16 @@ impl Writer {
                         if op == 27 { "load" } else { "store" }
                     ));
                 }
-                let (value_ty, p) = if op == 27 {
-                    (i.ty(), ops[0])
-                } else {
-                    (ops[0].ty(), ops[1])
-                };
+                let (value_ty, p) = if op == 27 { (i.ty(), ops[0]) } else { (ops[0].ty(), ops[1]) };
                 let t = self.ty(value_ty)?;
                 let space = p.ty().address_space();
                 let typed = self.typed_pointer(f, p, &t)?;
                 let vol = if i.is_volatile() { "volatile " } else { "" };
-                let align = if i.alignment() > 0 {
-                    format!(", align {}", i.alignment())
-                } else {
-                    String::new()
-                };
+                let align = if i.alignment() > 0 { format!(", align {}", i.alignment()) } else { String::new() };
                 if op == 27 {
                     format!("{lhs}load {vol}{t}, {} {typed}{align}", ptr_to(&t, space))
                 } else {
-                    format!(
-                        "store {vol}{}, {} {typed}{align}",
-                        self.tv(f, ops[0])?,
-                        ptr_to(&t, space)
-                    )
+                    format!("store {vol}{}, {} {typed}{align}", self.tv(f, ops[0])?, ptr_to(&t, space))
                 }
             }
             29 => {
@@ -841,18 +713,9 @@ impl Writer {
                     idx.join(", ")
                 )
                 .unwrap();
-                format!(
-                    "{lhs}bitcast {} {tmp} to {}",
-                    ptr_to(&rt, space),
-                    ptr_to("i8", space)
-                )
+                format!("{lhs}bitcast {} {tmp} to {}", ptr_to(&rt, space), ptr_to("i8", space))
             }
-            30..=41 | 60 => format!(
-                "{lhs}{} {} to {}",
-                cast_name(op).unwrap(),
-                self.tv(f, ops[0])?,
-                self.ty(i.ty())?
-            ),
+            30..=41 | 60 => format!("{lhs}{} {} to {}", cast_name(op).unwrap(), self.tv(f, ops[0])?, self.ty(i.ty())?),
             42 => format!(
                 "{lhs}icmp {} {}, {}",
                 ICMP[(i.icmp_predicate() - 32) as usize],
@@ -874,35 +737,14 @@ impl Writer {
                 format!("{lhs}phi {} {}", self.ty(i.ty())?, parts.join(", "))
             }
             45 => return self.call(f, i, &lhs),
-            46 => format!(
-                "{lhs}select {}, {}, {}",
-                self.tv(f, ops[0])?,
-                self.tv(f, ops[1])?,
-                self.tv(f, ops[2])?
-            ),
-            50 => format!(
-                "{lhs}extractelement {}, {}",
-                self.tv(f, ops[0])?,
-                self.tv(f, ops[1])?
-            ),
-            51 => format!(
-                "{lhs}insertelement {}, {}, {}",
-                self.tv(f, ops[0])?,
-                self.tv(f, ops[1])?,
-                self.tv(f, ops[2])?
-            ),
+            46 => format!("{lhs}select {}, {}, {}", self.tv(f, ops[0])?, self.tv(f, ops[1])?, self.tv(f, ops[2])?),
+            50 => format!("{lhs}extractelement {}, {}", self.tv(f, ops[0])?, self.tv(f, ops[1])?),
+            51 => {
+                format!("{lhs}insertelement {}, {}, {}", self.tv(f, ops[0])?, self.tv(f, ops[1])?, self.tv(f, ops[2])?)
+            }
             52 => {
-                let mask: Vec<String> = i
-                    .mask()
-                    .into_iter()
-                    .map(|m| {
-                        if m < 0 {
-                            "i32 undef".into()
-                        } else {
-                            format!("i32 {m}")
-                        }
-                    })
-                    .collect();
+                let mask: Vec<String> =
+                    i.mask().into_iter().map(|m| if m < 0 { "i32 undef".into() } else { format!("i32 {m}") }).collect();
                 format!(
                     "{lhs}shufflevector {}, {}, <{} x i32> <{}>",
                     self.tv(f, ops[0])?,
@@ -914,26 +756,12 @@ impl Writer {
             53 | 54 => {
                 let idx: Vec<String> = i.indices().iter().map(|k| k.to_string()).collect();
                 if op == 53 {
-                    format!(
-                        "{lhs}extractvalue {}, {}",
-                        self.tv(f, ops[0])?,
-                        idx.join(", ")
-                    )
+                    format!("{lhs}extractvalue {}, {}", self.tv(f, ops[0])?, idx.join(", "))
                 } else {
-                    format!(
-                        "{lhs}insertvalue {}, {}, {}",
-                        self.tv(f, ops[0])?,
-                        self.tv(f, ops[1])?,
-                        idx.join(", ")
-                    )
+                    format!("{lhs}insertvalue {}, {}, {}", self.tv(f, ops[0])?, self.tv(f, ops[1])?, idx.join(", "))
                 }
             }
-            o => {
-                return Err(format!(
-                    "instruction '{}' has no NVVM IR 2.0 form here",
-                    opcode_name(o)
-                ))
-            }
+            o => return Err(format!("instruction '{}' has no NVVM IR 2.0 form here", opcode_name(o))),
         };
         writeln!(f.body, "  {line}").unwrap();
         Ok(())
@@ -948,20 +776,10 @@ impl Writer {
             return Ok(global_name(&p.name()));
         }
         if !(p.is_instruction() || p.is_argument()) {
-            return Ok(format!(
-                "bitcast ({} {val} to {})",
-                ptr_to("i8", space),
-                ptr_to(pointee, space)
-            ));
+            return Ok(format!("bitcast ({} {val} to {})", ptr_to("i8", space), ptr_to(pointee, space)));
         }
         let tmp = f.temp();
-        writeln!(
-            f.body,
-            "  {tmp} = bitcast {} {val} to {}",
-            ptr_to("i8", space),
-            ptr_to(pointee, space)
-        )
-        .unwrap();
+        writeln!(f.body, "  {tmp} = bitcast {} {val} to {}", ptr_to("i8", space), ptr_to(pointee, space)).unwrap();
         Ok(tmp)
     }
 
@@ -1094,11 +912,7 @@ impl Writer {
             for x in args {
                 a.push(self.tv(f, *x)?);
             }
-            let flags = format!(
-                "{}{}",
-                if side { "sideeffect " } else { "" },
-                if align { "alignstack " } else { "" }
-            );
+            let flags = format!("{}{}", if side { "sideeffect " } else { "" }, if align { "alignstack " } else { "" });
             writeln!(
                 f.body,
                 "  {lhs}call {ret} asm {flags}\"{}\", \"{}\"({})",
@@ -1124,24 +938,13 @@ impl Writer {
                 Some(align) => {
                     let copy = f.temp();
                     writeln!(f.entry, "  {copy} = alloca {t}, align {align}").unwrap();
-                    writeln!(
-                        f.body,
-                        "  store {}, {t}* {copy}, align {align}",
-                        self.tv(f, *x)?
-                    )
-                    .unwrap();
+                    writeln!(f.body, "  store {}, {t}* {copy}, align {align}", self.tv(f, *x)?).unwrap();
                     a.push(format!("{t}* byval align {align} {copy}"));
                 }
                 None => a.push(self.tv(f, *x)?),
             }
         }
-        writeln!(
-            f.body,
-            "  {lhs}call {fmf}{ret} {}({})",
-            global_name(&name),
-            a.join(", ")
-        )
-        .unwrap();
+        writeln!(f.body, "  {lhs}call {fmf}{ret} {}({})", global_name(&name), a.join(", ")).unwrap();
         Ok(())
     }
 
@@ -1171,7 +974,9 @@ impl Writer {
         let params = fty.param_types().into_iter().map(|p| self.ty(p)).collect::<R<Vec<_>>>()?;
         let zero_id = |v: &V| v.is_const_int() && v.int_sext() == 0;
         match name {
-            "llvm.nvvm.barrier.cta.sync.aligned.all" if zero_id(&args[0]) => self.emit(f, lhs, "", "void", "llvm.nvvm.barrier0", &[], ""),
+            "llvm.nvvm.barrier.cta.sync.aligned.all" if zero_id(&args[0]) => {
+                self.emit(f, lhs, "", "void", "llvm.nvvm.barrier0", &[], "")
+            }
             _ if RENAMED.iter().any(|(new, _)| *new == name) => {
                 let old = RENAMED.iter().find(|(new, _)| *new == name).map(|(_, old)| *old).unwrap_or_default();
                 self.emit(f, lhs, fmf, &ret, old, &params, &a.join(", "));
@@ -1194,10 +999,7 @@ impl Writer {
                     writeln!(f.body, "  {lhs}icmp ne i32 {r}, 0").unwrap();
                 }
             }
-            _ if ["llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax."]
-                .iter()
-                .any(|p| name.starts_with(p)) =>
-            {
+            _ if ["llvm.smin.", "llvm.smax.", "llvm.umin.", "llvm.umax."].iter().any(|p| name.starts_with(p)) => {
                 let pred = match &name[5..9] {
                     "smin" => "slt",
                     "smax" => "sgt",
@@ -1205,43 +1007,22 @@ impl Writer {
                     _ => "ugt",
                 };
                 let c = f.temp();
-                writeln!(
-                    f.body,
-                    "  {c} = icmp {pred} {}, {}",
-                    a[0],
-                    self.val(f, args[1])?
-                )
-                .unwrap();
-                writeln!(
-                    f.body,
-                    "  {lhs}select {} {c}, {}, {}",
-                    cmp_type(&ret),
-                    a[0],
-                    a[1]
-                )
-                .unwrap();
+                writeln!(f.body, "  {c} = icmp {pred} {}, {}", a[0], self.val(f, args[1])?).unwrap();
+                writeln!(f.body, "  {lhs}select {} {c}, {}, {}", cmp_type(&ret), a[0], a[1]).unwrap();
             }
             _ if name.starts_with("llvm.abs.") => {
                 let (n, c) = (f.temp(), f.temp());
                 let x = self.val(f, args[0])?;
                 writeln!(f.body, "  {n} = sub {ret} zeroinitializer, {x}").unwrap();
                 writeln!(f.body, "  {c} = icmp slt {ret} {x}, zeroinitializer").unwrap();
-                writeln!(
-                    f.body,
-                    "  {lhs}select {} {c}, {ret} {n}, {ret} {x}",
-                    cmp_type(&ret)
-                )
-                .unwrap();
+                writeln!(f.body, "  {lhs}select {} {c}, {ret} {n}, {ret} {x}", cmp_type(&ret)).unwrap();
             }
             _ => {
                 // Overloads on opaque pointers (`.p1`) name typed ones (`.p1i8`).
                 let renamed: Vec<String> = name
                     .split('.')
                     .map(|s| {
-                        if s.len() > 1
-                            && s.starts_with('p')
-                            && s[1..].bytes().all(|c| c.is_ascii_digit())
-                        {
+                        if s.len() > 1 && s.starts_with('p') && s[1..].bytes().all(|c| c.is_ascii_digit()) {
                             format!("{s}i8")
                         } else {
                             s.to_owned()
@@ -1313,10 +1094,7 @@ fn neg_zero(w: &mut Writer, t: T) -> R<String> {
     if t.kind() == 13 {
         let e = w.ty(t.element())?;
         let z = scalar(t.element().kind())?;
-        Ok(format!(
-            "<{}>",
-            vec![format!("{e} {z}"); t.vector_len() as usize].join(", ")
-        ))
+        Ok(format!("<{}>", vec![format!("{e} {z}"); t.vector_len() as usize].join(", ")))
     } else {
         Ok(scalar(t.kind())?.into())
     }

@@ -8,7 +8,10 @@ const KERNELS: &str = include_str!("../../test/gpu/kernels.py");
 
 fn program(source: &str, kernel: &str, signature: &str, options: &CompileOptions) -> Result<HostProgram, String> {
     let free = FreeNames::new();
-    compile_host(&Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free, program: None }, options)
+    compile_host(
+        &Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free, program: None },
+        options,
+    )
 }
 
 fn build(kernel: &str, signature: &str) -> HostProgram {
@@ -59,7 +62,12 @@ fn saxpy_grid_stride() {
     let mut y: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
     let mut out = vec![f32::NAN; n];
     let a = 1.5f32;
-    let args = [a.to_le_bytes().to_vec(), array(&mut x, &[n as u64]), array(&mut y, &[n as u64]), array(&mut out, &[n as u64])];
+    let args = [
+        a.to_le_bytes().to_vec(),
+        array(&mut x, &[n as u64]),
+        array(&mut y, &[n as u64]),
+        array(&mut out, &[n as u64]),
+    ];
     launch(&p, 7, 128, &args).unwrap();
     // Like CUDA (and pydev on the GPU), `a * x + y` may contract to one fma.
     for i in 0..n {
@@ -209,7 +217,10 @@ fn a_deadlock_among_coroutine_threads_is_an_error() {
     assert_eq!(p.mode(), "coroutines");
     let (mut out, mut flag) = (vec![0i32; 128], vec![0i32; 1]);
     let e = launch(&p, 1, 128, &[array(&mut out, &[128]), array(&mut flag, &[1])]).unwrap_err();
-    assert!(e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads; the other 28 exited"), "{e}");
+    assert!(
+        e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads; the other 28 exited"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -229,7 +240,10 @@ fn bounds_checks_name_the_line() {
     let p = program(FAILING, "overrun", "int32[::1]", &options).unwrap();
     let mut out = vec![0i32; 100];
     let e = launch(&p, 1, 128, &[array(&mut out, &[100])]).unwrap_err();
-    assert!(e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:39:5 (thread (100, 0, 0)"), "{e}");
+    assert!(
+        e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:39:5 (thread (100, 0, 0)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -247,7 +261,10 @@ fn memory_faults_without_bounds_checks_are_errors_not_crashes() {
         let p = program(FAILING, kernel, "int32[::1]", &CompileOptions::default()).unwrap();
         let mut out = vec![0i32; 100];
         let e = launch(&p, 1, 32, &[array(&mut out, &[100])]).unwrap_err();
-        assert!(e.starts_with(&format!("kernel '{kernel}' failed on the host: an invalid memory access at address 0x")), "{e}");
+        assert!(
+            e.starts_with(&format!("kernel '{kernel}' failed on the host: an invalid memory access at address 0x")),
+            "{e}"
+        );
         assert!(e.contains("rerun with PYDEV_BOUNDSCHECK=1") && e.contains("in thread ("), "{e}");
         // The runtime is still usable afterwards.
         let mut ok = vec![0i32; 100];
@@ -323,7 +340,9 @@ fn warp_operations_give_cuda_results() {
         let warp = &x[w..w + 32];
         let block = &x[b..b + 64];
         let row = &out[i * 12..(i + 1) * 12];
-        let bits = |f: &dyn Fn(i32) -> bool| warp.iter().enumerate().filter(|(_, v)| f(**v)).fold(0u32, |m, (k, _)| m | 1 << k) as i32;
+        let bits = |f: &dyn Fn(i32) -> bool| {
+            warp.iter().enumerate().filter(|(_, v)| f(**v)).fold(0u32, |m, (k, _)| m | 1 << k) as i32
+        };
         let all_same = warp.iter().all(|v| v / 1000 == warp[0] / 1000);
         let expected = [
             x[w + (l ^ 1)],
@@ -414,10 +433,12 @@ fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
     let loc = Location::new(&ctx, "my_framework.py", 12, 4);
     let f32t = Type::float32(&ctx);
     let (si64, i1) = (IntegerType::signed(&ctx, 64).into(), IntegerType::new(&ctx, 1).into());
-    let vec: Type = ArrayType::new(&ctx, f32t, 1, MemorySpace::Global, Layout::C, false).expect("a valid array type").into();
+    let vec: Type =
+        ArrayType::new(&ctx, f32t, 1, MemorySpace::Global, Layout::C, false).expect("a valid array type").into();
     let module = Module::new(loc);
     let body = Block::new(&[(f32t, loc), (vec, loc), (vec, loc)]);
-    let (a, x, out) = (body.argument(0).unwrap().into(), body.argument(1).unwrap().into(), body.argument(2).unwrap().into());
+    let (a, x, out) =
+        (body.argument(0).unwrap().into(), body.argument(1).unwrap().into(), body.argument(2).unwrap().into());
     // i = thread_id.x + block_id.x * block_dim.x, as si64
     // Thread positions are upstream `gpu` ops (melior has no typed builder
     // for them).
@@ -433,7 +454,8 @@ fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
     let (tid, bid, bdim) = (dim("gpu.thread_id"), dim("gpu.block_id"), dim("gpu.block_dim"));
     let base = body.append_operation(arith::muli(bid, bdim, loc)).result(0).unwrap().into();
     let i = body.append_operation(arith::addi(base, tid, loc)).result(0).unwrap().into();
-    let i = body.append_operation(arith::index_cast(i, IntegerType::new(&ctx, 64).into(), loc)).result(0).unwrap().into();
+    let i =
+        body.append_operation(arith::index_cast(i, IntegerType::new(&ctx, 64).into(), loc)).result(0).unwrap().into();
     let i = body.append_operation(ops::cast(&ctx, si64, i, loc).into()).result(0).unwrap().into();
     let n = body.append_operation(ops::array_size(&ctx, si64, x, loc).into()).result(0).unwrap().into();
     let lt = CmpPredicateAttr::new(&ctx, CmpPredicate::Lt).into();
@@ -465,9 +487,11 @@ fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
     let text = module.as_operation().to_string();
 
     let options = CompileOptions::default();
-    let ptx = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Cuda("sm_90".into()), "ptx", &options).unwrap_or_else(|e| panic!("{e}"));
+    let ptx = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Cuda("sm_90".into()), "ptx", &options)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(ptx.contains(".visible .entry scale("), "{ptx}");
-    let llvm = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Host, "llvm", &options).unwrap_or_else(|e| panic!("{e}"));
+    let llvm = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Host, "llvm", &options)
+        .unwrap_or_else(|e| panic!("{e}"));
     let p = host_program_from_text(&llvm, "scale", options.opt_level).unwrap_or_else(|e| panic!("{e}"));
     let mut rng = Rng(15);
     let n = 1000;
@@ -501,12 +525,23 @@ fn a_reused_context_compiles_as_a_fresh_one() {
     // was replaced gives the text it gives first.
     use crate::compile::{compile_stage, Target};
     let free = FreeNames::new();
-    let src = |function, signature| Source { file_name: "kernels.py", text: KERNELS, function, signature, free: &free, program: None };
+    let src = |function, signature| Source {
+        file_name: "kernels.py",
+        text: KERNELS,
+        function,
+        signature,
+        free: &free,
+        program: None,
+    };
     let options = CompileOptions::default();
-    let ptx = |function, signature| compile_stage(&src(function, signature), &Target::Cuda("sm_80".into()), "llvm", &options).unwrap_or_else(|e| panic!("{e}"));
+    let ptx = |function, signature| {
+        compile_stage(&src(function, signature), &Target::Cuda("sm_80".into()), "llvm", &options)
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
     let first = ptx("block_sum", "float32[::1], readonly float32[::1]");
     ptx("transpose", "float32[:, ::1], readonly float32[:, ::1]");
-    let bad = compile_stage(&src("block_sum", "float32[::1]"), &Target::Cuda("sm_80".into()), "llvm", &options).expect_err("one argument short");
+    let bad = compile_stage(&src("block_sum", "float32[::1]"), &Target::Cuda("sm_80".into()), "llvm", &options)
+        .expect_err("one argument short");
     assert!(bad.contains("block_sum"), "{bad}");
     assert_eq!(ptx("block_sum", "float32[::1], readonly float32[::1]"), first);
     for _ in 0..70 {
@@ -531,13 +566,29 @@ fn verifying_once_compiles_what_verifying_after_each_pass_does() {
     for (function, signature) in kernels {
         let src = Source { file_name: "kernels.py", text: KERNELS, function, signature, free: &free, program: None };
         for (target, stage) in [(Target::Cuda("sm_90".into()), "ptx"), (Target::Host, "llvm")] {
-            let text = |each| compile_stage(&src, &target, stage, &CompileOptions { verify_each: each, ..CompileOptions::default() }).unwrap_or_else(|e| panic!("{function}: {e}"));
+            let text = |each| {
+                compile_stage(&src, &target, stage, &CompileOptions { verify_each: each, ..CompileOptions::default() })
+                    .unwrap_or_else(|e| panic!("{function}: {e}"))
+            };
             assert_eq!(text(false), text(true), "{function} {stage}");
         }
     }
     // An invalid signature still fails with the frontend's diagnostic.
-    let bad = Source { file_name: "kernels.py", text: KERNELS, function: "block_sum", signature: "float32[::1]", free: &free, program: None };
-    let e = compile_stage(&bad, &Target::Cuda("sm_90".into()), "ptx", &CompileOptions { verify_each: false, ..CompileOptions::default() }).expect_err("one argument short");
+    let bad = Source {
+        file_name: "kernels.py",
+        text: KERNELS,
+        function: "block_sum",
+        signature: "float32[::1]",
+        free: &free,
+        program: None,
+    };
+    let e = compile_stage(
+        &bad,
+        &Target::Cuda("sm_90".into()),
+        "ptx",
+        &CompileOptions { verify_each: false, ..CompileOptions::default() },
+    )
+    .expect_err("one argument short");
     assert!(e.contains("block_sum"), "{e}");
 }
 
@@ -555,8 +606,22 @@ fn a_kept_pass_manager_compiles_as_a_fresh_one() {
     const RATIO: &str = "import cuda.device as device\n\n@device.kernel\ndef ratio(out, a, b):\n    i = device.tid(1)\n    if i < out.size:\n        out[i] = a[i] / b[i]\n";
     fn all() -> Vec<String> {
         let free = FreeNames::new();
-        let ratio = Source { file_name: "ratio.py", text: RATIO, function: "ratio", signature: "float32[::1], readonly float32[::1], readonly float32[::1]", free: &free, program: None };
-        let ints = Source { file_name: "kernels.py", text: KERNELS, function: "python_ints", signature: "int32[:, ::1], readonly int32[::1], readonly int32[::1]", free: &free, program: None };
+        let ratio = Source {
+            file_name: "ratio.py",
+            text: RATIO,
+            function: "ratio",
+            signature: "float32[::1], readonly float32[::1], readonly float32[::1]",
+            free: &free,
+            program: None,
+        };
+        let ints = Source {
+            file_name: "kernels.py",
+            text: KERNELS,
+            function: "python_ints",
+            signature: "int32[:, ::1], readonly int32[::1], readonly int32[::1]",
+            free: &free,
+            program: None,
+        };
         let base = CompileOptions::default;
         let cuda = Target::Cuda("sm_90".into());
         let variants = [
@@ -570,7 +635,10 @@ fn a_kept_pass_manager_compiles_as_a_fresh_one() {
             (&ints, &cuda, "ptx", base()),
             (&ints, &Target::Host, "llvm", base()),
         ];
-        variants.iter().map(|(src, target, stage, o)| compile_stage(src, target, stage, o).unwrap_or_else(|e| panic!("{e}"))).collect()
+        variants
+            .iter()
+            .map(|(src, target, stage, o)| compile_stage(src, target, stage, o).unwrap_or_else(|e| panic!("{e}")))
+            .collect()
     }
     let first = all();
     assert!(first[0].contains("div.rn.f32"), "{}", first[0]);

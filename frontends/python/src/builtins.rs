@@ -14,19 +14,78 @@ use pydev_dialect::{
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-pub const ATOMIC_METHODS: &[&str] =
-    &["add", "sub", "and_", "or_", "xor", "max", "min", "nanmax", "nanmin", "exch", "cas", "load", "store", "wait", "notify_one", "notify_all"];
+pub const ATOMIC_METHODS: &[&str] = &[
+    "add",
+    "sub",
+    "and_",
+    "or_",
+    "xor",
+    "max",
+    "min",
+    "nanmax",
+    "nanmin",
+    "exch",
+    "cas",
+    "load",
+    "store",
+    "wait",
+    "notify_one",
+    "notify_all",
+];
 
 const MEMORY_ORDERS: &[&str] = &["relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"];
 const SCOPES: &[&str] = &["system", "device", "block", "thread"];
 
 /// Names of cuda.device that are values or callables in device code.
 const DEVICE_NAMES: &[&str] = &[
-    "thread_idx", "block_idx", "block_dim", "grid_dim", "tid", "grid_size", "warp_size", "lane_id", "local_array", "shared_array",
-    "dynamic_shared_array", "atomic_ref", "threadfence", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
-    "activemask", "lanemask_lt", "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync",
-    "shfl_down_sync", "shfl_xor_sync", "match_any_sync", "match_all_sync", "popc", "brev", "clz", "ffs", "cbrt", "fma", "target",
-    "is_exactly", "provides", "machine_representation", "WarpMask", "align", "ConstExpr", "Atomic", "kernel", "func", "struct", "launch",
+    "thread_idx",
+    "block_idx",
+    "block_dim",
+    "grid_dim",
+    "tid",
+    "grid_size",
+    "warp_size",
+    "lane_id",
+    "local_array",
+    "shared_array",
+    "dynamic_shared_array",
+    "atomic_ref",
+    "threadfence",
+    "syncthreads",
+    "syncthreads_count",
+    "syncthreads_and",
+    "syncthreads_or",
+    "activemask",
+    "lanemask_lt",
+    "syncwarp",
+    "all_sync",
+    "any_sync",
+    "eq_sync",
+    "ballot_sync",
+    "shfl_sync",
+    "shfl_up_sync",
+    "shfl_down_sync",
+    "shfl_xor_sync",
+    "match_any_sync",
+    "match_all_sync",
+    "popc",
+    "brev",
+    "clz",
+    "ffs",
+    "cbrt",
+    "fma",
+    "target",
+    "is_exactly",
+    "provides",
+    "machine_representation",
+    "WarpMask",
+    "align",
+    "ConstExpr",
+    "Atomic",
+    "kernel",
+    "func",
+    "struct",
+    "launch",
 ];
 
 impl Lowerer<'_, '_, '_> {
@@ -40,7 +99,11 @@ impl Lowerer<'_, '_, '_> {
         if let Some(sm) = attr.strip_prefix("sm").and_then(|s| s.parse::<u32>().ok()) {
             if !pydev_sm(sm) {
                 let known = pydev_dialect::SM_ARCHS.iter().map(|a| format!("sm{a}")).collect::<Vec<_>>().join(", ");
-                return self.err_help(range, format!("cuda.device has no architecture 'sm{sm}'"), format!("the SM selectors are {known}"));
+                return self.err_help(
+                    range,
+                    format!("cuda.device has no architecture 'sm{sm}'"),
+                    format!("the SM selectors are {known}"),
+                );
             }
             return Ok(Item::Sm(sm));
         }
@@ -57,7 +120,13 @@ impl Lowerer<'_, '_, '_> {
             a if DEVICE_NAMES.contains(&a) => Item::Device(a.to_owned()),
             // Exposition-only entities describe others and are not part of
             // the interface (spec: General Requirements).
-            "Dim3Like" => return self.err_help(range, "'Dim3Like' is exposition only in the spec: cuda.device has no such entity", "grid and block take an int or a tuple of 1 to 3 ints; thread_idx and friends are device.Dim3"),
+            "Dim3Like" => {
+                return self.err_help(
+                    range,
+                    "'Dim3Like' is exposition only in the spec: cuda.device has no such entity",
+                    "grid and block take an int or a tuple of 1 to 3 ints; thread_idx and friends are device.Dim3",
+                )
+            }
             a => return self.err(range, format!("cuda.device has no '{a}'")),
         })
     }
@@ -82,9 +151,17 @@ impl Lowerer<'_, '_, '_> {
             Item::StructClass(def) => Ok(Item::Dtype(Ty::Struct(def))),
             Item::Str(s) => match numpy_dtype(&s).or_else(|| numpy_typestr(&s)) {
                 Some(t) => Ok(Item::Dtype(t)),
-                None => self.err_help(arg.range(), format!("'{s}' is not a dtype device code supports"), "e.g. np.dtype('float32') or np.dtype(np.int8)"),
+                None => self.err_help(
+                    arg.range(),
+                    format!("'{s}' is not a dtype device code supports"),
+                    "e.g. np.dtype('float32') or np.dtype(np.int8)",
+                ),
             },
-            other => self.err_help(arg.range(), format!("numpy.dtype() needs a dtype or its name, got {}", describe(&other)), "e.g. np.dtype(np.int8)"),
+            other => self.err_help(
+                arg.range(),
+                format!("numpy.dtype() needs a dtype or its name, got {}", describe(&other)),
+                "e.g. np.dtype(np.int8)",
+            ),
         }
     }
 
@@ -92,7 +169,9 @@ impl Lowerer<'_, '_, '_> {
     /// Positioning, `Dim3` is a subclass of `uint32x3`); other items as they are.
     pub fn dim3_as_vector(&mut self, item: Item, range: TextRange) -> R<Item> {
         match item {
-            Item::Device(n) if matches!(n.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => Ok(Item::Val(self.dim3_value(&n, range)?)),
+            Item::Device(n) if matches!(n.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => {
+                Ok(Item::Val(self.dim3_value(&n, range)?))
+            }
             other => Ok(other),
         }
     }
@@ -140,7 +219,9 @@ impl Lowerer<'_, '_, '_> {
                 let t = read("gpu.thread_id");
                 let bi = read("gpu.block_id");
                 let bd = read("gpu.block_dim");
-                let m = self.b.op1(&format!("arith.muli {}, {} overflow<nsw, nuw> : i32", v(bi.id), v(bd.id)), i32t.clone());
+                let m = self
+                    .b
+                    .op1(&format!("arith.muli {}, {} overflow<nsw, nuw> : i32", v(bi.id), v(bd.id)), i32t.clone());
                 self.b.op1(&format!("arith.addi {}, {} overflow<nsw, nuw> : i32", v(m.id), v(t.id)), i32t.clone())
             };
             out.push(Item::Val(self.b.op1(&generic::cast(&Typed(r.id, "i32".into()), &INT32.mlir()), INT32)));
@@ -151,8 +232,14 @@ impl Lowerer<'_, '_, '_> {
     fn const_int_arg(&mut self, e: &Expr, what: &str) -> R<i128> {
         match self.expr(e)? {
             Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) => Ok(i),
-            Item::Val(Val { konst: Some(_), ty, .. }) => self.err(e.range(), format!("{what} must be an integer, got {ty}")),
-            _ => self.err_help(e.range(), format!("{what} must be a constant expression"), "use a literal, or a local or global assigned a constant"),
+            Item::Val(Val { konst: Some(_), ty, .. }) => {
+                self.err(e.range(), format!("{what} must be an integer, got {ty}"))
+            }
+            _ => self.err_help(
+                e.range(),
+                format!("{what} must be a constant expression"),
+                "use a literal, or a local or global assigned a constant",
+            ),
         }
     }
 
@@ -161,7 +248,11 @@ impl Lowerer<'_, '_, '_> {
         match self.expr(e)? {
             Item::Str(s) if allowed.contains(&s.as_str()) => Ok(s),
             Item::Str(s) => self.err_help(e.range(), format!("'{s}' is not a valid {what}"), choices),
-            other => self.err_help(e.range(), format!("the {what} must be a constant string, got {}", describe(&other)), choices),
+            other => self.err_help(
+                e.range(),
+                format!("the {what} must be a constant string, got {}", describe(&other)),
+                choices,
+            ),
         }
     }
 
@@ -169,7 +260,11 @@ impl Lowerer<'_, '_, '_> {
         match self.expr(e)? {
             Item::Dtype(t) => Ok(t),
             Item::StructClass(s) => Ok(Ty::Struct(s)),
-            other => self.err_help(e.range(), format!("{what} must be a type, got {}", describe(&other)), "use a number type such as device.float32 or int, a vector type, or a @device.struct class"),
+            other => self.err_help(
+                e.range(),
+                format!("{what} must be a type, got {}", describe(&other)),
+                "use a number type such as device.float32 or int, a vector type, or a @device.struct class",
+            ),
         }
     }
 
@@ -178,8 +273,16 @@ impl Lowerer<'_, '_, '_> {
     fn predicate(&mut self, e: &Expr, what: &str) -> R<Val> {
         let result = match self.expr(e)? {
             Item::Closure(body) => self.call_closure(&body, e.range())?,
-            Item::Func(f) if self.c.m.funcs.get(&f).is_some_and(|d| d.def.parameters.args.is_empty()) => self.call_user(&f, None, vec![], e.range())?,
-            other => return self.err_help(e.range(), format!("{what}() takes a predicate callable with no arguments, got {}", describe(&other)), "pass e.g. `lambda: x > 0`"),
+            Item::Func(f) if self.c.m.funcs.get(&f).is_some_and(|d| d.def.parameters.args.is_empty()) => {
+                self.call_user(&f, None, vec![], e.range())?
+            }
+            other => {
+                return self.err_help(
+                    e.range(),
+                    format!("{what}() takes a predicate callable with no arguments, got {}", describe(&other)),
+                    "pass e.g. `lambda: x > 0`",
+                )
+            }
         };
         self.truth(result, e.range())
     }
@@ -199,7 +302,11 @@ impl Lowerer<'_, '_, '_> {
                 let m32 = self.convert(&m, &INT32, e.range())?;
                 self.convert(&m32, &Ty::WarpMask, e.range())
             }
-            t => self.err_help(e.range(), format!("the mask of {what}() must be a WarpMask or an int32, got {t}"), "e.g. device.activemask(), or -1 for the whole warp"),
+            t => self.err_help(
+                e.range(),
+                format!("the mask of {what}() must be a WarpMask or an int32, got {t}"),
+                "e.g. device.activemask(), or -1 for the whole warp",
+            ),
         }
     }
 
@@ -210,7 +317,11 @@ impl Lowerer<'_, '_, '_> {
         let i = self.index_value(i, e.range())?;
         if let Some(Const::Int(k)) = i.konst {
             if !(0..32).contains(&k) {
-                return self.err_help(e.range(), format!("lane {k} is outside the warp mask (0 to 31)"), "a WarpMask has one bit per lane of the warp");
+                return self.err_help(
+                    e.range(),
+                    format!("lane {k} is outside the warp mask (0 to 31)"),
+                    "a WarpMask has one bit per lane of the warp",
+                );
             }
         }
         Ok(i)
@@ -219,14 +330,23 @@ impl Lowerer<'_, '_, '_> {
     /// The arguments of a call bound to the spec's parameter names
     /// (positional, then keywords); `None` where an optional one is absent.
     /// Unknown, repeated, missing and extra arguments are errors.
-    fn bind<'e>(&mut self, c: &'e ast::ExprCall, what: &str, params: &[&str], required: usize) -> R<Vec<Option<&'e Expr>>> {
+    fn bind<'e>(
+        &mut self,
+        c: &'e ast::ExprCall,
+        what: &str,
+        params: &[&str],
+        required: usize,
+    ) -> R<Vec<Option<&'e Expr>>> {
         let args = &c.arguments.args;
         if let Some(s) = args.iter().find(|a| matches!(a, Expr::Starred(_))) {
             return self.err(s.range(), "*args unpacking is not supported in device code");
         }
         if args.len() > params.len() {
             let n = params.len();
-            return self.err(c.range(), format!("{what}() takes {n} argument{}, {} given", if n == 1 { "" } else { "s" }, args.len()));
+            return self.err(
+                c.range(),
+                format!("{what}() takes {n} argument{}, {} given", if n == 1 { "" } else { "s" }, args.len()),
+            );
         }
         let mut out: Vec<Option<&Expr>> = (0..params.len()).map(|i| args.get(i)).collect();
         for k in &c.arguments.keywords {
@@ -237,7 +357,10 @@ impl Lowerer<'_, '_, '_> {
                 let help = if params.is_empty() {
                     format!("{what}() takes no arguments")
                 } else {
-                    format!("the parameters of {what}() are {}", params.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "the parameters of {what}() are {}",
+                        params.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ")
+                    )
                 };
                 return self.err_help(k.range(), format!("{what}() has no keyword argument '{name}'"), help);
             };
@@ -253,7 +376,12 @@ impl Lowerer<'_, '_, '_> {
     }
 
     /// [`Self::bind`] for calls whose parameters are all required.
-    fn bind_all<'e, const N: usize>(&mut self, c: &'e ast::ExprCall, what: &str, params: [&str; N]) -> R<[&'e Expr; N]> {
+    fn bind_all<'e, const N: usize>(
+        &mut self,
+        c: &'e ast::ExprCall,
+        what: &str,
+        params: [&str; N],
+    ) -> R<[&'e Expr; N]> {
         let bound = self.bind(c, what, &params, N)?;
         Ok(std::array::from_fn(|i| bound[i].expect("required argument")))
     }
@@ -266,7 +394,11 @@ impl Lowerer<'_, '_, '_> {
                 let [n] = self.bind_all(c, what, ["ndims"])?;
                 let n = self.const_int_arg(n, &format!("the ndims of {what}()"))?;
                 if !(1..=3).contains(&n) {
-                    return self.err_help(r, format!("{what}({n}): ndims must be 1, 2 or 3"), "the grid has three dimensions, x, y and z");
+                    return self.err_help(
+                        r,
+                        format!("{what}({n}): ndims must be 1, 2 or 3"),
+                        "the grid has three dimensions, x, y and z",
+                    );
                 }
                 self.at(r);
                 let mut items = self.position(name == "grid_size", n as u32);
@@ -294,7 +426,13 @@ impl Lowerer<'_, '_, '_> {
                 let memory = self.order_arg(memory)?;
                 let scope = self.scope_arg(scope)?;
                 self.at(r);
-                self.b.op(&[], &generic::threadfence(MemoryOrder::parse(&memory).expect("checked by order_arg"), Scope::parse(&scope).expect("checked by scope_arg")));
+                self.b.op(
+                    &[],
+                    &generic::threadfence(
+                        MemoryOrder::parse(&memory).expect("checked by order_arg"),
+                        Scope::parse(&scope).expect("checked by scope_arg"),
+                    ),
+                );
                 Ok(Item::NoneV)
             }
             "activemask" | "lanemask_lt" => {
@@ -330,17 +468,42 @@ impl Lowerer<'_, '_, '_> {
                 let m = self.mask_arg(m, what)?;
                 let value_range = x.range();
                 let x = self.value(x)?;
-                if x.ty.size() > 8 || !matches!(x.ty, Ty::Bool | Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) | Ty::Vector { .. } | Ty::Struct(_) | Ty::Tuple(_) | Ty::WarpMask) {
-                    return self.err_help(value_range, format!("{what}() moves values of at most 8 bytes, got {} ({} bytes)", x.ty, x.ty.size()), "shuffle the parts of a larger value one by one");
+                if x.ty.size() > 8
+                    || !matches!(
+                        x.ty,
+                        Ty::Bool
+                            | Ty::Int { .. }
+                            | Ty::Float(_)
+                            | Ty::Complex(_)
+                            | Ty::Vector { .. }
+                            | Ty::Struct(_)
+                            | Ty::Tuple(_)
+                            | Ty::WarpMask
+                    )
+                {
+                    return self.err_help(
+                        value_range,
+                        format!("{what}() moves values of at most 8 bytes, got {} ({} bytes)", x.ty, x.ty.size()),
+                        "shuffle the parts of a larger value one by one",
+                    );
                 }
                 let lane_item = self.expr(lane)?;
                 let lane_v = match lane_item {
                     Item::Val(l) if l.ty.is_integer() || l.ty == Ty::WarpMask => l,
-                    other => return self.err(lane.range(), format!("the {lane_name} of {what}() must be an int32, got {}", describe(&other))),
+                    other => {
+                        return self.err(
+                            lane.range(),
+                            format!("the {lane_name} of {what}() must be an int32, got {}", describe(&other)),
+                        )
+                    }
                 };
                 if let Some(Const::Int(k)) = lane_v.konst {
                     if !(0..32).contains(&k) {
-                        return self.err_help(lane.range(), format!("{lane_name} {k} of {what}() is outside the warp (0 to 31)"), "lanes of a warp are numbered 0 to 31");
+                        return self.err_help(
+                            lane.range(),
+                            format!("{lane_name} {k} of {what}() is outside the warp (0 to 31)"),
+                            "lanes of a warp are numbered 0 to 31",
+                        );
                     }
                 }
                 let kind = match name {
@@ -359,7 +522,11 @@ impl Lowerer<'_, '_, '_> {
                 let value = x.expect("required");
                 let x = self.value(value)?;
                 if !matches!(&x.ty, Ty::Int { bits: 32 | 64, .. } | Ty::Float(FloatKind::F32 | FloatKind::F64)) {
-                    return self.err_help(value.range(), format!("{what}() compares 32- or 64-bit numbers, got {}", x.ty), "convert the value, e.g. device.int32(...)");
+                    return self.err_help(
+                        value.range(),
+                        format!("{what}() compares 32- or 64-bit numbers, got {}", x.ty),
+                        "convert the value, e.g. device.int32(...)",
+                    );
                 }
                 if let Some(flag) = flag {
                     let f = self.value(flag)?;
@@ -390,7 +557,13 @@ impl Lowerer<'_, '_, '_> {
             "dynamic_shared_array" => {
                 self.bind_all(c, what, [])?;
                 self.at(r);
-                let ty = Ty::Array { dtype: Box::new(Ty::Int { bits: 8, signed: false }), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Shared };
+                let ty = Ty::Array {
+                    dtype: Box::new(Ty::Int { bits: 8, signed: false }),
+                    ndim: 1,
+                    layout: ArrayLayout::C,
+                    readonly: false,
+                    space: Space::Shared,
+                };
                 Ok(Item::Val(self.b.op1(&generic::dynamic_shared_array(&ty.mlir()), ty)))
             }
             "atomic_ref" => {
@@ -400,10 +573,17 @@ impl Lowerer<'_, '_, '_> {
                     return self.err(a_e.range(), format!("{what}() needs an array, got {}", a.ty));
                 };
                 if readonly {
-                    return self.err_help(a_e.range(), format!("{what}() of a read-only array"), "atomics may write; pass a writable array");
+                    return self.err_help(
+                        a_e.range(),
+                        format!("{what}() of a read-only array"),
+                        "atomics may write; pass a writable array",
+                    );
                 }
                 if dtype.size() > 16 {
-                    return self.err(a_e.range(), format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                    return self.err(
+                        a_e.range(),
+                        format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()),
+                    );
                 }
                 let idx_item = self.expr(i)?;
                 let items = match idx_item {
@@ -412,7 +592,11 @@ impl Lowerer<'_, '_, '_> {
                     other => vec![other],
                 };
                 if items.len() != ndim as usize {
-                    return self.err_help(i.range(), format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()), "index an n-d array with a tuple, e.g. atomic_ref(a, (i, j))");
+                    return self.err_help(
+                        i.range(),
+                        format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()),
+                        "index an n-d array with a tuple, e.g. atomic_ref(a, (i, j))",
+                    );
                 }
                 let mut idx = Vec::new();
                 for (d, it) in items.into_iter().enumerate() {
@@ -429,16 +613,32 @@ impl Lowerer<'_, '_, '_> {
                 let [x] = self.bind_all(c, what, ["x"])?;
                 let x_range = x.range();
                 let x = self.value(x)?;
-                let Ty::Int { bits, .. } = x.ty else { return self.err_help(x_range, format!("{what}() needs an integer, got {}", x.ty), "convert it, e.g. device.int32(x)") };
+                let Ty::Int { bits, .. } = x.ty else {
+                    return self.err_help(
+                        x_range,
+                        format!("{what}() needs an integer, got {}", x.ty),
+                        "convert it, e.g. device.int32(x)",
+                    );
+                };
                 self.at(r);
-                let raw_ty = Ty::Raw(if bits == 64 { "i64" } else if bits == 32 { "i32" } else if bits == 16 { "i16" } else { "i8" });
+                let raw_ty = Ty::Raw(if bits == 64 {
+                    "i64"
+                } else if bits == 32 {
+                    "i32"
+                } else if bits == 16 {
+                    "i16"
+                } else {
+                    "i8"
+                });
                 let raw = self.b.op1(&generic::cast(&x, &raw_ty.mlir()), raw_ty.clone());
                 let it = format!("i{bits}");
                 let res = match name {
                     "popc" => self.b.op1(&format!("math.ctpop {} : {it}", v(raw.id)), raw_ty.clone()),
                     "clz" => self.b.op1(&format!("math.ctlz {} : {it}", v(raw.id)), raw_ty.clone()),
                     "brev" => {
-                        let b = self.b.op1(&format!("llvm.intr.bitreverse({}) : ({it}) -> {it}", v(raw.id)), raw_ty.clone());
+                        let b = self
+                            .b
+                            .op1(&format!("llvm.intr.bitreverse({}) : ({it}) -> {it}", v(raw.id)), raw_ty.clone());
                         return Ok(Item::Val(self.b.op1(&generic::cast(&b, &x.ty.mlir()), x.ty.clone())));
                     }
                     _ => {
@@ -447,8 +647,12 @@ impl Lowerer<'_, '_, '_> {
                         let one = self.b.op1(&format!("arith.constant 1 : {it}"), raw_ty.clone());
                         let zero = self.b.op1(&format!("arith.constant 0 : {it}"), raw_ty.clone());
                         let p1 = self.b.op1(&format!("arith.addi {}, {} : {it}", v(tz.id), v(one.id)), raw_ty.clone());
-                        let is0 = self.b.op1(&format!("arith.cmpi eq, {}, {} : {it}", v(raw.id), v(zero.id)), Ty::Raw("i1"));
-                        self.b.op1(&format!("arith.select {}, {}, {} : {it}", v(is0.id), v(zero.id), v(p1.id)), raw_ty.clone())
+                        let is0 =
+                            self.b.op1(&format!("arith.cmpi eq, {}, {} : {it}", v(raw.id), v(zero.id)), Ty::Raw("i1"));
+                        self.b.op1(
+                            &format!("arith.select {}, {}, {} : {it}", v(is0.id), v(zero.id), v(p1.id)),
+                            raw_ty.clone(),
+                        )
                     }
                 };
                 let res32 = match bits {
@@ -463,7 +667,11 @@ impl Lowerer<'_, '_, '_> {
                 let x_range = x.range();
                 let x = self.value(x)?;
                 if !x.ty.is_float() {
-                    return self.err_help(x_range, format!("{what}() needs a floating-point number, got {}", x.ty), "convert it, e.g. device.float32(x)");
+                    return self.err_help(
+                        x_range,
+                        format!("{what}() needs a floating-point number, got {}", x.ty),
+                        "convert it, e.g. device.float32(x)",
+                    );
                 }
                 self.at(r);
                 Ok(Item::Val(self.b.op1(&format!("math.cbrt {} : {}", v(x.id), x.ty.mlir()), x.ty.clone())))
@@ -474,7 +682,11 @@ impl Lowerer<'_, '_, '_> {
                 for e in exprs {
                     let x = self.value(e)?;
                     if !x.ty.is_float() {
-                        return self.err_help(e.range(), format!("{what}() needs floating-point numbers, got {}", x.ty), "convert it, e.g. device.float32(x), or write a float literal such as 2.0");
+                        return self.err_help(
+                            e.range(),
+                            format!("{what}() needs floating-point numbers, got {}", x.ty),
+                            "convert it, e.g. device.float32(x), or write a float literal such as 2.0",
+                        );
                     }
                     args.push(x);
                 }
@@ -486,14 +698,21 @@ impl Lowerer<'_, '_, '_> {
                 }
                 let conv = args.iter().map(|x| self.convert(x, &ty, r)).collect::<R<Vec<_>>>()?;
                 self.at(r);
-                Ok(Item::Val(self.b.op1(&format!("math.fma {}, {}, {} : {}", v(conv[0].id), v(conv[1].id), v(conv[2].id), ty.mlir()), ty)))
+                Ok(Item::Val(self.b.op1(
+                    &format!("math.fma {}, {}, {} : {}", v(conv[0].id), v(conv[1].id), v(conv[2].id), ty.mlir()),
+                    ty,
+                )))
             }
             "target" => {
                 let [d] = self.bind_all(c, what, ["desc"])?;
                 let t = match self.expr(d)? {
                     Item::Target(t) => t,
                     other => {
-                        return self.err_help(d.range(), format!("{what}() takes a constant target description, got {}", describe(&other)), "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))")
+                        return self.err_help(
+                            d.range(),
+                            format!("{what}() takes a constant target description, got {}", describe(&other)),
+                            "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))",
+                        )
                     }
                 };
                 self.at(r);
@@ -505,8 +724,13 @@ impl Lowerer<'_, '_, '_> {
             }
             "is_exactly" | "provides" => {
                 let [s] = self.bind_all(c, what, ["sm"])?;
-                let Item::Sm(sm) = self.expr(s)? else { return self.err_help(s.range(), format!("{what}() takes an SM selector"), "e.g. device.sm80") };
-                Ok(Item::Target(Target::leaf(if name == "provides" { TargetKind::Provides } else { TargetKind::IsExactly }, sm)))
+                let Item::Sm(sm) = self.expr(s)? else {
+                    return self.err_help(s.range(), format!("{what}() takes an SM selector"), "e.g. device.sm80");
+                };
+                Ok(Item::Target(Target::leaf(
+                    if name == "provides" { TargetKind::Provides } else { TargetKind::IsExactly },
+                    sm,
+                )))
             }
             "machine_representation" => {
                 self.bind_all(c, what, [])?;
@@ -518,35 +742,62 @@ impl Lowerer<'_, '_, '_> {
                 let n_range = n.range();
                 let n = self.const_int_arg(n, "the alignment")?;
                 if n <= 0 || (n & (n - 1)) != 0 {
-                    return self.err_help(n_range, format!("the alignment of {what}() must be a power of two, got {n}"), "e.g. device.align(device.float32, 16)");
+                    return self.err_help(
+                        n_range,
+                        format!("the alignment of {what}() must be a power of two, got {n}"),
+                        "e.g. device.align(device.float32, 16)",
+                    );
                 }
                 Ok(Item::Dtype(Ty::aligned(t, n as u64)))
             }
-            "kernel" | "func" | "struct" => self.err_help(r, format!("@device.{name} is a decorator, not a function of device code"), "apply it to a definition at module level"),
-            "launch" => self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code"),
+            "kernel" | "func" | "struct" => self.err_help(
+                r,
+                format!("@device.{name} is a decorator, not a function of device code"),
+                "apply it to a definition at module level",
+            ),
+            "launch" => {
+                self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code")
+            }
             // Atomic(t) => local_array((1,), t) holding a zero, and an atomic_ref to its element.
             "Atomic" => {
                 let [dtype_e, align_e] = self.bind(c, what, &["dtype", "align"], 1)?[..] else { unreachable!() };
                 let dtype_e = dtype_e.expect("required");
                 let dtype = self.dtype_arg(dtype_e, &format!("the dtype of {what}()"))?;
                 if dtype.size() > 16 {
-                    return self.err(dtype_e.range(), format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()));
+                    return self.err(
+                        dtype_e.range(),
+                        format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()),
+                    );
                 }
                 if !dtype.is_number() {
-                    return self.err_help(dtype_e.range(), format!("the dtype of {what}() must be a number type, got {dtype}"), "e.g. device.Atomic(device.int32)");
+                    return self.err_help(
+                        dtype_e.range(),
+                        format!("the dtype of {what}() must be a number type, got {dtype}"),
+                        "e.g. device.Atomic(device.int32)",
+                    );
                 }
                 let align = match align_e {
                     Some(e) => {
                         let a = self.const_int_arg(e, "the align of an Atomic")?;
                         if a <= 0 || (a & (a - 1)) != 0 || a > i128::from(u32::MAX) {
-                            return self.err_help(e.range(), format!("the align of {what}() must be a power of two, got {a}"), "e.g. align=16");
+                            return self.err_help(
+                                e.range(),
+                                format!("the align of {what}() must be a power of two, got {a}"),
+                                "e.g. align=16",
+                            );
                         }
                         a as i64
                     }
                     None => 0,
                 };
                 self.at(r);
-                let cell = Ty::Array { dtype: Box::new(dtype.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
+                let cell = Ty::Array {
+                    dtype: Box::new(dtype.clone()),
+                    ndim: 1,
+                    layout: ArrayLayout::C,
+                    readonly: false,
+                    space: Space::Local,
+                };
                 let a = self.b.op1(&generic::local_array(&[1], "C", align, &cell.mlir()), cell.clone());
                 let zero = self.typed_const(&Const::Int(0), &crate::types::INT64);
                 let init = self.typed_const(&Const::Int(0), &dtype);
@@ -577,7 +828,10 @@ impl Lowerer<'_, '_, '_> {
 
     fn static_array(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
         let what = &format!("device.{name}");
-        let [shape_e, dtype_e, order_e, align_e] = self.bind(c, what, &["shape", "dtype", "order", "align"], 2)?[..] else { unreachable!() };
+        let [shape_e, dtype_e, order_e, align_e] = self.bind(c, what, &["shape", "dtype", "order", "align"], 2)?[..]
+        else {
+            unreachable!()
+        };
         let (shape_e, dtype_e) = (shape_e.expect("required"), dtype_e.expect("required"));
         let shape_item = self.expr(shape_e)?;
         let dims = match shape_item {
@@ -585,19 +839,37 @@ impl Lowerer<'_, '_, '_> {
             other => vec![other],
         };
         if dims.is_empty() {
-            return self.err_help(shape_e.range(), format!("the shape of {what}() is empty"), "give at least one extent, e.g. (32,)");
+            return self.err_help(
+                shape_e.range(),
+                format!("the shape of {what}() is empty"),
+                "give at least one extent, e.g. (32,)",
+            );
         }
         let mut shape = Vec::new();
         for d in dims {
             match d {
                 Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) if i > 0 => shape.push(i),
                 Item::Val(Val { konst: Some(Const::Int(i)), ty: Ty::Int { .. }, .. }) => {
-                    return self.err_help(shape_e.range(), format!("the extents of {what}() must be positive, got {i}"), "an array has at least one element per dimension")
+                    return self.err_help(
+                        shape_e.range(),
+                        format!("the extents of {what}() must be positive, got {i}"),
+                        "an array has at least one element per dimension",
+                    )
                 }
                 Item::Val(Val { konst: Some(_), ty, .. }) => {
-                    return self.err_help(shape_e.range(), format!("the shape of {what}() must be an integer or a tuple of integers, got {ty}"), "write the extents as integers, e.g. (32, 32)")
+                    return self.err_help(
+                        shape_e.range(),
+                        format!("the shape of {what}() must be an integer or a tuple of integers, got {ty}"),
+                        "write the extents as integers, e.g. (32, 32)",
+                    )
                 }
-                _ => return self.err_help(shape_e.range(), format!("the shape of {what}() must be a constant expression"), "use literals, or locals or globals assigned constants"),
+                _ => {
+                    return self.err_help(
+                        shape_e.range(),
+                        format!("the shape of {what}() must be a constant expression"),
+                        "use literals, or locals or globals assigned constants",
+                    )
+                }
             }
         }
         let dtype = self.dtype_arg(dtype_e, &format!("the dtype of {what}()"))?;
@@ -609,7 +881,11 @@ impl Lowerer<'_, '_, '_> {
             Some(e) => {
                 let a = self.const_int_arg(e, "the align of an array")?;
                 if a < 0 || (a != 0 && (a & (a - 1)) != 0) || a > i128::from(u32::MAX) {
-                    return self.err_help(e.range(), format!("the align of {what}() must be a power of two, got {a}"), "e.g. align=16");
+                    return self.err_help(
+                        e.range(),
+                        format!("the align of {what}() must be a power of two, got {a}"),
+                        "e.g. align=16",
+                    );
                 }
                 a
             }
@@ -658,14 +934,24 @@ impl Lowerer<'_, '_, '_> {
                 "load" | "store" => "a type of at most 16 bytes",
                 _ => "uint32, int32, uint64, int64, float32 or float64",
             };
-            return self.err_help(range, format!("{what}() is not defined for {dtype}"), format!("{method}() needs {need}; use an array of such a type"));
+            return self.err_help(
+                range,
+                format!("{what}() is not defined for {dtype}"),
+                format!("{method}() needs {need}; use an array of such a type"),
+            );
         }
         let mut vals = Vec::new();
         for e in bound[..values.len()].iter().map(|e| e.expect("required")) {
             let x = self.value(e)?;
             // Python scalars and values that convert to the atomic's type without loss.
-            let lossless = x.ty.is_number() && dtype.is_number() && crate::types::promote(&x.ty, x.weak, &dtype, false).is_ok_and(|t| t == *dtype);
-            vals.push(if lossless { self.convert(&x, &dtype, e.range())? } else { self.coerce(&x, &dtype, e.range(), &format!("the value of {what}()"))? });
+            let lossless = x.ty.is_number()
+                && dtype.is_number()
+                && crate::types::promote(&x.ty, x.weak, &dtype, false).is_ok_and(|t| t == *dtype);
+            vals.push(if lossless {
+                self.convert(&x, &dtype, e.range())?
+            } else {
+                self.coerce(&x, &dtype, e.range(), &format!("the value of {what}()"))?
+            });
         }
         let memory_e = bound[values.len()];
         let memory = self.order_arg(memory_e)?;
@@ -676,8 +962,16 @@ impl Lowerer<'_, '_, '_> {
             _ => false,
         };
         if bad_order {
-            let ok = if method == "store" { "'relaxed', 'release' or 'seq_cst'" } else { "'relaxed', 'consume', 'acquire' or 'seq_cst'" };
-            return self.err_help(memory_e.map_or(range, Ranged::range), format!("memory order '{memory}' is not valid for {what}()"), format!("a {method} takes {ok}"));
+            let ok = if method == "store" {
+                "'relaxed', 'release' or 'seq_cst'"
+            } else {
+                "'relaxed', 'consume', 'acquire' or 'seq_cst'"
+            };
+            return self.err_help(
+                memory_e.map_or(range, Ranged::range),
+                format!("memory order '{memory}' is not valid for {what}()"),
+                format!("a {method} takes {ok}"),
+            );
         }
         let memory = MemoryOrder::parse(&memory).expect("checked by order_arg");
         let scope = Scope::parse(&scope).expect("checked by scope_arg");
@@ -693,7 +987,9 @@ impl Lowerer<'_, '_, '_> {
                 self.b.op(&[], &generic::atomic_wait(&r, &vals[0], memory, scope));
                 Item::NoneV
             }
-            "cas" => Item::Val(self.b.op1(&generic::atomic_cas(&r, &vals[0], &vals[1], memory, scope, &dt), (*dtype).clone())),
+            "cas" => Item::Val(
+                self.b.op1(&generic::atomic_cas(&r, &vals[0], &vals[1], memory, scope, &dt), (*dtype).clone()),
+            ),
             _ => {
                 let kind = AtomicRMWKind::parse(method.trim_end_matches('_')).expect("one of ATOMIC_METHODS");
                 Item::Val(self.b.op1(&generic::atomic_rmw(kind, &r, &vals[0], memory, scope, &dt), (*dtype).clone()))
@@ -702,7 +998,10 @@ impl Lowerer<'_, '_, '_> {
     }
 
     pub fn math_call(&mut self, f: &str, c: &ast::ExprCall) -> R<Item> {
-        let unary = ["sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs"];
+        let unary = [
+            "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
+            "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs",
+        ];
         let binary = ["pow", "atan2", "copysign", "fmod"];
         let args = self.positional_values(c)?;
         let r = c.range();
@@ -719,7 +1018,13 @@ impl Lowerer<'_, '_, '_> {
                 return self.err(r, format!("math.{f}() needs real numbers, got {}", a.ty));
             }
             if a.ty.is_float() && !a.weak {
-                ty = crate::types::promote(&ty, !args.iter().take_while(|b| !std::ptr::eq(*b, a)).any(|b| b.ty.is_float() && !b.weak), &a.ty, false).map_err(|e| self.c.error(r, e))?;
+                ty = crate::types::promote(
+                    &ty,
+                    !args.iter().take_while(|b| !std::ptr::eq(*b, a)).any(|b| b.ty.is_float() && !b.weak),
+                    &a.ty,
+                    false,
+                )
+                .map_err(|e| self.c.error(r, e))?;
             }
         }
         let conv = args.iter().map(|a| self.convert(a, &ty, r)).collect::<R<Vec<_>>>()?;
@@ -735,9 +1040,13 @@ impl Lowerer<'_, '_, '_> {
                 return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {pred}, {x}, {x} : {t}"), Ty::Bool)));
             }
             let abs = self.b.op1(&format!("math.absf {x} : {t}"), ty.clone());
-            let inf = self.b.op1(&format!("arith.constant {} : {t}", crate::lower::float_attr(f64::INFINITY, &ty)), ty.clone());
+            let inf = self
+                .b
+                .op1(&format!("arith.constant {} : {t}", crate::lower::float_attr(f64::INFINITY, &ty)), ty.clone());
             let cmp = if f == "isinf" { "oeq" } else { "olt" };
-            return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {cmp}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool)));
+            return Ok(Item::Val(
+                self.b.op1(&format!("arith.cmpf {cmp}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool),
+            ));
         }
         let op = match f {
             "fabs" => "math.absf",
@@ -758,7 +1067,8 @@ impl Lowerer<'_, '_, '_> {
 /// `np.double`, ...), `None` for names that are no dtype device code has.
 pub fn numpy_dtype(name: &str) -> Option<Ty> {
     let canonical = match name {
-        "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float16" | "float32" | "float64" | "complex64" | "complex128" => name,
+        "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float16" | "float32"
+        | "float64" | "complex64" | "complex128" => name,
         "bool" | "bool_" => "bool",
         "byte" => "int8",
         "ubyte" => "uint8",

@@ -102,7 +102,8 @@ pub fn round_float(x: f64, kind: FloatKind) -> (u64, f64) {
             q /= 2.0;
             ex += 1;
         }
-        let (max_exp, max_man) = if finite_only { ((1 << e) - 1 - bias, (1u64 << m) - 2) } else { ((1 << e) - 2 - bias, (1u64 << m) - 1) };
+        let (max_exp, max_man) =
+            if finite_only { ((1 << e) - 1 - bias, (1u64 << m) - 2) } else { ((1 << e) - 2 - bias, (1u64 << m) - 1) };
         let q_bits = q as u64;
         if q_bits < (1 << m) {
             (q_bits, q * pow2(ex - m)) // subnormal (or zero)

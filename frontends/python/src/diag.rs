@@ -59,7 +59,11 @@ impl Diagnostic {
         let (line, col) = file.line_col(range.start());
         let (end_line, end_col) = file.line_col(range.end());
         let source_line = file.line_text(line).to_owned();
-        let width = if end_line == line { end_col.saturating_sub(col).max(1) } else { source_line.chars().count().saturating_sub(col - 1).max(1) };
+        let width = if end_line == line {
+            end_col.saturating_sub(col).max(1)
+        } else {
+            source_line.chars().count().saturating_sub(col - 1).max(1)
+        };
         Self { file: file.name.clone(), line, col, width, message: message.into(), help: None, source_line }
     }
 

@@ -59,7 +59,11 @@ fn sliced_layout(layout: ArrayLayout, keeps: &[Keep]) -> ArrayLayout {
         ArrayLayout::Strided => false,
     };
     // A view with no dimension left (all indices) has no layout to keep.
-    if keeps_order && keeps.iter().any(|k| *k != Keep::One) { layout } else { ArrayLayout::Strided }
+    if keeps_order && keeps.iter().any(|k| *k != Keep::One) {
+        layout
+    } else {
+        ArrayLayout::Strided
+    }
 }
 
 /// A writer of a binary pydev op: `(lhs, rhs, result type)` to its text.
@@ -99,11 +103,22 @@ impl Lowerer<'_, '_, '_> {
             Expr::NumberLiteral(n) => match &n.value {
                 ast::Number::Int(i) => match i.as_u64() {
                     Some(i) => self.constant(Const::Int(i128::from(i)), n.range()).map(Item::Val),
-                    None => self.err_help(n.range(), format!("integer literal {i} is too large for device code"), "the widest device integers are int64 and uint64"),
+                    None => self.err_help(
+                        n.range(),
+                        format!("integer literal {i} is too large for device code"),
+                        "the widest device integers are int64 and uint64",
+                    ),
                 },
                 ast::Number::Float(f) => self.constant(Const::Float(*f), n.range()).map(Item::Val),
                 ast::Number::Complex { real, imag } => {
-                    let mut c = self.b.op1(&format!("complex.constant [{} : f32, {} : f32] : complex<f32>", crate::lower::float_attr(*real, &FLOAT32), crate::lower::float_attr(*imag, &FLOAT32)), Ty::Complex(32));
+                    let mut c = self.b.op1(
+                        &format!(
+                            "complex.constant [{} : f32, {} : f32] : complex<f32>",
+                            crate::lower::float_attr(*real, &FLOAT32),
+                            crate::lower::float_attr(*imag, &FLOAT32)
+                        ),
+                        Ty::Complex(32),
+                    );
                     c.weak = true;
                     Ok(Item::Val(c))
                 }
@@ -132,8 +147,18 @@ impl Lowerer<'_, '_, '_> {
             Expr::Compare(c) => self.compare(c),
             Expr::If(i) => self.if_expr(i),
             Expr::Lambda(l) => {
-                if l.parameters.as_ref().is_some_and(|p| !p.args.is_empty() || !p.posonlyargs.is_empty() || p.vararg.is_some() || !p.kwonlyargs.is_empty() || p.kwarg.is_some()) {
-                    return self.err_help(l.range(), "lambdas in device code take no parameters", "lambdas are predicates for syncthreads_count, all_sync and friends");
+                if l.parameters.as_ref().is_some_and(|p| {
+                    !p.args.is_empty()
+                        || !p.posonlyargs.is_empty()
+                        || p.vararg.is_some()
+                        || !p.kwonlyargs.is_empty()
+                        || p.kwarg.is_some()
+                }) {
+                    return self.err_help(
+                        l.range(),
+                        "lambdas in device code take no parameters",
+                        "lambdas are predicates for syncthreads_count, all_sync and friends",
+                    );
                 }
                 Ok(Item::Closure(Rc::new(ClosureBody::Lambda((*l.body).clone()))))
             }
@@ -148,17 +173,27 @@ impl Lowerer<'_, '_, '_> {
                 self.at(s.range());
                 self.subscript(base, &s.slice, s.range())
             }
-            Expr::Dict(_) | Expr::DictComp(_) => self.err_help(e.range(), "dicts are not supported in device code", "use a tuple, a struct or an array"),
+            Expr::Dict(_) | Expr::DictComp(_) => {
+                self.err_help(e.range(), "dicts are not supported in device code", "use a tuple, a struct or an array")
+            }
             Expr::Set(_) | Expr::SetComp(_) => self.err(e.range(), "sets are not supported in device code"),
-            Expr::List(_) | Expr::ListComp(_) => self.err_help(e.range(), "lists are not supported in device code", "use a tuple, or device.local_array for a mutable array"),
+            Expr::List(_) | Expr::ListComp(_) => self.err_help(
+                e.range(),
+                "lists are not supported in device code",
+                "use a tuple, or device.local_array for a mutable array",
+            ),
             Expr::Generator(_) => self.err(e.range(), "generator expressions are not supported in device code"),
             Expr::Yield(_) | Expr::YieldFrom(_) => self.err(e.range(), "yield is not supported in device code"),
             Expr::Await(_) => self.err(e.range(), "await is not supported in device code"),
             Expr::Starred(_) => self.err(e.range(), "*args unpacking is not supported in device code"),
             Expr::Named(_) => self.err(e.range(), "assignment expressions (:=) are not supported in device code"),
-            Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => self.err(e.range(), "strings are not values in device code"),
+            Expr::FString(_) | Expr::TString(_) | Expr::BytesLiteral(_) => {
+                self.err(e.range(), "strings are not values in device code")
+            }
             Expr::Slice(_) => self.err(e.range(), "a slice is only valid inside []"),
-            Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => self.err(e.range(), "this expression is not supported in device code"),
+            Expr::EllipsisLiteral(_) | Expr::IpyEscapeCommand(_) => {
+                self.err(e.range(), "this expression is not supported in device code")
+            }
         }
     }
 
@@ -179,8 +214,17 @@ impl Lowerer<'_, '_, '_> {
     /// `l op r` on numbers: a pydev op whose result type is the promoted
     /// type. `operands`: the ranges of the operands' source (None: the
     /// whole expression's), where an error about one points.
-    pub fn binary_at(&mut self, op: Operator, l: Item, r: Item, range: TextRange, operands: Option<(TextRange, TextRange)>) -> R<Item> {
-        let Some(write) = binary_writer(op) else { return self.err(range, "the @ operator is not supported in device code") };
+    pub fn binary_at(
+        &mut self,
+        op: Operator,
+        l: Item,
+        r: Item,
+        range: TextRange,
+        operands: Option<(TextRange, TextRange)>,
+    ) -> R<Item> {
+        let Some(write) = binary_writer(op) else {
+            return self.err(range, "the @ operator is not supported in device code");
+        };
         let sym = op.as_str();
         let l = self.number(l, range, &format!("'{sym}'"))?;
         let r = self.number(r, range, &format!("'{sym}'"))?;
@@ -192,7 +236,11 @@ impl Lowerer<'_, '_, '_> {
         // fit is an error here, rather than wrapping (-8 as uint16 is 65528).
         for (k, (x, y)) in [(&l, &r), (&r, &l)].into_iter().enumerate() {
             if let (true, false, Some(Const::Int(v)), Ty::Int { bits, signed }) = (x.weak, y.weak, &x.konst, &common) {
-                let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                let (lo, hi) = if *signed {
+                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                } else {
+                    (0, (1i128 << bits) - 1)
+                };
                 if y.ty == common && (*v < lo || *v > hi) {
                     let at = operands.map_or(range, |(a, b)| if k == 0 { a } else { b });
                     return self.err_help(
@@ -205,11 +253,17 @@ impl Lowerer<'_, '_, '_> {
         }
         let (l, r) = (self.adopt(l, &common), self.adopt(r, &common));
         let weak = l.weak && r.weak;
-        let zero_divisor = matches!(&r.konst, Some(Const::Int(0) | Const::Bool(false))) || matches!(&r.konst, Some(Const::Float(f)) if *f == 0.0);
+        let zero_divisor = matches!(&r.konst, Some(Const::Int(0) | Const::Bool(false)))
+            || matches!(&r.konst, Some(Const::Float(f)) if *f == 0.0);
         if zero_divisor && matches!(op, Operator::Div | Operator::FloorDiv | Operator::Mod) {
-            return self.err_help(range, format!("'{sym}' by a constant zero"), "Python raises ZeroDivisionError here; device code has no exceptions, so check the divisor");
+            return self.err_help(
+                range,
+                format!("'{sym}' by a constant zero"),
+                "Python raises ZeroDivisionError here; device code has no exceptions, so check the divisor",
+            );
         }
-        let bitwise = matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor | Operator::LShift | Operator::RShift);
+        let bitwise =
+            matches!(op, Operator::BitAnd | Operator::BitOr | Operator::BitXor | Operator::LShift | Operator::RShift);
         if bitwise && !matches!(common, Ty::Int { .. } | Ty::Bool) {
             return self.err(range, format!("'{sym}' needs integers or bools, got {} and {}", l.ty, r.ty));
         }
@@ -236,7 +290,9 @@ impl Lowerer<'_, '_, '_> {
             };
             if let Some(folded) = crate::consts::fold_binary(op, &x, &y) {
                 let fits = match (&folded, &result) {
-                    (Const::Int(i), Ty::Int { bits, signed: true }) => *i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1)),
+                    (Const::Int(i), Ty::Int { bits, signed: true }) => {
+                        *i >= -(1i128 << (bits - 1)) && *i < (1i128 << (bits - 1))
+                    }
                     (Const::Int(i), Ty::Int { bits, signed: false }) => *i >= 0 && *i < (1i128 << bits),
                     (Const::Float(_), Ty::Float(_)) => true,
                     _ => false,
@@ -277,7 +333,9 @@ impl Lowerer<'_, '_, '_> {
 
     fn unary(&mut self, u: &ast::ExprUnaryOp) -> R<Item> {
         // `-2147483648` is an int32 literal although 2147483648 is not.
-        if let (UnaryOp::USub, Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) = (u.op, u.operand.as_ref()) {
+        if let (UnaryOp::USub, Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. })) =
+            (u.op, u.operand.as_ref())
+        {
             if let Some(i) = i.as_u64() {
                 return self.constant(Const::Int(-i128::from(i)), u.range()).map(Item::Val);
             }
@@ -345,7 +403,8 @@ impl Lowerer<'_, '_, '_> {
         };
         let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
         let (l, r) = (&self.adopt(l.clone(), &common), &self.adopt(r.clone(), &common));
-        if (matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_))) && !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
+        if (matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_))) && !matches!(op, CmpOp::Eq | CmpOp::NotEq)
+        {
             return self.err(range, format!("'{}' is not defined for complex numbers", op.as_str()));
         }
         let konst = match (&l.konst, &r.konst) {
@@ -375,10 +434,18 @@ impl Lowerer<'_, '_, '_> {
                 let same = matches!(l, Item::NoneV) && matches!(r, Item::NoneV);
                 return Ok(Item::Val(self.bool_const(if *op == CmpOp::Is { same } else { !same })));
             }
-            return self.err_help(c.range(), format!("'{}' compares with None in device code", op.as_str()), "compare numbers with == and !=");
+            return self.err_help(
+                c.range(),
+                format!("'{}' compares with None in device code", op.as_str()),
+                "compare numbers with == and !=",
+            );
         }
         if let Some(op) = c.ops.iter().find(|op| matches!(op, CmpOp::Is | CmpOp::IsNot | CmpOp::In | CmpOp::NotIn)) {
-            let help = if matches!(op, CmpOp::Is | CmpOp::IsNot) { "compare numbers with == and !=" } else { "compare with each value, e.g. x == a or x == b" };
+            let help = if matches!(op, CmpOp::Is | CmpOp::IsNot) {
+                "compare numbers with == and !="
+            } else {
+                "compare with each value, e.g. x == a or x == b"
+            };
             return self.err_help(c.range(), format!("'{}' is not supported in device code", op.as_str()), help);
         }
         let mut left = self.expr(&c.left)?;
@@ -404,12 +471,20 @@ impl Lowerer<'_, '_, '_> {
             // a number, vector, tuple or struct is never None (Python's
             // answer), known at compile time. NumPy compares arrays
             // element-wise, which needs an array result: not here.
-            if matches!(c.ops[0], CmpOp::Eq | CmpOp::NotEq) && (matches!(left, Item::NoneV) || matches!(r_item, Item::NoneV)) {
+            if matches!(c.ops[0], CmpOp::Eq | CmpOp::NotEq)
+                && (matches!(left, Item::NoneV) || matches!(r_item, Item::NoneV))
+            {
                 let eq = match (&left, &r_item) {
                     (Item::NoneV, Item::NoneV) => true,
-                    (Item::NoneV, Item::Val(x)) | (Item::Val(x), Item::NoneV) if !matches!(x.ty, Ty::Array { .. }) => false,
+                    (Item::NoneV, Item::Val(x)) | (Item::Val(x), Item::NoneV) if !matches!(x.ty, Ty::Array { .. }) => {
+                        false
+                    }
                     (Item::NoneV, other) | (other, Item::NoneV) => {
-                        return self.err_help(c.range(), format!("{} cannot be compared with None in device code", describe(other)), "test for None with 'is None'");
+                        return self.err_help(
+                            c.range(),
+                            format!("{} cannot be compared with None in device code", describe(other)),
+                            "test for None with 'is None'",
+                        );
                     }
                     _ => unreachable!("one side is None"),
                 };
@@ -456,7 +531,11 @@ impl Lowerer<'_, '_, '_> {
     fn compare_dtypes(&mut self, c: &ast::ExprCompare, l: Item, r: Item) -> R<Item> {
         let op = c.ops[0];
         if !matches!(op, CmpOp::Eq | CmpOp::NotEq) {
-            return self.err_help(c.range(), format!("dtypes compare only with == and !=, not '{}'", op.as_str()), "e.g. a.dtype == device.float32");
+            return self.err_help(
+                c.range(),
+                format!("dtypes compare only with == and !=, not '{}'", op.as_str()),
+                "e.g. a.dtype == device.float32",
+            );
         }
         let as_dtype = |item: &Item| match item {
             Item::Str(s) => Ty::from_dtype_name(s).or_else(|| Ty::from_vector_name(s)),
@@ -464,7 +543,11 @@ impl Lowerer<'_, '_, '_> {
         };
         let (Some(a), Some(b)) = (as_dtype(&l), as_dtype(&r)) else {
             let other = if dtype_of(&l).is_some() { &r } else { &l };
-            return self.err_help(c.range(), format!("a dtype cannot be compared with {} in device code", describe(other)), "compare dtypes with dtypes, e.g. a.dtype == device.float32 or x.dtype != np.int8");
+            return self.err_help(
+                c.range(),
+                format!("a dtype cannot be compared with {} in device code", describe(other)),
+                "compare dtypes with dtypes, e.g. a.dtype == device.float32 or x.dtype != np.int8",
+            );
         };
         let eq = a == b;
         Ok(Item::Val(self.bool_const(if op == CmpOp::Eq { eq } else { !eq })))
@@ -480,7 +563,9 @@ impl Lowerer<'_, '_, '_> {
             let val = match item {
                 Item::Val(v) => v,
                 Item::Tuple(_) => self.materialize(&item, e.range())?,
-                other => return self.err(e.range(), format!("'{}' needs values, got {}", b.op.as_str(), describe(&other))),
+                other => {
+                    return self.err(e.range(), format!("'{}' needs values, got {}", b.op.as_str(), describe(&other)))
+                }
             };
             let cur = self.b.cur.ok_or(())?;
             self.b.write(&name, cur, val.clone());
@@ -512,7 +597,8 @@ impl Lowerer<'_, '_, '_> {
         let out = self.b.read(&name).ok_or(())?;
         if self.b.errors.len() > before {
             let e = self.b.errors.pop().expect("error just pushed");
-            return self.err(b.range(), format!("'{}' of {} and {} has no common type", b.op.as_str(), e.first, e.second));
+            return self
+                .err(b.range(), format!("'{}' of {} and {} has no common type", b.op.as_str(), e.first, e.second));
         }
         Ok(Item::Val(out))
     }
@@ -524,7 +610,11 @@ impl Lowerer<'_, '_, '_> {
             return self.expr(if k { &i.body } else { &i.orelse });
         }
         let name = format!(".ifexp{}", i.range().start().to_u32());
-        let (then, otherwise, merge) = (self.b.new_block(BlockKind::Plain), self.b.new_block(BlockKind::Plain), self.b.new_block(BlockKind::Merge));
+        let (then, otherwise, merge) = (
+            self.b.new_block(BlockKind::Plain),
+            self.b.new_block(BlockKind::Plain),
+            self.b.new_block(BlockKind::Merge),
+        );
         self.b.cond_br(cond.id, then, otherwise);
         self.b.seal(then);
         self.b.seal(otherwise);
@@ -541,7 +631,10 @@ impl Lowerer<'_, '_, '_> {
         let out = self.b.read(&name).ok_or(())?;
         if self.b.errors.len() > before {
             let e = self.b.errors.pop().expect("error just pushed");
-            return self.err(i.range(), format!("the branches of this conditional expression are {} and {}", e.first, e.second));
+            return self.err(
+                i.range(),
+                format!("the branches of this conditional expression are {} and {}", e.first, e.second),
+            );
         }
         Ok(Item::Val(out))
     }
@@ -588,13 +681,21 @@ impl Lowerer<'_, '_, '_> {
                         Const::Bool(b) => Some(i128::from(*b)),
                         Const::Float(f) => f.is_finite().then(|| f.trunc() as i128),
                     };
-                    let (lo, hi) = if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
+                    let (lo, hi) = if *signed {
+                        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                    } else {
+                        (0, (1i128 << bits) - 1)
+                    };
                     if !i.is_some_and(|i| (lo..=hi).contains(&i)) {
                         let shown = match k {
                             Const::Float(f) => format!("{f:?}"),
                             other => i.map_or_else(|| format!("{other:?}"), |i| i.to_string()),
                         };
-                        return self.err_help(range, format!("{shown} does not fit in {ty}"), format!("{ty} holds {lo} to {hi}"));
+                        return self.err_help(
+                            range,
+                            format!("{shown} does not fit in {ty}"),
+                            format!("{ty} holds {lo} to {hi}"),
+                        );
                     }
                 }
                 return Ok(self.typed_const(k, ty));
@@ -625,7 +726,9 @@ impl Lowerer<'_, '_, '_> {
     pub fn coerce(&mut self, x: &Val, ty: &Ty, range: TextRange, what: &str) -> R<Val> {
         // A Python scalar adopts a number type of its kind or a higher one
         // (1 for a float32, not 1.5 for an int32).
-        let adopts = |t: &Ty| x.weak && x.ty.is_number() && t.is_number() && promote(&x.ty, true, t, false).is_ok_and(|p| p == *t);
+        let adopts = |t: &Ty| {
+            x.weak && x.ty.is_number() && t.is_number() && promote(&x.ty, true, t, false).is_ok_and(|p| p == *t)
+        };
         if &x.ty == ty || adopts(ty) {
             return self.convert(x, ty, range);
         }
@@ -669,7 +772,11 @@ impl Lowerer<'_, '_, '_> {
             (Some(Const::Int(k)), _) => {
                 let j = if *k < 0 { k + i128::from(lanes) } else { *k };
                 if !(0..i128::from(lanes)).contains(&j) {
-                    return self.err_help(range, format!("index {k} is out of range for a {vec} ({lanes} lanes)"), format!("use an index from 0 to {}", lanes - 1));
+                    return self.err_help(
+                        range,
+                        format!("index {k} is out of range for a {vec} ({lanes} lanes)"),
+                        format!("use an index from 0 to {}", lanes - 1),
+                    );
                 }
                 Ok(self.typed_const(&Const::Int(j), &INT32))
             }
@@ -679,7 +786,9 @@ impl Lowerer<'_, '_, '_> {
                 let t = i.ty.mlir();
                 let neg = self.b.op1(&generic::cmp(CmpPredicate::Lt, &i, &zero, &Ty::Bool.mlir()), Ty::Bool);
                 let wrapped = self.b.op1(&generic::add(&i, &n, &t), i.ty.clone());
-                Ok(self.b.op1(&format!("arith.select {}, {}, {} : {t}", v(neg.id), v(wrapped.id), v(i.id)), i.ty.clone()))
+                Ok(self
+                    .b
+                    .op1(&format!("arith.select {}, {}, {} : {t}", v(neg.id), v(wrapped.id), v(i.id)), i.ty.clone()))
             }
             _ => Ok(i),
         }
@@ -712,7 +821,9 @@ impl Lowerer<'_, '_, '_> {
             Item::Val(x) => self.value_attr(x, attr, range),
             Item::Dtype(t) if attr == "dtype" => Ok(Item::Dtype(t)),
             // NumPy's dtype attributes: its size in bytes and its name.
-            Item::Dtype(t) if attr == "itemsize" => Ok(Item::Val(self.constant(Const::Int(i128::from(t.size())), range)?)),
+            Item::Dtype(t) if attr == "itemsize" => {
+                Ok(Item::Val(self.constant(Const::Int(i128::from(t.size())), range)?))
+            }
             Item::Dtype(t) if attr == "name" => Ok(Item::Str(t.to_string())),
             other => self.err(range, format!("{} has no attribute '{attr}' in device code", describe(&other))),
         }
@@ -723,8 +834,13 @@ impl Lowerer<'_, '_, '_> {
             (Ty::Vector { lanes, .. }, "x" | "y" | "z" | "w") => {
                 let lane = "xyzw".find(attr).expect("lane letter") as u32;
                 if lane >= *lanes {
-                    let all = "xyzw"[..*lanes as usize].chars().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
-                    return self.err_help(range, format!("a {} has no lane '{attr}'", x.ty), format!("its lanes are {all}"));
+                    let all =
+                        "xyzw"[..*lanes as usize].chars().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
+                    return self.err_help(
+                        range,
+                        format!("a {} has no lane '{attr}'", x.ty),
+                        format!("its lanes are {all}"),
+                    );
                 }
                 Ok(Item::Val(self.vector_lane(&x, lane, range)?))
             }
@@ -735,18 +851,32 @@ impl Lowerer<'_, '_, '_> {
                 let value = self.b.op1(&generic::struct_extract(&x, field, &ty.mlir()), ty);
                 Ok(Item::Val(self.unwrap_aligned(value)))
             }
-            (Ty::Struct(def), method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
-            (Ty::StructRef { def, .. }, field) if def.fields.iter().any(|(n, _)| n == field) => self.struct_ref_field(x, field, range),
-            (Ty::StructRef { def, .. }, method) if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) => Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned())),
+            (Ty::Struct(def), method)
+                if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) =>
+            {
+                Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned()))
+            }
+            (Ty::StructRef { def, .. }, field) if def.fields.iter().any(|(n, _)| n == field) => {
+                self.struct_ref_field(x, field, range)
+            }
+            (Ty::StructRef { def, .. }, method)
+                if self.c.m.structs.get(&def.name).is_some_and(|s| s.methods.contains_key(method)) =>
+            {
+                Ok(Item::Method(Box::new(Item::Val(x)), method.to_owned()))
+            }
             (Ty::Array { .. }, _) => self.array_attr(x, attr, range),
             (Ty::AtomicRef { dtype, .. }, "dtype") => Ok(Item::Dtype((**dtype).clone())),
-            (Ty::AtomicRef { .. }, m) if crate::builtins::ATOMIC_METHODS.contains(&m) => Ok(Item::Method(Box::new(Item::Val(x)), m.to_owned())),
+            (Ty::AtomicRef { .. }, m) if crate::builtins::ATOMIC_METHODS.contains(&m) => {
+                Ok(Item::Method(Box::new(Item::Val(x)), m.to_owned()))
+            }
             (t, "dtype") if t.is_number() => Ok(Item::Dtype(t.clone())),
             // Fixed-format numbers behave as zero-dimensional arrays (spec).
             (t, "shape" | "strides") if t.is_number() => Ok(Item::Tuple(vec![])),
             (t, "ndim" | "ndims") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(0), range)?)),
             (t, "size") if t.is_number() => Ok(Item::Val(self.constant(Const::Int(1), range)?)),
-            (t, "astype" | "view" | "reshape") if t.is_number() => Ok(Item::Method(Box::new(Item::Val(x)), attr.to_owned())),
+            (t, "astype" | "view" | "reshape") if t.is_number() => {
+                Ok(Item::Method(Box::new(Item::Val(x)), attr.to_owned()))
+            }
             (Ty::Complex(bits), "real" | "imag") => {
                 let part = Ty::Float(if *bits == 64 { FloatKind::F64 } else { FloatKind::F32 });
                 let op = if attr == "real" { "re" } else { "im" };
@@ -770,7 +900,11 @@ impl Lowerer<'_, '_, '_> {
             "ndim" | "ndims" => Ok(Item::Val(self.constant(Const::Int(i128::from(ndim)), range)?)),
             "dtype" => Ok(Item::Dtype(dtype)),
             "view" | "reshape" | "astype" => Ok(Item::Method(Box::new(Item::Val(a)), attr.to_owned())),
-            _ => self.err_help(range, format!("arrays have no attribute '{attr}' in device code"), "device code can read .shape, .strides, .size, .ndim and .dtype, and call view, reshape and astype"),
+            _ => self.err_help(
+                range,
+                format!("arrays have no attribute '{attr}' in device code"),
+                "device code can read .shape, .strides, .size, .ndim and .dtype, and call view, reshape and astype",
+            ),
         }
     }
 
@@ -808,7 +942,11 @@ impl Lowerer<'_, '_, '_> {
                 // A number is a zero-dimensional array: `x[()]` is `x`.
                 t if t.is_number() => match slice {
                     Expr::Tuple(e) if e.elts.is_empty() => Ok(Item::Val(x)),
-                    _ => self.err_help(range, format!("a {t} is a zero-dimensional array: its only index is ()"), "write x[()] (or just x)"),
+                    _ => self.err_help(
+                        range,
+                        format!("a {t} is a zero-dimensional array: its only index is ()"),
+                        "write x[()] (or just x)",
+                    ),
                 },
                 other => self.err(range, format!("a {other} cannot be indexed")),
             },
@@ -833,7 +971,11 @@ impl Lowerer<'_, '_, '_> {
                 }
                 Ok(j as usize)
             }
-            _ => self.err_help(slice.range(), format!("{what} indices must be constant"), format!("{what}s are heterogeneous, so the element must be known at compile time")),
+            _ => self.err_help(
+                slice.range(),
+                format!("{what} indices must be constant"),
+                format!("{what}s are heterogeneous, so the element must be known at compile time"),
+            ),
         }
     }
 
@@ -878,7 +1020,8 @@ impl Lowerer<'_, '_, '_> {
                 let with = self.b.op1(&generic::or(&m, &bit, &si32), INT32);
                 let nbit = self.b.op1(&generic::invert(&bit, &si32), INT32);
                 let without = self.b.op1(&generic::and(&m, &nbit, &si32), INT32);
-                let sel = self.b.op1(&format!("arith.select {}, {}, {} : si32", v(set.id), v(with.id), v(without.id)), INT32);
+                let sel =
+                    self.b.op1(&format!("arith.select {}, {}, {} : si32", v(set.id), v(with.id), v(without.id)), INT32);
                 let mask = self.convert(&sel, &Ty::WarpMask, s.range())?;
                 Ok(Some(Item::Val(mask)))
             }
@@ -890,8 +1033,16 @@ impl Lowerer<'_, '_, '_> {
     /// `a[i] op= v` on an array: the element is loaded and stored at indices
     /// evaluated once (Python evaluates the target's subexpressions once).
     /// `None` when the target is not an array element.
-    pub fn aug_store_subscript(&mut self, s: &ast::ExprSubscript, op: Operator, rhs: &Expr, range: TextRange) -> R<Option<()>> {
-        if matches!(s.slice.as_ref(), Expr::Slice(_)) || matches!(s.slice.as_ref(), Expr::Tuple(t) if t.elts.iter().any(|e| matches!(e, Expr::Slice(_)))) {
+    pub fn aug_store_subscript(
+        &mut self,
+        s: &ast::ExprSubscript,
+        op: Operator,
+        rhs: &Expr,
+        range: TextRange,
+    ) -> R<Option<()>> {
+        if matches!(s.slice.as_ref(), Expr::Slice(_))
+            || matches!(s.slice.as_ref(), Expr::Tuple(t) if t.elts.iter().any(|e| matches!(e, Expr::Slice(_))))
+        {
             return Ok(None);
         }
         let base = self.expr(&s.value)?;
@@ -921,14 +1072,20 @@ impl Lowerer<'_, '_, '_> {
     /// `s.f = v` on a struct value rebinds `s` to a copy with `f` replaced.
     pub fn store_attribute(&mut self, a: &ast::ExprAttribute, value: Item) -> R<()> {
         let base = self.expr(&a.value)?;
-        let Item::Val(x) = base else { return self.err(a.range(), format!("cannot set attributes of {}", describe(&base))) };
+        let Item::Val(x) = base else {
+            return self.err(a.range(), format!("cannot set attributes of {}", describe(&base)));
+        };
         let field = a.attr.id.as_str();
         if let Ty::Vector { elem, lanes } = &x.ty {
             // `v.y = e` is `v[1] = e`: a new vector rebinds `v`.
             let names = &"xyzw"[..*lanes as usize];
             let Some(lane) = names.find(field).filter(|_| field.len() == 1) else {
                 let all = names.chars().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(", ");
-                return self.err_help(a.range(), format!("a {} has no lane '{field}'", x.ty), format!("its lanes are {all}"));
+                return self.err_help(
+                    a.range(),
+                    format!("a {} has no lane '{field}'", x.ty),
+                    format!("its lanes are {all}"),
+                );
             };
             let elem = (**elem).clone();
             let val = self.materialize(&value, a.range())?;
@@ -939,11 +1096,24 @@ impl Lowerer<'_, '_, '_> {
             return self.assign_rebind(&a.value, Item::Val(new));
         }
         if let Ty::StructRef { def, .. } = &x.ty {
-            return self.err_help(a.range(), format!("cannot assign field '{field}' of '{}', a struct in memory that holds device.Atomic fields", def.name), "store through the atomic: m.f.store(value)");
+            return self.err_help(
+                a.range(),
+                format!(
+                    "cannot assign field '{field}' of '{}', a struct in memory that holds device.Atomic fields",
+                    def.name
+                ),
+                "store through the atomic: m.f.store(value)",
+            );
         }
-        let Ty::Struct(def) = &x.ty else { return self.err(a.range(), format!("cannot set attribute '{field}' of a {}", x.ty)) };
+        let Ty::Struct(def) = &x.ty else {
+            return self.err(a.range(), format!("cannot set attribute '{field}' of a {}", x.ty));
+        };
         let Some((_, fty)) = def.fields.iter().find(|(n, _)| n == field).cloned() else {
-            return self.err_help(a.range(), format!("struct '{}' has no field '{field}'", def.name), "attributes cannot be added to a struct");
+            return self.err_help(
+                a.range(),
+                format!("struct '{}' has no field '{field}'", def.name),
+                "attributes cannot be added to a struct",
+            );
         };
         let val = self.materialize(&value, a.range())?;
         let val = self.coerce(&val, &fty, a.range(), &format!("field '{field}'"))?;
@@ -969,7 +1139,15 @@ impl Lowerer<'_, '_, '_> {
             other => vec![other],
         };
         if parts.len() > ndim as usize {
-            return self.err_help(range, format!("too many indices: the array has {ndim} dimension{}, {} given", if ndim == 1 { "" } else { "s" }, parts.len()), "give at most one index per dimension");
+            return self.err_help(
+                range,
+                format!(
+                    "too many indices: the array has {ndim} dimension{}, {} given",
+                    if ndim == 1 { "" } else { "s" },
+                    parts.len()
+                ),
+                "give at most one index per dimension",
+            );
         }
         let any_slice = parts.iter().any(|p| matches!(p, Expr::Slice(_)));
         if !any_slice {
@@ -992,7 +1170,15 @@ impl Lowerer<'_, '_, '_> {
                 idx.push(self.wrap_index(&a, d as u32, i, p.range())?);
             }
             if idx.len() > ndim as usize {
-                return self.err_help(range, format!("too many indices: the array has {ndim} dimension{}, {} given", if ndim == 1 { "" } else { "s" }, idx.len()), "give at most one index per dimension");
+                return self.err_help(
+                    range,
+                    format!(
+                        "too many indices: the array has {ndim} dimension{}, {} given",
+                        if ndim == 1 { "" } else { "s" },
+                        idx.len()
+                    ),
+                    "give at most one index per dimension",
+                );
             }
             self.at(range);
             if idx.len() == ndim as usize {
@@ -1004,7 +1190,13 @@ impl Lowerer<'_, '_, '_> {
                 let x = self.b.op1(&generic::array_load(&a, &operands(&idx), &dtype.mlir()), (*dtype).clone());
                 return Ok(Item::Val(self.unwrap_aligned(x)));
             }
-            let rest = Ty::Array { dtype, ndim: ndim - idx.len() as u32, layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided }, readonly, space };
+            let rest = Ty::Array {
+                dtype,
+                ndim: ndim - idx.len() as u32,
+                layout: if layout == ArrayLayout::C { ArrayLayout::C } else { ArrayLayout::Strided },
+                readonly,
+                space,
+            };
             return Ok(Item::Val(self.b.op1(&generic::array_index(&a, &operands(&idx), &rest.mlir()), rest)));
         }
         // Slices: one kind per dimension (missing trailing dimensions are `:`).
@@ -1027,7 +1219,11 @@ impl Lowerer<'_, '_, '_> {
                         Some(Const::Int(k)) if *k == 0 => return self.err(sl.range(), "slice step cannot be zero"),
                         Some(Const::Int(k)) => *k < 0,
                         _ if sl.lower.is_none() || sl.upper.is_none() => {
-                            return self.err_help(sl.range(), "a slice with a run-time step needs explicit bounds", "write a[lo:hi:step]")
+                            return self.err_help(
+                                sl.range(),
+                                "a slice with a run-time step needs explicit bounds",
+                                "write a[lo:hi:step]",
+                            )
                         }
                         _ => false,
                     };
@@ -1079,9 +1275,18 @@ impl Lowerer<'_, '_, '_> {
                 }
             }
         }
-        let result = Ty::Array { dtype, ndim: kinds.iter().filter(|k| **k == 1).count() as u32, layout: sliced_layout(layout, &keeps), readonly, space };
+        let result = Ty::Array {
+            dtype,
+            ndim: kinds.iter().filter(|k| **k == 1).count() as u32,
+            layout: sliced_layout(layout, &keeps),
+            readonly,
+            space,
+        };
         self.at(range);
-        Ok(Item::Val(self.b.op1(&generic::array_slice(&a, &kinds, &operands(&starts), &operands(&stops), &operands(&steps), &result.mlir()), result)))
+        Ok(Item::Val(self.b.op1(
+            &generic::array_slice(&a, &kinds, &operands(&starts), &operands(&stops), &operands(&steps), &result.mlir()),
+            result,
+        )))
     }
 
     /// `a[i, .., j]` of a struct that holds `device.Atomic` fields: a
@@ -1089,7 +1294,11 @@ impl Lowerer<'_, '_, '_> {
     fn struct_ref(&mut self, a: &Val, def: Rc<crate::types::StructDef>, idx: Vec<Val>, range: TextRange) -> R<Item> {
         let Ty::Array { space, readonly, ndim, .. } = a.ty else { unreachable!("array") };
         if readonly {
-            return self.err_help(range, format!("an element of a read-only array of '{}', which holds device.Atomic fields", def.name), "atomics may write; pass a writable array");
+            return self.err_help(
+                range,
+                format!("an element of a read-only array of '{}', which holds device.Atomic fields", def.name),
+                "atomics may write; pass a writable array",
+            );
         }
         let mut starts = Vec::new();
         for i in &idx {
@@ -1101,7 +1310,9 @@ impl Lowerer<'_, '_, '_> {
         let ty = Ty::StructRef { def, space };
         let kinds: Vec<i32> = (0..ndim).map(|d| if d + 1 == ndim { 1 } else { 0 }).collect();
         self.at(range);
-        Ok(Item::Val(self.b.op1(&generic::array_slice(a, &kinds, &operands(&starts), &[&stop], &[&one], &ty.mlir()), ty)))
+        Ok(Item::Val(
+            self.b.op1(&generic::array_slice(a, &kinds, &operands(&starts), &[&stop], &[&one], &ty.mlir()), ty),
+        ))
     }
 
     /// `r.f` of a struct in memory: an `AtomicInterface` for a
@@ -1113,7 +1324,9 @@ impl Lowerer<'_, '_, '_> {
         self.at(range);
         if let Some(inner) = ty.atomic_cell_value() {
             let atomic = Ty::AtomicRef { dtype: Box::new(inner.clone()), space };
-            return Ok(Item::Val(self.b.op1(&generic::atomic_ref(&r, &[&zero], Some(&[field, "value"]), &atomic.mlir()), atomic)));
+            return Ok(Item::Val(
+                self.b.op1(&generic::atomic_ref(&r, &[&zero], Some(&[field, "value"]), &atomic.mlir()), atomic),
+            ));
         }
         let whole = Ty::Struct(def);
         let x = self.b.op1(&generic::array_load(&r, &[&zero], &whole.mlir()), whole.clone());
@@ -1167,7 +1380,11 @@ impl Lowerer<'_, '_, '_> {
     fn store_indices(&mut self, a: &Val, slice: &Expr, range: TextRange) -> R<Vec<Val>> {
         let Ty::Array { ndim, readonly, .. } = a.ty.clone() else { unreachable!("array") };
         if readonly {
-            return self.err_help(range, "cannot write to a read-only array", "this argument was passed read-only (CAI data[1] or DLPack read-only flag)");
+            return self.err_help(
+                range,
+                "cannot write to a read-only array",
+                "this argument was passed read-only (CAI data[1] or DLPack read-only flag)",
+            );
         }
         let parts: Vec<&Expr> = match slice {
             Expr::Tuple(t) => t.elts.iter().collect(),
@@ -1176,7 +1393,11 @@ impl Lowerer<'_, '_, '_> {
         let mut idx = Vec::new();
         for (d, p) in parts.iter().enumerate() {
             if matches!(p, Expr::Slice(_)) {
-                return self.err_help(p.range(), "slice assignment is not supported in device code", "assign elements in a loop");
+                return self.err_help(
+                    p.range(),
+                    "slice assignment is not supported in device code",
+                    "assign elements in a loop",
+                );
             }
             let item = self.expr(p)?;
             let item = self.index_tuple(item, p.range())?;
@@ -1191,7 +1412,10 @@ impl Lowerer<'_, '_, '_> {
             idx.push(self.wrap_index(a, d as u32, i, p.range())?);
         }
         if idx.len() != ndim as usize {
-            return self.err(range, format!("assignment needs one index per dimension: the array has {ndim}, {} given", idx.len()));
+            return self.err(
+                range,
+                format!("assignment needs one index per dimension: the array has {ndim}, {} given", idx.len()),
+            );
         }
         Ok(idx)
     }
@@ -1201,12 +1425,18 @@ impl Lowerer<'_, '_, '_> {
         let Ty::Array { dtype, .. } = a.ty.clone() else { unreachable!("array") };
         let val = self.materialize(&value, range)?;
         // A WarpMask is an int32 (spec: WarpMask).
-        let val = if val.ty == Ty::WarpMask && *dtype != Ty::WarpMask { self.convert(&val, &INT32, range)? } else { val };
+        let val =
+            if val.ty == Ty::WarpMask && *dtype != Ty::WarpMask { self.convert(&val, &INT32, range)? } else { val };
         // Numbers convert, also into and out of `device.align(t, n)` types.
         let numeric = |t: &Ty| t.is_number() || t.aligned_value().is_some_and(Ty::is_number);
         // A struct S converts to and from `device.align(S, n)` (same fields).
-        let same_struct = matches!((&val.ty, &*dtype), (Ty::Struct(f), Ty::Struct(t)) if f.name == t.name && f.fields == t.fields);
-        let val = if val.ty == *dtype { val } else if numeric(&val.ty) && numeric(&dtype) || same_struct { self.convert(&val, &dtype, range)? } else {
+        let same_struct =
+            matches!((&val.ty, &*dtype), (Ty::Struct(f), Ty::Struct(t)) if f.name == t.name && f.fields == t.fields);
+        let val = if val.ty == *dtype {
+            val
+        } else if numeric(&val.ty) && numeric(&dtype) || same_struct {
+            self.convert(&val, &dtype, range)?
+        } else {
             return self.err(range, format!("cannot store a {} into an array of {dtype}", val.ty));
         };
         self.at(range);
@@ -1224,7 +1454,11 @@ impl Lowerer<'_, '_, '_> {
                         ClosureBody::Def(f) => format!("local function '{}'", f.name.id),
                         ClosureBody::Lambda(_) => "this lambda".to_owned(),
                     };
-                    return self.err_help(c.range(), format!("{what} takes no arguments"), "local functions see the locals of the enclosing function; call it without arguments");
+                    return self.err_help(
+                        c.range(),
+                        format!("{what} takes no arguments"),
+                        "local functions see the locals of the enclosing function; call it without arguments",
+                    );
                 }
                 self.call_closure(&body, c.range())
             }
@@ -1239,7 +1473,9 @@ impl Lowerer<'_, '_, '_> {
             Item::Method(obj, method) => self.call_method(*obj, &method, c),
             Item::StructClass(def) => self.construct_struct(&def, c),
             // `device.align(S, n)` of a struct class constructs like `S`.
-            Item::Dtype(Ty::Struct(def)) if Ty::Struct(def.clone()).aligned_value().is_none() => self.construct_struct(&def, c),
+            Item::Dtype(Ty::Struct(def)) if Ty::Struct(def.clone()).aligned_value().is_none() => {
+                self.construct_struct(&def, c)
+            }
             Item::Device(name) => self.device_call(&name, c),
             Item::Dtype(t) => self.dtype_call(&t, c),
             Item::Builtin(b) => self.builtin_call(b, c),
@@ -1256,11 +1492,16 @@ impl Lowerer<'_, '_, '_> {
     fn bind_user_args(&mut self, def: &ast::StmtFunctionDef, skip: usize, c: &ast::ExprCall) -> R<Vec<Val>> {
         let p = &def.parameters;
         if p.vararg.is_some() || p.kwarg.is_some() || !p.kwonlyargs.is_empty() || !p.posonlyargs.is_empty() {
-            return self.err_help(p.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
+            return self.err_help(
+                p.range(),
+                format!("'{}' may only have plain positional parameters", def.name.id),
+                "*args, **kwargs and keyword-only parameters are not supported in device code",
+            );
         }
         let params: Vec<&ast::ParameterWithDefault> = p.args.iter().skip(skip).collect();
         // Which parameters are ConstExpr (they also take tuples of constants as such).
-        let const_expr: Vec<bool> = params.iter().map(|p| p.parameter.annotation.as_deref().is_some_and(|a| self.c.is_const_expr(a))).collect();
+        let const_expr: Vec<bool> =
+            params.iter().map(|p| p.parameter.annotation.as_deref().is_some_and(|a| self.c.is_const_expr(a))).collect();
         let is_const = |i: usize| const_expr.get(i).copied().unwrap_or(false);
         let given = &c.arguments.args;
         if c.arguments.keywords.is_empty() && given.len() >= params.len() {
@@ -1277,7 +1518,14 @@ impl Lowerer<'_, '_, '_> {
             };
             let Some(i) = params.iter().position(|p| p.parameter.name.id.as_str() == name) else {
                 let names: Vec<String> = params.iter().map(|p| format!("'{}'", p.parameter.name.id)).collect();
-                return self.err_help(k.range(), format!("{what}() has no parameter '{name}'"), format!("its parameters are {}", if names.is_empty() { "none".to_owned() } else { names.join(", ") }));
+                return self.err_help(
+                    k.range(),
+                    format!("{what}() has no parameter '{name}'"),
+                    format!(
+                        "its parameters are {}",
+                        if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+                    ),
+                );
             };
             if slots[i].is_some() {
                 return self.err(k.range(), format!("{what}() got two values for parameter '{name}'"));
@@ -1285,16 +1533,25 @@ impl Lowerer<'_, '_, '_> {
             slots[i] = Some(self.argument(&k.value, is_const(i))?);
         }
         let mut out = Vec::new();
-        for (i, (slot, p)) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))).enumerate() {
+        for (i, (slot, p)) in slots.into_iter().zip(params.iter().map(Some).chain(std::iter::repeat(None))).enumerate()
+        {
             match (slot, p) {
                 (Some(x), _) => out.push(x),
                 (None, Some(p)) => {
                     let name = &p.parameter.name.id;
                     let Some(default) = &p.default else {
-                        return self.err_help(c.range(), format!("{what}() is missing a value for parameter '{name}'"), "pass it positionally or by keyword");
+                        return self.err_help(
+                            c.range(),
+                            format!("{what}() is missing a value for parameter '{name}'"),
+                            "pass it positionally or by keyword",
+                        );
                     };
                     let Some(value) = self.c.m.const_expr(default) else {
-                        return self.err_help(default.range(), format!("the default value of parameter '{name}' of {what}() is not a constant expression"), "use a literal or a module-level constant");
+                        return self.err_help(
+                            default.range(),
+                            format!("the default value of parameter '{name}' of {what}() is not a constant expression"),
+                            "use a literal or a module-level constant",
+                        );
                     };
                     let item = self.global_value(&value, c.range())?;
                     out.push(self.pass_item(item, is_const(i), c.range())?);
@@ -1348,12 +1605,19 @@ impl Lowerer<'_, '_, '_> {
     /// (spec: WarpMask), for the builtins that take numbers.
     fn positional_numbers(&mut self, c: &ast::ExprCall) -> R<Vec<Val>> {
         let vals = self.positional_values(c)?;
-        vals.into_iter().map(|x| if x.ty == Ty::WarpMask { self.convert(&x, &INT32, c.range()) } else { Ok(x) }).collect()
+        vals.into_iter()
+            .map(|x| if x.ty == Ty::WarpMask { self.convert(&x, &INT32, c.range()) } else { Ok(x) })
+            .collect()
     }
 
     pub fn call_user(&mut self, name: &str, self_struct: Option<&str>, args: Vec<Val>, range: TextRange) -> R<Item> {
-        if self_struct.is_none() && self.c.m.funcs.get(name).is_some_and(|f| f.kind == crate::module::FuncKind::Kernel) {
-            return self.err_help(range, format!("'{name}' is a kernel and cannot be called from device code"), "launch kernels from the host with device.launch");
+        if self_struct.is_none() && self.c.m.funcs.get(name).is_some_and(|f| f.kind == crate::module::FuncKind::Kernel)
+        {
+            return self.err_help(
+                range,
+                format!("'{name}' is a kernel and cannot be called from device code"),
+                "launch kernels from the host with device.launch",
+            );
         }
         // A declared interoperable function (body `...`): a C call (interop.rs).
         if let Some(item) = self.call_declared(name, self_struct, &args, range) {
@@ -1383,10 +1647,14 @@ impl Lowerer<'_, '_, '_> {
         }
         match ret {
             None => {
-                self.b.op(&[], &format!("func.call @{symbol}({}) : ({}) -> ()", names.join(", "), arg_types.join(", ")));
+                self.b
+                    .op(&[], &format!("func.call @{symbol}({}) : ({}) -> ()", names.join(", "), arg_types.join(", ")));
                 Ok(Item::NoneV)
             }
-            Some(t) => Ok(Item::Val(self.b.op1(&format!("func.call @{symbol}({}) : ({}) -> {}", names.join(", "), arg_types.join(", "), t.mlir()), t))),
+            Some(t) => Ok(Item::Val(self.b.op1(
+                &format!("func.call @{symbol}({}) : ({}) -> {}", names.join(", "), arg_types.join(", "), t.mlir()),
+                t,
+            ))),
         }
     }
 
@@ -1397,7 +1665,10 @@ impl Lowerer<'_, '_, '_> {
         let n = def.fields.len();
         let mut slots: Vec<Option<Val>> = vec![None; n];
         if c.arguments.args.len() > n {
-            return self.err(c.range(), format!("struct '{}' has {n} fields but {} arguments were given", def.name, c.arguments.args.len()));
+            return self.err(
+                c.range(),
+                format!("struct '{}' has {n} fields but {} arguments were given", def.name, c.arguments.args.len()),
+            );
         }
         for (i, a) in c.arguments.args.iter().enumerate() {
             slots[i] = Some(self.value(a)?);
@@ -1419,10 +1690,21 @@ impl Lowerer<'_, '_, '_> {
                 None => {
                     let m = self.c.m;
                     let Some(default) = m.structs.get(&def.name).and_then(|s| s.defaults.get(field)) else {
-                        return self.err_help(c.range(), format!("struct '{}' needs a value for field '{field}'", def.name), format!("pass it positionally or as {field}=..."));
+                        return self.err_help(
+                            c.range(),
+                            format!("struct '{}' needs a value for field '{field}'", def.name),
+                            format!("pass it positionally or as {field}=..."),
+                        );
                     };
                     let Some(value) = m.const_expr(default) else {
-                        return self.err_help(default.range(), format!("the default of field '{field}' of struct '{}' is not a constant expression", def.name), "use a literal or a module-level constant");
+                        return self.err_help(
+                            default.range(),
+                            format!(
+                                "the default of field '{field}' of struct '{}' is not a constant expression",
+                                def.name
+                            ),
+                            "use a literal or a module-level constant",
+                        );
                     };
                     let item = self.global_value(&value, c.range())?;
                     self.materialize(&item, c.range())?
@@ -1483,7 +1765,8 @@ impl Lowerer<'_, '_, '_> {
         // A constant out of the type's range is reported by convert.
         let out = self.convert(x, t, c.range())?;
         // `int(x)` and `float(x)` give Python scalars.
-        let builtin = matches!(&c.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "int" | "float" | "bool" | "complex"));
+        let builtin =
+            matches!(&c.func.as_ref(), Expr::Name(n) if matches!(n.id.as_str(), "int" | "float" | "bool" | "complex"));
         Ok(Item::Val(Val { weak: builtin, ..out }))
     }
 
@@ -1492,10 +1775,16 @@ impl Lowerer<'_, '_, '_> {
     /// device code; `None` for anything else.
     fn wide_int(&self, e: &Expr) -> Option<i128> {
         match e {
-            Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => i.as_u64().map(i128::from),
+            Expr::NumberLiteral(ast::ExprNumberLiteral { value: ast::Number::Int(i), .. }) => {
+                i.as_u64().map(i128::from)
+            }
             Expr::UnaryOp(u) if u.op == UnaryOp::USub => self.wide_int(&u.operand).map(|i| -i),
             Expr::UnaryOp(u) if u.op == UnaryOp::UAdd => self.wide_int(&u.operand),
-            Expr::BinOp(b) => match crate::consts::fold_binary(b.op, &Const::Int(self.wide_int(&b.left)?), &Const::Int(self.wide_int(&b.right)?))? {
+            Expr::BinOp(b) => match crate::consts::fold_binary(
+                b.op,
+                &Const::Int(self.wide_int(&b.left)?),
+                &Const::Int(self.wide_int(&b.right)?),
+            )? {
                 Const::Int(i) => Some(i),
                 _ => None,
             },
@@ -1587,7 +1876,11 @@ impl Lowerer<'_, '_, '_> {
     /// float64, as C varargs require), strings and None as text.
     fn print(&mut self, c: &ast::ExprCall) -> R<Item> {
         if let Some(k) = c.arguments.keywords.first() {
-            return self.err_help(k.range(), "print() keywords (sep, end, file, flush) are not supported in device code", "format the line with its positional arguments");
+            return self.err_help(
+                k.range(),
+                "print() keywords (sep, end, file, flush) are not supported in device code",
+                "format the line with its positional arguments",
+            );
         }
         let mut fmt = String::new();
         let mut operands: Vec<Val> = Vec::new();
@@ -1614,14 +1907,27 @@ impl Lowerer<'_, '_, '_> {
                         fmt.push_str("%g");
                     }
                     other => {
-                        return self.err_help(arg.range(), format!("print() of a {other} is not supported in device code"), "print its numbers (for a bool, int(flag))");
+                        return self.err_help(
+                            arg.range(),
+                            format!("print() of a {other} is not supported in device code"),
+                            "print its numbers (for a bool, int(flag))",
+                        );
                     }
                 },
                 other => return self.err(arg.range(), format!("print() cannot print {}", describe(&other))),
             }
         }
         fmt.push('\n');
-        let escaped: String = fmt.bytes().map(|b| if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' { (b as char).to_string() } else { format!("\\{b:02X}") }).collect();
+        let escaped: String = fmt
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_graphic() && b != b'"' && b != b'\\' || b == b' ' {
+                    (b as char).to_string()
+                } else {
+                    format!("\\{b:02X}")
+                }
+            })
+            .collect();
         let args = operands.iter().map(|o| v(o.id)).collect::<Vec<_>>().join(", ");
         let types = operands.iter().map(|o| o.ty.mlir()).collect::<Vec<_>>().join(", ");
         self.at(c.range());
@@ -1652,7 +1958,9 @@ impl Lowerer<'_, '_, '_> {
                 let [d] = &*c.arguments.args else {
                     return self.err_help(c.range(), "astype() takes one dtype", "e.g. x.astype(device.float64)");
                 };
-                if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "copy")) {
+                if let Some(k) =
+                    c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "copy"))
+                {
                     return self.err(k.range(), "astype() of a number takes a dtype and copy=");
                 }
                 let Item::Dtype(t) = self.expr(d)? else {
@@ -1674,7 +1982,13 @@ impl Lowerer<'_, '_, '_> {
                 }
                 let target = match self.expr(d)? {
                     Item::Dtype(u) if u.is_number() => u,
-                    other => return self.err_help(d.range(), format!("view() of a number needs a number dtype, got {}", describe(&other)), "e.g. device.int32"),
+                    other => {
+                        return self.err_help(
+                            d.range(),
+                            format!("view() of a number needs a number dtype, got {}", describe(&other)),
+                            "e.g. device.int32",
+                        )
+                    }
                 };
                 if target.size() != t.size() {
                     return self.err_help(c.range(), format!("view({target}) of a {t} changes the size ({} to {} bytes), which a zero-dimensional array cannot", t.size(), target.size()), "view it as a type of the same size");
@@ -1683,8 +1997,20 @@ impl Lowerer<'_, '_, '_> {
                     return Ok(Item::Val(x));
                 }
                 self.at(c.range());
-                let cell = Ty::Array { dtype: Box::new(t.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
-                let viewed = Ty::Array { dtype: Box::new(target.clone()), ndim: 1, layout: ArrayLayout::C, readonly: false, space: Space::Local };
+                let cell = Ty::Array {
+                    dtype: Box::new(t.clone()),
+                    ndim: 1,
+                    layout: ArrayLayout::C,
+                    readonly: false,
+                    space: Space::Local,
+                };
+                let viewed = Ty::Array {
+                    dtype: Box::new(target.clone()),
+                    ndim: 1,
+                    layout: ArrayLayout::C,
+                    readonly: false,
+                    space: Space::Local,
+                };
                 let a = self.b.op1(&generic::local_array(&[1], "C", 0, &cell.mlir()), cell.clone());
                 let zero = self.typed_const(&Const::Int(0), &INT64);
                 self.b.op(&[], &generic::array_store(&x, &a, &[&zero]));
@@ -1694,7 +2020,9 @@ impl Lowerer<'_, '_, '_> {
             t if t.is_number() && method == "reshape" => {
                 // Only to the empty shape: any other shape would need memory.
                 let t = t.clone();
-                if let Some(k) = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "order")) {
+                if let Some(k) =
+                    c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_none_or(|a| a.as_str() != "order"))
+                {
                     return self.err(k.range(), "reshape() of a number takes a shape and order=");
                 }
                 let empty = match c.arguments.args.as_ref() {
@@ -1719,16 +2047,27 @@ impl Lowerer<'_, '_, '_> {
                 let target = match self.expr(arg)? {
                     Item::Dtype(t) => t,
                     Item::StructClass(s) => Ty::Struct(s),
-                    other => return self.err(arg.range(), format!("{method}() needs a dtype, got {}", describe(&other))),
+                    other => {
+                        return self.err(arg.range(), format!("{method}() needs a dtype, got {}", describe(&other)))
+                    }
                 };
                 if method == "astype" {
-                    let copy = c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "copy"));
+                    let copy =
+                        c.arguments.keywords.iter().find(|k| k.arg.as_ref().is_some_and(|a| a.id.as_str() == "copy"));
                     let no_copy = matches!(copy.map(|k| &k.value), Some(Expr::BooleanLiteral(b)) if !b.value);
                     if !no_copy {
-                        return self.err_help(c.range(), "astype() would allocate a copy, which device code cannot do", "pass copy=False (allowed when no copy is needed)");
+                        return self.err_help(
+                            c.range(),
+                            "astype() would allocate a copy, which device code cannot do",
+                            "pass copy=False (allowed when no copy is needed)",
+                        );
                     }
                     if target != *dtype {
-                        return self.err_help(c.range(), format!("astype({target}, copy=False) of a {dtype} array needs a copy"), "device code can only reinterpret in place: use view()");
+                        return self.err_help(
+                            c.range(),
+                            format!("astype({target}, copy=False) of a {dtype} array needs a copy"),
+                            "device code can only reinterpret in place: use view()",
+                        );
                     }
                     return Ok(Item::Val(a));
                 }
@@ -1744,7 +2083,11 @@ impl Lowerer<'_, '_, '_> {
             }
             "reshape" => {
                 if layout == ArrayLayout::Strided {
-                    return self.err_help(c.range(), "reshape() without a copy needs a contiguous array", "declare the argument C-contiguous (e.g. float32[::1])");
+                    return self.err_help(
+                        c.range(),
+                        "reshape() without a copy needs a contiguous array",
+                        "declare the argument C-contiguous (e.g. float32[::1])",
+                    );
                 }
                 // NumPy's order=: 'C' (the default), 'F', or 'A' (the array's).
                 let mut want = ArrayLayout::C;
@@ -1757,15 +2100,38 @@ impl Lowerer<'_, '_, '_> {
                                 _ => layout,
                             }
                         }
-                        (Some("order"), other) => return self.err_help(other.range(), "the order of reshape() must be 'C', 'F' or 'A'", "e.g. a.reshape(4, 8, order='F')"),
-                        (name, _) => return self.err_help(k.range(), format!("reshape() has no keyword argument '{}'", name.unwrap_or("**")), "the only keyword is order='C'|'F'|'A'"),
+                        (Some("order"), other) => {
+                            return self.err_help(
+                                other.range(),
+                                "the order of reshape() must be 'C', 'F' or 'A'",
+                                "e.g. a.reshape(4, 8, order='F')",
+                            )
+                        }
+                        (name, _) => {
+                            return self.err_help(
+                                k.range(),
+                                format!("reshape() has no keyword argument '{}'", name.unwrap_or("**")),
+                                "the only keyword is order='C'|'F'|'A'",
+                            )
+                        }
                     }
                 }
                 if layout != want {
                     // A view keeps the layout of its array (`generic::array_reshape`).
                     let (have, asked) = if layout == ArrayLayout::C { ("C", "F") } else { ("Fortran", "C") };
-                    let why = if ndim > 1 { "needs a copy, which device code cannot make" } else { "is not supported in device code" };
-                    return self.err_help(c.range(), format!("reshape() in {asked} order of a {have}-ordered array {why}"), format!("reshape in the array's own order (order='{}')", if layout == ArrayLayout::C { "C" } else { "F" }));
+                    let why = if ndim > 1 {
+                        "needs a copy, which device code cannot make"
+                    } else {
+                        "is not supported in device code"
+                    };
+                    return self.err_help(
+                        c.range(),
+                        format!("reshape() in {asked} order of a {have}-ordered array {why}"),
+                        format!(
+                            "reshape in the array's own order (order='{}')",
+                            if layout == ArrayLayout::C { "C" } else { "F" }
+                        ),
+                    );
                 }
                 let dims: Vec<Item> = match c.arguments.args.as_ref() {
                     [] => return self.err_help(c.range(), "reshape() needs the new shape", "e.g. a.reshape(4, 8)"),
@@ -1777,10 +2143,19 @@ impl Lowerer<'_, '_, '_> {
                 };
                 let mut dims = dims.into_iter().map(|d| self.index_value(d, c.range())).collect::<R<Vec<_>>>()?;
                 // One extent may be -1: the size divided by the others.
-                let unknown: Vec<usize> = dims.iter().enumerate().filter(|(_, d)| matches!(d.konst, Some(Const::Int(k)) if k < 0)).map(|(i, _)| i).collect();
+                let unknown: Vec<usize> = dims
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| matches!(d.konst, Some(Const::Int(k)) if k < 0))
+                    .map(|(i, _)| i)
+                    .collect();
                 if let Some(&i) = unknown.first() {
                     if unknown.len() > 1 || dims[i].konst != Some(Const::Int(-1)) {
-                        return self.err_help(c.range(), "reshape() extents must be positive, except for one -1", "-1 stands for the extent that keeps the size");
+                        return self.err_help(
+                            c.range(),
+                            "reshape() extents must be positive, except for one -1",
+                            "-1 stands for the extent that keeps the size",
+                        );
                     }
                     self.at(c.range());
                     let mut known = self.typed_const(&Const::Int(1), &INT64);
@@ -1801,7 +2176,10 @@ impl Lowerer<'_, '_, '_> {
 
     /// The value of a `Dim3` entity (`thread_idx` ...) as a uint32x3 vector.
     pub fn dim3_value(&mut self, name: &str, range: TextRange) -> R<Val> {
-        let lanes = ["x", "y", "z"].iter().map(|c| self.dim3_component(name, c, range).and_then(|i| self.materialize(&i, range))).collect::<R<Vec<_>>>()?;
+        let lanes = ["x", "y", "z"]
+            .iter()
+            .map(|c| self.dim3_component(name, c, range).and_then(|i| self.materialize(&i, range)))
+            .collect::<R<Vec<_>>>()?;
         let ty = Ty::Vector { elem: Box::new(crate::types::UINT32), lanes: 3 };
         Ok(self.b.op1(&generic::vector_create(&operands(&lanes), &ty.mlir()), ty))
     }
@@ -1810,5 +2188,9 @@ impl Lowerer<'_, '_, '_> {
 /// `v` wrapped to a `bits`-bit integer (what a conversion would give).
 fn wrap(v: i128, bits: u32, signed: bool) -> i128 {
     let m = v.rem_euclid(1i128 << bits);
-    if signed && m >= 1i128 << (bits - 1) { m - (1i128 << bits) } else { m }
+    if signed && m >= 1i128 << (bits - 1) {
+        m - (1i128 << bits)
+    } else {
+        m
+    }
 }

@@ -47,7 +47,10 @@ pub fn c_abi_problem(ty: &Ty) -> Option<String> {
         Ty::Bool | Ty::Int { .. } | Ty::Float(_) => None,
         Ty::Vector { elem, .. } => c_abi_problem(elem),
         Ty::Tuple(items) => items.iter().find_map(c_abi_problem),
-        Ty::Struct(def) if def.holds_atomics() => Some(format!("struct '{}' holds device.Atomic fields, so it lives in memory and has no value to pass", def.name)),
+        Ty::Struct(def) if def.holds_atomics() => Some(format!(
+            "struct '{}' holds device.Atomic fields, so it lives in memory and has no value to pass",
+            def.name
+        )),
         Ty::Struct(def) => def.fields.iter().find_map(|(_, t)| c_abi_problem(t)),
         Ty::Array { dtype, .. } => c_abi_problem(dtype),
         Ty::Complex(_) => Some("complex numbers have no C type of the spec's tables to cross as".into()),
@@ -85,7 +88,13 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     /// A call of `name` when it is a declared interoperable function (None
     /// when it is not one: the caller compiles its body as usual).
-    pub fn call_declared(&mut self, name: &str, self_struct: Option<&str>, args: &[Val], range: TextRange) -> Option<R<Item>> {
+    pub fn call_declared(
+        &mut self,
+        name: &str,
+        self_struct: Option<&str>,
+        args: &[Val],
+        range: TextRange,
+    ) -> Option<R<Item>> {
         if self_struct.is_some() {
             return None;
         }
@@ -99,15 +108,29 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     fn call_declared_def(&mut self, def: &'a ast::StmtFunctionDef, args: &[Val], range: TextRange) -> R<Item> {
         let name = def.name.id.to_string();
         let params = &def.parameters;
-        if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
-            return self.err_help(params.range(), format!("the interoperable function '{name}' is declared with *args, **kwargs or keyword-only parameters"), "a C function takes plain positional parameters");
+        if params.vararg.is_some()
+            || params.kwarg.is_some()
+            || !params.kwonlyargs.is_empty()
+            || !params.posonlyargs.is_empty()
+        {
+            return self.err_help(
+                params.range(),
+                format!(
+                    "the interoperable function '{name}' is declared with *args, **kwargs or keyword-only parameters"
+                ),
+                "a C function takes plain positional parameters",
+            );
         }
         // The signature, from the annotations.
         let mut types = Vec::new();
         for p in &params.args {
             let pname = p.parameter.name.id.as_str();
             let Some(ann) = &p.parameter.annotation else {
-                return self.err_help(p.range(), format!("parameter '{pname}' of the declared interoperable function '{name}' has no annotation"), "a declaration (a body of only `...`) gives its C signature by annotations, e.g. x: device.float32");
+                return self.err_help(
+                    p.range(),
+                    format!("parameter '{pname}' of the declared interoperable function '{name}' has no annotation"),
+                    "a declaration (a body of only `...`) gives its C signature by annotations, e.g. x: device.float32",
+                );
             };
             let Some(ty) = self.declared_type(ann) else {
                 return self.err_help(ann.range(), format!("the annotation of parameter '{pname}' of '{name}' does not name a type"), "use a number type, vector type, @device.struct class, tuple[...], or a string in the signature syntax (\"float32[::1]\")");
@@ -119,7 +142,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         let ret = match def.returns.as_deref() {
             None => {
-                return self.err_help(def.name.range(), format!("the declared interoperable function '{name}' has no return annotation"), "annotate the result type, or -> None for void");
+                return self.err_help(
+                    def.name.range(),
+                    format!("the declared interoperable function '{name}' has no return annotation"),
+                    "annotate the result type, or -> None for void",
+                );
             }
             Some(Expr::NoneLiteral(_)) => None,
             Some(ann) => {
@@ -127,7 +154,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                     return self.err(ann.range(), format!("the return annotation of '{name}' does not name a type"));
                 };
                 if let Some(why) = c_abi_problem(&ty) {
-                    return self.err(ann.range(), format!("the result of the declared interoperable function '{name}' cannot cross the C ABI: {why}"));
+                    return self.err(
+                        ann.range(),
+                        format!(
+                            "the result of the declared interoperable function '{name}' cannot cross the C ABI: {why}"
+                        ),
+                    );
                 }
                 if matches!(ty, Ty::Array { .. }) {
                     return self.err(ann.range(), format!("the declared interoperable function '{name}' returns an array, which device code cannot own"));

@@ -131,7 +131,15 @@ impl Default for FuncBuilder {
 
 impl FuncBuilder {
     pub fn new() -> Self {
-        let mut b = Self { blocks: vec![], next_value: 0, defs: HashMap::new(), cur: None, errors: vec![], loc: "loc(unknown)".into(), alias: HashMap::new() };
+        let mut b = Self {
+            blocks: vec![],
+            next_value: 0,
+            defs: HashMap::new(),
+            cur: None,
+            errors: vec![],
+            loc: "loc(unknown)".into(),
+            alias: HashMap::new(),
+        };
         let entry = b.new_block(BlockKind::Plain);
         b.blocks[entry].sealed = true;
         b.cur = Some(entry);
@@ -139,7 +147,16 @@ impl FuncBuilder {
     }
 
     pub fn new_block(&mut self, kind: BlockKind) -> BlockId {
-        self.blocks.push(Block { params: vec![], ops: vec![], term: None, term_loc: String::new(), preds: vec![], sealed: false, kind, incomplete: vec![] });
+        self.blocks.push(Block {
+            params: vec![],
+            ops: vec![],
+            term: None,
+            term_loc: String::new(),
+            preds: vec![],
+            sealed: false,
+            kind,
+            incomplete: vec![],
+        });
         self.blocks.len() - 1
     }
 
@@ -279,7 +296,13 @@ impl FuncBuilder {
             if v.ty != ty {
                 // A WarpMask is an int32 (spec: WarpMask): with another
                 // number it joins as one (`m if p else 0` is an int32).
-                let number = |t: &Ty| if *t == Ty::WarpMask { Some(crate::types::INT32) } else { Some(t.clone()).filter(Ty::is_number) };
+                let number = |t: &Ty| {
+                    if *t == Ty::WarpMask {
+                        Some(crate::types::INT32)
+                    } else {
+                        Some(t.clone()).filter(Ty::is_number)
+                    }
+                };
                 let joined = if kind == BlockKind::Merge {
                     number(&ty).zip(number(&v.ty)).and_then(|(a, b)| crate::types::promote(&a, false, &b, false).ok())
                 } else {
@@ -288,17 +311,27 @@ impl FuncBuilder {
                 match joined {
                     Some(t) => ty = t,
                     None => {
-                        self.errors.push(JoinError { var: var.to_owned(), first: ty.clone(), second: v.ty.clone(), in_loop: kind == BlockKind::LoopHeader });
+                        self.errors.push(JoinError {
+                            var: var.to_owned(),
+                            first: ty.clone(),
+                            second: v.ty.clone(),
+                            in_loop: kind == BlockKind::LoopHeader,
+                        });
                         return Def::Val(param);
                     }
                 }
             }
         }
         // A phi whose inputs are all one value (or itself) is that value.
-        let mut distinct: Vec<ValueId> = incoming.iter().map(|(_, v)| self.resolve(v.id)).filter(|id| *id != param.id).collect();
+        let mut distinct: Vec<ValueId> =
+            incoming.iter().map(|(_, v)| self.resolve(v.id)).filter(|id| *id != param.id).collect();
         distinct.dedup();
         if distinct.len() == 1 && incoming.iter().all(|(_, v)| v.ty == ty) {
-            let same = incoming.iter().find(|(_, v)| self.resolve(v.id) == distinct[0]).map(|(_, v)| v.clone()).expect("the one input");
+            let same = incoming
+                .iter()
+                .find(|(_, v)| self.resolve(v.id) == distinct[0])
+                .map(|(_, v)| v.clone())
+                .expect("the one input");
             self.blocks[block].params.retain(|(id, _)| *id != param.id);
             self.alias.insert(param.id, distinct[0]);
             let same = Val { id: distinct[0], weak, ..same };
@@ -381,7 +414,8 @@ impl FuncBuilder {
 
     /// The `func.func` text.
     pub fn print(&self, name: &str, results: &[Ty], attrs: &str, loc: &str) -> String {
-        let args: Vec<String> = self.blocks[0].params.iter().map(|(id, t)| format!("{}: {}", v(*id), t.mlir())).collect();
+        let args: Vec<String> =
+            self.blocks[0].params.iter().map(|(id, t)| format!("{}: {}", v(*id), t.mlir())).collect();
         let result_types: Vec<String> = results.iter().map(Ty::mlir).collect();
         let sig = if results.is_empty() { String::new() } else { format!(" -> ({})", result_types.join(", ")) };
         let mut out = format!("func.func @{name}({}){sig}{attrs} {{\n", args.join(", "));
@@ -400,7 +434,8 @@ impl FuncBuilder {
         for &b in &reachable {
             let block = &self.blocks[b];
             if b != 0 {
-                let params: Vec<String> = block.params.iter().map(|(id, t)| format!("{}: {}", v(*id), t.mlir())).collect();
+                let params: Vec<String> =
+                    block.params.iter().map(|(id, t)| format!("{}: {}", v(*id), t.mlir())).collect();
                 if params.is_empty() {
                     out.push_str(&format!("^bb{}:\n", label[&b]));
                 } else {
@@ -414,7 +449,9 @@ impl FuncBuilder {
             }
             let term = match &block.term {
                 Some(Terminator::Br(t, args)) => format!("cf.br {} {}", target(t, args), block.term_loc),
-                Some(Terminator::CondBr(c, t, ta, f, fa)) => format!("cf.cond_br {}, {}, {} {}", v(*c), target(t, ta), target(f, fa), block.term_loc),
+                Some(Terminator::CondBr(c, t, ta, f, fa)) => {
+                    format!("cf.cond_br {}, {}, {} {}", v(*c), target(t, ta), target(f, fa), block.term_loc)
+                }
                 Some(Terminator::Return(vals, loc)) => {
                     if vals.is_empty() {
                         format!("func.return {loc}")

@@ -89,7 +89,13 @@ pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature:
 }
 
 /// [`compile_to_text`] with the values of free names.
-pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<String, Diagnostics> {
+pub fn compile_to_text_with(
+    file_name: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+    free: &FreeNames,
+) -> Result<String, Diagnostics> {
     compile_to_text_for(file_name, source, function, signature, free, None, None)
 }
 
@@ -97,7 +103,8 @@ pub fn compile_to_text_with(file_name: &str, source: &str, function: &str, signa
 /// whole definition that could not be found.
 fn line_range(file: &SourceFile, line: usize) -> TextRange {
     let start: usize = file.text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
-    let len = file.text[start.min(file.text.len())..].find('\n').unwrap_or(file.text.len() - start.min(file.text.len()));
+    let len =
+        file.text[start.min(file.text.len())..].find('\n').unwrap_or(file.text.len() - start.min(file.text.len()));
     let start = u32::try_from(start.min(file.text.len())).unwrap_or(0);
     TextRange::at(start.into(), u32::try_from(len).unwrap_or(0).into())
 }
@@ -110,8 +117,12 @@ thread_local! {
 }
 
 /// `source` parsed as a module, the last one again if it is the same text.
-fn parse_cached(source: &str) -> Result<std::rc::Rc<ruff_python_parser::Parsed<ruff_python_ast::ModModule>>, ruff_python_parser::ParseError> {
-    if let Some(parsed) = PARSED.with_borrow(|last| last.as_ref().filter(|(text, _)| text == source).map(|(_, p)| p.clone())) {
+fn parse_cached(
+    source: &str,
+) -> Result<std::rc::Rc<ruff_python_parser::Parsed<ruff_python_ast::ModModule>>, ruff_python_parser::ParseError> {
+    if let Some(parsed) =
+        PARSED.with_borrow(|last| last.as_ref().filter(|(text, _)| text == source).map(|(_, p)| p.clone()))
+    {
         return Ok(parsed);
     }
     let parsed = std::rc::Rc::new(ruff_python_parser::parse_module(source)?);
@@ -124,7 +135,15 @@ fn parse_cached(source: &str) -> Result<std::rc::Rc<ruff_python_parser::Parsed<r
 /// With a `program`, `function` is its root's name and every function is
 /// found by identity ([`Program`]).
 #[allow(clippy::too_many_arguments)]
-pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>, program: Option<&Program>) -> Result<String, Diagnostics> {
+pub fn compile_to_text_for(
+    file_name: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+    free: &FreeNames,
+    target: Option<&str>,
+    program: Option<&Program>,
+) -> Result<String, Diagnostics> {
     let file = SourceFile::new(file_name, source);
     let parsed = match parse_cached(source) {
         Ok(p) => p,
@@ -158,13 +177,20 @@ pub fn compile_to_text_for(file_name: &str, source: &str, function: &str, signat
             let d = Diagnostic::new(&file, range, format!("'{qual}' is not at the top level of {file_name}: compile it from Python (pydev.compile or a launch), which finds nested definitions"));
             return Err(Diagnostics(vec![d]));
         } else {
-            format!("no function '{function}' in {file_name} (device functions here: {})", if known.is_empty() { "none".into() } else { known.join(", ") })
+            format!(
+                "no function '{function}' in {file_name} (device functions here: {})",
+                if known.is_empty() { "none".into() } else { known.join(", ") }
+            )
         };
         return Err(Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), message)]));
     };
-    let types = signature::parse_signature(&m, signature).map_err(|e| Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))]))?;
+    let types = signature::parse_signature(&m, signature).map_err(|e| {
+        Diagnostics(vec![Diagnostic::new(&file, f.def.name.range(), format!("bad signature for '{function}': {e}"))])
+    })?;
     let mut c = lower::Compiler::new(&m);
-    c.target = target.map(|t| t.strip_prefix("sm_").and_then(|n| n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok()));
+    c.target = target.map(|t| {
+        t.strip_prefix("sm_").and_then(|n| n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().ok())
+    });
     let mut consts = vec![None; types.len()];
     for (i, v) in program.and_then(|p| p.funcs.first()).map(|f| f.const_args.as_slice()).unwrap_or_default() {
         if let Some(slot) = consts.get_mut(*i) {
@@ -205,25 +231,55 @@ fn add_program<'a>(m: &mut module::Module<'a>, body: &'a [Stmt], program: &Progr
         keys.push(if taken { format!("{name}#{i}") } else { name });
     }
     for ((spec, def), key) in program.funcs.iter().zip(defs).zip(&keys) {
-        m.funcs.insert(key.clone(), module::FuncDef { def, kind: spec.kind, interop: spec.interop, env: Some(std::rc::Rc::new(spec.env.clone())) });
+        m.funcs.insert(
+            key.clone(),
+            module::FuncDef {
+                def,
+                kind: spec.kind,
+                interop: spec.interop,
+                env: Some(std::rc::Rc::new(spec.env.clone())),
+            },
+        );
     }
     m.func_keys = keys;
     Ok(m.func_keys[0].clone())
 }
 
 /// Parses the frontend's text into `context` and verifies it.
-pub fn compile<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str) -> Result<MlirModule<'c>, Diagnostics> {
+pub fn compile<'c>(
+    context: &'c Context,
+    file_name: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+) -> Result<MlirModule<'c>, Diagnostics> {
     compile_with(context, file_name, source, function, signature, &FreeNames::new())
 }
 
 /// [`compile`] with the values of free names.
-pub fn compile_with<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames) -> Result<MlirModule<'c>, Diagnostics> {
+pub fn compile_with<'c>(
+    context: &'c Context,
+    file_name: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+    free: &FreeNames,
+) -> Result<MlirModule<'c>, Diagnostics> {
     compile_for(context, file_name, source, function, signature, free, None, None)
 }
 
 /// [`compile_with`] for a known compile target (see [`compile_to_text_for`]).
 #[allow(clippy::too_many_arguments)]
-pub fn compile_for<'c>(context: &'c Context, file_name: &str, source: &str, function: &str, signature: &str, free: &FreeNames, target: Option<&str>, program: Option<&Program>) -> Result<MlirModule<'c>, Diagnostics> {
+pub fn compile_for<'c>(
+    context: &'c Context,
+    file_name: &str,
+    source: &str,
+    function: &str,
+    signature: &str,
+    free: &FreeNames,
+    target: Option<&str>,
+    program: Option<&Program>,
+) -> Result<MlirModule<'c>, Diagnostics> {
     let text = compile_to_text_for(file_name, source, function, signature, free, target, program)?;
     // MLIR's own message, kept for the internal-error report.
     let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
@@ -232,12 +288,17 @@ pub fn compile_for<'c>(context: &'c Context, file_name: &str, source: &str, func
         sink.borrow_mut().get_or_insert_with(|| format!("{}: {d}", d.location()));
         true
     });
-    let module = MlirModule::parse(context, &text).filter(|m| melior::ir::operation::OperationLike::verify(&m.as_operation()));
+    let module =
+        MlirModule::parse(context, &text).filter(|m| melior::ir::operation::OperationLike::verify(&m.as_operation()));
     context.detach_diagnostic_handler(handler);
     module.ok_or_else(|| {
         let file = SourceFile::new(file_name, source);
         let why = first.borrow().clone().unwrap_or_default();
-        Diagnostics(vec![Diagnostic::new(&file, TextRange::default(), format!("internal error: the frontend emitted invalid IR for '{function}' ({why}); please report it"))])
+        Diagnostics(vec![Diagnostic::new(
+            &file,
+            TextRange::default(),
+            format!("internal error: the frontend emitted invalid IR for '{function}' ({why}); please report it"),
+        )])
     })
 }
 

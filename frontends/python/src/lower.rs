@@ -147,7 +147,14 @@ impl<'m, 'a> Compiler<'m, 'a> {
     /// list); returns its symbol and result type.
     /// `consts` holds the argument values known at compile time; parameters
     /// annotated `ConstExpr` require one and are specialised on it.
-    pub fn specialize(&mut self, name: &str, self_struct: Option<&StructClass<'a>>, args: &[Ty], consts: &[Option<Const>], call: TextRange) -> R<(String, Option<Ty>)> {
+    pub fn specialize(
+        &mut self,
+        name: &str,
+        self_struct: Option<&StructClass<'a>>,
+        args: &[Ty],
+        consts: &[Option<Const>],
+        call: TextRange,
+    ) -> R<(String, Option<Ty>)> {
         let key_name = match self_struct {
             Some(s) => format!("{}.{name}", s.def.name),
             None => name.to_owned(),
@@ -175,13 +182,18 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 }
             }
         }
-        let const_key: Vec<String> = fixed.iter().map(|c| c.as_ref().map(|c| format!("{c:?}")).unwrap_or_default()).collect();
+        let const_key: Vec<String> =
+            fixed.iter().map(|c| c.as_ref().map(|c| format!("{c:?}")).unwrap_or_default()).collect();
         let key = (key_name.clone(), args.to_vec(), const_key.clone());
         if let Some(done) = self.specialized.get(&key) {
             return Ok(done.clone());
         }
         if self.in_progress.contains(&key_name) {
-            self.error_help(call, format!("recursive call to '{key_name}': device functions cannot be recursive"), "rewrite the recursion as a loop");
+            self.error_help(
+                call,
+                format!("recursive call to '{key_name}': device functions cannot be recursive"),
+                "rewrite the recursion as a loop",
+            );
             return Err(());
         }
         let (def, kind, interop, env) = match self_struct {
@@ -192,21 +204,43 @@ impl<'m, 'a> Compiler<'m, 'a> {
             }
         };
         let params = &def.parameters;
-        let plain = params.vararg.is_none() && params.kwarg.is_none() && params.kwonlyargs.is_empty() && params.posonlyargs.is_empty();
+        let plain = params.vararg.is_none()
+            && params.kwarg.is_none()
+            && params.kwonlyargs.is_empty()
+            && params.posonlyargs.is_empty();
         if plain && params.args.len() != args.len() {
             let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
             if self.in_progress.is_empty() {
-                self.error(call, format!("'{key_name}' takes {} but the signature gives {}", plural(params.args.len(), "parameter"), plural(args.len(), "argument type")));
+                self.error(
+                    call,
+                    format!(
+                        "'{key_name}' takes {} but the signature gives {}",
+                        plural(params.args.len(), "parameter"),
+                        plural(args.len(), "argument type")
+                    ),
+                );
             } else {
                 // A method's `self` is not counted.
                 let skip = usize::from(self_struct.is_some());
-                self.error_help(call, format!("'{key_name}' takes {}, {} given", plural(params.args.len() - skip.min(params.args.len()), "argument"), args.len() - skip), format!("call it as {}", signature_text(def, skip)));
+                self.error_help(
+                    call,
+                    format!(
+                        "'{key_name}' takes {}, {} given",
+                        plural(params.args.len() - skip.min(params.args.len()), "argument"),
+                        args.len() - skip
+                    ),
+                    format!("call it as {}", signature_text(def, skip)),
+                );
             }
             return Err(());
         }
         let symbol = if interop || kind == FuncKind::Kernel {
             // The C symbol (interop) and the kernel's entry point are the Python name.
-            if self_struct.is_none() { def.name.id.to_string() } else { key_name.replace('.', "_") }
+            if self_struct.is_none() {
+                def.name.id.to_string()
+            } else {
+                key_name.replace('.', "_")
+            }
         } else {
             let mut s = key_name.replace(['.', '#'], "_");
             for t in args {
@@ -214,18 +248,25 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 s.push_str(&mangle(t));
             }
             for c in fixed.iter().flatten() {
-                s.push_str(&format!("_c{}", match c {
-                    Const::Int(i) => i.to_string().replace('-', "m"),
-                    Const::Float(f) => f.to_bits().to_string(),
-                    Const::Bool(b) => b.to_string(),
-                }));
+                s.push_str(&format!(
+                    "_c{}",
+                    match c {
+                        Const::Int(i) => i.to_string().replace('-', "m"),
+                        Const::Float(f) => f.to_bits().to_string(),
+                        Const::Bool(b) => b.to_string(),
+                    }
+                ));
             }
             s
         };
         if interop {
             if let Some(((_, other, _), _)) = self.specialized.iter().find(|((n, _, _), _)| *n == key_name) {
                 let other = other.iter().map(Ty::to_string).collect::<Vec<_>>().join(", ");
-                self.error_help(call, format!("interoperable function '{key_name}' is already compiled for ({other})"), "an interop=True function has one C symbol, so one signature");
+                self.error_help(
+                    call,
+                    format!("interoperable function '{key_name}' is already compiled for ({other})"),
+                    "an interop=True function has one C symbol, so one signature",
+                );
                 return Err(());
             }
         }
@@ -261,10 +302,16 @@ fn mangle(t: &Ty) -> String {
             };
             format!("{}_{ndim}d{layout}{}{}", mangle(dtype), if *readonly { "_ro" } else { "" }, space(sp))
         }
-        Ty::Tuple(items) => format!("tuple{}{}", items.len(), items.iter().map(|i| format!("_{}", mangle(i))).collect::<String>()),
+        Ty::Tuple(items) => {
+            format!("tuple{}{}", items.len(), items.iter().map(|i| format!("_{}", mangle(i))).collect::<String>())
+        }
         Ty::Struct(def) => {
             // Structured dtypes of a signature all have one name: add the fields.
-            let fields: String = if def.name == "structured" { def.fields.iter().map(|(n, t)| format!("_{n}_{}", mangle(t))).collect() } else { String::new() };
+            let fields: String = if def.name == "structured" {
+                def.fields.iter().map(|(n, t)| format!("_{n}_{}", mangle(t))).collect()
+            } else {
+                String::new()
+            };
             let align = if def.align > 0 { format!("_align{}", def.align) } else { String::new() };
             format!("{}{fields}{align}", def.name)
         }
@@ -273,13 +320,15 @@ fn mangle(t: &Ty) -> String {
         // that read alike stay distinct symbols).
         Ty::Static(obj) => {
             let text = format!("{obj:?}");
-            let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+            let hash =
+                text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
             let text = match &**obj {
                 StaticObj::Target(t) => t.text(),
                 StaticObj::Dtype(t) => mangle(t),
                 other => other.to_string(),
             };
-            let readable: String = text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(32).collect();
+            let readable: String =
+                text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(32).collect();
             format!("k_{readable}_{:08x}", hash as u32)
         }
         Ty::StructRef { def, space: sp } => format!("ref_{}{}", def.name, space(sp)),
@@ -357,11 +406,42 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     /// Compiles a function definition with the given argument types and
     /// appends its `func.func` to the compiler's output.
     #[allow(clippy::too_many_arguments)]
-    pub fn function(c: &'c mut Compiler<'m, 'a>, def: &'a ast::StmtFunctionDef, kind: FuncKind, interop: bool, env: Option<Rc<crate::Env>>, symbol: &str, args: &[Ty], consts: &[Option<Const>]) -> R<Option<Ty>> {
-        let mut l = Lowerer { c, b: FuncBuilder::new(), locals: HashSet::new(), statics: HashMap::new(), tuple_items: HashMap::new(), loops: vec![], failed: HashSet::new(), kind, name_range: def.name.range(), return_ranges: HashMap::new(), aliases: vec![], target_known: HashMap::new(), env };
+    pub fn function(
+        c: &'c mut Compiler<'m, 'a>,
+        def: &'a ast::StmtFunctionDef,
+        kind: FuncKind,
+        interop: bool,
+        env: Option<Rc<crate::Env>>,
+        symbol: &str,
+        args: &[Ty],
+        consts: &[Option<Const>],
+    ) -> R<Option<Ty>> {
+        let mut l = Lowerer {
+            c,
+            b: FuncBuilder::new(),
+            locals: HashSet::new(),
+            statics: HashMap::new(),
+            tuple_items: HashMap::new(),
+            loops: vec![],
+            failed: HashSet::new(),
+            kind,
+            name_range: def.name.range(),
+            return_ranges: HashMap::new(),
+            aliases: vec![],
+            target_known: HashMap::new(),
+            env,
+        };
         let params = &def.parameters;
-        if params.vararg.is_some() || params.kwarg.is_some() || !params.kwonlyargs.is_empty() || !params.posonlyargs.is_empty() {
-            l.c.error_help(params.range(), format!("'{}' may only have plain positional parameters", def.name.id), "*args, **kwargs and keyword-only parameters are not supported in device code");
+        if params.vararg.is_some()
+            || params.kwarg.is_some()
+            || !params.kwonlyargs.is_empty()
+            || !params.posonlyargs.is_empty()
+        {
+            l.c.error_help(
+                params.range(),
+                format!("'{}' may only have plain positional parameters", def.name.id),
+                "*args, **kwargs and keyword-only parameters are not supported in device code",
+            );
             return Err(());
         }
         assigned_names(&def.body, &mut l.locals);
@@ -389,7 +469,14 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                     continue;
                 }
                 if interop {
-                    l.c.error_help(p.range(), format!("parameter '{name}' of the interoperable function '{}' is None and is assigned in its body", def.name.id), "use another local name");
+                    l.c.error_help(
+                        p.range(),
+                        format!(
+                            "parameter '{name}' of the interoperable function '{}' is None and is assigned in its body",
+                            def.name.id
+                        ),
+                        "use another local name",
+                    );
                     return Err(());
                 }
             }
@@ -454,7 +541,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             if let Expr::Subscript(s) = ann {
                 if let Some(hint) = self.c.m.annotation_type(&s.slice) {
                     if &hint != ty {
-                        self.c.error_help(ann.range(), format!("parameter '{name}' is annotated ConstExpr[{hint}] but is called with {ty}"), format!("pass a constant {hint}"));
+                        self.c.error_help(
+                            ann.range(),
+                            format!("parameter '{name}' is annotated ConstExpr[{hint}] but is called with {ty}"),
+                            format!("pass a constant {hint}"),
+                        );
                     }
                 }
             }
@@ -463,13 +554,25 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         // `None` as a hint is NoneType (spec: None).
         if matches!(ann, Expr::NoneLiteral(_)) {
             if *ty != Ty::None {
-                self.c.error_help(ann.range(), format!("parameter '{name}' is annotated None but is called with {ty}"), "pass None");
+                self.c.error_help(
+                    ann.range(),
+                    format!("parameter '{name}' is annotated None but is called with {ty}"),
+                    "pass None",
+                );
             }
             return;
         }
         if let Some(hint) = self.c.m.annotation_type(ann) {
             if &hint != ty {
-                self.c.error_help(ann.range(), format!("parameter '{name}' is annotated {hint} but is called with {ty}"), if hint.is_number() { format!("convert the argument, e.g. device.{hint}(x)") } else { format!("pass a {hint}") });
+                self.c.error_help(
+                    ann.range(),
+                    format!("parameter '{name}' is annotated {hint} but is called with {ty}"),
+                    if hint.is_number() {
+                        format!("convert the argument, e.g. device.{hint}(x)")
+                    } else {
+                        format!("pass a {hint}")
+                    },
+                );
             }
         }
     }
@@ -494,7 +597,8 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     /// The common type of all `return` values, converting where they differ.
     fn join_returns(&mut self) -> R<Option<Ty>> {
-        let mut returns: Vec<(usize, Vec<Val>)> = self.b.returns_mut().into_iter().map(|(b, v)| (b, v.clone())).collect();
+        let mut returns: Vec<(usize, Vec<Val>)> =
+            self.b.returns_mut().into_iter().map(|(b, v)| (b, v.clone())).collect();
         // In source order (falling off the end last), so that errors name
         // the later return.
         returns.sort_by_key(|(b, _)| self.return_ranges.get(b).map_or(u32::MAX, |r| r.start().to_u32()));
@@ -512,11 +616,27 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                         None => v.ty.clone(),
                         Some(t) if t == v.ty => t,
                         // A WarpMask is an int32 (spec: WarpMask).
-                        Some(t) if (t.is_number() || t == Ty::WarpMask) && (v.ty.is_number() || v.ty == Ty::WarpMask) => match crate::types::promote(&mask_as_int(&t), false, &mask_as_int(&v.ty), false) {
-                            Ok(joined) => joined,
-                            Err(e) => return self.err_help(at, format!("this function returns {t} on one path and {} on another: {e}", v.ty), "return one type on every path"),
-                        },
-                        Some(t) => return self.err_help(at, format!("this function returns {t} on one path and {} on another", v.ty), "return one type on every path"),
+                        Some(t)
+                            if (t.is_number() || t == Ty::WarpMask) && (v.ty.is_number() || v.ty == Ty::WarpMask) =>
+                        {
+                            match crate::types::promote(&mask_as_int(&t), false, &mask_as_int(&v.ty), false) {
+                                Ok(joined) => joined,
+                                Err(e) => {
+                                    return self.err_help(
+                                        at,
+                                        format!("this function returns {t} on one path and {} on another: {e}", v.ty),
+                                        "return one type on every path",
+                                    )
+                                }
+                            }
+                        }
+                        Some(t) => {
+                            return self.err_help(
+                                at,
+                                format!("this function returns {t} on one path and {} on another", v.ty),
+                                "return one type on every path",
+                            )
+                        }
                     })
                 }
             }
@@ -524,7 +644,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         let Some(ty) = ty else { return Ok(None) };
         if let Some(at) = none_at {
             let what = if at == self.name_range { "reaches its end without a return" } else { "returns nothing here" };
-            return self.err_help(at, format!("this function returns {ty} on some paths but {what}"), "return a value on every path");
+            return self.err_help(
+                at,
+                format!("this function returns {ty} on some paths but {what}"),
+                "return a value on every path",
+            );
         }
         for (block, vals) in returns {
             if vals[0].ty != ty {
@@ -573,7 +697,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             return match read {
                 Some(v) => Ok(self.tuple_items.get(&v.id).cloned().map(Item::Tuple).unwrap_or(Item::Val(v))),
                 None if self.failed.contains(name) => Err(()),
-                None => self.err_help(range, format!("local '{name}' may be used before it is assigned"), format!("assign '{name}' on every path before this use")),
+                None => self.err_help(
+                    range,
+                    format!("local '{name}' may be used before it is assigned"),
+                    format!("assign '{name}' on every path before this use"),
+                ),
             };
         }
         self.global(name, range)
@@ -702,7 +830,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 None => return self.err(range, format!("a {dtype} constant cannot be used in device code")),
             },
             GlobalConst::Str(s) => Item::Str(s.clone()),
-            GlobalConst::Tuple(items) => Item::Tuple(items.iter().map(|i| self.global_value(i, range)).collect::<R<_>>()?),
+            GlobalConst::Tuple(items) => {
+                Item::Tuple(items.iter().map(|i| self.global_value(i, range)).collect::<R<_>>()?)
+            }
         })
     }
 
@@ -711,7 +841,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         match c {
             Const::Int(i) => {
                 if i < i128::from(i32::MIN) || i > i128::from(i32::MAX) {
-                    return self.err_help(range, format!("integer {i} does not fit in int32, the type of Python ints in device code"), "convert it explicitly, e.g. device.int64(...)");
+                    return self.err_help(
+                        range,
+                        format!("integer {i} does not fit in int32, the type of Python ints in device code"),
+                        "convert it explicitly, e.g. device.int64(...)",
+                    );
                 }
                 let mut v = self.typed_const(&Const::Int(i), &crate::types::INT32);
                 v.weak = true;
@@ -760,7 +894,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
     pub fn typed_const(&mut self, c: &Const, ty: &Ty) -> Val {
         let t = ty.mlir();
         let value = match (c, ty) {
-            (_, Ty::Bool) => format!("{} : i1", u8::from(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0))),
+            (_, Ty::Bool) => format!(
+                "{} : i1",
+                u8::from(
+                    !matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0)
+                )
+            ),
             (Const::Float(f), Ty::Float(_)) => format!("{} : {t}", float_attr(*f, ty)),
             (Const::Int(i), Ty::Float(_)) => format!("{} : {t}", float_attr(*i as f64, ty)),
             (Const::Bool(b), Ty::Float(_)) => format!("{} : {t}", float_attr(f64::from(u8::from(*b)), ty)),
@@ -785,7 +924,10 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         match item {
             Item::Val(v) => {
                 if self.statics.contains_key(name) {
-                    return self.err(range, format!("local '{name}' holds a function or type elsewhere; use another name for this value"));
+                    return self.err(
+                        range,
+                        format!("local '{name}' holds a function or type elsewhere; use another name for this value"),
+                    );
                 }
                 let Some(b) = self.b.cur else { return Ok(()) };
                 self.b.write(name, b, v);
@@ -818,8 +960,14 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 self.tuple_items.insert(v.id, items.clone());
                 Ok(v)
             }
-            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => self.dim3_value(name, range),
-            other => self.err_help(range, format!("{} is not a value that device code can store or pass", describe(other)), "device code stores and passes numbers, vectors, structs, tuples and arrays"),
+            Item::Device(name) if matches!(name.as_str(), "thread_idx" | "block_idx" | "block_dim" | "grid_dim") => {
+                self.dim3_value(name, range)
+            }
+            other => self.err_help(
+                range,
+                format!("{} is not a value that device code can store or pass", describe(other)),
+                "device code stores and passes numbers, vectors, structs, tuples and arrays",
+            ),
         }
     }
 
@@ -876,7 +1024,8 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 }
                 let current = self.expr(&a.target)?;
                 let rhs = self.expr(&a.value)?;
-                let result = self.binary_at(a.op, current, rhs, a.range(), Some((a.target.range(), a.value.range())))?;
+                let result =
+                    self.binary_at(a.op, current, rhs, a.range(), Some((a.target.range(), a.value.range())))?;
                 self.assign(&a.target, result)
             }
             Stmt::If(i) => self.if_stmt(i),
@@ -900,23 +1049,50 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             },
             Stmt::Return(r) => self.return_stmt(r),
             Stmt::FunctionDef(f) => {
-                let has_params = !f.parameters.args.is_empty() || !f.parameters.posonlyargs.is_empty() || f.parameters.vararg.is_some() || !f.parameters.kwonlyargs.is_empty() || f.parameters.kwarg.is_some();
+                let has_params = !f.parameters.args.is_empty()
+                    || !f.parameters.posonlyargs.is_empty()
+                    || f.parameters.vararg.is_some()
+                    || !f.parameters.kwonlyargs.is_empty()
+                    || f.parameters.kwarg.is_some();
                 if has_params || !f.decorator_list.is_empty() {
                     return self.err_help(f.range(), format!("local function '{}' must take no parameters and have no decorators", f.name.id), "device code allows local closures without parameters (predicates); define other functions at module level with @device.func");
                 }
                 self.statics.insert(f.name.id.to_string(), Item::Closure(Rc::new(ClosureBody::Def(f.clone()))));
                 Ok(())
             }
-            Stmt::Assert(a) => self.err_help(a.range(), "assert is not supported in device code", "check the condition and return early instead"),
-            Stmt::Import(_) | Stmt::ImportFrom(_) => self.err(s.range(), "imports are not allowed inside device code; import at module level"),
-            Stmt::ClassDef(c) => self.err(c.range(), "classes cannot be defined inside device code; define @device.struct classes at module level"),
-            Stmt::Try(_) => self.err_help(s.range(), "try/except is not supported in device code", "device code has no exceptions; check conditions explicitly"),
+            Stmt::Assert(a) => self.err_help(
+                a.range(),
+                "assert is not supported in device code",
+                "check the condition and return early instead",
+            ),
+            Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                self.err(s.range(), "imports are not allowed inside device code; import at module level")
+            }
+            Stmt::ClassDef(c) => self.err(
+                c.range(),
+                "classes cannot be defined inside device code; define @device.struct classes at module level",
+            ),
+            Stmt::Try(_) => self.err_help(
+                s.range(),
+                "try/except is not supported in device code",
+                "device code has no exceptions; check conditions explicitly",
+            ),
             Stmt::With(_) => self.err(s.range(), "'with' is not supported in device code"),
-            Stmt::Raise(_) => self.err_help(s.range(), "raise is not supported in device code", "device code has no exceptions"),
-            Stmt::Global(_) | Stmt::Nonlocal(_) => self.err_help(s.range(), "global and nonlocal are not supported in device code", "device code cannot rebind module names; pass values as parameters"),
+            Stmt::Raise(_) => {
+                self.err_help(s.range(), "raise is not supported in device code", "device code has no exceptions")
+            }
+            Stmt::Global(_) | Stmt::Nonlocal(_) => self.err_help(
+                s.range(),
+                "global and nonlocal are not supported in device code",
+                "device code cannot rebind module names; pass values as parameters",
+            ),
             Stmt::Delete(_) => self.err(s.range(), "del is not supported in device code"),
-            Stmt::Match(_) => self.err_help(s.range(), "match statements are not supported in device code", "use if/elif/else"),
-            Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => self.err(s.range(), "this statement is not supported in device code"),
+            Stmt::Match(_) => {
+                self.err_help(s.range(), "match statements are not supported in device code", "use if/elif/else")
+            }
+            Stmt::TypeAlias(_) | Stmt::IpyEscapeCommand(_) => {
+                self.err(s.range(), "this statement is not supported in device code")
+            }
         }
     }
 
@@ -935,7 +1111,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     fn unpack(&mut self, targets: &[Expr], value: Item, range: TextRange) -> R<()> {
         if let Some(s) = targets.iter().find(|t| matches!(t, Expr::Starred(_))) {
-            return self.err_help(s.range(), "starred assignment is not supported in device code", "unpack into one name per element");
+            return self.err_help(
+                s.range(),
+                "starred assignment is not supported in device code",
+                "unpack into one name per element",
+            );
         }
         let items = self.tuple_elements(&value, range)?;
         if items.len() != targets.len() {
@@ -1007,8 +1187,15 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         match &v.ty {
             Ty::Bool => Ok(v),
             Ty::Int { .. } | Ty::Float(_) | Ty::Complex(_) => {
-                let zero = self.typed_const(&Const::Int(0), &if matches!(v.ty, Ty::Complex(_)) { crate::types::INT32 } else { v.ty.clone() });
-                let konst = v.konst.as_ref().map(|c| Const::Bool(!matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0)));
+                let zero = self.typed_const(
+                    &Const::Int(0),
+                    &if matches!(v.ty, Ty::Complex(_)) { crate::types::INT32 } else { v.ty.clone() },
+                );
+                let konst = v.konst.as_ref().map(|c| {
+                    Const::Bool(
+                        !matches!(c, Const::Int(0) | Const::Bool(false)) && !matches!(c, Const::Float(f) if *f == 0.0),
+                    )
+                });
                 let mut r = self.b.op1(&generic::cmp(CmpPredicate::Ne, &v, &zero, &Ty::Bool.mlir()), Ty::Bool);
                 r.konst = konst;
                 Ok(r)
@@ -1157,7 +1344,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 self.b.switch_to(exit);
                 Ok(())
             }
-            other => self.err_help(f.iter.range(), format!("cannot iterate over {} in device code", describe(&other)), "loop over range(...), a tuple or a vector"),
+            other => self.err_help(
+                f.iter.range(),
+                format!("cannot iterate over {} in device code", describe(&other)),
+                "loop over range(...), a tuple or a vector",
+            ),
         }
     }
 
@@ -1216,10 +1407,19 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             _ => {
                 // Run-time step: compare by its sign.
                 let zero = self.typed_const(&Const::Int(0), &ty);
-                let pos = self.b.op1(&generic::cmp(CmpPredicate::Gt, &vstep, &Typed(zero.id, t.clone()), &i1), Ty::Bool);
+                let pos =
+                    self.b.op1(&generic::cmp(CmpPredicate::Gt, &vstep, &Typed(zero.id, t.clone()), &i1), Ty::Bool);
                 let lt = self.b.op1(&generic::cmp(CmpPredicate::Lt, &vi, &vs, &i1), Ty::Bool);
                 let gt = self.b.op1(&generic::cmp(CmpPredicate::Gt, &vi, &vs, &i1), Ty::Bool);
-                self.b.op1(&format!("arith.select {}, {}, {} : i1", crate::ir::v(pos.id), crate::ir::v(lt.id), crate::ir::v(gt.id)), Ty::Bool)
+                self.b.op1(
+                    &format!(
+                        "arith.select {}, {}, {} : i1",
+                        crate::ir::v(pos.id),
+                        crate::ir::v(lt.id),
+                        crate::ir::v(gt.id)
+                    ),
+                    Ty::Bool,
+                )
             }
         };
         self.b.cond_br(cond.id, body, orelse);
@@ -1265,14 +1465,24 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                     [.., Stmt::Return(ast::StmtReturn { value: Some(e), .. })] => {
                         let (init, _) = f.body.split_at(f.body.len() - 1);
                         if let Some(r) = early_return(init) {
-                            return self.err_help(r, format!("local function '{}' may only return at its end", f.name.id), "compute the result in a local and end with `return <expression>`");
+                            return self.err_help(
+                                r,
+                                format!("local function '{}' may only return at its end", f.name.id),
+                                "compute the result in a local and end with `return <expression>`",
+                            );
                         }
                         // The body's locals are its own (Python scopes): the
                         // caller's locals of the same names keep their values.
                         let mut own = HashSet::new();
                         assigned_names(init, &mut own);
-                        let saved: Vec<(String, bool, Option<Val>)> =
-                            own.into_iter().map(|n| { let local = self.locals.contains(&n); let v = if local { self.b.read(&n) } else { None }; (n, local, v) }).collect();
+                        let saved: Vec<(String, bool, Option<Val>)> = own
+                            .into_iter()
+                            .map(|n| {
+                                let local = self.locals.contains(&n);
+                                let v = if local { self.b.read(&n) } else { None };
+                                (n, local, v)
+                            })
+                            .collect();
                         self.locals.extend(saved.iter().map(|(n, _, _)| n.clone()));
                         self.suite(init);
                         let result = self.expr(e);
@@ -1287,7 +1497,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                         }
                         result
                     }
-                    _ => self.err_help(range, format!("local function '{}' must end with `return <expression>`", f.name.id), "predicates return a bool"),
+                    _ => self.err_help(
+                        range,
+                        format!("local function '{}' must end with `return <expression>`", f.name.id),
+                        "predicates return a bool",
+                    ),
                 }
             }
         }
@@ -1327,7 +1541,11 @@ pub fn static_obj(item: &Item) -> Option<StaticObj> {
 
 /// A WarpMask as the int32 it is (spec: WarpMask), other types as they are.
 pub fn mask_as_int(t: &Ty) -> Ty {
-    if *t == Ty::WarpMask { crate::types::INT32 } else { t.clone() }
+    if *t == Ty::WarpMask {
+        crate::types::INT32
+    } else {
+        t.clone()
+    }
 }
 
 /// How an item is described in messages.

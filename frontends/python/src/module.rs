@@ -83,7 +83,17 @@ pub struct Module<'a> {
 
 impl<'a> Module<'a> {
     pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
-        let mut m = Module { file, bindings: HashMap::new(), funcs: HashMap::new(), structs: HashMap::new(), globals: HashMap::new(), aliases: HashMap::new(), undecorated: HashMap::new(), diags: vec![], func_keys: vec![] };
+        let mut m = Module {
+            file,
+            bindings: HashMap::new(),
+            funcs: HashMap::new(),
+            structs: HashMap::new(),
+            globals: HashMap::new(),
+            aliases: HashMap::new(),
+            undecorated: HashMap::new(),
+            diags: vec![],
+            func_keys: vec![],
+        };
         for stmt in body {
             match stmt {
                 Stmt::Import(imp) => {
@@ -116,16 +126,14 @@ impl<'a> Module<'a> {
         }
         for stmt in body {
             match stmt {
-                Stmt::FunctionDef(f) => {
-                    match m.function_kind(&f.decorator_list) {
-                        Some((kind, interop)) => {
-                            m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop, env: None });
-                        }
-                        None => {
-                            m.undecorated.insert(f.name.id.to_string(), false);
-                        }
+                Stmt::FunctionDef(f) => match m.function_kind(&f.decorator_list) {
+                    Some((kind, interop)) => {
+                        m.funcs.insert(f.name.id.to_string(), FuncDef { def: f, kind, interop, env: None });
                     }
-                }
+                    None => {
+                        m.undecorated.insert(f.name.id.to_string(), false);
+                    }
+                },
                 Stmt::ClassDef(c) => {
                     m.scan_struct(c);
                     if !m.structs.contains_key(c.name.id.as_str()) {
@@ -206,28 +214,48 @@ impl<'a> Module<'a> {
             if let Some(call) = call {
                 let name = if kind == FuncKind::Kernel { "kernel" } else { "func" };
                 if !call.arguments.args.is_empty() {
-                    self.error(call.arguments.range(), format!("the arguments of @device.{name} must be keywords"), Some(&format!("write @device.{name}(interop=True)")));
+                    self.error(
+                        call.arguments.range(),
+                        format!("the arguments of @device.{name} must be keywords"),
+                        Some(&format!("write @device.{name}(interop=True)")),
+                    );
                 }
                 for kw in &call.arguments.keywords {
                     match kw.arg.as_ref().map(|a| a.id.as_str()) {
                         Some("interop") => match &kw.value {
                             Expr::BooleanLiteral(b) => interop = b.value,
-                            other => self.error(other.range(), format!("interop of @device.{name} must be True or False"), Some("write interop=True or interop=False")),
+                            other => self.error(
+                                other.range(),
+                                format!("interop of @device.{name} must be True or False"),
+                                Some("write interop=True or interop=False"),
+                            ),
                         },
                         // Linked files: the Python package reads them (python/pydev/_interop.py).
                         Some("link") => {}
                         // .file/.loc line information: the Python package passes it as a compile option.
                         Some("lineinfo") => {}
                         Some(other) => {
-                            self.error(kw.range(), format!("unknown keyword '{other}' of @device.{name}"), Some("the keywords are interop=True|False, link=[paths] and lineinfo=True|False"));
+                            self.error(
+                                kw.range(),
+                                format!("unknown keyword '{other}' of @device.{name}"),
+                                Some("the keywords are interop=True|False, link=[paths] and lineinfo=True|False"),
+                            );
                         }
-                        None => self.error(kw.range(), format!("@device.{name} does not take **kwargs"), Some("write the keywords out, e.g. interop=True")),
+                        None => self.error(
+                            kw.range(),
+                            format!("@device.{name} does not take **kwargs"),
+                            Some("write the keywords out, e.g. interop=True"),
+                        ),
                     }
                 }
             }
             if let Some((prev, _, _)) = found {
                 if prev != kind {
-                    self.error(d.range(), "a function cannot be both @device.kernel and @device.func", Some("kernels are device-only; call a @device.func from the kernel instead"));
+                    self.error(
+                        d.range(),
+                        "a function cannot be both @device.kernel and @device.func",
+                        Some("kernels are device-only; call a @device.func from the kernel instead"),
+                    );
                     return None;
                 }
             }
@@ -249,19 +277,37 @@ impl<'a> Module<'a> {
             }
             is_struct = true;
             if let Some(call) = call.filter(|c| !c.arguments.args.is_empty()) {
-                self.error(call.arguments.range(), "the arguments of @device.struct must be keywords", Some("write @device.struct(align=16)"));
+                self.error(
+                    call.arguments.range(),
+                    "the arguments of @device.struct must be keywords",
+                    Some("write @device.struct(align=16)"),
+                );
             }
             for kw in call.map(|c| c.arguments.keywords.as_slice()).unwrap_or(&[]) {
                 match (kw.arg.as_ref().map(|a| a.id.as_str()), &kw.value) {
                     // A literal or a module constant defined above the class.
                     (Some("align"), value) => match self.const_expr(value) {
-                        Some(GlobalConst::Num(Const::Int(i))) => match u64::try_from(i).ok().filter(|a| a.is_power_of_two()) {
-                            Some(a) => align = a,
-                            None => self.error(value.range(), format!("align of struct '{}' must be a power of two, got {i}", c.name.id), Some("e.g. @device.struct(align=16)")),
-                        },
-                        _ => self.error(value.range(), format!("align of struct '{}' must be an integer constant", c.name.id), Some("use a literal or a module-level constant")),
+                        Some(GlobalConst::Num(Const::Int(i))) => {
+                            match u64::try_from(i).ok().filter(|a| a.is_power_of_two()) {
+                                Some(a) => align = a,
+                                None => self.error(
+                                    value.range(),
+                                    format!("align of struct '{}' must be a power of two, got {i}", c.name.id),
+                                    Some("e.g. @device.struct(align=16)"),
+                                ),
+                            }
+                        }
+                        _ => self.error(
+                            value.range(),
+                            format!("align of struct '{}' must be an integer constant", c.name.id),
+                            Some("use a literal or a module-level constant"),
+                        ),
                     },
-                    (Some(other), _) => self.error(kw.range(), format!("unknown keyword '{other}' of @device.struct"), Some("the only keyword is align=N")),
+                    (Some(other), _) => self.error(
+                        kw.range(),
+                        format!("unknown keyword '{other}' of @device.struct"),
+                        Some("the only keyword is align=N"),
+                    ),
                     (None, _) => self.error(kw.range(), "@device.struct takes only align=N", None),
                 }
             }
@@ -277,7 +323,11 @@ impl<'a> Module<'a> {
                 Stmt::AnnAssign(a) => {
                     let Expr::Name(name) = a.target.as_ref() else { continue };
                     if fields.iter().any(|(f, _)| f == name.id.as_str()) {
-                        self.error(a.target.range(), format!("field '{}' of struct '{}' is declared twice", name.id, c.name.id), Some("give each field its own name"));
+                        self.error(
+                            a.target.range(),
+                            format!("field '{}' of struct '{}' is declared twice", name.id, c.name.id),
+                            Some("give each field its own name"),
+                        );
                         continue;
                     }
                     if let Some(value) = &a.value {
@@ -288,17 +338,27 @@ impl<'a> Module<'a> {
                         None => self.error(a.annotation.range(), format!("field '{}' of struct '{}' needs a heterogeneous type hint", name.id, c.name.id), Some("use int, float, bool, complex, a device number or vector type, or another @device.struct")),
                     }
                 }
-                Stmt::FunctionDef(f) => {
-                    match self.function_kind(&f.decorator_list) {
-                        Some((FuncKind::Func, _)) => {
-                            methods.insert(f.name.id.to_string(), f);
-                        }
-                        Some((FuncKind::Kernel, _)) => self.error(f.range(), format!("method '{}' of struct '{}' cannot be a kernel", f.name.id, c.name.id), Some("decorate methods with @device.func")),
-                        None => self.error(f.name.range(), format!("method '{}' of struct '{}' needs @device.func", f.name.id, c.name.id), Some("decorate it with @device.func")),
+                Stmt::FunctionDef(f) => match self.function_kind(&f.decorator_list) {
+                    Some((FuncKind::Func, _)) => {
+                        methods.insert(f.name.id.to_string(), f);
                     }
-                }
+                    Some((FuncKind::Kernel, _)) => self.error(
+                        f.range(),
+                        format!("method '{}' of struct '{}' cannot be a kernel", f.name.id, c.name.id),
+                        Some("decorate methods with @device.func"),
+                    ),
+                    None => self.error(
+                        f.name.range(),
+                        format!("method '{}' of struct '{}' needs @device.func", f.name.id, c.name.id),
+                        Some("decorate it with @device.func"),
+                    ),
+                },
                 Stmt::Pass(_) | Stmt::Expr(_) => {}
-                other => self.error(other.range(), format!("struct '{}' may hold only annotated fields and @device.func methods", c.name.id), None),
+                other => self.error(
+                    other.range(),
+                    format!("struct '{}' may hold only annotated fields and @device.func methods", c.name.id),
+                    None,
+                ),
             }
         }
         let def = Rc::new(StructDef { name: c.name.id.to_string(), fields, align });
@@ -315,14 +375,18 @@ impl<'a> Module<'a> {
                 "int" | "float" | "bool" | "complex" => Ty::from_dtype_name(n.id.as_str()),
                 other => self.structs.get(other).map(|s| Ty::Struct(s.def.clone())),
             },
-            Expr::StringLiteral(s) => self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr()),
+            Expr::StringLiteral(s) => {
+                self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr())
+            }
             // `device.Atomic(t)` / `device.Atomic(t, align=n)`: a field accessed atomically.
             Expr::Call(c) if self.device_entity(&c.func).as_deref() == Some("Atomic") => {
                 let [t] = &*c.arguments.args else { return None };
                 let mut align = 0;
                 for kw in c.arguments.keywords.iter() {
                     match (kw.arg.as_ref().map(|a| a.id.as_str()), self.const_expr(&kw.value)) {
-                        (Some("align"), Some(GlobalConst::Num(Const::Int(n)))) => align = u64::try_from(n).ok().filter(|n| n.is_power_of_two())?,
+                        (Some("align"), Some(GlobalConst::Num(Const::Int(n)))) => {
+                            align = u64::try_from(n).ok().filter(|n| n.is_power_of_two())?
+                        }
                         _ => return None,
                     }
                 }
@@ -330,7 +394,9 @@ impl<'a> Module<'a> {
                 (t.is_number() && t.size() <= 16).then(|| Ty::atomic_cell(t, align))
             }
             // `device.align(t, n)` with a constant power of two.
-            Expr::Call(c) if self.device_entity(&c.func).as_deref() == Some("align") && c.arguments.keywords.is_empty() => {
+            Expr::Call(c)
+                if self.device_entity(&c.func).as_deref() == Some("align") && c.arguments.keywords.is_empty() =>
+            {
                 let [t, n] = &*c.arguments.args else { return None };
                 let GlobalConst::Num(Const::Int(n)) = self.const_expr(n)? else { return None };
                 let n = u64::try_from(n).ok().filter(|n| n.is_power_of_two())?;
@@ -344,7 +410,12 @@ impl<'a> Module<'a> {
     /// (inside functions, methods, classes, loops, conditionals):
     /// `qualname` is its `co_qualname` (`make.<locals>.k`), `line` its
     /// `co_firstlineno` (the first decorator's line, else the `def`'s).
-    pub fn locate(body: &'a [Stmt], file: &SourceFile, qualname: &str, line: usize) -> Result<&'a ast::StmtFunctionDef, String> {
+    pub fn locate(
+        body: &'a [Stmt],
+        file: &SourceFile,
+        qualname: &str,
+        line: usize,
+    ) -> Result<&'a ast::StmtFunctionDef, String> {
         let mut found = Vec::new();
         walk_defs(body, "", &mut |qual, def| {
             if qual == qualname {
@@ -352,7 +423,8 @@ impl<'a> Module<'a> {
             }
         });
         let first_line = |d: &ast::StmtFunctionDef| {
-            let start = d.decorator_list.iter().map(|x| x.range().start()).chain([d.range().start()]).min().unwrap_or_default();
+            let start =
+                d.decorator_list.iter().map(|x| x.range().start()).chain([d.range().start()]).min().unwrap_or_default();
             file.line_col(start).0
         };
         if let Some(d) = found.iter().find(|d| first_line(d) == line) {
@@ -386,7 +458,9 @@ impl<'a> Module<'a> {
                 _ => return None,
             },
             Expr::BinOp(b) => match (self.const_expr(&b.left)?, self.const_expr(&b.right)?) {
-                (GlobalConst::Num(x), GlobalConst::Num(y)) => GlobalConst::Num(crate::consts::fold_binary(b.op, &x, &y)?),
+                (GlobalConst::Num(x), GlobalConst::Num(y)) => {
+                    GlobalConst::Num(crate::consts::fold_binary(b.op, &x, &y)?)
+                }
                 _ => return None,
             },
             Expr::Name(n) => self.globals.get(n.id.as_str())?.clone(),

@@ -49,7 +49,8 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
         let close = text.find('}').ok_or_else(|| format!("missing '}}' in '{text}'"))?;
         let mut fields = Vec::new();
         for f in split_top(&text[1..close]).into_iter().map(str::trim).filter(|f| !f.is_empty()) {
-            let (name, ty) = f.split_once(':').ok_or_else(|| format!("structured field '{f}' must be written name: type"))?;
+            let (name, ty) =
+                f.split_once(':').ok_or_else(|| format!("structured field '{f}' must be written name: type"))?;
             fields.push((name.trim().to_owned(), parse_type(m, ty.trim())?));
         }
         let def = std::rc::Rc::new(crate::types::StructDef { name: "structured".into(), fields, align: 0 });
@@ -87,7 +88,9 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
     } else if let Some(s) = m.structs.get(base) {
         Ty::Struct(s.def.clone())
     } else {
-        return Err(format!("unknown type '{base}' in the signature (expected a number, vector or struct type of this file)"));
+        return Err(format!(
+            "unknown type '{base}' in the signature (expected a number, vector or struct type of this file)"
+        ));
     };
     let Some(dims) = dims else {
         if readonly {
@@ -100,7 +103,10 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
 
 /// `dtype[dims]`: `dims_text` is the bracketed part.
 fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty, String> {
-    let dims = dims_text.strip_prefix('[').and_then(|d| d.strip_suffix(']')).ok_or_else(|| format!("expected [dims] after the dtype in '{text}'"))?;
+    let dims = dims_text
+        .strip_prefix('[')
+        .and_then(|d| d.strip_suffix(']'))
+        .ok_or_else(|| format!("expected [dims] after the dtype in '{text}'"))?;
     let dims: Vec<&str> = dims.split(',').map(str::trim).collect();
     let contiguous: Vec<bool> = dims
         .iter()
@@ -115,7 +121,9 @@ fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty
         0 => ArrayLayout::Strided,
         1 if contiguous[n - 1] => ArrayLayout::C,
         1 if contiguous[0] => ArrayLayout::F,
-        _ => return Err(format!("'{text}': only the last (C order) or the first (Fortran order) dimension can be ::1")),
+        _ => {
+            return Err(format!("'{text}': only the last (C order) or the first (Fortran order) dimension can be ::1"))
+        }
     };
     Ok(Ty::Array { dtype: Box::new(dtype), ndim: n as u32, layout, readonly, space: Space::Global })
 }

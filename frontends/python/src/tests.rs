@@ -18,7 +18,10 @@ fn printed(text: &str) -> String {
     let ctx = pydev_dialect::new_pipeline_context();
     let module = Module::parse(&ctx, text).unwrap_or_else(|| panic!("the frontend's IR does not parse:\n{text}"));
     assert!(module.as_operation().verify(), "the frontend's IR does not verify:\n{text}");
-    module.as_operation().to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false).use_local_scope()).expect("printable")
+    module
+        .as_operation()
+        .to_string_with_flags(OperationPrintingFlags::new().enable_debug_info(true, false).use_local_scope())
+        .expect("printable")
 }
 
 fn errors(source: &str, function: &str, signature: &str) -> String {
@@ -155,8 +158,14 @@ def k(ps, out):
     );
     let mut free = crate::FreeNames::new();
     free.insert("SCALE".into(), crate::module::GlobalConst::Num(crate::ir::Const::Float(2.0)));
-    let text = printed(&crate::compile_to_text_with("k.py", &src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]", &free).unwrap_or_else(|d| panic!("{d}")));
-    assert!(text.contains(r#"!pydev.array<!pydev.struct<"structured", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1, c>"#), "{text}");
+    let text = printed(
+        &crate::compile_to_text_with("k.py", &src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]", &free)
+            .unwrap_or_else(|d| panic!("{d}")),
+    );
+    assert!(
+        text.contains(r#"!pydev.array<!pydev.struct<"structured", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1, c>"#),
+        "{text}"
+    );
     assert!(text.contains("pydev.constant 2.000000e+00 : f32"), "{text}");
     let e = errors(&src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]");
     assert!(e.contains("name 'SCALE' is not defined in device code"), "{e}");
@@ -186,7 +195,17 @@ fn constant_zero_divisors_are_errors() {
 
 /// A program by identity: `(line, qualname, kind, env)` per function.
 fn program(funcs: Vec<(usize, &str, crate::FuncKind, Vec<(&str, crate::Free)>)>) -> crate::Program {
-    let funcs = funcs.into_iter().map(|(line, q, kind, env)| crate::FuncSpec { line, qualname: q.into(), kind, interop: false, env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(), const_args: vec![] }).collect();
+    let funcs = funcs
+        .into_iter()
+        .map(|(line, q, kind, env)| crate::FuncSpec {
+            line,
+            qualname: q.into(),
+            kind,
+            interop: false,
+            env: env.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            const_args: vec![],
+        })
+        .collect();
     crate::Program { funcs }
 }
 
@@ -209,10 +228,34 @@ fn nested_functions_are_found_by_line_and_qualified_name() {
     use crate::{Free, FuncKind};
     let k = |v| Free::Const(crate::module::GlobalConst::Num(crate::ir::Const::Int(v)));
     let p = program(vec![
-        (8, "make.<locals>.scale", FuncKind::Kernel, vec![("helper", Free::Func(1)), ("table", Free::Const(crate::module::GlobalConst::Tuple(vec![crate::module::GlobalConst::Num(crate::ir::Const::Int(40))])))]),
+        (
+            8,
+            "make.<locals>.scale",
+            FuncKind::Kernel,
+            vec![
+                ("helper", Free::Func(1)),
+                (
+                    "table",
+                    Free::Const(crate::module::GlobalConst::Tuple(vec![crate::module::GlobalConst::Num(
+                        crate::ir::Const::Int(40),
+                    )])),
+                ),
+            ],
+        ),
         (4, "make.<locals>.helper", FuncKind::Func, vec![("k", k(3))]),
     ]);
-    let text = printed(&crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), Some("host"), Some(&p)).unwrap_or_else(|d| panic!("{d}")));
+    let text = printed(
+        &crate::compile_to_text_for(
+            "k.py",
+            FACTORY,
+            "scale",
+            "int32[::1], int32[::1]",
+            &crate::FreeNames::new(),
+            Some("host"),
+            Some(&p),
+        )
+        .unwrap_or_else(|d| panic!("{d}")),
+    );
     assert!(text.contains("func.func @scale(") && text.contains("pydev.kernel"), "{text}");
     assert!(text.contains("func.func @helper_int32("), "{text}");
     assert!(text.contains("pydev.constant 3 : si32") && text.contains("pydev.constant 40 : si32"), "{text}");
@@ -222,23 +265,71 @@ fn nested_functions_are_found_by_line_and_qualified_name() {
 fn a_captured_host_value_is_an_error_where_it_is_read() {
     use crate::{Free, FuncKind};
     let p = program(vec![
-        (8, "make.<locals>.scale", FuncKind::Kernel, vec![("helper", Free::Func(1)), ("table", Free::Host("a list captured from 'make'".into()))]),
+        (
+            8,
+            "make.<locals>.scale",
+            FuncKind::Kernel,
+            vec![("helper", Free::Func(1)), ("table", Free::Host("a list captured from 'make'".into()))],
+        ),
         (4, "make.<locals>.helper", FuncKind::Func, vec![("k", Free::Host("a dict captured from 'make'".into()))]),
     ]);
-    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&p)).unwrap_err().to_string();
+    let e = crate::compile_to_text_for(
+        "k.py",
+        FACTORY,
+        "scale",
+        "int32[::1], int32[::1]",
+        &crate::FreeNames::new(),
+        None,
+        Some(&p),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("k.py:6:20: error: 'k' is a dict captured from 'make', which device code cannot hold"), "{e}");
     let mut p = p;
     p.funcs[1].env.insert("k".into(), Free::Const(crate::module::GlobalConst::Num(crate::ir::Const::Int(2))));
-    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&p)).unwrap_err().to_string();
-    assert!(e.contains("k.py:11:33: error: 'table' is a list captured from 'make', which device code cannot hold"), "{e}");
+    let e = crate::compile_to_text_for(
+        "k.py",
+        FACTORY,
+        "scale",
+        "int32[::1], int32[::1]",
+        &crate::FreeNames::new(),
+        None,
+        Some(&p),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("k.py:11:33: error: 'table' is a list captured from 'make', which device code cannot hold"),
+        "{e}"
+    );
 }
 
 #[test]
 fn a_definition_not_where_python_loaded_it_is_reported_at_that_line() {
     use crate::FuncKind;
-    let e = crate::compile_to_text_for("k.py", FACTORY, "scale", "int32[::1], int32[::1]", &crate::FreeNames::new(), None, Some(&program(vec![(9, "make.<locals>.scale", FuncKind::Kernel, vec![])]))).unwrap_err().to_string();
+    let e = crate::compile_to_text_for(
+        "k.py",
+        FACTORY,
+        "scale",
+        "int32[::1], int32[::1]",
+        &crate::FreeNames::new(),
+        None,
+        Some(&program(vec![(9, "make.<locals>.scale", FuncKind::Kernel, vec![])])),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("k.py:9:1: error: 'make.<locals>.scale' is defined at line 8 of k.py, not at line 9"), "{e}");
-    let e = crate::compile_to_text_for("k.py", FACTORY, "gone", "int32[::1]", &crate::FreeNames::new(), None, Some(&program(vec![(3, "make.<locals>.gone", FuncKind::Kernel, vec![])]))).unwrap_err().to_string();
+    let e = crate::compile_to_text_for(
+        "k.py",
+        FACTORY,
+        "gone",
+        "int32[::1]",
+        &crate::FreeNames::new(),
+        None,
+        Some(&program(vec![(3, "make.<locals>.gone", FuncKind::Kernel, vec![])])),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("k.py:3:1: error: no definition of 'make.<locals>.gone' in k.py"), "{e}");
 }
 
@@ -250,17 +341,50 @@ fn type_layout_agrees_with_the_dialect() {
     use crate::types::{StructDef, Ty};
     use std::rc::Rc;
     let context = pydev_dialect::new_pipeline_context();
-    let n = |name: &str| Ty::from_dtype_name(name).or_else(|| Ty::from_vector_name(name)).unwrap_or_else(|| panic!("{name}"));
-    let inner = Rc::new(StructDef { name: "Inner".into(), fields: vec![("a".into(), n("int8")), ("b".into(), n("float64")), ("c".into(), n("int16"))], align: 0 });
+    let n = |name: &str| {
+        Ty::from_dtype_name(name).or_else(|| Ty::from_vector_name(name)).unwrap_or_else(|| panic!("{name}"))
+    };
+    let inner = Rc::new(StructDef {
+        name: "Inner".into(),
+        fields: vec![("a".into(), n("int8")), ("b".into(), n("float64")), ("c".into(), n("int16"))],
+        align: 0,
+    });
     let mut types: Vec<Ty> = [
-        "bool", "int8", "int16", "int32", "int64", "uint8", "uint64", "float16", "bfloat16", "float32", "float64", "float8e4m3", "complex64", "complex128", "float32x3", "float32x4", "int8x3", "float64x2", "float16x4", "uint16x1",
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "float8e4m3",
+        "complex64",
+        "complex128",
+        "float32x3",
+        "float32x4",
+        "int8x3",
+        "float64x2",
+        "float16x4",
+        "uint16x1",
     ]
     .iter()
     .map(|t| n(t))
     .collect();
     types.push(Ty::Struct(inner.clone()));
-    types.push(Ty::Struct(Rc::new(StructDef { name: "Outer".into(), fields: vec![("x".into(), n("int8")), ("i".into(), Ty::Struct(inner.clone())), ("v".into(), n("float32x3"))], align: 0 })));
-    types.push(Ty::Struct(Rc::new(StructDef { name: "Wide".into(), fields: vec![("x".into(), n("int8"))], align: 16 })));
+    types.push(Ty::Struct(Rc::new(StructDef {
+        name: "Outer".into(),
+        fields: vec![("x".into(), n("int8")), ("i".into(), Ty::Struct(inner.clone())), ("v".into(), n("float32x3"))],
+        align: 0,
+    })));
+    types.push(Ty::Struct(Rc::new(StructDef {
+        name: "Wide".into(),
+        fields: vec![("x".into(), n("int8"))],
+        align: 16,
+    })));
     types.push(Ty::Tuple(vec![n("int8"), n("float64"), n("int32")]));
     types.push(Ty::Tuple(vec![n("int16"), Ty::Struct(inner), n("complex64")]));
     types.push(Ty::aligned(n("float32"), 16));

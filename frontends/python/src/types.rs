@@ -58,20 +58,38 @@ impl StructDef {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Bool,
-    Int { bits: u32, signed: bool },
+    Int {
+        bits: u32,
+        signed: bool,
+    },
     Float(FloatKind),
     /// complex64 (32) or complex128 (64): the bits of each part.
     Complex(u32),
-    Vector { elem: Box<Ty>, lanes: u32 },
+    Vector {
+        elem: Box<Ty>,
+        lanes: u32,
+    },
     Tuple(Vec<Ty>),
     Struct(Rc<StructDef>),
-    Array { dtype: Box<Ty>, ndim: u32, layout: ArrayLayout, readonly: bool, space: Space },
+    Array {
+        dtype: Box<Ty>,
+        ndim: u32,
+        layout: ArrayLayout,
+        readonly: bool,
+        space: Space,
+    },
     WarpMask,
-    AtomicRef { dtype: Box<Ty>, space: Space },
+    AtomicRef {
+        dtype: Box<Ty>,
+        space: Space,
+    },
     /// An element of an array of a struct that holds `device.Atomic` fields
     /// (`m = mutexes[i]`): a reference to memory, since atomics have an
     /// address; in IR a one-element view of the array.
-    StructRef { def: Rc<StructDef>, space: Space },
+    StructRef {
+        def: Rc<StructDef>,
+        space: Space,
+    },
     None,
     /// A machine-level value (`index`, `i32`) between upstream ops; never a
     /// Python value.
@@ -165,7 +183,11 @@ impl Ty {
     /// builds it), which device code reads and writes as a `t`.
     pub fn aligned(t: Ty, n: u64) -> Ty {
         match t {
-            Ty::Struct(def) => Ty::Struct(Rc::new(StructDef { name: def.name.clone(), fields: def.fields.clone(), align: def.align.max(n) })),
+            Ty::Struct(def) => Ty::Struct(Rc::new(StructDef {
+                name: def.name.clone(),
+                fields: def.fields.clone(),
+                align: def.align.max(n),
+            })),
             other => Ty::one_field("aligned", other, n),
         }
     }
@@ -180,7 +202,9 @@ impl Ty {
     fn one_field_value(&self, kind: &str) -> Option<&Ty> {
         match self {
             Ty::Struct(def) => match def.fields.as_slice() {
-                [(field, inner)] if field == "value" && def.name.starts_with(&format!("{kind}_{inner}_")) => Some(inner),
+                [(field, inner)] if field == "value" && def.name.starts_with(&format!("{kind}_{inner}_")) => {
+                    Some(inner)
+                }
                 _ => None,
             },
             _ => None,
@@ -239,7 +263,11 @@ impl Ty {
         match self {
             Ty::Complex(b) => u64::from(*b) / 8,
             Ty::Vector { elem, lanes } => {
-                if *lanes == 3 { elem.size() } else { (elem.size() * u64::from(*lanes)).min(16) }
+                if *lanes == 3 {
+                    elem.size()
+                } else {
+                    (elem.size() * u64::from(*lanes)).min(16)
+                }
             }
             Ty::Tuple(items) => c_struct_layout(items.iter(), 1).1,
             Ty::Struct(def) => c_struct_layout(def.fields.iter().map(|(_, t)| t), def.align).1,
@@ -295,9 +323,14 @@ impl Ty {
                 Space::Shared => format!("!pydev.atomic_ref<{}, shared>", dtype.mlir()),
                 Space::Local => format!("!pydev.atomic_ref<{}, local>", dtype.mlir()),
             },
-            Ty::StructRef { def, space } => {
-                Ty::Array { dtype: Box::new(Ty::Struct(def.clone())), ndim: 1, layout: ArrayLayout::Strided, readonly: false, space: *space }.mlir()
+            Ty::StructRef { def, space } => Ty::Array {
+                dtype: Box::new(Ty::Struct(def.clone())),
+                ndim: 1,
+                layout: ArrayLayout::Strided,
+                readonly: false,
+                space: *space,
             }
+            .mlir(),
             Ty::None | Ty::Static(_) => "none".into(),
             Ty::Raw(t) => (*t).into(),
         }
@@ -354,7 +387,8 @@ impl fmt::Display for Ty {
                     if d > 0 {
                         write!(f, ", ")?;
                     }
-                    let contiguous = (*layout == ArrayLayout::C && d + 1 == *ndim) || (*layout == ArrayLayout::F && d == 0);
+                    let contiguous =
+                        (*layout == ArrayLayout::C && d + 1 == *ndim) || (*layout == ArrayLayout::F && d == 0);
                     write!(f, "{}", if contiguous { "::1" } else { ":" })?;
                 }
                 write!(f, "]")?;
@@ -433,7 +467,9 @@ pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, Promote
                 } else if u < 64 {
                     Int { bits: u * 2, signed: true }
                 } else {
-                    return Err(format!("{a} and {b} have no common type (uint64 with a signed integer); convert one explicitly"));
+                    return Err(format!(
+                        "{a} and {b} have no common type (uint64 with a signed integer); convert one explicitly"
+                    ));
                 }
             }
         }
@@ -442,7 +478,11 @@ pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, Promote
         (Float(x), Float(y)) => {
             let (rx, ry) = (float_rank(*x), float_rank(*y));
             if rx != ry {
-                if rx > ry { a.clone() } else { b.clone() }
+                if rx > ry {
+                    a.clone()
+                } else {
+                    b.clone()
+                }
             } else if rx == 0 {
                 Float(FloatKind::F16)
             } else {

@@ -41,7 +41,11 @@ pub fn truncate_f64(x: f64, exp_bits: u32, man_bits: u32) -> u16 {
     let inf = ((1u16 << exp_bits) - 1) << man_bits;
     if exp == 0x7ff {
         // NaN stays a quiet NaN with its top payload bits; inf stays inf.
-        return if man == 0 { sign | inf } else { sign | inf | (1 << (man_bits - 1)) | (man >> (52 - man_bits)) as u16 };
+        return if man == 0 {
+            sign | inf
+        } else {
+            sign | inf | (1 << (man_bits - 1)) | (man >> (52 - man_bits)) as u16
+        };
     }
     if exp == 0 {
         return sign; // float64 subnormals are far below the target's range
@@ -55,7 +59,11 @@ pub fn truncate_f64(x: f64, exp_bits: u32, man_bits: u32) -> u16 {
             return 0; // below half the smallest subnormal
         }
         let (q, r, half) = (m >> shift, m & ((1u64 << shift) - 1), 1u64 << (shift - 1));
-        if r > half || (r == half && q & 1 == 1) { q + 1 } else { q }
+        if r > half || (r == half && q & 1 == 1) {
+            q + 1
+        } else {
+            q
+        }
     };
     let normal_shift = 52 - man_bits;
     let bits = if e > emax {
@@ -175,9 +183,13 @@ unsafe extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, valu
     // SAFETY: as in `pydev_rt_barrier`.
     unsafe {
         match fiber_of(ctx) {
-            Some(f) => f.suspend(fiber::Request::Warp(warp::Request { op, mask: mask as u32, value: value as u64, arg })) as i64,
+            Some(f) => {
+                f.suspend(fiber::Request::Warp(warp::Request { op, mask: mask as u32, value: value as u64, arg }))
+                    as i64
+            }
             None => {
-                launch_of(ctx).fail("a warp operation ran outside a coroutine (internal error: please report it)".into());
+                launch_of(ctx)
+                    .fail("a warp operation ran outside a coroutine (internal error: please report it)".into());
                 value
             }
         }
@@ -227,10 +239,8 @@ unsafe extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state
                         }
                     }
                 }
-                None => launch_of(ctx).fail(format!(
-                    "deadlock: a warp operation in warp {} names lanes that never reach it",
-                    base / 32
-                )),
+                None => launch_of(ctx)
+                    .fail(format!("deadlock: a warp operation in warp {} names lanes that never reach it", base / 32)),
             }
         }
         *at(me, head::RESULT).cast::<i64>()
@@ -257,7 +267,10 @@ unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a:
         }
         _ => format!("runtime error {code}"),
     };
-    launch.fail(format!("{what} at {at} (thread ({}, {}, {}) of block ({}, {}, {}))", t[0], t[1], t[2], bl[0], bl[1], bl[2]));
+    launch.fail(format!(
+        "{what} at {at} (thread ({}, {}, {}) of block ({}, {}, {}))",
+        t[0], t[1], t[2], bl[0], bl[1], bl[2]
+    ));
 }
 
 unsafe extern "C" fn pydev_rt_wait(ctx: *mut ThreadCtx, ptr: *mut c_void, old: i64, bytes: i32) {
@@ -328,7 +341,9 @@ thread_local! {
 
 /// Resumes `co` so that a memory fault or arithmetic trap in the kernel
 /// code it runs makes it return `true` instead of killing the process.
-pub fn resume_guarded<Y>(co: &mut corosensei::Coroutine<(), Y, Trapped, corosensei::stack::DefaultStack>) -> corosensei::CoroutineResult<Y, Trapped> {
+pub fn resume_guarded<Y>(
+    co: &mut corosensei::Coroutine<(), Y, Trapped, corosensei::stack::DefaultStack>,
+) -> corosensei::CoroutineResult<Y, Trapped> {
     install_trap_handler();
     TRAP.with(|t| t.set(Some(co.trap_handler())));
     let r = co.resume(());

@@ -9,8 +9,8 @@
 //! can be released, the block is deadlocked: that is an error, not a hang.
 
 use super::{abi, abi::Chunk, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
-use pydev_dialect::abi::barrier_kind;
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
+use pydev_dialect::abi::barrier_kind;
 use std::cell::{Cell, UnsafeCell};
 use std::ffi::c_void;
 use std::time::{Duration, Instant};
@@ -139,7 +139,13 @@ pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chun
 /// # Safety
 /// Each fiber's argv holds the pointers of the launch's parameter buffers,
 /// as [`worker`] requires of them.
-unsafe fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<DefaultStack>, bid: [u32; 3], n: usize) -> Result<(), String> {
+unsafe fn run_block(
+    launch: &Launch,
+    fibers: &[Box<Fiber>],
+    stacks: &mut Vec<DefaultStack>,
+    bid: [u32; 3],
+    n: usize,
+) -> Result<(), String> {
     let thread_fn = launch.program.thread_fn;
     let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
     for f in fibers {
@@ -174,7 +180,11 @@ unsafe fn run_block(launch: &Launch, fibers: &[Box<Fiber>], stacks: &mut Vec<Def
     result
 }
 
-fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<(), (), abi::Trapped, DefaultStack>]) -> Result<(), String> {
+fn schedule(
+    launch: &Launch,
+    fibers: &[Box<Fiber>],
+    coroutines: &mut [Coroutine<(), (), abi::Trapped, DefaultStack>],
+) -> Result<(), String> {
     let n = fibers.len();
     let mut spinning_since: Option<Instant> = None;
     loop {
@@ -217,7 +227,10 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
             }
             let since = *spinning_since.get_or_insert_with(Instant::now);
             if since.elapsed() > SPIN_LIMIT {
-                return Err(format!("threads waited {} s in atomic waits that no thread satisfied (a deadlock)", SPIN_LIMIT.as_secs()));
+                return Err(format!(
+                    "threads waited {} s in atomic waits that no thread satisfied (a deadlock)",
+                    SPIN_LIMIT.as_secs()
+                ));
             }
             continue;
         }
@@ -227,7 +240,9 @@ fn schedule(launch: &Launch, fibers: &[Box<Fiber>], coroutines: &mut [Coroutine<
         }
         if at_barrier == n {
             for f in fibers {
-                let Request::Barrier { kind, .. } = f.request.get() else { unreachable!("every thread is at the barrier") };
+                let Request::Barrier { kind, .. } = f.request.get() else {
+                    unreachable!("every thread is at the barrier")
+                };
                 f.result.set(match i64::from(kind) {
                     barrier_kind::COUNT => count,
                     barrier_kind::AND => u64::from(count == n as u64),
@@ -285,8 +300,13 @@ fn deadlock(fibers: &[Box<Fiber>], at_barrier: usize, live: usize) -> String {
             "deadlock: syncthreads was reached by {at_barrier} of the block's {n} threads; the other {exited} exited without reaching it (every thread of a block must reach each barrier)"
         );
     }
-    let in_warp: Vec<usize> = (0..n).filter(|&i| fibers[i].state.get() == State::Waiting && matches!(fibers[i].request.get(), Request::Warp(_))).collect();
-    let lanes = |v: &[usize]| v.iter().take(8).map(|i| format!("thread {i}")).collect::<Vec<_>>().join(", ") + if v.len() > 8 { ", ..." } else { "" };
+    let in_warp: Vec<usize> = (0..n)
+        .filter(|&i| fibers[i].state.get() == State::Waiting && matches!(fibers[i].request.get(), Request::Warp(_)))
+        .collect();
+    let lanes = |v: &[usize]| {
+        v.iter().take(8).map(|i| format!("thread {i}")).collect::<Vec<_>>().join(", ")
+            + if v.len() > 8 { ", ..." } else { "" }
+    };
     format!(
         "deadlock: {} threads wait in warp operations whose mask names lanes that never arrive ({}), {at_barrier} wait at syncthreads, {exited} exited",
         in_warp.len(),

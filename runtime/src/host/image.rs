@@ -10,13 +10,13 @@
 //! foreign buffer is an error, never a panic.
 
 use crate::capi;
-use pydev_dialect::abi::attr;
 use melior::ir::{
     attribute::{ArrayAttribute, IntegerAttribute, StringAttribute},
     block::BlockLike,
     operation::OperationLike,
     Module, RegionLike,
 };
+use pydev_dialect::abi::attr;
 
 const MAGIC: &[u8] = b"pydev-host-image-1\0";
 
@@ -45,21 +45,36 @@ impl HostMeta {
         };
         let op = module.as_operation();
         let frame = capi::dict_i64(module, attr::HOST_FRAMES, kernel).unwrap_or(0) as usize;
-        let private = capi::dict_i64_array(module, attr::HOST_PRIVATE, kernel).unwrap_or_default().chunks(2).map(|c| (c[0] as usize, c[1])).collect();
+        let private = capi::dict_i64_array(module, attr::HOST_PRIVATE, kernel)
+            .unwrap_or_default()
+            .chunks(2)
+            .map(|c| (c[0] as usize, c[1]))
+            .collect();
         let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
         let prints = op.attribute(attr::HOST_PRINTS).is_ok();
-        let static_shared = op.attribute(attr::HOST_SHARED_BYTES).ok().and_then(|a| IntegerAttribute::try_from(a).ok()).map_or(0, |i| i.value() as usize);
+        let static_shared = op
+            .attribute(attr::HOST_SHARED_BYTES)
+            .ok()
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map_or(0, |i| i.value() as usize);
         let locations = op
             .attribute(attr::HOST_LOCATIONS)
             .ok()
             .and_then(|a| ArrayAttribute::try_from(a).ok())
-            .map(|a| (0..a.len()).filter_map(|i| a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())).collect())
+            .map(|a| {
+                (0..a.len())
+                    .filter_map(|i| {
+                        a.element(i).ok().and_then(|e| StringAttribute::try_from(e).ok()).map(|s| s.value().to_owned())
+                    })
+                    .collect()
+            })
             .unwrap_or_default();
         let mut externals = Vec::new();
         let body = module.body();
         let mut next = body.first_operation();
         while let Some(o) = next {
-            let declaration = o.name().as_string_ref().as_str() == Ok("llvm.func") && o.region(0).map(|r| r.first_block().is_none()).unwrap_or(false);
+            let declaration = o.name().as_string_ref().as_str() == Ok("llvm.func")
+                && o.region(0).map(|r| r.first_block().is_none()).unwrap_or(false);
             if declaration {
                 if let Some(name) = o.attribute("sym_name").ok().and_then(|a| StringAttribute::try_from(a).ok()) {
                     externals.push(name.value().to_owned());
@@ -67,7 +82,16 @@ impl HostMeta {
             }
             next = o.next_in_block();
         }
-        Ok(Self { param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(), frame, private, fibers, prints, static_shared, locations, externals })
+        Ok(Self {
+            param_sizes: param_sizes.into_iter().map(|s| s as usize).collect(),
+            frame,
+            private,
+            fibers,
+            prints,
+            static_shared,
+            locations,
+            externals,
+        })
     }
 }
 

@@ -56,7 +56,8 @@ static PREVIOUS_FLAGS: AtomicI32 = AtomicI32::new(0);
 /// Executable segments of every loaded object (start, end), refreshed by
 /// the watchdog before it signals: an escape only leaves code outside them.
 const MAX_RANGES: usize = 1024;
-static RANGES: [(AtomicUsize, AtomicUsize); MAX_RANGES] = [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; MAX_RANGES];
+static RANGES: [(AtomicUsize, AtomicUsize); MAX_RANGES] =
+    [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; MAX_RANGES];
 static RANGE_COUNT: AtomicUsize = AtomicUsize::new(0);
 
 /// Whether the calling thread is the process's main thread (the one that

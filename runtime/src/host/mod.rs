@@ -25,8 +25,8 @@ mod warp;
 
 use crate::capi::{self, Engine};
 use abi::Chunk;
-use pydev_dialect::abi::private_kind;
 use melior::ir::Module;
+use pydev_dialect::abi::private_kind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -167,7 +167,8 @@ pub struct LaunchConfig {
 /// [`HostProgram::with_libraries`] loads without compiling.
 pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
     let block = format!("__pydev_block_{kernel}");
-    capi::host_object(module, opt_level, &[kernel, block.as_str()]).map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))
+    capi::host_object(module, opt_level, &[kernel, block.as_str()])
+        .map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))
 }
 
 /// [`host_object`] with the module's metadata in front ([`image`]): what a
@@ -195,7 +196,13 @@ impl HostProgram {
     /// files) that resolve the module's external declarations, and the
     /// module's object code when a cache has it ([`host_object`]: then
     /// LLVM compiles nothing).
-    pub fn with_libraries(module: &Module, kernel: &str, opt_level: u8, libraries: &[String], object: Option<&[u8]>) -> Result<Self, String> {
+    pub fn with_libraries(
+        module: &Module,
+        kernel: &str,
+        opt_level: u8,
+        libraries: &[String],
+        object: Option<&[u8]>,
+    ) -> Result<Self, String> {
         let meta = image::HostMeta::of(module, kernel)?;
         let compiled;
         let object = match object {
@@ -221,7 +228,8 @@ impl HostProgram {
         symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
         let block = format!("__pydev_block_{kernel}");
         let entries = [kernel, block.as_str()];
-        let (engine, addresses) = Engine::load(object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+        let (engine, addresses) =
+            Engine::load(object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
         let (thread_fn, block_fn) = (addresses[0], addresses[1]);
         Ok(Self {
             kernel: kernel.to_owned(),
@@ -311,7 +319,10 @@ impl HostProgram {
             }
         }
         if config.grid.contains(&0) || config.block.contains(&0) {
-            return Err(format!("kernel '{k}': grid {:?} and block {:?} must be positive in every dimension", config.grid, config.block));
+            return Err(format!(
+                "kernel '{k}': grid {:?} and block {:?} must be positive in every dimension",
+                config.grid, config.block
+            ));
         }
         let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
         if threads > 1024 {
@@ -331,7 +342,11 @@ impl HostProgram {
             None => cores(),
             Some(v) => match v.trim().parse::<u64>() {
                 Ok(n) if n > 0 => n,
-                _ => return Err(format!("kernel '{k}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{v}'")),
+                _ => {
+                    return Err(format!(
+                        "kernel '{k}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{v}'"
+                    ))
+                }
             },
         }
         .min(blocks) as usize;
@@ -340,7 +355,11 @@ impl HostProgram {
         // Reduction privatization: each worker adds into its own zeroed copy
         // of the arrays the kernel only adds to; the copies are added into
         // the arrays after the launch.
-        let private: Vec<Private> = if workers > 1 { self.private.iter().filter_map(|&(p, kind)| Private::new(args[p], p, kind)).collect() } else { vec![] };
+        let private: Vec<Private> = if workers > 1 {
+            self.private.iter().filter_map(|&(p, kind)| Private::new(args[p], p, kind)).collect()
+        } else {
+            vec![]
+        };
         let mut copies: Vec<Vec<Vec<Chunk>>> = Vec::new();
         let mut worker_args: Vec<Vec<Vec<Chunk>>> = Vec::new();
         if !private.is_empty() {
@@ -485,12 +504,19 @@ unsafe fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chu
         Ok(s) => s,
         Err(e) => return launch.fail(format!("cannot allocate a worker stack: {e}")),
     };
-    let state = (launch as *const Launch as usize, buffers as *const [Vec<Chunk>], queue as *const BlockQueue as usize, &mut ctx as *mut ThreadCtx as usize);
+    let state = (
+        launch as *const Launch as usize,
+        buffers as *const [Vec<Chunk>],
+        queue as *const BlockQueue as usize,
+        &mut ctx as *mut ThreadCtx as usize,
+    );
     let mut co = corosensei::Coroutine::with_stack(stack, move |_: &corosensei::Yielder<(), ()>, ()| {
         let (launch, buffers, queue, ctx) = state;
         // SAFETY: the coroutine runs to completion (or traps) inside this
         // function, while everything these pointers name is alive.
-        let (launch, buffers, queue, ctx) = unsafe { (&*(launch as *const Launch), &*buffers, &*(queue as *const BlockQueue), &mut *(ctx as *mut ThreadCtx)) };
+        let (launch, buffers, queue, ctx) = unsafe {
+            (&*(launch as *const Launch), &*buffers, &*(queue as *const BlockQueue), &mut *(ctx as *mut ThreadCtx))
+        };
         while let Some(chunk) = queue.next_chunk() {
             for b in chunk {
                 if launch.stopped() {
@@ -506,7 +532,16 @@ unsafe fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chu
     });
     if let corosensei::CoroutineResult::Return(true) = abi::resume_guarded(&mut co) {
         let (t, b) = (ctx.tid, ctx.bid);
-        launch.fail(format!("{} in thread ({}, {}, {}) of block ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2], b[0], b[1], b[2]));
+        launch.fail(format!(
+            "{} in thread ({}, {}, {}) of block ({}, {}, {})",
+            abi::last_fault(),
+            t[0],
+            t[1],
+            t[2],
+            b[0],
+            b[1],
+            b[2]
+        ));
     }
     if co.done() {
         let mut pool = WORKER_STACKS.lock().unwrap_or_else(|p| p.into_inner());
@@ -515,4 +550,3 @@ unsafe fn loop_worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chu
         }
     }
 }
-

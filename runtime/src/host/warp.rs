@@ -69,7 +69,11 @@ pub fn try_release(lanes: &[Lane]) -> Option<(u32, [u64; 32])> {
                     op::SHFL_DOWN => li + a,
                     _ => li ^ a,
                 };
-                if in_group(src) { req(src as usize).value } else { r.value }
+                if in_group(src) {
+                    req(src as usize).value
+                } else {
+                    r.value
+                }
             }
             op::MATCH_ANY => u64::from(members().filter(|&o| req(o).value == r.value).fold(0u32, |m, o| m | 1 << o)),
             // Lanes that disagree get 0 (no mask, predicate false) below.

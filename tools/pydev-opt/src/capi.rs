@@ -16,10 +16,9 @@ use mlir_sys::{
     mlirIdentifierStr, mlirLocationCallSiteGetCallee, mlirLocationFileLineColRangeGetFilename,
     mlirLocationFileLineColRangeGetStartColumn, mlirLocationFileLineColRangeGetStartLine,
     mlirLocationFusedGetLocations, mlirLocationFusedGetNumLocations, mlirLocationIsACallSite,
-    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName,
-    mlirLocationNameGetChildLoc, mlirOperationCreateParse, mlirPassManagerEnableStatistics,
-    mlirPassManagerEnableTiming, MlirLocation, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST,
-    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
+    mlirLocationIsAFileLineColRange, mlirLocationIsAFused, mlirLocationIsAName, mlirLocationNameGetChildLoc,
+    mlirOperationCreateParse, mlirPassManagerEnableStatistics, mlirPassManagerEnableTiming, MlirLocation,
+    MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST, MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE,
 };
 
 /// The file, line and column a location points at, looking through names,
@@ -97,7 +96,11 @@ pub fn enable_timing(pm: &PassManager) {
 /// Reports the statistics of every pass on standard error after each run
 /// (mlir-opt's `--mlir-pass-statistics`), as a list or per pipeline.
 pub fn enable_statistics(pm: &PassManager, list: bool) {
-    let mode = if list { MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST } else { MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE };
+    let mode = if list {
+        MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_LIST
+    } else {
+        MlirPassDisplayMode_MLIR_PASS_DISPLAY_MODE_PIPELINE
+    };
     // Safety: `pm` is a live pass manager and `mode` one of the C enum's values.
     unsafe { mlirPassManagerEnableStatistics(pm.to_raw(), mode) }
 }

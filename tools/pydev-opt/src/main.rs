@@ -115,11 +115,26 @@ fn after_help() -> String {
 /// Splits argv into clap's options and pass flags, keeping the pass order.
 fn parse_args() -> Cli {
     let known = [
-        "--pass-pipeline", "--pydev-pipeline", "--split-input-file", "--verify-diagnostics", "--emit",
-        "--mlir-print-debuginfo", "--mlir-print-op-generic", "--no-verify", "--help", "--version",
-        "--mlir-print-ir-before-all", "--mlir-print-ir-after-all", "--mlir-print-ir-after-change",
-        "--mlir-print-ir-after-failure", "--mlir-print-ir-module-scope", "--mlir-disable-threading",
-        "--mlir-timing", "--mlir-pass-statistics", "--mlir-pass-statistics-display", "--dump-pass-pipeline",
+        "--pass-pipeline",
+        "--pydev-pipeline",
+        "--split-input-file",
+        "--verify-diagnostics",
+        "--emit",
+        "--mlir-print-debuginfo",
+        "--mlir-print-op-generic",
+        "--no-verify",
+        "--help",
+        "--version",
+        "--mlir-print-ir-before-all",
+        "--mlir-print-ir-after-all",
+        "--mlir-print-ir-after-change",
+        "--mlir-print-ir-after-failure",
+        "--mlir-print-ir-module-scope",
+        "--mlir-disable-threading",
+        "--mlir-timing",
+        "--mlir-pass-statistics",
+        "--mlir-pass-statistics-display",
+        "--dump-pass-pipeline",
         "--print-plugin-path",
     ];
     let mut clap_args = vec!["pydev-opt".to_owned()];
@@ -167,7 +182,8 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
         if pass.starts_with("pydev-") {
             pm.add_pass(create_pass(&pass)?);
         } else {
-            add_pipeline(pm.as_operation_pass_manager(), &pass).map_err(|e| format!("unknown pass or option '--{pass}': {e}"))?;
+            add_pipeline(pm.as_operation_pass_manager(), &pass)
+                .map_err(|e| format!("unknown pass or option '--{pass}': {e}"))?;
         }
     }
     if let Some(spec) = &cli.pydev_pipeline {
@@ -334,7 +350,8 @@ fn run() -> Result<bool, String> {
         // Leading newlines keep line numbers those of the whole file.
         let padded = format!("{}{}", "\n".repeat(first_line), chunk);
         let mut module = capi::parse(&context, &padded, &file_name);
-        let several_ops = diags.borrow().iter().any(|d| d.message.contains("must contain a single top-level operation"));
+        let several_ops =
+            diags.borrow().iter().any(|d| d.message.contains("must contain a single top-level operation"));
         if module.is_none() && several_ops {
             diags.borrow_mut().clear();
             module = capi::parse(&context, &capi::wrap_in_module(&padded), &file_name);
@@ -348,7 +365,9 @@ fn run() -> Result<bool, String> {
             } else if cli.emit == "ptx" {
                 let objects = pydev_passes::gpu_objects(module.as_operation());
                 if objects.is_empty() {
-                    diags.borrow_mut().push(Diag::error_without_location("--emit=ptx: no gpu.binary in the output; run the cuda pipeline"));
+                    diags.borrow_mut().push(Diag::error_without_location(
+                        "--emit=ptx: no gpu.binary in the output; run the cuda pipeline",
+                    ));
                     chunk_ok = false;
                 }
                 for (_, bytes) in objects {

@@ -49,11 +49,16 @@ struct Cli {
 }
 
 fn run(cli: &Cli) -> Result<String, String> {
-    let source = std::fs::read_to_string(&cli.file).map_err(|e| format!("pydevc: error: cannot read '{}': {e}", cli.file))?;
+    let source =
+        std::fs::read_to_string(&cli.file).map_err(|e| format!("pydevc: error: cannot read '{}': {e}", cli.file))?;
     if cli.emit == "cxx-header" {
         // The C++ header of the file's structs and interoperable functions (docs/interop.md).
         let names = [cli.kernel.clone()];
-        return pydev_runtime::cxx_header::cxx_header(&cli.file, &source, (!cli.kernel.is_empty()).then_some(&names[..]));
+        return pydev_runtime::cxx_header::cxx_header(
+            &cli.file,
+            &source,
+            (!cli.kernel.is_empty()).then_some(&names[..]),
+        );
     }
     if cli.kernel.is_empty() {
         return Err("pydevc: error: --kernel NAME is required (except with --emit cxx-header)".into());
@@ -68,7 +73,14 @@ fn run(cli: &Cli) -> Result<String, String> {
         ..Default::default()
     };
     let free = pydev_frontend_python::FreeNames::new();
-    let src = pydev_runtime::compile::Source { file_name: &cli.file, text: &source, function: &cli.kernel, signature: &cli.signature, free: &free, program: None };
+    let src = pydev_runtime::compile::Source {
+        file_name: &cli.file,
+        text: &source,
+        function: &cli.kernel,
+        signature: &cli.signature,
+        free: &free,
+        program: None,
+    };
     pydev_runtime::compile_stage(&src, &target, &cli.emit, &options)
 }
 
