@@ -596,22 +596,39 @@ def _run(cmd, what):
 
 
 def _cache_root():
-    """Where the libraries built from link= files live: the compile cache,
-    or a private temporary directory when the cache is off or cannot be
-    written (the JIT needs a file to load; one warning, never an error)."""
+    """Where the libraries built from link= files are written: the compile
+    cache, or a private temporary directory when the cache is off, cannot be
+    written or cannot be trusted (the JIT needs a file to load; one warning,
+    never an error). Its directories pass the cache's trust check
+    (_cache.make_dirs): a library found there is loaded as code."""
     d = _cache.cache_dir()
-    tmp = os.path.join(tempfile.gettempdir(), f"pydev-link-{os.getuid() if hasattr(os, 'getuid') else 0}")
-    for base in ([d] if d is not None else []) + [tmp]:
+    if d is not None:
+        link = os.path.join(d, "link")
         try:
-            os.makedirs(os.path.join(base, "link"), exist_ok=True)
-            if os.access(os.path.join(base, "link"), os.W_OK):
-                return os.path.join(base, "link")
-            raise PermissionError(13, "not writable")
+            if _cache.make_dirs(d, link):  # else it warned: not trusted
+                if os.access(link, os.W_OK):
+                    return link
+                raise PermissionError(13, "not writable")
         except OSError as e:
-            if base == tmp:
-                raise LinkError(f"no directory to build link= libraries in: {tmp} ({e.strerror or e})") from e
-            _cache._warn_once("write", base, e)
-    raise AssertionError("unreachable")
+            _cache._warn_once("write", d, e)
+    tmp = os.path.join(tempfile.gettempdir(), f"pydev-link-{os.getuid() if hasattr(os, 'getuid') else 0}")
+    try:
+        if _cache.make_dirs(tmp, tmp) and os.access(tmp, os.W_OK):
+            return tmp
+    except OSError:
+        pass
+    # The shared name is taken (another user made it first) or not ours to
+    # trust: a directory of this process's own.
+    global _PRIVATE_LINK_DIR
+    if _PRIVATE_LINK_DIR is None:
+        try:
+            _PRIVATE_LINK_DIR = tempfile.mkdtemp(prefix="pydev-link-")
+        except OSError as e:
+            raise LinkError(f"no directory to build link= libraries in: {tempfile.gettempdir()} ({e.strerror or e})") from e
+    return _PRIVATE_LINK_DIR
+
+
+_PRIVATE_LINK_DIR = None
 
 
 def _clang_version(cc):
@@ -645,9 +662,12 @@ def host_library(paths, declared=(), owner="the kernel"):
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
     key = h.hexdigest()
+    found = _cache.find_file(os.path.join("link", f"{key}.so"))  # trusted caches only
+    if found is not None:
+        return found
     root = _cache_root()
     lib = os.path.join(root, f"{key}.so")
-    if os.path.isfile(lib):
+    if os.path.isfile(lib) and _cache.trusted_file(root, lib):
         return lib
     work = tempfile.mkdtemp(prefix="pydev-link-", dir=root)
     try:
