@@ -8,6 +8,7 @@ of the description shows. Run with the release wheel installed:
 
     python3 bench/compile_driver.py [--repeat 7]
 """
+
 import argparse
 import os
 import statistics
@@ -22,7 +23,18 @@ import run  # noqa: E402
 
 from pydev import _launch, _native  # noqa: E402
 
-TYPICAL = ["vector_add", "saxpy", "histogram", "warp_sum", "block_sum", "transpose", "stencil", "push", "python_ints", "complex_math"]
+TYPICAL = [
+    "vector_add",
+    "saxpy",
+    "histogram",
+    "warp_sum",
+    "block_sum",
+    "transpose",
+    "stencil",
+    "push",
+    "python_ints",
+    "complex_math",
+]
 
 
 def median_ms(fn, repeat):
@@ -40,7 +52,9 @@ def main():
     args = ap.parse_args()
     native = _native.get()
     lib = _launch.libdevice()
-    print("| kernel | to PTX (by name) | to PTX (by identity) | to host LLVM (by name) | to host LLVM (by identity) | description (Python) |")
+    print(
+        "| kernel | to PTX (by name) | to PTX (by identity) | to host LLVM (by name) | to host LLVM (by identity) | description (Python) |"
+    )
     print("|---|---|---|---|---|---|")
     for name in TYPICAL:
         k = getattr(kernels, name)
@@ -56,9 +70,18 @@ def main():
                     row.append(None)
                     continue
                 extra = {"program": program} if by_identity else {}
-                row.append(median_ms(lambda: native.compile(path, source, name, sig, consts, target, stage, libdevice=lib, **extra), args.repeat))
-        describe = median_ms(lambda: [k._program() for _ in range(100)], args.repeat) * 10 if program else None  # µs per call
-        cells = ["n/a" if ms is None else f"{ms:.1f} ms" for ms in row] + ["n/a" if describe is None else f"{describe:.1f} µs"]
+                row.append(
+                    median_ms(
+                        lambda: native.compile(path, source, name, sig, consts, target, stage, libdevice=lib, **extra),
+                        args.repeat,
+                    )
+                )
+        describe = (
+            median_ms(lambda: [k._program() for _ in range(100)], args.repeat) * 10 if program else None
+        )  # µs per call
+        cells = ["n/a" if ms is None else f"{ms:.1f} ms" for ms in row] + [
+            "n/a" if describe is None else f"{describe:.1f} µs"
+        ]
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 

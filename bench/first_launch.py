@@ -16,6 +16,7 @@ primary context, through ctypes) before the clock starts, as a program
 whose framework already uses the GPU has one; the launch column then holds
 the two arrays' copies to the device, the launch and the copy back.
 """
+
 import argparse
 import os
 import statistics
@@ -79,7 +80,12 @@ def main():
     times = {pkg: [] for pkg in packages}
     for i in range(args.runs + 1):
         for n, pkg in enumerate(packages):
-            env = dict(os.environ, PYDEV_TARGET=args.target, PYDEV_CACHE_DIR=os.path.join(work, f"cache{n}"), OPENBLAS_NUM_THREADS="1")
+            env = dict(
+                os.environ,
+                PYDEV_TARGET=args.target,
+                PYDEV_CACHE_DIR=os.path.join(work, f"cache{n}"),
+                OPENBLAS_NUM_THREADS="1",
+            )
             env.pop("PYDEV_CACHE", None)
             if pkg:
                 env["PYTHONPATH"] = pkg

@@ -20,6 +20,7 @@ kernel must move once, against a device-to-device copy of 2^log2n floats.
 A benchmark, not a test: it prints tables for docs/performance.md. Without a
 CUDA driver and device it says so and exits 0 (--check needs neither).
 """
+
 import argparse
 import ctypes
 import os
@@ -112,20 +113,95 @@ def cases(log2n):
 
     out = []
     a, b = f32(n), f32(n)
-    out.append(dict(name="vector_add", ins=dict(a=a, b=b), outs=dict(out=nan(n)), order=("out", "a", "b"), scalars=(), sizes=(n,),
-                    grid=n // 256, block=256, bytes=3 * 4 * n, ref=lambda: {"out": a + b}))
-    out.append(dict(name="saxpy", ins=dict(x=a, y=b), outs=dict(out=nan(n)), order=("x", "y", "out"), scalars=(np.float32(2.5),), sizes=(n,),
-                    grid=n // 256, block=256, bytes=3 * 4 * n, ref=lambda: {"out": np.float32(2.5) * a + b}))
-    out.append(dict(name="block_sum", ins=dict(x=a), outs=dict(out=nan(n // 256)), order=("out", "x"), scalars=(), sizes=(n,),
-                    grid=n // 256, block=256, bytes=4 * n, ref=lambda: {"out": a.reshape(-1, 256).sum(axis=1, dtype=np.float64)}, rtol=1e-4, atol=1e-4))
-    out.append(dict(name="warp_sum", ins=dict(x=a), outs=dict(out=np.zeros(1, np.float32)), order=("out", "x"), scalars=(), sizes=(n,),
-                    grid=n // 256, block=256, bytes=4 * n, ref=lambda: {"out": np.array([a.sum(dtype=np.float64)])}, atol=0.05 * np.sqrt(n)))
+    out.append(
+        dict(
+            name="vector_add",
+            ins=dict(a=a, b=b),
+            outs=dict(out=nan(n)),
+            order=("out", "a", "b"),
+            scalars=(),
+            sizes=(n,),
+            grid=n // 256,
+            block=256,
+            bytes=3 * 4 * n,
+            ref=lambda: {"out": a + b},
+        )
+    )
+    out.append(
+        dict(
+            name="saxpy",
+            ins=dict(x=a, y=b),
+            outs=dict(out=nan(n)),
+            order=("x", "y", "out"),
+            scalars=(np.float32(2.5),),
+            sizes=(n,),
+            grid=n // 256,
+            block=256,
+            bytes=3 * 4 * n,
+            ref=lambda: {"out": np.float32(2.5) * a + b},
+        )
+    )
+    out.append(
+        dict(
+            name="block_sum",
+            ins=dict(x=a),
+            outs=dict(out=nan(n // 256)),
+            order=("out", "x"),
+            scalars=(),
+            sizes=(n,),
+            grid=n // 256,
+            block=256,
+            bytes=4 * n,
+            ref=lambda: {"out": a.reshape(-1, 256).sum(axis=1, dtype=np.float64)},
+            rtol=1e-4,
+            atol=1e-4,
+        )
+    )
+    out.append(
+        dict(
+            name="warp_sum",
+            ins=dict(x=a),
+            outs=dict(out=np.zeros(1, np.float32)),
+            order=("out", "x"),
+            scalars=(),
+            sizes=(n,),
+            grid=n // 256,
+            block=256,
+            bytes=4 * n,
+            ref=lambda: {"out": np.array([a.sum(dtype=np.float64)])},
+            atol=0.05 * np.sqrt(n),
+        )
+    )
     data = rng.integers(0, 1 << 20, n, dtype=np.int32)
-    out.append(dict(name="histogram", ins=dict(data=data), outs=dict(bins=np.zeros(97, np.uint32)), order=("bins", "data"), scalars=(), sizes=(97, n),
-                    grid=n // 256, block=256, bytes=4 * n, ref=lambda: {"bins": np.bincount(data % 97, minlength=97).astype(np.uint32)}))
+    out.append(
+        dict(
+            name="histogram",
+            ins=dict(data=data),
+            outs=dict(bins=np.zeros(97, np.uint32)),
+            order=("bins", "data"),
+            scalars=(),
+            sizes=(97, n),
+            grid=n // 256,
+            block=256,
+            bytes=4 * n,
+            ref=lambda: {"bins": np.bincount(data % 97, minlength=97).astype(np.uint32)},
+        )
+    )
     m = f32(side, side // 2)  # not square, so a swapped index shows
-    out.append(dict(name="transpose", ins=dict(inp=m), outs=dict(out=nan(side // 2, side)), order=("out", "inp"), scalars=(), sizes=m.shape,
-                    grid=(side // 2 // 32, side // 32), block=(32, 32), bytes=2 * 4 * m.size, ref=lambda: {"out": m.T}))
+    out.append(
+        dict(
+            name="transpose",
+            ins=dict(inp=m),
+            outs=dict(out=nan(side // 2, side)),
+            order=("out", "inp"),
+            scalars=(),
+            sizes=m.shape,
+            grid=(side // 2 // 32, side // 32),
+            block=(32, 32),
+            bytes=2 * 4 * m.size,
+            ref=lambda: {"out": m.T},
+        )
+    )
     u = f32(side, side // 2)
 
     def stencil_ref():
@@ -133,8 +209,22 @@ def cases(log2n):
         r[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - np.float32(4.0) * u[1:-1, 1:-1]
         return {"out": r}
 
-    out.append(dict(name="stencil", ins=dict(u=u), outs=dict(out=nan(*u.shape)), order=("out", "u"), scalars=(), sizes=u.shape,
-                    grid=(u.shape[0] // 16, u.shape[1] // 16), block=(16, 16), bytes=2 * 4 * u.size, ref=stencil_ref, rtol=1e-5, atol=1e-5))
+    out.append(
+        dict(
+            name="stencil",
+            ins=dict(u=u),
+            outs=dict(out=nan(*u.shape)),
+            order=("out", "u"),
+            scalars=(),
+            sizes=u.shape,
+            grid=(u.shape[0] // 16, u.shape[1] // 16),
+            block=(16, 16),
+            bytes=2 * 4 * u.size,
+            ref=stencil_ref,
+            rtol=1e-5,
+            atol=1e-5,
+        )
+    )
     np_ = n // 4
     ps = np.zeros(np_, Particle.dtype)
     ps["pos"] = f32(np_, 4)
@@ -147,8 +237,20 @@ def cases(log2n):
         r["pos"][:, 3] *= r["mass"]
         return {"ps": r}
 
-    out.append(dict(name="push", ins=dict(), outs=dict(ps=ps), order=("ps",), scalars=(np.float32(0.5),), sizes=(np_,),
-                    grid=np_ // 256, block=256, bytes=2 * 32 * np_, ref=push_ref))
+    out.append(
+        dict(
+            name="push",
+            ins=dict(),
+            outs=dict(ps=ps),
+            order=("ps",),
+            scalars=(np.float32(0.5),),
+            sizes=(np_,),
+            grid=np_ // 256,
+            block=256,
+            bytes=2 * 32 * np_,
+            ref=push_ref,
+        )
+    )
     return out
 
 
@@ -160,7 +262,9 @@ def close(c, key, got, want):
 
 def pydev_args(c, arrays):
     """pydev's launch arguments in its kernel's parameter order."""
-    names = {"vector_add": ("out", "a", "b"), "saxpy": ("s", "x", "y", "out"), "push": ("ps", "s")}.get(c["name"], c["order"])
+    names = {"vector_add": ("out", "a", "b"), "saxpy": ("s", "x", "y", "out"), "push": ("ps", "s")}.get(
+        c["name"], c["order"]
+    )
     it = iter(c["scalars"])
     return [next(it) if k == "s" else arrays[k] for k in names]
 
@@ -176,7 +280,13 @@ def check_host(log2n):
     bad = []
     for c in cases(log2n):
         arrays = {k: pydev.to_device(v.copy()) for k, v in {**c["ins"], **c["outs"]}.items()}
-        device.launch(getattr(kernels, c["name"]), *pydev_args(c, arrays), grid=c["grid"], block=c["block"], stream=pydev.default_stream())
+        device.launch(
+            getattr(kernels, c["name"]),
+            *pydev_args(c, arrays),
+            grid=c["grid"],
+            block=c["block"],
+            stream=pydev.default_stream(),
+        )
         pydev.default_stream().synchronize()
         for k, want in c["ref"]().items():
             ok = close(c, k, np.asarray(pydev.to_host(arrays[k])), want)
@@ -290,7 +400,18 @@ def run_gpu(args):
     n = 1 << args.log2n
     src, dst = pydev.to_device(np.ones(n, np.float32)), pydev.to_device(np.zeros(n, np.float32))
     sp, dp = src.__cuda_array_interface__["data"][0], dst.__cuda_array_interface__["data"][0]
-    copy_us = drv.time_us(lambda: drv.call("cuMemcpyDtoDAsync_v2", ctypes.c_uint64(dp), ctypes.c_uint64(sp), ctypes.c_size_t(4 * n), ctypes.c_void_p(handle)), handle, args.repeat, args.trials)
+    copy_us = drv.time_us(
+        lambda: drv.call(
+            "cuMemcpyDtoDAsync_v2",
+            ctypes.c_uint64(dp),
+            ctypes.c_uint64(sp),
+            ctypes.c_size_t(4 * n),
+            ctypes.c_void_p(handle),
+        ),
+        handle,
+        args.repeat,
+        args.trials,
+    )
     copy_bw = 2 * 4 * n / copy_us / 1e3
     print(f"device-to-device copy of {n} float32: {copy_us:.1f} µs, {copy_bw:.0f} GB/s\n")
 
@@ -303,15 +424,25 @@ def run_gpu(args):
         # pydev
         arrays = {k: pydev.to_device(v.copy()) for k, v in {**c["ins"], **c["outs"]}.items()}
         pargs = pydev_args(c, arrays)
-        impls["pydev"] = (arrays, lambda pargs=pargs, name=name: device.launch(getattr(kernels, name), *pargs, grid=c["grid"], block=c["block"], stream=stream))
+        impls["pydev"] = (
+            arrays,
+            lambda pargs=pargs, name=name: device.launch(
+                getattr(kernels, name), *pargs, grid=c["grid"], block=c["block"], stream=stream
+            ),
+        )
         # CUDA C++, on views of the same kind of device arrays
         if cxx is not None:
             carrays = {k: pydev.to_device(v.copy()) for k, v in {**c["ins"], **c["outs"]}.items()}
             # CuPy takes no record dtype with a sub-array field (push's
             # float4 position: its CAI descr entry has a shape); such an
             # array goes to the C++ kernel as its pointer.
-            views = {k: cupy.asarray(v) if v.dtype.fields is None else np.uint64(v.__cuda_array_interface__["data"][0]) for k, v in carrays.items()}
-            cargs = pydev_args(c, views) + [np.int64(s) for s in c["sizes"]]  # the C++ parameters: pydev's, then the sizes
+            views = {
+                k: cupy.asarray(v) if v.dtype.fields is None else np.uint64(v.__cuda_array_interface__["data"][0])
+                for k, v in carrays.items()
+            }
+            cargs = pydev_args(c, views) + [
+                np.int64(s) for s in c["sizes"]
+            ]  # the C++ parameters: pydev's, then the sizes
             fn = cxx.get_function(name)
             ext = cupy.cuda.ExternalStream(handle)
             impls["CUDA C++"] = (carrays, lambda fn=fn, cargs=cargs, ext=ext: fn(grid, block, tuple(cargs), stream=ext))
@@ -355,7 +486,11 @@ def main():
     p.add_argument("--trials", type=int, default=5)
     p.add_argument("--log2n", type=int, default=25)
     p.add_argument("--no-launch", action="store_true", help="skip bench/launch.py's rows")
-    p.add_argument("--check", action="store_true", help="no GPU: compile every implementation and check pydev's kernels on the host target")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="no GPU: compile every implementation and check pydev's kernels on the host target",
+    )
     args = p.parse_args()
     if args.check:
         check_compiles(args.log2n)

@@ -11,6 +11,7 @@ medians of --repeat runs after one warm-up, in milliseconds; the first
 compile is the frontend + pipeline + JIT of one kernel in this process.
 A benchmark, not a test: it prints a table for docs/performance.md.
 """
+
 import argparse
 import ctypes
 import os
@@ -57,7 +58,9 @@ def cases(rng, n, m):
     y = rng.random(n, dtype=np.float32)
     data = rng.integers(0, 1 << 20, n, dtype=np.int32)
     mat = rng.random((m, m), dtype=np.float32)
-    particle = np.dtype({"names": ["pos", "mass"], "formats": [("<f4", (4,)), "<f4"], "offsets": [0, 16], "itemsize": 32})
+    particle = np.dtype(
+        {"names": ["pos", "mass"], "formats": [("<f4", (4,)), "<f4"], "offsets": [0, 16], "itemsize": 32}
+    )
     ps = np.zeros(n, dtype=particle)
     ps["pos"] = rng.random((n, 4), dtype=np.float32)
     ps["mass"] = rng.random(n, dtype=np.float32)
@@ -77,7 +80,12 @@ def cases(rng, n, m):
 
     return {
         "vector_add": ((n // 256,), (256,), [desc(out), desc(x), desc(y)], lambda: np.add(x, y, out=out)),
-        "saxpy": ((n // 256,), (256,), [ctypes.c_float(2.5), desc(x), desc(y), desc(out)], lambda: np.add(2.5 * x, y, out=out)),
+        "saxpy": (
+            (n // 256,),
+            (256,),
+            [ctypes.c_float(2.5), desc(x), desc(y), desc(out)],
+            lambda: np.add(2.5 * x, y, out=out),
+        ),
         "block_sum": ((n // 256,), (256,), [desc(sums), desc(x)], lambda: x.reshape(-1, 256).sum(1)),
         "warp_sum": ((n // 256,), (256,), [desc(one), desc(x)], lambda: x.sum()),
         "histogram": ((n // 256,), (256,), [desc(bins), desc(data)], lambda: np.bincount(data % 97, minlength=97)),
@@ -194,7 +202,7 @@ def bench_sim(table, names):
     """Numba's CUDA simulator, in a subprocess (it needs its env var)."""
     import subprocess
 
-    code = r'''
+    code = r"""
 import sys, time, numpy as np
 from numba import cuda
 sys.path.insert(0, %r)
@@ -221,7 +229,7 @@ runs = {"vector_add": (vector_add, (out, x, y), n // 256, 256), "saxpy": (saxpy,
 for name in sys.argv[1:]:
     k, args, grid, block = runs[name]
     t = time.perf_counter(); k[grid, block](*args); print(name, (time.perf_counter() - t) * 1e3, flush=True)
-''' % (HERE, SIM_N)
+""" % (HERE, SIM_N)
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
     p = subprocess.run([sys.executable, "-c", code, *names], env=env, capture_output=True, text=True)
     for line in p.stdout.splitlines():

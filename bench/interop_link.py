@@ -8,6 +8,7 @@
 
 Each run uses a fresh $PYDEV_CACHE_DIR (cold) and then the same one again in
 a new process (from the disk cache); medians of --repeat runs."""
+
 import os
 import statistics
 import subprocess
@@ -17,7 +18,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-CHILD = r'''
+CHILD = r"""
 import os, sys, time
 import numpy as np
 import cuda.device as device
@@ -69,11 +70,13 @@ else:
     pydev.compile(f, "float32", target="sm_90", stage="ptx" if mode == "ptx" else "cubin")
     dt = time.perf_counter() - t
 print(f"{dt * 1000:.1f}")
-'''
+"""
 
 
 def run(child, args, cache, extra=None):
-    env = dict(os.environ, PYDEV_CACHE_DIR=cache, PYDEV_TARGET="cuda" if args[1].endswith("-cuda") else "host", **(extra or {}))
+    env = dict(
+        os.environ, PYDEV_CACHE_DIR=cache, PYDEV_TARGET="cuda" if args[1].endswith("-cuda") else "host", **(extra or {})
+    )
     r = subprocess.run([sys.executable, child, *args], env=env, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(r.stderr)
@@ -89,8 +92,10 @@ def main():
             f.write("float axpy1(float a, float x, float y) { return a * x + y; }\n")
         cu = os.path.join(d, "one.cu")
         with open(cu, "w") as f:
-            f.write('extern "C" __device__ float scale2(float x);\n'
-                    'extern "C" __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = scale2(x[i]); }\n')
+            f.write(
+                'extern "C" __device__ float scale2(float x);\n'
+                'extern "C" __global__ void twice(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] = scale2(x[i]); }\n'
+            )
         child = os.path.join(d, "child.py")  # device code lives in a file
         with open(child, "w") as f:
             f.write(CHILD)
@@ -100,11 +105,24 @@ def main():
         extra = {}
         if "--fake" in sys.argv:  # test/fakecuda as libcuda.so: no GPU needed
             lib = os.path.join(d, "libcuda.so")
-            subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib, os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c")], check=True)
+            subprocess.run(
+                [
+                    "cc",
+                    "-shared",
+                    "-fPIC",
+                    "-O1",
+                    "-o",
+                    lib,
+                    os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c"),
+                ],
+                check=True,
+            )
             extra = {"LD_LIBRARY_PATH": d + os.pathsep + os.environ.get("LD_LIBRARY_PATH", ""), "PYDEV_BENCH_FAKE": "1"}
         if "--ptx-kernel" in sys.argv:
             extra["PYDEV_KERNEL_LTOIR"] = "0"
-        modes = {"host": ("plain", "linked"), "cuda": ("ptx", "cubin"), "cuda-launch": ("plain-cuda", "linked-cuda")}[what]
+        modes = {"host": ("plain", "linked"), "cuda": ("ptx", "cubin"), "cuda-launch": ("plain-cuda", "linked-cuda")}[
+            what
+        ]
         src = {"host": c, "cuda": cu, "cuda-launch": dev_cu}[what]
         results = {m: ([], []) for m in modes}
         for _ in range(repeat):
@@ -114,7 +132,9 @@ def main():
                 results[m][1].append(run(child, [src, m], cache, extra))
         for m in modes:
             cold, warm = results[m]
-            print(f"{what} {m}: cold {statistics.median(cold):.0f} ms, from the disk cache {statistics.median(warm):.0f} ms (median of {repeat})")
+            print(
+                f"{what} {m}: cold {statistics.median(cold):.0f} ms, from the disk cache {statistics.median(warm):.0f} ms (median of {repeat})"
+            )
 
 
 if __name__ == "__main__":

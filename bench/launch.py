@@ -14,6 +14,7 @@ cuda launch without a GPU, the driver's excluded.
 A benchmark, not a test: it prints a table for docs/performance.md. Times
 are medians of 5 runs of --launches launches, in microseconds per launch.
 """
+
 import argparse
 import os
 import statistics
@@ -120,7 +121,9 @@ def c_exchange_producer(stream):
     lib = ctypes.CDLL(out)
     lib.producer_api.restype = ctypes.c_void_p
     lib.producer_set_stream(ctypes.c_void_p(stream))
-    new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(("PyCapsule_New", ctypes.pythonapi))
+    new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
+        ("PyCapsule_New", ctypes.pythonapi)
+    )
     CExchange._lib = lib
     CExchange._name = ctypes.create_string_buffer(b"dlpack_exchange_api")
     CExchange.__dlpack_c_exchange_api__ = new(lib.producer_api(), ctypes.addressof(CExchange._name), None)
@@ -147,10 +150,20 @@ def cuda_rows(launches, fake):
     rows.append((f"{tag}: the launch with packed arguments (cuLaunchKernel)", native))
     rows.append((f"{tag}: dispatch beyond it (type key, packing, stream checks)", total - native))
     core = CoreStream(s.handle)
-    rows.append((f"{tag}, pydev.DeviceArray on a __cuda_stream__ object (as a cuda.core Stream): device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=core), launches)))
+    rows.append(
+        (
+            f"{tag}, pydev.DeviceArray on a __cuda_stream__ object (as a cuda.core Stream): device.launch",
+            per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=core), launches),
+        )
+    )
     for name, wrap in (("CUDA Array Interface", CAILive), ("DLPack", DLPackOnly)):
         foreign = [wrap(a) for a in arrays]
-        rows.append((f"{tag}, arrays through the {name} only: device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10)))
+        rows.append(
+            (
+                f"{tag}, arrays through the {name} only: device.launch",
+                per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches // 10),
+            )
+        )
         s.synchronize()
     # The producers' share of the CAI and DLPack rows: pydev.DeviceArray's
     # own __cuda_array_interface__ and __dlpack__ are Python (with ctypes);
@@ -165,34 +178,86 @@ def cuda_rows(launches, fake):
         rows.append((f"{tag}, DLPack C exchange API", why))
     else:
         foreign = [CExchange(a) for a in arrays]
-        rows.append((f"{tag}, arrays through DLPack's C exchange API (a C producer, as PyTorch's): device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches)))
+        rows.append(
+            (
+                f"{tag}, arrays through DLPack's C exchange API (a C producer, as PyTorch's): device.launch",
+                per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches),
+            )
+        )
         s.synchronize()
         foreign = [CDlpack(a) for a in arrays]
-        rows.append((f"{tag}, arrays through a native __dlpack__ (the C producer, as CuPy's): device.launch", per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches)))
+        rows.append(
+            (
+                f"{tag}, arrays through a native __dlpack__ (the C producer, as CuPy's): device.launch",
+                per_launch_us(lambda: device.launch(empty, *foreign, 1.5, grid=1, block=1, stream=s), launches),
+            )
+        )
         s.synchronize()
-        rows.append((f"{tag}: of which its 3 __dlpack__ exports", per_launch_us(lambda: [a.__dlpack__(stream=handle, max_version=(1, 0)) for a in foreign], launches)))
+        rows.append(
+            (
+                f"{tag}: of which its 3 __dlpack__ exports",
+                per_launch_us(lambda: [a.__dlpack__(stream=handle, max_version=(1, 0)) for a in foreign], launches),
+            )
+        )
     if fake:
         return rows
     try:
         import cupy
 
         ca = [cupy.zeros(1024, cupy.float32) for _ in range(3)]
-        rows.append(("pydev cuda, CuPy arrays: device.launch", per_launch_us(lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=s), launches)))
+        rows.append(
+            (
+                "pydev cuda, CuPy arrays: device.launch",
+                per_launch_us(lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=s), launches),
+            )
+        )
         raw = cupy.RawKernel(r'extern "C" __global__ void empty(float* a, float* b, float* c, float s) {}', "empty")
         f = np.float32(1.5)
-        rows.append(("CuPy RawKernel, CuPy arrays", per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches)))
+        rows.append(
+            ("CuPy RawKernel, CuPy arrays", per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches))
+        )
         # Like for like: both launch on CuPy's current stream, so CuPy's
         # __dlpack__(stream=...) has no other stream to order before it.
         cs = cupy.cuda.Stream(non_blocking=True)
         with cs:
             on = CoreStream(cs.ptr)
-            rows.append(("pydev cuda, CuPy arrays, on CuPy's current stream: device.launch", per_launch_us(lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=on), launches)))
-            rows.append(("CuPy RawKernel, CuPy arrays, on that stream", per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches)))
-            rows.append(("pydev cuda, DeviceArrays, on that stream: device.launch", per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=on), launches)))
-            rows.append(("of which CuPy's 3 __dlpack__(stream=its current stream)", per_launch_us(lambda: [a.__dlpack__(stream=cs.ptr) for a in ca], launches // 10)))
+            rows.append(
+                (
+                    "pydev cuda, CuPy arrays, on CuPy's current stream: device.launch",
+                    per_launch_us(lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=on), launches),
+                )
+            )
+            rows.append(
+                (
+                    "CuPy RawKernel, CuPy arrays, on that stream",
+                    per_launch_us(lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f)), launches),
+                )
+            )
+            rows.append(
+                (
+                    "pydev cuda, DeviceArrays, on that stream: device.launch",
+                    per_launch_us(lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=on), launches),
+                )
+            )
+            rows.append(
+                (
+                    "of which CuPy's 3 __dlpack__(stream=its current stream)",
+                    per_launch_us(lambda: [a.__dlpack__(stream=cs.ptr) for a in ca], launches // 10),
+                )
+            )
             cs.synchronize()
-        rows.append(("of which CuPy's 3 __dlpack__(stream=another stream)", per_launch_us(lambda: [a.__dlpack__(stream=s.handle) for a in ca], launches // 10)))
-        rows.append(("of which CuPy's 3 __cuda_array_interface__ dicts", per_launch_us(lambda: [a.__cuda_array_interface__ for a in ca], launches // 10)))
+        rows.append(
+            (
+                "of which CuPy's 3 __dlpack__(stream=another stream)",
+                per_launch_us(lambda: [a.__dlpack__(stream=s.handle) for a in ca], launches // 10),
+            )
+        )
+        rows.append(
+            (
+                "of which CuPy's 3 __cuda_array_interface__ dicts",
+                per_launch_us(lambda: [a.__cuda_array_interface__ for a in ca], launches // 10),
+            )
+        )
         s.synchronize()
     except ImportError:
         rows.append(("CuPy", "not installed"))
@@ -202,8 +267,18 @@ def cuda_rows(launches, fake):
         ta = [torch.zeros(1024, device="cuda") for _ in range(3)]
         ts = torch.cuda.current_stream()
         on = CoreStream(ts.cuda_stream)
-        rows.append(("pydev cuda, PyTorch tensors, on PyTorch's current stream: device.launch", per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=on), launches)))
-        rows.append(("pydev cuda, PyTorch tensors, on a pydev.Stream: device.launch", per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=s), launches)))
+        rows.append(
+            (
+                "pydev cuda, PyTorch tensors, on PyTorch's current stream: device.launch",
+                per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=on), launches),
+            )
+        )
+        rows.append(
+            (
+                "pydev cuda, PyTorch tensors, on a pydev.Stream: device.launch",
+                per_launch_us(lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=s), launches),
+            )
+        )
         torch.cuda.synchronize()
         s.synchronize()
     except ImportError:
@@ -217,7 +292,9 @@ def cuda_rows(launches, fake):
             pass
 
         na = [ncuda.to_device(np.zeros(1024, np.float32)) for _ in range(3)]
-        rows.append(("Numba-CUDA, device arrays", per_launch_us(lambda: nempty[1, 1](na[0], na[1], na[2], 1.5), launches)))
+        rows.append(
+            ("Numba-CUDA, device arrays", per_launch_us(lambda: nempty[1, 1](na[0], na[1], na[2], 1.5), launches))
+        )
     except ImportError:
         rows.append(("Numba-CUDA", "not installed"))
     s.synchronize()
@@ -258,7 +335,18 @@ def fake_driver_rows(launches):
     """The cuda rows in a child process that loads test/fakecuda."""
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     with tempfile.TemporaryDirectory() as lib:
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", os.path.join(lib, "libcuda.so"), os.path.join(root, "test", "fakecuda", "fakecuda.c")], check=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-shared",
+                "-fPIC",
+                "-O2",
+                "-o",
+                os.path.join(lib, "libcuda.so"),
+                os.path.join(root, "test", "fakecuda", "fakecuda.c"),
+            ],
+            check=True,
+        )
         env = dict(os.environ, LD_LIBRARY_PATH=lib, FAKECUDA_DISCARD="1")
         env.pop("PYDEV_TARGET", None)
         code = f"import sys; sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r}); import launch; print(repr(launch.cuda_rows({launches}, True)))"
@@ -272,7 +360,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--launches", type=int, default=20000)
     p.add_argument("--no-fresh", action="store_true")
-    p.add_argument("--fake-driver", action="store_true", help="also time the cuda path against test/fakecuda (no GPU needed)")
+    p.add_argument(
+        "--fake-driver", action="store_true", help="also time the cuda path against test/fakecuda (no GPU needed)"
+    )
     args = p.parse_args()
     rows = host_rows(args.launches)
     if args.fake_driver:

@@ -10,6 +10,7 @@ for a full queue or a synchronize, shows wall time above CPU time).
 
 A benchmark, not a test: it prints a table for docs/performance.md.
 """
+
 import argparse
 import os
 import statistics
@@ -70,31 +71,72 @@ def main():
     raw = cupy.RawKernel(r'extern "C" __global__ void empty(float* a, float* b, float* c, float s) {}', "empty")
     ca = [cupy.asarray(a) for a in arrays]
     f32 = np.float32(1.5)
-    run("CuPy RawKernel, CuPy arrays, legacy default stream", lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f32)), sync=cupy.cuda.Device().synchronize)
-    run("pydev, DeviceArrays, a pydev.Stream", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), sync=s.synchronize)
-    run("pydev, DeviceArrays, a pydev.Stream, 1000 launches a run (at most 4 fence generations)", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s), 1000, sync=s.synchronize)
+    run(
+        "CuPy RawKernel, CuPy arrays, legacy default stream",
+        lambda: raw((1,), (1,), (ca[0], ca[1], ca[2], f32)),
+        sync=cupy.cuda.Device().synchronize,
+    )
+    run(
+        "pydev, DeviceArrays, a pydev.Stream",
+        lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s),
+        sync=s.synchronize,
+    )
+    run(
+        "pydev, DeviceArrays, a pydev.Stream, 1000 launches a run (at most 4 fence generations)",
+        lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=s),
+        1000,
+        sync=s.synchronize,
+    )
     s.synchronize()
-    run("pydev, DeviceArrays, legacy default stream (__cuda_stream__)", lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
+    run(
+        "pydev, DeviceArrays, legacy default stream (__cuda_stream__)",
+        lambda: device.launch(empty, *arrays, 1.5, grid=1, block=1, stream=legacy),
+        sync=cupy.cuda.Device().synchronize,
+    )
     from pydev import _launch
 
     signature, packed, _ = _launch.pack_args(empty, (*arrays, 1.5), "cuda", 0)
     prog = empty.program(signature, "cuda", _launch.cuda_arch())
-    run("pydev, the program's launch with packed arguments, legacy default stream", lambda: prog.launch((1, 1, 1), (1, 1, 1), 0, 0, packed), sync=cupy.cuda.Device().synchronize)
-    run("pydev, CuPy arrays, legacy default stream", lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
+    run(
+        "pydev, the program's launch with packed arguments, legacy default stream",
+        lambda: prog.launch((1, 1, 1), (1, 1, 1), 0, 0, packed),
+        sync=cupy.cuda.Device().synchronize,
+    )
+    run(
+        "pydev, CuPy arrays, legacy default stream",
+        lambda: device.launch(empty, *ca, 1.5, grid=1, block=1, stream=legacy),
+        sync=cupy.cuda.Device().synchronize,
+    )
     run("CuPy's 3 __dlpack__(stream=1) exports", lambda: [a.__dlpack__(stream=1) for a in ca], n // 10)
-    run("CuPy's 3 __dlpack__(stream=1, max_version=(1, 0)) exports (as pydev asks)", lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in ca], n // 10)
+    run(
+        "CuPy's 3 __dlpack__(stream=1, max_version=(1, 0)) exports (as pydev asks)",
+        lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in ca],
+        n // 10,
+    )
     why = c_exchange_producer(0)
     if why:
         print("the C producer:", why)
     else:
         cd = [CDlpack(a) for a in arrays]
-        run("pydev, a C producer's __dlpack__ (bench/exchange_producer.c), legacy default stream", lambda: device.launch(empty, *cd, 1.5, grid=1, block=1, stream=legacy), sync=cupy.cuda.Device().synchronize)
-        run("its 3 __dlpack__(stream=1, max_version=(1, 0)) exports", lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in cd], n // 10)
+        run(
+            "pydev, a C producer's __dlpack__ (bench/exchange_producer.c), legacy default stream",
+            lambda: device.launch(empty, *cd, 1.5, grid=1, block=1, stream=legacy),
+            sync=cupy.cuda.Device().synchronize,
+        )
+        run(
+            "its 3 __dlpack__(stream=1, max_version=(1, 0)) exports",
+            lambda: [a.__dlpack__(stream=1, max_version=(1, 0)) for a in cd],
+            n // 10,
+        )
     try:
         import torch
 
         ta = [torch.as_tensor(a, device="cuda") for a in ca]
-        run("pydev, PyTorch tensors, legacy default stream", lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=legacy), sync=torch.cuda.synchronize)
+        run(
+            "pydev, PyTorch tensors, legacy default stream",
+            lambda: device.launch(empty, *ta, 1.5, grid=1, block=1, stream=legacy),
+            sync=torch.cuda.synchronize,
+        )
     except ImportError:
         print("PyTorch is not installed")
     # The cases in turn, three times: a machine's drift lands on all alike.

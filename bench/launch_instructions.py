@@ -12,6 +12,7 @@ Kinds: `devicearrays` (on a pydev.Stream) and `dlpack` (the C producer's
 native `__dlpack__`, as CuPy's, on the legacy default stream). Needs gcc,
 valgrind and Python.h. A benchmark, not a test.
 """
+
 import os
 import re
 import shutil
@@ -41,8 +42,12 @@ for _ in range(n):
 
 
 def count(pkg, kind, n, env, script):
-    r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, script, kind, str(n)],
-                       env=dict(env, PYTHONPATH=pkg), capture_output=True, text=True)
+    r = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, script, kind, str(n)],
+        env=dict(env, PYTHONPATH=pkg),
+        capture_output=True,
+        text=True,
+    )
     m = re.search(r"Collected : (\d+)", r.stderr)
     if r.returncode or not m:
         sys.exit(f"{pkg} {kind}: {r.stderr[-2000:]}")
@@ -54,7 +59,18 @@ def main():
     if not pkgs or not shutil.which("valgrind") or not shutil.which("gcc"):
         sys.exit(__doc__)
     with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", os.path.join(tmp, "libcuda.so"), os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c")], check=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-shared",
+                "-fPIC",
+                "-O2",
+                "-o",
+                os.path.join(tmp, "libcuda.so"),
+                os.path.join(HERE, "..", "test", "fakecuda", "fakecuda.c"),
+            ],
+            check=True,
+        )
         script = os.path.join(tmp, "loop.py")
         with open(script, "w") as f:
             f.write(LOOP.format(here=HERE))
@@ -62,7 +78,10 @@ def main():
         print("| package | DeviceArrays, a pydev.Stream | C `__dlpack__` arrays, legacy stream |")
         print("|---|---|---|")
         for pkg in pkgs:
-            cells = [f"{(count(pkg, k, 80000, env, script) - count(pkg, k, 20000, env, script)) // 60000:,}" for k in ("devicearrays", "dlpack")]
+            cells = [
+                f"{(count(pkg, k, 80000, env, script) - count(pkg, k, 20000, env, script)) // 60000:,}"
+                for k in ("devicearrays", "dlpack")
+            ]
             print(f"| {pkg} | " + " | ".join(cells) + " |", flush=True)
 
 

@@ -8,6 +8,7 @@ what is left after they are collected.
 A benchmark, not a test (python/tests/test_host.py asserts the bound): it
 prints the figures for docs/performance.md.
 """
+
 import argparse
 import gc
 import os
@@ -55,7 +56,9 @@ def main():
     del again
     gc.collect()
     r2 = rss()
-    print(f"{(r1 - r0) / n / 1024:.0f} KB per live kernel ({n} kernels, {1e3 * (t1 - t0) / n:.1f} ms each to compile and launch)")
+    print(
+        f"{(r1 - r0) / n / 1024:.0f} KB per live kernel ({n} kernels, {1e3 * (t1 - t0) / n:.1f} ms each to compile and launch)"
+    )
     print(f"{(r2 - r1) / n / 1024:.0f} KB per kernel for a second batch after the first was collected")
 
 

@@ -6,6 +6,7 @@
 Each measurement compiles a fresh function object (no in-memory cache
 hit): pydev.numba is source -> pydev IR (Python) + Program (parse, verify)
 + the pipeline to PTX; cuda.device is pydev.compile(fn, sig, stage="ptx")."""
+
 import os
 import statistics
 import sys
@@ -19,7 +20,7 @@ os.environ.setdefault("PYDEV_CACHE", "0")
 import pydev  # noqa: E402
 from pydev.numba import cuda, types as T  # noqa: E402
 
-NUMBA = '''
+NUMBA = """
 import math
 from pydev.numba import cuda, float32
 @cuda.jit
@@ -53,9 +54,9 @@ def stencil(a, out):
     n, m = a.shape
     if 0 < i < n - 1 and 0 < j < m - 1:
         out[i, j] = float32(0.2) * (a[i, j] + a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
-'''
+"""
 
-DEVICE = '''
+DEVICE = """
 import cuda.device as device
 @device.kernel
 def vec_add(a, b, out):
@@ -88,7 +89,7 @@ def stencil(a, out):
     n, m = a.shape
     if 0 < i < n - 1 and 0 < j < m - 1:
         out[i, j] = 0.2 * (a[i, j] + a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
-'''
+"""
 
 F1 = T.float32[::1]
 F2 = T.float32[:, ::1]
@@ -135,7 +136,9 @@ def main():
             tn.append((t2 - t0) * 1e3)
             tf.append((t1 - t0) * 1e3)
             td.append((t3 - t2) * 1e3)
-        print(f"{name:<10} {statistics.median(tn):>12.2f} {statistics.median(tf):>11.2f} {statistics.median(td):>12.2f}")
+        print(
+            f"{name:<10} {statistics.median(tn):>12.2f} {statistics.median(tf):>11.2f} {statistics.median(td):>12.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ results agree, and prints the times (pydev warm: the second launch).
 
 Numba runs in a subprocess with NUMBA_ENABLE_CUDASIM=1, on a copy of the
 kernels whose import line says `from numba import cuda, ...`."""
+
 import os
 import pickle
 import subprocess
@@ -18,7 +19,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = os.path.join(HERE, "..", "python", "tests", "numba_kernels.py")
 
-RUNNER = r'''
+RUNNER = r"""
 import os, sys, time, pickle, numpy as np
 which = sys.argv[1]
 import nk as K
@@ -68,7 +69,7 @@ def mc_pi():
 for f in (vec_add, block_sum, warp_sum, histogram, transpose, stencil, warp_vote, control_flow, math_kernel, bits, mc_pi):
     run(f.__name__, f)
 pickle.dump((res, times), open(sys.argv[2], "wb"))
-'''
+"""
 
 
 def main():

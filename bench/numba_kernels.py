@@ -3,6 +3,7 @@ plain functions: bench/registers.py compiles them with `compile_ptx`,
 bench/host.py jits them under Numba's CUDA simulator. Each bench writes its
 own `push`, whose data layout differs (a record array, or separate arrays).
 """
+
 from numba import cuda, float32
 
 
@@ -72,4 +73,3 @@ def stencil(out, u):
     n, m = u.shape
     if 0 < i and i < n - 1 and 0 < j and j < m - 1:
         out[i, j] = u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1] - float32(4.0) * u[i, j]
-

@@ -9,6 +9,7 @@ installed.
 
 A benchmark, not a test: it prints a table for docs/performance.md.
 """
+
 import argparse
 import os
 import re
@@ -32,7 +33,12 @@ def ptxas_info(ptxas, arch, ptx_text):
         path = os.path.join(d, "k.ptx")
         with open(path, "w") as f:
             f.write(ptx_text)
-        r = subprocess.run([ptxas, f"-arch={arch}", "-v", path, "-o", os.path.join(d, "k.cubin")], capture_output=True, text=True, check=True)
+        r = subprocess.run(
+            [ptxas, f"-arch={arch}", "-v", path, "-o", os.path.join(d, "k.cubin")],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     text = r.stderr + r.stdout
     num = lambda pat: int(m.group(1)) if (m := re.search(pat, text)) else 0  # noqa: E731
     return {
@@ -50,7 +56,21 @@ def strided(signature):
 
 def pydev_ptx(pydevc, arch, name, strides=False):
     sig = strided(SIGNATURES[name]) if strides else SIGNATURES[name]
-    r = subprocess.run([pydevc, os.path.join(ROOT, "test", "gpu", "kernels.py"), "--kernel", name, "--signature", sig, "--target", arch], capture_output=True, text=True, check=True)
+    r = subprocess.run(
+        [
+            pydevc,
+            os.path.join(ROOT, "test", "gpu", "kernels.py"),
+            "--kernel",
+            name,
+            "--signature",
+            sig,
+            "--target",
+            arch,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return r.stdout
 
 
@@ -92,7 +112,12 @@ def main():
     args = p.parse_args()
     if not os.path.exists(args.pydevc):
         args.pydevc = os.path.join(ROOT, "target", "debug", "pydevc")
-    ptxas = args.ptxas or subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), args.arch], capture_output=True, text=True).stdout.strip()
+    ptxas = (
+        args.ptxas
+        or subprocess.run(
+            [os.path.join(ROOT, "scripts", "find-ptxas.sh"), args.arch], capture_output=True, text=True
+        ).stdout.strip()
+    )
     if not ptxas:
         sys.exit("no ptxas: run make setup")
     try:
@@ -102,7 +127,9 @@ def main():
         cc = tuple(int(c) for c in args.arch[3:5]) if len(args.arch) >= 5 else (9, 0)
     except ImportError as e:
         numba, why = None, str(e)
-    print(f"| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |")
+    print(
+        f"| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |"
+    )
     print("|---|---|---|---|---|---|---|")
     for name in KERNELS:
         mine = ptxas_info(ptxas, args.arch, pydev_ptx(args.pydevc, args.arch, name, args.strided))
@@ -113,7 +140,9 @@ def main():
             t = f"{theirs['registers']} | {theirs['spill_stores']}/{theirs['spill_loads']} | {theirs['stack']}"
         else:
             t = f"- | - | - (numba-cuda: {why})"
-        print(f"| {name} | {mine['registers']} | {mine['spill_stores']}/{mine['spill_loads']} | {mine['stack']} | {t} |")
+        print(
+            f"| {name} | {mine['registers']} | {mine['spill_stores']}/{mine['spill_loads']} | {mine['stack']} | {t} |"
+        )
 
 
 if __name__ == "__main__":

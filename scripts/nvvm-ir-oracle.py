@@ -10,6 +10,7 @@ test/gpu kernels).
 
     python3 scripts/nvvm-ir-oracle.py [--pydevc target/debug/pydevc] [--llvm /usr/lib/llvm-22/bin]
 """
+
 import argparse
 import os
 import re
@@ -40,11 +41,15 @@ def main():
                 differ.append((cmd, "nvvm-ir: " + nvvm.stderr.strip()[-300:]))
                 continue
             a = llvm22_opcodes(args.llvm, ours.stdout, os.path.join(d, "a.ll"))
-            b = llvm22_opcodes(args.llvm, typed_byval(re.sub(r'target datalayout = ".*"\n', "", nvvm.stdout)), os.path.join(d, "b.ll"))
+            b = llvm22_opcodes(
+                args.llvm, typed_byval(re.sub(r'target datalayout = ".*"\n', "", nvvm.stdout)), os.path.join(d, "b.ll")
+            )
             if a == b:
                 same += 1
             else:
-                differ.append((cmd, (dict(a - b), dict(b - a)) if not isinstance(a, str) and not isinstance(b, str) else (a, b)))
+                differ.append(
+                    (cmd, (dict(a - b), dict(b - a)) if not isinstance(a, str) and not isinstance(b, str) else (a, b))
+                )
     for cmd, why in differ:
         print(" ".join(os.path.relpath(c, ROOT) if os.path.isabs(c) else c for c in cmd[:3]), why)
     print(f"{same} of {same + len(differ)} kernels give the same PTX instructions")

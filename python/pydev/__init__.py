@@ -8,6 +8,7 @@ Rust/MLIR compiler in the native module `pydev._pydev`, which is imported
 on first use: everything that needs no compiling, launching or driver
 works without it.
 """
+
 import os as _os
 
 import numpy as _np
@@ -20,9 +21,29 @@ from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402
 
 __all__ = [
-    "__version__", "active_target", "TargetUnavailable", "CompileError", "LaunchError", "DeviceOnlyError",
-    "Stream", "default_stream", "create_stream", "Device", "current_device", "device_count", "DeviceArray", "to_device", "device_array", "zeros", "to_host",
-    "compile", "cxx_header", "stats", "Program", "ir", "pinned_array",
+    "__version__",
+    "active_target",
+    "TargetUnavailable",
+    "CompileError",
+    "LaunchError",
+    "DeviceOnlyError",
+    "Stream",
+    "default_stream",
+    "create_stream",
+    "Device",
+    "current_device",
+    "device_count",
+    "DeviceArray",
+    "to_device",
+    "device_array",
+    "zeros",
+    "to_host",
+    "compile",
+    "cxx_header",
+    "stats",
+    "Program",
+    "ir",
+    "pinned_array",
 ]
 
 
@@ -43,7 +64,9 @@ def __getattr__(name):
         from ._pinned import pinned_array
 
         return pinned_array
-    if name == "Program":  # the backend API (docs/backend.md), imported on first use: a launch of a kernel never needs it
+    if (
+        name == "Program"
+    ):  # the backend API (docs/backend.md), imported on first use: a launch of a kernel never needs it
         from ._program import Program
 
         return Program
@@ -114,7 +137,9 @@ def _device_of(stream, device, target):
         return on if on is not None else _streams.current_device()
     dev = Device(device).id
     if on is not None and on != dev:
-        raise ValueError(f"device={dev}, but stream is a stream of cuda device {on}: pass a stream of device {dev} (pydev.create_stream(device={dev}))")
+        raise ValueError(
+            f"device={dev}, but stream is a stream of cuda device {on}: pass a stream of device {dev} (pydev.create_stream(device={dev}))"
+        )
     return dev
 
 
@@ -185,7 +210,9 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     from . import _interop
 
     if stage in _interop.EXTRA_STAGES:  # bytes: "object" (docs/interop.md)
-        return _interop.compile_stage(fn, argtypes, target, stage, lambda text_stage: compile(fn, argtypes, target, text_stage))
+        return _interop.compile_stage(
+            fn, argtypes, target, stage, lambda text_stage: compile(fn, argtypes, target, text_stage)
+        )
     if stage not in _launch.STAGES:
         raise ValueError(f"stage must be one of {', '.join(_launch.STAGES)}, got {stage!r}")
     if stage == "ptx" and target == "host":
@@ -202,7 +229,9 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
                 parts.append(_launch.pack_args(fn, [a], kind, check_device=False, start=i)[0])
         signature = ", ".join(parts)
     else:
-        raise TypeError(f"argtypes must be a signature string or a list of example arguments, got {type(argtypes).__name__}")
+        raise TypeError(
+            f"argtypes must be a signature string or a list of example arguments, got {type(argtypes).__name__}"
+        )
     native = _native.get()
     path, source = fn._source()
     _launch._count("compiles")
@@ -210,11 +239,30 @@ def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the docum
     cargs = ()
     if isinstance(argtypes, (list, tuple)) and isinstance(fn, _launch.Kernel):
         # Example values of ConstExpr parameters are compiled in, as at launch.
-        examples = {i: argtypes[i] for i in fn._const_params() if i < len(argtypes) and not isinstance(argtypes[i], str)}
-        cargs = tuple(c for c in _launch.const_args(fn, [examples.get(i) for i in range(len(argtypes))]) if c[0] in examples) if examples else ()
+        examples = {
+            i: argtypes[i] for i in fn._const_params() if i < len(argtypes) and not isinstance(argtypes[i], str)
+        }
+        cargs = (
+            tuple(
+                c for c in _launch.const_args(fn, [examples.get(i) for i in range(len(argtypes))]) if c[0] in examples
+            )
+            if examples
+            else ()
+        )
     program = fn._program(cargs)[0]
     lines = fn._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
-    return native.compile(path, source, fn.underlying.__code__.co_name, signature, fn._consts(), target, stage, libdevice=lib, program=program, line_info=lines)
+    return native.compile(
+        path,
+        source,
+        fn.underlying.__code__.co_name,
+        signature,
+        fn._consts(),
+        target,
+        stage,
+        libdevice=lib,
+        program=program,
+        line_info=lines,
+    )
 
 
 def cxx_header(*objs):

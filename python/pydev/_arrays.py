@@ -7,6 +7,7 @@ Each array becomes an ArrayArg: the kernel ABI's descriptor
 signature type (`readonly float32[:, ::1]`). Protocol data is validated
 before anything checks where the array lives, so the errors are the same
 on every target; every error names the argument's position."""
+
 import ctypes
 import math
 import os
@@ -28,7 +29,9 @@ class ArrayArg:
     is to be asked), what must stay alive while the kernel runs, and (CAI
     v3) the stream its producer last used."""
 
-    def __init__(self, data, shape, strides, dtype, readonly, device, keep, stream=None, protocol="NumPy", device_id=None):
+    def __init__(
+        self, data, shape, strides, dtype, readonly, device, keep, stream=None, protocol="NumPy", device_id=None
+    ):
         self.data, self.shape, self.strides = int(data), tuple(shape), tuple(strides)
         self.dtype, self.readonly, self.device = np.dtype(dtype), bool(readonly), device
         self.keep, self.stream, self.protocol = keep, stream, protocol
@@ -45,7 +48,13 @@ class ArrayArg:
         return _pystruct.pack(f"<Q{n}Q{n}q", self.data, *self.shape, *self.strides)
 
     def signature(self, structs, position):
-        return ("readonly " if self.readonly else "") + element_name(self.dtype, structs, position) + "[" + dims(self.shape, self.strides) + "]"
+        return (
+            ("readonly " if self.readonly else "")
+            + element_name(self.dtype, structs, position)
+            + "["
+            + dims(self.shape, self.strides)
+            + "]"
+        )
 
 
 def element_name(dt, structs, position):
@@ -65,7 +74,9 @@ def element_name(dt, structs, position):
                 return cls.__name__
         why = _types.c_layout_mismatch(dt)
         if why:
-            raise ValueError(f"argument {position}: the structured dtype {dt} does not have the C layout device code uses: {why}")
+            raise ValueError(
+                f"argument {position}: the structured dtype {dt} does not have the C layout device code uses: {why}"
+            )
         parts = [f"{n}: {element_name(dt.fields[n][0], structs, position)}" for n in dt.names]
         return "{" + ", ".join(parts) + "}"
     raise ValueError(f"argument {position}: arrays of {dt} cannot be passed to a kernel")
@@ -75,7 +86,7 @@ def dims(shape, strides):
     """`:` per dimension; `::1` on the last (C order) or, for n > 1, the
     first (Fortran order) dimension of a contiguous array."""
     n = len(shape)
-    c = all(shape[k] <= 1 or strides[k] == int(math.prod(shape[k + 1:])) for k in range(n))
+    c = all(shape[k] <= 1 or strides[k] == int(math.prod(shape[k + 1 :])) for k in range(n))
     f = n > 1 and all(shape[k] <= 1 or strides[k] == int(math.prod(shape[:k])) for k in range(n))
     parts = [":"] * n
     if c:
@@ -102,7 +113,11 @@ def from_dlpack(obj, position, stream=None):
         device_type, _ = obj.__dlpack_device__()
     except Exception as e:
         raise ValueError(f"{where}: __dlpack_device__() failed: {e}") from e
-    s = normalize_stream(stream) if stream is not None and device_type in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged) else None
+    s = (
+        normalize_stream(stream)
+        if stream is not None and device_type in (_dlpack.kDLCUDA, _dlpack.kDLCUDAManaged)
+        else None
+    )
     try:
         try:
             capsule = obj.__dlpack__(stream=s, max_version=(1, 0))
@@ -116,7 +131,17 @@ def from_dlpack(obj, position, stream=None):
     t = _dlpack.DLPackTensor(capsule, where)
     # The tensor (and through it the producer's memory) stays alive with
     # the ArrayArg; its deleter runs when that is released.
-    return ArrayArg(t.data, t.shape, t.strides, t.dtype, t.readonly, t.device, keep=(obj, t), protocol="DLPack", device_id=t.device_id)
+    return ArrayArg(
+        t.data,
+        t.shape,
+        t.strides,
+        t.dtype,
+        t.readonly,
+        t.device,
+        keep=(obj, t),
+        protocol="DLPack",
+        device_id=t.device_id,
+    )
 
 
 # --- the CUDA Array Interface -----------------------------------------------------------
@@ -215,14 +240,18 @@ def parse_cai(cai, position):
             if not _is_int(stream):
                 raise ValueError(f"{where}: stream must be an int or None, got {stream!r}")
             if stream == 0:
-                raise ValueError(f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)")
+                raise ValueError(
+                    f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)"
+                )
             stream = int(stream)
     return dtype, shape, elem, ptr, readonly, stream
 
 
 def from_cai(obj, position):
     dtype, shape, strides, ptr, readonly, stream = parse_cai(obj.__cuda_array_interface__, position)
-    return ArrayArg(ptr, shape, strides, dtype, readonly, "cuda", keep=obj, stream=stream, protocol="CUDA Array Interface")
+    return ArrayArg(
+        ptr, shape, strides, dtype, readonly, "cuda", keep=obj, stream=stream, protocol="CUDA Array Interface"
+    )
 
 
 # --- NumPy and __array_interface__ --------------------------------------------------------
@@ -234,7 +263,9 @@ def from_numpy(a, position, keep=None):
     if any(s % a.itemsize for s in a.strides):
         raise ValueError(f"argument {position}: strides {a.strides} are not multiples of the item size {a.itemsize}")
     strides = tuple(s // a.itemsize for s in a.strides)
-    return ArrayArg(a.ctypes.data, a.shape, strides, a.dtype, not a.flags.writeable, "cpu", keep=keep if keep is not None else a)
+    return ArrayArg(
+        a.ctypes.data, a.shape, strides, a.dtype, not a.flags.writeable, "cpu", keep=keep if keep is not None else a
+    )
 
 
 def array_arg(obj, position, stream=None):
@@ -267,9 +298,13 @@ def check_device(arg, position, target, device=None, name=None):
     of a CUDA Array Interface producer, which does not say its device, is
     asked of the driver where the process sees more than one device."""
     if target == "cuda" and arg.device not in CUDA_DEVICES:
-        raise ValueError(f"argument {position}: a host (CPU) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device(a)")
+        raise ValueError(
+            f"argument {position}: a host (CPU) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device(a)"
+        )
     if target == "host" and arg.device not in CPU_DEVICES:
-        raise ValueError(f"argument {position}: a CUDA device array ({arg.protocol}) cannot be passed to a host launch: copy it with pydev.to_host(a), or run on the cuda target (PYDEV_TARGET=cuda)")
+        raise ValueError(
+            f"argument {position}: a CUDA device array ({arg.protocol}) cannot be passed to a host launch: copy it with pydev.to_host(a), or run on the cuda target (PYDEV_TARGET=cuda)"
+        )
     if target != "cuda" or arg.device != "cuda":
         return  # pinned host and managed memory: every device reaches it
     if not (_native.available() and _native.cuda_status()[0]):
@@ -310,7 +345,9 @@ def _span(arg):
 
 
 def _view(buffer, base_offset, arg):
-    return np.ndarray(arg.shape, arg.dtype, buffer=buffer, offset=base_offset, strides=[s * arg.dtype.itemsize for s in arg.strides])
+    return np.ndarray(
+        arg.shape, arg.dtype, buffer=buffer, offset=base_offset, strides=[s * arg.dtype.itemsize for s in arg.strides]
+    )
 
 
 def host_copy(arg, stream_handle=0, order="C"):
@@ -383,7 +420,12 @@ def empty_in_order(shape, dtype, order):
 
 
 def _as_dtype(dtype):
-    if isinstance(dtype, type) and issubclass(dtype, _types.Vector) or isinstance(dtype, (_types.Aligned,)) or _types.is_struct(dtype):
+    if (
+        isinstance(dtype, type)
+        and issubclass(dtype, _types.Vector)
+        or isinstance(dtype, (_types.Aligned,))
+        or _types.is_struct(dtype)
+    ):
         return _types.to_dtype(dtype)
     return np.dtype(dtype)
 
@@ -485,8 +527,18 @@ class DeviceArray:
             return from_numpy(self._host, position, keep=self)
         # A launch on another stream first waits for the one it was last used on.
         pending = None if self._last_stream is None else normalize_stream(self._last_stream)
-        return ArrayArg(self._ptr, self.shape, self._elem_strides(), self.dtype, False, "cuda", keep=self,
-                        stream=pending, protocol="pydev.DeviceArray", device_id=self.device)
+        return ArrayArg(
+            self._ptr,
+            self.shape,
+            self._elem_strides(),
+            self.dtype,
+            False,
+            "cuda",
+            keep=self,
+            stream=pending,
+            protocol="pydev.DeviceArray",
+            device_id=self.device,
+        )
 
     # host exports
     @property
@@ -497,7 +549,9 @@ class DeviceArray:
 
     def __array__(self, dtype=None, copy=None):
         if self.target != "host":
-            raise TypeError("a cuda DeviceArray cannot convert to a NumPy array implicitly: use copy_to_host() or pydev.to_host()")
+            raise TypeError(
+                "a cuda DeviceArray cannot convert to a NumPy array implicitly: use copy_to_host() or pydev.to_host()"
+            )
         a = self._host if dtype is None else self._host.astype(dtype)
         return a.copy() if copy else a
 
@@ -520,7 +574,16 @@ class DeviceArray:
                 _native.get().cuda_stream_wait(stream, ours, self.device)
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         strides = None if self._c_order() else self._elem_strides()
-        return _dlpack.make_capsule(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, owner=self, device_id=self.device, strides=strides, versioned=versioned)
+        return _dlpack.make_capsule(
+            self._ptr,
+            self.shape,
+            self.dtype,
+            _dlpack.kDLCUDA,
+            owner=self,
+            device_id=self.device,
+            strides=strides,
+            versioned=versioned,
+        )
 
     def __dlpack_device__(self):
         return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, self.device)
@@ -529,10 +592,17 @@ class DeviceArray:
     @property
     def __cuda_array_interface__(self):
         if self.target == "host":
-            raise AttributeError("a host DeviceArray exports DLPack and __array_interface__, not the CUDA Array Interface")
-        out = {"shape": self.shape, "typestr": self.dtype.str, "data": (self._ptr if self.size else 0, False),
-               "strides": None if self._c_order() else self.strides, "version": 3,
-               "stream": None if self._last_stream is None else normalize_stream(self._last_stream)}
+            raise AttributeError(
+                "a host DeviceArray exports DLPack and __array_interface__, not the CUDA Array Interface"
+            )
+        out = {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "data": (self._ptr if self.size else 0, False),
+            "strides": None if self._c_order() else self.strides,
+            "version": 3,
+            "stream": None if self._last_stream is None else normalize_stream(self._last_stream),
+        }
         if self.dtype.fields:
             out["descr"] = self.dtype.descr
         return out
@@ -562,7 +632,9 @@ def device_copy(array, target, stream=None, handle=0, device=None):
     (`layout_order`: C or Fortran order kept, a strided view compact)."""
     if isinstance(array, DeviceArray):
         array = array.copy_to_host()
-    elif not isinstance(array, np.ndarray) and (hasattr(array, "__dlpack__") or hasattr(array, "__cuda_array_interface__")):
+    elif not isinstance(array, np.ndarray) and (
+        hasattr(array, "__dlpack__") or hasattr(array, "__cuda_array_interface__")
+    ):
         arg = array_arg(array, 0)
         if arg is None:
             raise TypeError(f"to_device() cannot read {type(array).__name__} as an array")

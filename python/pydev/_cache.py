@@ -22,6 +22,7 @@ on the descriptor it is read from. Directories are made 0700, entries
 Nothing here raises: a cache that cannot be read, written or trusted only
 makes things slower, and says so once per process with a RuntimeWarning
 (docs/reliability.md, "Cache")."""
+
 import os
 import stat
 import tempfile
@@ -75,7 +76,18 @@ def cache_key(source, consts, signature, target, stage, name, compiler, libdevic
     options = f"boundscheck={os.environ.get('PYDEV_BOUNDSCHECK', '0')} libdevice={libdevice}"
     if lineinfo:  # PTX with .file/.loc directives is another entry
         options += " lineinfo=1"
-    for part in (FORMAT, source, repr(sorted(consts.items())), signature, target, stage, name, compiler, options, repr(program)):
+    for part in (
+        FORMAT,
+        source,
+        repr(sorted(consts.items())),
+        signature,
+        target,
+        stage,
+        name,
+        compiler,
+        options,
+        repr(program),
+    ):
         b = str(part).encode("utf-8", "surrogatepass")
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)

@@ -6,6 +6,7 @@ and `.ptx .ltoir .cubin .fatbin .o .a` through nvJitLink to a cubin
 LTO-IR). The libraries come from the nvidia-cuda-nvrtc, nvidia-nvjitlink
 and nvidia-nvvm wheels (or $CUDA_HOME) and run without a GPU, so
 `pydev.compile(..., stage="cubin")` and `stage="ltoir"` work in CI."""
+
 import ctypes
 import functools
 import glob
@@ -82,8 +83,12 @@ def warn_no_lineinfo(owner, stacklevel):
     the warning names the user's line."""
     import warnings
 
-    warnings.warn(f"the LTO-IR of {owner} has no line information: NVVM IR drops debug locations "
-                  "(stage 'ptx' and stage 'cubin' keep them)", RuntimeWarning, stacklevel=stacklevel)
+    warnings.warn(
+        f"the LTO-IR of {owner} has no line information: NVVM IR drops debug locations "
+        "(stage 'ptx' and stage 'cubin' keep them)",
+        RuntimeWarning,
+        stacklevel=stacklevel,
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -116,7 +121,11 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
         opts = [f"-arch=compute_{arch[3:]}"] + ([] if ptx else ["-gen-lto"])
         # -fma=0: only the operations pydev marks `contract` are fused, as
         # LLVM 22's NVPTX does (libNVVM's default fuses every mul + add).
-        opts += ["-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=1"] if fast_math else ["-ftz=0", "-prec-sqrt=1", "-prec-div=1", "-fma=0"]
+        opts += (
+            ["-ftz=1", "-prec-sqrt=0", "-prec-div=0", "-fma=1"]
+            if fast_math
+            else ["-ftz=0", "-prec-sqrt=1", "-prec-div=1", "-fma=0"]
+        )
         arr = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
         r = nvvm.nvvmCompileProgram(prog, len(opts), arr)
         size = ctypes.c_size_t()
@@ -124,7 +133,9 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
         log = ctypes.create_string_buffer(size.value + 1)
         nvvm.nvvmGetProgramLog(prog, log)
         if r != 0:
-            raise _error(f"libNVVM could not compile {owner} for {arch} (error {r}):\n{log.value.decode(errors='replace').strip()}")
+            raise _error(
+                f"libNVVM could not compile {owner} for {arch} (error {r}):\n{log.value.decode(errors='replace').strip()}"
+            )
         nvvm.nvvmGetCompiledResultSize(prog, ctypes.byref(size))
         buf = ctypes.create_string_buffer(size.value)
         nvvm.nvvmGetCompiledResult(prog, buf)
@@ -141,7 +152,11 @@ def include_dirs():
         import nvidia
 
         for root in nvidia.__path__:
-            out += sorted(d for d in glob.glob(os.path.join(root, "*", "include")) if os.path.isfile(os.path.join(d, "cuda_fp16.h")))
+            out += sorted(
+                d
+                for d in glob.glob(os.path.join(root, "*", "include"))
+                if os.path.isfile(os.path.join(d, "cuda_fp16.h"))
+            )
     except ImportError:
         pass
     return tuple(out)
@@ -167,7 +182,9 @@ def nvrtc_ltoir(path, arch, owner):
         log = ctypes.create_string_buffer(size.value)
         nvrtc.nvrtcGetProgramLog(prog, log)
         if r != 0:
-            raise _error(f"compiling {path} with NVRTC for {arch} failed ({owner}):\n{log.value.decode(errors='replace').strip()}")
+            raise _error(
+                f"compiling {path} with NVRTC for {arch} failed ({owner}):\n{log.value.decode(errors='replace').strip()}"
+            )
         nvrtc.nvrtcGetLTOIRSize(prog, ctypes.byref(size))
         buf = ctypes.create_string_buffer(size.value)
         if nvrtc.nvrtcGetLTOIR(prog, buf) != 0:
@@ -228,7 +245,9 @@ def _link_message(log, inputs, owner):
     names = ", ".join(n for _, _, n in inputs)
     parts = []
     # nvJitLink names undefined symbols; after link-time optimisation, ptxas does ("Unresolved extern function").
-    for s in sorted(set(re.findall(r"(?:[Uu]ndefined reference to|Unresolved extern (?:function|variable)) '([^']+)'", log))):
+    for s in sorted(
+        set(re.findall(r"(?:[Uu]ndefined reference to|Unresolved extern (?:function|variable)) '([^']+)'", log))
+    ):
         parts.append(f"error: undefined symbol '{s}' at link time ({owner}; linked: {names})")
     for s in sorted(set(re.findall(r"[Mm]ultiple definition of '([^']+)'", log))):
         parts.append(f"error: duplicate symbol '{s}' at link time: more than one input of {owner} defines it ({names})")
@@ -289,8 +308,12 @@ def lto(paths, nvvm_ir):
         import warnings
 
         _WARNED_NO_NVVM.append(True)
-        warnings.warn("libNVVM is not installed (pip install nvidia-nvvm): kernels with LTO-IR link files are linked as PTX, "
-                      "so their calls into C++ are not inlined", RuntimeWarning, stacklevel=3)
+        warnings.warn(
+            "libNVVM is not installed (pip install nvidia-nvvm): kernels with LTO-IR link files are linked as PTX, "
+            "so their calls into C++ are not inlined",
+            RuntimeWarning,
+            stacklevel=3,
+        )
     return False
 
 
@@ -311,7 +334,9 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
     for p in paths:  # host files: an error before anything is loaded
         suffix = os.path.splitext(p)[1].lower()
         if suffix != ".cu" and suffix not in KINDS:
-            raise _error(f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)")
+            raise _error(
+                f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)"
+            )
     # Declared functions are called by their symbols in nvcc's layout
     # (pydev-lower-aggregates): checked here, never a silent mismatch.
     for name, params, result, site in _interop._signatures(declared):
@@ -319,7 +344,16 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
     h = hashlib.sha256()
     nvrtc = any(p.endswith(".cu") for p in paths)
     as_ltoir = lto(paths, nvvm_ir)
-    for part in ("pydev-cubin-4", arch, _lib_identity("nvjitlink"), _lib_identity("nvrtc") if nvrtc else "", _lib_identity("nvvm") if as_ltoir else "ptx", f"fast_math={int(fast_math)}", ptx, repr(_interop.link_digest(paths))):
+    for part in (
+        "pydev-cubin-4",
+        arch,
+        _lib_identity("nvjitlink"),
+        _lib_identity("nvrtc") if nvrtc else "",
+        _lib_identity("nvvm") if as_ltoir else "ptx",
+        f"fast_math={int(fast_math)}",
+        ptx,
+        repr(_interop.link_digest(paths)),
+    ):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -332,7 +366,11 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
     first = (KINDS[".ptx"], ptx.encode() + b"\0", ptx_name)
     if as_ltoir:
         try:
-            first = (KINDS[".ltoir"], nvvm_ltoir(nvvm_ir(), arch, owner, fast_math), f"{os.path.splitext(ptx_name)[0]}.ltoir")
+            first = (
+                KINDS[".ltoir"],
+                nvvm_ltoir(nvvm_ir(), arch, owner, fast_math),
+                f"{os.path.splitext(ptx_name)[0]}.ltoir",
+            )
         except _native_error() as e:
             # Link-time optimisation is an optimisation: a kernel the NVVM IR
             # writer or libNVVM cannot take (docs/interop.md, "Refused")
@@ -341,7 +379,11 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
             import warnings
 
             reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            warnings.warn(f"{owner} is linked as PTX, not LTO-IR (its calls into link files are not inlined): {reason}", RuntimeWarning, stacklevel=3)
+            warnings.warn(
+                f"{owner} is linked as PTX, not LTO-IR (its calls into link files are not inlined): {reason}",
+                RuntimeWarning,
+                stacklevel=3,
+            )
     cubin = _link_cubin(first, paths, arch, owner)
     _cache.store(key, cubin, ".cubin")
     return cubin
@@ -360,7 +402,9 @@ def _link_cubin(first, paths, arch, owner):
                 data += b"\0"
             inputs.append((KINDS[suffix], data, os.path.basename(p)))
         else:
-            raise _error(f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)")
+            raise _error(
+                f"link file '{p}' of {owner} is host code ({suffix}), which the cuda target cannot link (cuda links .cu, .ptx, .ltoir, .cubin, .fatbin, .o, .a)"
+            )
     _check_ptx_duplicates(inputs, owner)
     return nvjitlink(inputs, arch, owner)
 
@@ -379,5 +423,7 @@ def _check_ptx_duplicates(inputs, owner):
         for sym in pattern.findall(data):
             sym = sym.decode()
             if sym in seen:
-                raise _error(f"error: duplicate symbol '{sym}' at link time: more than one input of {owner} defines it ({seen[sym]}, {name})")
+                raise _error(
+                    f"error: duplicate symbol '{sym}' at link time: more than one input of {owner} defines it ({seen[sym]}, {name})"
+                )
             seen[sym] = name

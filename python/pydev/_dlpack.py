@@ -6,6 +6,7 @@ Consuming follows the DLPack Python specification: the consumer renames the
 capsule to "used_dltensor" / "used_dltensor_versioned", which makes it the
 owner of the managed tensor, and calls the tensor's deleter once it no
 longer needs the memory (here: when the DLPackTensor is released)."""
+
 import ctypes
 import math
 import weakref
@@ -100,13 +101,23 @@ class DLPackTensor:
     managed tensor: its deleter runs when this object is released."""
 
     def __init__(self, capsule, where):
-        from ._dlpack_c import _NAMES, DLManagedTensor, DLManagedTensorVersioned, _ErrClear, _GetPointer, _IsValid, _SetName
+        from ._dlpack_c import (
+            _NAMES,
+            DLManagedTensor,
+            DLManagedTensorVersioned,
+            _ErrClear,
+            _GetPointer,
+            _IsValid,
+            _SetName,
+        )
 
         if _IsValid(capsule, b"dltensor_versioned"):
             address = _GetPointer(capsule, b"dltensor_versioned")
             managed = DLManagedTensorVersioned.from_address(address)
             if managed.version.major != 1:
-                raise ValueError(f"{where}: DLPack version {managed.version.major}.{managed.version.minor} is not supported (1.x is)")
+                raise ValueError(
+                    f"{where}: DLPack version {managed.version.major}.{managed.version.minor} is not supported (1.x is)"
+                )
             tensor, self.readonly = managed.dl_tensor, bool(managed.flags & DLPACK_FLAG_BITMASK_READ_ONLY)
             used = b"used_dltensor_versioned"
         elif _IsValid(capsule, b"dltensor"):
@@ -116,7 +127,9 @@ class DLPackTensor:
             used = b"used_dltensor"
         else:
             _ErrClear()
-            raise ValueError(f"{where}: __dlpack__() did not return an unconsumed DLPack capsule ('dltensor' or 'dltensor_versioned')")
+            raise ValueError(
+                f"{where}: __dlpack__() did not return an unconsumed DLPack capsule ('dltensor' or 'dltensor_versioned')"
+            )
         # From here on this object owns the tensor.
         if _SetName(capsule, ctypes.addressof(_NAMES[used])) != 0:
             raise ValueError(f"{where}: the DLPack capsule could not be marked as used")
@@ -126,7 +139,9 @@ class DLPackTensor:
         self.device_id = tensor.device.device_id
         self.device = DEVICE_NAMES.get(self.device_type)
         if self.device is None:
-            raise ValueError(f"{where}: arrays on DLPack device type {self.device_type} are not supported (CPU, CUDA, CUDA host and managed memory are)")
+            raise ValueError(
+                f"{where}: arrays on DLPack device type {self.device_type} are not supported (CPU, CUDA, CUDA host and managed memory are)"
+            )
         self.dtype = _dtype_from_dl(tensor.dtype, where)
         ndim = tensor.ndim
         if ndim < 0:
@@ -187,7 +202,17 @@ def make_capsule(ptr, shape, dtype, device_type, owner, device_id=0, strides=Non
         if dl is None:
             dl = _dl_types[dtype] = _dl_type(dtype)
         return native(ptr or 0, shape, dl, (device_type, device_id), owner, strides, readonly, versioned)
-    from ._dlpack_c import _NAMES, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, _capsule_destructor, _delete_export, _New
+    from ._dlpack_c import (
+        _NAMES,
+        DLDevice,
+        DLManagedTensor,
+        DLManagedTensorVersioned,
+        DLPackVersion,
+        _capsule_destructor,
+        _delete_export,
+        _New,
+    )
+
     n = len(shape)
     shape_arr = (ctypes.c_int64 * max(n, 1))(*shape)
     strides_arr = (ctypes.c_int64 * max(n, 1))(*strides) if strides is not None else None

@@ -3,6 +3,7 @@ consuming a capsule and exporting without the native module need
 (pydev._dlpack imports this on first use: a launch of NumPy arrays, or an
 export through the native module, needs none of it, and defining it costs
 ~2 ms)."""
+
 import ctypes
 
 from ._dlpack import _exports
@@ -61,7 +62,10 @@ _GetPointerRaw = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_ch
 _ErrClear = ctypes.PYFUNCTYPE(None)(("PyErr_Clear", _api))
 
 
-_NAMES = {n: ctypes.create_string_buffer(n) for n in (b"dltensor", b"dltensor_versioned", b"used_dltensor", b"used_dltensor_versioned")}
+_NAMES = {
+    n: ctypes.create_string_buffer(n)
+    for n in (b"dltensor", b"dltensor_versioned", b"used_dltensor", b"used_dltensor_versioned")
+}
 
 
 _Deleter = ctypes.PYFUNCTYPE(None, ctypes.c_void_p)

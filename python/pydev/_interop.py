@@ -18,6 +18,7 @@
   struct fields), the one layout definition the compiler agrees with
   (python/tests/test_abi_agreement.py).
 """
+
 import ast
 import hashlib
 import os
@@ -63,12 +64,16 @@ def check_link(link, fn, decorator):
     if isinstance(link, (str, os.PathLike)):
         link = [link]
     if not isinstance(link, (list, tuple)):
-        raise TypeError(f"{site}: error: link= of @device.{decorator} '{fn.__name__}' must be a list of paths (str or os.PathLike), got {type(link).__name__}")
+        raise TypeError(
+            f"{site}: error: link= of @device.{decorator} '{fn.__name__}' must be a list of paths (str or os.PathLike), got {type(link).__name__}"
+        )
     base = os.path.dirname(os.path.abspath(fn.__code__.co_filename))
     out = []
     for p in link:
         if not isinstance(p, (str, os.PathLike)):
-            raise TypeError(f"{site}: error: link= of @device.{decorator} '{fn.__name__}' holds {p!r}, which is not a path (str or os.PathLike)")
+            raise TypeError(
+                f"{site}: error: link= of @device.{decorator} '{fn.__name__}' holds {p!r}, which is not a path (str or os.PathLike)"
+            )
         p = os.fspath(p)
         full = p if os.path.isabs(p) else os.path.join(base, p)
         if not os.path.exists(full) and not os.path.isabs(p) and os.path.exists(os.path.abspath(p)):
@@ -80,7 +85,9 @@ def check_link(link, fn, decorator):
                 f"(pydev links {', '.join(SUFFIXES)})"
             )
         if not os.path.isfile(full):
-            raise FileNotFoundError(f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' does not exist (looked for {full})")
+            raise FileNotFoundError(
+                f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' does not exist (looked for {full})"
+            )
         out.append(os.path.normpath(full))
     return tuple(out)
 
@@ -112,9 +119,19 @@ def is_declaration(fn):
     if not defs:
         return False
     body = defs[0].body
-    if len(body) > 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+    if (
+        len(body) > 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
-    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and body[0].value.value is Ellipsis
+    return (
+        len(body) == 1
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and body[0].value.value is Ellipsis
+    )
 
 
 # --- C types and layouts ---------------------------------------------------------------------
@@ -128,11 +145,20 @@ def is_declaration(fn):
 _SCALARS = {
     # name: (C type, LLVM register type, size)
     "bool": ("bool", "i1", 1),
-    "int8": ("int8_t", "i8", 1), "int16": ("int16_t", "i16", 2), "int32": ("int32_t", "i32", 4), "int64": ("int64_t", "i64", 8),
-    "uint8": ("uint8_t", "i8", 1), "uint16": ("uint16_t", "i16", 2), "uint32": ("uint32_t", "i32", 4), "uint64": ("uint64_t", "i64", 8),
-    "float16": ("__half", "half", 2), "bfloat16": ("__nv_bfloat16", "bfloat", 2),
-    "float8e4m3": ("__nv_fp8_e4m3", "i8", 1), "float8e5m2": ("__nv_fp8_e5m2", "i8", 1),
-    "float32": ("float", "float", 4), "float64": ("double", "double", 8),
+    "int8": ("int8_t", "i8", 1),
+    "int16": ("int16_t", "i16", 2),
+    "int32": ("int32_t", "i32", 4),
+    "int64": ("int64_t", "i64", 8),
+    "uint8": ("uint8_t", "i8", 1),
+    "uint16": ("uint16_t", "i16", 2),
+    "uint32": ("uint32_t", "i32", 4),
+    "uint64": ("uint64_t", "i64", 8),
+    "float16": ("__half", "half", 2),
+    "bfloat16": ("__nv_bfloat16", "bfloat", 2),
+    "float8e4m3": ("__nv_fp8_e4m3", "i8", 1),
+    "float8e5m2": ("__nv_fp8_e5m2", "i8", 1),
+    "float32": ("float", "float", 4),
+    "float64": ("double", "double", 8),
 }
 
 
@@ -158,7 +184,9 @@ class Vec(typing.NamedTuple):
 
     @property
     def align(self):
-        return _types.c_layout(np.dtype((np.dtype(_types.to_dtype(_types.NUMBER_TYPES[self.elem.name])), (self.lanes,))))[1]
+        return _types.c_layout(
+            np.dtype((np.dtype(_types.to_dtype(_types.NUMBER_TYPES[self.elem.name])), (self.lanes,)))
+        )[1]
 
 
 class Agg(typing.NamedTuple):
@@ -210,7 +238,9 @@ def model(t, where="a type", env=None):
         fields = []
         for f in t._fields:
             if isinstance(f.type, (_types.Aligned, _types.Atomic)):
-                raise TypeError(f"{where}: field '{f.name}' of struct '{t.__name__}' is {f.type!r}, which interop declarations do not support yet")
+                raise TypeError(
+                    f"{where}: field '{f.name}' of struct '{t.__name__}' is {f.type!r}, which interop declarations do not support yet"
+                )
             fields.append((f.name, model(f.type, where, env), f.offset))
         return Agg(t.__name__, tuple(fields), t.dtype.itemsize, t._alignment)
     if typing.get_origin(t) is tuple:
@@ -222,7 +252,9 @@ def model(t, where="a type", env=None):
         return Scalar(name)
     if isinstance(t, str):
         return _model_from_text(t.strip(), where, env)
-    raise TypeError(f"{where}: {t!r} is not a type that crosses the C ABI (numbers, vectors, @device.struct classes, tuples, arrays)")
+    raise TypeError(
+        f"{where}: {t!r} is not a type that crosses the C ABI (numbers, vectors, @device.struct classes, tuples, arrays)"
+    )
 
 
 def _model_from_text(text, where, env=None):
@@ -263,12 +295,18 @@ def annotations(fn):
     params = []
     for n in names:
         if n not in ann:
-            raise TypeError(f"{site}: error: parameter '{n}' of the declared interoperable function '{fn.__name__}' has no annotation")
+            raise TypeError(
+                f"{site}: error: parameter '{n}' of the declared interoperable function '{fn.__name__}' has no annotation"
+            )
         params.append((n, model(resolve(ann[n]), f"{site}: error: parameter '{n}' of '{fn.__name__}'", fn.__globals__)))
     if "return" not in ann:
         raise TypeError(f"{site}: error: the declared interoperable function '{fn.__name__}' has no return annotation")
     r = resolve(ann["return"])
-    result = None if r is None or r is type(None) else model(r, f"{site}: error: the result of '{fn.__name__}'", fn.__globals__)
+    result = (
+        None
+        if r is None or r is type(None)
+        else model(r, f"{site}: error: the result of '{fn.__name__}'", fn.__globals__)
+    )
     return params, result
 
 
@@ -276,9 +314,21 @@ def annotations(fn):
 
 
 _MLIR_SCALARS = {
-    "bool": "i1", "int8": "si8", "int16": "si16", "int32": "si32", "int64": "si64",
-    "uint8": "ui8", "uint16": "ui16", "uint32": "ui32", "uint64": "ui64",
-    "float16": "f16", "bfloat16": "bf16", "float8e4m3": "f8E4M3FN", "float8e5m2": "f8E5M2", "float32": "f32", "float64": "f64",
+    "bool": "i1",
+    "int8": "si8",
+    "int16": "si16",
+    "int32": "si32",
+    "int64": "si64",
+    "uint8": "ui8",
+    "uint16": "ui16",
+    "uint32": "ui32",
+    "uint64": "ui64",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "float8e4m3": "f8E4M3FN",
+    "float8e5m2": "f8E5M2",
+    "float32": "f32",
+    "float64": "f64",
 }
 
 
@@ -337,9 +387,10 @@ def cxx_signatures(sigs):
             alias = f"__pydev_assert_t{len(asserts)}"
             asserts.append(f"typedef {n} {alias};")
             n = alias
-        for a in [f"static_assert(sizeof({n}) == {m.size}, \"sizeof({n})\");", f"static_assert(alignof({n}) == {m.align}, \"alignof({n})\");"] + [
-            f"static_assert(offsetof({n}, {d}) == {off}, \"offsetof({n}, {d})\");" for d, off in _designators(m)
-        ]:
+        for a in [
+            f'static_assert(sizeof({n}) == {m.size}, "sizeof({n})");',
+            f'static_assert(alignof({n}) == {m.align}, "alignof({n})");',
+        ] + [f'static_assert(offsetof({n}, {d}) == {off}, "offsetof({n}, {d})");' for d, off in _designators(m)]:
             if a not in asserts:
                 asserts.append(a)
     it = iter(names)
@@ -356,10 +407,17 @@ def cxx_signatures(sigs):
 def clang():
     """The clang that builds link= files for the host: $PYDEV_CLANG, else
     LLVM 22's (the toolchain pydev is built with), else clang on PATH."""
-    for c in (os.environ.get("PYDEV_CLANG"), "/usr/lib/llvm-22/bin/clang", shutil.which("clang-22"), shutil.which("clang")):
+    for c in (
+        os.environ.get("PYDEV_CLANG"),
+        "/usr/lib/llvm-22/bin/clang",
+        shutil.which("clang-22"),
+        shutil.which("clang"),
+    ):
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
-    raise LinkError("link= files are built for the host with clang, and none was found: install clang (LLVM 22) or set PYDEV_CLANG")
+    raise LinkError(
+        "link= files are built for the host with clang, and none was found: install clang (LLVM 22) or set PYDEV_CLANG"
+    )
 
 
 def _reg(m):
@@ -585,7 +643,9 @@ def check_interop_ptx(ptx, name, params, result, site, linkage="visible"):
     want = ([layout(m) for _, m in params], "void" if result is None else layout(result))
     if seen is not None and seen != want:
         what = "calls the declared interoperable function" if linkage == "extern" else "of the interoperable function"
-        raise LinkError(f"{site}: error: the PTX {what} '{name}' has parameters {seen} (align, bytes), where CUDA C++ passes {want}")
+        raise LinkError(
+            f"{site}: error: the PTX {what} '{name}' has parameters {seen} (align, bytes), where CUDA C++ passes {want}"
+        )
 
 
 def _run(cmd, what):
@@ -624,7 +684,9 @@ def _cache_root():
         try:
             _PRIVATE_LINK_DIR = tempfile.mkdtemp(prefix="pydev-link-")
         except OSError as e:
-            raise LinkError(f"no directory to build link= libraries in: {tempfile.gettempdir()} ({e.strerror or e})") from e
+            raise LinkError(
+                f"no directory to build link= libraries in: {tempfile.gettempdir()} ({e.strerror or e})"
+            ) from e
     return _PRIVATE_LINK_DIR
 
 
@@ -640,11 +702,23 @@ def _clang_version(cc):
 
 
 HOST_FLAGS = ["-O2", "-fPIC"]
-CU_HOST_DEFINES = ["-D__host__=", "-D__device__=", "-D__global__=", "-D__forceinline__=inline", "-D__noinline__=", "-DPYDEV_HOST_CU=1"]
+CU_HOST_DEFINES = [
+    "-D__host__=",
+    "-D__device__=",
+    "-D__global__=",
+    "-D__forceinline__=inline",
+    "-D__noinline__=",
+    "-DPYDEV_HOST_CU=1",
+]
 
 
 def _compile_host_source(cc, path, kind, data, out):
-    lang = {"c": ["-x", "c", "-std=c17"], "c++": ["-x", "c++", "-std=c++17"], "cu": ["-x", "c++", "-std=c++17", *CU_HOST_DEFINES], "ir": ["-x", "ir"]}[kind]
+    lang = {
+        "c": ["-x", "c", "-std=c17"],
+        "c++": ["-x", "c++", "-std=c++17"],
+        "cu": ["-x", "c++", "-std=c++17", *CU_HOST_DEFINES],
+        "ir": ["-x", "ir"],
+    }[kind]
     _run([cc, *lang, *HOST_FLAGS, "-c", path, "-o", out], f"compiling {path} for the host")
 
 
@@ -657,7 +731,14 @@ def host_library(paths, declared=(), owner="the kernel"):
     declared = _signatures(declared)
     adapter_ll, adapter_cxx = host_adapters(declared) if declared else ("", "")
     h = hashlib.sha256()
-    for part in ("pydev-host-link-1", _clang_version(cc), " ".join(HOST_FLAGS), adapter_ll, adapter_cxx, *(f"{p}\0{d}" for p, d in link_digest(paths))):
+    for part in (
+        "pydev-host-link-1",
+        _clang_version(cc),
+        " ".join(HOST_FLAGS),
+        adapter_ll,
+        adapter_cxx,
+        *(f"{p}\0{d}" for p, d in link_digest(paths)),
+    ):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))
         h.update(b)
@@ -675,7 +756,9 @@ def host_library(paths, declared=(), owner="the kernel"):
         for i, p in enumerate(paths):
             suffix = os.path.splitext(p)[1].lower()
             if suffix in CUDA_ONLY:
-                raise LinkError(f"link file '{p}' of {owner} is cuda code ({suffix}), which the host target cannot link (the host links {', '.join(list(HOST_SOURCES) + list(HOST_BINARIES))})")
+                raise LinkError(
+                    f"link file '{p}' of {owner} is cuda code ({suffix}), which the host target cannot link (the host links {', '.join(list(HOST_SOURCES) + list(HOST_BINARIES))})"
+                )
             if suffix == ".o":
                 objs.append(p)
             elif suffix == ".a":
@@ -717,11 +800,15 @@ def _link_message(log, paths, declared, owner):
     for s in undefined:
         site = sites.get(s)
         if site:
-            parts.append(f"{site}: error: the interoperable function '{s}' is declared here, but no linked file defines it (linked: {files})")
+            parts.append(
+                f"{site}: error: the interoperable function '{s}' is declared here, but no linked file defines it (linked: {files})"
+            )
         else:
             parts.append(f"error: undefined symbol '{s}' at link time (linked for {owner}: {files})")
     for s in duplicate:
-        parts.append(f"error: duplicate symbol '{s}' at link time: more than one linked file of {owner} defines it ({files})")
+        parts.append(
+            f"error: duplicate symbol '{s}' at link time: more than one linked file of {owner} defines it ({files})"
+        )
     if not parts:
         parts.append(f"error: linking {files} for {owner} failed")
     return "\n".join(parts) + "\nlinker output:\n" + log.strip()
@@ -773,12 +860,17 @@ def reverse_adapters(llvm_ir, name, params, result):
     body = f"void* p[] = {{{ptrs or 'nullptr'}}}; {RPACKED_PREFIX}{name}(p);"
     if result is not None:
         body = f"{cres} r; {body} return r;"
-    cxx = "\n".join([
-        "// pydev: the C ABI entry of a Python interoperable function (python/pydev/_interop.py)",
-        decls,
-        f'extern "C" void {RPACKED_PREFIX}{name}(void**);',
-        f'extern "C" {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{ {body} }}',
-    ]) + "\n"
+    cxx = (
+        "\n".join(
+            [
+                "// pydev: the C ABI entry of a Python interoperable function (python/pydev/_interop.py)",
+                decls,
+                f'extern "C" void {RPACKED_PREFIX}{name}(void**);',
+                f'extern "C" {cres} {name}({", ".join(f"{c} a{i}" for i, c in enumerate(cparams))}) {{ {body} }}',
+            ]
+        )
+        + "\n"
+    )
     return llvm_ir, cxx
 
 
@@ -796,10 +888,17 @@ def host_object(llvm_ir, name, params=None, result=None, declared=()):
             f.write(llvm_ir)
         _run([cc, "-x", "ir", "-O3", "-fPIC", "-c", src, "-o", out], f"compiling '{name}' to an object file")
         if cxx is not None:
-            shim, shim_o, both = os.path.join(work, "shim.cpp"), os.path.join(work, "shim.o"), os.path.join(work, "all.o")
+            shim, shim_o, both = (
+                os.path.join(work, "shim.cpp"),
+                os.path.join(work, "shim.o"),
+                os.path.join(work, "all.o"),
+            )
             with open(shim, "w") as f:
                 f.write(cxx)
-            _run([cc, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-c", shim, "-o", shim_o], f"compiling the C ABI entry of '{name}'")
+            _run(
+                [cc, "-x", "c++", "-std=c++17", "-O2", "-fPIC", "-c", shim, "-o", shim_o],
+                f"compiling the C ABI entry of '{name}'",
+            )
             _run([cc, "-r", "-nostdlib", "-o", both, out, shim_o], f"combining the object file of '{name}'")
             out = both
         if declared:  # the adapters of the declared functions it calls
@@ -830,7 +929,9 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
 
     if stage == "object":
         if target != "host":
-            raise ValueError(f"stage 'object' is the host's (a relocatable object file for C/C++ linkers); for {target} use stage 'cubin'")
+            raise ValueError(
+                f"stage 'object' is the host's (a relocatable object file for C/C++ linkers); for {target} use stage 'cubin'"
+            )
         text = compile_text("llvm-ir")
         params = result = None
         if fn.interop and isinstance(fn, _launch.DeviceFunction):
@@ -838,7 +939,10 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
             code = fn.underlying.__code__
             if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
                 params, result = annotations(fn.underlying)
-            elif "{" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0] or "<" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]:
+            elif (
+                "{" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
+                or "<" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
+            ):
                 raise TypeError(
                     f"{_site(fn.underlying)}: error: interoperable function '{fn.__name__}' takes or returns an aggregate, so its object file "
                     "needs the C types: annotate every parameter and the result"
@@ -861,7 +965,9 @@ def compile_stage(fn, argtypes, target, stage, compile_text):
                 params, result = annotations(fn.underlying)
                 check_interop_ptx(ptx, fn.__name__, params, result, _site(fn.underlying))
         nvvm_ir = None if fn._lineinfo(target) else (lambda: compile_text("nvvm-ir"))
-        return _cudalink.link_cubin(ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, nvvm_ir)
+        return _cudalink.link_cubin(
+            ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, nvvm_ir
+        )
     if stage == "ltoir":
         if target == "host":
             raise ValueError("stage 'ltoir' needs an sm_XX target (the host's linkable stage is 'object')")
@@ -925,7 +1031,9 @@ def cxx_header(*objs):
             module = _sys.modules.get(o.__module__)
             path = getattr(module, "__file__", None)
             if not path or not os.path.isfile(path):
-                raise TypeError(f"cxx_header(): the source of struct '{o.__name__}' is not available (it must be defined at the top level of a .py file)")
+                raise TypeError(
+                    f"cxx_header(): the source of struct '{o.__name__}' is not available (it must be defined at the top level of a .py file)"
+                )
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             name = o.__name__
@@ -938,7 +1046,9 @@ def cxx_header(*objs):
                     "@device.func(interop=True) functions and @device.kernel(interop=True) kernels"
                 )
         else:
-            raise TypeError(f"cxx_header() takes @device.struct classes and interoperable @device.func / @device.kernel functions, got {o!r}")
+            raise TypeError(
+                f"cxx_header() takes @device.struct classes and interoperable @device.func / @device.kernel functions, got {o!r}"
+            )
         entry = by_file.setdefault(path, (text, []))
         if name not in entry[1]:
             entry[1].append(name)

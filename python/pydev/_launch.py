@@ -1,6 +1,7 @@
 """Kernels and device functions: lazy compilation per argument signature,
 the in-memory dispatch cache and the on-disk cache, argument packing
 (the kernel ABI) and `launch`."""
+
 import functools
 import linecache
 import os
@@ -31,7 +32,9 @@ def _found_libdevice():
         import nvidia  # the nvidia-nvvm / nvidia-cuda-nvcc wheels
 
         for root in nvidia.__path__:
-            candidates += sorted(glob.glob(os.path.join(root, "*", "nvvm", "libdevice", "libdevice.10.bc")), reverse=True)
+            candidates += sorted(
+                glob.glob(os.path.join(root, "*", "nvvm", "libdevice", "libdevice.10.bc")), reverse=True
+            )
     except ImportError:
         pass
     for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
@@ -161,7 +164,14 @@ class _Function:
                         env[name] = value
             kind = "kernel" if isinstance(f, Kernel) else "func"
             qualname = getattr(code, "co_qualname", fn.__qualname__)
-            funcs[i] = (code.co_firstlineno, qualname, kind, f.interop, tuple(sorted(env.items())), const_args if f is self else ())
+            funcs[i] = (
+                code.co_firstlineno,
+                qualname,
+                kind,
+                f.interop,
+                tuple(sorted(env.items())),
+                const_args if f is self else (),
+            )
             return i
 
         visit(self)
@@ -237,7 +247,11 @@ def _device_names():
     if _DEVICE_NAMES is None:
         import cuda.device as device
 
-        _DEVICE_NAMES = {id(v): k for k, v in vars(device).items() if not k.startswith("_") and not isinstance(v, (bool, int, float, str))}
+        _DEVICE_NAMES = {
+            id(v): k
+            for k, v in vars(device).items()
+            if not k.startswith("_") and not isinstance(v, (bool, int, float, str))
+        }
     return _DEVICE_NAMES
 
 
@@ -331,7 +345,10 @@ def _free_value(v, visit, root_file):
     if isinstance(v, _Function):
         code = v.underlying.__code__
         if code.co_filename != root_file:
-            return ("host", f"the device function '{v.__qualname__}' of {code.co_filename} (device code calls device functions of its own file only)")
+            return (
+                "host",
+                f"the device function '{v.__qualname__}' of {code.co_filename} (device code calls device functions of its own file only)",
+            )
         return ("func", visit(v))
     c = _const_value(v)
     if c is not None:
@@ -436,9 +453,23 @@ class Kernel(_Function):
                 from . import _cudalink  # the PTX linked with the link= files by nvJitLink; the driver loads the cubin
 
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
-                nvvm_ir = None if lines else (lambda: native.compile(path, source, symbol, signature, consts, tgt, "nvvm-ir", libdevice=lib, program=program))
-                return _cudalink.linked_program(text, symbol, links, arch, f"kernel '{self.__name__}'", declared, nvvm_ir)
-            return _cache.host_program(native, text, symbol, key, libraries) if target == "host" else native.CudaProgram(text, symbol)
+                nvvm_ir = (
+                    None
+                    if lines
+                    else (
+                        lambda: native.compile(
+                            path, source, symbol, signature, consts, tgt, "nvvm-ir", libdevice=lib, program=program
+                        )
+                    )
+                )
+                return _cudalink.linked_program(
+                    text, symbol, links, arch, f"kernel '{self.__name__}'", declared, nvvm_ir
+                )
+            return (
+                _cache.host_program(native, text, symbol, key, libraries)
+                if target == "host"
+                else native.CudaProgram(text, symbol)
+            )
 
         lib = "" if target == "host" else libdevice()
         libkey = lib
@@ -446,7 +477,9 @@ class Kernel(_Function):
             from . import _interop
 
             libkey = (lib, _interop.link_digest(links))
-        key = _cache.cache_key(source, consts, signature, tgt, stage, symbol, _native.fingerprint(), libkey, program, lineinfo=lines)
+        key = _cache.cache_key(
+            source, consts, signature, tgt, stage, symbol, _native.fingerprint(), libkey, program, lineinfo=lines
+        )
         text = _cache.load(key)
         if text is not None:
             try:
@@ -456,7 +489,9 @@ class Kernel(_Function):
             except Exception:
                 pass  # an unusable entry: compile again and replace it
         _count("compiles")
-        text = native.compile(path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program, line_info=lines)
+        text = native.compile(
+            path, source, symbol, signature, consts, tgt, stage, libdevice=lib, program=program, line_info=lines
+        )
         _cache.store(key, text)
         return load(text)
 
@@ -492,7 +527,9 @@ def pack_args(kernel, args, target, handle=0, check_device=True, start=0, device
         arr = _arrays.array_arg(a, i, stream=handle if target == "cuda" else None)
         if arr is not None:
             if not arr.shape:
-                raise ValueError(f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array")
+                raise ValueError(
+                    f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array"
+                )
             sig.append(arr.signature(structs, i))
             packed.append(arr.descriptor())
             arrays.append((i, arr))
@@ -516,7 +553,11 @@ def signature_of(kernel, args, target="host", handle=0, check_device=True):
 def dim3(value, name):
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         value = (int(value),)
-    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 3 or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value):
+    if (
+        not isinstance(value, (tuple, list))
+        or not 1 <= len(value) <= 3
+        or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in value)
+    ):
         raise TypeError(f"{name} must be an int or a tuple of 1 to 3 ints, got {value!r}")
     v = tuple(int(x) for x in value) + (1,) * (3 - len(value))
     if any(x <= 0 for x in v):
@@ -611,7 +652,9 @@ def _fast_kinds(f, args, target):
             kinds.append(_NULL if f.interop else _SKIP)
         elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
             kinds.append(_RAW)
-        elif target != "cuda" or isinstance(a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)):
+        elif target != "cuda" or isinstance(
+            a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)
+        ):
             return None
         elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
             kinds.append(_DLPACK)  # preferred when both exist, as in _arrays.array_arg
@@ -727,7 +770,9 @@ def launch_config(grid, block, stream, shared):
         raise ValueError(f"shared must be a non-negative number of bytes, got {shared!r}")
     target = active_target()
     if isinstance(stream, _streams.Stream) and stream.target != target:
-        raise ValueError(f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches")
+        raise ValueError(
+            f"stream is a {stream.target} pydev.Stream, but the active target is {target}: create streams with pydev.create_stream() on the target that launches"
+        )
     launch_device(target, stream)
     return target, handle, grid, block
 
@@ -772,7 +817,9 @@ def _launch(f, args, *, grid, block, stream, shared, fast):
     code = f.underlying.__code__
     if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed
         names = ", ".join(code.co_varnames[: code.co_argcount])
-        raise TypeError(f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}")
+        raise TypeError(
+            f"kernel '{f.__name__}' takes {code.co_argcount} argument{'s' * (code.co_argcount != 1)} ({names}), got {len(args)}"
+        )
     device = launch_device(target)
     signature, packed, arrays = pack_args(f, args, target, handle, device=device)
     arch = cuda_arch(device) if target == "cuda" else "host"

@@ -13,6 +13,7 @@ cuda_fence_done, cuda_fence_release; and,
 only where present, cuda_arch() and Dispatch (the launch fast path). The
 DLPack exporter (dlpack_capsule, dlpack_live_exports) is imported by
 _dlpack itself, which falls back to ctypes without the native module."""
+
 import os
 
 from ._cache import sha256

@@ -6,6 +6,7 @@ NumPy array over it is collected; copies from and to it need no staging
 buffer. `mapped=True` also maps it into the device's address space: the
 array's `__cuda_array_interface__` is the device's view of the same
 memory. On the host target both are plain NumPy arrays."""
+
 import numpy as np
 
 from . import _native
@@ -52,8 +53,15 @@ class MappedArray(np.ndarray):
         if alloc is None or not alloc.device_ptr:
             raise AttributeError("__cuda_array_interface__: this array is not over mapped memory")
         offset = self.__array_interface__["data"][0] - alloc.ptr
-        return {"shape": self.shape, "typestr": self.dtype.str, "descr": self.dtype.descr, "data": (alloc.device_ptr + offset, False),
-                "strides": None if self.flags.c_contiguous else self.strides, "version": 3, "stream": None}
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "descr": self.dtype.descr,
+            "data": (alloc.device_ptr + offset, False),
+            "strides": None if self.flags.c_contiguous else self.strides,
+            "version": 3,
+            "stream": None,
+        }
 
     def device_view(self):
         """An object whose `__cuda_array_interface__` is this array's device view (a kernel argument on cuda)."""

@@ -5,6 +5,7 @@ do (`device.launch(program, *args, ...)`): the same array protocols and
 streams, the launch fast path (python/src/dispatch.rs), the in-memory and
 disk caches (keyed by the IR text, kernel, target and compiler). Its
 signature is the IR function's: arguments are checked against it."""
+
 import os
 import re
 import collections
@@ -68,7 +69,11 @@ def _ir_layout(text):
         if inner is None:
             return None
         n, size = int(lanes), int(lanes) * inner[1]
-        return [(k * inner[1] + o, kind, sz) for k in range(n) for o, kind, sz in inner[0]], size, inner[2] if n == 3 else min(size, 16)
+        return (
+            [(k * inner[1] + o, kind, sz) for k in range(n) for o, kind, sz in inner[0]],
+            size,
+            inner[2] if n == 3 else min(size, 16),
+        )
     if text.startswith("!pydev.struct<"):
         parts = _ir._split_top(text[len("!pydev.struct<") : -1])
         align = int(parts[2].split()[1]) if len(parts) > 2 and parts[2].startswith("align") else 1
@@ -95,7 +100,9 @@ def _same_layout(dt, ir_text):
     if want is None or np.dtype(dt).itemsize != want[1]:
         return False
     got = _dtype_leaves(dt)
-    return len(got) == len(want[0]) and all(g[0] == w[0] and g[2] == w[2] and g[1] in w[1] for g, w in zip(got, want[0]))
+    return len(got) == len(want[0]) and all(
+        g[0] == w[0] and g[2] == w[2] and g[1] in w[1] for g, w in zip(got, want[0])
+    )
 
 
 def _ir_type(sig):
@@ -110,7 +117,10 @@ _ADAPTER = "__pydev_cabi_"  # the host's C-ABI adapters of external functions (p
 # A declaration as MLIR prints it: name, parameter types, result types,
 # function attributes (`{pydev.interop}`, which the Python frontend puts on
 # declared interop functions), location.
-_DECL = re.compile(r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?(?:\s+attributes\s*\{[^}]*\})?\s*(loc\(.*\))?\s*$', re.M)
+_DECL = re.compile(
+    r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?(?:\s+attributes\s*\{[^}]*\})?\s*(loc\(.*\))?\s*$',
+    re.M,
+)
 _C_SCALARS = {"i1": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
 _LINK_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".cu", ".bc", ".ll", ".o", ".a", ".ptx", ".ltoir", ".cubin", ".fatbin")
 
@@ -124,7 +134,9 @@ def _check_link(link, kernel):
     if isinstance(link, (str, os.PathLike)):
         link = [link]
     if not isinstance(link, (list, tuple)):
-        raise TypeError(f"link= of pydev.Program '{kernel}' must be a list of paths (str or os.PathLike), got {type(link).__name__}")
+        raise TypeError(
+            f"link= of pydev.Program '{kernel}' must be a list of paths (str or os.PathLike), got {type(link).__name__}"
+        )
     out = []
     for p in link:
         if not isinstance(p, (str, os.PathLike)):
@@ -132,7 +144,9 @@ def _check_link(link, kernel):
         p = os.fspath(p)
         suffix = os.path.splitext(p)[1].lower()
         if suffix not in _LINK_SUFFIXES:
-            raise ValueError(f"link file '{p}' of pydev.Program '{kernel}' has the unsupported suffix '{suffix}' (pydev links {', '.join(_LINK_SUFFIXES)})")
+            raise ValueError(
+                f"link file '{p}' of pydev.Program '{kernel}' has the unsupported suffix '{suffix}' (pydev links {', '.join(_LINK_SUFFIXES)})"
+            )
         full = os.path.normpath(os.path.abspath(p))
         if not os.path.isfile(full):
             raise FileNotFoundError(f"link file '{p}' of pydev.Program '{kernel}' does not exist (looked for {full})")
@@ -178,12 +192,21 @@ def _declarations(text, kernel):
             res = res[1:-1].strip()
         results = [r for r in _ir._split_top(res) if r.strip()] if res else []
         if len(results) > 1:
-            raise _native.error_class("CompileError")(f"error: the external function '{name}' of pydev.Program '{kernel}' returns {len(results)} values; a C function returns one")
+            raise _native.error_class("CompileError")(
+                f"error: the external function '{name}' of pydev.Program '{kernel}' returns {len(results)} values; a C function returns one"
+            )
         site = "<pydev ir>"
         lm = re.match(r'loc\("((?:[^"\\]|\\.)*)":(\d+)', m.group(4) or "")
         if lm:
             site = f"{lm.group(1)}:{lm.group(2)}"
-        out.append((name, [(f"a{i}", _c_model(p, name, kernel)) for i, p in enumerate(params)], _c_model(results[0], name, kernel) if results else None, site))
+        out.append(
+            (
+                name,
+                [(f"a{i}", _c_model(p, name, kernel)) for i, p in enumerate(params)],
+                _c_model(results[0], name, kernel) if results else None,
+                site,
+            )
+        )
     return out
 
 
@@ -214,7 +237,18 @@ class Program:
     pydev.LaunchError with the index, the extent, the thread and the IR's
     location. All are part of the cache keys, the link files by content."""
 
-    def __init__(self, mlir_text, kernel=None, *, filename="<pydev ir>", link=(), lineinfo=False, fastmath=False, cache=True, boundscheck=None):
+    def __init__(
+        self,
+        mlir_text,
+        kernel=None,
+        *,
+        filename="<pydev ir>",
+        link=(),
+        lineinfo=False,
+        fastmath=False,
+        cache=True,
+        boundscheck=None,
+    ):
         if isinstance(mlir_text, _ir.Module):
             mlir_text = str(mlir_text)
         if not isinstance(mlir_text, str):
@@ -258,7 +292,9 @@ class Program:
             return self.text
         text = self.text
         for name, *_ in self.declared:
-            text = re.sub(r'@(?:"' + re.escape(name) + r'"|' + re.escape(name) + r"(?![\w$.]))", "@" + _ADAPTER + name, text)
+            text = re.sub(
+                r'@(?:"' + re.escape(name) + r'"|' + re.escape(name) + r"(?![\w$.]))", "@" + _ADAPTER + name, text
+            )
         return text
 
     def __repr__(self):
@@ -288,16 +324,39 @@ class Program:
                     _cudalink.warn_no_lineinfo(what, stacklevel=3)
                 return _cudalink.nvvm_ltoir(self.compile(target, "nvvm-ir"), target, what, self.fastmath)
             nvvm_ir = None if self._lines() else (lambda: self.compile(target, "nvvm-ir"))
-            return _cudalink.link_cubin(self.compile(target, "ptx"), f"{self.kernel}.ptx", self.link, target, what, self.declared, nvvm_ir, self.fastmath)
+            return _cudalink.link_cubin(
+                self.compile(target, "ptx"),
+                f"{self.kernel}.ptx",
+                self.link,
+                target,
+                what,
+                self.declared,
+                nvvm_ir,
+                self.fastmath,
+            )
         if stage == "python-ast":
-            raise ValueError("stage 'python-ast' is the Python source's syntax tree: a Program is pydev IR and has none (its first stage is 'pydev')")
+            raise ValueError(
+                "stage 'python-ast' is the Python source's syntax tree: a Program is pydev IR and has none (its first stage is 'pydev')"
+            )
         if stage not in _launch.STAGES:
-            raise ValueError(f"stage must be one of {', '.join(s for s in _launch.STAGES if s != 'python-ast')}, got {stage!r}")
+            raise ValueError(
+                f"stage must be one of {', '.join(s for s in _launch.STAGES if s != 'python-ast')}, got {stage!r}"
+            )
         if stage == "ptx" and target == "host":
             raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
         _launch._count("compiles")
         lib = "" if target == "host" else _launch.libdevice()
-        return _native.get().compile_ir(self._text_for(target), self.kernel, target, stage, fast_math=self.fastmath, boundscheck=self._checks(), libdevice=lib, filename=self.filename, line_info=self._lines())
+        return _native.get().compile_ir(
+            self._text_for(target),
+            self.kernel,
+            target,
+            stage,
+            fast_math=self.fastmath,
+            boundscheck=self._checks(),
+            libdevice=lib,
+            filename=self.filename,
+            line_info=self._lines(),
+        )
 
     def _program(self, target, arch):
         """The loaded program for `target` (compiled, or from a cache)."""
@@ -342,9 +401,26 @@ class Program:
 
                 linked_program = getattr(_cudalink, "linked_program", None)
                 if linked_program is None:
-                    raise _native.error_class("CompileError")(f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)")
+                    raise _native.error_class("CompileError")(
+                        f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)"
+                    )
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
-                nvvm_ir = None if lines else (lambda: native.compile_ir(source, self.kernel, tgt, "nvvm-ir", fast_math=self.fastmath, boundscheck=checks, libdevice=lib, filename=self.filename))
+                nvvm_ir = (
+                    None
+                    if lines
+                    else (
+                        lambda: native.compile_ir(
+                            source,
+                            self.kernel,
+                            tgt,
+                            "nvvm-ir",
+                            fast_math=self.fastmath,
+                            boundscheck=checks,
+                            libdevice=lib,
+                            filename=self.filename,
+                        )
+                    )
+                )
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
@@ -353,7 +429,18 @@ class Program:
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
             options = ("pydev-ir", f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
-            key = _cache.cache_key(source, {}, "", tgt, stage, self.kernel, _native.fingerprint(), lib, options, lineinfo=lines and target != "host")
+            key = _cache.cache_key(
+                source,
+                {},
+                "",
+                tgt,
+                stage,
+                self.kernel,
+                _native.fingerprint(),
+                lib,
+                options,
+                lineinfo=lines and target != "host",
+            )
             text = _cache.load(key)
             if text is not None:
                 try:
@@ -363,14 +450,26 @@ class Program:
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
         _launch._count("compiles")
-        text = native.compile_ir(source, self.kernel, tgt, stage, fast_math=self.fastmath, boundscheck=checks, libdevice=lib, filename=self.filename, line_info=lines)
+        text = native.compile_ir(
+            source,
+            self.kernel,
+            tgt,
+            stage,
+            fast_math=self.fastmath,
+            boundscheck=checks,
+            libdevice=lib,
+            filename=self.filename,
+            line_info=lines,
+        )
         if key is not None:
             _cache.store(key, text)
         return load(text)
 
     # --- arguments ----------------------------------------------------------------------
     def _bad(self, i, why, a):
-        return TypeError(f"argument {i} of kernel '{self.kernel}' does not match parameter {i} (%arg{i}: {self.params[i]}): {why}, got {_describe(a)}")
+        return TypeError(
+            f"argument {i} of kernel '{self.kernel}' does not match parameter {i} (%arg{i}: {self.params[i]}): {why}, got {_describe(a)}"
+        )
 
     def _scalar(self, i, a, p):
         """The bytes of scalar argument `a` for parameter type `p`."""
@@ -387,13 +486,19 @@ class Program:
                 lo = 0 if t.startswith("ui") else -(1 << (bits - 1))
                 hi = (1 << bits) - 1 if not t.startswith("si") else (1 << (bits - 1)) - 1
                 if not lo <= a <= hi:
-                    raise OverflowError(f"argument {i} of kernel '{self.kernel}': {a} does not fit parameter {i} (%arg{i}: {t})")
+                    raise OverflowError(
+                        f"argument {i} of kernel '{self.kernel}': {a} does not fit parameter {i} (%arg{i}: {t})"
+                    )
                 return (unsigned if a > (1 << (bits - 1)) - 1 else signed)(a).tobytes()
             if isinstance(a, np.integer) and not isinstance(a, np.bool_):
                 want = {"si": (signed,), "ui": (unsigned,)}.get(t[:2], (signed, unsigned))
                 if a.dtype in [np.dtype(w) for w in want]:
                     return a.tobytes()
-            raise self._bad(i, f"it takes a Python int or a NumPy {'/'.join(np.dtype(w).name for w in ({'si': (signed,), 'ui': (unsigned,)}.get(t[:2], (signed, unsigned))))} scalar", a)
+            raise self._bad(
+                i,
+                f"it takes a Python int or a NumPy {'/'.join(np.dtype(w).name for w in ({'si': (signed,), 'ui': (unsigned,)}.get(t[:2], (signed, unsigned))))} scalar",
+                a,
+            )
         if t in _FLOATS:
             if (py_num and not isinstance(a, complex)) and type(a) is not bool:
                 return _FLOATS[t](a).tobytes()
@@ -405,7 +510,9 @@ class Program:
                 return _COMPLEX[t](a).tobytes()
             if isinstance(a, np.complexfloating) and a.dtype == np.dtype(_COMPLEX[t]):
                 return a.tobytes()
-            raise self._bad(i, f"it takes a Python complex, float or int, or a NumPy {np.dtype(_COMPLEX[t]).name} scalar", a)
+            raise self._bad(
+                i, f"it takes a Python complex, float or int, or a NumPy {np.dtype(_COMPLEX[t]).name} scalar", a
+            )
         # Vectors, structs, tuples, warp masks, bfloat16, float8: the
         # argument's own type (the frontend's mapping) must be the parameter's.
         try:
@@ -444,13 +551,19 @@ class Program:
             raise self._bad(i, "a shared or local array is no kernel parameter", a)
         for layout in ("c", "f"):
             if layout in p_words and layout not in g_words and not (p_rank == 1 and "c" in g_words):
-                raise self._bad(i, f"the parameter needs a {'C' if layout == 'c' else 'Fortran'}-contiguous array; the argument is {got}", a)
+                raise self._bad(
+                    i,
+                    f"the parameter needs a {'C' if layout == 'c' else 'Fortran'}-contiguous array; the argument is {got}",
+                    a,
+                )
         if "readonly" in g_words and "readonly" not in p_words:
             raise self._bad(i, "the argument is read-only and the parameter is writable", a)
 
     def _pack(self, args, target, handle):
         if len(args) != len(self.params):
-            raise TypeError(f"kernel '{self.kernel}' takes {len(self.params)} argument{'s' * (len(self.params) != 1)} ({', '.join(map(str, self.params))}), got {len(args)}")
+            raise TypeError(
+                f"kernel '{self.kernel}' takes {len(self.params)} argument{'s' * (len(self.params) != 1)} ({', '.join(map(str, self.params))}), got {len(args)}"
+            )
         packed, arrays = [], []
         for i, (a, p) in enumerate(zip(args, self.params)):
             if a is None:
@@ -458,7 +571,9 @@ class Program:
             arr = _arrays.array_arg(a, i, stream=handle if target == "cuda" else None)
             if arr is not None:
                 if not arr.shape:
-                    raise ValueError(f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array")
+                    raise ValueError(
+                        f"argument {i}: 0-dimensional arrays cannot be passed to a kernel: pass a scalar (a[()]) or a 1-element array"
+                    )
                 self._array(i, arr, a, p)
                 packed.append(arr.descriptor())
                 arrays.append((i, arr))
@@ -485,7 +600,9 @@ class Program:
                 kinds.append(_launch._BOOL)
             elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
                 kinds.append(_launch._RAW)  # accepted above only with the parameter's own dtype
-            elif target != "cuda" or isinstance(a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)):
+            elif target != "cuda" or isinstance(
+                a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)
+            ):
                 return None
             elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
                 kinds.append(_launch._DLPACK)

@@ -1,6 +1,7 @@
 """Streams: `pydev.Stream` on either target, and the objects `launch`
 accepts as its `stream` (a pydev.Stream, a cuda.core Stream, anything with
 the `__cuda_stream__` protocol); devices: `pydev.Device`."""
+
 import threading
 
 from . import _native
@@ -76,7 +77,11 @@ class Stream:
         return (0, self.handle)
 
     def __eq__(self, other):
-        return isinstance(other, Stream) and (other.target, other.handle, other.device) == (self.target, self.handle, self.device)
+        return isinstance(other, Stream) and (other.target, other.handle, other.device) == (
+            self.target,
+            self.handle,
+            self.device,
+        )
 
     def __hash__(self):
         return hash((self.target, self.handle, self.device))
@@ -101,7 +106,9 @@ def stream_handle(stream):
             f"(e.g. pydev.default_stream()), got {'None' if stream is None else type(stream).__name__}"
         )
     value = protocol() if callable(protocol) else protocol
-    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], int) and not isinstance(value[1], bool)):
+    if not (
+        isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], int) and not isinstance(value[1], bool)
+    ):
         raise TypeError(f"stream.__cuda_stream__() must return (version, handle), got {value!r}")
     if value[0] != 0:
         raise TypeError(f"stream.__cuda_stream__() has version {value[0]}; pydev understands version 0")
@@ -175,7 +182,9 @@ class Device:
         device_id = int(device_id.__index__())
         n = device_count()
         if not 0 <= device_id < n:
-            raise ValueError(f"there is no cuda device {device_id}: {n} device{'s' * (n != 1)} (0{f' to {n - 1}' if n > 1 else ''})")
+            raise ValueError(
+                f"there is no cuda device {device_id}: {n} device{'s' * (n != 1)} (0{f' to {n - 1}' if n > 1 else ''})"
+            )
         self.id = device_id
 
     def set_current(self):

@@ -10,6 +10,7 @@ struct or tuple is a C struct of its members in order, each at the next
 multiple of its alignment, the whole rounded up to the largest alignment
 (and to `align=` for a struct).
 """
+
 import inspect
 import math
 import struct as _pystruct
@@ -52,7 +53,9 @@ class _NumberMeta(type):
         if imag:
             # complex64(re, im), as complex(re, im) and device code allow.
             if cls._np not in (np.complex64, np.complex128) or len(imag) > 1:
-                raise TypeError(f"{cls.__name__}() takes one value" + (" or two (re, im)" if np.dtype(cls._np).kind == "c" else ""))
+                raise TypeError(
+                    f"{cls.__name__}() takes one value" + (" or two (re, im)" if np.dtype(cls._np).kind == "c" else "")
+                )
             part = np.float32 if cls._np is np.complex64 else np.float64
             return cls._np(complex(part(value), part(imag[0])))
         return cls._convert(value)
@@ -91,7 +94,12 @@ def _int_converter(np_type):
 
 
 def _number(name, np_type, convert=None):
-    body = {"_np": np_type, "dtype": np.dtype(np_type), "_convert": staticmethod(convert or np_type), "__module__": "cuda.device"}
+    body = {
+        "_np": np_type,
+        "dtype": np.dtype(np_type),
+        "_convert": staticmethod(convert or np_type),
+        "__module__": "cuda.device",
+    }
     bases = (np_type,) if isinstance(np_type, type) and issubclass(np_type, np.generic) else ()
     try:
         return _NumberMeta(name, bases, body)
@@ -107,6 +115,8 @@ uint8 = _number("uint8", np.uint8, _int_converter(np.uint8))
 uint16 = _number("uint16", np.uint16, _int_converter(np.uint16))
 uint32 = _number("uint32", np.uint32, _int_converter(np.uint32))
 uint64 = _number("uint64", np.uint64, _int_converter(np.uint64))
+
+
 def _float_converter(np_type):
     def convert(value=0):
         with np.errstate(over="ignore", invalid="ignore"):  # a C conversion does not warn
@@ -150,7 +160,7 @@ def soft_encode(x, fmt):
     if finite_only:  # the all-ones exponent holds normal numbers, but for NaN
         max_finite = 2.0 ** (emax_field - bias) * (2 - 2.0 ** (1 - mbits))
     else:
-        max_finite = 2.0 ** (emax_field - 1 - bias) * (2 - 2.0 ** -mbits)
+        max_finite = 2.0 ** (emax_field - 1 - bias) * (2 - 2.0**-mbits)
     min_normal_exp = 1 - bias
     if a == 0:
         return sign
@@ -159,7 +169,7 @@ def soft_encode(x, fmt):
     r = round(a / quantum) * quantum  # Python's round() is half-to-even
     if r > max_finite:
         return inf
-    if r < 2.0 ** min_normal_exp:  # subnormal (or zero)
+    if r < 2.0**min_normal_exp:  # subnormal (or zero)
         return sign | int(r / 2.0 ** (min_normal_exp - mbits))
     e = math.frexp(r)[1] - 1
     mant = int(r / 2.0 ** (e - mbits)) - (1 << mbits)
@@ -249,8 +259,24 @@ _LAZY_NUMBERS = ("bfloat16", "float8e4m3", "float8e5m2")
 _LAZY_ATTRS = ("HAVE_ML_DTYPES", "_BF16", "_F8E4M3", "_F8E5M2", "NUMBER_TYPES", "VECTOR_TYPES") + _LAZY_NUMBERS
 _LAZY_VECTOR_ATTRS = ("_VECTORS", "Dim3")
 _LAZY_LOCK = threading.RLock()
-_NUMBER_ORDER = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
-                 "float32", "float64", "float8e4m3", "float8e5m2", "complex64", "complex128")
+_NUMBER_ORDER = (
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "float8e4m3",
+    "float8e5m2",
+    "complex64",
+    "complex128",
+)
 
 
 def _soft_converter(np_type):
@@ -259,7 +285,9 @@ def _soft_converter(np_type):
 
     def convert(value):
         if isinstance(value, np.ndarray):
-            return np.array([soft_encode(v, np_type._fmt) for v in value.ravel().astype(np.float64)], np_type.dtype).reshape(value.shape)
+            return np.array(
+                [soft_encode(v, np_type._fmt) for v in value.ravel().astype(np.float64)], np_type.dtype
+            ).reshape(value.shape)
         return np_type(value)
 
     return convert
@@ -296,7 +324,9 @@ def _load_vectors():
     with _LAZY_LOCK:
         if "Dim3" in g:
             return
-        vectors = {f"{t}x{n}": _vector_type(_NUMBERS[t], t, n) for t in VECTOR_ELEMENTS if t in _NUMBERS for n in range(1, 5)}
+        vectors = {
+            f"{t}x{n}": _vector_type(_NUMBERS[t], t, n) for t in VECTOR_ELEMENTS if t in _NUMBERS for n in range(1, 5)
+        }
 
         class Dim3(vectors["uint32x3"]):
             """The type of thread_idx, block_idx, block_dim, grid_dim (a uint32x3)."""
@@ -355,7 +385,24 @@ def _lazy_device_names():
 
 
 # The number types made at import (NUMBER_TYPES adds bfloat16 and float8).
-_NUMBERS = {t.__name__: t for t in [int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128]}
+_NUMBERS = {
+    t.__name__: t
+    for t in [
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+        float16,
+        float32,
+        float64,
+        complex64,
+        complex128,
+    ]
+}
 
 # NumPy dtype -> the compiler's name of it.
 _DTYPE_NAMES = {np.dtype(bool): "bool"}
@@ -439,7 +486,9 @@ def c_layout_mismatch(dt):
         if fdt.subdtype is not None:
             base, shape = fdt.subdtype
             if len(shape) != 1 or not 1 <= shape[0] <= 4 or dtype_name(base) is None:
-                return f"field '{name}' is a {fdt} sub-array; only vectors (a number type with 1 to 4 lanes) are supported"
+                return (
+                    f"field '{name}' is a {fdt} sub-array; only vectors (a number type with 1 to 4 lanes) are supported"
+                )
         elif fdt.fields:
             inner = c_layout_mismatch(fdt)
             if inner:
@@ -565,16 +614,38 @@ def _lane_property(i, letter):
 for _i, _letter in enumerate("xyzw"):
     setattr(Vector, _letter, _lane_property(_i, _letter))
 
-VECTOR_ELEMENTS = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                   "float8e4m3", "float8e5m2", "float16", "bfloat16", "float32", "float64"]
+VECTOR_ELEMENTS = [
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float8e4m3",
+    "float8e5m2",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+]
 
 
 def _vector_type(elem, name, n):
     dt = np.dtype(elem)
-    return type(f"{name}x{n}", (Vector,), {
-        "__slots__": (), "size": n, "dtype": dt, "_elem": elem,
-        "_storage": np.dtype((dt, (n,))), "__module__": "cuda.device",
-    })
+    return type(
+        f"{name}x{n}",
+        (Vector,),
+        {
+            "__slots__": (),
+            "size": n,
+            "dtype": dt,
+            "_elem": elem,
+            "_storage": np.dtype((dt, (n,))),
+            "__module__": "cuda.device",
+        },
+    )
 
 
 # --- WarpMask ---------------------------------------------------------------------------
@@ -619,12 +690,27 @@ class Aligned:
         a = max(a, self.alignment)
         if is_struct(t) or isinstance(t, Aligned):
             fields = {name: inner.fields[name][:2] for name in inner.names}
-            self.dtype = np.dtype({"names": list(fields), "formats": [f[0] for f in fields.values()],
-                                   "offsets": [f[1] for f in fields.values()], "itemsize": _round_up(size, a), "aligned": True},
-                                  metadata={"pydev_align": a})
+            self.dtype = np.dtype(
+                {
+                    "names": list(fields),
+                    "formats": [f[0] for f in fields.values()],
+                    "offsets": [f[1] for f in fields.values()],
+                    "itemsize": _round_up(size, a),
+                    "aligned": True,
+                },
+                metadata={"pydev_align": a},
+            )
         else:
-            self.dtype = np.dtype({"names": ["value"], "formats": [inner], "offsets": [0], "itemsize": _round_up(size, a), "aligned": True},
-                                  metadata={"pydev_align": a})
+            self.dtype = np.dtype(
+                {
+                    "names": ["value"],
+                    "formats": [inner],
+                    "offsets": [0],
+                    "itemsize": _round_up(size, a),
+                    "aligned": True,
+                },
+                metadata={"pydev_align": a},
+            )
 
     def __call__(self, *args, **kwargs):
         return convert_to(self.type, *args, **kwargs)
@@ -659,9 +745,20 @@ class Atomic:
             raise ValueError(f"Atomic(align=...) takes a power of two, got {align!r}")
         self.alignment = a
         self.dtype = inner
-        self._field_dtype = inner if a == c_layout(inner)[1] else np.dtype(
-            {"names": ["value"], "formats": [inner], "offsets": [0], "itemsize": _round_up(inner.itemsize, a), "aligned": True},
-            metadata={"pydev_align": a})
+        self._field_dtype = (
+            inner
+            if a == c_layout(inner)[1]
+            else np.dtype(
+                {
+                    "names": ["value"],
+                    "formats": [inner],
+                    "offsets": [0],
+                    "itemsize": _round_up(inner.itemsize, a),
+                    "aligned": True,
+                },
+                metadata={"pydev_align": a},
+            )
+        )
 
     def __repr__(self):
         return f"Atomic({self.dtype}, align={self.alignment})"
@@ -669,7 +766,9 @@ class Atomic:
     def _device_only(self, *args, **kwargs):
         raise device_only("Atomic operations")
 
-    load = store = exch = cas = add = sub = and_ = or_ = xor = max = min = nanmax = nanmin = wait = notify_one = notify_all = _device_only
+    load = store = exch = cas = add = sub = and_ = or_ = xor = max = min = nanmax = nanmin = wait = notify_one = (
+        notify_all
+    ) = _device_only
 
 
 # --- structs ----------------------------------------------------------------------------
@@ -769,7 +868,9 @@ class Struct:
         cls = type(self)
         fields = cls._fields
         if len(args) > len(fields):
-            raise TypeError(f"{cls.__name__}() takes {len(fields)} field value{'s' if len(fields) != 1 else ''}, got {len(args)}")
+            raise TypeError(
+                f"{cls.__name__}() takes {len(fields)} field value{'s' if len(fields) != 1 else ''}, got {len(args)}"
+            )
         values = {f.name: v for f, v in zip(fields, args)}
         for k, v in kwargs.items():
             if not any(f.name == k for f in fields):
@@ -803,7 +904,9 @@ class Struct:
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return self.tobytes() == other.tobytes() or all(_same(getattr(self, f.name), getattr(other, f.name)) for f in self._fields)
+        return self.tobytes() == other.tobytes() or all(
+            _same(getattr(self, f.name), getattr(other, f.name)) for f in self._fields
+        )
 
     def __hash__(self):
         return hash((type(self).__name__, self.tobytes()))
@@ -816,7 +919,7 @@ class Struct:
         buf = bytearray(type(self).dtype.itemsize)
         for f in self._fields:
             b = pack(getattr(self, f.name), f.type)
-            buf[f.offset:f.offset + len(b)] = b
+            buf[f.offset : f.offset + len(b)] = b
         return bytes(buf)
 
     def _record(self):
@@ -863,7 +966,9 @@ def _annotations(c):
                 try:
                     t = eval(t, env)  # noqa: S307 - the user's own annotation
                 except Exception as e:
-                    raise TypeError(f"@device.struct {c.__name__}: cannot evaluate the type hint of field '{name}': {t!r} ({e})") from None
+                    raise TypeError(
+                        f"@device.struct {c.__name__}: cannot evaluate the type hint of field '{name}': {t!r} ({e})"
+                    ) from None
             out[name] = t
         return out
 
@@ -873,7 +978,12 @@ def struct(cls=None, *, align=0):
     C++ layout; `Cls.dtype` is the NumPy structured dtype of that layout
     (field offsets, alignment, itemsize; a vector field float32x4 is a
     (float32, (4,)) sub-array at its aligned offset)."""
-    if isinstance(align, bool) or not isinstance(align, (int, np.integer)) or align < 0 or (align and align & (align - 1)):
+    if (
+        isinstance(align, bool)
+        or not isinstance(align, (int, np.integer))
+        or align < 0
+        or (align and align & (align - 1))
+    ):
         raise ValueError(f"@device.struct(align=...) takes a power of two, got {align!r}")
     if cls is not None and not isinstance(cls, type):
         raise TypeError(f"@device.struct decorates a class, got {cls!r}")
@@ -888,7 +998,9 @@ def struct(cls=None, *, align=0):
             try:
                 f = _Field(name, t)
             except TypeError as e:
-                raise TypeError(f"@device.struct {c.__name__}: field '{name}' has type {t!r}, which is not heterogeneous ({e})") from None
+                raise TypeError(
+                    f"@device.struct {c.__name__}: field '{name}' has type {t!r}, which is not heterogeneous ({e})"
+                ) from None
             offset = _round_up(offset, f.align)
             f.offset = offset
             offset += f.size
@@ -902,9 +1014,16 @@ def struct(cls=None, *, align=0):
         bases = (Struct,) + tuple(b for b in c.__bases__ if b is not object)
         new = type(c.__name__, bases, body)
         new.__module__, new.__qualname__ = c.__module__, c.__qualname__
-        new.dtype = np.dtype({"names": [f.name for f in fields], "formats": [f.dtype for f in fields],
-                              "offsets": [f.offset for f in fields], "itemsize": itemsize, "aligned": True},
-                             metadata={"pydev_align": max_align})
+        new.dtype = np.dtype(
+            {
+                "names": [f.name for f in fields],
+                "formats": [f.dtype for f in fields],
+                "offsets": [f.offset for f in fields],
+                "itemsize": itemsize,
+                "aligned": True,
+            },
+            metadata={"pydev_align": max_align},
+        )
         return new
 
     return make(cls) if cls is not None else make
@@ -924,7 +1043,9 @@ def scalar_arg(value, position):
         return "WarpMask", np.int32(value).tobytes(), 4
     if isinstance(value, int):
         if not -(1 << 31) <= value < 1 << 31:
-            raise OverflowError(f"argument {position}: the Python int {value} does not fit in int32 (a Python int argument is an int32): pass np.int64(...) or np.uint32(...)")
+            raise OverflowError(
+                f"argument {position}: the Python int {value} does not fit in int32 (a Python int argument is an int32): pass np.int64(...) or np.uint32(...)"
+            )
         return "int32", _pystruct.pack("<i", value), 4
     if isinstance(value, float) and not isinstance(value, np.generic):
         return "float32", np.float32(value).tobytes(), 4
@@ -940,7 +1061,11 @@ def scalar_arg(value, position):
         return type(value).__name__, value.tobytes(), value.dtype.itemsize
     if isinstance(value, Vector):
         _load_vectors()  # Dim3
-        return type(value).__name__ if not isinstance(value, Dim3) else "uint32x3", value.tobytes(), c_layout(type(value)._storage)[1]
+        return (
+            type(value).__name__ if not isinstance(value, Dim3) else "uint32x3",
+            value.tobytes(),
+            c_layout(type(value)._storage)[1],
+        )
     if isinstance(value, Struct):
         return type(value).__name__, value.tobytes(), type(value)._alignment
     if isinstance(value, tuple):
@@ -953,4 +1078,6 @@ def scalar_arg(value, position):
             max_align = max(max_align, a)
         out += b"\0" * ((-len(out)) % max_align)
         return "(" + ", ".join(t for t, _, _ in parts) + ")", bytes(out), max_align
-    raise TypeError(f"argument {position}: a {type(value).__name__} cannot be passed to a kernel (arrays, numbers, vectors, structs and tuples of them can)")
+    raise TypeError(
+        f"argument {position}: a {type(value).__name__} cannot be passed to a kernel (arrays, numbers, vectors, structs and tuples of them can)"
+    )

@@ -22,6 +22,7 @@ shared arrays, barriers, casts and structured control flow (`if_`,
 `Function.at(file, line, col)` sets it, so errors name the framework
 user's source lines. Ops of other dialects: `Function.emit`.
 """
+
 import contextlib
 import struct as _struct
 import sys as _sys
@@ -31,8 +32,32 @@ import numpy as _np
 from . import _ods
 
 __all__ = [
-    "Type", "Value", "Function", "Module", "Block", "Attr", "array", "vector", "tuple_type", "loc",
-    "i1", "si8", "si16", "si32", "si64", "ui8", "ui16", "ui32", "ui64", "i32", "i64", "f16", "bf16", "f32", "f64", "index",
+    "Type",
+    "Value",
+    "Function",
+    "Module",
+    "Block",
+    "Attr",
+    "array",
+    "vector",
+    "tuple_type",
+    "loc",
+    "i1",
+    "si8",
+    "si16",
+    "si32",
+    "si64",
+    "ui8",
+    "ui16",
+    "ui32",
+    "ui64",
+    "i32",
+    "i64",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "index",
 ]
 
 
@@ -111,7 +136,9 @@ def array(element, ndim, layout=None, space=None, readonly=False):
     "c" / "f" (contiguous; None: any strides), space "shared" / "local"
     (None: global)."""
     if layout not in (None, "c", "f", "strided") or space not in (None, "global", "shared", "local"):
-        raise ValueError(f"array(): layout is None, 'c' or 'f', space None, 'shared' or 'local'; got {layout!r}, {space!r}")
+        raise ValueError(
+            f"array(): layout is None, 'c' or 'f', space None, 'shared' or 'local'; got {layout!r}, {space!r}"
+        )
     words = [str(element), str(int(ndim))]
     if space not in (None, "global"):
         words.append(space)
@@ -214,7 +241,25 @@ def _string(s):
 
 
 # Result types pydev.ir infers (others take result=...).
-_SAME = {"add", "sub", "mul", "floordiv", "mod", "pow", "min", "max", "and", "or", "xor", "lshift", "rshift", "neg", "pos", "invert", "abs"}
+_SAME = {
+    "add",
+    "sub",
+    "mul",
+    "floordiv",
+    "mod",
+    "pow",
+    "min",
+    "max",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+    "neg",
+    "pos",
+    "invert",
+    "abs",
+}
 _BOOL = {"cmp", "not", "syncthreads_and", "syncthreads_or"}
 
 
@@ -240,44 +285,100 @@ class Value:
         other = self._other(other)
         a, b = (other, self) if swap else (self, other)
         if op == "truediv":
-            return self.fn.ops.truediv(a, b, result=a.type if a.type.is_float and a.type == b.type else f32 if a.type == b.type else None)
+            return self.fn.ops.truediv(
+                a, b, result=a.type if a.type.is_float and a.type == b.type else f32 if a.type == b.type else None
+            )
         if a.type != b.type:
-            raise TypeError(f"pydev.ir: the operands of pydev.{op} have types {a.type} and {b.type}: cast one (Function.cast) or call Function.ops.{op}(..., result=...)")
+            raise TypeError(
+                f"pydev.ir: the operands of pydev.{op} have types {a.type} and {b.type}: cast one (Function.cast) or call Function.ops.{op}(..., result=...)"
+            )
         return getattr(self.fn.ops, op)(a, b)
 
-    def __add__(self, o): return self._bin("add", o)
-    def __radd__(self, o): return self._bin("add", o, True)
-    def __sub__(self, o): return self._bin("sub", o)
-    def __rsub__(self, o): return self._bin("sub", o, True)
-    def __mul__(self, o): return self._bin("mul", o)
-    def __rmul__(self, o): return self._bin("mul", o, True)
-    def __truediv__(self, o): return self._bin("truediv", o)
-    def __rtruediv__(self, o): return self._bin("truediv", o, True)
-    def __floordiv__(self, o): return self._bin("floordiv", o)
-    def __rfloordiv__(self, o): return self._bin("floordiv", o, True)
-    def __mod__(self, o): return self._bin("mod", o)
-    def __rmod__(self, o): return self._bin("mod", o, True)
-    def __pow__(self, o): return self._bin("pow", o)
-    def __and__(self, o): return self._bin("and", o)
-    def __or__(self, o): return self._bin("or", o)
-    def __xor__(self, o): return self._bin("xor", o)
-    def __lshift__(self, o): return self._bin("lshift", o)
-    def __rshift__(self, o): return self._bin("rshift", o)
-    def __neg__(self): return self.fn.ops.neg(self)
-    def __invert__(self): return self.fn.ops.invert(self)
+    def __add__(self, o):
+        return self._bin("add", o)
+
+    def __radd__(self, o):
+        return self._bin("add", o, True)
+
+    def __sub__(self, o):
+        return self._bin("sub", o)
+
+    def __rsub__(self, o):
+        return self._bin("sub", o, True)
+
+    def __mul__(self, o):
+        return self._bin("mul", o)
+
+    def __rmul__(self, o):
+        return self._bin("mul", o, True)
+
+    def __truediv__(self, o):
+        return self._bin("truediv", o)
+
+    def __rtruediv__(self, o):
+        return self._bin("truediv", o, True)
+
+    def __floordiv__(self, o):
+        return self._bin("floordiv", o)
+
+    def __rfloordiv__(self, o):
+        return self._bin("floordiv", o, True)
+
+    def __mod__(self, o):
+        return self._bin("mod", o)
+
+    def __rmod__(self, o):
+        return self._bin("mod", o, True)
+
+    def __pow__(self, o):
+        return self._bin("pow", o)
+
+    def __and__(self, o):
+        return self._bin("and", o)
+
+    def __or__(self, o):
+        return self._bin("or", o)
+
+    def __xor__(self, o):
+        return self._bin("xor", o)
+
+    def __lshift__(self, o):
+        return self._bin("lshift", o)
+
+    def __rshift__(self, o):
+        return self._bin("rshift", o)
+
+    def __neg__(self):
+        return self.fn.ops.neg(self)
+
+    def __invert__(self):
+        return self.fn.ops.invert(self)
 
     def _cmp(self, pred, other):
         return self.fn.ops.cmp(self, self._other(other), predicate=pred)
 
-    def __lt__(self, o): return self._cmp("lt", o)
-    def __le__(self, o): return self._cmp("le", o)
-    def __gt__(self, o): return self._cmp("gt", o)
-    def __ge__(self, o): return self._cmp("ge", o)
-    def __eq__(self, o): return self._cmp("eq", o)
-    def __ne__(self, o): return self._cmp("ne", o)
+    def __lt__(self, o):
+        return self._cmp("lt", o)
+
+    def __le__(self, o):
+        return self._cmp("le", o)
+
+    def __gt__(self, o):
+        return self._cmp("gt", o)
+
+    def __ge__(self, o):
+        return self._cmp("ge", o)
+
+    def __eq__(self, o):
+        return self._cmp("eq", o)
+
+    def __ne__(self, o):
+        return self._cmp("ne", o)
 
     def __bool__(self):
-        raise TypeError("an ir.Value has no truth value at trace time: use Function.if_(cond) for a branch in the kernel")
+        raise TypeError(
+            "an ir.Value has no truth value at trace time: use Function.if_(cond) for a branch in the kernel"
+        )
 
     def _indices(self, key):
         key = key if isinstance(key, tuple) else (key,)
@@ -389,16 +490,24 @@ class Function:
         if sum(a != "1" for _, a in operand_spec) > 1 or sized:
             # Several optional/variadic operands: each is a list (or None).
             if len(operands) != len(operand_spec):
-                raise TypeError(f"pydev.{op} takes {len(operand_spec)} operands ({', '.join(n for n, _ in operand_spec)}; variadic ones as lists), got {len(operands)}")
+                raise TypeError(
+                    f"pydev.{op} takes {len(operand_spec)} operands ({', '.join(n for n, _ in operand_spec)}; variadic ones as lists), got {len(operands)}"
+                )
             for (n, a), v in zip(operand_spec, operands):
                 groups.append([v] if a == "1" else list(v or ()))
         else:
             fixed = [n for n, a in operand_spec if a == "1"]
             var = [n for n, a in operand_spec if a != "1"]
             extra = len(operands) - len(fixed)
-            if extra < 0 or (not var and extra) or (var and operand_spec[[n for n, _ in operand_spec].index(var[0])][1] == "?" and extra > 1):
+            if (
+                extra < 0
+                or (not var and extra)
+                or (var and operand_spec[[n for n, _ in operand_spec].index(var[0])][1] == "?" and extra > 1)
+            ):
                 names = ", ".join(n + ("..." if a == "*" else "?" if a == "?" else "") for n, a in operand_spec)
-                raise TypeError(f"pydev.{op} takes {len(fixed)}{' or more' if var else ''} operand{'s' * (len(fixed) != 1)} ({names}), got {len(operands)}")
+                raise TypeError(
+                    f"pydev.{op} takes {len(fixed)}{' or more' if var else ''} operand{'s' * (len(fixed) != 1)} ({names}), got {len(operands)}"
+                )
             at = 0
             for n, a in operand_spec:
                 take = 1 if a == "1" else extra
@@ -420,7 +529,13 @@ class Function:
                 result = si32
             else:
                 raise TypeError(f"pydev.{op} needs result=<type>")
-        results = [] if n_results == 0 else [Type(str(result))] if not isinstance(result, (list, tuple)) else [Type(str(r)) for r in result]
+        results = (
+            []
+            if n_results == 0
+            else [Type(str(result))]
+            if not isinstance(result, (list, tuple))
+            else [Type(str(r)) for r in result]
+        )
         known = {n: (k, req) for n, k, req in attr_spec}
         texts = {}
         for name, value in attrs.items():
@@ -569,7 +684,9 @@ class Function:
 
     def _succ(self, block, args):
         args = [self._value(a, None) for a in args]
-        return self._label(block._raw) + (f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else "")
+        return self._label(block._raw) + (
+            f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else ""
+        )
 
     def br(self, block, *args, loc=None):
         """`cf.br` to `block` passing `args` (ends the current block)."""
@@ -577,16 +694,22 @@ class Function:
 
     def cond_br(self, cond, then, else_, then_args=(), else_args=(), loc=None):
         """`cf.cond_br` on `cond` (i1) to `then` / `else_` (ends the current block)."""
-        self._terminate(f"cf.cond_br {cond.name}, {self._succ(then, then_args)}, {self._succ(else_, else_args)} {self._loc(loc)}")
+        self._terminate(
+            f"cf.cond_br {cond.name}, {self._succ(then, then_args)}, {self._succ(else_, else_args)} {self._loc(loc)}"
+        )
 
     def ret(self, *values, loc=None):
         vals = ", ".join(v.name for v in values)
-        self._terminate(f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}")
+        self._terminate(
+            f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}"
+        )
 
     def text(self):
         if id(self._cur) not in self._terminated:
             if self.results:
-                raise RuntimeError(f"pydev.ir: function {self.name} returns {', '.join(map(str, self.results))}: end it with ret(...)")
+                raise RuntimeError(
+                    f"pydev.ir: function {self.name} returns {', '.join(map(str, self.results))}: end it with ret(...)"
+                )
             self.ret()
         params = ", ".join(f"{a.name}: {a.type}" for a in self.args)
         res = f" -> ({', '.join(map(str, self.results))})" if self.results else ""
@@ -669,7 +792,9 @@ class Declaration:
 
 def _call(self, callee, *args):
     """Calls device function `callee` (a Function of the same module)."""
-    return self.emit("func.call", [self._value(a, None) for a in args], callee.results, {"callee": f"@{_symbol(callee.name)}"})
+    return self.emit(
+        "func.call", [self._value(a, None) for a in args], callee.results, {"callee": f"@{_symbol(callee.name)}"}
+    )
 
 
 Function.call = _call

@@ -6,6 +6,7 @@ from the same inputs, and the arrays both leave must be equal. The
 original launch's results are what the test then sees. What happened to
 each launch goes, one JSON object per line, to $PYDEV_ROUNDTRIP_LOG:
 {"test", "kernel", "status": ok | differs | nondeterministic | skipped | error, "why"}."""
+
 import json
 import os
 
@@ -81,7 +82,11 @@ def launch(f, *args, grid, block, stream, shared=0):
     stats = dict(_launch.STATS)  # the suite's counters see its own launches only
     try:
         if any(a is None for a in args):
-            _log(name, "skipped", "a None argument is no parameter of the IR function (device.launch skips it; a Program takes exactly its parameters)")
+            _log(
+                name,
+                "skipped",
+                "a None argument is no parameter of the IR function (device.launch skips it; a Program takes exactly its parameters)",
+            )
             return result
         text = pydev.compile(kernel, list(args), target="host", stage="pydev")
         program = pydev.Program(text, kernel=name)

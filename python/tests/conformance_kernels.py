@@ -1191,13 +1191,13 @@ def contiguous_views(out, x, n):
     # Shared, local and dynamic shared arrays are C-contiguous, and so are
     # unit-step slices of them: views with another element size work.
     dyn = device.dynamic_shared_array()
-    f = dyn[0:4 * n].view(device.float32)
+    f = dyn[0 : 4 * n].view(device.float32)
     for j in range(n):
         f[j] = x[j]
-    g = dyn[4:4 * n].view(device.float32)
+    g = dyn[4 : 4 * n].view(device.float32)
     for j in range(n - 1):
         out[j] = g[j]
-    bits = dyn[0:4 * n].view(np.int32)
+    bits = dyn[0 : 4 * n].view(np.int32)
     out[n] = bits[0]
     s = device.shared_array((4, 8), device.float32)
     for j in range(8):

@@ -8,6 +8,7 @@ from Python), `exports` (`managed_tensor_from_py_object_no_sync`) and
 `stream_queries` (`current_work_stream`, which reports `cls.stream`).
 Exported tensors are pydev's own DLPack exports, so
 `pydev._dlpack.live_exports()` shows when the consumer ran their deleters."""
+
 import ctypes
 
 from pydev import _dlpack
@@ -30,7 +31,9 @@ class ExchangeAPI(ctypes.Structure):
 
 _NAME = ctypes.create_string_buffer(b"dlpack_exchange_api")
 _USED = ctypes.create_string_buffer(b"used_dltensor_versioned")
-_CapsuleNew = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(("PyCapsule_New", ctypes.pythonapi))
+_CapsuleNew = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)(
+    ("PyCapsule_New", ctypes.pythonapi)
+)
 _keep = []  # tables and callbacks live as long as the process, as DLPack asks
 
 
@@ -49,8 +52,19 @@ def exchange_type(name, stream=0, major=1, fail=False):
     def __dlpack_device__(self):
         return self.arr.__dlpack_device__()
 
-    cls = type(name, (), {"__init__": __init__, "__dlpack__": __dlpack__, "__dlpack_device__": __dlpack_device__,
-                          "dunder": 0, "exports": 0, "stream_queries": 0, "stream": stream})
+    cls = type(
+        name,
+        (),
+        {
+            "__init__": __init__,
+            "__dlpack__": __dlpack__,
+            "__dlpack_device__": __dlpack_device__,
+            "dunder": 0,
+            "exports": 0,
+            "stream_queries": 0,
+            "stream": stream,
+        },
+    )
 
     @FROM_PY
     def from_py(obj, out):

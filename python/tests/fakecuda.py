@@ -1,6 +1,7 @@
 """The test's view of test/fakecuda's libcuda.so (already loaded by the
 native module through cudarc; dlopen gives the same library): the launches
 the "driver" received and the stream waits it was asked for."""
+
 import ctypes
 import struct
 

@@ -1,6 +1,7 @@
 """Distinct kernels from generated sources, for the memory tests and
 bench/memory.py: each adds its own constant, so none is another's cache
 entry; linecache holds each source, as a file would."""
+
 import linecache
 
 

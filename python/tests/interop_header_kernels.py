@@ -1,6 +1,7 @@
 """Every aggregate kind for the C++ header ABI test (test_interop_header.py):
 structs (plain, padded, nested, align=, align() and vector fields, bool,
 float16 and int8 members), tuples, vectors of every lane count, arrays."""
+
 import cuda.device as device
 
 
@@ -63,12 +64,16 @@ def takes_all(p: Plain, q: Padded, n: Nested, v: WithVectors, w: WithAligned, h:
 
 
 @device.func(interop=True)
-def tuples(t: tuple[device.int8, device.float64, device.int16], u: tuple[device.float32x3, device.uint8]) -> tuple[device.int64, bool]:
+def tuples(
+    t: tuple[device.int8, device.float64, device.int16], u: tuple[device.float32x3, device.uint8]
+) -> tuple[device.int64, bool]:
     return (device.int64(t[0]), u[1] > 0)
 
 
 @device.func(interop=True)
-def vectors(a: device.int8x3, b: device.int16x4, c: device.uint32x2, d: device.int64x3, e: device.float64x4, f: device.float16x4) -> device.float32x2:
+def vectors(
+    a: device.int8x3, b: device.int16x4, c: device.uint32x2, d: device.int64x3, e: device.float64x4, f: device.float16x4
+) -> device.float32x2:
     return device.float32x2(0.0, 1.0)
 
 

@@ -1,6 +1,7 @@
 """Device code of test_interop.py: Python kernels calling C/C++ functions
 (declared interop functions, link= files in test/interop), and Python
 interop functions that C calls (stage="object")."""
+
 import os
 
 import cuda.device as device
@@ -149,7 +150,11 @@ def uses_cpp(h, xs, ys, vs, ws, c):
     if i < h.size:
         h[i] = hyp_half(xs[i], ys[i])
         vs[i] = cross3(vs[i], ws[i])
-        c[i] = clamp64(device.int64(i) * device.int64(1000000000) - device.int64(5000000000), device.int64(-2000000000), device.int64(3000000000))
+        c[i] = clamp64(
+            device.int64(i) * device.int64(1000000000) - device.int64(5000000000),
+            device.int64(-2000000000),
+            device.int64(3000000000),
+        )
 
 
 # --- cuda: types LLVM passes differently from nvcc (test/interop/layouts.cu) ----------------
@@ -188,7 +193,10 @@ def uses_layouts(cs, vs, hs, ws, ds, o8, c2):
         vs[i, 0] = v.x
         vs[i, 1] = v.y
         vs[i, 2] = v.z
-        r = nest(withv3(device.float32x3(ws[i, 0], ws[i, 1], ws[i, 2]), ws[i, 3]), device.float64x3(ds[i, 0], ds[i, 1], ds[i, 2]))
+        r = nest(
+            withv3(device.float32x3(ws[i, 0], ws[i, 1], ws[i, 2]), ws[i, 3]),
+            device.float64x3(ds[i, 0], ds[i, 1], ds[i, 2]),
+        )
         o8[i, 0] = r[0].x
         o8[i, 1] = r[0].y
         o8[i, 2] = r[0].z

@@ -1,5 +1,6 @@
 """Kernels in Numba-CUDA syntax for test_numba*.py (ports of the typical
 kernels and of Numba-CUDA's documentation examples, written here)."""
+
 import cmath
 import math
 
@@ -105,7 +106,7 @@ def fast_matmul(A, B, C):
     tx = cuda.threadIdx.x
     ty = cuda.threadIdx.y
     bpg = cuda.gridDim.x
-    tmp = float32(0.)
+    tmp = float32(0.0)
     for i in range(bpg):
         sA[ty, tx] = 0
         sB[ty, tx] = 0
@@ -366,7 +367,11 @@ def local_across_barrier(out):
 
 
 from pydev.numba.cuda.random import (  # noqa: E402 - Numba's module path
-    create_xoroshiro128p_states, xoroshiro128p_normal_float32, xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
+    create_xoroshiro128p_states,
+    xoroshiro128p_normal_float32,
+    xoroshiro128p_uniform_float32,
+    xoroshiro128p_uniform_float64,
+)
 
 
 @cuda.jit
@@ -386,7 +391,7 @@ def compute_pi(rng_states, iterations, out):
     for i in range(iterations):
         x = xoroshiro128p_uniform_float32(rng_states, thread_id)
         y = xoroshiro128p_uniform_float32(rng_states, thread_id)
-        if x ** 2 + y ** 2 <= 1.0:
+        if x**2 + y**2 <= 1.0:
             inside += 1
     out[thread_id] = 4.0 * inside / iterations
 
@@ -417,6 +422,7 @@ def find_first(a, v):
             return i
     return -1
 
+
 @cuda.jit(device=True)
 def minmax(a):
     lo, hi = a[0], a[0]
@@ -427,6 +433,7 @@ def minmax(a):
         elif x > hi:
             hi = x
     return lo, hi
+
 
 @cuda.jit
 def control_flow2(a, out):
@@ -487,7 +494,7 @@ def slice_assign(a, b):
     i = cuda.grid(1)
     if i == 0:
         a[1:4] = 7.0
-        a[5:] = b[:a.size - 5]
+        a[5:] = b[: a.size - 5]
         tmp = cuda.local.array((2, 3), dtype=float64)
         tmp[:, :] = 0.5
         tmp[1] = 2.0
@@ -498,7 +505,7 @@ def slice_assign(a, b):
 def int_powers(a, b, out):
     for i in range(a.size):
         out[i] = a[i] ** b[i]
-    out[a.size] = 2 ** -1 + (-1) ** -3 * 10
+    out[a.size] = 2**-1 + (-1) ** -3 * 10
 
 
 def _divide(a, b, out, f):

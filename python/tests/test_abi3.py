@@ -2,6 +2,7 @@
 abi3, Python >= 3.11): the very file installed for this interpreter loads
 in another CPython 3.x and compiles a kernel there. Skipped when no other
 CPython >= 3.11 is on this machine (pyenv's, or python3.12/3.13 on PATH)."""
+
 import glob
 import os
 import shutil
@@ -33,7 +34,9 @@ def other_interpreters():
     candidates = [shutil.which(f"python3.{m}") for m in range(11, 15)]
     candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.1[1-9].*/bin/python3")))
     for exe in filter(None, candidates):
-        r = subprocess.run([exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True)
+        r = subprocess.run(
+            [exe, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], capture_output=True, text=True
+        )
         version = r.stdout.strip()
         if r.returncode == 0 and version != mine and version not in found:
             found[version] = exe

@@ -8,6 +8,7 @@
   path's contiguity (`dispatch::contiguity`, through `_pydev.array_layout`),
   for a table of shapes and strides.
 """
+
 import itertools
 
 import numpy as np
@@ -17,11 +18,23 @@ import cuda.device as device
 from pydev import _arrays, _types
 
 _SCALARS = {
-    "bool": "i1", "int8": "i8", "int16": "i16", "int32": "i32", "int64": "i64",
-    "uint8": "i8", "uint16": "i16", "uint32": "i32", "uint64": "i64",
-    "float16": "f16", "bfloat16": "bf16", "float32": "f32", "float64": "f64",
-    "float8e4m3": "f8E4M3FN", "float8e5m2": "f8E5M2",
-    "complex64": "complex<f32>", "complex128": "complex<f64>",
+    "bool": "i1",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "i8",
+    "uint16": "i16",
+    "uint32": "i32",
+    "uint64": "i64",
+    "float16": "f16",
+    "bfloat16": "bf16",
+    "float32": "f32",
+    "float64": "f64",
+    "float8e4m3": "f8E4M3FN",
+    "float8e5m2": "f8E5M2",
+    "complex64": "complex<f32>",
+    "complex128": "complex<f64>",
 }
 
 
@@ -81,11 +94,29 @@ def test_c_layout_agrees_with_the_dialect(native, t):
 
 
 SHAPES_STRIDES = [
-    ((5,), (1,)), ((5,), (2,)), ((5,), (-1,)), ((1,), (7,)), ((0,), (3,)),
-    ((3, 4), (4, 1)), ((3, 4), (1, 3)), ((3, 4), (8, 2)), ((3, 4), (-4, 1)), ((3, 4), (4, -1)),
-    ((3, 1), (1, 5)), ((1, 4), (9, 1)), ((1, 1), (0, 0)), ((0, 4), (4, 1)), ((0, 4), (1, 7)),
-    ((2, 3, 4), (12, 4, 1)), ((2, 3, 4), (1, 2, 6)), ((2, 3, 4), (12, 1, 3)), ((2, 1, 4), (4, 99, 1)),
-    ((2, 1, 4), (1, 99, 2)), ((4, 3), (3, 1)), ((2, 2), (1, 1)), ((2, 2), (2, 1)),
+    ((5,), (1,)),
+    ((5,), (2,)),
+    ((5,), (-1,)),
+    ((1,), (7,)),
+    ((0,), (3,)),
+    ((3, 4), (4, 1)),
+    ((3, 4), (1, 3)),
+    ((3, 4), (8, 2)),
+    ((3, 4), (-4, 1)),
+    ((3, 4), (4, -1)),
+    ((3, 1), (1, 5)),
+    ((1, 4), (9, 1)),
+    ((1, 1), (0, 0)),
+    ((0, 4), (4, 1)),
+    ((0, 4), (1, 7)),
+    ((2, 3, 4), (12, 4, 1)),
+    ((2, 3, 4), (1, 2, 6)),
+    ((2, 3, 4), (12, 1, 3)),
+    ((2, 1, 4), (4, 99, 1)),
+    ((2, 1, 4), (1, 99, 2)),
+    ((4, 3), (3, 1)),
+    ((2, 2), (1, 1)),
+    ((2, 2), (2, 1)),
 ]
 
 
@@ -101,7 +132,16 @@ def test_contiguity_agrees_with_the_fast_path(native, shape, strides):
 
 def test_contiguity_of_numpy_views_agrees(native):
     base = np.arange(2 * 3 * 4, dtype=np.float32).reshape(2, 3, 4)
-    views = [base, base.T, base[:, ::-1], base[:, :1], base[::2], np.asfortranarray(base), base[:0], base.transpose(1, 0, 2)]
+    views = [
+        base,
+        base.T,
+        base[:, ::-1],
+        base[:, :1],
+        base[::2],
+        np.asfortranarray(base),
+        base[:0],
+        base.transpose(1, 0, 2),
+    ]
     for v, order in itertools.product(views, "CF"):
         v = np.asarray(v, order=order) if order == "F" else v
         strides = tuple(s // v.itemsize for s in v.strides)

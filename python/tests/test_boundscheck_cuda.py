@@ -8,6 +8,7 @@ Without a GPU: the PTX (ptxas for sm_70/80/90, unchanged without the
 option), and the synchronize path on test/fakecuda, where kernels do not
 run, so the test writes the record a failing thread would write into the
 fake's copy of the module global. With a GPU: a real out-of-bounds write."""
+
 import ctypes
 import os
 import re
@@ -70,7 +71,9 @@ def test_checked_ptx_assembles(chip, monkeypatch, tmp_path):
     assert "__pydev_error_locations" in text and "atom" in text and "exit;" in text
     src = tmp_path / "k.ptx"
     src.write_text(text)
-    r = subprocess.run([exe, f"-arch={chip}", str(src), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+    r = subprocess.run(
+        [exe, f"-arch={chip}", str(src), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -116,7 +119,9 @@ def test_pydev_boundscheck_on_cuda_compiles_checks_without_a_warning():
     print("ok")
     """
     env = dict(os.environ, PYDEV_BOUNDSCHECK="1", PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
-    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], cwd=HERE, env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0 and "ok" in r.stdout, f"{r.stdout}\n{r.stderr}"
 
 
@@ -147,7 +152,9 @@ def buffer():
 
 
 def test_a_recorded_failure_is_a_launch_error_at_synchronize(run):
-    out = run(RECORD + textwrap.dedent("""
+    out = run(
+        RECORD
+        + textwrap.dedent("""
         n = 100
         s = pydev.create_stream()
         x = pydev.to_device(rng.random(128, dtype=np.float32))
@@ -186,12 +193,16 @@ def test_a_recorded_failure_is_a_launch_error_at_synchronize(run):
         assert "index -1 is out of bounds for axis 0 of extent 128 (a load)" in msg and "(thread (7, 0, 0) of block (3, 0, 0))" in msg, msg
         assert y.copy_to_host().shape == (n,)
         print("ok")
-    """), PYDEV_BOUNDSCHECK="1")
+    """),
+        PYDEV_BOUNDSCHECK="1",
+    )
     assert out.rstrip().endswith("ok"), out
 
 
 def test_only_the_streams_that_launched_the_kernel_read_its_buffer(run):
-    out = run(RECORD + textwrap.dedent("""
+    out = run(
+        RECORD
+        + textwrap.dedent("""
         s, t = pydev.create_stream(), pydev.create_stream()
         x = pydev.to_device(rng.random(128, dtype=np.float32))
         y = pydev.to_device(np.full(100, np.nan, np.float32))
@@ -211,14 +222,17 @@ def test_only_the_streams_that_launched_the_kernel_read_its_buffer(run):
         ctypes.memmove(at, struct.pack("<I", 1), 4)
         s.synchronize()
         print("ok")
-    """), PYDEV_BOUNDSCHECK="1")
+    """),
+        PYDEV_BOUNDSCHECK="1",
+    )
     assert out.rstrip().endswith("ok"), out
 
 
 def test_kernels_without_checks_never_read_a_buffer(run):
     # No PYDEV_BOUNDSCHECK: no error buffer in the module, nothing read at
     # synchronize (the fake would return the global's address if one existed).
-    out = run("""
+    out = run(
+        """
         import ctypes
         from test_boundscheck_cuda import plain
         fakecuda.LIB.fakecuda_module_global.restype = ctypes.c_uint64
@@ -229,14 +243,17 @@ def test_kernels_without_checks_never_read_a_buffer(run):
         s.synchronize()
         assert fakecuda.LIB.fakecuda_module_global(b"__pydev_error") == 0
         print("ok")
-    """, PYDEV_BOUNDSCHECK="0")
+    """,
+        PYDEV_BOUNDSCHECK="0",
+    )
     assert out.rstrip().endswith("ok"), out
 
 
 def test_boundscheck_is_part_of_the_cache_keys(run):
     # The same kernel and types with and without checks are two programs,
     # in memory and on disk.
-    out = run("""
+    out = run(
+        """
         import os
         from test_boundscheck_cuda import plain
         s = pydev.create_stream()
@@ -251,7 +268,9 @@ def test_boundscheck_is_part_of_the_cache_keys(run):
         fakecuda.LIB.fakecuda_module_global.restype = ctypes.c_uint64
         assert fakecuda.LIB.fakecuda_module_global(b"__pydev_error") != 0
         print(pydev.stats()["compiles"])
-    """, PYDEV_BOUNDSCHECK="0")
+    """,
+        PYDEV_BOUNDSCHECK="0",
+    )
     assert out.rstrip().endswith("2"), out
 
 
@@ -275,6 +294,7 @@ def test_a_program_with_checks_is_another_program(monkeypatch):
 
 # --- on a GPU ---------------------------------------------------------------------------------
 
+
 @pytest.mark.skipif(not gpu_available(), reason="no CUDA driver or device (pydev._pydev.cuda_status()[0] is False)")
 def test_an_out_of_bounds_write_on_the_gpu_names_kernel_and_line(monkeypatch):
     monkeypatch.setenv("PYDEV_TARGET", "cuda")
@@ -288,7 +308,10 @@ def test_an_out_of_bounds_write_on_the_gpu_names_kernel_and_line(monkeypatch):
     with pytest.raises(pydev.LaunchError) as e:
         s.synchronize()
     msg = str(e.value)
-    m = re.search(r"index (\d+) is out of bounds for axis 0 of extent 100 \(a store\) at (.*?) \(thread \((\d+), 0, 0\) of block \(0, 0, 0\)\)", msg)
+    m = re.search(
+        r"index (\d+) is out of bounds for axis 0 of extent 100 \(a store\) at (.*?) \(thread \((\d+), 0, 0\) of block \(0, 0, 0\)\)",
+        msg,
+    )
     assert msg.startswith("kernel 'shift' failed on the GPU") and m, msg
     assert m.group(1) == m.group(3) and 100 <= int(m.group(1)) < 128, msg
     assert m.group(2).startswith(f"{__file__}:{line_of('the store')}:"), msg

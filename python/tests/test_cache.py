@@ -2,6 +2,7 @@
 entries, concurrent writers, and the dispatch logic of kernels (lazy
 compile per signature, memory and disk hits, PYDEV_CACHE=0) driven by a
 fake native module, so no compiler is needed."""
+
 import multiprocessing
 import os
 import types
@@ -17,7 +18,9 @@ import kernels
 
 
 def key(**over):
-    parts = dict(source="src", consts={}, signature="float32[::1]", target="host", stage="llvm", name="k", compiler="c1")
+    parts = dict(
+        source="src", consts={}, signature="float32[::1]", target="host", stage="llvm", name="k", compiler="c1"
+    )
     parts.update(over)
     return _cache.cache_key(**parts)
 
@@ -25,8 +28,16 @@ def key(**over):
 def test_cache_key_depends_on_everything():
     k = key()
     assert k == key() and len(k) == 64
-    for over in [dict(source="src2"), dict(consts={"N": 1}), dict(signature="float64[::1]"), dict(target="sm_90"),
-                 dict(stage="ptx"), dict(name="k2"), dict(compiler="c2"), dict(libdevice="/cuda/libdevice.10.bc")]:
+    for over in [
+        dict(source="src2"),
+        dict(consts={"N": 1}),
+        dict(signature="float64[::1]"),
+        dict(target="sm_90"),
+        dict(stage="ptx"),
+        dict(name="k2"),
+        dict(compiler="c2"),
+        dict(libdevice="/cuda/libdevice.10.bc"),
+    ]:
         assert key(**over) != k, over
     assert key(consts={"N": 1}) != key(consts={"N": 2}) and key(consts={"N": 1}) != key(consts={"N": True})
     assert key(consts={"A": 1, "B": 2}) == key(consts={"B": 2, "A": 1})
@@ -147,7 +158,19 @@ class FakeNative(types.ModuleType):
     def cuda_status(self):
         return (False, "no CUDA driver (fake)")
 
-    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None, line_info=False):
+    def compile(
+        self,
+        filename,
+        source,
+        function,
+        signature,
+        consts,
+        target,
+        stage,
+        libdevice=None,
+        program=None,
+        line_info=False,
+    ):
         assert os.path.isfile(filename) and "def " + function in source
         self.compiled.append((function, signature, dict(consts), target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"
@@ -183,7 +206,9 @@ def test_second_launch_compiles_nothing(fake):
     assert after["memory_hits"] == mid["memory_hits"] + 1
     assert after["launches"] == before["launches"] + 2
     assert after["native_compiles"] == 1
-    assert fake.compiled == [("vector_add", "float32[::1], float32[::1], float32[::1]", {"TILE": 256, "SCALE": 3}, "host", "llvm")]
+    assert fake.compiled == [
+        ("vector_add", "float32[::1], float32[::1], float32[::1]", {"TILE": 256, "SCALE": 3}, "host", "llvm")
+    ]
     # another signature compiles again
     y = np.zeros(8, np.float64)
     device.launch(kernels.vector_add, y, y, y, grid=1, block=8, stream=s)
@@ -241,7 +266,11 @@ def test_consts_are_the_file_constants_device_code_names():
     consts = kernels.vector_add._consts()
     assert consts["TILE"] == 256 and consts["SCALE"] == 3  # read by block_sum / times_global in the same file
     assert "np" not in consts and "device" not in consts and "Particle" not in consts
-    assert _launch.is_constant((1, 2.0, "a", True)) and not _launch.is_constant(np.float32(1)) and not _launch.is_constant([1])
+    assert (
+        _launch.is_constant((1, 2.0, "a", True))
+        and not _launch.is_constant(np.float32(1))
+        and not _launch.is_constant([1])
+    )
 
 
 def test_launch_packs_the_kernel_abi(fake):
@@ -272,4 +301,6 @@ def test_compile_api_with_the_fake(fake):
         pydev.compile(kernels.vector_add, "float32[::1]", target="gpu")
     with pytest.raises(TypeError, match="@device.kernel or @device.func"):
         pydev.compile(print, "float32[::1]")
-    assert pydev.compile(kernels.scale, [1.0, 2.0], target="host", stage="pydev").startswith("module // scale(float32, float32)")
+    assert pydev.compile(kernels.scale, [1.0, 2.0], target="host", stage="pydev").startswith(
+        "module // scale(float32, float32)"
+    )

@@ -11,6 +11,7 @@ compiles `times3` itself and says once what is wrong and how to fix it.
 
 Ownership is handed to `nobody` with chown, which needs root (as CI runs);
 those cases skip for other users. Each run is a fresh process."""
+
 import hashlib
 import json
 import os
@@ -60,7 +61,10 @@ print(json.dumps({"factors": factors.tolist(), "compiles": st["compiles"], "disk
 """
 
 NOBODY = 65534
-as_root = pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="handing files to another user (chown) needs root, as CI runs")
+as_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="handing files to another user (chown) needs root, as CI runs",
+)
 posix = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
 
 
@@ -74,12 +78,21 @@ def kernels_dir(native, tmp_path):
 
 def run(kernels_dir, kernel, cache=None, **env_extra):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYDEV_CACHE")}
-    env["PYTHONPATH"] = os.pathsep.join([str(kernels_dir)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(kernels_dir)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    )
     env["PYDEV_TARGET"] = "host"
     if cache is not None:
         env["PYDEV_CACHE_DIR"] = str(cache)
     env.update(env_extra)
-    r = subprocess.run([sys.executable, "-c", textwrap.dedent(RUN), kernel], cwd=str(kernels_dir), env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(RUN), kernel],
+        cwd=str(kernels_dir),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert r.returncode == 0, f"the run failed:\n{r.stdout}\n{r.stderr}"
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -196,7 +209,9 @@ def test_a_group_writable_cache_is_neither_used_nor_written_without_opt_in(kerne
     assert r["factors"] == [3.0] and r["compiles"] == 1, r
     assert files(cache) == [], "a group-writable cache was written without PYDEV_CACHE_TRUST_GROUP=1"
     (w,) = r["warnings"]
-    assert "writable by its group (mode 0770)" in w and "PYDEV_CACHE_TRUST_GROUP=1" in w and f"chmod -R g-w '{cache}'" in w, w
+    assert (
+        "writable by its group (mode 0770)" in w and "PYDEV_CACHE_TRUST_GROUP=1" in w and f"chmod -R g-w '{cache}'" in w
+    ), w
 
 
 @posix

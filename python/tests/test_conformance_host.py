@@ -5,6 +5,7 @@ fixed seeds, outputs poisoned (NaN or a sentinel) before each launch.
 
 Constructs that the compiler rejects or gets wrong are strict xfails whose
 reason is the error or the wrong value."""
+
 import importlib.util
 import os
 import re
@@ -69,7 +70,9 @@ def launch(kernel, *args, grid=1, block=1, shared=0, stream=None):
     s.synchronize()
 
 
-ML_FLOATS = [] if ml_dtypes is None else [np.dtype(getattr(ml_dtypes, t)) for t in ("bfloat16", "float8_e4m3fn", "float8_e5m2")]
+ML_FLOATS = (
+    [] if ml_dtypes is None else [np.dtype(getattr(ml_dtypes, t)) for t in ("bfloat16", "float8_e4m3fn", "float8_e5m2")]
+)
 
 
 def poisoned(shape, dtype):
@@ -93,8 +96,10 @@ def check_int_arith(dtype, a, b):
     out = poisoned((n, 9), dtype)
     launch(K.int_arith, out, a, b, grid=(n + 63) // 64, block=64)
     t = np.dtype(dtype).type
-    want = np.stack([a + b, a - b, b * b, a // b, a % b, np.maximum(a, b), np.minimum(a, b),
-                     (a < b).astype(dtype), a + t(1)], axis=1).astype(dtype)
+    want = np.stack(
+        [a + b, a - b, b * b, a // b, a % b, np.maximum(a, b), np.minimum(a, b), (a < b).astype(dtype), a + t(1)],
+        axis=1,
+    ).astype(dtype)
     np.testing.assert_array_equal(out, want)
 
 
@@ -177,8 +182,16 @@ def check_float8(kernel, f8, seed):
     out = poisoned((n, 5), np.float32)
     launch(kernel, out, x, y, grid=4, block=64)
     a, b = x.astype(f8), y.astype(f8)
-    want = np.stack([a.astype(np.float32), (a + b).astype(np.float32), (a - b).astype(np.float32),
-                     (a * b).astype(np.float32), (a < b).astype(np.float32)], axis=1)
+    want = np.stack(
+        [
+            a.astype(np.float32),
+            (a + b).astype(np.float32),
+            (a - b).astype(np.float32),
+            (a * b).astype(np.float32),
+            (a < b).astype(np.float32),
+        ],
+        axis=1,
+    )
     np.testing.assert_array_equal(out, want)
 
 
@@ -220,8 +233,18 @@ def test_vectors_are_immutable():
     np.testing.assert_array_equal(np.array(list(v), np.float32), v0)
 
 
-VECTOR_SEEDS = {"int8": 120, "int16": 121, "int32": 122, "int64": 123, "uint8": 124, "uint16": 125,
-                "uint32": 126, "uint64": 127, "float16": 128, "float64": 129}
+VECTOR_SEEDS = {
+    "int8": 120,
+    "int16": 121,
+    "int32": 122,
+    "int64": 123,
+    "uint8": 124,
+    "uint16": 125,
+    "uint32": 126,
+    "uint64": 127,
+    "float16": 128,
+    "float64": 129,
+}
 
 
 def vector_values(name, n):
@@ -255,9 +278,11 @@ def check_vector_arguments(name, repeat=32):
             np.testing.assert_array_equal(out, want, err_msg=f"{name}x{n}")
 
 
-WIDE_VECTOR_ARGS = ("LaunchError: kernel 'vector_lanes' failed on the host: an invalid memory access at address 0x0 "
-                    "(about half the launches of a {t}x3 or {t}x4 argument: 24/32-byte vectors of 8-byte lanes "
-                    "read from an argument buffer that is not 32-byte aligned)")
+WIDE_VECTOR_ARGS = (
+    "LaunchError: kernel 'vector_lanes' failed on the host: an invalid memory access at address 0x0 "
+    "(about half the launches of a {t}x3 or {t}x4 argument: 24/32-byte vectors of 8-byte lanes "
+    "read from an argument buffer that is not 32-byte aligned)"
+)
 
 
 def test_int8xN_vectors():
@@ -455,7 +480,7 @@ def test_struct_methods():
     assert v.scaled(2).norm2() == 20.0
 
 
-ATOMIC_FIELDS_SOURCE = '''
+ATOMIC_FIELDS_SOURCE = """
 import cuda.device as device
 
 
@@ -485,7 +510,7 @@ def ticket_counter(mutexes, out):
     m.lock()
     out[0] += 1
     m.unlock()
-'''
+"""
 
 
 def test_atomic_struct_fields(tmp_path):
@@ -606,13 +631,16 @@ def test_align_structs_by_value():
     launch(K.aligned_by_value, out, t, c, h, p, q, x, block=64)
     k = np.arange(n, dtype=np.float32)
     f = np.float32
-    want = np.stack([
-        v[0] * k + v[1],
-        f(h.tag) + v[2] * k + v[3],
-        f(p.a) + v[4] * k + v[5] - v[6],
-        v[7] + v[8] * k + v[9] - v[0] * f(3),
-        x * k + f(t),
-    ], axis=1)
+    want = np.stack(
+        [
+            v[0] * k + v[1],
+            f(h.tag) + v[2] * k + v[3],
+            f(p.a) + v[4] * k + v[5] - v[6],
+            v[7] + v[8] * k + v[9] - v[0] * f(3),
+            x * k + f(t),
+        ],
+        axis=1,
+    )
     np.testing.assert_array_equal(out, want)
 
 
@@ -646,8 +674,14 @@ class DeviceView:
         assert d.strides == base.strides, (d.strides, base.strides)
         cai = d.__cuda_array_interface__
         self.d = d  # keeps the memory alive
-        self.cai = {"shape": v.shape, "typestr": v.dtype.str, "data": (cai["data"][0] + v.ctypes.data - base.ctypes.data, False),
-                    "strides": v.strides, "version": 3, "stream": cai["stream"]}
+        self.cai = {
+            "shape": v.shape,
+            "typestr": v.dtype.str,
+            "data": (cai["data"][0] + v.ctypes.data - base.ctypes.data, False),
+            "strides": v.strides,
+            "version": 3,
+            "stream": cai["stream"],
+        }
 
     @property
     def __cuda_array_interface__(self):
@@ -733,8 +767,14 @@ class DLPackAndCAI(DLPackOnly):
     @property
     def __cuda_array_interface__(self):
         type(self).cai_reads += 1
-        return {"shape": self.a.shape, "typestr": self.a.dtype.str, "data": (0xDEAD0000, False),
-                "strides": None, "version": 3, "stream": None}
+        return {
+            "shape": self.a.shape,
+            "typestr": self.a.dtype.str,
+            "data": (0xDEAD0000, False),
+            "strides": None,
+            "version": 3,
+            "stream": None,
+        }
 
 
 @host_only
@@ -783,11 +823,21 @@ def test_target_conditions_on_host():
     np.testing.assert_array_equal(out, np.array(want, np.float32))
     # Host Python evaluates the same descriptions to the same answers.
     d = device
-    descs = [d.is_host, d.is_device, d.is_exactly(d.sm90) | d.is_exactly(d.sm80), ~d.provides(d.sm80),
-             ~d.provides(d.sm80) | d.is_exactly(d.sm80), d.provides(d.sm80) & ~d.is_exactly(d.sm80),
-             d.provides(d.sm80), d.any_target, d.no_target,
-             (d.is_exactly(d.sm70) | d.is_exactly(d.sm75)) | (d.is_host & ~d.no_target),
-             d.is_host & d.is_device, d.is_host | d.is_device, ~d.is_device]
+    descs = [
+        d.is_host,
+        d.is_device,
+        d.is_exactly(d.sm90) | d.is_exactly(d.sm80),
+        ~d.provides(d.sm80),
+        ~d.provides(d.sm80) | d.is_exactly(d.sm80),
+        d.provides(d.sm80) & ~d.is_exactly(d.sm80),
+        d.provides(d.sm80),
+        d.any_target,
+        d.no_target,
+        (d.is_exactly(d.sm70) | d.is_exactly(d.sm75)) | (d.is_host & ~d.no_target),
+        d.is_host & d.is_device,
+        d.is_host | d.is_device,
+        ~d.is_device,
+    ]
     assert [d.target(t) for t in descs] == [w == 1.0 for w in want[:13]]
     assert K.pick(1.25) == 2.5
 
@@ -882,12 +932,33 @@ def test_float64_to_half_formats_round_once(dst):
     r = rng(97)
     finfo = np.finfo(np.float16) if dst == "float16" else ml_dtypes.finfo(ml_dtypes.bfloat16)
     tiny, big = float(finfo.smallest_subnormal), float(finfo.max)
-    x = np.concatenate([
-        r.standard_normal(300) * np.exp2(r.integers(-30, 30, 300)),
-        r.uniform(-big, big, 50),
-        [0.0, -0.0, np.inf, -np.inf, big, -big, big * 1.01, tiny, tiny / 2, tiny * 0.51, tiny / 3, 1e-300, 5e-324,
-         1 + 2.0 ** -11, 1 + 3 * 2.0 ** -11, 1 + 2.0 ** -8, 1 + 3 * 2.0 ** -8, 65520.0, 3.3895e38],
-    ]).astype(np.float64)
+    x = np.concatenate(
+        [
+            r.standard_normal(300) * np.exp2(r.integers(-30, 30, 300)),
+            r.uniform(-big, big, 50),
+            [
+                0.0,
+                -0.0,
+                np.inf,
+                -np.inf,
+                big,
+                -big,
+                big * 1.01,
+                tiny,
+                tiny / 2,
+                tiny * 0.51,
+                tiny / 3,
+                1e-300,
+                5e-324,
+                1 + 2.0**-11,
+                1 + 3 * 2.0**-11,
+                1 + 2.0**-8,
+                1 + 3 * 2.0**-8,
+                65520.0,
+                3.3895e38,
+            ],
+        ]
+    ).astype(np.float64)
     out = poisoned(x.size, dt)
     launch(narrow, out, x, block=x.size)
     with np.errstate(over="ignore"):  # big * 1.01 overflows to inf, as it should
@@ -895,10 +966,12 @@ def test_float64_to_half_formats_round_once(dst):
     np.testing.assert_array_equal(out.view(np.uint16), expected.view(np.uint16))
     # Just above a tie in the target but a tie in float32: rounding through
     # float32 would go down (ml_dtypes does); once from float64 goes up.
-    near = np.array([1 + 2.0 ** -8 + 2.0 ** -40, 1 + 2.0 ** -11 + 2.0 ** -40])
+    near = np.array([1 + 2.0**-8 + 2.0**-40, 1 + 2.0**-11 + 2.0**-40])
     out = poisoned(2, dt)
     launch(narrow, out, near, block=2)
-    assert list(out.view(np.uint16)) == ([0x3C04, 0x3C01] if dst == "float16" else [0x3F81, 0x3F80]), out.view(np.uint16)
+    assert list(out.view(np.uint16)) == ([0x3C04, 0x3C01] if dst == "float16" else [0x3F81, 0x3F80]), out.view(
+        np.uint16
+    )
     nan = np.array([np.nan, -np.nan])
     out = poisoned(2, dt)
     launch(narrow, out, nan, block=2)
@@ -956,7 +1029,11 @@ def test_device_function_compiled_alone_is_defined_in_ptx(tmp_path):
     ptxas = toolchain.ptxas("sm_90")
     if ptxas:
         (tmp_path / "diff.ptx").write_text(ptx)
-        r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "diff.ptx"), "-o", str(tmp_path / "diff.o")], capture_output=True, text=True)
+        r = subprocess.run(
+            [ptxas, "-arch=sm_90", "-c", str(tmp_path / "diff.ptx"), "-o", str(tmp_path / "diff.o")],
+            capture_output=True,
+            text=True,
+        )
         assert r.returncode == 0, r.stderr
 
 
@@ -1174,8 +1251,12 @@ def test_atomic_sub_and_or_xor(dtype):
     launch(K.rmw_ops, a, x, olds, shared, grid=2, block=64)
     np.testing.assert_array_equal(olds, a0)
     np.testing.assert_array_equal(a, np.stack([a0[:, 0] - x, a0[:, 1] & x, a0[:, 2] | x, a0[:, 3] ^ x], axis=1))
-    want = [start[0] - x.sum(dtype=dtype), np.bitwise_and.reduce(np.concatenate([start[1:2], x])),
-            np.bitwise_or.reduce(x), np.bitwise_xor.reduce(x)]
+    want = [
+        start[0] - x.sum(dtype=dtype),
+        np.bitwise_and.reduce(np.concatenate([start[1:2], x])),
+        np.bitwise_or.reduce(x),
+        np.bitwise_xor.reduce(x),
+    ]
     np.testing.assert_array_equal(shared, np.array(want, dtype))
 
 
@@ -1368,7 +1449,7 @@ def test_warpmask_mixes_with_int_as_int32():
     launch(K.mask_as_int32, out, p, block=64)
     masks = []
     for w in range(2):
-        bits = sum(int(v) << j for j, v in enumerate(p[32 * w:32 * (w + 1)]))
+        bits = sum(int(v) << j for j, v in enumerate(p[32 * w : 32 * (w + 1)]))
         masks += [np.uint32(bits).view(np.int32)] * 32
     m = np.array(masks, np.int32)
     assert m[32] == -1 and m[0] != -1
@@ -1386,7 +1467,12 @@ def test_dtype_comparisons_are_constants():
     a16 = r.integers(-1000, 1000, 9).astype(np.int16)
     f32 = r.uniform(-4, 4, 9).astype(np.float32)
     f64 = r.uniform(-4, 4, 9)
-    for a, want in ((a8, a8.astype(np.float64) + 1), (a16, a16.astype(np.float64) + 1), (f32, (f32 * np.float32(0.5)).astype(np.float64)), (f64, np.full(9, -1.0))):
+    for a, want in (
+        (a8, a8.astype(np.float64) + 1),
+        (a16, a16.astype(np.float64) + 1),
+        (f32, (f32 * np.float32(0.5)).astype(np.float64)),
+        (f64, np.full(9, -1.0)),
+    ):
         out = poisoned(9, np.float64)
         launch(K.dtype_branch, out, a, block=9)
         np.testing.assert_array_equal(out, want, err_msg=str(a.dtype))
@@ -1413,6 +1499,7 @@ def test_const_expr_parameters_are_constant_expressions():
         for j in range(n):
             s += x[j] + x[j] * 2
         return s
+
     np.testing.assert_array_equal(out, [want(4), want(3), -1.0])
 
 
@@ -1434,7 +1521,7 @@ def test_views_of_contiguous_slices():
     n = 8
     out = poisoned(n + 5, np.float64)
     launch(K.contiguous_views, out, x, np.int32(n), shared=4 * n)
-    np.testing.assert_array_equal(out[:n - 1], x[1:])
+    np.testing.assert_array_equal(out[: n - 1], x[1:])
     assert np.isnan(out[n - 1])  # not written
     assert out[n] == x.view(np.int32)[0]
     assert out[n + 1] == 8

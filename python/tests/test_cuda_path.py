@@ -2,6 +2,7 @@
 CAI v3 streams, DLPack export, PTX compile and launch calls) against a fake
 driver in host memory, so it runs without a GPU or the native module.
 test_gpu.py runs the real thing."""
+
 import ctypes
 import types
 
@@ -47,7 +48,19 @@ class FakeDriver(types.ModuleType):
     def cuda_status(self):
         return (True, "")
 
-    def compile(self, filename, source, function, signature, consts, target, stage, libdevice=None, program=None, line_info=False):
+    def compile(
+        self,
+        filename,
+        source,
+        function,
+        signature,
+        consts,
+        target,
+        stage,
+        libdevice=None,
+        program=None,
+        line_info=False,
+    ):
         self.calls.append(("compile", function, signature, target, stage))
         return f"// PTX {function} {signature} {target}"
 
@@ -178,7 +191,14 @@ def test_device_array_exports_cai_v3_and_dlpack(drv):
     x = np.arange(6, dtype=np.float64).reshape(2, 3)
     d = pydev.to_device(x)
     cai = d.__cuda_array_interface__
-    assert cai == {"shape": (2, 3), "typestr": "<f8", "data": (d._ptr, False), "strides": None, "version": 3, "stream": None}
+    assert cai == {
+        "shape": (2, 3),
+        "typestr": "<f8",
+        "data": (d._ptr, False),
+        "strides": None,
+        "version": 3,
+        "stream": None,
+    }
     assert d.__dlpack_device__() == (2, 0)
     arg = _arrays.array_arg(DLPackOnly(d), 4, stream=0)
     assert arg.device == "cuda" and arg.data == d._ptr and arg.shape == (2, 3) and arg.strides == (3, 1)
@@ -193,7 +213,10 @@ def test_device_array_exports_cai_v3_and_dlpack(drv):
 def test_launch_compiles_ptx_and_passes_the_stream(drv, monkeypatch):
     rng = np.random.default_rng(6)
     s = pydev.create_stream()
-    a, b = pydev.to_device(rng.random(64, dtype=np.float32), stream=s), pydev.to_device(rng.random(64, dtype=np.float32), stream=s)
+    a, b = (
+        pydev.to_device(rng.random(64, dtype=np.float32), stream=s),
+        pydev.to_device(rng.random(64, dtype=np.float32), stream=s),
+    )
     out = pydev.device_array(64, np.float32, stream=s)
     device.launch(kernels.vector_add, out, a, b, grid=1, block=64, stream=s)
     assert drv.of("compile") == [("compile", "vector_add", "float32[::1], float32[::1], float32[::1]", "sm_90", "ptx")]
@@ -217,11 +240,21 @@ def test_launch_compiles_ptx_and_passes_the_stream(drv, monkeypatch):
 def test_cpu_arrays_are_refused_on_cuda(drv):
     x = np.zeros(4, np.float32)
     d = pydev.to_device(x)
-    with pytest.raises(ValueError, match="argument 1: a host \\(CPU\\) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device"):
+    with pytest.raises(
+        ValueError,
+        match="argument 1: a host \\(CPU\\) array cannot be passed to a cuda launch: copy it to the GPU with pydev.to_device",
+    ):
         device.launch(kernels.vector_add, d, x, d, grid=1, block=4, stream=pydev.default_stream())
     with pytest.raises(ValueError, match="argument 2 \\(CUDA Array Interface\\): stride 2"):
-        device.launch(kernels.vector_add, d, x, CAIOnly({"shape": (4,), "typestr": "<f4", "data": (8, False), "version": 3, "strides": (2,)}),
-                      grid=1, block=4, stream=pydev.default_stream())
+        device.launch(
+            kernels.vector_add,
+            d,
+            x,
+            CAIOnly({"shape": (4,), "typestr": "<f4", "data": (8, False), "version": 3, "strides": (2,)}),
+            grid=1,
+            block=4,
+            stream=pydev.default_stream(),
+        )
     host = pydev.Stream("host")
     with pytest.raises(ValueError, match="stream is a host pydev.Stream"):
         device.launch(kernels.vector_add, d, d, d, grid=1, block=4, stream=host)

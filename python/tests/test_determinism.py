@@ -2,6 +2,7 @@
 of every kernel of test/gpu/kernels.py, for the host and two chips, in fresh
 processes (hash seeds and addresses differ between them: maps keyed by
 either must not order the code)."""
+
 import os
 import subprocess
 import sys

@@ -1,6 +1,7 @@
 """cuda.device in host Python: the spec's names, decorators, device-only
 entities, target descriptions, intrinsics, launch argument checking. No
 native module needed."""
+
 import numpy as np
 import pytest
 
@@ -91,36 +92,42 @@ def test_kernel_and_func_exclude_each_other():
 # --- device-only entities -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("use", [
-    lambda: device.syncthreads(),
-    lambda: device.tid(1),
-    lambda: device.grid_size(1),
-    lambda: device.thread_idx.x,
-    lambda: device.block_idx.y,
-    lambda: device.shared_array(4, device.float32),
-    lambda: device.local_array(4, device.float32),
-    lambda: device.dynamic_shared_array(),
-    lambda: device.atomic_ref(np.zeros(1), 0),
-    lambda: device.threadfence(),
-    lambda: device.shfl_down_sync(-1, 1.0, 1),
-    lambda: device.ballot_sync(-1, lambda: True),
-    lambda: device.activemask(),
-    lambda: device.warp_size + 1,
-    lambda: int(device.lane_id),
-    lambda: range(device.warp_size),
-    lambda: device.syncthreads_count(lambda: True),
-    lambda: device.match_all_sync(-1, 1, 0),
-    lambda: device.Atomic(int).add(1),
-    lambda: device.AtomicInterface(),
-    # Comparisons too: `if device.lane_id == 0:` in a @func run on the host
-    # must not quietly take the False branch.
-    lambda: device.lane_id == 0,
-    lambda: device.warp_size != 32,
-    lambda: abs(device.lane_id),
-    lambda: f"{device.warp_size}",
-])
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda: device.syncthreads(),
+        lambda: device.tid(1),
+        lambda: device.grid_size(1),
+        lambda: device.thread_idx.x,
+        lambda: device.block_idx.y,
+        lambda: device.shared_array(4, device.float32),
+        lambda: device.local_array(4, device.float32),
+        lambda: device.dynamic_shared_array(),
+        lambda: device.atomic_ref(np.zeros(1), 0),
+        lambda: device.threadfence(),
+        lambda: device.shfl_down_sync(-1, 1.0, 1),
+        lambda: device.ballot_sync(-1, lambda: True),
+        lambda: device.activemask(),
+        lambda: device.warp_size + 1,
+        lambda: int(device.lane_id),
+        lambda: range(device.warp_size),
+        lambda: device.syncthreads_count(lambda: True),
+        lambda: device.match_all_sync(-1, 1, 0),
+        lambda: device.Atomic(int).add(1),
+        lambda: device.AtomicInterface(),
+        # Comparisons too: `if device.lane_id == 0:` in a @func run on the host
+        # must not quietly take the False branch.
+        lambda: device.lane_id == 0,
+        lambda: device.warp_size != 32,
+        lambda: abs(device.lane_id),
+        lambda: f"{device.warp_size}",
+    ],
+)
 def test_device_only_entities_raise_on_the_host(use):
-    with pytest.raises(RuntimeError, match=r"cuda\.device\..* is device-only: call it from a @device.kernel or @device.func compiled for a target"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"cuda\.device\..* is device-only: call it from a @device.kernel or @device.func compiled for a target",
+    ):
         use()
 
 
@@ -221,7 +228,9 @@ def test_stream_is_required_and_checked():
     with pytest.raises(TypeError, match="stream"):
         device.launch(kernels.vector_add, x, x, x, grid=1, block=4)
     for bad in (None, 0, "default", object()):
-        with pytest.raises(TypeError, match="^stream must be a pydev.Stream, a cuda.core Stream or an object with __cuda_stream__"):
+        with pytest.raises(
+            TypeError, match="^stream must be a pydev.Stream, a cuda.core Stream or an object with __cuda_stream__"
+        ):
             device.launch(kernels.vector_add, x, x, x, grid=1, block=4, stream=bad)
 
     class BadProtocol:

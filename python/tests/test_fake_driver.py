@@ -5,6 +5,7 @@ runs without a GPU. Kernels do not run there: test_gpu.py runs them.
 
 Each test runs a script in a fresh process with the fake on
 LD_LIBRARY_PATH, since a process loads its driver once."""
+
 import os
 import shutil
 import subprocess
@@ -35,7 +36,9 @@ def fake_driver(tmp_path_factory):
     cc = shutil.which("gcc") or shutil.which("cc")
     assert cc, "building the fake CUDA driver needs a C compiler (gcc)"
     out = tmp_path_factory.mktemp("fakecuda")
-    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(out / "libcuda.so"), SOURCE], check=True)
+    subprocess.run(
+        [cc, "-shared", "-fPIC", "-O1", "-Wall", "-Werror", "-o", str(out / "libcuda.so"), SOURCE], check=True
+    )
     return str(out)
 
 
@@ -50,10 +53,21 @@ def run(fake_driver, tmp_path):
         # This environment plus the fake driver and the tests' modules first
         # (PYTHONPATH kept: pydev may be found through it).
         e = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-        e.update(LD_LIBRARY_PATH=prepend(fake_driver, e.get("LD_LIBRARY_PATH")), PYTHONPATH=prepend(HERE, e.get("PYTHONPATH")),
-                 PYDEV_CACHE_DIR=str(tmp_path / "cache"), PYTHONUNBUFFERED="1")
+        e.update(
+            LD_LIBRARY_PATH=prepend(fake_driver, e.get("LD_LIBRARY_PATH")),
+            PYTHONPATH=prepend(HERE, e.get("PYTHONPATH")),
+            PYDEV_CACHE_DIR=str(tmp_path / "cache"),
+            PYTHONUNBUFFERED="1",
+        )
         e.update(env)
-        r = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)], cwd=HERE, env=e, capture_output=True, text=True, timeout=300)
+        r = subprocess.run(
+            [sys.executable, "-c", PRELUDE + textwrap.dedent(code)],
+            cwd=HERE,
+            env=e,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert r.returncode == 0, f"the script failed:\n{r.stdout}\n{r.stderr}"
         return r.stdout
 
@@ -72,7 +86,8 @@ def test_the_fake_driver_makes_cuda_the_active_target(run):
 
 
 def test_no_device_is_reported_not_hidden(run):
-    run("""
+    run(
+        """
         assert pydev.active_target() == "host"
         import os
         os.environ["PYDEV_TARGET"] = "cuda"
@@ -82,7 +97,9 @@ def test_no_device_is_reported_not_hidden(run):
             assert "no device" in str(e), e
         else:
             raise AssertionError("PYDEV_TARGET=cuda without a device must raise")
-    """, FAKECUDA_NO_DEVICE="1")
+    """,
+        FAKECUDA_NO_DEVICE="1",
+    )
 
 
 def test_launches_pack_what_the_ptx_declares(run):

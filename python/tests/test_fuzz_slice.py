@@ -10,6 +10,7 @@ regression tests for what their campaigns found (docs/reliability.md,
   random, and lit inputs through random pydev passes in random orders,
   never make the compiler panic, crash, hang or say "internal error".
 """
+
 import math
 import os
 import sys
@@ -59,7 +60,16 @@ def test_differential_host(tmp_path):
     assert findings == []
     assert len(results) == 20
     covered = set().union(*(r["features"] for r in results))
-    assert {"atomics", "loops", "structs", "vectors", "views", "warp shuffles", "warp votes", "shared memory + barriers"} <= covered
+    assert {
+        "atomics",
+        "loops",
+        "structs",
+        "vectors",
+        "views",
+        "warp shuffles",
+        "warp votes",
+        "shared memory + barriers",
+    } <= covered
 
 
 def test_differential_ptx(tmp_path):
@@ -107,7 +117,12 @@ def test_warp_mask_converts_to_every_integer():
     rng = np.random.default_rng(42)
     p = rng.integers(-3, 4, 64).astype(np.int32)
     p[31] = 1  # lane 31 set: a negative mask
-    outs = [np.full(64, -77, np.int64), np.full(64, -77, np.int16), np.full(64, 7, np.uint8), np.full(64, -77, np.int32)]
+    outs = [
+        np.full(64, -77, np.int64),
+        np.full(64, -77, np.int16),
+        np.full(64, 7, np.uint8),
+        np.full(64, -77, np.int32),
+    ]
     device.launch(mask_conversions, *outs, p, grid=1, block=64, stream=pydev.default_stream())
     want = np.empty(64, np.int64)
     for w in range(2):

@@ -2,12 +2,15 @@
 pydev DeviceArrays and streams, arrays from any CAI / DLPack producer,
 CuPy and PyTorch arrays and cuda.core streams where those are installed.
 Fresh random inputs, poisoned outputs."""
+
 import numpy as np
 import pytest
 
 from conftest import gpu_available
 
-pytestmark = pytest.mark.skipif(not gpu_available(), reason="no CUDA driver or device (pydev._pydev.cuda_status()[0] is False)")
+pytestmark = pytest.mark.skipif(
+    not gpu_available(), reason="no CUDA driver or device (pydev._pydev.cuda_status()[0] is False)"
+)
 
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
@@ -50,7 +53,16 @@ def test_vector_add_on_a_stream(rng):
 def test_saxpy(rng):
     x, y = rng.random(100000, dtype=np.float32), rng.random(100000, dtype=np.float32)
     out = poisoned(100000)
-    device.launch(kernels.saxpy, 2.5, pydev.to_device(x), pydev.to_device(y), out, grid=64, block=128, stream=pydev.default_stream())
+    device.launch(
+        kernels.saxpy,
+        2.5,
+        pydev.to_device(x),
+        pydev.to_device(y),
+        out,
+        grid=64,
+        block=128,
+        stream=pydev.default_stream(),
+    )
     np.testing.assert_allclose(out.copy_to_host(), np.float32(2.5) * x + y, rtol=1e-6)
 
 
@@ -85,8 +97,15 @@ def test_structs_vectors_and_tuples(rng):
     np.testing.assert_allclose(got["pos"], want["pos"])
     pos = rng.random(4, dtype=np.float32)
     out = poisoned(40)
-    device.launch(kernels.weigh, out, kernels.Particle(device.float32x4(*pos), 2.0), device.float32x2(0.5, 1.25),
-                  grid=1, block=64, stream=pydev.default_stream())
+    device.launch(
+        kernels.weigh,
+        out,
+        kernels.Particle(device.float32x4(*pos), 2.0),
+        device.float32x2(0.5, 1.25),
+        grid=1,
+        block=64,
+        stream=pydev.default_stream(),
+    )
     np.testing.assert_allclose(out.copy_to_host(), np.float32(pos.sum() * 2 * 0.5 + 1.25), rtol=1e-6)
     x = rng.random(50, dtype=np.float32)
     out = poisoned(50)
@@ -104,7 +123,9 @@ def test_foreign_arrays_through_cai_and_dlpack(rng):
     a, b = rng.random(1000, dtype=np.float32), rng.random(1000, dtype=np.float32)
     da, db = pydev.to_device(a), pydev.to_device(b)
     out = poisoned(1000)
-    device.launch(kernels.vector_add, CAIOnly(out), CAIOnly(da), DLPackOnly(db), grid=4, block=256, stream=pydev.default_stream())
+    device.launch(
+        kernels.vector_add, CAIOnly(out), CAIOnly(da), DLPackOnly(db), grid=4, block=256, stream=pydev.default_stream()
+    )
     np.testing.assert_array_equal(pydev.to_host(CAIOnly(out)), a + b)
     np.testing.assert_array_equal(pydev.to_host(DLPackOnly(out)), a + b)
 

@@ -1,6 +1,7 @@
 """The package end to end on the host target: kernels compile on first
 launch and run with CUDA semantics. Fresh random inputs, poisoned outputs.
 Skipped where the native module is not built."""
+
 import json
 import os
 import subprocess
@@ -141,7 +142,13 @@ def test_to_device_keeps_fortran_order(rng):
     d = pydev.to_device(h)
     assert d.shape == (7, 5) and d.strides == h.strides == (8, 56), d.strides
     assert d.__array_interface__["strides"] == (8, 56)
-    for back in (d.copy_to_host(), pydev.to_host(d), np.asarray(d), np.from_dlpack(d), pydev.to_device(d).copy_to_host()):
+    for back in (
+        d.copy_to_host(),
+        pydev.to_host(d),
+        np.asarray(d),
+        np.from_dlpack(d),
+        pydev.to_device(d).copy_to_host(),
+    ):
         assert back.flags.f_contiguous and back.strides == h.strides, back.strides
         np.testing.assert_array_equal(back, h)
     assert np.shares_memory(np.from_dlpack(d), np.asarray(d)) and not np.shares_memory(np.asarray(d), h)
@@ -237,7 +244,9 @@ def test_disk_cache_is_safe_under_concurrent_processes(tmp_path):
         "assert np.array_equal(out, 2 * x)\n"
     )
     env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "shared-cache"))
-    procs = [subprocess.Popen([sys.executable, str(script)], env=env, stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    procs = [
+        subprocess.Popen([sys.executable, str(script)], env=env, stderr=subprocess.PIPE, text=True) for _ in range(4)
+    ]
     for p in procs:
         _, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
@@ -348,7 +357,9 @@ def test_bounds_checks_are_part_of_the_cache_key(monkeypatch, tmp_path):
     device.launch(kernels.overrun, big, grid=1, block=64, stream=pydev.default_stream())
     kernels.overrun._dispatch.clear() if hasattr(kernels.overrun, "_dispatch") else None
     monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")
-    with pytest.raises(pydev.LaunchError, match=r"index 40 is out of bounds for an axis of extent 40 at .*kernels.py:\d+"):
+    with pytest.raises(
+        pydev.LaunchError, match=r"index 40 is out of bounds for an axis of extent 40 at .*kernels.py:\d+"
+    ):
         device.launch(kernels.overrun, out, grid=1, block=64, stream=pydev.default_stream())
 
 

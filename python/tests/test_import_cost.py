@@ -3,6 +3,7 @@ need (issue 18): ml_dtypes (bfloat16, float8 and their vectors are made on
 first use), the ctypes structures and C API prototypes of DLPack, glob.
 Each test runs a script in a fresh process, so that what is imported is
 what that script did."""
+
 import json
 import os
 import subprocess
@@ -51,13 +52,17 @@ added = added_now()
 
 
 def test_import_defers_ml_dtypes_dlpack_and_glob(tmp_path):
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 lazy = [n for n in ("bfloat16", "float8e4m3", "float8e5m2", "bfloat16x2", "float8e5m2x4") if n in vars(device)]
 lazy += [n for n in ("float32x4", "int8x1", "Dim3") if n in vars(device)]
 lazy += [n for n in ("NUMBER_TYPES", "VECTOR_TYPES", "HAVE_ML_DTYPES", "bfloat16", "_VECTORS", "Dim3") if n in vars(_types)]
 lazy += [n for n in ("pinned_array",) if n in vars(pydev)] + [m for m in ("pydev._pinned",) if m in sys.modules]
 print(json.dumps({"added": added, "lazy": lazy, "c_api": "pydev._dlpack_c" in sys.modules, "dlclass": "DLTensor" in vars(_dlpack)}))
-""")
+""",
+    )
     assert out == {"added": [], "lazy": [], "c_api": False, "dlclass": False}
 
 
@@ -65,7 +70,9 @@ def test_launch_of_numpy_arrays_defers_them(native, tmp_path):
     # A launch of float32 NumPy arrays (compiled, then from the disk cache in
     # a second process) imports neither ml_dtypes nor glob, nor builds the
     # DLPack ctypes API.
-    body = PRELUDE + """
+    body = (
+        PRELUDE
+        + """
 @device.kernel
 def axpy(out, a, x, y):
     i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
@@ -80,6 +87,7 @@ device.launch(axpy, out, np.float32(2), x, y, grid=8, block=128, stream=pydev.de
 np.testing.assert_array_equal(out, np.float32(2) * x + y)  # the product is exact: fused or not
 print(json.dumps({"added": added_now(), "c_api": "pydev._dlpack_c" in sys.modules, "disk_hits": pydev.stats()["disk_hits"]}))
 """
+    )
     first = run_script(tmp_path, body, "axpy.py")
     second = run_script(tmp_path, body, "axpy.py")
     assert first == {"added": [], "c_api": False, "disk_hits": 0}
@@ -89,7 +97,10 @@ print(json.dumps({"added": added_now(), "c_api": "pydev._dlpack_c" in sys.module
 def test_vector_types_and_pinned_array_on_first_use(tmp_path):
     # The vector types of the NumPy numbers (and Dim3) are made on first
     # use, without ml_dtypes; pydev.pinned_array is imported on first use.
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 in_dir = ["float32x4" in dir(device), "Dim3" in device.__all__, "pinned_array" in dir(pydev)]
 from cuda.device import Dim3, float32x4
 v = float32x4(1, 2.5, -3, 4)
@@ -108,7 +119,8 @@ from pydev import pinned_array
 p = pinned_array((3, 4), np.float32)
 ok.append(p.shape == (3, 4) and p.dtype == np.float32)
 print(json.dumps({"in_dir": in_dir, "ok": [bool(b) for b in ok], "no_ml": no_ml, "added": added_now()}))
-""")
+""",
+    )
     assert out["in_dir"] == [True, True, True]
     assert all(out["ok"]), out["ok"]
     assert out["no_ml"] and out["added"] == []
@@ -117,7 +129,10 @@ print(json.dumps({"in_dir": in_dir, "ok": [bool(b) for b in ok], "no_ml": no_ml,
 def test_vector_global_bound_after_the_first_launch(native, tmp_path):
     # The launcher's table of cuda.device entities is built at the first
     # launch; a vector type made later (bound to a global) is in it.
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 @device.kernel
 def scale(out, x):
     i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
@@ -144,7 +159,9 @@ out2 = np.full((100, 2), np.nan, np.float32)
 device.launch(lanes, out2, x, grid=1, block=128, stream=pydev.default_stream())
 np.testing.assert_array_equal(out2, np.stack([x, x + np.float32(1)], axis=1))
 print(json.dumps({"built": built, "named": _launch._device_names().get(id(float32x2)), "added": added_now()}))
-""", "vec.py")
+""",
+        "vec.py",
+    )
     assert out == {"built": True, "named": "float32x2", "added": []}
 
 
@@ -152,7 +169,10 @@ print(json.dumps({"built": built, "named": _launch._device_names().get(id(float3
 def test_lazy_types_are_those_of_before(tmp_path):
     # Touching one of the deferred names makes them all, with ml_dtypes:
     # the same objects through cuda.device, pydev._types and `from ... import`.
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 names_before = "bfloat16x2" in dir(device) and "bfloat16" in device.__all__ and "float8e4m3x3" in device.__all__
 not_yet = "ml_dtypes" not in sys.modules
 from cuda.device import bfloat16, bfloat16x2
@@ -178,13 +198,44 @@ exec("from cuda.device import *", star)
 ok.append(star["float8e5m2x4"] is device.float8e5m2x4 and star["bfloat16"] is device.bfloat16)
 print(json.dumps({"names_before": names_before, "not_yet": not_yet, "ok": [bool(b) for b in ok],
                   "numbers": list(_types.NUMBER_TYPES), "vectors": list(_types.VECTOR_TYPES)}))
-""")
+""",
+    )
     assert out["names_before"] and out["not_yet"]
     assert all(out["ok"]), out["ok"]
-    assert out["numbers"] == ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16",
-                              "float32", "float64", "float8e4m3", "float8e5m2", "complex64", "complex128"]
-    elements = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                "float8e4m3", "float8e5m2", "float16", "bfloat16", "float32", "float64"]
+    assert out["numbers"] == [
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "float8e4m3",
+        "float8e5m2",
+        "complex64",
+        "complex128",
+    ]
+    elements = [
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float8e4m3",
+        "float8e5m2",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+    ]
     assert out["vectors"] == [f"{t}x{n}" for t in elements for n in range(1, 5)]
 
 
@@ -192,20 +243,28 @@ print(json.dumps({"names_before": names_before, "not_yet": not_yet, "ok": [bool(
 def test_dtype_names_of_ml_dtypes_arrays_without_touching_device(tmp_path):
     # The user's ml_dtypes array is the first bfloat16 pydev sees: its name
     # (and DLPack's bfloat16 / float8 codes) are found all the same.
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 import ml_dtypes
 names = [_types.dtype_name(np.dtype(t)) for t in (ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)]
 print(json.dumps({"names": names}))
-""")
+""",
+    )
     assert out["names"] == ["bfloat16", "float8e4m3", "float8e5m2"]
-    out = run_script(tmp_path, PRELUDE + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + """
 codes = [(_dlpack.kDLBfloat, 16), (_dlpack.kDLFloat8_e4m3fn, 8), (_dlpack.kDLFloat8_e5m2, 8)]
 dts = [_dlpack._dtype_from_dl(_dlpack.DLDataType(c, b, 1), "x") for c, b in codes]
 import ml_dtypes
 ok = [dts == [np.dtype(ml_dtypes.bfloat16), np.dtype(ml_dtypes.float8_e4m3fn), np.dtype(ml_dtypes.float8_e5m2)],
       [(t.code, t.bits, t.lanes) for t in map(_dlpack._dtype_to_dl, dts)] == [(c, b, 1) for c, b in codes]]
 print(json.dumps({"ok": [bool(b) for b in ok]}))
-""")
+""",
+    )
     assert all(out["ok"]), out
 
 
@@ -240,7 +299,11 @@ def test_launches_after_the_deferred_import(native, tmp_path):
     # built without bfloat16), then kernels with bfloat16 device code, a
     # bfloat16x2 argument, ml_dtypes arrays and a global bound to
     # cuda.device.bfloat16 after that table was built.
-    out = run_script(tmp_path, PRELUDE + KERNELS + """
+    out = run_script(
+        tmp_path,
+        PRELUDE
+        + KERNELS
+        + """
 rng = np.random.default_rng(182)
 n = 300
 s = pydev.default_stream()
@@ -273,7 +336,9 @@ outb = np.full(n, np.nan, np.float32).astype(bf)
 device.launch(bf16_global, outb, a, grid=3, block=128, stream=s)
 np.testing.assert_array_equal(outb.astype(np.float32), (a * bf(2.0)).astype(np.float32))
 print(json.dumps({"added": added, "after_f32": after_f32}))
-""", "bf16.py")
+""",
+        "bf16.py",
+    )
     assert out == {"added": [], "after_f32": False}
 
 
@@ -287,7 +352,10 @@ from pydev import _dlpack, _types
 
 
 def test_without_ml_dtypes_the_stand_ins_are_used(tmp_path):
-    out = run_script(tmp_path, SOFT + """
+    out = run_script(
+        tmp_path,
+        SOFT
+        + """
 bf, e4, e5 = device.bfloat16, device.float8e4m3, device.float8e5m2
 x = bf(1.00390625)  # rounds to even: 1.0
 v = device.bfloat16x2(1.5, -2.25)
@@ -312,12 +380,16 @@ ok = [
     _dlpack._dtype_from_dl(_dlpack.DLDataType(_dlpack.kDLBfloat, 16, 1), "x") == np.dtype(bf),
 ]
 print(json.dumps({"ok": [bool(b) for b in ok]}))
-""")
+""",
+    )
     assert all(out["ok"]), out["ok"]
 
 
 def test_without_ml_dtypes_a_stand_in_launches(native, tmp_path):
-    out = run_script(tmp_path, SOFT + """
+    out = run_script(
+        tmp_path,
+        SOFT
+        + """
 @device.kernel
 def widen(out, a, s):
     i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
@@ -333,7 +405,9 @@ device.launch(widen, out, a, device.bfloat16(1.5), grid=2, block=128, stream=pyd
 want = np.array([_types.soft_decode(int(b), "bfloat16") for b in a], np.float32) * np.float32(1.5)
 np.testing.assert_array_equal(out, want)
 print(json.dumps({"ok": True, "ml": sys.modules["ml_dtypes"] is None}))
-""", "soft.py")
+""",
+        "soft.py",
+    )
     assert out == {"ok": True, "ml": True}
 
 
@@ -349,5 +423,7 @@ def test_the_native_library_carries_its_own_libstdcxx():
         pytest.skip("readelf on Linux")
     so = [f for f in os.listdir(os.path.dirname(pydev.__file__)) if f.startswith("_pydev") and f.endswith(".so")]
     assert so
-    dynamic = subprocess.run(["readelf", "-d", os.path.join(os.path.dirname(pydev.__file__), so[0])], capture_output=True, text=True).stdout
+    dynamic = subprocess.run(
+        ["readelf", "-d", os.path.join(os.path.dirname(pydev.__file__), so[0])], capture_output=True, text=True
+    ).stdout
     assert "libstdc++" not in dynamic, dynamic

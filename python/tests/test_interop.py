@@ -2,6 +2,7 @@
 link= files, declared interop functions called from Python kernels with
 the C ABI (numbers, structs by value both ways, vectors, tuples, array
 descriptors), stage="object" linked into a C program, and the errors."""
+
 import os
 import shutil
 import subprocess
@@ -246,7 +247,10 @@ def test_declaration_without_annotations():
     def k(out):
         out[0] = scale_add(1.0, 2.0, 3)
 
-    with pytest.raises(pydev.CompileError, match=r"test_interop.py:\d+:\d+: error: parameter 'x' of the declared interoperable function 'scale_add' has no annotation"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"test_interop.py:\d+:\d+: error: parameter 'x' of the declared interoperable function 'scale_add' has no annotation",
+    ):
         run(k, np.zeros(1, np.float32), n=1)
 
 
@@ -258,7 +262,9 @@ def test_type_that_cannot_cross():
     def k(out):
         out[0] = g(1.0)
 
-    with pytest.raises(pydev.CompileError, match="parameter 'x' of the declared interoperable function 'g' cannot cross the C ABI"):
+    with pytest.raises(
+        pydev.CompileError, match="parameter 'x' of the declared interoperable function 'g' cannot cross the C ABI"
+    ):
         run(k, np.zeros(1, np.float32), n=1)
 
 
@@ -275,7 +281,10 @@ def test_undefined_symbol_names_the_declaration():
     with pytest.raises(pydev.CompileError) as e:
         run(k, np.zeros(1, np.int32), n=1)
     site = f"{__file__}:{test_undefined_symbol_names_the_declaration.__code__.co_firstlineno + 3}"
-    assert f"{site}: error: the interoperable function 'not_in_any_file' is declared here, but no linked file defines it (linked: twice.c)" in str(e.value)
+    assert (
+        f"{site}: error: the interoperable function 'not_in_any_file' is declared here, but no linked file defines it (linked: twice.c)"
+        in str(e.value)
+    )
 
 
 def test_duplicate_symbol():
@@ -319,7 +328,9 @@ def test_cuda_files_on_the_host(tmp_path):
     def k(out):
         out[0] = f(1)
 
-    with pytest.raises(pydev.CompileError, match=r"link file .*k.ptx.* is cuda code \(.ptx\), which the host target cannot link"):
+    with pytest.raises(
+        pydev.CompileError, match=r"link file .*k.ptx.* is cuda code \(.ptx\), which the host target cannot link"
+    ):
         run(k, np.zeros(1, np.int32), n=1)
 
 
@@ -377,7 +388,10 @@ def test_host_link_files_of_a_cuda_kernel_are_an_error():
     def k(out):
         out[0] = 1
 
-    with pytest.raises(pydev.CompileError, match=r"link file '.*twice.c' of kernel 'k' is host code \(.c\), which the cuda target cannot link"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"link file '.*twice.c' of kernel 'k' is host code \(.c\), which the cuda target cannot link",
+    ):
         k._build("int32[:]", "cuda", "sm_90", {}, k._program()[0])
 
 
@@ -404,7 +418,9 @@ def test_cu_with_host_device_functions():
 def test_declarations_are_not_callable_in_host_python():
     import interop_kernels as ik
 
-    with pytest.raises(pydev.DeviceOnlyError, match=r"'scale_add' is a declaration \(its body is \.\.\.\): linked code defines it"):
+    with pytest.raises(
+        pydev.DeviceOnlyError, match=r"'scale_add' is a declaration \(its body is \.\.\.\): linked code defines it"
+    ):
         ik.scale_add(1.0, 2.0, 3)
     assert ik.axpy(2.0, 3.0, 4.0) == 10.0  # a defined interop function still runs as Python
 

@@ -2,6 +2,7 @@
 compiled by NVRTC to LTO-IR and linked with Python interop functions' PTX
 by nvJitLink into a cubin (pydev.compile(..., stage="cubin")); a GPU runs
 the linked kernels where there is one."""
+
 import ctypes
 import os
 
@@ -23,7 +24,9 @@ def cudalink():
     from pydev import _cudalink
 
     if not _cudalink.available():
-        pytest.skip("NVRTC / nvJitLink are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink; scripts/setup.sh does)")
+        pytest.skip(
+            "NVRTC / nvJitLink are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink; scripts/setup.sh does)"
+        )
     return _cudalink
 
 
@@ -77,7 +80,9 @@ def test_nvrtc_errors_carry_the_log(cudalink, tmp_path):
     bad = tmp_path / "bad.cu"
     bad.write_text('extern "C" __global__ void k(float* x) { x[0] = undefined_thing; }\n')
     f = device.func(interop=True, link=[str(bad)])(ik.axpy.underlying)
-    with pytest.raises(pydev.CompileError, match=r"(?s)compiling .*bad.cu with NVRTC for sm_90 failed.*undefined_thing"):
+    with pytest.raises(
+        pydev.CompileError, match=r"(?s)compiling .*bad.cu with NVRTC for sm_90 failed.*undefined_thing"
+    ):
         pydev.compile(f, "float32, float32, float32", target="sm_90", stage="cubin")
 
 
@@ -86,14 +91,19 @@ def test_undefined_symbol_is_named(cudalink):
 
     f = device.func(interop=True, link=[CU])(ik.axpy.underlying)  # vscale, py_max are missing
     # Linked as LTO-IR (libNVVM installed) the kernel is axpy.ltoir, else axpy.ptx; either way a missing symbol is named.
-    with pytest.raises(pydev.CompileError, match=r"undefined symbol '(py_max|vscale)' at link time \(function 'axpy'; linked: axpy.(ptx|ltoir), calls_python.cu.ltoir\)"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"undefined symbol '(py_max|vscale)' at link time \(function 'axpy'; linked: axpy.(ptx|ltoir), calls_python.cu.ltoir\)",
+    ):
         pydev.compile(f, "float32, float32, float32", target="sm_90", stage="cubin")
 
 
 def test_duplicate_symbol_is_named(cudalink, tmp_path):
     import interop_kernels as ik
 
-    (tmp_path / "axpy_again.ptx").write_text(pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="ptx"))
+    (tmp_path / "axpy_again.ptx").write_text(
+        pydev.compile(ik.axpy, "float32, float32, float32", target="sm_90", stage="ptx")
+    )
     f = device.func(interop=True, link=[str(tmp_path / "axpy_again.ptx")])(ik.axpy.underlying)
     with pytest.raises(pydev.CompileError, match="duplicate symbol 'axpy' at link time"):
         pydev.compile(f, "float32, float32, float32", target="sm_90", stage="cubin")
@@ -103,7 +113,9 @@ def test_host_files_on_cuda(cudalink):
     import interop_kernels as ik
 
     f = device.func(interop=True, link=[os.path.join(FIXTURES, "twice.c")])(ik.axpy.underlying)
-    with pytest.raises(pydev.CompileError, match=r"twice.c' of function 'axpy' is host code \(.c\), which the cuda target cannot link"):
+    with pytest.raises(
+        pydev.CompileError, match=r"twice.c' of function 'axpy' is host code \(.c\), which the cuda target cannot link"
+    ):
         pydev.compile(f, "float32, float32, float32", target="sm_90", stage="cubin")
 
 
@@ -169,7 +181,9 @@ def test_gpu_runs_cpp_kernels_calling_python(cudalink, tmp_path):
     launch("saxpy_cpp", [ctypes.c_float(2.5), dx, dy, ctypes.c_int(n)], (n + 127) // 128, 128)
     # axpy's `a * x + y` is one fused multiply-add on the GPU: one rounding
     # of the exact value, which float64 holds for these inputs.
-    np.testing.assert_allclose(back(dy, np.full(n, np.nan, np.float32)), (2.5 * x.astype(np.float64) + y).astype(np.float32), rtol=1e-6)
+    np.testing.assert_allclose(
+        back(dy, np.full(n, np.nan, np.float32)), (2.5 * x.astype(np.float64) + y).astype(np.float32), rtol=1e-6
+    )
 
     v = rng.standard_normal((n, 3)).astype(np.float32)
     dv = dev_copy(v)
@@ -250,11 +264,24 @@ def test_gpu_launches_python_kernel_calling_cpp_through_pydev(cudalink, monkeypa
     h, c = pydev.to_device(np.full(n, np.nan, np.float32)), pydev.to_device(np.full(n, -1, np.int64))
     dv = pydev.to_device(as_vec3(vs.copy()))
     s = pydev.create_stream()
-    device.launch(ik.uses_cpp, h, pydev.to_device(xs), pydev.to_device(ys), dv, pydev.to_device(as_vec3(ws)), c, grid=(n + 127) // 128, block=128, stream=s)
+    device.launch(
+        ik.uses_cpp,
+        h,
+        pydev.to_device(xs),
+        pydev.to_device(ys),
+        dv,
+        pydev.to_device(as_vec3(ws)),
+        c,
+        grid=(n + 127) // 128,
+        block=128,
+        stream=s,
+    )
     s.synchronize()
     np.testing.assert_array_equal(h.copy_to_host(), np.hypot(xs, ys).astype(np.float16).astype(np.float32))
     np.testing.assert_allclose(dv.copy_to_host().view(np.float32).reshape(n, 3), np.cross(vs, ws), rtol=1e-5, atol=1e-6)
-    np.testing.assert_array_equal(c.copy_to_host(), np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000))
+    np.testing.assert_array_equal(
+        c.copy_to_host(), np.clip(np.arange(n) * 1000000000 - 5000000000, -2000000000, 3000000000)
+    )
 
 
 # --- 3-lane vectors and align= structs: C++ called in nvcc's layout (test/interop/layouts.cu) ---
@@ -302,7 +329,10 @@ def test_linking_checks_the_declared_layouts(cudalink):
     declared = _interop.program_links(ik.uses_layouts._reached)[1]
     broken = ptx.replace(".param .align 8 .b8 nest_param_1[24]", ".param .align 32 .b8 nest_param_1[32]")
     assert broken != ptx
-    with pytest.raises(pydev.CompileError, match=r"interop_kernels.py:\d+: error: the PTX calls the declared interoperable function 'nest' has parameters"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"interop_kernels.py:\d+: error: the PTX calls the declared interoperable function 'nest' has parameters",
+    ):
         _cudalink.link_cubin(broken, "k.ptx", [ik.LAYOUTS_CU], "sm_90", "kernel 'uses_layouts'", declared)
 
 
@@ -323,9 +353,24 @@ def test_gpu_runs_calls_in_nvccs_layout(cudalink, monkeypatch):
     ds[:, 1] = rng.integers(-100, 100, n)
     view = lambda a, t: a.view(t.dtype).reshape(n)  # noqa: E731
     d_cs, d_vs = pydev.to_device(view(cs.copy(), ik.cplx16)), pydev.to_device(vs.copy())
-    o8, c2 = pydev.to_device(np.full((n, 3), -128, np.int8)), pydev.to_device(view(np.full((n, 4), np.nan, np.float32), ik.cplx16))
+    o8, c2 = (
+        pydev.to_device(np.full((n, 3), -128, np.int8)),
+        pydev.to_device(view(np.full((n, 4), np.nan, np.float32), ik.cplx16)),
+    )
     s = pydev.create_stream()
-    device.launch(ik.uses_layouts, d_cs, d_vs, pydev.to_device(hs), pydev.to_device(ws), pydev.to_device(ds), o8, c2, grid=(n + 127) // 128, block=128, stream=s)
+    device.launch(
+        ik.uses_layouts,
+        d_cs,
+        d_vs,
+        pydev.to_device(hs),
+        pydev.to_device(ws),
+        pydev.to_device(ds),
+        o8,
+        c2,
+        grid=(n + 127) // 128,
+        block=128,
+        stream=s,
+    )
     s.synchronize()
     got = d_cs.copy_to_host().view(np.float32).reshape(n, 4)
     np.testing.assert_array_equal(got[:, 0], -cs[:, 1])
@@ -378,10 +423,16 @@ def test_python_interop_ptx_has_the_layout_cpp_calls_with(cudalink, arch):
     ptx = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="ptx")
     assert ".visible .func  (.param .align 4 .b8 func_retval0[12]) py_v3(" in ptx
     caller = _nvrtc_ptx(cudalink, open(os.path.join(ik.FIXTURES, "calls_python_layouts.cu")).read(), arch)
-    assert _interop._ptx_extern(ptx, "py_v3", "visible") == _interop._ptx_extern(caller, "py_v3") == ([(4, 12), (16, 16), None], (4, 12))
+    assert (
+        _interop._ptx_extern(ptx, "py_v3", "visible")
+        == _interop._ptx_extern(caller, "py_v3")
+        == ([(4, 12), (16, 16), None], (4, 12))
+    )
     params, result = _interop.annotations(ik.py_v3.underlying)
     _interop.check_interop_ptx(ptx, "py_v3", params, result, "here")
-    with pytest.warns(RuntimeWarning, match="'py_v3' is linked as PTX, not LTO-IR .*parameter 1 aligned beyond its members"):
+    with pytest.warns(
+        RuntimeWarning, match="'py_v3' is linked as PTX, not LTO-IR .*parameter 1 aligned beyond its members"
+    ):
         cubin = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="cubin")
     assert cubin[:4] == b"\x7fELF" and b"calls_v3" in cubin and b"py_v3" in cubin and b"__pydev_py_" not in cubin
 
@@ -393,7 +444,11 @@ def _prototypes_and_definitions(ptx):
     import re
 
     def specs(text):
-        return tuple(re.sub(r"\s+", " ", re.sub(r"\s*[A-Za-z_$][\w$]*(\[\d+\])?\s*$", r"\1", p.strip())) for p in text.split(",") if p.strip())
+        return tuple(
+            re.sub(r"\s+", " ", re.sub(r"\s*[A-Za-z_$][\w$]*(\[\d+\])?\s*$", r"\1", p.strip()))
+            for p in text.split(",")
+            if p.strip()
+        )
 
     protos = {(specs(r), specs(a)) for r, a in re.findall(r"\.callprototype\s*\(([^)]*)\)\s*_\s*\(([^)]*)\)", ptx)}
     defs = {}
@@ -411,18 +466,27 @@ def test_lto_calls_from_cpp_into_python_keep_the_definitions_layout(cudalink):
     Checked on the linked PTX, without a GPU."""
     import interop_kernels as ik
 
-    inputs = [(cudalink.KINDS[".ltoir"], pydev.compile(f, sig, target="sm_90", stage="ltoir"), f"{f.__name__}.ltoir")
-              for f, sig in ((ik.axpy, "float32, float32, float32"), (ik.vscale, "vec3, float32"), (ik.py_max, "float32, float32"))]
+    inputs = [
+        (cudalink.KINDS[".ltoir"], pydev.compile(f, sig, target="sm_90", stage="ltoir"), f"{f.__name__}.ltoir")
+        for f, sig in (
+            (ik.axpy, "float32, float32, float32"),
+            (ik.vscale, "vec3, float32"),
+            (ik.py_max, "float32, float32"),
+        )
+    ]
     inputs.append((cudalink.KINDS[".ltoir"], cudalink.nvrtc_ltoir(CU, "sm_90", "test"), "calls_python.cu.ltoir"))
     protos, defs = _prototypes_and_definitions(cudalink.nvjitlink(inputs, "sm_90", "test", ptx=True))
     assert "vscale" in defs and protos, (protos, defs)  # vscale is called, not inlined
     assert protos <= set(defs.values()), (protos, defs)
 
 
-@pytest.mark.parametrize("name, sig, what", [
-    ("py_v3", PY_V3_SIG, "takes parameter 1 aligned beyond its members"),
-    ("conj16", "cplx16", "takes parameter 0 aligned beyond its members"),
-])
+@pytest.mark.parametrize(
+    "name, sig, what",
+    [
+        ("py_v3", PY_V3_SIG, "takes parameter 1 aligned beyond its members"),
+        ("conj16", "cplx16", "takes parameter 0 aligned beyond its members"),
+    ],
+)
 def test_ltoir_refuses_interop_definitions_with_over_aligned_values(cudalink, name, sig, what):
     """NVRTC's LTO-IR calls a Python interop function through a prototype
     with NVRTC's IR types, which aligns an align=16 struct to 4: the call
@@ -430,7 +494,10 @@ def test_ltoir_refuses_interop_definitions_with_over_aligned_values(cudalink, na
     has no LTO-IR; the cubin links it as PTX (test above)."""
     import interop_kernels as ik
 
-    with pytest.raises(pydev.CompileError, match=f"interoperable function '{name}' {what}, which CUDA C\\+\\+ linked by link-time optimisation"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=f"interoperable function '{name}' {what}, which CUDA C\\+\\+ linked by link-time optimisation",
+    ):
         pydev.compile(getattr(ik, name), sig, target="sm_90", stage="ltoir")
     # natural alignment (a 3-lane vector of floats, a plain struct): LTO-IR as before
     assert pydev.compile(ik.vscale, "vec3, float32", target="sm_90", stage="ltoir")
@@ -509,7 +576,9 @@ def test_gpu_runs_cpp_calling_python_with_3_lane_vectors(cudalink):
     out = np.full((n, 3), np.nan, np.float32)
     check(cu.cuMemcpyDtoH_v2(out.ctypes.data_as(ctypes.c_void_p), ptrs[0], ctypes.c_size_t(out.nbytes)), "cuMemcpyDtoH")
     v64, c64 = v.astype(np.float64), c.astype(np.float64)  # fused multiply-adds: one rounding each
-    want = np.stack([v64[:, 0] * 1.5 + c64[:, 0], v64[:, 1] * 1.5 - c64[:, 1], v64[:, 2] * 1.5], axis=1).astype(np.float32)
+    want = np.stack([v64[:, 0] * 1.5 + c64[:, 0], v64[:, 1] * 1.5 - c64[:, 1], v64[:, 2] * 1.5], axis=1).astype(
+        np.float32
+    )
     np.testing.assert_allclose(out, want, rtol=1e-6)
 
 
@@ -521,8 +590,14 @@ def test_python_and_cpp_link_as_ltoir_both_ways(cudalink, tmp_path):
     if not cudalink.available("nvvm"):
         pytest.skip("libNVVM is not installed (pip install nvidia-nvvm)")
     inputs = [(cudalink.KINDS[".ltoir"], cudalink.nvrtc_ltoir(CU, ARCH, "test"), "calls_python.ltoir")]
-    for f, sig in ((ik.axpy, "float32, float32, float32"), (ik.vscale, "vec3, float32"), (ik.py_max, "float32, float32")):
-        inputs.append((cudalink.KINDS[".ltoir"], pydev.compile(f, sig, target=ARCH, stage="ltoir"), f"{f.__name__}.ltoir"))
+    for f, sig in (
+        (ik.axpy, "float32, float32, float32"),
+        (ik.vscale, "vec3, float32"),
+        (ik.py_max, "float32, float32"),
+    ):
+        inputs.append(
+            (cudalink.KINDS[".ltoir"], pydev.compile(f, sig, target=ARCH, stage="ltoir"), f"{f.__name__}.ltoir")
+        )
     ptx = cudalink.nvjitlink(inputs, ARCH, "test", ptx=True)
     for k in ("saxpy_cpp", "scale_cpp", "max_cpp"):
         assert f".entry {k}(" in ptx
@@ -538,7 +613,20 @@ def test_the_header_compiles_under_nvrtc(cudalink, tmp_path):
     static_asserts hold for nvcc's layouts too."""
     import interop_header_kernels as hk
 
-    h = pydev.cxx_header(hk.Plain, hk.Padded, hk.Over, hk.Nested, hk.WithVectors, hk.WithAligned, hk.Halves, hk.takes_all, hk.tuples, hk.vectors, hk.arrays, hk.kern)
+    h = pydev.cxx_header(
+        hk.Plain,
+        hk.Padded,
+        hk.Over,
+        hk.Nested,
+        hk.WithVectors,
+        hk.WithAligned,
+        hk.Halves,
+        hk.takes_all,
+        hk.tuples,
+        hk.vectors,
+        hk.arrays,
+        hk.kern,
+    )
     src = tmp_path / "uses_header.cu"
     src.write_text(h + "\n__device__ int64_t use_it(Plain p) { return (int64_t)sizeof(p); }\n")
     cudalink.nvrtc_ltoir(str(src), "sm_90", "test")

@@ -5,6 +5,7 @@ reads a cubin's kernels and parameter sizes from its ELF `.nv.info`
 sections), the cubin cached on disk by the link files' contents. Each test
 runs a script in a fresh process with the fake driver (test_fake_driver.py);
 test_interop_cuda.py runs linked kernels on a GPU."""
+
 import os
 import textwrap
 
@@ -20,7 +21,9 @@ def cudalink():
     from pydev import _cudalink
 
     if not _cudalink.available():
-        pytest.skip("NVRTC / nvJitLink are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink; scripts/setup.sh does)")
+        pytest.skip(
+            "NVRTC / nvJitLink are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink; scripts/setup.sh does)"
+        )
     return _cudalink
 
 
@@ -52,13 +55,13 @@ def make():
     return uses_cu, uses_ptx
 '''
 
-HELPER = '''
+HELPER = """
 import cuda.device as device
 
 @device.func(interop=True)
 def py_twice(x: device.float32) -> device.float32:
     return x + x
-'''
+"""
 
 OPS_CU = 'extern "C" __device__ float scale_add(float x, float s, int k) { return x * s + (float)k; }\n'
 
@@ -88,7 +91,9 @@ elf = fakecuda.LIB.fakecuda_elf_modules
 
 def test_kernels_with_link_files_launch_on_cuda(cudalink, run, tmp_path):  # noqa: F811
     env = _fixtures(tmp_path)
-    run(SCRIPT + textwrap.dedent("""
+    run(
+        SCRIPT
+        + textwrap.dedent("""
         uses_cu, uses_ptx = linked_kernels.make()
         assert elf() == 0
         device.launch(uses_cu, out, xs, grid=1, block=128, stream=s)
@@ -107,9 +112,13 @@ def test_kernels_with_link_files_launch_on_cuda(cudalink, run, tmp_path):  # noq
         device.launch(uses_cu, out, xs, grid=1, block=128, stream=s)
         assert elf() == 2 and _cudalink.STATS["links"] == 2
         s.synchronize()
-    """), **env)
+    """),
+        **env,
+    )
     # A new process: the PTX and the linked cubin come from the disk cache.
-    run(SCRIPT + textwrap.dedent("""
+    run(
+        SCRIPT
+        + textwrap.dedent("""
         uses_cu, uses_ptx = linked_kernels.make()
         device.launch(uses_cu, out, xs, grid=1, block=128, stream=s)
         device.launch(uses_ptx, out, xs, 7, grid=1, block=128, stream=s)
@@ -118,17 +127,23 @@ def test_kernels_with_link_files_launch_on_cuda(cudalink, run, tmp_path):  # noq
         assert st["compiles"] == compiles and st["disk_hits"] == 2, st
         assert elf() == 2 and [l.kernel for l in fakecuda.launches()] == ["uses_cu", "uses_ptx"]
         s.synchronize()
-    """), **env)
+    """),
+        **env,
+    )
     # An edited .cu file relinks (and only the kernel that links it).
     (tmp_path / "ops.cu").write_text(OPS_CU.replace("(float)k", "(float)(k + 1)"))
-    run(SCRIPT + textwrap.dedent("""
+    run(
+        SCRIPT
+        + textwrap.dedent("""
         uses_cu, uses_ptx = linked_kernels.make()
         device.launch(uses_cu, out, xs, grid=1, block=128, stream=s)
         assert _cudalink.STATS == {"links": 1, "cached": 0}, _cudalink.STATS
         device.launch(uses_ptx, out, xs, 7, grid=1, block=128, stream=s)
         assert _cudalink.STATS == {"links": 1, "cached": 1}, _cudalink.STATS
         s.synchronize()
-    """), **env)
+    """),
+        **env,
+    )
 
 
 def test_declarations_from_a_cu_both_targets_link_launch_on_cuda(cudalink, run):  # noqa: F811
@@ -174,7 +189,8 @@ def test_declarations_in_nvccs_layout_launch_on_cuda(cudalink, run):  # noqa: F8
 def test_link_errors_at_launch_on_cuda(cudalink, run, tmp_path):  # noqa: F811
     bad = tmp_path / "bad.cu"
     bad.write_text('extern "C" __device__ float f(float x) { return x * undefined_thing; }\n')
-    (tmp_path / "bad_kernels.py").write_text(textwrap.dedent(f'''
+    (tmp_path / "bad_kernels.py").write_text(
+        textwrap.dedent(f"""
         import cuda.device as device
 
         @device.func(interop=True, link=[{str(bad)!r}])
@@ -190,9 +206,11 @@ def test_link_errors_at_launch_on_cuda(cudalink, run, tmp_path):  # noqa: F811
         @device.kernel
         def h(out):
             out[0] = g(1.0)
-    '''))
+    """)
+    )
     (tmp_path / "twice.c").write_text("float g(float x) { return 2 * x; }\n")
-    run("""
+    run(
+        """
         import os, sys
         sys.path.insert(0, os.environ["WORK"])
         import bad_kernels as bk
@@ -207,4 +225,6 @@ def test_link_errors_at_launch_on_cuda(cudalink, run, tmp_path):  # noqa: F811
             else:
                 raise AssertionError("no error")
         assert fakecuda.launches() == [] and fakecuda.LIB.fakecuda_elf_modules() == 0
-    """, WORK=str(tmp_path))
+    """,
+        WORK=str(tmp_path),
+    )

@@ -4,6 +4,7 @@ static_asserts state the dialect's sizeof/alignof/offsetof of every
 aggregate), and a C++ program's own sizeof/offsetof of every aggregate kind
 agree with the NumPy dtypes of the same structs; a C++ program using the
 header calls Python interop functions through stage="object"."""
+
 import os
 import shutil
 import subprocess
@@ -30,7 +31,20 @@ def clangxx():
 def everything():
     import interop_header_kernels as hk
 
-    return hk, [hk.Plain, hk.Padded, hk.Over, hk.Nested, hk.WithVectors, hk.WithAligned, hk.Halves, hk.takes_all, hk.tuples, hk.vectors, hk.arrays, hk.kern]
+    return hk, [
+        hk.Plain,
+        hk.Padded,
+        hk.Over,
+        hk.Nested,
+        hk.WithVectors,
+        hk.WithAligned,
+        hk.Halves,
+        hk.takes_all,
+        hk.tuples,
+        hk.vectors,
+        hk.arrays,
+        hk.kern,
+    ]
 
 
 def test_header_compiles_with_its_static_asserts(tmp_path):
@@ -38,14 +52,20 @@ def test_header_compiles_with_its_static_asserts(tmp_path):
     _, objs = everything()
     h = pydev.cxx_header(*objs)
     assert h.count("static_assert(") > 60
-    for decl in ('extern "C" PYDEV_INTEROP Nested takes_all(Plain p, Padded q, Nested n, WithVectors v, WithAligned w, Halves h);',
-                 'extern "C" __global__ void kern(cuda::interoperable_array_descriptor<float, 1> out, Plain s, int32_t n);',
-                 "struct alignas(16) Over {", "struct __anonymous_tuple_0 {\n  int8_t __0;\n  double __1;\n  int16_t __2;\n};"):
+    for decl in (
+        'extern "C" PYDEV_INTEROP Nested takes_all(Plain p, Padded q, Nested n, WithVectors v, WithAligned w, Halves h);',
+        'extern "C" __global__ void kern(cuda::interoperable_array_descriptor<float, 1> out, Plain s, int32_t n);',
+        "struct alignas(16) Over {",
+        "struct __anonymous_tuple_0 {\n  int8_t __0;\n  double __1;\n  int16_t __2;\n};",
+    ):
         assert decl in h, decl
     p = tmp_path / "pydev.h"
     p.write_text(h)
     for std in ("c++17", "c++20"):
-        subprocess.run([cc, "-x", "c++", f"-std={std}", "-fsyntax-only", "-Werror", "-Wno-pragma-once-outside-header", str(p)], check=True)
+        subprocess.run(
+            [cc, "-x", "c++", f"-std={std}", "-fsyntax-only", "-Werror", "-Wno-pragma-once-outside-header", str(p)],
+            check=True,
+        )
 
 
 def test_a_wrong_layout_fails_to_compile(tmp_path):
@@ -55,7 +75,11 @@ def test_a_wrong_layout_fails_to_compile(tmp_path):
     h = pydev.cxx_header(hk.Padded).replace("offsetof(Padded, b) == 8", "offsetof(Padded, b) == 4")
     p = tmp_path / "bad.h"
     p.write_text(h)
-    r = subprocess.run([cc, "-x", "c++", "-std=c++17", "-fsyntax-only", "-Wno-pragma-once-outside-header", str(p)], capture_output=True, text=True)
+    r = subprocess.run(
+        [cc, "-x", "c++", "-std=c++17", "-fsyntax-only", "-Wno-pragma-once-outside-header", str(p)],
+        capture_output=True,
+        text=True,
+    )
     assert r.returncode != 0 and "offsetof(Padded, b)" in r.stderr
 
 
@@ -76,7 +100,10 @@ def test_clang_layouts_equal_numpy_dtypes(tmp_path):
     (tmp_path / "m.cpp").write_text("\n".join(lines) + "\n")
     exe = str(tmp_path / "m")
     subprocess.run([cc, "-x", "c++", "-std=c++17", str(tmp_path / "m.cpp"), "-o", exe, "-lstdc++"], check=True)
-    got = dict(line.rsplit(" ", 1) if "." in line.split()[0] else (line.split()[0], line.split(" ", 1)[1]) for line in subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines())
+    got = dict(
+        line.rsplit(" ", 1) if "." in line.split()[0] else (line.split()[0], line.split(" ", 1)[1])
+        for line in subprocess.run([exe], capture_output=True, text=True, check=True).stdout.splitlines()
+    )
     for s in structs:
         assert got[s.__name__] == f"{s.dtype.itemsize} {s._alignment}", s.__name__
         for f in s.dtype.names:
@@ -89,10 +116,12 @@ def test_pydevc_emits_the_header():
         pytest.skip("pydevc is not built (make build)")
     src = os.path.join(HERE, "interop_header_kernels.py")
     out = subprocess.run([pydevc, src, "--emit", "cxx-header"], capture_output=True, text=True, check=True).stdout
-    assert "struct Nested {" in out and "extern \"C\" PYDEV_INTEROP int32_t arrays(" in out
+    assert "struct Nested {" in out and 'extern "C" PYDEV_INTEROP int32_t arrays(' in out
     assert "// 'unannotated' (" in out and "parameter 'a' of 'unannotated' has no annotation" in out
     assert "not_interop" not in out
-    one = subprocess.run([pydevc, src, "--emit", "cxx-header", "--kernel", "Over"], capture_output=True, text=True, check=True).stdout
+    one = subprocess.run(
+        [pydevc, src, "--emit", "cxx-header", "--kernel", "Over"], capture_output=True, text=True, check=True
+    ).stdout
     assert "struct alignas(16) Over {" in one and "Nested" not in one
 
 
@@ -100,7 +129,10 @@ def test_header_errors():
     hk, _ = everything()
     with pytest.raises(TypeError, match="'not_interop' is not interoperable"):
         pydev.cxx_header(hk.not_interop)
-    with pytest.raises(pydev.CompileError, match=r"interop_header_kernels.py:\d+: error: parameter 'a' of 'unannotated' has no annotation"):
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"interop_header_kernels.py:\d+: error: parameter 'a' of 'unannotated' has no annotation",
+    ):
         pydev.cxx_header(hk.unannotated)
     with pytest.raises(TypeError, match="takes @device.struct classes"):
         pydev.cxx_header(3)
@@ -128,7 +160,10 @@ def test_cpp_calls_python_with_the_header(tmp_path):
         p.write_bytes(pydev.compile(fn, sig, target="host", stage="object"))
         objs.append(str(p))
     exe = str(tmp_path / "main")
-    subprocess.run([cc, "-x", "c++", "-std=c++17", str(tmp_path / "main.cpp"), "-x", "none", *objs, "-o", exe, "-lstdc++"], check=True)
+    subprocess.run(
+        [cc, "-x", "c++", "-std=c++17", str(tmp_path / "main.cpp"), "-x", "none", *objs, "-o", exe, "-lstdc++"],
+        check=True,
+    )
     out = subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split()
     assert [float(x) for x in out] == [0.5, 1.0, -1.5, 15.0, 5.0]
 
@@ -145,7 +180,21 @@ def test_shims_name_types_as_the_header():
     import interop_kernels as ik
     from pydev import _interop
 
-    fns = [hk.tuples, hk.vectors, hk.arrays, ik.vmul, ik.mkpair, ik.cmul, ik.v4add, ik.swapish, ik.row_sum, ik.cross3, ik.nest, ik.vdot3, ik.cmul_cu]
+    fns = [
+        hk.tuples,
+        hk.vectors,
+        hk.arrays,
+        ik.vmul,
+        ik.mkpair,
+        ik.cmul,
+        ik.v4add,
+        ik.swapish,
+        ik.row_sum,
+        ik.cross3,
+        ik.nest,
+        ik.vdot3,
+        ik.cmul_cu,
+    ]
     for f in fns:
         params, result = _interop.annotations(f.underlying)
         decls, [(cparams, cres)] = _interop.cxx_signatures([(params, result)])

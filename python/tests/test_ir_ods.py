@@ -9,6 +9,7 @@ the table is regenerated:
 
 It also checks the builder against the verifier: every op of the table
 built by `pydev.ir` with its ODS arity parses in the generic syntax."""
+
 import json
 import os
 import shutil
@@ -34,7 +35,12 @@ def records():
     exe = tblgen()
     if exe is None:
         pytest.skip("llvm-tblgen (LLVM 22) is not installed")
-    out = subprocess.run([exe, "--dump-json", "-I", os.path.join(LLVM, "include"), "-I", os.path.dirname(TD), TD], check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [exe, "--dump-json", "-I", os.path.join(LLVM, "include"), "-I", os.path.dirname(TD), TD],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -60,7 +66,9 @@ def _attr_kind(d, name):
             "Pydev_TargetAttr": "target",
         }.get(name)
         if kind is None:
-            raise AssertionError(f"pydev.ir has no attribute kind for ODS {name}: add one to the generator and to pydev/ir.py")
+            raise AssertionError(
+                f"pydev.ir has no attribute kind for ODS {name}: add one to the generator and to pydev/ir.py"
+            )
     return kind, not optional
 
 
@@ -130,7 +138,7 @@ def test_table_covers_every_op_of_the_td_file():
     text = open(TD).read()
     defined = set(re.findall(r'^def \w+\s*:\s*Pydev_\w*Op<"(\w+)"', text, re.M))
     assert defined, "no op definitions found in pydev.td"
-    assert defined == set(_ods.OPS), (defined ^ set(_ods.OPS))
+    assert defined == set(_ods.OPS), defined ^ set(_ods.OPS)
 
 
 def test_generated_constructors_check_arity():
@@ -167,7 +175,13 @@ def test_every_op_has_a_constructor_with_its_ods_arity():
         kw = {}
         for attr, kind, required in attrs:
             if required:
-                kw[attr] = _ods.ENUMS[kind[5:]][0] if kind.startswith("enum:") else ir.Attr("#pydev.target<is_host>") if kind == "target" else samples[kind]
+                kw[attr] = (
+                    _ods.ENUMS[kind[5:]][0]
+                    if kind.startswith("enum:")
+                    else ir.Attr("#pydev.target<is_host>")
+                    if kind == "target"
+                    else samples[kind]
+                )
         n_results = sum(a == "1" for _, a in results)
         k.ops.__getattr__(name)(*args, result=ir.si32 if n_results else None, **kw)
         line = [l for l in str(m).splitlines() if f'"pydev.{name}"' in l]

@@ -8,6 +8,7 @@ info, `.target` does not say `debug` (ptxas would compile unoptimised debug
 code), and the SASS ptxas makes with -lineinfo is byte for byte the SASS of
 the plain PTX. The option is part of both caches' keys. On a GPU,
 compute-sanitizer names the Python line of an out-of-bounds write."""
+
 import os
 import re
 import shutil
@@ -179,7 +180,7 @@ def test_unknown_keyword_is_still_an_error():
 
 def _elf_sections(data):
     """{name: bytes} of an ELF64 little-endian file (a cubin)."""
-    shoff, = struct.unpack_from("<Q", data, 0x28)
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     heads = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
     strtab = heads[shstrndx]
@@ -211,7 +212,7 @@ def test_sass_is_unchanged(tmp_path, chip):
     assert texts[0] == texts[1]
 
 
-OOB = '''
+OOB = """
 import numpy as np
 import cuda.device as device
 import pydev
@@ -226,7 +227,7 @@ def oob(out):
 out = pydev.zeros(32, np.float32)
 device.launch(oob, out, grid=1, block=32, stream=pydev.default_stream())
 pydev.default_stream().synchronize()
-'''
+"""
 
 
 def test_compute_sanitizer_names_the_python_line(tmp_path):
@@ -240,7 +241,13 @@ def test_compute_sanitizer_names_the_python_line(tmp_path):
     script = tmp_path / "oob_kernel.py"
     script.write_text(OOB)
     env = dict(os.environ, PYDEV_TARGET="cuda", PYDEV_CACHE="0")
-    r = subprocess.run([sanitizer, "--tool", "memcheck", sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    r = subprocess.run(
+        [sanitizer, "--tool", "memcheck", sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     report = r.stdout + r.stderr
     line = OOB.splitlines().index("    out[i + 100000000] = 1.0  # the faulting line") + 1
     assert "Invalid __global__ write" in report, report[-3000:]

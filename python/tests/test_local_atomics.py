@@ -6,6 +6,7 @@ AtomicInterface method on a thread's local arrays returns what the spec says
 Runs on the host target; on a machine with a GPU,
   PYDEV_CONFORMANCE_TARGET=cuda python3 -m pytest python/tests/test_local_atomics.py
 runs it there."""
+
 import os
 
 import numpy as np
@@ -51,20 +52,20 @@ def expected_ints(i):
         out.append(a)
         a = new
 
-    op(a + 5)            # add
-    op(a - 2)            # sub
-    op(a & 6)            # and_
-    op(a | 8)            # or_
-    op(a ^ 3)            # xor
-    op(max(a, i))        # max
-    op(min(a, -i))       # min
-    op(max(a, 4))        # nanmax
-    op(min(a, -7))       # nanmin
-    op(3 * i)            # exch
+    op(a + 5)  # add
+    op(a - 2)  # sub
+    op(a & 6)  # and_
+    op(a | 8)  # or_
+    op(a ^ 3)  # xor
+    op(max(a, i))  # max
+    op(min(a, -i))  # min
+    op(max(a, 4))  # nanmax
+    op(min(a, -7))  # nanmin
+    op(3 * i)  # exch
     op(11 if a == 3 * i else a)  # cas that matches
-    op(12 if a == 0 else a)      # cas that does not
-    out += [i - 9, i - 9]        # store, load; the array after
-    out += [3, -4, 9]            # int8 exch, cas, the array after
+    op(12 if a == 0 else a)  # cas that does not
+    out += [i - 9, i - 9]  # store, load; the array after
+    out += [3, -4, 9]  # int8 exch, cas, the array after
     return out
 
 

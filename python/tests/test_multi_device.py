@@ -7,13 +7,14 @@ remember their device, and an argument on another device is an error
 naming it and both devices. Also the driver calls a launch makes per
 argument kind (docs/performance.md, "Driver calls per launch, by argument
 kind"), so that they cannot grow unseen."""
+
 import textwrap
 
 import pytest
 
 from test_fake_driver import PRELUDE, fake_driver, run  # noqa: F401  (fixtures)
 
-KERNELS = '''
+KERNELS = """
 import cuda.device as device
 
 @device.kernel
@@ -25,10 +26,11 @@ def fill(out, v):
 @device.kernel
 def scalars(a, b):
     c = a + b
-'''
+"""
 
 # A kernel file of its own (the fixtures run scripts from python/tests).
-SETUP = """
+SETUP = (
+    """
 import os, sys, tempfile
 _dir = tempfile.mkdtemp()
 with open(os.path.join(_dir, "md_kernels.py"), "w") as _f:
@@ -46,7 +48,9 @@ def refused(fn, *words, error=ValueError):
             assert w in str(e), (w, str(e))
         return str(e)
     raise AssertionError(f"not refused: {words}")
-""" % KERNELS
+"""
+    % KERNELS
+)
 
 
 def script(body):
@@ -54,7 +58,8 @@ def script(body):
 
 
 def test_launches_run_on_the_selected_device_with_its_architecture(run):
-    run(script("""
+    run(
+        script("""
         assert pydev.device_count() == 2 and pydev.current_device() == 0
         assert pydev.Device(0).arch == "sm_90" and pydev.Device(1).arch == "sm_80"
         assert pydev.Device(1).compute_capability == (8, 0)
@@ -105,14 +110,16 @@ def test_launches_run_on_the_selected_device_with_its_architecture(run):
         del z, e, w
         gc.collect()
         assert fakecuda.live_allocations() == before - 3
-    """))
+    """)
+    )
 
 
 def test_a_context_another_library_made_current_picks_the_device(run):
     # As cuda.core's Device(1).set_current() or CuPy's / PyTorch's device
     # selection: the primary context of device 1 made current before pydev
     # ever used that device, then switched back and forth.
-    run(script("""
+    run(
+        script("""
         fakecuda.set_current(1)
         assert pydev.current_device() == 1
         x1, y1, out1 = arrays()
@@ -130,11 +137,13 @@ def test_a_context_another_library_made_current_picks_the_device(run):
         # pydev retained each device's primary context once (the test's
         # fakecuda.set_current retains too: once for device 0, twice for 1)
         assert (fakecuda.LIB.fakecuda_retains(0), fakecuda.LIB.fakecuda_retains(1)) == (2, 3)
-    """))
+    """)
+    )
 
 
 def test_a_process_on_device_1_holds_no_context_on_device_0(run):
-    run(script("""
+    run(
+        script("""
         assert pydev.active_target() == "cuda"
         pydev.Device(1).set_current()
         x, y, out = arrays()
@@ -145,11 +154,13 @@ def test_a_process_on_device_1_holds_no_context_on_device_0(run):
         pydev.default_stream().synchronize()
         assert (fakecuda.LIB.fakecuda_retains(0), fakecuda.LIB.fakecuda_retains(1)) == (0, 1)
         assert [(l.device, l.arch) for l in fakecuda.launches()] == [(1, 80)] * 2
-    """))
+    """)
+    )
 
 
 def test_the_fast_path_never_launches_a_function_of_another_device(run):
-    run(script("""
+    run(
+        script("""
         # arguments that say nothing of their device (numbers): the same key
         # on both devices, so the entry must be per device
         s0 = pydev.default_stream()
@@ -185,11 +196,13 @@ def test_the_fast_path_never_launches_a_function_of_another_device(run):
         ptx = native.compile("kernels.py", open("kernels.py").read(), "vector_add", "float32[::1], float32[::1], float32[::1]", {}, "sm_90", "ptx")
         with pydev.Device(1):
             refused(lambda: native.CudaProgram(ptx, "vector_add"), "could not load the PTX of 'vector_add' on device 1", "sm_90", error=RuntimeError)
-    """))
+    """)
+    )
 
 
 def test_arguments_on_another_device_are_refused_naming_them(run):
-    run(script("""
+    run(
+        script("""
         from dlpack_exchange import exchange_type
         x, y, out = arrays()
         with pydev.Device(1):
@@ -238,11 +251,13 @@ def test_arguments_on_another_device_are_refused_naming_them(run):
                     "argument 1 ('a') is on cuda device 0", "launch runs on device 1")
         assert fast() == 4
         assert len(fakecuda.launches()) == 8  # nothing refused reached the driver
-    """))
+    """)
+    )
 
 
 def test_one_device(run):
-    run(script("""
+    run(
+        script("""
         assert pydev.device_count() == 1
         refused(lambda: pydev.Device(1), "there is no cuda device 1", "1 device (0)")
         from producers import CAIOnly as CAI
@@ -253,7 +268,9 @@ def test_one_device(run):
         # with one device every pointer is on it: the driver is not asked
         assert fakecuda.calls("cuPointerGetAttributes", "cuPointerGetAttribute") == {"cuPointerGetAttributes": 0, "cuPointerGetAttribute": 0}
         assert fast() == 2
-    """), FAKECUDA_DEVICES="1")
+    """),
+        FAKECUDA_DEVICES="1",
+    )
 
 
 # (argument kind, driver calls per fast-path launch with two devices, with
@@ -261,16 +278,39 @@ def test_one_device(run):
 # docs/performance.md. Three array arguments and a float, on a pydev.Stream.
 CALLS = {
     "DeviceArray": ({"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}, None),
-    "CAI, no stream": ({"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 3, "cuLaunchKernel": 1}, {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}),
-    "CAI, the launch's stream": ({"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 3, "cuLaunchKernel": 1}, {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}),
-    "CAI, another stream": ({"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 3, "cuEventRecord": 1, "cuStreamWaitEvent": 1, "cuLaunchKernel": 1},
-                            {"cuCtxGetCurrent": 1, "cuEventRecord": 1, "cuStreamWaitEvent": 1, "cuLaunchKernel": 1}),
-    "CAI, one array twice": ({"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 2, "cuLaunchKernel": 1}, {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}),
+    "CAI, no stream": (
+        {"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 3, "cuLaunchKernel": 1},
+        {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1},
+    ),
+    "CAI, the launch's stream": (
+        {"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 3, "cuLaunchKernel": 1},
+        {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1},
+    ),
+    "CAI, another stream": (
+        {
+            "cuCtxGetCurrent": 1,
+            "cuPointerGetAttributes": 3,
+            "cuEventRecord": 1,
+            "cuStreamWaitEvent": 1,
+            "cuLaunchKernel": 1,
+        },
+        {"cuCtxGetCurrent": 1, "cuEventRecord": 1, "cuStreamWaitEvent": 1, "cuLaunchKernel": 1},
+    ),
+    "CAI, one array twice": (
+        {"cuCtxGetCurrent": 1, "cuPointerGetAttributes": 2, "cuLaunchKernel": 1},
+        {"cuCtxGetCurrent": 1, "cuLaunchKernel": 1},
+    ),
     "DLPack, no pending work": ({"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}, None),
-    "DLPack, pending work on another stream": ({"cuCtxGetCurrent": 4, "cuEventRecord": 3, "cuStreamWaitEvent": 3, "cuLaunchKernel": 1}, None),
+    "DLPack, pending work on another stream": (
+        {"cuCtxGetCurrent": 4, "cuEventRecord": 3, "cuStreamWaitEvent": 3, "cuLaunchKernel": 1},
+        None,
+    ),
     "DLPack and CAI (CuPy-like)": ({"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}, None),
     "DLPack exchange API, the launch's stream": ({"cuCtxGetCurrent": 1, "cuLaunchKernel": 1}, None),
-    "DLPack exchange API, another stream": ({"cuCtxGetCurrent": 1, "cuEventRecord": 1, "cuStreamWaitEvent": 1, "cuLaunchKernel": 1}, None),
+    "DLPack exchange API, another stream": (
+        {"cuCtxGetCurrent": 1, "cuEventRecord": 1, "cuStreamWaitEvent": 1, "cuLaunchKernel": 1},
+        None,
+    ),
 }
 
 COUNT_SCRIPT = """
@@ -384,7 +424,9 @@ def test_every_gpu_of_the_machine_runs_kernels(monkeypatch):
                 assert pydev.current_device() == d
                 a, b = cupy.asarray(rng.random(n, dtype=np.float32)), cupy.asarray(rng.random(n, dtype=np.float32))
                 out = cupy.full(n, np.nan, np.float32)
-                device.launch(kernels.vector_add, out, a, b, grid=n // 256, block=256, stream=cupy.cuda.get_current_stream())
+                device.launch(
+                    kernels.vector_add, out, a, b, grid=n // 256, block=256, stream=cupy.cuda.get_current_stream()
+                )
                 cupy.cuda.get_current_stream().synchronize()
                 assert bool((out == a + b).all()), d
     try:
@@ -405,5 +447,7 @@ def test_every_gpu_of_the_machine_runs_kernels(monkeypatch):
         with pydev.Device(1):
             other = pydev.device_array(n, np.float32)
         x = pydev.device_array(n, np.float32)
-        with pytest.raises(ValueError, match="argument 0 \\('out'\\) is on cuda device 1, but the launch runs on device 0"):
+        with pytest.raises(
+            ValueError, match="argument 0 \\('out'\\) is on cuda device 1, but the launch runs on device 0"
+        ):
             device.launch(kernels.vector_add, other, x, x, grid=n // 256, block=256, stream=pydev.default_stream())

@@ -3,6 +3,7 @@
 pipelines use"). A full MLIR context anywhere in the module's code (one
 `new_context()`) links every upstream dialect and grows the release wheel
 from about 27 MB to 41 MB, past the 40 MB budget."""
+
 import pathlib
 
 
@@ -10,4 +11,6 @@ def test_the_native_module_links_only_the_pipelines_dialects(native):
     so = pathlib.Path(native.__file__).read_bytes()
     assert b"pydev.shfl" in so and b"nvvm.shfl.sync" in so
     for op in [b"tosa.conv2d", b"spirv.module", b"linalg.matmul", b"sparse_tensor.convert"]:
-        assert op not in so, f"{op.decode()} is linked into the native module: something registers every upstream dialect"
+        assert op not in so, (
+            f"{op.decode()} is linked into the native module: something registers every upstream dialect"
+        )

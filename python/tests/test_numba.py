@@ -2,6 +2,7 @@
 checked against NumPy (fixed-seed inputs, NaN / sentinel-poisoned outputs),
 Numba's typing rules, errors at the user's file:line:col with a caret,
 dispatch and caching per signature, and PTX for sm_90 assembled by ptxas."""
+
 import functools
 import math
 import operator
@@ -14,7 +15,22 @@ import pytest
 
 import pydev
 import toolchain
-from pydev.numba import cuda, float32, float64, int32, int64, uint32, uint64, void, int8, uint8, int16, uint16, boolean, from_dtype
+from pydev.numba import (
+    cuda,
+    float32,
+    float64,
+    int32,
+    int64,
+    uint32,
+    uint64,
+    void,
+    int8,
+    uint8,
+    int16,
+    uint16,
+    boolean,
+    from_dtype,
+)
 
 import numba_kernels as K
 from test_fake_driver import fake_driver  # noqa: F401 - the fixture (builds test/fakecuda)
@@ -155,6 +171,7 @@ def test_random_free_monte_carlo_pi():
             k //= base
             bk /= base
         return q
+
     want = sum(1 for i in range(n) if vdc(i + 1, 2) ** 2 + vdc(i + 1, 3) ** 2 <= 1.0)
     assert hits[0] == want
     assert abs(4 * hits[0] / n - math.pi) < 0.01
@@ -162,14 +179,18 @@ def test_random_free_monte_carlo_pi():
 
 def test_atomics(rng):
     vals = rng.integers(-1000, 1000, 300).astype(np.int32)
-    ai = np.array([-2**31, 2**31 - 1, 0, -1, 0, 0, 12345, 11], np.int32)
+    ai = np.array([-(2**31), 2**31 - 1, 0, -1, 0, 0, 12345, 11], np.int32)
     au = np.zeros(2, np.uint32)
     af = np.array([-np.inf, np.nan])
     old = np.full(300, -999999, np.int32)
     K.atomics_all[3, 128](ai, au, af, vals, old)
     sync()
     assert ai[0] == vals.max() and ai[1] == vals.min() and ai[2] == -vals.sum()
-    assert ai[3] == np.bitwise_and.reduce(vals) & -1 and ai[4] == np.bitwise_or.reduce(vals) and ai[5] == np.bitwise_xor.reduce(vals)
+    assert (
+        ai[3] == np.bitwise_and.reduce(vals) & -1
+        and ai[4] == np.bitwise_or.reduce(vals)
+        and ai[5] == np.bitwise_xor.reduce(vals)
+    )
     assert ai[7] == 99
     # exch: the old values are the initial one and all but one of the values
     assert sorted(np.append(old, ai[6]).tolist()) == sorted(vals.tolist() + [12345])
@@ -224,7 +245,7 @@ def test_control_flow_device_functions_and_python_semantics(rng):
     np.testing.assert_array_equal(qr[:, 0], (a - 5) // 3)
     np.testing.assert_array_equal(qr[:, 1], (a - 5) % 3)
     np.testing.assert_array_equal(qr[:, 2], a * 0 + sum((1 << j) * j for j in range(4)) * a // np.where(a == 0, 1, 1))
-    np.testing.assert_array_equal(qr[:, 3], -7 // 2 + (-7 % 3) + a ** 2)
+    np.testing.assert_array_equal(qr[:, 3], -7 // 2 + (-7 % 3) + a**2)
     np.testing.assert_array_equal(qr[:, 4], ((a > 3) & (a < 8) | (a == 0)).astype(np.int64))
 
 
@@ -234,9 +255,19 @@ def test_math_functions(rng):
     K.math_kernel[1, 128](x, out)
     sync()
     lut = K.LUT[np.arange(100) % 6]
-    want = np.stack([np.sin(x) + np.cos(x), np.exp(x) * np.log(x + 1), np.sqrt(x) + np.arctan2(x, 0.5),
-                     np.floor(x * 10) + np.ceil(x * 10), x * 2 + 1 + np.cbrt(x), np.tanh(x) + x ** 1.5 + x,
-                     lut + np.hypot(x, 2.0), np.ones_like(x)], 1)
+    want = np.stack(
+        [
+            np.sin(x) + np.cos(x),
+            np.exp(x) * np.log(x + 1),
+            np.sqrt(x) + np.arctan2(x, 0.5),
+            np.floor(x * 10) + np.ceil(x * 10),
+            x * 2 + 1 + np.cbrt(x),
+            np.tanh(x) + x**1.5 + x,
+            lut + np.hypot(x, 2.0),
+            np.ones_like(x),
+        ],
+        1,
+    )
     np.testing.assert_allclose(out, want, rtol=1e-12)
 
 
@@ -302,6 +333,7 @@ def test_global_arrays_are_constants_and_shared_records(rng):
     @cuda.jit
     def writes_a_global(o):
         K.WEIGHTS[0] = 1.0  # noqa: B018
+
     with pytest.raises(pydev.CompileError, match="cannot write to a read-only"):
         writes_a_global[1, 1](out)
 
@@ -315,10 +347,26 @@ def test_local_array_across_a_barrier_on_host():
 
 # The first draws of Numba-CUDA's generator for seed 1 (numba-cuda 0.30.4):
 # uniform_float64 then uniform_float32 of states 0..7.
-NUMBA_SEED1_F64 = [0.1331231503445619, 0.8763487055503916, 0.8710908939770295, 0.936480755984957,
-                   0.6059928840201348, 0.34505194439737386, 0.47981445271330714, 0.33050110138073174]
-NUMBA_SEED1_F32 = [0.3780596852302551, 0.21028068661689758, 0.4541151821613312, 0.9279626607894897,
-                   0.40711626410484314, 0.8177064061164856, 0.7879213690757751, 0.8613483309745789]
+NUMBA_SEED1_F64 = [
+    0.1331231503445619,
+    0.8763487055503916,
+    0.8710908939770295,
+    0.936480755984957,
+    0.6059928840201348,
+    0.34505194439737386,
+    0.47981445271330714,
+    0.33050110138073174,
+]
+NUMBA_SEED1_F32 = [
+    0.3780596852302551,
+    0.21028068661689758,
+    0.4541151821613312,
+    0.9279626607894897,
+    0.40711626410484314,
+    0.8177064061164856,
+    0.7879213690757751,
+    0.8613483309745789,
+]
 
 
 def test_cuda_random_streams_equal_numbas():
@@ -348,14 +396,19 @@ def test_doc_monte_carlo_pi_with_cuda_random():
 @host_only
 def test_print_with_numbas_formats(tmp_path):
     import sys
+
     script = tmp_path / "p.py"
-    script.write_text("import numpy as np\nimport numba_kernels as K\nfrom pydev.numba import cuda\n"
-                      "K.printer[1, 4](np.array([0.5, -1.25, 3.0]))\ncuda.synchronize()\n")
+    script.write_text(
+        "import numpy as np\nimport numba_kernels as K\nfrom pydev.numba import cuda\n"
+        "K.printer[1, 4](np.array([0.5, -1.25, 3.0]))\ncuda.synchronize()\n"
+    )
     here = os.path.dirname(os.path.abspath(__file__))
     env = dict(os.environ, PYDEV_TARGET="host", PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr
-    assert sorted(r.stdout.splitlines()) == [f"thread {i} value {v:f} ({i}, 2.500000) 100%" for i, v in enumerate([0.5, -1.25, 3.0])]
+    assert sorted(r.stdout.splitlines()) == [
+        f"thread {i} value {v:f} ({i}, 2.500000) 100%" for i, v in enumerate([0.5, -1.25, 3.0])
+    ]
 
 
 def test_complex_numbers(rng):
@@ -436,7 +489,9 @@ def test_fp16(rng):
     out = np.full(50, np.nan, np.float16)
     K.fp16_kernel[1, 64](a, b, out)
     sync()
-    np.testing.assert_allclose(out.astype(np.float32), (a.astype(np.float32) * b + (a + b).astype(np.float32)), rtol=2e-3)
+    np.testing.assert_allclose(
+        out.astype(np.float32), (a.astype(np.float32) * b + (a + b).astype(np.float32)), rtol=2e-3
+    )
 
 
 def test_syncthreads_predicates(rng):
@@ -451,15 +506,30 @@ def test_syncthreads_predicates(rng):
 
 
 # Result types as Numba 0.68 types them (checked with numba.njit's nopython_signatures).
-@pytest.mark.parametrize("a,b,op,want", [
-    (int32, int64, "+", "si64"), (int32, int32, "+", "si64"), (uint32, uint32, "*", "ui64"),
-    (uint64, int64, "+", "si64"), (uint32, int32, "-", "si64"), (int8, uint8, "+", "si64"),
-    (float32, int64, "*", "f64"), (float32, int16, "*", "f32"), (float32, uint16, "*", "f64"),
-    (float32, uint8, "-", "f32"), (boolean, float32, "+", "f32"), (boolean, uint64, "+", "si64"),
-    (float32, float32, "+", "f32"), (int32, int32, "/", "f64"), (float32, float32, "/", "f32"),
-    (int64, int64, "//", "si64"), (uint64, int8, "//", "si64"), (float32, int32, "**", "f32"),
-    (int32, int64, "**", "si64"),
-])  # also checked there: f32 * 2 is float64, i32 + 1 int64, u64 + 1 int64, max(i32, 1) int64, abs(i32) int32
+@pytest.mark.parametrize(
+    "a,b,op,want",
+    [
+        (int32, int64, "+", "si64"),
+        (int32, int32, "+", "si64"),
+        (uint32, uint32, "*", "ui64"),
+        (uint64, int64, "+", "si64"),
+        (uint32, int32, "-", "si64"),
+        (int8, uint8, "+", "si64"),
+        (float32, int64, "*", "f64"),
+        (float32, int16, "*", "f32"),
+        (float32, uint16, "*", "f64"),
+        (float32, uint8, "-", "f32"),
+        (boolean, float32, "+", "f32"),
+        (boolean, uint64, "+", "si64"),
+        (float32, float32, "+", "f32"),
+        (int32, int32, "/", "f64"),
+        (float32, float32, "/", "f32"),
+        (int64, int64, "//", "si64"),
+        (uint64, int8, "//", "si64"),
+        (float32, int32, "**", "f32"),
+        (int32, int64, "**", "si64"),
+    ],
+)  # also checked there: f32 * 2 is float64, i32 + 1 int64, u64 + 1 int64, max(i32, 1) int64, abs(i32) int32
 def test_numba_binary_op_types(a, b, op, want):
     k = cuda.jit(_OPS_KERNELS[op])
     prog = k.compile((a, b, int64[::1]))
@@ -499,11 +569,17 @@ def _k_fdiv(a, b, out):
 
 @cuda.jit
 def _k_pow(a, b, out):
-    out[0] = typed(a ** b)
+    out[0] = typed(a**b)
 
 
-_OPS_KERNELS = {"+": _k_add.py_func, "*": _k_mul.py_func, "-": _k_sub.py_func, "/": _k_div.py_func, "//": _k_fdiv.py_func,
-                "**": _k_pow.py_func}
+_OPS_KERNELS = {
+    "+": _k_add.py_func,
+    "*": _k_mul.py_func,
+    "-": _k_sub.py_func,
+    "/": _k_div.py_func,
+    "//": _k_fdiv.py_func,
+    "**": _k_pow.py_func,
+}
 
 
 @cuda.jit
@@ -529,6 +605,7 @@ def test_variable_unification():
         for i in range(a.size):
             s += a[i]
         out[0] = typed(s)
+
     prog = k.compile((float32[::1], float64[::1]))
     assert "func.func @typed(%arg0: f64) -> (f64)" in prog.text  # int64 unified with float32 -> float64
     a = np.arange(5, dtype=np.float32) + 0.5
@@ -542,6 +619,7 @@ def test_dispatch_per_signature_and_cache():
     @cuda.jit
     def k(a, out):
         out[0] = a[0] * 2
+
     for dt in (np.float32, np.float64, np.int32):
         a = np.array([3], dt)
         out = np.full(1, np.nan)
@@ -561,7 +639,9 @@ def test_nested_kernel_and_closure_constants():
             i = cuda.grid(1)
             if i < out.size:
                 out[i] = i * scale
+
         return k
+
     for s in (2, 3):
         out = np.full(8, -1, np.int64)
         make(s)[1, 8](out)
@@ -636,6 +716,7 @@ def test_error_names_file_line_col_with_caret():
     def bad(a):
         i = cuda.grid(1)
         a[i] = undefined_name + 1  # noqa: F821
+
     with pytest.raises(pydev.CompileError) as e:
         bad[1, 1](np.zeros(4))
     line, col = _line_of(bad.py_func, "undefined_name")
@@ -651,6 +732,7 @@ def test_error_type_mismatch_and_unsupported():
         x = cuda.grid(1)
         x = (1, 2)
         a[0] = 1
+
     with pytest.raises(pydev.CompileError, match=r"test_numba.py:\d+:\d+: error: variable 'x' is assigned a UniTuple"):
         bad[1, 1](np.zeros(4))
 
@@ -658,12 +740,14 @@ def test_error_type_mismatch_and_unsupported():
     def bad2(a):
         with open("x"):
             pass
+
     with pytest.raises(pydev.CompileError, match="a with statement is not supported"):
         bad2[1, 1](np.zeros(4))
 
     @cuda.jit
     def bad3(a):
         a[0, 1] = 1.0
+
     with pytest.raises(pydev.CompileError, match=r"a 1-d array takes 1 indices, got 2"):
         bad3[1, 1](np.zeros(4))
 
@@ -672,6 +756,7 @@ def test_ir_errors_carry_user_locations():
     @cuda.jit
     def k(a):
         a[0] = cuda.atomic.add(a, 0, 1)
+
     with pytest.raises(pydev.CompileError, match=r"cuda.atomic.add\(\) is not supported on int8 arrays"):
         k[1, 1](np.zeros(4, np.int8))
 
@@ -706,8 +791,14 @@ PTX_CASES = [
     (K.views, (float64[:, ::1], float64[::1], float64[:, ::1])),
     (K.printer, (float64[::1],)),
     (K.complex_kernel, (from_dtype(np.complex64)[::1], float32[::1], from_dtype(np.complex128))),
-    (K.compute_pi, (from_dtype(np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True))[::1], int64, float32[::1])),
-    (K.record_update, (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64)),
+    (
+        K.compute_pi,
+        (from_dtype(np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True))[::1], int64, float32[::1]),
+    ),
+    (
+        K.record_update,
+        (from_dtype(np.dtype([("x", np.float64), ("vx", np.float32), ("n", np.int32)], align=True))[::1], float64),
+    ),
     (K.fp16_kernel, (from_dtype(np.float16)[::1],) * 3),
     (K.tuple_arg, (__import__("pydev.numba.types", fromlist=["UniTuple"]).UniTuple(float64, 2), float64[::1])),
 ]
@@ -722,7 +813,9 @@ def test_ptx_sm90_assembles(kernel, types, tmp_path):
         pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
     f = tmp_path / "k.ptx"
     f.write_text(ptx)
-    r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+    r = subprocess.run(
+        [ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -746,8 +839,11 @@ def _under_fake_driver(fake_driver, tmp_path, code):
 
     env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
     here = os.path.dirname(os.path.abspath(__file__))
-    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
-               PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    env.update(
+        LD_LIBRARY_PATH=test_fake_driver.prepend(fake_driver, env.get("LD_LIBRARY_PATH")),
+        PYTHONPATH=test_fake_driver.prepend(here, env.get("PYTHONPATH")),
+        PYDEV_CACHE_DIR=str(tmp_path / "cache"),
+    )
     r = subprocess.run([sys.executable, "-c", code], cwd=here, env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     return r.stdout
@@ -811,6 +907,7 @@ print("fake ok")
 def test_docs_example_runs(tmp_path):
     """The example at the top of docs/numba.md runs as written (host target)."""
     import sys
+
     doc = open(os.path.join(ROOT, "docs", "numba.md")).read()
     code = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
     env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
@@ -857,6 +954,7 @@ def _linked_kernels(path):
             ys[i] = twice(xs[i])
             flags[i] = is_odd(i)
             nothing(i)
+
     return k
 
 
@@ -884,15 +982,18 @@ def test_declare_device_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.c' of cuda.declare_device\('f'\) does not exist"):
         cuda.declare_device("f", "float32(float32)", link=["nowhere.c"])
     with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.cu' of @cuda.jit '.*kk' does not exist"):
+
         @cuda.jit(link=["nowhere.cu"])
         def kk(a):
             pass
+
     missing = cuda.declare_device("not_defined_anywhere", "float32(float32)")
     path = _ops(tmp_path)
 
     @cuda.jit(link=[path])
     def k(a):
         a[0] = missing(a[0])
+
     with pytest.raises(pydev.CompileError, match="not_defined_anywhere"):
         k[1, 1](np.ones(1, np.float32))
     f = cuda.declare_device("scale_add", "float32(float32, float32, int32)", link=[path])
@@ -900,7 +1001,11 @@ def test_declare_device_errors(tmp_path):
     @cuda.jit
     def k2(a):
         a[0] = f(a[0], 1.0)
-    with pytest.raises(pydev.CompileError, match=r"test_numba.py:\d+:\d+: error: external device function 'scale_add' takes 3 arguments"):
+
+    with pytest.raises(
+        pydev.CompileError,
+        match=r"test_numba.py:\d+:\d+: error: external device function 'scale_add' takes 3 arguments",
+    ):
         k2[1, 1](np.ones(1, np.float32))
     ptx = tmp_path / "x.ptx"
     ptx.write_text("// nothing\n")
@@ -908,6 +1013,7 @@ def test_declare_device_errors(tmp_path):
     @cuda.jit(link=[str(ptx)])
     def k3(a):
         a[0] = 1.0
+
     with pytest.raises(pydev.CompileError, match=r"link file '.*x.ptx' of kernel 'k3' is cuda code \(.ptx\)"):
         k3[1, 1](np.ones(1, np.float32))
 
@@ -924,7 +1030,11 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
     ptxas = toolchain.ptxas()
     if ptxas:  # relocatable: the extern functions stay for the linker
         (tmp_path / "k.ptx").write_text(ptx)
-        r = subprocess.run([ptxas, "-arch=sm_90", "-c", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")], capture_output=True, text=True)
+        r = subprocess.run(
+            [ptxas, "-arch=sm_90", "-c", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.o")],
+            capture_output=True,
+            text=True,
+        )
         assert r.returncode == 0, r.stderr
     # With lineinfo too (LLVM rejected the re-made declaration's DISubprogram
     # before pydev-drop-c-wrappers gave it the declaration's location).
@@ -933,9 +1043,11 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
     @cuda.jit(link=[k.link[0]], lineinfo=True)
     def k_lines(out, xs):
         out[0] = scale_add(xs[0], 2.0, 1)
+
     lines_ptx = k_lines.inspect_asm((float32[::1], float32[::1]))
     assert ".loc" in lines_ptx and re.search(r"\.extern \.func\s+\(\.param \.b32 func_retval0\) scale_add", lines_ptx)
     from pydev import _cudalink
+
     if not _cudalink.available():
         pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
     prog = k.overloads[types]
@@ -946,6 +1058,7 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
 @host_only
 def test_link_launches_on_the_fake_driver(fake_driver, tmp_path):
     from pydev import _cudalink
+
     if not _cudalink.available():
         pytest.skip("no NVRTC/nvJitLink (pip install nvidia-cuda-nvrtc nvidia-nvjitlink)")
     path = _ops(tmp_path)
@@ -967,7 +1080,7 @@ print("linked ok")
 
 
 def test_link_file_contents_are_part_of_the_cache_keys(tmp_path):
-    path = _ops(tmp_path, "extern \"C\" __host__ __device__ int magic(void) { return 41; }\n", "magic.cu")
+    path = _ops(tmp_path, 'extern "C" __host__ __device__ int magic(void) { return 41; }\n', "magic.cu")
 
     def make():
         magic = cuda.declare_device("magic", "int32()")
@@ -975,12 +1088,14 @@ def test_link_file_contents_are_part_of_the_cache_keys(tmp_path):
         @cuda.jit(link=[path])
         def k(out):
             out[0] = magic()
+
         return k
+
     out = np.zeros(1, np.int32)
     make()[1, 1](out)
     sync()
     assert out[0] == 41
-    _ops(tmp_path, "extern \"C\" __host__ __device__ int magic(void) { return 42; }\n", "magic.cu")
+    _ops(tmp_path, 'extern "C" __host__ __device__ int magic(void) { return 42; }\n', "magic.cu")
     make()[1, 1](out)  # a new dispatcher: same IR, another link file content
     sync()
     assert out[0] == 42
@@ -993,6 +1108,7 @@ def test_lineinfo_puts_the_users_file_and_lines_in_the_ptx():
         i = cuda.grid(1)
         if i < out.size:
             out[i] = x[i] * 2.0
+
     types = (float64[::1], float64[::1])
     ptx = k.inspect_asm(types)
     files = dict(re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]+)"', ptx, re.M))
@@ -1012,7 +1128,9 @@ def test_fastmath_changes_the_ptx_and_keeps_results_close(rng):
             i = cuda.grid(1)
             if i < out.size:
                 out[i] = x[i] / y[i] + math.sqrt(x[i]) * math.exp(y[i])
+
         return k
+
     fast, exact = make(fastmath=True), make()
     types = (float32[::1], float32[::1], float32[::1])
     if TARGET == "host":
@@ -1052,7 +1170,9 @@ def test_cache_false_does_not_use_the_disk_cache(tmp_path, monkeypatch):
         @cuda.jit(**opts)
         def k(out):
             out[0] = 7
+
         return k
+
     out = np.zeros(1, np.int64)
     make()[1, 1](out)  # the default: pydev's disk cache
     assert out[0] == 7 and len(entries()) == 1
@@ -1084,6 +1204,7 @@ def test_pinned_and_mapped_arrays(rng):
         i = cuda.grid(1)
         if i < a.size:
             a[i] *= 2.0
+
     double[1, 128](m)
     sync()
     np.testing.assert_array_equal(m, 2 * x)
@@ -1162,6 +1283,7 @@ def test_steady_state_launches_take_the_fast_path(rng):
         i = cuda.grid(1)
         if i < n and flag:
             out[i] = alpha * x[i]
+
     x = cuda.to_device(rng.random(64))
     out = cuda.device_array(64)
     k[1, 64](out, x, 2.5, 64, True)
@@ -1182,6 +1304,7 @@ def test_launch_configurations_are_reused_exactly():
         i = cuda.grid(1)
         if i < out.size:
             out[i] = i
+
     out = np.full(64, -1, np.int64)
     s1, s2 = cuda.stream(), cuda.stream()
     assert k[2, 32] is k[2, 32] and k[2, 32, s1] is k[2, 32, s1] and k[2, 32, s1] is not k[2, 32, s2]
@@ -1202,6 +1325,7 @@ def test_boundscheck_checks_every_index(rng, monkeypatch):
     launch with pydev.LaunchError naming the index, the extent and the
     Python line; boundscheck=False compiles no check even under
     PYDEV_BOUNDSCHECK=1; None leaves it to PYDEV_BOUNDSCHECK."""
+
     def body(a, x, n):
         i = cuda.grid(1)
         if i < n:
@@ -1214,7 +1338,9 @@ def test_boundscheck_checks_every_index(rng, monkeypatch):
     sync()
     np.testing.assert_array_equal(a, x * np.float32(2))
     short = np.full(8, np.nan, np.float32)
-    with pytest.raises(pydev.LaunchError, match=r"index (8|9|1[0-5]) is out of bounds for an axis of extent 8.*test_numba\.py:\d+"):
+    with pytest.raises(
+        pydev.LaunchError, match=r"index (8|9|1[0-5]) is out of bounds for an axis of extent 8.*test_numba\.py:\d+"
+    ):
         checked[1, 16](short, x, 16)
         sync()
 

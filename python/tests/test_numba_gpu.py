@@ -2,6 +2,7 @@
 with PYDEV_NUMBA_TEST_TARGET=cuda (NumPy arguments are copied to the device
 and back, as Numba does; device arrays and streams as they are), plus a
 direct check of the typical kernels. Skips where there is no GPU."""
+
 import os
 import subprocess
 import sys
@@ -24,14 +25,21 @@ def _cuda(monkeypatch, native):
 
 def test_the_numba_suite_on_the_gpu(tmp_path):
     env = dict(os.environ, PYDEV_NUMBA_TEST_TARGET="cuda", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", os.path.join(HERE, "test_numba.py")],
-                       cwd=HERE, env=env, capture_output=True, text=True, timeout=1800)
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", os.path.join(HERE, "test_numba.py")],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-3000:]
 
 
 def test_typical_kernels_on_the_gpu():
     from pydev.numba import cuda
     import numba_kernels as K
+
     rng = np.random.default_rng(SEED)
     a, b = rng.random(5000), rng.random(5000)
     out = np.full(5000, np.nan)
@@ -59,6 +67,7 @@ def test_linked_kernel_pinned_and_mapped_memory_on_the_gpu(tmp_path):
     from pydev import _cudalink
     from pydev.numba import cuda
     import test_numba as T
+
     if not _cudalink.available():
         pytest.skip("no NVRTC/nvJitLink")
     k = T._linked_kernels(T._ops(tmp_path))

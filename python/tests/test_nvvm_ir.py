@@ -6,6 +6,7 @@ C++ into the Python kernel. Checked without a GPU: libNVVM's PTX of every
 kernel has pydev's prototypes (the `.param` sizes and alignments a launch
 and a C++ caller rely on) and assembles; a GPU runs linked kernels in
 test_interop_cuda.py."""
+
 import os
 import re
 import shlex
@@ -29,7 +30,9 @@ def cudalink():
     from pydev import _cudalink
 
     if not _cudalink.available("nvrtc", "nvjitlink", "nvvm"):
-        pytest.skip("NVRTC / nvJitLink / libNVVM are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink nvidia-nvvm; scripts/setup.sh does)")
+        pytest.skip(
+            "NVRTC / nvJitLink / libNVVM are not installed (pip install nvidia-cuda-nvrtc nvidia-nvjitlink nvidia-nvvm; scripts/setup.sh does)"
+        )
     return _cudalink
 
 
@@ -53,7 +56,9 @@ def prototypes(ptx):
     parameters dropped; a 2-byte `.b16` and `.align 2 .b8 [2]` are the same
     launch and call ABI)."""
     out = {}
-    for m in re.finditer(r"^(?:\.visible|\.weak|\.extern)\s*\.(entry|func)\s*(\([^)]*\))?\s*([\w$]+)\s*\(([^)]*)\)", ptx, re.M):
+    for m in re.finditer(
+        r"^(?:\.visible|\.weak|\.extern)\s*\.(entry|func)\s*(\([^)]*\))?\s*([\w$]+)\s*\(([^)]*)\)", ptx, re.M
+    ):
         text = re.sub(r"\s+", " ", (m.group(2) or "") + m.group(4)).replace(m.group(3) + "_param", "P")
         text = re.sub(r"\.ptr( \.\w+)? \.align \d+ ", "", text)
         text = re.sub(r"\.align 2 \.b8 (\w+)\[2\]|\.u16 (\w+)", lambda m: f".b16 {m.group(1) or m.group(2)}", text)
@@ -74,7 +79,11 @@ def test_every_gpu_kernel_has_pydevs_prototypes_through_libnvvm(cudalink, tmp_pa
         assert prototypes(ours)[name][0] == "entry", name
         if ptxas:
             (tmp_path / f"{name}.ptx").write_text(theirs)
-            r = subprocess.run([ptxas, "-arch=sm_90", str(tmp_path / f"{name}.ptx"), "-o", str(tmp_path / f"{name}.cubin")], capture_output=True, text=True)
+            r = subprocess.run(
+                [ptxas, "-arch=sm_90", str(tmp_path / f"{name}.ptx"), "-o", str(tmp_path / f"{name}.cubin")],
+                capture_output=True,
+                text=True,
+            )
             assert r.returncode == 0, (name, r.stderr)
 
 
@@ -131,7 +140,11 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
             failures.append((args, (prototypes(ours), prototypes(theirs))))
         elif ptxas:
             (tmp_path / "k.ptx").write_text(theirs)
-            r = subprocess.run([ptxas, "-arch=sm_90", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")], capture_output=True, text=True)
+            r = subprocess.run(
+                [ptxas, "-arch=sm_90", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+                capture_output=True,
+                text=True,
+            )
             if r.returncode:
                 failures.append((args, r.stderr[-400:]))
         checked += 1
@@ -145,7 +158,12 @@ def test_ltoir_stage_is_libnvvm_lto_ir_that_nvjitlink_links(cudalink):
     assert isinstance(lto, bytes) and lto[:4] == b"\xedCN\x7f"  # NVVM's LTO-IR magic, as NVRTC's -dlto output
     ptx = cudalink.nvjitlink([(cudalink.KINDS[".ltoir"], lto, "block_sum.ltoir")], "sm_90", "test", ptx=True)
     # The kernel survives link-time optimisation (it is in @llvm.used) with its parameters.
-    assert prototypes(ptx)["block_sum"] == prototypes(pydev.compile(kernels.block_sum, "float32[::1], readonly float32[::1]", target="sm_90", stage="ptx"))["block_sum"]
+    assert (
+        prototypes(ptx)["block_sum"]
+        == prototypes(
+            pydev.compile(kernels.block_sum, "float32[::1], readonly float32[::1]", target="sm_90", stage="ptx")
+        )["block_sum"]
+    )
     assert "bar.sync" in ptx and ".shared" in ptx
 
 
@@ -200,7 +218,9 @@ def bf16_id(v: device.bfloat16) -> device.bfloat16:
 
 def test_what_has_no_nvvm_ir_form_is_named():
     # nvcc passes __nv_bfloat16 as a struct; NVVM IR has the value's i16 bits.
-    with pytest.raises(pydev.CompileError, match=r"stage 'nvvm-ir': interoperable function 'bf16_id' takes or returns bfloat16"):
+    with pytest.raises(
+        pydev.CompileError, match=r"stage 'nvvm-ir': interoperable function 'bf16_id' takes or returns bfloat16"
+    ):
         pydev.compile(bf16_id, "bfloat16", target="sm_90", stage="nvvm-ir")
     with pytest.raises(ValueError, match="stage 'ltoir' needs an sm_XX target"):
         pydev.compile(affine_all, "int32[::1], int32[::1]", target="host", stage="ltoir")
@@ -290,7 +310,9 @@ def test_bfloat16_arithmetic_rounds_as_the_gpu_does():
     import numpy as np
 
     # sm_70 has no cvt.rn.bf16.f32: the roundings are integer code (from sm_80 on, the instruction).
-    assert 'asm "cvt.rn.bf16.f32 $0, $1;"' in pydev.compile(to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_90", stage="nvvm-ir")
+    assert 'asm "cvt.rn.bf16.f32 $0, $1;"' in pydev.compile(
+        to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_90", stage="nvvm-ir"
+    )
     text = pydev.compile(to_bf16, "bfloat16[::1], float32[::1], float64[::1]", target="sm_70", stage="nvvm-ir")
     x = re.search(r"(%v\d+) = load float,", text).group(1)
     y = re.search(r"(%v\d+) = load double,", text).group(1)
@@ -359,7 +381,12 @@ def llvm22_opcodes(bin_dir, ll, path):
 
     with open(path, "w") as f:
         f.write(ll)
-    r = subprocess.run(f"{bin_dir}/opt -O3 -unroll-runtime=false {path} | {bin_dir}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -O3 -o -", shell=True, capture_output=True, text=True)
+    r = subprocess.run(
+        f"{bin_dir}/opt -O3 -unroll-runtime=false {path} | {bin_dir}/llc -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90 -O3 -o -",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
     if r.returncode or r.stderr:
         return "error: " + r.stderr.strip()[:2000]
     lines = (l.strip() for l in re.sub(r"//.*", "", r.stdout).splitlines())
@@ -418,7 +445,9 @@ def test_llvm_22_reads_the_nvvm_ir_back_into_the_same_code(tmp_path):
         k = getattr(kernels, name)
         ours = pydev.compile(k, sig, target="sm_90", stage="llvm-ir")
         nvvm = pydev.compile(k, sig, target="sm_90", stage="nvvm-ir")
-        nvvm = re.sub(r'target datalayout = ".*"\n', "", nvvm)  # libNVVM's spelling of nvptx64's layout: LLVM 22 takes its own for the triple
+        nvvm = re.sub(
+            r'target datalayout = ".*"\n', "", nvvm
+        )  # libNVVM's spelling of nvptx64's layout: LLVM 22 takes its own for the triple
         a = llvm22_opcodes(bin_dir, ours, str(tmp_path / f"{name}.llvm22.ll"))
         b = llvm22_opcodes(bin_dir, typed_byval(nvvm), str(tmp_path / f"{name}.nvvm.ll"))
         assert not isinstance(a, str) and not isinstance(b, str), (name, a, b)
@@ -431,7 +460,15 @@ def test_a_programs_ltoir_and_cubin(cudalink, tmp_path):
     its kernel's LTO-IR, what LTO-IR consumers (CCCL's cuda.compute, cuda.core's
     Linker) take, and its cubin linked with its link= files."""
     text = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="pydev")
-    plain = pydev.Program(pydev.compile(_gpu_module("kernels").saxpy, "float32, float32[::1], float32[::1], float32[::1]", target="host", stage="pydev"), kernel="saxpy")
+    plain = pydev.Program(
+        pydev.compile(
+            _gpu_module("kernels").saxpy,
+            "float32, float32[::1], float32[::1], float32[::1]",
+            target="host",
+            stage="pydev",
+        ),
+        kernel="saxpy",
+    )
     lto = plain.compile("sm_90", "ltoir")
     assert lto[:4] == b"\xedCN\x7f"
     ptx = cudalink.nvjitlink([(cudalink.KINDS[".ltoir"], lto, "saxpy.ltoir")], "sm_90", "test", ptx=True)
@@ -460,7 +497,9 @@ def test_a_kernel_libnvvm_cannot_take_links_as_ptx_and_says_so(cudalink, monkeyp
         raise pydev.CompileError("stage 'nvvm-ir': instruction 'freeze' has no NVVM IR 2.0 form here")
 
     monkeypatch.setattr(cudalink, "nvvm_ltoir", refuse)
-    with pytest.warns(RuntimeWarning, match=r"kernel 'affine_all' is linked as PTX, not LTO-IR .*'freeze' has no NVVM IR 2.0 form"):
+    with pytest.warns(
+        RuntimeWarning, match=r"kernel 'affine_all' is linked as PTX, not LTO-IR .*'freeze' has no NVVM IR 2.0 form"
+    ):
         cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")
     assert cubin[:4] == b"\x7fELF" and b"affine_all" in cubin
 
@@ -481,7 +520,13 @@ def test_ltoir_warns_at_the_callers_line_for_lineinfo_on_the_decorator(cudalink)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         pydev.compile(affine_lines, "int32[::1], int32[::1]", target="sm_90", stage="ltoir")
-        program = pydev.Program(pydev.compile(affine_lines, "int32[::1], int32[::1]", target="sm_90", stage="pydev"), "affine_lines", lineinfo=True)
+        program = pydev.Program(
+            pydev.compile(affine_lines, "int32[::1], int32[::1]", target="sm_90", stage="pydev"),
+            "affine_lines",
+            lineinfo=True,
+        )
         program.compile("sm_90", "ltoir")
     ours = [w for w in caught if "has no line information" in str(w.message)]
-    assert [os.path.basename(w.filename) for w in ours] == ["test_nvvm_ir.py"] * 2, [(w.filename, str(w.message)) for w in caught]
+    assert [os.path.basename(w.filename) for w in ours] == ["test_nvvm_ir.py"] * 2, [
+        (w.filename, str(w.message)) for w in caught
+    ]

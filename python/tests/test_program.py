@@ -5,6 +5,7 @@ arguments checked against the IR signature, the pydev.ir builder, the
 docs' toy framework (extracted from the markdown, run on the host, under
 the fake CUDA driver and on a GPU where there is one), and the round trip
 of every kernel the host suites launch. Fixed-seed inputs, poisoned outputs."""
+
 import json
 import os
 import re
@@ -33,7 +34,9 @@ def rng():
 
 
 def saxpy_program():
-    text = pydev.compile(kernels.saxpy, "float32, float32[::1], float32[::1], float32[::1]", target="host", stage="pydev")
+    text = pydev.compile(
+        kernels.saxpy, "float32, float32[::1], float32[::1], float32[::1]", target="host", stage="pydev"
+    )
     return pydev.Program(text, kernel="saxpy")
 
 
@@ -46,13 +49,15 @@ def toy_source():
 
 
 def test_verifier_errors_carry_the_frameworks_locations(native):
-    text = '''module {
+    text = """module {
   func.func @k(%a: f32) attributes {pydev.kernel} {
     %0 = "pydev.cmp"(%a) <{predicate = #pydev<cmp_predicate lt>}> : (f32) -> i1 loc("its_file.py":12:4)
     return
   }
-}'''
-    with pytest.raises(pydev.CompileError, match=r"^its_file\.py:12:4: error: 'pydev.cmp' op expected 2 operands, but found 1"):
+}"""
+    with pytest.raises(
+        pydev.CompileError, match=r"^its_file\.py:12:4: error: 'pydev.cmp' op expected 2 operands, but found 1"
+    ):
         pydev.Program(text, kernel="k")
 
 
@@ -156,7 +161,12 @@ def test_disk_cache_serves_another_process(native, tmp_path, rng):
         "assert np.array_equal(out, 3 * x)\n"
         "print(pydev.stats()['compiles'] - n, pydev.stats()['disk_hits'])\n"
     )
-    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "c"), PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        PYDEV_TARGET="host",
+        PYDEV_CACHE_DIR=str(tmp_path / "c"),
+        PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]),
+    )
     first = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=HERE)
     assert first.returncode == 0, first.stderr
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, cwd=HERE)
@@ -169,7 +179,10 @@ def test_arguments_are_checked_against_the_ir_signature(native, host_target, rng
     x = rng.random(64, dtype=np.float32)
     out = np.full_like(x, np.nan)
     s = pydev.default_stream()
-    with pytest.raises(TypeError, match=r"argument 2 of kernel 'saxpy' does not match parameter 2 \(%arg2: !pydev.array<f32, 1, c>\).*f64"):
+    with pytest.raises(
+        TypeError,
+        match=r"argument 2 of kernel 'saxpy' does not match parameter 2 \(%arg2: !pydev.array<f32, 1, c>\).*f64",
+    ):
         device.launch(p, 1.0, x, x.astype(np.float64), out, grid=1, block=64, stream=s)
     with pytest.raises(TypeError, match=r"parameter 1 .*C-contiguous"):
         device.launch(p, 1.0, np.repeat(x, 2)[::2], x, out, grid=1, block=64, stream=s)
@@ -242,7 +255,9 @@ def test_toy_framework_runs_on_the_host(native, tmp_path):
     script = tmp_path / "toy.py"
     script.write_text(toy_source())
     env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     assert "toy ok on host" in r.stdout
 
@@ -264,7 +279,9 @@ def test_toy_framework_under_the_fake_driver(native, fake_driver, tmp_path):
     import test_fake_driver
 
     fake = fake_driver
-    code = toy_source().split("\nrng = ")[0] + """
+    code = (
+        toy_source().split("\nrng = ")[0]
+        + """
 import fakecuda
 rng = np.random.default_rng(5)
 x = pydev.to_device(rng.random(1000, dtype=np.float32))
@@ -280,9 +297,16 @@ assert l[0].descriptor(1) == (x.__cuda_array_interface__["data"][0], (1000,), (1
 assert pydev.stats()["fast_launches"] == 1
 print("fake ok")
 """
+    )
     env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE")}
-    env.update(LD_LIBRARY_PATH=test_fake_driver.prepend(fake, env.get("LD_LIBRARY_PATH")), PYTHONPATH=test_fake_driver.prepend(HERE, env.get("PYTHONPATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, "-c", "import struct\n" + code], cwd=HERE, env=env, capture_output=True, text=True, timeout=300)
+    env.update(
+        LD_LIBRARY_PATH=test_fake_driver.prepend(fake, env.get("LD_LIBRARY_PATH")),
+        PYTHONPATH=test_fake_driver.prepend(HERE, env.get("PYTHONPATH")),
+        PYDEV_CACHE_DIR=str(tmp_path / "cache"),
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", "import struct\n" + code], cwd=HERE, env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert "fake ok" in r.stdout
 
@@ -292,7 +316,9 @@ def test_toy_framework_on_a_gpu(native, tmp_path):
     script = tmp_path / "toy.py"
     script.write_text(toy_source())
     env = dict(os.environ, PYDEV_TARGET="cuda", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    r = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    r = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
     assert r.returncode == 0, r.stderr
     assert "toy ok on cuda" in r.stdout
 
@@ -313,10 +339,30 @@ def test_round_trip(native, tmp_path):
     same arrays. The suites' own verdicts are theirs (their compile counters
     see the extra compiles of the plugin), so only the log is checked here."""
     log = tmp_path / "roundtrip.jsonl"
-    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_ROUNDTRIP_LOG=str(log), PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        PYDEV_TARGET="host",
+        PYDEV_ROUNDTRIP_LOG=str(log),
+        PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]),
+    )
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "_roundtrip_plugin", "-p", "no:cacheprovider", "test_host.py", "test_conformance_host.py"],
-        cwd=HERE, env=env, capture_output=True, text=True, timeout=1800,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "_roundtrip_plugin",
+            "-p",
+            "no:cacheprovider",
+            "test_host.py",
+            "test_conformance_host.py",
+        ],
+        cwd=HERE,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     by_status = {}
@@ -327,5 +373,7 @@ def test_round_trip(native, tmp_path):
     assert not problems, "\n".join(f"{p['status']} {p['kernel']} ({p['test']}): {p['why']}" for p in problems)
     ok = {row["kernel"] for row in by_status.get("ok", [])}
     assert len(ok) >= 80, (len(ok), r.stdout[-2000:])
-    print(f"round trip: {len(by_status.get('ok', []))} launches of {len(ok)} kernels equal; "
-          f"{len(by_status.get('nondeterministic', []))} nondeterministic; {len(by_status.get('skipped', []))} excluded")
+    print(
+        f"round trip: {len(by_status.get('ok', []))} launches of {len(ok)} kernels equal; "
+        f"{len(by_status.get('nondeterministic', []))} nondeterministic; {len(by_status.get('skipped', []))} excluded"
+    )

@@ -3,6 +3,7 @@ pydev's exporter), the CUDA Array Interface with fake producers, NumPy
 arrays, signature derivation, the kernel ABI descriptors, where arrays
 live, and DeviceArray / streams / targets on the host. No native module
 needed (except where a test says so)."""
+
 import ctypes
 import struct
 import sys
@@ -64,7 +65,12 @@ def test_dlpack_versioned_capsule_from_numpy():
 def test_dlpack_unversioned_capsule_and_old_producers():
     a = np.linspace(0, 1, 10)
     arg = _arrays.array_arg(Producer(a, versioned=False), 3)
-    assert arg.shape == (10,) and arg.strides == (1,) and arg.dtype == np.float64 and arg.signature([], 3) == "float64[::1]"
+    assert (
+        arg.shape == (10,)
+        and arg.strides == (1,)
+        and arg.dtype == np.float64
+        and arg.signature([], 3) == "float64[::1]"
+    )
     old = OldProducer(a)
     arg = _arrays.array_arg(old, 3)
     assert arg.shape == (10,) and old.calls == [{"stream": None}]
@@ -158,7 +164,9 @@ def test_pydev_capsules_are_consumable_and_freed(exporter):
 
     class Exporter:
         def __dlpack__(self, stream=None, max_version=None, **kw):
-            return _dlpack.make_capsule(a.ctypes.data, a.shape, a.dtype, _dlpack.kDLCPU, owner=a, versioned=max_version is not None)
+            return _dlpack.make_capsule(
+                a.ctypes.data, a.shape, a.dtype, _dlpack.kDLCPU, owner=a, versioned=max_version is not None
+            )
 
         def __dlpack_device__(self):
             return (1, 0)
@@ -254,10 +262,18 @@ def test_cai_well_formed():
     assert _arrays.array_arg(cai(mask=None), 0).shape == (4,)
 
 
-@pytest.mark.parametrize("typestr, dtype, name", [
-    ("<f4", np.float32, "float32"), ("|b1", np.bool_, "bool"), ("<c8", np.complex64, "complex64"),
-    ("<c16", np.complex128, "complex128"), ("|i1", np.int8, "int8"), ("<u8", np.uint64, "uint64"), ("<f2", np.float16, "float16"),
-])
+@pytest.mark.parametrize(
+    "typestr, dtype, name",
+    [
+        ("<f4", np.float32, "float32"),
+        ("|b1", np.bool_, "bool"),
+        ("<c8", np.complex64, "complex64"),
+        ("<c16", np.complex128, "complex128"),
+        ("|i1", np.int8, "int8"),
+        ("<u8", np.uint64, "uint64"),
+        ("<f2", np.float16, "float16"),
+    ],
+)
 def test_cai_typestrs(typestr, dtype, name):
     arg = _arrays.array_arg(cai(typestr=typestr), 0)
     assert arg.dtype == dtype and arg.signature([], 0) == f"{name}[::1]"
@@ -273,31 +289,36 @@ def test_cai_structured_typestr_with_descr():
         _arrays.array_arg(cai(typestr="|V9", descr=packed), 5).signature([], 5)
 
 
-@pytest.mark.parametrize("over, error, message", [
-    ({"mask": object()}, NotImplementedError, "masked arrays"),
-    ({"data": (0, False)}, ValueError, "the data pointer is 0 for 4 elements"),
-    ({"strides": (6,)}, ValueError, "stride 6 is not a multiple of the item size 4"),
-    ({"typestr": "<x9"}, ValueError, "unknown typestr '<x9'"),
-    ({"typestr": "float32"}, ValueError, "unknown typestr 'float32'"),
-    ({"typestr": "<O8"}, ValueError, "unknown typestr '<O8'"),
-    ({"typestr": ">f4"}, ValueError, "big-endian"),
-    ({"version": 4}, ValueError, "unsupported version 4"),
-    ({"version": -1}, ValueError, "unsupported version -1"),
-    ({"version": _DROP}, ValueError, "unsupported version None"),
-    ({"stream": 0}, ValueError, "stream 0 is invalid"),
-    ({"stream": "s"}, ValueError, "stream must be an int or None"),
-    ({"shape": (-1,)}, ValueError, "shape must be"),
-    ({"shape": _DROP}, ValueError, "the required key 'shape' is missing"),
-    ({"data": 1234}, ValueError, "data must be a \\(pointer, read_only\\) tuple"),
-    ({"strides": (4, 4)}, ValueError, "strides must be a tuple of 1 ints"),
-])
+@pytest.mark.parametrize(
+    "over, error, message",
+    [
+        ({"mask": object()}, NotImplementedError, "masked arrays"),
+        ({"data": (0, False)}, ValueError, "the data pointer is 0 for 4 elements"),
+        ({"strides": (6,)}, ValueError, "stride 6 is not a multiple of the item size 4"),
+        ({"typestr": "<x9"}, ValueError, "unknown typestr '<x9'"),
+        ({"typestr": "float32"}, ValueError, "unknown typestr 'float32'"),
+        ({"typestr": "<O8"}, ValueError, "unknown typestr '<O8'"),
+        ({"typestr": ">f4"}, ValueError, "big-endian"),
+        ({"version": 4}, ValueError, "unsupported version 4"),
+        ({"version": -1}, ValueError, "unsupported version -1"),
+        ({"version": _DROP}, ValueError, "unsupported version None"),
+        ({"stream": 0}, ValueError, "stream 0 is invalid"),
+        ({"stream": "s"}, ValueError, "stream must be an int or None"),
+        ({"shape": (-1,)}, ValueError, "shape must be"),
+        ({"shape": _DROP}, ValueError, "the required key 'shape' is missing"),
+        ({"data": 1234}, ValueError, "data must be a \\(pointer, read_only\\) tuple"),
+        ({"strides": (4, 4)}, ValueError, "strides must be a tuple of 1 ints"),
+    ],
+)
 def test_cai_validation_names_the_argument(over, error, message):
     with pytest.raises(error, match=f"^argument 2 \\(CUDA Array Interface\\): {message}"):
         _arrays.array_arg(cai(**over), 2)
 
 
 def test_cai_not_a_dict():
-    with pytest.raises(ValueError, match="argument 0 \\(CUDA Array Interface\\): __cuda_array_interface__ must be a dict"):
+    with pytest.raises(
+        ValueError, match="argument 0 \\(CUDA Array Interface\\): __cuda_array_interface__ must be a dict"
+    ):
         _arrays.array_arg(FakeCAI.__new__(type("X", (), {"__cuda_array_interface__": 3})), 0)
 
 
@@ -306,7 +327,9 @@ def test_protocol_errors_come_before_the_device_check():
     for target in ("host", "cuda"):
         with pytest.raises(ValueError, match="argument 1 \\(CUDA Array Interface\\): stride 6"):
             _launch.pack_args(None, [np.zeros(1, np.float32), cai(strides=(6,))], target)
-    with pytest.raises(ValueError, match="argument 1: a CUDA device array \\(CUDA Array Interface\\) cannot be passed to a host launch"):
+    with pytest.raises(
+        ValueError, match="argument 1: a CUDA device array \\(CUDA Array Interface\\) cannot be passed to a host launch"
+    ):
         _launch.pack_args(None, [np.zeros(1, np.float32), cai()], "host")
     assert _launch.pack_args(None, [cai(), cai(data=(8, True))], "cuda")[0] == "float32[::1], readonly float32[::1]"
 
@@ -349,7 +372,10 @@ def test_numpy_layouts_and_signatures():
 
 
 def test_arrays_of_structs_are_named_by_their_class():
-    assert _launch.signature_of(kernels.push, [np.zeros(3, kernels.Particle.dtype), np.float32(1)], "host") == "Particle[::1], float32"
+    assert (
+        _launch.signature_of(kernels.push, [np.zeros(3, kernels.Particle.dtype), np.float32(1)], "host")
+        == "Particle[::1], float32"
+    )
     anon = np.zeros(3, np.dtype([("a", "i1"), ("b", "f8")], align=True))
     assert _launch.signature_of(kernels.push, [anon], "host") == "{a: int8, b: float64}[::1]"
     with pytest.raises(ValueError, match="argument 0: the structured dtype"):
@@ -362,8 +388,11 @@ def test_arrays_of_structs_are_named_by_their_class():
 
 def test_signature_of_scalars_vectors_structs_tuples():
     p = kernels.Particle(device.float32x4(1, 2, 3, 4), 0.5)
-    sig = _launch.signature_of(kernels.weigh, [np.zeros(2, np.float32), p, device.float32x2(1, 2), 1, 2.0, True, 1j,
-                                               np.int64(3), (1, 2.0), np.float16(1)], "host")
+    sig = _launch.signature_of(
+        kernels.weigh,
+        [np.zeros(2, np.float32), p, device.float32x2(1, 2), 1, 2.0, True, 1j, np.int64(3), (1, 2.0), np.float16(1)],
+        "host",
+    )
     assert sig == "float32[::1], Particle, float32x2, int32, float32, bool, complex64, int64, (int32, float32), float16"
 
 
@@ -375,7 +404,12 @@ def test_array_interface_objects():
 
     a = np.arange(6.0).reshape(2, 3)
     arg = _arrays.array_arg(AI(a), 0)
-    assert arg.device == "cpu" and arg.data == a.ctypes.data and arg.shape == (2, 3) and arg.signature([], 0) == "float64[:, ::1]"
+    assert (
+        arg.device == "cpu"
+        and arg.data == a.ctypes.data
+        and arg.shape == (2, 3)
+        and arg.signature([], 0) == "float64[:, ::1]"
+    )
 
 
 def test_kernel_abi_descriptors():

@@ -5,6 +5,7 @@ applied by call or stacked with others, free names resolved as in Python
 constants, generated source registered in linecache, and errors that point
 at the nested definition. On the host target; fresh random inputs (fixed
 seed), poisoned outputs."""
+
 import functools
 import linecache
 import os
@@ -251,7 +252,9 @@ def negate_framework(out, a):
         out[i] = -a[i]
 
 
-@pytest.mark.parametrize("k", [negate_outer, negate_inner, negate_framework], ids=["wraps-outside", "wraps-inside", "framework"])
+@pytest.mark.parametrize(
+    "k", [negate_outer, negate_inner, negate_framework], ids=["wraps-outside", "wraps-inside", "framework"]
+)
 def test_stacked_and_framework_decorators(rng, k):
     a = rng.standard_normal(200).astype(np.float32)
     out = np.full_like(a, np.nan)
@@ -373,7 +376,10 @@ def test_captured_value_device_code_cannot_hold_is_a_compile_error_at_its_use():
         run(make([1, 2, 3]), out, n=1)
     msg = str(e.value)
     line = make.__code__.co_firstlineno + 4
-    assert f"test_python_anywhere.py:{line}:22: error: 'table' is a list captured from 'make', which device code cannot hold" in msg, msg
+    assert (
+        f"test_python_anywhere.py:{line}:22: error: 'table' is a list captured from 'make', which device code cannot hold"
+        in msg
+    ), msg
     assert "out[1] = table[0]" in msg and "^^^^^" in msg
 
 
@@ -529,5 +535,11 @@ def test_a_global_device_code_cannot_hold_is_a_compile_error_at_its_use():
         run(reads_host_globals, np.full(2, -999, np.int32), n=1)
     msg = str(e.value)
     line = reads_host_globals.underlying.__code__.co_firstlineno + 2
-    assert f"test_python_anywhere.py:{line}:14: error: 'GLOBAL_TABLE' is a list (a global of test_python_anywhere), which device code cannot hold" in msg, msg
-    assert f"test_python_anywhere.py:{line + 1}:14: error: 'GLOBAL_ARRAY' is a numpy.ndarray (a global of test_python_anywhere)" in msg, msg
+    assert (
+        f"test_python_anywhere.py:{line}:14: error: 'GLOBAL_TABLE' is a list (a global of test_python_anywhere), which device code cannot hold"
+        in msg
+    ), msg
+    assert (
+        f"test_python_anywhere.py:{line + 1}:14: error: 'GLOBAL_ARRAY' is a numpy.ndarray (a global of test_python_anywhere)"
+        in msg
+    ), msg

@@ -1,4 +1,5 @@
 """The README's quick start runs as written (on the host here)."""
+
 import os
 import re
 import subprocess
@@ -18,6 +19,8 @@ def test_quick_start(tmp_path):
     script = tmp_path / "vadd.py"
     script.write_text(code)
     env = dict(os.environ, PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    out = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 0, out.stderr
     assert "vector_add ok on" in out.stdout

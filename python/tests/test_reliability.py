@@ -6,6 +6,7 @@ compiles from many threads, kernels that fail next to ones that do not.
 Tests that need a signal, the fake driver or a fresh process run a script
 in a child process (PYTHONPATH kept); the device code they run is defined
 here, at module level, so that the child imports it."""
+
 import array
 import ctypes
 import os
@@ -166,7 +167,14 @@ SIGINT_DEFAULT = "import signal as _s; _s.signal(_s.SIGINT, _s.default_int_handl
 def spawn(code, env):
     """A child running `code` with Python's SIGINT handler; killed after 180 s
     if it is still running, so that no test waits for ever."""
-    p = subprocess.Popen([sys.executable, "-c", SIGINT_DEFAULT + textwrap.dedent(code)], cwd=HERE, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", SIGINT_DEFAULT + textwrap.dedent(code)],
+        cwd=HERE,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     timer = threading.Timer(180, lambda: p.poll() is None and p.kill())
     timer.daemon = True
     timer.start()
@@ -187,7 +195,9 @@ def interrupt_child(code, env, wait_for="ready", delay=1.0, timeout=60):
             lines.append(line)
             if line.strip() == wait_for:
                 break
-        assert lines and lines[-1].strip() == wait_for, f"the child never got ready:\n{''.join(lines)}\n{p.stderr.read()}"
+        assert lines and lines[-1].strip() == wait_for, (
+            f"the child never got ready:\n{''.join(lines)}\n{p.stderr.read()}"
+        )
         time.sleep(delay)
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=timeout)
@@ -222,7 +232,9 @@ print("second launch ok", flush=True)
 """
 
 
-@pytest.mark.parametrize("kernel,threads", [("spin", ""), ("spin", "1"), ("spin_barrier", ""), ("spin_warp", ""), ("spin_print", "")])
+@pytest.mark.parametrize(
+    "kernel,threads", [("spin", ""), ("spin", "1"), ("spin_barrier", ""), ("spin_warp", ""), ("spin_print", "")]
+)
 def test_ctrl_c_stops_an_endless_host_kernel(native, kernel, threads):
     """SIGINT during a host launch that never ends: KeyboardInterrupt at
     once (loop mode, one worker thread, barrier loops, coroutines, a kernel
@@ -301,7 +313,9 @@ def test_a_program_with_its_own_sigint_handler_keeps_it(native):
     """
     out, err, rc = interrupt_child(code, child_env(PYDEV_TARGET="host"))
     assert rc == 0, f"{out}\n{err}"
-    assert "LaunchError: kernel 'spin' was interrupted by SIGINT before it finished" in out and "handler ran: True" in out, out
+    assert (
+        "LaunchError: kernel 'spin' was interrupted by SIGINT before it finished" in out and "handler ran: True" in out
+    ), out
 
 
 # --- buffer exports held for a launch (item 3) -----------------------------------------------
@@ -330,7 +344,9 @@ class IntArray(array.array):
         return {"shape": (len(self),), "typestr": "<i4", "data": (self.buffer_info()[0], False), "version": 3}
 
 
-@pytest.mark.parametrize("make", [lambda n: IntBytes(4 * n), lambda n: IntArray("i", [0] * n)], ids=["bytearray", "array.array"])
+@pytest.mark.parametrize(
+    "make", [lambda n: IntBytes(4 * n), lambda n: IntArray("i", [0] * n)], ids=["bytearray", "array.array"]
+)
 def test_an_argument_cannot_be_resized_while_a_launch_runs(native, host_target, make):
     """Another thread resizing a bytearray / array.array argument during a
     long launch gets BufferError (the launch holds the buffer export), and
@@ -403,7 +419,9 @@ from test_fake_driver import PRELUDE, fake_driver, prepend, run  # noqa: E402,F4
 
 
 def fake_env(fake_driver, tmp_path):
-    env = child_env(LD_LIBRARY_PATH=prepend(fake_driver, os.environ.get("LD_LIBRARY_PATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    env = child_env(
+        LD_LIBRARY_PATH=prepend(fake_driver, os.environ.get("LD_LIBRARY_PATH")), PYDEV_CACHE_DIR=str(tmp_path / "cache")
+    )
     for k in ("PYDEV_TARGET", "PYDEV_ARCH", "PYDEV_CACHE"):
         env.pop(k, None)
     return env
@@ -654,7 +672,9 @@ def test_a_kernel_that_fails_leaves_the_other_threads_running(native, host_targe
                 n = 5000
                 x = rng.random(n, dtype=np.float32)
                 out = np.full(n, np.nan, np.float32)
-                device.launch(scale_add, out, x, np.float32(t), np.float32(it), grid=(n + 255) // 256, block=256, stream=s)
+                device.launch(
+                    scale_add, out, x, np.float32(t), np.float32(it), grid=(n + 255) // 256, block=256, stream=s
+                )
                 assert np.allclose(out, x * t + it, rtol=1e-6, atol=1e-5), (t, it)
 
     run_threads(8, work)
@@ -701,7 +721,10 @@ def test_a_bad_pydev_host_threads_is_an_error_naming_it(native, host_target, mon
     out = np.zeros(8, np.int32)
     device.launch(add1, out, grid=1, block=8, stream=pydev.default_stream())
     monkeypatch.setenv("PYDEV_HOST_THREADS", value)
-    with pytest.raises(pydev.LaunchError, match=f"kernel 'add1': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'"):
+    with pytest.raises(
+        pydev.LaunchError,
+        match=f"kernel 'add1': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'",
+    ):
         device.launch(add1, out, grid=1, block=8, stream=pydev.default_stream())
     monkeypatch.setenv("PYDEV_HOST_THREADS", "3")
     device.launch(add1, out, grid=4, block=8, stream=pydev.default_stream())

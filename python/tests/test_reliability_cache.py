@@ -8,6 +8,7 @@ most once per process.
 Each run is a fresh process (a process keeps what it compiled in memory);
 `RUN` launches two kernels on the host target, checks their results
 against NumPy and prints the counters and the warnings it saw."""
+
 import json
 import os
 import subprocess
@@ -83,7 +84,9 @@ def filled(native, tmp_path):
     assert first["compiles"] == 2 and first["disk_hits"] == 0 and first["warnings"] == [], first
     files = entries(cache)
     # two kernels: each one's compiled text and its host image
-    assert len(files) == 4 and sorted(os.path.splitext(f)[1] for f in files) == [".image", ".image", ".txt", ".txt"], files
+    assert len(files) == 4 and sorted(os.path.splitext(f)[1] for f in files) == [".image", ".image", ".txt", ".txt"], (
+        files
+    )
     assert all(valid(f) for f in files), files
     return cache, files
 

@@ -1,6 +1,7 @@
 """Heterogeneous types in host Python: fixed-format numbers, vectors,
 structs (CUDA C++ layouts as NumPy dtypes), align(), WarpMask, and the
 bfloat16/float8 stand-ins. No native module needed."""
+
 import math
 
 import numpy as np
@@ -31,7 +32,21 @@ def test_integers_convert_like_c_casts():
 
 
 def test_numbers_are_numpy_scalar_types_and_dtypes():
-    for name in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32", "float64", "complex64", "complex128"]:
+    for name in [
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ]:
         t = getattr(device, name)
         assert np.dtype(t) == np.dtype(name) and t.dtype == np.dtype(name)
         assert isinstance(np.dtype(name).type(1), t)
@@ -61,8 +76,12 @@ def test_software_float_formats_round_like_ml_dtypes(fmt):
     ref = {"bfloat16": ml.bfloat16, "float8e4m3": ml.float8_e4m3fn, "float8e5m2": ml.float8_e5m2}[fmt]
     bits_type = np.uint16 if fmt == "bfloat16" else np.uint8
     rng = np.random.default_rng(11)
-    xs = np.concatenate([rng.standard_normal(3000) * 10.0 ** rng.integers(-10, 7, 3000),
-                         [0.0, -0.0, np.inf, -np.inf, 448, 464, 465, 480, 57344, 61439, 61440, 1e-40, -2.0**-9]])
+    xs = np.concatenate(
+        [
+            rng.standard_normal(3000) * 10.0 ** rng.integers(-10, 7, 3000),
+            [0.0, -0.0, np.inf, -np.inf, 448, 464, 465, 480, 57344, 61439, 61440, 1e-40, -(2.0**-9)],
+        ]
+    )
     for x in xs:
         want = int(np.array(x).astype(ref).view(bits_type))
         assert _types.soft_encode(x, fmt) == want, x
@@ -85,8 +104,22 @@ def test_software_float_stand_in_type():
 
 
 def test_vector_types_of_the_spec_exist():
-    for base in ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                 "float8e4m3", "float8e5m2", "float16", "bfloat16", "float32", "float64"]:
+    for base in [
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float8e4m3",
+        "float8e5m2",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+    ]:
         for n in range(1, 5):
             t = getattr(device, f"{base}x{n}")
             assert t.size == n and t.dtype == np.dtype(getattr(device, base))
@@ -205,7 +238,10 @@ def test_struct_align_and_nested_structs():
     p = Padded(1, 2.5, C(3.0, 4.0), 5)
     raw = p.tobytes()
     assert len(raw) == 96 and raw[0] == 1 and raw[64] == 5
-    assert np.frombuffer(raw[16:20], np.float32)[0] == 2.5 and tuple(np.frombuffer(raw[32:40], np.float32)) == (3.0, 4.0)
+    assert np.frombuffer(raw[16:20], np.float32)[0] == 2.5 and tuple(np.frombuffer(raw[32:40], np.float32)) == (
+        3.0,
+        4.0,
+    )
     assert Padded.from_record(np.frombuffer(raw, Padded.dtype)[0]) == p
     with pytest.raises(ValueError, match="power of two"):
         device.struct(align=12)
@@ -274,6 +310,7 @@ def test_struct_string_annotations(tmp_path, monkeypatch):
 
 def test_struct_rejects_non_heterogeneous_fields():
     with pytest.raises(TypeError, match="field 'x'"):
+
         @device.struct
         class Bad:
             x: list

@@ -1,6 +1,7 @@
 """A Python int constant that meets a fixed-format integer must fit it
 (Array API weak scalars; NumPy 2 raises OverflowError): out of range it is a
 pydev.CompileError at the literal, not a silent wrap (docs/reliability.md)."""
+
 import numpy as np
 import pytest
 
@@ -50,7 +51,10 @@ def test_an_out_of_range_python_int_is_a_compile_error_at_the_literal():
     with pytest.raises(pydev.CompileError) as e:
         device.launch(rem_negative, out, a, grid=1, block=64, stream=pydev.default_stream())
     msg = str(e.value)
-    assert f"{__file__}:{line_of('the literal')}:25: error: the Python int -8 does not fit in uint16, the type of the other operand of '%' (it would wrap to 65528)" in msg, msg
+    assert (
+        f"{__file__}:{line_of('the literal')}:25: error: the Python int -8 does not fit in uint16, the type of the other operand of '%' (it would wrap to 65528)"
+        in msg
+    ), msg
     assert "out[i] = a[i] % -8" in msg and "^^" in msg, msg
     assert "device.int32(x) % -8" in msg, msg
 

@@ -12,6 +12,7 @@ worker goes on with the next seed. Findings are printed as JSON lines and
 the sources of failing programs are kept in --out (default
 /tmp/pydev-fuzz). Exit status 1 when there are findings.
 """
+
 import argparse
 import importlib.util
 import json
@@ -30,7 +31,9 @@ CHIPS = ("sm_70", "sm_80", "sm_90")
 
 
 def _ptxas(chip):
-    out = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), chip], capture_output=True, text=True).stdout.strip()
+    out = subprocess.run(
+        [os.path.join(ROOT, "scripts", "find-ptxas.sh"), chip], capture_output=True, text=True
+    ).stdout.strip()
     return out or None
 
 
@@ -47,6 +50,7 @@ def run_one(seed, ptx, out_dir, ptxas_paths):
     path = os.path.join(out_dir, f"fz_{seed}.py")
     with open(path, "w") as f:
         f.write(prog.source)
+
     def load(name):
         spec = importlib.util.spec_from_file_location(name, path)
         mod = importlib.util.module_from_spec(spec)
@@ -100,7 +104,12 @@ def run_one(seed, ptx, out_dir, ptxas_paths):
                     p = os.path.join(d, "k.ptx")
                     with open(p, "w") as f:
                         f.write(text)
-                    r = subprocess.run([exe, f"-arch={chip}", p, "-o", os.path.join(d, "k.cubin")], capture_output=True, text=True, timeout=120)
+                    r = subprocess.run(
+                        [exe, f"-arch={chip}", p, "-o", os.path.join(d, "k.cubin")],
+                        capture_output=True,
+                        text=True,
+                        timeout=120,
+                    )
                     if r.returncode != 0:
                         result["finding"] = f"{chip}: ptxas failed: {r.stderr.strip()[:500]}"
                         return result
@@ -154,7 +163,12 @@ def campaign(seeds, ptx=False, out=None, timeout=120, log=print):
                 line = _readline(p, timeout)
                 if line is None:
                     p.kill()
-                    f = {"seed": seed, "finding": f"hang or crash: no answer in {timeout} s" if p.poll() is None or p.returncode == -9 else f"worker died with status {p.returncode}"}
+                    f = {
+                        "seed": seed,
+                        "finding": f"hang or crash: no answer in {timeout} s"
+                        if p.poll() is None or p.returncode == -9
+                        else f"worker died with status {p.returncode}",
+                    }
                     findings.append(f)
                     log(json.dumps(f))
                     break
@@ -216,7 +230,16 @@ def main():
     for r in results:
         for f in r.get("features", ()):
             feats[f] = feats.get(f, 0) + 1
-    print(json.dumps({"programs": len(results), "findings": len(findings), "seconds": round(time.time() - t0, 1), "features": feats}))
+    print(
+        json.dumps(
+            {
+                "programs": len(results),
+                "findings": len(findings),
+                "seconds": round(time.time() - t0, 1),
+                "features": feats,
+            }
+        )
+    )
     return 1 if findings else 0
 
 

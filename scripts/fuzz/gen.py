@@ -23,6 +23,7 @@ Control flow (if/else, for over range, while with break), arrays (1-d and
 2-d, slices with steps, reversed views), structs, vectors and atomics
 (order-independent: add/max/min with ignored results) are inside.
 """
+
 import math
 import random
 import re
@@ -214,7 +215,12 @@ class Gen:
         if k == "array":
             name = f"a_{ty}"
             idx = r.choice(["i", "(i + 3) % 128", "127 - i", "i // 2"])
-            return E(f"{name}[{idx}]", ty, lambda env, n=name, ix=idx: _val(env["@in"][n][eval(ix, {}, {"i": env["i"]})]), 4.0)
+            return E(
+                f"{name}[{idx}]",
+                ty,
+                lambda env, n=name, ix=idx: _val(env["@in"][n][eval(ix, {}, {"i": env["i"]})]),
+                4.0,
+            )
         if k == "view":
             self.features.add("views")
             name = f"a_{ty}"
@@ -226,7 +232,9 @@ class Gen:
             return E(f"{name}{form}", ty, ev, 4.0)
         if k == "matrix":
             self.features.add("2d")
-            form = r.choice(["[i % 8, i % 6]", "[i % 8][3]", "[:, 2][i % 8]", "[i % 8, ::-1][i % 6]", "[1:7:2, 1:][i % 3, i % 5]"])
+            form = r.choice(
+                ["[i % 8, i % 6]", "[i % 8][3]", "[:, 2][i % 8]", "[i % 8, ::-1][i % 6]", "[1:7:2, 1:][i % 3, i % 5]"]
+            )
 
             def ev(env, f=form):
                 return _index(env["@in"]["m_float32"], f, env["i"])
@@ -288,14 +296,33 @@ class Gen:
         if ty == "bool":
             return self.cond(d)
         if is_int(ty):
-            k = r.choice(["arith", "arith", "arith", "div", "bit", "shift", "unary", "minmax", "conv", "ifexp", "intrinsic", "call"])
+            k = r.choice(
+                [
+                    "arith",
+                    "arith",
+                    "arith",
+                    "div",
+                    "bit",
+                    "shift",
+                    "unary",
+                    "minmax",
+                    "conv",
+                    "ifexp",
+                    "intrinsic",
+                    "call",
+                ]
+            )
             if k == "arith":
                 a, b = self.operand(ty, d), self.operand(ty, d)
                 a = strong(a, ty) if a.weak and b.weak else a  # literals alone stay weak in the frontend
                 if result_type(a, b) != ty:
                     return self.leaf(ty)
                 op = r.choice(["+", "-", "*"])
-                return E(f"({a.code} {op} {b.code})", ty, lambda env, a=a, b=b, op=op, t=ty: fit(t, _arith(op, as_type(a, t, env), as_type(b, t, env))))
+                return E(
+                    f"({a.code} {op} {b.code})",
+                    ty,
+                    lambda env, a=a, b=b, op=op, t=ty: fit(t, _arith(op, as_type(a, t, env), as_type(b, t, env))),
+                )
             if k == "div":
                 a = strong(self.operand(ty, d), ty)
                 if result_type(a, E("", ty, None)) != ty:
@@ -328,7 +355,11 @@ class Gen:
                 a = strong(self.expr(ty, d), ty)
                 s = r.randint(0, 4)
                 op = r.choice(["<<", ">>"])
-                return E(f"({a.code} {op} {s})", ty, lambda env, a=a, s=s, op=op, t=ty: fit(t, a.ev(env) << s if op == "<<" else a.ev(env) >> s))
+                return E(
+                    f"({a.code} {op} {s})",
+                    ty,
+                    lambda env, a=a, s=s, op=op, t=ty: fit(t, a.ev(env) << s if op == "<<" else a.ev(env) >> s),
+                )
             if k == "unary":
                 a = strong(self.expr(ty, d), ty)
                 if signed(ty):
@@ -339,7 +370,11 @@ class Gen:
             if k == "minmax":
                 a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
                 f = r.choice(["min", "max"])
-                return E(f"{f}({a.code}, {b.code})", ty, lambda env, a=a, b=b, f=f: (min if f == "min" else max)(a.ev(env), b.ev(env)))
+                return E(
+                    f"{f}({a.code}, {b.code})",
+                    ty,
+                    lambda env, a=a, b=b, f=f: (min if f == "min" else max)(a.ev(env), b.ev(env)),
+                )
             if k == "conv":
                 src = r.choice(INTS)
                 a = strong(self.expr(src, d), src)
@@ -348,12 +383,18 @@ class Gen:
                 return E(f"device.{ty}({a.code})", ty, lambda env, a=a, s=src, t=ty: conv(t, s, a.ev(env)))
             if k == "ifexp":
                 c, a, b = self.cond(d), strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
-                return E(f"({a.code} if {c.code} else {b.code})", ty, lambda env, a=a, b=b, c=c: a.ev(env) if c.ev(env) else b.ev(env))
+                return E(
+                    f"({a.code} if {c.code} else {b.code})",
+                    ty,
+                    lambda env, a=a, b=b, c=c: a.ev(env) if c.ev(env) else b.ev(env),
+                )
             if k == "call":
                 # @device.func helpers, specialised per argument types
                 a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
                 self.features.add("device functions")
-                return E(f"mix({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fit(t, mix_ref(a.ev(env), b.ev(env))))
+                return E(
+                    f"mix({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fit(t, mix_ref(a.ev(env), b.ev(env)))
+                )
             if k == "intrinsic" and ty == "int32":
                 self.features.add("bit intrinsics")
                 src = r.choice(["uint32", "int32", "uint64"])
@@ -366,7 +407,12 @@ class Gen:
         if k == "call":
             a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
             self.features.add("device functions")
-            return E(f"lerp({a.code}, {b.code})", ty, lambda env, a=a, b=b, t=ty: fl(t, fl(t, a.ev(env) * fl(t, 0.25)) + fl(t, b.ev(env) * fl(t, 0.75))), a.mag + b.mag)
+            return E(
+                f"lerp({a.code}, {b.code})",
+                ty,
+                lambda env, a=a, b=b, t=ty: fl(t, fl(t, a.ev(env) * fl(t, 0.25)) + fl(t, b.ev(env) * fl(t, 0.75))),
+                a.mag + b.mag,
+            )
         if k == "arith":
             a, b = self.operand(ty, d), self.operand(ty, d)
             a = strong(a, ty) if a.weak and b.weak else a
@@ -376,10 +422,20 @@ class Gen:
             mag = a.mag + b.mag if op != "*" else a.mag * b.mag
             if mag > 1e6:
                 return self.leaf(ty)
-            return E(f"({a.code} {op} {b.code})", ty, lambda env, a=a, b=b, op=op, t=ty: fl(t, _arith(op, as_type(a, t, env), as_type(b, t, env))), mag)
+            return E(
+                f"({a.code} {op} {b.code})",
+                ty,
+                lambda env, a=a, b=b, op=op, t=ty: fl(t, _arith(op, as_type(a, t, env), as_type(b, t, env))),
+                mag,
+            )
         if k == "div":
             a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
-            return E(f"({a.code} / (abs({b.code}) + 1.0))", ty, lambda env, a=a, b=b, t=ty: fl(t, a.ev(env) / (fl(t, abs(b.ev(env))) + fl(t, 1.0))), a.mag)
+            return E(
+                f"({a.code} / (abs({b.code}) + 1.0))",
+                ty,
+                lambda env, a=a, b=b, t=ty: fl(t, a.ev(env) / (fl(t, abs(b.ev(env))) + fl(t, 1.0))),
+                a.mag,
+            )
         if k == "intdiv":
             src = r.choice(INTS)
             if (bits(src) == 64) != (ty == "float64"):
@@ -396,17 +452,32 @@ class Gen:
             a = strong(self.expr(ty, d), ty)
             f = r.choice(["sqrt", "sin", "cos", "fabs"])
             if f == "sqrt":
-                return E(f"math.sqrt(abs({a.code}))", ty, lambda env, a=a, t=ty: fl(t, np.sqrt(fl(t, abs(a.ev(env))))), math.sqrt(a.mag) + 1)
+                return E(
+                    f"math.sqrt(abs({a.code}))",
+                    ty,
+                    lambda env, a=a, t=ty: fl(t, np.sqrt(fl(t, abs(a.ev(env))))),
+                    math.sqrt(a.mag) + 1,
+                )
             if f == "fabs":
                 return E(f"abs({a.code})", ty, lambda env, a=a, t=ty: fl(t, abs(a.ev(env))), a.mag)
             if a.mag > 1e3:
                 return self.leaf(ty)
             fn = np.sin if f == "sin" else np.cos
-            return E(f"math.{f}({a.code})", ty, lambda env, a=a, t=ty, fn=fn: fl(t, fn(np.float64(a.ev(env)))), 1.0 + a.mag * 1e-3)
+            return E(
+                f"math.{f}({a.code})",
+                ty,
+                lambda env, a=a, t=ty, fn=fn: fl(t, fn(np.float64(a.ev(env)))),
+                1.0 + a.mag * 1e-3,
+            )
         if k == "minmax":
             a, b = strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
             f = r.choice(["min", "max"])
-            return E(f"{f}({a.code}, {b.code})", ty, lambda env, a=a, b=b, f=f: (min if f == "min" else max)(a.ev(env), b.ev(env)), max(a.mag, b.mag))
+            return E(
+                f"{f}({a.code}, {b.code})",
+                ty,
+                lambda env, a=a, b=b, f=f: (min if f == "min" else max)(a.ev(env), b.ev(env)),
+                max(a.mag, b.mag),
+            )
         if k == "conv":
             src = r.choice(NUMS)
             a = strong(self.expr(src, d), src)
@@ -414,7 +485,12 @@ class Gen:
             return E(f"device.{ty}({a.code})", ty, lambda env, a=a, s=src, t=ty: conv(t, s, a.ev(env)), mag)
         if k == "ifexp":
             c, a, b = self.cond(d), strong(self.expr(ty, d), ty), strong(self.expr(ty, d), ty)
-            return E(f"({a.code} if {c.code} else {b.code})", ty, lambda env, a=a, b=b, c=c: a.ev(env) if c.ev(env) else b.ev(env), max(a.mag, b.mag))
+            return E(
+                f"({a.code} if {c.code} else {b.code})",
+                ty,
+                lambda env, a=a, b=b, c=c: a.ev(env) if c.ev(env) else b.ev(env),
+                max(a.mag, b.mag),
+            )
         if k == "neg":
             a = strong(self.expr(ty, d), ty)
             return E(f"(-{a.code})", ty, lambda env, a=a: -a.ev(env), a.mag)
@@ -432,8 +508,18 @@ class Gen:
             op = r.choice(["<", "<=", "==", "!=", ">", ">="])
             if k == "chain":
                 c = self.expr(t, depth - 1)
-                return E(f"({a.code} < {b.code} {op} {c.code})", "bool", lambda env, a=a, b=b, c=c, op=op, t=t: _cmp("<", a.ev(env), as_type(b, t, env)) and _cmp(op, as_type(b, t, env), c.ev(env)))
-            return E(f"({a.code} {op} {b.code})", "bool", lambda env, a=a, b=b, op=op, t=t: _cmp(op, a.ev(env), as_type(b, t, env)))
+                return E(
+                    f"({a.code} < {b.code} {op} {c.code})",
+                    "bool",
+                    lambda env, a=a, b=b, c=c, op=op, t=t: (
+                        _cmp("<", a.ev(env), as_type(b, t, env)) and _cmp(op, as_type(b, t, env), c.ev(env))
+                    ),
+                )
+            return E(
+                f"({a.code} {op} {b.code})",
+                "bool",
+                lambda env, a=a, b=b, op=op, t=t: _cmp(op, a.ev(env), as_type(b, t, env)),
+            )
         if k == "not":
             a = self.cond(depth - 1)
             return E(f"(not {a.code})", "bool", lambda env, a=a: not a.ev(env))
@@ -479,13 +565,19 @@ class Gen:
                 # The modulus fits the type: a Python int outside it is a
                 # compile error, as NumPy 2's OverflowError (1000 as an int8).
                 e, m = self.expr(ty, 1), 100 if bits(ty) == 8 else 1000
-                return [f"{name} = ({name} + {e.code}) % {m}"], lambda env, n=name, e=e, t=ty, m=m: env.__setitem__(n, fit(t, fit(t, env[n] + e.ev(env)) % m))
+                return [f"{name} = ({name} + {e.code}) % {m}"], lambda env, n=name, e=e, t=ty, m=m: env.__setitem__(
+                    n, fit(t, fit(t, env[n] + e.ev(env)) % m)
+                )
             e = self.operand(ty, 2)
             if result_type(E("", ty, None), e) != ty:
                 return self.stmt(0, in_loop)
             if is_float(ty):
-                return [f"{name} = {name} * 0.5 + {e.code}"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, fl(t, fl(t, env[n] * fl(t, 0.5)) + as_type(e, t, env)))
-            return [f"{name} += {e.code}"], lambda env, n=name, e=e, t=ty: env.__setitem__(n, fit(t, env[n] + as_type(e, t, env)))
+                return [f"{name} = {name} * 0.5 + {e.code}"], lambda env, n=name, e=e, t=ty: env.__setitem__(
+                    n, fl(t, fl(t, env[n] * fl(t, 0.5)) + as_type(e, t, env))
+                )
+            return [f"{name} += {e.code}"], lambda env, n=name, e=e, t=ty: env.__setitem__(
+                n, fit(t, env[n] + as_type(e, t, env))
+            )
         if k == "if":
             c = self.cond(2)
             self.scopes.append([])
@@ -598,7 +690,9 @@ class Gen:
                 code = f"{name} = S({a.code}, {b.code})"
             else:
                 code = f"{name} = S(f={b.code}, n={a.code})"
-            return [code], lambda env, n=name, a=a, b=b: env.__setitem__(n, (as_type(a, "int32", env), as_type(b, "float32", env)))
+            return [code], lambda env, n=name, a=a, b=b: env.__setitem__(
+                n, (as_type(a, "int32", env), as_type(b, "float32", env))
+            )
         if k == "vec":
             self.features.add("vectors")
             es = [self.operand("float32", 1) for _ in range(4)]
@@ -686,7 +780,12 @@ class Gen:
                 for env in envs:
                     lane = env["i"] % 32
                     base = env["i"] - lane
-                    src = {"shfl_sync": arg, "shfl_xor_sync": lane ^ arg, "shfl_up_sync": lane - arg, "shfl_down_sync": lane + arg}[kind]
+                    src = {
+                        "shfl_sync": arg,
+                        "shfl_xor_sync": lane ^ arg,
+                        "shfl_up_sync": lane - arg,
+                        "shfl_down_sync": lane + arg,
+                    }[kind]
                     if not 0 <= src < 32:
                         src = lane
                     env[name] = vals[base + src]
@@ -805,8 +904,26 @@ def _inputs(rng):
     return ins
 
 
-ACC_OPS = {"acc_int32": "add", "acc_uint32": "max", "acc_float32": "add", "acc_int64": "min", "acc_uint64": "add", "acc_int32m": "max", "acc_float64": "add", "acc_uint32n": "min"}
-ACC_TYPES = {"acc_int32": "int32", "acc_uint32": "uint32", "acc_float32": "float32", "acc_int64": "int64", "acc_uint64": "uint64", "acc_int32m": "int32", "acc_float64": "float64", "acc_uint32n": "uint32"}
+ACC_OPS = {
+    "acc_int32": "add",
+    "acc_uint32": "max",
+    "acc_float32": "add",
+    "acc_int64": "min",
+    "acc_uint64": "add",
+    "acc_int32m": "max",
+    "acc_float64": "add",
+    "acc_uint32n": "min",
+}
+ACC_TYPES = {
+    "acc_int32": "int32",
+    "acc_uint32": "uint32",
+    "acc_float32": "float32",
+    "acc_int64": "int64",
+    "acc_uint64": "uint64",
+    "acc_int32m": "int32",
+    "acc_float64": "float64",
+    "acc_uint32n": "uint32",
+}
 OUT_TYPES = ["int32", "int64", "uint32", "uint8", "int16", "float32", "float64"]
 
 
@@ -891,7 +1008,7 @@ def _generate(seed):
     accs = {k: [int(v) if a.dtype.kind != "f" else np.float64(v) for v in a] for k, a in acc.items()}
     fmag = {"acc_float32": [0.0] * 8, "acc_float64": [0.0] * 8}
     for env in envs:
-        for (w, j, op, v) in env["@atomics"]:
+        for w, j, op, v in env["@atomics"]:
             cur = accs[w][j]
             accs[w][j] = cur + v if op == "add" else max(cur, v) if op == "max" else min(cur, v)
             if w in ("acc_float32", "acc_float64"):

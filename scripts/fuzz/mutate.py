@@ -20,6 +20,7 @@ ValueError, or say "internal error" (or print an LLVM assertion, a stack
 dump, "UNREACHABLE"). Findings are printed as JSON lines and their mutants
 kept in --out; exit status 1 when there are any.
 """
+
 import argparse
 import io
 import json
@@ -37,10 +38,80 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
-BAD = re.compile(r"internal error|panicked|LLVM ERROR|Assertion .* failed|Stack dump|UNREACHABLE|RUST_BACKTRACE|stack overflow|Segmentation fault|Aborted")
-ODD_NUMBERS = ["0", "-1", "1", "2147483647", "-2147483648", "4294967296", "9223372036854775807", "-9223372036854775809", "18446744073709551616", "1e308", "-0.0", "1e-45", "3.5", "255", "-128", "65536", "0x7f", "1_000", "True", "None", "float('nan')", "1j"]
-OPERATORS = ["+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&", "|", "^", "<", "<=", "==", "!=", ">", ">=", "and", "or", "not", "is", "in", "@", "~"]
-DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float32x4", "int8x3", "WarpMask", "bool"]
+BAD = re.compile(
+    r"internal error|panicked|LLVM ERROR|Assertion .* failed|Stack dump|UNREACHABLE|RUST_BACKTRACE|stack overflow|Segmentation fault|Aborted"
+)
+ODD_NUMBERS = [
+    "0",
+    "-1",
+    "1",
+    "2147483647",
+    "-2147483648",
+    "4294967296",
+    "9223372036854775807",
+    "-9223372036854775809",
+    "18446744073709551616",
+    "1e308",
+    "-0.0",
+    "1e-45",
+    "3.5",
+    "255",
+    "-128",
+    "65536",
+    "0x7f",
+    "1_000",
+    "True",
+    "None",
+    "float('nan')",
+    "1j",
+]
+OPERATORS = [
+    "+",
+    "-",
+    "*",
+    "/",
+    "//",
+    "%",
+    "**",
+    "<<",
+    ">>",
+    "&",
+    "|",
+    "^",
+    "<",
+    "<=",
+    "==",
+    "!=",
+    ">",
+    ">=",
+    "and",
+    "or",
+    "not",
+    "is",
+    "in",
+    "@",
+    "~",
+]
+DTYPES = [
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "float32x4",
+    "int8x3",
+    "WarpMask",
+    "bool",
+]
 
 
 # -- Python kernels --------------------------------------------------------------------------
@@ -104,12 +175,18 @@ def fill_pool(corpus):
             lo, hi = function_lines(src, name)
         except StopIteration:
             continue
-        POOL.extend(l for l in src.splitlines()[lo + 1 : hi] if l.strip() and not l.strip().startswith(("#", "@", "def ")))
+        POOL.extend(
+            l for l in src.splitlines()[lo + 1 : hi] if l.strip() and not l.strip().startswith(("#", "@", "def "))
+        )
 
 
 def tokens_of(text):
     try:
-        return [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type in (tokenize.NAME, tokenize.NUMBER, tokenize.OP, tokenize.STRING)]
+        return [
+            t
+            for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type in (tokenize.NAME, tokenize.NUMBER, tokenize.OP, tokenize.STRING)
+        ]
     except (tokenize.TokenError, IndentationError, SyntaxError):
         return []
 
@@ -125,7 +202,9 @@ def mutate_python(src, name, r):
         if r.random() < 0.1:
             lo, hi = 0, len(lines)
         lo = min(lo + 1, hi - 1)  # keep the decorator/def line mostly
-        k = r.choice(["del", "swap", "num", "op", "name", "dtype", "dup", "drop", "indent", "num", "op", "splice", "splice"])
+        k = r.choice(
+            ["del", "swap", "num", "op", "name", "dtype", "dup", "drop", "indent", "num", "op", "splice", "splice"]
+        )
         i = r.randrange(lo, hi) if hi > lo else lo
         if k == "splice" and not POOL:
             k = "dup"
@@ -140,7 +219,9 @@ def mutate_python(src, name, r):
             elif k == "drop":
                 del lines[i]
             else:
-                lines[i] = r.choice(["    ", "", "\t"]) + lines[i].lstrip(" ") if r.random() < 0.5 else "    " + lines[i]
+                lines[i] = (
+                    r.choice(["    ", "", "\t"]) + lines[i].lstrip(" ") if r.random() < 0.5 else "    " + lines[i]
+                )
             src = "".join(lines)
             continue
         body = "".join(lines[lo:hi])
@@ -184,7 +265,11 @@ def mutate_python(src, name, r):
                 continue
             t = r.choice(names)
             a, b = span(t)
-            new = r.choice(names).string if r.random() < 0.7 else r.choice(["device", "i", "x", "None", "range", "len", "self", "lambda", "print", "math", "np"])
+            new = (
+                r.choice(names).string
+                if r.random() < 0.7
+                else r.choice(["device", "i", "x", "None", "range", "len", "self", "lambda", "print", "math", "np"])
+            )
         else:  # dtype
             names = [x for x in toks if x.string in DTYPES]
             if not names:
@@ -225,14 +310,18 @@ def check_kernel(entry, src, outcome=None):
     lib = _launch.libdevice()
     for target, stage in (("host", "llvm"), ("sm_90", "ptx")):
         try:
-            text = native.compile(path, src, function, signature, consts, target, stage, libdevice=lib if target != "host" else "")
+            text = native.compile(
+                path, src, function, signature, consts, target, stage, libdevice=lib if target != "host" else ""
+            )
             if target == "host":
                 native.HostProgram(text, function)
             else:
                 # with line info: the same PTX plus .loc/.file of this file
                 from differential import lineinfo_problem
 
-                lines = native.compile(path, src, function, signature, consts, target, stage, libdevice=lib, line_info=True)
+                lines = native.compile(
+                    path, src, function, signature, consts, target, stage, libdevice=lib, line_info=True
+                )
                 why = lineinfo_problem(lines, text, path)
                 if why:
                     return f"{target} lineinfo: {why}"
@@ -275,16 +364,59 @@ def mlir_corpus():
                 if "%s" not in args:
                     continue
                 cut = next((i for i, a in enumerate(args) if a[:1] in "<>" or a[:2] in ("2>", "1>", "&>")), len(args))
-                args = [a for a in args[:cut] if a not in ("%s", "--verify-diagnostics", "-verify-diagnostics") and not a.startswith("%")]
+                args = [
+                    a
+                    for a in args[:cut]
+                    if a not in ("%s", "--verify-diagnostics", "-verify-diagnostics") and not a.startswith("%")
+                ]
                 if any(a.startswith("--print-plugin") or a.startswith("--help") for a in args):
                     continue
                 out.append((p, text, args))
     return out
 
 
-MLIR_TOKEN = re.compile(r"%[\w.#]+|\^\w+|@[\w.$]+|!?[a-z_]+\.[\w.]+|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|\b(?:si|ui|i|f|bf)\d+\b|\w+|[<>(){}\[\],:=]|->")
-MLIR_TYPES = ["i1", "i8", "i32", "i64", "si8", "si32", "si64", "ui32", "f16", "bf16", "f32", "f64", "index", "!pydev.warp_mask", "!pydev.array<f32, 1, c>", "!pydev.array<si32, 2, strided>", "tuple<si32, f32>", "none", "vector<4xf32>", "complex<f32>", "!llvm.ptr", "memref<4xf32>"]
-MLIR_NUMS = ["0", "-1", "1", "2147483647", "-2147483648", "4294967295", "9223372036854775807", "18446744073709551615", "99999999999999999999999", "0.5", "1.0e+308", "-0", "3"]
+MLIR_TOKEN = re.compile(
+    r"%[\w.#]+|\^\w+|@[\w.$]+|!?[a-z_]+\.[\w.]+|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?|\b(?:si|ui|i|f|bf)\d+\b|\w+|[<>(){}\[\],:=]|->"
+)
+MLIR_TYPES = [
+    "i1",
+    "i8",
+    "i32",
+    "i64",
+    "si8",
+    "si32",
+    "si64",
+    "ui32",
+    "f16",
+    "bf16",
+    "f32",
+    "f64",
+    "index",
+    "!pydev.warp_mask",
+    "!pydev.array<f32, 1, c>",
+    "!pydev.array<si32, 2, strided>",
+    "tuple<si32, f32>",
+    "none",
+    "vector<4xf32>",
+    "complex<f32>",
+    "!llvm.ptr",
+    "memref<4xf32>",
+]
+MLIR_NUMS = [
+    "0",
+    "-1",
+    "1",
+    "2147483647",
+    "-2147483648",
+    "4294967295",
+    "9223372036854775807",
+    "18446744073709551615",
+    "99999999999999999999999",
+    "0.5",
+    "1.0e+308",
+    "-0",
+    "3",
+]
 
 
 def mutate_mlir(text, r):
@@ -347,8 +479,14 @@ def pydev_opt():
     """$PYDEV_OPT, else pydev-opt of $PYDEV_BIN_DIR, target/debug or target/release (None: not built)."""
     if os.environ.get("PYDEV_OPT"):
         return os.environ["PYDEV_OPT"]
-    dirs = [os.environ.get("PYDEV_BIN_DIR"), os.path.join(ROOT, "target", "debug"), os.path.join(ROOT, "target", "release")]
-    return next((os.path.join(d, "pydev-opt") for d in dirs if d and os.path.exists(os.path.join(d, "pydev-opt"))), None)
+    dirs = [
+        os.environ.get("PYDEV_BIN_DIR"),
+        os.path.join(ROOT, "target", "debug"),
+        os.path.join(ROOT, "target", "release"),
+    ]
+    return next(
+        (os.path.join(d, "pydev-opt") for d in dirs if d and os.path.exists(os.path.join(d, "pydev-opt"))), None
+    )
 
 
 def check_mlir(args, text, timeout, workdir, stats=None):
@@ -357,7 +495,14 @@ def check_mlir(args, text, timeout, workdir, stats=None):
         f.write(text)
     opt = pydev_opt()
     try:
-        r = subprocess.run([opt, p, *args], capture_output=True, text=True, timeout=timeout, cwd=workdir, env=dict(os.environ, RUST_BACKTRACE="0"))
+        r = subprocess.run(
+            [opt, p, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=workdir,
+            env=dict(os.environ, RUST_BACKTRACE="0"),
+        )
     except subprocess.TimeoutExpired:
         return f"hang: no result in {timeout} s"
     if stats is not None:
@@ -386,7 +531,12 @@ def kernel_worker(args):
         src = mutate_python(entry[1], entry[2], r)
         outcome = {}
         why = check_kernel(entry, src, outcome)
-        res = {"n": n, "file": os.path.relpath(entry[0], ROOT), "function": entry[2], "compiled": sorted(t for t, o in outcome.items() if o == "compiled")}
+        res = {
+            "n": n,
+            "file": os.path.relpath(entry[0], ROOT),
+            "function": entry[2],
+            "compiled": sorted(t for t, o in outcome.items() if o == "compiled"),
+        }
         if why:
             res["finding"] = why
             res["mutant"] = _keep(args.out, f"kernel_{args.seed}_{n}.py", src)
@@ -422,7 +572,13 @@ def run_kernels(count, seed, out, timeout, log=print, start=0):
                     hung = p.poll() is None
                     p.kill()
                     p.wait()
-                    f = {"n": n, "seed": seed, "finding": f"hang: no answer in {timeout} s" if hung else f"crash: the compiler process died (status {p.returncode})"}
+                    f = {
+                        "n": n,
+                        "seed": seed,
+                        "finding": f"hang: no answer in {timeout} s"
+                        if hung
+                        else f"crash: the compiler process died (status {p.returncode})",
+                    }
                     findings.append(f)
                     log(json.dumps(f))
                     break
@@ -449,7 +605,14 @@ def run_mlir(count, seed, out, timeout, log=print, start=0):
             mutant = mutate_mlir(text, r)
             why = check_mlir(args, mutant, timeout, d, stats)
             if why:
-                f = {"n": n, "seed": seed, "file": os.path.relpath(path, ROOT), "args": args, "finding": why, "mutant": _keep(out, f"mlir_{seed}_{n}.mlir", mutant)}
+                f = {
+                    "n": n,
+                    "seed": seed,
+                    "file": os.path.relpath(path, ROOT),
+                    "args": args,
+                    "finding": why,
+                    "mutant": _keep(out, f"mlir_{seed}_{n}.mlir", mutant),
+                }
                 findings.append(f)
                 log(json.dumps(f))
     log(json.dumps(stats))
@@ -457,12 +620,29 @@ def run_mlir(count, seed, out, timeout, log=print, start=0):
 
 
 PASSES = [
-    "--pydev-specialize-target", "--pydev-specialize-target=target=host", "--pydev-promote-types", "--pydev-outline-kernels",
-    "--pydev-lower-arrays", "--pydev-lower-arrays=target=host", "--pydev-lower-atomics", "--pydev-lower-atomics=target=host",
-    "--pydev-lower-sync-nvvm", "--pydev-lower-aggregates", "--pydev-check-lowered", "--pydev-lower-simt-host",
-    "--pydev-host-barrier-fission", "--pydev-align-params", "--pydev-drop-c-wrappers", "--pydev-raise-ptx", "--pydev-lower-float8",
-    "--canonicalize", "--cse", "--pydev-pipeline=cuda", "--pydev-pipeline=host",
-    "--pydev-cuda-boundscheck", "--pydev-pipeline=cuda{boundscheck=1}",
+    "--pydev-specialize-target",
+    "--pydev-specialize-target=target=host",
+    "--pydev-promote-types",
+    "--pydev-outline-kernels",
+    "--pydev-lower-arrays",
+    "--pydev-lower-arrays=target=host",
+    "--pydev-lower-atomics",
+    "--pydev-lower-atomics=target=host",
+    "--pydev-lower-sync-nvvm",
+    "--pydev-lower-aggregates",
+    "--pydev-check-lowered",
+    "--pydev-lower-simt-host",
+    "--pydev-host-barrier-fission",
+    "--pydev-align-params",
+    "--pydev-drop-c-wrappers",
+    "--pydev-raise-ptx",
+    "--pydev-lower-float8",
+    "--canonicalize",
+    "--cse",
+    "--pydev-pipeline=cuda",
+    "--pydev-pipeline=host",
+    "--pydev-cuda-boundscheck",
+    "--pydev-pipeline=cuda{boundscheck=1}",
 ]
 
 
@@ -485,7 +665,14 @@ def run_passes(count, seed, out, timeout, log=print, start=0):
             flags = [f for f in args if f.startswith("--split-input-file")] + passes
             why = check_mlir([_flag(f) for f in flags], text, timeout, d, stats)
             if why:
-                f = {"n": n, "seed": seed, "file": os.path.relpath(path, ROOT), "args": flags, "finding": why, "mutant": _keep(out, f"passes_{seed}_{n}.mlir", text)}
+                f = {
+                    "n": n,
+                    "seed": seed,
+                    "file": os.path.relpath(path, ROOT),
+                    "args": flags,
+                    "finding": why,
+                    "mutant": _keep(out, f"passes_{seed}_{n}.mlir", text),
+                }
                 findings.append(f)
                 log(json.dumps(f))
     log(json.dumps(stats))
@@ -517,7 +704,11 @@ def main():
     t0 = time.time()
     run = {"kernels": run_kernels, "mlir": run_mlir, "passes": run_passes}[args.what]
     tried, findings = run(args.count, args.seed, args.out, args.timeout, start=args.start)
-    print(json.dumps({"what": args.what, "mutants": tried, "findings": len(findings), "seconds": round(time.time() - t0, 1)}))
+    print(
+        json.dumps(
+            {"what": args.what, "mutants": tried, "findings": len(findings), "seconds": round(time.time() - t0, 1)}
+        )
+    )
     return 1 if findings else 0
 
 

@@ -6,6 +6,7 @@ for. Regenerate with
     PYDEV_FUZZ_RECORD=scripts/fuzz/corpus/kernels.jsonl PYTHONPATH=scripts/fuzz \\
         python3 -m pytest -q -p record python/tests/test_conformance_host.py python/tests/test_host.py
 """
+
 import json
 import os
 
@@ -26,7 +27,12 @@ class _Recorder:
             self._seen.add(key)
             c = {k: v for k, v in (consts or {}).items()}
             with open(self._out, "a") as f:
-                f.write(json.dumps({"file": rel, "function": function, "signature": signature, "consts": c, "target": target}) + "\n")
+                f.write(
+                    json.dumps(
+                        {"file": rel, "function": function, "signature": signature, "consts": c, "target": target}
+                    )
+                    + "\n"
+                )
         return text
 
 

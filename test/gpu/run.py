@@ -13,6 +13,7 @@ passed as the pydev ABI descriptor {T* data; u64 shape[n]; u64 strides[n]}
 (strides in elements), and compares with NumPy on fresh random inputs (fixed
 seed) and poisoned outputs. Without a CUDA driver it prints why and exits 0.
 """
+
 import argparse
 import ctypes
 import os
@@ -52,14 +53,28 @@ def compile_all(out_dir, pydevc, arch, assemble):
     os.makedirs(out_dir, exist_ok=True)
     ptxas = None
     if assemble:
-        ptxas = subprocess.run([os.path.join(ROOT, "scripts", "find-ptxas.sh"), arch], check=True,
-                               capture_output=True, text=True).stdout.strip()
+        ptxas = subprocess.run(
+            [os.path.join(ROOT, "scripts", "find-ptxas.sh"), arch], check=True, capture_output=True, text=True
+        ).stdout.strip()
         if not ptxas:
             raise SystemExit(f"no ptxas for {arch}: run `make setup`")
     for name, sig in SIGNATURES.items():
         out = os.path.join(out_dir, f"{name}.ptx")
-        subprocess.run([pydevc, os.path.join(HERE, "kernels.py"), "--kernel", name, "--signature", sig,
-                        "--target", arch, "-o", out], check=True)
+        subprocess.run(
+            [
+                pydevc,
+                os.path.join(HERE, "kernels.py"),
+                "--kernel",
+                name,
+                "--signature",
+                sig,
+                "--target",
+                arch,
+                "-o",
+                out,
+            ],
+            check=True,
+        )
         if ptxas:
             subprocess.run([ptxas, f"-arch={arch}", out, "-o", out + ".cubin"], check=True)
         print(f"compiled {name} -> {out}" + (f" (ptxas -arch={arch} ok)" if ptxas else ""))
@@ -107,7 +122,10 @@ class Driver:
 
     def to_host(self, ptr, like):
         out = np.empty_like(like)
-        self.check(self.cu.cuMemcpyDtoH_v2(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(ptr), out.nbytes), "cuMemcpyDtoH")
+        self.check(
+            self.cu.cuMemcpyDtoH_v2(out.ctypes.data_as(ctypes.c_void_p), ctypes.c_uint64(ptr), out.nbytes),
+            "cuMemcpyDtoH",
+        )
         return out
 
     def launch(self, fn, grid, block, params):
@@ -127,6 +145,7 @@ class HostDriver:
 
     def __init__(self):
         from pydev import _pydev  # the wheel's native module
+
         self.native = _pydev
         self.arrays = {}
 
@@ -154,8 +173,23 @@ def compile_host(out_dir, pydevc):
     os.makedirs(out_dir, exist_ok=True)
     for name, sig in SIGNATURES.items():
         out = os.path.join(out_dir, f"{name}.llvm")
-        subprocess.run([pydevc, os.path.join(HERE, "kernels.py"), "--kernel", name, "--signature", sig,
-                        "--target", "host", "--emit", "llvm", "-o", out], check=True)
+        subprocess.run(
+            [
+                pydevc,
+                os.path.join(HERE, "kernels.py"),
+                "--kernel",
+                name,
+                "--signature",
+                sig,
+                "--target",
+                "host",
+                "--emit",
+                "llvm",
+                "-o",
+                out,
+            ],
+            check=True,
+        )
 
 
 def descriptor(ptr, array):
@@ -164,7 +198,9 @@ def descriptor(ptr, array):
     class Desc(ctypes.Structure):
         _fields_ = [("data", ctypes.c_uint64), ("shape", ctypes.c_uint64 * n), ("strides", ctypes.c_uint64 * n)]
 
-    return Desc(ptr, (ctypes.c_uint64 * n)(*array.shape), (ctypes.c_uint64 * n)(*[s // array.itemsize for s in array.strides]))
+    return Desc(
+        ptr, (ctypes.c_uint64 * n)(*array.shape), (ctypes.c_uint64 * n)(*[s // array.itemsize for s in array.strides])
+    )
 
 
 def run_all(ptx_dir, host=False):
@@ -197,78 +233,166 @@ def run_all(ptx_dir, host=False):
     x = rng.random(n, dtype=np.float32)
     y = rng.random(n, dtype=np.float32)
     poison = np.full(n, np.nan, dtype=np.float32)
-    case("saxpy", 64, 256, {"x": x, "y": y, "out": poison.copy()},
-         [(ctypes.c_float, 2.5), (None, "x"), (None, "y"), (None, "out")],
-         lambda o: (np.allclose(o["out"], 2.5 * x + y, rtol=1e-6), "max err %.3g" % np.nanmax(np.abs(o["out"] - (2.5 * x + y)))))
+    case(
+        "saxpy",
+        64,
+        256,
+        {"x": x, "y": y, "out": poison.copy()},
+        [(ctypes.c_float, 2.5), (None, "x"), (None, "y"), (None, "out")],
+        lambda o: (
+            np.allclose(o["out"], 2.5 * x + y, rtol=1e-6),
+            "max err %.3g" % np.nanmax(np.abs(o["out"] - (2.5 * x + y))),
+        ),
+    )
 
     added = np.full(n - 3, np.nan, dtype=np.float32)
-    case("vector_add", (n + 255) // 256, 256, {"out": added, "a": x[:-3], "b": y[:-3]}, [(None, "out"), (None, "a"), (None, "b")],
-         lambda o: (np.array_equal(o["out"], x[:-3] + y[:-3]), ""))
+    case(
+        "vector_add",
+        (n + 255) // 256,
+        256,
+        {"out": added, "a": x[:-3], "b": y[:-3]},
+        [(None, "out"), (None, "a"), (None, "b")],
+        lambda o: (np.array_equal(o["out"], x[:-3] + y[:-3]), ""),
+    )
 
     data = rng.integers(0, 1 << 20, n, dtype=np.int32)
     bins = np.zeros(97, dtype=np.uint32)
-    case("histogram", n // 256, 256, {"bins": bins, "data": data}, [(None, "bins"), (None, "data")],
-         lambda o: (np.array_equal(o["bins"], np.bincount(data % 97, minlength=97).astype(np.uint32)), ""))
+    case(
+        "histogram",
+        n // 256,
+        256,
+        {"bins": bins, "data": data},
+        [(None, "bins"), (None, "data")],
+        lambda o: (np.array_equal(o["bins"], np.bincount(data % 97, minlength=97).astype(np.uint32)), ""),
+    )
 
     out = np.zeros(1, dtype=np.float32)
-    case("warp_sum", n // 256, 256, {"out": out, "x": x}, [(None, "out"), (None, "x")],
-         lambda o: (abs(o["out"][0] - x.sum(dtype=np.float64)) < 1e-3 * n, "got %.2f want %.2f" % (o["out"][0], x.sum())))
+    case(
+        "warp_sum",
+        n // 256,
+        256,
+        {"out": out, "x": x},
+        [(None, "out"), (None, "x")],
+        lambda o: (
+            abs(o["out"][0] - x.sum(dtype=np.float64)) < 1e-3 * n,
+            "got %.2f want %.2f" % (o["out"][0], x.sum()),
+        ),
+    )
 
     s = rng.standard_normal(4096).astype(np.float32)
     counts = np.full(4096 // 256, -7, dtype=np.int32)
     ballots = np.full(4096 // 32, -7, dtype=np.int32)
-    case("block_votes", 4096 // 256, 256, {"counts": counts, "ballots": ballots, "x": s},
-         [(None, "counts"), (None, "ballots"), (None, "x")],
-         lambda o: (np.array_equal(o["counts"], (s > 0).reshape(-1, 256).sum(1)) and np.array_equal(o["ballots"], (s > 0).reshape(-1, 32).sum(1)), ""))
+    case(
+        "block_votes",
+        4096 // 256,
+        256,
+        {"counts": counts, "ballots": ballots, "x": s},
+        [(None, "counts"), (None, "ballots"), (None, "x")],
+        lambda o: (
+            np.array_equal(o["counts"], (s > 0).reshape(-1, 256).sum(1))
+            and np.array_equal(o["ballots"], (s > 0).reshape(-1, 32).sum(1)),
+            "",
+        ),
+    )
 
     a = rng.integers(-1000, 1000, 4096, dtype=np.int32)
     b = rng.integers(1, 50, 4096, dtype=np.int32) * rng.choice([-1, 1], 4096).astype(np.int32)
     res = np.full((4096, 5), -12345, dtype=np.int32)
     want = np.stack([a // b, a % b, np.maximum(a, b), np.abs(a), (b % 7) ** 3], axis=1)
-    case("python_ints", 16, 256, {"out": res, "a": a, "b": b}, [(None, "out"), (None, "a"), (None, "b")],
-         lambda o: (np.array_equal(o["out"], want), ""))
+    case(
+        "python_ints",
+        16,
+        256,
+        {"out": res, "a": a, "b": b},
+        [(None, "out"), (None, "a"), (None, "b")],
+        lambda o: (np.array_equal(o["out"], want), ""),
+    )
 
     sums = np.full(n // 256, np.nan, dtype=np.float32)
-    case("block_sum", n // 256, 256, {"out": sums, "x": x}, [(None, "out"), (None, "x")],
-         lambda o: (np.allclose(o["out"], x.reshape(-1, 256).sum(1), rtol=1e-4), ""))
+    case(
+        "block_sum",
+        n // 256,
+        256,
+        {"out": sums, "x": x},
+        [(None, "out"), (None, "x")],
+        lambda o: (np.allclose(o["out"], x.reshape(-1, 256).sum(1), rtol=1e-4), ""),
+    )
 
     m = rng.random((300, 200), dtype=np.float32)
     mt = np.full((200, 300), np.nan, dtype=np.float32)
-    case("transpose", (7, 10, 1), (32, 32, 1), {"out": mt, "inp": m}, [(None, "out"), (None, "inp")],
-         lambda o: (np.array_equal(o["out"], m.T), ""))
+    case(
+        "transpose",
+        (7, 10, 1),
+        (32, 32, 1),
+        {"out": mt, "inp": m},
+        [(None, "out"), (None, "inp")],
+        lambda o: (np.array_equal(o["out"], m.T), ""),
+    )
 
     z = rng.random(1024 * 4, dtype=np.float32)
     scans = np.full(1024 * 4, np.nan, dtype=np.float32)
-    case("local_scan", 4, 256, {"out": scans, "x": z}, [(None, "out"), (None, "x")],
-         lambda o: (np.allclose(o["out"], np.cumsum(z.reshape(-1, 4), axis=1).ravel(), rtol=1e-6), ""))
+    case(
+        "local_scan",
+        4,
+        256,
+        {"out": scans, "x": z},
+        [(None, "out"), (None, "x")],
+        lambda o: (np.allclose(o["out"], np.cumsum(z.reshape(-1, 4), axis=1).ravel(), rtol=1e-6), ""),
+    )
 
     # An array of structs holding a float32x4: the CUDA C++ layout as a NumPy dtype.
-    particle = np.dtype({"names": ["pos", "mass"], "formats": [("<f4", (4,)), "<f4"], "offsets": [0, 16], "itemsize": 32})
+    particle = np.dtype(
+        {"names": ["pos", "mass"], "formats": [("<f4", (4,)), "<f4"], "offsets": [0, 16], "itemsize": 32}
+    )
     ps = np.zeros(1000, dtype=particle)
     ps["pos"] = rng.random((1000, 4), dtype=np.float32)
     ps["mass"] = rng.random(1000, dtype=np.float32)
     want_ps = ps.copy()
     want_ps["pos"][:, 0] += np.float32(0.5)
     want_ps["pos"][:, 3] *= ps["mass"]
-    case("push", 4, 256, {"ps": ps}, [(None, "ps"), (ctypes.c_float, 0.5)],
-         lambda o: (np.allclose(o["ps"]["pos"], want_ps["pos"]) and np.array_equal(o["ps"]["mass"], ps["mass"]), ""))
+    case(
+        "push",
+        4,
+        256,
+        {"ps": ps},
+        [(None, "ps"), (ctypes.c_float, 0.5)],
+        lambda o: (np.allclose(o["ps"]["pos"], want_ps["pos"]) and np.array_equal(o["ps"]["mass"], ps["mass"]), ""),
+    )
 
     u = rng.random((130, 70), dtype=np.float32)
     lap = np.full_like(u, np.nan)
     want_lap = lap.copy()
     want_lap[1:-1, 1:-1] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1]
-    case("stencil", (9, 5, 1), (16, 16, 1), {"out": lap, "u": u}, [(None, "out"), (None, "u")],
-         lambda o: (np.allclose(o["out"], want_lap, equal_nan=True, rtol=1e-5), ""))
+    case(
+        "stencil",
+        (9, 5, 1),
+        (16, 16, 1),
+        {"out": lap, "u": u},
+        [(None, "out"), (None, "u")],
+        lambda o: (np.allclose(o["out"], want_lap, equal_nan=True, rtol=1e-5), ""),
+    )
 
     w = rng.standard_normal(5000).astype(np.float32)
     w[rng.choice(5000, 50, replace=False)] = np.nan
     ext = np.array([-np.inf, np.inf, -np.inf, np.inf], dtype=np.float32)
     want_ext = np.array([np.nanmax(w), np.nanmin(w), np.nanmax(w), np.nanmin(w)], dtype=np.float32)
-    case("float_extrema", 20, 256, {"out": ext, "x": w}, [(None, "out"), (None, "x")],
-         lambda o: (np.array_equal(o["out"], want_ext), "got %s want %s" % (o["out"], want_ext)))
+    case(
+        "float_extrema",
+        20,
+        256,
+        {"out": ext, "x": w},
+        [(None, "out"), (None, "x")],
+        lambda o: (np.array_equal(o["out"], want_ext), "got %s want %s" % (o["out"], want_ext)),
+    )
 
-    case("handoff", 2, 32, {"flag": np.zeros(1, dtype=np.int32), "out": np.full(2, -1, dtype=np.int32)},
-         [(None, "flag"), (None, "out")], lambda o: (list(o["out"]) == [42, 43] and o["flag"][0] == 1, str(o["out"])))
+    case(
+        "handoff",
+        2,
+        32,
+        {"flag": np.zeros(1, dtype=np.int32), "out": np.full(2, -1, dtype=np.int32)},
+        [(None, "flag"), (None, "out")],
+        lambda o: (list(o["out"]) == [42, 43] and o["flag"][0] == 1, str(o["out"])),
+    )
 
     va = rng.random(101, dtype=np.float32)
     vm = rng.random((12, 9), dtype=np.float32)
@@ -276,16 +400,33 @@ def run_all(ptx_dir, host=False):
     want_v = vo.copy()
     for col, src in enumerate([va[::-1], va[1:-1:2], vm[2], vm[:, 1], vm.reshape(vm.size)]):
         want_v[: src.size, col] = src
-    case("views", 1, 128, {"out": vo, "a": va, "m": vm}, [(None, "out"), (None, "a"), (None, "m")],
-         lambda o: (np.array_equal(o["out"], want_v, equal_nan=True), ""))
+    case(
+        "views",
+        1,
+        128,
+        {"out": vo, "a": va, "m": vm},
+        [(None, "out"), (None, "a"), (None, "m")],
+        lambda o: (np.array_equal(o["out"], want_v, equal_nan=True), ""),
+    )
 
     zc = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
     wc = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)).astype(np.complex64)
     xr = rng.random(3000, dtype=np.float32) * 4
     cm = np.full((3000, 3), np.nan, dtype=np.float32)
-    want_cm = np.stack([np.abs(zc * wc + 1j), (zc / wc).imag, np.sin(xr) + np.exp(xr) * np.sqrt(xr)], axis=1).astype(np.float32)
-    case("complex_math", 12, 256, {"out": cm, "z": zc, "w": wc, "x": xr}, [(None, "out"), (None, "z"), (None, "w"), (None, "x")],
-         lambda o: (np.allclose(o["out"], want_cm, rtol=2e-5, atol=1e-5), "max err %.3g" % np.max(np.abs(o["out"] - want_cm))))
+    want_cm = np.stack([np.abs(zc * wc + 1j), (zc / wc).imag, np.sin(xr) + np.exp(xr) * np.sqrt(xr)], axis=1).astype(
+        np.float32
+    )
+    case(
+        "complex_math",
+        12,
+        256,
+        {"out": cm, "z": zc, "w": wc, "x": xr},
+        [(None, "out"), (None, "z"), (None, "w"), (None, "x")],
+        lambda o: (
+            np.allclose(o["out"], want_cm, rtol=2e-5, atol=1e-5),
+            "max err %.3g" % np.max(np.abs(o["out"] - want_cm)),
+        ),
+    )
 
     sx = rng.random(128, dtype=np.float32)
     sh = np.full((128, 8), np.nan, dtype=np.float32)
@@ -294,29 +435,66 @@ def run_all(ptx_dir, host=False):
     xor1 = base + (lane ^ 1)
     down = np.where(lane < 31, np.arange(128) + 1, np.arange(128))
     up = np.where(lane >= 1, np.arange(128) - 1, np.arange(128))
-    want_sh = np.stack([sx[xor1], 2 * sx[xor1], down, sx[down], base, sx[base] + 1, sx[up], -sx[up]], axis=1).astype(np.float32)
-    case("shuffle_aggregates", 2, 64, {"out": sh, "x": sx}, [(None, "out"), (None, "x")],
-         lambda o: (np.array_equal(o["out"], want_sh), ""))
+    want_sh = np.stack([sx[xor1], 2 * sx[xor1], down, sx[down], base, sx[base] + 1, sx[up], -sx[up]], axis=1).astype(
+        np.float32
+    )
+    case(
+        "shuffle_aggregates",
+        2,
+        64,
+        {"out": sh, "x": sx},
+        [(None, "out"), (None, "x")],
+        lambda o: (np.array_equal(o["out"], want_sh), ""),
+    )
 
     rm = rng.random((300, 7), dtype=np.float32)
     rs = np.full(300, np.nan, dtype=np.float32)
-    case("row_sums", 3, 128, {"out": rs, "m": rm}, [(None, "out"), (None, "m")],
-         lambda o: (np.allclose(o["out"], rm.sum(1), rtol=1e-6), ""))
+    case(
+        "row_sums",
+        3,
+        128,
+        {"out": rs, "m": rm},
+        [(None, "out"), (None, "m")],
+        lambda o: (np.allclose(o["out"], rm.sum(1), rtol=1e-6), ""),
+    )
 
     aa = rng.random(500, dtype=np.float32)
     ao = np.full(500, np.nan, dtype=np.float32)
-    case("array_args", 4, 128, {"out": ao, "a": aa}, [(None, "out"), (None, "a"), (ctypes.c_int32, 3)],
-         lambda o: (np.array_equal(o["out"], aa + 1), ""))
+    case(
+        "array_args",
+        4,
+        128,
+        {"out": ao, "a": aa},
+        [(None, "out"), (None, "a"), (ctypes.c_int32, 3)],
+        lambda o: (np.array_equal(o["out"], aa + 1), ""),
+    )
 
     import ml_dtypes  # the reference float8 conversions (make setup installs it)
 
-    f8x = np.concatenate([rng.standard_normal(500).astype(np.float32) * 10, np.float32([0, -0.0, 448, 460, 1e-3, 2.0 ** -9, 57344])])
+    f8x = np.concatenate(
+        [rng.standard_normal(500).astype(np.float32) * 10, np.float32([0, -0.0, 448, 460, 1e-3, 2.0**-9, 57344])]
+    )
     f8o = np.full((f8x.size, 3), np.nan, dtype=np.float32)
     e4 = f8x.astype(ml_dtypes.float8_e4m3fn)
-    want_f8 = np.stack([e4.astype(np.float32), f8x.astype(ml_dtypes.float8_e5m2).astype(np.float32),
-                        (e4.astype(np.float32) * 2).astype(ml_dtypes.float8_e4m3fn).astype(np.float32)], axis=1)
-    case("float8_round_trip", 3, 256, {"out": f8o, "x": f8x}, [(None, "out"), (None, "x")],
-         lambda o: (np.array_equal(o["out"], want_f8, equal_nan=True), "mismatches: %d" % (~((o["out"] == want_f8) | (np.isnan(o["out"]) & np.isnan(want_f8)))).sum()))
+    want_f8 = np.stack(
+        [
+            e4.astype(np.float32),
+            f8x.astype(ml_dtypes.float8_e5m2).astype(np.float32),
+            (e4.astype(np.float32) * 2).astype(ml_dtypes.float8_e4m3fn).astype(np.float32),
+        ],
+        axis=1,
+    )
+    case(
+        "float8_round_trip",
+        3,
+        256,
+        {"out": f8o, "x": f8x},
+        [(None, "out"), (None, "x")],
+        lambda o: (
+            np.array_equal(o["out"], want_f8, equal_nan=True),
+            "mismatches: %d" % (~((o["out"] == want_f8) | (np.isnan(o["out"]) & np.isnan(want_f8)))).sum(),
+        ),
+    )
 
     failed = [r for r in results if not r[1]]
     print(f"{drv.name}: {len(results) - len(failed)} passed, {len(failed)} failed")

@@ -9,6 +9,7 @@ device-only entities (thread positions, shared memory, atomics,
 synchronization, warp operations, kernels) raise pydev.DeviceOnlyError, a
 RuntimeError.
 """
+
 import math as _math
 import sys as _sys
 
@@ -105,7 +106,9 @@ _DECORATOR_KEYWORDS = ("interop", "lineinfo", "link")
 def _check_keywords(decorator, kwargs):
     for k in kwargs:
         if k not in _DECORATOR_KEYWORDS:
-            raise TypeError(f"@device.{decorator}() got an unexpected keyword argument '{k}' (supported: {', '.join(_DECORATOR_KEYWORDS)})")
+            raise TypeError(
+                f"@device.{decorator}() got an unexpected keyword argument '{k}' (supported: {', '.join(_DECORATOR_KEYWORDS)})"
+            )
 
 
 def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
@@ -116,7 +119,9 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
         while not isinstance(f, _launch._Function) and callable(f) and hasattr(f, "__wrapped__"):
             f = f.__wrapped__
         if isinstance(f, other_cls):
-            raise TypeError(f"'{f.__name__}' is already a @device.{other_name}: a function cannot be both a @device.kernel and a @device.func")
+            raise TypeError(
+                f"'{f.__name__}' is already a @device.{other_name}: a function cannot be both a @device.kernel and a @device.func"
+            )
         if isinstance(f, _launch._Function):
             f = f.underlying
         if isinstance(f, type):
@@ -333,11 +338,36 @@ class _DeviceOnly:
 
 
 DEVICE_ONLY = (
-    "thread_idx", "block_idx", "block_dim", "grid_dim", "tid", "grid_size", "warp_size", "lane_id",
-    "local_array", "shared_array", "dynamic_shared_array", "atomic_ref", "threadfence",
-    "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
-    "activemask", "lanemask_lt", "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync",
-    "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "match_any_sync", "match_all_sync",
+    "thread_idx",
+    "block_idx",
+    "block_dim",
+    "grid_dim",
+    "tid",
+    "grid_size",
+    "warp_size",
+    "lane_id",
+    "local_array",
+    "shared_array",
+    "dynamic_shared_array",
+    "atomic_ref",
+    "threadfence",
+    "syncthreads",
+    "syncthreads_count",
+    "syncthreads_and",
+    "syncthreads_or",
+    "activemask",
+    "lanemask_lt",
+    "syncwarp",
+    "all_sync",
+    "any_sync",
+    "eq_sync",
+    "ballot_sync",
+    "shfl_sync",
+    "shfl_up_sync",
+    "shfl_down_sync",
+    "shfl_xor_sync",
+    "match_any_sync",
+    "match_all_sync",
 )
 for _name in DEVICE_ONLY:
     setattr(_module, _name, _DeviceOnly(_name))
@@ -450,8 +480,6 @@ def fma(a, b, c):
     return _fma_exact(a, b, c, dt)
 
 
-__all__ = sorted(
-    [n for n in dir(_module) if not n.startswith("_") and n not in ("SM_ARCHS", "DEVICE_ONLY")]
-)
+__all__ = sorted([n for n in dir(_module) if not n.startswith("_") and n not in ("SM_ARCHS", "DEVICE_ONLY")])
 
 _bind_lazy()  # what pydev._types made before this module was imported

@@ -12,6 +12,7 @@
 
 Built only on pydev's public backend API (`pydev.ir`, `pydev.Program`,
 `device.launch`); see docs/numba.md."""
+
 import sys as _sys
 
 from . import types

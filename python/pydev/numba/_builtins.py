@@ -1,6 +1,7 @@
 """Device-code implementations: Python builtins, math, NumPy scalars and
 the `cuda` intrinsics (grid, shared arrays, atomics, warp functions...),
 each a function (compiler, args, kwargs, node) -> typed value."""
+
 import builtins
 import math
 
@@ -33,6 +34,7 @@ def register(*objs):
         for o in objs:
             _TABLE[o] = fn
         return fn
+
     return deco
 
 
@@ -109,12 +111,21 @@ def _cmath(op, real_result=False):
         ft = T.float32 if a.t.bits == 64 else T.float64
         rt = ft if real_result else a.t
         return TV(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
+
     return impl
 
 
 import cmath as _cm  # noqa: E402
 
-for _name, _op in [("exp", "exp"), ("log", "log"), ("sqrt", "sqrt"), ("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("tanh", "tanh")]:
+for _name, _op in [
+    ("exp", "exp"),
+    ("log", "log"),
+    ("sqrt", "sqrt"),
+    ("sin", "sin"),
+    ("cos", "cos"),
+    ("tan", "tan"),
+    ("tanh", "tanh"),
+]:
     register(getattr(_cm, _name))(_cmath(_op))
 register(_cm.phase)(_cmath("angle", True))
 
@@ -130,11 +141,18 @@ def _minmax(op):
         vals = [c.num_arg(a, node) for a in args]
         t = vals[0].t
         for v in vals[1:]:
-            t = v.t if v.t == t else arith_type(t, v.t) if not (t.is_int and v.t.is_int and t.signed == v.t.signed) else (t if t.bits >= v.t.bits else v.t)
+            t = (
+                v.t
+                if v.t == t
+                else arith_type(t, v.t)
+                if not (t.is_int and v.t.is_int and t.signed == v.t.signed)
+                else (t if t.bits >= v.t.bits else v.t)
+            )
         out = c.val(c.cast(vals[0], t, node), node)
         for v in vals[1:]:
             out = getattr(c.f.ops, op)(out, c.val(c.cast(v, t, node), node))
         return TV(out, t)
+
     return impl
 
 
@@ -169,11 +187,13 @@ def _round(c, args, kwargs, node):
 def _pow(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 2, name="pow")
     import ast
+
     a, b = args
     return c.binop(ast.Pow(), a, b, node)
 
 
 # --- math ----------------------------------------------------------------------------------
+
 
 def _float_of(c, a, node):
     a = c.num_arg(a, node)
@@ -188,6 +208,7 @@ def _unary_math(op, returns_int=False):
         a = _float_of(c, args[0], node)
         r = TV(c.f.emit(f"math.{op}", [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
         return c.cast(r, T.int64, node) if returns_int else r
+
     return impl
 
 
@@ -198,17 +219,50 @@ def _binary_math(op):
         t = arith_type(a.t, b.t)
         if not t.is_float:
             t = T.float64
-        return TV(c.f.emit(f"math.{op}" if "." not in op else op, [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)], [t.ir], c.mb.fastmath()), t)
+        return TV(
+            c.f.emit(
+                f"math.{op}" if "." not in op else op,
+                [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)],
+                [t.ir],
+                c.mb.fastmath(),
+            ),
+            t,
+        )
+
     return impl
 
 
-for _name, _op in [("sin", "sin"), ("cos", "cos"), ("tan", "tan"), ("asin", "asin"), ("acos", "acos"), ("atan", "atan"),
-                   ("sinh", "sinh"), ("cosh", "cosh"), ("tanh", "tanh"), ("asinh", "asinh"), ("acosh", "acosh"), ("atanh", "atanh"),
-                   ("exp", "exp"), ("expm1", "expm1"), ("log", "log"), ("log2", "log2"), ("log10", "log10"), ("log1p", "log1p"),
-                   ("sqrt", "sqrt"), ("fabs", "absf"), ("erf", "erf"), ("erfc", "erfc")]:
+for _name, _op in [
+    ("sin", "sin"),
+    ("cos", "cos"),
+    ("tan", "tan"),
+    ("asin", "asin"),
+    ("acos", "acos"),
+    ("atan", "atan"),
+    ("sinh", "sinh"),
+    ("cosh", "cosh"),
+    ("tanh", "tanh"),
+    ("asinh", "asinh"),
+    ("acosh", "acosh"),
+    ("atanh", "atanh"),
+    ("exp", "exp"),
+    ("expm1", "expm1"),
+    ("log", "log"),
+    ("log2", "log2"),
+    ("log10", "log10"),
+    ("log1p", "log1p"),
+    ("sqrt", "sqrt"),
+    ("fabs", "absf"),
+    ("erf", "erf"),
+    ("erfc", "erfc"),
+]:
     register(getattr(math, _name))(_unary_math(_op))
     if hasattr(np, _name if _name != "fabs" else "fabs"):
-        register(getattr(np, _name if _name not in ("asin", "acos", "atan", "asinh", "acosh", "atanh") else "arc" + _name[1:]))(_unary_math(_op))
+        register(
+            getattr(
+                np, _name if _name not in ("asin", "acos", "atan", "asinh", "acosh", "atanh") else "arc" + _name[1:]
+            )
+        )(_unary_math(_op))
 register(np.exp2)(_unary_math("exp2"))
 register(np.rint)(_unary_math("roundeven"))
 register(math.floor)(_unary_math("floor", True))
@@ -250,6 +304,7 @@ def _pred_math(op):
         if op == "isinf":
             return TV(c.f.ops.cmp(absv, inf, predicate="eq"), T.boolean)
         return TV(c.f.ops.cmp(absv, inf, predicate="lt"), T.boolean)
+
     return impl
 
 
@@ -273,8 +328,14 @@ def _degrees(c, args, kwargs, node):
 
 # --- cuda intrinsics ------------------------------------------------------------------------
 
+
 def _dim(c, kind, d):
-    return TV({"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[kind](d), T.int32)
+    return TV(
+        {"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[
+            kind
+        ](d),
+        T.int32,
+    )
 
 
 def dim_attr(kind):
@@ -282,6 +343,7 @@ def dim_attr(kind):
         if name not in ("x", "y", "z"):
             raise c.err(node, f"cuda.{kind} has no attribute '{name}' (x, y, z)")
         return _dim(c, kind, name)
+
     return attr
 
 
@@ -302,6 +364,7 @@ def _grid_impl(size):
                 v = v + c.f.cast(c.f.thread_id(d), ir.si64)
             out.append(TV(v, T.int64))
         return out[0] if nd == 1 else c._tuple(out)
+
     return impl
 
 
@@ -344,14 +407,19 @@ def shared_array(c, args, kwargs, node):
         def build():
             raw = c.f.ops.dynamic_shared_array(result=ir.array(ir.ui8, 1, "c", "shared"))
             return raw if et == T.uint8 else c.f.ops.array_view(raw, result=ir.array(et.ir, 1, "c", "shared"))
+
         return TV(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
-    v = c.alloc_in_entry(lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared")))
+    v = c.alloc_in_entry(
+        lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared"))
+    )
     return TV(v, T.Array(et, len(dims), "C", space="shared"))
 
 
 def local_array(c, args, kwargs, node):
     dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.local.array")
-    v = c.alloc_in_entry(lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local")))
+    v = c.alloc_in_entry(
+        lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
+    )
     return TV(v, T.Array(et, len(dims), "C", space="local"))
 
 
@@ -370,6 +438,7 @@ def _no_args(name, emit, rtype=None):
         _nargs(c, args, kwargs, node, 0, name=name)
         r = emit(c)
         return TV(r, rtype) if rtype is not None else CT(None)
+
     return impl
 
 
@@ -393,6 +462,7 @@ def _sync_pred(kind):
         p = c.val(c.truth(c.num_arg(args[0], node), node), node)
         r = getattr(c.f.ops, f"syncthreads_{kind}")(p)
         return TV(r, T.int32) if kind == "count" else TV(c.f.cast(r, ir.si32), T.int32)
+
     return impl
 
 
@@ -412,8 +482,11 @@ def _vote(kind):
         m = _mask(c, args[0], node)
         p = c.val(c.truth(c.num_arg(args[1], node), node), node)
         if kind == "ballot":
-            return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")), T.int32)  # int32 in Numba
+            return _from_mask(
+                c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")), T.int32
+            )  # int32 in Numba
         return TV(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
+
     return impl
 
 
@@ -429,13 +502,18 @@ def _shfl(kind):
             v = c.cast(v, T.int32, node)
         lane = c.val(c.cast(c.num_arg(args[2], node), T.int32, node), node)
         return TV(c.f.ops.shfl(m, c.val(v, node), lane, kind=kind, result=v.t.ir), v.t)
+
     return impl
 
 
 shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync = _shfl("idx"), _shfl("up"), _shfl("down"), _shfl("xor")
 
-activemask = _no_args("cuda.activemask", lambda c: c.f.cast(c.f.ops.activemask(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32)
-lanemask_lt = _no_args("cuda.lanemask_lt", lambda c: c.f.cast(c.f.ops.lanemask_lt(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32)
+activemask = _no_args(
+    "cuda.activemask", lambda c: c.f.cast(c.f.ops.activemask(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32
+)
+lanemask_lt = _no_args(
+    "cuda.lanemask_lt", lambda c: c.f.cast(c.f.ops.lanemask_lt(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32
+)
 
 
 def match_any_sync(c, args, kwargs, node):
@@ -454,7 +532,10 @@ def match_all_sync(c, args, kwargs, node):
 
 
 def _fence(scope):
-    return _no_args(f"cuda.threadfence{'' if scope == 'device' else '_' + scope}", lambda c: c.f.ops.threadfence(memory="seq_cst", scope=scope))
+    return _no_args(
+        f"cuda.threadfence{'' if scope == 'device' else '_' + scope}",
+        lambda c: c.f.ops.threadfence(memory="seq_cst", scope=scope),
+    )
 
 
 threadfence, threadfence_block, threadfence_system = _fence("device"), _fence("block"), _fence("system")
@@ -484,7 +565,10 @@ def _bits(op):
             r = c.f.emit("llvm.intr.bitreverse", [v], [sl])
         else:  # ffs: 1 + the index of the least significant set bit, 0 for 0
             tz = c.f.emit("math.cttz", [v], [sl])
-            one, zero = c.f.emit("arith.constant", [], [sl], {"value": f"1 : {sl}"}), c.f.emit("arith.constant", [], [sl], {"value": f"0 : {sl}"})
+            one, zero = (
+                c.f.emit("arith.constant", [], [sl], {"value": f"1 : {sl}"}),
+                c.f.emit("arith.constant", [], [sl], {"value": f"0 : {sl}"}),
+            )
             plus = c.f.emit("arith.addi", [tz, one], [sl])
             isz = c.f.emit("arith.cmpi", [v, zero], [ir.i1], {"predicate": "0"})
             r = c.f.emit("arith.select", [isz, zero, plus], [sl])
@@ -494,6 +578,7 @@ def _bits(op):
             r = c.f.cast(c.f.cast(r, a.t.ir), T.uint32.ir)
             return TV(r, rt)
         return TV(c.f.cast(r, a.t.ir), a.t) if rt == a.t else c.cast(TV(c.f.cast(r, a.t.ir), a.t), rt, node)
+
     return impl
 
 
@@ -513,6 +598,7 @@ cbrt = _unary_math("cbrt")
 
 
 # --- atomics --------------------------------------------------------------------------------
+
 
 def _ref(c, arr, idx, node):
     if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
@@ -535,11 +621,26 @@ def _ref(c, arr, idx, node):
         else:
             out.append(c.val(c.cast(p, T.int64, node), node))
     space = arr.t.space
-    rt = ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}{', shared' if space == 'shared' else ''}>") if space != "local" else ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}, local>")
+    rt = (
+        ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}{', shared' if space == 'shared' else ''}>")
+        if space != "local"
+        else ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}, local>")
+    )
     return c.f.ops.atomic_ref(c.val(arr, node), *out, result=rt)
 
 
-_ATOMIC_TYPES = {"add": "iuf", "sub": "iuf", "and": "iu", "or": "iu", "xor": "iu", "max": "iuf", "min": "iuf", "nanmax": "iuf", "nanmin": "iuf", "exch": "iuf"}
+_ATOMIC_TYPES = {
+    "add": "iuf",
+    "sub": "iuf",
+    "and": "iu",
+    "or": "iu",
+    "xor": "iu",
+    "max": "iuf",
+    "min": "iuf",
+    "nanmax": "iuf",
+    "nanmin": "iuf",
+    "exch": "iuf",
+}
 
 
 def _atomic(kind):
@@ -553,6 +654,7 @@ def _atomic(kind):
         v = c.val(c.cast(c.num_arg(val, node), et, node), node)
         k = kind[3:] if kind in ("nanmax", "nanmin") and et.is_int else kind  # no NaNs among integers
         return TV(c.f.ops.atomic_rmw(ref, v, kind=k, memory="relaxed", scope="device", result=et.ir), et)
+
     return impl
 
 
@@ -602,16 +704,30 @@ def _incdec(kind):
         f.cond_br(seen == old, after, head, else_args=(seen,))
         f.set_block(after)
         return TV(seen, et)
+
     return impl
 
 
-ATOMICS = {"add": _atomic("add"), "sub": _atomic("sub"), "and_": _atomic("and"), "or_": _atomic("or"), "xor": _atomic("xor"),
-           "max": _atomic("max"), "min": _atomic("min"), "nanmax": _atomic("nanmax"), "nanmin": _atomic("nanmin"),
-           "exch": _atomic("exch"), "inc": _incdec("inc"), "dec": _incdec("dec"), "cas": atomic_cas,
-           "compare_and_swap": atomic_compare_and_swap}
+ATOMICS = {
+    "add": _atomic("add"),
+    "sub": _atomic("sub"),
+    "and_": _atomic("and"),
+    "or_": _atomic("or"),
+    "xor": _atomic("xor"),
+    "max": _atomic("max"),
+    "min": _atomic("min"),
+    "nanmax": _atomic("nanmax"),
+    "nanmin": _atomic("nanmin"),
+    "exch": _atomic("exch"),
+    "inc": _incdec("inc"),
+    "dec": _incdec("dec"),
+    "cas": atomic_cas,
+    "compare_and_swap": atomic_compare_and_swap,
+}
 
 
 # --- print -------------------------------------------------------------------------------
+
 
 def _print_item(c, x, node, fmt, vals):
     if isinstance(x, CT):
@@ -655,7 +771,9 @@ def _print(c, args, kwargs, node):
         _print_item(c, a, node, sub, vals)
         fmt.append("".join(sub))
     text = " ".join(fmt) + "\n"
-    escaped = "".join(ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text)
+    escaped = "".join(
+        ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text
+    )
     c.at(node)
     c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
     return CT(None)

@@ -8,6 +8,7 @@ survive a barrier on the host target). A variable's type is the
 unification of what it is assigned: when it widens, the function is
 compiled again with the wider type. Every op carries `loc(file:line:col)`
 of the user's code."""
+
 import ast
 import builtins
 import inspect
@@ -121,6 +122,7 @@ def render(src, node, message, help=None):
 
 # --- Numba's typing rules ------------------------------------------------------------------
 
+
 def _is_num(t):
     return isinstance(t, (T.Number, T.Boolean))
 
@@ -138,7 +140,13 @@ def arith_type(a, b):
     if a.is_float or b.is_float:
         f, i = (a, b) if a.is_float else (b, a)
         if f.bits == 16:
-            return T.float16 if isinstance(i, T.Boolean) or i.bits == 8 and i.signed else T.float32 if i.bits <= 16 and (i.signed or i.bits == 8) else T.float64
+            return (
+                T.float16
+                if isinstance(i, T.Boolean) or i.bits == 8 and i.signed
+                else T.float32
+                if i.bits <= 16 and (i.signed or i.bits == 8)
+                else T.float64
+            )
         if f.bits == 32 and (isinstance(i, T.Boolean) or i.bits <= 16 and i.signed or i.bits == 8):
             return T.float32
         return T.float64
@@ -189,6 +197,7 @@ def unify(a, b):
 
 # --- values --------------------------------------------------------------------------------
 
+
 class CT:
     """A compile-time object (a module, a function, a Python constant)."""
 
@@ -234,6 +243,7 @@ class Retype(Exception):
 
 # --- the compiler --------------------------------------------------------------------------
 
+
 class ModuleBuilder:
     """One ir.Module: the kernel and the device functions it calls."""
 
@@ -277,7 +287,9 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
     hit = mb.funcs.get(key)
     if hit is None:
         if key in mb.funcs:
-            raise NumbaError(node_for_errors, f"recursive device function '{dispatcher.py_func.__name__}' is not supported")
+            raise NumbaError(
+                node_for_errors, f"recursive device function '{dispatcher.py_func.__name__}' is not supported"
+            )
         mb.funcs[key] = None
         c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
         c.run()
@@ -316,7 +328,9 @@ class Compiler:
         fn = self.src.node
         params = [a.arg for a in fn.args.args]
         if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
-            raise NumbaError(fn, "pydev.numba functions take plain positional parameters (no *args, **kwargs or keyword-only)")
+            raise NumbaError(
+                fn, "pydev.numba functions take plain positional parameters (no *args, **kwargs or keyword-only)"
+            )
         defaults = fn.args.defaults
         if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
             raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
@@ -358,7 +372,9 @@ class Compiler:
         if not f.terminated:
             void = self.ret_type is None or isinstance(self.ret_type, T.NoneType)
             if not self.kernel and not self.dead and self.ret_seen not in (None, T.void):
-                raise NumbaError(fn, f"'{self.py.__name__}' can end without returning a value (Numba would type it Optional)")
+                raise NumbaError(
+                    fn, f"'{self.py.__name__}' can end without returning a value (Numba would type it Optional)"
+                )
             if self.kernel or void:
                 f.ret(loc=self.src.loc(fn))
             else:
@@ -422,7 +438,9 @@ class Compiler:
             if tv.items is not None:
                 raise self.err(node, f"a tuple ({tv.t}) is not a single value here")
             if isinstance(tv.t, T.Array):
-                raise self.err(node, "a global (constant) array can only have its elements, shape and size read in pydev.numba")
+                raise self.err(
+                    node, "a global (constant) array can only have its elements, shape and size read in pydev.numba"
+                )
             c = tv.const
             t = tv.t
             if isinstance(t, T.Boolean):
@@ -434,7 +452,9 @@ class Compiler:
             elif t.kind == "c":
                 ft = _complex_part(t).ir
                 c = complex(c)
-                tv.v = self.f.emit("complex.constant", [], [t.ir], {"value": f"[{_flit(c.real, ft)}, {_flit(c.imag, ft)}]"})
+                tv.v = self.f.emit(
+                    "complex.constant", [], [t.ir], {"value": f"[{_flit(c.real, ft)}, {_flit(c.imag, ft)}]"}
+                )
             else:
                 raise self.err(node, f"no constants of type {t}")
         return tv.v
@@ -464,7 +484,10 @@ class Compiler:
         barriers; LLVM may make it a lookup table)."""
         arr = np.ascontiguousarray(arr)
         if arr.dtype.names is not None or arr.dtype.kind not in "biuf" or arr.size > 1024 or arr.ndim == 0:
-            raise self.err(node, f"a global array in device code must be a numeric NumPy array of 1 to 1024 elements (got {arr.dtype}, {arr.size} elements)")
+            raise self.err(
+                node,
+                f"a global array in device code must be a numeric NumPy array of 1 to 1024 elements (got {arr.dtype}, {arr.size} elements)",
+            )
         t = T.Array(T.from_dtype(arr.dtype), arr.ndim, "C")
         t.const = True
         return TV(None, t, const=arr)
@@ -479,7 +502,11 @@ class Compiler:
             lin = term if lin is None else lin + term
             stride *= data.shape[d]
         flat = data.reshape(-1).tolist()
-        mk = (lambda x: self.f.constant(bool(x), ir.i1)) if isinstance(et, T.Boolean) else (lambda x: self.f.constant(x, et.ir))
+        mk = (
+            (lambda x: self.f.constant(bool(x), ir.i1))
+            if isinstance(et, T.Boolean)
+            else (lambda x: self.f.constant(x, et.ir))
+        )
         out = mk(flat[0])
         for k in range(1, len(flat)):
             out = self.f.select(lin == k, mk(flat[k]), out)
@@ -563,7 +590,9 @@ class Compiler:
         if isinstance(t, (T.Array, T.Record)) and tv.items is None:
             old = self.vars.get(name)
             if old is not None and old.t is not None and old.t != t:
-                raise self.err(node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable")
+                raise self.err(
+                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable"
+                )
             self.vars[name] = Var(t, bound=tv)
             self.var_types.setdefault(name, t)
             return
@@ -573,7 +602,9 @@ class Compiler:
         else:
             want = unify(known, t)
             if want is None:
-                raise self.err(node, f"variable '{name}' is assigned a {t} after a {known}: Numba cannot unify these types")
+                raise self.err(
+                    node, f"variable '{name}' is assigned a {t} after a {known}: Numba cannot unify these types"
+                )
             if want != known:
                 self.var_types[name] = want
                 raise Retype()
@@ -599,7 +630,9 @@ class Compiler:
 
     # -- merging variables at control-flow joins (block arguments) --
     def _mergeable(self, t):
-        return t is not None and (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple)) and all(_is_num(x) for x in self._leaf_types(t)))
+        return t is not None and (
+            _is_num(t) or isinstance(t, (T.UniTuple, T.Tuple)) and all(_is_num(x) for x in self._leaf_types(t))
+        )
 
     def _merge_names(self, stmts):
         """The variables live across a join: those defined now, and those
@@ -717,7 +750,11 @@ class Compiler:
             new = self.binop(s.op, cur, self.expr(s.value), s)
             self.store_item(arr, idx, new, s)
             return
-        cur = self.expr(s.target if not isinstance(s.target, ast.Name) else ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target))
+        cur = self.expr(
+            s.target
+            if not isinstance(s.target, ast.Name)
+            else ast.copy_location(ast.Name(s.target.id, ast.Load()), s.target)
+        )
         self.at(s)
         new = self.binop(s.op, cur, self.expr(s.value), s)
         self.store(s.target, new, s)
@@ -728,13 +765,24 @@ class Compiler:
         elif isinstance(tgt, (ast.Tuple, ast.List)):
             items = self._items(value, tgt) if not isinstance(value, CT) else None
             if items is None or len(items) != len(tgt.elts):
-                raise self.err(tgt, f"cannot unpack {value.t if isinstance(value, TV) else _describe(value.obj)} into {len(tgt.elts)} names")
+                raise self.err(
+                    tgt,
+                    f"cannot unpack {value.t if isinstance(value, TV) else _describe(value.obj)} into {len(tgt.elts)} names",
+                )
             for t, v in zip(tgt.elts, items):
                 self.store(t, v, node)
         elif isinstance(tgt, ast.Subscript):
             arr = self.expr(tgt.value)
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
-            if isinstance(arr, TV) and isinstance(arr.t, T.Array) and (any(isinstance(p, ast.Slice) for p in parts) or len(parts) < arr.t.ndim and not self._is_tuple_index(tgt.slice)):
+            if (
+                isinstance(arr, TV)
+                and isinstance(arr.t, T.Array)
+                and (
+                    any(isinstance(p, ast.Slice) for p in parts)
+                    or len(parts) < arr.t.ndim
+                    and not self._is_tuple_index(tgt.slice)
+                )
+            ):
                 self.fill(self.view(arr, parts, tgt), value, node)
                 return
             idx = self.index_values(arr, tgt.slice, tgt)
@@ -848,7 +896,13 @@ class Compiler:
         for a, n in zip(args, rng.args):
             if isinstance(a, CT) or not (a.t.is_int or isinstance(a.t, T.Boolean)):
                 raise self.err(n, f"range() takes integers, got {a.t if isinstance(a, TV) else _describe(a.obj)}")
-        start, stop, step = (self.lit(0, rng), args[0], self.lit(1, rng)) if len(args) == 1 else (args[0], args[1], self.lit(1, rng)) if len(args) == 2 else args
+        start, stop, step = (
+            (self.lit(0, rng), args[0], self.lit(1, rng))
+            if len(args) == 1
+            else (args[0], args[1], self.lit(1, rng))
+            if len(args) == 2
+            else args
+        )
         t = start.t
         for x in (stop, step):
             t = arith_type(t, x.t)
@@ -927,7 +981,9 @@ class Compiler:
             else:
                 u = unify(self.ret_seen, t) if T.void not in (t, self.ret_seen) else (t if t == self.ret_seen else None)
                 if u is None:
-                    raise self.err(s, f"'{self.py.__name__}' returns a {self.ret_seen} and a {t}: Numba cannot unify them")
+                    raise self.err(
+                        s, f"'{self.py.__name__}' returns a {self.ret_seen} and a {t}: Numba cannot unify them"
+                    )
                 self.ret_seen = u
             self.at(s)
             if self.ret_type is None or isinstance(self.ret_type, T.NoneType) or t == T.void:
@@ -939,7 +995,7 @@ class Compiler:
 
     def _zero_val(self, irt):
         if irt.text.startswith("complex<"):
-            ft = ir.Type(irt.text[len("complex<"):-1])
+            ft = ir.Type(irt.text[len("complex<") : -1])
             return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})
         return self.f.constant(0.0 if irt.is_float else 0, irt) if irt.text != "i1" else self.f.constant(False, ir.i1)
 
@@ -994,18 +1050,26 @@ class Compiler:
                 return self.lit(t.ndim, n)
             if n.attr == "strides":
                 st = self.f.ops.array_strides(self.val(base, n), result=ir.tuple_type(*[ir.si64] * t.ndim))
-                return self._tuple([TV(self.f.ops.tuple_extract(st, index=d, result=ir.si64), T.int64) for d in range(t.ndim)])
+                return self._tuple(
+                    [TV(self.f.ops.tuple_extract(st, index=d, result=ir.si64), T.int64) for d in range(t.ndim)]
+                )
             if n.attr == "dtype":
                 return CT(t.dtype)
-            raise self.err(n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)")
+            raise self.err(
+                n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)"
+            )
         if isinstance(t, T.Record):
             return self.load_field(base, n.attr, n)
         if isinstance(t, T.Number) and t.kind == "c":
             ft = _complex_part(t)
             if n.attr in ("real", "imag"):
-                return TV(self.f.emit("complex.re" if n.attr == "real" else "complex.im", [self.val(base, n)], [ft.ir]), ft)
+                return TV(
+                    self.f.emit("complex.re" if n.attr == "real" else "complex.im", [self.val(base, n)], [ft.ir]), ft
+                )
             if n.attr == "conjugate":
-                return CT(_Method("conjugate", lambda c, a, k, nd: TV(c.f.emit("complex.conj", [c.val(base, nd)], [t.ir]), t)))
+                return CT(
+                    _Method("conjugate", lambda c, a, k, nd: TV(c.f.emit("complex.conj", [c.val(base, nd)], [t.ir]), t))
+                )
             raise self.err(n, f"a {t} has no attribute '{n.attr}' (real, imag, conjugate)")
         if isinstance(t, (T.Number, T.Boolean)):
             if n.attr == "conjugate":
@@ -1027,7 +1091,9 @@ class Compiler:
             return TV(hit, T.int64)
         # parameters' and entry-block arrays' extents: once, in the entry block
         in_entry = v.name.startswith("%arg") or v.name in self.entry_values
-        build = lambda: self.f.ops.tuple_extract(self.f.ops.array_shape(v, result=ir.tuple_type(*[ir.si64] * t.ndim)), index=d, result=ir.si64)
+        build = lambda: self.f.ops.tuple_extract(
+            self.f.ops.array_shape(v, result=ir.tuple_type(*[ir.si64] * t.ndim)), index=d, result=ir.si64
+        )
         if in_entry:
             e = self.alloc_in_entry(build)
             self.extents[key] = e
@@ -1069,7 +1135,11 @@ class Compiler:
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
         parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
-        if any(isinstance(p, ast.Slice) for p in parts) or len(parts) < base.t.ndim and not self._is_tuple_index(n.slice):
+        if (
+            any(isinstance(p, ast.Slice) for p in parts)
+            or len(parts) < base.t.ndim
+            and not self._is_tuple_index(n.slice)
+        ):
             return self.view(base, parts, n)
         idx = self.index_values(base, n.slice, n)
         self.at(n)
@@ -1079,7 +1149,11 @@ class Compiler:
         if isinstance(sl, (ast.Tuple, ast.Slice)):
             return False
         if isinstance(sl, ast.Name) and sl.id in self.vars:
-            return self.vars[sl.id].bound is not None and isinstance(self.vars[sl.id].bound, TV) and self.vars[sl.id].bound.items is not None
+            return (
+                self.vars[sl.id].bound is not None
+                and isinstance(self.vars[sl.id].bound, TV)
+                and self.vars[sl.id].bound.items is not None
+            )
         return isinstance(sl, ast.Call)  # cuda.grid(2) and friends
 
     def _index(self, arr, d, p, node):
@@ -1157,7 +1231,11 @@ class Compiler:
         parts = idx.items if isinstance(idx, TV) and idx.items is not None else [idx]
         t = arr.t
         if len(parts) != t.ndim:
-            raise self.err(sl, f"a {t.ndim}-d array takes {t.ndim} indices, got {len(parts)}", help="pydev.numba does not support partial indexing (views) yet")
+            raise self.err(
+                sl,
+                f"a {t.ndim}-d array takes {t.ndim} indices, got {len(parts)}",
+                help="pydev.numba does not support partial indexing (views) yet",
+            )
         out = []
         for d, p in enumerate(parts):
             if isinstance(p, CT) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
@@ -1186,7 +1264,10 @@ class Compiler:
         src = None
         if isinstance(value, TV) and isinstance(value.t, T.Array):
             if value.t.ndim != t.ndim:
-                raise self.err(node, f"cannot assign a {value.t.ndim}-d array to a {t.ndim}-d slice (no broadcasting in pydev.numba)")
+                raise self.err(
+                    node,
+                    f"cannot assign a {value.t.ndim}-d array to a {t.ndim}-d slice (no broadcasting in pydev.numba)",
+                )
             src = value
         else:
             scalar = self.val(self.cast(self.num_arg(value, node, "the value"), t.dtype, node), node)
@@ -1206,6 +1287,7 @@ class Compiler:
                 idx.append(i)
                 nest(d + 1)
                 idx.pop()
+
         nest(0)
 
     def load_item(self, arr, idx, node):
@@ -1243,7 +1325,9 @@ class Compiler:
         if field not in rt.fields:
             raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
         cur = self.f.ops.array_load(self.val(arr, node), *idx)
-        new = self.f.ops.struct_insert(self.val(self.cast(value, rt.fields[field], node), node), cur, field=field, result=rt.ir)
+        new = self.f.ops.struct_insert(
+            self.val(self.cast(value, rt.fields[field], node), node), cur, field=field, result=rt.ir
+        )
         self.f.ops.array_store(new, self.val(arr, node), *idx)
 
     def e_BinOp(self, n):
@@ -1251,11 +1335,34 @@ class Compiler:
         self.at(n)
         return self.binop(n.op, a, b, n)
 
-    _OPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "truediv", ast.FloorDiv: "floordiv", ast.Mod: "mod",
-            ast.Pow: "pow", ast.BitAnd: "and", ast.BitOr: "or", ast.BitXor: "xor", ast.LShift: "lshift", ast.RShift: "rshift"}
-    _PY = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "truediv": operator.truediv, "floordiv": operator.floordiv,
-           "mod": operator.mod, "pow": operator.pow, "and": operator.and_, "or": operator.or_, "xor": operator.xor,
-           "lshift": operator.lshift, "rshift": operator.rshift}
+    _OPS = {
+        ast.Add: "add",
+        ast.Sub: "sub",
+        ast.Mult: "mul",
+        ast.Div: "truediv",
+        ast.FloorDiv: "floordiv",
+        ast.Mod: "mod",
+        ast.Pow: "pow",
+        ast.BitAnd: "and",
+        ast.BitOr: "or",
+        ast.BitXor: "xor",
+        ast.LShift: "lshift",
+        ast.RShift: "rshift",
+    }
+    _PY = {
+        "add": operator.add,
+        "sub": operator.sub,
+        "mul": operator.mul,
+        "truediv": operator.truediv,
+        "floordiv": operator.floordiv,
+        "mod": operator.mod,
+        "pow": operator.pow,
+        "and": operator.and_,
+        "or": operator.or_,
+        "xor": operator.xor,
+        "lshift": operator.lshift,
+        "rshift": operator.rshift,
+    }
 
     def binop(self, op, a, b, node):
         name = self._OPS.get(type(op))
@@ -1264,7 +1371,13 @@ class Compiler:
         for x in (a, b):
             if isinstance(x, CT) or not _is_num(x.t):
                 if isinstance(x, TV) and x.items is not None and name in ("add", "mul"):
-                    if name == "add" and isinstance(a, TV) and a.items is not None and isinstance(b, TV) and b.items is not None:
+                    if (
+                        name == "add"
+                        and isinstance(a, TV)
+                        and a.items is not None
+                        and isinstance(b, TV)
+                        and b.items is not None
+                    ):
                         return self._tuple(a.items + b.items)
                 raise self.err(node, f"unsupported operand types for {_opsym(op)}: {_tname(a)} and {_tname(b)}")
         if (a.t.kind == "c" or b.t.kind == "c") and name not in ("add", "sub", "mul", "truediv", "pow"):
@@ -1285,12 +1398,24 @@ class Compiler:
             # int ** int is an integer even for a negative exponent (2 ** -1 == 0), as in Numba
             rt = ct = arith_type(a.t, b.t) if name != "pow" else pow_type(a.t, b.t)
         # fold literals
-        if a.v is None and b.v is None and a.const is not None and b.const is not None and name not in ("truediv",) and not rt.is_float and rt.kind != "c":
+        if (
+            a.v is None
+            and b.v is None
+            and a.const is not None
+            and b.const is not None
+            and name not in ("truediv",)
+            and not rt.is_float
+            and rt.kind != "c"
+        ):
             try:
                 if name == "pow" and int(b.const) < 0:
                     raise ValueError  # emitted: integer power with a negative exponent
                 r = self._PY[name](int(a.const), int(b.const))
-                return self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node) if rt.is_int else TV(None, rt, r)
+                return (
+                    self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node)
+                    if rt.is_int
+                    else TV(None, rt, r)
+                )
             except (ZeroDivisionError, ValueError, OverflowError):
                 pass
         av = self.val(self.cast(a, ct, node), node)
@@ -1298,7 +1423,12 @@ class Compiler:
         self.at(node)
         if name == "truediv":
             return TV(self.f.ops.truediv(av, bv, result=rt.ir), rt)
-        if name in ("floordiv", "mod") and rt.is_int and not self.mb.options.get("debug") and not (b.v is None and b.const):
+        if (
+            name in ("floordiv", "mod")
+            and rt.is_int
+            and not self.mb.options.get("debug")
+            and not (b.v is None and b.const)
+        ):
             # Numba-CUDA's NumPy error model (without debug=True): x // 0 and x % 0 are 0
             zero = self.iconst(0, ct.ir)
             is_zero = bv == zero
@@ -1326,7 +1456,11 @@ class Compiler:
             return TV(self.f.ops.neg(self.val(self.cast(a, rt, n), n)), rt)
         if isinstance(n.op, ast.Invert):
             if isinstance(t, T.Boolean):
-                return TV(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean) if a.v is not None or a.const is None else TV(None, T.boolean, not a.const)
+                return (
+                    TV(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean)
+                    if a.v is not None or a.const is None
+                    else TV(None, T.boolean, not a.const)
+                )
             if t.is_int:
                 rt = T.int64 if t.signed else T.uint64
             else:
@@ -1353,7 +1487,18 @@ class Compiler:
         if ct.kind == "c" and pred not in ("eq", "ne"):
             raise self.err(node, f"complex numbers are not ordered ({_tname(a)} and {_tname(b)})")
         if a.v is None and b.v is None and a.const is not None and b.const is not None:
-            return TV(None, T.boolean, {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge, "eq": operator.eq, "ne": operator.ne}[pred](a.const, b.const))
+            return TV(
+                None,
+                T.boolean,
+                {
+                    "lt": operator.lt,
+                    "le": operator.le,
+                    "gt": operator.gt,
+                    "ge": operator.ge,
+                    "eq": operator.eq,
+                    "ne": operator.ne,
+                }[pred](a.const, b.const),
+            )
         av, bv = self.val(self.cast(a, ct, node), node), self.val(self.cast(b, ct, node), node)
         self.at(node)
         return TV(self.f.ops.cmp(av, bv, predicate=pred), T.boolean)
@@ -1464,11 +1609,15 @@ class Compiler:
         if hook is not None:
             return hook(self, args, kwargs, n)
         from . import _builtins
+
         impl = _builtins.lookup(obj)
         if impl is not None:
             return impl(self, args, kwargs, n)
-        raise self.err(n.func, f"{_describe(obj)} cannot be called in pydev.numba device code",
-                       help="device functions are made with @cuda.jit(device=True)" if callable(obj) else None)
+        raise self.err(
+            n.func,
+            f"{_describe(obj)} cannot be called in pydev.numba device code",
+            help="device functions are made with @cuda.jit(device=True)" if callable(obj) else None,
+        )
 
     # -- helpers for the builtins --
     def num_arg(self, tv, node, what="argument"):
@@ -1506,6 +1655,7 @@ def _assigned(stmts):
 
 def _flit(x, ft):
     import struct
+
     if ft.text == "f64":
         return f"0x{struct.unpack('<Q', struct.pack('<d', x))[0]:016X} : f64"
     return f"0x{int(np.float32(x).view(np.uint32)):08X} : f32"
@@ -1527,12 +1677,37 @@ def _describe(obj):
 
 
 def _opsym(op):
-    return {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**",
-            ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>", ast.USub: "-",
-            ast.UAdd: "+", ast.Invert: "~", ast.Not: "not"}.get(type(op), type(op).__name__)
+    return {
+        ast.Add: "+",
+        ast.Sub: "-",
+        ast.Mult: "*",
+        ast.Div: "/",
+        ast.FloorDiv: "//",
+        ast.Mod: "%",
+        ast.Pow: "**",
+        ast.BitAnd: "&",
+        ast.BitOr: "|",
+        ast.BitXor: "^",
+        ast.LShift: "<<",
+        ast.RShift: ">>",
+        ast.USub: "-",
+        ast.UAdd: "+",
+        ast.Invert: "~",
+        ast.Not: "not",
+    }.get(type(op), type(op).__name__)
 
 
 def _stmt_name(s):
-    return {"FunctionDef": "a nested def", "ClassDef": "a class definition", "With": "a with statement", "Try": "try",
-            "Raise": "raise", "Global": "global", "Nonlocal": "nonlocal", "Import": "import", "ImportFrom": "import",
-            "Delete": "del", "Lambda": "lambda"}.get(type(s).__name__, f"the statement {type(s).__name__}")
+    return {
+        "FunctionDef": "a nested def",
+        "ClassDef": "a class definition",
+        "With": "a with statement",
+        "Try": "try",
+        "Raise": "raise",
+        "Global": "global",
+        "Nonlocal": "nonlocal",
+        "Import": "import",
+        "ImportFrom": "import",
+        "Delete": "del",
+        "Lambda": "lambda",
+    }.get(type(s).__name__, f"the statement {type(s).__name__}")

@@ -1,17 +1,68 @@
 """Numba's type objects for `pydev.numba` signatures and dtypes:
 `float32`, `int64[:]`, `float32[:, ::1]`, `void(float32[:], int32)`,
 `from_dtype(np.dtype(...))`. Each maps to a pydev IR type (`.ir`)."""
+
 import numpy as np
 
 from .. import ir
 
 __all__ = [
-    "Type", "Number", "Boolean", "Array", "UniTuple", "Tuple", "Record", "Signature", "NoneType",
-    "boolean", "bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "intp", "uintp", "void", "none", "from_dtype", "typeof",
-    "f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "b1",
-    "byte", "char", "short", "int_", "long_", "longlong", "uchar", "ushort", "uint", "ulong", "ulonglong",
-    "float_", "double", "half", "complex64", "complex128",
+    "Type",
+    "Number",
+    "Boolean",
+    "Array",
+    "UniTuple",
+    "Tuple",
+    "Record",
+    "Signature",
+    "NoneType",
+    "boolean",
+    "bool_",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "intp",
+    "uintp",
+    "void",
+    "none",
+    "from_dtype",
+    "typeof",
+    "f2",
+    "f4",
+    "f8",
+    "i1",
+    "i2",
+    "i4",
+    "i8",
+    "u1",
+    "u2",
+    "u4",
+    "u8",
+    "b1",
+    "byte",
+    "char",
+    "short",
+    "int_",
+    "long_",
+    "longlong",
+    "uchar",
+    "ushort",
+    "uint",
+    "ulong",
+    "ulonglong",
+    "float_",
+    "double",
+    "half",
+    "complex64",
+    "complex128",
 ]
 
 
@@ -51,7 +102,9 @@ class Type:
         return Array(self, ndim, layout)
 
     def __call__(self, *args):
-        if all(isinstance(a, (Type, str)) or a is None for a in args):  # int32() is a signature without arguments, as in Numba
+        if all(
+            isinstance(a, (Type, str)) or a is None for a in args
+        ):  # int32() is a signature without arguments, as in Numba
             return Signature(self, [_as_type(a) for a in args])
         if len(args) == 1 and isinstance(self, (Number, Boolean)):
             return self.dtype.type(args[0])  # a conversion in host code
@@ -61,8 +114,12 @@ class Type:
 class Number(Type):
     def __init__(self, name, kind, bits):
         self.name, self.kind, self.bits = name, kind, bits
-        self.dtype = np.dtype(f"{ {'i': 'int', 'u': 'uint', 'f': 'float', 'c': 'complex'}[kind]}{bits}")
-        self.ir = ir.Type({"i": "si", "u": "ui", "f": "f", "c": "complex<f"}[kind] + str(bits if kind != "c" else bits // 2) + (">" if kind == "c" else ""))
+        self.dtype = np.dtype(f"{ {'i': 'int', 'u': 'uint', 'f': 'float', 'c': 'complex'}[kind] }{bits}")
+        self.ir = ir.Type(
+            {"i": "si", "u": "ui", "f": "f", "c": "complex<f"}[kind]
+            + str(bits if kind != "c" else bits // 2)
+            + (">" if kind == "c" else "")
+        )
 
     @property
     def signed(self):
@@ -91,7 +148,9 @@ class NoneType(Type):
 class Array(Type):
     def __init__(self, dtype, ndim, layout="C", readonly=False, space=None):
         self.dtype, self.ndim, self.layout, self.readonly, self.space = dtype, int(ndim), layout, readonly, space
-        self.name = f"array({dtype}, {self.ndim}d, {layout}{', readonly' if readonly else ''}{', ' + space if space else ''})"
+        self.name = (
+            f"array({dtype}, {self.ndim}d, {layout}{', readonly' if readonly else ''}{', ' + space if space else ''})"
+        )
         self.ir = ir.array(dtype.ir, self.ndim, {"C": "c", "F": "f"}.get(layout), space, readonly)
 
     def key(self):
@@ -148,7 +207,9 @@ class Record(Type):
                 raise TypeError(f"field '{n}' of {dtype} is {dtype.fields[n][0]}: pydev.numba records hold numbers")
             self.fields[n] = ft
         if not _natural_layout(dtype):
-            raise TypeError(f"the record dtype {dtype} is packed: pydev.numba needs the C layout (np.dtype(..., align=True))")
+            raise TypeError(
+                f"the record dtype {dtype} is packed: pydev.numba needs the C layout (np.dtype(..., align=True))"
+            )
         self.name = f"Record({', '.join(f'{n}: {t}' for n, t in self.fields.items())})"
         tag = "rec" + str(abs(hash(str(dtype))) % 10**8)
         self.ir = ir.Type(f'!pydev.struct<"{tag}", {{{", ".join(f"{n}: {t.ir}" for n, t in self.fields.items())}}}>')
@@ -182,7 +243,25 @@ complex64 = Number("complex64", "c", 64)
 complex128 = Number("complex128", "c", 128)
 void = none = NoneType()
 
-_BY_DTYPE = {t.dtype: t for t in (boolean, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16, float32, float64, complex64, complex128)}
+_BY_DTYPE = {
+    t.dtype: t
+    for t in (
+        boolean,
+        int8,
+        int16,
+        int32,
+        int64,
+        uint8,
+        uint16,
+        uint32,
+        uint64,
+        float16,
+        float32,
+        float64,
+        complex64,
+        complex128,
+    )
+}
 
 
 def from_dtype(dtype):
@@ -293,7 +372,11 @@ def typeof(value):
         fl = value.flags
         key = (value.dtype, value.ndim, fl.c_contiguous, fl.f_contiguous)
     else:
-        dt, shape, strides = getattr(value, "dtype", None), getattr(value, "shape", None), getattr(value, "strides", None)
+        dt, shape, strides = (
+            getattr(value, "dtype", None),
+            getattr(value, "shape", None),
+            getattr(value, "strides", None),
+        )
         key = None
         if isinstance(dt, np.dtype) and shape is not None and strides is not None and not isinstance(value, np.generic):
             shape = tuple(shape)

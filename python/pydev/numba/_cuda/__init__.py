@@ -4,6 +4,7 @@ Kernels (`@cuda.jit`) are compiled from their Python source to pydev IR
 with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 `pydev.Program` per argument-type signature and launched with
 `device.launch`; everything here uses pydev's public API only."""
+
 import os as _os
 import threading as _threading
 
@@ -17,14 +18,67 @@ from .. import _compiler as _c
 from .. import types as _t
 
 __all__ = [
-    "jit", "grid", "gridsize", "threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize",
-    "shared", "local", "const", "atomic", "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or",
-    "syncwarp", "all_sync", "any_sync", "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync",
-    "shfl_xor_sync", "activemask", "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence",
-    "threadfence_block", "threadfence_system", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp", "fp16",
-    "to_device", "device_array", "device_array_like", "pinned_array", "pinned_array_like", "mapped_array", "mapped_array_like",
-    "stream", "default_stream", "synchronize", "is_available", "current_context", "get_current_device",
-    "detect", "list_devices", "is_cuda_array", "as_cuda_array", "compile_ptx", "Dispatcher", "simulator_enabled",
+    "jit",
+    "grid",
+    "gridsize",
+    "threadIdx",
+    "blockIdx",
+    "blockDim",
+    "gridDim",
+    "laneid",
+    "warpsize",
+    "shared",
+    "local",
+    "const",
+    "atomic",
+    "syncthreads",
+    "syncthreads_count",
+    "syncthreads_and",
+    "syncthreads_or",
+    "syncwarp",
+    "all_sync",
+    "any_sync",
+    "eq_sync",
+    "ballot_sync",
+    "shfl_sync",
+    "shfl_up_sync",
+    "shfl_down_sync",
+    "shfl_xor_sync",
+    "activemask",
+    "lanemask_lt",
+    "match_any_sync",
+    "match_all_sync",
+    "threadfence",
+    "threadfence_block",
+    "threadfence_system",
+    "popc",
+    "brev",
+    "clz",
+    "ffs",
+    "fma",
+    "cbrt",
+    "selp",
+    "fp16",
+    "to_device",
+    "device_array",
+    "device_array_like",
+    "pinned_array",
+    "pinned_array_like",
+    "mapped_array",
+    "mapped_array_like",
+    "stream",
+    "default_stream",
+    "synchronize",
+    "is_available",
+    "current_context",
+    "get_current_device",
+    "detect",
+    "list_devices",
+    "is_cuda_array",
+    "as_cuda_array",
+    "compile_ptx",
+    "Dispatcher",
+    "simulator_enabled",
     "declare_device",
 ]
 
@@ -46,7 +100,9 @@ class _DeviceOnly:
         return self._impl(c, args, kwargs, node)
 
     def __call__(self, *args, **kwargs):
-        raise _pydev.DeviceOnlyError(f"{self._pydev_numba_name}() can only be called in device code (in a @cuda.jit function)")
+        raise _pydev.DeviceOnlyError(
+            f"{self._pydev_numba_name}() can only be called in device code (in a @cuda.jit function)"
+        )
 
     def __repr__(self):
         return f"<pydev.numba {self._pydev_numba_name}>"
@@ -89,10 +145,35 @@ shared = _Namespace("shared", array=_b.shared_array)
 local = _Namespace("local", array=_b.local_array)
 const = _Namespace("const", array_like=_b.const_array_like)
 atomic = _Namespace("atomic", **_b.ATOMICS)
-_names = ["syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "all_sync", "any_sync",
-          "eq_sync", "ballot_sync", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "activemask",
-          "lanemask_lt", "match_any_sync", "match_all_sync", "threadfence", "threadfence_block", "threadfence_system",
-          "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp"]
+_names = [
+    "syncthreads",
+    "syncthreads_count",
+    "syncthreads_and",
+    "syncthreads_or",
+    "syncwarp",
+    "all_sync",
+    "any_sync",
+    "eq_sync",
+    "ballot_sync",
+    "shfl_sync",
+    "shfl_up_sync",
+    "shfl_down_sync",
+    "shfl_xor_sync",
+    "activemask",
+    "lanemask_lt",
+    "match_any_sync",
+    "match_all_sync",
+    "threadfence",
+    "threadfence_block",
+    "threadfence_system",
+    "popc",
+    "brev",
+    "clz",
+    "ffs",
+    "fma",
+    "cbrt",
+    "selp",
+]
 for _n in _names:
     globals()[_n] = _DeviceOnly(_n, getattr(_b, _n))
 
@@ -101,7 +182,11 @@ def _fp16_binary(op):
     def impl(c, args, kwargs, node):
         _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.{op}")
         a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
-        return _c.TV(getattr(c.f.ops, {"hadd": "add", "hsub": "sub", "hmul": "mul", "hmax": "max", "hmin": "min"}[op])(a, b), _t.float16)
+        return _c.TV(
+            getattr(c.f.ops, {"hadd": "add", "hsub": "sub", "hmul": "mul", "hmax": "max", "hmin": "min"}[op])(a, b),
+            _t.float16,
+        )
+
     return impl
 
 
@@ -120,6 +205,7 @@ def _fp16_unary(op):
         if op == "habs":
             return _c.TV(c.f.ops.abs(a), _t.float16)
         return _c.TV(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
+
     return impl
 
 
@@ -134,21 +220,55 @@ def _fp16_cmp(pred):
         _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.h{pred}")
         a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
         return _c.TV(c.f.ops.cmp(a, b, predicate=pred), _t.boolean)
+
     return impl
 
 
-fp16 = _Namespace("fp16", hadd=_fp16_binary("hadd"), hsub=_fp16_binary("hsub"), hmul=_fp16_binary("hmul"),
-                  hmax=_fp16_binary("hmax"), hmin=_fp16_binary("hmin"), hdiv=_fp16_div, hneg=_fp16_unary("hneg"),
-                  habs=_fp16_unary("habs"), hfma=_fp16_fma, hsqrt=_fp16_unary("hsqrt"), hexp=_fp16_unary("hexp"),
-                  hlog=_fp16_unary("hlog"), hsin=_fp16_unary("hsin"), hcos=_fp16_unary("hcos"), hfloor=_fp16_unary("hfloor"),
-                  hceil=_fp16_unary("hceil"), htrunc=_fp16_unary("htrunc"), heq=_fp16_cmp("eq"), hne=_fp16_cmp("ne"),
-                  hlt=_fp16_cmp("lt"), hle=_fp16_cmp("le"), hgt=_fp16_cmp("gt"), hge=_fp16_cmp("ge"))
+fp16 = _Namespace(
+    "fp16",
+    hadd=_fp16_binary("hadd"),
+    hsub=_fp16_binary("hsub"),
+    hmul=_fp16_binary("hmul"),
+    hmax=_fp16_binary("hmax"),
+    hmin=_fp16_binary("hmin"),
+    hdiv=_fp16_div,
+    hneg=_fp16_unary("hneg"),
+    habs=_fp16_unary("habs"),
+    hfma=_fp16_fma,
+    hsqrt=_fp16_unary("hsqrt"),
+    hexp=_fp16_unary("hexp"),
+    hlog=_fp16_unary("hlog"),
+    hsin=_fp16_unary("hsin"),
+    hcos=_fp16_unary("hcos"),
+    hfloor=_fp16_unary("hfloor"),
+    hceil=_fp16_unary("hceil"),
+    htrunc=_fp16_unary("htrunc"),
+    heq=_fp16_cmp("eq"),
+    hne=_fp16_cmp("ne"),
+    hlt=_fp16_cmp("lt"),
+    hle=_fp16_cmp("le"),
+    hgt=_fp16_cmp("gt"),
+    hge=_fp16_cmp("ge"),
+)
 
 
 # --- jit ---------------------------------------------------------------------------------
 
-_OPTIONS = {"device", "inline", "fastmath", "lineinfo", "debug", "cache", "link", "opt", "max_registers", "forceinline",
-            "boundscheck", "lto", "launch_bounds"}
+_OPTIONS = {
+    "device",
+    "inline",
+    "fastmath",
+    "lineinfo",
+    "debug",
+    "cache",
+    "link",
+    "opt",
+    "max_registers",
+    "forceinline",
+    "boundscheck",
+    "lto",
+    "launch_bounds",
+}
 
 
 def jit(func_or_sig=None, device=False, **options):
@@ -166,6 +286,7 @@ def jit(func_or_sig=None, device=False, **options):
 
     def decorate(fn):
         return Dispatcher(fn, sigs, device, options)
+
     return decorate
 
 
@@ -182,12 +303,16 @@ def _fastmath(value):
     if isinstance(value, (set, frozenset, list, tuple, dict)):
         flags = set(value)
         if not flags <= _FASTMATH_FLAGS:
-            raise ValueError(f"cuda.jit(fastmath=...): unknown fast-math flags {sorted(flags - _FASTMATH_FLAGS)} (known: {', '.join(sorted(_FASTMATH_FLAGS))})")
+            raise ValueError(
+                f"cuda.jit(fastmath=...): unknown fast-math flags {sorted(flags - _FASTMATH_FLAGS)} (known: {', '.join(sorted(_FASTMATH_FLAGS))})"
+            )
         if not flags:
             return False
         if "fast" in flags or flags == _FASTMATH_FLAGS - {"fast"}:
             return True
-        raise NotImplementedError(f"cuda.jit(fastmath={sorted(flags)}): pydev.numba applies every fast-math flag or none: pass fastmath=True")
+        raise NotImplementedError(
+            f"cuda.jit(fastmath={sorted(flags)}): pydev.numba applies every fast-math flag or none: pass fastmath=True"
+        )
     raise TypeError(f"cuda.jit(fastmath=...) takes a bool or a set of fast-math flags, got {value!r}")
 
 
@@ -201,7 +326,9 @@ def _links(link, base_file, owner):
         link = [link]
     if not isinstance(link, (list, tuple, set)):
         raise TypeError(f"link= of {owner} must be a list of paths (str or os.PathLike), got {type(link).__name__}")
-    base = _os.path.dirname(_os.path.abspath(base_file)) if base_file and not base_file.startswith("<") else _os.getcwd()
+    base = (
+        _os.path.dirname(_os.path.abspath(base_file)) if base_file and not base_file.startswith("<") else _os.getcwd()
+    )
     out = []
     for p in link:
         if not isinstance(p, (str, _os.PathLike)):
@@ -242,19 +369,32 @@ class _ExternFunction:
         if kwargs:
             raise c.err(node, f"external device function '{self.name}' takes positional arguments")
         if len(args) != len(self.sig.args):
-            raise c.err(node, f"external device function '{self.name}' takes {len(self.sig.args)} arguments ({self.sig}), got {len(args)}")
-        vals = [c.val(c.cast(c.num_arg(a, node, f"argument {i} of '{self.name}'"), t, node), node) for i, (a, t) in enumerate(zip(args, self.sig.args))]
+            raise c.err(
+                node,
+                f"external device function '{self.name}' takes {len(self.sig.args)} arguments ({self.sig}), got {len(args)}",
+            )
+        vals = [
+            c.val(c.cast(c.num_arg(a, node, f"argument {i} of '{self.name}'"), t, node), node)
+            for i, (a, t) in enumerate(zip(args, self.sig.args))
+        ]
         ret = self.sig.return_type
         void = ret is None or isinstance(ret, _t.NoneType)
         hit = c.mb.externs.get(self.name)
         if hit is None:
             if self.name in c.mb.names:
-                raise c.err(node, f"external device function '{self.name}' has the name of a function of this kernel's module")
+                raise c.err(
+                    node, f"external device function '{self.name}' has the name of a function of this kernel's module"
+                )
             c.mb.names.add(self.name)
-            decl = c.mb.module.declare(self.name, [t.ir for t in self.sig.args], [] if void else [ret.ir], loc=c.src.loc(node))
+            decl = c.mb.module.declare(
+                self.name, [t.ir for t in self.sig.args], [] if void else [ret.ir], loc=c.src.loc(node)
+            )
             hit = c.mb.externs[self.name] = (decl, self)
         elif hit[1] is not self and repr(hit[1].sig) != repr(self.sig):
-            raise c.err(node, f"external device function '{self.name}' is declared twice with different signatures ({hit[1].sig} and {self.sig})")
+            raise c.err(
+                node,
+                f"external device function '{self.name}' is declared twice with different signatures ({hit[1].sig} and {self.sig})",
+            )
         c.mb.add_links(self.link)
         c.at(node)
         r = c.f.call(hit[0], *vals)
@@ -272,16 +412,20 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="c"):
     if abi != "c":
         raise NotImplementedError(
             f"cuda.declare_device('{name}', ..., abi={abi!r}): pydev.numba calls foreign functions with the C ABI only "
-            "(extern \"C\" __device__ T f(args)); Numba's ABI (int f(T* ret, args)) is not supported"
+            '(extern "C" __device__ T f(args)); Numba\'s ABI (int f(T* ret, args)) is not supported'
         )
     if use_cooperative:
-        raise NotImplementedError("cuda.declare_device(..., use_cooperative=True): cooperative launches are not supported by pydev.numba")
+        raise NotImplementedError(
+            "cuda.declare_device(..., use_cooperative=True): cooperative launches are not supported by pydev.numba"
+        )
     if not isinstance(name, str) or not name.replace("_", "a").isalnum() or name[0].isdigit():
         raise ValueError(f"cuda.declare_device: the name must be a C identifier, got {name!r}")
     sig = _as_signature(sig)
     for t in list(sig.args) + ([sig.return_type] if sig.return_type not in (None, _t.void) else []):
         if not _c._is_num(t) or getattr(t, "kind", None) == "c":
-            raise TypeError(f"cuda.declare_device('{name}', '{sig}'): {t} cannot cross the C ABI in pydev.numba (numbers and booleans only)")
+            raise TypeError(
+                f"cuda.declare_device('{name}', '{sig}'): {t} cannot cross the C ABI in pydev.numba (numbers and booleans only)"
+            )
     frame = sys._getframe(1)
     return _ExternFunction(name, sig, _links(link, frame.f_code.co_filename, f"cuda.declare_device('{name}')"))
 
@@ -313,7 +457,9 @@ class Dispatcher:
         self.__wrapped__ = py_func
         self.device = bool(device)
         self.options = dict(options)
-        self.link = _links(self.options.get("link"), py_func.__code__.co_filename, f"@cuda.jit '{py_func.__qualname__}'")
+        self.link = _links(
+            self.options.get("link"), py_func.__code__.co_filename, f"@cuda.jit '{py_func.__qualname__}'"
+        )
         self.options["fastmath"] = _fastmath(self.options.get("fastmath"))
         self._src = None
         self._lock = _threading.Lock()
@@ -368,14 +514,20 @@ class Dispatcher:
             try:
                 module, name, mb = _c.compile_kernel(self, argtypes)
             except _c.NumbaError as e:
-                raise _pydev.CompileError(_c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)) from None
+                raise _pydev.CompileError(
+                    _c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)
+                ) from None
             links = list(self.link)
             for p in mb.links:
                 if p not in links:
                     links.append(p)
             program = _pydev.Program(
-                module, kernel=name, filename=self.source().file, link=links,
-                lineinfo=bool(self.options.get("lineinfo")) or mb.lineinfo, fastmath=self.options["fastmath"],
+                module,
+                kernel=name,
+                filename=self.source().file,
+                link=links,
+                lineinfo=bool(self.options.get("lineinfo")) or mb.lineinfo,
+                fastmath=self.options["fastmath"],
                 # cache=False: no disk cache (Numba keeps such kernels in memory only)
                 cache=self.options.get("cache", True) is not False,
                 # None: PYDEV_BOUNDSCHECK decides (Numba: NUMBA_BOUNDSCHECK)
@@ -392,7 +544,9 @@ class Dispatcher:
         if kwargs:
             raise c.err(node, "device functions take positional arguments in pydev.numba")
         if not self.device:
-            raise c.err(node, f"kernel '{self.__name__}' cannot be called from device code (make it @cuda.jit(device=True))")
+            raise c.err(
+                node, f"kernel '{self.__name__}' cannot be called from device code (make it @cuda.jit(device=True))"
+            )
         types = []
         for a in args:
             if isinstance(a, _c.CT):
@@ -420,17 +574,23 @@ class Dispatcher:
     def __call__(self, *args, **kwargs):
         if self.device:
             raise _pydev.DeviceOnlyError(f"device function '{self.__name__}' can only be called in device code")
-        raise ValueError(f"kernel '{self.__name__}' launched without a configuration: use {self.__name__}[griddim, blockdim](...)")
+        raise ValueError(
+            f"kernel '{self.__name__}' launched without a configuration: use {self.__name__}[griddim, blockdim](...)"
+        )
 
     # -- launching --
     def __getitem__(self, config):
         if self.device:
             raise TypeError(f"device function '{self.__name__}' cannot be launched")
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise ValueError("a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]")
+            raise ValueError(
+                "a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]"
+            )
         # Kept by exact ints (1.0 == 1 must not find 1's entry) and the
         # stream object's identity (the cached entry holds it: its id stays its own).
-        cacheable = all(type(x) is int or type(x) is tuple and all(type(y) is int for y in x) for x in config[:2] + config[3:])
+        cacheable = all(
+            type(x) is int or type(x) is tuple and all(type(y) is int for y in x) for x in config[:2] + config[3:]
+        )
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
         if hit is not None:
@@ -464,7 +624,18 @@ class Dispatcher:
             conv = []
             for a, want, got in zip(args, sig.args, types):
                 if isinstance(want, _t.Array):
-                    if not (isinstance(got, _t.Array) and got.dtype == want.dtype and got.ndim == want.ndim and (want.layout == "A" or got.layout == want.layout or got.ndim == 1 and want.layout in "CF" and got.layout in "CF")):
+                    if not (
+                        isinstance(got, _t.Array)
+                        and got.dtype == want.dtype
+                        and got.ndim == want.ndim
+                        and (
+                            want.layout == "A"
+                            or got.layout == want.layout
+                            or got.ndim == 1
+                            and want.layout in "CF"
+                            and got.layout in "CF"
+                        )
+                    ):
                         ok = False
                         break
                     conv.append(a)
@@ -475,7 +646,9 @@ class Dispatcher:
                     conv.append(a)
             if ok:
                 return tuple(sig.args), tuple(conv)
-        raise TypeError(f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}")
+        raise TypeError(
+            f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}"
+        )
 
     def _launch(self, args, grid, block, stream, shared_bytes):
         """Steady state: a cheap fingerprint of the arguments' types
@@ -513,11 +686,16 @@ class Dispatcher:
         flatten, NumPy or mapped arrays that may need the device)."""
         types, _ = self._types_of(args)
         program = self.compile(types)
-        general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda") for a in args)
+        general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(
+            isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
+            for a in args
+        )
         conv = []  # (position, converter)
         for i, (a, t) in enumerate(zip(args, types)):
             if _c._is_num(t) and not isinstance(t, _t.Boolean) and type(a) is not t.dtype.type:
-                conv.append((i, t.dtype.type))  # a Python number (or another dtype, with a signature) to the parameter's dtype
+                conv.append(
+                    (i, t.dtype.type)
+                )  # a Python number (or another dtype, with a signature) to the parameter's dtype
             elif isinstance(t, _t.Boolean) and type(a) is not bool:
                 conv.append((i, bool))
         # NumPy arguments pass as they are on the host target only: whether
@@ -568,7 +746,11 @@ class Dispatcher:
     def _select(self, signature):
         items = list(self.overloads.items())
         if signature is not None:
-            key = tuple(_as_signature(signature).args) if not isinstance(signature, tuple) or not all(isinstance(x, _t.Type) for x in signature) else tuple(signature)
+            key = (
+                tuple(_as_signature(signature).args)
+                if not isinstance(signature, tuple) or not all(isinstance(x, _t.Type) for x in signature)
+                else tuple(signature)
+            )
             items = [(k, v) for k, v in items if k == key]
             if not items:
                 items = [(key, self.compile(key))]
@@ -637,7 +819,13 @@ class _Configured:
     __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast")
 
     def __init__(self, disp, grid, block, stream, shared_bytes):
-        self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = disp, grid, block, stream, shared_bytes
+        self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = (
+            disp,
+            grid,
+            block,
+            stream,
+            shared_bytes,
+        )
         self._fast = disp._fast
 
     def __call__(self, *args):
@@ -697,13 +885,28 @@ def synchronize():
 def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
         raise NotImplementedError("cuda.to_device(..., to=...) is not supported by pydev.numba: make a new array")
-    return _pydev.to_device(_np.ascontiguousarray(obj) if not getattr(obj, "flags", None) or not (obj.flags.c_contiguous or obj.flags.f_contiguous) else _np.asarray(obj), stream=_stream_of(stream))
+    return _pydev.to_device(
+        _np.ascontiguousarray(obj)
+        if not getattr(obj, "flags", None) or not (obj.flags.c_contiguous or obj.flags.f_contiguous)
+        else _np.asarray(obj),
+        stream=_stream_of(stream),
+    )
 
 
 def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0):
     if order != "C" or strides is not None:
         raise NotImplementedError("cuda.device_array: pydev.numba makes C-ordered arrays only")
-    return _pydev.device_array(shape, _np.dtype(dtype.dtype if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype") and not isinstance(dtype, _t.Record) else dtype.dtype_np if isinstance(dtype, _t.Record) else dtype), stream=_stream_of(stream))
+    return _pydev.device_array(
+        shape,
+        _np.dtype(
+            dtype.dtype
+            if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype") and not isinstance(dtype, _t.Record)
+            else dtype.dtype_np
+            if isinstance(dtype, _t.Record)
+            else dtype
+        ),
+        stream=_stream_of(stream),
+    )
 
 
 def device_array_like(ary, stream=0):
@@ -723,12 +926,16 @@ def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
     (`pydev.pinned_array`: cuMemHostAlloc, freed when the array is
     collected); a plain NumPy array on the host target."""
     if strides is not None:
-        raise NotImplementedError("cuda.pinned_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'")
+        raise NotImplementedError(
+            "cuda.pinned_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'"
+        )
     return _pydev.pinned_array(shape, _np_dtype(dtype), order=order)
 
 
 def pinned_array_like(ary):
-    return pinned_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
+    return pinned_array(
+        ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    )
 
 
 def mapped_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
@@ -737,12 +944,16 @@ def mapped_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, po
     mapped=True)`): kernels read and write it in place; a plain NumPy array
     on the host target."""
     if strides is not None:
-        raise NotImplementedError("cuda.mapped_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'")
+        raise NotImplementedError(
+            "cuda.mapped_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'"
+        )
     return _pydev.pinned_array(shape, _np_dtype(dtype), order=order, mapped=True)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return mapped_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
+    return mapped_array(
+        ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    )
 
 
 def is_available():

@@ -5,6 +5,7 @@ splitmix64 seeding, one state per thread, each state 2**64 steps after the
 previous one), written here in Numba syntax and compiled by pydev.numba;
 streams of numbers equal Numba's for the same seed. The states are
 initialised by a one-thread kernel on the active target."""
+
 import math
 
 import numpy as np
@@ -14,10 +15,15 @@ from .. import types as _t
 from ..types import float32, float64, int64, uint32, uint64
 
 __all__ = [
-    "xoroshiro128p_dtype", "create_xoroshiro128p_states", "init_xoroshiro128p_states",
-    "xoroshiro128p_uniform_float32", "xoroshiro128p_uniform_float64",
-    "xoroshiro128p_normal_float32", "xoroshiro128p_normal_float64",
-    "xoroshiro128p_next", "xoroshiro128p_jump",
+    "xoroshiro128p_dtype",
+    "create_xoroshiro128p_states",
+    "init_xoroshiro128p_states",
+    "xoroshiro128p_uniform_float32",
+    "xoroshiro128p_uniform_float64",
+    "xoroshiro128p_normal_float32",
+    "xoroshiro128p_normal_float64",
+    "xoroshiro128p_next",
+    "xoroshiro128p_jump",
 ]
 
 xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
@@ -134,6 +140,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """A device array of `n` generator states seeded from `seed`."""
     from . import device_array
+
     states = device_array(n, dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)
     return states
