@@ -110,9 +110,21 @@ pub unsafe fn take_body(target: RegionRef, source: RegionRef) {
     unsafe { mlirRegionTakeBody(target.to_raw(), source.to_raw()) }
 }
 
+/// Errors of appending a textual upstream pipeline to a pass manager
+/// ([`add_pipeline`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AddPipelineError {
+    /// MLIR's own message (an unknown pass, a bad option).
+    #[error("{message}")]
+    Rejected { message: String },
+    /// MLIR refused the text without saying why.
+    #[error("invalid pass pipeline '{pipeline}'")]
+    Invalid { pipeline: String },
+}
+
 /// Appends a textual pipeline (`"canonicalize,cse"`) to a pass manager,
 /// which `utility::parse_pass_pipeline` cannot do (it replaces the contents).
-pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), String> {
+pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), AddPipelineError> {
     let mut message = String::new();
     unsafe extern "C" fn collect(s: mlir_sys::MlirStringRef, data: *mut std::ffi::c_void) {
         // Safety: `data` is the `String` below; `s` is valid for the call.
@@ -133,7 +145,11 @@ pub fn add_pipeline(pm: OperationPassManager, pipeline: &str) -> Result<(), Stri
     if ok.value != 0 {
         Ok(())
     } else {
-        Err(if message.is_empty() { format!("invalid pass pipeline '{pipeline}'") } else { message })
+        Err(if message.is_empty() {
+            AddPipelineError::Invalid { pipeline: pipeline.to_owned() }
+        } else {
+            AddPipelineError::Rejected { message }
+        })
     }
 }
 

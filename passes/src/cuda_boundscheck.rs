@@ -44,7 +44,7 @@
 use crate::capi::PassIr;
 use crate::{
     capi,
-    ir::{external_pass, to_i64, Builder, PassId},
+    ir::{external_pass, to_i64, Builder, PassId, RewriteError},
     PassInfo,
 };
 use melior::ir::{
@@ -150,13 +150,13 @@ fn run(ir: PassIr) -> Result<(), ()> {
             table.len() - 1
         });
         if let Err(message) = check(ir, op, loc as i64) {
-            capi::emit_error(op.location(), &message);
+            capi::emit_error(op.location(), &message.to_string());
             ok = false;
         }
     }
     for (gm, table) in &modules {
         if let Err(message) = add_helpers(ir, *gm, table) {
-            capi::emit_error(gm.location(), &message);
+            capi::emit_error(gm.location(), &message.to_string());
             ok = false;
         }
     }
@@ -168,7 +168,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
 }
 
 /// The checks before one access.
-fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), String> {
+fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), RewriteError> {
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
     let (kind, array_at) = match name.as_str() {
@@ -244,7 +244,7 @@ fn string_literal(bytes: &[u8]) -> String {
 
 /// The error buffer, the location table and the failure function, added
 /// once to a gpu.module that has checks.
-fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -> Result<(), String> {
+fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -> Result<(), RewriteError> {
     let ctx = capi::context(gm);
     let body = gm.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("a gpu.module without a body")?;
     let first = body.first_operation().ok_or("an empty gpu.module")?;
@@ -253,7 +253,11 @@ fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -
         let n = capi::sym_name(*o);
         n == rec::SYMBOL || n == rec::FAIL || n == rec::LOCATIONS
     }) {
-        return Err(format!("pydev-cuda-boundscheck: the gpu.module already defines {} or {}", rec::SYMBOL, rec::FAIL));
+        return Err(RewriteError::Malformed(format!(
+            "pydev-cuda-boundscheck: the gpu.module already defines {} or {}",
+            rec::SYMBOL,
+            rec::FAIL
+        )));
     }
     let mut strings = Vec::new();
     for t in table {

@@ -159,14 +159,16 @@ impl<'c> Builder<'c> {
 
 /// Converts an integer or index value to i64 (signless integers are read as
 /// signed, as the dialect defines).
-pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, RewriteError> {
     let ty = v.r#type();
     if ty.is_index() {
         return Ok(b.value("arith.index_cast", &[v], b.i64(), &[]));
     }
     let int = IntegerType::try_from(ty).map_err(|_| format!("index of type {ty} is not an integer"))?;
     if !int.is_signless() {
-        return Err(format!("index of type {ty} must be signless here: run pydev-promote-types first"));
+        return Err(RewriteError::Malformed(format!(
+            "index of type {ty} must be signless here: run pydev-promote-types first"
+        )));
     }
     Ok(match int.width() {
         64 => v,
@@ -215,6 +217,34 @@ pub fn external_pass(
 #[repr(align(8))]
 pub struct PassId;
 
+/// Errors of a pass's rewrite of one op (the closures of [`rewrite_all`]
+/// and the helpers they call): each is reported as a diagnostic at the
+/// op's location, and the pass fails.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RewriteError {
+    /// What the pass does not lower (yet): an element type, an atomic
+    /// kind, a width; the sentence says what is and what is not.
+    #[error("{0}")]
+    Unsupported(String),
+    /// IR the pass did not expect: an op without an attribute, a type
+    /// without a layout, an op outside a function, a pass that had to run
+    /// before this one.
+    #[error("{0}")]
+    Malformed(String),
+}
+
+impl From<String> for RewriteError {
+    fn from(message: String) -> Self {
+        RewriteError::Malformed(message)
+    }
+}
+
+impl From<&str> for RewriteError {
+    fn from(message: &str) -> Self {
+        RewriteError::Malformed(message.to_owned())
+    }
+}
+
 /// Runs `rewrite` on every op named in `names` under `root`, reporting each
 /// failure at the op's location; returns `Err` if any failed. An op erased
 /// meanwhile with an op around it (it is no longer under the root) is
@@ -223,7 +253,7 @@ pub fn rewrite_all<'c>(
     ir: PassIr<'c>,
     root: OperationRef<'c, '_>,
     names: &[&str],
-    mut rewrite: impl FnMut(&Builder<'c>, OperationRef<'c, 'c>) -> Result<(), String>,
+    mut rewrite: impl FnMut(&Builder<'c>, OperationRef<'c, 'c>) -> Result<(), RewriteError>,
 ) -> Result<(), ()> {
     let mut ok = true;
     for op in ir.ops_named(root, names) {
@@ -232,7 +262,7 @@ pub fn rewrite_all<'c>(
         }
         let b = Builder::before(ir, op);
         if let Err(message) = rewrite(&b, op) {
-            capi::emit_error(op.location(), &message);
+            capi::emit_error(op.location(), &message.to_string());
             ok = false;
         }
     }
@@ -289,8 +319,8 @@ pub fn retype_all<'c>(
 pub fn map_members<'c>(
     b: &Builder<'c>,
     v: Value<'c, 'c>,
-    f: &mut dyn FnMut(&Builder<'c>, Value<'c, 'c>) -> Result<Value<'c, 'c>, String>,
-) -> Result<Value<'c, 'c>, String> {
+    f: &mut dyn FnMut(&Builder<'c>, Value<'c, 'c>) -> Result<Value<'c, 'c>, RewriteError>,
+) -> Result<Value<'c, 'c>, RewriteError> {
     use pydev_dialect::types::{struct_parts, tuple_parts, vector_parts};
     let ty = v.r#type();
     if let Some((lanes, element)) = vector_parts(ty) {

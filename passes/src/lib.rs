@@ -28,7 +28,7 @@ mod specialize_target;
 
 use melior::pass::Pass;
 
-pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir};
+pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir, AddPipelineError};
 pub use cuda_boundscheck::error_record;
 pub use lower_simt_host::{error_code, location_text, warp_op};
 
@@ -46,7 +46,25 @@ pub struct PassInfo {
     pub summary: &'static str,
     pub options: &'static [PassOption],
     /// Builds the pass from its options (already checked against `options`).
-    pub create: fn(&Options) -> Result<Pass, String>,
+    pub create: fn(&Options) -> Result<Pass, PassError>,
+}
+
+/// Errors of naming a pydev pass and its options (`name{k=v ...}`,
+/// [`parse_pass`], [`create_pass`]), and of building it from them.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PassError {
+    #[error("unknown pydev pass '{name}'")]
+    UnknownPass { name: String },
+    #[error("pass options of '{pass}' must be written {{key=value ...}}")]
+    OptionsSyntax { pass: String },
+    #[error("option '{item}' of '{pass}' must be key=value")]
+    OptionNotKeyValue { pass: String, item: String },
+    /// `known`: the pass's options, comma-separated (`none` without any).
+    #[error("unknown option '{option}' of pass '{pass}' (known: {known})")]
+    UnknownOption { pass: String, option: String, known: String },
+    /// An option value the pass does not accept (its `create` refused it).
+    #[error("{pass}: {message}")]
+    InvalidOption { pass: &'static str, message: String },
 }
 
 /// Parsed `key=value` options of a pass.
@@ -90,27 +108,29 @@ pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
 }
 
 /// Parses `name` or `name{k=v k2=v2}` into a registered pass and its options.
-pub fn parse_pass(text: &str) -> Result<(&'static PassInfo, Options), String> {
+pub fn parse_pass(text: &str) -> Result<(&'static PassInfo, Options), PassError> {
     let (name, rest) = match text.find('{') {
         Some(i) => (&text[..i], Some(&text[i..])),
         None => (text, None),
     };
-    let info = lookup(name).ok_or_else(|| format!("unknown pydev pass '{name}'"))?;
+    let info = lookup(name).ok_or_else(|| PassError::UnknownPass { name: name.to_owned() })?;
     let mut options = Options::default();
     if let Some(rest) = rest {
         let body = rest
             .strip_prefix('{')
             .and_then(|r| r.strip_suffix('}'))
-            .ok_or_else(|| format!("pass options of '{name}' must be written {{key=value ...}}"))?;
+            .ok_or_else(|| PassError::OptionsSyntax { pass: name.to_owned() })?;
         for item in body.split_whitespace() {
-            let (k, v) =
-                item.split_once('=').ok_or_else(|| format!("option '{item}' of '{name}' must be key=value"))?;
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| PassError::OptionNotKeyValue { pass: name.to_owned(), item: item.to_owned() })?;
             if !info.options.iter().any(|o| o.name == k) {
                 let known: Vec<_> = info.options.iter().map(|o| o.name).collect();
-                return Err(format!(
-                    "unknown option '{k}' of pass '{name}' (known: {})",
-                    if known.is_empty() { "none".to_owned() } else { known.join(", ") }
-                ));
+                return Err(PassError::UnknownOption {
+                    pass: name.to_owned(),
+                    option: k.to_owned(),
+                    known: if known.is_empty() { "none".to_owned() } else { known.join(", ") },
+                });
             }
             options.0.push((k.to_owned(), v.to_owned()));
         }
@@ -119,7 +139,7 @@ pub fn parse_pass(text: &str) -> Result<(&'static PassInfo, Options), String> {
 }
 
 /// Builds a registered pass from its textual form.
-pub fn create_pass(text: &str) -> Result<Pass, String> {
+pub fn create_pass(text: &str) -> Result<Pass, PassError> {
     let (info, options) = parse_pass(text)?;
     (info.create)(&options)
 }

@@ -47,8 +47,8 @@
 use crate::capi::PassIr;
 use crate::{
     capi,
-    ir::{external_pass, rewrite_all, to_i64, Builder, PassId},
-    PassInfo, PassOption,
+    ir::{external_pass, rewrite_all, to_i64, Builder, PassId, RewriteError},
+    PassError, PassInfo, PassOption,
 };
 use melior::ir::{
     attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, TypeAttribute},
@@ -77,9 +77,17 @@ pub const INFO: PassInfo = PassInfo {
         ("cuda", "0") => Ok(external_pass(&ID_CUDA, INFO.argument, INFO.summary, run_cuda)),
         ("host", "0") => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, run_host)),
         ("host", "1") => Ok(external_pass(&ID_HOST_CHECKED, INFO.argument, INFO.summary, run_host_checked)),
-        ("cuda", "1") => Err("pydev-lower-arrays: boundscheck=1 is for target=host".into()),
-        (_, b) if b != "0" && b != "1" => Err(format!("pydev-lower-arrays: boundscheck must be 0 or 1, got '{b}'")),
-        (other, _) => Err(format!("pydev-lower-arrays: unknown target '{other}', expected cuda or host")),
+        ("cuda", "1") => {
+            Err(PassError::InvalidOption { pass: INFO.argument, message: "boundscheck=1 is for target=host".into() })
+        }
+        (_, b) if b != "0" && b != "1" => Err(PassError::InvalidOption {
+            pass: INFO.argument,
+            message: format!("boundscheck must be 0 or 1, got '{b}'"),
+        }),
+        (other, _) => Err(PassError::InvalidOption {
+            pass: INFO.argument,
+            message: format!("unknown target '{other}', expected cuda or host"),
+        }),
     },
 };
 
@@ -124,7 +132,7 @@ fn checked_index<'c>(
     descriptor: Value<'c, 'c>,
     k: usize,
     index: Value<'c, 'c>,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     let ir = b.ir;
     if !BOUNDSCHECK.with(|c| c.get()) {
         return Ok(index);
@@ -376,7 +384,7 @@ fn field_path(op: OperationRef) -> Option<Vec<String>> {
 
 /// The byte offset of the member that `path` names inside `ty` (the
 /// verifier checked that each name exists).
-fn path_offset(mut ty: Type, path: &[String]) -> Result<u64, String> {
+fn path_offset(mut ty: Type, path: &[String]) -> Result<u64, RewriteError> {
     let mut offset = 0;
     for name in path {
         let (_, fields, _) = pydev_dialect::types::struct_parts(ty)
@@ -395,7 +403,7 @@ fn element_offset<'c>(
     array: &ArrayType<'c>,
     indices: &[Value<'c, 'c>],
     cuda: bool,
-) -> Result<(Value<'c, 'c>, Value<'c, 'c>), String> {
+) -> Result<(Value<'c, 'c>, Value<'c, 'c>), RewriteError> {
     let descriptor = b.cast(array_value, descriptor_type(b, array, cuda));
     let ptr_type = b.ty(&format!("!llvm.ptr<{}>", address_space(array.space(), cuda)));
     let data = b.value(
@@ -441,7 +449,7 @@ fn element_bytes<'c>(
     array: &ArrayType<'c>,
     indices: &[Value<'c, 'c>],
     cuda: bool,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     let (size, _) = pydev_dialect::type_layout(array.element_type())
         .ok_or_else(|| format!("array element type {} has no device layout", array.element_type()))?;
     let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
@@ -476,7 +484,7 @@ pub(crate) fn load_at<'c>(
     base: Value<'c, 'c>,
     offset: u64,
     ty: Type<'c>,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     let reg = crate::lower_aggregates::register_type(b.ctx, ty);
     if ty.is_complex() {
         // complex<T> is {T re; T im;} in memory (cuda::std::complex).
@@ -511,7 +519,7 @@ pub(crate) fn store_at<'c>(
     offset: u64,
     ty: Type<'c>,
     v: Value<'c, 'c>,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     if ty.is_complex() {
         let part = capi::complex_element(ty);
         let (size, _) = pydev_dialect::type_layout(part).ok_or("complex part without a layout")?;
@@ -547,12 +555,12 @@ fn element_pointer<'c>(
     array: &ArrayType<'c>,
     indices: &[Value<'c, 'c>],
     cuda: bool,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     if !is_machine_type(array.element_type()) {
-        return Err(format!(
+        return Err(RewriteError::Malformed(format!(
             "array element type {} has no machine form yet: run pydev-promote-types first",
             array.element_type()
-        ));
+        )));
     }
     let (data, offset) = element_offset(b, array_value, array, indices, cuda)?;
     let ptr_type = data.r#type();
@@ -645,7 +653,7 @@ fn static_array<'c>(
     cuda: bool,
     counter: usize,
     shared_bytes: &mut i64,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -796,7 +804,7 @@ fn finish_static<'c>(
     shape: &[i64],
     fortran: bool,
     (data, extents): (Value<'c, 'c>, Vec<Value<'c, 'c>>),
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let result_type = op.result(0).expect("result").r#type();
     // Element strides of a dense array in C or Fortran order.
     let strides: Vec<i64> = (0..shape.len())
@@ -823,7 +831,7 @@ fn finish_static<'c>(
     Ok(())
 }
 
-fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+fn view<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), RewriteError> {
     let ir = b.ir;
     let source = ir.value(op.operand(0).expect("source"));
     let from = ArrayType::from_type(source.r#type()).expect("verified array");
@@ -901,7 +909,7 @@ fn advance<'c>(
     array: &ArrayType<'c>,
     data: Value<'c, 'c>,
     offset: Value<'c, 'c>,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     if is_machine_type(array.element_type()) {
         return Ok(b.value(
             "llvm.getelementptr",
@@ -959,7 +967,7 @@ fn normalise<'c>(
     (start, len)
 }
 
-fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+fn restride<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();

@@ -89,9 +89,9 @@
 use crate::capi::PassIr;
 use crate::{
     capi,
-    ir::{external_pass, rewrite_all, Builder, PassId},
+    ir::{external_pass, rewrite_all, Builder, PassId, RewriteError},
     lower_arrays::address_space,
-    PassInfo, PassOption,
+    PassError, PassInfo, PassOption,
 };
 use melior::ir::{
     operation::OperationLike, r#type::IntegerType, Attribute, OperationRef, Type, TypeLike, Value, ValueLike,
@@ -114,7 +114,10 @@ pub const INFO: PassInfo = PassInfo {
     create: |options| match options.get(&INFO, "target") {
         "cuda" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
         "host" => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, run_host)),
-        other => Err(format!("pydev-lower-atomics: unknown target '{other}', expected cuda or host")),
+        other => Err(PassError::InvalidOption {
+            pass: INFO.argument,
+            message: format!("unknown target '{other}', expected cuda or host"),
+        }),
     },
 };
 
@@ -153,7 +156,7 @@ fn local_as_plain<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) ->
     rewrite_all(ir, root, MEMORY, |b, op| plain_local(b, op, cuda))
 }
 
-fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), String> {
+fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -169,7 +172,9 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
         Err(_) if element.is_f64() => 8,
         Err(_) if element.is_f32() => 4,
         Err(_) if element.is_f16() || element.is_bf16() => 2,
-        Err(_) => return Err(format!("atomics on {element} in local memory are not lowered yet")),
+        Err(_) => {
+            return Err(RewriteError::Unsupported(format!("atomics on {element} in local memory are not lowered yet")))
+        }
     };
     // A number's own alignment; an aggregate's (made iN by aggregates_as_bits) as it recorded.
     let align_bytes = op.attribute(attr::ALIGN).ok().and_then(capi::integer_attr_value).unwrap_or(i64::from(bytes));
@@ -241,7 +246,11 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
                 (AtomicRMWKind::Max, true) => python_order(2), // ogt
                 (AtomicRMWKind::Min, true) => python_order(4), // olt
                 (AtomicRMWKind::Exch, _) => value,
-                (kind, _) => return Err(format!("atomic '{kind}' on {element} in local memory is not lowered yet")),
+                (kind, _) => {
+                    return Err(RewriteError::Unsupported(format!(
+                        "atomic '{kind}' on {element} in local memory is not lowered yet"
+                    )))
+                }
             };
             store(new);
             b.replace(op, &[old]);
@@ -282,7 +291,9 @@ fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<
         let (size, element_align) =
             pydev_dialect::type_layout(element).ok_or_else(|| format!("{element} has no device layout"))?;
         if ![1, 2, 4, 8, 16].contains(&size) {
-            return Err(format!("atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"));
+            return Err(RewriteError::Unsupported(format!(
+                "atomics on {element} ({size} bytes) need an object of 1, 2, 4, 8 or 16 bytes"
+            )));
         }
         let int: Type = IntegerType::new(b.ctx, (size * 8) as u32).into();
         let func = crate::lower_arrays::enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"])
@@ -296,12 +307,12 @@ fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<
             b.ty("!llvm.ptr"),
             &[fb.named("elem_type", melior::ir::attribute::TypeAttribute::new(int).into()), align],
         );
-        let to_bits = |v: Value<'_, '_>| -> Result<Value<'_, '_>, String> {
+        let to_bits = |v: Value<'_, '_>| -> Result<Value<'_, '_>, RewriteError> {
             let v = b.cast(v, crate::lower_aggregates::register_type(b.ctx, element));
             crate::lower_arrays::store_at(b, scratch, 0, element, v)?;
             Ok(b.value("llvm.load", &[scratch], int, &[align]))
         };
-        let from_bits = |bits: Value<'_, '_>| -> Result<Value<'_, '_>, String> {
+        let from_bits = |bits: Value<'_, '_>| -> Result<Value<'_, '_>, RewriteError> {
             b.op("llvm.store", &[bits, scratch], &[], &[align]);
             let v = crate::lower_arrays::load_at(b, scratch, 0, element)?;
             Ok(b.cast(v, element))
@@ -384,10 +395,12 @@ fn space_suffix(space: MemorySpace) -> &'static str {
 }
 
 /// The machine form of an atomic's element: (bits, is float).
-fn machine(ty: Type) -> Result<(u32, bool), String> {
+fn machine(ty: Type) -> Result<(u32, bool), RewriteError> {
     if let Ok(i) = IntegerType::try_from(ty) {
         if !i.is_signless() {
-            return Err(format!("atomic on {ty} needs signless integers: run pydev-promote-types first"));
+            return Err(RewriteError::Malformed(format!(
+                "atomic on {ty} needs signless integers: run pydev-promote-types first"
+            )));
         }
         if i.width() == 32 || i.width() == 64 {
             return Ok((i.width(), false));
@@ -397,13 +410,15 @@ fn machine(ty: Type) -> Result<(u32, bool), String> {
     } else if ty.is_f64() {
         return Ok((64, true));
     }
-    Err(format!("atomics on {ty} are not lowered yet (32- and 64-bit integers and floats are)"))
+    Err(RewriteError::Unsupported(format!(
+        "atomics on {ty} are not lowered yet (32- and 64-bit integers and floats are)"
+    )))
 }
 
 /// The host's machine form: also 8- and 16-bit integers and 16-bit floats
 /// (exch, cas, load and store of objects up to 8 bytes, as the spec allows;
 /// x86 has byte and word atomics).
-fn machine_host(ty: Type) -> Result<(u32, bool), String> {
+fn machine_host(ty: Type) -> Result<(u32, bool), RewriteError> {
     if let Ok(i) = IntegerType::try_from(ty) {
         if i.is_signless() && (i.width() == 8 || i.width() == 16) {
             return Ok((i.width(), false));
@@ -427,7 +442,7 @@ fn constraint(bits: u32, float: bool) -> &'static str {
     }
 }
 
-fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
@@ -496,7 +511,9 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
                     return Ok(());
                 }
                 (kind, _) => {
-                    return Err(format!("atomic '{kind}' on {element} is not lowered to PTX yet"));
+                    return Err(RewriteError::Unsupported(format!(
+                        "atomic '{kind}' on {element} is not lowered to PTX yet"
+                    )));
                 }
             };
             if kind == AtomicRMWKind::Sub {
@@ -584,7 +601,7 @@ fn small_atomic<'c>(
     access: &Access<'c>,
     element: Type<'c>,
     bits: u32,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
     let narrow: Type = IntegerType::new(b.ctx, bits).into();
@@ -623,9 +640,9 @@ fn small_atomic<'c>(
         ops::AtomicRMWOperation::NAME | ops::AtomicCASOperation::NAME => {
             let cas = name == ops::AtomicCASOperation::NAME;
             if !cas && enum_attr(op, "kind", AtomicRMWKind::from_value) != AtomicRMWKind::Exch {
-                return Err(format!(
+                return Err(RewriteError::Unsupported(format!(
                     "atomic read-modify-write on {element}: only exch and cas take 1- and 2-byte objects"
-                ));
+                )));
             }
             let (fence, sem) = acquire_sem(order, scope);
             let load_sem =
@@ -648,9 +665,9 @@ fn small_atomic<'c>(
             Some(b.inline_asm(&asm, "=r,l,r,r,~{memory}", &[ptr, desired, expected], Some(b.i32())).expect("result"))
         }
         other => {
-            return Err(format!(
+            return Err(RewriteError::Unsupported(format!(
             "'{other}' on {element} is not lowered to PTX yet (1- and 2-byte objects take load, store, exch and cas)"
-        ))
+        )))
         }
     };
     match result {
@@ -671,7 +688,7 @@ fn wide_load_store<'c>(
     op: OperationRef<'c, 'c>,
     name: &str,
     access: &Access<'c>,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let &Access { ptr, order, scope, scope_s, space_s } = access;
     let module =
@@ -718,7 +735,11 @@ fn wide_load_store<'c>(
             b.inline_asm(&asm, "l,l,l,~{memory}", &[ptr, lo, hi], None);
             b.erase(op);
         }
-        other => return Err(format!("'{other}' on a 16-byte object: only load and store take 16 bytes")),
+        other => {
+            return Err(RewriteError::Unsupported(format!(
+                "'{other}' on a 16-byte object: only load and store take 16 bytes"
+            )))
+        }
     }
     Ok(())
 }
@@ -819,7 +840,11 @@ fn bin_op_code(op: &str) -> i64 {
         .expect("known atomic bin op") as i64
 }
 
-fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Declarations<'c>) -> Result<(), String> {
+fn lower_host<'c>(
+    b: &Builder<'c>,
+    op: OperationRef<'c, 'c>,
+    declare: &mut Declarations<'c>,
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
@@ -889,7 +914,11 @@ fn lower_host<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, declare: &mut Decla
                     b.replace(op, &[old]);
                     return Ok(());
                 }
-                (kind, _) => return Err(format!("atomic '{kind}' on {element} is not lowered for the host yet")),
+                (kind, _) => {
+                    return Err(RewriteError::Unsupported(format!(
+                        "atomic '{kind}' on {element} is not lowered for the host yet"
+                    )))
+                }
             };
             let old = b.value(
                 "llvm.atomicrmw",

@@ -59,7 +59,7 @@
 use crate::capi::PassIr;
 use crate::{
     capi,
-    ir::{external_pass, map_members, Builder, PassId},
+    ir::{external_pass, map_members, Builder, PassId, RewriteError},
     PassInfo,
 };
 use melior::ir::{
@@ -214,7 +214,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
         };
         let b = Builder::before(ir, op);
         if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare) {
-            capi::emit_error(op.location(), &message);
+            capi::emit_error(op.location(), &message.to_string());
             ok = false;
         }
     }
@@ -528,7 +528,7 @@ fn call<'c>(b: &Builder<'c>, callee: &str, args: &[Value<'c, 'c>], result: Optio
 }
 
 /// An integer value's bits as i64 (floats bitcast first).
-fn to_bits<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn to_bits<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, RewriteError> {
     let ty = v.r#type();
     if is_warp_mask(ty) {
         let i = b.cast(v, b.i32());
@@ -547,7 +547,11 @@ fn to_bits<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, Strin
     } else {
         match IntegerType::try_from(ty) {
             Ok(i) if i.is_signless() => (v, i.width()),
-            _ => return Err(format!("warp operations on {ty} are not lowered for the host (numbers are)")),
+            _ => {
+                return Err(RewriteError::Unsupported(format!(
+                    "warp operations on {ty} are not lowered for the host (numbers are)"
+                )))
+            }
         }
     };
     Ok(match width {
@@ -581,14 +585,14 @@ fn from_bits<'c>(b: &Builder<'c>, bits: Value<'c, 'c>, ty: Type<'c>) -> Value<'c
     }
 }
 
-fn mask_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn mask_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, RewriteError> {
     let ty = v.r#type();
     if is_warp_mask(ty) {
         return Ok(b.cast(v, b.i32()));
     }
     match IntegerType::try_from(ty) {
         Ok(i) if i.is_signless() && i.width() == 32 => Ok(v),
-        _ => Err(format!("a warp mask of type {ty} must be i32 or !pydev.warp_mask")),
+        _ => Err(RewriteError::Malformed(format!("a warp mask of type {ty} must be i32 or !pydev.warp_mask"))),
     }
 }
 
@@ -601,7 +605,7 @@ fn lower<'c>(
     defined: &[String],
     locations: &mut Vec<String>,
     declare: &mut std::collections::BTreeSet<&'static str>,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let operand = |i: usize| ir.value(op.operand(i).expect("verified operand"));
     let result_type = || op.result(0).expect("verified result").r#type();
@@ -774,7 +778,12 @@ fn lower<'c>(
                 Ok(i) if i.width() == 32 => lane,
                 Ok(i) if i.width() < 32 => b.value("llvm.sext", &[lane], i32t, &[]),
                 Ok(_) => b.value("llvm.trunc", &[lane], i32t, &[]),
-                Err(_) => return Err(format!("shuffle lane of type {} must be an integer", lane.r#type())),
+                Err(_) => {
+                    return Err(RewriteError::Malformed(format!(
+                        "shuffle lane of type {} must be an integer",
+                        lane.r#type()
+                    )))
+                }
             };
             let code = match kind {
                 ShuffleKind::Idx => warp_op::SHFL_IDX,
@@ -892,7 +901,7 @@ fn guard_division<'c>(
     ctx: Value<'c, 'c>,
     locations: &mut Vec<String>,
     declare: &mut std::collections::BTreeSet<&'static str>,
-) -> Result<(), String> {
+) -> Result<(), RewriteError> {
     let ir = b.ir;
     let a = ir.value(op.operand(0).expect("dividend"));
     let d = ir.value(op.operand(1).expect("divisor"));

@@ -26,7 +26,7 @@
 
 use crate::capi::PassIr;
 use crate::{
-    ir::{external_pass, map_members, rewrite_all, Builder, PassId},
+    ir::{external_pass, map_members, rewrite_all, Builder, PassId, RewriteError},
     PassInfo,
 };
 use melior::ir::{
@@ -62,14 +62,16 @@ fn run(ir: PassIr) -> Result<(), ()> {
 }
 
 /// A warp mask or integer operand as i32.
-fn as_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, String> {
+fn as_i32<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, RewriteError> {
     let ty = v.r#type();
     if is_warp_mask(ty) {
         return Ok(b.cast(v, b.i32()));
     }
     let int = IntegerType::try_from(ty).map_err(|_| format!("expected an integer, got {ty}"))?;
     if !int.is_signless() {
-        return Err(format!("operand of type {ty} must be signless here: run pydev-promote-types first"));
+        return Err(RewriteError::Malformed(format!(
+            "operand of type {ty} must be signless here: run pydev-promote-types first"
+        )));
     }
     Ok(match int.width() {
         32 => v,
@@ -133,7 +135,7 @@ fn shuffle<'c>(
     mask: Value<'c, 'c>,
     v: Value<'c, 'c>,
     lane: Value<'c, 'c>,
-) -> Result<Value<'c, 'c>, String> {
+) -> Result<Value<'c, 'c>, RewriteError> {
     let ty = v.r#type();
     if is_warp_mask(ty) {
         // A mask moves as its 32 bits.
@@ -151,7 +153,11 @@ fn shuffle<'c>(
     } else {
         match IntegerType::try_from(ty) {
             Ok(i) if i.is_signless() => i.width(),
-            _ => return Err(format!("shuffles of {ty} are not lowered yet (signless integers and floats are)")),
+            _ => {
+                return Err(RewriteError::Unsupported(format!(
+                    "shuffles of {ty} are not lowered yet (signless integers and floats are)"
+                )))
+            }
         }
     };
     if ty.is_f32() || (bits == 32 && !ty.is_float()) {
@@ -178,7 +184,7 @@ fn shuffle<'c>(
     Ok(if ty.is_float() { b.value("llvm.bitcast", &[result], ty, &[]) } else { result })
 }
 
-fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), String> {
+fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), RewriteError> {
     let ir = b.ir;
     let name = op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();

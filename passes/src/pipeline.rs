@@ -39,8 +39,38 @@
 //! all build them here; the runtime builds them in three parts ([`Part`]) so
 //! that it can keep the pass managers of the stateless ones.
 
-use crate::{add_pipeline, create_pass};
+use crate::{add_pipeline, create_pass, AddPipelineError, PassError};
 use melior::pass::PassManager;
+
+/// Errors of reading a pipeline's options (`cuda{...}`, `host{...}`) and
+/// of assembling its passes up to a stage.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PipelineError {
+    #[error("pipeline option '{item}' must be key=value")]
+    OptionNotKeyValue { item: String },
+    #[error("opt-level must be 0 to 3, got '{value}'")]
+    OptLevel { value: String },
+    /// A 0/1 option (`fast-math`, `line-info`, `boundscheck`) given another value.
+    #[error("{option} must be 0 or 1, got '{value}'")]
+    Flag { option: String, value: String },
+    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice, boundscheck)")]
+    UnknownCudaOption { option: String },
+    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, boundscheck)")]
+    UnknownHostOption { option: String },
+    #[error("unsupported chip '{chip}': expected one of {CHIPS}")]
+    UnsupportedChip { chip: String },
+    #[error("unknown stage '{stage}'")]
+    UnknownStage { stage: String },
+    /// `known`: [`HOST_STAGES`], comma-separated.
+    #[error("unknown stage '{stage}' of the host pipeline (known: {known})")]
+    UnknownHostStage { stage: String, known: String },
+    /// A pydev pass of the pipeline could not be built.
+    #[error(transparent)]
+    Pass(#[from] PassError),
+    /// Upstream passes of the pipeline could not be appended.
+    #[error(transparent)]
+    Upstream(#[from] AddPipelineError),
+}
 
 /// Options of the `cuda` pipeline.
 #[derive(Clone, Debug)]
@@ -100,10 +130,11 @@ fn default_ptx(chip: &str) -> Option<&'static str> {
 impl CudaOptions {
     /// Parses `chip=sm_80 ptx=80 opt-level=2 fast-math=1 line-info=1` (the
     /// body of `cuda{...}`).
-    pub fn parse(body: &str) -> Result<Self, String> {
+    pub fn parse(body: &str) -> Result<Self, PipelineError> {
         let mut options = Self::default();
         for item in body.split_whitespace() {
-            let (k, v) = item.split_once('=').ok_or_else(|| format!("pipeline option '{item}' must be key=value"))?;
+            let (k, v) =
+                item.split_once('=').ok_or_else(|| PipelineError::OptionNotKeyValue { item: item.to_owned() })?;
             match k {
                 "chip" => options.chip = v.to_owned(),
                 "ptx" => options.ptx = v.to_owned(),
@@ -112,14 +143,14 @@ impl CudaOptions {
                         .parse()
                         .ok()
                         .filter(|l| *l <= 3)
-                        .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
+                        .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
                 "fast-math" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
                         "0" | "false" => false,
-                        _ => return Err(format!("{k} must be 0 or 1, got '{v}'")),
+                        _ => return Err(PipelineError::Flag { option: k.to_owned(), value: v.to_owned() }),
                     };
                     match k {
                         "fast-math" => options.fast_math = on,
@@ -127,11 +158,11 @@ impl CudaOptions {
                         _ => options.boundscheck = on,
                     }
                 }
-                _ => return Err(format!("unknown option '{k}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice, boundscheck)")),
+                _ => return Err(PipelineError::UnknownCudaOption { option: k.to_owned() }),
             }
         }
         if default_ptx(&options.chip).is_none() {
-            return Err(format!("unsupported chip '{}': expected one of {CHIPS}", options.chip));
+            return Err(PipelineError::UnsupportedChip { chip: options.chip });
         }
         Ok(options)
     }
@@ -175,13 +206,21 @@ impl Part {
 const MATH_TO_FUNCS: &str = "convert-math-to-funcs{convert-ctlz=false}";
 
 /// Appends the passes of the cuda pipeline up to and including `last_stage`.
-pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), String> {
+pub fn add_cuda(pm: &PassManager, options: &CudaOptions, last_stage: &str) -> Result<(), PipelineError> {
     add_cuda_part(pm, options, last_stage, Part::All)
 }
 
 /// Appends `part` of the cuda pipeline up to and including `last_stage`.
-pub fn add_cuda_part(pm: &PassManager, options: &CudaOptions, last_stage: &str, part: Part) -> Result<(), String> {
-    let stage = STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| format!("unknown stage '{last_stage}'"))?;
+pub fn add_cuda_part(
+    pm: &PassManager,
+    options: &CudaOptions,
+    last_stage: &str,
+    part: Part,
+) -> Result<(), PipelineError> {
+    let stage = STAGES
+        .iter()
+        .position(|s| *s == last_stage)
+        .ok_or_else(|| PipelineError::UnknownStage { stage: last_stage.to_owned() })?;
     if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         pm.add_pass(create_pass(if options.fast_math {
@@ -250,9 +289,9 @@ pub fn add_cuda_part(pm: &PassManager, options: &CudaOptions, last_stage: &str, 
 
 /// The last step of the `cuda` pipeline, from the `llvm` stage to `ptx`:
 /// upstream's `gpu-module-to-binary`, the one place PTX comes from.
-pub fn add_cuda_serialization(pm: &PassManager) -> Result<(), String> {
+pub fn add_cuda_serialization(pm: &PassManager) -> Result<(), PipelineError> {
     crate::capi::set_nvptx_options();
-    add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")
+    Ok(add_pipeline(pm.as_operation_pass_manager(), "gpu-module-to-binary{format=isa}")?)
 }
 
 /// The error to report when PTX calls libdevice functions that were not
@@ -286,14 +325,15 @@ impl Default for HostOptions {
 
 impl HostOptions {
     /// Parses `opt-level=2 fast-math=1 boundscheck=1` (the body of `host{...}`).
-    pub fn parse(body: &str) -> Result<Self, String> {
+    pub fn parse(body: &str) -> Result<Self, PipelineError> {
         let mut options = Self::default();
         for item in body.split_whitespace() {
-            let (k, v) = item.split_once('=').ok_or_else(|| format!("pipeline option '{item}' must be key=value"))?;
+            let (k, v) =
+                item.split_once('=').ok_or_else(|| PipelineError::OptionNotKeyValue { item: item.to_owned() })?;
             let flag = || match v {
                 "1" | "true" => Ok(true),
                 "0" | "false" => Ok(false),
-                _ => Err(format!("{k} must be 0 or 1, got '{v}'")),
+                _ => Err(PipelineError::Flag { option: k.to_owned(), value: v.to_owned() }),
             };
             match k {
                 "opt-level" => {
@@ -301,15 +341,11 @@ impl HostOptions {
                         .parse()
                         .ok()
                         .filter(|l| *l <= 3)
-                        .ok_or_else(|| format!("opt-level must be 0 to 3, got '{v}'"))?
+                        .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "fast-math" => options.fast_math = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
-                _ => {
-                    return Err(format!(
-                        "unknown option '{k}' of the host pipeline (known: opt-level, fast-math, boundscheck)"
-                    ))
-                }
+                _ => return Err(PipelineError::UnknownHostOption { option: k.to_owned() }),
             }
         }
         Ok(options)
@@ -320,14 +356,20 @@ impl HostOptions {
 pub const HOST_STAGES: &[&str] = &["pydev", "pydev-opt", "llvm"];
 
 /// Appends the passes of the host pipeline up to and including `last_stage`.
-pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Result<(), String> {
+pub fn add_host(pm: &PassManager, options: &HostOptions, last_stage: &str) -> Result<(), PipelineError> {
     add_host_part(pm, options, last_stage, Part::All)
 }
 
 /// Appends `part` of the host pipeline up to and including `last_stage`.
-pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, part: Part) -> Result<(), String> {
-    let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| {
-        format!("unknown stage '{last_stage}' of the host pipeline (known: {})", HOST_STAGES.join(", "))
+pub fn add_host_part(
+    pm: &PassManager,
+    options: &HostOptions,
+    last_stage: &str,
+    part: Part,
+) -> Result<(), PipelineError> {
+    let stage = HOST_STAGES.iter().position(|s| *s == last_stage).ok_or_else(|| PipelineError::UnknownHostStage {
+        stage: last_stage.to_owned(),
+        known: HOST_STAGES.join(", "),
     })?;
     if stage >= 1 && part.has(Part::Before) {
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
@@ -369,7 +411,7 @@ pub fn add_host_part(pm: &PassManager, options: &HostOptions, last_stage: &str, 
 }
 
 /// float8 arithmetic in f32 (upstream), then float8 values as their bits.
-fn add_float8(pm: &PassManager) -> Result<(), String> {
+fn add_float8(pm: &PassManager) -> Result<(), PipelineError> {
     add_pipeline(
         pm.as_operation_pass_manager(),
         "arith-emulate-unsupported-floats{source-types=f8E4M3FN,f8E5M2 target-type=f32}",

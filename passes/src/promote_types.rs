@@ -38,8 +38,8 @@
 use crate::capi::PassIr;
 use crate::{
     capi,
-    ir::{external_pass, Builder, PassId},
-    PassInfo,
+    ir::{external_pass, Builder, PassId, RewriteError},
+    PassError, PassInfo,
 };
 use melior::{
     ir::{
@@ -72,7 +72,10 @@ pub const INFO: PassInfo = PassInfo {
     create: |options| match options.get(&INFO, "fastmath") {
         "contract" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run_contract)),
         "fast" => Ok(external_pass(&ID_FAST, INFO.argument, INFO.summary, run_fast)),
-        other => Err(format!("pydev-promote-types: fastmath must be contract or fast, got '{other}'")),
+        other => Err(PassError::InvalidOption {
+            pass: INFO.argument,
+            message: format!("fastmath must be contract or fast, got '{other}'"),
+        }),
     },
 };
 
@@ -243,7 +246,7 @@ fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
             Ok(Some(v)) => b.replace(p.op, &[v]),
             Ok(None) => {}
             Err(message) => {
-                capi::emit_error(p.op.location(), &message);
+                capi::emit_error(p.op.location(), &message.to_string());
                 ok = false;
             }
         }
@@ -304,7 +307,7 @@ fn select<'c>(b: &Builder<'c>, c: Value<'c, 'c>, x: Value<'c, 'c>, y: Value<'c, 
 }
 
 /// Converts a (signless) value of kind `from` to kind `to`.
-fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) -> Result<Value<'c, 'c>, String> {
+fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) -> Result<Value<'c, 'c>, RewriteError> {
     use Num::*;
     if from == to {
         return Ok(v);
@@ -352,7 +355,9 @@ fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) ->
             let im = convert(b, im, Float(e1), Float(e2))?;
             b.value("complex.create", &[re, im], t(to), &[])
         }
-        (f, t) => return Err(format!("cannot convert {f:?} to {t:?} in pydev-promote-types")),
+        (f, t) => {
+            return Err(RewriteError::Unsupported(format!("cannot convert {f:?} to {t:?} in pydev-promote-types")))
+        }
     })
 }
 
@@ -383,7 +388,7 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
     }
 }
 
-fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, String> {
+fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, RewriteError> {
     let ir = b.ir;
     let name = p.op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
@@ -401,7 +406,12 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
             Num::Float(t) => {
                 FloatAttribute::new(b.ctx, t, capi::float_attr_value(attr).ok_or("constant is not a float")?).into()
             }
-            _ => return Err(format!("complex {} is not lowered; use complex.constant", ops::ConstantOperation::NAME)),
+            _ => {
+                return Err(RewriteError::Unsupported(format!(
+                    "complex {} is not lowered; use complex.constant",
+                    ops::ConstantOperation::NAME
+                )))
+            }
         };
         return Ok(Some(b.value("arith.constant", &[], ty, &[b.named("value", value)])));
     }
@@ -576,6 +586,6 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
         (ops::MaxOperation::MNEMONIC, Num::Int { signed: true, .. }) => v("arith.maxsi"),
         (ops::MinOperation::MNEMONIC, _) => v("arith.minui"),
         (ops::MaxOperation::MNEMONIC, _) => v("arith.maxui"),
-        (op, k) => return Err(format!("'pydev.{op}' on {k:?} is not lowered yet")),
+        (op, k) => return Err(RewriteError::Unsupported(format!("'pydev.{op}' on {k:?} is not lowered yet"))),
     }))
 }

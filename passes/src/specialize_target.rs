@@ -18,8 +18,8 @@
 
 use crate::capi::PassIr;
 use crate::{
-    ir::{external_pass, rewrite_all, Builder, PassId},
-    PassInfo, PassOption,
+    ir::{external_pass, rewrite_all, Builder, PassId, RewriteError},
+    PassError, PassInfo, PassOption,
 };
 use melior::ir::{attribute::IntegerAttribute, r#type::IntegerType, Attribute};
 use pydev_dialect::ops::{self, PydevOp};
@@ -36,10 +36,12 @@ pub const INFO: PassInfo = PassInfo {
         let sm = match target.as_str() {
             "host" => None,
             t => Some(
-                t.strip_prefix("sm_")
-                    .and_then(|n| n.parse::<u32>().ok())
-                    .filter(|n| SM_ARCHS.contains(n))
-                    .ok_or_else(|| format!("pydev-specialize-target: unknown target '{t}', expected host or sm_XX"))?,
+                t.strip_prefix("sm_").and_then(|n| n.parse::<u32>().ok()).filter(|n| SM_ARCHS.contains(n)).ok_or_else(
+                    || PassError::InvalidOption {
+                        pass: INFO.argument,
+                        message: format!("unknown target '{t}', expected host or sm_XX"),
+                    },
+                )?,
             ),
         };
         Ok(external_pass(&ID, INFO.argument, INFO.summary, move |ir| run(ir, sm)))
@@ -47,7 +49,7 @@ pub const INFO: PassInfo = PassInfo {
 };
 
 /// Whether a description matches the target (`None`: the host).
-pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, String> {
+pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, RewriteError> {
     let desc = TargetAttr::from_attribute(desc).ok_or("not a target description")?;
     let operands = desc.operands().into_iter().map(|o| matches(o, sm)).collect::<Result<Vec<_>, _>>()?;
     Ok(desc.kind().holds(desc.sm(), operands, sm))

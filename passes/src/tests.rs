@@ -14,18 +14,54 @@ fn registry_names_and_options() {
     assert_eq!(options.get(info, "target"), "host");
     let (info, options) = parse_pass("pydev-lower-arrays").unwrap();
     assert_eq!(options.get(info, "target"), "cuda");
-    assert!(parse_pass("pydev-lower-arrays{colour=red}").err().unwrap().contains("unknown option 'colour'"));
-    assert!(parse_pass("pydev-nope").err().unwrap().contains("unknown pydev pass 'pydev-nope'"));
-    assert!(create_pass("pydev-lower-arrays{target=tpu}").err().unwrap().contains("unknown target 'tpu'"));
+    assert!(parse_pass("pydev-lower-arrays{colour=red}")
+        .err()
+        .unwrap()
+        .to_string()
+        .contains("unknown option 'colour'"));
+    assert!(parse_pass("pydev-nope").err().unwrap().to_string().contains("unknown pydev pass 'pydev-nope'"));
+    assert!(create_pass("pydev-lower-arrays{target=tpu}").err().unwrap().to_string().contains("unknown target 'tpu'"));
 }
 
 #[test]
 fn cuda_options() {
     let o = pipeline::CudaOptions::parse("chip=sm_80 opt-level=2").unwrap();
     assert_eq!((o.chip.as_str(), o.opt_level), ("sm_80", 2));
-    assert!(pipeline::CudaOptions::parse("chip=sm_42").unwrap_err().contains("unsupported chip"));
-    assert!(pipeline::CudaOptions::parse("opt-level=9").unwrap_err().contains("0 to 3"));
-    assert!(pipeline::CudaOptions::parse("speed=max").unwrap_err().contains("unknown option 'speed'"));
+    assert!(pipeline::CudaOptions::parse("chip=sm_42").unwrap_err().to_string().contains("unsupported chip"));
+    assert!(pipeline::CudaOptions::parse("opt-level=9").unwrap_err().to_string().contains("0 to 3"));
+    assert!(pipeline::CudaOptions::parse("speed=max").unwrap_err().to_string().contains("unknown option 'speed'"));
+}
+
+#[test]
+fn errors_render_the_sentences_of_before() {
+    use crate::PassError;
+    use pipeline::PipelineError;
+    let e = create_pass("pydev-lower-arrays{target=tpu}").err().unwrap();
+    assert!(matches!(e, PassError::InvalidOption { pass: "pydev-lower-arrays", .. }));
+    assert_eq!(e.to_string(), "pydev-lower-arrays: unknown target 'tpu', expected cuda or host");
+    assert_eq!(
+        parse_pass("pydev-align-params{x=1}").err().unwrap().to_string(),
+        "unknown option 'x' of pass 'pydev-align-params' (known: none)"
+    );
+    assert_eq!(
+        parse_pass("pydev-lower-arrays{x").err().unwrap().to_string(),
+        "pass options of 'pydev-lower-arrays' must be written {key=value ...}"
+    );
+    assert_eq!(
+        parse_pass("pydev-lower-arrays{x}").err().unwrap().to_string(),
+        "option 'x' of 'pydev-lower-arrays' must be key=value"
+    );
+    let e = pipeline::CudaOptions::parse("fast-math=2").unwrap_err();
+    assert_eq!(e, PipelineError::Flag { option: "fast-math".into(), value: "2".into() });
+    assert_eq!(e.to_string(), "fast-math must be 0 or 1, got '2'");
+    assert_eq!(
+        pipeline::HostOptions::parse("speed=max").unwrap_err().to_string(),
+        "unknown option 'speed' of the host pipeline (known: opt-level, fast-math, boundscheck)"
+    );
+    let context = pydev_dialect::new_pipeline_context();
+    let pm = PassManager::new(&context);
+    let e = pipeline::add_host(&pm, &Default::default(), "ptx").unwrap_err();
+    assert_eq!(e.to_string(), "unknown stage 'ptx' of the host pipeline (known: pydev, pydev-opt, llvm)");
 }
 
 const KERNEL: &str = r#"

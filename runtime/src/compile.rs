@@ -157,7 +157,8 @@ fn run_pipeline(
     let cuda = match target {
         Target::Host => None,
         Target::Cuda(chip) => {
-            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
+            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))
+                .map_err(|e| e.to_string())?;
             cuda.fast_math = options.fast_math;
             cuda.line_info = options.line_info;
             cuda.boundscheck = options.boundscheck;
@@ -181,6 +182,7 @@ fn run_pipeline(
             ),
             Some(cuda) => pipeline::add_cuda_part(pm, cuda, mlir_stage, part),
         }
+        .map_err(|e| e.to_string())
     };
     let timed = mlir_timing();
     // The pass manager kept under `key`, or (no key, or timing) one made now.
@@ -224,7 +226,7 @@ fn run_pipeline(
     }
     let serialized = |pm: &PassManager| {
         pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
-        pipeline::add_cuda_serialization(pm)
+        pipeline::add_cuda_serialization(pm).map_err(|e| e.to_string())
     };
     if serialize && !run(module, Some("serialize".into()), &serialized)? {
         return failed();

@@ -171,7 +171,7 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             .strip_prefix("builtin.module(")
             .and_then(|t| t.strip_suffix(')'))
             .ok_or_else(|| format!("--pass-pipeline must be builtin.module(...), got '{text}'"))?;
-        add_pipeline(pm.as_operation_pass_manager(), inner)?;
+        add_pipeline(pm.as_operation_pass_manager(), inner).map_err(|e| e.to_string())?;
     }
     for pass in &cli.passes {
         // Pass flags written --name=options are mlir-opt's --name{options}.
@@ -180,7 +180,7 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             _ => pass.clone(),
         };
         if pass.starts_with("pydev-") {
-            pm.add_pass(create_pass(&pass)?);
+            pm.add_pass(create_pass(&pass).map_err(|e| e.to_string())?);
         } else {
             add_pipeline(pm.as_operation_pass_manager(), &pass)
                 .map_err(|e| format!("unknown pass or option '--{pass}': {e}"))?;
@@ -192,10 +192,11 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             None => (spec.as_str(), ""),
         };
         match name {
-            "cuda" => pipeline::add_cuda(&pm, &pipeline::CudaOptions::parse(body)?, "ptx")?,
-            "host" => pipeline::add_host(&pm, &pipeline::HostOptions::parse(body)?, "llvm")?,
+            "cuda" => pipeline::CudaOptions::parse(body).and_then(|o| pipeline::add_cuda(&pm, &o, "ptx")),
+            "host" => pipeline::HostOptions::parse(body).and_then(|o| pipeline::add_host(&pm, &o, "llvm")),
             other => return Err(format!("unknown pipeline '{other}', expected cuda or host")),
         }
+        .map_err(|e| e.to_string())?;
     }
     observe(context, &pm, cli);
     Ok(pm)

@@ -81,7 +81,7 @@ pub unsafe extern "C" fn pydevPluginAddPass(
         Err(message) => {
             if let Some(error) = error {
                 // Safety: the message outlives the call.
-                unsafe { error(StringRef::new(&message).to_raw(), user_data) };
+                unsafe { error(StringRef::new(&message.to_string()).to_raw(), user_data) };
             }
             false
         }
