@@ -23,6 +23,21 @@ def _count(name, n=1):
         STATS[name] += n
 
 
+_FAST = object()
+# The classes whose objects device.launch takes (the frontends' kernels,
+# pydev.Program): the native entry reads this list at each launch. Each
+# keeps its Dispatch in its `_dispatch` dict under _FAST and has
+# `_launch_general(args, *, grid, block, stream, shared, fast)`.
+LAUNCHABLE = []
+
+
+def launchable(cls):
+    """Class decorator: device.launch takes objects of `cls`."""
+    if cls not in LAUNCHABLE:
+        LAUNCHABLE.append(cls)
+    return cls
+
+
 @functools.lru_cache(maxsize=None)
 def _found_libdevice():
     import glob
@@ -223,11 +238,28 @@ class _Function:
         return out
 
     def _structs(self):
-        """@struct classes visible to this file's device code."""
+        """@struct classes visible to this file's device code: those its
+        device functions capture (structs defined in functions), then the
+        module's."""
         g = self.underlying.__globals__
+        captured, seen, todo = [], set(), [self]
+        while todo:
+            f = todo.pop()
+            if id(f) in seen:
+                continue
+            seen.add(id(f))
+            for cell in f.underlying.__closure__ or ():
+                try:
+                    v = cell.cell_contents
+                except ValueError:
+                    continue
+                if isinstance(v, _Function):
+                    todo.append(v)
+                elif _types.is_struct(v) and v not in captured:
+                    captured.append(v)
         mine = [v for v in g.values() if _types.is_struct(v) and v.__module__ == self.__module__]
         others = [v for v in g.values() if _types.is_struct(v) and v.__module__ != self.__module__]
-        return mine + others
+        return captured + mine + others
 
 
 def _code_names(code, out):
@@ -354,7 +386,13 @@ def _free_value(v, visit, root_file):
     if c is not None:
         return ("const", c)
     if _types.is_struct(v):
-        return ("struct", v.__name__)
+        if v._site[0] != root_file:
+            return ("struct", v.__name__)  # the compiler names a struct of another file
+        # Its @func methods are the program's, with the names they read.
+        for m in vars(v).values():
+            if isinstance(m, _Function):
+                visit(m)
+        return ("struct", _types.sig_name(v))
     name = _device_names().get(id(v))
     if name is not None:
         return ("device", name)
@@ -395,10 +433,17 @@ class DeviceFunction(_Function):
     def __repr__(self):
         return f"<cuda.device.func {self.__qualname__}>"
 
+    def _launch_general(self, args, **config):
+        raise TypeError(f"launch() takes a @device.kernel; '{self.__name__}' is a @device.func (call it from a kernel)")
 
+
+@launchable
 class Kernel(_Function):
     """A `@kernel`: compiled on first launch for the argument types seen,
     per (signature, target, arch, module constants)."""
+
+    def _launch_general(self, args, *, grid, block, stream, shared, fast):
+        _launch(self, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
     def __call__(self, *args, **kwargs):
         raise _types.DeviceOnlyError(
@@ -625,71 +670,93 @@ def launch_device(target, stream=None):
 # natively at each launch, and those with only the CUDA Array Interface
 # (Numba) have their dict read natively.
 
-_ARRAY, _FLOAT32, _INT32, _BOOL, _RAW, _SKIP, _NULL, _DEVICE_ARRAY, _DLPACK, _CAI = range(10)
-_FAST = object()
+_KINDS = None
 
 
-def _fast_kinds(f, args, target):
+def _kinds():
+    """The argument kinds' codes, by name: the native module's ARG_KINDS
+    (python/src/dispatch.rs `Kind::ALL`), their one definition."""
+    global _KINDS
+    if _KINDS is None:
+        _KINDS = types.SimpleNamespace(**{n.upper(): i for i, n in enumerate(_native.get().ARG_KINDS)})
+    return _KINDS
+
+
+def fast_kinds(args, target, interop=False, params=None):
     """The packing kind of each argument, or None when one needs the
     general path every time (structured or ml_dtypes arrays, vectors,
-    structs, tuples, host foreign arrays, NumPy arrays on cuda). The
-    native side checks at each launch that a foreign array is a cuda array
-    of the registered type and layout."""
+    structs, tuples, host foreign arrays, NumPy arrays on cuda). `params`:
+    the parameter types of a pydev.Program, whose Python numbers pack only
+    for a parameter of their own type (None: a kernel typed from its
+    arguments, where a float is float32 and an int int32). The native side
+    checks at each launch that a foreign array is a cuda array of the
+    registered type and layout."""
+    K = _kinds()
     kinds = []
-    for a in args:
+    for i, a in enumerate(args):
         t = type(a)
+        p = params[i].text if params is not None else None
         if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
-            kinds.append(_ARRAY)
+            kinds.append(K.ARRAY)
         elif t is _arrays.DeviceArray and a.type_key is not None and a.target == target:
-            kinds.append(_DEVICE_ARRAY)
-        elif t is float:
-            kinds.append(_FLOAT32)
-        elif t is int:
-            kinds.append(_INT32)
-        elif t is bool:
-            kinds.append(_BOOL)
-        elif a is None:
-            kinds.append(_NULL if f.interop else _SKIP)
+            kinds.append(K.DEVICE_ARRAY)
+        elif t is float and (p is None or p == "f32"):
+            kinds.append(K.FLOAT32)
+        elif t is int and (p is None or p in ("si32", "i32")):
+            kinds.append(K.INT32)
+        elif t is bool and (p is None or p == "i1"):
+            kinds.append(K.BOOL)
+        elif a is None and params is None:
+            kinds.append(K.NULL if interop else K.SKIP)
         elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
-            kinds.append(_RAW)
+            kinds.append(K.RAW)  # a Program's general path accepted only the parameter's own dtype
         elif target != "cuda" or isinstance(
             a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)
         ):
             return None
         elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
-            kinds.append(_DLPACK)  # preferred when both exist, as in _arrays.array_arg
+            kinds.append(K.DLPACK)  # preferred when both exist, as in _arrays.array_arg
         elif hasattr(a, "__cuda_array_interface__"):
-            kinds.append(_CAI)
+            kinds.append(K.CAI)
         else:
             return None
     return kinds
 
 
-def _register_fast(f, args, prog, target, handle=0):
+def register_fast(f, args, prog, target, handle=0, *, interop=False, params=None, globals=None, names=(), cells=()):
+    """After a general launch of launchable `f`: registers `prog` in its
+    Dispatch for the types of `args`, so that later launches with those
+    types are one native call. `globals`, `names`, `cells`: the module
+    dict, global names and closure cells the device code read (a change
+    sends the launch back to the general path)."""
     native = _native.get()
     programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
     if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
         return  # a stand-in native module (tests)
-    if f._const_params():
-        return  # the fast path keys on argument types, not on ConstExpr values
-    kinds = _fast_kinds(f, args, target)
+    kinds = fast_kinds(args, target, interop, params)
     if kinds is None:
         return
     d = f._dispatch.get(_FAST)
     if d is None:
-        d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, f.underlying.__globals__)
-    d.register(tuple(args), prog, kinds, sorted(set(f._names or ()) | f._watch), handle, list(f._cells))
+        d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, {} if globals is None else globals)
+    d.register(tuple(args), prog, kinds, list(names), handle, list(cells))
 
 
-# os.environ's own dict of the process environment (bytes on POSIX): reading
-# it directly saves the Mapping's encode/decode on every launch.
-_ENVIRON = getattr(os.environ, "_data", None) if os.name == "posix" else None
+def _register_fast(f, args, prog, target, handle=0):
+    if f._const_params():
+        return  # the fast path keys on argument types, not on ConstExpr values
+    names = sorted(set(f._names or ()) | f._watch)
+    register_fast(
+        f, args, prog, target, handle, interop=f.interop, globals=f.underlying.__globals__, names=names, cells=f._cells
+    )
+
+
 _ACTIVE_TARGET = None
 
 
 def _host_target():
     global _ACTIVE_TARGET
-    if _ENVIRON is not None and _ENVIRON.get(b"PYDEV_TARGET") == b"host":
+    if os.environ.get("PYDEV_TARGET") == "host":
         return True
     if _ACTIVE_TARGET is None:
         from . import active_target
@@ -701,15 +768,15 @@ def _host_target():
 def _cuda_target():
     """Whether a launch on a cuda pydev.Stream (which only a working driver
     makes) is for the cuda target: PYDEV_TARGET unset or cuda."""
-    return _ENVIRON is not None and _ENVIRON.get(b"PYDEV_TARGET", b"cuda") == b"cuda"
+    return os.environ.get("PYDEV_TARGET", "cuda") == "cuda"
 
 
 def try_fast(f, args, grid, block, stream, shared):
-    """The launch fast path from Python: True when kernel `f` launched
+    """The launch fast path from Python: True when launchable `f` launched
     through its Dispatch (python/src/dispatch.rs). The native entry
     `fast_launch` does the same checks first, except the host target chosen
     by `active_target` rather than PYDEV_TARGET, which only this does."""
-    if type(f) is Kernel and type(shared) is int and shared >= 0:
+    if type(f) in LAUNCHABLE and type(shared) is int and shared >= 0:
         d = f._dispatch.get(_FAST)
         if d is not None:
             if type(stream) is _streams.Stream:
@@ -725,8 +792,8 @@ def try_fast(f, args, grid, block, stream, shared):
 
 def _fast_eligible(f, stream, shared):
     """Whether a general-path launch may register the fast path: the
-    conditions try_fast checks before asking the kernel's Dispatch."""
-    if type(f) is not Kernel or type(shared) is not int or shared < 0:
+    conditions try_fast checks before asking the Dispatch."""
+    if type(f) not in LAUNCHABLE or type(shared) is not int or shared < 0:
         return False
     if type(stream) is _streams.Stream:
         return _cuda_target() if stream.target == "cuda" else _host_target()
@@ -734,15 +801,18 @@ def _fast_eligible(f, stream, shared):
 
 
 def _general_launch(f, args, grid, block, stream, shared, tried=False):
-    """device.launch beyond the native entry: a pydev.Program, the Python
-    fast path (unless the native entry `tried` the kernel's Dispatch), else
-    the general launch (which registers the fast path where it may)."""
-    programs = sys.modules.get("pydev._program")  # a Program exists only once its module is imported
-    if programs is not None and type(f) is programs.Program:
-        return f._launch(args, grid=grid, block=block, stream=stream, shared=shared)
+    """device.launch beyond the native entry: the Python fast path (unless
+    the native entry `tried` the Dispatch), else the launchable's general
+    launch (which registers the fast path where it may)."""
     if not tried and try_fast(f, args, grid, block, stream, shared):
         return
-    _launch(f, args, grid=grid, block=block, stream=stream, shared=shared, fast=_fast_eligible(f, stream, shared))
+    fast = _fast_eligible(f, stream, shared)
+    while getattr(type(f), "_launch_general", None) is None and callable(f) and hasattr(f, "__wrapped__"):
+        f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
+        fast = False
+    if getattr(type(f), "_launch_general", None) is None:
+        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
+    f._launch_general(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
 
 def entry():
@@ -755,7 +825,7 @@ def entry():
     fast = getattr(native, "fast_launch", None)
     if fast is None:
         return _general_launch
-    native.launch_hooks(Kernel, _streams.Stream, _FAST, _general_launch)
+    native.launch_hooks(LAUNCHABLE, _streams.Stream, _FAST, _general_launch)
     return fast
 
 
@@ -805,14 +875,6 @@ def run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream
 
 
 def _launch(f, args, *, grid, block, stream, shared, fast):
-    while not isinstance(f, _Function) and callable(f) and hasattr(f, "__wrapped__"):
-        f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
-        fast = False
-
-    if isinstance(f, DeviceFunction):
-        raise TypeError(f"launch() takes a @device.kernel; '{f.__name__}' is a @device.func (call it from a kernel)")
-    if not isinstance(f, Kernel):
-        raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
     target, handle, grid, block = launch_config(grid, block, stream, shared)
     code = f.underlying.__code__
     if not code.co_flags & 0x04 and len(args) != code.co_argcount:  # no *args: the count is fixed

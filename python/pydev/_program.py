@@ -216,6 +216,7 @@ def _describe(a):
     return f"a {type(a).__name__}"
 
 
+@_launch.launchable
 class Program:
     """A kernel in pydev IR: `Program(mlir_text, kernel="name")`.
 
@@ -271,7 +272,7 @@ class Program:
         # without a body): C functions that the link files define.
         self.declared = _declarations(mlir_text, self.kernel)
         self._link_digest = _link_digest(self.link)
-        self._fast = {}
+        self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
 
     def _checks(self):
@@ -584,70 +585,13 @@ class Program:
         return packed, [arr for _, arr in arrays]
 
     # --- launching ----------------------------------------------------------------------
-    def _fast_kinds(self, args, target):
-        kinds = []
-        for a, p in zip(args, self.params):
-            t = type(a)
-            if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
-                kinds.append(_launch._ARRAY)
-            elif t is _arrays.DeviceArray and a.type_key is not None and a.target == target:
-                kinds.append(_launch._DEVICE_ARRAY)
-            elif t is float and p.text == "f32":
-                kinds.append(_launch._FLOAT32)
-            elif t is int and p.text in ("si32", "i32"):
-                kinds.append(_launch._INT32)
-            elif t is bool and p.text == "i1":
-                kinds.append(_launch._BOOL)
-            elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
-                kinds.append(_launch._RAW)  # accepted above only with the parameter's own dtype
-            elif target != "cuda" or isinstance(
-                a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)
-            ):
-                return None
-            elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
-                kinds.append(_launch._DLPACK)
-            elif hasattr(a, "__cuda_array_interface__"):
-                kinds.append(_launch._CAI)
-            else:
-                return None
-        return kinds
-
-    def _register_fast(self, args, prog, target, handle=0):
-        native = _native.get()
-        programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
-        if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
-            return
-        kinds = self._fast_kinds(args, target)
-        if kinds is None:
-            return
-        d = self._fast.get(target)
-        if d is None:
-            d = self._fast[target] = native.Dispatch(np.ndarray, _arrays.DeviceArray, {})
-        d.register(tuple(args), prog, kinds, [], handle, [])
-
-    def _launch(self, args, *, grid, block, stream, shared=0):
-        """device.launch(program, *args, ...): the fast path, else the general one."""
-        fast = False
-        if type(shared) is int and shared >= 0:
-            if type(stream) is _streams.Stream:
-                cuda = stream.target == "cuda"
-                if _launch._cuda_target() if cuda else _launch._host_target():
-                    fast = True
-                    d = self._fast.get(stream.target)
-                    if d is not None and d.try_launch(args, grid, block, shared, stream if cuda else None):
-                        return
-            elif stream is not None and _launch._cuda_target():
-                fast = True
-                d = self._fast.get("cuda")
-                if d is not None and d.try_launch(args, grid, block, shared, None, _streams.stream_handle(stream)):
-                    return
-        self._general(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
-
-    def _general(self, args, *, grid, block, stream, shared, fast):
+    # device.launch(program, *args, ...) is the native entry's, as a kernel's
+    # (python/src/dispatch.rs): the Dispatch under _launch._FAST, else this.
+    def _launch_general(self, args, *, grid, block, stream, shared, fast):
         target, handle, grid, block = _launch.launch_config(grid, block, stream, shared)
         packed, arrays = self._pack(args, target, handle)
         arch = _launch.cuda_arch() if target == "cuda" else "host"
         prog = self._program(target, arch)
         _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
         if fast:
-            self._register_fast(args, prog, target, handle if target == "cuda" else 0)
+            _launch.register_fast(self, args, prog, target, handle if target == "cuda" else 0, params=self.params)

@@ -106,21 +106,33 @@ enum Kind {
 }
 
 impl Kind {
+    /// Each kind with its name, in code order: the one definition of the
+    /// codes `Dispatch.register` takes (exported as `ARG_KINDS`, which
+    /// pydev._launch reads).
+    const ALL: [(Kind, &'static str); 10] = [
+        (Kind::Array, "array"),
+        (Kind::Float32, "float32"),
+        (Kind::Int32, "int32"),
+        (Kind::Bool, "bool"),
+        (Kind::Raw, "raw"),
+        (Kind::Skip, "skip"),
+        (Kind::Null, "null"),
+        (Kind::DeviceArray, "device_array"),
+        (Kind::Dlpack, "dlpack"),
+        (Kind::Cai, "cai"),
+    ];
+
     fn from_code(code: u8) -> PyResult<Self> {
-        Ok(match code {
-            0 => Kind::Array,
-            1 => Kind::Float32,
-            2 => Kind::Int32,
-            3 => Kind::Bool,
-            4 => Kind::Raw,
-            5 => Kind::Skip,
-            6 => Kind::Null,
-            7 => Kind::DeviceArray,
-            8 => Kind::Dlpack,
-            9 => Kind::Cai,
-            other => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown argument kind {other}"))),
-        })
+        Self::ALL
+            .get(usize::from(code))
+            .map(|(k, _)| *k)
+            .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("unknown argument kind {code}")))
     }
+}
+
+/// The argument kinds' names in code order (`ARG_KINDS` of the module).
+pub fn kind_names() -> Vec<&'static str> {
+    Kind::ALL.iter().map(|(_, n)| *n).collect()
 }
 
 enum Program {
@@ -741,10 +753,12 @@ impl Dispatch {
 }
 
 /// What the native launch entry needs of pydev's Python side, given once
-/// by `pydev._launch` (`launch_hooks`): the kernel and stream types, the
-/// key of a kernel's Dispatch in its dispatch table, and the general path.
+/// by `pydev._launch` (`launch_hooks`): the launchable types (a list the
+/// package appends to: `pydev.Program`, the frontends' kernels), the stream
+/// type, the key of a launchable's Dispatch in its dispatch table, and the
+/// general path.
 struct Hooks {
-    kernel: Py<PyType>,
+    launchable: Py<PyList>,
     stream: Py<PyType>,
     fast: Py<PyAny>,
     general: Py<PyAny>,
@@ -752,20 +766,21 @@ struct Hooks {
 
 static HOOKS: pyo3::sync::PyOnceLock<Hooks> = pyo3::sync::PyOnceLock::new();
 
-/// Gives the native launch entry pydev's kernel and stream types, the
+/// Gives the native launch entry the list of launchable types (read at
+/// each launch, so types appended later count), pydev's stream type, the
 /// fast-path key and the general path (`general(f, args, grid, block,
-/// stream, shared, tried)`, `tried`: the kernel's Dispatch already refused
-/// these arguments); once per process (a second call changes nothing).
+/// stream, shared, tried)`, `tried`: the Dispatch already refused these
+/// arguments); once per process (a second call changes nothing).
 #[pyfunction]
 pub fn launch_hooks(
     py: Python<'_>,
-    kernel: Bound<'_, PyType>,
+    launchable: Bound<'_, PyList>,
     stream: Bound<'_, PyType>,
     fast: Bound<'_, PyAny>,
     general: Bound<'_, PyAny>,
 ) {
     let _ = HOOKS.get_or_init(py, || Hooks {
-        kernel: kernel.unbind(),
+        launchable: launchable.unbind(),
         stream: stream.unbind(),
         fast: fast.unbind(),
         general: general.unbind(),
@@ -779,7 +794,7 @@ fn cuda_selected(py: Python<'_>) -> bool {
 }
 
 /// `device.launch`'s entry (pydev._launch.entry): the fast path of a
-/// registered kernel on a cuda pydev.Stream or a `__cuda_stream__` object,
+/// registered kernel or Program on a cuda pydev.Stream or a `__cuda_stream__` object,
 /// or on a host pydev.Stream under PYDEV_TARGET=host, without a Python
 /// frame; everything else, and anything irregular (which it names), goes to
 /// the general path.
@@ -820,7 +835,8 @@ fn launched(
     shared: &Bound<'_, PyAny>,
 ) -> PyResult<Option<bool>> {
     let py = f.py();
-    if !f.get_type().is(hooks.kernel.bind(py)) || !shared.is_exact_instance_of::<PyInt>() {
+    let ty = f.get_type();
+    if !hooks.launchable.bind(py).iter().any(|t| ty.is(&t)) || !shared.is_exact_instance_of::<PyInt>() {
         return Ok(None);
     }
     let Ok(shared) = shared.extract::<usize>() else { return Ok(None) };

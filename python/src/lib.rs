@@ -812,6 +812,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<dispatch::Dispatch>()?;
     m.add_function(wrap_pyfunction!(dispatch::launch_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(dispatch::fast_launch, m)?)?;
+    m.add("ARG_KINDS", dispatch::kind_names())?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(host_object, m)?)?;
     m.add_function(wrap_pyfunction!(host_target, m)?)?;

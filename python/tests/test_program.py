@@ -124,6 +124,31 @@ def test_launch_host_fast_path_and_caches(native, host_target, rng):
     assert pydev.stats()["compiles"] == after["compiles"]
 
 
+def test_the_native_entry_launches_a_program_with_no_python_call(native, host_target, rng):
+    """A Program's later launches are the native entry's, as a kernel's
+    (python/src/dispatch.rs): sys.setprofile sees no Python function run
+    beyond device.launch itself (before, a Program detoured through
+    _launch._general_launch and Program._launch)."""
+    import sys
+
+    p = saxpy_program()
+    x, y = rng.random(3000, dtype=np.float32), rng.random(3000, dtype=np.float32)
+    out = np.full_like(x, np.nan)
+    s = pydev.default_stream()
+    device.launch(p, 1.5, x, y, out, grid=12, block=256, stream=s)  # the general path registers it
+    calls = []
+    before = pydev.stats()["fast_launches"]
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_qualname) if event == "call" else None)
+    try:
+        for a in (2.0, -0.5, 4.0):
+            device.launch(p, a, x, y, out, grid=12, block=256, stream=s)
+    finally:
+        sys.setprofile(None)
+    assert [c for c in calls if c != "<lambda>"] == ["launch"] * 3, calls  # device.launch itself, then native
+    assert pydev.stats()["fast_launches"] - before == 3
+    np.testing.assert_allclose(out, np.float32(4.0) * x + y, rtol=1e-6)
+
+
 def test_the_shared_program_cache_is_bounded(native, host_target, rng, monkeypatch):
     # Programs of one text share what they loaded, up to _LOADED_MAX entries
     # (least recently used first out); each Program keeps its own.
