@@ -204,7 +204,7 @@ fn compile(
 ) -> PyResult<String> {
     let free = free_names(consts)?;
     let program = program.map(self::program).transpose()?;
-    let target = Target::parse(target).map_err(PyValueError::new_err)?;
+    let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
     let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
@@ -213,7 +213,7 @@ fn compile(
             Source { file_name: filename, text: source, function, signature, free: &free, program: program.as_ref() };
         pydev_runtime::compile_stage(&src, &target, stage, &options)
     })
-    .map_err(CompileError::new_err)
+    .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// `(symbol, [parameter type, ...])` of kernel `kernel` (None: the only
@@ -222,7 +222,9 @@ fn compile(
 #[pyfunction]
 #[pyo3(signature = (text, kernel=None, filename="<pydev ir>"))]
 fn ir_kernel(py: Python<'_>, text: &str, kernel: Option<&str>, filename: &str) -> PyResult<(String, Vec<String>)> {
-    let k = py.detach(|| pydev_runtime::compile::ir_kernel(text, kernel, filename)).map_err(CompileError::new_err)?;
+    let k = py
+        .detach(|| pydev_runtime::compile::ir_kernel(text, kernel, filename))
+        .map_err(|e| CompileError::new_err(e.to_string()))?;
     Ok((k.name, k.params))
 }
 
@@ -252,13 +254,13 @@ fn compile_ir(
     debuginfo: bool,
     line_info: bool,
 ) -> PyResult<String> {
-    let target = Target::parse(target).map_err(PyValueError::new_err)?;
+    let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
     options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options))
-        .map_err(CompileError::new_err)
+        .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// The host image of kernel `kernel` of host `llvm` stage text (bytes: its
@@ -271,14 +273,14 @@ fn host_object<'py>(py: Python<'py>, llvm_text: &str, kernel: &str, opt_level: u
     JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
     let object = py
         .detach(|| pydev_runtime::host_object_from_text(llvm_text, kernel, opt_level))
-        .map_err(CompileError::new_err)?;
+        .map_err(|e| CompileError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &object))
 }
 
 /// "triple cpu features" that host object code is compiled for.
 #[pyfunction]
 fn host_target() -> PyResult<String> {
-    pydev_runtime::host::host_target().map_err(CompileError::new_err)
+    pydev_runtime::host::host_target().map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// A kernel JIT-compiled for the host from the `llvm` stage text.
@@ -307,7 +309,7 @@ impl HostProgram {
         // loaded without parsing `llvm_text`.
         let inner = py
             .detach(|| pydev_runtime::host_program_linked(llvm_text, kernel, opt_level, &libraries, object))
-            .map_err(CompileError::new_err)?;
+            .map_err(|e| CompileError::new_err(e.to_string()))?;
         Ok(Self { inner })
     }
 
@@ -378,7 +380,7 @@ impl HostProgram {
         });
         match result {
             Ok(()) => Ok(()),
-            Err(pydev_runtime::Failure::Error(message)) => Err(LaunchError::new_err(message)),
+            Err(pydev_runtime::Failure::Error(e)) => Err(LaunchError::new_err(e.to_string())),
             Err(pydev_runtime::Failure::Interrupted) => {
                 // Python's handler ran: KeyboardInterrupt (or what the
                 // program's own SIGINT handler raises).
@@ -478,15 +480,15 @@ impl CudaProgram {
 /// A driver error as a Python exception: `pydev.LaunchError` once a fault
 /// in a kernel made the context unusable (the message names the kernel),
 /// else RuntimeError.
-pub(crate) fn cuda_error(message: String) -> PyErr {
+pub(crate) fn cuda_error(e: cuda::CudaError) -> PyErr {
     if cuda::context_lost() {
-        LaunchError::new_err(message)
+        LaunchError::new_err(e.to_string())
     } else {
-        PyRuntimeError::new_err(message)
+        PyRuntimeError::new_err(e.to_string())
     }
 }
 
-fn rt<T>(r: Result<T, String>) -> PyResult<T> {
+fn rt<T>(r: Result<T, cuda::CudaError>) -> PyResult<T> {
     r.map_err(cuda_error)
 }
 
@@ -508,7 +510,7 @@ unsafe fn wait_stream(py: Python<'_>, stream: usize, device: Option<i32>) -> PyR
 /// done, checking for Ctrl-C (KeyboardInterrupt) between calls.
 fn interruptible(
     py: Python<'_>,
-    poll: impl Fn(std::time::Duration) -> Result<bool, String> + Send + Sync,
+    poll: impl Fn(std::time::Duration) -> Result<bool, cuda::CudaError> + Send + Sync,
 ) -> PyResult<()> {
     while !rt(py.detach(|| poll(std::time::Duration::from_millis(20))))? {
         py.check_signals()?;
@@ -538,7 +540,7 @@ fn version() -> &'static str {
 fn cuda_status() -> (bool, String) {
     match cuda::status() {
         Ok(()) => (true, String::new()),
-        Err(e) => (false, e),
+        Err(e) => (false, e.to_string()),
     }
 }
 

@@ -186,8 +186,46 @@ unsafe impl Send for Jit {}
 // SAFETY: as for Send.
 unsafe impl Sync for Jit {}
 
-fn jit() -> Result<&'static Jit, String> {
-    static JIT: std::sync::OnceLock<Result<Jit, String>> = std::sync::OnceLock::new();
+/// Errors of the host JIT (LLVM's ORC): making it, compiling a host module
+/// to an object, loading that object with its symbols, and loading the
+/// shared libraries of `link=` files.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum JitError {
+    #[error("cannot create the host JIT: {message}")]
+    Create { message: String },
+    #[error("the host module could not be translated to LLVM IR")]
+    Translate,
+    #[error("no LLVM target for {triple}: {message}")]
+    NoTarget { triple: String, message: String },
+    #[error("LLVM's optimisation of the host module failed: {message}")]
+    Optimise { message: String },
+    #[error("LLVM could not generate code for the host module: {message}")]
+    Codegen { message: String },
+    #[error("entry point '{name}' holds a NUL byte")]
+    NulInEntry { name: String },
+    #[error("the host module has no entry point '{name}'")]
+    NoEntry { name: String },
+    #[error("symbol '{name}' holds a NUL byte")]
+    NulInSymbol { name: String },
+    #[error("cannot define the runtime's symbols in the JIT: {message}")]
+    DefineSymbols { message: String },
+    #[error("cannot search the process's symbols from the JIT: {message}")]
+    ProcessSymbols { message: String },
+    #[error("the JIT cannot load the host object: {message}")]
+    AddObject { message: String },
+    #[error("the JIT cannot link the host program: {message}")]
+    Link { message: String },
+    #[error("the JIT lost an entry point of the host program")]
+    LostEntry,
+    #[error("library path '{path}' holds a NUL byte")]
+    NulInPath { path: String },
+    /// `dlopen` refused a `link=` library (`message`: dlerror's).
+    #[error("cannot load the linked library {path}: {message}")]
+    OpenLibrary { path: String, message: String },
+}
+
+fn jit() -> Result<&'static Jit, JitError> {
+    static JIT: std::sync::OnceLock<Result<Jit, JitError>> = std::sync::OnceLock::new();
     JIT.get_or_init(|| {
         // SAFETY: target initialisation is idempotent; the LLJIT is created
         // once and never disposed (programs of it may live until exit).
@@ -198,7 +236,7 @@ fn jit() -> Result<&'static Jit, String> {
             llvm::LLVMInitializeX86AsmPrinter();
             let mut lljit = std::ptr::null_mut();
             if let Some(e) = llvm_error(llvm::LLVMOrcCreateLLJIT(&mut lljit, llvm::LLVMOrcCreateLLJITBuilder())) {
-                return Err(format!("cannot create the host JIT: {e}"));
+                return Err(JitError::Create { message: e });
             }
             let text = |m| std::ffi::CString::new(llvm_message(m)).unwrap_or_default();
             Ok(Jit {
@@ -216,7 +254,7 @@ fn jit() -> Result<&'static Jit, String> {
 }
 
 /// "triple cpu features" of the code [`host_object`] makes.
-pub fn host_target() -> Result<String, String> {
+pub fn host_target() -> Result<String, JitError> {
     let jit = jit()?;
     Ok(format!("{} {} {}", jit.triple.to_string_lossy(), jit.cpu.to_string_lossy(), jit.features.to_string_lossy()))
 }
@@ -247,7 +285,7 @@ pub fn enable_timing(pm: &melior::pass::PassManager) {
 /// translation to LLVM IR, packed entry points `_mlir_<name>` for `entries`
 /// (`void (void **args)`, as MLIR's ExecutionEngine makes them), LLVM's
 /// `default<O{opt_level}>` pipeline and code generation for the host CPU.
-pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<Vec<u8>, String> {
+pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<Vec<u8>, JitError> {
     let jit = jit()?;
     // SAFETY: every LLVM object made here (context, module, builder,
     // target machine, data layout, buffer) is owned by this function and
@@ -259,13 +297,16 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
             .cast::<std::ffi::c_void>();
         if m.is_null() {
             llvm::LLVMContextDispose(ctx);
-            return Err("the host module could not be translated to LLVM IR".into());
+            return Err(JitError::Translate);
         }
         let result = (|| {
             let mut target = std::ptr::null_mut();
             let mut why = std::ptr::null_mut();
             if llvm::LLVMGetTargetFromTriple(jit.triple.as_ptr(), &mut target, &mut why) != 0 {
-                return Err(format!("no LLVM target for {}: {}", jit.triple.to_string_lossy(), llvm_message(why)));
+                return Err(JitError::NoTarget {
+                    triple: jit.triple.to_string_lossy().into_owned(),
+                    message: llvm_message(why),
+                });
             }
             let tm = llvm::LLVMCreateTargetMachine(
                 target,
@@ -289,12 +330,12 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
                 let err = llvm::LLVMRunPasses(m, passes.as_ptr(), tm, options);
                 llvm::LLVMDisposePassBuilderOptions(options);
                 if let Some(e) = llvm_error(err) {
-                    return Err(format!("LLVM's optimisation of the host module failed: {e}"));
+                    return Err(JitError::Optimise { message: e });
                 }
                 let mut buffer = std::ptr::null_mut();
                 let mut why = std::ptr::null_mut();
                 if llvm::LLVMTargetMachineEmitToMemoryBuffer(tm, m, llvm::OBJECT_FILE, &mut why, &mut buffer) != 0 {
-                    return Err(format!("LLVM could not generate code for the host module: {}", llvm_message(why)));
+                    return Err(JitError::Codegen { message: llvm_message(why) });
                 }
                 let bytes = std::slice::from_raw_parts(
                     llvm::LLVMGetBufferStart(buffer).cast::<u8>(),
@@ -319,16 +360,16 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
 ///
 /// # Safety
 /// `ctx` and `m` are a live LLVM context and a module of it.
-unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result<(), String> {
+unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result<(), JitError> {
     const VOID_KIND: std::ffi::c_int = 0;
-    let c_name = std::ffi::CString::new(name).map_err(|_| format!("entry point '{name}' holds a NUL byte"))?;
+    let c_name = std::ffi::CString::new(name).map_err(|_| JitError::NulInEntry { name: name.to_owned() })?;
     let wrapper = std::ffi::CString::new(format!("_mlir_{name}")).unwrap_or_default();
     // SAFETY: `ctx`/`m` are live (the caller's promise); every value built
     // here belongs to `m`, and the builder is disposed before returning.
     unsafe {
         let f = llvm::LLVMGetNamedFunction(m, c_name.as_ptr());
         if f.is_null() {
-            return Err(format!("the host module has no entry point '{name}'"));
+            return Err(JitError::NoEntry { name: name.to_owned() });
         }
         let fty = llvm::LLVMGlobalGetValueType(f);
         let n = llvm::LLVMCountParamTypes(fty);
@@ -380,15 +421,15 @@ impl Engine {
         object: &[u8],
         symbols: &[(&str, *mut c_void)],
         entries: &[&str],
-    ) -> Result<(Self, Vec<usize>), String> {
+    ) -> Result<(Self, Vec<usize>), JitError> {
         static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let jit = jit()?;
         let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let intern = |name: &str| {
-            let c = std::ffi::CString::new(name).map_err(|_| format!("symbol '{name}' holds a NUL byte"))?;
+            let c = std::ffi::CString::new(name).map_err(|_| JitError::NulInSymbol { name: name.to_owned() })?;
             // SAFETY: live LLJIT; the name is copied into its string pool
             // and the entry returned retained once for us.
-            Ok::<_, String>(unsafe { llvm::LLVMOrcLLJITMangleAndIntern(jit.lljit, c.as_ptr()) })
+            Ok::<_, JitError>(unsafe { llvm::LLVMOrcLLJITMangleAndIntern(jit.lljit, c.as_ptr()) })
         };
         let name = std::ffi::CString::new(format!("pydev-program-{id}")).unwrap_or_default();
         // SAFETY: live session; the name is unique (a process-wide counter).
@@ -409,7 +450,7 @@ impl Engine {
             let mu = llvm::LLVMOrcAbsoluteSymbols(pairs.as_mut_ptr(), pairs.len());
             if let Some(e) = llvm_error(llvm::LLVMOrcJITDylibDefine(dylib, mu)) {
                 llvm::LLVMOrcDisposeMaterializationUnit(mu);
-                return Err(format!("cannot define the runtime's symbols in the JIT: {e}"));
+                return Err(JitError::DefineSymbols { message: e });
             }
             let mut generator = std::ptr::null_mut();
             if let Some(e) = llvm_error(llvm::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
@@ -418,13 +459,13 @@ impl Engine {
                 std::ptr::null_mut(),
                 std::ptr::null_mut(),
             )) {
-                return Err(format!("cannot search the process's symbols from the JIT: {e}"));
+                return Err(JitError::ProcessSymbols { message: e });
             }
             llvm::LLVMOrcJITDylibAddGenerator(dylib, generator);
             let buffer =
                 llvm::LLVMCreateMemoryBufferWithMemoryRangeCopy(object.as_ptr().cast(), object.len(), name.as_ptr());
             if let Some(e) = llvm_error(llvm::LLVMOrcLLJITAddObjectFile(jit.lljit, dylib, buffer)) {
-                return Err(format!("the JIT cannot load the host object: {e}"));
+                return Err(JitError::AddObject { message: e });
             }
         }
         let names = entries.iter().map(|e| intern(&format!("_mlir_{e}"))).collect::<Result<Vec<_>, _>>()?;
@@ -434,7 +475,7 @@ impl Engine {
 
     /// The addresses of `names` (interned and retained for this call, which
     /// hands them to ORC), linking the program's object on first use.
-    fn lookup(&self, jit: &Jit, names: &[llvm::Ref]) -> Result<Vec<usize>, String> {
+    fn lookup(&self, jit: &Jit, names: &[llvm::Ref]) -> Result<Vec<usize>, JitError> {
         type Outcome = std::sync::Mutex<Option<Result<Vec<(usize, u64)>, String>>>;
         struct Wait {
             outcome: Outcome,
@@ -486,10 +527,8 @@ impl Engine {
         while outcome.is_none() {
             outcome = wait.done.wait(outcome).unwrap_or_else(|e| e.into_inner());
         }
-        let found = outcome
-            .take()
-            .unwrap_or_else(|| Err("no answer".into()))
-            .map_err(|e| format!("the JIT cannot link the host program: {e}"))?;
+        let found =
+            outcome.take().unwrap_or_else(|| Err("no answer".into())).map_err(|message| JitError::Link { message })?;
         let mut addresses = vec![0usize; names.len()];
         for (i, a) in found {
             if let Some(slot) = addresses.get_mut(i) {
@@ -497,7 +536,7 @@ impl Engine {
             }
         }
         if addresses.contains(&0) {
-            return Err("the JIT lost an entry point of the host program".into());
+            return Err(JitError::LostEntry);
         }
         Ok(addresses)
     }
@@ -568,8 +607,8 @@ unsafe impl Sync for Library {}
 
 impl Library {
     /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or dlerror's message.
-    pub fn open(path: &str) -> Result<Self, String> {
-        let c = std::ffi::CString::new(path).map_err(|_| format!("library path '{path}' holds a NUL byte"))?;
+    pub fn open(path: &str) -> Result<Self, JitError> {
+        let c = std::ffi::CString::new(path).map_err(|_| JitError::NulInPath { path: path.to_owned() })?;
         // Safety: `c` is a NUL-terminated path; dlerror's string is copied
         // before any other dl call on this thread.
         unsafe {
@@ -581,7 +620,7 @@ impl Library {
                 } else {
                     std::ffi::CStr::from_ptr(e).to_string_lossy().into_owned()
                 };
-                return Err(format!("cannot load the linked library {path}: {why}"));
+                return Err(JitError::OpenLibrary { path: path.to_owned(), message: why });
             }
             Ok(Self(h))
         }

@@ -1,14 +1,80 @@
 //! Python source to a stage's text, or to a JIT-compiled host program.
 
-use crate::host::HostProgram;
+use crate::host::{HostError, HostProgram};
 use melior::{
     ir::{operation::OperationLike, Module},
     pass::PassManager,
     Context,
 };
 use pydev_frontend_python::FreeNames;
-use pydev_passes::pipeline::{self, CudaOptions, HostOptions, Part};
+use pydev_passes::pipeline::{self, CudaOptions, HostOptions, Part, PipelineError};
 use std::{cell::RefCell, rc::Rc};
+
+/// Errors of the compile driver: Python source or pydev IR to a stage's
+/// text or to a host program. Compile errors of a kernel are rendered
+/// diagnostics (`file:line:col: error: ...`, one per line).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CompileError {
+    #[error("unknown target '{target}': expected host or one of {}", pipeline::CHIPS)]
+    UnknownTarget { target: String },
+    #[error("unknown stage '{stage}' (known: python-ast, {known})")]
+    UnknownStage { stage: String, known: String },
+    #[error("unknown stage '{stage}' for pydev IR (known: {known})")]
+    UnknownIrStage { stage: String, known: String },
+    #[error("stage '{stage}' needs a cuda target (sm_XX), not host")]
+    StageNeedsCuda { stage: String },
+    /// The Python source does not parse (`python-ast`).
+    #[error("{file}: syntax error: {message}")]
+    Syntax { file: String, message: String },
+    /// The function of a `pydev.Program` could not be found in its file.
+    #[error("{file}:{line}: error: {message}")]
+    Locate { file: String, line: usize, message: String },
+    #[error("no function '{function}' in {file}")]
+    NoFunction { function: String, file: String },
+    /// The frontend's diagnostics, rendered.
+    #[error("{0}")]
+    Frontend(String),
+    /// The pipeline could not be assembled.
+    #[error(transparent)]
+    Pipeline(#[from] PipelineError),
+    /// The pipeline (or the parser or verifier) failed: its diagnostics.
+    #[error("{}", .0.join("\n"))]
+    Diagnostics(Vec<String>),
+    #[error("the pipeline failed without a diagnostic (an internal error: please report it)")]
+    NoDiagnostic,
+    /// The PTX calls a CUDA math function without libdevice linked
+    /// (`message`: `pipeline::missing_libdevice`'s).
+    #[error("{file}: error: {message}")]
+    MissingLibdevice { file: String, message: String },
+    #[error("{file}: error: stage 'nvvm-ir': {source}")]
+    NvvmIr { file: String, source: crate::nvvm_ir::NvvmIrError },
+    #[error("cannot translate the host module to LLVM IR")]
+    HostLlvmIr,
+    /// Printing or reading MLIR (melior's error).
+    #[error("{0}")]
+    Mlir(String),
+    #[error("cannot parse the cached host module of '{kernel}'")]
+    CachedModule { kernel: String },
+    /// JIT-compiling or loading the host program.
+    #[error(transparent)]
+    Host(#[from] HostError),
+    /// pydev IR that does not parse or verify, without a diagnostic.
+    #[error("{file}: error: {what}")]
+    Ir { file: String, what: &'static str },
+    #[error("{at}: error: '{name}' has no function type")]
+    NoFunctionType { at: String, name: String },
+    #[error("{at}: error: '{name}' is not a kernel: a kernel is a func.func with the unit attribute pydev.kernel (func.func @{name}(...) attributes {{pydev.kernel}})")]
+    NotAKernel { at: String, name: String },
+    #[error("{at}: error: kernel '{name}' returns {count} value(s); a kernel returns nothing")]
+    KernelReturns { at: String, name: String, count: usize },
+    #[error("{file}: error: the module has {} kernels ({}): name one with kernel=", .kernels.len(), .kernels.join(", "))]
+    SeveralKernels { file: String, kernels: Vec<String> },
+    /// `functions`: the module's, comma-separated (`none` without any).
+    #[error("{file}: error: no function '{kernel}' in the module (functions: {functions})")]
+    NoIrFunction { file: String, kernel: String, functions: String },
+    #[error("{file}: error: the module has no kernel (a func.func with the attribute pydev.kernel)")]
+    NoKernel { file: String },
+}
 
 /// Where compiled code runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,13 +85,13 @@ pub enum Target {
 }
 
 impl Target {
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &str) -> Result<Self, CompileError> {
         if text == "host" {
             Ok(Target::Host)
         } else if pydev_passes::pipeline::CHIPS.split(", ").any(|c| c == text) {
             Ok(Target::Cuda(text.to_owned()))
         } else {
-            Err(format!("unknown target '{text}': expected host or one of {}", pydev_passes::pipeline::CHIPS))
+            Err(CompileError::UnknownTarget { target: text.to_owned() })
         }
     }
 }
@@ -82,7 +148,7 @@ fn lower<'c>(
     target: &Target,
     stage: &str,
     options: &CompileOptions,
-) -> Result<Module<'c>, String> {
+) -> Result<Module<'c>, CompileError> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let handler = context.attach_diagnostic_handler(move |d| {
@@ -104,7 +170,7 @@ fn lower<'c>(
             Some(&target_name),
             src.program,
         )
-        .map_err(|d| d.to_string().trim_end().to_owned())?;
+        .map_err(|d| CompileError::Frontend(d.to_string().trim_end().to_owned()))?;
         if stage == "pydev" {
             return Ok(module);
         }
@@ -149,7 +215,7 @@ fn run_pipeline(
     stage: &str,
     options: &CompileOptions,
     diagnostics: &RefCell<Vec<String>>,
-) -> Result<(), String> {
+) -> Result<(), CompileError> {
     let stage = if stage == "llvm-ir" || stage == "nvvm-ir" { "llvm" } else { stage };
     let each = options.verify_each;
     // Without verification after each pass, the module is verified before it is serialized.
@@ -157,8 +223,7 @@ fn run_pipeline(
     let cuda = match target {
         Target::Host => None,
         Target::Cuda(chip) => {
-            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))
-                .map_err(|e| e.to_string())?;
+            let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
             cuda.fast_math = options.fast_math;
             cuda.line_info = options.line_info;
             cuda.boundscheck = options.boundscheck;
@@ -182,16 +247,15 @@ fn run_pipeline(
             ),
             Some(cuda) => pipeline::add_cuda_part(pm, cuda, mlir_stage, part),
         }
-        .map_err(|e| e.to_string())
     };
     let timed = mlir_timing();
     // The pass manager kept under `key`, or (no key, or timing) one made now.
     let run = |module: &mut Module,
                key: Option<String>,
-               add: &dyn Fn(&PassManager) -> Result<(), String>|
-     -> Result<bool, String> {
+               add: &dyn Fn(&PassManager) -> Result<(), PipelineError>|
+     -> Result<bool, CompileError> {
         match key.filter(|_| !timed) {
-            Some(key) => context.run_kept(&key, module, add),
+            Some(key) => Ok(context.run_kept(&key, module, add)?),
             None => {
                 let pm = PassManager::new(context);
                 if timed {
@@ -204,11 +268,7 @@ fn run_pipeline(
     };
     let failed = || {
         let d = diagnostics.borrow();
-        Err(if d.is_empty() {
-            "the pipeline failed without a diagnostic (an internal error: please report it)".to_owned()
-        } else {
-            d.join("\n")
-        })
+        Err(if d.is_empty() { CompileError::NoDiagnostic } else { CompileError::Diagnostics(d.clone()) })
     };
     let ran = if timed {
         run(module, None, &|pm| build(pm, Part::All))?
@@ -226,7 +286,7 @@ fn run_pipeline(
     }
     let serialized = |pm: &PassManager| {
         pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
-        pipeline::add_cuda_serialization(pm).map_err(|e| e.to_string())
+        pipeline::add_cuda_serialization(pm)
     };
     if serialize && !run(module, Some("serialize".into()), &serialized)? {
         return failed();
@@ -291,8 +351,8 @@ impl PipelineContext {
         &self,
         key: &str,
         module: &mut Module,
-        build: impl FnOnce(&PassManager) -> Result<(), String>,
-    ) -> Result<bool, String> {
+        build: impl FnOnce(&PassManager) -> Result<(), PipelineError>,
+    ) -> Result<bool, PipelineError> {
         let slot = self.0.as_ref().expect("a context until dropped");
         // Taken out while it runs: no borrow of the list is held meanwhile.
         let kept = {
@@ -355,30 +415,38 @@ pub(crate) fn context() -> PipelineContext {
 }
 
 /// The text of `stage` for `src` compiled for `target`.
-pub fn compile_stage(src: &Source, target: &Target, stage: &str, options: &CompileOptions) -> Result<String, String> {
+pub fn compile_stage(
+    src: &Source,
+    target: &Target,
+    stage: &str,
+    options: &CompileOptions,
+) -> Result<String, CompileError> {
     if stage == "python-ast" {
         let parsed = ruff_python_parser::parse_module(src.text)
-            .map_err(|e| format!("{}: syntax error: {}", src.file_name, e.error))?;
+            .map_err(|e| CompileError::Syntax { file: src.file_name.to_owned(), message: e.error.to_string() })?;
         let body = &parsed.syntax().body;
         if let Some(root) = src.program.and_then(|p| p.funcs.first()) {
             let file = pydev_frontend_python::SourceFile::new(src.file_name, src.text);
-            let def = pydev_frontend_python::module::Module::locate(body, &file, &root.qualname, root.line)
-                .map_err(|e| format!("{}:{}: error: {e}", src.file_name, root.line))?;
+            let def =
+                pydev_frontend_python::module::Module::locate(body, &file, &root.qualname, root.line).map_err(|e| {
+                    CompileError::Locate { file: src.file_name.to_owned(), line: root.line, message: e.to_string() }
+                })?;
             return Ok(format!("{def:#?}\n"));
         }
         let def = body
             .iter()
             .find(|s| matches!(s, ruff_python_ast::Stmt::FunctionDef(d) if d.name.id.as_str() == src.function));
-        return def
-            .map(|d| format!("{d:#?}\n"))
-            .ok_or_else(|| format!("no function '{}' in {}", src.function, src.file_name));
+        return def.map(|d| format!("{d:#?}\n")).ok_or_else(|| CompileError::NoFunction {
+            function: src.function.to_owned(),
+            file: src.file_name.to_owned(),
+        });
     }
     if (stage == "ptx" || stage == "nvvm-ir") && *target == Target::Host {
-        return Err(format!("stage '{stage}' needs a cuda target (sm_XX), not host"));
+        return Err(CompileError::StageNeedsCuda { stage: stage.to_owned() });
     }
     let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
-        return Err(format!("unknown stage '{stage}' (known: python-ast, {})", known.join(", ")));
+        return Err(CompileError::UnknownStage { stage: stage.to_owned(), known: known.join(", ") });
     }
     let context = context();
     let module = lower(&context, src, target, stage, options)?;
@@ -392,7 +460,7 @@ fn stage_text(
     stage: &str,
     options: &CompileOptions,
     file_name: &str,
-) -> Result<String, String> {
+) -> Result<String, CompileError> {
     match (stage, target) {
         ("ptx", _) => {
             let ptx: String = pydev_passes::gpu_objects(module.as_operation())
@@ -401,7 +469,7 @@ fn stage_text(
                 .collect();
             if options.libdevice.is_empty() {
                 if let Some(e) = pipeline::missing_libdevice(&ptx) {
-                    return Err(format!("{file_name}: error: {e}"));
+                    return Err(CompileError::MissingLibdevice { file: file_name.to_owned(), message: e });
                 }
             }
             Ok(ptx)
@@ -410,26 +478,31 @@ fn stage_text(
             Ok(pydev_passes::llvm_ir(module.as_operation()).into_iter().map(|(_, t)| t).collect())
         }
         ("nvvm-ir", Target::Cuda(chip)) => {
-            nvvm_ir(module, chip).map_err(|e| format!("{file_name}: error: stage 'nvvm-ir': {e}"))
+            nvvm_ir(module, chip).map_err(|source| CompileError::NvvmIr { file: file_name.to_owned(), source })
         }
-        ("llvm-ir", Target::Host) => pydev_passes::module_llvm_ir(module.as_operation())
-            .ok_or_else(|| "cannot translate the host module to LLVM IR".into()),
+        ("llvm-ir", Target::Host) => {
+            pydev_passes::module_llvm_ir(module.as_operation()).ok_or(CompileError::HostLlvmIr)
+        }
         _ => {
             let flags =
                 melior::ir::operation::OperationPrintingFlags::new().enable_debug_info(options.debuginfo, false);
-            module.as_operation().to_string_with_flags(flags).map(|s| s + "\n").map_err(|e| e.to_string())
+            module
+                .as_operation()
+                .to_string_with_flags(flags)
+                .map(|s| s + "\n")
+                .map_err(|e| CompileError::Mlir(e.to_string()))
         }
     }
 }
 
 /// The NVVM IR (LLVM 7 text, `crate::nvvm_ir`) of the gpu.modules of a
 /// module at the `llvm` stage.
-fn nvvm_ir(module: &Module, chip: &str) -> Result<String, String> {
+fn nvvm_ir(module: &Module, chip: &str) -> Result<String, crate::nvvm_ir::NvvmIrError> {
     let sm = chip
         .trim_start_matches("sm_")
         .trim_end_matches(|c: char| c.is_ascii_alphabetic())
         .parse()
-        .map_err(|_| format!("'{chip}' is not an sm_XX chip"))?;
+        .map_err(|_| crate::nvvm_ir::NvvmIrError::Chip { chip: chip.to_owned() })?;
     use melior::ir::BlockLike;
     let mut out = String::new();
     let body = module.body();
@@ -437,7 +510,7 @@ fn nvvm_ir(module: &Module, chip: &str) -> Result<String, String> {
     while let Some(o) = op {
         if o.name().as_string_ref().as_str() == Ok("gpu.module") {
             let llvm =
-                crate::capi::llvm_read::LlvmModule::translate(o).ok_or("cannot translate the gpu.module to LLVM IR")?;
+                crate::capi::llvm_read::LlvmModule::translate(o).ok_or(crate::nvvm_ir::NvvmIrError::Translate)?;
             out += &crate::nvvm_ir::write(&llvm, sm)?;
         }
         op = o.next_in_block();
@@ -446,14 +519,14 @@ fn nvvm_ir(module: &Module, chip: &str) -> Result<String, String> {
 }
 
 /// Compiles `src` for the host and JIT-compiles it.
-pub fn compile_host(src: &Source, options: &CompileOptions) -> Result<HostProgram, String> {
+pub fn compile_host(src: &Source, options: &CompileOptions) -> Result<HostProgram, CompileError> {
     let context = context();
     let module = lower(&context, src, &Target::Host, "llvm", options)?;
-    HostProgram::new(&module, src.function, options.opt_level)
+    Ok(HostProgram::new(&module, src.function, options.opt_level)?)
 }
 
 /// JIT-compiles the `llvm` stage text of the host pipeline (a cached compile).
-pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<HostProgram, String> {
+pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<HostProgram, CompileError> {
     host_program_linked(text, kernel, opt_level, &[], None)
 }
 
@@ -468,25 +541,25 @@ pub fn host_program_linked(
     opt_level: u8,
     libraries: &[String],
     object: Option<&[u8]>,
-) -> Result<HostProgram, String> {
+) -> Result<HostProgram, CompileError> {
     if let Some(image) = object.filter(|o| crate::host::image::is_image(o)) {
-        return HostProgram::from_image(image, kernel, libraries);
+        return Ok(HostProgram::from_image(image, kernel, libraries)?);
     }
     let context = context();
     let module =
-        Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
-    HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)
+        Module::parse(&context, text).ok_or_else(|| CompileError::CachedModule { kernel: kernel.to_owned() })?;
+    Ok(HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)?)
 }
 
 /// The host image of kernel `kernel` of the `llvm` stage text `text` for
 /// this machine (`crate::host::host_target` says for what): its object code
 /// and the module's metadata (`crate::host::image`), what a disk cache keeps
 /// so that a new process loads a kernel without MLIR or LLVM compiling.
-pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, CompileError> {
     let context = context();
     let module =
-        Module::parse(&context, text).ok_or_else(|| format!("cannot parse the cached host module of '{kernel}'"))?;
-    crate::host::host_image(&module, kernel, opt_level)
+        Module::parse(&context, text).ok_or_else(|| CompileError::CachedModule { kernel: kernel.to_owned() })?;
+    Ok(crate::host::host_image(&module, kernel, opt_level)?)
 }
 
 // --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------
@@ -507,8 +580,8 @@ fn render_ir_diagnostic(d: &melior::diagnostic::Diagnostic, file_name: &str) -> 
 fn with_ir_diagnostics<'c, T>(
     context: &'c Context,
     file_name: &str,
-    f: impl FnOnce(&RefCell<Vec<String>>) -> Result<T, String>,
-) -> Result<T, String> {
+    f: impl FnOnce(&RefCell<Vec<String>>) -> Result<T, CompileError>,
+) -> Result<T, CompileError> {
     let diagnostics = Rc::new(RefCell::new(Vec::<String>::new()));
     let sink = diagnostics.clone();
     let name = file_name.to_owned();
@@ -529,13 +602,13 @@ fn parse_ir<'c>(
     text: &str,
     file_name: &str,
     diagnostics: &RefCell<Vec<String>>,
-) -> Result<Module<'c>, String> {
-    let failed = |what: &str| {
+) -> Result<Module<'c>, CompileError> {
+    let failed = |what: &'static str| {
         let d = diagnostics.borrow();
         if d.is_empty() {
-            format!("{file_name}: error: {what}")
+            CompileError::Ir { file: file_name.to_owned(), what }
         } else {
-            d.join("\n")
+            CompileError::Diagnostics(d.clone())
         }
     };
     let module = Module::parse(context, text).ok_or_else(|| failed("the text is not a valid MLIR module"))?;
@@ -554,7 +627,7 @@ pub struct IrKernel {
 
 /// The kernel `kernel` of `module` (a top-level `func.func` with the
 /// `pydev.kernel` attribute), or its only kernel when `kernel` is None.
-fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, String> {
+fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, CompileError> {
     use melior::ir::{
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
@@ -589,18 +662,15 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
             };
             if wanted && found.is_none() {
                 let at = pydev_passes::location_text(o.location());
-                let ty = ty.ok_or_else(|| format!("{at}: error: '{name}' has no function type"))?;
+                let ty = ty.ok_or_else(|| CompileError::NoFunctionType { at: at.clone(), name: name.clone() })?;
                 if !is_kernel {
-                    return Err(format!("{at}: error: '{name}' is not a kernel: a kernel is a func.func with the unit attribute pydev.kernel (func.func @{name}(...) attributes {{pydev.kernel}})"));
+                    return Err(CompileError::NotAKernel { at, name });
                 }
                 if ty.result_count() != 0 {
-                    return Err(format!(
-                        "{at}: error: kernel '{name}' returns {} value(s); a kernel returns nothing",
-                        ty.result_count()
-                    ));
+                    return Err(CompileError::KernelReturns { at, name, count: ty.result_count() });
                 }
                 let params = (0..ty.input_count())
-                    .map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| e.to_string()))
+                    .map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| CompileError::Mlir(e.to_string())))
                     .collect::<Result<_, _>>()?;
                 found = Some(IrKernel { name, params });
             }
@@ -608,24 +678,21 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
         op = o.next_in_block();
     }
     if kernel.is_none() && kernels.len() > 1 {
-        return Err(format!(
-            "{file_name}: error: the module has {} kernels ({}): name one with kernel=",
-            kernels.len(),
-            kernels.join(", ")
-        ));
+        return Err(CompileError::SeveralKernels { file: file_name.to_owned(), kernels });
     }
     found.ok_or_else(|| match kernel {
-        Some(k) => format!(
-            "{file_name}: error: no function '{k}' in the module (functions: {})",
-            if functions.is_empty() { "none".into() } else { functions.join(", ") }
-        ),
-        None => format!("{file_name}: error: the module has no kernel (a func.func with the attribute pydev.kernel)"),
+        Some(k) => CompileError::NoIrFunction {
+            file: file_name.to_owned(),
+            kernel: k.to_owned(),
+            functions: if functions.is_empty() { "none".into() } else { functions.join(", ") },
+        },
+        None => CompileError::NoKernel { file: file_name.to_owned() },
     })
 }
 
 /// Parses and verifies pydev IR `text` and describes its kernel `kernel`
 /// (or its only one).
-pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, String> {
+pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, CompileError> {
     let context = context();
     with_ir_diagnostics(&context, file_name, |diagnostics| {
         let module = parse_ir(&context, text, file_name, diagnostics)?;
@@ -644,13 +711,13 @@ pub fn compile_ir_stage(
     target: &Target,
     stage: &str,
     options: &CompileOptions,
-) -> Result<String, String> {
+) -> Result<String, CompileError> {
     let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
-        return Err(format!("unknown stage '{stage}' for pydev IR (known: {})", known.join(", ")));
+        return Err(CompileError::UnknownIrStage { stage: stage.to_owned(), known: known.join(", ") });
     }
     if (stage == "ptx" || stage == "nvvm-ir") && *target == Target::Host {
-        return Err(format!("stage '{stage}' needs a cuda target (sm_XX), not host"));
+        return Err(CompileError::StageNeedsCuda { stage: stage.to_owned() });
     }
     let context = context();
     with_ir_diagnostics(&context, file_name, |diagnostics| {

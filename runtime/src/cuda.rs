@@ -12,6 +12,101 @@ use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+/// Errors of the cuda target's dispatch through the driver: finding the
+/// driver and the devices, contexts, loading PTX and cubins, launches,
+/// memory, copies, streams and fences. Each renders the sentence that
+/// `pydev` raises (`RuntimeError`, or `pydev.LaunchError` once a kernel
+/// faulted: [`context_lost`]).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum CudaError {
+    /// A driver call failed: `call` says what it did (`cuCtxGetCurrent`,
+    /// `launching kernel 'k'`), `message` is the driver's description of `code`.
+    #[error("{call} failed: {code:?} ({message})")]
+    Driver { call: String, code: sys::CUresult, message: String },
+    /// A driver call failed because a kernel faulted: the context is lost
+    /// (`lost` names the kernel and says what to do, [`CudaError::ContextLost`]).
+    #[error("{call} failed: {lost}")]
+    Fault { call: String, lost: String },
+    /// Any call once a fault made the context unusable.
+    #[error("cannot use the GPU: {lost}")]
+    ContextLost { lost: String },
+    /// A call of cudarc's safe layer failed (rendered as cudarc renders it).
+    #[error(transparent)]
+    Cudarc(#[from] result::DriverError),
+    #[error("no CUDA driver: libcuda.so could not be loaded")]
+    NoDriver,
+    #[error("the CUDA driver did not initialise: {0}")]
+    Init(result::DriverError),
+    #[error("cannot count CUDA devices: {0}")]
+    DeviceCount(result::DriverError),
+    #[error("the CUDA driver reports no device")]
+    NoDevice,
+    /// `count`: the devices the driver reports.
+    #[error("there is no cuda device {device}: the driver reports {count} device{} (0{})", plural(*.count), range_end(*.count))]
+    NoSuchDevice { device: i32, count: i32 },
+    #[error("cannot retain the primary context of device {device}: {source}")]
+    RetainPrimary { device: i32, source: result::DriverError },
+    /// The thread's current context is another library's, not a primary context.
+    #[error(
+        "the calling thread's current CUDA context is not the primary context of its device ({device}): pydev loads and launches kernels in \
+         devices' primary contexts (those of the CUDA runtime, cuda.core, CuPy and PyTorch); make one current, e.g. with pydev.Device({device}).set_current()"
+    )]
+    NotPrimaryContext { device: i32 },
+    #[error("the PTX declares no kernel '{kernel}' (.entry)")]
+    NoEntry { kernel: String },
+    #[error("the PTX contains a NUL byte")]
+    NulInPtx,
+    #[error("bad kernel name")]
+    BadKernelName,
+    /// The driver refused the PTX or cubin `what` (`log`: its JIT error log).
+    #[error("the CUDA driver could not load the {what} of '{kernel}'{} ({code:?}):\n{log}", on_device_text(*.device))]
+    Load { what: &'static str, kernel: String, device: i32, code: sys::CUresult, log: String },
+    #[error("no kernel '{kernel}' in the {what}: {source}")]
+    NoFunction { kernel: String, what: &'static str, source: result::DriverError },
+    /// A launch whose packed arguments disagree with the PTX's parameters (byte sizes).
+    #[error(
+        "kernel '{kernel}' takes {} parameters of [{}] bytes, but the launch packed {} of [{}] bytes",
+        .params.len(),
+        sizes(.params),
+        .packed.len(),
+        sizes(.packed)
+    )]
+    ParamSizes { kernel: String, params: Vec<usize>, packed: Vec<usize> },
+    #[error("cudaMalloc of {bytes} bytes failed: {source}")]
+    Alloc { bytes: usize, source: result::DriverError },
+    /// The device-side bounds checks' bookkeeping (`crate::cuda_check`).
+    #[error(transparent)]
+    BoundsCheck(#[from] crate::cuda_check::BoundsCheckError),
+}
+
+fn plural(n: i32) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn range_end(n: i32) -> String {
+    if n == 1 {
+        String::new()
+    } else {
+        format!(" to {}", n - 1)
+    }
+}
+
+fn on_device_text(device: i32) -> String {
+    if device == 0 {
+        String::new()
+    } else {
+        format!(" on device {device}")
+    }
+}
+
+fn sizes(v: &[usize]) -> String {
+    v.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+}
+
 /// The kernel launched last on each stream (and on any stream, under
 /// `usize::MAX`): a fault the driver reports later, at a synchronize or a
 /// copy, is the work of one of them, so errors name it.
@@ -65,13 +160,13 @@ fn is_sticky(r: sys::CUresult) -> bool {
     )
 }
 
-fn check(r: sys::CUresult, what: &str) -> Result<(), String> {
+fn check(r: sys::CUresult, what: &str) -> Result<(), CudaError> {
     check_on(r, what, None)
 }
 
 /// As [`check`], for a call about `stream`: a sticky error names the
 /// kernel launched last on it and says the context is lost.
-fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), String> {
+fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), CudaError> {
     if r == sys::CUresult::CUDA_SUCCESS {
         return Ok(());
     }
@@ -92,33 +187,33 @@ fn check_on(r: sys::CUresult, what: &str, stream: Option<usize>) -> Result<(), S
                  (PYDEV_TARGET=host PYDEV_BOUNDSCHECK=1) or under compute-sanitizer"
             )
         });
-        return Err(format!("{what} failed: {lost}"));
+        return Err(CudaError::Fault { call: what.to_owned(), lost: lost.clone() });
     }
-    Err(format!("{what} failed: {r:?} ({name})"))
+    Err(CudaError::Driver { call: what.to_owned(), code: r, message: name })
 }
 
 /// The error of any call once the context is lost.
-fn usable() -> Result<(), String> {
+fn usable() -> Result<(), CudaError> {
     match LOST.get() {
-        Some(lost) => Err(format!("cannot use the GPU: {lost}")),
+        Some(lost) => Err(CudaError::ContextLost { lost: lost.clone() }),
         None => Ok(()),
     }
 }
 
 /// How many devices the driver reports (initialising it once); an error
 /// sentence when there is no driver or no device.
-pub fn device_count() -> Result<i32, String> {
-    static COUNT: OnceLock<Result<i32, String>> = OnceLock::new();
+pub fn device_count() -> Result<i32, CudaError> {
+    static COUNT: OnceLock<Result<i32, CudaError>> = OnceLock::new();
     COUNT
         .get_or_init(|| {
             // SAFETY: is_culib_present only tries to load libcuda.
             if !unsafe { sys::is_culib_present() } {
-                return Err("no CUDA driver: libcuda.so could not be loaded".into());
+                return Err(CudaError::NoDriver);
             }
-            result::init().map_err(|e| format!("the CUDA driver did not initialise: {e}"))?;
-            let n = result::device::get_count().map_err(|e| format!("cannot count CUDA devices: {e}"))?;
+            result::init().map_err(CudaError::Init)?;
+            let n = result::device::get_count().map_err(CudaError::DeviceCount)?;
             if n <= 0 {
-                return Err("the CUDA driver reports no device".into());
+                return Err(CudaError::NoDevice);
             }
             Ok(n.min(MAX_DEVICES as i32))
         })
@@ -130,25 +225,20 @@ const MAX_DEVICES: usize = 64;
 
 /// Each device's primary context, retained on first use and kept for the
 /// process (as the CUDA runtime, CuPy and PyTorch keep theirs).
-static PRIMARY: [OnceLock<Result<usize, String>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
+static PRIMARY: [OnceLock<Result<usize, CudaError>>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
 
 /// The primary context of device `dev` (retained lazily, once).
-fn primary(dev: i32) -> Result<sys::CUcontext, String> {
+fn primary(dev: i32) -> Result<sys::CUcontext, CudaError> {
     let n = device_count()?;
     if !(0..n).contains(&dev) {
-        let last = n - 1;
-        return Err(format!(
-            "there is no cuda device {dev}: the driver reports {n} device{} (0{})",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { String::new() } else { format!(" to {last}") }
-        ));
+        return Err(CudaError::NoSuchDevice { device: dev, count: n });
     }
     let ctx = PRIMARY[dev as usize]
         .get_or_init(|| {
-            let d = result::device::get(dev).map_err(|e| e.to_string())?;
+            let d = result::device::get(dev)?;
             // SAFETY: a valid device handle.
             let ctx = unsafe { result::primary_ctx::retain(d) }
-                .map_err(|e| format!("cannot retain the primary context of device {dev}: {e}"))?;
+                .map_err(|source| CudaError::RetainPrimary { device: dev, source })?;
             Ok(ctx as usize)
         })
         .clone()?;
@@ -167,7 +257,7 @@ fn device_of_primary(ctx: sys::CUcontext, n: i32) -> Option<i32> {
 /// a context is current (no `cuCtxSetCurrent`); a context that is not a
 /// device's primary context is an error (pydev loads and launches in
 /// primary contexts, which those libraries use).
-pub fn current_device() -> Result<i32, String> {
+pub fn current_device() -> Result<i32, CudaError> {
     usable()?;
     let n = device_count()?;
     let mut ctx: sys::CUcontext = std::ptr::null_mut();
@@ -190,15 +280,12 @@ pub fn current_device() -> Result<i32, String> {
     if primary(dev)? == ctx {
         return Ok(dev);
     }
-    Err(format!(
-        "the calling thread's current CUDA context is not the primary context of its device ({dev}): pydev loads and launches kernels in \
-         devices' primary contexts (those of the CUDA runtime, cuda.core, CuPy and PyTorch); make one current, e.g. with pydev.Device({dev}).set_current()"
-    ))
+    Err(CudaError::NotPrimaryContext { device: dev })
 }
 
 /// Makes device `dev`'s primary context current on the calling thread
 /// (`pydev.Device(dev).set_current()`, as cuda.core's `Device.set_current`).
-pub fn set_device(dev: i32) -> Result<(), String> {
+pub fn set_device(dev: i32) -> Result<(), CudaError> {
     usable()?;
     let ctx = primary(dev)?;
     // SAFETY: a retained primary context.
@@ -207,7 +294,7 @@ pub fn set_device(dev: i32) -> Result<(), String> {
 
 /// The calling thread's current CUDA context, as an integer (0: none), to
 /// restore later with [`set_context`].
-pub fn current_context() -> Result<usize, String> {
+pub fn current_context() -> Result<usize, CudaError> {
     device_count()?;
     let mut ctx: sys::CUcontext = std::ptr::null_mut();
     // SAFETY: an out pointer to a local.
@@ -219,7 +306,7 @@ pub fn current_context() -> Result<usize, String> {
 ///
 /// # Safety
 /// `ctx` is 0 or a context that was current on some thread and is alive.
-pub unsafe fn set_context(ctx: usize) -> Result<(), String> {
+pub unsafe fn set_context(ctx: usize) -> Result<(), CudaError> {
     device_count()?;
     // SAFETY: as the caller promises.
     check(unsafe { sys::cuCtxSetCurrent(ctx as sys::CUcontext) }, "cuCtxSetCurrent")
@@ -227,12 +314,12 @@ pub unsafe fn set_context(ctx: usize) -> Result<(), String> {
 
 /// Runs `f` with device `dev`'s primary context current (pushed, then
 /// popped, when another is current); `None`: on the current device.
-pub fn with_device<T>(dev: Option<i32>, f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+pub fn with_device<T>(dev: Option<i32>, f: impl FnOnce() -> Result<T, CudaError>) -> Result<T, CudaError> {
     on_device(dev, |_| f())
 }
 
 /// As [`with_device`], handing `f` the device (current while it runs).
-pub fn on_device<T>(dev: Option<i32>, f: impl FnOnce(i32) -> Result<T, String>) -> Result<T, String> {
+pub fn on_device<T>(dev: Option<i32>, f: impl FnOnce(i32) -> Result<T, CudaError>) -> Result<T, CudaError> {
     let current = current_device()?;
     let Some(dev) = dev.filter(|d| *d != current) else { return f(current) };
     let ctx = primary(dev)?;
@@ -250,7 +337,7 @@ pub fn on_device<T>(dev: Option<i32>, f: impl FnOnce(i32) -> Result<T, String>) 
 /// `cuPointerGetAttributes` (memory type, device ordinal, managed): `None`
 /// for memory any device reaches (managed, page-locked host memory) and
 /// for addresses the driver did not allocate.
-pub fn pointer_device(ptr: usize) -> Result<Option<i32>, String> {
+pub fn pointer_device(ptr: usize) -> Result<Option<i32>, CudaError> {
     usable()?;
     device_count()?;
     let mut kind: u32 = 0;
@@ -268,17 +355,16 @@ pub fn pointer_device(ptr: usize) -> Result<Option<i32>, String> {
     ];
     // SAFETY: three attributes, each with an out pointer to a local of its
     // type (CUmemorytype: unsigned int; ordinal and managed: int).
-    check(
-        unsafe { sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr as sys::CUdeviceptr) },
-        "cuPointerGetAttributes",
-    )?;
+    let r =
+        unsafe { sys::cuPointerGetAttributes(3, attributes.as_mut_ptr(), data.as_mut_ptr(), ptr as sys::CUdeviceptr) };
+    check(r, "cuPointerGetAttributes")?;
     let device = sys::CUmemorytype::CU_MEMORYTYPE_DEVICE as u32;
     Ok((kind == device && managed == 0 && ordinal >= 0).then_some(ordinal))
 }
 
 /// The primary context of the current device, current on the calling
 /// thread ([`current_device`]).
-fn context() -> Result<sys::CUcontext, String> {
+fn context() -> Result<sys::CUcontext, CudaError> {
     let dev = current_device()?;
     primary(dev)
 }
@@ -286,27 +372,27 @@ fn context() -> Result<sys::CUcontext, String> {
 /// Whether a driver and a device are present, and why not.
 /// Creates no context: a process that works on device 3 need not hold
 /// one on device 0 (the first use retains the device's).
-pub fn status() -> Result<(), String> {
+pub fn status() -> Result<(), CudaError> {
     usable()?;
     device_count().map(|_| ())
 }
 
 /// `sm_XY` of the current device ([`current_device`]).
-pub fn arch() -> Result<String, String> {
+pub fn arch() -> Result<String, CudaError> {
     arch_of(current_device()?)
 }
 
 /// `sm_XY` of device `dev`.
-pub fn arch_of(dev: i32) -> Result<String, String> {
+pub fn arch_of(dev: i32) -> Result<String, CudaError> {
     usable()?;
     let n = device_count()?;
     if !(0..n).contains(&dev) {
         return primary(dev).map(|_| String::new()); // the error naming the devices there are
     }
-    let dev = result::device::get(dev).map_err(|e| e.to_string())?;
+    let dev = result::device::get(dev)?;
     let attr = |a| {
         // SAFETY: valid device and attribute.
-        unsafe { result::device::get_attribute(dev, a) }.map_err(|e| e.to_string())
+        unsafe { result::device::get_attribute(dev, a) }
     };
     let major = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
     let minor = attr(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
@@ -371,7 +457,7 @@ pub fn entry_params(ptx: &str, kernel: &str) -> Option<Vec<usize>> {
 }
 
 impl CudaKernel {
-    pub fn load(ptx: &str, kernel: &str) -> Result<Self, String> {
+    pub fn load(ptx: &str, kernel: &str) -> Result<Self, CudaError> {
         Self::load_image(ptx, kernel, None)
     }
 
@@ -379,21 +465,20 @@ impl CudaKernel {
     /// kernel's PTX linked with other code, docs/interop.md) instead of the
     /// PTX text when given; the parameter sizes come from the kernel's own
     /// PTX `ptx` in both cases.
-    pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, String> {
+    pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, CudaError> {
         let device = current_device()?;
-        let params =
-            entry_params(ptx, kernel).ok_or_else(|| format!("the PTX declares no kernel '{kernel}' (.entry)"))?;
+        let params = entry_params(ptx, kernel).ok_or_else(|| CudaError::NoEntry { kernel: kernel.to_owned() })?;
         let what = if image.is_some() { "linked cubin" } else { "PTX" };
         let image = match image {
             Some(bytes) => bytes.to_vec(),
-            None => CString::new(ptx).map_err(|_| "the PTX contains a NUL byte".to_owned())?.into_bytes_with_nul(),
+            None => CString::new(ptx).map_err(|_| CudaError::NulInPtx)?.into_bytes_with_nul(),
         };
         let (module, function) = Self::load_here(&image, what, kernel, device)?;
         Ok(Self { module, function, device, others: Mutex::new(Vec::new()), image, what, name: kernel.into(), params })
     }
 
     /// Loads `image` in the current context (device `device`'s): (module, function).
-    fn load_here(image: &[u8], what: &str, kernel: &str, device: i32) -> Result<(usize, usize), String> {
+    fn load_here(image: &[u8], what: &'static str, kernel: &str, device: i32) -> Result<(usize, usize), CudaError> {
         let mut log = vec![0u8; 16384];
         let mut options =
             [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
@@ -410,16 +495,18 @@ impl CudaKernel {
         }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
-            let on = if device == 0 { String::new() } else { format!(" on device {device}") };
-            return Err(format!(
-                "the CUDA driver could not load the {what} of '{kernel}'{on} ({r:?}):\n{}",
-                String::from_utf8_lossy(&log[..end])
-            ));
+            return Err(CudaError::Load {
+                what,
+                kernel: kernel.to_owned(),
+                device,
+                code: r,
+                log: String::from_utf8_lossy(&log[..end]).into_owned(),
+            });
         }
-        let name = CString::new(kernel).map_err(|_| "bad kernel name".to_owned())?;
+        let name = CString::new(kernel).map_err(|_| CudaError::BadKernelName)?;
         // SAFETY: a module just loaded.
         let function = unsafe { result::module::get_function(module, name) }
-            .map_err(|e| format!("no kernel '{kernel}' in the {what}: {e}"))?;
+            .map_err(|source| CudaError::NoFunction { kernel: kernel.to_owned(), what, source })?;
         // SAFETY: a module just loaded in the current context (bounds checks: cuda_check.rs).
         unsafe { crate::cuda_check::loaded(module as usize, function as usize, kernel, image) }?;
         Ok((module as usize, function as usize))
@@ -432,7 +519,7 @@ impl CudaKernel {
 
     /// Its function in device `dev`'s context, loading the module there
     /// first when needed (`dev` is the current device).
-    fn function_on(&self, dev: i32) -> Result<usize, String> {
+    fn function_on(&self, dev: i32) -> Result<usize, CudaError> {
         if dev == self.device {
             return Ok(self.function);
         }
@@ -464,7 +551,7 @@ impl CudaKernel {
         shared: u32,
         stream: usize,
         args: &[&[u8]],
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaError> {
         let dev = current_device()?;
         // SAFETY: as the caller promises; `dev` is the current device.
         unsafe { self.launch_on(dev, grid, block, shared, stream, args) }
@@ -483,19 +570,15 @@ impl CudaKernel {
         shared: u32,
         stream: usize,
         args: &[&[u8]],
-    ) -> Result<(), String> {
+    ) -> Result<(), CudaError> {
         usable()?;
         let function = self.function_on(dev)?;
         if args.len() != self.params.len() || args.iter().zip(&self.params).any(|(a, n)| a.len() != *n) {
-            let sizes = |v: &mut dyn Iterator<Item = usize>| v.map(|n| n.to_string()).collect::<Vec<_>>().join(", ");
-            return Err(format!(
-                "kernel '{}' takes {} parameters of [{}] bytes, but the launch packed {} of [{}] bytes",
-                self.name,
-                self.params.len(),
-                sizes(&mut self.params.iter().copied()),
-                args.len(),
-                sizes(&mut args.iter().map(|a| a.len()))
-            ));
+            return Err(CudaError::ParamSizes {
+                kernel: self.name.to_string(),
+                params: self.params.clone(),
+                packed: args.iter().map(|a| a.len()).collect(),
+            });
         }
         // The driver copies each parameter from these pointers at launch
         // (on the stack for the usual few: no allocation per launch).
@@ -544,36 +627,34 @@ impl Drop for CudaKernel {
         {
             crate::cuda_check::unloaded(module);
             // SAFETY: each module loaded once, unloaded once, in its own context.
-            let _ = with_device(Some(dev), || {
-                unsafe { result::module::unload(module as sys::CUmodule) }.map_err(|e| e.to_string())
-            });
+            let _ = with_device(Some(dev), || Ok(unsafe { result::module::unload(module as sys::CUmodule) }?));
         }
     }
 }
 
-pub fn alloc(bytes: usize) -> Result<usize, String> {
+pub fn alloc(bytes: usize) -> Result<usize, CudaError> {
     context()?;
     // SAFETY: plain allocation (at least 1 byte: zero-size arrays get one).
     unsafe { result::malloc_sync(bytes.max(1)) }
         .map(|p| p as usize)
-        .map_err(|e| format!("cudaMalloc of {bytes} bytes failed: {e}"))
+        .map_err(|source| CudaError::Alloc { bytes, source })
 }
 
 /// Frees an allocation.
 ///
 /// # Safety
 /// `ptr` came from [`alloc`], is freed once, and no queued work uses it.
-pub unsafe fn free(ptr: usize) -> Result<(), String> {
+pub unsafe fn free(ptr: usize) -> Result<(), CudaError> {
     context()?;
     // SAFETY: a pointer from `alloc`, freed once by its owner.
-    unsafe { result::free_sync(ptr as sys::CUdeviceptr) }.map_err(|e| e.to_string())
+    Ok(unsafe { result::free_sync(ptr as sys::CUdeviceptr) }?)
 }
 
 /// Page-locked host memory of `bytes` bytes (`cuMemHostAlloc`; with
 /// `mapped`, also mapped into the device's address space): (host address,
 /// device address, 0 when not mapped). `pydev.numba`'s `pinned_array` and
 /// `mapped_array`.
-pub fn host_alloc(bytes: usize, mapped: bool) -> Result<(usize, usize), String> {
+pub fn host_alloc(bytes: usize, mapped: bool) -> Result<(usize, usize), CudaError> {
     context()?;
     let flags = if mapped {
         sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE
@@ -600,7 +681,7 @@ pub fn host_alloc(bytes: usize, mapped: bool) -> Result<(usize, usize), String> 
 ///
 /// # Safety
 /// `ptr` came from [`host_alloc`], is freed once, and no queued work uses it.
-pub unsafe fn host_free(ptr: usize) -> Result<(), String> {
+pub unsafe fn host_free(ptr: usize) -> Result<(), CudaError> {
     context()?;
     // SAFETY: as the caller promises.
     check(unsafe { sys::cuMemFreeHost(ptr as *mut c_void) }, "cuMemFreeHost")
@@ -611,7 +692,7 @@ pub unsafe fn host_free(ptr: usize) -> Result<(), String> {
 /// # Safety
 /// `dst` addresses at least `src.len()` bytes of live device memory;
 /// `stream` is 0, 1, 2 or a live stream handle of this context.
-pub unsafe fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), String> {
+pub unsafe fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), CudaError> {
     context()?;
     // SAFETY: `dst` holds at least `src.len()` bytes (the caller's array);
     // synchronised before returning, so `src` may be freed afterwards.
@@ -630,7 +711,7 @@ pub unsafe fn memcpy_htod(dst: usize, src: &[u8], stream: usize) -> Result<(), S
 /// # Safety
 /// `src` addresses at least `dst.len()` bytes of live device memory;
 /// `stream` is 0, 1, 2 or a live stream handle of this context.
-pub unsafe fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
+pub unsafe fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(), CudaError> {
     context()?;
     // SAFETY: as for `memcpy_htod`.
     unsafe {
@@ -648,16 +729,16 @@ pub unsafe fn memcpy_dtoh(dst: &mut [u8], src: usize, stream: usize) -> Result<(
     }
 }
 
-pub fn stream_create() -> Result<usize, String> {
+pub fn stream_create() -> Result<usize, CudaError> {
     context()?;
-    result::stream::create(result::stream::StreamKind::NonBlocking).map(|s| s as usize).map_err(|e| e.to_string())
+    Ok(result::stream::create(result::stream::StreamKind::NonBlocking).map(|s| s as usize)?)
 }
 
 /// Waits (blocking, uninterruptibly) for the work queued on `stream`.
 ///
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle of this context.
-pub unsafe fn stream_synchronize(stream: usize) -> Result<(), String> {
+pub unsafe fn stream_synchronize(stream: usize) -> Result<(), CudaError> {
     context()?;
     // SAFETY: a stream handle from the driver (or 0, 1, 2).
     unsafe { check_on(sys::cuStreamSynchronize(stream as sys::CUstream), "stream synchronize", Some(stream)) }
@@ -672,7 +753,7 @@ pub unsafe fn stream_synchronize(stream: usize) -> Result<(), String> {
 ///
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle of this context.
-pub unsafe fn stream_poll(stream: usize, budget: Duration) -> Result<bool, String> {
+pub unsafe fn stream_poll(stream: usize, budget: Duration) -> Result<bool, CudaError> {
     context()?;
     // SAFETY: a stream handle from the driver (or 0, 1, 2), as the caller promises.
     match poll(budget, || unsafe { sys::cuStreamQuery(stream as sys::CUstream) }) {
@@ -711,7 +792,7 @@ fn poll(budget: Duration, query: impl Fn() -> sys::CUresult) -> Option<sys::CUre
 ///
 /// # Safety
 /// Both are 0, 1, 2 or live stream handles of this context.
-pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
+pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), CudaError> {
     let dev = current_device()?;
     // SAFETY: as the caller promises; `dev` is the current device.
     unsafe { stream_wait_on(dev, waiter, waited) }
@@ -722,7 +803,7 @@ pub unsafe fn stream_wait(waiter: usize, waited: usize) -> Result<(), String> {
 ///
 /// # Safety
 /// As [`stream_wait`], and `dev` is the current device.
-pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(), String> {
+pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(), CudaError> {
     usable()?;
     crate::cuda_check::waits(waiter, waited);
     // An event of the current context from the pool: a wait uses the
@@ -733,7 +814,7 @@ pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(
     // SAFETY: live event and stream handles.
     let r = unsafe {
         result::event::record(event, waited as sys::CUstream)
-            .map_err(|e| e.to_string())
+            .map_err(CudaError::from)
             .and_then(|()| check(sys::cuStreamWaitEvent(waiter as sys::CUstream, event, 0), "stream wait"))
     };
     release_event(dev, event as usize);
@@ -745,14 +826,14 @@ pub unsafe fn stream_wait_on(dev: i32, waiter: usize, waited: usize) -> Result<(
 static EVENTS: Mutex<Vec<(i32, usize)>> = Mutex::new(Vec::new());
 
 /// An event of device `dev` (current) from [`EVENTS`], or a new one.
-fn pooled_event(dev: i32) -> Result<sys::CUevent, String> {
+fn pooled_event(dev: i32) -> Result<sys::CUevent, CudaError> {
     let pooled = {
         let mut pool = EVENTS.lock().unwrap_or_else(|p| p.into_inner());
         pool.iter().position(|(d, _)| *d == dev).map(|i| pool.swap_remove(i).1)
     };
     match pooled {
         Some(e) => Ok(e as sys::CUevent),
-        None => result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING).map_err(|e| e.to_string()),
+        None => Ok(result::event::create(sys::CUevent_flags::CU_EVENT_DISABLE_TIMING)?),
     }
 }
 
@@ -770,7 +851,7 @@ pub fn release_event(dev: i32, event: usize) {
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle of device `dev`'s context,
 /// which is current.
-pub unsafe fn fence(dev: i32, stream: usize) -> Result<usize, String> {
+pub unsafe fn fence(dev: i32, stream: usize) -> Result<usize, CudaError> {
     usable()?;
     let event = pooled_event(dev)?;
     // SAFETY: a live event; the stream as the caller promises.
@@ -778,7 +859,7 @@ pub unsafe fn fence(dev: i32, stream: usize) -> Result<usize, String> {
         Ok(()) => Ok(event as usize),
         Err(e) => {
             release_event(dev, event as usize);
-            Err(e.to_string())
+            Err(e.into())
         }
     }
 }
@@ -790,7 +871,7 @@ pub unsafe fn fence(dev: i32, stream: usize) -> Result<usize, String> {
 ///
 /// # Safety
 /// `event` is a fence of [`fence`] not yet released.
-pub unsafe fn fence_poll(event: usize, budget: Duration) -> Result<bool, String> {
+pub unsafe fn fence_poll(event: usize, budget: Duration) -> Result<bool, CudaError> {
     // SAFETY: a live event, as the caller promises.
     match poll(budget, || unsafe { sys::cuEventQuery(event as sys::CUevent) }) {
         Some(r) => check(r, "fence query").map(|()| true),
@@ -798,7 +879,7 @@ pub unsafe fn fence_poll(event: usize, budget: Duration) -> Result<bool, String>
     }
 }
 
-pub fn synchronize() -> Result<(), String> {
+pub fn synchronize() -> Result<(), CudaError> {
     context()?;
     // SAFETY: the context is current (above).
     check(unsafe { sys::cuCtxSynchronize() }, "context synchronize")

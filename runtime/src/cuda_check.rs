@@ -19,6 +19,23 @@ use std::sync::{
     Arc, Mutex,
 };
 
+/// Errors of the bounds checks' bookkeeping: finding a checked module's
+/// error buffer when it loads, reading and resetting it after a synchronize.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum BoundsCheckError {
+    #[error(
+        "kernel '{kernel}' was compiled with bounds checks, but the driver does not find its error buffer {} ({code:?})",
+        rec::SYMBOL
+    )]
+    NoBuffer { kernel: String, code: sys::CUresult },
+    #[error("kernel '{kernel}': the error buffer {} has {bytes} bytes, {} expected", rec::SYMBOL, rec::WORDS * 4)]
+    SmallBuffer { kernel: String, bytes: usize },
+    #[error("reading the bounds-check error buffer failed: {code:?}")]
+    Read { code: sys::CUresult },
+    #[error("resetting the bounds-check error buffer failed: {code:?}")]
+    Reset { code: sys::CUresult },
+}
+
 struct Checked {
     module: usize,
     function: usize,
@@ -62,20 +79,16 @@ unsafe fn global(module: usize, name: &str) -> Result<(usize, usize), sys::CUres
 ///
 /// # Safety
 /// `module` is a module of the current context, just loaded.
-pub unsafe fn loaded(module: usize, function: usize, kernel: &str, image: &[u8]) -> Result<(), String> {
+pub unsafe fn loaded(module: usize, function: usize, kernel: &str, image: &[u8]) -> Result<(), BoundsCheckError> {
     let symbol = rec::SYMBOL.as_bytes();
     if !image.windows(symbol.len() + 1).any(|w| w.starts_with(symbol) && matches!(w[symbol.len()], b'[' | 0)) {
         return Ok(());
     }
     // SAFETY: as the caller promises.
     let (buffer, bytes) = unsafe { global(module, rec::SYMBOL) }
-        .map_err(|r| format!("kernel '{kernel}' was compiled with bounds checks, but the driver does not find its error buffer {} ({r:?})", rec::SYMBOL))?;
+        .map_err(|code| BoundsCheckError::NoBuffer { kernel: kernel.to_owned(), code })?;
     if bytes < rec::WORDS * 4 {
-        return Err(format!(
-            "kernel '{kernel}': the error buffer {} has {bytes} bytes, {} expected",
-            rec::SYMBOL,
-            rec::WORDS * 4
-        ));
+        return Err(BoundsCheckError::SmallBuffer { kernel: kernel.to_owned(), bytes });
     }
     checked().push(Checked { module, function, kernel: kernel.into(), buffer, pending: Vec::new() });
     ANY.store(true, Ordering::Release);
@@ -121,7 +134,7 @@ pub fn unloaded(module: usize) {
 ///
 /// # Safety
 /// `src` holds that many bytes; `stream` is idle (it was just synchronized).
-unsafe fn read(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> {
+unsafe fn read(dst: &mut [u8], src: usize, stream: usize) -> Result<(), BoundsCheckError> {
     // SAFETY: as the caller promises; the copy ends before returning.
     unsafe {
         let r = sys::cuMemcpyDtoHAsync_v2(
@@ -134,7 +147,7 @@ unsafe fn read(dst: &mut [u8], src: usize, stream: usize) -> Result<(), String> 
         if r == sys::CUresult::CUDA_SUCCESS {
             Ok(())
         } else {
-            Err(format!("reading the bounds-check error buffer failed: {r:?}"))
+            Err(BoundsCheckError::Read { code: r })
         }
     }
 }
@@ -166,7 +179,7 @@ unsafe fn location(module: usize, index: u32, stream: usize) -> String {
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle of the current context, and
 /// its work is done (it was just synchronized).
-pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, String> {
+pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, crate::cuda::CudaError> {
     if !ANY.load(Ordering::Acquire) {
         return Ok(None);
     }
@@ -204,7 +217,7 @@ pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, Stri
             );
             let r = if r == sys::CUresult::CUDA_SUCCESS { sys::cuStreamSynchronize(on as sys::CUstream) } else { r };
             if r != sys::CUresult::CUDA_SUCCESS {
-                return Err(format!("resetting the bounds-check error buffer failed: {r:?}"));
+                return Err(BoundsCheckError::Reset { code: r }.into());
             }
         }
         if first.is_some() {

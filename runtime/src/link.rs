@@ -9,13 +9,13 @@
 //! process (MLIR's shared-library option loads with `RTLD_GLOBAL`, and the
 //! process-wide lookup would then find the first library's definition).
 
-use crate::capi::Library;
+use crate::capi::{JitError, Library};
 use std::ffi::c_void;
 
 /// (symbol, address) of each of `externals` (the functions a module
 /// declares without defining) that one of `libraries` defines, the first
 /// library that does winning.
-pub fn resolve(externals: &[String], libraries: &[String]) -> Result<Vec<(String, *mut c_void)>, String> {
+pub fn resolve(externals: &[String], libraries: &[String]) -> Result<Vec<(String, *mut c_void)>, JitError> {
     if libraries.is_empty() {
         return Ok(vec![]);
     }

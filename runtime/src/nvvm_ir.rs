@@ -44,7 +44,35 @@ use std::fmt::Write;
 const DATA_LAYOUT: &str = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-i128:128:128-f32:32:32-f64:64:64-v16:16:16-v32:32:32-v64:64:64-v128:128:128-n16:32:64";
 const PTX_KERNEL_CC: u32 = 71;
 
-type R<X> = Result<X, String>;
+/// Errors of writing a gpu.module's NVVM IR (the `nvvm-ir` stage).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NvvmIrError {
+    #[error("'{chip}' is not an sm_XX chip")]
+    Chip { chip: String },
+    #[error("cannot translate the gpu.module to LLVM IR")]
+    Translate,
+    /// LLVM IR that NVVM IR 2.0 cannot express (a type, an instruction, a
+    /// linkage, an interoperable function's ABI): the sentence names it.
+    #[error("{0}")]
+    Unsupported(String),
+    /// An error inside function `name`.
+    #[error("function '{name}': {source}")]
+    Function { name: String, source: Box<NvvmIrError> },
+}
+
+impl From<String> for NvvmIrError {
+    fn from(message: String) -> Self {
+        NvvmIrError::Unsupported(message)
+    }
+}
+
+impl From<&str> for NvvmIrError {
+    fn from(message: &str) -> Self {
+        NvvmIrError::Unsupported(message.to_owned())
+    }
+}
+
+type R<X> = Result<X, NvvmIrError>;
 
 /// The NVVM IR 2.0 text of `module`, compiled for `sm` (90 for sm_90: it
 /// picks the PTX instructions that round bfloat16).
@@ -286,7 +314,7 @@ impl Writer {
             13 => format!("<{} x {}>", t.vector_len(), self.ty(t.element())?),
             // bfloat16 values are their bits; their arithmetic is written out (`Writer::bf16`).
             18 => "i16".into(),
-            _ => return Err(format!("type '{}' has no NVVM IR 2.0 form", t.print())),
+            _ => return Err(NvvmIrError::Unsupported(format!("type '{}' has no NVVM IR 2.0 form", t.print()))),
         })
     }
 
@@ -302,7 +330,7 @@ impl Writer {
                     }
                     t.fields().get(i.int_sext() as usize).copied().ok_or("getelementptr: struct index out of range")?
                 }
-                _ => return Err(format!("getelementptr into '{}'", t.print())),
+                _ => return Err(NvvmIrError::Unsupported(format!("getelementptr into '{}'", t.print()))),
             };
         }
         Ok(t)
@@ -399,9 +427,12 @@ impl Writer {
             if let Some(name) = cast_name(op) {
                 return Ok(format!("{name} ({} {} to {})", self.ty(ops[0].ty())?, self.constant(ops[0])?, self.ty(t)?));
             }
-            return Err(format!("constant expression '{}' has no NVVM IR 2.0 form here", v.print()));
+            return Err(NvvmIrError::Unsupported(format!(
+                "constant expression '{}' has no NVVM IR 2.0 form here",
+                v.print()
+            )));
         }
-        Err(format!("value '{}' has no NVVM IR 2.0 form here", v.print()))
+        Err(NvvmIrError::Unsupported(format!("value '{}' has no NVVM IR 2.0 form here", v.print())))
     }
 
     fn val<'m>(&mut self, f: &Func<'m>, v: V<'m>) -> R<String> {
@@ -487,7 +518,7 @@ impl Writer {
         let fty = f.value_type();
         let visible = matches!(f.linkage(), 0 | 5 | 12) && f.call_conv() != PTX_KERNEL_CC;
         if visible && (has_bf16(fty.return_type()) || fty.param_types().into_iter().any(has_bf16)) {
-            return Err(format!("interoperable function '{}' takes or returns bfloat16, whose C ABI (a struct) NVVM IR here does not give it", f.name()));
+            return Err(NvvmIrError::Unsupported(format!("interoperable function '{}' takes or returns bfloat16, whose C ABI (a struct) NVVM IR here does not give it", f.name())));
         }
         // NVRTC's LTO-IR calls an interop function with its own IR types,
         // which are not these: nvJitLink then calls through a prototype that
@@ -499,10 +530,10 @@ impl Writer {
         if visible && !f.is_declaration() {
             let aligned = (0..fty.param_types().len()).find(|&k| self.byval(f, k).is_some());
             if let Some(k) = aligned {
-                return Err(format!("interoperable function '{}' takes parameter {k} aligned beyond its members, which CUDA C++ linked by link-time optimisation would pass misaligned", f.name()));
+                return Err(NvvmIrError::Unsupported(format!("interoperable function '{}' takes parameter {k} aligned beyond its members, which CUDA C++ linked by link-time optimisation would pass misaligned", f.name())));
             }
             if over_aligned(fty.return_type()) {
-                return Err(format!("interoperable function '{}' returns a value aligned beyond its members, which CUDA C++ linked by link-time optimisation would receive misaligned", f.name()));
+                return Err(NvvmIrError::Unsupported(format!("interoperable function '{}' returns a value aligned beyond its members, which CUDA C++ linked by link-time optimisation would receive misaligned", f.name())));
             }
         }
         Ok(())
@@ -514,7 +545,7 @@ impl Writer {
         }
         let name = f.name();
         if f.value_type().is_var_arg() {
-            return Err(format!("function '{name}' takes variable arguments"));
+            return Err(NvvmIrError::Unsupported(format!("function '{name}' takes variable arguments")));
         }
         let line = format!(
             "declare {} {}({})\n",
@@ -543,7 +574,7 @@ impl Writer {
 
     fn function(&mut self, fun: V) -> R<String> {
         let name = fun.name();
-        self.function_body(fun).map_err(|e| format!("function '{name}': {e}"))
+        self.function_body(fun).map_err(|e| NvvmIrError::Function { name: name.to_string(), source: Box::new(e) })
     }
 
     fn function_body<'m>(&mut self, fun: V<'m>) -> R<String> {
@@ -674,10 +705,10 @@ impl Writer {
             }
             27 | 28 => {
                 if i.is_atomic() {
-                    return Err(format!(
+                    return Err(NvvmIrError::Unsupported(format!(
                         "atomic {} (pydev emits atomics as inline PTX)",
                         if op == 27 { "load" } else { "store" }
-                    ));
+                    )));
                 }
                 let (value_ty, p) = if op == 27 { (i.ty(), ops[0]) } else { (ops[0].ty(), ops[1]) };
                 let t = self.ty(value_ty)?;
@@ -761,7 +792,12 @@ impl Writer {
                     format!("{lhs}insertvalue {}, {}, {}", self.tv(f, ops[0])?, self.tv(f, ops[1])?, idx.join(", "))
                 }
             }
-            o => return Err(format!("instruction '{}' has no NVVM IR 2.0 form here", opcode_name(o))),
+            o => {
+                return Err(NvvmIrError::Unsupported(format!(
+                    "instruction '{}' has no NVVM IR 2.0 form here",
+                    opcode_name(o)
+                )))
+            }
         };
         writeln!(f.body, "  {line}").unwrap();
         Ok(())
@@ -804,7 +840,7 @@ impl Writer {
         if op == 45 {
             let callee = i.called_value();
             if callee.is_function() && callee.name().starts_with("llvm.") {
-                return Err(format!("intrinsic '{}' on bfloat16 values", callee.name()));
+                return Err(NvvmIrError::Unsupported(format!("intrinsic '{}' on bfloat16 values", callee.name())));
             }
             return Ok(false); // a call of a pydev function: bits in, bits out
         }
@@ -844,21 +880,26 @@ impl Writer {
                 let h = match ops[0].ty().kind() {
                     2 => self.f32_to_bf16(f, &x),
                     3 => self.f64_to_bf16(f, &x),
-                    _ => return Err(format!("fptrunc of '{}' to bfloat16", ops[0].ty().print())),
+                    _ => {
+                        return Err(NvvmIrError::Unsupported(format!(
+                            "fptrunc of '{}' to bfloat16",
+                            ops[0].ty().print()
+                        )))
+                    }
                 };
                 format!("{lhs}bitcast i16 {h} to i16")
             }
             35 | 36 => {
                 let from = ops[0].ty();
                 if from.kind() != 8 || from.int_width() > 32 {
-                    return Err(format!("conversion of '{}' to bfloat16", from.print()));
+                    return Err(NvvmIrError::Unsupported(format!("conversion of '{}' to bfloat16", from.print())));
                 }
                 let d = f.temp();
                 writeln!(f.body, "  {d} = {} {} to double", cast_name(op).unwrap(), self.tv(f, ops[0])?).unwrap();
                 let h = self.f64_to_bf16(f, &d);
                 format!("{lhs}bitcast i16 {h} to i16")
             }
-            _ => return Err(format!("bfloat16 operand of '{}'", opcode_name(op))),
+            _ => return Err(NvvmIrError::Unsupported(format!("bfloat16 operand of '{}'", opcode_name(op)))),
         };
         writeln!(f.body, "  {line}").unwrap();
         Ok(true)
@@ -985,7 +1026,7 @@ impl Writer {
             | "llvm.nvvm.barrier.cta.red.and.aligned.all"
             | "llvm.nvvm.barrier.cta.red.or.aligned.all" => {
                 if !zero_id(&args[0]) {
-                    return Err(format!("'{name}' on a barrier other than 0"));
+                    return Err(NvvmIrError::Unsupported(format!("'{name}' on a barrier other than 0")));
                 }
                 let old = format!("llvm.nvvm.barrier0.{}", name.split('.').nth(5).unwrap_or_default());
                 let p = f.temp();
@@ -1112,6 +1153,6 @@ fn linkage(l: u32, name: &str) -> R<&'static str> {
         9 => "private ",
         12 => "extern_weak ",
         14 => "common ",
-        _ => return Err(format!("'{name}' has a linkage NVVM IR 2.0 lacks ({l})")),
+        _ => return Err(NvvmIrError::Unsupported(format!("'{name}' has a linkage NVVM IR 2.0 lacks ({l})"))),
     })
 }

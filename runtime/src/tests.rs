@@ -1,12 +1,14 @@
 //! Kernels run on the host target from Rust, against results computed
 //! here, with fixed-seed random inputs and poisoned outputs.
 
-use crate::{compile::Source, compile_host, CompileOptions, HostProgram, LaunchConfig};
+use crate::{
+    compile::CompileError, compile::Source, compile_host, host::HostError, CompileOptions, HostProgram, LaunchConfig,
+};
 use pydev_frontend_python::FreeNames;
 
 const KERNELS: &str = include_str!("../../test/gpu/kernels.py");
 
-fn program(source: &str, kernel: &str, signature: &str, options: &CompileOptions) -> Result<HostProgram, String> {
+fn program(source: &str, kernel: &str, signature: &str, options: &CompileOptions) -> Result<HostProgram, CompileError> {
     let free = FreeNames::new();
     compile_host(
         &Source { file_name: "kernels.py", text: source, function: kernel, signature, free: &free, program: None },
@@ -45,7 +47,7 @@ fn array<T>(data: &mut [T], shape: &[u64]) -> Vec<u8> {
     v
 }
 
-fn launch(p: &HostProgram, grid: u32, block: u32, args: &[Vec<u8>]) -> Result<(), String> {
+fn launch(p: &HostProgram, grid: u32, block: u32, args: &[Vec<u8>]) -> Result<(), HostError> {
     let refs: Vec<&[u8]> = args.iter().map(Vec::as_slice).collect();
     // SAFETY: the tests' descriptors come from `array` over vectors that
     // outlive the launch.
@@ -198,7 +200,7 @@ fn integer_division_by_zero_is_reported() {
     let (mut out, mut a, mut b) = (vec![0i32; 64], vec![7i32; 64], vec![1i32; 64]);
     b[37] = 0;
     let args = [array(&mut out, &[64]), array(&mut a, &[64]), array(&mut b, &[64])];
-    let e = launch(&p, 1, 64, &args).unwrap_err();
+    let e = launch(&p, 1, 64, &args).unwrap_err().to_string();
     assert!(e.contains("kernel 'divide' failed on the host: integer division by zero at kernels.py:8:18"), "{e}");
     assert!(e.contains("thread (37, 0, 0)"), "{e}");
 }
@@ -207,7 +209,7 @@ fn integer_division_by_zero_is_reported() {
 fn a_barrier_not_reached_by_every_thread_is_a_deadlock_error() {
     let p = program(FAILING, "early_exit", "int32[::1]", &CompileOptions::default()).unwrap();
     let mut out = vec![0i32; 128];
-    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err();
+    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err().to_string();
     assert!(e.contains("deadlock: the threads of block (0, 0, 0) did not all reach the same syncthreads (some returned, some waited at barrier 1)"), "{e}");
 }
 
@@ -216,7 +218,7 @@ fn a_deadlock_among_coroutine_threads_is_an_error() {
     let p = program(FAILING, "early_exit_wait", "int32[::1], int32[::1]", &CompileOptions::default()).unwrap();
     assert_eq!(p.mode(), "coroutines");
     let (mut out, mut flag) = (vec![0i32; 128], vec![0i32; 1]);
-    let e = launch(&p, 1, 128, &[array(&mut out, &[128]), array(&mut flag, &[1])]).unwrap_err();
+    let e = launch(&p, 1, 128, &[array(&mut out, &[128]), array(&mut flag, &[1])]).unwrap_err().to_string();
     assert!(
         e.contains("deadlock: syncthreads was reached by 100 of the block's 128 threads; the other 28 exited"),
         "{e}"
@@ -230,7 +232,7 @@ fn exited_lanes_sit_out_warp_operations_but_not_barriers() {
     let p = program(FAILING, "early_exit_warp", "int32[::1]", &CompileOptions::default()).unwrap();
     assert_eq!(p.mode(), "barrier loops");
     let mut out = vec![0i32; 128];
-    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err();
+    let e = launch(&p, 1, 128, &[array(&mut out, &[128])]).unwrap_err().to_string();
     assert!(e.contains("(some returned, some waited at barrier 3)"), "{e}");
 }
 
@@ -239,7 +241,7 @@ fn bounds_checks_name_the_line() {
     let options = CompileOptions { boundscheck: true, ..CompileOptions::default() };
     let p = program(FAILING, "overrun", "int32[::1]", &options).unwrap();
     let mut out = vec![0i32; 100];
-    let e = launch(&p, 1, 128, &[array(&mut out, &[100])]).unwrap_err();
+    let e = launch(&p, 1, 128, &[array(&mut out, &[100])]).unwrap_err().to_string();
     assert!(
         e.contains("index 100 is out of bounds for an axis of extent 100 at kernels.py:39:5 (thread (100, 0, 0)"),
         "{e}"
@@ -249,9 +251,9 @@ fn bounds_checks_name_the_line() {
 #[test]
 fn launch_arguments_are_checked() {
     let p = build("saxpy", "float32, float32[::1], float32[::1], float32[::1]");
-    let e = launch(&p, 1, 32, &[vec![0; 4]]).unwrap_err();
+    let e = launch(&p, 1, 32, &[vec![0; 4]]).unwrap_err().to_string();
     assert_eq!(e, "kernel 'saxpy' takes 4 arguments, got 1");
-    let e = launch(&p, 1, 2048, &[vec![0; 4], vec![0; 24], vec![0; 24], vec![0; 24]]).unwrap_err();
+    let e = launch(&p, 1, 2048, &[vec![0; 4], vec![0; 24], vec![0; 24], vec![0; 24]]).unwrap_err().to_string();
     assert!(e.contains("at most 1024 threads"), "{e}");
 }
 
@@ -260,7 +262,7 @@ fn memory_faults_without_bounds_checks_are_errors_not_crashes() {
     for kernel in ["wild", "wild_synced"] {
         let p = program(FAILING, kernel, "int32[::1]", &CompileOptions::default()).unwrap();
         let mut out = vec![0i32; 100];
-        let e = launch(&p, 1, 32, &[array(&mut out, &[100])]).unwrap_err();
+        let e = launch(&p, 1, 32, &[array(&mut out, &[100])]).unwrap_err().to_string();
         assert!(
             e.starts_with(&format!("kernel '{kernel}' failed on the host: an invalid memory access at address 0x")),
             "{e}"
@@ -541,7 +543,8 @@ fn a_reused_context_compiles_as_a_fresh_one() {
     let first = ptx("block_sum", "float32[::1], readonly float32[::1]");
     ptx("transpose", "float32[:, ::1], readonly float32[:, ::1]");
     let bad = compile_stage(&src("block_sum", "float32[::1]"), &Target::Cuda("sm_80".into()), "llvm", &options)
-        .expect_err("one argument short");
+        .expect_err("one argument short")
+        .to_string();
     assert!(bad.contains("block_sum"), "{bad}");
     assert_eq!(ptx("block_sum", "float32[::1], readonly float32[::1]"), first);
     for _ in 0..70 {
@@ -588,7 +591,8 @@ fn verifying_once_compiles_what_verifying_after_each_pass_does() {
         "ptx",
         &CompileOptions { verify_each: false, ..CompileOptions::default() },
     )
-    .expect_err("one argument short");
+    .expect_err("one argument short")
+    .to_string();
     assert!(e.contains("block_sum"), "{e}");
 }
 
@@ -648,4 +652,47 @@ fn a_kept_pass_manager_compiles_as_a_fresh_one() {
     assert_eq!((&first[7], &first[8]), (&first[5], &first[6]), "python_ints compiled again");
     assert_eq!(all(), first);
     assert_eq!(std::thread::spawn(all).join().expect("the other thread's compiles"), first);
+}
+
+#[test]
+fn errors_render_the_sentences_of_before() {
+    use crate::cuda::CudaError;
+    use cudarc::driver::sys::CUresult;
+    let no_device = |count| CudaError::NoSuchDevice { device: 3, count }.to_string();
+    assert_eq!(no_device(1), "there is no cuda device 3: the driver reports 1 device (0)");
+    assert_eq!(no_device(2), "there is no cuda device 3: the driver reports 2 devices (0 to 1)");
+    let sizes = CudaError::ParamSizes { kernel: "k".into(), params: vec![4, 8], packed: vec![4] };
+    assert_eq!(
+        sizes.to_string(),
+        "kernel 'k' takes 2 parameters of [4, 8] bytes, but the launch packed 1 of [4] bytes"
+    );
+    let load = |device| {
+        CudaError::Load {
+            what: "PTX",
+            kernel: "k".into(),
+            device,
+            code: CUresult::CUDA_ERROR_INVALID_PTX,
+            log: "ptxas fatal".into(),
+        }
+        .to_string()
+    };
+    assert_eq!(load(0), "the CUDA driver could not load the PTX of 'k' (CUDA_ERROR_INVALID_PTX):\nptxas fatal");
+    assert_eq!(
+        load(1),
+        "the CUDA driver could not load the PTX of 'k' on device 1 (CUDA_ERROR_INVALID_PTX):\nptxas fatal"
+    );
+    let driver = CudaError::Driver {
+        call: "cuCtxGetCurrent".into(),
+        code: CUresult::CUDA_ERROR_INVALID_VALUE,
+        message: "invalid argument".into(),
+    };
+    assert_eq!(driver.to_string(), "cuCtxGetCurrent failed: CUDA_ERROR_INVALID_VALUE (invalid argument)");
+    assert_eq!(
+        crate::Target::parse("tpu").unwrap_err().to_string(),
+        format!("unknown target 'tpu': expected host or one of {}", pydev_passes::pipeline::CHIPS)
+    );
+    let e = HostError::EmptyExtent { kernel: "k".into(), grid: [0, 1, 1], block: [32, 1, 1] };
+    assert_eq!(e.to_string(), "kernel 'k': grid [0, 1, 1] and block [32, 1, 1] must be positive in every dimension");
+    let e = CompileError::Diagnostics(vec!["a.py:1:2: error: x".into(), "a.py:3:4: error: y".into()]);
+    assert_eq!(e.to_string(), "a.py:1:2: error: x\na.py:3:4: error: y");
 }

@@ -134,6 +134,23 @@ pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chun
     give_back(stacks);
 }
 
+/// Errors of running one block of a kernel on fibers: each becomes the
+/// launch's failure, with the block's index after it.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum BlockError {
+    #[error("cannot allocate a thread stack: {message}")]
+    Stack { message: String },
+    /// A thread trapped (`fault`: what, as the trap handler recorded it).
+    #[error("{fault} in thread ({}, {}, {})", .thread[0], .thread[1], .thread[2])]
+    Trapped { fault: String, thread: [u32; 3] },
+    #[error("threads waited {seconds} s in atomic waits that no thread satisfied (a deadlock)")]
+    AtomicWait { seconds: u64 },
+    /// Threads wait at a barrier or warp operation that the others never
+    /// reach (the sentence says which threads wait where).
+    #[error("{0}")]
+    Deadlock(String),
+}
+
 /// Runs block `bid` to completion (or failure).
 ///
 /// # Safety
@@ -145,7 +162,7 @@ unsafe fn run_block(
     stacks: &mut Vec<DefaultStack>,
     bid: [u32; 3],
     n: usize,
-) -> Result<(), String> {
+) -> Result<(), BlockError> {
     let thread_fn = launch.program.thread_fn;
     let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
     for f in fibers {
@@ -154,7 +171,7 @@ unsafe fn run_block(
         f.state.set(State::Ready);
         let stack = match stacks.pop() {
             Some(s) => s,
-            None => DefaultStack::new(STACK_BYTES).map_err(|e| format!("cannot allocate a thread stack: {e}"))?,
+            None => DefaultStack::new(STACK_BYTES).map_err(|e| BlockError::Stack { message: e.to_string() })?,
         };
         let fiber = &**f as *const Fiber as usize;
         coroutines.push(Coroutine::with_stack(stack, move |y: &Yielder<(), ()>, ()| {
@@ -184,7 +201,7 @@ fn schedule(
     launch: &Launch,
     fibers: &[Box<Fiber>],
     coroutines: &mut [Coroutine<(), (), abi::Trapped, DefaultStack>],
-) -> Result<(), String> {
+) -> Result<(), BlockError> {
     let n = fibers.len();
     let mut spinning_since: Option<Instant> = None;
     loop {
@@ -198,7 +215,7 @@ fn schedule(
                     if trapped {
                         // SAFETY: the thread is no longer running.
                         let t = unsafe { (*f.ctx.get()).tid };
-                        return Err(format!("{} in thread ({}, {}, {})", abi::last_fault(), t[0], t[1], t[2]));
+                        return Err(BlockError::Trapped { fault: abi::last_fault(), thread: t });
                     }
                 }
             }
@@ -227,10 +244,7 @@ fn schedule(
             }
             let since = *spinning_since.get_or_insert_with(Instant::now);
             if since.elapsed() > SPIN_LIMIT {
-                return Err(format!(
-                    "threads waited {} s in atomic waits that no thread satisfied (a deadlock)",
-                    SPIN_LIMIT.as_secs()
-                ));
+                return Err(BlockError::AtomicWait { seconds: SPIN_LIMIT.as_secs() });
             }
             continue;
         }
@@ -254,7 +268,7 @@ fn schedule(
             spinning_since = None;
             continue;
         }
-        return Err(deadlock(fibers, at_barrier, live));
+        return Err(BlockError::Deadlock(deadlock(fibers, at_barrier, live)));
     }
 }
 

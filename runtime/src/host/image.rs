@@ -20,6 +20,18 @@ use pydev_dialect::abi::attr;
 
 const MAGIC: &[u8] = b"pydev-host-image-1\0";
 
+/// Errors of reading a host image's metadata from a host module
+/// ([`HostMeta::of`]) or from a cached image ([`decode`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ImageError {
+    #[error("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)")]
+    NoKernel { kernel: String },
+    #[error("not a host image (wrong magic)")]
+    WrongMagic,
+    #[error("the host image is truncated or corrupt")]
+    Corrupt,
+}
+
 /// What [`super::HostProgram`] needs of a host module besides its code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HostMeta {
@@ -39,9 +51,9 @@ pub struct HostMeta {
 
 impl HostMeta {
     /// Reads kernel `kernel`'s metadata from host module `module` (the `llvm` stage).
-    pub fn of(module: &Module, kernel: &str) -> Result<Self, String> {
+    pub fn of(module: &Module, kernel: &str) -> Result<Self, ImageError> {
         let Some(param_sizes) = capi::dict_i64_array(module, attr::HOST_KERNELS, kernel) else {
-            return Err(format!("no kernel '{kernel}' in the host module (was it compiled by the host pipeline?)"));
+            return Err(ImageError::NoKernel { kernel: kernel.to_owned() });
         };
         let op = module.as_operation();
         let frame = capi::dict_i64(module, attr::HOST_FRAMES, kernel).unwrap_or(0) as usize;
@@ -129,10 +141,10 @@ pub fn is_image(bytes: &[u8]) -> bool {
 }
 
 /// The metadata and object code of an image.
-pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), String> {
-    let bad = || "the host image is truncated or corrupt".to_string();
-    let mut rest = bytes.strip_prefix(MAGIC).ok_or_else(|| "not a host image (wrong magic)".to_string())?;
-    let mut num = || -> Result<u64, String> {
+pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), ImageError> {
+    let bad = || ImageError::Corrupt;
+    let mut rest = bytes.strip_prefix(MAGIC).ok_or(ImageError::WrongMagic)?;
+    let mut num = || -> Result<u64, ImageError> {
         let (head, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
         rest = tail;
         Ok(u64::from_le_bytes(*head))
@@ -144,12 +156,12 @@ pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), String> {
     let param_sizes = (0..n).map(|_| num().map(|s| s as usize)).collect::<Result<_, _>>()?;
     let frame = num()? as usize;
     let n = count(num()?, bytes.len())?;
-    let private = (0..n).map(|_| Ok((num()? as usize, num()? as i64))).collect::<Result<_, String>>()?;
+    let private = (0..n).map(|_| Ok((num()? as usize, num()? as i64))).collect::<Result<_, ImageError>>()?;
     let fibers = num()? != 0;
     let prints = num()? != 0;
     let static_shared = num()? as usize;
-    let strings = |rest: &mut &[u8]| -> Result<Vec<String>, String> {
-        let mut take = |k: usize| -> Result<&[u8], String> {
+    let strings = |rest: &mut &[u8]| -> Result<Vec<String>, ImageError> {
+        let mut take = |k: usize| -> Result<&[u8], ImageError> {
             if rest.len() < k {
                 return Err(bad());
             }
@@ -206,7 +218,8 @@ mod tests {
             assert!(decode(&image[..cut]).is_err(), "cut at {cut}");
         }
         assert!(!is_image(b"\x7fELF"));
-        assert!(decode(b"\x7fELF").unwrap_err().contains("not a host image"));
+        assert_eq!(decode(b"\x7fELF").unwrap_err(), ImageError::WrongMagic);
+        assert_eq!(decode(b"\x7fELF").unwrap_err().to_string(), "not a host image (wrong magic)");
         // A count far larger than the buffer is refused, not allocated.
         let mut huge = MAGIC.to_vec();
         huge.extend_from_slice(&u64::MAX.to_le_bytes());

@@ -145,11 +145,45 @@ impl Launch<'_> {
     }
 }
 
+/// Errors of the host target: JIT-compiling and loading a kernel, and
+/// launching it (arguments, extents, and failures inside the kernel).
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum HostError {
+    /// The host module's metadata (`image::HostMeta::of`: no such kernel).
+    #[error(transparent)]
+    Image(#[from] image::ImageError),
+    /// The JIT itself (its target; a `link=` library it could not load).
+    #[error(transparent)]
+    Jit(#[from] capi::JitError),
+    #[error("the JIT could not compile kernel '{kernel}': {source}")]
+    Compile { kernel: String, source: capi::JitError },
+    #[error("kernel '{kernel}': {source}")]
+    Decode { kernel: String, source: image::ImageError },
+    #[error("kernel '{kernel}': {source}")]
+    Load { kernel: String, source: capi::JitError },
+    #[error("kernel '{kernel}' was interrupted")]
+    Interrupted { kernel: String },
+    #[error("kernel '{kernel}' takes {expected} arguments, got {got}")]
+    ArgumentCount { kernel: String, expected: usize, got: usize },
+    #[error("argument {index} of kernel '{kernel}' has {bytes} bytes, its type needs {size}")]
+    ArgumentSize { kernel: String, index: usize, bytes: usize, size: usize },
+    #[error("kernel '{kernel}': grid {grid:?} and block {block:?} must be positive in every dimension")]
+    EmptyExtent { kernel: String, grid: [u32; 3], block: [u32; 3] },
+    #[error("kernel '{kernel}': a block has at most 1024 threads (as on CUDA GPUs), got {threads}")]
+    BlockTooLarge { kernel: String, threads: u64 },
+    #[error("kernel '{kernel}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'")]
+    HostThreads { kernel: String, value: String },
+    /// A thread of the kernel failed (`message` names what, the thread and the block).
+    #[error("kernel '{kernel}' failed on the host: {message}")]
+    Failed { kernel: String, message: String },
+}
+
 /// Why a launch did not complete.
 #[derive(Debug)]
 pub enum Failure {
-    /// A thread failed: the sentence names the kernel, thread and block.
-    Error(String),
+    /// A thread failed (the sentence names the kernel, thread and block),
+    /// or the launch was refused.
+    Error(HostError),
     /// Ctrl-C (SIGINT) stopped it; Python's handler has run.
     Interrupted,
 }
@@ -165,30 +199,30 @@ pub struct LaunchConfig {
 /// The object code (a relocatable ELF object for this machine's CPU,
 /// [`host_target`]) of kernel `kernel` of host module `module`, which
 /// [`HostProgram::with_libraries`] loads without compiling.
-pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, HostError> {
     let block = format!("__pydev_block_{kernel}");
     capi::host_object(module, opt_level, &[kernel, block.as_str()])
-        .map_err(|e| format!("the JIT could not compile kernel '{kernel}': {e}"))
+        .map_err(|source| HostError::Compile { kernel: kernel.to_owned(), source })
 }
 
 /// [`host_object`] with the module's metadata in front ([`image`]): what a
 /// disk cache keeps, and [`HostProgram::from_image`] loads in a new process
 /// without an MLIR context or LLVM compile.
-pub fn host_image(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, String> {
+pub fn host_image(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, HostError> {
     let meta = image::HostMeta::of(module, kernel)?;
     Ok(image::encode(&meta, &host_object(module, kernel, opt_level)?))
 }
 
 /// What host object code depends on beyond its module: the target triple,
 /// CPU and CPU features the JIT compiles for (part of an object's cache key).
-pub fn host_target() -> Result<String, String> {
-    capi::host_target()
+pub fn host_target() -> Result<String, HostError> {
+    Ok(capi::host_target()?)
 }
 
 impl HostProgram {
     /// JIT-compiles `module` (the `llvm` stage of the host pipeline) and
     /// finds kernel `kernel` in it.
-    pub fn new(module: &Module, kernel: &str, opt_level: u8) -> Result<Self, String> {
+    pub fn new(module: &Module, kernel: &str, opt_level: u8) -> Result<Self, HostError> {
         Self::with_libraries(module, kernel, opt_level, &[], None)
     }
 
@@ -202,7 +236,7 @@ impl HostProgram {
         opt_level: u8,
         libraries: &[String],
         object: Option<&[u8]>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, HostError> {
         let meta = image::HostMeta::of(module, kernel)?;
         let compiled;
         let object = match object {
@@ -216,20 +250,21 @@ impl HostProgram {
     }
 
     /// Loads a host image ([`host_image`]): no MLIR, no LLVM compile.
-    pub fn from_image(bytes: &[u8], kernel: &str, libraries: &[String]) -> Result<Self, String> {
-        let (meta, object) = image::decode(bytes).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+    pub fn from_image(bytes: &[u8], kernel: &str, libraries: &[String]) -> Result<Self, HostError> {
+        let (meta, object) =
+            image::decode(bytes).map_err(|source| HostError::Decode { kernel: kernel.to_owned(), source })?;
         Self::from_parts(meta, kernel, libraries, object)
     }
 
-    fn from_parts(meta: image::HostMeta, kernel: &str, libraries: &[String], object: &[u8]) -> Result<Self, String> {
+    fn from_parts(meta: image::HostMeta, kernel: &str, libraries: &[String], object: &[u8]) -> Result<Self, HostError> {
         let image::HostMeta { param_sizes, frame, private, fibers, prints, static_shared, locations, externals } = meta;
         let linked = crate::link::resolve(&externals, libraries)?;
         let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
         symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
         let block = format!("__pydev_block_{kernel}");
         let entries = [kernel, block.as_str()];
-        let (engine, addresses) =
-            Engine::load(object, &symbols, &entries).map_err(|e| format!("kernel '{kernel}': {e}"))?;
+        let (engine, addresses) = Engine::load(object, &symbols, &entries)
+            .map_err(|source| HostError::Load { kernel: kernel.to_owned(), source })?;
         let (thread_fn, block_fn) = (addresses[0], addresses[1]);
         Ok(Self {
             kernel: kernel.to_owned(),
@@ -278,11 +313,11 @@ impl HostProgram {
     /// strides[n]}`) addresses live memory holding every element its shape
     /// and strides reach, which nothing frees or moves until this returns
     /// (the kernel reads and writes it from other threads).
-    pub unsafe fn launch(&self, config: LaunchConfig, args: &[&[u8]]) -> Result<(), String> {
+    pub unsafe fn launch(&self, config: LaunchConfig, args: &[&[u8]]) -> Result<(), HostError> {
         // SAFETY: as the caller promises.
         unsafe { self.launch_with(config, args, false) }.map_err(|f| match f {
-            Failure::Error(m) => m,
-            Failure::Interrupted => format!("kernel '{}' was interrupted", self.kernel),
+            Failure::Error(e) => e,
+            Failure::Interrupted => HostError::Interrupted { kernel: self.kernel.clone() },
         })
     }
 
@@ -308,25 +343,26 @@ impl HostProgram {
 
     /// # Safety
     /// As [`HostProgram::launch`].
-    unsafe fn run(&self, config: LaunchConfig, args: &[&[u8]], interruptible: bool) -> Result<(), String> {
+    unsafe fn run(&self, config: LaunchConfig, args: &[&[u8]], interruptible: bool) -> Result<(), HostError> {
         let k = &self.kernel;
         if args.len() != self.param_sizes.len() {
-            return Err(format!("kernel '{k}' takes {} arguments, got {}", self.param_sizes.len(), args.len()));
+            return Err(HostError::ArgumentCount {
+                kernel: k.clone(),
+                expected: self.param_sizes.len(),
+                got: args.len(),
+            });
         }
         for (i, (a, size)) in args.iter().zip(&self.param_sizes).enumerate() {
             if a.len() != *size {
-                return Err(format!("argument {i} of kernel '{k}' has {} bytes, its type needs {size}", a.len()));
+                return Err(HostError::ArgumentSize { kernel: k.clone(), index: i, bytes: a.len(), size: *size });
             }
         }
         if config.grid.contains(&0) || config.block.contains(&0) {
-            return Err(format!(
-                "kernel '{k}': grid {:?} and block {:?} must be positive in every dimension",
-                config.grid, config.block
-            ));
+            return Err(HostError::EmptyExtent { kernel: k.clone(), grid: config.grid, block: config.block });
         }
         let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
         if threads > 1024 {
-            return Err(format!("kernel '{k}': a block has at most 1024 threads (as on CUDA GPUs), got {threads}"));
+            return Err(HostError::BlockTooLarge { kernel: k.clone(), threads });
         }
         // 64-byte aligned copies: the JIT's loads may assume ABI alignment.
         let buffers: Vec<Vec<Chunk>> = args
@@ -342,11 +378,7 @@ impl HostProgram {
             None => cores(),
             Some(v) => match v.trim().parse::<u64>() {
                 Ok(n) if n > 0 => n,
-                _ => {
-                    return Err(format!(
-                        "kernel '{k}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{v}'"
-                    ))
-                }
+                _ => return Err(HostError::HostThreads { kernel: k.clone(), value: v }),
             },
         }
         .min(blocks) as usize;
@@ -417,7 +449,7 @@ impl HostProgram {
             }
         }
         match launch.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-            Some(message) => Err(format!("kernel '{k}' failed on the host: {message}")),
+            Some(message) => Err(HostError::Failed { kernel: k.clone(), message }),
             None => Ok(()),
         }
     }

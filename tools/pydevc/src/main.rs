@@ -81,7 +81,7 @@ fn run(cli: &Cli) -> Result<String, String> {
         free: &free,
         program: None,
     };
-    pydev_runtime::compile_stage(&src, &target, &cli.emit, &options)
+    pydev_runtime::compile_stage(&src, &target, &cli.emit, &options).map_err(|e| e.to_string())
 }
 
 fn main() -> ExitCode {
