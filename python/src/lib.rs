@@ -789,14 +789,14 @@ fn array_layout(shape: Vec<i64>, strides: Vec<i64>) -> PyResult<u8> {
 #[pyo3(signature = (filename, source, names=None))]
 fn cxx_header(py: Python<'_>, filename: &str, source: &str, names: Option<Vec<String>>) -> PyResult<String> {
     py.detach(|| pydev_runtime::cxx_header::cxx_header(filename, source, names.as_deref()))
-        .map_err(CompileError::new_err)
+        .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// The C++ names of pydev IR types and the declarations they need, as the
 /// header generator names them (`pydev._interop`'s C ABI shims).
 #[pyfunction]
 fn cxx_types(py: Python<'_>, types: Vec<String>) -> PyResult<(String, Vec<String>)> {
-    py.detach(|| pydev_runtime::cxx_header::cxx_types(&types)).map_err(CompileError::new_err)
+    py.detach(|| pydev_runtime::cxx_header::cxx_types(&types)).map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// How many tensors `dlpack_capsule` exported are still alive (tests).

@@ -73,11 +73,69 @@ fn cuda_vector_base(t: &Ty) -> Option<&'static str> {
     })
 }
 
+/// Errors of naming a type in C++ (why it cannot cross the C ABI).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CTypeError {
+    #[error("cannot parse the type {text}")]
+    Parse { text: String },
+    #[error("{ty} has no C layout")]
+    NoLayout { ty: String },
+    #[error("no offset for field '{field}' of {ty}")]
+    NoOffset { field: String, ty: String },
+    #[error("{ty} has no C++ type")]
+    NoCxxType { ty: String },
+    /// What the C ABI does not carry (the sentence says what and why).
+    #[error("{0}")]
+    Abi(String),
+}
+
+/// Errors of declaring one interoperable function or kernel in C++.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PrototypeError {
+    #[error("parameter '{param}' of '{function}' has no annotation, which the header needs for its C type")]
+    NoAnnotation { param: String, function: String },
+    #[error("the annotation of parameter '{param}' of '{function}' does not name a type")]
+    ParamNotAType { param: String, function: String },
+    #[error("parameter '{param}' of '{function}' cannot cross the C ABI: {source}")]
+    Param { param: String, function: String, source: CTypeError },
+    #[error("'{function}' has no return annotation, which the header needs (-> None for void)")]
+    NoReturn { function: String },
+    #[error("the return annotation of '{function}' does not name a type")]
+    ReturnNotAType { function: String },
+    #[error("the result of '{function}' cannot cross the C ABI: {source}")]
+    Result { function: String, source: CTypeError },
+}
+
+/// Errors of making a C++ header of a Python file ([`cxx_header`]) or the
+/// C++ names of pydev IR types ([`cxx_types`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CxxHeaderError {
+    #[error("{file}: syntax error: {message}")]
+    Syntax { file: String, message: String },
+    /// The frontend's diagnostics of the file, rendered.
+    #[error("{0}")]
+    Frontend(String),
+    #[error("{at}: error: struct '{name}': {source}")]
+    Struct { at: String, name: String, source: CTypeError },
+    #[error("{at}: error: '{name}' is not interoperable: the header declares @device.func(interop=True) functions and @device.kernel(interop=True) kernels")]
+    NotInteroperable { at: String, name: String },
+    #[error("{at}: error: {source}")]
+    Prototype { at: String, source: PrototypeError },
+    #[error(
+        "{file}: error: no @device.struct class or @device.func/@device.kernel '{name}' at the top level of the file"
+    )]
+    Missing { file: String, name: String },
+    #[error("cannot read the type {text}")]
+    UnreadableType { text: String },
+    #[error("{ty} cannot cross the C ABI: {source}")]
+    Type { ty: String, source: CTypeError },
+}
+
 impl Decls {
-    fn layout<'c>(ctx: &'c melior::Context, t: &Ty) -> Result<(Type<'c>, u64, u64), String> {
+    fn layout<'c>(ctx: &'c melior::Context, t: &Ty) -> Result<(Type<'c>, u64, u64), CTypeError> {
         let text = t.mlir();
-        let ty = Type::parse(ctx, &text).ok_or_else(|| format!("cannot parse the type {text}"))?;
-        let (size, align) = pydev_dialect::type_layout(ty).ok_or_else(|| format!("{t} has no C layout"))?;
+        let ty = Type::parse(ctx, &text).ok_or_else(|| CTypeError::Parse { text: text.clone() })?;
+        let (size, align) = pydev_dialect::type_layout(ty).ok_or_else(|| CTypeError::NoLayout { ty: t.to_string() })?;
         Ok((ty, size, align))
     }
 
@@ -90,7 +148,7 @@ impl Decls {
     }
 
     /// The C++ name of `t`, declaring what it needs.
-    fn name(&mut self, ctx: &melior::Context, t: &Ty) -> Result<String, String> {
+    fn name(&mut self, ctx: &melior::Context, t: &Ty) -> Result<String, CTypeError> {
         if let Some(s) = scalar(t) {
             match t {
                 Ty::Float(FloatKind::F16) => self.half = true,
@@ -101,7 +159,7 @@ impl Decls {
             return Ok(s.to_owned());
         }
         if let Some(problem) = c_abi_problem(t).filter(|_| !matches!(t, Ty::Struct(_))) {
-            return Err(problem);
+            return Err(CTypeError::Abi(problem));
         }
         let key = t.mlir();
         if let Some((_, n)) = self.named.iter().find(|(k, _)| *k == key) {
@@ -163,7 +221,7 @@ impl Decls {
                     let c = self.name(ctx, ft)?;
                     let _ = writeln!(members, "  {c} {f};");
                     let off = pydev_dialect::field_offset(ty, i as u32)
-                        .ok_or_else(|| format!("no offset for field '{f}' of {t}"))?;
+                        .ok_or_else(|| CTypeError::NoOffset { field: f.clone(), ty: t.to_string() })?;
                     offsets.push((f.clone(), off));
                 }
                 let head = if explicit_align > 0 {
@@ -175,7 +233,7 @@ impl Decls {
                 self.assert_layout(&name, size, align, &offsets);
                 name
             }
-            other => return Err(format!("{other} has no C++ type")),
+            other => return Err(CTypeError::NoCxxType { ty: other.to_string() }),
         };
         self.named.push((key, name.clone()));
         Ok(name)
@@ -253,14 +311,16 @@ impl Decls {
 /// `@device.struct` classes and interoperable functions and kernels named
 /// (all of them, in file order, when `names` is None; functions without
 /// annotations are then skipped with a comment saying why).
-pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Result<String, String> {
-    let parsed =
-        ruff_python_parser::parse_module(text).map_err(|e| format!("{file_name}: syntax error: {}", e.error))?;
+pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Result<String, CxxHeaderError> {
+    let parsed = ruff_python_parser::parse_module(text)
+        .map_err(|e| CxxHeaderError::Syntax { file: file_name.to_owned(), message: e.error.to_string() })?;
     let body = &parsed.syntax().body;
     let file = SourceFile::new(file_name, text);
     let m = Module::scan(file.clone(), body);
     if !m.diags.is_empty() {
-        return Err(pydev_frontend_python::Diagnostics(m.diags).to_string().trim_end().to_owned());
+        return Err(CxxHeaderError::Frontend(
+            pydev_frontend_python::Diagnostics(m.diags).to_string().trim_end().to_owned(),
+        ));
     }
     // The pipeline context: the full one would link every upstream dialect
     // into the wheel (docs/ARCHITECTURE.md, "The JIT and the wheel register
@@ -275,7 +335,11 @@ pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Resu
             Stmt::ClassDef(c) if m.structs.contains_key(c.name.id.as_str()) && wanted(c.name.id.as_str()) => {
                 found.push(c.name.id.to_string());
                 let t = Ty::Struct(m.structs[c.name.id.as_str()].def.clone());
-                d.name(&ctx, &t).map_err(|e| format!("{}: error: struct '{}': {e}", loc(&file, c.range), c.name.id))?;
+                d.name(&ctx, &t).map_err(|source| CxxHeaderError::Struct {
+                    at: loc(&file, c.range),
+                    name: c.name.id.to_string(),
+                    source,
+                })?;
             }
             Stmt::FunctionDef(f) if m.funcs.contains_key(f.name.id.as_str()) && wanted(f.name.id.as_str()) => {
                 let name = f.name.id.to_string();
@@ -284,14 +348,14 @@ pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Resu
                 let at = loc(&file, f.range);
                 if !def.interop {
                     if names.is_some() {
-                        return Err(format!("{at}: error: '{name}' is not interoperable: the header declares @device.func(interop=True) functions and @device.kernel(interop=True) kernels"));
+                        return Err(CxxHeaderError::NotInteroperable { at, name });
                     }
                     continue;
                 }
                 match prototype(&ctx, &m, &mut d, f, def.kind) {
                     Ok(p) => protos.push(p),
                     Err(e) if names.is_none() => protos.push(format!("// '{name}' ({at}) is not declared: {e}")),
-                    Err(e) => return Err(format!("{at}: error: {e}")),
+                    Err(source) => return Err(CxxHeaderError::Prototype { at, source }),
                 }
             }
             _ => {}
@@ -299,7 +363,7 @@ pub fn cxx_header(file_name: &str, text: &str, names: Option<&[String]>) -> Resu
     }
     if let Some(ns) = names {
         if let Some(missing) = ns.iter().find(|n| !found.contains(n)) {
-            return Err(format!("{file_name}: error: no @device.struct class or @device.func/@device.kernel '{missing}' at the top level of the file"));
+            return Err(CxxHeaderError::Missing { file: file_name.to_owned(), name: missing.clone() });
         }
     }
     let mut out = vec![format!("// Generated by pydev {} from {file_name}: C++ declarations of its @device.struct types and interoperable functions.", env!("CARGO_PKG_VERSION")), "#pragma once".to_owned()];
@@ -321,29 +385,35 @@ fn prototype(
     d: &mut Decls,
     f: &ruff_python_ast::StmtFunctionDef,
     kind: FuncKind,
-) -> Result<String, String> {
+) -> Result<String, PrototypeError> {
     let name = f.name.id.as_str();
     let mut params = Vec::new();
     for p in &f.parameters.args {
         let pname = p.parameter.name.id.as_str();
-        let ann = p.parameter.annotation.as_deref().ok_or_else(|| {
-            format!("parameter '{pname}' of '{name}' has no annotation, which the header needs for its C type")
-        })?;
+        let ann = p
+            .parameter
+            .annotation
+            .as_deref()
+            .ok_or_else(|| PrototypeError::NoAnnotation { param: pname.to_owned(), function: name.to_owned() })?;
         let t = declared_type(m, ann)
-            .ok_or_else(|| format!("the annotation of parameter '{pname}' of '{name}' does not name a type"))?;
-        let c = d.name(ctx, &t).map_err(|e| format!("parameter '{pname}' of '{name}' cannot cross the C ABI: {e}"))?;
+            .ok_or_else(|| PrototypeError::ParamNotAType { param: pname.to_owned(), function: name.to_owned() })?;
+        let c = d.name(ctx, &t).map_err(|source| PrototypeError::Param {
+            param: pname.to_owned(),
+            function: name.to_owned(),
+            source,
+        })?;
         params.push(format!("{c} {pname}"));
     }
     if kind == FuncKind::Kernel {
         return Ok(format!("extern \"C\" __global__ void {name}({});", params.join(", ")));
     }
     let result = match f.returns.as_deref() {
-        None => return Err(format!("'{name}' has no return annotation, which the header needs (-> None for void)")),
+        None => return Err(PrototypeError::NoReturn { function: name.to_owned() }),
         Some(Expr::NoneLiteral(_)) => "void".to_owned(),
         Some(ann) => {
-            let t = declared_type(m, ann)
-                .ok_or_else(|| format!("the return annotation of '{name}' does not name a type"))?;
-            d.name(ctx, &t).map_err(|e| format!("the result of '{name}' cannot cross the C ABI: {e}"))?
+            let t =
+                declared_type(m, ann).ok_or_else(|| PrototypeError::ReturnNotAType { function: name.to_owned() })?;
+            d.name(ctx, &t).map_err(|source| PrototypeError::Result { function: name.to_owned(), source })?
         }
     };
     Ok(format!("extern \"C\" PYDEV_INTEROP {result} {name}({});", params.join(", ")))
@@ -355,13 +425,13 @@ fn prototype(
 /// need (prelude, definitions, `static_assert`s), named as the header names
 /// them: the C ABI shims of `pydev._interop` use this, so a shim and a header
 /// name every type alike.
-pub fn cxx_types(types: &[String]) -> Result<(String, Vec<String>), String> {
+pub fn cxx_types(types: &[String]) -> Result<(String, Vec<String>), CxxHeaderError> {
     let ctx = pydev_dialect::new_pipeline_context();
     let mut d = Decls::default();
     let mut names = Vec::new();
     for text in types {
-        let t = parse_ty(text).ok_or_else(|| format!("cannot read the type {text}"))?;
-        names.push(d.name(&ctx, &t).map_err(|e| format!("{t} cannot cross the C ABI: {e}"))?);
+        let t = parse_ty(text).ok_or_else(|| CxxHeaderError::UnreadableType { text: text.clone() })?;
+        names.push(d.name(&ctx, &t).map_err(|source| CxxHeaderError::Type { ty: t.to_string(), source })?);
     }
     let mut out = d.prelude();
     out.extend(d.defs);

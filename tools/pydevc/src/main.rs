@@ -58,7 +58,8 @@ fn run(cli: &Cli) -> Result<String, String> {
             &cli.file,
             &source,
             (!cli.kernel.is_empty()).then_some(&names[..]),
-        );
+        )
+        .map_err(|e| e.to_string());
     }
     if cli.kernel.is_empty() {
         return Err("pydevc: error: --kernel NAME is required (except with --emit cxx-header)".into());
