@@ -71,7 +71,7 @@ def element_name(dt, structs, position):
     elif dt.fields:
         for cls in structs() if callable(structs) else structs:
             if cls.dtype == dt:
-                return cls.__name__
+                return _types.sig_name(cls)
         why = _types.c_layout_mismatch(dt)
         if why:
             raise ValueError(

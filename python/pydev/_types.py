@@ -862,6 +862,7 @@ class Struct:
     _fields = ()
     _defaults = {}
     _alignment = 1
+    _site = (None, 0)  # (file, line) where @struct made the class
     dtype = None
 
     def __init__(self, *args, **kwargs):
@@ -944,6 +945,18 @@ class Struct:
         return cls(**values)
 
 
+def sig_name(cls):
+    """The name of @struct class `cls` in a signature and a program
+    description: its name for a class of its module's top level, else
+    `qualname@line` (`make.<locals>.P@12`), which the compiler finds
+    anywhere in the file (in a function, a class body, a block) and which
+    keeps two classes of one name apart."""
+    name = cls.__name__
+    if cls.__qualname__ == name and getattr(sys.modules.get(cls.__module__), name, None) is cls:
+        return name
+    return f"{cls.__qualname__}@{cls._site[1]}"
+
+
 def _same(a, b):
     try:
         return bool(np.all(np.asarray(a) == np.asarray(b)))
@@ -951,14 +964,19 @@ def _same(a, b):
         return a == b
 
 
-def _annotations(c):
-    """The class's own field annotations, strings evaluated (PEP 563)."""
+def _annotations(c, scope=None):
+    """The class's own field annotations, strings evaluated (PEP 563), in
+    the module, the names `scope` held where the class was defined (the
+    locals of its function, for a struct defined there) and the class."""
     try:
+        if scope:
+            return inspect.get_annotations(c, locals={**scope, **vars(c)}, eval_str=True)
         return inspect.get_annotations(c, eval_str=True)
     except Exception:
         raw = inspect.get_annotations(c)
         module = sys.modules.get(c.__module__)
         env = dict(vars(module)) if module else {}
+        env.update(scope or {})
         env.update(vars(c))
         out = {}
         for name, t in raw.items():
@@ -987,11 +1005,18 @@ def struct(cls=None, *, align=0):
         raise ValueError(f"@device.struct(align=...) takes a power of two, got {align!r}")
     if cls is not None and not isinstance(cls, type):
         raise TypeError(f"@device.struct decorates a class, got {cls!r}")
+    # Where the class is defined (the line `@struct` runs at, in the class's
+    # decorators; the file), for the compiler to find a class defined
+    # anywhere (sig_name), and the locals there (its string annotations).
+    frame = sys._getframe(1)
+    site = (frame.f_code.co_filename, frame.f_lineno)
+    scope = dict(frame.f_locals) if frame.f_locals is not frame.f_globals else None
+    del frame
 
     def make(c):
         if is_struct(c):
             raise TypeError(f"{c.__name__} is already a @device.struct")
-        hints = _annotations(c)
+        hints = _annotations(c, scope)
         fields = []
         offset, max_align = 0, 1
         for name, t in hints.items():
@@ -1014,6 +1039,7 @@ def struct(cls=None, *, align=0):
         bases = (Struct,) + tuple(b for b in c.__bases__ if b is not object)
         new = type(c.__name__, bases, body)
         new.__module__, new.__qualname__ = c.__module__, c.__qualname__
+        new._site = (site[0], getattr(c, "__firstlineno__", None) or site[1])
         new.dtype = np.dtype(
             {
                 "names": [f.name for f in fields],
@@ -1067,7 +1093,7 @@ def scalar_arg(value, position):
             c_layout(type(value)._storage)[1],
         )
     if isinstance(value, Struct):
-        return type(value).__name__, value.tobytes(), type(value)._alignment
+        return sig_name(type(value)), value.tobytes(), type(value)._alignment
     if isinstance(value, tuple):
         if not value:
             raise TypeError(f"argument {position}: an empty tuple cannot be passed to a kernel")

@@ -357,4 +357,6 @@ def test_tuples_pack_as_c_structs():
     class S:
         x: float
 
-    assert _types.scalar_arg(S(1.0), 0) == ("S", np.float32(1).tobytes() + bytes(12), 16)
+    # A class defined in a function is named by where it is (issue 30).
+    name = f"test_tuples_pack_as_c_structs.<locals>.S@{S._site[1]}"
+    assert _types.scalar_arg(S(1.0), 0) == (name, np.float32(1).tobytes() + bytes(12), 16)

@@ -1100,7 +1100,7 @@ impl Lowerer<'_, '_, '_> {
                 a.range(),
                 format!(
                     "cannot assign field '{field}' of '{}', a struct in memory that holds device.Atomic fields",
-                    def.name
+                    def.short_name()
                 ),
                 "store through the atomic: m.f.store(value)",
             );
@@ -1111,7 +1111,7 @@ impl Lowerer<'_, '_, '_> {
         let Some((_, fty)) = def.fields.iter().find(|(n, _)| n == field).cloned() else {
             return self.err_help(
                 a.range(),
-                format!("struct '{}' has no field '{field}'", def.name),
+                format!("struct '{}' has no field '{field}'", def.short_name()),
                 "attributes cannot be added to a struct",
             );
         };
@@ -1296,7 +1296,7 @@ impl Lowerer<'_, '_, '_> {
         if readonly {
             return self.err_help(
                 range,
-                format!("an element of a read-only array of '{}', which holds device.Atomic fields", def.name),
+                format!("an element of a read-only array of '{}', which holds device.Atomic fields", def.short_name()),
                 "atomics may write; pass a writable array",
             );
         }
@@ -1660,14 +1660,18 @@ impl Lowerer<'_, '_, '_> {
 
     fn construct_struct(&mut self, def: &Rc<crate::types::StructDef>, c: &ast::ExprCall) -> R<Item> {
         if def.holds_atomics() {
-            return self.err_help(c.range(), format!("struct '{}' holds device.Atomic fields, so it lives in memory and cannot be built as a value in device code", def.name), "keep it in an array (global or device.shared_array) and use m = array[i]");
+            return self.err_help(c.range(), format!("struct '{}' holds device.Atomic fields, so it lives in memory and cannot be built as a value in device code", def.short_name()), "keep it in an array (global or device.shared_array) and use m = array[i]");
         }
         let n = def.fields.len();
         let mut slots: Vec<Option<Val>> = vec![None; n];
         if c.arguments.args.len() > n {
             return self.err(
                 c.range(),
-                format!("struct '{}' has {n} fields but {} arguments were given", def.name, c.arguments.args.len()),
+                format!(
+                    "struct '{}' has {n} fields but {} arguments were given",
+                    def.short_name(),
+                    c.arguments.args.len()
+                ),
             );
         }
         for (i, a) in c.arguments.args.iter().enumerate() {
@@ -1692,7 +1696,7 @@ impl Lowerer<'_, '_, '_> {
                     let Some(default) = m.structs.get(&def.name).and_then(|s| s.defaults.get(field)) else {
                         return self.err_help(
                             c.range(),
-                            format!("struct '{}' needs a value for field '{field}'", def.name),
+                            format!("struct '{}' needs a value for field '{field}'", def.short_name()),
                             format!("pass it positionally or as {field}=..."),
                         );
                     };
@@ -1701,7 +1705,7 @@ impl Lowerer<'_, '_, '_> {
                             default.range(),
                             format!(
                                 "the default of field '{field}' of struct '{}' is not a constant expression",
-                                def.name
+                                def.short_name()
                             ),
                             "use a literal or a module-level constant",
                         );

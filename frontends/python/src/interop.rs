@@ -49,7 +49,7 @@ pub fn c_abi_problem(ty: &Ty) -> Option<String> {
         Ty::Tuple(items) => items.iter().find_map(c_abi_problem),
         Ty::Struct(def) if def.holds_atomics() => Some(format!(
             "struct '{}' holds device.Atomic fields, so it lives in memory and has no value to pass",
-            def.name
+            def.short_name()
         )),
         Ty::Struct(def) => def.fields.iter().find_map(|(_, t)| c_abi_problem(t)),
         Ty::Array { dtype, .. } => c_abi_problem(dtype),

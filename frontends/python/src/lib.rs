@@ -43,7 +43,9 @@ pub enum Free {
     Const(module::GlobalConst),
     /// Another device function of the program: an index into [`Program::funcs`].
     Func(usize),
-    /// A `@device.struct` class (by name: a class of the file's top level).
+    /// A `@device.struct` class: its name, for a class of the file's top
+    /// level, or `qualname@line` for one defined anywhere in the file (a
+    /// function, a class body, a block; see `Module::resolve_struct`).
     Struct(String),
     /// A number or vector dtype (`device.float32`, `np.int64`).
     Dtype(String),
@@ -158,9 +160,19 @@ pub fn compile_to_text_for(
     if !m.diags.is_empty() {
         return Err(Diagnostics(m.diags));
     }
+    // Structs the signature names by `qualname@line` (defined anywhere).
+    for token in signature.split(|c: char| ",()[]{}:".contains(c) || c.is_whitespace()) {
+        if token.contains('@') {
+            // One that is not found: the signature's error names it.
+            let _ = m.resolve_struct(token);
+        }
+    }
     let mut root = function.to_owned();
     if let Some(p) = program {
         root = add_program(&mut m, body, p)?;
+    }
+    if !m.diags.is_empty() {
+        return Err(Diagnostics(std::mem::take(&mut m.diags)));
     }
     let Some(f) = m.funcs.get(&root) else {
         let mut known: Vec<&str> = m.funcs.keys().map(String::as_str).collect();
@@ -242,6 +254,24 @@ fn add_program<'a>(m: &mut module::Module<'a>, body: &'a [Stmt], program: &Progr
         );
     }
     m.func_keys = keys;
+    // Structs of the environments, found anywhere in the file: one that is
+    // not found is an error where device code reads it (`free_value`).
+    for spec in &program.funcs {
+        for v in spec.env.values() {
+            if let Free::Struct(token) = v {
+                let _ = m.resolve_struct(token);
+            }
+        }
+    }
+    // Methods the program holds resolve their names as Python binds them.
+    let funcs = &m.funcs;
+    for class in m.structs.values_mut() {
+        for (name, def) in &class.methods {
+            if let Some(env) = funcs.values().find(|f| std::ptr::eq(f.def, *def)).and_then(|f| f.env.clone()) {
+                class.method_envs.insert(name.clone(), env);
+            }
+        }
+    }
     Ok(m.func_keys[0].clone())
 }
 

@@ -156,7 +156,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
         call: TextRange,
     ) -> R<(String, Option<Ty>)> {
         let key_name = match self_struct {
-            Some(s) => format!("{}.{name}", s.def.name),
+            Some(s) => format!("{}.{name}", s.def.short_name()),
             None => name.to_owned(),
         };
         let def_for_consts = match self_struct {
@@ -197,7 +197,20 @@ impl<'m, 'a> Compiler<'m, 'a> {
             return Err(());
         }
         let (def, kind, interop, env) = match self_struct {
-            Some(s) => (*s.methods.get(name).ok_or(())?, FuncKind::Func, false, None),
+            Some(s) => {
+                // A method the program does not hold (its struct came as an
+                // argument) resolves names at the top level, and its class's
+                // own name wherever the class is defined.
+                let env = s.method_envs.get(name).cloned().or_else(|| {
+                    (s.def.short_name() != s.def.name).then(|| {
+                        std::rc::Rc::new(crate::Env::from([(
+                            s.def.short_name().to_owned(),
+                            crate::Free::Struct(s.def.name.clone()),
+                        )]))
+                    })
+                });
+                (*s.methods.get(name).ok_or(())?, FuncKind::Func, false, env)
+            }
             None => {
                 let f = self.m.funcs.get(name).ok_or(())?;
                 (f.def, f.kind, f.interop, f.env.clone())
@@ -313,7 +326,10 @@ fn mangle(t: &Ty) -> String {
                 String::new()
             };
             let align = if def.align > 0 { format!("_align{}", def.align) } else { String::new() };
-            format!("{}{fields}{align}", def.name)
+            // A class defined elsewhere than the top level: its key
+            // (`make.<locals>.P@12`) keeps classes of one name apart.
+            let name: String = def.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+            format!("{name}{fields}{align}")
         }
         Ty::AtomicRef { dtype, space: sp } => format!("atomic_{}{}", mangle(dtype), space(sp)),
         // A readable part and a hash of the whole object (distinct objects
@@ -796,9 +812,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         Ok(match v {
             Free::Const(g) => return self.global_value(g, range),
             Free::Func(i) => Item::Func(m.func_keys[*i].clone()),
-            Free::Struct(s) => match m.structs.get(s) {
+            Free::Struct(s) => match m.struct_named(s) {
                 Some(class) => Item::StructClass(class.def.clone()),
-                None => return self.err_help(range, format!("struct '{s}' (the value of '{name}') is not defined at the top level of {}", m.file.name), "define @device.struct classes at module level"),
+                None => {
+                    let s = s.rsplit_once('@').map_or(s.as_str(), |(q, _)| q);
+                    return self.err_help(range, format!("struct '{s}' (the value of '{name}') is not defined in {}", m.file.name), "device code uses the @device.struct classes of its own file")
+                }
             },
             Free::Dtype(d) => match Ty::from_dtype_name(d).or_else(|| Ty::from_vector_name(d)) {
                 Some(t) => Item::Dtype(t),
@@ -1560,7 +1579,7 @@ pub fn describe(item: &Item) -> String {
         Item::NumpyModule => "the numpy module".into(),
         Item::Math(n) => format!("math.{n}"),
         Item::Func(n) => format!("function '{n}'"),
-        Item::StructClass(s) => format!("struct class '{}'", s.name),
+        Item::StructClass(s) => format!("struct class '{}'", s.short_name()),
         Item::Dtype(t) => format!("the type {t}"),
         Item::Target(_) => "a target description".into(),
         Item::Str(_) => "a string".into(),

@@ -36,6 +36,10 @@ pub struct StructClass<'a> {
     /// Default values of fields (`x: int = 0`), used when a construction
     /// leaves the field out.
     pub defaults: HashMap<String, &'a Expr>,
+    /// What the free names of each method are bound to in Python, when the
+    /// program holds the method (the package adds the methods of the
+    /// structs it describes); else the file's top level resolves them.
+    pub method_envs: HashMap<String, Rc<crate::Env>>,
 }
 
 /// A global constant (constant expression).
@@ -65,9 +69,23 @@ pub enum Binding {
 
 pub struct Module<'a> {
     pub file: SourceFile,
+    /// The file's statements (structs are found anywhere in them).
+    pub body: &'a [Stmt],
     pub bindings: HashMap<String, Binding>,
     pub funcs: HashMap<String, FuncDef<'a>>,
+    /// By key ([`StructDef::name`]): the name for a class of the top level,
+    /// `qualname@line` for one found elsewhere ([`Module::resolve_struct`]).
     pub structs: HashMap<String, StructClass<'a>>,
+    /// Other spellings of struct keys (`qualname@line` as Python gave it,
+    /// with any line of the definition) and the key each resolved to.
+    pub struct_alias: HashMap<String, String>,
+    /// The key of each scanned class, by the address of its `ClassDef`.
+    struct_keys: HashMap<usize, String>,
+    /// Names of structs visible to the annotations of the struct being
+    /// scanned (classes of its enclosing functions and classes), by key.
+    lexical: Vec<HashMap<String, String>>,
+    /// The classes being scanned (a struct cannot contain itself).
+    scanning: Vec<usize>,
     pub globals: HashMap<String, GlobalConst>,
     /// Module-level names bound to other expressions (`DT = device.float32`,
     /// `NEW = device.sm_80 | device.sm_90`): device code that reads one
@@ -85,9 +103,14 @@ impl<'a> Module<'a> {
     pub fn scan(file: SourceFile, body: &'a [Stmt]) -> Self {
         let mut m = Module {
             file,
+            body,
             bindings: HashMap::new(),
             funcs: HashMap::new(),
             structs: HashMap::new(),
+            struct_alias: HashMap::new(),
+            struct_keys: HashMap::new(),
+            lexical: vec![],
+            scanning: vec![],
             globals: HashMap::new(),
             aliases: HashMap::new(),
             undecorated: HashMap::new(),
@@ -135,8 +158,7 @@ impl<'a> Module<'a> {
                     }
                 },
                 Stmt::ClassDef(c) => {
-                    m.scan_struct(c);
-                    if !m.structs.contains_key(c.name.id.as_str()) {
+                    if !m.scan_struct(c, c.name.id.to_string()) {
                         m.undecorated.insert(c.name.id.to_string(), true);
                     }
                 }
@@ -159,7 +181,152 @@ impl<'a> Module<'a> {
                 _ => {}
             }
         }
+        // Structs of the module's scope inside blocks (`if`, `try`, `with`,
+        // loops): the last of a name that the top level does not define
+        // takes the name, as Python's last binding does; others are
+        // `name@line`.
+        let mut blocks: Vec<&'a ast::StmtClassDef> = Vec::new();
+        walk(body, "", &mut |qual, stmt| {
+            if let Stmt::ClassDef(c) = stmt {
+                if !qual.contains('.') && !body.iter().any(|s| std::ptr::eq(s, stmt)) {
+                    blocks.push(c);
+                }
+            }
+        });
+        for (i, c) in blocks.iter().enumerate() {
+            let name = c.name.id.as_str();
+            let top = body.iter().any(|s| matches!(s, Stmt::ClassDef(d) if d.name.id.as_str() == name));
+            let last = !blocks[i + 1..].iter().any(|d| d.name.id.as_str() == name);
+            let key = if top || !last { format!("{name}@{}", m.first_line(c)) } else { name.to_owned() };
+            m.scan_struct(c, key);
+        }
         m
+    }
+
+    /// The struct that a key, a name of the top level, or a
+    /// `qualname@line` that Python gave names.
+    pub fn struct_named(&self, token: &str) -> Option<&StructClass<'a>> {
+        self.structs.get(token).or_else(|| self.struct_alias.get(token).and_then(|k| self.structs.get(k)))
+    }
+
+    /// The key of the struct `token` names (see [`Module::struct_named`]),
+    /// scanning a class defined anywhere in the file (in a function, a class
+    /// body, a block) the first time: `qualname@line` names the class of
+    /// that `__qualname__` whose definition holds `line` (its first line
+    /// with decorators, or the line `@device.struct` ran at).
+    pub fn resolve_struct(&mut self, token: &str) -> Result<String, String> {
+        if self.structs.contains_key(token) {
+            return Ok(token.to_owned());
+        }
+        if let Some(k) = self.struct_alias.get(token) {
+            return Ok(k.clone());
+        }
+        let Some((qualname, line)) = token.rsplit_once('@').and_then(|(q, l)| Some((q, l.parse::<usize>().ok()?)))
+        else {
+            return Err(format!("struct '{token}' is not defined in {}", self.file.name));
+        };
+        let c = self.locate_class(qualname, line)?;
+        let key = self.struct_at(c, qualname)?;
+        self.struct_alias.insert(token.to_owned(), key.clone());
+        Ok(key)
+    }
+
+    /// The first line of a class, decorators included (Python's `co_firstlineno`).
+    fn first_line(&self, c: &ast::StmtClassDef) -> usize {
+        let start =
+            c.decorator_list.iter().map(|x| x.range().start()).chain([c.range().start()]).min().unwrap_or_default();
+        self.file.line_col(start).0
+    }
+
+    /// Every class of the file of `__qualname__` `qualname`, in source order.
+    fn classes(&self, qualname: &str) -> Vec<&'a ast::StmtClassDef> {
+        let mut found = Vec::new();
+        walk(self.body, "", &mut |qual, stmt| {
+            if let Stmt::ClassDef(c) = stmt {
+                if qual == qualname {
+                    found.push(c);
+                }
+            }
+        });
+        found
+    }
+
+    fn locate_class(&self, qualname: &str, line: usize) -> Result<&'a ast::StmtClassDef, String> {
+        let found = self.classes(qualname);
+        let span = |c: &ast::StmtClassDef| (self.first_line(c), self.file.line_col(c.range().end()).0);
+        if let Some(c) = found.iter().find(|c| span(c).0 == line) {
+            return Ok(c);
+        }
+        if let Some(c) = found.iter().find(|c| (span(c).0..=span(c).1).contains(&line)) {
+            return Ok(c);
+        }
+        // `P = device.struct(P)` after the class: the nearest class above.
+        if let Some(c) = found.iter().rev().find(|c| span(c).0 <= line) {
+            return Ok(c);
+        }
+        match found.as_slice() {
+            [c] => Ok(c),
+            [] => Err(format!(
+                "no class '{qualname}' in {} (was the file changed after it was imported?)",
+                self.file.name
+            )),
+            _ => Err(format!("no class '{qualname}' of {} is defined at line {line}", self.file.name)),
+        }
+    }
+
+    /// The key of struct class `c` (of `__qualname__` `qualname`), scanning
+    /// it the first time: `qualname@line`, its field types resolved in the
+    /// scopes that enclose it.
+    fn struct_at(&mut self, c: &'a ast::StmtClassDef, qualname: &str) -> Result<String, String> {
+        let addr = c as *const ast::StmtClassDef as usize;
+        if let Some(k) = self.struct_keys.get(&addr) {
+            return Ok(k.clone());
+        }
+        if self.scanning.contains(&addr) {
+            return Err(format!("struct '{}' contains itself", c.name.id));
+        }
+        let line = self.first_line(c);
+        let mut names = Vec::new();
+        for stmt in &c.body {
+            if let Stmt::AnnAssign(a) = stmt {
+                expr_names(&a.annotation, &mut names);
+            }
+        }
+        self.scanning.push(addr);
+        let mut scope = HashMap::new();
+        for n in names {
+            if let Some((d, q)) = self.lexical_class(qualname, &n, line) {
+                if let Ok(k) = self.struct_at(d, &q) {
+                    scope.insert(n, k);
+                }
+            }
+        }
+        self.lexical.push(scope);
+        let key = format!("{qualname}@{line}");
+        let is_struct = self.scan_struct(c, key.clone());
+        self.lexical.pop();
+        self.scanning.pop();
+        if !is_struct {
+            return Err(format!("class '{qualname}' is not decorated with @device.struct"));
+        }
+        Ok(key)
+    }
+
+    /// The class `name` that an annotation of class `qualname` (at `line`)
+    /// sees in the functions and classes around it, innermost first (the
+    /// last one defined above `line`, else the last); `None` at the module's
+    /// scope, which the top-level names hold.
+    fn lexical_class(&self, qualname: &str, name: &str, line: usize) -> Option<(&'a ast::StmtClassDef, String)> {
+        let parts: Vec<&str> = qualname.split('.').collect();
+        for k in (1..parts.len()).rev() {
+            let q = format!("{}.{name}", parts[..k].join("."));
+            let found = self.classes(&q);
+            let pick = found.iter().rev().find(|c| self.first_line(c) < line).or(found.last());
+            if let Some(c) = pick {
+                return Some((c, q));
+            }
+        }
+        None
     }
 
     fn bind(&mut self, name: &str, b: Binding) {
@@ -264,7 +431,9 @@ impl<'a> Module<'a> {
         found.map(|(k, i, _)| (k, i))
     }
 
-    fn scan_struct(&mut self, c: &'a ast::StmtClassDef) {
+    /// Scans class `c` if it is a `@device.struct`, into `structs[key]`;
+    /// whether it is one.
+    fn scan_struct(&mut self, c: &'a ast::StmtClassDef, key: String) -> bool {
         let mut align = 0u64;
         let mut is_struct = false;
         for d in &c.decorator_list {
@@ -313,7 +482,7 @@ impl<'a> Module<'a> {
             }
         }
         if !is_struct {
-            return;
+            return false;
         }
         let mut fields = Vec::new();
         let mut methods = HashMap::new();
@@ -361,8 +530,10 @@ impl<'a> Module<'a> {
                 ),
             }
         }
-        let def = Rc::new(StructDef { name: c.name.id.to_string(), fields, align });
-        self.structs.insert(c.name.id.to_string(), StructClass { def, methods, defaults });
+        let def = Rc::new(StructDef { name: key.clone(), fields, align });
+        self.struct_keys.insert(c as *const ast::StmtClassDef as usize, key.clone());
+        self.structs.insert(key, StructClass { def, methods, defaults, method_envs: HashMap::new() });
+        true
     }
 
     /// The type a field annotation or a dtype expression names.
@@ -373,7 +544,13 @@ impl<'a> Module<'a> {
         match e {
             Expr::Name(n) => match n.id.as_str() {
                 "int" | "float" | "bool" | "complex" => Ty::from_dtype_name(n.id.as_str()),
-                other => self.structs.get(other).map(|s| Ty::Struct(s.def.clone())),
+                other => self
+                    .lexical
+                    .last()
+                    .and_then(|scope| scope.get(other))
+                    .and_then(|k| self.structs.get(k))
+                    .or_else(|| self.structs.get(other))
+                    .map(|s| Ty::Struct(s.def.clone())),
             },
             Expr::StringLiteral(s) => {
                 self.annotation_type(&ruff_python_parser::parse_expression(s.value.to_str()).ok()?.into_expr())
@@ -469,44 +646,83 @@ impl<'a> Module<'a> {
     }
 }
 
+/// The names an annotation reads (in string annotations too).
+fn expr_names(e: &Expr, out: &mut Vec<String>) {
+    match e {
+        Expr::Name(n) => out.push(n.id.to_string()),
+        Expr::StringLiteral(s) => {
+            if let Ok(p) = ruff_python_parser::parse_expression(s.value.to_str()) {
+                expr_names(&p.into_expr(), out);
+            }
+        }
+        Expr::Attribute(a) => expr_names(&a.value, out),
+        Expr::Subscript(s) => {
+            expr_names(&s.value, out);
+            expr_names(&s.slice, out);
+        }
+        Expr::Tuple(t) => t.elts.iter().for_each(|e| expr_names(e, out)),
+        Expr::Call(c) => {
+            expr_names(&c.func, out);
+            c.arguments.args.iter().for_each(|e| expr_names(e, out));
+            c.arguments.keywords.iter().for_each(|k| expr_names(&k.value, out));
+        }
+        _ => {}
+    }
+}
+
 /// Calls `f(qualname, def)` for every `def` of `body` at any depth, with
 /// Python's qualified names (`outer.<locals>.inner`, `Class.method`).
 pub(crate) fn walk_defs<'a>(body: &'a [Stmt], prefix: &str, f: &mut dyn FnMut(&str, &'a ast::StmtFunctionDef)) {
+    walk(body, prefix, &mut |qual, stmt| {
+        if let Stmt::FunctionDef(d) = stmt {
+            f(qual, d);
+        }
+    });
+}
+
+/// Calls `f(qualname, stmt)` for every `def` and `class` of `body` at any
+/// depth (inside functions, classes, loops, conditionals, `try`, `with`,
+/// `match`), with Python's qualified names.
+pub(crate) fn walk<'a>(body: &'a [Stmt], prefix: &str, f: &mut dyn FnMut(&str, &'a Stmt)) {
     for stmt in body {
         match stmt {
             Stmt::FunctionDef(d) => {
                 let qual = format!("{prefix}{}", d.name.id);
-                f(&qual, d);
-                walk_defs(&d.body, &format!("{qual}.<locals>."), f);
+                f(&qual, stmt);
+                walk(&d.body, &format!("{qual}.<locals>."), f);
             }
-            Stmt::ClassDef(c) => walk_defs(&c.body, &format!("{prefix}{}.", c.name.id), f),
+            Stmt::ClassDef(c) => {
+                let qual = format!("{prefix}{}", c.name.id);
+                f(&qual, stmt);
+                walk(&c.body, &format!("{qual}."), f);
+            }
             Stmt::If(s) => {
-                walk_defs(&s.body, prefix, f);
+                walk(&s.body, prefix, f);
                 for c in &s.elif_else_clauses {
-                    walk_defs(&c.body, prefix, f);
+                    walk(&c.body, prefix, f);
                 }
             }
             Stmt::For(s) => {
-                walk_defs(&s.body, prefix, f);
-                walk_defs(&s.orelse, prefix, f);
+                walk(&s.body, prefix, f);
+                walk(&s.orelse, prefix, f);
             }
             Stmt::While(s) => {
-                walk_defs(&s.body, prefix, f);
-                walk_defs(&s.orelse, prefix, f);
+                walk(&s.body, prefix, f);
+                walk(&s.orelse, prefix, f);
             }
-            Stmt::With(s) => walk_defs(&s.body, prefix, f),
+            Stmt::With(s) => walk(&s.body, prefix, f),
             Stmt::Try(s) => {
-                walk_defs(&s.body, prefix, f);
+                walk(&s.body, prefix, f);
                 for h in &s.handlers {
                     let ast::ExceptHandler::ExceptHandler(h) = h;
-                    walk_defs(&h.body, prefix, f);
+                    walk(&h.body, prefix, f);
                 }
-                walk_defs(&s.orelse, prefix, f);
-                walk_defs(&s.finalbody, prefix, f);
+                walk(&s.orelse, prefix, f);
+                walk(&s.finalbody, prefix, f);
             }
             Stmt::Match(s) => {
                 for c in &s.cases {
-                    walk_defs(&c.body, prefix, f);
+                    walk(&c.body, prefix, f);
                 }
             }
             _ => {}

@@ -10,6 +10,9 @@
 //! dtype     := int8 .. uint64 | float16 | bfloat16 | float32 | float64 | float8e4m3
 //!            | float8e5m2 | complex64 | complex128 | bool | int | float | complex
 //!            | <number>x<1-4> (float32x4) | WarpMask | a @device.struct class name
+//!            | qualname "@" line                    a @device.struct class defined anywhere
+//!                                                  (`make.<locals>.P@12`: its co_qualname-style
+//!                                                  name and a line of its definition)
 //!            | "{" name ":" type ("," name ":" type)* "}"   a NumPy structured dtype
 //! ```
 
@@ -78,14 +81,14 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
     // A struct of the file named like a Python builtin (the spec's own
     // `class complex`) shadows it, as in Python; the launch spells numbers
     // by their fixed-format names (complex64, float32, int32), never so.
-    let shadowed = matches!(base, "complex" | "float" | "int").then(|| m.structs.get(base)).flatten();
+    let shadowed = matches!(base, "complex" | "float" | "int").then(|| m.struct_named(base)).flatten();
     let dtype = if base == "WarpMask" {
         Ty::WarpMask
     } else if let Some(s) = shadowed {
         Ty::Struct(s.def.clone())
     } else if let Some(t) = Ty::from_dtype_name(base).or_else(|| Ty::from_vector_name(base)) {
         t
-    } else if let Some(s) = m.structs.get(base) {
+    } else if let Some(s) = m.struct_named(base) {
         Ty::Struct(s.def.clone())
     } else {
         return Err(format!(

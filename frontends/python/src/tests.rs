@@ -412,3 +412,44 @@ fn a_file_parsed_again_is_the_same_and_an_edited_one_is_new() {
     assert!(errors(&a.replace("out[i] = x[i] * 3.0", "out[i] = x[i] *"), "j", sig).contains("syntax error"));
     assert_eq!(ir(a, "k", sig), k);
 }
+
+/// Structs defined anywhere (issue 30): a signature names one by
+/// `qualname@line`; two classes of one name stay two types, each with its
+/// own fields, field types of the scopes around them, and methods.
+#[test]
+fn structs_defined_anywhere_are_found_by_qualname_and_line() {
+    let src = format!(
+        "{HEADER}
+def first():
+    @device.struct
+    class P:
+        x: device.int32
+
+        @device.func
+        def get(self):
+            return self.x
+
+def second():
+    @device.struct
+    class Inner:
+        a: device.float64
+
+    @device.struct
+    class P:
+        x: device.float32
+        inner: Inner
+
+@device.kernel
+def k(out, p, q):
+    out[0] = p.get()
+    out[1] = q.x + q.inner.a
+"
+    );
+    let text = ir(&src, "k", "float64[::1], first.<locals>.P@4, second.<locals>.P@15");
+    assert!(text.contains("<\"P\", {x: si32}>") && text.contains("<\"Inner\", {a: f64}>"), "{text}");
+    assert!(text.contains("P_get_first__locals__P_4"), "{text}");
+    // Any line of the class's definition finds it.
+    ir(&src, "k", "float64[::1], first.<locals>.P@6, second.<locals>.P@16");
+    let e = errors(&src, "k", "float64[::1], first.<locals>.P@4, third.<locals>.P@4");
+    assert!(e.contains("unknown type 'third.<locals>.P@4'"), "{e}");
+}

@@ -43,12 +43,23 @@ pub enum ArrayLayout {
 /// A `@device.struct` class.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct StructDef {
+    /// Its key in [`crate::module::Module::structs`]: the class's name for
+    /// a class of the file's top level, `qualname@line` for one defined
+    /// elsewhere (in a function, a class body, a block), so that two
+    /// classes of one name stay apart; [`StructDef::short_name`] is the
+    /// class's own name, for messages and the IR's struct type.
     pub name: String,
     pub fields: Vec<(String, Ty)>,
     pub align: u64,
 }
 
 impl StructDef {
+    /// The class's name as Python spells it (`P` of `make.<locals>.P@12`).
+    pub fn short_name(&self) -> &str {
+        let n = self.name.rsplit_once('@').map_or(self.name.as_str(), |(q, _)| q);
+        n.rsplit('.').next().unwrap_or(n)
+    }
+
     /// Whether a field is a `device.Atomic`: such structs live in memory.
     pub fn holds_atomics(&self) -> bool {
         self.fields.iter().any(|(_, t)| t.atomic_cell_value().is_some())
@@ -298,7 +309,7 @@ impl Ty {
             Ty::Struct(def) => {
                 let fields: Vec<String> = def.fields.iter().map(|(n, t)| format!("{n}: {}", t.mlir())).collect();
                 let align = if def.align > 0 { format!(", align {}", def.align) } else { String::new() };
-                format!("!pydev.struct<{:?}, {{{}}}{align}>", def.name, fields.join(", "))
+                format!("!pydev.struct<{:?}, {{{}}}{align}>", def.short_name(), fields.join(", "))
             }
             Ty::Array { dtype, ndim, layout, readonly, space } => {
                 let mut s = format!("!pydev.array<{}, {ndim}", dtype.mlir());
@@ -380,7 +391,7 @@ impl fmt::Display for Ty {
                 }
                 write!(f, "]")
             }
-            Ty::Struct(def) => write!(f, "{}", def.name),
+            Ty::Struct(def) => write!(f, "{}", def.short_name()),
             Ty::Array { dtype, ndim, layout, readonly, space } => {
                 write!(f, "{dtype}[")?;
                 for d in 0..*ndim {
@@ -403,7 +414,7 @@ impl fmt::Display for Ty {
             }
             Ty::WarpMask => write!(f, "WarpMask"),
             Ty::AtomicRef { dtype, .. } => write!(f, "AtomicInterface[{dtype}]"),
-            Ty::StructRef { def, .. } => write!(f, "{} (in memory)", def.name),
+            Ty::StructRef { def, .. } => write!(f, "{} (in memory)", def.short_name()),
             Ty::None => write!(f, "None"),
             Ty::Raw(t) => write!(f, "{t}"),
             Ty::Static(obj) => write!(f, "{obj}"),
