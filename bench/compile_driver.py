@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "test", "gpu"))
 import kernels  # noqa: E402
 import run  # noqa: E402
 
-from pydev import _launch, _native  # noqa: E402
+from pydev import _launch, _native, _toolchain  # noqa: E402
 
 TYPICAL = [
     "vector_add",
@@ -51,7 +51,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args()
     native = _native.get()
-    lib = _launch.libdevice()
+    lib = _toolchain.libdevice()
     print(
         "| kernel | to PTX (by name) | to PTX (by identity) | to host LLVM (by name) | to host LLVM (by identity) | description (Python) |"
     )

@@ -77,10 +77,6 @@ def __dir__():
     return sorted(set(globals()) | set(__all__))
 
 
-def _native_module():
-    return _native.get()
-
-
 def active_target():
     """'cuda' or 'host': $PYDEV_TARGET, else 'cuda' when a CUDA driver and a
     device are present. PYDEV_TARGET=cuda without them raises
@@ -190,79 +186,34 @@ def to_host(array):
     return _arrays.host_copy(arg)
 
 
-def compile(fn, argtypes, target="sm_90", stage=None):  # noqa: A001 - the documented name
-    """The text of `stage` of kernel or device function `fn` compiled for
-    `target` ("sm_XX" or "host"): "python-ast", "pydev" (as emitted),
-    "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect), "llvm-ir",
-    "nvvm-ir" (sm_XX only: the LLVM IR in NVVM IR 2.0's LLVM 7 syntax, for
-    libNVVM), "ptx" (sm_XX only). The default stage is "ptx" for sm_XX and
-    "llvm" for host. Bytes (docs/interop.md): "cubin" and "ltoir" (sm_XX:
-    linked with the `link=` files; the code's own LTO-IR), "object" (host:
-    a relocatable object file). `argtypes` is a signature in pydevc's syntax
-    ('float32[::1], int32'), or a list of example arguments (arrays,
-    numbers, vectors, structs, tuples) or of type strings."""
-    if not isinstance(fn, _launch._Function):
-        raise TypeError(f"compile() takes a @device.kernel or @device.func, got {fn!r}")
-    if not isinstance(target, str) or not (target == "host" or _launch._ARCH_RE.match(target)):
-        raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
-    if stage is None:
-        stage = "llvm" if target == "host" else "ptx"
-    from . import _interop
+def compile(fn, argtypes=None, target="sm_90", stage=None):  # noqa: A001 - the documented name
+    """The text of `stage` of `fn` compiled for `target` ("sm_XX" or
+    "host"): "python-ast" (a Python frontend's functions), "pydev" (as
+    emitted), "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect),
+    "llvm-ir", "nvvm-ir" (sm_XX only: the LLVM IR in NVVM IR 2.0's LLVM 7
+    syntax, for libNVVM), "ptx" (sm_XX only). The default stage is "ptx"
+    for sm_XX and "llvm" for host. Bytes (docs/interop.md): "cubin" and
+    "ltoir" (sm_XX: linked with the `link=` files; the code's own LTO-IR),
+    "object" (host: a relocatable object file).
 
-    if stage in _interop.EXTRA_STAGES:  # bytes: "object" (docs/interop.md)
-        return _interop.compile_stage(
-            fn, argtypes, target, stage, lambda text_stage: compile(fn, argtypes, target, text_stage)
-        )
-    if stage not in _launch.STAGES:
-        raise ValueError(f"stage must be one of {', '.join(_launch.STAGES)}, got {stage!r}")
-    if stage == "ptx" and target == "host":
-        raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
-    if isinstance(argtypes, str):
-        signature = argtypes
-    elif isinstance(argtypes, (list, tuple)):
-        parts = []
-        kind = "host" if target == "host" else "cuda"
-        for i, a in enumerate(argtypes):
-            if isinstance(a, str):
-                parts.append(a)
-            else:
-                parts.append(_launch.pack_args(fn, [a], kind, check_device=False, start=i)[0])
-        signature = ", ".join(parts)
-    else:
+    `fn` is a @device.kernel or @device.func, a pydev.Program or a
+    pydev.numba kernel: whatever brings a `_pydev_compile(argtypes,
+    target, stage)` method (the backend imports no frontend). `argtypes`
+    is a signature in pydevc's syntax ('float32[::1], int32'), or a list
+    of example arguments (arrays, numbers, vectors, structs, tuples) or of
+    type strings; a pydev.Program has its own signature and takes None."""
+    f = fn
+    while getattr(f, "_pydev_compile", None) is None and callable(f) and hasattr(f, "__wrapped__"):
+        f = f.__wrapped__  # a framework's functools.wraps wrapper
+    method = getattr(f, "_pydev_compile", None)
+    if method is None:
         raise TypeError(
-            f"argtypes must be a signature string or a list of example arguments, got {type(argtypes).__name__}"
+            f"compile() takes a @device.kernel or @device.func, a pydev.Program or a pydev.numba kernel, got {fn!r}"
         )
-    native = _native.get()
-    path, source = fn._source()
-    _launch._count("compiles")
-    lib = "" if target == "host" else _launch.libdevice()
-    cargs = ()
-    if isinstance(argtypes, (list, tuple)) and isinstance(fn, _launch.Kernel):
-        # Example values of ConstExpr parameters are compiled in, as at launch.
-        examples = {
-            i: argtypes[i] for i in fn._const_params() if i < len(argtypes) and not isinstance(argtypes[i], str)
-        }
-        cargs = (
-            tuple(
-                c for c in _launch.const_args(fn, [examples.get(i) for i in range(len(argtypes))]) if c[0] in examples
-            )
-            if examples
-            else ()
-        )
-    program = fn._program(cargs)[0]
-    lines = fn._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
-    return native.compile(
-        path,
-        source,
-        fn.underlying.__code__.co_name,
-        signature,
-        fn._consts(),
-        target,
-        stage,
-        libdevice=lib,
-        program=program,
-        line_info=lines,
-    )
+    from . import _stages
+
+    target, stage = _stages.check(target, stage)
+    return method(argtypes, target, stage)
 
 
 def cxx_header(*objs):

@@ -9,10 +9,9 @@ and nvidia-nvvm wheels (or $CUDA_HOME) and run without a GPU, so
 
 import ctypes
 import functools
-import glob
 import os
 
-from . import _cache
+from . import _cache, _toolchain
 
 KINDS = {".ptx": 2, ".ltoir": 3, ".cubin": 1, ".fatbin": 4, ".o": 5, ".a": 6}  # nvJitLinkInputType
 _NVJITLINK_ABI = "13_0"
@@ -28,36 +27,10 @@ def _native_error():
     return _native.error_class("CompileError")
 
 
-# kind => (file pattern, wheel, folders under a wheel's package / a toolkit)
-_LIBS = {
-    "nvrtc": ("libnvrtc.so.1[0-9]*", "nvidia-cuda-nvrtc", ("lib",), ("lib64",)),
-    "nvjitlink": ("libnvJitLink.so.1[0-9]*", "nvidia-nvjitlink", ("lib",), ("lib64",)),
-    "nvvm": ("libnvvm.so*", "nvidia-nvvm", ("lib", os.path.join("nvvm", "lib64")), (os.path.join("nvvm", "lib64"),)),
-}
-
-
-def _candidates(kind):
-    pattern, _, wheel_dirs, home_dirs = _LIBS[kind]
-    out = []
-    try:
-        import nvidia
-
-        for root in nvidia.__path__:
-            for d in wheel_dirs:
-                out += sorted(glob.glob(os.path.join(root, "*", d, pattern)), reverse=True)
-    except ImportError:
-        pass
-    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if home:
-            for d in home_dirs:
-                out += sorted(glob.glob(os.path.join(home, d, pattern)), reverse=True)
-    return [p for p in out if "builtins" not in os.path.basename(p)]
-
-
 @functools.lru_cache(maxsize=None)
 def _lib(kind):
-    wheel = _LIBS[kind][1]
-    for path in _candidates(kind):
+    wheel = _toolchain.LIBRARIES[kind][1]
+    for path in _toolchain.library_candidates(kind):
         try:
             return ctypes.CDLL(path)
         except OSError:
@@ -104,8 +77,6 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
     to zero and fused multiply-add only where the IR says `contract`, as
     pydev's own PTX. `ptx=True`: libNVVM's PTX (str)
     instead (tests compare it with pydev's)."""
-    from . import _launch
-
     nvvm = _lib("nvvm")
     prog = ctypes.c_void_p()
     if nvvm.nvvmCreateProgram(ctypes.byref(prog)) != 0:
@@ -114,7 +85,7 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
         data = nvvm_ir.encode()
         if nvvm.nvvmAddModuleToProgram(prog, data, ctypes.c_size_t(len(data)), owner.encode()) != 0:
             raise _error(f"libNVVM rejected the NVVM IR of {owner}")
-        libdevice = _launch.libdevice()
+        libdevice = _toolchain.libdevice()
         if libdevice:  # libNVVM links only the functions the code calls
             ld = _libdevice_bytes(libdevice)
             nvvm.nvvmLazyAddModuleToProgram(prog, ld, ctypes.c_size_t(len(ld)), b"libdevice.10.bc")
@@ -144,22 +115,7 @@ def nvvm_ltoir(nvvm_ir, arch, owner, fast_math=False, ptx=False):
         nvvm.nvvmDestroyProgram(ctypes.byref(prog))
 
 
-@functools.lru_cache(maxsize=None)
-def include_dirs():
-    """The CUDA headers of the wheels (cuda_fp16.h, vector types...)."""
-    out = []
-    try:
-        import nvidia
-
-        for root in nvidia.__path__:
-            out += sorted(
-                d
-                for d in glob.glob(os.path.join(root, "*", "include"))
-                if os.path.isfile(os.path.join(d, "cuda_fp16.h"))
-            )
-    except ImportError:
-        pass
-    return tuple(out)
+include_dirs = _toolchain.include_dirs
 
 
 def nvrtc_ltoir(path, arch, owner):
@@ -261,7 +217,7 @@ def _lib_identity(kind):
     loads neither library)."""
     import hashlib
 
-    paths = _candidates(kind)
+    paths = _toolchain.library_candidates(kind)
     if not paths:
         _lib(kind)  # raises: not installed
     real = os.path.realpath(paths[0])
@@ -302,7 +258,7 @@ def lto(paths, nvvm_ir):
         return False
     if nvvm_ir is None or not any(os.path.splitext(p)[1].lower() in (".cu", ".ltoir") for p in paths):
         return False
-    if _candidates("nvvm"):  # installed (found, not loaded: a cached cubin loads no library)
+    if _toolchain.library_candidates("nvvm"):  # installed (found, not loaded: a cached cubin loads no library)
         return True
     if not _WARNED_NO_NVVM:
         import warnings

@@ -30,7 +30,7 @@ import typing
 
 import numpy as np
 
-from . import _cache, _types
+from . import _cache, _toolchain, _types
 
 HOST_SOURCES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cu", ".bc": "ir", ".ll": "ir"}
 HOST_BINARIES = (".o", ".a")
@@ -405,19 +405,13 @@ def cxx_signatures(sigs):
 
 
 def clang():
-    """The clang that builds link= files for the host: $PYDEV_CLANG, else
-    LLVM 22's (the toolchain pydev is built with), else clang on PATH."""
-    for c in (
-        os.environ.get("PYDEV_CLANG"),
-        "/usr/lib/llvm-22/bin/clang",
-        shutil.which("clang-22"),
-        shutil.which("clang"),
-    ):
-        if c and os.path.isfile(c) and os.access(c, os.X_OK):
-            return c
-    raise LinkError(
-        "link= files are built for the host with clang, and none was found: install clang (LLVM 22) or set PYDEV_CLANG"
-    )
+    """The clang that builds link= files for the host (_toolchain.clang)."""
+    cc = _toolchain.clang()
+    if cc is None:
+        raise LinkError(
+            "link= files are built for the host with clang, and none was found: install clang (LLVM 22) or set PYDEV_CLANG"
+        )
+    return cc
 
 
 def _reg(m):
@@ -917,73 +911,7 @@ def host_object(llvm_ir, name, params=None, result=None, declared=()):
             return f.read()
 
 
-EXTRA_STAGES = ("object", "cubin", "ltoir")
-
-
-def compile_stage(fn, argtypes, target, stage, compile_text):
-    """`pydev.compile(fn, argtypes, target, stage)` for the stages this
-    module makes: "object" (host: a relocatable object file, bytes, whose
-    interop symbols a C/C++ linker can use). `compile_text(stage)` compiles
-    a text stage."""
-    from . import _launch
-
-    if stage == "object":
-        if target != "host":
-            raise ValueError(
-                f"stage 'object' is the host's (a relocatable object file for C/C++ linkers); for {target} use stage 'cubin'"
-            )
-        text = compile_text("llvm-ir")
-        params = result = None
-        if fn.interop and isinstance(fn, _launch.DeviceFunction):
-            ann = getattr(fn.underlying, "__annotations__", {}) or {}
-            code = fn.underlying.__code__
-            if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
-                params, result = annotations(fn.underlying)
-            elif (
-                "{" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
-                or "<" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
-            ):
-                raise TypeError(
-                    f"{_site(fn.underlying)}: error: interoperable function '{fn.__name__}' takes or returns an aggregate, so its object file "
-                    "needs the C types: annotate every parameter and the result"
-                )
-        declared = program_links(getattr(fn, "_reached", None) or [fn])[1]
-        return host_object(text, fn.__name__, params, result, declared)
-    if stage == "cubin":
-        if target == "host":
-            raise ValueError("stage 'cubin' needs an sm_XX target (the host's linkable stage is 'object')")
-        from . import _cudalink
-
-        ptx = compile_text("ptx")
-        fn._program()  # the functions it reaches, for their link= files
-        links, declared = program_links(getattr(fn, "_reached", None) or [fn])
-        kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
-        if fn.interop and isinstance(fn, _launch.DeviceFunction) and not fn._is_declaration():
-            ann = getattr(fn.underlying, "__annotations__", {}) or {}
-            code = fn.underlying.__code__
-            if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
-                params, result = annotations(fn.underlying)
-                check_interop_ptx(ptx, fn.__name__, params, result, _site(fn.underlying))
-        nvvm_ir = None if fn._lineinfo(target) else (lambda: compile_text("nvvm-ir"))
-        return _cudalink.link_cubin(
-            ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, nvvm_ir
-        )
-    if stage == "ltoir":
-        if target == "host":
-            raise ValueError("stage 'ltoir' needs an sm_XX target (the host's linkable stage is 'object')")
-        from . import _cudalink
-
-        # libNVVM compiles the NVVM IR (LLVM 7 syntax) that the runtime
-        # writes from the kernel's LLVM 22 module (runtime/src/nvvm_ir.rs).
-        kind = "kernel" if isinstance(fn, _launch.Kernel) else "function"
-        text = compile_text("nvvm-ir")  # first: it builds the program that _lineinfo reads
-        if fn._lineinfo(target):
-            _cudalink.warn_no_lineinfo(f"{kind} '{fn.__name__}'", stacklevel=4)
-        return _cudalink.nvvm_ltoir(text, target, f"{kind} '{fn.__name__}'")
-    raise ValueError(f"unknown stage {stage!r}")
-
-
-# --- program-level helpers (used by _launch and pydev.compile) -------------------------------
+# --- program-level helpers (the frontends' kernels and pydev.compile) -----------------------
 
 
 def program_links(functions):
@@ -1023,7 +951,7 @@ def cxx_header(*objs):
     file, concatenated. See docs/interop.md."""
     import sys as _sys
 
-    from . import _launch, _native
+    from . import _native
 
     by_file = {}
     for o in objs:
@@ -1037,7 +965,8 @@ def cxx_header(*objs):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             name = o.__name__
-        elif isinstance(o, _launch._Function):
+        elif hasattr(o, "underlying") and hasattr(o, "interop") and callable(getattr(o, "_source", None)):
+            # a Python frontend's function (cuda.device's @func / @kernel)
             path, text = o._source()
             name = o.underlying.__code__.co_name
             if not o.interop:
@@ -1054,12 +983,6 @@ def cxx_header(*objs):
             entry[1].append(name)
     native = _native.get()
     return "\n".join(native.cxx_header(path, text, names) for path, (text, names) in by_file.items())
-
-
-def _version():
-    from . import __version__
-
-    return __version__
 
 
 if sys.platform == "win32":  # pragma: no cover - the host link path is ELF/Mach-O only

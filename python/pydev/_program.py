@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import _arrays, _cache, _launch, _native, _streams, _types
+from . import _arrays, _cache, _launch, _native, _stages, _toolchain, _types
 from . import ir as _ir
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
@@ -259,8 +259,10 @@ class Program:
         self.text = mlir_text
         self.filename = str(filename)
         self.kernel, params = _native.get().ir_kernel(mlir_text, kernel, self.filename)
-        self.params = tuple(_ir.Type(p) for p in params)
+        self._params = tuple(_ir.Type(p) for p in params)
         self.__name__ = self.__qualname__ = self.kernel
+        self._adapted = False
+        self._shared = True
         self.link = _check_link(link, self.kernel)
         self.lineinfo = bool(lineinfo)
         self.fastmath = bool(fastmath)
@@ -274,6 +276,43 @@ class Program:
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
+
+    @classmethod
+    def _of_frontend(cls, text, kernel, *, name, filename, link=(), declared=(), lineinfo=False):
+        """The Program of one specialization of a frontend's kernel: `text`
+        is the frontend's IR (verified when it was made, so not parsed
+        again here), already specialized for its target (on the host, its
+        calls of declared functions already go to their C-ABI adapters).
+        `name` is the kernel's name in messages; `link` its link files
+        (absolute paths, checked), `declared` its declared interop
+        functions. It shares no loaded code with other Programs: the
+        frontend's dispatcher is its in-memory cache."""
+        self = cls.__new__(cls)
+        self.text = text
+        self.filename = str(filename)
+        self.kernel = kernel
+        self._params = None  # parsed only when asked for (a kernel packs by its own signature)
+        self.__name__ = name
+        self.__qualname__ = name
+        self._adapted = True
+        self._shared = False
+        self.link = tuple(link)
+        self.lineinfo = bool(lineinfo)
+        self.fastmath = False
+        self.cache = True
+        self.boundscheck = None
+        self.declared = list(declared)
+        self._link_digest = _link_digest(self.link)
+        self._dispatch = {}
+        self._loaded = {}
+        return self
+
+    @property
+    def params(self):
+        """The kernel's parameter types (pydev.ir.Type)."""
+        if self._params is None:
+            self._params = tuple(_ir.Type(p) for p in _native.get().ir_kernel(self.text, self.kernel, self.filename)[1])
+        return self._params
 
     def _checks(self):
         """Whether indices are checked: boundscheck=, else PYDEV_BOUNDSCHECK=1."""
@@ -289,7 +328,7 @@ class Program:
         """The IR for `target`: on the host, calls of the declared external
         functions go through their C-ABI adapters (`__pydev_cabi_<name>`,
         docs/interop.md), as `@device.func(interop=True)` declarations lower."""
-        if target != "host" or not self.declared:
+        if target != "host" or not self.declared or self._adapted:
             return self.text
         text = self.text
         for name, *_ in self.declared:
@@ -310,23 +349,30 @@ class Program:
         "ltoir" (the kernel's LTO-IR, from libNVVM, for tools that link
         LTO-IR: nvJitLink, cuda.core's Linker, CCCL's cuda.compute) and
         "cubin" (linked with the Program's link= files, as at launch)."""
-        if not isinstance(target, str) or not (target == "host" or _launch._ARCH_RE.match(target)):
-            raise ValueError(f"target must be 'host' or 'sm_XX' (e.g. 'sm_90'), got {target!r}")
-        if stage is None:
-            stage = "llvm" if target == "host" else "ptx"
+        target, stage = _stages.check(target, stage)
+        return self._pydev_compile(None, target, stage)
+
+    def _pydev_compile(self, argtypes, target, stage):
+        """pydev.compile(program, None, target, stage), `target` and `stage`
+        checked (_stages.check)."""
+        if argtypes is not None:
+            raise TypeError(
+                f"pydev.Program '{self.kernel}' has its own signature ({', '.join(map(str, self.params))}): "
+                f"compile it with argtypes=None, got {argtypes!r}"
+            )
         if stage in ("ltoir", "cubin"):
             if target == "host":
                 raise ValueError(f"stage '{stage}' needs an sm_XX target, not 'host'")
             from . import _cudalink
 
-            what = f"kernel '{self.kernel}'"
+            what = f"kernel '{self.__name__}'"
             if stage == "ltoir":
                 if self._lines():
-                    _cudalink.warn_no_lineinfo(what, stacklevel=3)
-                return _cudalink.nvvm_ltoir(self.compile(target, "nvvm-ir"), target, what, self.fastmath)
-            nvvm_ir = None if self._lines() else (lambda: self.compile(target, "nvvm-ir"))
+                    _cudalink.warn_no_lineinfo(what, stacklevel=4)
+                return _cudalink.nvvm_ltoir(self._pydev_compile(None, target, "nvvm-ir"), target, what, self.fastmath)
+            nvvm_ir = None if self._lines() else (lambda: self._pydev_compile(None, target, "nvvm-ir"))
             return _cudalink.link_cubin(
-                self.compile(target, "ptx"),
+                self._pydev_compile(None, target, "ptx"),
                 f"{self.kernel}.ptx",
                 self.link,
                 target,
@@ -339,14 +385,12 @@ class Program:
             raise ValueError(
                 "stage 'python-ast' is the Python source's syntax tree: a Program is pydev IR and has none (its first stage is 'pydev')"
             )
-        if stage not in _launch.STAGES:
+        if stage == "object":
             raise ValueError(
-                f"stage must be one of {', '.join(s for s in _launch.STAGES if s != 'python-ast')}, got {stage!r}"
+                "stage 'object' is made from a Python frontend's functions; a Program's host stages are text"
             )
-        if stage == "ptx" and target == "host":
-            raise ValueError("stage 'ptx' needs an sm_XX target, not 'host'")
         _launch._count("compiles")
-        lib = "" if target == "host" else _launch.libdevice()
+        lib = "" if target == "host" else _toolchain.libdevice()
         return _native.get().compile_ir(
             self._text_for(target),
             self.kernel,
@@ -369,6 +413,9 @@ class Program:
         if prog is not None:
             _launch._count("memory_hits")
             return prog
+        if not self._shared:  # a frontend's specialization: its dispatcher keeps it
+            prog = self._loaded[key] = self._build(target, arch, lines, checks)
+            return prog
         gkey = (self.text, self.kernel, target, arch, lines, checks, self.fastmath, self.cache, self._link_digest)
         with _LOCK:
             prog = _LOADED.get(gkey)
@@ -386,7 +433,7 @@ class Program:
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
-        what = f"kernel '{self.kernel}'"
+        what = f"kernel '{self.__name__}'"
         linked = bool(self.link or self.declared)
         libraries = []
 
@@ -396,7 +443,10 @@ class Program:
                     from . import _interop  # the link files built into a shared library the JIT links
 
                     libraries.append(_interop.host_library(self.link, self.declared, what))
-                return native.HostProgram(text, self.kernel, libraries=libraries)
+                if key is None:
+                    return native.HostProgram(text, self.kernel, libraries=libraries)
+                # From the host image cache when it has it: no MLIR context, no LLVM compile.
+                return _cache.host_program(native, text, self.kernel, key, libraries)
             if linked:
                 from . import _cudalink  # the PTX linked with the link files by nvJitLink; the driver loads the cubin
 
@@ -425,7 +475,7 @@ class Program:
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
-        lib = "" if target == "host" else _launch.libdevice()
+        lib = "" if target == "host" else _toolchain.libdevice()
         source = self._text_for(target)
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
@@ -450,7 +500,6 @@ class Program:
                     return prog
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
-        _launch._count("compiles")
         text = native.compile_ir(
             source,
             self.kernel,
@@ -462,6 +511,7 @@ class Program:
             filename=self.filename,
             line_info=lines,
         )
+        _launch._count("compiles")  # counted once it compiled (a damaged cached IR that fails is not a compile)
         if key is not None:
             _cache.store(key, text)
         return load(text)
@@ -587,7 +637,7 @@ class Program:
     # --- launching ----------------------------------------------------------------------
     # device.launch(program, *args, ...) is the native entry's, as a kernel's
     # (python/src/dispatch.rs): the Dispatch under _launch._FAST, else this.
-    def _launch_general(self, args, *, grid, block, stream, shared, fast):
+    def _pydev_launch(self, args, *, grid, block, stream, shared, fast):
         target, handle, grid, block = _launch.launch_config(grid, block, stream, shared)
         packed, arrays = self._pack(args, target, handle)
         arch = _launch.cuda_arch() if target == "cuda" else "host"

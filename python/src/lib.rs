@@ -184,7 +184,7 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
 
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false, debuginfo=false))]
 #[allow(clippy::too_many_arguments)]
 fn compile(
     py: Python<'_>,
@@ -201,12 +201,15 @@ fn compile(
     libdevice: Option<String>,
     program: Option<&Bound<'_, PyAny>>,
     line_info: bool,
+    debuginfo: bool,
 ) -> PyResult<String> {
     let free = free_names(consts)?;
     let program = program.map(self::program).transpose()?;
     let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
-    let options = CompileOptions { line_info, ..options(opt_level, fast_math, boundscheck, libdevice) };
+    // `debuginfo`: MLIR stages printed with their locations (the `pydev`
+    // stage a kernel's pydev.Program is made from).
+    let options = CompileOptions { line_info, debuginfo, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src =

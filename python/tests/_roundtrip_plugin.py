@@ -16,6 +16,7 @@ import pytest
 import cuda.device as device
 import pydev
 from pydev import _launch
+from cuda.device import _kernel
 
 _ORIGINAL = device.launch
 _CURRENT = {"test": None}
@@ -65,9 +66,9 @@ def _same(a, b):
 
 def launch(f, *args, grid, block, stream, shared=0):
     kernel = f
-    while not isinstance(kernel, _launch._Function) and callable(kernel) and hasattr(kernel, "__wrapped__"):
+    while not isinstance(kernel, _kernel._Function) and callable(kernel) and hasattr(kernel, "__wrapped__"):
         kernel = kernel.__wrapped__
-    if not isinstance(kernel, _launch.Kernel) or pydev.active_target() != "host":
+    if not isinstance(kernel, _kernel.Kernel) or pydev.active_target() != "host":
         return _ORIGINAL(f, *args, grid=grid, block=block, stream=stream, shared=shared)
     name = kernel.underlying.__code__.co_name
     views = _views(args)

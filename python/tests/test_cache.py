@@ -4,6 +4,7 @@ compile per signature, memory and disk hits, PYDEV_CACHE=0) driven by a
 fake native module, so no compiler is needed."""
 
 import multiprocessing
+import json
 import os
 import types
 
@@ -12,6 +13,7 @@ import pytest
 
 import cuda.device as device
 import pydev
+from cuda.device import _kernel
 from pydev import _cache, _launch, _native
 
 import kernels
@@ -130,7 +132,7 @@ class FakeNative(types.ModuleType):
 
     def __init__(self):
         super().__init__("fake_pydev")
-        self.compiled, self.launched, self.loaded = [], [], []
+        self.compiled, self.launched, self.loaded, self.frontend = [], [], [], []
         fake = self
 
         class HostProgram:
@@ -170,9 +172,23 @@ class FakeNative(types.ModuleType):
         libdevice=None,
         program=None,
         line_info=False,
+        debuginfo=False,
     ):
         assert os.path.isfile(filename) and "def " + function in source
+        if debuginfo:
+            # The frontend's IR with locations (stage "pydev"), of which a
+            # kernel's Program is made: here the request itself, which
+            # compile_ir "compiles".
+            assert stage == "pydev", stage
+            self.frontend.append(function)
+            return "ir " + json.dumps([function, signature, dict(consts), target])
         self.compiled.append((function, signature, dict(consts), target, stage))
+        return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"
+
+    def compile_ir(self, text, kernel, target, stage, **options):
+        function, signature, consts, tgt = json.loads(text[len("ir ") :])
+        assert kernel == function and target == tgt
+        self.compiled.append((function, signature, consts, target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"
 
     def stats(self):
@@ -267,9 +283,9 @@ def test_consts_are_the_file_constants_device_code_names():
     assert consts["TILE"] == 256 and consts["SCALE"] == 3  # read by block_sum / times_global in the same file
     assert "np" not in consts and "device" not in consts and "Particle" not in consts
     assert (
-        _launch.is_constant((1, 2.0, "a", True))
-        and not _launch.is_constant(np.float32(1))
-        and not _launch.is_constant([1])
+        _kernel.is_constant((1, 2.0, "a", True))
+        and not _kernel.is_constant(np.float32(1))
+        and not _kernel.is_constant([1])
     )
 
 

@@ -1040,9 +1040,9 @@ def test_device_function_compiled_alone_is_defined_in_ptx(tmp_path):
 def test_libdevice_is_found_without_the_environment(monkeypatch):
     # CUDA math (abs of a float is __nv_fabsf) links libdevice; like
     # Numba-CUDA, the package finds the nvidia-nvvm wheel's by itself.
-    from pydev import _launch
+    from pydev import _toolchain
 
-    if not _launch._found_libdevice():
+    if not _toolchain._found_libdevice():
         pytest.skip("no nvidia-nvvm wheel or CUDA toolkit with libdevice.10.bc here")
     monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
     ptx = pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
@@ -1050,7 +1050,7 @@ def test_libdevice_is_found_without_the_environment(monkeypatch):
 
 
 def test_libdevice_search_order(monkeypatch, tmp_path):
-    from pydev import _launch
+    from pydev import _toolchain
 
     toolkit = tmp_path / "cuda"
     (toolkit / "nvvm" / "libdevice").mkdir(parents=True)
@@ -1059,17 +1059,17 @@ def test_libdevice_search_order(monkeypatch, tmp_path):
     monkeypatch.delenv("CUDA_PATH", raising=False)
     monkeypatch.setenv("CUDA_HOME", str(toolkit))
     monkeypatch.delenv("PYDEV_LIBDEVICE", raising=False)
-    _launch._found_libdevice.cache_clear()
+    _toolchain._found_libdevice.cache_clear()
     try:
-        assert _launch.libdevice() == str(toolkit / "nvvm" / "libdevice" / "libdevice.10.bc")
+        assert _toolchain.libdevice() == str(toolkit / "nvvm" / "libdevice" / "libdevice.10.bc")
         monkeypatch.setenv("PYDEV_LIBDEVICE", "/explicit/libdevice.10.bc")
-        assert _launch.libdevice() == "/explicit/libdevice.10.bc"
+        assert _toolchain.libdevice() == "/explicit/libdevice.10.bc"
     finally:
-        _launch._found_libdevice.cache_clear()
+        _toolchain._found_libdevice.cache_clear()
 
 
 def test_missing_libdevice_is_a_compile_error(monkeypatch):
-    from pydev import _launch
+    from pydev import _toolchain
 
     # Hide every place libdevice can be found, so this holds on any machine:
     # the package's search (PYDEV_LIBDEVICE, the nvidia wheels, $CUDA_HOME,
@@ -1079,8 +1079,8 @@ def test_missing_libdevice_is_a_compile_error(monkeypatch):
     for var in ("PYDEV_LIBDEVICE", "CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setitem(sys.modules, "nvidia", None)  # no nvidia wheels
-    monkeypatch.setattr(_launch, "_found_libdevice", lambda: "")  # nor /usr/local/cuda
-    assert _launch.libdevice() == ""
+    monkeypatch.setattr(_toolchain, "_found_libdevice", lambda: "")  # nor /usr/local/cuda
+    assert _toolchain.libdevice() == ""
     with pytest.raises(pydev.CompileError, match="needs libdevice: set PYDEV_LIBDEVICE"):
         pydev.compile(K.diff, "float32, float32", target="sm_90", stage="ptx")
 

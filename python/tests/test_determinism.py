@@ -16,9 +16,9 @@ SCRIPT = f"""
 import hashlib, sys
 sys.path.insert(0, {GPU!r})
 import kernels, run
-from pydev import _launch, _native
+from pydev import _launch, _native, _toolchain
 native = _native.get()
-lib = _launch.libdevice()
+lib = _toolchain.libdevice()
 for name, sig in sorted(run.SIGNATURES.items()):
     k = getattr(kernels, name)
     path, source = k._source()

@@ -152,13 +152,13 @@ x = rng.standard_normal(100).astype(np.float32)
 out = np.full(100, np.nan, np.float32)
 device.launch(scale, out, x, grid=1, block=128, stream=pydev.default_stream())
 np.testing.assert_array_equal(out, x * 2)
-from pydev import _launch
-built = _launch._DEVICE_NAMES is not None and "float32x2" not in vars(device)
+from cuda.device import _kernel
+built = _kernel._DEVICE_NAMES is not None and "float32x2" not in vars(device)
 from cuda.device import float32x2
 out2 = np.full((100, 2), np.nan, np.float32)
 device.launch(lanes, out2, x, grid=1, block=128, stream=pydev.default_stream())
 np.testing.assert_array_equal(out2, np.stack([x, x + np.float32(1)], axis=1))
-print(json.dumps({"built": built, "named": _launch._device_names().get(id(float32x2)), "added": added_now()}))
+print(json.dumps({"built": built, "named": _kernel._device_names().get(id(float32x2)), "added": added_now()}))
 """,
         "vec.py",
     )
@@ -329,8 +329,8 @@ np.testing.assert_array_equal(outb.astype(np.float32), (a * bf(3.0)).astype(np.f
 
 # Globals bound to the lazily made cuda.device.bfloat16 and bfloat16x2.
 from cuda.device import bfloat16, bfloat16x2
-from pydev import _launch
-names = _launch._device_names()
+from cuda.device import _kernel
+names = _kernel._device_names()
 assert names.get(id(bfloat16)) == "bfloat16" and names.get(id(bfloat16x2)) == "bfloat16x2"
 outb = np.full(n, np.nan, np.float32).astype(bf)
 device.launch(bf16_global, outb, a, grid=3, block=128, stream=s)

@@ -121,7 +121,7 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
     pydevc = os.path.join(os.environ.get("PYDEV_BIN_DIR") or os.path.join(ROOT, "target", "debug"), "pydevc")
     if not os.path.exists(pydevc):
         pytest.skip("pydevc is not built (make build)")
-    env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or pydev._launch.libdevice() or "")
+    env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or pydev._toolchain.libdevice() or "")
     checked, failures = 0, []
     ptxas = toolchain.ptxas()
     for args in _lit_compiles():
@@ -203,8 +203,10 @@ def test_stage_cubin_links_the_kernel_as_ltoir_when_a_link_file_is(cudalink, mon
 
 
 def test_without_libnvvm_the_kernel_is_linked_as_ptx_and_a_warning_says_so(cudalink, monkeypatch):
-    real = cudalink._candidates
-    monkeypatch.setattr(cudalink, "_candidates", lambda kind: [] if kind == "nvvm" else real(kind))
+    from pydev import _toolchain
+
+    real = _toolchain.library_candidates
+    monkeypatch.setattr(_toolchain, "library_candidates", lambda kind: [] if kind == "nvvm" else real(kind))
     monkeypatch.setattr(cudalink, "_WARNED_NO_NVVM", [])
     with pytest.warns(RuntimeWarning, match="libNVVM is not installed"):
         cubin = pydev.compile(affine_all, "int32[::1], int32[::1]", target="sm_90", stage="cubin")

@@ -305,9 +305,9 @@ def check_kernel(entry, src, outcome=None):
 
     native = _native.get()
     path, _, function, signature, consts = entry
-    from pydev import _launch
+    from pydev import _toolchain
 
-    lib = _launch.libdevice()
+    lib = _toolchain.libdevice()
     for target, stage in (("host", "llvm"), ("sm_90", "ptx")):
         try:
             text = native.compile(

@@ -16,6 +16,8 @@ import sys as _sys
 import numpy as _np
 
 from pydev import _launch, _types
+
+from . import _kernel
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
     Atomic,
     Vector,
@@ -74,8 +76,8 @@ def _bind_lazy():
             if value is not None:
                 new[name] = value
     g.update(new)
-    if _launch._DEVICE_NAMES is not None:
-        _launch._DEVICE_NAMES.update({id(v): n for n, v in new.items()})
+    if _kernel._DEVICE_NAMES is not None:
+        _kernel._DEVICE_NAMES.update({id(v): n for n, v in new.items()})
 
 
 def machine_representation():
@@ -116,13 +118,13 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
 
     def wrap(f):
         # A framework's functools.wraps wrapper: the device code is the function it wraps.
-        while not isinstance(f, _launch._Function) and callable(f) and hasattr(f, "__wrapped__"):
+        while not isinstance(f, _kernel._Function) and callable(f) and hasattr(f, "__wrapped__"):
             f = f.__wrapped__
         if isinstance(f, other_cls):
             raise TypeError(
                 f"'{f.__name__}' is already a @device.{other_name}: a function cannot be both a @device.kernel and a @device.func"
             )
-        if isinstance(f, _launch._Function):
+        if isinstance(f, _kernel._Function):
             f = f.underlying
         if isinstance(f, type):
             raise TypeError(f"@device.{decorator} decorates a function; use @device.struct for the class {f.__name__}")
@@ -146,14 +148,14 @@ def func(fn=None, /, **kwargs):
     """`@func` / `@func(interop=False, lineinfo=False)`: a heterogeneous function, callable
     from device code and, as plain Python, from host code. `.underlying` is
     the decorated function. Unknown keywords raise TypeError."""
-    return _decorate("func", fn, kwargs, _launch.DeviceFunction, _launch.Kernel, "kernel")
+    return _decorate("func", fn, kwargs, _kernel.DeviceFunction, _kernel.Kernel, "kernel")
 
 
 def kernel(fn=None, /, **kwargs):
     """`@kernel` / `@kernel(interop=False, lineinfo=False)`: a kernel (device-only), launched
     with `device.launch`; compiled on first launch for the argument types
     seen. `.underlying` is the decorated function."""
-    return _decorate("kernel", fn, kwargs, _launch.Kernel, _launch.DeviceFunction, "func")
+    return _decorate("kernel", fn, kwargs, _kernel.Kernel, _kernel.DeviceFunction, "func")
 
 
 def launch(f, *args, grid, block, stream, shared=0):
