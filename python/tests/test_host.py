@@ -186,6 +186,22 @@ def test_module_constants(rng):
     np.testing.assert_allclose(out, 3 * x)
 
 
+def test_a_kernel_compiles_through_its_program_without_parsing_its_ir_again(rng, monkeypatch):
+    """A kernel's first compile makes a pydev.Program of the frontend's IR
+    (cuda/device/_kernel.py); the Program's compile takes the module the
+    frontend made rather than parsing the IR text (no second parse)."""
+    monkeypatch.setenv("PYDEV_CACHE", "0")
+    x = rng.random(64, dtype=np.float32)
+    out = np.full_like(x, np.nan)
+    kernels.vector_add._dispatch.clear()
+    before = pydev.stats()
+    device.launch(kernels.vector_add, out, x, x, grid=1, block=64, stream=stream())
+    after = pydev.stats()
+    np.testing.assert_array_equal(out, 2 * x)
+    assert after["compiles"] - before["compiles"] == 1
+    assert after["kept_modules"] - before["kept_modules"] == 1, (before, after)
+
+
 def test_second_launch_compiles_nothing(rng):
     x = rng.random(128, dtype=np.float32)
     out = np.full_like(x, np.nan)

@@ -696,3 +696,37 @@ fn errors_render_the_sentences_of_before() {
     let e = CompileError::Diagnostics(vec!["a.py:1:2: error: x".into(), "a.py:3:4: error: y".into()]);
     assert_eq!(e.to_string(), "a.py:1:2: error: x\na.py:3:4: error: y");
 }
+
+#[test]
+fn a_kept_frontend_module_compiles_as_its_parsed_text() {
+    // compile_stage("pydev") with locations keeps the module it printed;
+    // compile_ir_stage of that text takes it instead of parsing (a kernel's
+    // pydev.Program). Taken, parsed, or compiled straight from the source:
+    // the same PTX and the same host module.
+    use crate::compile::{compile_ir_stage, compile_stage, Target};
+    let free = FreeNames::new();
+    let src = Source {
+        file_name: "kernels.py",
+        text: KERNELS,
+        function: "warp_sum",
+        signature: "float32[::1], readonly float32[::1]",
+        free: &free,
+        program: None,
+    };
+    let with_locations = CompileOptions { debuginfo: true, ..CompileOptions::default() };
+    for (target, stage) in [(Target::Cuda("sm_90".into()), "ptx"), (Target::Host, "llvm")] {
+        let direct = compile_stage(&src, &target, stage, &CompileOptions::default()).expect("direct");
+        let ir = compile_stage(&src, &target, "pydev", &with_locations).expect("frontend");
+        assert!(ir.contains("kernels.py"), "the IR carries its locations:\n{ir}");
+        let taken_before = crate::compile::KEPT_MODULES_TAKEN.load(std::sync::atomic::Ordering::Relaxed);
+        let taken = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default())
+            .expect("kept module");
+        let parsed = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default())
+            .expect("parsed text");
+        // Tests run on threads of their own: this thread's context took it once.
+        let taken_after = crate::compile::KEPT_MODULES_TAKEN.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(taken_after > taken_before, "compile_ir parsed the text instead of taking the kept module");
+        assert_eq!(taken, parsed, "{stage}: the kept module and the parsed text differ");
+        assert_eq!(taken, direct, "{stage}: the Program's way and the direct compile differ");
+    }
+}
