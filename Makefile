@@ -65,9 +65,19 @@ wheel: setup
 test: build lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs
 	@echo "make test: all passed"
 
-# Every `unsafe` block and `unsafe impl` of the workspace says why it holds
-# (a `// SAFETY:` comment): clippy's undocumented_unsafe_blocks, denied.
+# rustfmt and ruff (rustfmt.toml, ruff.toml: format and lint) clean; the
+# layers of python/ as .importlinter draws them (the backend imports no
+# frontend, no import circles); every `unsafe` block and `unsafe impl` of
+# the workspace says why it holds (a `// SAFETY:` comment): clippy's
+# undocumented_unsafe_blocks, denied.
 lint: setup
+	@echo "== rustfmt =="
+	cargo fmt --all -- --check
+	@echo "== ruff: format and lint =="
+	ruff format --check .
+	ruff check .
+	@echo "== import-linter: the layers of python/ (.importlinter) =="
+	PYTHONPATH=python lint-imports
 	@echo "== clippy: every unsafe block has a SAFETY comment =="
 	cargo clippy $(CARGO_FLAGS) --workspace --all-targets -- -A clippy::all -D clippy::undocumented_unsafe_blocks
 

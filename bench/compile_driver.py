@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "test", "gpu"))
 import kernels  # noqa: E402
 import run  # noqa: E402
 
-from pydev import _launch, _native, _toolchain  # noqa: E402
+from pydev import _native, _toolchain  # noqa: E402
 
 TYPICAL = [
     "vector_add",

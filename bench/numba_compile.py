@@ -18,7 +18,7 @@ import importlib.util
 os.environ.setdefault("PYDEV_CACHE", "0")
 
 import pydev  # noqa: E402
-from pydev.numba import cuda, types as T  # noqa: E402
+from pydev.numba import types as T  # noqa: E402
 
 NUMBA = """
 import math

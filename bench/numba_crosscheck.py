@@ -12,7 +12,6 @@ import pickle
 import subprocess
 import sys
 import tempfile
-import time
 
 import numpy as np
 

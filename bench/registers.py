@@ -128,7 +128,7 @@ def main():
     except ImportError as e:
         numba, why = None, str(e)
     print(
-        f"| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |"
+        "| kernel | pydev registers | pydev spills (st/ld bytes) | pydev stack | Numba-CUDA registers | Numba spills | Numba stack |"
     )
     print("|---|---|---|---|---|---|---|")
     for name in KERNELS:

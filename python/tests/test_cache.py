@@ -14,7 +14,7 @@ import pytest
 import cuda.device as device
 import pydev
 from cuda.device import _kernel
-from pydev import _cache, _launch, _native
+from pydev import _cache, _native
 
 import kernels
 

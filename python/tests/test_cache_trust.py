@@ -21,7 +21,6 @@ import sys
 import textwrap
 import warnings
 
-import numpy as np
 import pytest
 
 KERNELS = """

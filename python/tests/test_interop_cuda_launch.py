@@ -6,7 +6,6 @@ sections), the cubin cached on disk by the link files' contents. Each test
 runs a script in a fresh process with the fake driver (test_fake_driver.py);
 test_interop_cuda.py runs linked kernels on a GPU."""
 
-import os
 import textwrap
 
 import pytest

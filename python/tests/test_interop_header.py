@@ -6,10 +6,8 @@ agree with the NumPy dtypes of the same structs; a C++ program using the
 header calls Python interop functions through stage="object"."""
 
 import os
-import shutil
 import subprocess
 
-import numpy as np
 import pytest
 
 import pydev

@@ -184,7 +184,7 @@ def test_every_op_has_a_constructor_with_its_ods_arity():
                 )
         n_results = sum(a == "1" for _, a in results)
         k.ops.__getattr__(name)(*args, result=ir.si32 if n_results else None, **kw)
-        line = [l for l in str(m).splitlines() if f'"pydev.{name}"' in l]
+        line = [ln for ln in str(m).splitlines() if f'"pydev.{name}"' in ln]
         assert len(line) == 1, name
         assert line[0].count("%arg0") == len(args) if not sized else True, (name, line)
 

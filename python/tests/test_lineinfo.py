@@ -100,7 +100,7 @@ _NOT_CODE = re.compile(r"^\s*\.(loc|file)\s|^\$L__(func_begin|func_end|tmp)\d+:$
 
 
 def strip(ptx):
-    return "\n".join(l for l in ptx.splitlines() if not _NOT_CODE.search(l))
+    return "\n".join(ln for ln in ptx.splitlines() if not _NOT_CODE.search(ln))
 
 
 @pytest.fixture(autouse=True)

@@ -705,9 +705,9 @@ def test_host_api():
 
 def _line_of(fn, text):
     lines, start = __import__("inspect").getsourcelines(fn)
-    for k, l in enumerate(lines):
-        if text in l:
-            return start + k, l.index(text) + 1
+    for k, ln in enumerate(lines):
+        if text in ln:
+            return start + k, ln.index(text) + 1
     raise AssertionError(text)
 
 
@@ -730,7 +730,7 @@ def test_error_type_mismatch_and_unsupported():
     @cuda.jit
     def bad(a):
         x = cuda.grid(1)
-        x = (1, 2)
+        x = (1, 2)  # noqa: F841 - the type change under test
         a[0] = 1
 
     with pytest.raises(pydev.CompileError, match=r"test_numba.py:\d+:\d+: error: variable 'x' is assigned a UniTuple"):

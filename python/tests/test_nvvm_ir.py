@@ -391,8 +391,8 @@ def llvm22_opcodes(bin_dir, ll, path):
     )
     if r.returncode or r.stderr:
         return "error: " + r.stderr.strip()[:2000]
-    lines = (l.strip() for l in re.sub(r"//.*", "", r.stdout).splitlines())
-    return Counter(l.split()[0] for l in lines if l and not l.startswith((".", "$", "{", "}", ")")))
+    lines = (ln.strip() for ln in re.sub(r"//.*", "", r.stdout).splitlines())
+    return Counter(ln.split()[0] for ln in lines if ln and not ln.startswith((".", "$", "{", "}", ")")))
 
 
 def typed_byval(text):

@@ -296,7 +296,7 @@ def test_toy_framework_compiles_to_ptx_and_reports_user_lines(native):
         assert f".visible .entry {name}(" in ptx
     assert "bar.sync" in ns["block_sum"].program.compile("sm_90")
     assert ".shared" in ns["block_sum"].program.compile("sm_90")
-    line = next(i for i, l in enumerate(src.splitlines(), 1) if "out[i] = a * x[i] + y[i]" in l)
+    line = next(i for i, ln in enumerate(src.splitlines(), 1) if "out[i] = a * x[i] + y[i]" in ln)
     assert f'loc("toy.py":{line}:0)' in ns["saxpy"].program.text
 
 

@@ -8,7 +8,6 @@ in a child process (PYTHONPATH kept); the device code they run is defined
 here, at module level, so that the child imports it."""
 
 import array
-import ctypes
 import os
 import signal
 import subprocess

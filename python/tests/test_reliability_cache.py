@@ -16,7 +16,6 @@ import sys
 import textwrap
 import warnings
 
-import numpy as np
 import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -127,7 +127,7 @@ def lineinfo_problem(lines, plain, path):
         return f".file names {sorted(files)}, expected only {path}"
     if re.search(r"^\.target .*debug", lines, re.M):
         return ".target says debug"
-    strip = lambda t: [l for l in t.splitlines() if not _NOT_CODE.search(l)]  # noqa: E731
+    strip = lambda t: [ln for ln in t.splitlines() if not _NOT_CODE.search(ln)]  # noqa: E731
     if strip(lines) != strip(plain):
         return "the PTX without .loc/.file differs from the PTX without line info"
     return None

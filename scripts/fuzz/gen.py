@@ -532,7 +532,7 @@ class Gen:
     def block(self, depth, n, in_loop=False):
         """(lines, executor) of `n` statements; executor(env) may raise Break."""
         stmts = [self.stmt(depth, in_loop) for _ in range(n)]
-        lines = [l for s in stmts for l in s[0]]
+        lines = [ln for s in stmts for ln in s[0]]
 
         def run(env):
             for s in stmts:
@@ -586,9 +586,9 @@ class Gen:
             self.scopes.append([])
             el, erun = self.block(depth - 1, r.randint(0, 2), in_loop)
             self.scopes.pop()
-            lines = [f"if {c.code}:"] + ["    " + l for l in tl]
+            lines = [f"if {c.code}:"] + ["    " + ln for ln in tl]
             if el != ["pass"]:
-                lines += ["else:"] + ["    " + l for l in el]
+                lines += ["else:"] + ["    " + ln for ln in el]
             return lines, lambda env, c=c, t=trun, e=erun: t(env) if c.ev(env) else e(env)
         if k == "for":
             self.features.add("loops")
@@ -610,7 +610,7 @@ class Gen:
                     except Break:
                         break
 
-            return [f"for {j} in range({bound}):"] + ["    " + l for l in bl], run
+            return [f"for {j} in range({bound}):"] + ["    " + ln for ln in bl], run
         if k == "while":
             self.features.add("loops")
             w = f"w{self.nvars}"
@@ -619,7 +619,7 @@ class Gen:
             self.scopes.append([])
             bl, brun = self.block(depth - 1, r.randint(1, 2), True)
             self.scopes.pop()
-            lines = [f"{w} = 0", f"while {w} < {limit} + (i & 1):", f"    {w} += 1"] + ["    " + l for l in bl]
+            lines = [f"{w} = 0", f"while {w} < {limit} + (i & 1):", f"    {w} += 1"] + ["    " + ln for ln in bl]
 
             def run(env, w=w, limit=limit, brun=brun):
                 env[w] = 0
@@ -992,7 +992,7 @@ def _generate(seed):
         "",
         "@device.kernel",
         f"def k({', '.join(params)}):",
-    ] + ["    " + l for l in body]
+    ] + ["    " + ln for ln in body]
     source = "\n".join(src) + "\n"
 
     # the reference

@@ -157,7 +157,7 @@ def _sig_of(a):
 def function_lines(src, name):
     """(first, end) line indices (0-based, end exclusive) of top-level def `name`."""
     lines = src.splitlines(True)
-    start = next(i for i, l in enumerate(lines) if re.match(rf"(async )?def {re.escape(name)}\(", l))
+    start = next(i for i, ln in enumerate(lines) if re.match(rf"(async )?def {re.escape(name)}\(", ln))
     while start > 0 and lines[start - 1].startswith("@"):
         start -= 1
     end = start + 1
@@ -176,7 +176,7 @@ def fill_pool(corpus):
         except StopIteration:
             continue
         POOL.extend(
-            l for l in src.splitlines()[lo + 1 : hi] if l.strip() and not l.strip().startswith(("#", "@", "def "))
+            ln for ln in src.splitlines()[lo + 1 : hi] if ln.strip() and not ln.strip().startswith(("#", "@", "def "))
         )
 
 
@@ -228,7 +228,7 @@ def mutate_python(src, name, r):
         toks = tokens_of(body)
         if not toks:
             continue
-        base = sum(len(l) for l in lines[:lo])
+        base = sum(len(ln) for ln in lines[:lo])
         offs = _offsets(body)
 
         def span(t):
@@ -421,7 +421,7 @@ MLIR_NUMS = [
 
 def mutate_mlir(text, r):
     lines = text.splitlines(True)
-    body = [i for i, l in enumerate(lines) if l.strip() and not l.lstrip().startswith("//")]
+    body = [i for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("//")]
     if not body:
         return text
     for _ in range(edits(r)):

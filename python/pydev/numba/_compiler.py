@@ -57,7 +57,7 @@ class Src:
             return None
         first = lines[0]
         self.indent = len(first) - len(first.lstrip())
-        text = "".join(l[self.indent :] if l[: self.indent].strip() == "" else l.lstrip() for l in lines)
+        text = "".join(ln[self.indent :] if ln[: self.indent].strip() == "" else ln.lstrip() for ln in lines)
         self.start = start
         try:
             tree = ast.parse(text)
@@ -90,7 +90,7 @@ def _def_block(lines, i):
         if stripped and ind <= base and depth <= 0:
             if seen_def and not stripped.startswith("#"):
                 # a dedent after the def's body began ends the block
-                body_started = any(l.strip() and (len(l) - len(l.lstrip())) > base for l in out[1:])
+                body_started = any(ln.strip() and (len(ln) - len(ln.lstrip())) > base for ln in out[1:])
                 if body_started:
                     break
             if stripped.startswith(("def ", "async def ")):
@@ -1091,9 +1091,12 @@ class Compiler:
             return TV(hit, T.int64)
         # parameters' and entry-block arrays' extents: once, in the entry block
         in_entry = v.name.startswith("%arg") or v.name in self.entry_values
-        build = lambda: self.f.ops.tuple_extract(
-            self.f.ops.array_shape(v, result=ir.tuple_type(*[ir.si64] * t.ndim)), index=d, result=ir.si64
-        )
+
+        def build():
+            return self.f.ops.tuple_extract(
+                self.f.ops.array_shape(v, result=ir.tuple_type(*[ir.si64] * t.ndim)), index=d, result=ir.si64
+            )
+
         if in_entry:
             e = self.alloc_in_entry(build)
             self.extents[key] = e
@@ -1208,7 +1211,10 @@ class Compiler:
                     contiguous = False
             if (p.lower is None or p.upper is None) and sign == 0:
                 raise self.err(p, "a slice with a variable step needs both bounds in pydev.numba")
-            ext = lambda: self.val(self.extent(arr, d, node), node)
+
+            def ext():
+                return self.val(self.extent(arr, d, node), node)
+
             if p.lower is None:
                 starts.append(self.iconst(0 if sign > 0 else -1))
             else:
@@ -1541,11 +1547,9 @@ class Compiler:
         f = self.f
         other = f.new_block()
         # evaluate the right side's type without emitting: compile it in its block
-        res_slots = {}
         cur = f.block
         f.set_block(other)
         second = self.expr(rest)
-        end_other = f.block
         if isinstance(second, CT) or isinstance(first, CT) or not _is_num(first.t) or not _is_num(second.t):
             raise self.err(n, f"'{'and' if is_and else 'or'}' of {_tname(first)} and {_tname(second)} is not supported")
         t = unify(first.t, second.t)
