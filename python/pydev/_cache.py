@@ -170,7 +170,7 @@ def _fix(root, what):
     if "group" in what:
         return f"run `chmod -R g-w '{root}'`, or set PYDEV_CACHE_TRUST_GROUP=1 to trust every member of its group"
     if "regular file" in what or "directory" in what:
-        return f"remove it, or use a cache directory of your own (PYDEV_CACHE_DIR)"
+        return "remove it, or use a cache directory of your own (PYDEV_CACHE_DIR)"
     return f"run `chmod -R go-w '{root}'`, or use a cache directory of your own (PYDEV_CACHE_DIR)"
 
 
