@@ -16,7 +16,7 @@ SAMPLE := test/samples/histogram.mlir
 PY_SAMPLE := test/samples/saxpy.py
 PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
-.PHONY: all setup build wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
+.PHONY: all setup build wheel dev-wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
 
 all: build
 
@@ -48,10 +48,14 @@ demo: build wheel
 	@cd test/samples && python3 vector_add.py
 
 # The wheel (maturin, pyo3 abi3) with `cuda.device` and `pydev`, installed
-# into this Python. WHEEL_PROFILE=release for the one to ship (DESIGN.md
-# "Size"; auditwheel bundles libzstd for machines without it); the dev build
-# reuses `cargo build`'s artifacts and is only installed here.
-WHEEL_PROFILE ?= dev
+# into this Python. `make wheel` (and so `make demo` and the README's quick
+# start) builds the optimized one users run and ship (release profile:
+# DESIGN.md "Size"; auditwheel bundles libzstd for machines without it).
+# `make dev-wheel` is the developers' fast loop (dev profile: it reuses
+# `cargo build`'s artifacts and verifies the IR after every pass, but its
+# unoptimized Rust makes a launch about ten times slower); `make test`
+# tests it.
+WHEEL_PROFILE ?= release
 WHEEL_DIR := target/wheels/$(WHEEL_PROFILE)
 wheel: setup
 	@echo "== wheel ($(WHEEL_PROFILE)) =="
@@ -61,6 +65,9 @@ wheel: setup
 	$(if $(filter release,$(WHEEL_PROFILE)),rm -f target/maturin/lib_pydev.so target/release/lib_pydev.so target/release/deps/lib_pydev.so)
 	maturin build --profile $(WHEEL_PROFILE) --strip $(if $(filter release,$(WHEEL_PROFILE)),--auditwheel repair,--auditwheel skip) -m python/Cargo.toml -o $(WHEEL_DIR)
 	python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+
+dev-wheel:
+	@$(MAKE) --no-print-directory wheel WHEEL_PROFILE=dev
 
 test: build lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs
 	@echo "make test: all passed"
@@ -113,7 +120,7 @@ test-gpu: build
 
 # The same kernels on the host target (pydevc --target host, run through
 # the wheel's runtime) against NumPy.
-test-host: build wheel
+test-host: build dev-wheel
 	@echo "== host target: test/gpu/kernels.py on the CPU =="
 	@tmp=$$(mktemp -d) && python3 test/gpu/run.py --pydevc $(BIN)/pydevc --host $$tmp; \
 	  status=$$?; rm -rf $$tmp; exit $$status
@@ -121,7 +128,7 @@ test-host: build wheel
 # The Python package's tests (the GPU module skips without a GPU).
 # Run from the repository root: python/ itself would shadow the installed
 # package (it has no native module).
-test-python: wheel
+test-python: dev-wheel
 	@echo "== Python package (pytest) =="
 	PYDEV_REQUIRE_NATIVE=1 python3 -m pytest -q -rs python/tests
 
