@@ -316,8 +316,7 @@ fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -
         ready_word = rec::READY,
     );
     // Text (upstream llvm/arith/gpu/nvvm ops only, no pydev op), like the
-    // other helpers the passes add; still to convert to builder code
-    // (issue 15, item 1).
+    // other helpers the passes add; not converted to builder code yet.
     let parsed =
         Module::parse(ctx, &text).ok_or_else(|| format!("pydev-cuda-boundscheck built invalid IR:\n{text}"))?;
     let b = Builder::before(ir, ir.detach(first));

@@ -630,7 +630,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     for old in ir.ops_named(module, &["func.func"]).into_iter().filter(|o| capi::sym_name(*o) == loop_name) {
         Builder::before(ir, old).erase(old);
     }
-    // Text, not builder code (issue 15, item 1, still to convert): the block
+    // Text, not builder code (not converted yet): the block
     // loop is a whole `func.func` of upstream ops (scf.while, arith, llvm
     // GEP/load/store, func.call) with no pydev op; `block_loop` writes it as
     // one template whose ABI names come from `pydev_dialect::abi`.

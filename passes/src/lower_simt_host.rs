@@ -245,7 +245,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     text += "}\n";
     // Text (upstream func/llvm declarations and the block loops, which are
     // scf/arith/llvm only, no pydev op); names from `pydev_dialect::abi`.
-    // Still to convert to builder code (issue 15, item 1).
+    // Not converted to builder code yet.
     let Some(extra) = Module::parse(ctx, &text) else {
         capi::emit_error(module.location(), &format!("pydev-lower-simt-host built invalid IR:\n{text}"));
         return Err(());

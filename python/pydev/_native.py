@@ -2,17 +2,9 @@
 calls), imported on first use so that the pure-Python parts of `pydev` and
 `cuda.device` (types, structs, protocols, caches) work without it.
 
-Interface used (python/src/lib.rs): CompileError, LaunchError, version(),
-compile(filename, source, function, signature, consts, target, stage),
-HostProgram(llvm, kernel).launch(grid, block, shared, args),
-CudaProgram(ptx, kernel).launch(grid, block, shared, stream, args),
-cuda_status(), cuda_alloc/free, cuda_memcpy_htod/dtoh, cuda_stream_create,
-cuda_stream_synchronize, cuda_stream_wait, cuda_synchronize, stats(); for
-pydev.Stream's kept arguments, STREAM_GENERATION and cuda_fence,
-cuda_fence_done, cuda_fence_release; and,
-only where present, cuda_arch() and Dispatch (the launch fast path). The
-DLPack exporter (dlpack_capsule, dlpack_live_exports) is imported by
-_dlpack itself, which falls back to ctypes without the native module."""
+What it offers is python/src/lib.rs's `#[pymodule]` (its list of classes
+and functions, each with its doc comment); pydev reads it only through
+`get()`, so a stand-in module (tests) can take its place."""
 
 import os
 

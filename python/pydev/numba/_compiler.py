@@ -834,7 +834,7 @@ class Compiler:
         f = self.f
         if node.orelse:
             raise self.err(node, "a loop's else clause is not supported in pydev.numba")
-        names = self._merge_names(node.body) + [n for n in extra if n not in self.vars or True]
+        names = self._merge_names(node.body) + list(extra)
         names = list(dict.fromkeys(names))
         for n in names:
             if n not in self.vars:

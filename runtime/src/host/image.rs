@@ -2,7 +2,7 @@
 //! module (parameter sizes, frames, shared memory, locations, external
 //! declarations). A disk cache keeps the image, so that a new process loads
 //! a cached kernel with no MLIR context, no parse and no LLVM compile
-//! (issue 18, "first launch from the disk cache").
+//! (docs/performance.md, "first launch from the disk cache").
 //!
 //! Layout (little-endian): the magic, then each field of [`HostMeta`] in
 //! declaration order (a count or number is a `u64`, a string its byte length
