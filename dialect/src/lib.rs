@@ -13,6 +13,7 @@
 pub mod abi;
 pub mod attrs;
 mod capi;
+pub mod float;
 pub mod ops;
 pub mod simt;
 pub mod types;
@@ -75,6 +76,9 @@ macro_rules! pydev_enum {
 
         impl $name {
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
+
+            /// The spellings of [`Self::ALL`], in the same order.
+            pub const NAMES: &'static [&'static str] = &[$($text),*];
 
             pub fn from_value(value: i64) -> Option<Self> {
                 match value { $($value => Some(Self::$variant),)* _ => None }

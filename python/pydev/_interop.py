@@ -30,13 +30,13 @@ import typing
 
 import numpy as np
 
-from . import _cache, _toolchain, _types
+from . import _cache, _facts, _toolchain, _types
 
 HOST_SOURCES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cu", ".bc": "ir", ".ll": "ir"}
 HOST_BINARIES = (".o", ".a")
 CUDA_ONLY = (".ptx", ".ltoir", ".cubin", ".fatbin")
 SUFFIXES = tuple(HOST_SOURCES) + HOST_BINARIES + CUDA_ONLY
-ADAPTER_PREFIX = "__pydev_cabi_"  # frontends/python/src/interop.rs HOST_ADAPTER_PREFIX
+ADAPTER_PREFIX = _facts.HOST_ADAPTER_PREFIX
 PACKED_PREFIX = "__pydev_packed_"
 
 

@@ -13,7 +13,7 @@ import threading
 
 import numpy as np
 
-from . import _arrays, _cache, _launch, _native, _stages, _toolchain, _types
+from . import _arrays, _cache, _facts, _launch, _native, _stages, _toolchain, _types
 from . import ir as _ir
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
@@ -113,7 +113,7 @@ def _ir_type(sig):
     return t
 
 
-_ADAPTER = "__pydev_cabi_"  # the host's C-ABI adapters of external functions (pydev._interop)
+_ADAPTER = _facts.HOST_ADAPTER_PREFIX  # the host's C-ABI adapters of external functions (pydev._interop)
 # A declaration as MLIR prints it: name, parameter types, result types,
 # function attributes (`{pydev.interop}`, which the Python frontend puts on
 # declared interop functions), location.

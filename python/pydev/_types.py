@@ -19,6 +19,8 @@ import threading
 
 import numpy as np
 
+from . import _facts
+
 
 class DeviceOnlyError(RuntimeError):
     """A device-only entity of cuda.device was used in host code."""
@@ -137,7 +139,7 @@ bool_ = np.bool_
 # --- bfloat16 and float8: ml_dtypes when installed, else a stand-in -------------------
 
 # (exponent bits, mantissa bits, finite-only) of the formats NumPy lacks.
-_SOFT_FORMATS = {"bfloat16": (8, 7, False), "float8e4m3": (4, 3, True), "float8e5m2": (5, 2, False)}
+_SOFT_FORMATS = {k: v for k, v in _facts.SMALL_FLOATS.items() if k != "float16"}  # float16 is NumPy's
 
 
 def soft_encode(x, fmt):
@@ -766,9 +768,9 @@ class Atomic:
     def _device_only(self, *args, **kwargs):
         raise device_only("Atomic operations")
 
-    load = store = exch = cas = add = sub = and_ = or_ = xor = max = min = nanmax = nanmin = wait = notify_one = (
-        notify_all
-    ) = _device_only
+
+for _method in _facts.ATOMIC_METHODS:  # load, store, exch, cas, add, ... (device-only)
+    setattr(Atomic, _method, Atomic._device_only)
 
 
 # --- structs ----------------------------------------------------------------------------

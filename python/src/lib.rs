@@ -6,6 +6,7 @@
 
 mod capi;
 mod dispatch;
+mod facts;
 
 use pydev_frontend_python::{
     ir::Const, module::GlobalConst, Binding, Env, Free, FreeNames, FuncKind, FuncSpec, Program, Target as Target_,
@@ -821,6 +822,8 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dispatch::launch_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(dispatch::fast_launch, m)?)?;
     m.add("ARG_KINDS", dispatch::kind_names())?;
+    m.add_function(wrap_pyfunction!(facts::facts, m)?)?;
+    m.add_function(wrap_pyfunction!(facts::small_float_bits, m)?)?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(host_object, m)?)?;
     m.add_function(wrap_pyfunction!(host_target, m)?)?;

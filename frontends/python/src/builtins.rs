@@ -14,30 +14,31 @@ use pydev_dialect::{
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
 
-pub const ATOMIC_METHODS: &[&str] = &[
-    "add",
-    "sub",
-    "and_",
-    "or_",
-    "xor",
-    "max",
-    "min",
-    "nanmax",
-    "nanmin",
-    "exch",
-    "cas",
-    "load",
-    "store",
-    "wait",
-    "notify_one",
-    "notify_all",
-];
+/// The Python name of the atomic read-modify-write `kind`: its spelling,
+/// with a `_` after a Python keyword (`and_`, `or_`).
+pub fn rmw_method(kind: AtomicRMWKind) -> &'static str {
+    match kind.as_str() {
+        "and" => "and_",
+        "or" => "or_",
+        name => name,
+    }
+}
 
-const MEMORY_ORDERS: &[&str] = &["relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"];
-const SCOPES: &[&str] = &["system", "device", "block", "thread"];
+/// The methods of an atomic reference (spec: AtomicInterface): one per
+/// [`AtomicRMWKind`] ([`rmw_method`]), then compare-and-swap, load, store,
+/// wait and notify.
+pub static ATOMIC_METHODS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let rmw = AtomicRMWKind::ALL.iter().map(|&k| rmw_method(k));
+    rmw.chain(["cas", "load", "store", "wait", "notify_one", "notify_all"]).collect()
+});
 
-/// Names of cuda.device that are values or callables in device code.
-const DEVICE_NAMES: &[&str] = &[
+/// The memory orders and thread scopes of atomics and fences: the dialect's.
+const MEMORY_ORDERS: &[&str] = MemoryOrder::NAMES;
+const SCOPES: &[&str] = Scope::NAMES;
+
+/// Names of cuda.device usable in device code only: in host Python each
+/// is a stand-in that raises DeviceOnlyError (`cuda.device.DEVICE_ONLY`).
+pub const DEVICE_ONLY: &[&str] = &[
     "thread_idx",
     "block_idx",
     "block_dim",
@@ -68,6 +69,11 @@ const DEVICE_NAMES: &[&str] = &[
     "shfl_xor_sync",
     "match_any_sync",
     "match_all_sync",
+];
+
+/// The other names of cuda.device that are values or callables in device
+/// code (heterogeneous: they work in host Python too).
+pub const DEVICE_NAMES: &[&str] = &[
     "popc",
     "brev",
     "clz",
@@ -87,6 +93,11 @@ const DEVICE_NAMES: &[&str] = &[
     "struct",
     "launch",
 ];
+
+/// Whether `name` of cuda.device is a value or callable in device code.
+fn is_device_name(name: &str) -> bool {
+    DEVICE_ONLY.contains(&name) || DEVICE_NAMES.contains(&name)
+}
 
 impl Lowerer<'_, '_, '_> {
     pub fn device_attr(&mut self, attr: &str, range: TextRange) -> R<Item> {
@@ -117,7 +128,7 @@ impl Lowerer<'_, '_, '_> {
                 let i = self.b.op1("gpu.lane_id", Ty::Raw("index"));
                 Item::Val(self.index_to(i.id, &INT32))
             }
-            a if DEVICE_NAMES.contains(&a) => Item::Device(a.to_owned()),
+            a if is_device_name(a) => Item::Device(a.to_owned()),
             // Exposition-only entities describe others and are not part of
             // the interface (spec: General Requirements).
             "Dim3Like" => {
@@ -991,24 +1002,23 @@ impl Lowerer<'_, '_, '_> {
                 self.b.op1(&generic::atomic_cas(&r, &vals[0], &vals[1], memory, scope, &dt), (*dtype).clone()),
             ),
             _ => {
-                let kind = AtomicRMWKind::parse(method.trim_end_matches('_')).expect("one of ATOMIC_METHODS");
+                let kind = AtomicRMWKind::ALL
+                    .iter()
+                    .copied()
+                    .find(|&k| rmw_method(k) == method)
+                    .expect("one of ATOMIC_METHODS");
                 Item::Val(self.b.op1(&generic::atomic_rmw(kind, &r, &vals[0], memory, scope, &dt), (*dtype).clone()))
             }
         })
     }
 
     pub fn math_call(&mut self, f: &str, c: &ast::ExprCall) -> R<Item> {
-        let unary = [
-            "sqrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-            "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf", "erfc", "floor", "ceil", "trunc", "fabs",
-        ];
-        let binary = ["pow", "atan2", "copysign", "fmod"];
         let args = self.positional_values(c)?;
         let r = c.range();
-        if !unary.contains(&f) && !binary.contains(&f) && f != "isnan" && f != "isinf" && f != "isfinite" {
+        let Some(function) = math_function(f) else {
             return self.err(r, format!("math.{f} is not supported in device code"));
-        }
-        let want = if binary.contains(&f) { 2 } else { 1 };
+        };
+        let want = function.arity;
         if args.len() != want {
             return self.err(r, format!("math.{f}() takes {want} arguments, {} given", args.len()));
         }
@@ -1030,37 +1040,96 @@ impl Lowerer<'_, '_, '_> {
         let conv = args.iter().map(|a| self.convert(a, &ty, r)).collect::<R<Vec<_>>>()?;
         let t = ty.mlir();
         let names: Vec<String> = conv.iter().map(|x| v(x.id)).collect();
-        if matches!(f, "isnan" | "isinf" | "isfinite") {
-            let pred = match f {
-                "isnan" => "uno",
-                _ => "ord",
-            };
-            let x = &names[0];
-            if f == "isnan" {
-                return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {pred}, {x}, {x} : {t}"), Ty::Bool)));
+        let op = match function.op {
+            MathOp::Op(op) => op,
+            MathOp::Test { predicate, abs: false } => {
+                let x = &names[0];
+                return Ok(Item::Val(self.b.op1(&format!("arith.cmpf {predicate}, {x}, {x} : {t}"), Ty::Bool)));
             }
-            let abs = self.b.op1(&format!("math.absf {x} : {t}"), ty.clone());
-            let inf = self
-                .b
-                .op1(&format!("arith.constant {} : {t}", crate::lower::float_attr(f64::INFINITY, &ty)), ty.clone());
-            let cmp = if f == "isinf" { "oeq" } else { "olt" };
-            return Ok(Item::Val(
-                self.b.op1(&format!("arith.cmpf {cmp}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool),
-            ));
-        }
-        let op = match f {
-            "fabs" => "math.absf",
-            "pow" => "math.powf",
-            "atan2" => "math.atan2",
-            "copysign" => "math.copysign",
-            "fmod" => "arith.remf",
-            "floor" => "math.floor",
-            "ceil" => "math.ceil",
-            "trunc" => "math.trunc",
-            other => return Ok(Item::Val(self.b.op1(&format!("math.{other} {} : {t}", names[0]), ty))),
+            MathOp::Test { predicate, abs: true } => {
+                let abs = self.b.op1(&format!("math.absf {} : {t}", names[0]), ty.clone());
+                let inf = self
+                    .b
+                    .op1(&format!("arith.constant {} : {t}", crate::lower::float_attr(f64::INFINITY, &ty)), ty.clone());
+                return Ok(Item::Val(
+                    self.b.op1(&format!("arith.cmpf {predicate}, {}, {} : {t}", v(abs.id), v(inf.id)), Ty::Bool),
+                ));
+            }
         };
         Ok(Item::Val(self.b.op1(&format!("{op} {} : {t}", names.join(", ")), ty)))
     }
+}
+
+/// How a function of the `math` module lowers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathOp {
+    /// One op on the operands converted to the call's float type; the
+    /// result has that type.
+    Op(&'static str),
+    /// A test of the float class, a bool: `arith.cmpf <predicate>` of `x`
+    /// with itself, or (`abs`) of `|x|` with +inf.
+    Test { predicate: &'static str, abs: bool },
+}
+
+/// A function of the `math` module in device code: its name, its number of
+/// arguments (real numbers, converted to a float type) and its lowering.
+/// The one table of them: `pydev.numba` reads it from `pydev._facts`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MathFunction {
+    pub name: &'static str,
+    pub arity: usize,
+    pub op: MathOp,
+}
+
+const fn math(name: &'static str, arity: usize, op: &'static str) -> MathFunction {
+    MathFunction { name, arity, op: MathOp::Op(op) }
+}
+
+const fn test(name: &'static str, predicate: &'static str, abs: bool) -> MathFunction {
+    MathFunction { name, arity: 1, op: MathOp::Test { predicate, abs } }
+}
+
+/// The functions of the `math` module that device code has (math.* MLIR ops
+/// lower to libdevice on `cuda` and to libm calls or instructions on the host).
+pub const MATH_FUNCTIONS: &[MathFunction] = &[
+    math("sqrt", 1, "math.sqrt"),
+    math("exp", 1, "math.exp"),
+    math("exp2", 1, "math.exp2"),
+    math("expm1", 1, "math.expm1"),
+    math("log", 1, "math.log"),
+    math("log2", 1, "math.log2"),
+    math("log10", 1, "math.log10"),
+    math("log1p", 1, "math.log1p"),
+    math("sin", 1, "math.sin"),
+    math("cos", 1, "math.cos"),
+    math("tan", 1, "math.tan"),
+    math("asin", 1, "math.asin"),
+    math("acos", 1, "math.acos"),
+    math("atan", 1, "math.atan"),
+    math("sinh", 1, "math.sinh"),
+    math("cosh", 1, "math.cosh"),
+    math("tanh", 1, "math.tanh"),
+    math("asinh", 1, "math.asinh"),
+    math("acosh", 1, "math.acosh"),
+    math("atanh", 1, "math.atanh"),
+    math("erf", 1, "math.erf"),
+    math("erfc", 1, "math.erfc"),
+    math("floor", 1, "math.floor"),
+    math("ceil", 1, "math.ceil"),
+    math("trunc", 1, "math.trunc"),
+    math("fabs", 1, "math.absf"),
+    math("pow", 2, "math.powf"),
+    math("atan2", 2, "math.atan2"),
+    math("copysign", 2, "math.copysign"),
+    math("fmod", 2, "arith.remf"),
+    test("isnan", "uno", false),
+    test("isinf", "oeq", true),
+    test("isfinite", "olt", true),
+];
+
+/// The `math` function `name`, if device code has it.
+pub fn math_function(name: &str) -> Option<&'static MathFunction> {
+    MATH_FUNCTIONS.iter().find(|f| f.name == name)
 }
 
 /// The type a NumPy scalar type name stands for (`np.float32`, `np.intc`,

@@ -3,6 +3,7 @@
 //! result that the device type cannot hold is left to the caller to report.
 
 use crate::{ir::Const, types::FloatKind};
+use pydev_dialect::float;
 use ruff_python_ast::Operator;
 
 /// Python's `//` on integers: rounds toward minus infinity.
@@ -73,47 +74,23 @@ pub fn fold_binary(op: Operator, x: &Const, y: &Const) -> Option<Const> {
 
 /// `x` rounded (to nearest, ties to even) to a float type: the bit pattern
 /// and the value it stands for. Too-large values become infinity, or NaN in
-/// float8e4m3 (which has no infinity), as a run-time conversion does.
+/// float8e4m3 (which has no infinity), as a run-time conversion does
+/// (`pydev_dialect::float`, the one rounding of small floats); a NaN
+/// constant is the format's canonical NaN.
 pub fn round_float(x: f64, kind: FloatKind) -> (u64, f64) {
-    let (e, m, finite_only): (i32, i32, bool) = match kind {
+    let format = match kind {
         FloatKind::F64 => return (x.to_bits(), x),
         FloatKind::F32 => return (u64::from((x as f32).to_bits()), f64::from(x as f32)),
-        FloatKind::F16 => (5, 10, false),
-        FloatKind::BF16 => (8, 7, false),
-        FloatKind::F8E5M2 => (5, 2, false),
-        FloatKind::F8E4M3 => (4, 3, true),
+        FloatKind::F16 => float::FLOAT16,
+        FloatKind::BF16 => float::BFLOAT16,
+        FloatKind::F8E5M2 => float::FLOAT8E5M2,
+        FloatKind::F8E4M3 => float::FLOAT8E4M3,
     };
-    let bias = (1 << (e - 1)) - 1;
-    let pow2 = |k: i32| f64::from_bits(((k + 1023) as u64) << 52);
-    let nan = if finite_only { (1u64 << (e + m)) - 1 } else { (((1u64 << e) - 1) << m) | (1 << (m - 1)) };
-    let inf = if finite_only { nan } else { ((1u64 << e) - 1) << m };
-    let sign = if x.is_sign_negative() { 1u64 << (e + m) } else { 0 };
-    let a = x.abs();
-    let (bits, value) = if x.is_nan() {
-        return (nan, f64::NAN);
-    } else if a.is_infinite() {
-        (inf, f64::INFINITY)
-    } else {
-        // The exponent of `a`, at least the smallest normal one (subnormals).
-        let ex = ((((a.to_bits() >> 52) & 0x7ff) as i32) - 1023).max(1 - bias);
-        let mut q = (a * pow2(m - ex)).round_ties_even();
-        let mut ex = ex;
-        if q >= pow2(m + 1) {
-            q /= 2.0;
-            ex += 1;
-        }
-        let (max_exp, max_man) =
-            if finite_only { ((1 << e) - 1 - bias, (1u64 << m) - 2) } else { ((1 << e) - 2 - bias, (1u64 << m) - 1) };
-        let q_bits = q as u64;
-        if q_bits < (1 << m) {
-            (q_bits, q * pow2(ex - m)) // subnormal (or zero)
-        } else if ex > max_exp || (ex == max_exp && q_bits - (1 << m) > max_man) {
-            (inf, if finite_only { f64::NAN } else { f64::INFINITY })
-        } else {
-            ((((ex + bias) as u64) << m) | (q_bits - (1 << m)), q * pow2(ex - m))
-        }
-    };
-    (sign | bits, if sign != 0 { -value } else { value })
+    if x.is_nan() {
+        return (format.nan(), f64::NAN);
+    }
+    let bits = format.round(x);
+    (bits, format.value(bits))
 }
 
 #[cfg(test)]

@@ -20,6 +20,16 @@ pub mod module;
 pub mod signature;
 pub mod types;
 
+/// The facts of device code that the Python package needs too, defined
+/// here once: `pydev._pydev.facts()` exports them and
+/// python/tests/test_facts.py generates python/pydev/_facts.py from it.
+pub mod facts {
+    pub use crate::builtins::{
+        rmw_method, MathFunction, MathOp, ATOMIC_METHODS, DEVICE_NAMES, DEVICE_ONLY, MATH_FUNCTIONS,
+    };
+    pub use crate::interop::HOST_ADAPTER_PREFIX;
+}
+
 pub use diag::{Diagnostic, Diagnostics, SourceFile};
 use melior::{ir::Module as MlirModule, Context};
 use ruff_python_ast::Stmt;

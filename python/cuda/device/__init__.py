@@ -15,7 +15,7 @@ import sys as _sys
 
 import numpy as _np
 
-from pydev import _launch, _types
+from pydev import _facts, _launch, _types
 
 from . import _kernel
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
@@ -267,7 +267,7 @@ class TargetDescription:
         return op
 
 
-SM_ARCHS = (50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 110, 120, 121)
+SM_ARCHS = _facts.SM_ARCHS  # the dialect's Pydev_SmArch
 for _sm in SM_ARCHS:
     setattr(_module, f"sm{_sm}", SMSelector(_sm))
 
@@ -339,38 +339,7 @@ class _DeviceOnly:
     __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = __invert__ = _fail
 
 
-DEVICE_ONLY = (
-    "thread_idx",
-    "block_idx",
-    "block_dim",
-    "grid_dim",
-    "tid",
-    "grid_size",
-    "warp_size",
-    "lane_id",
-    "local_array",
-    "shared_array",
-    "dynamic_shared_array",
-    "atomic_ref",
-    "threadfence",
-    "syncthreads",
-    "syncthreads_count",
-    "syncthreads_and",
-    "syncthreads_or",
-    "activemask",
-    "lanemask_lt",
-    "syncwarp",
-    "all_sync",
-    "any_sync",
-    "eq_sync",
-    "ballot_sync",
-    "shfl_sync",
-    "shfl_up_sync",
-    "shfl_down_sync",
-    "shfl_xor_sync",
-    "match_any_sync",
-    "match_all_sync",
-)
+DEVICE_ONLY = _facts.DEVICE_ONLY  # the frontend's builtins::DEVICE_ONLY
 for _name in DEVICE_ONLY:
     setattr(_module, _name, _DeviceOnly(_name))
 

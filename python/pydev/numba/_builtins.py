@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .. import ir
+from .. import _facts, ir
 from . import types as T
 from ._compiler import CT, TV, _is_num, arith_type, _tname
 
@@ -203,25 +203,29 @@ def _float_of(c, a, node):
 
 
 def _unary_math(op, returns_int=False):
+    name, op = op.removeprefix("math."), op if "." in op else f"math.{op}"
+
     def impl(c, args, kwargs, node):
-        _nargs(c, args, kwargs, node, 1, name=op)
+        _nargs(c, args, kwargs, node, 1, name=name)
         a = _float_of(c, args[0], node)
-        r = TV(c.f.emit(f"math.{op}", [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
+        r = TV(c.f.emit(op, [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
         return c.cast(r, T.int64, node) if returns_int else r
 
     return impl
 
 
 def _binary_math(op):
+    name, op = op.removeprefix("math."), op if "." in op else f"math.{op}"
+
     def impl(c, args, kwargs, node):
-        _nargs(c, args, kwargs, node, 2, name=op)
+        _nargs(c, args, kwargs, node, 2, name=name)
         a, b = (c.num_arg(x, node) for x in args)
         t = arith_type(a.t, b.t)
         if not t.is_float:
             t = T.float64
         return TV(
             c.f.emit(
-                f"math.{op}" if "." not in op else op,
+                op,
                 [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)],
                 [t.ir],
                 c.mb.fastmath(),
@@ -232,48 +236,32 @@ def _binary_math(op):
     return impl
 
 
-for _name, _op in [
-    ("sin", "sin"),
-    ("cos", "cos"),
-    ("tan", "tan"),
-    ("asin", "asin"),
-    ("acos", "acos"),
-    ("atan", "atan"),
-    ("sinh", "sinh"),
-    ("cosh", "cosh"),
-    ("tanh", "tanh"),
-    ("asinh", "asinh"),
-    ("acosh", "acosh"),
-    ("atanh", "atanh"),
-    ("exp", "exp"),
-    ("expm1", "expm1"),
-    ("log", "log"),
-    ("log2", "log2"),
-    ("log10", "log10"),
-    ("log1p", "log1p"),
-    ("sqrt", "sqrt"),
-    ("fabs", "absf"),
-    ("erf", "erf"),
-    ("erfc", "erfc"),
-]:
-    register(getattr(math, _name))(_unary_math(_op))
-    if hasattr(np, _name if _name != "fabs" else "fabs"):
-        register(
-            getattr(
-                np, _name if _name not in ("asin", "acos", "atan", "asinh", "acosh", "atanh") else "arc" + _name[1:]
-            )
-        )(_unary_math(_op))
-register(np.exp2)(_unary_math("exp2"))
+# NumPy's names of the math functions whose names differ.
+_NUMPY_NAMES = {"asin": "arcsin", "acos": "arccos", "atan": "arctan", "atan2": "arctan2"}
+_NUMPY_NAMES.update({"asinh": "arcsinh", "acosh": "arccosh", "atanh": "arctanh"})
+
+
+def _register_math():
+    """The math functions of device code (and NumPy's ufuncs of the same
+    name) from their one table, the Rust frontend's (pydev._facts). pow is
+    `**` (above); math.floor, ceil and trunc return an int, NumPy's keep the
+    float type."""
+    for name, (arity, op) in _facts.MATH_FUNCTIONS.items():
+        fn, np_fn = getattr(math, name, None), getattr(np, _NUMPY_NAMES.get(name, name), None)
+        if name == "pow":
+            continue
+        if isinstance(op, tuple):  # a float-class test: ("arith.cmpf", predicate, abs)
+            register(*[f for f in (fn, np_fn) if f is not None])(_pred_math(name, *op[1:]))
+        elif arity == 2:
+            register(*[f for f in (fn, np_fn) if f is not None])(_binary_math(op))
+        else:
+            if fn is not None:
+                register(fn)(_unary_math(op, name in ("floor", "ceil", "trunc")))
+            if np_fn is not None:
+                register(np_fn)(_unary_math(op))
+
+
 register(np.rint)(_unary_math("roundeven"))
-register(math.floor)(_unary_math("floor", True))
-register(math.ceil)(_unary_math("ceil", True))
-register(math.trunc)(_unary_math("trunc", True))
-register(np.floor)(_unary_math("floor"))
-register(np.ceil)(_unary_math("ceil"))
-register(np.trunc)(_unary_math("trunc"))
-register(math.atan2, np.arctan2)(_binary_math("atan2"))
-register(math.copysign, np.copysign)(_binary_math("copysign"))
-register(math.fmod, np.fmod)(_binary_math("arith.remf"))
 
 
 @register(math.hypot, np.hypot)
@@ -290,26 +278,27 @@ def _hypot(c, args, kwargs, node):
     return TV(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
 
 
-def _pred_math(op):
+# The Python comparison (pydev.cmp) that is each arith.cmpf predicate of
+# the table on the operands it compares: x with itself, or |x| with +inf.
+_PYDEV_CMP = {"uno": "ne", "oeq": "eq", "olt": "lt"}
+
+
+def _pred_math(op, predicate, abs_):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 1, name=op)
         a = c.num_arg(args[0], node)
         if not a.t.is_float:
             return c.lit(op == "isfinite", node)
         v = c.val(a, node)
-        if op == "isnan":
-            return TV(c.f.ops.cmp(v, v, predicate="ne"), T.boolean)
+        if not abs_:
+            return TV(c.f.ops.cmp(v, v, predicate=_PYDEV_CMP[predicate]), T.boolean)
         inf = c.f.constant(float("inf"), a.t.ir)
-        absv = c.f.ops.abs(v)
-        if op == "isinf":
-            return TV(c.f.ops.cmp(absv, inf, predicate="eq"), T.boolean)
-        return TV(c.f.ops.cmp(absv, inf, predicate="lt"), T.boolean)
+        return TV(c.f.ops.cmp(c.f.ops.abs(v), inf, predicate=_PYDEV_CMP[predicate]), T.boolean)
 
     return impl
 
 
-for _name in ("isnan", "isinf", "isfinite"):
-    register(getattr(math, _name), getattr(np, _name))(_pred_math(_name))
+_register_math()
 
 
 @register(math.radians, np.radians, np.deg2rad)
@@ -709,16 +698,8 @@ def _incdec(kind):
 
 
 ATOMICS = {
-    "add": _atomic("add"),
-    "sub": _atomic("sub"),
-    "and_": _atomic("and"),
-    "or_": _atomic("or"),
-    "xor": _atomic("xor"),
-    "max": _atomic("max"),
-    "min": _atomic("min"),
-    "nanmax": _atomic("nanmax"),
-    "nanmin": _atomic("nanmin"),
-    "exch": _atomic("exch"),
+    # add, sub, and_, or_, xor, max, min, nanmax, nanmin, exch: the dialect's read-modify-writes
+    **{method: _atomic(kind) for method, kind in _facts.ATOMIC_RMW_METHODS.items()},
     "inc": _incdec("inc"),
     "dec": _incdec("dec"),
     "cas": atomic_cas,

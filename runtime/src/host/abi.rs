@@ -5,6 +5,7 @@
 
 use super::{fiber, warp, Launch, ThreadCtx};
 use pydev_dialect::abi::{entry, error_code, frame, frame as head, private_kind};
+use pydev_dialect::float::{BFLOAT16, FLOAT16};
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -30,61 +31,15 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
     ]
 }
 
-/// `x` rounded to nearest-even in a binary format of `exp_bits` exponent
-/// and `man_bits` mantissa bits (IEEE layout): its bits. Rounds once, from
-/// the float64 itself (going through float32 would round twice).
-pub fn truncate_f64(x: f64, exp_bits: u32, man_bits: u32) -> u16 {
-    let b = x.to_bits();
-    let sign = ((b >> 63) as u16) << (exp_bits + man_bits);
-    let exp = ((b >> 52) & 0x7ff) as i32;
-    let man = b & ((1u64 << 52) - 1);
-    let inf = ((1u16 << exp_bits) - 1) << man_bits;
-    if exp == 0x7ff {
-        // NaN stays a quiet NaN with its top payload bits; inf stays inf.
-        return if man == 0 {
-            sign | inf
-        } else {
-            sign | inf | (1 << (man_bits - 1)) | (man >> (52 - man_bits)) as u16
-        };
-    }
-    if exp == 0 {
-        return sign; // float64 subnormals are far below the target's range
-    }
-    let m = (1u64 << 52) | man;
-    let e = exp - 1023;
-    let bias = (1i32 << (exp_bits - 1)) - 1;
-    let (emin, emax) = (1 - bias, bias);
-    let round = |shift: u32| -> u64 {
-        if shift > 54 {
-            return 0; // below half the smallest subnormal
-        }
-        let (q, r, half) = (m >> shift, m & ((1u64 << shift) - 1), 1u64 << (shift - 1));
-        if r > half || (r == half && q & 1 == 1) {
-            q + 1
-        } else {
-            q
-        }
-    };
-    let normal_shift = 52 - man_bits;
-    let bits = if e > emax {
-        u64::from(inf)
-    } else if e >= emin {
-        // A carry out of the mantissa bumps the exponent (possibly to inf).
-        (((e + bias) as u64) << man_bits) + round(normal_shift) - (1u64 << man_bits)
-    } else {
-        round(normal_shift + (emin - e) as u32) // subnormal (1 << man_bits: the smallest normal)
-    };
-    sign | bits.min(u64::from(inf)) as u16
-}
-
 // The results are half/bfloat16 values, returned where the C ABI returns a
 // float (xmm0 on x86-64, s0/h0 on AArch64): an f32 whose low 16 bits are them.
 extern "C" fn pydev_truncdfhf2(x: f64) -> f32 {
-    f32::from_bits(u32::from(truncate_f64(x, 5, 10)))
+    // The one rounding of small floats (pydev_dialect::float).
+    f32::from_bits(FLOAT16.round(x) as u32)
 }
 
 extern "C" fn pydev_truncdfbf2(x: f64) -> f32 {
-    f32::from_bits(u32::from(truncate_f64(x, 8, 7)))
+    f32::from_bits(BFLOAT16.round(x) as u32)
 }
 
 extern "C" fn pydev_truncsfhf2(x: f32) -> f32 {
