@@ -198,15 +198,15 @@ def compile(fn, argtypes=None, target="sm_90", stage=None):  # noqa: A001 - the 
     "object" (host: a relocatable object file).
 
     `fn` is a @device.kernel or @device.func, a pydev.Program or a
-    pydev.numba kernel: whatever brings a `_pydev_compile(argtypes,
+    pydev.numba kernel: whatever brings a `__pydev_compile__(argtypes,
     target, stage)` method (the backend imports no frontend). `argtypes`
     is a signature in pydevc's syntax ('float32[::1], int32'), or a list
     of example arguments (arrays, numbers, vectors, structs, tuples) or of
     type strings; a pydev.Program has its own signature and takes None."""
     f = fn
-    while getattr(f, "_pydev_compile", None) is None and callable(f) and hasattr(f, "__wrapped__"):
+    while getattr(f, "__pydev_compile__", None) is None and callable(f) and hasattr(f, "__wrapped__"):
         f = f.__wrapped__  # a framework's functools.wraps wrapper
-    method = getattr(f, "_pydev_compile", None)
+    method = getattr(f, "__pydev_compile__", None)
     if method is None:
         raise TypeError(
             f"compile() takes a @device.kernel or @device.func, a pydev.Program or a pydev.numba kernel, got {fn!r}"

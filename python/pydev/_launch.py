@@ -4,7 +4,7 @@ kernels), argument packing (the kernel ABI, from a pydevc signature),
 launch configurations, the native entry and its fast path (one Dispatch
 per launchable, python/src/dispatch.rs), running a loaded program, and the
 compile counters. It imports no frontend: a launchable brings its own
-`_pydev_launch` (the general path) and `_dispatch` table."""
+`__pydev_launch__` (the general path) and `_dispatch` table."""
 
 import os
 import re
@@ -28,7 +28,7 @@ _FAST = object()
 # The classes whose objects device.launch takes (the frontends' kernels,
 # pydev.Program): the native entry reads this list at each launch. Each
 # keeps its Dispatch in its `_dispatch` dict under _FAST and has
-# `_pydev_launch(args, *, grid, block, stream, shared, fast)`.
+# `__pydev_launch__(args, *, grid, block, stream, shared, fast)`.
 LAUNCHABLE = []
 
 
@@ -289,12 +289,12 @@ def _general_launch(f, args, grid, block, stream, shared, tried=False):
     if not tried and try_fast(f, args, grid, block, stream, shared):
         return
     fast = _fast_eligible(f, stream, shared)
-    while getattr(type(f), "_pydev_launch", None) is None and callable(f) and hasattr(f, "__wrapped__"):
+    while getattr(type(f), "__pydev_launch__", None) is None and callable(f) and hasattr(f, "__wrapped__"):
         f = f.__wrapped__  # a framework's functools.wraps wrapper of a kernel
         fast = False
-    if getattr(type(f), "_pydev_launch", None) is None:
+    if getattr(type(f), "__pydev_launch__", None) is None:
         raise TypeError(f"launch() takes a @device.kernel, got {f!r}")
-    f._pydev_launch(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
+    f.__pydev_launch__(args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
 
 def entry():

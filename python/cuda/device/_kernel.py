@@ -432,7 +432,7 @@ class DeviceFunction(_Function):
     def __repr__(self):
         return f"<cuda.device.func {self.__qualname__}>"
 
-    def _pydev_compile(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(func, argtypes, target, stage): a device function is
         no kernel, so no Program: every stage comes from the frontend."""
         if stage in _BYTES_STAGES:
@@ -440,7 +440,7 @@ class DeviceFunction(_Function):
         signature, cargs = self._signature_for(argtypes, target)
         return self._frontend_stage(signature, cargs, target, stage)
 
-    def _pydev_launch(self, args, **config):
+    def __pydev_launch__(self, args, **config):
         raise TypeError(f"launch() takes a @device.kernel; '{self.__name__}' is a @device.func (call it from a kernel)")
 
 
@@ -449,7 +449,7 @@ class Kernel(_Function):
     """A `@kernel`: compiled on first launch for the argument types seen,
     per (signature, target, arch, module constants)."""
 
-    def _pydev_launch(self, args, *, grid, block, stream, shared, fast):
+    def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
         _launch_kernel(self, args, grid=grid, block=block, stream=stream, shared=shared, fast=fast)
 
     def __call__(self, *args, **kwargs):
@@ -538,7 +538,7 @@ class Kernel(_Function):
         made._from_cache = body is not None and text is not None
         return made
 
-    def _pydev_compile(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and
         "pydev" from the frontend, the later stages from the pydev.Program
         of the specialization, as a launch compiles it."""
@@ -551,7 +551,7 @@ class Kernel(_Function):
         lines = self._lineinfo(target)
         kind, arch = ("host", "host") if target == "host" else ("cuda", target)
         return self._with_program(
-            signature, kind, arch, self._consts(), program, lines, lambda p: p._pydev_compile(None, target, stage)
+            signature, kind, arch, self._consts(), program, lines, lambda p: p.__pydev_compile__(None, target, stage)
         )
 
 
@@ -603,7 +603,7 @@ def _bytes_stage(fn, argtypes, target, stage):
     from pydev import _interop
 
     def compile_text(text_stage):
-        return fn._pydev_compile(argtypes, target, text_stage)
+        return fn.__pydev_compile__(argtypes, target, text_stage)
 
     if stage == "object":
         text = compile_text("llvm-ir")

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import _facts, ir
 from . import types as T
-from ._compiler import CT, TV, _is_num, arith_type, _tname
+from ._typing import CompileTimeValue, TypedValue, _is_num, _tname, arith_type
 
 _TABLE = {}
 
@@ -63,7 +63,7 @@ def _int(c, args, kwargs, node):
 @register(float)
 def _float(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="float")
-    if isinstance(args[0], CT) and isinstance(args[0].obj, str):  # float("inf"), float("nan")
+    if isinstance(args[0], CompileTimeValue) and isinstance(args[0].obj, str):  # float("inf"), float("nan")
         try:
             return c.lit(float(args[0].obj), node)
         except ValueError:
@@ -85,8 +85,8 @@ def _abs(c, args, kwargs, node):
         a = c.cast(a, T.int64, node)
     if a.t.kind == "c":
         ft = T.float32 if a.t.bits == 64 else T.float64
-        return TV(c.f.ops.abs(c.val(a, node), result=ft.ir), ft)
-    return TV(c.f.ops.abs(c.val(a, node)), a.t)
+        return TypedValue(c.f.ops.abs(c.val(a, node), result=ft.ir), ft)
+    return TypedValue(c.f.ops.abs(c.val(a, node)), a.t)
 
 
 @register(builtins.complex)
@@ -99,7 +99,7 @@ def _complex(c, args, kwargs, node):
         return c.cast(a, t, node)
     ft = T.float32 if t.bits == 64 else T.float64
     re, im = c.val(c.cast(a, ft, node), node), c.val(c.cast(b, ft, node), node)
-    return TV(c.f.emit("complex.create", [re, im], [t.ir]), t)
+    return TypedValue(c.f.emit("complex.create", [re, im], [t.ir]), t)
 
 
 def _cmath(op, real_result=False):
@@ -110,7 +110,7 @@ def _cmath(op, real_result=False):
             a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
         ft = T.float32 if a.t.bits == 64 else T.float64
         rt = ft if real_result else a.t
-        return TV(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
+        return TypedValue(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
 
     return impl
 
@@ -135,7 +135,7 @@ def _minmax(op):
         if kwargs or len(args) < 1:
             raise c.err(node, f"{op}() takes two or more numbers (or one tuple)")
         if len(args) == 1:
-            if not (isinstance(args[0], TV) and args[0].items is not None):
+            if not (isinstance(args[0], TypedValue) and args[0].items is not None):
                 raise c.err(node, f"{op}() of one argument takes a tuple")
             args = args[0].items
         vals = [c.num_arg(a, node) for a in args]
@@ -151,7 +151,7 @@ def _minmax(op):
         out = c.val(c.cast(vals[0], t, node), node)
         for v in vals[1:]:
             out = getattr(c.f.ops, op)(out, c.val(c.cast(v, t, node), node))
-        return TV(out, t)
+        return TypedValue(out, t)
 
     return impl
 
@@ -164,9 +164,9 @@ register(builtins.max)(_minmax("max"))
 def _len(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="len")
     a = args[0]
-    if isinstance(a, TV) and a.items is not None:
+    if isinstance(a, TypedValue) and a.items is not None:
         return c.lit(len(a.items), node)
-    if isinstance(a, TV) and isinstance(a.t, T.Array):
+    if isinstance(a, TypedValue) and isinstance(a.t, T.Array):
         return c.extent(a, 0, node)
     raise c.err(node, f"len() of {_tname(a)}")
 
@@ -180,7 +180,7 @@ def _round(c, args, kwargs, node):
     r = c.f.emit("math.roundeven", [c.val(a, node)], [a.t.ir])
     if len(args) == 2:
         raise c.err(node, "round(x, ndigits) is not supported in pydev.numba")
-    return c.cast(TV(r, a.t), T.int64, node)
+    return c.cast(TypedValue(r, a.t), T.int64, node)
 
 
 @register(builtins.pow, math.pow, np.power)
@@ -208,7 +208,7 @@ def _unary_math(op, returns_int=False):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 1, name=name)
         a = _float_of(c, args[0], node)
-        r = TV(c.f.emit(op, [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
+        r = TypedValue(c.f.emit(op, [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
         return c.cast(r, T.int64, node) if returns_int else r
 
     return impl
@@ -223,7 +223,7 @@ def _binary_math(op):
         t = arith_type(a.t, b.t)
         if not t.is_float:
             t = T.float64
-        return TV(
+        return TypedValue(
             c.f.emit(
                 op,
                 [c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)],
@@ -275,7 +275,7 @@ def _hypot(c, args, kwargs, node):
     hi, lo = c.f.ops.max(x, y), c.f.ops.min(x, y)
     zero = c.f.constant(0.0, t.ir)
     r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
-    return TV(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
+    return TypedValue(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
 
 
 # The Python comparison (pydev.cmp) that is each arith.cmpf predicate of
@@ -291,9 +291,9 @@ def _pred_math(op, predicate, abs_):
             return c.lit(op == "isfinite", node)
         v = c.val(a, node)
         if not abs_:
-            return TV(c.f.ops.cmp(v, v, predicate=_PYDEV_CMP[predicate]), T.boolean)
+            return TypedValue(c.f.ops.cmp(v, v, predicate=_PYDEV_CMP[predicate]), T.boolean)
         inf = c.f.constant(float("inf"), a.t.ir)
-        return TV(c.f.ops.cmp(c.f.ops.abs(v), inf, predicate=_PYDEV_CMP[predicate]), T.boolean)
+        return TypedValue(c.f.ops.cmp(c.f.ops.abs(v), inf, predicate=_PYDEV_CMP[predicate]), T.boolean)
 
     return impl
 
@@ -305,21 +305,21 @@ _register_math()
 def _radians(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="radians")
     a = _float_of(c, args[0], node)
-    return TV(c.val(a, node) * (math.pi / 180.0), a.t)
+    return TypedValue(c.val(a, node) * (math.pi / 180.0), a.t)
 
 
 @register(math.degrees, np.degrees, np.rad2deg)
 def _degrees(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="degrees")
     a = _float_of(c, args[0], node)
-    return TV(c.val(a, node) * (180.0 / math.pi), a.t)
+    return TypedValue(c.val(a, node) * (180.0 / math.pi), a.t)
 
 
 # --- cuda intrinsics ------------------------------------------------------------------------
 
 
 def _dim(c, kind, d):
-    return TV(
+    return TypedValue(
         {"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[
             kind
         ](d),
@@ -351,7 +351,7 @@ def _grid_impl(size):
             v = c.f.cast(a, ir.si64) * c.f.cast(b, ir.si64)
             if not size:
                 v = v + c.f.cast(c.f.thread_id(d), ir.si64)
-            out.append(TV(v, T.int64))
+            out.append(TypedValue(v, T.int64))
         return out[0] if nd == 1 else c._tuple(out)
 
     return impl
@@ -370,14 +370,17 @@ def _shape_dtype(c, args, kwargs, node, name, params=("shape", "dtype")):
     if "shape" not in got or "dtype" not in got:
         raise c.err(node, f"{name}() takes shape and dtype")
     shape = got["shape"]
-    if isinstance(shape, TV) and shape.items is not None:
+    if isinstance(shape, TypedValue) and shape.items is not None:
         dims = [c.const_int(i, node, f"the shape of {name}()") for i in shape.items]
-    elif isinstance(shape, CT) and isinstance(shape.obj, tuple):
-        dims = [c.const_int(CT(i) if not isinstance(i, TV) else i, node, f"the shape of {name}()") for i in shape.obj]
+    elif isinstance(shape, CompileTimeValue) and isinstance(shape.obj, tuple):
+        dims = [
+            c.const_int(CompileTimeValue(i) if not isinstance(i, TypedValue) else i, node, f"the shape of {name}()")
+            for i in shape.obj
+        ]
     else:
         dims = [c.const_int(shape, node, f"the shape of {name}()")]
     dt = got["dtype"]
-    if not isinstance(dt, CT):
+    if not isinstance(dt, CompileTimeValue):
         raise c.err(node, f"the dtype of {name}() must be a type (numba.float32, np.float32, ...)")
     try:
         et = T.as_dtype_type(dt.obj)
@@ -397,11 +400,11 @@ def shared_array(c, args, kwargs, node):
             raw = c.f.ops.dynamic_shared_array(result=ir.array(ir.ui8, 1, "c", "shared"))
             return raw if et == T.uint8 else c.f.ops.array_view(raw, result=ir.array(et.ir, 1, "c", "shared"))
 
-        return TV(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
+        return TypedValue(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
     v = c.alloc_in_entry(
         lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared"))
     )
-    return TV(v, T.Array(et, len(dims), "C", space="shared"))
+    return TypedValue(v, T.Array(et, len(dims), "C", space="shared"))
 
 
 def local_array(c, args, kwargs, node):
@@ -409,15 +412,15 @@ def local_array(c, args, kwargs, node):
     v = c.alloc_in_entry(
         lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
     )
-    return TV(v, T.Array(et, len(dims), "C", space="local"))
+    return TypedValue(v, T.Array(et, len(dims), "C", space="local"))
 
 
 def const_array_like(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="cuda.const.array_like")
     a = args[0]
-    if isinstance(a, TV) and isinstance(a.t, T.Array) and a.v is None and a.const is not None:
+    if isinstance(a, TypedValue) and isinstance(a.t, T.Array) and a.v is None and a.const is not None:
         return a  # a global array is already a constant
-    if isinstance(a, CT) and isinstance(a.obj, np.ndarray):
+    if isinstance(a, CompileTimeValue) and isinstance(a.obj, np.ndarray):
         return c.global_array(a.obj, node)
     raise c.err(node, "cuda.const.array_like() takes a NumPy array that is a global or closure variable")
 
@@ -426,7 +429,7 @@ def _no_args(name, emit, rtype=None):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 0, name=name)
         r = emit(c)
-        return TV(r, rtype) if rtype is not None else CT(None)
+        return TypedValue(r, rtype) if rtype is not None else CompileTimeValue(None)
 
     return impl
 
@@ -442,7 +445,7 @@ def _mask(c, m, node):
 
 
 def _from_mask(c, v, t=T.uint32):
-    return TV(c.f.cast(v, t.ir), t)
+    return TypedValue(c.f.cast(v, t.ir), t)
 
 
 def _sync_pred(kind):
@@ -450,7 +453,7 @@ def _sync_pred(kind):
         _nargs(c, args, kwargs, node, 1, name=f"cuda.syncthreads_{kind}")
         p = c.val(c.truth(c.num_arg(args[0], node), node), node)
         r = getattr(c.f.ops, f"syncthreads_{kind}")(p)
-        return TV(r, T.int32) if kind == "count" else TV(c.f.cast(r, ir.si32), T.int32)
+        return TypedValue(r, T.int32) if kind == "count" else TypedValue(c.f.cast(r, ir.si32), T.int32)
 
     return impl
 
@@ -462,7 +465,7 @@ def syncwarp(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 0, 1, name="cuda.syncwarp")
     m = args[0] if args else c.lit(0xFFFFFFFF, node)
     c.f.ops.syncwarp(_mask(c, m, node))
-    return CT(None)
+    return CompileTimeValue(None)
 
 
 def _vote(kind):
@@ -474,7 +477,7 @@ def _vote(kind):
             return _from_mask(
                 c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")), T.int32
             )  # int32 in Numba
-        return TV(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
+        return TypedValue(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
 
     return impl
 
@@ -490,7 +493,7 @@ def _shfl(kind):
         if isinstance(v.t, T.Boolean):
             v = c.cast(v, T.int32, node)
         lane = c.val(c.cast(c.num_arg(args[2], node), T.int32, node), node)
-        return TV(c.f.ops.shfl(m, c.val(v, node), lane, kind=kind, result=v.t.ir), v.t)
+        return TypedValue(c.f.ops.shfl(m, c.val(v, node), lane, kind=kind, result=v.t.ir), v.t)
 
     return impl
 
@@ -517,7 +520,7 @@ def match_all_sync(c, args, kwargs, node):
     m = _mask(c, args[0], node)
     v = c.num_arg(args[1], node, "the value")
     r, p = c.f.ops.match_all(m, c.val(v, node), result=[ir.Type("!pydev.warp_mask"), ir.i1])
-    return c._tuple([_from_mask(c, r, T.int32), TV(p, T.boolean)])
+    return c._tuple([_from_mask(c, r, T.int32), TypedValue(p, T.boolean)])
 
 
 def _fence(scope):
@@ -565,8 +568,12 @@ def _bits(op):
         rt = T.uint32 if op == "ffs" else (T.uint32 if a.t.bits <= 32 else T.uint64) if op == "brev" else a.t
         if op == "ffs" and a.t.bits > 32:
             r = c.f.cast(c.f.cast(r, a.t.ir), T.uint32.ir)
-            return TV(r, rt)
-        return TV(c.f.cast(r, a.t.ir), a.t) if rt == a.t else c.cast(TV(c.f.cast(r, a.t.ir), a.t), rt, node)
+            return TypedValue(r, rt)
+        return (
+            TypedValue(c.f.cast(r, a.t.ir), a.t)
+            if rt == a.t
+            else c.cast(TypedValue(c.f.cast(r, a.t.ir), a.t), rt, node)
+        )
 
     return impl
 
@@ -580,7 +587,7 @@ def fma(c, args, kwargs, node):
     t = arith_type(arith_type(vals[0].t, vals[1].t), vals[2].t)
     if not t.is_float:
         raise c.err(node, "cuda.fma() takes floating-point numbers")
-    return TV(c.f.emit("math.fma", [c.val(c.cast(v, t, node), node) for v in vals], [t.ir], c.mb.fastmath()), t)
+    return TypedValue(c.f.emit("math.fma", [c.val(c.cast(v, t, node), node) for v in vals], [t.ir], c.mb.fastmath()), t)
 
 
 cbrt = _unary_math("cbrt")
@@ -590,9 +597,9 @@ cbrt = _unary_math("cbrt")
 
 
 def _ref(c, arr, idx, node):
-    if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
+    if isinstance(arr, CompileTimeValue) or not isinstance(arr.t, T.Array):
         raise c.err(node, f"an atomic operation takes an array, got {_tname(arr)}")
-    if isinstance(idx, TV) and idx.items is None or isinstance(idx, CT):
+    if isinstance(idx, TypedValue) and idx.items is None or isinstance(idx, CompileTimeValue):
         parts = [idx]
     else:
         parts = idx.items
@@ -642,7 +649,7 @@ def _atomic(kind):
             raise c.err(node, f"cuda.atomic.{kind.rstrip('_')}() is not supported on {et} arrays")
         v = c.val(c.cast(c.num_arg(val, node), et, node), node)
         k = kind[3:] if kind in ("nanmax", "nanmin") and et.is_int else kind  # no NaNs among integers
-        return TV(c.f.ops.atomic_rmw(ref, v, kind=k, memory="relaxed", scope="device", result=et.ir), et)
+        return TypedValue(c.f.ops.atomic_rmw(ref, v, kind=k, memory="relaxed", scope="device", result=et.ir), et)
 
     return impl
 
@@ -654,7 +661,7 @@ def _cas_core(c, arr, idx, old, val, node, name):
         raise c.err(node, f"{name}() is not supported on {et} arrays")
     o = c.val(c.cast(c.num_arg(old, node), et, node), node)
     v = c.val(c.cast(c.num_arg(val, node), et, node), node)
-    return TV(c.f.ops.atomic_cas(ref, o, v, memory="relaxed", scope="device", result=et.ir), et)
+    return TypedValue(c.f.ops.atomic_cas(ref, o, v, memory="relaxed", scope="device", result=et.ir), et)
 
 
 def atomic_cas(c, args, kwargs, node):
@@ -692,7 +699,7 @@ def _incdec(kind):
         seen = f.ops.atomic_cas(ref, old, new, memory="relaxed", scope="device", result=et.ir)
         f.cond_br(seen == old, after, head, else_args=(seen,))
         f.set_block(after)
-        return TV(seen, et)
+        return TypedValue(seen, et)
 
     return impl
 
@@ -711,7 +718,7 @@ ATOMICS = {
 
 
 def _print_item(c, x, node, fmt, vals):
-    if isinstance(x, CT):
+    if isinstance(x, CompileTimeValue):
         if isinstance(x.obj, str):
             fmt.append(x.obj.replace("%", "%%"))
             return
@@ -757,7 +764,7 @@ def _print(c, args, kwargs, node):
     )
     c.at(node)
     c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
-    return CT(None)
+    return CompileTimeValue(None)
 
 
 def selp(c, args, kwargs, node):
@@ -768,4 +775,4 @@ def selp(c, args, kwargs, node):
     t = a.t if a.t == b.t else arith_type(a.t, b.t)
     if cond is None:
         return a
-    return TV(c.f.select(cond, c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)), t)
+    return TypedValue(c.f.select(cond, c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)), t)

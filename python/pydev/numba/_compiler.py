@@ -20,6 +20,18 @@ import numpy as np
 
 from .. import ir
 from . import types as T
+from ._typing import (
+    CompileTimeValue,
+    TypedValue,
+    _complex_part,
+    _describe,
+    _is_num,
+    _tname,
+    arith_type,
+    bitwise_type,
+    pow_type,
+    unify,
+)
 
 
 class NumbaError(Exception):
@@ -118,103 +130,6 @@ def render(src, node, message, help=None):
     if help:
         out += f"\n{g} = help: {help}"
     return out
-
-
-# --- Numba's typing rules ------------------------------------------------------------------
-
-
-def _is_num(t):
-    return isinstance(t, (T.Number, T.Boolean))
-
-
-def arith_type(a, b):
-    """The type of a + b (and - * / // %) in Numba (checked against Numba
-    0.68's own typing): integers widen to 64 bits, int64 unless both are
-    unsigned (uint64); a bool counts as an integer. A float with an integer:
-    float32 stays float32 with bool, int8, int16 and uint8, else float64."""
-    if a.kind == "c" or b.kind == "c":
-        f = arith_type(_complex_part(a), _complex_part(b))
-        return T.complex128 if f.bits > 32 else T.complex64
-    if a.is_float and b.is_float:
-        return a if a.bits >= b.bits else b
-    if a.is_float or b.is_float:
-        f, i = (a, b) if a.is_float else (b, a)
-        if f.bits == 16:
-            return (
-                T.float16
-                if isinstance(i, T.Boolean) or i.bits == 8 and i.signed
-                else T.float32
-                if i.bits <= 16 and (i.signed or i.bits == 8)
-                else T.float64
-            )
-        if f.bits == 32 and (isinstance(i, T.Boolean) or i.bits <= 16 and i.signed or i.bits == 8):
-            return T.float32
-        return T.float64
-    a_unsigned = a.is_int and not a.signed
-    b_unsigned = b.is_int and not b.signed
-    return T.uint64 if a_unsigned and b_unsigned else T.int64
-
-
-def _complex_part(t):
-    if isinstance(t, T.Number) and t.kind == "c":
-        return T.float32 if t.bits == 64 else T.float64
-    return t
-
-
-def pow_type(a, b):
-    """a ** b: a float base keeps its type with an integer exponent (Numba's powi)."""
-    if a.is_float and (b.is_int or isinstance(b, T.Boolean)):
-        return a
-    return arith_type(a, b)
-
-
-def bitwise_type(a, b):
-    if isinstance(a, T.Boolean) and isinstance(b, T.Boolean):
-        return T.boolean
-    a = T.int64 if isinstance(a, T.Boolean) else a
-    b = T.int64 if isinstance(b, T.Boolean) else b
-    if not (a.is_int and b.is_int):
-        return None
-    return T.uint64 if not a.signed and not b.signed else T.int64
-
-
-def unify(a, b):
-    """The type of a variable assigned values of types a and b (NumPy's promotion)."""
-    if a == b:
-        return a
-    if _is_num(a) and _is_num(b):
-        if isinstance(a, T.Boolean):
-            return b
-        if isinstance(b, T.Boolean):
-            return a
-        return T.from_dtype(np.promote_types(a.dtype, b.dtype))
-    if isinstance(a, (T.UniTuple, T.Tuple)) and isinstance(b, (T.UniTuple, T.Tuple)) and len(a.items) == len(b.items):
-        items = [unify(x, y) for x, y in zip(a.items, b.items)]
-        if None not in items:
-            return T.Tuple(items)
-    return None
-
-
-# --- values --------------------------------------------------------------------------------
-
-
-class CT:
-    """A compile-time object (a module, a function, a Python constant)."""
-
-    __slots__ = ("obj",)
-
-    def __init__(self, obj):
-        self.obj = obj
-
-
-class TV:
-    """A typed value: `v` an ir.Value (or None for a literal not yet
-    emitted: `const`), `t` its Numba type. Tuples keep `items`."""
-
-    __slots__ = ("v", "t", "const", "items")
-
-    def __init__(self, v, t, const=None, items=None):
-        self.v, self.t, self.const, self.items = v, t, const, items
 
 
 class _Method:
@@ -410,8 +325,8 @@ class Compiler:
                 n = len(self._flat_types(it))
                 items.append(self._unflatten(it, vals[:n]))
                 del vals[:n]
-            return TV(None, t, items=items)
-        return TV(vals[0], t)
+            return TypedValue(None, t, items=items)
+        return TypedValue(vals[0], t)
 
     def _flatten(self, tv, node):
         if isinstance(tv.t, (T.UniTuple, T.Tuple)):
@@ -432,7 +347,7 @@ class Compiler:
     # -- values --
     def val(self, tv, node=None):
         """The ir.Value of a typed value (emitting a literal's constant)."""
-        if isinstance(tv, CT):
+        if isinstance(tv, CompileTimeValue):
             raise self.err(node, f"{_describe(tv.obj)} is not a value in device code")
         if tv.v is None:
             if tv.items is not None:
@@ -461,19 +376,21 @@ class Compiler:
 
     def lit(self, value, node):
         if isinstance(value, (bool, np.bool_)):
-            return TV(None, T.boolean, bool(value))
+            return TypedValue(None, T.boolean, bool(value))
         if isinstance(value, (int, np.integer)) and not isinstance(value, np.integer):
             if not -(2**63) <= value < 2**64:
                 raise self.err(node, f"the integer {value} does not fit in 64 bits")
-            return TV(None, T.int64 if value < 2**63 else T.uint64, int(value))
+            return TypedValue(None, T.int64 if value < 2**63 else T.uint64, int(value))
         if isinstance(value, np.integer):
-            return TV(None, T.from_dtype(value.dtype), int(value))
+            return TypedValue(None, T.from_dtype(value.dtype), int(value))
         if isinstance(value, (float, np.floating)):
-            return TV(None, T.float64 if isinstance(value, float) else T.from_dtype(value.dtype), float(value))
+            return TypedValue(None, T.float64 if isinstance(value, float) else T.from_dtype(value.dtype), float(value))
         if isinstance(value, (complex, np.complexfloating)):
-            return TV(None, T.complex128 if isinstance(value, complex) else T.from_dtype(value.dtype), complex(value))
+            return TypedValue(
+                None, T.complex128 if isinstance(value, complex) else T.from_dtype(value.dtype), complex(value)
+            )
         if isinstance(value, tuple):
-            items = [self.lit(v, node) if not isinstance(v, TV) else v for v in value]
+            items = [self.lit(v, node) if not isinstance(v, TypedValue) else v for v in value]
             return self._tuple(items)
         raise self.err(node, f"a constant of type {type(value).__name__} is not supported in device code")
 
@@ -490,7 +407,7 @@ class Compiler:
             )
         t = T.Array(T.from_dtype(arr.dtype), arr.ndim, "C")
         t.const = True
-        return TV(None, t, const=arr)
+        return TypedValue(None, t, const=arr)
 
     def const_load(self, arr, idx, node):
         data = arr.const
@@ -510,12 +427,12 @@ class Compiler:
         out = mk(flat[0])
         for k in range(1, len(flat)):
             out = self.f.select(lin == k, mk(flat[k]), out)
-        return TV(out, et)
+        return TypedValue(out, et)
 
     def _tuple(self, items):
         ts = [i.t for i in items]
         t = T.UniTuple(ts[0], len(ts)) if ts and all(x == ts[0] for x in ts) else T.Tuple(ts)
-        return TV(None, t, items=list(items))
+        return TypedValue(None, t, items=list(items))
 
     def _items(self, tv, node):
         if tv.items is None:
@@ -523,7 +440,7 @@ class Compiler:
         return tv.items
 
     def cast(self, tv, t, node=None):
-        if isinstance(tv, CT):
+        if isinstance(tv, CompileTimeValue):
             raise self.err(node, f"{_describe(tv.obj)} is not a number")
         if tv.t == t:
             return tv
@@ -531,17 +448,17 @@ class Compiler:
             items = self._items(tv, node)
             if len(items) != len(t.items):
                 raise self.err(node, f"cannot convert {tv.t} to {t}")
-            return TV(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
+            return TypedValue(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
         if not (_is_num(tv.t) and _is_num(t)):
             raise self.err(node, f"cannot convert {tv.t} to {t}")
         if tv.v is None and tv.const is not None and (t.kind == "c" or isinstance(tv.const, complex)):
             if t.kind == "c":
-                return TV(None, t, complex(tv.const))
+                return TypedValue(None, t, complex(tv.const))
             raise self.err(node, f"cannot convert a complex number to {t}")
         if tv.v is None and tv.const is not None:
             c = tv.const
             if isinstance(t, T.Boolean):
-                return TV(None, t, bool(c))
+                return TypedValue(None, t, bool(c))
             if t.is_int:
                 if isinstance(c, float) and not math.isfinite(c):
                     pass
@@ -551,38 +468,38 @@ class Compiler:
                     v &= (1 << bits) - 1
                     if t.signed and v >= 1 << (bits - 1):
                         v -= 1 << bits
-                    return TV(None, t, v)
+                    return TypedValue(None, t, v)
             elif t.is_float:
-                return TV(None, t, float(t.dtype.type(c)))
+                return TypedValue(None, t, float(t.dtype.type(c)))
         v = self.val(tv, node)
         if tv.t.kind == "c" and isinstance(t, T.Boolean):
-            return TV(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
+            return TypedValue(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
         if tv.t.kind == "c" and t.kind != "c":
             raise self.err(node, f"cannot convert {tv.t} to {t} (take .real)")
         if tv.t.kind == "c" and t.kind == "c":
             ft = _complex_part(t).ir
             re = self.f.cast(self.f.emit("complex.re", [v], [_complex_part(tv.t).ir]), ft)
             im = self.f.cast(self.f.emit("complex.im", [v], [_complex_part(tv.t).ir]), ft)
-            return TV(self.f.emit("complex.create", [re, im], [t.ir]), t)
+            return TypedValue(self.f.emit("complex.create", [re, im], [t.ir]), t)
         if isinstance(t, T.Boolean):
-            return TV(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
-        return TV(self.f.cast(v, t.ir), t)
+            return TypedValue(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
+        return TypedValue(self.f.cast(v, t.ir), t)
 
     def _zero(self, t):
         return self._zero_val(t.ir)
 
     def truth(self, tv, node):
-        if isinstance(tv, CT):
-            return TV(None, T.boolean, bool(tv.obj))
+        if isinstance(tv, CompileTimeValue):
+            return TypedValue(None, T.boolean, bool(tv.obj))
         if tv.items is not None:
-            return TV(None, T.boolean, len(tv.items) > 0)
+            return TypedValue(None, T.boolean, len(tv.items) > 0)
         if isinstance(tv.t, T.Array):
-            return TV(None, T.boolean, True)
+            return TypedValue(None, T.boolean, True)
         return self.cast(tv, T.boolean, node)
 
     # -- variables --
     def _assign_name(self, name, tv, node):
-        if isinstance(tv, CT):
+        if isinstance(tv, CompileTimeValue):
             self.vars[name] = Var(None, bound=tv)
             self.var_types.setdefault(name, "ct")
             return
@@ -613,9 +530,9 @@ class Compiler:
     def _materialize(self, tv, node):
         """A value with every leaf an ir.Value (so it can be passed to blocks)."""
         if tv.items is not None:
-            return TV(None, tv.t, items=[self._materialize(i, node) for i in tv.items])
+            return TypedValue(None, tv.t, items=[self._materialize(i, node) for i in tv.items])
         self.val(tv, node)
-        return TV(tv.v, tv.t)
+        return TypedValue(tv.v, tv.t)
 
     def _leaf_types(self, t):
         if isinstance(t, (T.UniTuple, T.Tuple)):
@@ -693,7 +610,7 @@ class Compiler:
         if name in g:
             return self.pyobj(g[name], node)
         if hasattr(builtins, name):
-            return CT(getattr(builtins, name))
+            return CompileTimeValue(getattr(builtins, name))
         raise self.err(node, f"name '{name}' is not defined")
 
     def pyobj(self, obj, node):
@@ -707,7 +624,7 @@ class Compiler:
         make = getattr(obj, "_pydev_numba_value", None)
         if make is not None and not isinstance(obj, type):
             return make(self, node)
-        return CT(obj)
+        return CompileTimeValue(obj)
 
     # -- statements --
     def block(self, stmts):
@@ -763,11 +680,11 @@ class Compiler:
         if isinstance(tgt, ast.Name):
             self._assign_name(tgt.id, value, tgt)
         elif isinstance(tgt, (ast.Tuple, ast.List)):
-            items = self._items(value, tgt) if not isinstance(value, CT) else None
+            items = self._items(value, tgt) if not isinstance(value, CompileTimeValue) else None
             if items is None or len(items) != len(tgt.elts):
                 raise self.err(
                     tgt,
-                    f"cannot unpack {value.t if isinstance(value, TV) else _describe(value.obj)} into {len(tgt.elts)} names",
+                    f"cannot unpack {value.t if isinstance(value, TypedValue) else _describe(value.obj)} into {len(tgt.elts)} names",
                 )
             for t, v in zip(tgt.elts, items):
                 self.store(t, v, node)
@@ -775,7 +692,7 @@ class Compiler:
             arr = self.expr(tgt.value)
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
             if (
-                isinstance(arr, TV)
+                isinstance(arr, TypedValue)
                 and isinstance(arr.t, T.Array)
                 and (
                     any(isinstance(p, ast.Slice) for p in parts)
@@ -790,7 +707,11 @@ class Compiler:
             self.store_item(arr, idx, value, tgt)
         elif isinstance(tgt, ast.Attribute):
             base = self.expr(tgt.value)
-            if isinstance(base, TV) and isinstance(base.t, T.Record) and getattr(base, "const", None) is not None:
+            if (
+                isinstance(base, TypedValue)
+                and isinstance(base.t, T.Record)
+                and getattr(base, "const", None) is not None
+            ):
                 arr, idx = base.const
                 self.at(node)
                 self.store_field(arr, idx, tgt.attr, value, tgt)
@@ -878,13 +799,17 @@ class Compiler:
 
     def s_For(self, s):
         it = s.iter
-        if not (isinstance(it, ast.Call) and isinstance(self.expr(it.func), CT) and self.expr(it.func).obj in (range,)):
+        if not (
+            isinstance(it, ast.Call)
+            and isinstance(self.expr(it.func), CompileTimeValue)
+            and self.expr(it.func).obj in (range,)
+        ):
             rng = None
         else:
             rng = it
         if rng is None:
             itv = self.expr(it)
-            if isinstance(itv, TV) and itv.items is not None:  # a tuple: unrolled
+            if isinstance(itv, TypedValue) and itv.items is not None:  # a tuple: unrolled
                 for item in itv.items:
                     self.store(s.target, item, s)
                     self.block(s.body)
@@ -894,8 +819,10 @@ class Compiler:
             raise self.err(rng, "range() takes 1 to 3 positional arguments")
         args = [self.expr(a) for a in rng.args]
         for a, n in zip(args, rng.args):
-            if isinstance(a, CT) or not (a.t.is_int or isinstance(a.t, T.Boolean)):
-                raise self.err(n, f"range() takes integers, got {a.t if isinstance(a, TV) else _describe(a.obj)}")
+            if isinstance(a, CompileTimeValue) or not (a.t.is_int or isinstance(a.t, T.Boolean)):
+                raise self.err(
+                    n, f"range() takes integers, got {a.t if isinstance(a, TypedValue) else _describe(a.obj)}"
+                )
         start, stop, step = (
             (self.lit(0, rng), args[0], self.lit(1, rng))
             if len(args) == 1
@@ -930,10 +857,10 @@ class Compiler:
             if step.v is None:
                 if step.const == 0:
                     raise self.err(rng, "range() arg 3 must not be zero")
-                return TV(i < stop_v if step.const > 0 else i > stop_v, T.boolean)
+                return TypedValue(i < stop_v if step.const > 0 else i > stop_v, T.boolean)
             up = (step_v > 0) & (i < stop_v)
             down = (step_v < 0) & (i > stop_v)
-            return TV(up | down, T.boolean)
+            return TypedValue(up | down, T.boolean)
 
         def body():
             self._assign_name(s.target.id, self.vars[cname].bound, s.target)
@@ -941,7 +868,7 @@ class Compiler:
 
         def stepper():
             i = self.val(self.vars[cname].bound, rng)
-            self.vars[cname] = Var(t, bound=TV(i + self.val(step, rng), t))
+            self.vars[cname] = Var(t, bound=TypedValue(i + self.val(step, rng), t))
 
         self._loop(s, head, body, stepper, extra=[cname, s.target.id])
         del self.vars[cname]
@@ -971,7 +898,7 @@ class Compiler:
                 tv, t = None, T.void
             else:
                 tv = self.expr(s.value)
-                if isinstance(tv, CT):
+                if isinstance(tv, CompileTimeValue):
                     raise self.err(s.value, f"cannot return {_describe(tv.obj)}")
                 t = tv.t
             if t != T.void and not (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple))):
@@ -1009,9 +936,9 @@ class Compiler:
 
     def e_Constant(self, n):
         if n.value is None:
-            return CT(None)
+            return CompileTimeValue(None)
         if isinstance(n.value, str):
-            return CT(n.value)
+            return CompileTimeValue(n.value)
         return self.lit(n.value, n)
 
     def e_Name(self, n):
@@ -1019,8 +946,8 @@ class Compiler:
 
     def e_Tuple(self, n):
         items = [self.expr(e) for e in n.elts]
-        if any(isinstance(i, CT) for i in items):
-            return CT(tuple(i.obj if isinstance(i, CT) else i for i in items))
+        if any(isinstance(i, CompileTimeValue) for i in items):
+            return CompileTimeValue(tuple(i.obj if isinstance(i, CompileTimeValue) else i for i in items))
         return self._tuple(items)
 
     e_List = e_Tuple
@@ -1028,7 +955,7 @@ class Compiler:
     def e_Attribute(self, n):
         base = self.expr(n.value)
         self.at(n)
-        if isinstance(base, CT):
+        if isinstance(base, CompileTimeValue):
             obj = base.obj
             hook = getattr(obj, "_pydev_numba_attr", None)
             if hook is not None:
@@ -1045,16 +972,16 @@ class Compiler:
             if n.attr == "size":
                 if base.v is None and base.const is not None:
                     return self.lit(int(base.const.size), n)
-                return TV(self.f.ops.array_size(self.val(base, n)), T.int64)
+                return TypedValue(self.f.ops.array_size(self.val(base, n)), T.int64)
             if n.attr == "ndim":
                 return self.lit(t.ndim, n)
             if n.attr == "strides":
                 st = self.f.ops.array_strides(self.val(base, n), result=ir.tuple_type(*[ir.si64] * t.ndim))
                 return self._tuple(
-                    [TV(self.f.ops.tuple_extract(st, index=d, result=ir.si64), T.int64) for d in range(t.ndim)]
+                    [TypedValue(self.f.ops.tuple_extract(st, index=d, result=ir.si64), T.int64) for d in range(t.ndim)]
                 )
             if n.attr == "dtype":
-                return CT(t.dtype)
+                return CompileTimeValue(t.dtype)
             raise self.err(
                 n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)"
             )
@@ -1063,17 +990,20 @@ class Compiler:
         if isinstance(t, T.Number) and t.kind == "c":
             ft = _complex_part(t)
             if n.attr in ("real", "imag"):
-                return TV(
+                return TypedValue(
                     self.f.emit("complex.re" if n.attr == "real" else "complex.im", [self.val(base, n)], [ft.ir]), ft
                 )
             if n.attr == "conjugate":
-                return CT(
-                    _Method("conjugate", lambda c, a, k, nd: TV(c.f.emit("complex.conj", [c.val(base, nd)], [t.ir]), t))
+                return CompileTimeValue(
+                    _Method(
+                        "conjugate",
+                        lambda c, a, k, nd: TypedValue(c.f.emit("complex.conj", [c.val(base, nd)], [t.ir]), t),
+                    )
                 )
             raise self.err(n, f"a {t} has no attribute '{n.attr}' (real, imag, conjugate)")
         if isinstance(t, (T.Number, T.Boolean)):
             if n.attr == "conjugate":
-                return CT(_Method("conjugate", lambda c, a, k, nd: base))
+                return CompileTimeValue(_Method("conjugate", lambda c, a, k, nd: base))
             if n.attr == "real":
                 return base
             if n.attr == "imag":
@@ -1083,12 +1013,12 @@ class Compiler:
     def extent(self, arr, d, node):
         t = arr.t
         if arr.v is None and arr.const is not None:
-            return TV(self.iconst(arr.const.shape[d]), T.int64)
+            return TypedValue(self.iconst(arr.const.shape[d]), T.int64)
         v = self.val(arr, node)
         key = (v.name, d)
         hit = self.extents.get(key)
         if hit is not None:
-            return TV(hit, T.int64)
+            return TypedValue(hit, T.int64)
         # parameters' and entry-block arrays' extents: once, in the entry block
         in_entry = v.name.startswith("%arg") or v.name in self.entry_values
 
@@ -1100,8 +1030,8 @@ class Compiler:
         if in_entry:
             e = self.alloc_in_entry(build)
             self.extents[key] = e
-            return TV(e, T.int64)
-        return TV(build(), T.int64)
+            return TypedValue(e, T.int64)
+        return TypedValue(build(), T.int64)
 
     def iconst(self, value, irt=ir.si64):
         """An integer constant, made once in the entry block."""
@@ -1113,27 +1043,27 @@ class Compiler:
 
     def e_Subscript(self, n):
         base = self.expr(n.value)
-        if isinstance(base, CT):
+        if isinstance(base, CompileTimeValue):
             obj = base.obj
             if isinstance(obj, (T.Number, T.Boolean)) or isinstance(obj, tuple):
                 raise self.err(n, "type expressions are not values in device code")
             raise self.err(n, f"{_describe(obj)} cannot be indexed")
         if base.items is not None:
             idx = self.expr(n.slice)
-            if isinstance(idx, TV) and idx.v is None and idx.const is not None and idx.t.is_int:
+            if isinstance(idx, TypedValue) and idx.v is None and idx.const is not None and idx.t.is_int:
                 i = idx.const
                 if not -len(base.items) <= i < len(base.items):
                     raise self.err(n.slice, f"tuple index {i} is out of range for {base.t}")
                 return base.items[i]
             if isinstance(n.slice, ast.Slice):
                 raise self.err(n.slice, "tuple slices are not supported")
-            if isinstance(base.t, T.UniTuple) and isinstance(idx, TV) and idx.t.is_int:
+            if isinstance(base.t, T.UniTuple) and isinstance(idx, TypedValue) and idx.t.is_int:
                 # a dynamic index into a homogeneous tuple: a chain of selects
                 iv = self.val(self.cast(idx, T.int64, n), n)
                 out = self.val(base.items[0], n)
                 for k, it in enumerate(base.items[1:], 1):
                     out = self.f.select(iv == k, self.val(it, n), out)
-                return TV(out, base.t.items[0])
+                return TypedValue(out, base.t.items[0])
             raise self.err(n.slice, "a tuple index must be a constant integer")
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
@@ -1154,14 +1084,14 @@ class Compiler:
         if isinstance(sl, ast.Name) and sl.id in self.vars:
             return (
                 self.vars[sl.id].bound is not None
-                and isinstance(self.vars[sl.id].bound, TV)
+                and isinstance(self.vars[sl.id].bound, TypedValue)
                 and self.vars[sl.id].bound.items is not None
             )
         return isinstance(sl, ast.Call)  # cuda.grid(2) and friends
 
     def _index(self, arr, d, p, node):
         """A wrapped si64 index into dimension d."""
-        if isinstance(p, CT) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
+        if isinstance(p, CompileTimeValue) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
             raise self.err(node, f"array indices are integers, got {_tname(p)}")
         if p.v is None:
             return self.iconst(p.const) if p.const >= 0 else self.val(self.extent(arr, d, node), node) + p.const
@@ -1181,7 +1111,7 @@ class Compiler:
             self.at(node)
             layout = "C" if t.layout == "C" else "A"
             rt = T.Array(t.dtype, t.ndim - len(idx), layout, t.readonly, t.space)
-            return TV(self.f.ops.array_index(self.val(arr, node), *idx, result=rt.ir), rt)
+            return TypedValue(self.f.ops.array_index(self.val(arr, node), *idx, result=rt.ir), rt)
         kinds, starts, stops, steps = [], [], [], []
         contiguous, seen_slice, ndim = t.layout == "C", False, 0
         for d, p in enumerate(parts):
@@ -1201,7 +1131,7 @@ class Compiler:
                 step, sign = self.iconst(1), 1
             else:
                 sv = self.expr(p.step)
-                if isinstance(sv, CT) or not sv.t.is_int:
+                if isinstance(sv, CompileTimeValue) or not sv.t.is_int:
                     raise self.err(p.step, "a slice step is an integer")
                 sign = (1 if sv.const > 0 else -1) if sv.v is None and sv.const is not None else 0
                 if sv.v is None and sv.const == 0:
@@ -1226,15 +1156,19 @@ class Compiler:
             steps.append(step)
         self.at(node)
         rt = T.Array(t.dtype, ndim, "C" if contiguous else "A", t.readonly, t.space)
-        return TV(self.f.ops.array_slice(self.val(arr, node), starts, stops, steps, kinds=kinds, result=rt.ir), rt)
+        return TypedValue(
+            self.f.ops.array_slice(self.val(arr, node), starts, stops, steps, kinds=kinds, result=rt.ir), rt
+        )
 
     def index_values(self, arr, sl, node):
-        if isinstance(arr, CT) or not isinstance(arr.t, T.Array):
-            raise self.err(node, f"{_describe(arr.obj) if isinstance(arr, CT) else arr.t} cannot be indexed")
+        if isinstance(arr, CompileTimeValue) or not isinstance(arr.t, T.Array):
+            raise self.err(
+                node, f"{_describe(arr.obj) if isinstance(arr, CompileTimeValue) else arr.t} cannot be indexed"
+            )
         if isinstance(sl, ast.Slice) or isinstance(sl, ast.Tuple) and any(isinstance(e, ast.Slice) for e in sl.elts):
             raise self.err(sl, "assigning to an array slice is not supported in pydev.numba: assign each element")
         idx = self.expr(sl)
-        parts = idx.items if isinstance(idx, TV) and idx.items is not None else [idx]
+        parts = idx.items if isinstance(idx, TypedValue) and idx.items is not None else [idx]
         t = arr.t
         if len(parts) != t.ndim:
             raise self.err(
@@ -1244,8 +1178,10 @@ class Compiler:
             )
         out = []
         for d, p in enumerate(parts):
-            if isinstance(p, CT) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
-                raise self.err(sl, f"array indices are integers, got {p.t if isinstance(p, TV) else _describe(p.obj)}")
+            if isinstance(p, CompileTimeValue) or not (p.t.is_int or isinstance(p.t, T.Boolean)):
+                raise self.err(
+                    sl, f"array indices are integers, got {p.t if isinstance(p, TypedValue) else _describe(p.obj)}"
+                )
             self.at(node)
             if p.v is None:
                 if p.const < 0:
@@ -1268,7 +1204,7 @@ class Compiler:
         if t.readonly or getattr(t, "const", False):
             raise self.err(node, "cannot write to a read-only (const) array")
         src = None
-        if isinstance(value, TV) and isinstance(value.t, T.Array):
+        if isinstance(value, TypedValue) and isinstance(value.t, T.Array):
             if value.t.ndim != t.ndim:
                 raise self.err(
                     node,
@@ -1286,7 +1222,7 @@ class Compiler:
             if d == t.ndim:
                 v = self.load_item(src, idx, node).v if src is not None else scalar
                 if src is not None and src.t.dtype != t.dtype:
-                    v = self.val(self.cast(TV(v, src.t.dtype), t.dtype, node), node)
+                    v = self.val(self.cast(TypedValue(v, src.t.dtype), t.dtype, node), node)
                 f.ops.array_store(v, self.val(view, node), *idx)
                 return
             with f.for_range(self.iconst(0), exts[d]) as i:
@@ -1301,15 +1237,15 @@ class Compiler:
         if arr.v is None and arr.const is not None:
             return self.const_load(arr, idx, node)
         if isinstance(t.dtype, T.Record):
-            return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype, const=(arr, idx))
-        return TV(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype)
+            return TypedValue(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype, const=(arr, idx))
+        return TypedValue(self.f.ops.array_load(self.val(arr, node), *idx), t.dtype)
 
     def store_item(self, arr, idx, value, node):
         t = arr.t
         if t.readonly or getattr(t, "const", False):
             raise self.err(node, "cannot write to a read-only (const) array")
         if isinstance(t.dtype, T.Record):
-            if not (isinstance(value, TV) and value.t == t.dtype):
+            if not (isinstance(value, TypedValue) and value.t == t.dtype):
                 raise self.err(node, f"a {t.dtype} element takes a record of the same type")
         else:
             value = self.cast(value, t.dtype, node)
@@ -1324,7 +1260,7 @@ class Compiler:
         if rec.const is not None:  # an element of an array: read it now (fields may have been written)
             arr, idx = rec.const
             v = self.f.ops.array_load(self.val(arr, node), *idx)
-        return TV(self.f.ops.struct_extract(v, field=field, result=ft.ir), ft)
+        return TypedValue(self.f.ops.struct_extract(v, field=field, result=ft.ir), ft)
 
     def store_field(self, arr, idx, field, value, node):
         rt = arr.t.dtype
@@ -1375,13 +1311,13 @@ class Compiler:
         if name is None:
             raise self.err(node, f"operator {type(op).__name__} is not supported")
         for x in (a, b):
-            if isinstance(x, CT) or not _is_num(x.t):
-                if isinstance(x, TV) and x.items is not None and name in ("add", "mul"):
+            if isinstance(x, CompileTimeValue) or not _is_num(x.t):
+                if isinstance(x, TypedValue) and x.items is not None and name in ("add", "mul"):
                     if (
                         name == "add"
-                        and isinstance(a, TV)
+                        and isinstance(a, TypedValue)
                         and a.items is not None
-                        and isinstance(b, TV)
+                        and isinstance(b, TypedValue)
                         and b.items is not None
                     ):
                         return self._tuple(a.items + b.items)
@@ -1418,9 +1354,9 @@ class Compiler:
                     raise ValueError  # emitted: integer power with a negative exponent
                 r = self._PY[name](int(a.const), int(b.const))
                 return (
-                    self.cast(TV(None, T.int64 if rt.signed else T.uint64, r), rt, node)
+                    self.cast(TypedValue(None, T.int64 if rt.signed else T.uint64, r), rt, node)
                     if rt.is_int
-                    else TV(None, rt, r)
+                    else TypedValue(None, rt, r)
                 )
             except (ZeroDivisionError, ValueError, OverflowError):
                 pass
@@ -1428,7 +1364,7 @@ class Compiler:
         bv = self.val(self.cast(b, ct, node), node)
         self.at(node)
         if name == "truediv":
-            return TV(self.f.ops.truediv(av, bv, result=rt.ir), rt)
+            return TypedValue(self.f.ops.truediv(av, bv, result=rt.ir), rt)
         if (
             name in ("floordiv", "mod")
             and rt.is_int
@@ -1439,8 +1375,8 @@ class Compiler:
             zero = self.iconst(0, ct.ir)
             is_zero = bv == zero
             safe = self.f.select(is_zero, self.iconst(1, ct.ir), bv)
-            return TV(self.f.select(is_zero, zero, getattr(self.f.ops, name)(av, safe)), rt)
-        return TV(getattr(self.f.ops, name)(av, bv), rt)
+            return TypedValue(self.f.select(is_zero, zero, getattr(self.f.ops, name)(av, safe)), rt)
+        return TypedValue(getattr(self.f.ops, name)(av, bv), rt)
 
     def e_UnaryOp(self, n):
         a = self.expr(n.operand)
@@ -1448,9 +1384,9 @@ class Compiler:
         if isinstance(n.op, ast.Not):
             c = self.truth(a, n.operand)
             if c.v is None:
-                return TV(None, T.boolean, not c.const)
-            return TV(self.f.ops.not_(c.v, result=ir.i1), T.boolean)
-        if isinstance(a, CT) or not _is_num(a.t):
+                return TypedValue(None, T.boolean, not c.const)
+            return TypedValue(self.f.ops.not_(c.v, result=ir.i1), T.boolean)
+        if isinstance(a, CompileTimeValue) or not _is_num(a.t):
             raise self.err(n, f"bad operand type for unary {_opsym(n.op)}: {_tname(a)}")
         if isinstance(n.op, ast.UAdd):
             return a
@@ -1458,42 +1394,42 @@ class Compiler:
         if isinstance(n.op, ast.USub):
             rt = T.int64 if isinstance(t, T.Boolean) or (t.is_int and t.signed) else (T.uint64 if t.is_int else t)
             if a.v is None and a.const is not None:
-                return self.cast(TV(None, T.int64 if rt.is_int else rt, -a.const), rt, n)
-            return TV(self.f.ops.neg(self.val(self.cast(a, rt, n), n)), rt)
+                return self.cast(TypedValue(None, T.int64 if rt.is_int else rt, -a.const), rt, n)
+            return TypedValue(self.f.ops.neg(self.val(self.cast(a, rt, n), n)), rt)
         if isinstance(n.op, ast.Invert):
             if isinstance(t, T.Boolean):
                 return (
-                    TV(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean)
+                    TypedValue(self.f.ops.not_(self.val(a, n), result=ir.i1), T.boolean)
                     if a.v is not None or a.const is None
-                    else TV(None, T.boolean, not a.const)
+                    else TypedValue(None, T.boolean, not a.const)
                 )
             if t.is_int:
                 rt = T.int64 if t.signed else T.uint64
             else:
                 raise self.err(n, f"bad operand type for unary ~: {t}")
             if a.v is None and a.const is not None:
-                return self.cast(TV(None, T.int64, ~int(a.const)), rt, n)
-            return TV(self.f.ops.invert(self.val(self.cast(a, rt, n), n)), rt)
+                return self.cast(TypedValue(None, T.int64, ~int(a.const)), rt, n)
+            return TypedValue(self.f.ops.invert(self.val(self.cast(a, rt, n), n)), rt)
         raise self.err(n, "unsupported unary operator")
 
     _CMP = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 
     def compare(self, op, a, b, node):
         if isinstance(op, (ast.Is, ast.IsNot)):
-            same = isinstance(a, CT) and isinstance(b, CT) and a.obj is b.obj
-            if isinstance(a, CT) != isinstance(b, CT):
+            same = isinstance(a, CompileTimeValue) and isinstance(b, CompileTimeValue) and a.obj is b.obj
+            if isinstance(a, CompileTimeValue) != isinstance(b, CompileTimeValue):
                 same = False
-            return TV(None, T.boolean, same if isinstance(op, ast.Is) else not same)
+            return TypedValue(None, T.boolean, same if isinstance(op, ast.Is) else not same)
         pred = self._CMP.get(type(op))
         if pred is None:
             raise self.err(node, f"comparison {type(op).__name__} is not supported")
-        if isinstance(a, CT) or isinstance(b, CT) or not _is_num(a.t) or not _is_num(b.t):
+        if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
         ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)
         if ct.kind == "c" and pred not in ("eq", "ne"):
             raise self.err(node, f"complex numbers are not ordered ({_tname(a)} and {_tname(b)})")
         if a.v is None and b.v is None and a.const is not None and b.const is not None:
-            return TV(
+            return TypedValue(
                 None,
                 T.boolean,
                 {
@@ -1507,7 +1443,7 @@ class Compiler:
             )
         av, bv = self.val(self.cast(a, ct, node), node), self.val(self.cast(b, ct, node), node)
         self.at(node)
-        return TV(self.f.ops.cmp(av, bv, predicate=pred), T.boolean)
+        return TypedValue(self.f.ops.cmp(av, bv, predicate=pred), T.boolean)
 
     def e_Compare(self, n):
         if len(n.ops) == 1:
@@ -1527,7 +1463,7 @@ class Compiler:
             return b if a.const else a
         if b.v is None:
             return a if b.const else b
-        return TV(self.f.ops.and_(a.v, b.v), T.boolean)
+        return TypedValue(self.f.ops.and_(a.v, b.v), T.boolean)
 
     def e_BoolOp(self, n):
         # Numba types `a and b` as the unified type of the operands; short-circuit
@@ -1550,7 +1486,12 @@ class Compiler:
         cur = f.block
         f.set_block(other)
         second = self.expr(rest)
-        if isinstance(second, CT) or isinstance(first, CT) or not _is_num(first.t) or not _is_num(second.t):
+        if (
+            isinstance(second, CompileTimeValue)
+            or isinstance(first, CompileTimeValue)
+            or not _is_num(first.t)
+            or not _is_num(second.t)
+        ):
             raise self.err(n, f"'{'and' if is_and else 'or'}' of {_tname(first)} and {_tname(second)} is not supported")
         t = unify(first.t, second.t)
         sv = self.val(self.cast(second, t, n), n)
@@ -1564,7 +1505,7 @@ class Compiler:
         else:
             f.cond_br(ft.v, after, other, then_args=(fv,))
         f.set_block(after)
-        return TV(after.args[0], t)
+        return TypedValue(after.args[0], t)
 
     def e_IfExp(self, n):
         c = self.truth(self.expr(n.test), n.test)
@@ -1579,7 +1520,7 @@ class Compiler:
         f.set_block(bf)
         b = self.expr(n.orelse)
         end_b = f.block
-        if isinstance(a, CT) or isinstance(b, CT):
+        if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue):
             raise self.err(n, "a conditional expression of non-values")
         t = unify(a.t, b.t)
         if t is None:
@@ -1595,7 +1536,7 @@ class Compiler:
         self.at(n)
         f.cond_br(c.v, bt, bf)
         f.set_block(after)
-        return TV(after.args[0], t)
+        return TypedValue(after.args[0], t)
 
     def e_Call(self, n):
         fn = self.expr(n.func)
@@ -1606,7 +1547,7 @@ class Compiler:
         if None in kwargs:
             raise self.err(n, "**kwargs in calls are not supported")
         self.at(n)
-        if not isinstance(fn, CT):
+        if not isinstance(fn, CompileTimeValue):
             raise self.err(n.func, f"a {fn.t} is not callable")
         obj = fn.obj
         hook = getattr(obj, "_pydev_numba_call", None)
@@ -1625,14 +1566,14 @@ class Compiler:
 
     # -- helpers for the builtins --
     def num_arg(self, tv, node, what="argument"):
-        if isinstance(tv, CT) or not _is_num(tv.t):
+        if isinstance(tv, CompileTimeValue) or not _is_num(tv.t):
             raise self.err(node, f"{what} must be a number, got {_tname(tv)}")
         return tv
 
     def const_int(self, tv, node, what):
-        if isinstance(tv, TV) and tv.v is None and tv.const is not None and isinstance(tv.const, int):
+        if isinstance(tv, TypedValue) and tv.v is None and tv.const is not None and isinstance(tv.const, int):
             return tv.const
-        if isinstance(tv, CT) and isinstance(tv.obj, int):
+        if isinstance(tv, CompileTimeValue) and isinstance(tv.obj, int):
             return tv.obj
         raise self.err(node, f"{what} must be a constant integer")
 
@@ -1663,21 +1604,6 @@ def _flit(x, ft):
     if ft.text == "f64":
         return f"0x{struct.unpack('<Q', struct.pack('<d', x))[0]:016X} : f64"
     return f"0x{int(np.float32(x).view(np.uint32)):08X} : f32"
-
-
-def _tname(x):
-    return str(x.t) if isinstance(x, TV) else _describe(x.obj)
-
-
-def _describe(obj):
-    name = getattr(obj, "_pydev_numba_name", None)
-    if name:
-        return name
-    if inspect.ismodule(obj):
-        return f"module '{obj.__name__}'"
-    if callable(obj):
-        return f"'{getattr(obj, '__qualname__', getattr(obj, '__name__', repr(obj)))}'"
-    return f"a {type(obj).__name__}"
 
 
 def _opsym(op):

@@ -136,7 +136,7 @@ class _DeviceValue:
 
 
 threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
-laneid = _DeviceValue("laneid", lambda c, node: _c.TV(_b._lane(c), _t.int32))
+laneid = _DeviceValue("laneid", lambda c, node: _c.TypedValue(_b._lane(c), _t.int32))
 warpsize = 32
 
 grid = _DeviceOnly("grid", _b.grid)
@@ -182,7 +182,7 @@ def _fp16_binary(op):
     def impl(c, args, kwargs, node):
         _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.{op}")
         a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
-        return _c.TV(
+        return _c.TypedValue(
             getattr(c.f.ops, {"hadd": "add", "hsub": "sub", "hmul": "mul", "hmax": "max", "hmin": "min"}[op])(a, b),
             _t.float16,
         )
@@ -193,7 +193,7 @@ def _fp16_binary(op):
 def _fp16_div(c, args, kwargs, node):
     _b._nargs(c, args, kwargs, node, 2, name="cuda.fp16.hdiv")
     a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
-    return _c.TV(c.f.ops.truediv(a, b, result=_t.float16.ir), _t.float16)
+    return _c.TypedValue(c.f.ops.truediv(a, b, result=_t.float16.ir), _t.float16)
 
 
 def _fp16_unary(op):
@@ -201,10 +201,10 @@ def _fp16_unary(op):
         _b._nargs(c, args, kwargs, node, 1, name=f"cuda.fp16.{op}")
         a = c.val(c.cast(c.num_arg(args[0], node), _t.float16, node), node)
         if op == "hneg":
-            return _c.TV(c.f.ops.neg(a), _t.float16)
+            return _c.TypedValue(c.f.ops.neg(a), _t.float16)
         if op == "habs":
-            return _c.TV(c.f.ops.abs(a), _t.float16)
-        return _c.TV(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
+            return _c.TypedValue(c.f.ops.abs(a), _t.float16)
+        return _c.TypedValue(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
 
     return impl
 
@@ -212,14 +212,14 @@ def _fp16_unary(op):
 def _fp16_fma(c, args, kwargs, node):
     _b._nargs(c, args, kwargs, node, 3, name="cuda.fp16.hfma")
     vals = [c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args]
-    return _c.TV(c.f.emit("math.fma", vals, [_t.float16.ir]), _t.float16)
+    return _c.TypedValue(c.f.emit("math.fma", vals, [_t.float16.ir]), _t.float16)
 
 
 def _fp16_cmp(pred):
     def impl(c, args, kwargs, node):
         _b._nargs(c, args, kwargs, node, 2, name=f"cuda.fp16.h{pred}")
         a, b = (c.val(c.cast(c.num_arg(x, node), _t.float16, node), node) for x in args)
-        return _c.TV(c.f.ops.cmp(a, b, predicate=pred), _t.boolean)
+        return _c.TypedValue(c.f.ops.cmp(a, b, predicate=pred), _t.boolean)
 
     return impl
 
@@ -398,7 +398,7 @@ class _ExternFunction:
         c.mb.add_links(self.link)
         c.at(node)
         r = c.f.call(hit[0], *vals)
-        return _c.CT(None) if void else _c.TV(r, ret)
+        return _c.CompileTimeValue(None) if void else _c.TypedValue(r, ret)
 
 
 def declare_device(name, sig, link=None, use_cooperative=False, abi="c"):
@@ -549,7 +549,7 @@ class Dispatcher:
             )
         types = []
         for a in args:
-            if isinstance(a, _c.CT):
+            if isinstance(a, _c.CompileTimeValue):
                 raise c.err(node, f"{_c._describe(a.obj)} cannot be passed to a device function")
             types.append(a.t)
         if self.signatures:
@@ -567,7 +567,7 @@ class Dispatcher:
         c.at(node)
         r = c.f.call(fn, *flat)
         if rtype is None or isinstance(rtype, _t.NoneType):
-            return _c.CT(None)
+            return _c.CompileTimeValue(None)
         vals = [r] if not isinstance(r, tuple) else list(r)
         return c._unflatten(rtype, vals)
 
@@ -779,6 +779,41 @@ class Dispatcher:
         types, _ = self._types_of(args)
         self.compile(types)
         return self
+
+    # -- the backend's protocols: pydev.compile and device.launch take a kernel as they take a Program --
+    def __pydev_compile__(self, argtypes, target, stage):
+        """pydev.compile(kernel, argtypes, target, stage): that stage of the
+        pydev.Program of `argtypes` (a signature: 'void(float32[:])', a
+        Numba signature or a tuple of Numba types; or a list of example
+        arguments; None: the kernel's only signature or compiled overload)."""
+        if self.device:
+            raise TypeError(
+                f"'{self.__name__}' is a device function: it is compiled into the kernels that call it; compile one of them"
+            )
+        if argtypes is None:
+            known = [tuple(s.args) for s in self.signatures] or list(self.overloads)
+            if len(known) != 1:
+                raise TypeError(
+                    f"kernel '{self.__name__}' has {len(known)} signatures: pass argtypes (a signature or example arguments)"
+                )
+            types = known[0]
+        elif isinstance(argtypes, (str, _t.Signature)) or (
+            isinstance(argtypes, (tuple, list)) and all(isinstance(a, (_t.Type, str)) for a in argtypes)
+        ):
+            types = tuple(_as_signature(argtypes).args)
+        elif isinstance(argtypes, (tuple, list)):
+            types, _ = self._types_of(tuple(argtypes))
+        else:
+            raise TypeError(
+                f"argtypes must be a signature, a tuple of Numba types or a list of example arguments, got {argtypes!r}"
+            )
+        return self.compile(types).__pydev_compile__(None, target, stage)
+
+    def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
+        """device.launch(kernel, *args, ...): as kernel[grid, block, stream, shared](*args)."""
+        if self.device:
+            raise TypeError(f"launch() takes a kernel; '{self.__name__}' is a device function (call it from a kernel)")
+        self._launch(tuple(args), grid, block, stream, shared)
 
 
 _DeviceArray = _pydev.DeviceArray
