@@ -18,6 +18,7 @@ pub mod ir;
 mod lower;
 pub mod module;
 pub mod signature;
+mod target;
 pub mod types;
 
 /// The facts of device code that the Python package needs too, defined
@@ -40,9 +41,9 @@ use ruff_text_size::{Ranged, TextRange};
 /// module-level constants.
 pub type FreeNames = std::collections::HashMap<String, module::GlobalConst>;
 
-pub use lower::Target;
 pub use module::{Binding, FuncKind};
 pub use pydev_dialect::TargetKind;
+pub use target::Target;
 
 /// What a free name of a device function is bound to, as Python resolves
 /// it (closure cell, then global, then builtin) when the program is

@@ -115,7 +115,7 @@ pub enum Ty {
 /// The object a [`Ty::Static`] argument stands for.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum StaticObj {
-    Target(crate::lower::Target),
+    Target(crate::target::Target),
     Dtype(Ty),
     Str(String),
     Sm(u32),

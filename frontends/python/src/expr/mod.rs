@@ -70,7 +70,7 @@ impl Lowerer<'_, '_, '_> {
                         Operator::BitOr => pydev_dialect::TargetKind::Or,
                         _ => return self.err(b.range(), "target descriptions combine only with &, | and ~"),
                     };
-                    return Ok(Item::Target(crate::lower::Target::node(kind, vec![x.clone(), y.clone()])));
+                    return Ok(Item::Target(crate::target::Target::node(kind, vec![x.clone(), y.clone()])));
                 }
                 self.binary_at(b.op, l, r, b.range(), Some((b.left.range(), b.right.range())))
             }

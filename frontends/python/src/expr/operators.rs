@@ -178,7 +178,7 @@ impl Lowerer<'_, '_, '_> {
         let operand = self.expr(&u.operand)?;
         self.at(u.range());
         if let (UnaryOp::Invert, Item::Target(t)) = (u.op, &operand) {
-            return Ok(Item::Target(crate::lower::Target::node(pydev_dialect::TargetKind::Not, vec![t.clone()])));
+            return Ok(Item::Target(crate::target::Target::node(pydev_dialect::TargetKind::Not, vec![t.clone()])));
         }
         if u.op == UnaryOp::Not {
             let t = self.truth(operand, u.operand.range())?;
