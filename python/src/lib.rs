@@ -120,7 +120,7 @@ fn program_free(name: &str, v: &Bound<'_, PyAny>) -> PyResult<Free> {
             other => return Err(PyValueError::new_err(format!("'{name}': unknown module {other}"))),
         }),
         "target" => Free::Target(program_target(t.get_item(1)?.downcast::<PyTuple>()?)?),
-        "host" => Free::Host(text()?),
+        "host" => Free::HostOnly(text()?),
         other => return Err(PyValueError::new_err(format!("'{name}': unknown kind of value {other}"))),
     })
 }

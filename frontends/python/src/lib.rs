@@ -64,9 +64,10 @@ pub enum Free {
     Device(String),
     Module(Binding),
     Target(Target),
-    /// A value device code cannot hold, described for the error where
-    /// device code reads it ("a list captured from 'make'").
-    Host(String),
+    /// A value only the host has, which device code cannot hold (a list, a
+    /// dict, an object), described for the error where device code reads
+    /// it ("a list captured from 'make'").
+    HostOnly(String),
 }
 
 /// A function's free names and their values.
@@ -98,18 +99,18 @@ pub struct Program {
 /// The pydev IR text of `function` (and every function it calls) compiled
 /// for `signature` (see [`signature::parse_signature`]).
 pub fn compile_to_text(file_name: &str, source: &str, function: &str, signature: &str) -> Result<String, Diagnostics> {
-    compile_to_text_with(file_name, source, function, signature, &FreeNames::new())
+    compile_to_text_with_free_names(file_name, source, function, signature, &FreeNames::new())
 }
 
 /// [`compile_to_text`] with the values of free names.
-pub fn compile_to_text_with(
+pub fn compile_to_text_with_free_names(
     file_name: &str,
     source: &str,
     function: &str,
     signature: &str,
     free: &FreeNames,
 ) -> Result<String, Diagnostics> {
-    compile_to_text_for(file_name, source, function, signature, free, None, None)
+    compile_to_text_for_target(file_name, source, function, signature, free, None, None)
 }
 
 /// A range covering line `line` (1-based) of `file`, for errors about a
@@ -143,12 +144,12 @@ fn parse_cached(
     Ok(parsed)
 }
 
-/// [`compile_to_text_with`] for a known compile target (`"host"` or
-/// `"sm_XX"`): `if target(...)` lowers only the branch that target takes.
-/// With a `program`, `function` is its root's name and every function is
-/// found by identity ([`Program`]).
+/// [`compile_to_text_with_free_names`] for a known compile target
+/// (`"host"` or `"sm_XX"`): `if target(...)` lowers only the branch that
+/// target takes. With a `program`, `function` is its root's name and every
+/// function is found by identity ([`Program`]).
 #[allow(clippy::too_many_arguments)]
-pub fn compile_to_text_for(
+pub fn compile_to_text_for_target(
     file_name: &str,
     source: &str,
     function: &str,
@@ -309,7 +310,7 @@ pub fn compile_with<'c>(
     compile_for(context, file_name, source, function, signature, free, None, None)
 }
 
-/// [`compile_with`] for a known compile target (see [`compile_to_text_for`]).
+/// [`compile_with`] for a known compile target (see [`compile_to_text_for_target`]).
 #[allow(clippy::too_many_arguments)]
 pub fn compile_for<'c>(
     context: &'c Context,
@@ -321,7 +322,7 @@ pub fn compile_for<'c>(
     target: Option<&str>,
     program: Option<&Program>,
 ) -> Result<MlirModule<'c>, Diagnostics> {
-    let text = compile_to_text_for(file_name, source, function, signature, free, target, program)?;
+    let text = compile_to_text_for_target(file_name, source, function, signature, free, target, program)?;
     // MLIR's own message, kept for the internal-error report.
     let first = std::rc::Rc::new(std::cell::RefCell::new(None::<String>));
     let sink = first.clone();

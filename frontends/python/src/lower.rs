@@ -798,7 +798,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             Free::Module(Binding::NumpyModule) => Item::NumpyModule,
             Free::Module(Binding::DeviceName(d)) => return self.device_attr(d, range),
             Free::Target(t) => Item::Target(t.clone()),
-            Free::Host(what) => {
+            Free::HostOnly(what) => {
                 return self.err_help(
                     range,
                     format!("'{name}' is {what}, which device code cannot hold"),

@@ -159,8 +159,14 @@ def k(ps, out):
     let mut free = crate::FreeNames::new();
     free.insert("SCALE".into(), crate::module::GlobalConst::Num(crate::ir::Const::Float(2.0)));
     let text = printed(
-        &crate::compile_to_text_with("k.py", &src, "k", "{pos: float32x4, mass: float32}[::1], float32[:]", &free)
-            .unwrap_or_else(|d| panic!("{d}")),
+        &crate::compile_to_text_with_free_names(
+            "k.py",
+            &src,
+            "k",
+            "{pos: float32x4, mass: float32}[::1], float32[:]",
+            &free,
+        )
+        .unwrap_or_else(|d| panic!("{d}")),
     );
     assert!(
         text.contains(r#"!pydev.array<!pydev.struct<"structured", {pos: !pydev.vector<4 x f32>, mass: f32}>, 1, c>"#),
@@ -245,7 +251,7 @@ fn nested_functions_are_found_by_line_and_qualified_name() {
         (4, "make.<locals>.helper", FuncKind::Func, vec![("k", k(3))]),
     ]);
     let text = printed(
-        &crate::compile_to_text_for(
+        &crate::compile_to_text_for_target(
             "k.py",
             FACTORY,
             "scale",
@@ -269,11 +275,11 @@ fn a_captured_host_value_is_an_error_where_it_is_read() {
             8,
             "make.<locals>.scale",
             FuncKind::Kernel,
-            vec![("helper", Free::Func(1)), ("table", Free::Host("a list captured from 'make'".into()))],
+            vec![("helper", Free::Func(1)), ("table", Free::HostOnly("a list captured from 'make'".into()))],
         ),
-        (4, "make.<locals>.helper", FuncKind::Func, vec![("k", Free::Host("a dict captured from 'make'".into()))]),
+        (4, "make.<locals>.helper", FuncKind::Func, vec![("k", Free::HostOnly("a dict captured from 'make'".into()))]),
     ]);
-    let e = crate::compile_to_text_for(
+    let e = crate::compile_to_text_for_target(
         "k.py",
         FACTORY,
         "scale",
@@ -287,7 +293,7 @@ fn a_captured_host_value_is_an_error_where_it_is_read() {
     assert!(e.contains("k.py:6:20: error: 'k' is a dict captured from 'make', which device code cannot hold"), "{e}");
     let mut p = p;
     p.funcs[1].env.insert("k".into(), Free::Const(crate::module::GlobalConst::Num(crate::ir::Const::Int(2))));
-    let e = crate::compile_to_text_for(
+    let e = crate::compile_to_text_for_target(
         "k.py",
         FACTORY,
         "scale",
@@ -307,7 +313,7 @@ fn a_captured_host_value_is_an_error_where_it_is_read() {
 #[test]
 fn a_definition_not_where_python_loaded_it_is_reported_at_that_line() {
     use crate::FuncKind;
-    let e = crate::compile_to_text_for(
+    let e = crate::compile_to_text_for_target(
         "k.py",
         FACTORY,
         "scale",
@@ -319,7 +325,7 @@ fn a_definition_not_where_python_loaded_it_is_reported_at_that_line() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("k.py:9:1: error: 'make.<locals>.scale' is defined at line 8 of k.py, not at line 9"), "{e}");
-    let e = crate::compile_to_text_for(
+    let e = crate::compile_to_text_for_target(
         "k.py",
         FACTORY,
         "gone",
