@@ -145,62 +145,106 @@ def from_dlpack(obj, position, stream=None):
 
 
 # --- the CUDA Array Interface -----------------------------------------------------------
+#
+# One reader of the protocol: the native module's (python/src/protocols.rs,
+# `cai_read`), which the launch fast path calls too. `read_cai` below is its
+# pure-Python twin, for the package without its native module (the same
+# rules and messages; python/tests/test_protocols.py holds them to it). Both
+# return (pointer, shape, element strides, typestr, fields, read-only,
+# stream); `fields` describes a structured ('V' with descr) element as
+# `([(name, format, shape, offset), ...], itemsize)`, a format being a
+# typestr or nested fields, which `cai_dtype` makes a NumPy dtype of.
+
+_native_cai = None  # pydev._pydev.cai_read, looked up on first use (False: read_cai)
+
+# The item sizes of each typestr kind NumPy has ('V': 1 byte to 2**31 - 1).
+_TYPESTR_SIZES = {"b": (1,), "i": (1, 2, 4, 8), "u": (1, 2, 4, 8), "f": (2, 4, 8, 16), "c": (8, 16, 32)}
+_V_MAX = 2**31 - 1
+_I64 = 2**63
 
 
-def _dtype_from_descr(descr, itemsize, where):
-    """A structured dtype from a CAI/array-interface `descr` list, whose
-    unnamed ('') entries are padding."""
-    names, formats, offsets, offset = [], [], [], 0
-    for entry in descr:
-        if not isinstance(entry, (tuple, list)) or len(entry) not in (2, 3):
-            raise ValueError(f"{where}: malformed descr entry {entry!r}")
-        name, fmt = entry[0], entry[1]
-        if isinstance(fmt, list):
-            fdt = _dtype_from_descr(fmt, None, where)
-        else:
-            fdt = _typestr_dtype(fmt, None, where)
-        if len(entry) == 3:
-            fdt = np.dtype((fdt, tuple(entry[2]) if isinstance(entry[2], (tuple, list)) else (entry[2],)))
-        if name:
-            names.append(name if isinstance(name, str) else name[1])
-            formats.append(fdt)
-            offsets.append(offset)
-        offset += fdt.itemsize
-    size = itemsize if itemsize is not None else offset
-    if size < offset:
-        raise ValueError(f"{where}: descr describes {offset} bytes, typestr {size}")
-    try:
-        return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": size})
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{where}: malformed descr: {e}") from None
+def _cai_where(position):
+    return f"argument {position} (CUDA Array Interface)"
 
 
-def _typestr_dtype(typestr, descr, where):
-    if not isinstance(typestr, str) or len(typestr) < 3 or typestr[0] not in "<>|=" or not typestr[2:].isdigit():
-        raise ValueError(f"{where}: unknown typestr {typestr!r}")
-    kind = typestr[1]
-    if kind not in "biufcV":
-        raise ValueError(f"{where}: unknown typestr {typestr!r} (supported kinds: b i u f c V)")
-    try:
-        dt = np.dtype(typestr)
-    except (TypeError, ValueError):
-        raise ValueError(f"{where}: unknown typestr {typestr!r}") from None
-    if dt.byteorder == ">" and dt.itemsize > 1:
-        raise ValueError(f"{where}: big-endian typestr {typestr!r} is not supported")
-    if kind == "V" and descr is not None and not (len(descr) == 1 and descr[0][0] == ""):
-        return _dtype_from_descr(descr, dt.itemsize, where)
-    return dt
+def _cai_reader():
+    global _native_cai
+    if _native_cai is None:
+        try:
+            from ._pydev import cai_read
+        except ImportError:  # the pure-Python package
+            cai_read = False
+        _native_cai = cai_read
+    return _native_cai
 
 
 def _is_int(x):
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def parse_cai(cai, position):
-    """(dtype, shape, element strides, pointer, readonly, stream) of a CUDA
-    Array Interface dict, validated (ValueError / NotImplementedError
-    naming the argument position)."""
-    where = f"argument {position} (CUDA Array Interface)"
+def _typestr(typestr, where):
+    """(typestr, kind, item size) of a typestr device code may meet (b i u f
+    c V, little-endian or byte-order free)."""
+    t = typestr
+    if not isinstance(t, str) or len(t) < 3 or t[0] not in "<>|=" or not (t[2:].isascii() and t[2:].isdigit()):
+        raise ValueError(f"{where}: unknown typestr {typestr!r}")
+    kind = t[1]
+    if kind not in "biufcV":
+        raise ValueError(f"{where}: unknown typestr {typestr!r} (supported kinds: b i u f c V)")
+    n = int(t[2:])
+    if not (1 <= n <= _V_MAX if kind == "V" else n in _TYPESTR_SIZES[kind]):
+        raise ValueError(f"{where}: unknown typestr {typestr!r}")
+    if t[0] == ">" and kind in "iufc" and n > 1:
+        raise ValueError(f"{where}: big-endian typestr {typestr!r} is not supported")
+    return str(t), kind, n
+
+
+def _descr_fields(descr, itemsize, where):
+    """The fields of a structured element from a CAI / array-interface
+    `descr` list (unnamed '' entries are padding); `itemsize`: the
+    typestr's (the top level), else the fields' extent."""
+    fields, names, offset = [], [], 0
+    for entry in descr:
+        if not isinstance(entry, (tuple, list)) or len(entry) not in (2, 3):
+            raise ValueError(f"{where}: malformed descr entry {entry!r}")
+        if isinstance(entry[1], list):
+            fmt = _descr_fields(entry[1], None, where)
+            size = fmt[1]
+        else:
+            fmt, _, size = _typestr(entry[1], where)
+        shape = []
+        if len(entry) == 3:
+            for x in entry[2] if isinstance(entry[2], (tuple, list)) else (entry[2],):
+                if not _is_int(x) or not 0 <= x <= _V_MAX:
+                    raise ValueError(f"{where}: malformed descr entry {entry!r}")
+                shape.append(int(x))
+                size *= int(x)
+                if size >= _I64:
+                    raise ValueError(f"{where}: malformed descr entry {entry!r}")
+        name = entry[0]
+        if not isinstance(name, str):
+            if not (isinstance(name, (tuple, list)) and len(name) == 2 and isinstance(name[1], str)):
+                raise ValueError(f"{where}: malformed descr entry {entry!r}")
+            name = name[1]  # (title, name)
+        if name:
+            if name in names:
+                raise ValueError(f"{where}: malformed descr: field {entry[0]!r} occurs more than once")
+            fields.append((str(name), fmt, tuple(shape), offset))
+            names.append(name)
+        offset += size
+        if offset >= _I64:
+            raise ValueError(f"{where}: malformed descr entry {entry!r}")
+    size = itemsize if itemsize is not None else offset
+    if size < offset:
+        raise ValueError(f"{where}: descr describes {offset} bytes, typestr {size}")
+    return (fields, size)
+
+
+def read_cai(cai, position):
+    """The pure-Python reader of a CUDA Array Interface dict: as the native
+    `cai_read` (python/src/protocols.rs), whose results and messages it
+    gives."""
+    where = _cai_where(position)
     if not isinstance(cai, dict):
         raise ValueError(f"{where}: __cuda_array_interface__ must be a dict, got {type(cai).__name__}")
     version = cai.get("version")
@@ -212,12 +256,25 @@ def parse_cai(cai, position):
         if key not in cai:
             raise ValueError(f"{where}: the required key '{key}' is missing")
     shape = cai["shape"]
-    if not isinstance(shape, (tuple, list)) or not all(_is_int(e) and e >= 0 for e in shape):
+    if not isinstance(shape, (tuple, list)) or not all(_is_int(e) and 0 <= e < _I64 for e in shape):
         raise ValueError(f"{where}: shape must be a tuple of non-negative ints, got {shape!r}")
+    if math.prod(max(int(e), 1) for e in shape) >= _I64:
+        raise ValueError(f"{where}: shape {cai['shape']!r} is too large for 64-bit strides")
     shape = tuple(int(e) for e in shape)
-    dtype = _typestr_dtype(cai["typestr"], cai.get("descr"), where)
+    typestr, kind, itemsize = _typestr(cai["typestr"], where)
+    fields = None
+    descr = cai.get("descr") if kind == "V" else None
+    if descr is not None:
+        if not isinstance(descr, (tuple, list)):
+            raise ValueError(f"{where}: descr must be a list of (name, format[, shape]) tuples, got {descr!r}")
+        first = descr[0] if len(descr) == 1 else None
+        padding = (  # [('', '|V8')]: no fields (NumPy's descr of a plain void)
+            isinstance(first, (tuple, list)) and len(first) in (2, 3) and isinstance(first[0], str) and first[0] == ""
+        )
+        if not padding:
+            fields = _descr_fields(descr, itemsize, where)
     data = cai["data"]
-    if not isinstance(data, (tuple, list)) or len(data) != 2 or not _is_int(data[0]) or data[0] < 0:
+    if not isinstance(data, (tuple, list)) or len(data) != 2 or not _is_int(data[0]) or not 0 <= data[0] < 2**64:
         raise ValueError(f"{where}: data must be a (pointer, read_only) tuple, got {data!r}")
     ptr, readonly = int(data[0]), bool(data[1])
     size = int(math.prod(shape)) if shape else 1
@@ -227,24 +284,66 @@ def parse_cai(cai, position):
     if strides is None:
         elem = c_strides(shape)
     else:
-        if not isinstance(strides, (tuple, list)) or len(strides) != len(shape) or not all(_is_int(s) for s in strides):
+        if (
+            not isinstance(strides, (tuple, list))
+            or len(strides) != len(shape)
+            or not all(_is_int(s) and -_I64 <= s < _I64 for s in strides)
+        ):
             raise ValueError(f"{where}: strides must be a tuple of {len(shape)} ints or None, got {strides!r}")
-        bad = [s for s in strides if s % dtype.itemsize]
+        bad = [s for s in strides if s % itemsize]
         if bad:
-            raise ValueError(f"{where}: stride {bad[0]} is not a multiple of the item size {dtype.itemsize}")
-        elem = tuple(int(s) // dtype.itemsize for s in strides)
+            raise ValueError(f"{where}: stride {bad[0]} is not a multiple of the item size {itemsize}")
+        elem = tuple(int(s) // itemsize for s in strides)
     stream = None
-    if version >= 3 and "stream" in cai:
+    if version >= 3 and cai.get("stream") is not None:
         stream = cai["stream"]
-        if stream is not None:
-            if not _is_int(stream):
-                raise ValueError(f"{where}: stream must be an int or None, got {stream!r}")
-            if stream == 0:
-                raise ValueError(
-                    f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)"
-                )
-            stream = int(stream)
-    return dtype, shape, elem, ptr, readonly, stream
+        if not _is_int(stream):
+            raise ValueError(f"{where}: stream must be an int or None, got {stream!r}")
+        stream = int(stream)
+        if stream == 0:
+            raise ValueError(
+                f"{where}: stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)"
+            )
+    return ptr, shape, elem, typestr, fields, readonly, stream
+
+
+_CAI_DTYPES = {}  # typestr -> its NumPy dtype
+
+
+def _struct_dtype(fields, itemsize):
+    names, formats, offsets = [], [], []
+    for name, fmt, shape, offset in fields:
+        fdt = np.dtype(fmt) if isinstance(fmt, str) else _struct_dtype(*fmt)
+        names.append(name)
+        formats.append(np.dtype((fdt, shape)) if shape else fdt)
+        offsets.append(offset)
+    return np.dtype({"names": names, "formats": formats, "offsets": offsets, "itemsize": itemsize})
+
+
+def cai_dtype(typestr, fields, position):
+    """The NumPy dtype of a read CUDA Array Interface element."""
+    if fields is None:
+        dt = _CAI_DTYPES.get(typestr)
+        if dt is None:
+            try:
+                dt = _CAI_DTYPES[typestr] = np.dtype(typestr)
+            except (TypeError, ValueError):  # a size this platform's NumPy lacks (f16)
+                raise ValueError(f"{_cai_where(position)}: unknown typestr {typestr!r}") from None
+        return dt
+    try:
+        return _struct_dtype(*fields)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{_cai_where(position)}: malformed descr: {e}") from None
+
+
+def parse_cai(cai, position):
+    """(dtype, shape, element strides, pointer, readonly, stream) of a CUDA
+    Array Interface dict, validated (ValueError / NotImplementedError
+    naming the argument position): read natively when the native module
+    is there, else by `read_cai`."""
+    read = _native_cai if _native_cai is not None else _cai_reader()
+    ptr, shape, strides, typestr, fields, readonly, stream = (read or read_cai)(cai, position)
+    return cai_dtype(typestr, fields, position), shape, strides, ptr, readonly, stream
 
 
 def from_cai(obj, position):

@@ -1,11 +1,15 @@
-"""DLPack with ctypes: consuming a producer's capsule ("dltensor" or
+"""DLPack: consuming a producer's capsule ("dltensor" or
 "dltensor_versioned": DLManagedTensor / DLManagedTensorVersioned, DLPack
 1.x), and exporting memory as a capsule (pydev.DeviceArray.__dlpack__).
 
 Consuming follows the DLPack Python specification: the consumer renames the
 capsule to "used_dltensor" / "used_dltensor_versioned", which makes it the
 owner of the managed tensor, and calls the tensor's deleter once it no
-longer needs the memory (here: when the DLPackTensor is released)."""
+longer needs the memory (here: when the DLPackTensor is released). Both
+directions are native (python/src/protocols.rs `dlpack_read`, the reader
+the launch fast path uses too, and capi.rs `dlpack_capsule`) when the
+native module is there; ctypes (pydev._dlpack_c) serves the pure-Python
+package, with the same rules and messages."""
 
 import ctypes
 import sys
@@ -41,7 +45,12 @@ def __getattr__(name):
 
 
 def _dtype_from_dl(dt, where):
-    code, bits, lanes = dt.code, dt.bits, dt.lanes
+    return _dtype_of_dl(dt.code, dt.bits, dt.lanes, where)
+
+
+def _dtype_of_dl(code, bits, lanes, where):
+    """The NumPy dtype of DLPack type (code, bits, lanes); ValueError
+    "{where}: ..." for one device code does not have."""
     base = None
     if code in (kDLInt, kDLUInt) and bits in (8, 16, 32, 64):
         base = np.dtype(f"{'i' if code == kDLInt else 'u'}{bits // 8}")
@@ -96,12 +105,51 @@ def _release(deleter, managed):
         _Deleter(deleter)(managed)
 
 
+_native_consume = None  # pydev._pydev.dlpack_read, looked up on first use (False: ctypes)
+_dl_dtypes = {}  # (code, bits, lanes) -> dtype, of tensors the native reader accepted
+
+
+def _native_reader():
+    global _native_consume
+    if _native_consume is None:
+        try:
+            from ._pydev import dlpack_read
+        except ImportError:  # the pure-Python package: ctypes
+            dlpack_read = False
+        _native_consume = dlpack_read
+    return _native_consume
+
+
 class DLPackTensor:
     """A consumed DLPack tensor: data pointer (byte_offset applied), shape,
     strides in elements, NumPy dtype, read-only flag and device. Owns the
-    managed tensor: its deleter runs when this object is released."""
+    managed tensor: its deleter runs when this object is released. Read
+    by the native module's reader where it is there, else through ctypes."""
 
     def __init__(self, capsule, where):
+        read = _native_consume if _native_consume is not None else _native_reader()
+        if read:
+            # The native owner calls the deleter when freed or released.
+            self.data, self.shape, self.strides, dl, device, self.readonly, self._owner = read(capsule, where)
+            self.capsule = capsule
+            self.device_type, self.device_id = device
+            self.device = DEVICE_NAMES[self.device_type]
+            dt = _dl_dtypes.get(dl)
+            if dt is None:
+                dt = _dl_dtypes[dl] = _dtype_of_dl(*dl, where)
+            self.dtype = dt
+            return
+        self._owner = None
+        self._consume_ctypes(capsule, where)
+
+    def release(self):
+        """Calls the producer's deleter now (at most once)."""
+        if self._owner is not None:
+            self._owner.release()
+        else:
+            self._finalizer()
+
+    def _consume_ctypes(self, capsule, where):
         from ._dlpack_c import (
             _NAMES,
             DLManagedTensor,
@@ -159,10 +207,6 @@ class DLPackTensor:
             raise ValueError(f"{where}: the data pointer is NULL for {size} elements")
         self.data = (tensor.data or 0) + int(tensor.byte_offset)
 
-    def release(self):
-        """Calls the producer's deleter now (at most once)."""
-        self._finalizer()
-
 
 def c_strides(shape):
     """Element strides of a C-contiguous array of `shape`."""
@@ -174,6 +218,7 @@ def c_strides(shape):
 
 
 # --- exporting --------------------------------------------------------------------------
+
 
 def _ctypes_exports():
     """How many tensors the ctypes exporter (pydev._dlpack_c, which keeps

@@ -2,6 +2,7 @@
 //! it makes them): byte views of Python buffers and held buffer exports,
 //! DLPack capsules and DLPack's C exchange API.
 
+use crate::protocols;
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -126,8 +127,10 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(A
 }
 
 /// What the cuda launch fast path reads of a DLPack capsule (from a
-/// producer's `__dlpack__`): where the memory is, its type key and the
-/// kernel ABI descriptor, as `pydev._dlpack.DLPackTensor` reads them.
+/// producer's `__dlpack__`) or an exchange-API export: where the memory
+/// is, its type key and the kernel ABI descriptor, of a tensor that
+/// `protocols::check_tensor` (which `pydev._dlpack.DLPackTensor` also
+/// reads through) accepts.
 pub struct DlpackView {
     /// (DLDeviceType, device id).
     pub device: (i32, i32),
@@ -202,39 +205,160 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
     }
 }
 
-/// The [`DlpackView`] of a producer's tensor.
+/// A producer's tensor as it is, for `protocols::check_tensor`.
+///
+/// # Safety
+/// `tensor.shape` (and `tensor.strides`, when not null) hold `ndim` entries.
+unsafe fn raw_tensor(tensor: &DLTensor, flags: u64) -> protocols::RawTensor {
+    let n = usize::try_from(tensor.ndim).unwrap_or(0);
+    // SAFETY: as the caller promises (null arrays are not read).
+    let (shape, strides) = unsafe {
+        (
+            if n > 0 && !tensor.shape.is_null() {
+                std::slice::from_raw_parts(tensor.shape, n).to_vec()
+            } else {
+                vec![]
+            },
+            (n > 0 && !tensor.strides.is_null()).then(|| std::slice::from_raw_parts(tensor.strides, n).to_vec()),
+        )
+    };
+    protocols::RawTensor {
+        data: tensor.data as u64,
+        byte_offset: tensor.byte_offset,
+        device: (tensor.device_type, tensor.device_id),
+        ndim: tensor.ndim,
+        dtype: (tensor.code, tensor.bits, tensor.lanes),
+        shape,
+        strides,
+        readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
+    }
+}
+
+/// The [`DlpackView`] of a producer's tensor; `None` when
+/// `protocols::check_tensor` refuses it (the general path says why).
 ///
 /// # Safety
 /// `tensor.shape` (and `tensor.strides`, when not null) hold `ndim` entries.
 unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
     // SAFETY: as the caller promises.
+    let t = protocols::check_tensor(unsafe { raw_tensor(tensor, flags) }).ok()?;
+    let n = t.shape.len();
+    let mut descriptor = Vec::with_capacity(8 + 16 * n);
+    descriptor.extend_from_slice(&t.data.to_le_bytes());
+    for d in t.shape.iter().chain(&t.strides) {
+        descriptor.extend_from_slice(&d.to_le_bytes());
+    }
+    Some(DlpackView {
+        device: t.device,
+        code: t.dtype.0,
+        bits: t.dtype.1,
+        lanes: t.dtype.2,
+        ndim: n,
+        layout: crate::dispatch::contiguity(&t.shape, &t.strides),
+        readonly: t.readonly,
+        descriptor,
+    })
+}
+
+/// Why [`consume_capsule`] took no tensor.
+pub enum ConsumeError {
+    /// Not a capsule named "dltensor" or "dltensor_versioned".
+    NotCapsule,
+    /// A "dltensor_versioned" of another major version than 1: (major, minor).
+    Version(u32, u32),
+    /// The capsule could not be renamed "used_dltensor(_versioned)".
+    Rename,
+}
+
+/// A producer's managed tensor, owned: its deleter runs once when dropped.
+enum Owned {
+    Versioned(std::ptr::NonNull<DLManagedTensorVersioned>),
+    Legacy(std::ptr::NonNull<DLManagedTensor>),
+}
+
+// SAFETY: DLPack lets the owner of a managed tensor call its deleter from
+// any thread; pydev drops it with the GIL held (its DlpackOwner is freed or
+// released by Python).
+unsafe impl Send for Owned {}
+
+impl Drop for Owned {
+    fn drop(&mut self) {
+        // SAFETY: the capsule handed over this live tensor (renamed
+        // "used_..." by `consume_capsule`); its deleter is called once,
+        // here, as DLPack asks of the owner.
+        unsafe {
+            match self {
+                Owned::Versioned(m) => {
+                    if let Some(deleter) = (*m.as_ptr()).deleter {
+                        deleter(m.as_ptr());
+                    }
+                }
+                Owned::Legacy(m) => {
+                    if let Some(deleter) = (*m.as_ptr()).deleter {
+                        deleter(m.as_ptr());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A DLPack tensor consumed from a capsule (`pydev._dlpack.DLPackTensor`
+/// keeps it): the producer's deleter runs when this is freed or released.
+#[pyclass(frozen, module = "pydev._pydev")]
+pub struct DlpackOwner {
+    tensor: std::sync::Mutex<Option<Owned>>,
+}
+
+#[pymethods]
+impl DlpackOwner {
+    /// Calls the producer's deleter now (at most once).
+    fn release(&self) {
+        let owned = self.tensor.lock().unwrap_or_else(|p| p.into_inner()).take();
+        drop(owned); // the lock released first: the deleter may run Python code
+    }
+}
+
+/// Consumes a DLPack capsule as the DLPack Python specification asks of a
+/// consumer: renamed "used_dltensor_versioned" / "used_dltensor", its
+/// tensor is the returned owner's; also the tensor as it reads.
+pub fn consume_capsule(capsule: &Bound<'_, PyAny>) -> Result<(protocols::RawTensor, DlpackOwner), ConsumeError> {
+    use pyo3::ffi;
+    let cap = capsule.as_ptr();
+    // SAFETY: PyCapsule_IsValid accepts any object and only reads it; a
+    // valid capsule of these names holds a DLManagedTensorVersioned or a
+    // DLManagedTensor, alive while the capsule is and, once renamed, until
+    // its deleter runs (the owner's drop). The names are static C strings,
+    // as PyCapsule_SetName needs. The GIL is held (`Bound`).
     unsafe {
-        let n = usize::try_from(tensor.ndim).ok()?;
-        let shape: &[i64] = if n > 0 { std::slice::from_raw_parts(tensor.shape, n) } else { &[] };
-        let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
-            std::slice::from_raw_parts(tensor.strides, n).to_vec()
+        let (raw, owned, used) = if ffi::PyCapsule_IsValid(cap, c"dltensor_versioned".as_ptr()) == 1 {
+            let m = ffi::PyCapsule_GetPointer(cap, c"dltensor_versioned".as_ptr()).cast::<DLManagedTensorVersioned>();
+            let Some(m) = std::ptr::NonNull::new(m) else {
+                ffi::PyErr_Clear();
+                return Err(ConsumeError::NotCapsule);
+            };
+            let v = m.as_ref();
+            if v.major != 1 {
+                return Err(ConsumeError::Version(v.major, v.minor));
+            }
+            (raw_tensor(&v.dl_tensor, v.flags), Owned::Versioned(m), c"used_dltensor_versioned")
+        } else if ffi::PyCapsule_IsValid(cap, c"dltensor".as_ptr()) == 1 {
+            let m = ffi::PyCapsule_GetPointer(cap, c"dltensor".as_ptr()).cast::<DLManagedTensor>();
+            let Some(m) = std::ptr::NonNull::new(m) else {
+                ffi::PyErr_Clear();
+                return Err(ConsumeError::NotCapsule);
+            };
+            (raw_tensor(&m.as_ref().dl_tensor, 0), Owned::Legacy(m), c"used_dltensor")
         } else {
-            (0..n).map(|k| shape[k + 1..].iter().product()).collect()
+            ffi::PyErr_Clear();
+            return Err(ConsumeError::NotCapsule);
         };
-        let layout = crate::dispatch::contiguity(shape, &strides);
-        let mut descriptor = Vec::with_capacity(8 + 16 * n);
-        descriptor.extend_from_slice(&(tensor.data as u64).wrapping_add(tensor.byte_offset).to_le_bytes());
-        for d in shape {
-            descriptor.extend_from_slice(&d.to_le_bytes());
+        if ffi::PyCapsule_SetName(cap, used.as_ptr()) != 0 {
+            ffi::PyErr_Clear();
+            std::mem::forget(owned); // not ours: the capsule still names it unconsumed
+            return Err(ConsumeError::Rename);
         }
-        for st in &strides {
-            descriptor.extend_from_slice(&st.to_le_bytes());
-        }
-        Some(DlpackView {
-            device: (tensor.device_type, tensor.device_id),
-            code: tensor.code,
-            bits: tensor.bits,
-            lanes: tensor.lanes,
-            ndim: n,
-            layout,
-            readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
-            descriptor,
-        })
+        Ok((raw, DlpackOwner { tensor: std::sync::Mutex::new(Some(owned)) }))
     }
 }
 

@@ -29,7 +29,7 @@ use crate::{capi, CudaProgram, HostProgram};
 use pydev_runtime::cuda;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -219,9 +219,11 @@ struct Keyed<'py> {
     held: Vec<capi::HeldBuffer>,
 }
 
-/// What the cuda fast path reads of a `__cuda_array_interface__` dict: the
-/// plain cases only (numbers, no mask); anything else is `None`, and the
-/// general path (`pydev._arrays.parse_cai`) accepts it or says what is wrong.
+/// What the cuda fast path reads of a `__cuda_array_interface__` dict,
+/// through the one reader of the protocol (`protocols::read_cai`, which
+/// `pydev._arrays.parse_cai` calls too): numbers only (a structured
+/// typestr is the general path's); anything the reader refuses is `None`,
+/// and the general path raises the reader's error.
 struct CaiView {
     typestr: String,
     ndim: usize,
@@ -231,73 +233,27 @@ struct CaiView {
     descriptor: Vec<u8>,
 }
 
-fn int(v: &Bound<'_, PyAny>) -> Option<i64> {
-    if v.is_instance_of::<PyBool>() {
-        return None;
-    }
-    v.extract::<i64>().ok()
-}
-
-fn ints(v: &Bound<'_, PyAny>) -> Option<Vec<i64>> {
-    if let Ok(t) = v.downcast::<PyTuple>() {
-        t.iter().map(|e| int(&e)).collect()
-    } else {
-        v.downcast::<PyList>().ok()?.iter().map(|e| int(&e)).collect()
-    }
-}
-
-fn cai_view<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<CaiView>> {
-    let py = obj.py();
-    let Ok(cai) = obj.getattr(intern!(py, "__cuda_array_interface__")) else { return Ok(None) };
-    let Ok(cai) = cai.downcast::<PyDict>() else { return Ok(None) };
-    let get = |k: &Bound<'py, PyString>| cai.get_item(k);
-    let Some(version) = get(intern!(py, "version"))?.and_then(|v| int(&v)) else { return Ok(None) };
-    if !(0..=3).contains(&version) || get(intern!(py, "mask"))?.is_some_and(|m| !m.is_none()) {
-        return Ok(None);
-    }
-    let Some(typestr) = get(intern!(py, "typestr"))?.and_then(|t| t.extract::<String>().ok()) else { return Ok(None) };
-    let b = typestr.as_bytes();
-    let itemsize = typestr.get(2..).and_then(|n| n.parse::<i64>().ok()).unwrap_or(0);
-    if b.len() < 3
-        || !matches!(b[0], b'<' | b'|' | b'=')
-        || !matches!(b[1], b'b' | b'i' | b'u' | b'f' | b'c')
-        || itemsize <= 0
-    {
-        return Ok(None);
-    }
-    let Some(shape) = get(intern!(py, "shape"))?.and_then(|s| ints(&s)) else { return Ok(None) };
-    let Some(data) = get(intern!(py, "data"))?.and_then(|d| d.downcast_into::<PyTuple>().ok()) else { return Ok(None) };
-    if data.len() != 2 || shape.iter().any(|e| *e < 0) {
-        return Ok(None);
-    }
-    let Some(ptr) = int(&data.get_item(0)?).filter(|p| *p >= 0) else { return Ok(None) };
-    let readonly = data.get_item(1)?.is_truthy()?;
-    if ptr == 0 && shape.iter().product::<i64>() != 0 {
-        return Ok(None);
-    }
-    let n = shape.len();
-    let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
-        None => (0..n).map(|k| shape[k + 1..].iter().product()).collect(),
-        Some(s) => {
-            let Some(bytes) = ints(&s).filter(|v| v.len() == n && v.iter().all(|x| x % itemsize == 0)) else {
-                return Ok(None);
-            };
-            bytes.iter().map(|x| x / itemsize).collect::<Vec<i64>>()
-        }
-    };
-    let stream = match get(intern!(py, "stream"))?.filter(|s| version >= 3 && !s.is_none()) {
+fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
+    let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
+    let c = crate::protocols::read_cai(&cai, false).ok()?;
+    let stream = match &c.stream {
         None => None,
-        Some(s) => match int(&s).and_then(|s| usize::try_from(s).ok()).filter(|s| *s != 0) {
-            Some(s) => Some(s),
-            None => return Ok(None),
-        },
+        Some(s) => Some(s.extract::<usize>().ok()?),
     };
+    let n = c.shape.len();
     let mut descriptor = Vec::with_capacity(8 + 16 * n);
-    descriptor.extend_from_slice(&(ptr as u64).to_le_bytes());
-    for d in shape.iter().chain(&strides) {
+    descriptor.extend_from_slice(&c.ptr.to_le_bytes());
+    for d in c.shape.iter().chain(&c.strides) {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
-    Ok(Some(CaiView { typestr, ndim: n, layout: contiguity(&shape, &strides), readonly, stream, descriptor }))
+    Some(CaiView {
+        typestr: c.typestr,
+        ndim: n,
+        layout: contiguity(&c.shape, &c.strides),
+        readonly: c.readonly,
+        stream,
+        descriptor,
+    })
 }
 
 /// C-contiguous: the layout key of an array whose every dimension is dense
@@ -408,7 +364,7 @@ impl Dispatch {
                     continue;
                 }
                 if matches!(kind, Kind::Cai) {
-                    let Some(view) = cai_view(&a)? else { return Ok(None) };
+                    let Some(view) = cai_view(&a) else { return Ok(None) };
                     let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
                     if several && ptr != 0 && !asked.contains(&ptr) {
                         match cuda::pointer_device(ptr) {

@@ -7,6 +7,7 @@
 mod capi;
 mod dispatch;
 mod facts;
+mod protocols;
 
 use pydev_frontend_python::{
     ir::Const, module::GlobalConst, Binding, Env, Free, FreeNames, FuncKind, FuncSpec, Program, Target as Target_,
@@ -856,6 +857,8 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stats, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_capsule, m)?)?;
     m.add_function(wrap_pyfunction!(dlpack_live_exports, m)?)?;
+    m.add_function(wrap_pyfunction!(protocols::cai_read, m)?)?;
+    m.add_function(wrap_pyfunction!(protocols::dlpack_read, m)?)?;
     m.add_function(wrap_pyfunction!(c_layout, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_types, m)?)?;

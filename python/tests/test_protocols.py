@@ -22,6 +22,30 @@ NUMPY_DLPACK_1 = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 1)
 needs_dlpack_1 = pytest.mark.skipif(not NUMPY_DLPACK_1, reason="NumPy < 2.1 exports no versioned DLPack capsules")
 
 
+@pytest.fixture(params=["native", "ctypes"])
+def consumer(request, monkeypatch):
+    """DLPack capsules consumed by the native reader (python/src/protocols.rs
+    `dlpack_read`) and by the ctypes fallback of the pure-Python package."""
+    if request.param == "native":
+        if not _dlpack._native_reader():
+            pytest.skip("the native module pydev._pydev is not built (make wheel)")
+    else:
+        monkeypatch.setattr(_dlpack, "_native_consume", False)
+    return request.param
+
+
+@pytest.fixture(params=["native", "python"])
+def cai_reader(request, monkeypatch):
+    """CUDA Array Interface dicts read by the native reader (`cai_read`, the
+    launch fast path's too) and by the pure-Python one."""
+    if request.param == "native":
+        if not _arrays._cai_reader():
+            pytest.skip("the native module pydev._pydev is not built (make wheel)")
+    else:
+        monkeypatch.setattr(_arrays, "_native_cai", False)
+    return request.param
+
+
 # --- DLPack ---------------------------------------------------------------------------------
 
 
@@ -50,7 +74,7 @@ class OldProducer(Producer):
 
 
 @needs_dlpack_1
-def test_dlpack_versioned_capsule_from_numpy():
+def test_dlpack_versioned_capsule_from_numpy(consumer):
     a = np.arange(24, dtype=np.int16).reshape(4, 6)[1:, ::2]
     p = Producer(a)
     arg = _arrays.array_arg(p, 0)
@@ -62,7 +86,7 @@ def test_dlpack_versioned_capsule_from_numpy():
     assert arg.keep[1].capsule is not None
 
 
-def test_dlpack_unversioned_capsule_and_old_producers():
+def test_dlpack_unversioned_capsule_and_old_producers(consumer):
     a = np.linspace(0, 1, 10)
     arg = _arrays.array_arg(Producer(a, versioned=False), 3)
     assert (
@@ -77,7 +101,7 @@ def test_dlpack_unversioned_capsule_and_old_producers():
 
 
 @needs_dlpack_1
-def test_dlpack_read_only_flag():
+def test_dlpack_read_only_flag(consumer):
     a = np.arange(5, dtype=np.float32)
     a.flags.writeable = False
     arg = _arrays.array_arg(Producer(a), 1)
@@ -88,7 +112,7 @@ def test_dlpack_read_only_flag():
 
 
 @needs_dlpack_1
-def test_dlpack_consumer_renames_the_capsule_and_calls_the_deleter():
+def test_dlpack_consumer_renames_the_capsule_and_calls_the_deleter(consumer):
     a = np.arange(8, dtype=np.float32)
     capsule = a.__dlpack__(max_version=(1, 0))
     refs = sys.getrefcount(a)
@@ -106,7 +130,7 @@ def test_dlpack_consumer_renames_the_capsule_and_calls_the_deleter():
         _dlpack.DLPackTensor(c, "argument 0 (DLPack)")
 
 
-def test_dlpack_null_strides_byte_offset_and_device_type():
+def test_dlpack_null_strides_byte_offset_and_device_type(consumer):
     a = np.arange(12, dtype=np.float32)
     cap = _dlpack.make_capsule(a.ctypes.data, (3, 4), a.dtype, _dlpack.kDLCPU, owner=a)
     managed = _dlpack.DLManagedTensor.from_address(_dlpack._GetPointer(cap, b"dltensor"))
@@ -126,7 +150,7 @@ def test_dlpack_null_strides_byte_offset_and_device_type():
     assert _dlpack.DLPackTensor(_dlpack.make_capsule(0, (0,), a.dtype, 1, owner=a), "x").shape == (0,)
 
 
-def test_dlpack_dtypes():
+def test_dlpack_dtypes(consumer):
     a = np.zeros(16, np.uint8)
 
     def parse(code, bits, lanes=1):
@@ -146,6 +170,84 @@ def test_dlpack_dtypes():
         parse(2, 32, 8)
 
 
+def _crafted_capsule(p, owner):
+    """A capsule of pydev's exporter whose tensor is then rewritten as `p` says."""
+    versioned = p["versioned"]
+    strides = (12, 4, 1) if p["strides"] else None
+    cap = _dlpack.make_capsule(
+        owner.ctypes.data, (2, 3, 4), owner.dtype, 1, owner=owner, strides=strides, versioned=versioned
+    )
+    name = b"dltensor_versioned" if versioned else b"dltensor"
+    cls = _dlpack.DLManagedTensorVersioned if versioned else _dlpack.DLManagedTensor
+    m = cls.from_address(_dlpack._GetPointer(cap, name))
+    t = m.dl_tensor
+    t.device = _dlpack.DLDevice(p["device"], p["device_id"])
+    t.dtype = _dlpack.DLDataType(*p["dtype"])
+    t.ndim = p["ndim"]
+    for k, e in enumerate(p["shape"]):
+        t.shape[k] = e
+    if p["null"]:
+        t.data = None
+    t.byte_offset = p["offset"]
+    if versioned:
+        m.version.major, m.version.minor, m.flags = p["major"], 7, p["flags"]
+    return cap
+
+
+def _consumed(reader, capsule):
+    saved = _dlpack._native_consume
+    _dlpack._native_consume = reader
+    try:
+        t = _dlpack.DLPackTensor(capsule, "argument 9 (DLPack)")
+    except Exception as e:
+        return type(e), str(e)
+    finally:
+        _dlpack._native_consume = saved
+    out = (t.data, t.shape, t.strides, t.dtype, t.device, t.device_type, t.device_id, t.readonly)
+    assert "used_dltensor" in repr(capsule)
+    t.release()
+    return "ok", out
+
+
+def test_dlpack_readers_agree():
+    """The native DLPack reader and the ctypes one: the same tensors, and
+    the same errors with the same messages, on many rewritten capsules (a
+    fixed seed); every tensor consumed is released."""
+    import random
+
+    native = _dlpack._native_reader()
+    if not native:
+        pytest.skip("the native module pydev._pydev is not built (make wheel)")
+    rng = random.Random(30)
+    owner = np.zeros(64, np.float32)
+    before = _dlpack.live_exports()
+    seen = set()
+    kinds = ["DLPack version", "device type", "dtype (code", "lanes", "ndim", "negative extent", "NULL"]
+    dtypes = [(2, 32, 1), (0, 8, 1), (1, 64, 1), (5, 128, 1), (6, 8, 1), (4, 16, 1), (10, 8, 1), (12, 8, 1), (2, 32, 4)]
+    bad_dtypes = [(3, 64, 1), (2, 8, 1), (6, 16, 1), (2, 32, 8), (5, 64, 2), (6, 8, 3), (2, 32, 0)]
+    for _ in range(1500):
+        p = {
+            "versioned": rng.random() < 0.6,
+            "strides": rng.random() < 0.5,
+            "device": rng.choice([1, 2, 3, 13]) if rng.random() < 0.9 else rng.choice([4, 10, 0]),
+            "device_id": rng.choice([0, 1, 3]),
+            "dtype": rng.choice(dtypes) if rng.random() < 0.85 else rng.choice(bad_dtypes),
+            "ndim": rng.choice([0, 1, 2, 3]) if rng.random() < 0.95 else -1,
+            "shape": [rng.choice([0, 1, 2, 5]) if rng.random() < 0.95 else -2 for _ in range(3)],
+            "null": rng.random() < 0.1,
+            "offset": rng.choice([0, 0, 8, 64]),
+            "major": 1 if rng.random() < 0.95 else rng.choice([0, 2]),
+            "flags": rng.choice([0, 1, 2, 3]),
+        }
+        ours, theirs = _consumed(native, _crafted_capsule(p, owner)), _consumed(False, _crafted_capsule(p, owner))
+        assert ours == theirs, p
+        seen.add("ok" if ours[0] == "ok" else next(k for k in kinds if k in ours[1]))
+    assert seen == {"ok", *kinds}, seen
+    not_capsule = [_consumed(r, object()) for r in (native, False)]
+    assert not_capsule[0] == not_capsule[1] and "did not return an unconsumed DLPack capsule" in not_capsule[0][1]
+    assert _dlpack.live_exports() == before
+
+
 @pytest.fixture(params=["native", "ctypes"])
 def exporter(request, monkeypatch):
     """pydev's DLPack exports made by the native module, and by the ctypes
@@ -158,7 +260,7 @@ def exporter(request, monkeypatch):
     return request.param
 
 
-def test_pydev_capsules_are_consumable_and_freed(exporter):
+def test_pydev_capsules_are_consumable_and_freed(exporter, consumer):
     a = np.arange(6, dtype=np.float32)
     before = _dlpack.live_exports()
 
@@ -244,7 +346,7 @@ def cai(**over):
 _DROP = object()
 
 
-def test_cai_well_formed():
+def test_cai_well_formed(cai_reader):
     ok = _arrays.array_arg(cai(), 2)
     assert (ok.data, ok.shape, ok.strides, ok.device, ok.stream) == (0x10000, (4,), (1,), "cuda", None)
     assert ok.signature([], 2) == "float32[::1]" and ok.protocol == "CUDA Array Interface"
@@ -274,12 +376,12 @@ def test_cai_well_formed():
         ("<f2", np.float16, "float16"),
     ],
 )
-def test_cai_typestrs(typestr, dtype, name):
+def test_cai_typestrs(typestr, dtype, name, cai_reader):
     arg = _arrays.array_arg(cai(typestr=typestr), 0)
     assert arg.dtype == dtype and arg.signature([], 0) == f"{name}[::1]"
 
 
-def test_cai_structured_typestr_with_descr():
+def test_cai_structured_typestr_with_descr(cai_reader):
     descr = [("a", "|i1"), ("", "|V7"), ("b", "<f8")]
     arg = _arrays.array_arg(cai(typestr="|V16", descr=descr, strides=None), 0)
     assert arg.dtype.names == ("a", "b") and arg.dtype.fields["b"][1] == 8 and arg.dtype.itemsize == 16
@@ -310,19 +412,208 @@ def test_cai_structured_typestr_with_descr():
         ({"strides": (4, 4)}, ValueError, "strides must be a tuple of 1 ints"),
     ],
 )
-def test_cai_validation_names_the_argument(over, error, message):
+def test_cai_validation_names_the_argument(over, error, message, cai_reader):
     with pytest.raises(error, match=f"^argument 2 \\(CUDA Array Interface\\): {message}"):
         _arrays.array_arg(cai(**over), 2)
 
 
-def test_cai_not_a_dict():
+def test_cai_not_a_dict(cai_reader):
     with pytest.raises(
         ValueError, match="argument 0 \\(CUDA Array Interface\\): __cuda_array_interface__ must be a dict"
     ):
         _arrays.array_arg(FakeCAI.__new__(type("X", (), {"__cuda_array_interface__": 3})), 0)
 
 
-def test_protocol_errors_come_before_the_device_check():
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        ({"typestr": "|V0"}, "unknown typestr '|V0'"),
+        ({"typestr": "<f3"}, "unknown typestr '<f3'"),
+        ({"typestr": "<i16"}, "unknown typestr '<i16'"),
+        ({"typestr": "<f\u0664"}, "unknown typestr '<f\u0664'"),  # a digit, not an ASCII one
+        ({"typestr": 4}, "unknown typestr 4"),
+        ({"shape": (True,)}, "shape must be a tuple of non-negative ints, got \\(True,\\)"),
+        ({"shape": (2**63,)}, "shape must be"),
+        ({"data": (2**64, False)}, "data must be"),
+        ({"strides": (2**63,)}, "strides must be a tuple of 1 ints or None"),
+        ({"typestr": "|V8", "descr": "ab"}, "descr must be a list of \\(name, format\\[, shape\\]\\) tuples"),
+        ({"typestr": "|V8", "descr": [("a", "<f4", 2, 1)]}, "malformed descr entry \\('a', '<f4', 2, 1\\)"),
+        ({"typestr": "|V8", "descr": [(5, "<f4")]}, "malformed descr entry \\(5, '<f4'\\)"),
+        ({"typestr": "|V8", "descr": [("a", "<f4", -1)]}, "malformed descr entry"),
+        ({"typestr": "|V8", "descr": [("a", "<f4"), ("a", "<f4")]}, "malformed descr: field 'a' occurs more than once"),
+        ({"typestr": "|V8", "descr": [("a", "<f8"), ("b", "<f4")]}, "descr describes 12 bytes, typestr 8"),
+        ({"typestr": "|V8", "descr": [("a", ">f8")]}, "big-endian typestr '>f8' is not supported"),
+        ({"typestr": "|V8", "descr": [("a", [("x", "<q8")])]}, "unknown typestr '<q8' \\(supported kinds"),
+        ({"shape": (2**20, 2**20, 2**20), "data": (0, False)}, f"the data pointer is 0 for {2**60} elements"),
+        ({"shape": (2**40, 2**40, 2**40)}, "shape \\(1099511627776, 1099511627776, 1099511627776\\) is too large"),
+    ],
+)
+def test_cai_more_validation(over, message, cai_reader):
+    with pytest.raises(ValueError, match=f"^argument 2 \\(CUDA Array Interface\\): {message}"):
+        _arrays.array_arg(cai(**over), 2)
+
+
+def test_cai_structured_descr(cai_reader):
+    # titles, nested structs, sub-arrays and padding, as NumPy's descr spells them
+    dt = np.dtype(
+        {
+            "names": ["a", "p", "v"],
+            "formats": ["<i2", np.dtype([("x", "<f4"), ("y", "<u1")], align=True), ("<f4", (2, 3))],
+            "offsets": [0, 4, 16],
+            "titles": ["A title", None, None],
+            "itemsize": 48,
+        }
+    )
+    arg = _arrays.array_arg(cai(typestr=dt.str, descr=dt.descr, shape=(3,), strides=(96,)), 0)
+    assert arg.dtype.names == ("a", "p", "v") and arg.dtype.itemsize == 48 and arg.strides == (2,)
+    assert [arg.dtype.fields[n][1] for n in arg.dtype.names] == [0, 4, 16]
+    assert arg.dtype["p"] == dt["p"] and arg.dtype["v"].shape == (2, 3) and arg.dtype["v"].base == np.float32
+    # NumPy's descr of a plain void is no structure
+    plain = _arrays.array_arg(cai(typestr="|V8", descr=[("", "|V8")]), 0)
+    assert plain.dtype == np.dtype("V8") and plain.dtype.names is None
+    # descr is read for 'V' typestrs only (NumPy exports one for every array)
+    assert _arrays.array_arg(cai(descr=[("", "<f4")]), 0).dtype == np.float32
+    assert _arrays.array_arg(cai(descr="anything"), 0).dtype == np.float32
+
+
+def test_cai_streams_and_read_only(cai_reader):
+    for value, readonly in [(True, True), (False, False), (1, True), (0, False), (None, False), (np.bool_(True), True)]:
+        assert _arrays.array_arg(cai(data=(0x10000, value)), 0).readonly is readonly
+    assert _arrays.array_arg(cai(data=[np.uint64(0x20000), False]), 0).data == 0x20000
+    s = _arrays.array_arg(cai(stream=np.int64(0x77)), 0).stream
+    assert s == 0x77 and type(s) is int
+    assert _arrays.array_arg(cai(version=np.int8(3), stream=2), 0).stream == 2
+    assert _arrays.array_arg(cai(version=1, stream="ignored before v3"), 0).stream is None
+    with pytest.raises(ValueError, match="stream must be an int or None, got True"):
+        _arrays.array_arg(cai(stream=True), 0)
+    shape = _arrays.array_arg(cai(shape=[np.int32(2), 3], strides=[np.int64(12), 4]), 0)
+    assert (shape.shape, shape.strides) == ((2, 3), (3, 1)) and all(type(e) is int for e in shape.shape + shape.strides)
+    # empty extents: C strides count them as 1 (as pydev._dlpack.c_strides)
+    assert _arrays.array_arg(cai(shape=(2, 0, 3), data=(0, False)), 0).strides == (3, 3, 1)
+
+    class Bad:
+        def __bool__(self):
+            raise RuntimeError("no truth")
+
+    with pytest.raises(RuntimeError, match="no truth"):
+        _arrays.array_arg(cai(data=(0x10000, Bad())), 0)
+
+
+def _random_descr(rng, depth=0):
+    names = ["a", "b", "c", "", ("t", "d"), ["u", "e"]]
+    out = []
+    for _ in range(rng.randint(1, 4)):
+        name = rng.choice(names)
+        kind = rng.random()
+        if kind < 0.15 and depth < 2:
+            fmt = _random_descr(rng, depth + 1)
+        elif kind < 0.9:
+            fmt = rng.choice(["<f4", "|i1", "<u2", "<f8", "|V3", "|b1", "<c8", "<i8"])
+        else:
+            fmt = rng.choice([">f4", "<f3", 5, ("<f4",), "<x4"])
+        entry = [name, fmt]
+        r = rng.random()
+        if r < 0.2:
+            entry.append(rng.choice([2, (2, 3), [1], (), (0,), -1, (True,), 2.0]))
+        elif r < 0.23:
+            entry = [name]
+        elif r < 0.25:
+            entry = entry + [1, 2]
+        out.append(tuple(entry) if rng.random() < 0.8 else entry)
+    return out
+
+
+_STRUCTURED = [
+    np.dtype([("a", "i1"), ("b", "f8")], align=True),
+    np.dtype([("a", "i1"), ("b", "f8")]),
+    np.dtype([("x", "<f4", (4,)), ("n", [("p", "u2"), ("q", "c8")])], align=True),
+    np.dtype({"names": ["a", "b"], "formats": ["u1", "f4"], "offsets": [0, 8], "itemsize": 16, "titles": ["T", None]}),
+    np.dtype([("m", "f8", (2, 2))]),
+]
+
+
+def _random_cai(rng):
+    """A CUDA Array Interface dict, each key well formed, ill formed
+    (about one in ten) or missing."""
+    good_bad = {
+        "version": ([3, 3, 2, 0, 1, np.int32(3)], [4, -1, None, True, 3.0, "3"]),
+        "shape": (
+            [(4,), (2, 3), (), [3, 0], (0,), (2, 2, 2), (np.int64(5),), (2**20, 2**20, 2**20)],
+            [(-1,), (True,), (2.0,), 3, None, (2**63,), (2**40, 2**40, 2**40)],
+        ),
+        "typestr": (
+            ["<f4", "|i1", "<u8", "<c16", "|b1", "=u2", "<f016", "|V16", "|V8", ">V8", ">i1", "<f2", "<i2"],
+            ["<x9", "float32", "<O8", ">f4", "|V0", "<f3", 4, None, "<f\u0664", "<b2", "|V2147483648", "<f"],
+        ),
+        "data": (
+            [(0x10000, False), (0x10000, True), [0x20000, 0], (np.uint64(0x30000), np.bool_(True)), (0, False)],
+            [(-1, False), (2**64, False), (True, False), 1234, (1,), (1.5, False)],
+        ),
+        "strides": (
+            [None, (4,), (8, 4), (4, 8), (-4,), (16, 4), (0, 0), (16,), (48, 16, 4)],
+            [(6,), (True,), (2**63,), "x"],
+        ),
+        "stream": ([None, 1, 2, 0xABC, np.int64(5), -3], [0, "s", True, 2.0]),
+    }
+    d = {}
+    for key, (good, bad) in good_bad.items():
+        r = rng.random()
+        if r < 0.85:
+            d[key] = rng.choice(good)
+        elif r < 0.95:
+            d[key] = rng.choice(bad)
+    if rng.random() < 0.05:
+        d["mask"] = rng.choice([None, object(), [1]])
+    if isinstance(d.get("typestr"), str) and "V" in d["typestr"]:
+        r = rng.random()
+        if r < 0.4:  # NumPy's own descr of a structured dtype
+            dt = rng.choice(_STRUCTURED)
+            d["typestr"], d["descr"] = dt.str, dt.descr
+        elif r < 0.75:
+            d["descr"] = _random_descr(rng)
+        elif r < 0.85:
+            d["descr"] = [("", d["typestr"])]
+        elif r < 0.95:
+            d["descr"] = rng.choice(["ab", 3, None, (("a", "<f4"),)])
+    elif rng.random() < 0.3:
+        d["descr"] = [("", "<f4")]
+    return d if rng.random() < 0.98 else rng.choice([3, [d], None])
+
+
+def _outcome(read, cai, position):
+    try:
+        return "ok", repr(read(cai, position))
+    except Exception as e:
+        return type(e), str(e)
+
+
+def test_cai_readers_agree():
+    """The native reader and its pure-Python twin: the same results and
+    the same exceptions with the same messages, on many valid and invalid
+    dicts (a fixed seed), and the same dtypes of what they read."""
+    import random
+
+    native = _arrays._cai_reader()
+    if not native:
+        pytest.skip("the native module pydev._pydev is not built (make wheel)")
+    rng = random.Random(30)
+    seen = {"ok": 0}
+    for i in range(6000):
+        d = _random_cai(rng)
+        ours, theirs = _outcome(native, d, i), _outcome(_arrays.read_cai, d, i)
+        assert ours == theirs, d
+        if ours[0] == "ok":
+            seen["ok"] += 1
+            _, _, _, typestr, fields, _, _ = native(d, i)
+            assert _arrays.cai_dtype(typestr, fields, i).itemsize == int(typestr[2:])
+            seen["structured"] = seen.get("structured", 0) + (fields is not None)
+        else:
+            seen[ours[1].split(": ", 1)[1][:20]] = True
+    # every kind of outcome came up
+    assert seen["ok"] > 500 and seen["structured"] > 50 and len(seen) > 25, (seen["ok"], sorted(seen))
+
+
+def test_protocol_errors_come_before_the_device_check(cai_reader):
     # The same error on both targets, then the device check.
     for target in ("host", "cuda"):
         with pytest.raises(ValueError, match="argument 1 \\(CUDA Array Interface\\): stride 6"):

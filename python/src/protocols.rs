@@ -1,0 +1,570 @@
+//! The one reader of each foreign array protocol, shared by both launch
+//! paths: the native fast path (dispatch.rs), which takes any error as "not
+//! mine" and leaves the launch to the general path, and Python's general
+//! path (pydev._arrays / pydev._dlpack), which raises the error.
+//!
+//! - [`read_cai`]: a `__cuda_array_interface__` dict (v0 to v3) with every
+//!   check docs/API.md names: version, mask, required keys, shape, typestr
+//!   (and a structured 'V' typestr's `descr`), data, a 0 pointer, strides
+//!   that are not multiples of the item size, the v3 stream.
+//!   [`cai_read`] is its Python face (`pydev._arrays.parse_cai`).
+//! - [`check_tensor`]: a DLPack tensor as a producer's capsule or exchange
+//!   API hands it over (device type, dtype, ndim, extents, a NULL pointer);
+//!   [`dlpack_read`] consumes a capsule for `pydev._dlpack.DLPackTensor`
+//!   (the capsule handling itself, unsafe, is capi.rs's).
+//!
+//! Messages are pydev's documented ones ("argument {position} (CUDA Array
+//! Interface): ..."), built only when something is wrong. Without the
+//! native module pydev._arrays and pydev._dlpack read the protocols in
+//! Python, with the same rules and messages: python/tests/test_protocols.py
+//! holds the two readers to the same results on many valid and invalid
+//! inputs.
+
+use crate::capi;
+use pyo3::exceptions::{PyNotImplementedError, PyValueError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple, PyType};
+
+/// Why a protocol reader refused an array.
+pub enum Fail {
+    /// What is wrong, after "{where}: ": a ValueError, or a
+    /// NotImplementedError (`unsupported`: a CAI mask).
+    Bad { unsupported: bool, msg: String },
+    /// Well formed, but not the fast path's to launch (a structured typestr).
+    Skip,
+    /// An error Python raised while the reader looked (a failing `__bool__`...).
+    Py(PyErr),
+}
+
+impl From<PyErr> for Fail {
+    fn from(e: PyErr) -> Self {
+        Fail::Py(e)
+    }
+}
+
+fn bad(msg: String) -> Fail {
+    Fail::Bad { unsupported: false, msg }
+}
+
+impl Fail {
+    /// The Python exception, its message prefixed by `place` ("argument 2
+    /// (CUDA Array Interface)").
+    pub fn into_pyerr(self, place: &str) -> PyErr {
+        match self {
+            Fail::Bad { unsupported: true, msg } => PyNotImplementedError::new_err(format!("{place}: {msg}")),
+            Fail::Bad { unsupported: false, msg } => PyValueError::new_err(format!("{place}: {msg}")),
+            Fail::Skip => PyValueError::new_err(format!("{place}: not readable on the fast path")),
+            Fail::Py(e) => e,
+        }
+    }
+}
+
+/// `repr(v)`, as the messages quote values.
+fn repr(v: &Bound<'_, PyAny>) -> Result<String, Fail> {
+    Ok(v.repr()?.to_cow()?.into_owned())
+}
+
+/// An int as the protocols take one: a Python int or a NumPy integer, not
+/// a bool (pydev._arrays._is_int).
+fn is_int(v: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if v.is_instance_of::<PyBool>() {
+        return Ok(false);
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(true);
+    }
+    static INTEGER: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    let py = v.py();
+    let integer = INTEGER.get_or_try_init(py, || -> PyResult<Py<PyType>> {
+        Ok(py.import("numpy")?.getattr("integer")?.downcast_into::<PyType>()?.unbind())
+    })?;
+    v.is_instance(integer.bind(py))
+}
+
+/// `v` as an i64 when it is an int (`is_int`) in that range.
+fn int64(v: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    Ok(if is_int(v)? { v.extract::<i64>().ok() } else { None })
+}
+
+/// The items of a tuple or a list (subclasses too); None for anything else.
+fn items<'py>(v: &Bound<'py, PyAny>) -> Option<Vec<Bound<'py, PyAny>>> {
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        Some(t.iter().collect())
+    } else {
+        v.downcast::<PyList>().ok().map(|l| l.iter().collect())
+    }
+}
+
+/// The decimal product of non-negative extents, however large (messages).
+fn product_text(extents: &[i64]) -> String {
+    const BASE: u128 = 1_000_000_000;
+    let mut limbs: Vec<u128> = vec![1]; // little-endian, base 10^9
+    for &e in extents {
+        let mut carry = 0u128;
+        for l in &mut limbs {
+            let v = *l * e.max(0) as u128 + carry;
+            *l = v % BASE;
+            carry = v / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut out = limbs.last().map_or_else(String::new, |l| l.to_string());
+    for l in limbs.iter().rev().skip(1) {
+        out.push_str(&format!("{l:09}"));
+    }
+    out
+}
+
+/// Element strides of a C-contiguous array of `shape` (pydev._dlpack.c_strides).
+pub fn c_strides(shape: &[i64]) -> Vec<i64> {
+    let mut out = vec![0; shape.len()];
+    let mut acc = 1i64;
+    for k in (0..shape.len()).rev() {
+        out[k] = acc;
+        acc = acc.wrapping_mul(shape[k].max(1));
+    }
+    out
+}
+
+// --- the CUDA Array Interface -------------------------------------------------------------
+
+/// A validated typestr: its text, kind (b i u f c V) and item size.
+struct Typestr {
+    text: String,
+    kind: u8,
+    itemsize: i64,
+}
+
+/// The typestrs device code may meet (NumPy's own for these kinds, little
+/// endian or byte-order free; 'V' of 1 byte to NumPy's largest): anything
+/// else says what is wrong (pydev._arrays._typestr).
+fn typestr(t: &Bound<'_, PyAny>) -> Result<Typestr, Fail> {
+    let unknown =
+        |extra: &str| -> Result<Fail, PyErr> { Ok(bad(format!("unknown typestr {}{extra}", t.repr()?.to_cow()?))) };
+    let Ok(text) = t.downcast::<PyString>().map(|s| s.to_string_lossy()) else { return Err(unknown("")?) };
+    let b = text.as_bytes();
+    let shaped = text.chars().count() >= 3
+        && matches!(b[0], b'<' | b'>' | b'|' | b'=')
+        && text.chars().skip(2).all(|c| c.is_ascii_digit());
+    if !shaped {
+        return Err(unknown("")?);
+    }
+    if !matches!(b[1], b'b' | b'i' | b'u' | b'f' | b'c' | b'V') {
+        return Err(unknown(" (supported kinds: b i u f c V)")?);
+    }
+    let (order, kind) = (b[0], b[1]);
+    let Some(n) = text[2..].parse::<i64>().ok().filter(|n| match kind {
+        b'b' => *n == 1,
+        b'i' | b'u' => matches!(n, 1 | 2 | 4 | 8),
+        b'f' => matches!(n, 2 | 4 | 8 | 16),
+        b'c' => matches!(n, 8 | 16 | 32),
+        _ => (1..=i64::from(i32::MAX)).contains(n),
+    }) else {
+        return Err(unknown("")?);
+    };
+    if order == b'>' && matches!(kind, b'i' | b'u' | b'f' | b'c') && n > 1 {
+        return Err(bad(format!("big-endian typestr {} is not supported", repr(t)?)));
+    }
+    Ok(Typestr { text: text.into_owned(), kind, itemsize: n })
+}
+
+/// The fields of a structured element from a `descr` list (unnamed ''
+/// entries are padding), as `pydev._arrays._struct_dtype` builds its dtype:
+/// `([(name, format, shape, offset), ...], itemsize)`, a format being a
+/// typestr or a nested `(fields, itemsize)`. `itemsize`: the typestr's (the
+/// top level), else the fields' extent.
+fn descr_fields<'py>(descr: &Bound<'py, PyAny>, itemsize: Option<i64>) -> Result<Bound<'py, PyTuple>, Fail> {
+    let py = descr.py();
+    let entries = items(descr).expect("a list or tuple (checked by the caller)");
+    let fields = PyList::empty(py);
+    let mut names: Vec<String> = Vec::new();
+    let mut offset = 0i64;
+    for entry in entries {
+        let malformed = || -> Result<Fail, PyErr> { Ok(bad(format!("malformed descr entry {}", entry.repr()?))) };
+        let Some(e) = items(&entry).filter(|e| matches!(e.len(), 2 | 3)) else { return Err(malformed()?) };
+        let (format, mut size) = if e[1].is_instance_of::<PyList>() {
+            let nested = descr_fields(&e[1], None)?;
+            let size = nested.get_item(1)?.extract::<i64>()?;
+            (nested.into_any(), size)
+        } else {
+            let t = typestr(&e[1])?;
+            (PyString::new(py, &t.text).into_any(), t.itemsize)
+        };
+        let mut shape = Vec::new();
+        if let Some(s) = e.get(2) {
+            for x in items(s).unwrap_or_else(|| vec![s.clone()]) {
+                match int64(&x)?.filter(|x| (0..=i64::from(i32::MAX)).contains(x)) {
+                    Some(x) => shape.push(x),
+                    None => return Err(malformed()?),
+                }
+                match size.checked_mul(*shape.last().expect("pushed")) {
+                    Some(s) => size = s,
+                    None => return Err(malformed()?),
+                }
+            }
+        }
+        let name = if let Ok(s) = e[0].downcast::<PyString>() {
+            s.to_cow()?.into_owned()
+        } else {
+            match items(&e[0]).filter(|t| t.len() == 2) {
+                Some(t) if t[1].is_instance_of::<PyString>() => t[1].extract::<String>()?,
+                _ => return Err(malformed()?),
+            }
+        };
+        if !name.is_empty() {
+            if names.contains(&name) {
+                return Err(bad(format!("malformed descr: field {} occurs more than once", repr(&e[0])?)));
+            }
+            let shape = PyTuple::new(py, &shape)?;
+            fields.append(PyTuple::new(
+                py,
+                [PyString::new(py, &name).into_any(), format, shape.into_any(), PyInt::new(py, offset).into_any()],
+            )?)?;
+            names.push(name);
+        }
+        match offset.checked_add(size) {
+            Some(o) => offset = o,
+            None => return Err(malformed()?),
+        }
+    }
+    let size = itemsize.unwrap_or(offset);
+    if size < offset {
+        return Err(bad(format!("descr describes {offset} bytes, typestr {size}")));
+    }
+    Ok(PyTuple::new(py, [fields.into_any(), PyInt::new(py, size).into_any()])?)
+}
+
+/// A CUDA Array Interface dict, read and validated.
+pub struct Cai<'py> {
+    pub ptr: u64,
+    pub shape: Vec<i64>,
+    /// In elements.
+    pub strides: Vec<i64>,
+    pub typestr: String,
+    /// A structured element's fields ([`descr_fields`]), None for a plain one.
+    pub fields: Option<Bound<'py, PyTuple>>,
+    pub readonly: bool,
+    /// The v3 `stream` (never 0), as an int.
+    pub stream: Option<Bound<'py, PyAny>>,
+}
+
+/// Reads `cai` (the value of `__cuda_array_interface__`) as the CUDA Array
+/// Interface v3 specifies it (v0 to v2 too), in the order of the checks of
+/// docs/API.md. `structured`: whether a 'V' typestr is read (with its
+/// `descr`); the fast path, whose key names elements by typestr, passes
+/// false and gets [`Fail::Skip`] for one.
+pub fn read_cai<'py>(cai: &Bound<'py, PyAny>, structured: bool) -> Result<Cai<'py>, Fail> {
+    let py = cai.py();
+    let Ok(d) = cai.downcast::<PyDict>() else {
+        let name = cai.get_type().name()?;
+        return Err(bad(format!("__cuda_array_interface__ must be a dict, got {name}")));
+    };
+    let get = |k: &Bound<'py, PyString>| d.get_item(k);
+    let version = get(intern!(py, "version"))?;
+    let v = match &version {
+        Some(v) => int64(v)?.filter(|v| (0..=3).contains(v)),
+        None => None,
+    };
+    let Some(version_n) = v else {
+        let shown = match &version {
+            Some(v) => repr(v)?,
+            None => "None".to_owned(),
+        };
+        return Err(bad(format!("unsupported version {shown} (0 to 3 are supported)")));
+    };
+    if get(intern!(py, "mask"))?.is_some_and(|m| !m.is_none()) {
+        return Err(Fail::Bad {
+            unsupported: true,
+            msg: "masked arrays (mask is not None) are not supported".to_owned(),
+        });
+    }
+    let mut required = Vec::with_capacity(3);
+    for key in [intern!(py, "shape"), intern!(py, "typestr"), intern!(py, "data")] {
+        match get(key)? {
+            Some(v) => required.push(v),
+            None => return Err(bad(format!("the required key '{}' is missing", key.to_cow()?))),
+        }
+    }
+    let (shape_obj, typestr_obj, data) = (&required[0], &required[1], &required[2]);
+    let mut shape = items(shape_obj).map(|es| (es.len(), Vec::with_capacity(es.len())));
+    if let Some((n, out)) = &mut shape {
+        for e in items(shape_obj).unwrap_or_default() {
+            match int64(&e)?.filter(|e| *e >= 0) {
+                Some(e) => out.push(e),
+                None => break,
+            }
+        }
+        if out.len() != *n {
+            shape = None;
+        }
+    }
+    let Some((_, shape)) = shape else {
+        return Err(bad(format!("shape must be a tuple of non-negative ints, got {}", repr(shape_obj)?)));
+    };
+    if shape.iter().try_fold(1i64, |acc, e| acc.checked_mul((*e).max(1))).is_none() {
+        return Err(bad(format!("shape {} is too large for 64-bit strides", repr(shape_obj)?)));
+    }
+    let t = typestr(typestr_obj)?;
+    if t.kind == b'V' && !structured {
+        return Err(Fail::Skip);
+    }
+    let mut fields = None;
+    if t.kind == b'V' {
+        if let Some(descr) = get(intern!(py, "descr"))?.filter(|d| !d.is_none()) {
+            let Some(entries) = items(&descr) else {
+                return Err(bad(format!(
+                    "descr must be a list of (name, format[, shape]) tuples, got {}",
+                    repr(&descr)?
+                )));
+            };
+            // [('', '|V8')]: no fields (NumPy's descr of a plain void).
+            let padding = entries.len() == 1
+                && items(&entries[0]).is_some_and(|e| {
+                    matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
+                });
+            if !padding {
+                fields = Some(descr_fields(&descr, Some(t.itemsize))?);
+            }
+        }
+    }
+    let pair = items(data).filter(|p| p.len() == 2);
+    let ptr = match &pair {
+        Some(p) if is_int(&p[0])? => p[0].extract::<u64>().ok(),
+        _ => None,
+    };
+    let (Some(pair), Some(ptr)) = (pair, ptr) else {
+        return Err(bad(format!("data must be a (pointer, read_only) tuple, got {}", repr(data)?)));
+    };
+    let readonly = pair[1].is_truthy()?;
+    if ptr == 0 && !shape.contains(&0) {
+        return Err(bad(format!("the data pointer is 0 for {} elements", product_text(&shape))));
+    }
+    let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
+        None => c_strides(&shape),
+        Some(s) => {
+            let given = items(&s).filter(|v| v.len() == shape.len());
+            let mut bytes = Vec::with_capacity(shape.len());
+            for x in given.iter().flatten() {
+                match int64(x)? {
+                    Some(x) => bytes.push(x),
+                    None => break,
+                }
+            }
+            if given.is_none() || bytes.len() != shape.len() {
+                return Err(bad(format!("strides must be a tuple of {} ints or None, got {}", shape.len(), repr(&s)?)));
+            }
+            if let Some(b) = bytes.iter().find(|b| *b % t.itemsize != 0) {
+                return Err(bad(format!("stride {b} is not a multiple of the item size {}", t.itemsize)));
+            }
+            bytes.iter().map(|b| b / t.itemsize).collect()
+        }
+    };
+    let mut stream = None;
+    if version_n >= 3 {
+        if let Some(s) = get(intern!(py, "stream"))?.filter(|s| !s.is_none()) {
+            if !is_int(&s)? {
+                return Err(bad(format!("stream must be an int or None, got {}", repr(&s)?)));
+            }
+            let s = py.get_type::<PyInt>().call1((s,))?;
+            if s.extract::<i64>().is_ok_and(|s| s == 0) {
+                return Err(bad(
+                    "stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)".to_owned(),
+                ));
+            }
+            stream = Some(s);
+        }
+    }
+    Ok(Cai { ptr, shape, strides, typestr: t.text, fields, readonly, stream })
+}
+
+/// `pydev._arrays.parse_cai`'s reader: `(pointer, shape, element strides,
+/// typestr, fields, readonly, stream)` of a `__cuda_array_interface__`
+/// dict, `fields` a structured element's (`([(name, format, shape,
+/// offset), ...], itemsize)`, format a typestr or nested fields) or None;
+/// ValueError / NotImplementedError "argument {position} (CUDA Array
+/// Interface): ..." when it is not one device code can take.
+#[pyfunction]
+#[allow(clippy::type_complexity)] // the tuple Python unpacks
+pub fn cai_read<'py>(
+    cai: &Bound<'py, PyAny>,
+    position: &Bound<'py, PyAny>,
+) -> PyResult<(
+    u64,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    String,
+    Option<Bound<'py, PyTuple>>,
+    bool,
+    Option<Bound<'py, PyAny>>,
+)> {
+    let py = cai.py();
+    match read_cai(cai, true) {
+        Ok(c) => Ok((
+            c.ptr,
+            PyTuple::new(py, &c.shape)?,
+            PyTuple::new(py, &c.strides)?,
+            c.typestr,
+            c.fields,
+            c.readonly,
+            c.stream,
+        )),
+        Err(f) => Err(f.into_pyerr(&format!("argument {} (CUDA Array Interface)", position.str()?.to_cow()?))),
+    }
+}
+
+// --- DLPack ---------------------------------------------------------------------------------
+
+/// A producer's DLPack tensor as it reads it (capi.rs), before any check.
+pub struct RawTensor {
+    pub data: u64,
+    pub byte_offset: u64,
+    /// (DLDeviceType, device id).
+    pub device: (i32, i32),
+    pub ndim: i32,
+    /// (type code, bits, lanes).
+    pub dtype: (u8, u8, u16),
+    /// `ndim` extents (none when ndim < 0).
+    pub shape: Vec<i64>,
+    /// `ndim` strides in elements, None when null (C order).
+    pub strides: Option<Vec<i64>>,
+    pub readonly: bool,
+}
+
+/// A DLPack tensor device code can take: the data pointer (byte offset
+/// applied), shape, strides in elements (C order for null strides).
+pub struct Tensor {
+    pub data: u64,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub dtype: (u8, u8, u16),
+    pub device: (i32, i32),
+    pub readonly: bool,
+}
+
+/// kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged.
+const DEVICE_TYPES: [i32; 4] = [1, 2, 3, 13];
+
+/// Whether device code has an element of DLPack type (code, bits)
+/// (pydev._dlpack._dtype_of_dl maps them).
+fn dl_supported(code: u8, bits: u8) -> bool {
+    match code {
+        0 | 1 => matches!(bits, 8 | 16 | 32 | 64),                 // int, uint
+        2 => matches!(bits, 16 | 32 | 64),                         // float
+        5 => matches!(bits, 64 | 128),                             // complex
+        6 | 4 | 10 | 12 => bits == if code == 4 { 16 } else { 8 }, // bool, bfloat16, float8 e4m3fn / e5m2
+        _ => false,
+    }
+}
+
+/// Validates a producer's tensor in the order pydev._dlpack.DLPackTensor
+/// does, with its messages (after "{where}: ").
+pub fn check_tensor(raw: RawTensor) -> Result<Tensor, String> {
+    let (device_type, _) = raw.device;
+    if !DEVICE_TYPES.contains(&device_type) {
+        return Err(format!(
+            "arrays on DLPack device type {device_type} are not supported (CPU, CUDA, CUDA host and managed memory are)"
+        ));
+    }
+    let (code, bits, lanes) = raw.dtype;
+    if !dl_supported(code, bits) {
+        return Err(format!("DLPack dtype (code {code}, {bits} bits) is not supported by device code"));
+    }
+    if lanes != 1 && !((2..=4).contains(&lanes) && code != 5 && code != 6) {
+        return Err(format!("DLPack dtype with {lanes} lanes is not supported (vectors have 1 to 4)"));
+    }
+    if raw.ndim < 0 {
+        return Err(format!("ndim is {}", raw.ndim));
+    }
+    if raw.shape.iter().any(|e| *e < 0) {
+        let parts: Vec<String> = raw.shape.iter().map(i64::to_string).collect();
+        let shown = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
+        return Err(format!("negative extent in shape {shown}"));
+    }
+    let strides = match raw.strides {
+        Some(s) if !raw.shape.is_empty() => s,
+        _ => c_strides(&raw.shape),
+    };
+    if raw.data == 0 && !raw.shape.contains(&0) {
+        return Err(format!("the data pointer is NULL for {} elements", product_text(&raw.shape)));
+    }
+    Ok(Tensor {
+        data: raw.data.wrapping_add(raw.byte_offset),
+        shape: raw.shape,
+        strides,
+        dtype: raw.dtype,
+        device: raw.device,
+        readonly: raw.readonly,
+    })
+}
+
+/// `pydev._dlpack.DLPackTensor`'s reader: consumes the DLPack capsule
+/// `capsule` (renamed "used_dltensor(_versioned)", its tensor now owned)
+/// and returns `(data, shape, strides, (code, bits, lanes), (device type,
+/// device id), readonly, owner)`, strides in elements; `owner` calls the
+/// producer's deleter when freed or released (`owner.release()`).
+/// ValueError "{place}: ..." as DLPackTensor words it when the capsule is
+/// none or its tensor is not one device code can take (the tensor, then
+/// consumed, is released at once).
+#[pyfunction]
+#[allow(clippy::type_complexity)] // the tuple Python unpacks
+pub fn dlpack_read<'py>(
+    capsule: &Bound<'py, PyAny>,
+    place: &str,
+) -> PyResult<(
+    u64,
+    Bound<'py, PyTuple>,
+    Bound<'py, PyTuple>,
+    (u8, u8, u16),
+    (i32, i32),
+    bool,
+    Bound<'py, capi::DlpackOwner>,
+)> {
+    let py = capsule.py();
+    let fail = |msg: String| PyValueError::new_err(format!("{place}: {msg}"));
+    let (raw, owner) = match capi::consume_capsule(capsule) {
+        Ok(c) => c,
+        Err(capi::ConsumeError::NotCapsule) => {
+            return Err(fail(
+                "__dlpack__() did not return an unconsumed DLPack capsule ('dltensor' or 'dltensor_versioned')"
+                    .to_owned(),
+            ))
+        }
+        Err(capi::ConsumeError::Version(major, minor)) => {
+            return Err(fail(format!("DLPack version {major}.{minor} is not supported (1.x is)")))
+        }
+        Err(capi::ConsumeError::Rename) => {
+            return Err(fail("the DLPack capsule could not be marked as used".to_owned()))
+        }
+    };
+    let owner = Bound::new(py, owner)?;
+    let t = check_tensor(raw).map_err(fail)?;
+    Ok((t.data, PyTuple::new(py, &t.shape)?, PyTuple::new(py, &t.strides)?, t.dtype, t.device, t.readonly, owner))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn products_of_any_size() {
+        assert_eq!(product_text(&[]), "1");
+        assert_eq!(product_text(&[3, 4]), "12");
+        assert_eq!(product_text(&[0, 4]), "0");
+        assert_eq!(product_text(&[i64::MAX, i64::MAX]), "85070591730234615847396907784232501249");
+        assert_eq!(product_text(&[1_000_000_000, 1_000_000_000]), "1000000000000000000");
+    }
+
+    #[test]
+    fn c_strides_skip_empty_extents() {
+        assert_eq!(c_strides(&[2, 0, 3]), vec![3, 3, 1]);
+        assert_eq!(c_strides(&[]), Vec::<i64>::new());
+    }
+}
