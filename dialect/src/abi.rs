@@ -159,6 +159,15 @@ pub mod entry {
     }
 }
 
+/// The symbol prefix of the host's C-ABI adapters of external functions:
+/// on the host target a call of declared function `@f` (a C function that
+/// link files define) goes to `@__pydev_cabi_f`, an adapter that pydev
+/// builds around it (python/pydev/_interop.py `host_adapters`). The Python
+/// frontend calls adapters directly (frontends/python/src/interop.rs), and
+/// `pydev-host-adapters` renames the calls of a `pydev.Program`'s
+/// declarations.
+pub const HOST_ADAPTER_PREFIX: &str = "__pydev_cabi_";
+
 /// Discardable attributes that passes exchange with each other and with the
 /// runtime. Producer => consumers.
 pub mod attr {

@@ -54,6 +54,16 @@ pub fn storage_layout(ty: Type) -> Option<(u64, u64)> {
     unsafe { pydevTypeGetStorageLayout(ty.to_raw(), &mut size, &mut align) }.then_some((size, align))
 }
 
+/// The element type of a builtin `complex<...>` type.
+pub fn complex_element(ty: Type) -> Option<Type> {
+    if !ty.is_complex() {
+        return None;
+    }
+    // SAFETY: a live complex type (checked above); the element type it
+    // returns lives in the same context, for as long as `ty` does.
+    Some(unsafe { Type::from_raw(mlir_sys::mlirComplexTypeGetElementType(ty.to_raw())) })
+}
+
 pub fn field_offset(ty: Type, index: u32) -> Option<u64> {
     let mut offset = 0;
     // Safety: live type; out-pointer is a valid local; C++ checks the kind.

@@ -669,6 +669,26 @@ impl<'c> PassIr<'c> {
         self.op_mut(op).set_operand(index, value);
     }
 
+    /// Replaces every use of symbol `old` nested in `from` (the root or an
+    /// op under it; nested symbol tables not entered) with `new`, with
+    /// MLIR's symbol table utilities (`SymbolTable::replaceAllSymbolUses`);
+    /// false when some use could not be replaced (an unknown symbol
+    /// attribute kind). The symbol's own `sym_name` is not changed.
+    pub fn replace_symbol_uses(self, old: &str, new: &str, from: OperationRef<'c, '_>) -> bool {
+        self.check(from.to_raw(), "a symbol table op");
+        // SAFETY: `from` lies under the op this pass runs on, which only this
+        // run changes (the token's contract); MLIR copies the two names into
+        // attributes of the context, so the borrowed strings outlive the call.
+        let result = unsafe {
+            mlir_sys::mlirSymbolTableReplaceAllSymbolUses(
+                StringRef::new(old).to_raw(),
+                StringRef::new(new).to_raw(),
+                from.to_raw(),
+            )
+        };
+        result.value != 0
+    }
+
     /// Replaces every use of `from` by `to`, except in `except` (all under
     /// the root).
     pub fn replace_uses_except(self, from: Value<'c, '_>, to: Value<'c, '_>, except: OperationRef<'c, '_>) {

@@ -10,6 +10,7 @@ mod capi;
 mod check_lowered;
 mod cuda_boundscheck;
 mod drop_c_wrappers;
+pub mod host_adapters;
 mod ir;
 pub mod pipeline;
 mod prune_libdevice;
@@ -85,6 +86,7 @@ impl Options {
 
 /// Every pydev pass, in pipeline order.
 pub static PASSES: &[PassInfo] = &[
+    host_adapters::INFO,
     specialize_target::INFO,
     promote_types::INFO,
     lower_float8::INFO,

@@ -688,7 +688,11 @@ fn static_array<'c>(
     let ptr_type = b.ty(&format!("!llvm.ptr<{space}>"));
     let module =
         enclosing(ir, op, &["gpu.module", "builtin.module"]).ok_or("no enclosing module for the array's storage")?;
-    let total: i64 = shape.iter().product();
+    // A shape the verifier let through can still overflow (a mutated or
+    // hand-written IR): an error, not a wrapped size.
+    let total: i64 =
+        shape.iter().try_fold(1i64, |n, s| n.checked_mul(*s)).ok_or("the array's element count overflows i64")?;
+    let total_bytes = total.checked_mul(elem_size as i64).ok_or("the array's size in bytes overflows i64")?;
     let (data, extents): (Value, Vec<Value>) = match name.as_str() {
         ops::SharedArrayOperation::NAME | ops::DynamicSharedArrayOperation::NAME => {
             let dynamic = name == ops::DynamicSharedArrayOperation::NAME;
@@ -717,7 +721,8 @@ fn static_array<'c>(
                         (base, vec![b.value("llvm.udiv", &[bytes, size], b.i64(), &[])])
                     } else {
                         let offset = (*shared_bytes + align - 1) / align * align;
-                        *shared_bytes = offset + total * elem_size as i64;
+                        *shared_bytes =
+                            total_bytes.checked_add(offset).ok_or("the block's shared memory size overflows i64")?;
                         let base = load_ptr(pydev_dialect::abi::ctx::SHARED);
                         (
                             crate::lower_simt_host::gep(b, base, offset),
@@ -741,7 +746,7 @@ fn static_array<'c>(
                 } else if machine {
                     b.ty(&format!("!llvm.array<{total} x {}>", array.element_type()))
                 } else {
-                    b.ty(&format!("!llvm.array<{} x i8>", total * elem_size as i64))
+                    b.ty(&format!("!llvm.array<{total_bytes} x i8>"))
                 };
                 let linkage = if dynamic { "external" } else { "internal" };
                 let region = melior::ir::Region::new();
@@ -776,8 +781,7 @@ fn static_array<'c>(
             let func =
                 enclosing(ir, op, &["func.func", "gpu.func", "llvm.func"]).ok_or("local_array outside a function")?;
             let fb = at_start(ir, func).ok_or("function without a body")?;
-            let (count, elem_type) =
-                if machine { (total, array.element_type()) } else { (total * elem_size as i64, b.ty("i8")) };
+            let (count, elem_type) = if machine { (total, array.element_type()) } else { (total_bytes, b.ty("i8")) };
             let count = fb.const_int(fb.i64(), count);
             let p = fb.value(
                 "llvm.alloca",

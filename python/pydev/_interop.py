@@ -28,8 +28,6 @@ import sys
 import tempfile
 import typing
 
-import numpy as np
-
 from . import _cache, _facts, _toolchain, _types
 
 HOST_SOURCES = {".c": "c", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".cu": "cu", ".bc": "ir", ".ll": "ir"}
@@ -53,43 +51,52 @@ def _site(fn):
     return f"{code.co_filename}:{code.co_firstlineno}"
 
 
-def check_link(link, fn, decorator):
-    """The absolute paths of `link` (a list of str or PathLike) of function
-    `fn` decorated by `@device.<decorator>`: each must exist and have a
-    suffix pydev links. Relative paths are relative to the directory of
-    the file that defines `fn` (else to the working directory)."""
+def check_link_paths(link, owner, *, base=None, site=None):
+    """The absolute paths of link files `link` (a path or a list of paths,
+    str or os.PathLike) of `owner` (its description in messages:
+    "@device.kernel 'f'", "pydev.Program 'k'"), each once: each must exist
+    and have a suffix pydev links (SUFFIXES). Relative paths are relative
+    to directory `base` (that of the file that defines a decorated
+    function), else, or when not there, to the working directory; `site`
+    ("file:line") starts each message."""
     if link is None:
         return ()
-    site = _site(fn)
+    at = f"{site}: error: " if site else ""
     if isinstance(link, (str, os.PathLike)):
         link = [link]
     if not isinstance(link, (list, tuple)):
-        raise TypeError(
-            f"{site}: error: link= of @device.{decorator} '{fn.__name__}' must be a list of paths (str or os.PathLike), got {type(link).__name__}"
-        )
-    base = os.path.dirname(os.path.abspath(fn.__code__.co_filename))
+        raise TypeError(f"{at}link= of {owner} must be a list of paths (str or os.PathLike), got {type(link).__name__}")
     out = []
     for p in link:
         if not isinstance(p, (str, os.PathLike)):
-            raise TypeError(
-                f"{site}: error: link= of @device.{decorator} '{fn.__name__}' holds {p!r}, which is not a path (str or os.PathLike)"
-            )
+            raise TypeError(f"{at}link= of {owner} holds {p!r}, which is not a path (str or os.PathLike)")
         p = os.fspath(p)
-        full = p if os.path.isabs(p) else os.path.join(base, p)
+        full = p if os.path.isabs(p) or base is None else os.path.join(base, p)
         if not os.path.exists(full) and not os.path.isabs(p) and os.path.exists(os.path.abspath(p)):
             full = os.path.abspath(p)
         suffix = os.path.splitext(p)[1].lower()
         if suffix not in SUFFIXES:
             raise ValueError(
-                f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' has the unsupported suffix '{suffix}' "
-                f"(pydev links {', '.join(SUFFIXES)})"
+                f"{at}link file '{p}' of {owner} has the unsupported suffix '{suffix}' (pydev links {', '.join(SUFFIXES)})"
             )
+        full = os.path.normpath(os.path.abspath(full))
         if not os.path.isfile(full):
-            raise FileNotFoundError(
-                f"{site}: error: link file '{p}' of @device.{decorator} '{fn.__name__}' does not exist (looked for {full})"
-            )
-        out.append(os.path.normpath(full))
+            raise FileNotFoundError(f"{at}link file '{p}' of {owner} does not exist (looked for {full})")
+        if full not in out:
+            out.append(full)
     return tuple(out)
+
+
+def check_link(link, fn, decorator):
+    """`check_link_paths` of function `fn` decorated by
+    `@device.<decorator>`: relative paths are relative to the directory of
+    the file that defines `fn`, messages start at its definition."""
+    return check_link_paths(
+        link,
+        f"@device.{decorator} '{fn.__name__}'",
+        base=os.path.dirname(os.path.abspath(fn.__code__.co_filename)),
+        site=_site(fn),
+    )
 
 
 def link_digest(paths):
@@ -184,9 +191,7 @@ class Vec(typing.NamedTuple):
 
     @property
     def align(self):
-        return _types.c_layout(
-            np.dtype((np.dtype(_types.to_dtype(_types.NUMBER_TYPES[self.elem.name])), (self.lanes,)))
-        )[1]
+        return _c_layout(_mlir(self))[1]
 
 
 class Agg(typing.NamedTuple):
@@ -209,18 +214,19 @@ class Arr(typing.NamedTuple):
         return 8
 
 
-def _round_up(n, a):
-    return (n + a - 1) // a * a
+def _c_layout(text):
+    """(size, alignment, scalars, member offsets) of pydev IR type `text` in
+    the CUDA C++ layout: the dialect's (`_pydev.ir_type_layout`; this
+    module runs with the native module loaded)."""
+    from . import _native
+
+    return _native.get().ir_type_layout(text)
 
 
 def _tuple_of(items):
-    offset, align, fields = 0, 1, []
-    for i, t in enumerate(items):
-        offset = _round_up(offset, t.align)
-        fields.append((f"__{i}", t, offset))
-        offset += t.size
-        align = max(align, t.align)
-    return Agg(None, tuple(fields), _round_up(offset, align), align)
+    items = list(items)
+    size, align, _, offsets = _c_layout(f"!pydev.tuple<{', '.join(_mlir(t) for t in items)}>")
+    return Agg(None, tuple((f"__{i}", t, o) for i, (t, o) in enumerate(zip(items, offsets))), size, align)
 
 
 def model(t, where="a type", env=None):

@@ -7,13 +7,12 @@ disk caches (keyed by the IR text, kernel, target and compiler). Its
 signature is the IR function's: arguments are checked against it."""
 
 import os
-import re
 import collections
 import threading
 
 import numpy as np
 
-from . import _arrays, _cache, _facts, _launch, _native, _stages, _toolchain, _types
+from . import _arrays, _cache, _launch, _native, _stages, _toolchain, _types
 from . import ir as _ir
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
@@ -29,12 +28,19 @@ _SIG_TYPES = {}
 _INT = {8: (np.int8, np.uint8), 16: (np.int16, np.uint16), 32: (np.int32, np.uint32), 64: (np.int64, np.uint64)}
 _FLOATS = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
 _COMPLEX = {"complex<f32>": np.complex64, "complex<f64>": np.complex128}
-_STRUCT_NAME = re.compile(r'!pydev\.struct<"(?:[^"\\]|\\.)*"')
+# (bits, "si"/"ui"/"" for signless) of each integer parameter type.
+_INTEGERS = {f"{s}{b}": (b, "" if s == "i" else s) for s in ("i", "si", "ui") for b in _INT}
+_LAYOUTS = {}  # IR type text -> _pydev.ir_type_layout of it
 
 
-def _anonymous(text):
-    """A type's text with struct names erased (structs match by fields)."""
-    return _STRUCT_NAME.sub('!pydev.struct<""', text)
+def _layout(text):
+    """(size, alignment, scalars as (offset, NumPy kind, size) or None,
+    member offsets) of IR type `text` in the CUDA C++ layout, from the
+    dialect (`_pydev.ir_type_layout`); None when it has none."""
+    got = _LAYOUTS.get(text)
+    if got is None and text not in _LAYOUTS:
+        got = _LAYOUTS[text] = _native.get().ir_type_layout(text)
+    return got
 
 
 def _dtype_leaves(dt, base=0):
@@ -48,61 +54,23 @@ def _dtype_leaves(dt, base=0):
     return [(base, dt.kind, dt.itemsize)]
 
 
-def _ir_layout(text):
-    """(scalars as (offset, kind, size), size, alignment) of an IR value
-    type laid out with the CUDA C++ rules; None when not plain data."""
-    text = text.strip()
-    if text == "i1":
-        return [(0, "b", 1)], 1, 1
-    if _ir.Type(text).is_integer:
-        n = int(text.lstrip("su")[1:]) // 8
-        return [(0, "u" if text.startswith("ui") else "i" if text.startswith("si") else "iu", n)], n, n
-    if text in ("f16", "f32", "f64"):
-        n = int(text[1:]) // 8
-        return [(0, "f", n)], n, n
-    if text.startswith("complex<f"):
-        n = int(text[len("complex<f") : -1]) // 4
-        return [(0, "c", n)], n, n // 2
-    if text.startswith("!pydev.vector<"):
-        lanes, elem = text[len("!pydev.vector<") : -1].split(" x ", 1)
-        inner = _ir_layout(elem)
-        if inner is None:
-            return None
-        n, size = int(lanes), int(lanes) * inner[1]
-        return (
-            [(k * inner[1] + o, kind, sz) for k in range(n) for o, kind, sz in inner[0]],
-            size,
-            inner[2] if n == 3 else min(size, 16),
-        )
-    if text.startswith("!pydev.struct<"):
-        parts = _ir._split_top(text[len("!pydev.struct<") : -1])
-        align = int(parts[2].split()[1]) if len(parts) > 2 and parts[2].startswith("align") else 1
-        leaves, offset = [], 0
-        for f in _ir._split_top(parts[1][1:-1]):
-            if not f:
-                continue
-            inner = _ir_layout(f.split(":", 1)[1])
-            if inner is None:
-                return None
-            offset = -(-offset // inner[2]) * inner[2]
-            leaves += [(offset + o, kind, sz) for o, kind, sz in inner[0]]
-            offset += inner[1]
-            align = max(align, inner[2])
-        return leaves, -(-offset // align) * align, align
-    return None
-
-
 def _same_layout(dt, ir_text):
     """Whether NumPy dtype `dt` lays out the scalars of IR type `ir_text`
     (same offsets, kinds and sizes, same size; a signless IR integer
     matches either sign)."""
-    want = _ir_layout(ir_text)
-    if want is None or np.dtype(dt).itemsize != want[1]:
+    want = _layout(ir_text)
+    if want is None or want[2] is None or np.dtype(dt).itemsize != want[0]:
         return False
     got = _dtype_leaves(dt)
-    return len(got) == len(want[0]) and all(
-        g[0] == w[0] and g[2] == w[2] and g[1] in w[1] for g, w in zip(got, want[0])
+    return len(got) == len(want[2]) and all(
+        g[0] == w[0] and g[2] == w[2] and g[1] in w[1] for g, w in zip(got, want[2])
     )
+
+
+def _same_type(a, b):
+    """Whether IR types `a` and `b` are the same up to the names of their
+    structs (structs match by fields: `_pydev.ir_types_match`)."""
+    return a == b or _native.get().ir_types_match(a, b)
 
 
 def _ir_type(sig):
@@ -113,101 +81,59 @@ def _ir_type(sig):
     return t
 
 
-_ADAPTER = _facts.HOST_ADAPTER_PREFIX  # the host's C-ABI adapters of external functions (pydev._interop)
-# A declaration as MLIR prints it: name, parameter types, result types,
-# function attributes (`{pydev.interop}`, which the Python frontend puts on
-# declared interop functions), location.
-_DECL = re.compile(
-    r'^\s*func\.func\s+private\s+@("(?:[^"\\]|\\.)*"|[\w$.]+)\(([^%)]*)\)(?:\s*->\s*(.*?))?(?:\s+attributes\s*\{[^}]*\})?\s*(loc\(.*\))?\s*$',
-    re.M,
-)
+# The C type of each IR type an external function of a Program may take or return.
 _C_SCALARS = {"i1": "bool", "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64"}
-_LINK_SUFFIXES = (".c", ".cpp", ".cc", ".cxx", ".cu", ".bc", ".ll", ".o", ".a", ".ptx", ".ltoir", ".cubin", ".fatbin")
-
-
-def _check_link(link, kernel):
-    """The absolute paths of link files `link` (a path or a list of paths,
-    relative ones to the working directory): each must exist and have a
-    suffix pydev links (docs/interop.md)."""
-    if link is None:
-        return ()
-    if isinstance(link, (str, os.PathLike)):
-        link = [link]
-    if not isinstance(link, (list, tuple)):
-        raise TypeError(
-            f"link= of pydev.Program '{kernel}' must be a list of paths (str or os.PathLike), got {type(link).__name__}"
-        )
-    out = []
-    for p in link:
-        if not isinstance(p, (str, os.PathLike)):
-            raise TypeError(f"link= of pydev.Program '{kernel}' holds {p!r}, which is not a path (str or os.PathLike)")
-        p = os.fspath(p)
-        suffix = os.path.splitext(p)[1].lower()
-        if suffix not in _LINK_SUFFIXES:
-            raise ValueError(
-                f"link file '{p}' of pydev.Program '{kernel}' has the unsupported suffix '{suffix}' (pydev links {', '.join(_LINK_SUFFIXES)})"
-            )
-        full = os.path.normpath(os.path.abspath(p))
-        if not os.path.isfile(full):
-            raise FileNotFoundError(f"link file '{p}' of pydev.Program '{kernel}' does not exist (looked for {full})")
-        if full not in out:
-            out.append(full)
-    return tuple(out)
-
-
-def _link_digest(paths):
-    """Each link file's path with the SHA-256 of its contents (cache keys)."""
-    import hashlib
-
-    out = []
-    for p in paths:
-        with open(p, "rb") as f:
-            out.append((p, hashlib.sha256(f.read()).hexdigest()))
-    return tuple(out)
+_C_SCALARS.update({t: ("uint" if sign == "ui" else "int") + str(b) for t, (b, sign) in _INTEGERS.items()})
 
 
 def _c_model(text, name, kernel):
     from . import _interop
 
-    t = text.strip()
-    scalar = _C_SCALARS.get(t)
-    if scalar is None and re.fullmatch(r"(si|ui|i)(8|16|32|64)", t):
-        scalar = ("uint" if t.startswith("ui") else "int") + t.lstrip("sui")
+    scalar = _C_SCALARS.get(text)
     if scalar is None:
         raise _native.error_class("CompileError")(
-            f"error: the external function '{name}' of pydev.Program '{kernel}' takes or returns {t}: external functions of a Program pass numbers and bools (C ABI)"
+            f"error: the external function '{name}' of pydev.Program '{kernel}' takes or returns {text}: external functions of a Program pass numbers and bools (C ABI)"
         )
     return _interop.Scalar(scalar)
 
 
-def _declarations(text, kernel):
+def _declarations(externals, kernel):
     """(name, [(param, model)], result model or None, site) of each external
-    function `text` declares (a `func.func private` without a body)."""
+    function (a `func.func private` without a body) of `externals`, as
+    `_pydev.ir_kernel` lists them from the parsed module."""
     out = []
-    for m in _DECL.finditer(text):
-        name = m.group(1).strip('"')
-        params = [p for p in _ir._split_top(m.group(2)) if p.strip()]
-        res = (m.group(3) or "").strip()
-        if res.startswith("(") and res.endswith(")"):
-            res = res[1:-1].strip()
-        results = [r for r in _ir._split_top(res) if r.strip()] if res else []
+    for name, params, results, site in externals:
         if len(results) > 1:
             raise _native.error_class("CompileError")(
                 f"error: the external function '{name}' of pydev.Program '{kernel}' returns {len(results)} values; a C function returns one"
             )
-        site = "<pydev ir>"
-        lm = re.match(r'loc\("((?:[^"\\]|\\.)*)":(\d+)', m.group(4) or "")
-        if lm:
-            site = f"{lm.group(1)}:{lm.group(2)}"
         out.append(
             (
                 name,
                 [(f"a{i}", _c_model(p, name, kernel)) for i, p in enumerate(params)],
                 _c_model(results[0], name, kernel) if results else None,
-                site,
+                site or "<pydev ir>",
             )
         )
     return out
+
+
+def _link_paths(link, kernel):
+    """The absolute paths of a Program's link files (`pydev._interop.check_link_paths`:
+    relative ones to the working directory)."""
+    if link is None or (isinstance(link, (list, tuple)) and not link):
+        return ()
+    from . import _interop  # an import costs 5 ms: only for Programs with link files
+
+    return _interop.check_link_paths(link, f"pydev.Program '{kernel}'")
+
+
+def _link_digest(paths):
+    if not paths:
+        return ()
+    from . import _interop
+
+    return _interop.link_digest(paths)
 
 
 def _describe(a):
@@ -258,12 +184,12 @@ class Program:
             raise TypeError(f"kernel must be the name of a kernel function (str), got {kernel!r}")
         self.text = mlir_text
         self.filename = str(filename)
-        self.kernel, params = _native.get().ir_kernel(mlir_text, kernel, self.filename)
+        self.kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, self.filename)
         self._params = tuple(_ir.Type(p) for p in params)
         self.__name__ = self.__qualname__ = self.kernel
         self._adapted = False
         self._shared = True
-        self.link = _check_link(link, self.kernel)
+        self.link = _link_paths(link, self.kernel)
         self.lineinfo = bool(lineinfo)
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)
@@ -272,7 +198,7 @@ class Program:
         self.boundscheck = boundscheck
         # The external functions the module declares (func.func private
         # without a body): C functions that the link files define.
-        self.declared = _declarations(mlir_text, self.kernel)
+        self.declared = _declarations(externals, self.kernel)
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
@@ -324,18 +250,14 @@ class Program:
         """Whether the PTX gets .file/.loc: lineinfo=True or PYDEV_LINEINFO=1."""
         return self.lineinfo or os.environ.get("PYDEV_LINEINFO", "0").strip() == "1"
 
-    def _text_for(self, target):
-        """The IR for `target`: on the host, calls of the declared external
-        functions go through their C-ABI adapters (`__pydev_cabi_<name>`,
-        docs/interop.md), as `@device.func(interop=True)` declarations lower."""
-        if target != "host" or not self.declared or self._adapted:
-            return self.text
-        text = self.text
-        for name, *_ in self.declared:
-            text = re.sub(
-                r'@(?:"' + re.escape(name) + r'"|' + re.escape(name) + r"(?![\w$.]))", "@" + _ADAPTER + name, text
-            )
-        return text
+    def _host_adapters(self, target):
+        """The declared external functions whose calls go through their
+        C-ABI adapters on `target`: on the host, all (`__pydev_cabi_<name>`,
+        the compile driver's `pydev-host-adapters` pass; docs/interop.md),
+        as `@device.func(interop=True)` declarations lower."""
+        if target != "host" or self._adapted:
+            return []
+        return [name for name, *_ in self.declared]
 
     def __repr__(self):
         return f"<pydev.Program {self.kernel}({', '.join(map(str, self.params))})>"
@@ -350,9 +272,9 @@ class Program:
         LTO-IR: nvJitLink, cuda.core's Linker, CCCL's cuda.compute) and
         "cubin" (linked with the Program's link= files, as at launch)."""
         target, stage = _stages.check(target, stage)
-        return self._pydev_compile(None, target, stage)
+        return self.__pydev_compile__(None, target, stage)
 
-    def _pydev_compile(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(program, None, target, stage), `target` and `stage`
         checked (_stages.check)."""
         if argtypes is not None:
@@ -369,10 +291,12 @@ class Program:
             if stage == "ltoir":
                 if self._lines():
                     _cudalink.warn_no_lineinfo(what, stacklevel=4)
-                return _cudalink.nvvm_ltoir(self._pydev_compile(None, target, "nvvm-ir"), target, what, self.fastmath)
-            nvvm_ir = None if self._lines() else (lambda: self._pydev_compile(None, target, "nvvm-ir"))
+                return _cudalink.nvvm_ltoir(
+                    self.__pydev_compile__(None, target, "nvvm-ir"), target, what, self.fastmath
+                )
+            nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir"))
             return _cudalink.link_cubin(
-                self._pydev_compile(None, target, "ptx"),
+                self.__pydev_compile__(None, target, "ptx"),
                 f"{self.kernel}.ptx",
                 self.link,
                 target,
@@ -392,7 +316,7 @@ class Program:
         _launch._count("compiles")
         lib = "" if target == "host" else _toolchain.libdevice()
         return _native.get().compile_ir(
-            self._text_for(target),
+            self.text,
             self.kernel,
             target,
             stage,
@@ -401,6 +325,7 @@ class Program:
             libdevice=lib,
             filename=self.filename,
             line_info=self._lines(),
+            host_adapters=self._host_adapters(target),
         )
 
     def _program(self, target, arch):
@@ -476,10 +401,13 @@ class Program:
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _toolchain.libdevice()
-        source = self._text_for(target)
+        source = self.text
+        adapters = self._host_adapters(target)
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
             options = ("pydev-ir", f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
+            if adapters:
+                options += (f"host_adapters={','.join(adapters)}",)
             key = _cache.cache_key(
                 source,
                 {},
@@ -510,6 +438,7 @@ class Program:
             libdevice=lib,
             filename=self.filename,
             line_info=lines,
+            host_adapters=adapters,
         )
         _launch._count("compiles")  # counted once it compiled (a damaged cached IR that fails is not a compile)
         if key is not None:
@@ -530,26 +459,22 @@ class Program:
             if isinstance(a, (bool, np.bool_)):
                 return bytes([bool(a)])
             raise self._bad(i, "it takes a bool", a)
-        if p.is_integer and t != "i1":
-            bits = int(t.lstrip("su")[1:])
+        if t in _INTEGERS:
+            bits, sign = _INTEGERS[t]
             signed, unsigned = _INT[bits]
+            want = {"si": (signed,), "ui": (unsigned,)}.get(sign, (signed, unsigned))
             if type(a) is int:
-                lo = 0 if t.startswith("ui") else -(1 << (bits - 1))
-                hi = (1 << bits) - 1 if not t.startswith("si") else (1 << (bits - 1)) - 1
+                lo = 0 if sign == "ui" else -(1 << (bits - 1))
+                hi = (1 << bits) - 1 if sign != "si" else (1 << (bits - 1)) - 1
                 if not lo <= a <= hi:
                     raise OverflowError(
                         f"argument {i} of kernel '{self.kernel}': {a} does not fit parameter {i} (%arg{i}: {t})"
                     )
                 return (unsigned if a > (1 << (bits - 1)) - 1 else signed)(a).tobytes()
             if isinstance(a, np.integer) and not isinstance(a, np.bool_):
-                want = {"si": (signed,), "ui": (unsigned,)}.get(t[:2], (signed, unsigned))
                 if a.dtype in [np.dtype(w) for w in want]:
                     return a.tobytes()
-            raise self._bad(
-                i,
-                f"it takes a Python int or a NumPy {'/'.join(np.dtype(w).name for w in ({'si': (signed,), 'ui': (unsigned,)}.get(t[:2], (signed, unsigned))))} scalar",
-                a,
-            )
+            raise self._bad(i, f"it takes a Python int or a NumPy {'/'.join(np.dtype(w).name for w in want)} scalar", a)
         if t in _FLOATS:
             if (py_num and not isinstance(a, complex)) and type(a) is not bool:
                 return _FLOATS[t](a).tobytes()
@@ -575,7 +500,7 @@ class Program:
                 return b
             raise self._bad(i, f"the parameter's layout is not that of {type(a).__name__} {type(a).dtype}", a)
         got = _ir_type(sig)
-        if got is None or _anonymous(got) != _anonymous(t):
+        if got is None or not _same_type(got, t):
             raise self._bad(i, f"its type is {got or sig}", a)
         return b
 
@@ -596,7 +521,7 @@ class Program:
         if got is None:
             raise self._bad(i, f"pydev has no IR type for an array {sig}", a)
         g_elem, g_rank, g_words = _ir.Type(got).array_parts()
-        if _anonymous(g_elem.text) != _anonymous(p_elem.text) or g_rank != p_rank:
+        if g_rank != p_rank or not _same_type(g_elem.text, p_elem.text):
             raise self._bad(i, f"the argument is {got}", a)
         if "shared" in p_words or "local" in p_words:
             raise self._bad(i, "a shared or local array is no kernel parameter", a)
@@ -637,7 +562,7 @@ class Program:
     # --- launching ----------------------------------------------------------------------
     # device.launch(program, *args, ...) is the native entry's, as a kernel's
     # (python/src/dispatch.rs): the Dispatch under _launch._FAST, else this.
-    def _pydev_launch(self, args, *, grid, block, stream, shared, fast):
+    def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
         target, handle, grid, block = _launch.launch_config(grid, block, stream, shared)
         packed, arrays = self._pack(args, target, handle)
         arch = _launch.cuda_arch() if target == "cuda" else "host"

@@ -7,6 +7,7 @@
 mod capi;
 mod dispatch;
 mod facts;
+mod ir_types;
 mod protocols;
 
 use pydev_frontend_python::{
@@ -221,16 +222,28 @@ fn compile(
     .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
-/// `(symbol, [parameter type, ...])` of kernel `kernel` (None: the only
-/// one) of pydev IR `text`, which is parsed and verified: errors are
-/// CompileError with the IR's locations (`file:line:col: error: ...`).
+/// An external declaration: (name, [parameter type], [result type], site).
+type IrExternal = (String, Vec<String>, Vec<String>, Option<String>);
+
+/// `(symbol, [parameter type, ...], externals)` of kernel `kernel` (None:
+/// the only one) of pydev IR `text`, which is parsed and verified: errors
+/// are CompileError with the IR's locations (`file:line:col: error: ...`).
+/// `externals`: `(name, [parameter type], [result type], "file:line" or
+/// None)` of each external function the module declares (a top-level
+/// `func.func private` without a body), in order.
 #[pyfunction]
 #[pyo3(signature = (text, kernel=None, filename="<pydev ir>"))]
-fn ir_kernel(py: Python<'_>, text: &str, kernel: Option<&str>, filename: &str) -> PyResult<(String, Vec<String>)> {
+fn ir_kernel(
+    py: Python<'_>,
+    text: &str,
+    kernel: Option<&str>,
+    filename: &str,
+) -> PyResult<(String, Vec<String>, Vec<IrExternal>)> {
     let k = py
         .detach(|| pydev_runtime::compile::ir_kernel(text, kernel, filename))
         .map_err(|e| CompileError::new_err(e.to_string()))?;
-    Ok((k.name, k.params))
+    let externals = k.externals.into_iter().map(|e| (e.name, e.params, e.results, e.site)).collect();
+    Ok((k.name, k.params, externals))
 }
 
 /// The pydev IR type of each `pydevc` signature type (None where it names
@@ -241,9 +254,11 @@ fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Option<String>>
 }
 
 /// The text of `stage` of kernel `kernel` of pydev IR `text` compiled for
-/// `target` (`pydev.Program.compile`).
+/// `target` (`pydev.Program.compile`). On the host, calls of the external
+/// functions `host_adapters` go to their C-ABI adapters
+/// (`pydev-host-adapters`).
 #[pyfunction]
-#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false))]
+#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false, host_adapters=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn compile_ir(
     py: Python<'_>,
@@ -258,14 +273,17 @@ fn compile_ir(
     filename: &str,
     debuginfo: bool,
     line_info: bool,
+    host_adapters: Vec<String>,
 ) -> PyResult<String> {
     let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
     options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
     COMPILES.fetch_add(1, Ordering::Relaxed);
-    py.detach(|| pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options))
-        .map_err(|e| CompileError::new_err(e.to_string()))
+    py.detach(|| {
+        pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options, &host_adapters)
+    })
+    .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
 /// The host image of kernel `kernel` of host `llvm` stage text (bytes: its
@@ -772,11 +790,7 @@ fn dlpack_capsule<'py>(
 /// when it has none: `pydev._types.c_layout` is tested against it.
 #[pyfunction]
 fn c_layout(text: &str) -> PyResult<Option<(u64, u64)>> {
-    let ctx = pydev_dialect::melior::Context::new();
-    pydev_dialect::register(&ctx);
-    let ty = pydev_dialect::melior::ir::Type::parse(&ctx, text)
-        .ok_or_else(|| PyValueError::new_err(format!("cannot parse the type '{text}'")))?;
-    Ok(pydev_dialect::type_layout(ty))
+    ir_types::with_type(text, pydev_dialect::type_layout)
 }
 
 /// The fast path's layout key of an array (`dispatch::contiguity`: 1 C, 2
@@ -860,6 +874,8 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(protocols::cai_read, m)?)?;
     m.add_function(wrap_pyfunction!(protocols::dlpack_read, m)?)?;
     m.add_function(wrap_pyfunction!(c_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ir_types::ir_type_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ir_types::ir_types_match, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_types, m)?)?;
     m.add_function(wrap_pyfunction!(array_layout, m)?)?;

@@ -664,11 +664,35 @@ fn parse_ir<'c>(
     Ok(module)
 }
 
-/// A kernel of a pydev IR module: its symbol and its parameter types (MLIR text).
+/// A kernel of a pydev IR module: its symbol and its parameter types (MLIR
+/// text), with the external functions its module declares.
 #[derive(Clone, Debug)]
 pub struct IrKernel {
     pub name: String,
     pub params: Vec<String>,
+    pub externals: Vec<IrExternal>,
+}
+
+/// An external function a pydev IR module declares (a top-level
+/// `func.func private` without a body: a C function that link files define).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IrExternal {
+    pub name: String,
+    /// Parameter and result types (MLIR text).
+    pub params: Vec<String>,
+    pub results: Vec<String>,
+    /// `file:line` of the declaration when the IR gives it a file location.
+    pub site: Option<String>,
+}
+
+/// `file:line` of a `file:line:col` location written in the IR (not the
+/// parser's own, whose file is the unnamed buffer).
+fn declaration_site(location: melior::ir::Location) -> Option<String> {
+    let at = pydev_passes::location_text(location);
+    let mut parts = at.rsplitn(3, ':');
+    let (_col, line, file) = (parts.next()?, parts.next()?, parts.next()?);
+    let numbers = !line.is_empty() && line.bytes().all(|b| b.is_ascii_digit());
+    (numbers && !file.is_empty() && file != "-").then(|| format!("{file}:{line}"))
 }
 
 /// The kernel `kernel` of `module` (a top-level `func.func` with the
@@ -678,9 +702,11 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
         attribute::{StringAttribute, TypeAttribute},
         block::BlockLike,
         r#type::FunctionType,
+        RegionLike,
     };
     let mut kernels = Vec::new();
     let mut functions = Vec::new();
+    let mut externals = Vec::new();
     let mut found = None;
     let body = module.body();
     let mut op = body.first_operation();
@@ -701,6 +727,20 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
             if is_kernel {
                 kernels.push(name.clone());
             }
+            if let (Some(ty), true) = (ty, o.region(0).ok().is_none_or(|r| r.first_block().is_none())) {
+                let texts = |types: Vec<Result<melior::ir::Type, melior::Error>>| {
+                    types
+                        .into_iter()
+                        .map(|t| t.map(|t| t.to_string()).map_err(|e| CompileError::Mlir(e.to_string())))
+                        .collect::<Result<Vec<_>, _>>()
+                };
+                externals.push(IrExternal {
+                    name: name.clone(),
+                    params: texts((0..ty.input_count()).map(|i| ty.input(i)).collect())?,
+                    results: texts((0..ty.result_count()).map(|i| ty.result(i)).collect())?,
+                    site: declaration_site(o.location()),
+                });
+            }
             functions.push(name.clone());
             let wanted = match kernel {
                 Some(k) => k == name,
@@ -718,7 +758,7 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
                 let params = (0..ty.input_count())
                     .map(|i| ty.input(i).map(|t| t.to_string()).map_err(|e| CompileError::Mlir(e.to_string())))
                     .collect::<Result<_, _>>()?;
-                found = Some(IrKernel { name, params });
+                found = Some(IrKernel { name, params, externals: Vec::new() });
             }
         }
         op = o.next_in_block();
@@ -726,7 +766,7 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
     if kernel.is_none() && kernels.len() > 1 {
         return Err(CompileError::SeveralKernels { file: file_name.to_owned(), kernels });
     }
-    found.ok_or_else(|| match kernel {
+    found.map(|k| IrKernel { externals, ..k }).ok_or_else(|| match kernel {
         Some(k) => CompileError::NoIrFunction {
             file: file_name.to_owned(),
             kernel: k.to_owned(),
@@ -749,7 +789,9 @@ pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<Ir
 /// The text of `stage` (`pydev`: as parsed and verified, `pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`) of kernel `kernel` of pydev IR `text`
 /// compiled for `target`: the pipeline Python kernels take from their
-/// `pydev` stage on.
+/// `pydev` stage on. On the host, calls of the external functions
+/// `host_adapters` (declared by the module) go to their C-ABI adapters
+/// (`pydev-host-adapters`, from the `pydev` stage on).
 pub fn compile_ir_stage(
     text: &str,
     file_name: &str,
@@ -757,6 +799,7 @@ pub fn compile_ir_stage(
     target: &Target,
     stage: &str,
     options: &CompileOptions,
+    host_adapters: &[String],
 ) -> Result<String, CompileError> {
     let known = ["pydev", "pydev-opt", "llvm", "llvm-ir", "nvvm-ir", "ptx"];
     if !known.contains(&stage) {
@@ -773,6 +816,18 @@ pub fn compile_ir_stage(
             None => parse_ir(&context, text, file_name, diagnostics)?,
         };
         find_ir_kernel(&module, Some(kernel), file_name)?;
+        if *target == Target::Host && !host_adapters.is_empty() {
+            let pm = PassManager::new(&context);
+            pm.add_pass(pydev_passes::host_adapters::pass(host_adapters.to_vec()));
+            if pm.run(&mut module).is_err() {
+                let d = diagnostics.borrow();
+                return Err(if d.is_empty() {
+                    CompileError::NoDiagnostic
+                } else {
+                    CompileError::Diagnostics(d.clone())
+                });
+            }
+        }
         if stage != "pydev" {
             run_pipeline(&context, &mut module, target, stage, options, diagnostics)?;
         }

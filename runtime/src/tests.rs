@@ -489,10 +489,10 @@ fn a_framework_builds_pydev_ir_in_rust_and_runs_it() {
     let text = module.as_operation().to_string();
 
     let options = CompileOptions::default();
-    let ptx = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Cuda("sm_90".into()), "ptx", &options)
+    let ptx = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Cuda("sm_90".into()), "ptx", &options, &[])
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(ptx.contains(".visible .entry scale("), "{ptx}");
-    let llvm = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Host, "llvm", &options)
+    let llvm = compile_ir_stage(&text, "my_framework.py", "scale", &Target::Host, "llvm", &options, &[])
         .unwrap_or_else(|e| panic!("{e}"));
     let p = host_program_from_text(&llvm, "scale", options.opt_level).unwrap_or_else(|e| panic!("{e}"));
     let mut rng = Rng(15);
@@ -719,9 +719,9 @@ fn a_kept_frontend_module_compiles_as_its_parsed_text() {
         let ir = compile_stage(&src, &target, "pydev", &with_locations).expect("frontend");
         assert!(ir.contains("kernels.py"), "the IR carries its locations:\n{ir}");
         let taken_before = crate::compile::KEPT_MODULES_TAKEN.load(std::sync::atomic::Ordering::Relaxed);
-        let taken = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default())
+        let taken = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default(), &[])
             .expect("kept module");
-        let parsed = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default())
+        let parsed = compile_ir_stage(&ir, "kernels.py", "warp_sum", &target, stage, &CompileOptions::default(), &[])
             .expect("parsed text");
         // Tests run on threads of their own: this thread's context took it once.
         let taken_after = crate::compile::KEPT_MODULES_TAKEN.load(std::sync::atomic::Ordering::Relaxed);
@@ -729,4 +729,50 @@ fn a_kept_frontend_module_compiles_as_its_parsed_text() {
         assert_eq!(taken, parsed, "{stage}: the kept module and the parsed text differ");
         assert_eq!(taken, direct, "{stage}: the Program's way and the direct compile differ");
     }
+}
+
+/// A Program's external declarations come from its parsed module (name,
+/// types, site), and on the host `compile_ir_stage` renames their calls to
+/// the C-ABI adapters (`pydev-host-adapters`); the cuda target keeps them.
+#[test]
+fn ir_kernel_lists_external_declarations_and_the_host_renames_their_calls() {
+    use crate::compile::{compile_ir_stage, ir_kernel, IrExternal, Target};
+    let text = r#"module {
+  func.func private @clamp(si32, si32) -> si32 loc("ext.py":3:1)
+  func.func private @"odd.name"(f32)
+  func.func private @defined(%x: si32) -> si32 {
+    return %x : si32
+  }
+  func.func @k(%a: si32, %b: f32) attributes {pydev.kernel} {
+    %0 = call @clamp(%a, %a) : (si32, si32) -> si32
+    call @"odd.name"(%b) : (f32) -> ()
+    %1 = call @defined(%0) : (si32) -> si32
+    return
+  }
+}"#;
+    let k = ir_kernel(text, None, "ext.mlir").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(k.name, "k");
+    assert_eq!(
+        k.externals,
+        vec![
+            IrExternal {
+                name: "clamp".into(),
+                params: vec!["si32".into(), "si32".into()],
+                results: vec!["si32".into()],
+                site: Some("ext.py:3".into()),
+            },
+            IrExternal { name: "odd.name".into(), params: vec!["f32".into()], results: vec![], site: None },
+        ]
+    );
+    let names = vec!["clamp".to_owned(), "odd.name".to_owned()];
+    let options = CompileOptions::default();
+    let host = compile_ir_stage(text, "ext.mlir", "k", &Target::Host, "pydev", &options, &names)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(host.contains("func.func private @__pydev_cabi_clamp(si32, si32) -> si32"), "{host}");
+    assert!(host.contains("call @__pydev_cabi_clamp(%arg0, %arg0)"), "{host}");
+    assert!(host.contains("call @__pydev_cabi_odd.name(%arg1)"), "{host}");
+    assert!(host.contains("call @defined("), "{host}");
+    let cuda = compile_ir_stage(text, "ext.mlir", "k", &Target::Cuda("sm_90".into()), "pydev", &options, &names)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(cuda.contains("call @clamp(") && !cuda.contains("__pydev_cabi_"), "{cuda}");
 }

@@ -27,8 +27,9 @@ use crate::{
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-/// The symbol prefix of the host adapters (`python/pydev/_interop.py`).
-pub const HOST_ADAPTER_PREFIX: &str = "__pydev_cabi_";
+/// The symbol prefix of the host adapters (`python/pydev/_interop.py`),
+/// defined once in the dialect's host ABI.
+pub const HOST_ADAPTER_PREFIX: &str = pydev_dialect::abi::HOST_ADAPTER_PREFIX;
 
 /// Whether `def`'s body is only `...` (after an optional docstring): a
 /// declaration of a function defined elsewhere.
