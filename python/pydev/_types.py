@@ -282,7 +282,7 @@ _NUMBER_ORDER = (
 
 
 def _soft_converter(np_type):
-    if HAVE_ML_DTYPES:
+    if HAVE_ML_DTYPES:  # noqa: F821 - a lazy global (_LAZY_ATTRS)
         return None
 
     def convert(value):
@@ -367,7 +367,7 @@ def _load_lazy():
             numbers[name] = g[name] = _number(name, t, _soft_converter(t))
             if not np.dtype(numbers[name]).metadata:
                 _DTYPE_NAMES[np.dtype(numbers[name])] = name
-        vectors = dict(_VECTORS)
+        vectors = dict(_VECTORS)  # noqa: F821 - a lazy global (_LAZY_ATTRS)
         for t in _LAZY_NUMBERS:
             for n in range(1, 5):
                 cls = _vector_type(numbers[t], t, n)
@@ -541,13 +541,13 @@ class Vector:
     def _lanes(cls, values):
         conv = _converter(cls._elem)
         out = [conv(v) for v in values]
-        if cls.dtype.metadata and not HAVE_ML_DTYPES:  # (only stand-in dtypes have metadata)
+        if cls.dtype.metadata and not HAVE_ML_DTYPES:  # (only stand-in dtypes have metadata)  # noqa: F821 - a lazy global (_LAZY_ATTRS)
             return np.array([v._bits for v in out], dtype=cls.dtype)
         return np.array(out, dtype=cls.dtype)
 
     def _lane(self, i):
         v = self._v[i]
-        if self.dtype.metadata and not HAVE_ML_DTYPES:
+        if self.dtype.metadata and not HAVE_ML_DTYPES:  # noqa: F821 - a lazy global (_LAZY_ATTRS)
             return self._elem._np.from_bits(int(v))
         return v
 
@@ -1090,7 +1090,7 @@ def scalar_arg(value, position):
     if isinstance(value, Vector):
         _load_vectors()  # Dim3
         return (
-            type(value).__name__ if not isinstance(value, Dim3) else "uint32x3",
+            type(value).__name__ if not isinstance(value, Dim3) else "uint32x3",  # noqa: F821 - a lazy global (_LAZY_ATTRS)
             value.tobytes(),
             c_layout(type(value)._storage)[1],
         )
