@@ -7,6 +7,7 @@
 mod capi;
 mod dispatch;
 mod facts;
+mod ir_type_parts;
 mod ir_types;
 mod protocols;
 
@@ -874,6 +875,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(protocols::cai_read, m)?)?;
     m.add_function(wrap_pyfunction!(protocols::dlpack_read, m)?)?;
     m.add_function(wrap_pyfunction!(c_layout, m)?)?;
+    m.add_function(wrap_pyfunction!(ir_type_parts::ir_type_parts, m)?)?;
     m.add_function(wrap_pyfunction!(ir_types::ir_type_layout, m)?)?;
     m.add_function(wrap_pyfunction!(ir_types::ir_types_match, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
