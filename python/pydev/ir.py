@@ -26,6 +26,7 @@ user's source lines. Ops of other dialects: `Function.emit`.
 import contextlib
 import struct as _struct
 import sys as _sys
+from types import MappingProxyType as _Frozen
 
 import numpy as _np
 
@@ -41,6 +42,10 @@ __all__ = [
     "array",
     "vector",
     "tuple_type",
+    "struct_type",
+    "warp_mask",
+    "atomic_ref",
+    "target",
     "loc",
     "i1",
     "si8",
@@ -61,32 +66,28 @@ __all__ = [
 ]
 
 
-def _split_top(text):
-    """Splits at top-level commas (outside <>, (), [], {} and strings)."""
-    out, depth, start, quoted = [], 0, 0, False
-    for i, c in enumerate(text):
-        if c == '"' and (i == 0 or text[i - 1] != "\\"):
-            quoted = not quoted
-        elif quoted:
-            continue
-        elif c in "<([{":
-            depth += 1
-        elif c in ">)]}" and not (c == ">" and i > 0 and text[i - 1] == "-"):
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(text[start:i].strip())
-            start = i + 1
-    out.append(text[start:].strip())
-    return out
-
-
 class Type:
-    """An MLIR type, by its text (`ir.Type("!pydev.vector<4 x f32>")`)."""
+    """An MLIR type, printed as `text`. A type made by a constructor
+    (`ir.array`, `ir.vector`, ... one per TypeDef of dialect/pydev.td, and
+    the builtin scalars `ir.f32`, `ir.si32`, ...) knows its `kind` and
+    `params`; one made from text (`ir.Type("!pydev.vector<4 x f32>")`) asks
+    the native module for them (MLIR parses the text) when they are needed."""
 
-    __slots__ = ("text",)
+    __slots__ = ("text", "_parts")
 
     def __init__(self, text):
+        if isinstance(text, Type):
+            self.text, self._parts = text.text, text._parts
+            return
         self.text = str(text).strip()
+        self._parts = _KNOWN.get(self.text)
+
+    @classmethod
+    def _made(cls, text, kind, params):
+        t = cls.__new__(cls)
+        t.text, t._parts = text, (kind, _Frozen(params))
+        _KNOWN.setdefault(text, t._parts)
+        return t
 
     def __str__(self):
         return self.text
@@ -100,61 +101,288 @@ class Type:
     def __hash__(self):
         return hash(self.text)
 
+    def _get_parts(self):
+        if self._parts is None:
+            self._parts = _native_parts(self.text)
+        return self._parts
+
+    @property
+    def kind(self):
+        """The mnemonic of a pydev type (a key of `pydev._ods.TYPES`:
+        "array", "vector", ...); "integer", "float", "index" or "complex"
+        for MLIR's builtin scalars; None for other types."""
+        return self._get_parts()[0]
+
+    @property
+    def params(self):
+        """The parameters of a pydev type by their ODS names (types as
+        `ir.Type`, enums as spelled in pydev.td, lists as tuples); `width`
+        and `signedness` of an integer, `elementType` of a complex; empty
+        for other types."""
+        return self._get_parts()[1]
+
     @property
     def is_array(self):
-        return self.text.startswith("!pydev.array<")
+        return self.kind == "array"
 
     @property
     def is_float(self):
-        return self.text in ("f16", "bf16", "f32", "f64") or self.text.startswith("f8")
+        return self.kind == "float"
 
     @property
     def is_integer(self):
-        t = self.text.lstrip("su")
-        return t.startswith("i") and t[1:].isdigit()
+        return self.kind == "integer"
 
     def array_parts(self):
-        """(element type, rank, [space/layout/readonly words]) of an array type."""
+        """(element type, rank, [space/layout/readonly words]) of an array
+        type; the words are those its text shows (no `global`, `strided`)."""
         if not self.is_array:
             raise TypeError(f"{self.text} is not an array type")
-        parts = _split_top(self.text[len("!pydev.array<") : -1])
-        return Type(parts[0]), int(parts[1]), parts[2:]
+        p = self.params
+        words = [p["space"]] if p["space"] != "global" else []
+        words += [p["layout"]] if p["layout"] != "strided" else []
+        words += ["readonly"] if p["readonly"] else []
+        return p["elementType"], p["rank"], words
 
     @property
     def element(self):
-        return self.array_parts()[0]
+        """The element type of an array, vector, atomic reference or complex."""
+        if "elementType" not in self.params:
+            raise TypeError(f"{self.text} has no element type")
+        return self.params["elementType"]
 
 
+# (kind, params) of type texts: those constructors made and the builtin
+# scalars, by their exact text; other texts ask the native module.
+_KNOWN = {}
+
+
+def _native_parts(text):
+    from . import _native
+
+    kind, values, printed = _native.get().ir_type_parts(text)
+    if kind is None:
+        parts = (None, _Frozen({}))
+    elif kind == "integer":
+        parts = (kind, _Frozen({"width": values[0], "signedness": values[1]}))
+    elif kind == "complex":
+        parts = (kind, _Frozen({"elementType": Type(values[0])}))
+    elif kind in _ods.TYPES:
+        params = {}
+        for (name, pkind, _), value in zip(_ods.TYPES[kind]["params"], values):
+            params[name] = (
+                Type(value)
+                if pkind == "type"
+                else tuple(map(Type, value))
+                if pkind == "types"
+                else tuple(value)
+                if pkind in ("strs", "attrs")
+                else value
+            )
+        parts = (kind, _Frozen(params))
+    else:
+        parts = (kind, _Frozen({}))
+    _KNOWN[text] = parts
+    if printed != text:
+        _KNOWN.setdefault(printed, parts)
+    return parts
+
+
+def _scalar(text, kind, **params):
+    return Type._made(text, kind, params)
+
+
+for _w in (1, 8, 16, 32, 64):
+    _scalar(f"i{_w}", "integer", width=_w, signedness="signless")
+    if _w > 1:
+        _scalar(f"si{_w}", "integer", width=_w, signedness="signed")
+        _scalar(f"ui{_w}", "integer", width=_w, signedness="unsigned")
+del _w
 i1, si8, si16, si32, si64 = Type("i1"), Type("si8"), Type("si16"), Type("si32"), Type("si64")
 ui8, ui16, ui32, ui64 = Type("ui8"), Type("ui16"), Type("ui32"), Type("ui64")
-i32, i64, index = Type("i32"), Type("i64"), Type("index")
-f16, bf16, f32, f64 = Type("f16"), Type("bf16"), Type("f32"), Type("f64")
+i32, i64, index = Type("i32"), Type("i64"), _scalar("index", "index")
+f16, bf16, f32, f64 = (_scalar(t, "float") for t in ("f16", "bf16", "f32", "f64"))
 
 
-def array(element, ndim, layout=None, space=None, readonly=False):
-    """`!pydev.array<element, ndim[, space][, layout][, readonly]>`: layout
-    "c" / "f" (contiguous; None: any strides), space "shared" / "local"
-    (None: global)."""
-    if layout not in (None, "c", "f", "strided") or space not in (None, "global", "shared", "local"):
-        raise ValueError(
-            f"array(): layout is None, 'c' or 'f', space None, 'shared' or 'local'; got {layout!r}, {space!r}"
+def _type(t):
+    """`t` as an ir.Type (an ir.Type as it is, keeping its parts)."""
+    return t if isinstance(t, Type) else Type(t)
+
+
+# --- the types of dialect/pydev.td --------------------------------------------------------
+# One constructor per TypeDef (pydev._ods.TYPES): it checks each parameter
+# against its ODS kind, and prints the type as MLIR does (_PRINT, one
+# printer per TypeDef; the tests parse each with MLIR and compare).
+
+
+def _enum_cases(kind):
+    return tuple(c for c, _ in _ods.ENUM_CASES[kind[5:]])
+
+
+def _check(owner, name, kind, value):
+    """`value` of parameter `name` (ODS kind `kind`) of `owner` (`!pydev.array`), checked."""
+
+    def bad(what, exc=TypeError):
+        return exc(f"{owner}: parameter '{name}' {what}, got {value!r}")
+
+    if kind == "type":
+        if isinstance(value, Type):
+            return value
+        if isinstance(value, str) and value.strip():
+            return Type(value)
+        raise bad("must be an ir.Type")
+    if kind in ("unsigned", "uint64"):
+        if isinstance(value, (bool, _np.bool_)) or not isinstance(value, (int, _np.integer)):
+            raise bad("must be an int")
+        if not 0 <= int(value) < 2 ** (32 if kind == "unsigned" else 64):
+            raise bad(f"must be in [0, 2**{32 if kind == 'unsigned' else 64})", ValueError)
+        return int(value)
+    if kind == "bool":
+        if not isinstance(value, (bool, _np.bool_)):
+            raise bad("must be a bool")
+        return bool(value)
+    if kind == "str":
+        if not isinstance(value, str):
+            raise bad("must be a str")
+        return value
+    if kind.startswith("enum:"):
+        cases = _enum_cases(kind)
+        if value not in cases:
+            raise bad(f"must be one of {', '.join(cases)}", ValueError)
+        return value
+    if kind in ("types", "strs", "attrs"):
+        if isinstance(value, (str, Type, Attr)) or not hasattr(value, "__iter__"):
+            raise bad("must be a sequence")
+        item = {"types": "type", "strs": "str"}.get(kind)
+        if item is None:
+            out = tuple(value)
+            if not all(isinstance(v, Attr) for v in out):
+                raise bad("must hold ir.Attr values")
+            return out
+        return tuple(_check(owner, f"{name}[{i}]", item, v) for i, v in enumerate(value))
+    raise AssertionError(f"pydev.ir has no parameter kind {kind} (of {owner}); add it to ir._check")
+
+
+def _mlir_string(s):
+    """`s` as MLIR prints a string (AsmPrinter::printString)."""
+    out = []
+    for b in s.encode():
+        c = chr(b)
+        out.append("\\\\" if c == "\\" else c if 0x20 <= b < 0x7F and c != '"' else f"\\{b:02X}")
+    return '"' + "".join(out) + '"'
+
+
+def _keyword_or_string(s):
+    """`s` as MLIR prints a keyword-or-string (AsmPrinter::printKeywordOrString)."""
+    bare = s and (s[0].isascii() and (s[0].isalpha() or s[0] == "_"))
+    bare = bare and all(c.isascii() and (c.isalnum() or c in "_$.") for c in s)
+    return s if bare else _mlir_string(s)
+
+
+_PRINT = {
+    "array": lambda p: (
+        f"<{p['elementType']}, {p['rank']}"
+        + "".join(
+            f", {w}"
+            for w, shown in (
+                (p["space"], p["space"] != "global"),
+                (p["layout"], p["layout"] != "strided"),
+                ("readonly", p["readonly"]),
+            )
+            if shown
         )
-    words = [str(element), str(int(ndim))]
-    if space not in (None, "global"):
-        words.append(space)
-    if layout not in (None, "strided"):
-        words.append(layout)
-    if readonly:
-        words.append("readonly")
-    return Type(f"!pydev.array<{', '.join(words)}>")
+        + ">"
+    ),
+    "vector": lambda p: f"<{p['lanes']} x {p['elementType']}>",
+    "tuple": lambda p: f"<{', '.join(map(str, p['types']))}>",
+    "struct": lambda p: (
+        f"<{_mlir_string(p['name'])}, {{"
+        + ", ".join(f"{_keyword_or_string(n)}: {t}" for n, t in zip(p["fieldNames"], p["fieldTypes"]))
+        + "}"
+        + (f", align {p['align']}" if p["align"] else "")
+        + ">"
+    ),
+    "warp_mask": lambda p: "",
+    "atomic_ref": lambda p: f"<{p['elementType']}" + (f", {p['space']}" if p["space"] != "global" else "") + ">",
+}
 
 
+def _make(mnemonic, **params):
+    """The type of TypeDef `mnemonic` with `params` (every ODS parameter)."""
+    entry = _ods.TYPES[mnemonic]
+    owner = "!" + entry["name"]
+    checked = {name: _check(owner, name, kind, params[name]) for name, kind, _ in entry["params"]}
+    return Type._made(owner + _PRINT[mnemonic](checked), mnemonic, checked)
+
+
+_CONSTRUCTORS = {}  # TypeDef mnemonic -> its public constructor
+
+
+def _typedef(mnemonic):
+    """Marks the constructor of TypeDef `mnemonic`; its docstring starts with
+    the TypeDef's summary and ends with its parameters and examples."""
+    entry = _ods.TYPES[mnemonic]
+
+    def mark(fn):
+        params = ", ".join(f"{n} ({k})" for n, k, _ in entry["params"]) or "none"
+        examples = "".join(f"\n        {e}" for e in entry["examples"])
+        fn.__doc__ = (
+            f"`!{entry['name']}`: {entry['summary']}.\n\n    {(fn.__doc__ or '').strip()}\n\n"
+            f"    ODS parameters: {params}." + (f"\n    Examples:{examples}" if examples else "")
+        )
+        _CONSTRUCTORS[mnemonic] = fn
+        return fn
+
+    return mark
+
+
+@_typedef("array")
+def array(element, ndim, layout=None, space=None, readonly=False):
+    """layout "c" / "f" (contiguous; None or "strided": any strides), space
+    "shared" / "local" (None or "global": global), `readonly`."""
+    return _make(
+        "array",
+        elementType=element,
+        rank=ndim,
+        space="global" if space is None else space,
+        layout="strided" if layout is None else layout,
+        readonly=readonly,
+    )
+
+
+@_typedef("vector")
 def vector(element, lanes):
-    return Type(f"!pydev.vector<{int(lanes)} x {element}>")
+    """`lanes` (1 to 4) of `element`: `ir.vector(ir.f32, 4)` is float32x4."""
+    return _make("vector", lanes=lanes, elementType=element)
 
 
+@_typedef("tuple")
 def tuple_type(*items):
-    return Type(f"!pydev.tuple<{', '.join(map(str, items))}>")
+    """The tuple of types `items` (none: the empty tuple)."""
+    return _make("tuple", types=items)
+
+
+@_typedef("struct")
+def struct_type(name, fields, align=0):
+    """Struct `name` with `fields` ({name: type} or (name, type) pairs, in
+    order) and minimum alignment `align` (0: the natural one)."""
+    items = list(fields.items()) if isinstance(fields, dict) else list(fields)
+    if not all(isinstance(f, tuple) and len(f) == 2 for f in items):
+        raise TypeError(f"!pydev.struct: parameter 'fields' must be a dict or (name, type) pairs, got {fields!r}")
+    return _make("struct", name=name, fieldNames=[n for n, _ in items], fieldTypes=[t for _, t in items], align=align)
+
+
+@_typedef("warp_mask")
+def warp_mask():
+    """The warp mask type."""
+    return _make("warp_mask")
+
+
+@_typedef("atomic_ref")
+def atomic_ref(element, space=None):
+    """A reference to one `element` in memory space `space` (None or
+    "global", "shared", "local")."""
+    return _make("atomic_ref", elementType=element, space="global" if space is None else space)
 
 
 def loc(file, line, col=0):
@@ -167,15 +395,70 @@ _location = loc
 
 
 class Attr:
-    """An attribute given as MLIR text, used as written (`ir.Attr("#pydev.target<...>")`)."""
+    """An attribute. `ir.Attr(text)` is MLIR text used as written; one made
+    by a constructor (`ir.target`) also knows its `kind` (an AttrDef
+    mnemonic of pydev.td, `pydev._ods.ATTRS`) and `params`."""
 
-    __slots__ = ("text",)
+    __slots__ = ("text", "kind", "params")
 
-    def __init__(self, text):
-        self.text = str(text)
+    def __init__(self, text, kind=None, params=None):
+        self.text, self.kind, self.params = str(text), kind, _Frozen(dict(params or {}))
 
     def __str__(self):
         return self.text
+
+    def __repr__(self):
+        return f"ir.Attr({self.text!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Attr) and other.text == self.text
+
+    def __hash__(self):
+        return hash(self.text)
+
+
+def _target_node(kind, sm, operands):
+    """A target description as its custom assembly prints it (without `#pydev.target<>`)."""
+    arch = dict((v, c) for c, v in _ods.ENUM_CASES["SmArch"])
+    text = kind + (f"({arch[sm]})" if kind in ("is_exactly", "provides") else "")
+    if operands:
+        text += (
+            "("
+            + ", ".join(_target_node(o.params["kind"], o.params["sm"], o.params["operands"]) for o in operands)
+            + ")"
+        )
+    return text
+
+
+def target(kind, *operands, sm=0):
+    """`#pydev.target<...>`: a target description (AttrDef pydev.target):
+    leaves `is_host`, `is_device`, `any_target`, `no_target`,
+    `is_exactly`/`provides` with `sm` (90 or "sm_90"); nodes `and`, `or`
+    (one or more operands) and `not` (one), whose operands are targets:
+    `ir.target("or", ir.target("is_host"), ir.target("provides", sm=80))`."""
+    owner = "#" + _ods.ATTRS["target"]["name"]
+    kind = _check(owner, "kind", "enum:TargetKind", kind)
+    arch = dict(_ods.ENUM_CASES["SmArch"])
+    if isinstance(sm, str) and sm in arch:
+        sm = arch[sm]
+    sm = _check(owner, "sm", "unsigned", sm)
+    operands = _check(owner, "operands", "attrs", operands)
+    if not all(o.kind == "target" for o in operands):
+        raise TypeError(f"{owner}: parameter 'operands' must be targets (ir.target), got {operands!r}")
+    if kind in ("is_exactly", "provides"):
+        if sm not in arch.values():
+            raise ValueError(f"{owner}: parameter 'sm' of {kind} must be one of {', '.join(arch)}, got {sm!r}")
+    elif sm:
+        raise ValueError(f"{owner}: target '{kind}' takes no parameter 'sm', got {sm!r}")
+    if kind in ("and", "or", "not"):
+        if not operands or (kind == "not" and len(operands) != 1):
+            raise ValueError(
+                f"{owner}: parameter 'operands' of '{kind}' takes {'one target' if kind == 'not' else 'one or more targets'}, got {len(operands)}"
+            )
+    elif operands:
+        raise ValueError(f"{owner}: target '{kind}' takes no parameter 'operands', got {len(operands)}")
+    params = {"kind": kind, "sm": sm, "operands": operands}
+    return Attr(f"{owner}<{_target_node(kind, sm, operands)}>", "target", params)
 
 
 def _float_literal(value, ty):
@@ -205,8 +488,9 @@ def _typed_literal(value, ty):
     raise TypeError(f"constants of type {ty} are not supported by pydev.ir (pass ir.Attr(text))")
 
 
-# Enum attributes declared with their own assembly format (dialect/pydev.td).
-_OWN_MNEMONIC = {"memory_order", "scope"}
+# Enum attributes whose declarative format is `<` $value `>` print with their
+# own mnemonic (`#pydev.scope<device>`); the others as `#pydev<cmp_predicate lt>`.
+_OWN_MNEMONIC = {m for m, a in _ods.ATTRS.items() if (a["format"] or "").startswith("`<`")}
 
 
 def _attr_text(op, name, kind, value, result_type):
@@ -229,6 +513,8 @@ def _attr_text(op, name, kind, value, result_type):
         return _string(value)
     if kind == "i64":
         return f"{int(value)} : i64"
+    if kind == "target" and isinstance(value, str):
+        return target(value).text
     if kind == "typed":
         if result_type is None:
             raise TypeError(f"pydev.{op}: the attribute '{name}' needs result=<type>")
@@ -397,7 +683,7 @@ class Value:
 
     def extent(self, dim):
         """The array's extent in dimension `dim` (si64)."""
-        shape = self.fn.ops.array_shape(self, result=tuple_type(*[si64] * self.type.array_parts()[1]))
+        shape = self.fn.ops.array_shape(self, result=tuple_type(*[si64] * self.type.params["rank"]))
         return self.fn.ops.tuple_extract(shape, index=dim, result=si64)
 
 
@@ -429,8 +715,8 @@ class Function:
 
     def __init__(self, module, name, params, results, kernel, location):
         self.module, self.name, self.kernel = module, name, kernel
-        self.results = [Type(str(r)) for r in results]
-        self.args = [Value(self, f"%arg{i}", Type(str(t))) for i, t in enumerate(params)]
+        self.results = [_type(r) for r in results]
+        self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
         self.location = location
         self.ops = _Ops(self)
         self._blocks = [["", []]]  # [label, lines]
@@ -478,7 +764,7 @@ class Function:
         """Any op in MLIR's generic form: `name` ("gpu.thread_id"), operand
         Values, result types, attributes {name: MLIR text}. Returns None, a
         Value, or a tuple of Values."""
-        results = [Type(str(r)) for r in results]
+        results = [_type(r) for r in results]
         names, text = self._generic(name, list(operands), results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
         self._line(text)
         vals = tuple(Value(self, n, t) for n, t in zip(names, results))
@@ -532,9 +818,9 @@ class Function:
         results = (
             []
             if n_results == 0
-            else [Type(str(result))]
+            else [_type(result)]
             if not isinstance(result, (list, tuple))
-            else [Type(str(r)) for r in result]
+            else [_type(r) for r in result]
         )
         known = {n: (k, req) for n, k, req in attr_spec}
         texts = {}
@@ -660,7 +946,7 @@ class Function:
         """A new, empty block (with arguments of `arg_types`); returns an
         `ir.Block` whose `args` are Values. Fill it after `set_block(b)`."""
         self._nb += 1
-        args = [Value(self, self._fresh(), Type(str(t))) for t in arg_types]
+        args = [Value(self, self._fresh(), _type(t)) for t in arg_types]
         return Block(self._new_block_from(args), args)
 
     def _new_block_from(self, args):
@@ -781,8 +1067,8 @@ class Declaration:
 
     def __init__(self, name, params, results, location):
         self.name, self.kernel = name, False
-        self.params = [Type(str(t)) for t in params]
-        self.results = [Type(str(r)) for r in results]
+        self.params = [_type(t) for t in params]
+        self.results = [_type(r) for r in results]
         self.location = location
 
     def text(self):

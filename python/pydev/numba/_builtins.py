@@ -441,7 +441,7 @@ def _mask(c, m, node):
     m = c.num_arg(m, node, "the mask")
     if not m.t.is_int:
         raise c.err(node, "a warp mask is an integer")
-    return c.f.cast(c.val(c.cast(m, T.uint32, node), node), ir.Type("!pydev.warp_mask"))
+    return c.f.cast(c.val(c.cast(m, T.uint32, node), node), ir.warp_mask())
 
 
 def _from_mask(c, v, t=T.uint32):
@@ -474,9 +474,7 @@ def _vote(kind):
         m = _mask(c, args[0], node)
         p = c.val(c.truth(c.num_arg(args[1], node), node), node)
         if kind == "ballot":
-            return _from_mask(
-                c, c.f.ops.vote(m, p, kind="ballot", result=ir.Type("!pydev.warp_mask")), T.int32
-            )  # int32 in Numba
+            return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.warp_mask()), T.int32)  # int32 in Numba
         return TypedValue(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)
 
     return impl
@@ -501,10 +499,10 @@ def _shfl(kind):
 shfl_sync, shfl_up_sync, shfl_down_sync, shfl_xor_sync = _shfl("idx"), _shfl("up"), _shfl("down"), _shfl("xor")
 
 activemask = _no_args(
-    "cuda.activemask", lambda c: c.f.cast(c.f.ops.activemask(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32
+    "cuda.activemask", lambda c: c.f.cast(c.f.ops.activemask(result=ir.warp_mask()), ir.ui32), T.uint32
 )
 lanemask_lt = _no_args(
-    "cuda.lanemask_lt", lambda c: c.f.cast(c.f.ops.lanemask_lt(result=ir.Type("!pydev.warp_mask")), ir.ui32), T.uint32
+    "cuda.lanemask_lt", lambda c: c.f.cast(c.f.ops.lanemask_lt(result=ir.warp_mask()), ir.ui32), T.uint32
 )
 
 
@@ -512,14 +510,14 @@ def match_any_sync(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 2, name="cuda.match_any_sync")
     m = _mask(c, args[0], node)
     v = c.num_arg(args[1], node, "the value")
-    return _from_mask(c, c.f.ops.match_any(m, c.val(v, node), result=ir.Type("!pydev.warp_mask")), T.int32)
+    return _from_mask(c, c.f.ops.match_any(m, c.val(v, node), result=ir.warp_mask()), T.int32)
 
 
 def match_all_sync(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 2, name="cuda.match_all_sync")
     m = _mask(c, args[0], node)
     v = c.num_arg(args[1], node, "the value")
-    r, p = c.f.ops.match_all(m, c.val(v, node), result=[ir.Type("!pydev.warp_mask"), ir.i1])
+    r, p = c.f.ops.match_all(m, c.val(v, node), result=[ir.warp_mask(), ir.i1])
     return c._tuple([_from_mask(c, r, T.int32), TypedValue(p, T.boolean)])
 
 
@@ -617,11 +615,7 @@ def _ref(c, arr, idx, node):
         else:
             out.append(c.val(c.cast(p, T.int64, node), node))
     space = arr.t.space
-    rt = (
-        ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}{', shared' if space == 'shared' else ''}>")
-        if space != "local"
-        else ir.Type(f"!pydev.atomic_ref<{arr.t.dtype.ir}, local>")
-    )
+    rt = ir.atomic_ref(arr.t.dtype.ir, space if space in ("shared", "local") else None)
     return c.f.ops.atomic_ref(c.val(arr, node), *out, result=rt)
 
 

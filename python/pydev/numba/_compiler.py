@@ -921,8 +921,8 @@ class Compiler:
         self.dead = True
 
     def _zero_val(self, irt):
-        if irt.text.startswith("complex<"):
-            ft = ir.Type(irt.text[len("complex<") : -1])
+        if irt.kind == "complex":
+            ft = irt.element
             return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})
         return self.f.constant(0.0 if irt.is_float else 0, irt) if irt.text != "i1" else self.f.constant(False, ir.i1)
 

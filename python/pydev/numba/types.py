@@ -212,7 +212,7 @@ class Record(Type):
             )
         self.name = f"Record({', '.join(f'{n}: {t}' for n, t in self.fields.items())})"
         tag = "rec" + str(abs(hash(str(dtype))) % 10**8)
-        self.ir = ir.Type(f'!pydev.struct<"{tag}", {{{", ".join(f"{n}: {t.ir}" for n, t in self.fields.items())}}}>')
+        self.ir = ir.struct_type(tag, {n: t.ir for n, t in self.fields.items()})
         self.dtype = self  # Array(record).dtype is the record
 
     def key(self):
