@@ -1,5 +1,6 @@
 """Where pydev finds the CUDA and LLVM tools and files it uses, in one
-place (a leaf module: it imports nothing of pydev). Each is searched in
+place (a leaf module: it imports nothing of pydev, so scripts/find-*.sh
+run it as a script: `python3 python/pydev/_toolchain.py ptxas sm_70`). Each is searched in
 the same order: an environment variable naming it, the NVIDIA wheels
 (`nvidia-nvvm`, `nvidia-cuda-nvrtc`, `nvidia-nvjitlink`,
 `nvidia-cuda-nvcc`: the `nvidia` namespace package), then a CUDA toolkit
@@ -96,3 +97,29 @@ def clang():
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
     return None
+
+
+def ptxas(arch=""):
+    """The ptxas of the nvidia-cuda-nvcc wheels that assembles for `arch`
+    (CUDA 13 dropped sm_70, sm_72 and sm_75's default, so those take the
+    CUDA 12 wheel's), "" when there is none. $PTXAS wins when no `arch` is
+    asked."""
+    import glob
+
+    if os.environ.get("PTXAS") and not arch:
+        return os.environ["PTXAS"]
+    found = {}
+    for root in _nvidia_roots():
+        for hit in glob.glob(os.path.join(root, "*", "bin", "ptxas")):
+            found["12" if "cuda_nvcc" in hit else "13"] = hit
+    old = arch in ("sm_70", "sm_72", "sm_75")
+    return (found.get("12") if old else found.get("13", found.get("12"))) or ""
+
+
+if __name__ == "__main__":  # scripts/find-ptxas.sh, scripts/find-libdevice.sh
+    import sys
+
+    what, *rest = sys.argv[1:] or ["libdevice"]
+    found = ptxas(*rest) if what == "ptxas" else libdevice()
+    if found:
+        print(found)
