@@ -1,0 +1,240 @@
+"""Control flow in the compiler: `if`, `while` and `for` loops, `break` and
+`continue`, and the merging of variables at their joins (the live ones
+pass as block arguments)."""
+
+import ast
+
+from . import types as T
+from ._typing import (
+    CompileTimeValue,
+    TypedValue,
+    _describe,
+    _is_num,
+    arith_type,
+    unify,
+)
+from ._variables import Retype, Var
+
+
+class ControlFlowMixin:
+    def _mergeable(self, t):
+        return t is not None and (
+            _is_num(t) or isinstance(t, (T.UniTuple, T.Tuple)) and all(_is_num(x) for x in self._leaf_types(t))
+        )
+
+    def _merge_names(self, stmts):
+        """The variables live across a join: those defined now, and those
+        the statements assign (typed on an earlier pass)."""
+        names = [n for n, v in self.vars.items() if self._mergeable(v.t)]
+        for n in _assigned(stmts):
+            if n in names:
+                continue
+            if n in self.vars:
+                continue  # arrays and other bound values are not merged
+            t = self.var_types.get(n)
+            if t is None:
+                self.need_retype = True
+            elif self._mergeable(t):
+                names.append(n)
+        return names
+
+    def _merge_types(self, names):
+        out = []
+        for n in names:
+            out += [x.ir for x in self._leaf_types(self.var_types[n] if n not in self.vars else self.vars[n].t)]
+        return out
+
+    def _merge_values(self, names, node):
+        vals = []
+        for n in names:
+            v = self.vars.get(n)
+            t = v.t if v is not None else self.var_types[n]
+            if v is None or v.bound is None:
+                vals += [self._zero_val(x.ir) for x in self._leaf_types(t)]
+            else:
+                vals += self._flatten(v.bound, node)
+        return vals
+
+    def _bind_merged(self, names, args):
+        args = list(args)
+        for n in names:
+            t = self.vars[n].t if n in self.vars else self.var_types[n]
+            k = len(self._leaf_types(t))
+            self.vars[n] = Var(t, bound=self._unflatten(t, args[:k]))
+            del args[:k]
+
+    def s_If(self, s):
+        cond = self.truth(self.expr(s.test), s.test)
+        self.at(s)
+        if cond.v is None:  # constant condition: only one branch exists (as Numba prunes)
+            self.block(s.body if cond.const else s.orelse)
+            return
+        f = self.f
+        names = self._merge_names(s.body + s.orelse)
+        for n in names:
+            if n not in self.vars:
+                self.vars[n] = Var(self.var_types[n], bound=None)
+        before = dict(self.vars)
+        types = self._merge_types(names)
+        then, other = f.new_block(), f.new_block()
+        after = f.new_block(*types)
+        f.cond_br(cond.v, then, other)
+        dead = []
+        for blk, body in ((then, s.body), (other, s.orelse)):
+            f.set_block(blk)
+            self.vars = dict(before)
+            self.dead = False
+            self.block(body)
+            dead.append(self.dead)
+            if not f.terminated:
+                self.at(s)
+                f.br(after, *self._merge_values(names, s))
+        self.vars = dict(before)
+        f.set_block(after)
+        self._bind_merged(names, after.args)
+        self.dead = all(dead)
+
+    def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
+        f = self.f
+        if node.orelse:
+            raise self.err(node, "a loop's else clause is not supported in pydev.numba")
+        names = self._merge_names(node.body) + list(extra)
+        names = list(dict.fromkeys(names))
+        for n in names:
+            if n not in self.vars:
+                self.vars[n] = Var(self.var_types[n], bound=None)
+        types = self._merge_types(names)
+        head, body, cont, after = f.new_block(*types), f.new_block(), f.new_block(*types), f.new_block(*types)
+        f.br(head, *self._merge_values(names, node))
+        f.set_block(head)
+        self._bind_merged(names, head.args)
+        at_head = dict(self.vars)
+        cond = head_fn()
+        self.at(node)
+        if cond.v is None:
+            if cond.const:
+                f.br(body)
+            else:
+                f.br(after, *self._merge_values(names, node))
+        else:
+            f.cond_br(cond.v, body, after, else_args=self._merge_values(names, node))
+        f.set_block(body)
+        self.dead = False
+        self.loops.append((cont, after, names))
+        body_fn()
+        self.loops.pop()
+        if not f.terminated:
+            f.br(cont, *self._merge_values(names, node))
+        f.set_block(cont)
+        self.vars = dict(at_head)
+        self._bind_merged(names, cont.args)
+        self.dead = False
+        step_fn()
+        self.at(node)
+        f.br(head, *self._merge_values(names, node))
+        f.set_block(after)
+        self.vars = dict(at_head)
+        self._bind_merged(names, after.args)
+        self.dead = False
+
+    def s_While(self, s):
+        self._loop(s, lambda: self.truth(self.expr(s.test), s.test), lambda: self.block(s.body), lambda: None)
+
+    def s_For(self, s):
+        it = s.iter
+        if not (
+            isinstance(it, ast.Call)
+            and isinstance(self.expr(it.func), CompileTimeValue)
+            and self.expr(it.func).obj in (range,)
+        ):
+            rng = None
+        else:
+            rng = it
+        if rng is None:
+            itv = self.expr(it)
+            if isinstance(itv, TypedValue) and itv.items is not None:  # a tuple: unrolled
+                for item in itv.items:
+                    self.store(s.target, item, s)
+                    self.block(s.body)
+                return
+            raise self.err(it, "pydev.numba loops iterate over range(...) or a tuple")
+        if rng.keywords or not 1 <= len(rng.args) <= 3:
+            raise self.err(rng, "range() takes 1 to 3 positional arguments")
+        args = [self.expr(a) for a in rng.args]
+        for a, n in zip(args, rng.args):
+            if isinstance(a, CompileTimeValue) or not (a.t.is_int or isinstance(a.t, T.Boolean)):
+                raise self.err(
+                    n, f"range() takes integers, got {a.t if isinstance(a, TypedValue) else _describe(a.obj)}"
+                )
+        start, stop, step = (
+            (self.lit(0, rng), args[0], self.lit(1, rng))
+            if len(args) == 1
+            else (args[0], args[1], self.lit(1, rng))
+            if len(args) == 2
+            else args
+        )
+        t = start.t
+        for x in (stop, step):
+            t = arith_type(t, x.t)
+        if t.is_float:
+            t = T.int64
+        self.at(rng)
+        start, stop, step = (self.cast(x, t, rng) for x in (start, stop, step))
+        stop_v = self.val(stop, rng)
+        step_v = self.val(step, rng) if step.v is not None else None
+        if not isinstance(s.target, ast.Name):
+            raise self.err(s.target, "a range loop's target is one name")
+        self.nloop = getattr(self, "nloop", 0) + 1
+        cname = f".range{self.nloop}"
+        self.var_types[cname] = t
+        self.vars[cname] = Var(t, bound=self._materialize(start, rng))
+        # the target is live after the loop in Python; give it a type now
+        if s.target.id not in self.var_types:
+            self.var_types[s.target.id] = t
+        elif unify(self.var_types[s.target.id], t) != self.var_types[s.target.id]:
+            self.var_types[s.target.id] = unify(self.var_types[s.target.id], t)
+            raise Retype()
+
+        def head():
+            i = self.val(self.vars[cname].bound, rng)
+            if step.v is None:
+                if step.const == 0:
+                    raise self.err(rng, "range() arg 3 must not be zero")
+                return TypedValue(i < stop_v if step.const > 0 else i > stop_v, T.boolean)
+            up = (step_v > 0) & (i < stop_v)
+            down = (step_v < 0) & (i > stop_v)
+            return TypedValue(up | down, T.boolean)
+
+        def body():
+            self._assign_name(s.target.id, self.vars[cname].bound, s.target)
+            self.block(s.body)
+
+        def stepper():
+            i = self.val(self.vars[cname].bound, rng)
+            self.vars[cname] = Var(t, bound=TypedValue(i + self.val(step, rng), t))
+
+        self._loop(s, head, body, stepper, extra=[cname, s.target.id])
+        del self.vars[cname]
+
+    def s_Break(self, s):
+        if not self.loops:
+            raise self.err(s, "'break' outside a loop")
+        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s))
+        self.f.set_block(self.f.new_block())
+        self.dead = True
+
+    def s_Continue(self, s):
+        if not self.loops:
+            raise self.err(s, "'continue' outside a loop")
+        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
+        self.f.set_block(self.f.new_block())
+        self.dead = True
+
+
+def _assigned(stmts):
+    out = []
+    for st in stmts:
+        for n in ast.walk(st):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out.append(n.id)
+    return list(dict.fromkeys(out))

@@ -1,0 +1,108 @@
+"""Variables in the compiler: locals as SSA values (Var), their typing by
+unification of what they are assigned (Retype when a type widens), and
+the lookup of names (locals, globals, Python objects)."""
+
+import builtins
+
+import numpy as np
+
+from . import types as T
+from ._typing import (
+    CompileTimeValue,
+    TypedValue,
+    unify,
+)
+
+
+class Var:
+    __slots__ = ("t", "slots", "bound")
+
+    def __init__(self, t, slots=None, bound=None):
+        self.t, self.slots, self.bound = t, slots, bound
+
+
+class Retype(Exception):
+    """A variable's type widened: compile the function again."""
+
+
+class VariablesMixin:
+    def _assign_name(self, name, tv, node):
+        if isinstance(tv, CompileTimeValue):
+            self.vars[name] = Var(None, bound=tv)
+            self.var_types.setdefault(name, "ct")
+            return
+        t = tv.t
+        if isinstance(t, (T.Array, T.Record)) and tv.items is None:
+            old = self.vars.get(name)
+            if old is not None and old.t is not None and old.t != t:
+                raise self.err(
+                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable"
+                )
+            self.vars[name] = Var(t, bound=tv)
+            self.var_types.setdefault(name, t)
+            return
+        known = self.var_types.get(name)
+        if known is None:
+            want = self.var_types[name] = t
+        else:
+            want = unify(known, t)
+            if want is None:
+                raise self.err(
+                    node, f"variable '{name}' is assigned a {t} after a {known}: Numba cannot unify these types"
+                )
+            if want != known:
+                self.var_types[name] = want
+                raise Retype()
+        self.vars[name] = Var(want, bound=self._materialize(self.cast(tv, want, node), node))
+
+    def _materialize(self, tv, node):
+        """A value with every leaf an ir.Value (so it can be passed to blocks)."""
+        if tv.items is not None:
+            return TypedValue(None, tv.t, items=[self._materialize(i, node) for i in tv.items])
+        self.val(tv, node)
+        return TypedValue(tv.v, tv.t)
+
+    def _leaf_types(self, t):
+        if isinstance(t, (T.UniTuple, T.Tuple)):
+            out = []
+            for i in t.items:
+                out += self._leaf_types(i)
+            return out
+        return [t]
+
+    def _load_var(self, name, node):
+        return self.vars[name].bound
+
+    def lookup(self, name, node):
+        if name in self.vars:
+            return self._load_var(name, node)
+        local_names = self.disp.local_names()
+        if name in local_names:
+            if self.need_retype and name in self.var_types:
+                raise Retype()  # first assigned in a branch or loop: its type is known now
+            raise self.err(node, f"variable '{name}' is used before it is assigned")
+        code = self.py.__code__
+        if name in code.co_freevars and self.py.__closure__:
+            try:
+                return self.pyobj(self.py.__closure__[code.co_freevars.index(name)].cell_contents, node)
+            except ValueError:
+                raise self.err(node, f"the closure variable '{name}' is not set") from None
+        g = self.py.__globals__
+        if name in g:
+            return self.pyobj(g[name], node)
+        if hasattr(builtins, name):
+            return CompileTimeValue(getattr(builtins, name))
+        raise self.err(node, f"name '{name}' is not defined")
+
+    def pyobj(self, obj, node):
+        """A global or closure value: numbers are compile-time constants as in Numba."""
+        if isinstance(obj, (bool, int, float, np.number, np.bool_)):
+            return self.lit(obj, node)
+        if isinstance(obj, tuple) and all(isinstance(o, (bool, int, float, np.number)) for o in obj):
+            return self.lit(obj, node)
+        if isinstance(obj, np.ndarray):
+            return self.global_array(obj, node)
+        make = getattr(obj, "_pydev_numba_value", None)
+        if make is not None and not isinstance(obj, type):
+            return make(self, node)
+        return CompileTimeValue(obj)
