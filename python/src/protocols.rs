@@ -464,36 +464,52 @@ fn dl_supported(code: u8, bits: u8) -> bool {
     }
 }
 
+/// Why a producer's tensor is not one device code can take
+/// ([`check_tensor`]; the messages follow "{where}: ").
+#[derive(Debug, thiserror::Error)]
+pub enum TensorError {
+    #[error("arrays on DLPack device type {0} are not supported (CPU, CUDA, CUDA host and managed memory are)")]
+    DeviceType(i32),
+    #[error("DLPack dtype (code {code}, {bits} bits) is not supported by device code")]
+    Dtype { code: u8, bits: u8 },
+    #[error("DLPack dtype with {0} lanes is not supported (vectors have 1 to 4)")]
+    Lanes(u16),
+    #[error("ndim is {0}")]
+    Ndim(i32),
+    #[error("negative extent in shape {0}")]
+    NegativeExtent(String),
+    #[error("the data pointer is NULL for {0} elements")]
+    NullData(String),
+}
+
 /// Validates a producer's tensor in the order pydev._dlpack.DLPackTensor
 /// does, with its messages (after "{where}: ").
-pub fn check_tensor(raw: RawTensor) -> Result<Tensor, String> {
+pub fn check_tensor(raw: RawTensor) -> Result<Tensor, TensorError> {
     let (device_type, _) = raw.device;
     if !DEVICE_TYPES.contains(&device_type) {
-        return Err(format!(
-            "arrays on DLPack device type {device_type} are not supported (CPU, CUDA, CUDA host and managed memory are)"
-        ));
+        return Err(TensorError::DeviceType(device_type));
     }
     let (code, bits, lanes) = raw.dtype;
     if !dl_supported(code, bits) {
-        return Err(format!("DLPack dtype (code {code}, {bits} bits) is not supported by device code"));
+        return Err(TensorError::Dtype { code, bits });
     }
     if lanes != 1 && !((2..=4).contains(&lanes) && code != 5 && code != 6) {
-        return Err(format!("DLPack dtype with {lanes} lanes is not supported (vectors have 1 to 4)"));
+        return Err(TensorError::Lanes(lanes));
     }
     if raw.ndim < 0 {
-        return Err(format!("ndim is {}", raw.ndim));
+        return Err(TensorError::Ndim(raw.ndim));
     }
     if raw.shape.iter().any(|e| *e < 0) {
         let parts: Vec<String> = raw.shape.iter().map(i64::to_string).collect();
         let shown = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
-        return Err(format!("negative extent in shape {shown}"));
+        return Err(TensorError::NegativeExtent(shown));
     }
     let strides = match raw.strides {
         Some(s) if !raw.shape.is_empty() => s,
         _ => c_strides(&raw.shape),
     };
     if raw.data == 0 && !raw.shape.contains(&0) {
-        return Err(format!("the data pointer is NULL for {} elements", product_text(&raw.shape)));
+        return Err(TensorError::NullData(product_text(&raw.shape)));
     }
     Ok(Tensor {
         data: raw.data.wrapping_add(raw.byte_offset),
@@ -545,7 +561,7 @@ pub fn dlpack_read<'py>(
         }
     };
     let owner = Bound::new(py, owner)?;
-    let t = check_tensor(raw).map_err(fail)?;
+    let t = check_tensor(raw).map_err(|e| fail(e.to_string()))?;
     Ok((t.data, PyTuple::new(py, &t.shape)?, PyTuple::new(py, &t.strides)?, t.dtype, t.device, t.readonly, owner))
 }
 

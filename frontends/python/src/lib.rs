@@ -242,7 +242,7 @@ fn add_program<'a>(m: &mut module::Module<'a>, body: &'a [Stmt], program: &Progr
     for spec in &program.funcs {
         match module::Module::locate(body, &m.file, &spec.qualname, spec.line) {
             Ok(d) => defs.push(d),
-            Err(message) => diags.push(Diagnostic::new(&m.file, line_range(&m.file, spec.line), message)),
+            Err(e) => diags.push(Diagnostic::new(&m.file, line_range(&m.file, spec.line), e.to_string())),
         }
     }
     if !diags.is_empty() {

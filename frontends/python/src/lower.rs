@@ -21,7 +21,15 @@ use std::{
 
 pub use crate::target::Target;
 
-pub type R<T> = Result<T, ()>;
+/// The error of lowering: the problem was already recorded as a
+/// diagnostic in the [`Compiler`] (a zero-size marker; the diagnostics say
+/// what went wrong).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the error was reported as a diagnostic")]
+pub struct Reported;
+
+/// A lowering result whose error was reported as a diagnostic.
+pub type R<T> = Result<T, Reported>;
 
 /// What an expression evaluates to.
 #[derive(Clone, Debug)]
@@ -101,9 +109,11 @@ impl<'m, 'a> Compiler<'m, 'a> {
         self.m.device_entity(base).as_deref() == Some("ConstExpr")
     }
 
-    pub fn error(&mut self, range: TextRange, message: impl Into<String>) {
+    /// Records an error diagnostic; returns the marker that says so.
+    pub fn error(&mut self, range: TextRange, message: impl Into<String>) -> Reported {
         let d = Diagnostic::new(&self.m.file, range, message);
         self.diags.push(d);
+        Reported
     }
 
     pub fn error_help(&mut self, range: TextRange, message: impl Into<String>, help: impl Into<String>) {
@@ -145,7 +155,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
                     None if self.m.funcs.get(name).is_some_and(|f| f.kind == FuncKind::Kernel) => {}
                     None => {
                         self.error_help(call, format!("argument '{}' of '{key_name}' must be a constant expression (the parameter is ConstExpr)", p.parameter.name.id), "pass a literal, or a local or global assigned a constant");
-                        return Err(());
+                        return Err(Reported);
                     }
                 }
             }
@@ -162,7 +172,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
                 format!("recursive call to '{key_name}': device functions cannot be recursive"),
                 "rewrite the recursion as a loop",
             );
-            return Err(());
+            return Err(Reported);
         }
         let (def, kind, interop, env) = match self_struct {
             Some(s) => {
@@ -177,10 +187,10 @@ impl<'m, 'a> Compiler<'m, 'a> {
                         )]))
                     })
                 });
-                (*s.methods.get(name).ok_or(())?, FuncKind::Func, false, env)
+                (*s.methods.get(name).ok_or(Reported)?, FuncKind::Func, false, env)
             }
             None => {
-                let f = self.m.funcs.get(name).ok_or(())?;
+                let f = self.m.funcs.get(name).ok_or(Reported)?;
                 (f.def, f.kind, f.interop, f.env.clone())
             }
         };
@@ -213,7 +223,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
                     format!("call it as {}", signature_text(def, skip)),
                 );
             }
-            return Err(());
+            return Err(Reported);
         }
         let symbol = if interop || kind == FuncKind::Kernel {
             // The C symbol (interop) and the kernel's entry point are the Python name.
@@ -248,7 +258,7 @@ impl<'m, 'a> Compiler<'m, 'a> {
                     format!("interoperable function '{key_name}' is already compiled for ({other})"),
                     "an interop=True function has one C symbol, so one signature",
                 );
-                return Err(());
+                return Err(Reported);
             }
         }
         self.in_progress.push(key_name);
@@ -426,7 +436,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                 format!("'{}' may only have plain positional parameters", def.name.id),
                 "*args, **kwargs and keyword-only parameters are not supported in device code",
             );
-            return Err(());
+            return Err(Reported);
         }
         assigned_names(&def.body, &mut l.locals);
         l.b.loc = l.c.m.file.mlir_loc(def.name.range());
@@ -461,7 +471,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
                         ),
                         "use another local name",
                     );
-                    return Err(());
+                    return Err(Reported);
                 }
             }
             l.locals.insert(name.clone());
@@ -484,15 +494,15 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         l.report_join_errors(name_range);
         // A failed statement may leave a path without its return.
         if l.c.diags.len() > before {
-            return Err(());
+            return Err(Reported);
         }
         let ret = l.join_returns()?;
         if l.c.diags.len() > before {
-            return Err(());
+            return Err(Reported);
         }
         if kind == FuncKind::Kernel && ret.is_some() {
             // Reported by the return statement.
-            return Err(());
+            return Err(Reported);
         }
         let mut attrs = Vec::new();
         if kind == FuncKind::Kernel {
@@ -653,12 +663,12 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
 
     pub fn err<T>(&mut self, range: TextRange, message: impl Into<String>) -> R<T> {
         self.c.error(range, message);
-        Err(())
+        Err(Reported)
     }
 
     pub fn err_help<T>(&mut self, range: TextRange, message: impl Into<String>, help: impl Into<String>) -> R<T> {
         self.c.error_help(range, message, help);
-        Err(())
+        Err(Reported)
     }
 
     // ---------------------------------------------------------------- locals
@@ -676,11 +686,11 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
             let read = self.b.read(name);
             if !self.b.errors.is_empty() {
                 self.report_join_errors(range);
-                return Err(());
+                return Err(Reported);
             }
             return match read {
                 Some(v) => Ok(self.tuple_items.get(&v.id).cloned().map(Item::Tuple).unwrap_or(Item::Val(v))),
-                None if self.failed.contains(name) => Err(()),
+                None if self.failed.contains(name) => Err(Reported),
                 None => self.err_help(
                     range,
                     format!("local '{name}' may be used before it is assigned"),
@@ -1268,9 +1278,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         let cond = self.expr(&w.test).and_then(|c| self.truth(c, w.test.range()));
         let cond = match cond {
             Ok(c) => c,
-            Err(()) => {
+            Err(Reported) => {
                 self.b.seal(header);
-                return Err(());
+                return Err(Reported);
             }
         };
         self.at(w.test.range());
@@ -1373,7 +1383,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         }
         let counter = format!(".for{}", f.range().start().to_u32());
         self.locals.insert(counter.clone());
-        let cur = self.b.cur.ok_or(())?;
+        let cur = self.b.cur.ok_or(Reported)?;
         self.b.write(&counter, cur, Val { weak, ..start.clone() });
         let header = self.b.new_block(BlockKind::LoopHeader);
         let body = self.b.new_block(BlockKind::Plain);
@@ -1383,7 +1393,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         self.b.br(header);
         self.b.cur = Some(header);
         self.at(r);
-        let i = self.b.read(&counter).ok_or(())?;
+        let i = self.b.read(&counter).ok_or(Reported)?;
         // The counter, bound and step all at the loop's type.
         let t = ty.mlir();
         let (vi, vs, vstep) = (Typed(i.id, t.clone()), Typed(stop.id, t.clone()), Typed(step.id, t.clone()));
@@ -1424,9 +1434,9 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         self.b.switch_to(latch);
         if self.b.cur.is_some() {
             self.at(r);
-            let i = self.b.read(&counter).ok_or(())?;
+            let i = self.b.read(&counter).ok_or(Reported)?;
             let next = self.b.op1(&generic::add(&Typed(i.id, t.clone()), &vstep, &t), ty.clone());
-            let latch_block = self.b.cur.ok_or(())?;
+            let latch_block = self.b.cur.ok_or(Reported)?;
             self.b.write(&counter, latch_block, Val { weak, ..next });
             self.b.br(header);
         }

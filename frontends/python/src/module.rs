@@ -53,6 +53,38 @@ pub enum GlobalConst {
     Tuple(Vec<GlobalConst>),
 }
 
+/// Why the struct that a `qualname@line` token names could not be found or
+/// scanned ([`Module::resolve_struct`]).
+#[derive(Debug, thiserror::Error)]
+pub enum StructError {
+    #[error("struct '{token}' is not defined in {file}")]
+    NotDefined { token: String, file: String },
+    #[error("no class '{qualname}' in {file} (was the file changed after it was imported?)")]
+    NoClass { qualname: String, file: String },
+    #[error("no class '{qualname}' of {file} is defined at line {line}")]
+    NotAtLine { qualname: String, file: String, line: usize },
+    #[error("struct '{name}' contains itself")]
+    ContainsItself { name: String },
+    #[error("class '{qualname}' is not decorated with @device.struct")]
+    NotDecorated { qualname: String },
+}
+
+/// Why the `def` that a Python code object names is not in the file
+/// ([`Module::locate`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LocateError {
+    #[error("'{qualname}' is a lambda: a kernel or device function must be defined with def")]
+    Lambda { qualname: String },
+    #[error(
+        "no definition of '{qualname}' in {file} (the source does not match the loaded code: was the file changed after it was imported?)"
+    )]
+    NotFound { qualname: String, file: String },
+    #[error(
+        "'{qualname}' is defined at line {lines} of {file}, not at line {line} where Python loaded it from (was the file changed after it was imported?)"
+    )]
+    OtherLine { qualname: String, lines: String, file: String, line: usize },
+}
+
 /// What a module-level name is bound to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Binding {
@@ -214,7 +246,7 @@ impl<'a> Module<'a> {
     /// body, a block) the first time: `qualname@line` names the class of
     /// that `__qualname__` whose definition holds `line` (its first line
     /// with decorators, or the line `@device.struct` ran at).
-    pub fn resolve_struct(&mut self, token: &str) -> Result<String, String> {
+    pub fn resolve_struct(&mut self, token: &str) -> Result<String, StructError> {
         if self.structs.contains_key(token) {
             return Ok(token.to_owned());
         }
@@ -223,7 +255,7 @@ impl<'a> Module<'a> {
         }
         let Some((qualname, line)) = token.rsplit_once('@').and_then(|(q, l)| Some((q, l.parse::<usize>().ok()?)))
         else {
-            return Err(format!("struct '{token}' is not defined in {}", self.file.name));
+            return Err(StructError::NotDefined { token: token.to_owned(), file: self.file.name.to_string() });
         };
         let c = self.locate_class(qualname, line)?;
         let key = self.struct_at(c, qualname)?;
@@ -251,7 +283,7 @@ impl<'a> Module<'a> {
         found
     }
 
-    fn locate_class(&self, qualname: &str, line: usize) -> Result<&'a ast::StmtClassDef, String> {
+    fn locate_class(&self, qualname: &str, line: usize) -> Result<&'a ast::StmtClassDef, StructError> {
         let found = self.classes(qualname);
         let span = |c: &ast::StmtClassDef| (self.first_line(c), self.file.line_col(c.range().end()).0);
         if let Some(c) = found.iter().find(|c| span(c).0 == line) {
@@ -266,24 +298,21 @@ impl<'a> Module<'a> {
         }
         match found.as_slice() {
             [c] => Ok(c),
-            [] => Err(format!(
-                "no class '{qualname}' in {} (was the file changed after it was imported?)",
-                self.file.name
-            )),
-            _ => Err(format!("no class '{qualname}' of {} is defined at line {line}", self.file.name)),
+            [] => Err(StructError::NoClass { qualname: qualname.to_owned(), file: self.file.name.to_string() }),
+            _ => Err(StructError::NotAtLine { qualname: qualname.to_owned(), file: self.file.name.to_string(), line }),
         }
     }
 
     /// The key of struct class `c` (of `__qualname__` `qualname`), scanning
     /// it the first time: `qualname@line`, its field types resolved in the
     /// scopes that enclose it.
-    fn struct_at(&mut self, c: &'a ast::StmtClassDef, qualname: &str) -> Result<String, String> {
+    fn struct_at(&mut self, c: &'a ast::StmtClassDef, qualname: &str) -> Result<String, StructError> {
         let addr = c as *const ast::StmtClassDef as usize;
         if let Some(k) = self.struct_keys.get(&addr) {
             return Ok(k.clone());
         }
         if self.scanning.contains(&addr) {
-            return Err(format!("struct '{}' contains itself", c.name.id));
+            return Err(StructError::ContainsItself { name: c.name.id.to_string() });
         }
         let line = self.first_line(c);
         let mut names = Vec::new();
@@ -307,7 +336,7 @@ impl<'a> Module<'a> {
         self.lexical.pop();
         self.scanning.pop();
         if !is_struct {
-            return Err(format!("class '{qualname}' is not decorated with @device.struct"));
+            return Err(StructError::NotDecorated { qualname: qualname.to_owned() });
         }
         Ok(key)
     }
@@ -592,7 +621,7 @@ impl<'a> Module<'a> {
         file: &SourceFile,
         qualname: &str,
         line: usize,
-    ) -> Result<&'a ast::StmtFunctionDef, String> {
+    ) -> Result<&'a ast::StmtFunctionDef, LocateError> {
         let mut found = Vec::new();
         walk_defs(body, "", &mut |qual, def| {
             if qual == qualname {
@@ -608,13 +637,14 @@ impl<'a> Module<'a> {
             return Ok(d);
         }
         let name = qualname.rsplit('.').next().unwrap_or(qualname);
+        let qualname = qualname.to_owned();
         Err(if name == "<lambda>" {
-            format!("'{qualname}' is a lambda: a kernel or device function must be defined with def")
+            LocateError::Lambda { qualname }
         } else if found.is_empty() {
-            format!("no definition of '{qualname}' in {} (the source does not match the loaded code: was the file changed after it was imported?)", file.name)
+            LocateError::NotFound { qualname, file: file.name.to_string() }
         } else {
             let lines: Vec<String> = found.iter().map(|d| first_line(d).to_string()).collect();
-            format!("'{qualname}' is defined at line {} of {}, not at line {line} where Python loaded it from (was the file changed after it was imported?)", lines.join(", "), file.name)
+            LocateError::OtherLine { qualname, lines: lines.join(", "), file: file.name.to_string(), line }
         })
     }
 

@@ -39,21 +39,43 @@ fn split_top(text: &str) -> Vec<&str> {
     out
 }
 
-pub fn parse_signature(m: &Module, text: &str) -> Result<Vec<Ty>, String> {
+/// Why a signature's text (`"float32[:], int32"`) is not one of device
+/// code's types ([`parse_signature`]).
+#[derive(Debug, thiserror::Error)]
+pub enum SignatureError {
+    #[error("missing '}}' in '{text}'")]
+    MissingBrace { text: String },
+    #[error("structured field '{field}' must be written name: type")]
+    StructuredField { field: String },
+    #[error("missing ']' in '{text}'")]
+    MissingBracket { text: String },
+    #[error("unknown type '{base}' in the signature (expected a number, vector or struct type of this file)")]
+    UnknownType { base: String },
+    #[error("'readonly' applies to arrays, not to '{base}'")]
+    ReadonlyScalar { base: String },
+    #[error("expected [dims] after the dtype in '{text}'")]
+    ExpectedDims { text: String },
+    #[error("array dimension '{dim}' must be ':' or '::1'")]
+    BadDimension { dim: String },
+    #[error("'{text}': only the last (C order) or the first (Fortran order) dimension can be ::1")]
+    ContiguousDimension { text: String },
+}
+
+pub fn parse_signature(m: &Module, text: &str) -> Result<Vec<Ty>, SignatureError> {
     if text.trim().is_empty() {
         return Ok(vec![]);
     }
     split_top(text).into_iter().map(|t| parse_type(m, t.trim())).collect()
 }
 
-fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
+fn parse_type(m: &Module, text: &str) -> Result<Ty, SignatureError> {
     // `{x: float32, y: int32}`: a NumPy structured dtype, laid out as a C struct.
     if text.starts_with('{') {
-        let close = text.find('}').ok_or_else(|| format!("missing '}}' in '{text}'"))?;
+        let close = text.find('}').ok_or_else(|| SignatureError::MissingBrace { text: text.to_owned() })?;
         let mut fields = Vec::new();
         for f in split_top(&text[1..close]).into_iter().map(str::trim).filter(|f| !f.is_empty()) {
             let (name, ty) =
-                f.split_once(':').ok_or_else(|| format!("structured field '{f}' must be written name: type"))?;
+                f.split_once(':').ok_or_else(|| SignatureError::StructuredField { field: f.to_owned() })?;
             fields.push((name.trim().to_owned(), parse_type(m, ty.trim())?));
         }
         let def = std::rc::Rc::new(crate::types::StructDef { name: "structured".into(), fields, align: 0 });
@@ -70,7 +92,9 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
     };
     let (base, dims) = match text.find('[') {
         Some(i) => {
-            let dims = text[i + 1..].strip_suffix(']').ok_or_else(|| format!("missing ']' in '{text}'"))?;
+            let dims = text[i + 1..]
+                .strip_suffix(']')
+                .ok_or_else(|| SignatureError::MissingBracket { text: text.to_owned() })?;
             (text[..i].trim(), Some(dims))
         }
         None => (text, None),
@@ -91,13 +115,11 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
     } else if let Some(s) = m.struct_named(base) {
         Ty::Struct(s.def.clone())
     } else {
-        return Err(format!(
-            "unknown type '{base}' in the signature (expected a number, vector or struct type of this file)"
-        ));
+        return Err(SignatureError::UnknownType { base: base.to_owned() });
     };
     let Some(dims) = dims else {
         if readonly {
-            return Err(format!("'readonly' applies to arrays, not to '{base}'"));
+            return Err(SignatureError::ReadonlyScalar { base: base.to_owned() });
         }
         return Ok(dtype);
     };
@@ -105,18 +127,18 @@ fn parse_type(m: &Module, text: &str) -> Result<Ty, String> {
 }
 
 /// `dtype[dims]`: `dims_text` is the bracketed part.
-fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty, String> {
+fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty, SignatureError> {
     let dims = dims_text
         .strip_prefix('[')
         .and_then(|d| d.strip_suffix(']'))
-        .ok_or_else(|| format!("expected [dims] after the dtype in '{text}'"))?;
+        .ok_or_else(|| SignatureError::ExpectedDims { text: text.to_owned() })?;
     let dims: Vec<&str> = dims.split(',').map(str::trim).collect();
     let contiguous: Vec<bool> = dims
         .iter()
         .map(|d| match *d {
             ":" => Ok(false),
             "::1" => Ok(true),
-            other => Err(format!("array dimension '{other}' must be ':' or '::1'")),
+            other => Err(SignatureError::BadDimension { dim: other.to_owned() }),
         })
         .collect::<Result<_, _>>()?;
     let n = contiguous.len();
@@ -124,9 +146,7 @@ fn array_of(dtype: Ty, readonly: bool, dims_text: &str, text: &str) -> Result<Ty
         0 => ArrayLayout::Strided,
         1 if contiguous[n - 1] => ArrayLayout::C,
         1 if contiguous[0] => ArrayLayout::F,
-        _ => {
-            return Err(format!("'{text}': only the last (C order) or the first (Fortran order) dimension can be ::1"))
-        }
+        _ => return Err(SignatureError::ContiguousDimension { text: text.to_owned() }),
     };
     Ok(Ty::Array { dtype: Box::new(dtype), ndim: n as u32, layout, readonly, space: Space::Global })
 }

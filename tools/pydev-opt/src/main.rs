@@ -163,15 +163,49 @@ fn parse_args() -> Cli {
     cli
 }
 
-fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager<'c>, String> {
+/// Why pydev-opt stops before or after running its passes (printed after
+/// "pydev-opt: error: ").
+#[derive(Debug, thiserror::Error)]
+enum OptError {
+    #[error("cannot find pydev-opt's own path: {0}")]
+    OwnPath(std::io::Error),
+    #[error("pydev-opt has no directory")]
+    NoDirectory,
+    #[error("{} not found: run `make build` (cargo build -p pydev-plugin)", .0.display())]
+    NoPlugin(std::path::PathBuf),
+    #[error("cannot read standard input: {0}")]
+    ReadStdin(std::io::Error),
+    #[error("cannot read '{path}': {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("cannot write '{path}': {source}")]
+    Write { path: String, source: std::io::Error },
+    #[error("--pass-pipeline must be builtin.module(...), got '{0}'")]
+    PassPipeline(String),
+    #[error("unknown pass or option '--{pass}': {source}")]
+    UnknownPass { pass: String, source: pydev_passes::AddPipelineError },
+    #[error("unterminated pipeline options")]
+    UnterminatedOptions,
+    #[error("unknown pipeline '{0}', expected cuda or host")]
+    UnknownPipeline(String),
+    #[error(transparent)]
+    AddPipeline(#[from] pydev_passes::AddPipelineError),
+    #[error(transparent)]
+    Pass(#[from] pydev_passes::PassError),
+    #[error(transparent)]
+    Pipeline(#[from] pipeline::PipelineError),
+    #[error(transparent)]
+    Print(#[from] melior::Error),
+}
+
+fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager<'c>, OptError> {
     let pm = PassManager::new(context);
     pm.enable_verifier(!cli.no_verify);
     if let Some(text) = &cli.pass_pipeline {
         let inner = text
             .strip_prefix("builtin.module(")
             .and_then(|t| t.strip_suffix(')'))
-            .ok_or_else(|| format!("--pass-pipeline must be builtin.module(...), got '{text}'"))?;
-        add_pipeline(pm.as_operation_pass_manager(), inner).map_err(|e| e.to_string())?;
+            .ok_or_else(|| OptError::PassPipeline(text.clone()))?;
+        add_pipeline(pm.as_operation_pass_manager(), inner)?;
     }
     for pass in &cli.passes {
         // Pass flags written --name=options are mlir-opt's --name{options}.
@@ -180,23 +214,22 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             _ => pass.clone(),
         };
         if pass.starts_with("pydev-") {
-            pm.add_pass(create_pass(&pass).map_err(|e| e.to_string())?);
+            pm.add_pass(create_pass(&pass)?);
         } else {
             add_pipeline(pm.as_operation_pass_manager(), &pass)
-                .map_err(|e| format!("unknown pass or option '--{pass}': {e}"))?;
+                .map_err(|source| OptError::UnknownPass { pass: pass.clone(), source })?;
         }
     }
     if let Some(spec) = &cli.pydev_pipeline {
         let (name, body) = match spec.split_once('{') {
-            Some((name, rest)) => (name, rest.strip_suffix('}').ok_or("unterminated pipeline options")?),
+            Some((name, rest)) => (name, rest.strip_suffix('}').ok_or(OptError::UnterminatedOptions)?),
             None => (spec.as_str(), ""),
         };
         match name {
             "cuda" => pipeline::CudaOptions::parse(body).and_then(|o| pipeline::add_cuda(&pm, &o, "ptx")),
             "host" => pipeline::HostOptions::parse(body).and_then(|o| pipeline::add_host(&pm, &o, "llvm")),
-            other => return Err(format!("unknown pipeline '{other}', expected cuda or host")),
-        }
-        .map_err(|e| e.to_string())?;
+            other => return Err(OptError::UnknownPipeline(other.to_owned())),
+        }?;
     }
     observe(context, &pm, cli);
     Ok(pm)
@@ -291,12 +324,12 @@ fn format_pipeline(text: &str) -> (usize, String) {
 
 /// The pydev plugin library: `libpydev_plugin.so` next to this binary
 /// (`make build` puts both in target/<profile>).
-fn plugin_path() -> Result<std::path::PathBuf, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find pydev-opt's own path: {e}"))?;
-    let dir = exe.parent().ok_or("pydev-opt has no directory")?;
+fn plugin_path() -> Result<std::path::PathBuf, OptError> {
+    let exe = std::env::current_exe().map_err(OptError::OwnPath)?;
+    let dir = exe.parent().ok_or(OptError::NoDirectory)?;
     let path = dir.join("libpydev_plugin.so");
     if !path.exists() {
-        return Err(format!("{} not found: run `make build` (cargo build -p pydev-plugin)", path.display()));
+        return Err(OptError::NoPlugin(path));
     }
     Ok(path)
 }
@@ -319,7 +352,7 @@ fn split(source: &str, enabled: bool) -> Vec<(usize, String)> {
     chunks
 }
 
-fn run() -> Result<bool, String> {
+fn run() -> Result<bool, OptError> {
     let cli = parse_args();
     if cli.print_plugin_path {
         println!("{}", plugin_path()?.display());
@@ -327,10 +360,10 @@ fn run() -> Result<bool, String> {
     }
     let source = if cli.input == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| format!("cannot read standard input: {e}"))?;
+        std::io::stdin().read_to_string(&mut s).map_err(OptError::ReadStdin)?;
         s
     } else {
-        std::fs::read_to_string(&cli.input).map_err(|e| format!("cannot read '{}': {e}", cli.input))?
+        std::fs::read_to_string(&cli.input).map_err(|source| OptError::Read { path: cli.input.clone(), source })?
     };
     let file_name = if cli.input == "-" { "<stdin>".to_owned() } else { cli.input.clone() };
 
@@ -379,7 +412,7 @@ fn run() -> Result<bool, String> {
                 if cli.print_generic {
                     flags = flags.print_generic_operation_form();
                 }
-                text = module.as_operation().to_string_with_flags(flags).map_err(|e| e.to_string())?;
+                text = module.as_operation().to_string_with_flags(flags)?;
             }
         }
         let emitted = std::mem::take(&mut *diags.borrow_mut());
@@ -408,7 +441,8 @@ fn run() -> Result<bool, String> {
         if cli.output == "-" {
             print!("{joined}");
         } else {
-            std::fs::write(&cli.output, joined).map_err(|e| format!("cannot write '{}': {e}", cli.output))?;
+            std::fs::write(&cli.output, joined)
+                .map_err(|source| OptError::Write { path: cli.output.clone(), source })?;
         }
     }
     Ok(ok)

@@ -48,9 +48,24 @@ struct Cli {
     libdevice: String,
 }
 
-fn run(cli: &Cli) -> Result<String, String> {
+/// Why pydevc stops (printed as it is on standard error).
+#[derive(Debug, thiserror::Error)]
+enum PydevcError {
+    #[error("pydevc: error: cannot read '{path}': {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error(transparent)]
+    CxxHeader(#[from] pydev_runtime::cxx_header::CxxHeaderError),
+    #[error("pydevc: error: --kernel NAME is required (except with --emit cxx-header)")]
+    NoKernel,
+    #[error("pydevc: error: {0}")]
+    Target(pydev_runtime::compile::CompileError),
+    #[error(transparent)]
+    Compile(pydev_runtime::compile::CompileError),
+}
+
+fn run(cli: &Cli) -> Result<String, PydevcError> {
     let source =
-        std::fs::read_to_string(&cli.file).map_err(|e| format!("pydevc: error: cannot read '{}': {e}", cli.file))?;
+        std::fs::read_to_string(&cli.file).map_err(|source| PydevcError::Read { path: cli.file.clone(), source })?;
     if cli.emit == "cxx-header" {
         // The C++ header of the file's structs and interoperable functions (docs/interop.md).
         let names = [cli.kernel.clone()];
@@ -59,12 +74,12 @@ fn run(cli: &Cli) -> Result<String, String> {
             &source,
             (!cli.kernel.is_empty()).then_some(&names[..]),
         )
-        .map_err(|e| e.to_string());
+        .map_err(PydevcError::from);
     }
     if cli.kernel.is_empty() {
-        return Err("pydevc: error: --kernel NAME is required (except with --emit cxx-header)".into());
+        return Err(PydevcError::NoKernel);
     }
-    let target = pydev_runtime::Target::parse(&cli.target).map_err(|e| format!("pydevc: error: {e}"))?;
+    let target = pydev_runtime::Target::parse(&cli.target).map_err(PydevcError::Target)?;
     let options = pydev_runtime::CompileOptions {
         opt_level: cli.opt_level,
         fast_math: cli.fast_math,
@@ -82,7 +97,7 @@ fn run(cli: &Cli) -> Result<String, String> {
         free: &free,
         program: None,
     };
-    pydev_runtime::compile_stage(&src, &target, &cli.emit, &options).map_err(|e| e.to_string())
+    pydev_runtime::compile_stage(&src, &target, &cli.emit, &options).map_err(PydevcError::Compile)
 }
 
 fn main() -> ExitCode {

@@ -3,7 +3,7 @@
 
 use crate::{
     ir::{BlockKind, Const, Val},
-    lower::{describe, Item, Lowerer, R},
+    lower::{describe, Item, Lowerer, Reported, R},
     types::{promote, Ty},
 };
 use pydev_dialect::{ops::generic, CmpPredicate};
@@ -137,11 +137,11 @@ impl Lowerer<'_, '_, '_> {
             self.at(c.range());
             let result = self.cmp(*op, &l, &r, c.range())?;
             if i + 1 == n {
-                let cur = self.b.cur.ok_or(())?;
+                let cur = self.b.cur.ok_or(Reported)?;
                 self.b.write(&name, cur, result);
                 self.b.br(merge);
             } else {
-                let cur = self.b.cur.ok_or(())?;
+                let cur = self.b.cur.ok_or(Reported)?;
                 self.b.write(&name, cur, result.clone());
                 let next = self.b.new_block(BlockKind::Plain);
                 self.b.cond_br(result.id, next, merge);
@@ -152,7 +152,7 @@ impl Lowerer<'_, '_, '_> {
         }
         self.b.seal(merge);
         self.b.switch_to(merge);
-        let out = self.b.read(&name).ok_or(())?;
+        let out = self.b.read(&name).ok_or(Reported)?;
         Ok(Item::Val(out))
     }
 

@@ -4,7 +4,7 @@
 
 use crate::{
     ir::{BlockKind, Const},
-    lower::{describe, Item, Lowerer, R},
+    lower::{describe, Item, Lowerer, Reported, R},
 };
 use ruff_python_ast as ast;
 use ruff_text_size::Ranged;
@@ -24,7 +24,7 @@ impl Lowerer<'_, '_, '_> {
                     return self.err(e.range(), format!("'{}' needs values, got {}", b.op.as_str(), describe(&other)))
                 }
             };
-            let cur = self.b.cur.ok_or(())?;
+            let cur = self.b.cur.ok_or(Reported)?;
             self.b.write(&name, cur, val.clone());
             if i + 1 == n {
                 self.b.br(merge);
@@ -51,7 +51,7 @@ impl Lowerer<'_, '_, '_> {
         self.b.seal(merge);
         self.b.switch_to(merge);
         let before = self.b.errors.len();
-        let out = self.b.read(&name).ok_or(())?;
+        let out = self.b.read(&name).ok_or(Reported)?;
         if self.b.errors.len() > before {
             let e = self.b.errors.pop().expect("error just pushed");
             return self
@@ -78,14 +78,14 @@ impl Lowerer<'_, '_, '_> {
         for (block, e) in [(then, &i.body), (otherwise, &i.orelse)] {
             self.b.switch_to(block);
             let val = self.value(e)?;
-            let cur = self.b.cur.ok_or(())?;
+            let cur = self.b.cur.ok_or(Reported)?;
             self.b.write(&name, cur, val);
             self.b.br(merge);
         }
         self.b.seal(merge);
         self.b.switch_to(merge);
         let before = self.b.errors.len();
-        let out = self.b.read(&name).ok_or(())?;
+        let out = self.b.read(&name).ok_or(Reported)?;
         if self.b.errors.len() > before {
             let e = self.b.errors.pop().expect("error just pushed");
             return self.err(
