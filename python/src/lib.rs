@@ -4,6 +4,7 @@
 //! `pydev_runtime::compile` (the driver pydevc uses), runs host programs
 //! on the host SIMT runtime and cuda programs through the driver.
 
+mod cabi_adapters;
 mod capi;
 mod dispatch;
 mod facts;
@@ -880,6 +881,9 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ir_types::ir_types_match, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_header, m)?)?;
     m.add_function(wrap_pyfunction!(cxx_types, m)?)?;
+    m.add_function(wrap_pyfunction!(cabi_adapters::cabi_host_adapters, m)?)?;
+    m.add_function(wrap_pyfunction!(cabi_adapters::cabi_reverse_adapter, m)?)?;
+    m.add_function(wrap_pyfunction!(cabi_adapters::cabi_cxx_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(array_layout, m)?)?;
     Ok(())
 }

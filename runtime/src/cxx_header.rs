@@ -245,7 +245,7 @@ impl Decls {
         // `__builtin_offsetof` only from NVRTC 13.4 on (before, it is an
         // unknown function: so with 13.0.88, and on an H200 machine); EDG's `__INTADDR__`
         // keeps the older form a constant expression, as libcu++ does.
-        // pydev._interop's shims get this prelude through `cxx_types`.
+        // The C ABI shims (`cabi_adapters`) get this prelude through `cxx_types`.
         let mut out = vec![
             "#if defined(__CUDACC_RTC__)\n#ifndef PYDEV_RTC_STDINT\n#define PYDEV_RTC_STDINT\n\
              typedef signed char int8_t; typedef short int16_t; typedef int int32_t; typedef long int64_t;\n\
@@ -423,7 +423,7 @@ fn prototype(
 /// `!pydev.vector<3 x f32>`, `!pydev.struct<"vec3", {x: f32, ...}>`,
 /// `!pydev.tuple<...>`, `!pydev.array<f64, 2>`) and the declarations they
 /// need (prelude, definitions, `static_assert`s), named as the header names
-/// them: the C ABI shims of `pydev._interop` use this, so a shim and a header
+/// them: the C ABI shims of `cabi_adapters` use this, so a shim and a header
 /// name every type alike.
 pub fn cxx_types(types: &[String]) -> Result<(String, Vec<String>), CxxHeaderError> {
     let ctx = pydev_dialect::new_pipeline_context();
@@ -440,7 +440,7 @@ pub fn cxx_types(types: &[String]) -> Result<(String, Vec<String>), CxxHeaderErr
 }
 
 /// A type of `Ty::mlir`'s text (the value types that cross the C ABI).
-fn parse_ty(text: &str) -> Option<Ty> {
+pub(crate) fn parse_ty(text: &str) -> Option<Ty> {
     let mut p = TyParser { s: text.trim(), memo: std::collections::HashMap::new() };
     let t = p.ty()?;
     p.s.trim().is_empty().then_some(t)

@@ -6,6 +6,7 @@
 //! - [`host`]: the host SIMT runtime that runs kernels of the `host`
 //!   pipeline on the CPU.
 
+pub mod cabi_adapters;
 mod capi;
 pub mod compile;
 pub mod cuda;
