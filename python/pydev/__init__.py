@@ -223,9 +223,9 @@ def cxx_header(*objs):
     array descriptor, and interoperable functions and kernels whose
     parameters and result are annotated: what CUDA C++ includes to call
     Python (docs/interop.md). `pydevc FILE --emit cxx-header` writes the same."""
-    from . import _interop
+    from . import _c_types
 
-    return _interop.cxx_header(*objs)
+    return _c_types.cxx_header(*objs)
 
 
 def stats():

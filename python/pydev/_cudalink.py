@@ -238,7 +238,7 @@ def linked_program(ptx_text, symbol, links, arch, what, declared=(), nvvm_ir=Non
     contents of every input). The driver loads the linked cubin; the
     parameter sizes come from the PTX's `.entry`. `what` names the owner in
     errors ("kernel 'k'"); `declared` are the declared interop functions
-    the kernel calls (pydev._interop.program_links); `nvvm_ir` makes the
+    the kernel calls (pydev._link_paths.program_links); `nvvm_ir` makes the
     kernel's NVVM IR text (see `link_cubin`)."""
     from . import _native
 
@@ -285,7 +285,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
     so nvJitLink optimises the kernel and the C++ together."""
     import hashlib
 
-    from . import _interop
+    from . import _c_types, _interop, _link_paths
 
     for p in paths:  # host files: an error before anything is loaded
         suffix = os.path.splitext(p)[1].lower()
@@ -295,7 +295,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
             )
     # Declared functions are called by their symbols in nvcc's layout
     # (pydev-lower-aggregates): checked here, never a silent mismatch.
-    for name, params, result, site in _interop._signatures(declared):
+    for name, params, result, site in _c_types.signatures(declared):
         _interop.check_interop_ptx(ptx, name, params, result, site, linkage="extern")
     h = hashlib.sha256()
     nvrtc = any(p.endswith(".cu") for p in paths)
@@ -308,7 +308,7 @@ def link_cubin(ptx, ptx_name, paths, arch, owner, declared=(), nvvm_ir=None, fas
         _lib_identity("nvvm") if as_ltoir else "ptx",
         f"fast_math={int(fast_math)}",
         ptx,
-        repr(_interop.link_digest(paths)),
+        repr(_link_paths.link_digest(paths)),
     ):
         b = part.encode()
         h.update(len(b).to_bytes(8, "little"))

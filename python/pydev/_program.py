@@ -87,14 +87,14 @@ _C_SCALARS.update({t: ("uint" if sign == "ui" else "int") + str(b) for t, (b, si
 
 
 def _c_model(text, name, kernel):
-    from . import _interop
+    from . import _c_types
 
     scalar = _C_SCALARS.get(text)
     if scalar is None:
         raise _native.error_class("CompileError")(
             f"error: the external function '{name}' of pydev.Program '{kernel}' takes or returns {text}: external functions of a Program pass numbers and bools (C ABI)"
         )
-    return _interop.Scalar(scalar)
+    return _c_types.Scalar(scalar)
 
 
 def _declarations(externals, kernel):
@@ -119,21 +119,21 @@ def _declarations(externals, kernel):
 
 
 def _link_paths(link, kernel):
-    """The absolute paths of a Program's link files (`pydev._interop.check_link_paths`:
+    """The absolute paths of a Program's link files (`pydev._link_paths.check_link_paths`:
     relative ones to the working directory)."""
     if link is None or (isinstance(link, (list, tuple)) and not link):
         return ()
-    from . import _interop  # an import costs 5 ms: only for Programs with link files
+    from . import _link_paths  # an import costs 5 ms: only for Programs with link files
 
-    return _interop.check_link_paths(link, f"pydev.Program '{kernel}'")
+    return _link_paths.check_link_paths(link, f"pydev.Program '{kernel}'")
 
 
 def _link_digest(paths):
     if not paths:
         return ()
-    from . import _interop
+    from . import _link_paths
 
-    return _interop.link_digest(paths)
+    return _link_paths.link_digest(paths)
 
 
 def _describe(a):
@@ -365,9 +365,9 @@ class Program:
         def load(text):
             if target == "host":
                 if linked and not libraries:
-                    from . import _interop  # the link files built into a shared library the JIT links
+                    from . import _host_link  # the link files built into a shared library the JIT links
 
-                    libraries.append(_interop.host_library(self.link, self.declared, what))
+                    libraries.append(_host_link.host_library(self.link, self.declared, what))
                 if key is None:
                     return native.HostProgram(text, self.kernel, libraries=libraries)
                 # From the host image cache when it has it: no MLIR context, no LLVM compile.

@@ -1,5 +1,5 @@
 //! The type-text service of the Python package: what `pydev.Program` (and
-//! `pydev._interop`) need to know of a pydev IR type, read from the parsed
+//! `pydev._c_types`) need to know of a pydev IR type, read from the parsed
 //! type with the dialect's one definition of the CUDA C++ layout
 //! (`pydev_dialect::type_layout`, `field_offset`, `types::scalar_leaves`)
 //! and of type identity (`types::same_up_to_struct_names`). No Python

@@ -8,7 +8,7 @@
   `import cuda.device`) and the scalars of their dtypes (what
   `pydev.Program` matches a structured argument by) with the dialect's
   (`_pydev.ir_type_layout`, the native type service that `pydev.Program`
-  and `pydev._interop` use), for the same table;
+  and `pydev._c_types` use), for the same table;
 - `pydev._arrays.dims` (the `::1` of a signature) with the launch fast
   path's contiguity (`dispatch::contiguity`, through `_pydev.array_layout`),
   for a table of shapes and strides.

@@ -90,7 +90,7 @@ def test_facts_file_is_generated_from_the_rust_definitions():
 
 def test_python_reads_the_generated_facts():
     import cuda.device as device
-    from pydev import _facts, _interop, _ods, _types
+    from pydev import _facts, _host_link, _ods, _types
     from pydev.numba import _builtins
 
     assert device.SM_ARCHS == _facts.SM_ARCHS
@@ -106,7 +106,7 @@ def test_python_reads_the_generated_facts():
         assert method == (kind + "_" if keyword.iskeyword(kind) else kind) and method in _facts.ATOMIC_METHODS
     for method in _facts.ATOMIC_METHODS:
         assert callable(getattr(_types.Atomic, method))
-    assert _interop.ADAPTER_PREFIX == _facts.HOST_ADAPTER_PREFIX
+    assert _host_link.ADAPTER_PREFIX == _facts.HOST_ADAPTER_PREFIX
     assert set(_facts.SMALL_FLOATS) - {"float16"} == set(_types._SOFT_FORMATS)
     # pydev.numba: every math function of the table, and the atomics.
     for name, (arity, op) in _facts.MATH_FUNCTIONS.items():

@@ -21,9 +21,9 @@ RNG = np.random.default_rng(17)
 
 def clang():
     try:
-        from pydev import _interop
+        from pydev import _host_link
 
-        return _interop.clang()
+        return _host_link.clang()
     except Exception:
         pytest.skip("no clang to build link= files for the host")
 
@@ -434,12 +434,12 @@ def test_host_links_when_the_cache_directory_is_a_file(tmp_path, monkeypatch):
     monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "cache"))
     from pydev import _cache
 
-    from pydev import _interop
+    from pydev import _host_link
 
     clang()
     monkeypatch.setattr(_cache, "_WARNED", set())
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
-        lib = _interop.host_library([os.path.join(FIXTURES, "both.cu")])
+        lib = _host_link.host_library([os.path.join(FIXTURES, "both.cu")])
     assert os.path.isfile(lib) and not lib.startswith(str(tmp_path))
     assert [str(w.message) for w in seen if "cache" in str(w.message)], "no warning about the cache"

@@ -323,10 +323,10 @@ def test_linking_checks_the_declared_layouts(cudalink):
     definition takes it, linking is an error naming the declaration (never
     a silent mismatch)."""
     import interop_kernels as ik
-    from pydev import _cudalink, _interop
+    from pydev import _cudalink, _link_paths
 
     ptx = pydev.compile(ik.uses_layouts, LAYOUTS_SIG, target="sm_90", stage="ptx")
-    declared = _interop.program_links(ik.uses_layouts._reached)[1]
+    declared = _link_paths.program_links(ik.uses_layouts._reached)[1]
     broken = ptx.replace(".param .align 8 .b8 nest_param_1[24]", ".param .align 32 .b8 nest_param_1[32]")
     assert broken != ptx
     with pytest.raises(
@@ -418,7 +418,7 @@ def test_python_interop_ptx_has_the_layout_cpp_calls_with(cudalink, arch):
     .b8 [16]`), checked against NVRTC's PTX of the C++ caller
     (test/interop/calls_python_layouts.cu), whose cubin links with it as is."""
     import interop_kernels as ik
-    from pydev import _interop
+    from pydev import _c_types, _interop
 
     ptx = pydev.compile(ik.py_v3, PY_V3_SIG, target=arch, stage="ptx")
     assert ".visible .func  (.param .align 4 .b8 func_retval0[12]) py_v3(" in ptx
@@ -428,7 +428,7 @@ def test_python_interop_ptx_has_the_layout_cpp_calls_with(cudalink, arch):
         == _interop._ptx_extern(caller, "py_v3")
         == ([(4, 12), (16, 16), None], (4, 12))
     )
-    params, result = _interop.annotations(ik.py_v3.underlying)
+    params, result = _c_types.annotations(ik.py_v3.underlying)
     _interop.check_interop_ptx(ptx, "py_v3", params, result, "here")
     with pytest.warns(
         RuntimeWarning, match="'py_v3' is linked as PTX, not LTO-IR .*parameter 1 aligned beyond its members"
@@ -540,15 +540,15 @@ def test_a_kernel_calling_interop_functions_computes_the_same_on_both_targets(mo
 
 def test_interop_ptx_check_names_a_layout_mismatch(cudalink):
     import interop_kernels as ik
-    from pydev import _interop
+    from pydev import _c_types, _interop
 
     ptx = pydev.compile(ik.py_v3, PY_V3_SIG, target="sm_90", stage="ptx")
-    params, result = _interop.annotations(ik.py_v3.underlying)
+    params, result = _c_types.annotations(ik.py_v3.underlying)
     broken = ptx.replace(".param .align 4 .b8 py_v3_param_0[12]", ".param .align 16 .b8 py_v3_param_0[16]")
     with pytest.raises(pydev.CompileError, match="error: the PTX of the interoperable function 'py_v3' has parameters"):
         _interop.check_interop_ptx(broken, "py_v3", params, result, "here")
     # scalars: nothing to check beyond the symbol
-    _interop.check_interop_ptx(ptx, "axpy", [("a", _interop.Scalar("float32"))], _interop.Scalar("float32"), "here")
+    _interop.check_interop_ptx(ptx, "axpy", [("a", _c_types.Scalar("float32"))], _c_types.Scalar("float32"), "here")
 
 
 def test_gpu_runs_cpp_calling_python_with_3_lane_vectors(cudalink):

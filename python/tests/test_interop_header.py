@@ -18,10 +18,10 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 def clangxx():
-    from pydev import _interop
+    from pydev import _host_link
 
     try:
-        return _interop.clang()
+        return _host_link.clang()
     except Exception:
         pytest.skip("no clang")
 
@@ -176,7 +176,7 @@ def test_shims_name_types_as_the_header():
 
     import interop_header_kernels as hk
     import interop_kernels as ik
-    from pydev import _interop
+    from pydev import _c_types
 
     fns = [
         hk.tuples,
@@ -194,8 +194,8 @@ def test_shims_name_types_as_the_header():
         ik.cmul_cu,
     ]
     for f in fns:
-        params, result = _interop.annotations(f.underlying)
-        decls, [(cparams, cres)] = _interop.cxx_signatures([(params, result)])
+        params, result = _c_types.annotations(f.underlying)
+        decls, [(cparams, cres)] = _c_types.cxx_signatures([(params, result)])
         header = pydev.cxx_header(f)
         proto = f'extern "C" PYDEV_INTEROP {cres} {f.__name__}({", ".join(f"{c} {n}" for c, (n, _) in zip(cparams, params))});'
         assert proto in header, (proto, header)

@@ -120,7 +120,7 @@ def test_the_backend_imports_no_frontend():
         """
         import sys
         import pydev
-        from pydev import _arrays, _cache, _cudalink, _dlpack, _interop, _launch, _native, _program
+        from pydev import _arrays, _c_types, _cache, _cudalink, _dlpack, _host_link, _interop, _launch, _link_paths, _native, _program
         from pydev import _stages, _streams, _toolchain, _types, ir
         bad = sorted(m for m in sys.modules if m == "cuda.device" or m.startswith("pydev.numba"))
         print(",".join(bad))

@@ -577,7 +577,7 @@ pub fn host_program_from_text(text: &str, kernel: &str, opt_level: u8) -> Result
 }
 
 /// [`host_program_from_text`] with the shared libraries that the kernel's
-/// `link=` files were built into (`python/pydev/_interop.py`), and the
+/// `link=` files were built into (`python/pydev/_host_link.py`), and the
 /// kernel's host image from [`host_object_from_text`] when a cache has it:
 /// then neither the text nor MLIR is touched (a new process's first launch
 /// of a cached kernel makes no MLIR context and compiles nothing).

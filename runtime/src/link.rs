@@ -1,6 +1,6 @@
 //! Host linking of `link=` files (docs/interop.md). The Python package
 //! builds a kernel's link files (and the adapters of the interop functions
-//! it declares) into one shared library (`python/pydev/_interop.py`); here
+//! it declares) into one shared library (`python/pydev/_host_link.py`); here
 //! that library is loaded privately (`RTLD_LOCAL`) and each function the JIT
 //! module declares but does not define is registered with the engine at
 //! the library's address. Registered symbols are the module's own

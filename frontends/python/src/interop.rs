@@ -11,8 +11,8 @@
 //!        func.call @f(%a, %b')                   (%b' = b converted to int32)
 //!
 //! On the host target the callee is `@__pydev_cabi_f`: an adapter that the
-//! Python package generates next to the linked files
-//! (`python/pydev/_interop.py`) takes the LLVM register form of the
+//! runtime writes next to the linked files
+//! (`runtime/src/cabi_adapters.rs`) takes the LLVM register form of the
 //! arguments and calls `f` with the C calling convention of the CUDA C++
 //! types (aggregates by value as the platform's C ABI passes them), which
 //! LLVM's own lowering of first-class aggregates does not follow. On cuda
@@ -27,7 +27,7 @@ use crate::{
 use ruff_python_ast::{self as ast, Expr, Stmt};
 use ruff_text_size::{Ranged, TextRange};
 
-/// The symbol prefix of the host adapters (`python/pydev/_interop.py`),
+/// The symbol prefix of the host adapters (`runtime/src/cabi_adapters.rs`),
 /// defined once in the dialect's host ABI.
 pub const HOST_ADAPTER_PREFIX: &str = pydev_dialect::abi::HOST_ADAPTER_PREFIX;
 

@@ -132,9 +132,9 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
             raise TypeError(f"@device.{decorator} decorates a Python function, got {f!r}")
         link = kwargs.get("link")
         if link is not None:  # link=[paths]: docs/interop.md (imported here: an import costs 5 ms)
-            from pydev import _interop
+            from pydev import _link_paths
 
-            link = _interop.check_link(link, f, decorator)
+            link = _link_paths.check_link(link, f, decorator)
         else:
             link = ()
         made = make(f, interop=bool(kwargs.get("interop", False)), lineinfo=bool(kwargs.get("lineinfo", False)))

@@ -23,7 +23,7 @@ class _Function:
     """What @kernel and @func share: the Python function (`underlying`), its
     file's source, and the module constants its file's device code reads."""
 
-    link = ()  # link=[paths] (absolute), set by the decorator (pydev._interop.check_link)
+    link = ()  # link=[paths] (absolute), set by the decorator (pydev._link_paths.check_link)
 
     def __init__(self, fn, interop, lineinfo=False):
         self.underlying = fn
@@ -89,7 +89,7 @@ class _Function:
         funcs, index, cells, watch = [], {}, [], set()
         root_file = self.underlying.__code__.co_filename
         lines = [False]
-        reached = self._reached = []  # the _Function objects (their link= files: _interop)
+        reached = self._reached = []  # the _Function objects (their link= files: _link_paths)
 
         def visit(f):
             i = index.get(id(f))
@@ -145,9 +145,9 @@ class _Function:
         """Whether this is an interop declaration (a body of only `...`)."""
         d = self.__dict__.get("_declaration")
         if d is None:
-            from pydev import _interop
+            from pydev import _c_types
 
-            d = self._declaration = self.interop and _interop.is_declaration(self.underlying)
+            d = self._declaration = self.interop and _c_types.is_declaration(self.underlying)
         return d
 
     def _lineinfo(self, target):
@@ -557,13 +557,13 @@ class Kernel(_Function):
 
 def _interop_links(f):
     """(link paths, declared interop functions) of the functions kernel `f`'s
-    last _program reached (pydev._interop.program_links)."""
+    last _program reached (pydev._link_paths.program_links)."""
     reached = getattr(f, "_reached", None) or [f]
     if not any(g.link or g.interop for g in reached):
         return (), []
-    from pydev import _interop
+    from pydev import _link_paths
 
-    return _interop.program_links(reached)
+    return _link_paths.program_links(reached)
 
 
 def _register_fast(f, args, prog, target, handle=0):
@@ -600,7 +600,7 @@ def _bytes_stage(fn, argtypes, target, stage):
     (checked by pydev._stages): "object" (host: a relocatable object file
     whose interop symbols a C/C++ linker can use), "cubin" (linked with the
     link= files of the functions it reaches), "ltoir" (libNVVM's)."""
-    from pydev import _interop
+    from pydev import _c_types, _host_link, _interop, _link_paths
 
     def compile_text(text_stage):
         return fn.__pydev_compile__(argtypes, target, text_stage)
@@ -612,30 +612,30 @@ def _bytes_stage(fn, argtypes, target, stage):
             ann = getattr(fn.underlying, "__annotations__", {}) or {}
             code = fn.underlying.__code__
             if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
-                params, result = _interop.annotations(fn.underlying)
+                params, result = _c_types.annotations(fn.underlying)
             elif (
                 "{" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
                 or "<" in text.split(f"@{fn.__name__}(", 1)[-1].split(")", 1)[0]
             ):
                 raise TypeError(
-                    f"{_interop._site(fn.underlying)}: error: interoperable function '{fn.__name__}' takes or returns an aggregate, so its object file "
+                    f"{_link_paths._site(fn.underlying)}: error: interoperable function '{fn.__name__}' takes or returns an aggregate, so its object file "
                     "needs the C types: annotate every parameter and the result"
                 )
-        declared = _interop.program_links(getattr(fn, "_reached", None) or [fn])[1]
-        return _interop.host_object(text, fn.__name__, params, result, declared)
+        declared = _link_paths.program_links(getattr(fn, "_reached", None) or [fn])[1]
+        return _host_link.host_object(text, fn.__name__, params, result, declared)
     if stage == "cubin":
         from pydev import _cudalink
 
         ptx = compile_text("ptx")
         fn._program()  # the functions it reaches, for their link= files
-        links, declared = _interop.program_links(getattr(fn, "_reached", None) or [fn])
+        links, declared = _link_paths.program_links(getattr(fn, "_reached", None) or [fn])
         kind = "kernel" if isinstance(fn, Kernel) else "function"
         if fn.interop and isinstance(fn, DeviceFunction) and not fn._is_declaration():
             ann = getattr(fn.underlying, "__annotations__", {}) or {}
             code = fn.underlying.__code__
             if all(n in ann for n in code.co_varnames[: code.co_argcount]) and "return" in ann:
-                params, result = _interop.annotations(fn.underlying)
-                _interop.check_interop_ptx(ptx, fn.__name__, params, result, _interop._site(fn.underlying))
+                params, result = _c_types.annotations(fn.underlying)
+                _interop.check_interop_ptx(ptx, fn.__name__, params, result, _link_paths._site(fn.underlying))
         nvvm_ir = None if fn._lineinfo(target) else (lambda: compile_text("nvvm-ir"))
         return _cudalink.link_cubin(
             ptx, f"{fn.__name__}.ptx", links, target, f"{kind} '{fn.__name__}'", declared, nvvm_ir
