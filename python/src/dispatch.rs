@@ -25,7 +25,7 @@
 //! (`cuPointerGetAttributes`, once per distinct pointer) only where the
 //! process sees more than one device.
 
-use crate::{capi, CudaProgram, HostProgram};
+use crate::{capi, cuda_program::CudaProgram, host_program::HostProgram};
 use pydev_runtime::cuda;
 use pyo3::intern;
 use pyo3::prelude::*;
@@ -519,7 +519,7 @@ impl Dispatch {
                 }
             }
         }
-        let device = if cuda { cuda::current_device().map_err(crate::cuda_error)? } else { 0 };
+        let device = if cuda { cuda::current_device().map_err(crate::driver::cuda_error)? } else { 0 };
         let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream), device)? else { return Ok(false) };
         let globals = self.globals.bind(py);
         let seen = names
@@ -658,7 +658,7 @@ impl Dispatch {
                     // SAFETY: `ours` is the launch's stream (a pydev.Stream's
                     // or a __cuda_stream__ object's handle) and `s` a stream
                     // a producer named for its pending work.
-                    unsafe { cuda::stream_wait_on(device, ours, s) }.map_err(crate::cuda_error)?;
+                    unsafe { cuda::stream_wait_on(device, ours, s) }.map_err(crate::driver::cuda_error)?;
                 }
                 let refs: Vec<&[u8]> = packed.iter().map(Packed::bytes).collect();
                 // SAFETY: the descriptors were read from the arguments just
