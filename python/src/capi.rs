@@ -240,22 +240,36 @@ unsafe fn raw_tensor(tensor: &DLTensor, flags: u64) -> protocols::RawTensor {
 /// # Safety
 /// `tensor.shape` (and `tensor.strides`, when not null) hold `ndim` entries.
 unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
-    // SAFETY: as the caller promises.
-    let t = protocols::check_tensor(unsafe { raw_tensor(tensor, flags) }).ok()?;
-    let n = t.shape.len();
+    let n = usize::try_from(tensor.ndim).ok()?;
+    if n > 0 && tensor.shape.is_null() {
+        return None;
+    }
+    // SAFETY: as the caller promises (a null array is not read). The shape
+    // is read where it lies: this runs for every DLPack array of every
+    // fast-path launch, so it copies only what the descriptor needs.
+    let shape: &[i64] = if n > 0 { unsafe { std::slice::from_raw_parts(tensor.shape, n) } } else { &[] };
+    let device = (tensor.device_type, tensor.device_id);
+    let dtype = (tensor.code, tensor.bits, tensor.lanes);
+    protocols::validate_tensor(device, dtype, tensor.ndim, shape, tensor.data as u64).ok()?;
+    let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
+        // SAFETY: as the caller promises: `ndim` strides.
+        unsafe { std::slice::from_raw_parts(tensor.strides, n) }.to_vec()
+    } else {
+        protocols::c_strides(shape)
+    };
     let mut descriptor = Vec::with_capacity(8 + 16 * n);
-    descriptor.extend_from_slice(&t.data.to_le_bytes());
-    for d in t.shape.iter().chain(&t.strides) {
+    descriptor.extend_from_slice(&(tensor.data as u64).wrapping_add(tensor.byte_offset).to_le_bytes());
+    for d in shape.iter().chain(&strides) {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
     Some(DlpackView {
-        device: t.device,
-        code: t.dtype.0,
-        bits: t.dtype.1,
-        lanes: t.dtype.2,
+        device,
+        code: dtype.0,
+        bits: dtype.1,
+        lanes: dtype.2,
         ndim: n,
-        layout: crate::dispatch::contiguity(&t.shape, &t.strides),
-        readonly: t.readonly,
+        layout: crate::dispatch::contiguity(shape, &strides),
+        readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
         descriptor,
     })
 }

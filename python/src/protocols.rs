@@ -482,35 +482,48 @@ pub enum TensorError {
     NullData(String),
 }
 
-/// Validates a producer's tensor in the order pydev._dlpack.DLPackTensor
-/// does, with its messages (after "{where}: ").
-pub fn check_tensor(raw: RawTensor) -> Result<Tensor, TensorError> {
-    let (device_type, _) = raw.device;
+/// [`check_tensor`]'s checks on a tensor where it lies (no copy: the
+/// launch fast path's view of each array, `capi::tensor_view`).
+pub fn validate_tensor(
+    device: (i32, i32),
+    dtype: (u8, u8, u16),
+    ndim: i32,
+    shape: &[i64],
+    data: u64,
+) -> Result<(), TensorError> {
+    let (device_type, _) = device;
     if !DEVICE_TYPES.contains(&device_type) {
         return Err(TensorError::DeviceType(device_type));
     }
-    let (code, bits, lanes) = raw.dtype;
+    let (code, bits, lanes) = dtype;
     if !dl_supported(code, bits) {
         return Err(TensorError::Dtype { code, bits });
     }
     if lanes != 1 && !((2..=4).contains(&lanes) && code != 5 && code != 6) {
         return Err(TensorError::Lanes(lanes));
     }
-    if raw.ndim < 0 {
-        return Err(TensorError::Ndim(raw.ndim));
+    if ndim < 0 {
+        return Err(TensorError::Ndim(ndim));
     }
-    if raw.shape.iter().any(|e| *e < 0) {
-        let parts: Vec<String> = raw.shape.iter().map(i64::to_string).collect();
+    if shape.iter().any(|e| *e < 0) {
+        let parts: Vec<String> = shape.iter().map(i64::to_string).collect();
         let shown = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
         return Err(TensorError::NegativeExtent(shown));
     }
+    if data == 0 && !shape.contains(&0) {
+        return Err(TensorError::NullData(product_text(shape)));
+    }
+    Ok(())
+}
+
+/// Validates a producer's tensor in the order pydev._dlpack.DLPackTensor
+/// does, with its messages (after "{where}: ").
+pub fn check_tensor(raw: RawTensor) -> Result<Tensor, TensorError> {
+    validate_tensor(raw.device, raw.dtype, raw.ndim, &raw.shape, raw.data)?;
     let strides = match raw.strides {
         Some(s) if !raw.shape.is_empty() => s,
         _ => c_strides(&raw.shape),
     };
-    if raw.data == 0 && !raw.shape.contains(&0) {
-        return Err(TensorError::NullData(product_text(&raw.shape)));
-    }
     Ok(Tensor {
         data: raw.data.wrapping_add(raw.byte_offset),
         shape: raw.shape,
