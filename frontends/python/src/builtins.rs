@@ -1,6 +1,9 @@
 //! The entities of `cuda.device` in device code: thread positioning, target
 //! specialization, local/shared memory, atomics, block and warp
 //! synchronization, numeric intrinsics, and the `math` module.
+//! `device_call` routes a call to its family's lowering, one file each
+//! under builtins/ (position, sync, warp, memory, atomics, intrinsics,
+//! targets, layout).
 
 use crate::{
     ir::{v, Const, Typed, Val},
@@ -13,6 +16,15 @@ use pydev_dialect::{
 };
 use ruff_python_ast::{self as ast, Expr};
 use ruff_text_size::{Ranged, TextRange};
+
+mod atomics;
+mod intrinsics;
+mod layout;
+mod memory;
+mod position;
+mod sync;
+mod targets;
+mod warp;
 
 /// The Python name of the atomic read-modify-write `kind`: its spelling,
 /// with a `_` after a Python keyword (`and_`, `or_`).
@@ -397,370 +409,24 @@ impl Lowerer<'_, '_, '_> {
         Ok(std::array::from_fn(|i| bound[i].expect("required argument")))
     }
 
+    /// A call of `cuda.device` entity `name` in device code, lowered by the
+    /// family of builtins it belongs to (one file each under builtins/);
+    /// decorators, `launch` and `ConstExpr` are errors here.
     pub fn device_call(&mut self, name: &str, c: &ast::ExprCall) -> R<Item> {
         let r = c.range();
-        let what = &format!("device.{name}");
         match name {
-            "tid" | "grid_size" => {
-                let [n] = self.bind_all(c, what, ["ndims"])?;
-                let n = self.const_int_arg(n, &format!("the ndims of {what}()"))?;
-                if !(1..=3).contains(&n) {
-                    return self.err_help(
-                        r,
-                        format!("{what}({n}): ndims must be 1, 2 or 3"),
-                        "the grid has three dimensions, x, y and z",
-                    );
-                }
-                self.at(r);
-                let mut items = self.position(name == "grid_size", n as u32);
-                Ok(if n == 1 { items.remove(0) } else { Item::Tuple(items) })
+            "tid" | "grid_size" => self.position_call(name, c),
+            "syncthreads" | "syncthreads_count" | "syncthreads_and" | "syncthreads_or" | "threadfence" => {
+                self.sync_call(name, c)
             }
-            "syncthreads" => {
-                self.bind_all(c, what, [])?;
-                self.at(r);
-                self.b.op(&[], &generic::syncthreads());
-                Ok(Item::NoneV)
-            }
-            "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
-                let [p] = self.bind_all(c, what, ["pred"])?;
-                let p = self.predicate(p, what)?;
-                self.at(r);
-                let (op, ty): (fn(&dyn TextValue, &str) -> String, Ty) = match name {
-                    "syncthreads_count" => (generic::syncthreads_count, INT32),
-                    "syncthreads_and" => (generic::syncthreads_and, Ty::Bool),
-                    _ => (generic::syncthreads_or, Ty::Bool),
-                };
-                Ok(Item::Val(self.b.op1(&op(&p, &ty.mlir()), ty)))
-            }
-            "threadfence" => {
-                let [memory, scope] = self.bind(c, what, &["memory", "scope"], 0)?[..] else { unreachable!() };
-                let memory = self.order_arg(memory)?;
-                let scope = self.scope_arg(scope)?;
-                self.at(r);
-                self.b.op(
-                    &[],
-                    &generic::threadfence(
-                        MemoryOrder::parse(&memory).expect("checked by order_arg"),
-                        Scope::parse(&scope).expect("checked by scope_arg"),
-                    ),
-                );
-                Ok(Item::NoneV)
-            }
-            "activemask" | "lanemask_lt" => {
-                self.bind_all(c, what, [])?;
-                self.at(r);
-                let mask = Ty::WarpMask.mlir();
-                let op = if name == "activemask" { generic::activemask(&mask) } else { generic::lanemask_lt(&mask) };
-                Ok(Item::Val(self.b.op1(&op, Ty::WarpMask)))
-            }
-            "syncwarp" => {
-                let [m] = self.bind_all(c, what, ["mask"])?;
-                let m = self.mask_arg(m, what)?;
-                self.at(r);
-                self.b.op(&[], &generic::syncwarp(&m));
-                Ok(Item::NoneV)
-            }
-            "all_sync" | "any_sync" | "eq_sync" | "ballot_sync" => {
-                let [m, p] = self.bind_all(c, what, ["mask", "pred"])?;
-                let m = self.mask_arg(m, what)?;
-                let p = self.predicate(p, what)?;
-                self.at(r);
-                let kind = VoteKind::parse(name.trim_end_matches("_sync")).expect("one of the vote builtins");
-                let ty = if kind == VoteKind::Ballot { Ty::WarpMask } else { Ty::Bool };
-                Ok(Item::Val(self.b.op1(&generic::vote(kind, &m, &p, &ty.mlir()), ty)))
-            }
-            "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" => {
-                let lane_name = match name {
-                    "shfl_sync" => "src_lane",
-                    "shfl_xor_sync" => "flag",
-                    _ => "delta",
-                };
-                let [m, x, lane] = self.bind_all(c, what, ["mask", "value", lane_name])?;
-                let m = self.mask_arg(m, what)?;
-                let value_range = x.range();
-                let x = self.value(x)?;
-                if x.ty.size() > 8
-                    || !matches!(
-                        x.ty,
-                        Ty::Bool
-                            | Ty::Int { .. }
-                            | Ty::Float(_)
-                            | Ty::Complex(_)
-                            | Ty::Vector { .. }
-                            | Ty::Struct(_)
-                            | Ty::Tuple(_)
-                            | Ty::WarpMask
-                    )
-                {
-                    return self.err_help(
-                        value_range,
-                        format!("{what}() moves values of at most 8 bytes, got {} ({} bytes)", x.ty, x.ty.size()),
-                        "shuffle the parts of a larger value one by one",
-                    );
-                }
-                let lane_item = self.expr(lane)?;
-                let lane_v = match lane_item {
-                    Item::Val(l) if l.ty.is_integer() || l.ty == Ty::WarpMask => l,
-                    other => {
-                        return self.err(
-                            lane.range(),
-                            format!("the {lane_name} of {what}() must be an int32, got {}", describe(&other)),
-                        )
-                    }
-                };
-                if let Some(Const::Int(k)) = lane_v.konst {
-                    if !(0..32).contains(&k) {
-                        return self.err_help(
-                            lane.range(),
-                            format!("{lane_name} {k} of {what}() is outside the warp (0 to 31)"),
-                            "lanes of a warp are numbered 0 to 31",
-                        );
-                    }
-                }
-                let kind = match name {
-                    "shfl_sync" => ShuffleKind::Idx,
-                    "shfl_up_sync" => ShuffleKind::Up,
-                    "shfl_down_sync" => ShuffleKind::Down,
-                    _ => ShuffleKind::Xor,
-                };
-                self.at(r);
-                Ok(Item::Val(self.b.op1(&generic::shfl(kind, &m, &x, &lane_v, &x.ty.mlir()), x.ty.clone())))
-            }
-            "match_any_sync" | "match_all_sync" => {
-                // The spec's `flag` has no documented meaning; it is checked, not used.
-                let [m, x, flag] = self.bind(c, what, &["mask", "value", "flag"], 2)?[..] else { unreachable!() };
-                let m = self.mask_arg(m.expect("required"), what)?;
-                let value = x.expect("required");
-                let x = self.value(value)?;
-                if !matches!(&x.ty, Ty::Int { bits: 32 | 64, .. } | Ty::Float(FloatKind::F32 | FloatKind::F64)) {
-                    return self.err_help(
-                        value.range(),
-                        format!("{what}() compares 32- or 64-bit numbers, got {}", x.ty),
-                        "convert the value, e.g. device.int32(...)",
-                    );
-                }
-                if let Some(flag) = flag {
-                    let f = self.value(flag)?;
-                    if !f.ty.is_integer() {
-                        return self.err(flag.range(), format!("the flag of {what}() must be an int32, got {}", f.ty));
-                    }
-                }
-                self.at(r);
-                if name == "match_any_sync" {
-                    return Ok(Item::Val(self.b.op1(&generic::match_any(&m, &x, &Ty::WarpMask.mlir()), Ty::WarpMask)));
-                }
-                let (mask, pred) = (self.b.fresh(), self.b.fresh());
-                self.b.op(&[mask, pred], &generic::match_all(&m, &x, &Ty::WarpMask.mlir(), &Ty::Bool.mlir()));
-                Ok(Item::Tuple(vec![
-                    Item::Val(Val { id: mask, ty: Ty::WarpMask, weak: false, konst: None }),
-                    Item::Val(Val { id: pred, ty: Ty::Bool, weak: false, konst: None }),
-                ]))
-            }
-            "WarpMask" => {
-                // Like the number types, a WarpMask converts one positional value.
-                if let Some(k) = c.arguments.keywords.first() {
-                    return self.err_help(k.range(), "WarpMask() takes no keyword arguments", "write WarpMask(x)");
-                }
-                let [x] = self.bind_all(c, "WarpMask", ["x"])?;
-                self.mask_arg(x, "WarpMask").map(Item::Val)
-            }
-            "local_array" | "shared_array" => self.static_array(name, c),
-            "dynamic_shared_array" => {
-                self.bind_all(c, what, [])?;
-                self.at(r);
-                let ty = Ty::Array {
-                    dtype: Box::new(Ty::Int { bits: 8, signed: false }),
-                    ndim: 1,
-                    layout: ArrayLayout::C,
-                    readonly: false,
-                    space: Space::Shared,
-                };
-                Ok(Item::Val(self.b.op1(&generic::dynamic_shared_array(&ty.mlir()), ty)))
-            }
-            "atomic_ref" => {
-                let [a_e, i] = self.bind_all(c, what, ["array", "index"])?;
-                let a = self.value(a_e)?;
-                let Ty::Array { dtype, ndim, readonly, space, .. } = a.ty.clone() else {
-                    return self.err(a_e.range(), format!("{what}() needs an array, got {}", a.ty));
-                };
-                if readonly {
-                    return self.err_help(
-                        a_e.range(),
-                        format!("{what}() of a read-only array"),
-                        "atomics may write; pass a writable array",
-                    );
-                }
-                if dtype.size() > 16 {
-                    return self.err(
-                        a_e.range(),
-                        format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()),
-                    );
-                }
-                let idx_item = self.expr(i)?;
-                let items = match idx_item {
-                    Item::Tuple(items) => items,
-                    Item::Val(t) if matches!(t.ty, Ty::Tuple(_)) => self.tuple_elements(&Item::Val(t), i.range())?,
-                    other => vec![other],
-                };
-                if items.len() != ndim as usize {
-                    return self.err_help(
-                        i.range(),
-                        format!("{what}() needs one index per dimension: the array has {ndim}, {} given", items.len()),
-                        "index an n-d array with a tuple, e.g. atomic_ref(a, (i, j))",
-                    );
-                }
-                let mut idx = Vec::new();
-                for (d, it) in items.into_iter().enumerate() {
-                    let x = self.index_value(it, i.range())?;
-                    // Python indexing: a negative index counts from the end.
-                    idx.push(self.wrap_index(&a, d as u32, x, i.range())?);
-                }
-                let ty = Ty::AtomicRef { dtype, space };
-                let indices: Vec<&dyn TextValue> = idx.iter().map(|x| x as &dyn TextValue).collect();
-                self.at(r);
-                Ok(Item::Val(self.b.op1(&generic::atomic_ref(&a, &indices, None, &ty.mlir()), ty)))
-            }
-            "popc" | "brev" | "clz" | "ffs" => {
-                let [x] = self.bind_all(c, what, ["x"])?;
-                let x_range = x.range();
-                let x = self.value(x)?;
-                let Ty::Int { bits, .. } = x.ty else {
-                    return self.err_help(
-                        x_range,
-                        format!("{what}() needs an integer, got {}", x.ty),
-                        "convert it, e.g. device.int32(x)",
-                    );
-                };
-                self.at(r);
-                let raw_ty = Ty::Raw(if bits == 64 {
-                    "i64"
-                } else if bits == 32 {
-                    "i32"
-                } else if bits == 16 {
-                    "i16"
-                } else {
-                    "i8"
-                });
-                let raw = self.b.op1(&generic::cast(&x, &raw_ty.mlir()), raw_ty.clone());
-                let it = format!("i{bits}");
-                let res = match name {
-                    "popc" => self.b.op1(&format!("math.ctpop {} : {it}", v(raw.id)), raw_ty.clone()),
-                    "clz" => self.b.op1(&format!("math.ctlz {} : {it}", v(raw.id)), raw_ty.clone()),
-                    "brev" => {
-                        let b = self
-                            .b
-                            .op1(&format!("llvm.intr.bitreverse({}) : ({it}) -> {it}", v(raw.id)), raw_ty.clone());
-                        return Ok(Item::Val(self.b.op1(&generic::cast(&b, &x.ty.mlir()), x.ty.clone())));
-                    }
-                    _ => {
-                        // ffs(x) = x == 0 ? 0 : cttz(x) + 1
-                        let tz = self.b.op1(&format!("math.cttz {} : {it}", v(raw.id)), raw_ty.clone());
-                        let one = self.b.op1(&format!("arith.constant 1 : {it}"), raw_ty.clone());
-                        let zero = self.b.op1(&format!("arith.constant 0 : {it}"), raw_ty.clone());
-                        let p1 = self.b.op1(&format!("arith.addi {}, {} : {it}", v(tz.id), v(one.id)), raw_ty.clone());
-                        let is0 =
-                            self.b.op1(&format!("arith.cmpi eq, {}, {} : {it}", v(raw.id), v(zero.id)), Ty::Raw("i1"));
-                        self.b.op1(
-                            &format!("arith.select {}, {}, {} : {it}", v(is0.id), v(zero.id), v(p1.id)),
-                            raw_ty.clone(),
-                        )
-                    }
-                };
-                let res32 = match bits {
-                    32 => res,
-                    b if b < 32 => self.b.op1(&format!("arith.extui {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
-                    _ => self.b.op1(&format!("arith.trunci {} : {it} to i32", v(res.id)), Ty::Raw("i32")),
-                };
-                Ok(Item::Val(self.b.op1(&generic::cast(&res32, &INT32.mlir()), INT32)))
-            }
-            "cbrt" => {
-                let [x] = self.bind_all(c, what, ["a"])?;
-                let x_range = x.range();
-                let x = self.value(x)?;
-                if !x.ty.is_float() {
-                    return self.err_help(
-                        x_range,
-                        format!("{what}() needs a floating-point number, got {}", x.ty),
-                        "convert it, e.g. device.float32(x)",
-                    );
-                }
-                self.at(r);
-                Ok(Item::Val(self.b.op1(&format!("math.cbrt {} : {}", v(x.id), x.ty.mlir()), x.ty.clone())))
-            }
-            "fma" => {
-                let exprs = self.bind_all(c, what, ["a", "b", "c"])?;
-                let mut args = Vec::new();
-                for e in exprs {
-                    let x = self.value(e)?;
-                    if !x.ty.is_float() {
-                        return self.err_help(
-                            e.range(),
-                            format!("{what}() needs floating-point numbers, got {}", x.ty),
-                            "convert it, e.g. device.float32(x), or write a float literal such as 2.0",
-                        );
-                    }
-                    args.push(x);
-                }
-                // The common type; Python floats adopt the others' type.
-                let (mut ty, mut weak) = (args[0].ty.clone(), args[0].weak);
-                for x in &args[1..] {
-                    ty = crate::types::promote(&ty, weak, &x.ty, x.weak).map_err(|e| self.c.error(r, e))?;
-                    weak &= x.weak;
-                }
-                let conv = args.iter().map(|x| self.convert(x, &ty, r)).collect::<R<Vec<_>>>()?;
-                self.at(r);
-                Ok(Item::Val(self.b.op1(
-                    &format!("math.fma {}, {}, {} : {}", v(conv[0].id), v(conv[1].id), v(conv[2].id), ty.mlir()),
-                    ty,
-                )))
-            }
-            "target" => {
-                let [d] = self.bind_all(c, what, ["desc"])?;
-                let t = match self.expr(d)? {
-                    Item::Target(t) => t,
-                    other => {
-                        return self.err_help(
-                            d.range(),
-                            format!("{what}() takes a constant target description, got {}", describe(&other)),
-                            "e.g. target(is_host) or target(provides(sm80) & ~is_exactly(sm90))",
-                        )
-                    }
-                };
-                self.at(r);
-                let v = self.b.op1(&generic::target(&t.text(), &Ty::Bool.mlir()), Ty::Bool);
-                if let Some(target) = self.c.target {
-                    self.target_known.insert(v.id, t.holds(target));
-                }
-                Ok(Item::Val(v))
-            }
-            "is_exactly" | "provides" => {
-                let [s] = self.bind_all(c, what, ["sm"])?;
-                let Item::Sm(sm) = self.expr(s)? else {
-                    return self.err_help(s.range(), format!("{what}() takes an SM selector"), "e.g. device.sm80");
-                };
-                Ok(Item::Target(Target::leaf(
-                    if name == "provides" { TargetKind::Provides } else { TargetKind::IsExactly },
-                    sm,
-                )))
-            }
-            "machine_representation" => {
-                self.bind_all(c, what, [])?;
-                Ok(Item::Str("itanium".into()))
-            }
-            "align" => {
-                let [t, n] = self.bind_all(c, what, ["t", "n"])?;
-                let t = self.dtype_arg(t, &format!("the type of {what}()"))?;
-                let n_range = n.range();
-                let n = self.const_int_arg(n, "the alignment")?;
-                if n <= 0 || (n & (n - 1)) != 0 {
-                    return self.err_help(
-                        n_range,
-                        format!("the alignment of {what}() must be a power of two, got {n}"),
-                        "e.g. device.align(device.float32, 16)",
-                    );
-                }
-                Ok(Item::Dtype(Ty::aligned(t, n as u64)))
-            }
+            "activemask" | "lanemask_lt" | "syncwarp" | "all_sync" | "any_sync" | "eq_sync" | "ballot_sync"
+            | "shfl_sync" | "shfl_up_sync" | "shfl_down_sync" | "shfl_xor_sync" | "match_any_sync"
+            | "match_all_sync" | "WarpMask" => self.warp_call(name, c),
+            "local_array" | "shared_array" | "dynamic_shared_array" => self.memory_call(name, c),
+            "atomic_ref" | "Atomic" => self.atomic_call(name, c),
+            "popc" | "brev" | "clz" | "ffs" | "cbrt" | "fma" => self.intrinsic_call(name, c),
+            "target" | "is_exactly" | "provides" => self.target_call(name, c),
+            "machine_representation" | "align" => self.layout_call(name, c),
             "kernel" | "func" | "struct" => self.err_help(
                 r,
                 format!("@device.{name} is a decorator, not a function of device code"),
@@ -768,53 +434,6 @@ impl Lowerer<'_, '_, '_> {
             ),
             "launch" => {
                 self.err_help(r, "device.launch cannot be called in device code", "launch kernels from host code")
-            }
-            // Atomic(t) => local_array((1,), t) holding a zero, and an atomic_ref to its element.
-            "Atomic" => {
-                let [dtype_e, align_e] = self.bind(c, what, &["dtype", "align"], 1)?[..] else { unreachable!() };
-                let dtype_e = dtype_e.expect("required");
-                let dtype = self.dtype_arg(dtype_e, &format!("the dtype of {what}()"))?;
-                if dtype.size() > 16 {
-                    return self.err(
-                        dtype_e.range(),
-                        format!("atomics work on objects of at most 16 bytes, {dtype} has {}", dtype.size()),
-                    );
-                }
-                if !dtype.is_number() {
-                    return self.err_help(
-                        dtype_e.range(),
-                        format!("the dtype of {what}() must be a number type, got {dtype}"),
-                        "e.g. device.Atomic(device.int32)",
-                    );
-                }
-                let align = match align_e {
-                    Some(e) => {
-                        let a = self.const_int_arg(e, "the align of an Atomic")?;
-                        if a <= 0 || (a & (a - 1)) != 0 || a > i128::from(u32::MAX) {
-                            return self.err_help(
-                                e.range(),
-                                format!("the align of {what}() must be a power of two, got {a}"),
-                                "e.g. align=16",
-                            );
-                        }
-                        a as i64
-                    }
-                    None => 0,
-                };
-                self.at(r);
-                let cell = Ty::Array {
-                    dtype: Box::new(dtype.clone()),
-                    ndim: 1,
-                    layout: ArrayLayout::C,
-                    readonly: false,
-                    space: Space::Local,
-                };
-                let a = self.b.op1(&generic::local_array(&[1], "C", align, &cell.mlir()), cell.clone());
-                let zero = self.typed_const(&Const::Int(0), &crate::types::INT64);
-                let init = self.typed_const(&Const::Int(0), &dtype);
-                self.b.op(&[], &generic::array_store(&init, &a, &[&zero]));
-                let ty = Ty::AtomicRef { dtype: Box::new(dtype), space: Space::Local };
-                Ok(Item::Val(self.b.op1(&generic::atomic_ref(&a, &[&zero], None, &ty.mlir()), ty)))
             }
             "ConstExpr" => self.err(r, "ConstExpr is a type hint, not a function"),
             other => self.err(r, format!("device.{other} cannot be called")),
