@@ -653,7 +653,7 @@ impl Lowerer<'_, '_, '_> {
                     &a.ty,
                     false,
                 )
-                .map_err(|e| self.c.error(r, e))?;
+                .map_err(|e| self.c.error(r, e.to_string()))?;
             }
         }
         let conv = args.iter().map(|a| self.convert(a, &ty, r)).collect::<R<Vec<_>>>()?;

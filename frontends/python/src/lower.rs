@@ -1362,7 +1362,7 @@ impl<'c, 'm, 'a> Lowerer<'c, 'm, 'a> {
         let mut ty = start.ty.clone();
         let mut weak = start.weak;
         for v in std::iter::once(&stop).chain(step.iter()) {
-            ty = crate::types::promote(&ty, weak, &v.ty, v.weak).map_err(|e| self.c.error(r, e))?;
+            ty = crate::types::promote(&ty, weak, &v.ty, v.weak).map_err(|e| self.c.error(r, e.to_string()))?;
             weak &= v.weak;
         }
         // The counter is a run-time value of that type (int32 for Python

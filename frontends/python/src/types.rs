@@ -422,8 +422,14 @@ impl fmt::Display for Ty {
     }
 }
 
-/// Why two types have no common type.
-pub type PromoteError = String;
+/// Why two types have no common type ([`promote`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PromoteError {
+    #[error("{0} and {1} have no common type (uint64 with a signed integer); convert one explicitly")]
+    UnsignedWithSigned(Ty, Ty),
+    #[error("{0} and {1} have no common numeric type")]
+    NotNumeric(Ty, Ty),
+}
 
 fn float_rank(k: FloatKind) -> u32 {
     match k {
@@ -478,9 +484,7 @@ pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, Promote
                 } else if u < 64 {
                     Int { bits: u * 2, signed: true }
                 } else {
-                    return Err(format!(
-                        "{a} and {b} have no common type (uint64 with a signed integer); convert one explicitly"
-                    ));
+                    return Err(PromoteError::UnsignedWithSigned(a.clone(), b.clone()));
                 }
             }
         }
@@ -504,7 +508,7 @@ pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, Promote
         (Complex(c), Float(k)) | (Float(k), Complex(c)) => Complex(if *k == FloatKind::F64 { 64 } else { *c }),
         (Complex(_), Int { .. }) => a.clone(),
         (Int { .. }, Complex(_)) => b.clone(),
-        _ => return Err(format!("{a} and {b} have no common numeric type")),
+        _ => return Err(PromoteError::NotNumeric(a.clone(), b.clone())),
     })
 }
 

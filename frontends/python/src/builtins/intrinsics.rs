@@ -95,7 +95,7 @@ impl Lowerer<'_, '_, '_> {
                 // The common type; Python floats adopt the others' type.
                 let (mut ty, mut weak) = (args[0].ty.clone(), args[0].weak);
                 for x in &args[1..] {
-                    ty = crate::types::promote(&ty, weak, &x.ty, x.weak).map_err(|e| self.c.error(r, e))?;
+                    ty = crate::types::promote(&ty, weak, &x.ty, x.weak).map_err(|e| self.c.error(r, e.to_string()))?;
                     weak &= x.weak;
                 }
                 let conv = args.iter().map(|x| self.convert(x, &ty, r)).collect::<R<Vec<_>>>()?;

@@ -33,7 +33,7 @@ impl Lowerer<'_, '_, '_> {
                 return self.err(range, format!("'{}' is not supported in device code", op.as_str()))
             }
         };
-        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e.to_string()))?;
         let (l, r) = (&self.adopt(l.clone(), &common), &self.adopt(r.clone(), &common));
         if (matches!(l.ty, Ty::Complex(_)) || matches!(r.ty, Ty::Complex(_))) && !matches!(op, CmpOp::Eq | CmpOp::NotEq)
         {

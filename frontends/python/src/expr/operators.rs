@@ -63,7 +63,7 @@ impl Lowerer<'_, '_, '_> {
         let sym = op.as_str();
         let l = self.number(l, range, &format!("'{sym}'"))?;
         let r = self.number(r, range, &format!("'{sym}'"))?;
-        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e))?;
+        let common = promote(&l.ty, l.weak, &r.ty, r.weak).map_err(|e| self.c.error(range, e.to_string()))?;
         // A Python int meeting a fixed-format integer takes its type (Array
         // API weak scalars), which the standard requires only of an int
         // within that type's bounds; NumPy 2 raises OverflowError for one

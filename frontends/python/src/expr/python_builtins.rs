@@ -68,7 +68,8 @@ impl Lowerer<'_, '_, '_> {
                 }
                 let mut acc = args[0].clone();
                 for x in &args[1..] {
-                    let ty = promote(&acc.ty, acc.weak, &x.ty, x.weak).map_err(|e| self.c.error(c.range(), e))?;
+                    let ty = promote(&acc.ty, acc.weak, &x.ty, x.weak)
+                        .map_err(|e| self.c.error(c.range(), e.to_string()))?;
                     if matches!(ty, Ty::Complex(_)) {
                         return self.err(c.range(), format!("{b}() is not defined for complex numbers"));
                     }
