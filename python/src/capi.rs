@@ -694,6 +694,22 @@ pub extern "C" fn arc4random() -> u32 {
     }
 }
 
+/// Whether `list` holds the exact type of `obj`, compared by address: the
+/// native launch entry asks it of every launch (pydev._launch.LAUNCHABLE),
+/// so it takes no reference and makes no `Bound` of the items.
+pub fn list_holds_type_of(list: &Bound<'_, pyo3::types::PyList>, obj: &Bound<'_, PyAny>) -> bool {
+    use pyo3::ffi;
+    // SAFETY: the GIL is held (`Bound`); `list` is a live list whose items
+    // are read by index below its current length and only compared by
+    // address (PyList_GetItem lends them; the abi3 API has no macros);
+    // `obj`'s type pointer is read from a live object.
+    unsafe {
+        let ty = ffi::Py_TYPE(obj.as_ptr()).cast::<ffi::PyObject>();
+        let n = ffi::PyList_Size(list.as_ptr());
+        (0..n).any(|i| ffi::PyList_GetItem(list.as_ptr(), i) == ty)
+    }
+}
+
 /// `$PYDEV_TARGET`'s value, compared in place (None: unset), as a launch
 /// reads it: `std::env::var_os` would copy it (an allocation a launch).
 pub fn pydev_target_is(_py: Python<'_>, value: &[u8]) -> Option<bool> {

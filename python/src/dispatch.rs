@@ -791,8 +791,7 @@ fn launched(
     shared: &Bound<'_, PyAny>,
 ) -> PyResult<Option<bool>> {
     let py = f.py();
-    let ty = f.get_type();
-    if !hooks.launchable.bind(py).iter().any(|t| ty.is(&t)) || !shared.is_exact_instance_of::<PyInt>() {
+    if !capi::list_holds_type_of(hooks.launchable.bind(py), f) || !shared.is_exact_instance_of::<PyInt>() {
         return Ok(None);
     }
     let Ok(shared) = shared.extract::<usize>() else { return Ok(None) };
