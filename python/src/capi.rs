@@ -250,7 +250,8 @@ unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
     let shape: &[i64] = if n > 0 { unsafe { std::slice::from_raw_parts(tensor.shape, n) } } else { &[] };
     let device = (tensor.device_type, tensor.device_id);
     let dtype = (tensor.code, tensor.bits, tensor.lanes);
-    protocols::validate_tensor(device, dtype, tensor.ndim, shape, tensor.data as u64).ok()?;
+    // The device type and dtype are the key's (see validate_extents).
+    protocols::validate_extents(shape, tensor.data as u64).ok()?;
     let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
         // SAFETY: as the caller promises: `ndim` strides.
         unsafe { std::slice::from_raw_parts(tensor.strides, n) }.to_vec()

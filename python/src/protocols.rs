@@ -505,6 +505,16 @@ pub fn validate_tensor(
     if ndim < 0 {
         return Err(TensorError::Ndim(ndim));
     }
+    validate_extents(shape, data)
+}
+
+/// The checks of [`validate_tensor`] that a tensor's type does not settle:
+/// no negative extent, no NULL data for a non-empty tensor. The launch fast
+/// path makes only these (`capi::tensor_view`): it takes only one-lane
+/// tensors in cuda memory of the launch's device, its key holds the code
+/// and bits, and only a general launch, which made every check, registers
+/// a key (python/src/dispatch.rs).
+pub fn validate_extents(shape: &[i64], data: u64) -> Result<(), TensorError> {
     if shape.iter().any(|e| *e < 0) {
         let parts: Vec<String> = shape.iter().map(i64::to_string).collect();
         let shown = if parts.len() == 1 { format!("({},)", parts[0]) } else { format!("({})", parts.join(", ")) };
