@@ -13,7 +13,6 @@ import threading
 import numpy as np
 
 from . import _arrays, _cache, _launch, _native, _stages, _toolchain, _types
-from . import ir as _ir
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
 # shared by Program objects made from the same text: the most recently used
@@ -142,6 +141,14 @@ def _describe(a):
     return f"a {type(a).__name__}"
 
 
+def _ir():
+    """pydev.ir, imported on first use: a kernel's first launch from the
+    disk cache makes its Program without it (1.3 ms of imports)."""
+    from . import ir
+
+    return ir
+
+
 @_launch.launchable
 class Program:
     """A kernel in pydev IR: `Program(mlir_text, kernel="name")`.
@@ -176,7 +183,7 @@ class Program:
         cache=True,
         boundscheck=None,
     ):
-        if isinstance(mlir_text, _ir.Module):
+        if isinstance(mlir_text, _ir().Module):
             mlir_text = str(mlir_text)
         if not isinstance(mlir_text, str):
             raise TypeError(f"Program() takes MLIR text (str) or a pydev.ir.Module, got {type(mlir_text).__name__}")
@@ -185,7 +192,7 @@ class Program:
         self.text = mlir_text
         self.filename = str(filename)
         self.kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, self.filename)
-        self._params = tuple(_ir.Type(p) for p in params)
+        self._params = tuple(_ir().Type(p) for p in params)
         self.__name__ = self.__qualname__ = self.kernel
         self._adapted = False
         self._shared = True
@@ -237,7 +244,9 @@ class Program:
     def params(self):
         """The kernel's parameter types (pydev.ir.Type)."""
         if self._params is None:
-            self._params = tuple(_ir.Type(p) for p in _native.get().ir_kernel(self.text, self.kernel, self.filename)[1])
+            self._params = tuple(
+                _ir().Type(p) for p in _native.get().ir_kernel(self.text, self.kernel, self.filename)[1]
+            )
         return self._params
 
     def _checks(self):
@@ -520,7 +529,7 @@ class Program:
             got = _ir_type(arr.signature([], i))
         if got is None:
             raise self._bad(i, f"pydev has no IR type for an array {sig}", a)
-        g_elem, g_rank, g_words = _ir.Type(got).array_parts()
+        g_elem, g_rank, g_words = _ir().Type(got).array_parts()
         if g_rank != p_rank or not _same_type(g_elem.text, p_elem.text):
             raise self._bad(i, f"the argument is {got}", a)
         if "shared" in p_words or "local" in p_words:
