@@ -117,7 +117,7 @@ def _declarations(externals, kernel):
     return out
 
 
-def _link_paths(link, kernel):
+def _check_link(link, kernel):
     """The absolute paths of a Program's link files (`pydev._link_paths.check_link_paths`:
     relative ones to the working directory)."""
     if link is None or (isinstance(link, (list, tuple)) and not link):
@@ -189,23 +189,58 @@ class Program:
             raise TypeError(f"Program() takes MLIR text (str) or a pydev.ir.Module, got {type(mlir_text).__name__}")
         if kernel is not None and not isinstance(kernel, str):
             raise TypeError(f"kernel must be the name of a kernel function (str), got {kernel!r}")
-        self.text = mlir_text
-        self.filename = str(filename)
-        self.kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, self.filename)
-        self._params = tuple(_ir().Type(p) for p in params)
-        self.__name__ = self.__qualname__ = self.kernel
-        self._adapted = False
-        self._shared = True
-        self.link = _link_paths(link, self.kernel)
+        filename = str(filename)
+        kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, filename)
+        if boundscheck is not None and not isinstance(boundscheck, bool):
+            raise TypeError(f"boundscheck must be True, False or None (PYDEV_BOUNDSCHECK decides), got {boundscheck!r}")
+        self._fields(
+            mlir_text,
+            kernel,
+            name=kernel,
+            filename=filename,
+            params=tuple(_ir().Type(p) for p in params),
+            link=_check_link(link, kernel),
+            # The external functions the module declares (func.func private
+            # without a body): C functions that the link files define.
+            declared=_declarations(externals, kernel),
+            lineinfo=lineinfo,
+            fastmath=fastmath,
+            cache=cache,
+            boundscheck=boundscheck,
+            adapted=False,
+            shared=True,
+        )
+
+    def _fields(
+        self,
+        text,
+        kernel,
+        *,
+        name,
+        filename,
+        params,
+        link,
+        declared,
+        lineinfo,
+        fastmath,
+        cache,
+        boundscheck,
+        adapted,
+        shared,
+    ):
+        self.text = text
+        self.filename = filename
+        self.kernel = kernel
+        self._params = params  # None: parsed when asked for
+        self.__name__ = self.__qualname__ = name
+        self._adapted = adapted  # on the host, calls of declared functions already go to their adapters
+        self._shared = shared  # loaded code shared with Programs of the same text (_LOADED)
+        self.link = tuple(link)
         self.lineinfo = bool(lineinfo)
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)
-        if boundscheck is not None and not isinstance(boundscheck, bool):
-            raise TypeError(f"boundscheck must be True, False or None (PYDEV_BOUNDSCHECK decides), got {boundscheck!r}")
         self.boundscheck = boundscheck
-        # The external functions the module declares (func.func private
-        # without a body): C functions that the link files define.
-        self.declared = _declarations(externals, self.kernel)
+        self.declared = list(declared)
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
@@ -221,23 +256,21 @@ class Program:
         functions. It shares no loaded code with other Programs: the
         frontend's dispatcher is its in-memory cache."""
         self = cls.__new__(cls)
-        self.text = text
-        self.filename = str(filename)
-        self.kernel = kernel
-        self._params = None  # parsed only when asked for (a kernel packs by its own signature)
-        self.__name__ = name
-        self.__qualname__ = name
-        self._adapted = True
-        self._shared = False
-        self.link = tuple(link)
-        self.lineinfo = bool(lineinfo)
-        self.fastmath = False
-        self.cache = True
-        self.boundscheck = None
-        self.declared = list(declared)
-        self._link_digest = _link_digest(self.link)
-        self._dispatch = {}
-        self._loaded = {}
+        self._fields(
+            text,
+            kernel,
+            name=name,
+            filename=str(filename),
+            params=None,  # a kernel packs by its own signature
+            link=link,
+            declared=declared,
+            lineinfo=lineinfo,
+            fastmath=False,
+            cache=True,
+            boundscheck=None,
+            adapted=True,
+            shared=False,
+        )
         return self
 
     @property
