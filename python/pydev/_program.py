@@ -227,8 +227,9 @@ class Program:
         boundscheck,
         adapted,
         shared,
+        frontend=None,
     ):
-        self.text = text
+        self._text = text  # None: a frontend's, printed when asked for (`text`)
         self.filename = filename
         self.kernel = kernel
         self._params = params  # None: parsed when asked for
@@ -244,20 +245,30 @@ class Program:
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
+        # A frontend's specialization: (its source key, compile(stage, **options)
+        # running the frontend and the pipeline in one native call).
+        self._frontend = frontend
 
     @classmethod
-    def _of_frontend(cls, text, kernel, *, name, filename, link=(), declared=(), lineinfo=False):
-        """The Program of one specialization of a frontend's kernel: `text`
-        is the frontend's IR (verified when it was made, so not parsed
-        again here), already specialized for its target (on the host, its
-        calls of declared functions already go to their C-ABI adapters).
-        `name` is the kernel's name in messages; `link` its link files
-        (absolute paths, checked), `declared` its declared interop
-        functions. It shares no loaded code with other Programs: the
-        frontend's dispatcher is its in-memory cache."""
+    def _of_frontend(cls, source_key, compile, kernel, *, name, filename, link=(), declared=(), lineinfo=False):
+        """The Program of one specialization of a frontend's kernel.
+        `source_key` is the frontend's cache key of it (source text,
+        signature, constants, program description, target, compiler): the
+        IR is a function of it, so it stands for the IR in the Program's
+        cache keys. `compile(stage, debuginfo=..., boundscheck=...,
+        line_info=..., libdevice=...)` gives the text of a stage, running
+        the frontend and the pipeline on one module in one native call (no
+        IR printed and parsed again between them); the IR is printed, with
+        its locations, only when `text` is asked for. The IR is already
+        specialized for its target (on the host, its calls of declared
+        functions already go to their C-ABI adapters). `name` is the
+        kernel's name in messages; `link` its link files (absolute paths,
+        checked), `declared` its declared interop functions. It shares no
+        loaded code with other Programs: the frontend's dispatcher is its
+        in-memory cache."""
         self = cls.__new__(cls)
         self._fields(
-            text,
+            None,
             kernel,
             name=name,
             filename=str(filename),
@@ -270,8 +281,17 @@ class Program:
             boundscheck=None,
             adapted=True,
             shared=False,
+            frontend=(source_key, compile),
         )
         return self
+
+    @property
+    def text(self):
+        """The module's pydev IR text (for a frontend's kernel: printed with
+        its locations on first use)."""
+        if self._text is None:
+            self._text = self._frontend[1]("pydev", debuginfo=True)
+        return self._text
 
     @property
     def params(self):
@@ -357,17 +377,24 @@ class Program:
             )
         _launch._count("compiles")
         lib = "" if target == "host" else _toolchain.libdevice()
+        return self._compile(target, stage, lib, self._checks(), self._lines())
+
+    def _compile(self, tgt, stage, lib, checks, lines):
+        """The text of `stage` for `tgt` ("host" or "sm_XX"): a frontend's
+        kernel from its source (one native call), else from the IR text."""
+        if self._frontend is not None:
+            return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines)
         return _native.get().compile_ir(
             self.text,
             self.kernel,
-            target,
+            tgt,
             stage,
             fast_math=self.fastmath,
-            boundscheck=self._checks(),
+            boundscheck=checks,
             libdevice=lib,
             filename=self.filename,
-            line_info=self._lines(),
-            host_adapters=self._host_adapters(target),
+            line_info=lines,
+            host_adapters=self._host_adapters(tgt),
         )
 
     def _program(self, target, arch):
@@ -423,31 +450,18 @@ class Program:
                         f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)"
                     )
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
-                nvvm_ir = (
-                    None
-                    if lines
-                    else (
-                        lambda: native.compile_ir(
-                            source,
-                            self.kernel,
-                            tgt,
-                            "nvvm-ir",
-                            fast_math=self.fastmath,
-                            boundscheck=checks,
-                            libdevice=lib,
-                            filename=self.filename,
-                        )
-                    )
-                )
+                nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False))
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _toolchain.libdevice()
-        source = self.text
         adapters = self._host_adapters(target)
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            options = ("pydev-ir", f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
+            # A frontend's kernel is keyed by its source key (which settles
+            # its IR): a hit needs neither the frontend nor the IR's text.
+            source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
+            options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
             if adapters:
                 options += (f"host_adapters={','.join(adapters)}",)
             key = _cache.cache_key(
@@ -470,19 +484,8 @@ class Program:
                     return prog
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
-        text = native.compile_ir(
-            source,
-            self.kernel,
-            tgt,
-            stage,
-            fast_math=self.fastmath,
-            boundscheck=checks,
-            libdevice=lib,
-            filename=self.filename,
-            line_info=lines,
-            host_adapters=adapters,
-        )
-        _launch._count("compiles")  # counted once it compiled (a damaged cached IR that fails is not a compile)
+        text = self._compile(tgt, stage, lib, checks, lines)
+        _launch._count("compiles")  # counted once it compiled
         if key is not None:
             _cache.store(key, text)
         return load(text)

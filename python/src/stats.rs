@@ -18,7 +18,6 @@ pub(crate) fn stats(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("native_compiles", COMPILES.load(Ordering::Relaxed))?;
     d.set_item("jit_compiles", JIT_COMPILES.load(Ordering::Relaxed))?;
     d.set_item("mlir_contexts", pydev_runtime::compile::CONTEXTS_MADE.load(Ordering::Relaxed))?;
-    d.set_item("kept_modules", pydev_runtime::compile::KEPT_MODULES_TAKEN.load(Ordering::Relaxed))?;
     d.set_item("host_launches", HOST_LAUNCHES.load(Ordering::Relaxed))?;
     d.set_item("cuda_launches", CUDA_LAUNCHES.load(Ordering::Relaxed))?;
     d.set_item("fast_launches", dispatch::FAST_LAUNCHES.load(Ordering::Relaxed))?;

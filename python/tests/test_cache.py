@@ -132,7 +132,7 @@ class FakeNative(types.ModuleType):
 
     def __init__(self):
         super().__init__("fake_pydev")
-        self.compiled, self.launched, self.loaded, self.frontend = [], [], [], []
+        self.compiled, self.launched, self.loaded = [], [], []
         fake = self
 
         class HostProgram:
@@ -169,26 +169,14 @@ class FakeNative(types.ModuleType):
         consts,
         target,
         stage,
+        boundscheck=None,
         libdevice=None,
         program=None,
         line_info=False,
         debuginfo=False,
     ):
         assert os.path.isfile(filename) and "def " + function in source
-        if debuginfo:
-            # The frontend's IR with locations (stage "pydev"), of which a
-            # kernel's Program is made: here the request itself, which
-            # compile_ir "compiles".
-            assert stage == "pydev", stage
-            self.frontend.append(function)
-            return "ir " + json.dumps([function, signature, dict(consts), target])
         self.compiled.append((function, signature, dict(consts), target, stage))
-        return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"
-
-    def compile_ir(self, text, kernel, target, stage, **options):
-        function, signature, consts, tgt = json.loads(text[len("ir ") :])
-        assert kernel == function and target == tgt
-        self.compiled.append((function, signature, consts, target, stage))
         return f"module // {function}({signature}) {sorted(consts.items())} {target} {stage}"
 
     def stats(self):

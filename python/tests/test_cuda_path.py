@@ -57,21 +57,12 @@ class FakeDriver(types.ModuleType):
         consts,
         target,
         stage,
+        boundscheck=None,
         libdevice=None,
         program=None,
         line_info=False,
         debuginfo=False,
     ):
-        if debuginfo:  # the frontend's IR (stage "pydev"), of which a kernel's Program is made
-            assert stage == "pydev", stage
-            self.calls.append(("frontend", function, signature, target))
-            return f"ir {function} {signature} {target}"
-        self.calls.append(("compile", function, signature, target, stage))
-        return f"// PTX {function} {signature} {target}"
-
-    def compile_ir(self, text, kernel, target, stage, **options):
-        _, function, signature = text.split(" ", 2)
-        signature = signature.rsplit(" ", 1)[0]
         self.calls.append(("compile", function, signature, target, stage))
         return f"// PTX {function} {signature} {target}"
 

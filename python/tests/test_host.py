@@ -186,10 +186,12 @@ def test_module_constants(rng):
     np.testing.assert_allclose(out, 3 * x)
 
 
-def test_a_kernel_compiles_through_its_program_without_parsing_its_ir_again(rng, monkeypatch):
-    """A kernel's first compile makes a pydev.Program of the frontend's IR
-    (cuda/device/_kernel.py); the Program's compile takes the module the
-    frontend made rather than parsing the IR text (no second parse)."""
+def test_a_kernel_compiles_through_its_program_in_one_native_call(rng, monkeypatch):
+    """A kernel's first compile makes the pydev.Program of its
+    specialization (cuda/device/_kernel.py), which compiles straight from
+    the source: the frontend's IR is neither printed nor parsed again. The
+    Program's `text`, printed when asked for, is the IR with its Python
+    locations, and a Program made of it computes the same."""
     monkeypatch.setenv("PYDEV_CACHE", "0")
     x = rng.random(64, dtype=np.float32)
     out = np.full_like(x, np.nan)
@@ -199,7 +201,16 @@ def test_a_kernel_compiles_through_its_program_without_parsing_its_ir_again(rng,
     after = pydev.stats()
     np.testing.assert_array_equal(out, 2 * x)
     assert after["compiles"] - before["compiles"] == 1
-    assert after["kept_modules"] - before["kept_modules"] == 1, (before, after)
+    assert after["native_compiles"] - before["native_compiles"] == 1, (before, after)
+    sig = "float32[::1], float32[::1], float32[::1]"
+    spec = kernels.vector_add._specialize(
+        sig, "host", "host", kernels.vector_add._consts(), kernels.vector_add._program(())[0]
+    )
+    assert spec._text is None
+    assert "kernels.py" in spec.text and "pydev.kernel" in spec.text
+    again = np.full_like(x, np.nan)
+    device.launch(pydev.Program(spec.text, spec.kernel), again, x, x, grid=1, block=64, stream=stream())
+    np.testing.assert_array_equal(again, out)
 
 
 def test_second_launch_compiles_nothing(rng):

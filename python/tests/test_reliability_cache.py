@@ -82,13 +82,11 @@ def filled(native, tmp_path):
     first = run(cache)
     assert first["compiles"] == 2 and first["disk_hits"] == 0 and first["warnings"] == [], first
     files = entries(cache)
-    # two kernels: each one's frontend IR (the first level: source key ->
-    # the IR its pydev.Program is made of), compiled text and host image
-    assert len(files) == 6 and sorted(os.path.splitext(f)[1] for f in files) == [
+    # two kernels: each one's compiled text and host image (keyed by the
+    # kernel's source key: a hit runs no frontend)
+    assert len(files) == 4 and sorted(os.path.splitext(f)[1] for f in files) == [
         ".image",
         ".image",
-        ".ir",
-        ".ir",
         ".txt",
         ".txt",
     ], files
@@ -221,6 +219,6 @@ def test_processes_racing_to_fill_the_cache(native, tmp_path):
         r = json.loads(out.strip().splitlines()[-1])
         assert r["warnings"] == [] and r["compiles"] + r["disk_hits"] == 2, r
     files = entries(cache)
-    assert len(files) == 6 and all(valid(f) for f in files), files  # IR, text and object of each kernel
+    assert len(files) == 4 and all(valid(f) for f in files), files  # text and object of each kernel
     last = run(cache)
     assert last["compiles"] == 0 and last["disk_hits"] == 2, last

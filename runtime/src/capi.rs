@@ -273,20 +273,6 @@ pub unsafe fn unbind_pass_manager(pm: melior::pass::PassManager<'_>) -> melior::
     unsafe { melior::pass::PassManager::from_raw(raw) }
 }
 
-/// `module` without the borrow of its context, to be kept beside that
-/// context between compiles (`compile::PipelineContext::keep`).
-///
-/// # Safety
-/// The caller drops the result (or hands it back to a compile of the same
-/// context) before the context `module` was made in is dropped.
-pub unsafe fn unbind_module(module: melior::ir::Module<'_>) -> melior::ir::Module<'static> {
-    let raw = module.to_raw();
-    std::mem::forget(module);
-    // SAFETY: `raw` is the module just released from `module` (owned exactly
-    // once); the caller keeps it within its context's life.
-    unsafe { melior::ir::Module::from_raw(raw) }
-}
-
 /// Reports every pass's time on standard error when `pm` is dropped
 /// (`PYDEV_MLIR_TIMING=1`; melior has no wrapper).
 pub fn enable_timing(pm: &melior::pass::PassManager) {

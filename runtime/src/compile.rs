@@ -307,11 +307,6 @@ struct Slot {
     /// The pass managers built in `context`, by key, the most recently used
     /// last. Declared first: dropped before the context.
     pipelines: RefCell<Vec<(String, PassManager<'static>)>>,
-    /// The last `pydev` stage module a compile printed, with its text: a
-    /// `compile_ir` of that same text (a kernel's pydev.Program, made from
-    /// the frontend's IR) takes it instead of parsing the text again.
-    /// Declared before the context: dropped before it.
-    kept: RefCell<Option<(String, Module<'static>)>>,
     context: Context,
     /// Compiles it served.
     uses: u32,
@@ -386,30 +381,6 @@ impl PipelineContext {
     }
 }
 
-impl PipelineContext {
-    /// Keeps `module` (of this context) as the module of `text`, in place
-    /// of the one kept before.
-    fn keep(&self, text: &str, module: Module<'_>) {
-        let slot = self.0.as_ref().expect("a context until dropped");
-        // SAFETY: the module is kept in `slot.kept`, which is dropped before
-        // `slot.context` (field order), and handed out only to compiles of
-        // this context (`take_kept`).
-        let module = unsafe { crate::capi::unbind_module(module) };
-        *slot.kept.borrow_mut() = Some((text.to_owned(), module));
-    }
-
-    /// The kept module when it is the one of `text` (then no longer kept).
-    fn take_kept(&self, text: &str) -> Option<Module<'_>> {
-        let slot = self.0.as_ref().expect("a context until dropped");
-        let mut kept = slot.kept.borrow_mut();
-        if kept.as_ref().is_some_and(|(t, _)| t == text) {
-            KEPT_MODULES_TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            return kept.take().map(|(_, m)| m);
-        }
-        None
-    }
-}
-
 impl Drop for PipelineContext {
     fn drop(&mut self) {
         if let Some(slot) = self.0.take() {
@@ -420,10 +391,6 @@ impl Drop for PipelineContext {
         }
     }
 }
-
-/// compile_ir calls that took the frontend's kept module instead of
-/// parsing its text (`pydev.stats()`'s "kept_modules").
-pub static KEPT_MODULES_TAKEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// MLIR contexts made by this process's pipelines (`pydev.stats()`'s
 /// "mlir_contexts": a cached host kernel's launch in a new process makes none).
@@ -441,13 +408,7 @@ pub(crate) fn context() -> PipelineContext {
     };
     let mut slot = reused.unwrap_or_else(|| {
         CONTEXTS_MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Slot {
-            pipelines: RefCell::new(Vec::new()),
-            kept: RefCell::new(None),
-            context: pydev_dialect::new_pipeline_context(),
-            uses: 0,
-            pid,
-        }
+        Slot { pipelines: RefCell::new(Vec::new()), context: pydev_dialect::new_pipeline_context(), uses: 0, pid }
     });
     slot.uses += 1;
     PipelineContext(Some(slot))
@@ -489,14 +450,7 @@ pub fn compile_stage(
     }
     let context = context();
     let module = lower(&context, src, target, stage, options)?;
-    let text = stage_text(&module, target, stage, options, src.file_name)?;
-    if stage == "pydev" && options.debuginfo {
-        // The IR a kernel's pydev.Program is made of (printed with its
-        // locations, so the text says all the module holds): its compile_ir
-        // takes this module rather than parsing the text again.
-        context.keep(&text, module);
-    }
-    Ok(text)
+    stage_text(&module, target, stage, options, src.file_name)
 }
 
 /// The text of `stage` of a lowered `module` (`file_name` names it in errors).
@@ -809,12 +763,8 @@ pub fn compile_ir_stage(
         return Err(CompileError::StageNeedsCuda { stage: stage.to_owned() });
     }
     let context = context();
-    let kept = context.take_kept(text);
     with_ir_diagnostics(&context, file_name, |diagnostics| {
-        let mut module = match kept {
-            Some(module) => module, // verified when the frontend made it
-            None => parse_ir(&context, text, file_name, diagnostics)?,
-        };
+        let mut module = parse_ir(&context, text, file_name, diagnostics)?;
         find_ir_kernel(&module, Some(kernel), file_name)?;
         if *target == Target::Host && !host_adapters.is_empty() {
             let pm = PassManager::new(&context);

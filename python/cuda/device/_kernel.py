@@ -488,29 +488,16 @@ class Kernel(_Function):
 
     def _build(self, signature, target, arch, consts, program, lines=False):
         """The loaded program of one specialization: its pydev.Program's."""
-        return self._with_program(signature, target, arch, consts, program, lines, lambda p: p._program(target, arch))
+        return self._specialize(signature, target, arch, consts, program, lines)._program(target, arch)
 
-    def _with_program(self, signature, target, arch, consts, program, lines, use):
-        """use(the specialization's pydev.Program): when a cached IR entry
-        does not compile (damaged, or from another build), the frontend
-        makes the IR again and replaces the entry."""
-        spec = self._specialize(signature, target, arch, consts, program, lines)
-        if not spec._from_cache:
-            return use(spec)
-        try:
-            return use(spec)
-        except _native.error_class("CompileError"):
-            return use(self._specialize(signature, target, arch, consts, program, lines, fresh=True))
-
-    def _specialize(self, signature, target, arch, consts, program, lines=False, fresh=False):
-        """The pydev.Program of one specialization: the Rust frontend's IR
-        of this kernel for `signature` on `target` (`arch` on cuda), with
-        the module constants `consts` and the program description `program`
-        (the values of the free names its device code reads). The disk
-        cache's first level maps the source key to that IR (a ".ir" entry),
-        so a new process makes the Program without running the frontend;
-        the Program's own key (its IR and options) finds the compiled code,
-        as for any Program."""
+    def _specialize(self, signature, target, arch, consts, program, lines=False):
+        """The pydev.Program of one specialization: this kernel for
+        `signature` on `target` (`arch` on cuda), with the module constants
+        `consts` and the program description `program` (the values of the
+        free names its device code reads). Its source key (file text,
+        signature, constants, program, target, compiler) settles the
+        frontend's IR, so the Program's cache keys derive from it: a new
+        process finds the compiled code without running the frontend."""
         from pydev._program import Program
 
         path, source = self._source()
@@ -518,25 +505,27 @@ class Kernel(_Function):
         symbol = self.underlying.__code__.co_name  # the kernel's entry point is its def's name
         links, declared = _interop_links(self)
         key = _cache.cache_key(source, consts, signature, tgt, "pydev", symbol, _native.fingerprint(), "", program)
-        body = None if fresh else _cache.load_bytes(key, ".ir")
-        text = None
-        if body is not None:
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError:
-                text = None
-        if text is None:
-            # With locations (debuginfo): the Program's errors, bounds
-            # checks and line information point at the Python source.
-            text = _native.get().compile(
-                path, source, symbol, signature, consts, tgt, "pydev", program=program, debuginfo=True
+
+        def compile(stage, *, debuginfo=False, boundscheck=None, libdevice=None, line_info=False):
+            # With locations (debuginfo): the printed IR says where each op came from.
+            return _native.get().compile(
+                path,
+                source,
+                symbol,
+                signature,
+                consts,
+                tgt,
+                stage,
+                boundscheck=boundscheck,
+                libdevice=libdevice,
+                program=program,
+                line_info=line_info,
+                debuginfo=debuginfo,
             )
-            _cache.store(key, text, ".ir")
-        made = Program._of_frontend(
-            text, symbol, name=self.__name__, filename=path, link=links, declared=declared, lineinfo=lines
+
+        return Program._of_frontend(
+            key, compile, symbol, name=self.__name__, filename=path, link=links, declared=declared, lineinfo=lines
         )
-        made._from_cache = body is not None and text is not None
-        return made
 
     def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and
@@ -550,9 +539,8 @@ class Kernel(_Function):
         program = self._program(cargs)[0]
         lines = self._lineinfo(target)
         kind, arch = ("host", "host") if target == "host" else ("cuda", target)
-        return self._with_program(
-            signature, kind, arch, self._consts(), program, lines, lambda p: p.__pydev_compile__(None, target, stage)
-        )
+        spec = self._specialize(signature, kind, arch, self._consts(), program, lines)
+        return spec.__pydev_compile__(None, target, stage)
 
 
 def _interop_links(f):
