@@ -4,7 +4,6 @@ compile per signature, memory and disk hits, PYDEV_CACHE=0) driven by a
 fake native module, so no compiler is needed."""
 
 import multiprocessing
-import json
 import os
 import types
 
