@@ -16,7 +16,7 @@ import numpy as _np
 __version__ = "0.1.0"
 
 from . import _arrays, _launch, _native, _streams  # noqa: E402
-from . import _cache, _dlpack, _types  # noqa: E402, F401 - pydev._types etc. after `import pydev`
+from . import _cache, _types  # noqa: E402, F401 - pydev._types etc. after `import pydev` (pydev._dlpack: on first use)
 from ._arrays import DeviceArray  # noqa: E402
 from ._streams import Device, Stream, current_device, device_count  # noqa: E402
 from ._types import DeviceOnlyError  # noqa: E402

@@ -15,8 +15,7 @@ import struct as _pystruct
 
 import numpy as np
 
-from . import _dlpack, _native, _types
-from ._dlpack import c_strides
+from . import _native, _types
 
 CPU_DEVICES = ("cpu", "cuda_host", "cuda_managed")
 CUDA_DEVICES = ("cuda", "cuda_host", "cuda_managed")
@@ -108,6 +107,8 @@ def normalize_stream(handle):
 def from_dlpack(obj, position, stream=None):
     """`stream`: the consumer's stream handle for CUDA producers (None on
     the host target)."""
+    from . import _dlpack  # imported on first use: NumPy arrays and DeviceArrays need none of it
+
     where = f"argument {position} (DLPack)"
     try:
         device_type, _ = obj.__dlpack_device__()
@@ -282,6 +283,8 @@ def read_cai(cai, position):
         raise ValueError(f"{where}: the data pointer is 0 for {size} elements")
     strides = cai.get("strides")
     if strides is None:
+        from ._dlpack import c_strides
+
         elem = c_strides(shape)
     else:
         if (
@@ -671,6 +674,8 @@ class DeviceArray:
             ours = normalize_stream(self._last_stream)
             if normalize_stream(stream) != ours:
                 _native.get().cuda_stream_wait(stream, ours, self.device)
+        from . import _dlpack
+
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         strides = None if self._c_order() else self._elem_strides()
         return _dlpack.make_capsule(
@@ -685,6 +690,8 @@ class DeviceArray:
         )
 
     def __dlpack_device__(self):
+        from . import _dlpack
+
         return (_dlpack.kDLCPU, 0) if self.target == "host" else (_dlpack.kDLCUDA, self.device)
 
     # the CUDA Array Interface

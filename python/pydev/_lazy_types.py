@@ -10,7 +10,7 @@ import threading
 import numpy as np
 
 from ._numbers import _NUMBERS, _number
-from ._small_floats import _soft_type, soft_encode
+from ._numbers import _soft_type, soft_encode
 from ._vectors import VECTOR_ELEMENTS, _vector_type
 
 

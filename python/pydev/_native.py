@@ -4,7 +4,10 @@ calls), imported on first use so that the pure-Python parts of `pydev` and
 
 What it offers is python/src/lib.rs's `#[pymodule]` (its list of classes
 and functions, each with its doc comment); pydev reads it only through
-`get()`, so a stand-in module (tests) can take its place."""
+`get()`, so a stand-in module (tests) can take its place. pydev's errors
+live here: the native ones (error_class) and DeviceOnlyError, for a
+device-only entity of cuda.device (thread positions, atomics,
+synchronization, ...) used in host code."""
 
 import os
 
@@ -90,3 +93,15 @@ def fingerprint():
                 pass
         _FINGERPRINT = sha256("\0".join(parts).encode()).hexdigest()[:16] + ":" + parts[0]
     return _FINGERPRINT
+
+
+class DeviceOnlyError(RuntimeError):
+    """A device-only entity of cuda.device was used in host code."""
+
+
+def device_only(name):
+    """The error for using device-only `cuda.device.<name>` on the host."""
+    return DeviceOnlyError(
+        f"cuda.device.{name} is device-only: call it from a @device.kernel or @device.func compiled for a target "
+        "(launch the kernel with device.launch(kernel, *args, grid=..., block=..., stream=...))"
+    )

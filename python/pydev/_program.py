@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import _arrays, _cache, _launch, _native, _stages, _toolchain, _types
+from . import _arrays, _cache, _launch, _native, _types
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
 # shared by Program objects made from the same text: the most recently used
@@ -139,6 +139,12 @@ def _describe(a):
     if isinstance(a, (bool, int, float, complex, np.generic)):
         return f"{type(a).__name__} {a!r}"
     return f"a {type(a).__name__}"
+
+
+def _libdevice():
+    from . import _toolchain  # the cuda target's: a host launch needs none of it
+
+    return _toolchain.libdevice()
 
 
 def _ir():
@@ -333,6 +339,8 @@ class Program:
         "ltoir" (the kernel's LTO-IR, from libNVVM, for tools that link
         LTO-IR: nvJitLink, cuda.core's Linker, CCCL's cuda.compute) and
         "cubin" (linked with the Program's link= files, as at launch)."""
+        from . import _stages
+
         target, stage = _stages.check(target, stage)
         return self.__pydev_compile__(None, target, stage)
 
@@ -376,7 +384,7 @@ class Program:
                 "stage 'object' is made from a Python frontend's functions; a Program's host stages are text"
             )
         _launch._count("compiles")
-        lib = "" if target == "host" else _toolchain.libdevice()
+        lib = "" if target == "host" else _libdevice()
         return self._compile(target, stage, lib, self._checks(), self._lines())
 
     def _compile(self, tgt, stage, lib, checks, lines):
@@ -454,7 +462,7 @@ class Program:
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
-        lib = "" if target == "host" else _toolchain.libdevice()
+        lib = "" if target == "host" else _libdevice()
         adapters = self._host_adapters(target)
         key = None
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written

@@ -6,10 +6,10 @@ import struct as _pystruct
 import numpy as np
 
 from . import _lazy_types
-from ._c_layout import c_layout
+from ._structs import c_layout
 from ._lazy_types import dtype_name
 from ._numbers import WarpMask
-from ._small_floats import SoftFloat
+from ._numbers import SoftFloat
 from ._structs import Struct, sig_name
 from ._vectors import Vector
 

@@ -2,25 +2,25 @@
 pydev.numba and the tests import): heterogeneous types on the host —
 fixed-format numbers, vectors, `@struct` classes with the CUDA C++ layout
 as NumPy dtypes, `align()`, `Atomic`, `WarpMask` — and the type names of
-pydevc's signature syntax. Each job is a module of its own:
+pydevc's signature syntax. Each job is a module of its own (DeviceOnlyError,
+for device-only entities used on the host, is pydev._native's):
 
-- pydev._device_only: DeviceOnlyError, for device-only entities used on the host;
-- pydev._numbers: the fixed-format number types and WarpMask;
-- pydev._small_floats: bfloat16 / float8 bits without ml_dtypes (SoftFloat);
+- pydev._numbers: the fixed-format number types, WarpMask, and bfloat16 /
+  float8 bits without ml_dtypes (SoftFloat);
 - pydev._vectors: the Vector base and the maker of vector types;
 - pydev._lazy_types: the types made on first use (bfloat16, float8, the
   vector types, Dim3, NUMBER_TYPES, VECTOR_TYPES) and dtype_name();
-- pydev._c_layout: the CUDA C++ layout of NumPy dtypes;
-- pydev._structs: @struct, align(), Atomic, to_dtype, convert_to, pack;
-- pydev._scalar_args: kernel arguments passed by value (scalar_arg).
+- pydev._structs: @struct, align(), Atomic, to_dtype, convert_to, pack, and the
+  CUDA C++ layout of NumPy dtypes (c_layout, c_layout_mismatch);
+- pydev._scalar_args: kernel arguments passed by value (scalar_arg,
+  imported on first use).
 
 The names made on first use are attributes of this module too (its
 `__getattr__` makes them; once made they are bound here).
 """
 
 from . import _lazy_types
-from ._c_layout import _round_up, c_layout, c_layout_mismatch  # noqa: F401
-from ._device_only import DeviceOnlyError, device_only  # noqa: F401
+from ._native import DeviceOnlyError, device_only  # noqa: F401
 from ._lazy_types import (  # noqa: F401
     _DTYPE_NAMES,
     _LAZY_ATTRS,
@@ -57,12 +57,14 @@ from ._numbers import (  # noqa: F401
     uint32,
     uint64,
 )
-from ._scalar_args import scalar_arg  # noqa: F401
-from ._small_floats import _SOFT_FORMATS, SoftFloat, _is_softfloat, _soft_type, soft_decode, soft_encode  # noqa: F401
+from ._numbers import _SOFT_FORMATS, SoftFloat, _is_softfloat, _soft_type, soft_decode, soft_encode  # noqa: F401
 from ._structs import (  # noqa: F401
     Aligned,
     Atomic,
     Struct,
+    _round_up,
+    c_layout,
+    c_layout_mismatch,
     _annotations,
     _Field,
     _same,
@@ -80,8 +82,13 @@ from ._vectors import VECTOR_ELEMENTS, Vector, _converter, _lane_property, _vect
 def __getattr__(name):
     if name in _LAZY_ATTRS or name in _LAZY_VECTOR_ATTRS:
         return getattr(_lazy_types, name)  # makes it, and binds it here
+    if name == "scalar_arg":  # imported at the first launch with an argument passed by value
+        from ._scalar_args import scalar_arg
+
+        globals()[name] = scalar_arg
+        return scalar_arg
     raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_ATTRS) | set(_LAZY_VECTOR_ATTRS))
+    return sorted(set(globals()) | set(_LAZY_ATTRS) | set(_LAZY_VECTOR_ATTRS) | {"scalar_arg"})

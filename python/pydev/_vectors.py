@@ -5,7 +5,7 @@ pydev._lazy_types)."""
 
 import numpy as np
 
-from ._small_floats import _is_softfloat
+from ._numbers import _is_softfloat
 
 
 def _converter(t):

@@ -18,6 +18,7 @@ import pytest
 import cuda.device as device
 import pydev
 import toolchain
+from pydev import _toolchain
 
 pytestmark = pytest.mark.usefixtures("native")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -121,7 +122,7 @@ def test_the_lit_suites_kernels_through_libnvvm(cudalink, tmp_path):
     pydevc = os.path.join(os.environ.get("PYDEV_BIN_DIR") or os.path.join(ROOT, "target", "debug"), "pydevc")
     if not os.path.exists(pydevc):
         pytest.skip("pydevc is not built (make build)")
-    env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or pydev._toolchain.libdevice() or "")
+    env = dict(os.environ, PYDEV_LIBDEVICE=os.environ.get("PYDEV_LIBDEVICE") or _toolchain.libdevice() or "")
     checked, failures = 0, []
     ptxas = toolchain.ptxas()
     for args in _lit_compiles():

@@ -16,7 +16,7 @@ import types
 
 import numpy as np
 
-from pydev import _cache, _launch, _native, _toolchain, _types
+from pydev import _cache, _launch, _native, _types
 
 
 class _Function:
@@ -205,7 +205,12 @@ class _Function:
         native = _native.get()
         path, source = self._source()
         _launch._count("compiles")
-        lib = "" if target == "host" else _toolchain.libdevice()
+        if target == "host":
+            lib = ""
+        else:
+            from pydev import _toolchain
+
+            lib = _toolchain.libdevice()
         program = self._program(cargs)[0]
         lines = self._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
         return native.compile(
