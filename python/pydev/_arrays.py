@@ -374,7 +374,7 @@ def array_arg(obj, position, stream=None):
     """The ArrayArg of an array argument, or None when `obj` is no array.
     DLPack wins over the CUDA Array Interface (spec); `stream` is the
     launch's stream handle on the cuda target (None on host)."""
-    if isinstance(obj, (np.generic, _types.Vector, _types.Struct)):
+    if _types.is_value(obj):
         return None  # numbers, vectors and structs are values
     if isinstance(obj, DeviceArray):
         return obj._arg(position)
@@ -522,12 +522,7 @@ def empty_in_order(shape, dtype, order):
 
 
 def _as_dtype(dtype):
-    if (
-        isinstance(dtype, type)
-        and issubclass(dtype, _types.Vector)
-        or isinstance(dtype, (_types.Aligned,))
-        or _types.is_struct(dtype)
-    ):
+    if _types.is_aggregate_type(dtype):
         return _types.to_dtype(dtype)
     return np.dtype(dtype)
 

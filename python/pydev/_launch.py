@@ -201,9 +201,7 @@ def fast_kinds(args, target, interop=False, params=None):
             kinds.append(K.NULL if interop else K.SKIP)
         elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
             kinds.append(K.RAW)  # a Program's general path accepted only the parameter's own dtype
-        elif target != "cuda" or isinstance(
-            a, (np.ndarray, np.generic, _arrays.DeviceArray, _types.Vector, _types.Struct)
-        ):
+        elif target != "cuda" or isinstance(a, (np.ndarray, _arrays.DeviceArray)) or _types.is_value(a):
             return None
         elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
             kinds.append(K.DLPACK)  # preferred when both exist, as in _arrays.array_arg

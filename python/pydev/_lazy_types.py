@@ -9,9 +9,8 @@ import threading
 
 import numpy as np
 
-from ._numbers import _NUMBERS, _number
+from ._numbers import _NUMBERS, VECTOR_ELEMENTS, _number
 from ._numbers import _soft_type, soft_encode
-from ._vectors import VECTOR_ELEMENTS, _vector_type
 
 
 # Made on first use, through the module __getattr__ (a launch of float32
@@ -95,6 +94,8 @@ def _load_vectors():
     g = globals()
     if "Dim3" in g:
         return
+    from ._vectors import _vector_type
+
     with _LAZY_LOCK:
         if "Dim3" in g:
             return
@@ -126,6 +127,8 @@ def _load_lazy():
         if "NUMBER_TYPES" in g:
             return
         _load_vectors()
+        from ._vectors import _vector_type
+
         try:  # NumPy has no bfloat16 or float8: ml_dtypes provides them when installed.
             import ml_dtypes as _ml
 

@@ -260,3 +260,22 @@ class WarpMask(np.int32):
 
     def __repr__(self):
         return f"WarpMask({int(self) & 0xFFFFFFFF:#010x})"
+
+
+# The number types that have vector types (`<name>x1` .. `<name>x4`).
+VECTOR_ELEMENTS = [
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float8e4m3",
+    "float8e5m2",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+]

@@ -19,6 +19,10 @@ The names made on first use are attributes of this module too (its
 `__getattr__` makes them; once made they are bound here).
 """
 
+import sys
+
+import numpy as np
+
 from . import _lazy_types
 from ._native import DeviceOnlyError, device_only  # noqa: F401
 from ._lazy_types import (  # noqa: F401
@@ -56,39 +60,79 @@ from ._numbers import (  # noqa: F401
     uint16,
     uint32,
     uint64,
+    VECTOR_ELEMENTS,
 )
 from ._numbers import _SOFT_FORMATS, SoftFloat, _is_softfloat, _soft_type, soft_decode, soft_encode  # noqa: F401
-from ._structs import (  # noqa: F401
-    Aligned,
-    Atomic,
-    Struct,
-    _round_up,
-    c_layout,
-    c_layout_mismatch,
-    _annotations,
-    _Field,
-    _same,
-    align,
-    convert_to,
-    is_struct,
-    pack,
-    sig_name,
-    struct,
-    to_dtype,
+
+# Imported on first use: a launch of NumPy arrays of numbers needs neither.
+_STRUCT_NAMES = (
+    "Aligned",
+    "Atomic",
+    "Struct",
+    "_annotations",
+    "_Field",
+    "_round_up",
+    "_same",
+    "align",
+    "c_layout",
+    "c_layout_mismatch",
+    "convert_to",
+    "pack",
+    "sig_name",
+    "struct",
+    "to_dtype",
 )
-from ._vectors import VECTOR_ELEMENTS, Vector, _converter, _lane_property, _vector_type  # noqa: F401
+_VECTOR_NAMES = ("Vector", "_converter", "_lane_property", "_vector_type")
 
 
 def __getattr__(name):
     if name in _LAZY_ATTRS or name in _LAZY_VECTOR_ATTRS:
         return getattr(_lazy_types, name)  # makes it, and binds it here
-    if name == "scalar_arg":  # imported at the first launch with an argument passed by value
-        from ._scalar_args import scalar_arg
+    if name in _STRUCT_NAMES:
+        from . import _structs as module
+    elif name in _VECTOR_NAMES:
+        from . import _vectors as module
+    elif name == "scalar_arg":  # at the first launch with an argument passed by value
+        from . import _scalar_args as module
+    else:
+        raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+    value = globals()[name] = getattr(module, name)
+    return value
 
-        globals()[name] = scalar_arg
-        return scalar_arg
-    raise AttributeError(f"module '{__name__}' has no attribute '{name}'")
+
+def is_struct(v):
+    """Whether `v` is a @struct class (none exists before pydev._structs,
+    which makes them, is imported)."""
+    structs = sys.modules.get("pydev._structs")
+    return structs is not None and structs.is_struct(v)
+
+
+def is_value(obj):
+    """Whether `obj` is passed by value: a NumPy number, a vector or a
+    struct (no vector or struct exists before their module is imported)."""
+    if isinstance(obj, np.generic):
+        return True
+    vectors, structs = sys.modules.get("pydev._vectors"), sys.modules.get("pydev._structs")
+    return (vectors is not None and isinstance(obj, vectors.Vector)) or (
+        structs is not None and isinstance(obj, structs.Struct)
+    )
+
+
+def is_aggregate_type(t):
+    """Whether `t` is a vector type, a @struct class or an align()ed type
+    (whose dtypes to_dtype gives)."""
+    vectors, structs = sys.modules.get("pydev._vectors"), sys.modules.get("pydev._structs")
+    if vectors is not None and isinstance(t, type) and issubclass(t, vectors.Vector):
+        return True
+    return structs is not None and (isinstance(t, structs.Aligned) or structs.is_struct(t))
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_ATTRS) | set(_LAZY_VECTOR_ATTRS) | {"scalar_arg"})
+    return sorted(
+        set(globals())
+        | set(_LAZY_ATTRS)
+        | set(_LAZY_VECTOR_ATTRS)
+        | set(_STRUCT_NAMES)
+        | set(_VECTOR_NAMES)
+        | {"scalar_arg"}
+    )

@@ -5,7 +5,7 @@ pydev._lazy_types)."""
 
 import numpy as np
 
-from ._numbers import _is_softfloat
+from ._numbers import VECTOR_ELEMENTS, _is_softfloat  # noqa: F401 - VECTOR_ELEMENTS: pydev._types's
 
 
 def _converter(t):
@@ -112,23 +112,6 @@ def _lane_property(i, letter):
 
 for _i, _letter in enumerate("xyzw"):
     setattr(Vector, _letter, _lane_property(_i, _letter))
-
-VECTOR_ELEMENTS = [
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float8e4m3",
-    "float8e5m2",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-]
 
 
 def _vector_type(elem, name, n):

@@ -94,6 +94,57 @@ print(json.dumps({"added": added_now(), "c_api": "pydev._dlpack_c" in sys.module
     assert second == {"added": [], "c_api": False, "disk_hits": 1}
 
 
+# Backend modules a program of number arrays does not need: structs and
+# vectors, DLPack, arguments passed by value, the CUDA toolkit's search,
+# stage checks.
+ON_FIRST_USE = (
+    "pydev._structs",
+    "pydev._vectors",
+    "pydev._dlpack",
+    "pydev._scalar_args",
+    "pydev._toolchain",
+    "pydev._stages",
+)
+
+
+def test_first_launch_of_number_arrays_imports_only_what_it_uses(native, tmp_path):
+    # Python imports each module of a package at a cost (about 0.1 ms here):
+    # `import pydev, cuda.device` and the first launch of a kernel of
+    # float32 arrays, compiled and then from the disk cache in a new
+    # process, import none of ON_FIRST_USE; a struct then imports its module.
+    body = """
+import json, sys
+import numpy as np
+import pydev, cuda.device as device
+ON_FIRST_USE = %r
+at_import = sorted(m for m in ON_FIRST_USE if m in sys.modules)
+
+@device.kernel
+def add(out, x, y):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = x[i] + y[i]
+
+rng = np.random.default_rng(182)
+x, y = rng.standard_normal(100).astype(np.float32), rng.standard_normal(100).astype(np.float32)
+out = np.full(100, np.nan, np.float32)
+device.launch(add, out, x, y, grid=1, block=128, stream=pydev.default_stream())
+np.testing.assert_array_equal(out, x + y)
+at_launch = sorted(m for m in ON_FIRST_USE if m in sys.modules)
+
+@device.struct
+class P:
+    x: device.float32
+
+print(json.dumps({"import": at_import, "launch": at_launch, "struct": "pydev._structs" in sys.modules,
+                  "disk_hits": pydev.stats()["disk_hits"]}))
+""" % (ON_FIRST_USE,)
+    first = run_script(tmp_path, body, "add.py")
+    second = run_script(tmp_path, body, "add.py")
+    assert first == {"import": [], "launch": [], "struct": True, "disk_hits": 0}
+    assert second == {"import": [], "launch": [], "struct": True, "disk_hits": 1}
+
+
 def test_vector_types_and_pinned_array_on_first_use(tmp_path):
     # The vector types of the NumPy numbers (and Dim3) are made on first
     # use, without ml_dtypes; pydev.pinned_array is imported on first use.

@@ -19,10 +19,7 @@ from pydev import _facts, _launch, _types
 
 from . import _kernel
 from pydev._types import (  # noqa: F401 - re-exported names of the spec
-    Atomic,
-    Vector,
     WarpMask,
-    align,
     bool_,
     complex64,
     complex128,
@@ -33,7 +30,6 @@ from pydev._types import (  # noqa: F401 - re-exported names of the spec
     int16,
     int32,
     int64,
-    struct,
     uint8,
     uint16,
     uint32,
@@ -47,9 +43,17 @@ _module = _sys.modules[__name__]
 # float8e5m2xN) and Dim3; bfloat16, float8e4m3 and float8e5m2 (they import
 # ml_dtypes, ~9 ms).
 _LAZY_NAMES = _types._lazy_device_names()
+# The names of structs and vectors (pydev._structs, pydev._vectors), imported
+# on first use: a program of number arrays needs neither.
+_FROM_TYPES = ("Atomic", "Vector", "align", "struct")
 
 
 def __getattr__(name):
+    if name in _FROM_TYPES:
+        value = globals()[name] = getattr(_types, name)
+        if _kernel._DEVICE_NAMES is not None:
+            _kernel._DEVICE_NAMES[id(value)] = name
+        return value
     load = _LAZY_NAMES.get(name)
     if load is not None:
         load()
@@ -58,7 +62,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_NAMES))
+    return sorted(set(globals()) | set(_LAZY_NAMES) | set(_FROM_TYPES))
 
 
 def _bind_lazy():
