@@ -19,6 +19,7 @@
 //!     =>  llvm.func @k(%s: T {llvm.alignstack = 16 : i64})
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -42,7 +43,7 @@ pub const INFO: PassInfo = PassInfo {
 /// The name of the mark `pydev-lower-aggregates` leaves on kernels.
 pub const MARK: &str = pydev_dialect::abi::attr::PARAM_ALIGNS;
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     let mut ok = true;
     for f in ir.ops_named(root, &["llvm.func", "gpu.func"]) {
@@ -74,7 +75,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
         for d in &dicts {
             let Some(a) = Attribute::parse(ctx, d) else {
                 capi::emit_error(f.location(), &format!("cannot rebuild the argument attributes '{d}'"));
-                return Err(());
+                return Err(Reported);
             };
             all.push(a);
         }
@@ -85,6 +86,6 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }

@@ -8,6 +8,7 @@
 //! Does not fire (reports nothing) on IR free of pydev ops.
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -24,7 +25,7 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     let mut ok = true;
     root.walk(melior::ir::operation::WalkOrder::PreOrder, |op| {
@@ -39,6 +40,6 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }

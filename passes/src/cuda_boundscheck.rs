@@ -42,6 +42,7 @@
 //!       membar.gl, store volatile 1 to [1]; nvvm.exit
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, to_i64, Builder, PassId, RewriteError},
@@ -116,7 +117,7 @@ fn enclosing_gpu_module<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<
     None
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     let names = [
         ops::ArrayLoadOperation::NAME,
@@ -163,7 +164,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }
 

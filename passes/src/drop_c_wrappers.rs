@@ -23,6 +23,7 @@
 //!                                            `pydev.param_aligns`)
 
 use crate::capi::PassIr;
+use crate::ir::PassResult;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -42,7 +43,7 @@ pub const INFO: PassInfo = PassInfo {
 
 const PREFIX: &str = "_mlir_ciface_";
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     for module in ir.ops_named(root, &["gpu.module"]) {
         // Declared functions: `@f` wraps a declaration `@_mlir_ciface_f`.

@@ -22,6 +22,7 @@
 //!   func.call @f(%x) : (i32) -> i32                  =>  func.call @__pydev_cabi_f(%x) : (i32) -> i32
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -61,7 +62,7 @@ pub fn pass(functions: Vec<String>) -> Pass {
     external_pass(&ID, INFO.argument, INFO.summary, move |ir| run(ir, &functions))
 }
 
-fn run(ir: PassIr, functions: &[String]) -> Result<(), ()> {
+fn run(ir: PassIr, functions: &[String]) -> PassResult {
     if functions.is_empty() {
         return Ok(());
     }
@@ -86,7 +87,7 @@ fn run(ir: PassIr, functions: &[String]) -> Result<(), ()> {
         let adapter = format!("{HOST_ADAPTER_PREFIX}{name}");
         if !ir.replace_symbol_uses(&name, &adapter, root) {
             capi::emit_error(decl.location(), &format!("cannot rename the uses of external function '@{name}'"));
-            return Err(());
+            return Err(Reported);
         }
         ir.set_attribute(decl, "sym_name", StringAttribute::new(ctx, &adapter).into());
     }

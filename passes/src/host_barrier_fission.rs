@@ -54,6 +54,7 @@
 //! `pydev_dialect::abi` (`dialect/src/abi.rs`), which the runtime shares.
 
 use crate::capi::PassIr;
+use crate::ir::PassResult;
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -102,7 +103,7 @@ fn callee(op: OperationRef) -> Option<String> {
     op.attribute("callee").ok().map(|a| a.to_string().trim_start_matches('@').trim_matches('"').to_owned())
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let module = ir.root();
     let funcs = ir.ops_named(module, &["func.func"]);
     // Functions that synchronize, directly or through calls.

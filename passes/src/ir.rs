@@ -177,6 +177,16 @@ pub fn to_i64<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Result<Value<'c, 'c>, Re
     })
 }
 
+/// A pass run that failed: its errors were reported as diagnostics at the
+/// ops' locations (which is all a caller needs to know; the pass manager
+/// then fails the pass).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the pass failed: its errors were reported as diagnostics")]
+pub struct Reported;
+
+/// What a pass's run and its rewrites of a whole region return.
+pub type PassResult = Result<(), Reported>;
+
 /// Creates an external pass whose body rewrites the op it runs on; an `Err`
 /// has already been reported as a diagnostic and fails the pass. `run`
 /// receives the run's token (see [`PassIr`]), and is generic over its
@@ -185,7 +195,7 @@ pub fn external_pass(
     id: &'static PassId,
     argument: &'static str,
     summary: &'static str,
-    run: impl for<'c> Fn(PassIr<'c>) -> Result<(), ()> + Clone + 'static,
+    run: impl for<'c> Fn(PassIr<'c>) -> PassResult + Clone + 'static,
 ) -> Pass {
     create_external(
         move |op: OperationRef, pass: ExternalPass| {
@@ -254,7 +264,7 @@ pub fn rewrite_all<'c>(
     root: OperationRef<'c, '_>,
     names: &[&str],
     mut rewrite: impl FnMut(&Builder<'c>, OperationRef<'c, 'c>) -> Result<(), RewriteError>,
-) -> Result<(), ()> {
+) -> PassResult {
     let mut ok = true;
     for op in ir.ops_named(root, names) {
         if !ir.contains(op) {
@@ -269,7 +279,7 @@ pub fn rewrite_all<'c>(
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }
 
@@ -380,9 +390,9 @@ func.func @f(%a: i32) -> i32 {
 
     /// Replaces the `arith.muli` by an `arith.subi`, then reads the erased
     /// op: it is out of the IR but still allocated, without operands.
-    fn replace_muli(ir: PassIr) -> Result<(), ()> {
+    fn replace_muli(ir: PassIr) -> PassResult {
         let root = ir.root();
-        let [op] = ir.ops_named(root, &["arith.muli"])[..] else { return Err(()) };
+        let [op] = ir.ops_named(root, &["arith.muli"])[..] else { return Err(Reported) };
         let b = Builder::before(ir, op);
         let i32t = b.ty("i32");
         let v = b.value("arith.subi", &[ir.value(op.operand(0).unwrap()), ir.value(op.operand(1).unwrap())], i32t, &[]);

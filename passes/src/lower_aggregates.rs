@@ -42,6 +42,7 @@
 //!     its members (align=)                  NVPTX declares `.param .align A .b8 func_retval0[size]`
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -107,11 +108,11 @@ fn field_index(ty: Type, field: &str) -> Option<i64> {
     types::struct_parts(ty)?.1.iter().position(|(n, _)| n == field).map(|i| i as i64)
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     run_on(ir)
 }
 
-fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
+fn run_on<'c>(ir: PassIr<'c>) -> PassResult {
     let root = ir.root();
     let ctx = capi::context(root);
     // 1. Record what the ops need from the pydev types before retyping.
@@ -186,14 +187,14 @@ fn run_on<'c>(ir: PassIr<'c>) -> Result<(), ()> {
             ops::StructExtractOperation::NAME | ops::TupleExtractOperation::NAME => {
                 let Some(k) = index else {
                     capi::emit_error(op.location(), "unknown field or index");
-                    return Err(());
+                    return Err(Reported);
                 };
                 b.value("llvm.extractvalue", &[operand(0)], result_type, &[pos(k)])
             }
             _ => {
                 let Some(k) = index else {
                     capi::emit_error(op.location(), "unknown field or index");
-                    return Err(());
+                    return Err(Reported);
                 };
                 b.value("llvm.insertvalue", &[operand(1), operand(0)], result_type, &[pos(k)])
             }

@@ -45,6 +45,7 @@
 //!   array_reshape %a(d..)            =>  same data; extents d.., dense strides of the layout
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, to_i64, Builder, PassId, RewriteError},
@@ -101,15 +102,15 @@ thread_local! {
     static BOUNDSCHECK: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-fn run_cuda(ir: PassIr) -> Result<(), ()> {
+fn run_cuda(ir: PassIr) -> PassResult {
     run(ir, true)
 }
 
-fn run_host(ir: PassIr) -> Result<(), ()> {
+fn run_host(ir: PassIr) -> PassResult {
     run(ir, false)
 }
 
-fn run_host_checked(ir: PassIr) -> Result<(), ()> {
+fn run_host_checked(ir: PassIr) -> PassResult {
     let root = ir.root();
     BOUNDSCHECK.with(|c| c.set(true));
     let mut pending = Vec::new();
@@ -169,7 +170,7 @@ fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Ty
     b.ty(&format!("!llvm.struct<(ptr<{}>, array<{n} x i64>, array<{n} x i64>)>", address_space(array.space(), cuda)))
 }
 
-fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
+fn run(ir: PassIr, cuda: bool) -> PassResult {
     let root = ir.root();
     let mut ok = convert_signatures(ir, root, cuda).is_ok();
     ok &= rewrite_all(ir, root, &["func.call"], |b, op| {
@@ -366,7 +367,7 @@ fn run(ir: PassIr, cuda: bool) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }
 
@@ -580,7 +581,7 @@ fn is_machine_type(ty: Type) -> bool {
 }
 
 /// Rewrites the array arguments of every func-like op to ABI descriptors.
-fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> Result<(), ()> {
+fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> PassResult {
     for func in ir.ops_named(root, &["func.func", "gpu.func"]) {
         let Ok(type_attr) = func.attribute("function_type") else { continue };
         let Ok(fn_type) = TypeAttribute::try_from(type_attr).map(|t| t.value()) else { continue };

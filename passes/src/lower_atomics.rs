@@ -87,6 +87,7 @@
 //!   atomic_notify %r                   =>  nothing: waiters poll
 
 use crate::capi::PassIr;
+use crate::ir::PassResult;
 use crate::{
     capi,
     ir::{external_pass, rewrite_all, Builder, PassId, RewriteError},
@@ -131,7 +132,7 @@ const NAMES: &[&str] = &[
     ops::AtomicNotifyOperation::NAME,
 ];
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     aggregates_as_bits(ir, root)?;
     local_as_plain(ir, root, true)?;
@@ -146,7 +147,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
 ///   atomic_rmw k %r, %v (local)    =>  %old = llvm.load %p; llvm.store (%old k %v), %p; result %old
 ///   atomic_cas %r, %e, %d (local)  =>  %old = llvm.load %p; llvm.store (bits(%old) == bits(%e) ? %d : %old), %p; result %old
 /// Runs after aggregates_as_bits, so elements are integers or floats.
-fn local_as_plain<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> Result<(), ()> {
+fn local_as_plain<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> PassResult {
     const MEMORY: &[&str] = &[
         ops::AtomicRMWOperation::NAME,
         ops::AtomicCASOperation::NAME,
@@ -267,7 +268,7 @@ fn plain_local<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>, cuda: bool) -> Res
 ///   atomic_wait %r, %old : T          =>  atomic_wait on iN
 /// to_bits/from_bits go through a scratch alloca (one per atomic, in the
 /// entry block), which LLVM's SROA turns into register moves.
-fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
+fn aggregates_as_bits<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> PassResult {
     const ATOMICS: &[&str] = &[
         ops::AtomicRMWOperation::NAME,
         ops::AtomicCASOperation::NAME,
@@ -781,7 +782,7 @@ fn float_cas_loop<'c>(
 /// Runtime entry points to declare: symbol -> (input types, result types).
 type Declarations<'c> = std::collections::BTreeMap<String, (Vec<Type<'c>>, Vec<Type<'c>>)>;
 
-fn run_host(ir: PassIr) -> Result<(), ()> {
+fn run_host(ir: PassIr) -> PassResult {
     let root = ir.root();
     aggregates_as_bits(ir, root)?;
     local_as_plain(ir, root, false)?;

@@ -28,6 +28,7 @@
 //!                                      included: `!pydev.vector<2 x f8E4M3FN>` => `!pydev.vector<2 x i8>`)
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, retype_all, rewrite_all, Builder, PassId},
@@ -65,7 +66,7 @@ fn call<'c>(b: &Builder<'c>, name: &str, arg: Value<'c, 'c>, result: Type<'c>) -
     ir.value(op.result(0).expect("result").into())
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let module = ir.root();
     // Most modules have no float8: one walk over the distinct types and
     // attributes says so, before the rewrites print the type of every
@@ -184,7 +185,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
         Ok(())
     });
     if ok.is_err() {
-        return Err(());
+        return Err(Reported);
     }
     retype_all(ir, module, |t| retype(ctx, t, i8t));
     // The casts between float8 and its bits are now i8 to i8.

@@ -57,6 +57,7 @@
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, map_members, Builder, PassId, RewriteError},
@@ -113,7 +114,7 @@ fn fiber_ops() -> Vec<&'static str> {
         .collect()
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let module = ir.root();
     let ctx = capi::context(module);
     let Some(body) = module.region(0).ok().and_then(|r| ir.entry_block(r)) else { return Ok(()) };
@@ -145,7 +146,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
                     Some(s) => sizes.push(s),
                     None => {
                         capi::emit_error(f.location(), &format!("kernel parameter {i} of type {t} has no host layout"));
-                        return Err(());
+                        return Err(Reported);
                     }
                 }
             }
@@ -219,7 +220,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
         }
     }
     if !ok {
-        return Err(());
+        return Err(Reported);
     }
 
     // Runtime entry points, block loops and the tables the runtime reads.
@@ -248,7 +249,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     // Not converted to builder code yet.
     let Some(extra) = Module::parse(ctx, &text) else {
         capi::emit_error(module.location(), &format!("pydev-lower-simt-host built invalid IR:\n{text}"));
-        return Err(());
+        return Err(Reported);
     };
     let mut next = extra.body().first_operation();
     while let Some(op) = next {

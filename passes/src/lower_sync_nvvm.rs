@@ -25,6 +25,7 @@
 //!   cast %x : i32 to warp_mask  =>  the same bits (and back); other casts are left to promotion
 
 use crate::capi::PassIr;
+use crate::ir::PassResult;
 use crate::{
     ir::{external_pass, map_members, rewrite_all, Builder, PassId, RewriteError},
     PassInfo,
@@ -56,7 +57,7 @@ fn names() -> Vec<&'static str> {
     simt.chain([ops::LaneMaskLtOperation::NAME, ops::CastOperation::NAME]).collect()
 }
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     rewrite_all(ir, root, &names(), lower)
 }

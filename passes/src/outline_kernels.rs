@@ -15,6 +15,7 @@
 //!   func.func @f { ... }                             =>  gpu.module @pydev { func.func @f { ... } }
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
@@ -35,12 +36,12 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let module = ir.root();
     let body = module.region(0).ok().and_then(|r| ir.entry_block(r));
     let Some(body) = body.filter(|_| module.name().as_string_ref().as_str() == Ok("builtin.module")) else {
         capi::emit_error(module.location(), "pydev-outline-kernels runs on a builtin.module");
-        return Err(());
+        return Err(Reported);
     };
     let funcs: Vec<_> = ir
         .ops_named(module, &["func.func"])

@@ -36,6 +36,7 @@
 //!   constant                  =>  arith.constant
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, Builder, PassId, RewriteError},
@@ -79,11 +80,11 @@ pub const INFO: PassInfo = PassInfo {
     },
 };
 
-fn run_contract(ir: PassIr) -> Result<(), ()> {
+fn run_contract(ir: PassIr) -> PassResult {
     run(ir, "contract")
 }
 
-fn run_fast(ir: PassIr) -> Result<(), ()> {
+fn run_fast(ir: PassIr) -> PassResult {
     run(ir, "fast")
 }
 
@@ -188,7 +189,7 @@ struct Pending<'c> {
 /// enough information for the one rounding to float16 to be s's own, with
 /// no f64-to-half conversion (a libcall on x86). For bfloat16 the same holds
 /// unless the addend is over 2^37 times smaller than a product on a tie.
-fn half_fma<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
+fn half_fma<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> PassResult {
     crate::ir::rewrite_all(ir, root, &["math.fma"], |b, op| {
         let ty = op.result(0).expect("fma result").r#type();
         if !(ty.is_f16() || ty.is_bf16()) {
@@ -219,7 +220,7 @@ fn half_fma<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> Result<(), ()> {
     })
 }
 
-fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
+fn run(ir: PassIr, fastmath: &str) -> PassResult {
     let root = ir.root();
     let ctx = capi::context(root);
     // 1. Record the kinds of the ops to lower while signedness is known.
@@ -254,7 +255,7 @@ fn run(ir: PassIr, fastmath: &str) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }
 

@@ -21,6 +21,7 @@
 //!     =>  gpu.module [#nvvm.target<...>]
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -37,7 +38,7 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     for module in ir.ops_named(root, &["gpu.module"]) {
         if ir.ops_named(module, &["llvm.func"]).into_iter().any(|f| capi::sym_name(f).starts_with("__nv_")) {
@@ -51,12 +52,12 @@ fn run(ir: PassIr) -> Result<(), ()> {
         let mut changed = false;
         let mut pruned = Vec::with_capacity(targets.len());
         for i in 0..targets.len() {
-            let Ok(target) = targets.element(i) else { return Err(()) };
+            let Ok(target) = targets.element(i) else { return Err(Reported) };
             let text = target.to_string();
             match without_libdevice(&text) {
                 Some(new) => {
                     changed = true;
-                    pruned.push(Attribute::parse(ctx, &new).ok_or(())?);
+                    pruned.push(Attribute::parse(ctx, &new).ok_or(Reported)?);
                 }
                 None => pruned.push(target),
             }

@@ -16,6 +16,7 @@
 //!     =>  gpu.module @m [#nvvm.target<features = "+ptx83">]
 
 use crate::capi::PassIr;
+use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, PassId},
@@ -32,7 +33,7 @@ pub const INFO: PassInfo = PassInfo {
     create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
 };
 
-fn run(ir: PassIr) -> Result<(), ()> {
+fn run(ir: PassIr) -> PassResult {
     let root = ir.root();
     let mut ok = true;
     for module in ir.ops_named(root, &["gpu.module"]) {
@@ -70,7 +71,7 @@ fn run(ir: PassIr) -> Result<(), ()> {
     if ok {
         Ok(())
     } else {
-        Err(())
+        Err(Reported)
     }
 }
 

@@ -17,6 +17,7 @@
 //!   target any_target      =>  true             target no_target  =>  false
 
 use crate::capi::PassIr;
+use crate::ir::PassResult;
 use crate::{
     ir::{external_pass, rewrite_all, Builder, PassId, RewriteError},
     PassError, PassInfo, PassOption,
@@ -55,7 +56,7 @@ pub fn matches(desc: Attribute, sm: Option<u32>) -> Result<bool, RewriteError> {
     Ok(desc.kind().holds(desc.sm(), operands, sm))
 }
 
-fn run(ir: PassIr, sm: Option<u32>) -> Result<(), ()> {
+fn run(ir: PassIr, sm: Option<u32>) -> PassResult {
     let root = ir.root();
     rewrite_all(ir, root, &[ops::TargetOperation::NAME], |b: &Builder, op| {
         let target = ops::TargetOperation::view(op).expect("rewrite_all gives only this op");
