@@ -14,9 +14,9 @@
 # so the logs go into $OUT/logs.tgz (or ./gpu-out) and each step's line into
 # $OUT/summary.txt as it ends: a run killed at its limit still returns them.
 # The summary table is printed last. Steps: the GPU test modules, the conformance
-# suite and local atomics on cuda, bench/gpu.py (kernels against CUDA C++ and
-# Numba-CUDA, then the launch rows), test/gpu/run.py on the PTX carried in
-# the wheel's folder (ptx-sm_90). `--quick` skips the benchmark.
+# suite and local atomics on cuda, test/gpu/run.py on the PTX carried in the
+# wheel's folder (ptx-sm_90), first launch, and last bench/gpu.py (kernels
+# against CUDA C++ and Numba-CUDA, then the launch rows). `--quick` skips the benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 wheel=${1:?usage: scripts/gpu-checks.sh WHEEL [--quick]}
@@ -53,12 +53,9 @@ step() {  # step NAME SECONDS COMMAND...: run with a limit, log to $logs/NAME.lo
 }
 
 pytest_gpu=(python3 -m pytest -q -p no:cacheprovider -rs)
-# The most wanted first: a run cut short loses the last steps.
+# The most wanted first (the benchmark last): a run cut short loses the last steps.
 step gpu-tests 150 "${pytest_gpu[@]}" python/tests/test_gpu.py python/tests/test_multi_device.py python/tests/test_boundscheck_cuda.py python/tests/test_lineinfo.py
 step interop-gpu 120 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py python/tests/test_interop_cuda_launch.py
-if [ "$quick" != "--quick" ]; then
-    step bench-gpu 200 python3 bench/gpu.py
-fi
 step conformance-cuda 150 env PYDEV_CONFORMANCE_TARGET=cuda "${pytest_gpu[@]}" python/tests/test_conformance_host.py python/tests/test_local_atomics.py
 step numba-gpu 90 "${pytest_gpu[@]}" python/tests/test_numba_gpu.py
 ptx=$(dirname "$wheel")/ptx-sm_90
@@ -66,6 +63,10 @@ ptx=$(dirname "$wheel")/ptx-sm_90
 # The same linked kernels with the kernel linked as PTX instead of libNVVM's LTO-IR (docs/interop.md).
 step interop-gpu-ptx 60 env PYDEV_KERNEL_LTOIR=0 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py -k gpu
 step first-launch 60 python3 bench/first_launch.py --runs 10 --target cuda "$pkg"
+# The benchmark last: it takes what the checks left.
+if [ "$quick" != "--quick" ]; then
+    step bench-gpu 200 python3 bench/gpu.py
+fi
 
 echo "GPU: $(head -1 "$out/gpu.txt")"
 printf '%s\n' "| step | status | time | last line |" "|---|---|---|---|" "${summary[@]}"
