@@ -10,6 +10,7 @@ mod capi;
 mod check_lowered;
 mod cuda_boundscheck;
 mod drop_c_wrappers;
+mod expand_fp_class;
 pub mod host_adapters;
 mod ir;
 pub mod pipeline;
@@ -90,6 +91,7 @@ pub static PASSES: &[PassInfo] = &[
     specialize_target::INFO,
     promote_types::INFO,
     lower_float8::INFO,
+    expand_fp_class::INFO,
     outline_kernels::INFO,
     cuda_boundscheck::INFO,
     lower_simt_host::INFO,

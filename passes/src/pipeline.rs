@@ -3,6 +3,7 @@
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
 //! | `pydev-opt` | pydev-specialize-target, pydev-promote-types, canonicalize,    |
+//! |             | the float8 lowering, pydev-expand-fp-class,                    |
 //! |             | convert-math-to-funcs, pydev-outline-kernels                   |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
 //! |             | pydev-lower-sync-nvvm, pydev-lower-aggregates,                 |
@@ -23,7 +24,8 @@
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
 //! | `pydev-opt` | pydev-specialize-target{target=host}, pydev-promote-types,     |
-//! |             | canonicalize, convert-math-to-funcs                            |
+//! |             | canonicalize, the float8 lowering, pydev-expand-fp-class,      |
+//! |             | convert-math-to-funcs                                          |
 //! | `llvm`      | pydev-lower-simt-host, pydev-lower-arrays{target=host},        |
 //! |             | pydev-lower-atomics{target=host}, pydev-lower-aggregates,      |
 //! |             | pydev-check-lowered, reconcile-unrealized-casts,               |
@@ -231,6 +233,7 @@ pub fn add_cuda_part(
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
+        pm.add_pass(create_pass("pydev-expand-fp-class")?);
     }
     if stage >= 1 && part.has(Part::MathToFuncs) {
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
@@ -380,6 +383,7 @@ pub fn add_host_part(
         })?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
+        pm.add_pass(create_pass("pydev-expand-fp-class")?);
     }
     if stage >= 1 && part.has(Part::MathToFuncs) {
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
