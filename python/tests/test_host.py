@@ -532,6 +532,39 @@ def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
     assert per_kernel < 100 * 1024, f"{per_kernel / 1024:.0f} KB per live kernel"
 
 
+def test_a_new_process_runs_no_llvm_for_a_cached_program(tmp_path):
+    # A pydev.Program uses the disk cache as kernels do (issue 35 item 2):
+    # in a new process its compiled text and host image come from the
+    # cache; only its IR is parsed and verified (one MLIR context), as
+    # Program() promises.
+    script = tmp_path / "run.py"
+    script.write_text(
+        "import json, numpy as np\n"
+        "import pydev, cuda.device as device\n"
+        "from pydev import ir\n"
+        "m = ir.Module()\n"
+        "k = m.kernel('k', [ir.array(ir.f32, 1, 'c'), ir.array(ir.f32, 1, 'c')])\n"
+        "i = k.global_id()\n"
+        "with k.if_(i < k.args[0].size):\n"
+        "    k.args[0][i] = k.args[1][i] * k.constant(3.0, ir.f32)\n"
+        "x = np.random.default_rng(6).random(64, dtype=np.float32)\n"
+        "out = np.full(64, np.nan, np.float32)\n"
+        "device.launch(pydev.Program(m), out, x, grid=1, block=64, stream=pydev.default_stream())\n"
+        "assert np.array_equal(out, np.float32(3) * x)\n"
+        "print(json.dumps(pydev.stats()))\n"
+    )
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PYDEV_CACHE", None)
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["compiles"] == 1 and first["jit_compiles"] == 1, first
+    assert second["compiles"] == 0 and second["disk_hits"] == 1 and second["jit_compiles"] == 0, second
+
+
 def test_a_new_process_runs_no_llvm_for_a_cached_host_kernel(tmp_path):
     # The disk cache keeps each host kernel's image (object code and the
     # module's metadata) beside its text, keyed with the CPU it was compiled
