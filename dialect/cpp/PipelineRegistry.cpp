@@ -76,6 +76,7 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
 // The upstream passes of the cuda and host pipelines (passes/src/pipeline.rs).
 extern "C" void pydevRegisterPipelinePasses() {
   registerCanonicalizer();
+  registerSymbolDCE();
   registerConvertMathToFuncs();
   registerGpuNVVMAttachTarget();
   registerConvertComplexToStandardPass();

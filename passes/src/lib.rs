@@ -16,6 +16,7 @@ mod ir;
 pub mod pipeline;
 mod prune_libdevice;
 mod raise_ptx;
+pub mod select_kernel;
 
 mod host_barrier_fission;
 mod lower_aggregates;
@@ -88,6 +89,7 @@ impl Options {
 /// Every pydev pass, in pipeline order.
 pub static PASSES: &[PassInfo] = &[
     host_adapters::INFO,
+    select_kernel::INFO,
     specialize_target::INFO,
     promote_types::INFO,
     lower_float8::INFO,

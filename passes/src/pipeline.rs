@@ -2,7 +2,8 @@
 //!
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
-//! | `pydev-opt` | pydev-specialize-target, pydev-promote-types, canonicalize,    |
+//! | `pydev-opt` | pydev-select-kernel, symbol-dce, pydev-specialize-target,      |
+//! |             | pydev-promote-types, canonicalize,                             |
 //! |             | the float8 lowering, pydev-expand-fp-class,                    |
 //! |             | convert-math-to-funcs, pydev-outline-kernels                   |
 //! | `llvm`      | pydev-lower-arrays{target=cuda}, pydev-lower-atomics,          |
@@ -23,7 +24,8 @@
 //!
 //! | stage       | passes                                                         |
 //! |-------------|----------------------------------------------------------------|
-//! | `pydev-opt` | pydev-specialize-target{target=host}, pydev-promote-types,     |
+//! | `pydev-opt` | pydev-select-kernel, symbol-dce,                               |
+//! |             | pydev-specialize-target{target=host}, pydev-promote-types,     |
 //! |             | canonicalize, the float8 lowering, pydev-expand-fp-class,      |
 //! |             | convert-math-to-funcs                                          |
 //! | `llvm`      | pydev-lower-simt-host, pydev-lower-arrays{target=host},        |
@@ -224,6 +226,7 @@ pub fn add_cuda_part(
         .position(|s| *s == last_stage)
         .ok_or_else(|| PipelineError::UnknownStage { stage: last_stage.to_owned() })?;
     if stage >= 1 && part.has(Part::Before) {
+        add_select_kernel(pm)?;
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         pm.add_pass(create_pass(if options.fast_math {
             "pydev-promote-types{fastmath=fast}"
@@ -375,6 +378,7 @@ pub fn add_host_part(
         known: HOST_STAGES.join(", "),
     })?;
     if stage >= 1 && part.has(Part::Before) {
+        add_select_kernel(pm)?;
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
         pm.add_pass(create_pass(if options.fast_math {
             "pydev-promote-types{fastmath=fast}"
@@ -411,6 +415,13 @@ pub fn add_host_part(
             "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
         )?;
     }
+    Ok(())
+}
+
+/// Device functions internal, then what no kernel reaches dropped.
+fn add_select_kernel(pm: &PassManager) -> Result<(), PipelineError> {
+    pm.add_pass(create_pass("pydev-select-kernel")?);
+    add_pipeline(pm.as_operation_pass_manager(), "symbol-dce")?;
     Ok(())
 }
 

@@ -766,9 +766,20 @@ pub fn compile_ir_stage(
     with_ir_diagnostics(&context, file_name, |diagnostics| {
         let mut module = parse_ir(&context, text, file_name, diagnostics)?;
         find_ir_kernel(&module, Some(kernel), file_name)?;
-        if *target == Target::Host && !host_adapters.is_empty() {
+        // Only what `kernel` reaches is compiled (the pipeline's symbol-dce
+        // drops the other kernels once private), and on the host calls of
+        // declared functions go to their C-ABI adapters (from the `pydev`
+        // stage on).
+        let adapters = *target == Target::Host && !host_adapters.is_empty();
+        let select = stage != "pydev"; // the `pydev` stage is the module as parsed
+        if select || adapters {
             let pm = PassManager::new(&context);
-            pm.add_pass(pydev_passes::host_adapters::pass(host_adapters.to_vec()));
+            if select {
+                pm.add_pass(pydev_passes::select_kernel::pass(kernel.to_owned()));
+            }
+            if adapters {
+                pm.add_pass(pydev_passes::host_adapters::pass(host_adapters.to_vec()));
+            }
             if pm.run(&mut module).is_err() {
                 let d = diagnostics.borrow();
                 return Err(if d.is_empty() {

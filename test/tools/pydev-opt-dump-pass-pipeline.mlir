@@ -23,7 +23,10 @@
 
 // CUDA: Pass Manager with {{[0-9]+}} passes:
 // CUDA-NEXT: any(
+// CUDA-NEXT:   pydev-select-kernel,
+// CUDA-NEXT:   symbol-dce,
 // CUDA-NEXT:   pydev-specialize-target,
+// CUDA: pydev-expand-fp-class,
 // CUDA: pydev-lower-sync-nvvm,
 // CUDA: nvvm-attach-target{{.*}}chip=sm_80
 // CUDA: gpu.module(
@@ -32,7 +35,10 @@
 
 // HOST: Pass Manager with {{[0-9]+}} passes:
 // HOST-NEXT: any(
+// HOST-NEXT:   pydev-select-kernel,
+// HOST-NEXT:   symbol-dce,
 // HOST-NEXT:   pydev-specialize-target,
+// HOST: pydev-expand-fp-class,
 // HOST: pydev-lower-simt-host,
 // HOST: pydev-host-barrier-fission,
 // HOST: convert-to-llvm
