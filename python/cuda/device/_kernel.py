@@ -44,6 +44,13 @@ class _Function:
         self._read = None  # the names its code reads (co_names, nested code too)
         self._const_idx = None
 
+    def __reduce_ex__(self, protocol):
+        """Pickled by reference when importable, else by value, without its
+        lock, caches or loaded code (cuda.device._pickling)."""
+        from . import _pickling
+
+        return _pickling.reduce(self)
+
     def _source(self):
         """(file name, whole text of the file that defines the function)."""
         if self._src is None:
