@@ -183,20 +183,55 @@ def _token(obj):
     return entry[1]
 
 
-def function_parts(fn, extra_globals=()):
+_PLAIN = (int, float, complex, bool, str, bytes, type(None), type, ModuleRef, FunctionRef)
+
+
+def _checked(value, name, owner):
+    """`value` (of free name `name` of `owner`), refused with a TypeError
+    that names both when neither pickle nor cloudpickle can store it (the
+    picklers' own error names neither). pydev's objects, numbers, strings,
+    classes and NumPy dtypes and scalars are not tried."""
+    value = carried(value)
+    t = type(value)
+    if isinstance(value, _PLAIN) or (t.__module__ or "").split(".")[0] in ("pydev", "cuda", "numpy"):
+        return value
+    import pickle
+
+    try:
+        pickle.dumps(value)
+        return value
+    except Exception as e:
+        error = e
+    cp = sys.modules.get("cloudpickle")
+    if cp is not None:
+        try:
+            cp.dumps(value)
+            return value
+        except Exception as e:
+            error = e
+    described = f"{t.__module__ + '.' if t.__module__ not in ('builtins', None) else ''}{t.__qualname__}"
+    raise TypeError(
+        f"cannot pickle {owner}: its free name '{name}' holds a {described}, which cannot be pickled ({error}); "
+        "device code reads numbers, strings, device functions, structs and modules: pass the value as an argument, "
+        "or make it one of those"
+    )
+
+
+def function_parts(fn, extra_globals=(), owner=None):
     """(arguments of `new_function`, state for `fill_function`) of Python
     function `fn` by value: its code (marshal), names, the token of its
     module's namespace, its file's source text; then the values of the
     globals its code reads (and of `extra_globals`), its closure cells,
-    defaults, annotations and attributes."""
+    defaults, annotations and attributes. `owner` names it in errors."""
     code = fn.__code__
     g = fn.__globals__
+    owner = owner or f"function '{fn.__qualname__}'"
     names = code_names(code, set()) | set(extra_globals)
-    values = {n: carried(g[n]) for n in sorted(names) if n in g}
+    values = {n: _checked(g[n], n, owner) for n in sorted(names) if n in g}
     cells = []
-    for cell in fn.__closure__ or ():
+    for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
         try:
-            cells.append(carried(cell.cell_contents))
+            cells.append(_checked(cell.cell_contents, name, owner))
         except ValueError:
             cells.append(_UNBOUND)
     module = g.get("__name__", fn.__module__)
@@ -327,3 +362,31 @@ def fill_class(cls, state):
     if "underlying" not in state:
         type.__setattr__(cls, "underlying", cls)
     return cls
+
+
+# --- pydev.Program --------------------------------------------------------------------------
+
+
+def reduce_program(p, compiled):
+    """A pydev.Program by value: its IR text (a frontend's specialization
+    as its printed IR, already specialized for its target), options, link
+    files' contents, and `compiled` ({disk-cache key: text}: the key names
+    the target, architecture and compiler, so a worker loads only what was
+    compiled for it)."""
+    options = {
+        "filename": p.filename,
+        "lineinfo": p.lineinfo,
+        "fastmath": p.fastmath,
+        "cache": p.cache,
+        "boundscheck": p.boundscheck,
+    }
+    args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
+    return (new_program, args)
+
+
+def new_program(version, cls, text, kernel, options, link, adapted, compiled):
+    check_version(version, f"pydev.Program '{kernel}'")
+    p = cls(text, kernel, link=link_paths(link), **options)
+    p._adapted = adapted
+    p._carried = dict(compiled) or None
+    return p

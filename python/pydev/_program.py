@@ -251,6 +251,7 @@ class Program:
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
+        self._carried = None  # {disk-cache key: compiled text} that came with a pickle
         # A frontend's specialization: (its source key, compile(stage, **options)
         # running the frontend and the pipeline in one native call).
         self._frontend = frontend
@@ -431,6 +432,48 @@ class Program:
         self._loaded[key] = prog
         return prog
 
+    def _disk_key(self, target, arch, lines, checks, lib):
+        """The disk-cache key of the compiled text for `target` ("host" or
+        "cuda") and `arch`. A frontend's kernel is keyed by its source key
+        (which settles its IR): a hit needs neither the frontend nor the
+        IR's text."""
+        stage = "llvm" if target == "host" else "ptx"
+        tgt = "host" if target == "host" else arch
+        adapters = self._host_adapters(target)
+        source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
+        options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
+        if adapters:
+            options += (f"host_adapters={','.join(adapters)}",)
+        return _cache.cache_key(
+            source,
+            {},
+            "",
+            tgt,
+            stage,
+            self.kernel,
+            _native.fingerprint(),
+            lib,
+            options,
+            lineinfo=lines and target != "host",
+        )
+
+    def __reduce__(self):
+        """By value: its IR text, options and link files' contents, and the
+        code it compiled (from the disk cache) keyed by target and compiler,
+        which a worker with the same target loads without compiling
+        (pydev._pickling.reduce_program); no loaded code, no locks."""
+        from . import _pickling
+
+        compiled = {}
+        if self.cache:
+            for target, arch, lines, checks in self._loaded:
+                lib = "" if target == "host" else _libdevice()
+                key = self._disk_key(target, arch, lines, checks, lib)
+                text = _cache.load(key)
+                if text is not None:
+                    compiled[key] = text
+        return _pickling.reduce_program(self, compiled)
+
     def _build(self, target, arch, lines=False, checks=False):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
@@ -463,27 +506,18 @@ class Program:
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _libdevice()
-        adapters = self._host_adapters(target)
         key = None
+        if self._carried:  # compiled where it was pickled: for this target and compiler?
+            found = self._carried.pop(self._disk_key(target, arch, lines, checks, lib), None)
+            if found is not None:
+                try:
+                    prog = load(found)
+                    _launch._count("disk_hits")
+                    return prog
+                except Exception:
+                    pass  # an unusable text (corrupted on the way): compiled below
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            # A frontend's kernel is keyed by its source key (which settles
-            # its IR): a hit needs neither the frontend nor the IR's text.
-            source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
-            options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
-            if adapters:
-                options += (f"host_adapters={','.join(adapters)}",)
-            key = _cache.cache_key(
-                source,
-                {},
-                "",
-                tgt,
-                stage,
-                self.kernel,
-                _native.fingerprint(),
-                lib,
-                options,
-                lineinfo=lines and target != "host",
-            )
+            key = self._disk_key(target, arch, lines, checks, lib)
             text = _cache.load(key)
             if text is not None:
                 try:

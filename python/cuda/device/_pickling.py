@@ -21,20 +21,18 @@ def reduce(f):
     if _pickling.importable(f):
         return _pickling.by_reference(f)
     consts = f._consts()
-    fn_args, fn_state = _pickling.function_parts(f.underlying, extra_globals=consts)
+    what = "kernel" if type(f).__name__ == "Kernel" else "device function"
+    fn_args, fn_state = _pickling.function_parts(f.underlying, extra_globals=consts, owner=f"{what} '{f.__qualname__}'")
     structs = []
     for v in list(fn_state["globals"].values()) + list(fn_state["cells"]):
         if _types.is_struct(v):
             structs.append((v, _types.sig_name(v)))
-    args = (type(f).__name__, fn_args, f.interop, f.lineinfo, _pickling.link_contents(f.link), tuple(f._names))
+    args = (type(f), fn_args, f.interop, f.lineinfo, _pickling.link_contents(f.link), tuple(f._names))
     return (_new, args, {"function": fn_state, "structs": structs}, None, None, _fill)
 
 
-def _new(kind, fn_args, interop, lineinfo, link, names):
-    from . import _kernel
-
+def _new(cls, fn_args, interop, lineinfo, link, names):
     fn = _pickling.new_function(*fn_args)
-    cls = _kernel.Kernel if kind == "Kernel" else _kernel.DeviceFunction
     f = cls(fn, interop=interop, lineinfo=lineinfo)
     f.link = _pickling.link_paths(link)
     path, text = fn_args[-1]
