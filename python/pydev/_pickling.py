@@ -22,6 +22,7 @@ import sys
 import tempfile
 import types
 import uuid
+import weakref
 
 from . import __version__
 
@@ -175,8 +176,16 @@ _NAMESPACES = {}
 _UNBOUND = ("pydev-unbound-cell",)
 
 
+_CLASS_TOKENS = weakref.WeakKeyDictionary()  # a class made in a function is not kept alive by its token
+
+
 def _token(obj):
     """A name of `obj` (a module's globals, a class) unique among processes."""
+    if isinstance(obj, type):
+        token = _CLASS_TOKENS.get(obj)
+        if token is None:
+            token = _CLASS_TOKENS.setdefault(obj, uuid.uuid4().hex)
+        return token
     entry = _TOKENS.get(id(obj))
     if entry is None or entry[0] is not obj:
         entry = _TOKENS[id(obj)] = (obj, uuid.uuid4().hex)
@@ -217,12 +226,14 @@ def _checked(value, name, owner):
     )
 
 
-def function_parts(fn, extra_globals=(), owner=None):
+def function_parts(fn, extra_globals=(), owner=None, source=None):
     """(arguments of `new_function`, state for `fill_function`) of Python
     function `fn` by value: its code (marshal), names, the token of its
     module's namespace, its file's source text; then the values of the
     globals its code reads (and of `extra_globals`), its closure cells,
-    defaults, annotations and attributes. `owner` names it in errors."""
+    defaults, annotations and attributes. `owner` names it in errors;
+    `source` is the text of its file, when the caller compiled from it
+    (else linecache's, or the file's)."""
     code = fn.__code__
     g = fn.__globals__
     owner = owner or f"function '{fn.__qualname__}'"
@@ -243,7 +254,7 @@ def function_parts(fn, extra_globals=(), owner=None):
         module,
         _token(g),
         len(cells),
-        (code.co_filename, source_text(code.co_filename)),
+        (code.co_filename, source if source is not None else source_text(code.co_filename)),
     )
     state = {
         "globals": values,
@@ -263,8 +274,8 @@ def new_function(version, code, name, qualname, module, token, ncells, source):
     check_version(version, f"function '{qualname}'")
     register_source(*source)
     g = _NAMESPACES.get(token)
-    if g is None:
-        g = _NAMESPACES[token] = {"__name__": module, "__builtins__": builtins}
+    if g is None:  # setdefault: threads loading at once share one namespace
+        g = _NAMESPACES.setdefault(token, {"__name__": module, "__builtins__": builtins})
     fn = types.FunctionType(marshal.loads(code), g, name, None, tuple(types.CellType() for _ in range(ncells)))
     fn.__qualname__ = qualname
     fn.__module__ = module
@@ -352,7 +363,8 @@ def new_class(version, meta, name, qualname, module, bases, token):
     check_version(version, f"class '{qualname}'")
     cls = _CLASSES.get(token)
     if cls is None:
-        cls = _CLASSES[token] = meta(name, bases, {"__module__": module, "__qualname__": qualname})
+        made = meta(name, bases, {"__module__": module, "__qualname__": qualname})
+        cls = _CLASSES.setdefault(token, made)
     return cls
 
 

@@ -457,22 +457,35 @@ class Program:
             lineinfo=lines and target != "host",
         )
 
-    def __reduce__(self):
-        """By value: its IR text, options and link files' contents, and the
-        code it compiled (from the disk cache) keyed by target and compiler,
-        which a worker with the same target loads without compiling
-        (pydev._pickling.reduce_program); no loaded code, no locks."""
-        from . import _pickling
-
+    def _compiled(self):
+        """{disk-cache key: (text, image key, host image)} of the code it
+        loaded, as the disk cache holds it: what a pickle carries, so that
+        a worker with the same target and compiler (the key names both)
+        loads it without compiling; on the host with the object code too
+        where its CPU is the same (the image key names it)."""
         compiled = {}
         if self.cache:
-            for target, arch, lines, checks in self._loaded:
+            native = _native.get()
+            for target, arch, lines, checks in list(self._loaded):
                 lib = "" if target == "host" else _libdevice()
                 key = self._disk_key(target, arch, lines, checks, lib)
                 text = _cache.load(key)
-                if text is not None:
-                    compiled[key] = text
-        return _pickling.reduce_program(self, compiled)
+                if text is None:
+                    continue
+                ikey = image = None
+                if target == "host":
+                    ikey = _cache.host_image_key(native, key)
+                    image = _cache.load_bytes(ikey, ".image")
+                compiled[key] = (text, ikey, image)
+        return compiled
+
+    def __reduce__(self):
+        """By value: its IR text, options and link files' contents, and the
+        code it compiled (`_compiled`); no loaded code, no locks
+        (pydev._pickling.reduce_program)."""
+        from . import _pickling
+
+        return _pickling.reduce_program(self, self._compiled())
 
     def _build(self, target, arch, lines=False, checks=False):
         native = _native.get()
@@ -482,12 +495,14 @@ class Program:
         linked = bool(self.link or self.declared)
         libraries = []
 
-        def load(text):
+        def load(text, image=None):
             if target == "host":
                 if linked and not libraries:
                     from . import _host_link  # the link files built into a shared library the JIT links
 
                     libraries.append(_host_link.host_library(self.link, self.declared, what))
+                if image is not None:  # object code that came with a pickle, for this CPU
+                    return native.HostProgram(text, self.kernel, libraries=libraries, object=image)
                 if key is None:
                     return native.HostProgram(text, self.kernel, libraries=libraries)
                 # From the host image cache when it has it: no MLIR context, no LLVM compile.
@@ -508,10 +523,14 @@ class Program:
         lib = "" if target == "host" else _libdevice()
         key = None
         if self._carried:  # compiled where it was pickled: for this target and compiler?
-            found = self._carried.pop(self._disk_key(target, arch, lines, checks, lib), None)
+            dkey = self._disk_key(target, arch, lines, checks, lib)
+            found = self._carried.pop(dkey, None)
             if found is not None:
+                text, ikey, image = found
+                if ikey is None or ikey != _cache.host_image_key(native, dkey):
+                    image = None  # object code for another CPU: the text is compiled here
                 try:
-                    prog = load(found)
+                    prog = load(text, image)
                     _launch._count("disk_hits")
                     return prog
                 except Exception:

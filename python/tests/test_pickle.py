@@ -99,6 +99,27 @@ def test_closure_kernels_pickle_by_value_without_their_caches(mod, x):
     assert pydev.stats()["compiles"] == before
 
 
+def test_a_kernels_compiled_code_travels_with_it(x, tmp_path, monkeypatch):
+    """A worker with the same target and compiler (and an empty disk cache)
+    launches a received kernel without compiling; a corrupted text is
+    compiled again, not launched."""
+    k = pk.make_scaled(0.75)
+    expect = (x + 2) * np.float32(0.75)
+    np.testing.assert_allclose(run(k, x), expect, rtol=1e-6)
+    data = pickle.dumps(k)
+    monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "worker"))
+    loaded = pickle.loads(data)
+    assert loaded._carried and loaded._dispatch == {}
+    before = pydev.stats()["compiles"]
+    np.testing.assert_allclose(run(loaded, x), expect, rtol=1e-6)
+    assert pydev.stats()["compiles"] == before
+    monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "another"))
+    broken = pickle.loads(data)
+    broken._carried = {key: ("garbage", ikey, b"garbage") for key, (_, ikey, _) in broken._carried.items()}
+    np.testing.assert_allclose(run(broken, x), expect, rtol=1e-6)
+    assert pydev.stats()["compiles"] == before + 1
+
+
 def source_key(k, sig):
     program = k._program()[0]
     return k._specialize(sig, "host", "host", k._consts(), program)._frontend[0]
@@ -315,7 +336,7 @@ def test_main_script_objects_travel_by_value(mod, x, tmp_path):
         np.testing.assert_allclose(np.array(first["results"][name], np.float32), want, rtol=1e-5, err_msg=name)
         np.testing.assert_array_equal(np.array(second["results"][name]), np.array(first["results"][name]), name)
     assert second["keys"] == first["keys"]
-    assert second["compiles"] == 0  # the disk-cache entries the script made
+    assert second["compiles"] == 0  # the code the script compiled, under the same keys
     assert "app.py:" in first["error"] and "undefined_thing" in first["error"]
     assert second["error"] == first["error"]  # the same file, lines and excerpt
     assert second["pair"] == ["Pair", 3.75, True]
@@ -391,7 +412,7 @@ def test_program_pickles_by_value_with_its_compiled_code(mod, x, tmp_path, monke
     monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "third"))
     monkeypatch.setattr(_program, "_LOADED", collections.OrderedDict())
     broken = pickle.loads(data)
-    broken._carried = {key: "this is not LLVM IR" for key in broken._carried}
+    broken._carried = {key: ("this is not LLVM IR", None, None) for key in broken._carried}
     out = np.full_like(x, np.nan)
     launch(broken, np.float32(2.5), x, y, out)
     np.testing.assert_allclose(out, expect, rtol=1e-6)
@@ -473,3 +494,30 @@ def test_link_files_travel_by_content(tmp_path):
     assert path != str(src) and os.path.basename(path) == "twice.c"
     assert open(path).read() == "long long twice(long long x) { return 2 * x; }\n"
     assert loaded.interop and loaded._is_declaration()
+
+
+def test_the_docs_spawn_pool_example_runs_as_a_script(tmp_path):
+    """docs/distributed.md's example: a kernel of a script's __main__ sent
+    to a spawn pool (by value, with plain pickle)."""
+    import re
+
+    doc = open(os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "distributed.md")).read()
+    code = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+    script = tmp_path / "pool_example.py"
+    script.write_text(code)
+    out = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env(), capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "spawn pool ok"
+
+
+def test_a_dask_cluster_launches_a_pickled_kernel(x):
+    """Where dask.distributed is installed: a LocalCluster of processes
+    receives a closure-made kernel through cloudpickle."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster, timeout=60) as client:
+            out, target = client.submit(pk.launch_in_worker, pk.make_scaled(1.5), x).result(timeout=120)
+    assert target == "host"
+    np.testing.assert_allclose(out, (x + 2) * np.float32(1.5), rtol=1e-6)

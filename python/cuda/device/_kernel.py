@@ -499,8 +499,12 @@ class Kernel(_Function):
         return prog
 
     def _build(self, signature, target, arch, consts, program, lines=False):
-        """The loaded program of one specialization: its pydev.Program's."""
-        return self._specialize(signature, target, arch, consts, program, lines)._program(target, arch)
+        """The loaded program of one specialization: its pydev.Program's
+        (kept in `_specs`: a pickle carries the code they compiled)."""
+        spec = self._specialize(signature, target, arch, consts, program, lines)
+        prog = spec._program(target, arch)
+        self.__dict__.setdefault("_specs", []).append(spec)
+        return prog
 
     def _specialize(self, signature, target, arch, consts, program, lines=False):
         """The pydev.Program of one specialization: this kernel for
@@ -535,9 +539,13 @@ class Kernel(_Function):
                 debuginfo=debuginfo,
             )
 
-        return Program._of_frontend(
+        prog = Program._of_frontend(
             key, compile, symbol, name=self.__name__, filename=path, link=links, declared=declared, lineinfo=lines
         )
+        carried = self.__dict__.get("_carried")
+        if carried:  # code compiled where this kernel was pickled (cuda.device._pickling), by disk-cache key
+            prog._carried = carried
+        return prog
 
     def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and
