@@ -72,7 +72,7 @@ def importable(obj):
 
 def by_reference(obj):
     """A __reduce__ value that pickles `obj` by reference: its module and
-    qualified name (pickle's `save_global` checks that they find it)."""
+    qualified name, which `_find` imports and follows where it is loaded."""
     return (_find, (obj.__module__, obj.__qualname__))
 
 

@@ -77,6 +77,21 @@ def test_importable_objects_pickle_by_reference(mod, x):
     assert type(value) is pk.Pair and value == pk.Pair(1.5, -2.0) and value.total() == np.float32(-0.5)
 
 
+def test_modules_cloudpickle_registers_by_value_pickle_by_value(x):
+    """cloudpickle.register_pickle_by_value(module): for workers that cannot
+    import it (a module of a notebook's directory, say)."""
+    cloudpickle = pytest.importorskip("cloudpickle")
+    cloudpickle.register_pickle_by_value(pk)
+    try:
+        data = cloudpickle.dumps(pk.pair_sum)
+    finally:
+        cloudpickle.unregister_pickle_by_value(pk)
+    assert len(data) > 1000  # the code and the file's text
+    loaded = pickle.loads(data)
+    assert loaded is not pk.pair_sum and loaded.__qualname__ == "pair_sum"
+    np.testing.assert_allclose(run(loaded, x), 2 * x + 2, rtol=1e-6)
+
+
 # --- by value: closures -----------------------------------------------------------------------
 
 

@@ -22,7 +22,12 @@ def reduce_dispatcher(d):
 def _new_dispatcher(cls, fn_args, device, options, link):
     fn = _pickling.new_function(*fn_args)
     paths = _pickling.link_paths(link)
-    return cls(fn, None, device, dict(options, link=list(paths)) if paths else options)
+    d = cls(fn, None, device, dict(options, link=list(paths)) if paths else options)
+    try:
+        d.source()  # read now from the text registered in linecache, which a cleared linecache would lose
+    except Exception:
+        pass  # no source came with it: its first compile says so
+    return d
 
 
 def _fill(d, state):
