@@ -726,6 +726,15 @@ class DeviceArray:
         on = f" device={self.device}" if self.target == "cuda" else ""
         return f"<pydev.DeviceArray shape={self.shape} dtype={self.dtype} target={self.target}{on}>"
 
+    def __reduce__(self):
+        """By value, as Numba's device arrays: its contents copied to the
+        host (after the work queued on it), and on load copied to the
+        active target of the loading process (pydev.to_device: its current
+        device, the same layout)."""
+        import pydev
+
+        return (pydev.to_device, (self.copy_to_host(),))
+
 
 def device_copy(array, target, stream=None, handle=0, device=None):
     """`pydev.to_device`: a DeviceArray on `target` with the elements of

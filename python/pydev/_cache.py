@@ -348,16 +348,21 @@ def store(key, text, suffix=".txt"):
 _host_target = None
 
 
+def host_image_key(native, key):
+    """The key of the host image of entry `key`: with the CPU it is for."""
+    global _host_target
+    if _host_target is None:
+        _host_target = native.host_target()
+    return sha256(f"{key} image {_host_target}".encode()).hexdigest()
+
+
 def host_program(native, text, symbol, key, libraries=()):
     """The host program of `llvm` stage `text` (cache entry `key`), loaded
     from its host image (object code and the module's metadata) when the
     cache has it: a new process then makes no MLIR context and runs no LLVM
     compile. Else compiled, and its image stored beside the text, keyed
     with the CPU it was compiled for."""
-    global _host_target
-    if _host_target is None:
-        _host_target = native.host_target()
-    ikey = sha256(f"{key} image {_host_target}".encode()).hexdigest()
+    ikey = host_image_key(native, key)
     image = load_bytes(ikey, ".image")
     if image is not None:
         try:

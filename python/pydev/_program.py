@@ -251,6 +251,7 @@ class Program:
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
         self._loaded = {}
+        self._carried = None  # {disk-cache key: compiled text} that came with a pickle
         # A frontend's specialization: (its source key, compile(stage, **options)
         # running the frontend and the pipeline in one native call).
         self._frontend = frontend
@@ -431,6 +432,61 @@ class Program:
         self._loaded[key] = prog
         return prog
 
+    def _disk_key(self, target, arch, lines, checks, lib):
+        """The disk-cache key of the compiled text for `target` ("host" or
+        "cuda") and `arch`. A frontend's kernel is keyed by its source key
+        (which settles its IR): a hit needs neither the frontend nor the
+        IR's text."""
+        stage = "llvm" if target == "host" else "ptx"
+        tgt = "host" if target == "host" else arch
+        adapters = self._host_adapters(target)
+        source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
+        options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
+        if adapters:
+            options += (f"host_adapters={','.join(adapters)}",)
+        return _cache.cache_key(
+            source,
+            {},
+            "",
+            tgt,
+            stage,
+            self.kernel,
+            _native.fingerprint(),
+            lib,
+            options,
+            lineinfo=lines and target != "host",
+        )
+
+    def _compiled(self):
+        """{disk-cache key: (text, image key, host image)} of the code it
+        loaded, as the disk cache holds it: what a pickle carries, so that
+        a worker with the same target and compiler (the key names both)
+        loads it without compiling; on the host with the object code too
+        where its CPU is the same (the image key names it)."""
+        compiled = {}
+        if self.cache:
+            native = _native.get()
+            for target, arch, lines, checks in list(self._loaded):
+                lib = "" if target == "host" else _libdevice()
+                key = self._disk_key(target, arch, lines, checks, lib)
+                text = _cache.load(key)
+                if text is None:
+                    continue
+                ikey = image = None
+                if target == "host":
+                    ikey = _cache.host_image_key(native, key)
+                    image = _cache.load_bytes(ikey, ".image")
+                compiled[key] = (text, ikey, image)
+        return compiled
+
+    def __reduce__(self):
+        """By value: its IR text, options and link files' contents, and the
+        code it compiled (`_compiled`); no loaded code, no locks
+        (pydev._pickling.reduce_program)."""
+        from . import _pickling
+
+        return _pickling.reduce_program(self, self._compiled())
+
     def _build(self, target, arch, lines=False, checks=False):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
@@ -439,12 +495,14 @@ class Program:
         linked = bool(self.link or self.declared)
         libraries = []
 
-        def load(text):
+        def load(text, image=None):
             if target == "host":
                 if linked and not libraries:
                     from . import _host_link  # the link files built into a shared library the JIT links
 
                     libraries.append(_host_link.host_library(self.link, self.declared, what))
+                if image is not None:  # object code that came with a pickle, for this CPU
+                    return native.HostProgram(text, self.kernel, libraries=libraries, object=image)
                 if key is None:
                     return native.HostProgram(text, self.kernel, libraries=libraries)
                 # From the host image cache when it has it: no MLIR context, no LLVM compile.
@@ -463,27 +521,22 @@ class Program:
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _libdevice()
-        adapters = self._host_adapters(target)
         key = None
+        if self._carried:  # compiled where it was pickled: for this target and compiler?
+            dkey = self._disk_key(target, arch, lines, checks, lib)
+            found = self._carried.pop(dkey, None)
+            if found is not None:
+                text, ikey, image = found
+                if ikey is None or ikey != _cache.host_image_key(native, dkey):
+                    image = None  # object code for another CPU: the text is compiled here
+                try:
+                    prog = load(text, image)
+                    _launch._count("disk_hits")
+                    return prog
+                except Exception:
+                    pass  # an unusable text (corrupted on the way): compiled below
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            # A frontend's kernel is keyed by its source key (which settles
-            # its IR): a hit needs neither the frontend nor the IR's text.
-            source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
-            options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
-            if adapters:
-                options += (f"host_adapters={','.join(adapters)}",)
-            key = _cache.cache_key(
-                source,
-                {},
-                "",
-                tgt,
-                stage,
-                self.kernel,
-                _native.fingerprint(),
-                lib,
-                options,
-                lineinfo=lines and target != "host",
-            )
+            key = self._disk_key(target, arch, lines, checks, lib)
             text = _cache.load(key)
             if text is not None:
                 try:

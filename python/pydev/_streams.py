@@ -90,6 +90,13 @@ class Stream:
         on = f" device {self.device}" if self.target == "cuda" and self.device else ""
         return f"<pydev.Stream {self.target}{on} {self.handle:#x}>"
 
+    def __reduce__(self):
+        raise TypeError(
+            f"cannot pickle pydev.Stream {self.handle:#x} of the {self.target} target: a stream is a queue of "
+            "work in this process's device context, which does not exist in another process; pass the data and "
+            "make the stream where the kernel runs (pydev.default_stream() or pydev.create_stream())"
+        )
+
 
 def stream_handle(stream):
     """The driver handle of a launch's `stream` (0 for host streams);

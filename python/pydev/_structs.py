@@ -16,6 +16,7 @@ multiple of its alignment, the whole rounded up to the largest alignment
 (and to `align=` for a struct).
 """
 
+import copyreg
 import inspect
 import math
 import sys
@@ -288,7 +289,22 @@ def pack(value, t):
     return np.array(v, dtype=dt).tobytes()
 
 
-class Struct:
+class _StructClass(type):
+    """The metaclass of structs: with it `pickle` stores a struct class of
+    `__main__` or made in a function by value (pydev._pickling.reduce_class;
+    copyreg knows metaclasses, not classes), as cloudpickle does."""
+
+
+def _reduce_class(cls):
+    from . import _pickling
+
+    return _pickling.reduce_class(cls)
+
+
+copyreg.pickle(_StructClass, _reduce_class)
+
+
+class Struct(metaclass=_StructClass):
     """Base of `@struct` classes: immutable values constructed by position
     (in field order) or keyword, with field defaults from the class body."""
 
@@ -384,6 +400,9 @@ def sig_name(cls):
     `qualname@line` (`make.<locals>.P@12`), which the compiler finds
     anywhere in the file (in a function, a class body, a block) and which
     keeps two classes of one name apart."""
+    name = cls.__dict__.get("_sig_name")
+    if name is not None:  # a struct loaded from a pickle keeps the name it had (cuda.device._pickling)
+        return name
     name = cls.__name__
     if cls.__qualname__ == name and getattr(sys.modules.get(cls.__module__), name, None) is cls:
         return name

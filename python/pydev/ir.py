@@ -92,6 +92,10 @@ class Type:
     def __str__(self):
         return self.text
 
+    def __reduce__(self):
+        # Pickled as its text (pydev.numba signatures travel with their kernels).
+        return (Type, (self.text,))
+
     def __repr__(self):
         return f"ir.Type({self.text!r})"
 

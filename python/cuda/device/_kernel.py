@@ -44,6 +44,13 @@ class _Function:
         self._read = None  # the names its code reads (co_names, nested code too)
         self._const_idx = None
 
+    def __reduce_ex__(self, protocol):
+        """Pickled by reference when importable, else by value, without its
+        lock, caches or loaded code (cuda.device._pickling)."""
+        from . import _pickling
+
+        return _pickling.reduce(self)
+
     def _source(self):
         """(file name, whole text of the file that defines the function)."""
         if self._src is None:
@@ -492,8 +499,12 @@ class Kernel(_Function):
         return prog
 
     def _build(self, signature, target, arch, consts, program, lines=False):
-        """The loaded program of one specialization: its pydev.Program's."""
-        return self._specialize(signature, target, arch, consts, program, lines)._program(target, arch)
+        """The loaded program of one specialization: its pydev.Program's
+        (kept in `_specs`: a pickle carries the code they compiled)."""
+        spec = self._specialize(signature, target, arch, consts, program, lines)
+        prog = spec._program(target, arch)
+        self.__dict__.setdefault("_specs", []).append(spec)
+        return prog
 
     def _specialize(self, signature, target, arch, consts, program, lines=False):
         """The pydev.Program of one specialization: this kernel for
@@ -528,9 +539,13 @@ class Kernel(_Function):
                 debuginfo=debuginfo,
             )
 
-        return Program._of_frontend(
+        prog = Program._of_frontend(
             key, compile, symbol, name=self.__name__, filename=path, link=links, declared=declared, lineinfo=lines
         )
+        carried = self.__dict__.get("_carried")
+        if carried:  # code compiled where this kernel was pickled (cuda.device._pickling), by disk-cache key
+            prog._carried = carried
+        return prog
 
     def __pydev_compile__(self, argtypes, target, stage):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and

@@ -362,6 +362,11 @@ class _ExternFunction:
     def __repr__(self):
         return f"<pydev.numba external device function {self.name}{self.sig}>"
 
+    def __reduce__(self):
+        from .. import _pickling  # its link files travel by content
+
+        return _pickling.reduce_extern(self)
+
     def __call__(self, *args, **kwargs):
         raise _pydev.DeviceOnlyError(f"external device function '{self.name}' can only be called in device code")
 
@@ -453,6 +458,8 @@ class Dispatcher:
     def __init__(self, py_func, sigs, device, options):
         self.py_func = py_func
         self.__name__ = py_func.__name__
+        self.__qualname__ = py_func.__qualname__
+        self.__module__ = py_func.__module__  # pickled by this name when importable
         self.__doc__ = py_func.__doc__
         self.__wrapped__ = py_func
         self.device = bool(device)
@@ -479,6 +486,13 @@ class Dispatcher:
 
     def __repr__(self):
         return f"<pydev.numba {'device function' if self.device else 'kernel'} {self.py_func.__qualname__}>"
+
+    def __reduce_ex__(self, protocol):
+        """By reference when importable, else by value, without its compiled
+        overloads, lock or launch caches (pydev.numba._pickling)."""
+        from .. import _pickling
+
+        return _pickling.reduce_dispatcher(self)
 
     # -- source and compiling --
     def source(self):
