@@ -57,9 +57,12 @@ def check_copy_target(d, ary, what):
         raise ValueError("copy_to_host(ary): ary is read-only")
 
 
-def _reshape_view(a, shape, order):
-    """NumPy view of `a` with `shape` in `order` ("C", "F", "A"), or a
-    NotImplementedError when the reshape needs a copy (as Numba's)."""
+def reshape_view(a, shape, order):
+    """NumPy view of `a` with `shape` in `order` ("C", "F", "A"; "K": the
+    order of `a`'s memory, for shapes that differ by dimensions of extent
+    1), or a NotImplementedError when the reshape needs a copy (as Numba's)."""
+    if order == "K":
+        order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
     try:
         return np.reshape(a, shape, order=order, copy=False)
     except TypeError:  # NumPy before 2.1: no copy=; a view's shape is set in place or refused
@@ -198,13 +201,13 @@ class ArrayViews:
             newshape = tuple(newshape[0])
         if order not in ("C", "F", "A"):
             raise ValueError(f"reshape: order must be 'C', 'F' or 'A', got {order!r}")
-        return self._view_of(lambda a: _reshape_view(a, newshape, order))
+        return self._view_of(lambda a: reshape_view(a, newshape, order))
 
     def ravel(self, order="C", stream=0):
         """A 1-d view; NotImplementedError when that needs a copy (as Numba's)."""
         if order not in ("C", "F", "A"):
             raise ValueError(f"ravel: order must be 'C', 'F' or 'A', got {order!r}")
-        return self._view_of(lambda a: _reshape_view(a, -1, order), stream)
+        return self._view_of(lambda a: reshape_view(a, -1, order), stream)
 
     def transpose(self, axes=None):
         return self._view_of(lambda a: a.transpose(axes))

@@ -734,13 +734,15 @@ class DeviceArray(ArrayViews):
             if stream is not None:
                 raise TypeError("copy_to_host(ary, stream): ary is a stream, not a NumPy array")
             ary, stream = None, ary
+        into = None
         if ary is not None:
-            from ._array_views import check_copy_target
+            from ._array_views import check_copy_target, reshape_view
 
             check_copy_target(self, ary, "copy_to_host")
+            into = ary if ary.shape == self.shape else reshape_view(ary, self.shape, "K")
         if self.target == "host":
-            if ary is not None:
-                ary.reshape(self.shape)[...] = self._host
+            if into is not None:
+                into[...] = self._host
                 return ary
             return self._host.copy(order="K")
         native = _native.get()
@@ -753,8 +755,8 @@ class DeviceArray(ArrayViews):
             out, memory = empty_in_order(self.shape, self.dtype, self._dense_order() or self._order)
             if self.nbytes:
                 native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle, self.device)
-        if ary is not None:
-            ary.reshape(self.shape)[...] = out
+        if into is not None:
+            into[...] = out
             return ary
         return out
 

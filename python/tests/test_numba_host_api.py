@@ -70,6 +70,13 @@ def test_copy_to_host_into_an_array_fills_and_returns_it(rng):
     h4 = np.full((6, 1, 5), np.nan)  # Numba's rule: shapes equal up to dimensions of extent 1
     d.copy_to_host(h4)
     np.testing.assert_array_equal(h4[:, 0, :], x)
+    big = np.full((6, 10), np.nan)  # into a strided view: only its elements are written
+    assert d.copy_to_host(big[:, ::2]).base is big
+    np.testing.assert_array_equal(big[:, ::2], x)
+    assert np.isnan(big[:, 1::2]).all()
+    hf = np.full((5, 6), np.nan).T  # into a Fortran-ordered array
+    d.copy_to_host(hf)
+    np.testing.assert_array_equal(hf, x)
 
 
 def test_copy_to_host_without_an_array_is_a_new_array(rng):
