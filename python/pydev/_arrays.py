@@ -747,8 +747,7 @@ class DeviceArray(ArrayViews):
             return self._host.copy(order="K")
         native = _native.get()
         handle = _stream_handle(stream) if stream is not None else self._stream_handle
-        if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
-            native.cuda_stream_wait(handle, self._last_stream, self.device)
+        self._wait_pending(native, handle)
         if self._vstrides is not None and self._dense_order() is None:
             out = host_copy(self._arg(0), handle, order="K")  # a strided view: the elements it spans
         else:
@@ -768,8 +767,7 @@ class DeviceArray(ArrayViews):
         handle = (
             self._stream_handle if stream is None or (type(stream) is int and stream == 0) else _stream_handle(stream)
         )
-        if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
-            native.cuda_stream_wait(handle, self._last_stream, self.device)
+        self._wait_pending(native, handle)
         values = np.broadcast_to(np.asarray(value).astype(self.dtype, copy=False), self.shape)
         if not self.size:
             return
@@ -788,6 +786,14 @@ class DeviceArray(ArrayViews):
         native.cuda_memcpy_dtoh(raw, self._ptr + lo, raw.size, handle, self.device)
         np.ndarray(self.shape, self.dtype, buffer=raw, offset=-lo, strides=self.strides)[...] = values
         native.cuda_memcpy_htod(self._ptr + lo, raw, raw.size, handle, self.device)
+
+    def _wait_pending(self, native, handle):
+        """Stream `handle` waits for the launches that last used this array
+        (and, for a view, its base) on other streams."""
+        for a in (self, self._base):
+            if a is not None and a._last_stream is not None:
+                if normalize_stream(a._last_stream) != normalize_stream(handle):
+                    native.cuda_stream_wait(handle, a._last_stream, self.device)
 
     def _dense_order(self):
         """The order of this array's axes in memory (outermost first) when

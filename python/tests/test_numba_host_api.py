@@ -434,3 +434,28 @@ with pytest.raises(NotImplementedError, match="cuda.pinned: this CUDA driver has
 print("fake ok")
 """
     assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
+
+
+# --- what pydev.numba cannot honour is refused by name ----------------------------------------
+
+
+def test_calls_that_cannot_be_honoured_name_themselves(rng):
+    with pytest.raises(NotImplementedError, match=r"cuda.compile_ptx\(..., device=True\)"):
+        cuda.compile_ptx(scale.py_func, "void(float64[::1], float64[::1], float64)", device=True)
+    with pytest.raises(NotImplementedError, match="abi='numba'"):
+        cuda.compile_ptx(scale.py_func, "void(float64[::1], float64[::1], float64)", abi="numba")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'no_such_option'"):
+        cuda.compile_ptx(scale.py_func, "void(float64[::1], float64[::1], float64)", no_such_option=1)
+    with pytest.raises(NotImplementedError, match=r"cuda.pinned_array\(..., strides=...\)"):
+        cuda.pinned_array((2, 2), strides=(16, 8))
+    with pytest.raises(NotImplementedError, match="wc=True"):
+        cuda.mapped_array(4, wc=True)
+    if TARGET == "host":
+        with pytest.raises(NotImplementedError, match="cuda.external_stream"):
+            cuda.external_stream(0)
+    # Numba's end-of-program calls work and leave pydev usable
+    d = cuda.to_device(rng.standard_normal(8))
+    with cuda.defer_cleanup():
+        scale[1, 32](d, d, 2.0)
+    cuda.close()
+    assert np.isfinite(d.copy_to_host()).all()

@@ -93,6 +93,8 @@ __all__ = [
     "legacy_default_stream",
     "per_thread_default_stream",
     "MemoryInfo",
+    "close",
+    "defer_cleanup",
     "Context",
     "Device",
     "Event",
@@ -904,9 +906,34 @@ class _Configured:
         _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
 
 
-def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, debug=False, lineinfo=False, **kw):
+def compile_ptx(
+    pyfunc,
+    sig,
+    device=False,
+    fastmath=False,
+    cc=None,
+    opt=True,
+    debug=False,
+    lineinfo=False,
+    abi="c",
+    abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
+):
     """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx
-    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them)."""
+    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them; `opt`,
+    `forceinline` and `launch_bounds` accepted as cuda.jit accepts them).
+    What pydev.numba cannot do is refused by name: a device function's PTX
+    alone (`device=True`) and Numba's ABI."""
+    if device:
+        raise NotImplementedError(
+            "cuda.compile_ptx(..., device=True): pydev.numba compiles device functions into the kernels that call them; "
+            "compile a kernel that calls it"
+        )
+    if abi != "c" or abi_info is not None:
+        raise NotImplementedError(
+            f"cuda.compile_ptx(..., abi={abi!r}, abi_info={abi_info!r}): pydev.numba compiles kernels only (abi='c')"
+        )
     sig = _as_signature(sig)
     disp = Dispatcher(pyfunc, None, False, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
     prog = disp.compile(tuple(sig.args))
@@ -922,8 +949,10 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     Event,
     MemoryInfo,
     as_cuda_array,
+    close,
     current_context,
     default_stream,
+    defer_cleanup,
     detect,
     device_array,
     device_array_like,

@@ -74,6 +74,21 @@ def synchronize():
         s.synchronize()
 
 
+def close():
+    """Numba's `cuda.close()`: waits for every launch. pydev keeps the
+    device's primary context (shared with the other CUDA libraries of the
+    process), so later calls go on working."""
+    synchronize()
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """Numba's `cuda.defer_cleanup()`: pydev frees memory when its last
+    reference goes (after the launches that use it), so there is nothing
+    to defer."""
+    yield
+
+
 # --- events ---------------------------------------------------------------------------------
 
 
