@@ -459,3 +459,29 @@ def test_calls_that_cannot_be_honoured_name_themselves(rng):
         scale[1, 32](d, d, 2.0)
     cuda.close()
     assert np.isfinite(d.copy_to_host()).all()
+
+
+def test_a_numba_driver_program_with_streams_split_and_events(rng):
+    """The pattern of Numba-CUDA's stream examples, unchanged: the data
+    split across streams, each part copied in, computed and copied back
+    into a preallocated array on its stream, timed by events."""
+    n, parts = 1000, 4
+    x = rng.standard_normal(n)
+    out = np.full(n, np.nan)
+    d_x, d_out = cuda.to_device(x), cuda.device_array_like(x)
+    streams = [cuda.stream() for _ in range(parts)]
+    start, end = cuda.event(), cuda.event()
+    start.record()
+    chunk = n // parts
+    for s, dx, dout, hx, hout in zip(
+        streams, d_x.split(chunk), d_out.split(chunk), np.split(x, parts), np.split(out, parts)
+    ):
+        dx.copy_to_device(hx, stream=s)
+        scale[(chunk + 63) // 64, 64, s](dx, dout, 0.5)
+        dout.copy_to_host(hout, stream=s)
+    for s in streams:
+        s.synchronize()
+    end.record()
+    end.synchronize()
+    np.testing.assert_array_equal(out, x * 0.5)
+    assert cuda.event_elapsed_time(start, end) >= 0.0

@@ -79,6 +79,19 @@ def device_name(devnum):
     return buf.value.decode(errors="replace")
 
 
+def device_uuid(devnum):
+    """numba's "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" of device
+    `devnum`, or None when the driver has no cuDeviceGetUuid."""
+    dev, raw = ctypes.c_int(), ctypes.create_string_buffer(16)
+    try:
+        call("get_current_device().uuid", "cuDeviceGet", ctypes.byref(dev), ctypes.c_int(devnum))
+        call("get_current_device().uuid", "cuDeviceGetUuid", raw, dev)
+    except NotImplementedError:
+        return None
+    h = raw.raw.hex()
+    return f"GPU-{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
+
+
 def memory_info():
     ensure_context()
     free, total = ctypes.c_size_t(), ctypes.c_size_t()

@@ -501,7 +501,7 @@ class Device:
         from . import _driver
 
         self.name = _driver.device_name(self.id) or f"CUDA device {d.id} ({d.arch})"
-        self.uuid = None
+        self.uuid = _driver.device_uuid(self.id)  # None where the driver cannot say
 
     def __getattr__(self, name):
         if not name.isupper():
