@@ -96,7 +96,7 @@ class ArrayViews:
     def _view_of(self, fn, stream=None):
         """The view `fn` (a NumPy view operation) makes of this array."""
         if self.target == "host":
-            return self._wrap(fn(self._host))
+            return self._wrap(fn(self._host), stream)
         stand_in = self._stand_in()
         return self._geometry_view(stand_in, fn(stand_in), stream)
 
@@ -127,9 +127,11 @@ class ArrayViews:
         g = stand_in[parts + (Ellipsis, None)] if element else stand_in[parts]
         return self._geometry_view(stand_in, g, stream, element), element
 
-    def _wrap(self, a):
-        """A host view of `a` (a NumPy view of `_host`) as a DeviceArray."""
-        return type(self)(a.shape, self.dtype, "host", stream=self.stream, _host=a)
+    def _wrap(self, a, stream=None):
+        """A host view of `a` (a NumPy view of `_host`) as a DeviceArray
+        (`stream`: its stream, by default this array's)."""
+        own = stream is None or (type(stream) is int and stream == 0)
+        return type(self)(a.shape, self.dtype, "host", stream=self.stream if own else stream, _host=a)
 
     # -- Numba's flags --
     def is_c_contiguous(self):
@@ -158,7 +160,7 @@ class ArrayViews:
         parts = _basic_key(key, "DeviceArray[...]")
         if self.target == "host":
             r = self._host[parts]
-            return self._wrap(r) if isinstance(r, np.ndarray) else r
+            return self._wrap(r, stream) if isinstance(r, np.ndarray) else r
         view, element = self._index_view(parts, stream)
         return view.copy_to_host(stream=stream)[()] if element else view
 

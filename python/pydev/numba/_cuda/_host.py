@@ -217,7 +217,7 @@ def _like_strides(ary):
     """Numba's `_contiguous_strides_like_array`: compact strides with the
     axes of `ary` in the order of its strides (None: C order)."""
     strides = getattr(ary, "strides", None)
-    if strides is None or len(ary.shape) < 2:
+    if not isinstance(strides, tuple) or len(ary.shape) < 2:  # no byte strides (PyTorch's is a method): C order
         return None
     flags = getattr(ary, "flags", None)
     if flags is not None and (flags["C_CONTIGUOUS"] or flags["F_CONTIGUOUS"]):
