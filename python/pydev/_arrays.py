@@ -16,6 +16,7 @@ import struct as _pystruct
 import numpy as np
 
 from . import _native, _types
+from ._array_views import ArrayViews
 
 CPU_DEVICES = ("cpu", "cuda_host", "cuda_managed")
 CUDA_DEVICES = ("cuda", "cuda_host", "cuda_managed")
@@ -530,7 +531,7 @@ def _as_dtype(dtype):
 _FAST_KEYS = {}  # interned, never freed: dispatch.rs keys on their addresses
 
 
-class DeviceArray:
+class DeviceArray(ArrayViews):
     """An array on a target. On `cuda` it owns device memory and exports the
     CUDA Array Interface v3 (with the stream it was last used on) and
     DLPack; on `host` it wraps a NumPy array and exports DLPack and
@@ -541,9 +542,12 @@ class DeviceArray:
     `_order`: on cuda, the axes in memory, outermost first (None: C order);
     on host, `_host` holds the layout. `device`: the ordinal of the cuda
     device its memory is on (None when made: the current device; 0 on
-    host), which DLPack's `__dlpack_device__` reports."""
+    host), which DLPack's `__dlpack_device__` reports. Views (indexing,
+    `reshape`, `split`: pydev/_array_views.py) share their base's memory:
+    on host `_host` is a NumPy view; on cuda `_view` is (base, pointer,
+    element strides) and the base's allocation is freed with the base."""
 
-    def __init__(self, shape, dtype, target, stream=None, _host=None, _order=None, device=None):
+    def __init__(self, shape, dtype, target, stream=None, _host=None, _order=None, device=None, _view=None):
         dtype = _as_dtype(dtype)
         shape = tuple(int(e) for e in shape) if isinstance(shape, (tuple, list)) else (int(shape),)
         if dtype.subdtype is not None:  # NumPy's rule: a sub-array dtype adds dimensions
@@ -560,9 +564,12 @@ class DeviceArray:
         self._host = _host
         self._order = tuple(range(len(shape))) if _order is None or len(_order) != len(shape) else tuple(_order)
         self._ptr = 0
+        self._base = self._vstrides = None
         if target == "host":
             if self._host is None:
                 self._host = np.empty(self.shape, self.dtype)
+        elif _view is not None:
+            self._base, self._ptr, self._vstrides = _view[0], int(_view[1]), tuple(_view[2])
         else:
             self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1), self.device)
         # The launch fast path's view (python/src/dispatch.rs): the packed
@@ -600,9 +607,14 @@ class DeviceArray:
         return tuple(s * self.dtype.itemsize for s in self._elem_strides())
 
     def _elem_strides(self):
+        if self._vstrides is not None:
+            return self._vstrides
         return dense_strides(self.shape, self._order)
 
     def _c_order(self):
+        if self._vstrides is not None:
+            c = dense_strides(self.shape, tuple(range(len(self.shape))))
+            return all(e <= 1 or s == d for e, s, d in zip(self.shape, self._vstrides, c))
         return self._order == tuple(range(len(self.shape)))
 
     def __len__(self):
@@ -612,7 +624,7 @@ class DeviceArray:
 
     def __del__(self):
         ptr = getattr(self, "_ptr", 0)
-        if ptr:
+        if ptr and getattr(self, "_base", None) is None:  # a view's memory is its base's
             self._ptr = 0
             try:
                 _native.get().cuda_free(ptr, self.device)
@@ -708,19 +720,90 @@ class DeviceArray:
             out["descr"] = self.dtype.descr
         return out
 
-    def copy_to_host(self, stream=None):
-        """A new numpy.ndarray with this array's contents and layout (waits
-        for the stream it was last used on)."""
+    def copy_to_host(self, ary=None, stream=None):
+        """With no `ary`, a new numpy.ndarray with this array's contents and
+        layout; else copies into NumPy array `ary` (of the same dtype and,
+        up to dimensions of extent 1, shape: Numba's rule) and returns it,
+        so that Numba's `d.copy_to_host(h, stream)` fills `h`. Waits for the
+        stream it was last used on. `stream`: a stream, or 0 / None for the
+        array's own; a stream passed as `ary` (pydev's earlier
+        `copy_to_host(stream)`) is taken as the stream."""
+        if stream is None or (type(stream) is int and stream == 0):
+            stream = None
+        if ary is not None and not isinstance(ary, np.ndarray) and _is_stream(ary):
+            if stream is not None:
+                raise TypeError("copy_to_host(ary, stream): ary is a stream, not a NumPy array")
+            ary, stream = None, ary
+        into = None
+        if ary is not None:
+            from ._array_views import check_copy_target, reshape_view
+
+            check_copy_target(self, ary, "copy_to_host")
+            into = ary if ary.shape == self.shape else reshape_view(ary, self.shape, "K")
         if self.target == "host":
+            if into is not None:
+                into[...] = self._host
+                return ary
             return self._host.copy(order="K")
         native = _native.get()
         handle = _stream_handle(stream) if stream is not None else self._stream_handle
-        if self._last_stream is not None and normalize_stream(self._last_stream) != normalize_stream(handle):
-            native.cuda_stream_wait(handle, self._last_stream, self.device)
-        out, memory = empty_in_order(self.shape, self.dtype, self._order)
-        if self.nbytes:
-            native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle, self.device)
+        self._wait_pending(native, handle)
+        if self._vstrides is not None and self._dense_order() is None:
+            out = host_copy(self._arg(0), handle, order="K")  # a strided view: the elements it spans
+        else:
+            out, memory = empty_in_order(self.shape, self.dtype, self._dense_order() or self._order)
+            if self.nbytes:
+                native.cuda_memcpy_dtoh(memory.reshape(-1).view(np.uint8), self._ptr, self.nbytes, handle, self.device)
+        if into is not None:
+            into[...] = out
+            return ary
         return out
+
+    def _write(self, value, stream):
+        """Writes `value` (broadcast to this array's shape) into this cuda
+        array or view: one copy of its bytes when its elements are compact,
+        else of the bytes it spans, read and written back around it."""
+        native = _native.get()
+        handle = (
+            self._stream_handle if stream is None or (type(stream) is int and stream == 0) else _stream_handle(stream)
+        )
+        self._wait_pending(native, handle)
+        values = np.broadcast_to(np.asarray(value).astype(self.dtype, copy=False), self.shape)
+        if not self.size:
+            return
+        order = self._dense_order()
+        if order is not None:
+            out, memory = empty_in_order(self.shape, self.dtype, order)
+            out[...] = values
+            native.cuda_memcpy_htod(self._ptr, memory.reshape(-1).view(np.uint8), self.nbytes, handle, self.device)
+            return
+        # A strided view: the bytes it spans, with its elements replaced.
+        arg = self._arg(0)
+        item = self.dtype.itemsize
+        lo = sum(s * (e - 1) for s, e in zip(arg.strides, arg.shape) if s < 0) * item
+        hi = sum(s * (e - 1) for s, e in zip(arg.strides, arg.shape) if s > 0) * item
+        raw = np.empty(hi - lo + item, np.uint8)
+        native.cuda_memcpy_dtoh(raw, self._ptr + lo, raw.size, handle, self.device)
+        np.ndarray(self.shape, self.dtype, buffer=raw, offset=-lo, strides=self.strides)[...] = values
+        native.cuda_memcpy_htod(self._ptr + lo, raw, raw.size, handle, self.device)
+
+    def _wait_pending(self, native, handle):
+        """Stream `handle` waits for the launches that last used this array
+        (and, for a view, its base) on other streams."""
+        for a in (self, self._base):
+            if a is not None and a._last_stream is not None:
+                if normalize_stream(a._last_stream) != normalize_stream(handle):
+                    native.cuda_stream_wait(handle, a._last_stream, self.device)
+
+    def _dense_order(self):
+        """The order of this array's axes in memory (outermost first) when
+        its elements are compact (every array but a strided view), else None."""
+        if self._vstrides is None:
+            return self._order
+        order = tuple(sorted(range(len(self.shape)), key=lambda k: -abs(self._vstrides[k])))
+        live = [k for k in order if self.shape[k] > 1]
+        want = dense_strides(self.shape, order)
+        return order if all(self._vstrides[k] == want[k] for k in live) else None
 
     def __repr__(self):
         on = f" device={self.device}" if self.target == "cuda" else ""
@@ -760,6 +843,12 @@ def device_copy(array, target, stream=None, handle=0, device=None):
     if a.nbytes:
         _native.get().cuda_memcpy_htod(d._ptr, memory.reshape(-1).view(np.uint8), a.nbytes, handle, d.device)
     return d
+
+
+def _is_stream(obj):
+    from ._streams import Stream
+
+    return isinstance(obj, Stream) or hasattr(obj, "__cuda_stream__")
 
 
 def _stream_handle(stream):

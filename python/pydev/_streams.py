@@ -31,6 +31,11 @@ class Stream:
             self._keep.clear()
             self._release_fences()
 
+    def auto_synchronize(self):
+        """A context manager that synchronizes the stream when its block
+        ends (Numba's `Stream.auto_synchronize()`): `with s.auto_synchronize():`."""
+        return _AutoSynchronize(self)
+
     def _release_fences(self):
         fences, self._fences = self._fences, []
         if fences:
@@ -96,6 +101,21 @@ class Stream:
             "work in this process's device context, which does not exist in another process; pass the data and "
             "make the stream where the kernel runs (pydev.default_stream() or pydev.create_stream())"
         )
+
+
+class _AutoSynchronize:
+    __slots__ = ("stream",)
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __enter__(self):
+        return self.stream
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is None:  # as Numba's: an exception leaves the stream as it is
+            self.stream.synchronize()
+        return False
 
 
 def stream_handle(stream):

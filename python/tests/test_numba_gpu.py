@@ -1,5 +1,5 @@
-"""pydev.numba on a GPU (the cuda target): the whole of test_numba.py again
-with PYDEV_NUMBA_TEST_TARGET=cuda (NumPy arguments are copied to the device
+"""pydev.numba on a GPU (the cuda target): the whole of test_numba.py and
+test_numba_host_api.py again with PYDEV_NUMBA_TEST_TARGET=cuda (NumPy arguments are copied to the device
 and back, as Numba does; device arrays and streams as they are), plus a
 direct check of the typical kernels. Skips where there is no GPU."""
 
@@ -26,7 +26,16 @@ def _cuda(monkeypatch, native):
 def test_the_numba_suite_on_the_gpu(tmp_path):
     env = dict(os.environ, PYDEV_NUMBA_TEST_TARGET="cuda", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", os.path.join(HERE, "test_numba.py")],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            os.path.join(HERE, "test_numba.py"),
+            os.path.join(HERE, "test_numba_host_api.py"),
+        ],
         cwd=HERE,
         env=env,
         capture_output=True,

@@ -31,3 +31,10 @@ _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
 
 __all__ = ["cuda", "types"] + list(types.__all__)
+
+# The Numba version pydev.numba stands in for, for libraries that check
+# `numba.__version__`: numba-cuda 0.30, whose host API and kernel language
+# pydev.numba follows, runs on Numba 0.60 and later. PEP 440, three
+# numbers, no suffix: `Version(v) >= Version("0.57")` and
+# `tuple(map(int, v.split(".")))` both read it.
+__version__ = "0.61.2"

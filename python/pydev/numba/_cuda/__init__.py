@@ -15,9 +15,12 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
+from .. import types
 from .. import types as _t
+from ._vectors import vector_types as _vector_types
 
 __all__ = [
+    "types",
     "jit",
     "grid",
     "gridsize",
@@ -80,7 +83,29 @@ __all__ = [
     "Dispatcher",
     "simulator_enabled",
     "declare_device",
+    "pinned",
+    "mapped",
+    "event",
+    "event_elapsed_time",
+    "gpus",
+    "select_device",
+    "external_stream",
+    "legacy_default_stream",
+    "per_thread_default_stream",
+    "MemoryInfo",
+    "close",
+    "defer_cleanup",
+    "Context",
+    "Device",
+    "Event",
 ]
+
+# numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
+# cuda.float32x4, cuda.int16x2, ... and their C aliases (cuda.float4, cuda.double2, ...).
+globals().update({_n: getattr(types, _n) for _n in types.__all__})
+_VECTOR_TYPES = _vector_types()
+globals().update(_VECTOR_TYPES)
+__all__ += list(types.__all__) + sorted(_VECTOR_TYPES)
 
 if _os.environ.get("NUMBA_ENABLE_CUDASIM", "").strip() not in ("", "0") and not _os.environ.get("PYDEV_TARGET"):
     _os.environ["PYDEV_TARGET"] = "host"  # Numba's simulator switch selects pydev's host target
@@ -445,12 +470,6 @@ def _as_signature(sig):
     raise TypeError(f"a signature is a string ('void(float32[:])'), a numba signature or a tuple of types, got {sig!r}")
 
 
-def _stream_of(s):
-    if s is None or (isinstance(s, int) and s == 0):
-        return _pydev.default_stream()
-    return s
-
-
 class Dispatcher:
     """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
     or a device function (`device=True`, callable from device code)."""
@@ -622,6 +641,11 @@ class Dispatcher:
                 pass
         return hit
 
+    def configure(self, griddim, blockdim, stream=0, sharedmem=0):
+        """Numba's `kernel.configure(grid, block, stream, sharedmem)`: the
+        launcher `kernel[grid, block, stream, sharedmem]` is."""
+        return self[griddim, blockdim, stream, sharedmem]
+
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Launches with at least `ntasks` threads in 1-d blocks of `tpb` (128 when 0)."""
         tpb = int(tpb) or 128
@@ -748,8 +772,8 @@ class Dispatcher:
     def inspect_types(self, signature=None, file=None):
         """The pydev IR of each compiled signature (Numba prints annotated types)."""
         out = []
-        for types, prog in self._select(signature):
-            out.append(f"{self.__name__} ({', '.join(map(str, types))})\n{prog.text}")
+        for argtypes, prog in self._select(signature):
+            out.append(f"{self.__name__} ({', '.join(map(str, argtypes))})\n{prog.text}")
         text = "\n".join(out)
         if file is not None:
             print(text, file=file)
@@ -896,9 +920,34 @@ class _Configured:
         _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
 
 
-def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, debug=False, lineinfo=False, **kw):
+def compile_ptx(
+    pyfunc,
+    sig,
+    device=False,
+    fastmath=False,
+    cc=None,
+    opt=True,
+    debug=False,
+    lineinfo=False,
+    abi="c",
+    abi_info=None,
+    forceinline=False,
+    launch_bounds=None,
+):
     """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx
-    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them)."""
+    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them; `opt`,
+    `forceinline` and `launch_bounds` accepted as cuda.jit accepts them).
+    What pydev.numba cannot do is refused by name: a device function's PTX
+    alone (`device=True`) and Numba's ABI."""
+    if device:
+        raise NotImplementedError(
+            "cuda.compile_ptx(..., device=True): pydev.numba compiles device functions into the kernels that call them; "
+            "compile a kernel that calls it"
+        )
+    if abi != "c" or abi_info is not None:
+        raise NotImplementedError(
+            f"cuda.compile_ptx(..., abi={abi!r}, abi_info={abi_info!r}): pydev.numba compiles kernels only (abi='c')"
+        )
     sig = _as_signature(sig)
     disp = Dispatcher(pyfunc, None, False, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
     prog = disp.compile(tuple(sig.args))
@@ -906,103 +955,41 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, de
     return prog.compile(target=target, stage="ptx"), sig.return_type or _t.void
 
 
-# --- host side -----------------------------------------------------------------------------
+# --- host side: python/pydev/numba/_cuda/_host.py ----------------------------------------
 
-_streams = []
-
-
-def stream():
-    s = _pydev.create_stream()
-    _streams.append(s)
-    return s
-
-
-def default_stream():
-    return _pydev.default_stream()
-
-
-legacy_default_stream = per_thread_default_stream = default_stream
-
-
-def synchronize():
-    """Waits for every launch (the default stream and the streams made here)."""
-    _pydev.default_stream().synchronize()
-    for s in list(_streams):
-        s.synchronize()
-
-
-def to_device(obj, stream=0, copy=True, to=None):
-    if to is not None:
-        raise NotImplementedError("cuda.to_device(..., to=...) is not supported by pydev.numba: make a new array")
-    return _pydev.to_device(
-        _np.ascontiguousarray(obj)
-        if not getattr(obj, "flags", None) or not (obj.flags.c_contiguous or obj.flags.f_contiguous)
-        else _np.asarray(obj),
-        stream=_stream_of(stream),
-    )
-
-
-def device_array(shape, dtype=_np.float64, strides=None, order="C", stream=0):
-    if order != "C" or strides is not None:
-        raise NotImplementedError("cuda.device_array: pydev.numba makes C-ordered arrays only")
-    return _pydev.device_array(
-        shape,
-        _np.dtype(
-            dtype.dtype
-            if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype") and not isinstance(dtype, _t.Record)
-            else dtype.dtype_np
-            if isinstance(dtype, _t.Record)
-            else dtype
-        ),
-        stream=_stream_of(stream),
-    )
-
-
-def device_array_like(ary, stream=0):
-    return device_array(ary.shape, ary.dtype, stream=stream)
-
-
-def _np_dtype(dtype):
-    if isinstance(dtype, _t.Record):
-        return dtype.dtype_np
-    if isinstance(dtype, _t.Type) and hasattr(dtype, "dtype"):
-        return dtype.dtype
-    return _np.dtype(dtype)
-
-
-def pinned_array(shape, dtype=_np.float64, strides=None, order="C"):
-    """A NumPy array in page-locked host memory on the cuda target
-    (`pydev.pinned_array`: cuMemHostAlloc, freed when the array is
-    collected); a plain NumPy array on the host target."""
-    if strides is not None:
-        raise NotImplementedError(
-            "cuda.pinned_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'"
-        )
-    return _pydev.pinned_array(shape, _np_dtype(dtype), order=order)
-
-
-def pinned_array_like(ary):
-    return pinned_array(
-        ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
-    )
-
-
-def mapped_array(shape, dtype=_np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
-    """A NumPy array in page-locked host memory mapped into the device's
-    address space on the cuda target (`pydev.pinned_array(...,
-    mapped=True)`): kernels read and write it in place; a plain NumPy array
-    on the host target."""
-    if strides is not None:
-        raise NotImplementedError(
-            "cuda.mapped_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'"
-        )
-    return _pydev.pinned_array(shape, _np_dtype(dtype), order=order, mapped=True)
-
-
-def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return mapped_array(
-        ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
-    )
+from ._host import (  # noqa: E402 - after the kernel language, which it does not need
+    Context,
+    Device,
+    Event,
+    MemoryInfo,
+    as_cuda_array,
+    close,
+    current_context,
+    default_stream,
+    defer_cleanup,
+    detect,
+    device_array,
+    device_array_like,
+    event,
+    event_elapsed_time,
+    external_stream,
+    get_current_device,
+    gpus,
+    is_cuda_array,
+    legacy_default_stream,
+    list_devices,
+    mapped,
+    mapped_array,
+    mapped_array_like,
+    per_thread_default_stream,
+    pinned,
+    pinned_array,
+    pinned_array_like,
+    select_device,
+    stream,
+    synchronize,
+    to_device,
+)
 
 
 def is_available():
@@ -1012,74 +999,3 @@ def is_available():
         return True
     except Exception:
         return False
-
-
-def is_cuda_array(obj):
-    return hasattr(obj, "__cuda_array_interface__")
-
-
-def as_cuda_array(obj):
-    if not is_cuda_array(obj):
-        raise TypeError("as_cuda_array() takes an object with __cuda_array_interface__")
-    return obj
-
-
-class _Device:
-    """numba's Device, as far as pydev knows it: the current (or given)
-    device's ordinal, name and compute capability."""
-
-    def __init__(self, devnum=None):
-        if _pydev.active_target() == "host":
-            self.id, self.name, self.compute_capability = 0, b"pydev host target (CPU)", (9, 0)
-            return
-        d = _pydev.Device(devnum)
-        self.id = d.id
-        self.name = f"CUDA device {d.id} ({d.arch})".encode()
-        self.compute_capability = d.compute_capability
-
-    def __repr__(self):
-        return f"<pydev.numba device {self.id} on the {_pydev.active_target()} target>"
-
-    def reset(self):
-        synchronize()
-
-
-class _Context:
-    def __init__(self, devnum=None):
-        self.device = _Device(devnum)
-
-    def synchronize(self):
-        synchronize()
-
-    def get_memory_info(self):
-        raise NotImplementedError("get_memory_info is not available through pydev")
-
-    def reset(self):
-        synchronize()
-
-
-def get_current_device():
-    return _Device()
-
-
-def current_context(devnum=None):
-    return _Context(devnum)
-
-
-def select_device(n):
-    if _pydev.active_target() != "host":
-        _pydev.Device(n).set_current()
-    elif n != 0:
-        raise ValueError(f"there is no device {n} on the host target (only device 0)")
-    return _Device()
-
-
-def detect():
-    print(f"pydev.numba: target {_pydev.active_target()}")
-    return True
-
-
-def list_devices():
-    if _pydev.active_target() == "host":
-        return [_Device()]
-    return [_Device(i) for i in range(_pydev.device_count())]
