@@ -54,12 +54,12 @@ pub enum PipelineError {
     OptionNotKeyValue { item: String },
     #[error("opt-level must be 0 to 3, got '{value}'")]
     OptLevel { value: String },
-    /// A 0/1 option (`fast-math`, `line-info`, `boundscheck`) given another value.
+    /// A 0/1 option (`fast-math`, `fmad`, `line-info`, `boundscheck`) given another value.
     #[error("{option} must be 0 or 1, got '{value}'")]
     Flag { option: String, value: String },
-    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, line-info, libdevice, boundscheck)")]
+    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, fmad, line-info, libdevice, boundscheck)")]
     UnknownCudaOption { option: String },
-    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, boundscheck)")]
+    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck)")]
     UnknownHostOption { option: String },
     #[error("unsupported chip '{chip}': expected one of {CHIPS}")]
     UnsupportedChip { chip: String },
@@ -88,6 +88,9 @@ pub struct CudaOptions {
     pub opt_level: u8,
     /// Fast math and flush-to-zero of denormals (nvvm target `fast`, `ftz`).
     pub fast_math: bool,
+    /// Multiply-add contraction allowed (nvcc's `-fmad=true`, the default);
+    /// off, `a * b + c` rounds twice, as NumPy does.
+    pub fmad: bool,
     /// `.loc` line information pointing at the Python source.
     pub line_info: bool,
     /// Path of libdevice.10.bc, linked for the math functions it provides
@@ -105,6 +108,7 @@ impl Default for CudaOptions {
             ptx: String::new(),
             opt_level: 3,
             fast_math: false,
+            fmad: true,
             line_info: false,
             libdevice: String::new(),
             boundscheck: false,
@@ -132,7 +136,7 @@ fn default_ptx(chip: &str) -> Option<&'static str> {
 }
 
 impl CudaOptions {
-    /// Parses `chip=sm_80 ptx=80 opt-level=2 fast-math=1 line-info=1` (the
+    /// Parses `chip=sm_80 ptx=80 opt-level=2 fast-math=1 fmad=0 line-info=1` (the
     /// body of `cuda{...}`).
     pub fn parse(body: &str) -> Result<Self, PipelineError> {
         let mut options = Self::default();
@@ -150,7 +154,7 @@ impl CudaOptions {
                         .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
-                "fast-math" | "line-info" | "boundscheck" => {
+                "fast-math" | "fmad" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
                         "0" | "false" => false,
@@ -158,6 +162,7 @@ impl CudaOptions {
                     };
                     match k {
                         "fast-math" => options.fast_math = on,
+                        "fmad" => options.fmad = on,
                         "line-info" => options.line_info = on,
                         _ => options.boundscheck = on,
                     }
@@ -228,11 +233,7 @@ pub fn add_cuda_part(
     if stage >= 1 && part.has(Part::Before) {
         add_select_kernel(pm)?;
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
-        pm.add_pass(create_pass(if options.fast_math {
-            "pydev-promote-types{fastmath=fast}"
-        } else {
-            "pydev-promote-types"
-        })?);
+        pm.add_pass(create_pass(promote_types(options.fast_math, options.fmad))?);
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
@@ -319,18 +320,20 @@ pub struct HostOptions {
     pub opt_level: u8,
     /// Contract and reassociate floating-point arithmetic.
     pub fast_math: bool,
+    /// Multiply-add contraction allowed (the default); see [`CudaOptions::fmad`].
+    pub fmad: bool,
     /// Check every array index against its extent (`PYDEV_BOUNDSCHECK=1`).
     pub boundscheck: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        Self { opt_level: 3, fast_math: false, boundscheck: false }
+        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false }
     }
 }
 
 impl HostOptions {
-    /// Parses `opt-level=2 fast-math=1 boundscheck=1` (the body of `host{...}`).
+    /// Parses `opt-level=2 fast-math=1 fmad=0 boundscheck=1` (the body of `host{...}`).
     pub fn parse(body: &str) -> Result<Self, PipelineError> {
         let mut options = Self::default();
         for item in body.split_whitespace() {
@@ -350,6 +353,7 @@ impl HostOptions {
                         .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "fast-math" => options.fast_math = flag()?,
+                "fmad" => options.fmad = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
                 _ => return Err(PipelineError::UnknownHostOption { option: k.to_owned() }),
             }
@@ -380,11 +384,7 @@ pub fn add_host_part(
     if stage >= 1 && part.has(Part::Before) {
         add_select_kernel(pm)?;
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
-        pm.add_pass(create_pass(if options.fast_math {
-            "pydev-promote-types{fastmath=fast}"
-        } else {
-            "pydev-promote-types"
-        })?);
+        pm.add_pass(create_pass(promote_types(options.fast_math, options.fmad))?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
         add_float8(pm)?;
         pm.add_pass(create_pass("pydev-expand-fp-class")?);
@@ -416,6 +416,16 @@ pub fn add_host_part(
         )?;
     }
     Ok(())
+}
+
+/// pydev-promote-types with the float flags of `fast_math` and `fmad`.
+fn promote_types(fast_math: bool, fmad: bool) -> &'static str {
+    match (fast_math, fmad) {
+        (true, true) => "pydev-promote-types{fastmath=fast}",
+        (true, false) => "pydev-promote-types{fastmath=fast contract=0}",
+        (false, true) => "pydev-promote-types",
+        (false, false) => "pydev-promote-types{contract=0}",
+    }
 }
 
 /// Device functions internal, then what no kernel reaches dropped.

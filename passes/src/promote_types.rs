@@ -13,7 +13,9 @@
 //! Does not fire on IR without Python-level ops or signed types.
 //!
 //! Float `+ - *` carry `fastmath<contract>` (as nvcc's default `-fmad=true`:
-//! `a * b + c` may become one `fma`); option `fastmath=fast` gives them and
+//! `a * b + c` may become one `fma`); option `contract=0` (nvcc's
+//! `-fmad=false`) leaves them without it, so each op rounds as NumPy's
+//! does; option `fastmath=fast` gives them and
 //! `/` all fast-math flags.
 //!
 //! Rewrites (operands first converted to the result type, or for `cmp` to
@@ -59,33 +61,77 @@ use pydev_dialect::{
 };
 
 static ID: PassId = PassId;
-
+static ID_NO_CONTRACT: PassId = PassId;
 static ID_FAST: PassId = PassId;
+static ID_FAST_NO_CONTRACT: PassId = PassId;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-promote-types",
     summary: "lower Python arithmetic with type promotion to arith/math and erase integer signedness",
-    options: &[crate::PassOption {
-        name: "fastmath",
-        default: "contract",
-        help: "contract (fused multiply-add allowed) or fast",
-    }],
-    create: |options| match options.get(&INFO, "fastmath") {
-        "contract" => Ok(external_pass(&ID, INFO.argument, INFO.summary, run_contract)),
-        "fast" => Ok(external_pass(&ID_FAST, INFO.argument, INFO.summary, run_fast)),
-        other => Err(PassError::InvalidOption {
-            pass: INFO.argument,
-            message: format!("fastmath must be contract or fast, got '{other}'"),
-        }),
+    options: &[
+        crate::PassOption {
+            name: "fastmath",
+            default: "contract",
+            help: "contract (fused multiply-add allowed) or fast",
+        },
+        crate::PassOption {
+            name: "contract",
+            default: "1",
+            help: "0: no multiply-add contraction (nvcc's -fmad=false)",
+        },
+    ],
+    create: |options| {
+        let contract = match options.get(&INFO, "contract") {
+            "1" => true,
+            "0" => false,
+            other => {
+                return Err(PassError::InvalidOption {
+                    pass: INFO.argument,
+                    message: format!("contract must be 0 or 1, got '{other}'"),
+                })
+            }
+        };
+        match (options.get(&INFO, "fastmath"), contract) {
+            ("contract", true) => Ok(external_pass(&ID, INFO.argument, INFO.summary, |ir| run(ir, Flags::CONTRACT))),
+            ("contract", false) => {
+                Ok(external_pass(&ID_NO_CONTRACT, INFO.argument, INFO.summary, |ir| run(ir, Flags::NONE)))
+            }
+            ("fast", true) => Ok(external_pass(&ID_FAST, INFO.argument, INFO.summary, |ir| run(ir, Flags::FAST))),
+            ("fast", false) => Ok(external_pass(&ID_FAST_NO_CONTRACT, INFO.argument, INFO.summary, |ir| {
+                run(ir, Flags::FAST_NO_CONTRACT)
+            })),
+            (other, _) => Err(PassError::InvalidOption {
+                pass: INFO.argument,
+                message: format!("fastmath must be contract or fast, got '{other}'"),
+            }),
+        }
     },
 };
 
-fn run_contract(ir: PassIr) -> PassResult {
-    run(ir, "contract")
+/// The fast-math flags float `+ - *` (and with `fast`, `/`) carry.
+#[derive(Clone, Copy)]
+struct Flags {
+    /// All of LLVM's fast-math flags (`/` too).
+    fast: bool,
+    /// Multiply-add contraction allowed.
+    contract: bool,
 }
 
-fn run_fast(ir: PassIr) -> PassResult {
-    run(ir, "fast")
+impl Flags {
+    const CONTRACT: Flags = Flags { fast: false, contract: true };
+    const NONE: Flags = Flags { fast: false, contract: false };
+    const FAST: Flags = Flags { fast: true, contract: true };
+    const FAST_NO_CONTRACT: Flags = Flags { fast: true, contract: false };
+
+    /// The `#arith.fastmath<...>` text, or None for no flags.
+    fn attr(self) -> Option<&'static str> {
+        match (self.fast, self.contract) {
+            (true, true) => Some("#arith.fastmath<fast>"),
+            (true, false) => Some("#arith.fastmath<nnan,ninf,nsz,arcp,afn,reassoc>"),
+            (false, true) => Some("#arith.fastmath<contract>"),
+            (false, false) => None,
+        }
+    }
 }
 
 const ARITH_OPS: &[&str] = &[
@@ -220,7 +266,7 @@ fn half_fma<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>) -> PassResult {
     })
 }
 
-fn run(ir: PassIr, fastmath: &str) -> PassResult {
+fn run(ir: PassIr, flags: Flags) -> PassResult {
     let root = ir.root();
     let ctx = capi::context(root);
     // 1. Record the kinds of the ops to lower while signedness is known.
@@ -243,7 +289,7 @@ fn run(ir: PassIr, fastmath: &str) -> PassResult {
     let mut ok = half_fma(ir, root).is_ok();
     for p in pending {
         let b = Builder::before(ir, p.op);
-        match lower(&b, &p, fastmath) {
+        match lower(&b, &p, flags) {
             Ok(Some(v)) => b.replace(p.op, &[v]),
             Ok(None) => {}
             Err(message) => {
@@ -389,7 +435,7 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
     }
 }
 
-fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<Value<'c, 'c>>, RewriteError> {
+fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, flags: Flags) -> Result<Option<Value<'c, 'c>>, RewriteError> {
     let ir = b.ir;
     let name = p.op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
@@ -513,13 +559,15 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, fastmath: &str) -> Result<Option<
     let y = convert(b, operand(1), p.operands[1], rk)?;
     let t = result_type();
     let v = |op: &str| b.value(op, &[x, y], t, &[]);
-    let contracted =
-        |op: &str| b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(&format!("#arith.fastmath<{fastmath}>")))]);
+    let contracted = |op: &str| match flags.attr() {
+        Some(attr) => b.value(op, &[x, y], t, &[b.named("fastmath", b.attr(attr))]),
+        None => b.value(op, &[x, y], t, &[]),
+    };
     Ok(Some(match (name.as_str(), rk) {
         (ops::AddOperation::MNEMONIC, Num::Float(_)) => contracted("arith.addf"),
         (ops::SubOperation::MNEMONIC, Num::Float(_)) => contracted("arith.subf"),
         (ops::MulOperation::MNEMONIC, Num::Float(_)) => contracted("arith.mulf"),
-        (ops::TrueDivOperation::MNEMONIC, Num::Float(_)) if fastmath == "fast" => contracted("arith.divf"),
+        (ops::TrueDivOperation::MNEMONIC, Num::Float(_)) if flags.fast => contracted("arith.divf"),
         (ops::TrueDivOperation::MNEMONIC, Num::Float(_)) => v("arith.divf"),
         (ops::AddOperation::MNEMONIC, Num::Complex(_)) => v("complex.add"),
         (ops::SubOperation::MNEMONIC, Num::Complex(_)) => v("complex.sub"),

@@ -187,7 +187,7 @@ def to_host(array):
     return _arrays.host_copy(arg)
 
 
-def compile(fn, argtypes=None, target="sm_90", stage=None):  # noqa: A001 - the documented name
+def compile(fn, argtypes=None, target="sm_90", stage=None, *, fmad=None):  # noqa: A001 - the documented name
     """The text of `stage` of `fn` compiled for `target` ("sm_XX" or
     "host"): "python-ast" (a Python frontend's functions), "pydev" (as
     emitted), "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect),
@@ -202,7 +202,10 @@ def compile(fn, argtypes=None, target="sm_90", stage=None):  # noqa: A001 - the 
     target, stage)` method (the backend imports no frontend). `argtypes`
     is a signature in pydevc's syntax ('float32[::1], int32'), or a list
     of example arguments (arrays, numbers, vectors, structs, tuples) or of
-    type strings; a pydev.Program has its own signature and takes None."""
+    type strings; a pydev.Program has its own signature and takes None.
+    `fmad=False` compiles without multiply-add contraction (None: the
+    object's own `fmad=`, or `PYDEV_FMAD`); the object's method then takes
+    `fmad=` as a keyword."""
     f = fn
     while getattr(f, "__pydev_compile__", None) is None and callable(f) and hasattr(f, "__wrapped__"):
         f = f.__wrapped__  # a framework's functools.wraps wrapper
@@ -214,7 +217,11 @@ def compile(fn, argtypes=None, target="sm_90", stage=None):  # noqa: A001 - the 
     from . import _stages
 
     target, stage = _stages.check(target, stage)
-    return method(argtypes, target, stage)
+    if fmad is None:
+        return method(argtypes, target, stage)
+    if not isinstance(fmad, bool):
+        raise TypeError(f"fmad must be True, False or None (the object's own setting), got {fmad!r}")
+    return method(argtypes, target, stage, fmad=fmad)
 
 
 def cxx_header(*objs):

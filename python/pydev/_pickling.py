@@ -391,6 +391,7 @@ def reduce_program(p, compiled):
         "fastmath": p.fastmath,
         "cache": p.cache,
         "boundscheck": p.boundscheck,
+        "fmad": p.fmad,
     }
     args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
     return (new_program, args)

@@ -171,7 +171,9 @@ class Program:
     (`func.func private` declarations: C functions, called through pydev's
     C-ABI adapters on the host, `.extern .func`s linked by nvJitLink on
     cuda; docs/interop.md); `lineinfo=True`: `.file`/`.loc` in the PTX;
-    `fastmath=True`: the pipelines' fast-math mode; `cache=False`: no disk
+    `fastmath=True`: the pipelines' fast-math mode; `fmad=False`: no
+    multiply-add contraction, so each `*` and `+` rounds as NumPy's (None:
+    `PYDEV_FMAD=0` turns it off); `cache=False`: no disk
     cache; `boundscheck=True`/`False`: index checks on or off (None:
     `PYDEV_BOUNDSCHECK=1` turns them on), a failed one raising
     pydev.LaunchError with the index, the extent, the thread and the IR's
@@ -188,6 +190,7 @@ class Program:
         fastmath=False,
         cache=True,
         boundscheck=None,
+        fmad=None,
     ):
         if isinstance(mlir_text, _ir().Module):
             mlir_text = str(mlir_text)
@@ -199,6 +202,8 @@ class Program:
         kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, filename)
         if boundscheck is not None and not isinstance(boundscheck, bool):
             raise TypeError(f"boundscheck must be True, False or None (PYDEV_BOUNDSCHECK decides), got {boundscheck!r}")
+        if fmad is not None and not isinstance(fmad, bool):
+            raise TypeError(f"fmad must be True, False or None (PYDEV_FMAD decides), got {fmad!r}")
         self._fields(
             mlir_text,
             kernel,
@@ -215,6 +220,7 @@ class Program:
             boundscheck=boundscheck,
             adapted=False,
             shared=True,
+            fmad=fmad,
         )
 
     def _fields(
@@ -234,6 +240,7 @@ class Program:
         adapted,
         shared,
         frontend=None,
+        fmad=None,
     ):
         self._text = text  # None: a frontend's, printed when asked for (`text`)
         self.filename = filename
@@ -247,6 +254,7 @@ class Program:
         self.fastmath = bool(fastmath)
         self.cache = bool(cache)
         self.boundscheck = boundscheck
+        self.fmad = fmad  # None: PYDEV_FMAD decides (_fmad)
         self.declared = list(declared)
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
@@ -257,7 +265,9 @@ class Program:
         self._frontend = frontend
 
     @classmethod
-    def _of_frontend(cls, source_key, compile, kernel, *, name, filename, link=(), declared=(), lineinfo=False):
+    def _of_frontend(
+        cls, source_key, compile, kernel, *, name, filename, link=(), declared=(), lineinfo=False, fmad=True
+    ):
         """The Program of one specialization of a frontend's kernel.
         `source_key` is the frontend's cache key of it (source text,
         signature, constants, program description, target, compiler): the
@@ -289,6 +299,7 @@ class Program:
             adapted=True,
             shared=False,
             frontend=(source_key, compile),
+            fmad=fmad,
         )
         return self
 
@@ -314,6 +325,12 @@ class Program:
         if self.boundscheck is not None:
             return self.boundscheck
         return os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
+
+    def _fmad(self):
+        """Whether multiply-add contraction is allowed: fmad=, else not with PYDEV_FMAD=0."""
+        if self.fmad is not None:
+            return self.fmad
+        return os.environ.get("PYDEV_FMAD", "1").strip() != "0"
 
     def _lines(self):
         """Whether the PTX gets .file/.loc: lineinfo=True or PYDEV_LINEINFO=1."""
@@ -345,9 +362,9 @@ class Program:
         target, stage = _stages.check(target, stage)
         return self.__pydev_compile__(None, target, stage)
 
-    def __pydev_compile__(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
         """pydev.compile(program, None, target, stage), `target` and `stage`
-        checked (_stages.check)."""
+        checked (_stages.check); `fmad`: None, the Program's own setting."""
         if argtypes is not None:
             raise TypeError(
                 f"pydev.Program '{self.kernel}' has its own signature ({', '.join(map(str, self.params))}): "
@@ -363,11 +380,11 @@ class Program:
                 if self._lines():
                     _cudalink.warn_no_lineinfo(what, stacklevel=4)
                 return _cudalink.nvvm_ltoir(
-                    self.__pydev_compile__(None, target, "nvvm-ir"), target, what, self.fastmath
+                    self.__pydev_compile__(None, target, "nvvm-ir", fmad), target, what, self.fastmath
                 )
-            nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir"))
+            nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir", fmad))
             return _cudalink.link_cubin(
-                self.__pydev_compile__(None, target, "ptx"),
+                self.__pydev_compile__(None, target, "ptx", fmad),
                 f"{self.kernel}.ptx",
                 self.link,
                 target,
@@ -386,13 +403,13 @@ class Program:
             )
         _launch._count("compiles")
         lib = "" if target == "host" else _libdevice()
-        return self._compile(target, stage, lib, self._checks(), self._lines())
+        return self._compile(target, stage, lib, self._checks(), self._lines(), self._fmad() if fmad is None else fmad)
 
-    def _compile(self, tgt, stage, lib, checks, lines):
+    def _compile(self, tgt, stage, lib, checks, lines, fmad):
         """The text of `stage` for `tgt` ("host" or "sm_XX"): a frontend's
         kernel from its source (one native call), else from the IR text."""
         if self._frontend is not None:
-            return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines)
+            return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines, fmad=fmad)
         return _native.get().compile_ir(
             self.text,
             self.kernel,
@@ -404,6 +421,7 @@ class Program:
             filename=self.filename,
             line_info=lines,
             host_adapters=self._host_adapters(tgt),
+            fmad=fmad,
         )
 
     def _program(self, target, arch):
@@ -411,28 +429,29 @@ class Program:
         lines = self._lines()
         # Index checks make another program (boundscheck=, PYDEV_BOUNDSCHECK).
         checks = self._checks()
-        key = (target, arch, lines, checks)
+        fmad = self._fmad()
+        key = (target, arch, lines, checks, fmad)
         prog = self._loaded.get(key)
         if prog is not None:
             _launch._count("memory_hits")
             return prog
         if not self._shared:  # a frontend's specialization: its dispatcher keeps it
-            prog = self._loaded[key] = self._build(target, arch, lines, checks)
+            prog = self._loaded[key] = self._build(target, arch, lines, checks, fmad)
             return prog
-        gkey = (self.text, self.kernel, target, arch, lines, checks, self.fastmath, self.cache, self._link_digest)
+        gkey = (self.text, self.kernel, target, arch, lines, checks, fmad, self.fastmath, self.cache, self._link_digest)
         with _LOCK:
             prog = _LOADED.get(gkey)
             if prog is not None:
                 _launch._count("memory_hits")
                 _LOADED.move_to_end(gkey)
             else:
-                prog = _LOADED[gkey] = self._build(target, arch, lines, checks)
+                prog = _LOADED[gkey] = self._build(target, arch, lines, checks, fmad)
                 while len(_LOADED) > _LOADED_MAX:
                     _LOADED.popitem(last=False)
         self._loaded[key] = prog
         return prog
 
-    def _disk_key(self, target, arch, lines, checks, lib):
+    def _disk_key(self, target, arch, lines, checks, lib, fmad=True):
         """The disk-cache key of the compiled text for `target` ("host" or
         "cuda") and `arch`. A frontend's kernel is keyed by its source key
         (which settles its IR): a hit needs neither the frontend nor the
@@ -442,6 +461,8 @@ class Program:
         adapters = self._host_adapters(target)
         source, origin = (self._frontend[0], "frontend") if self._frontend else (self.text, "pydev-ir")
         options = (origin, f"fastmath={int(self.fastmath)}", f"boundscheck={int(checks)}", self._link_digest)
+        if not fmad:  # (absent by default: the keys of the default stay as they were)
+            options += ("fmad=0",)
         if adapters:
             options += (f"host_adapters={','.join(adapters)}",)
         return _cache.cache_key(
@@ -466,9 +487,9 @@ class Program:
         compiled = {}
         if self.cache:
             native = _native.get()
-            for target, arch, lines, checks in list(self._loaded):
+            for target, arch, lines, checks, fmad in list(self._loaded):
                 lib = "" if target == "host" else _libdevice()
-                key = self._disk_key(target, arch, lines, checks, lib)
+                key = self._disk_key(target, arch, lines, checks, lib, fmad)
                 text = _cache.load(key)
                 if text is None:
                     continue
@@ -487,7 +508,7 @@ class Program:
 
         return _pickling.reduce_program(self, self._compiled())
 
-    def _build(self, target, arch, lines=False, checks=False):
+    def _build(self, target, arch, lines=False, checks=False, fmad=True):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
@@ -516,14 +537,14 @@ class Program:
                         f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)"
                     )
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
-                nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False))
+                nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False, fmad))
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _libdevice()
         key = None
         if self._carried:  # compiled where it was pickled: for this target and compiler?
-            dkey = self._disk_key(target, arch, lines, checks, lib)
+            dkey = self._disk_key(target, arch, lines, checks, lib, fmad)
             found = self._carried.pop(dkey, None)
             if found is not None:
                 text, ikey, image = found
@@ -536,7 +557,7 @@ class Program:
                 except Exception:
                     pass  # an unusable text (corrupted on the way): compiled below
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            key = self._disk_key(target, arch, lines, checks, lib)
+            key = self._disk_key(target, arch, lines, checks, lib, fmad)
             text = _cache.load(key)
             if text is not None:
                 try:
@@ -545,7 +566,7 @@ class Program:
                     return prog
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
-        text = self._compile(tgt, stage, lib, checks, lines)
+        text = self._compile(tgt, stage, lib, checks, lines, fmad)
         _launch._count("compiles")  # counted once it compiled
         if key is not None:
             _cache.store(key, text)

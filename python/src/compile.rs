@@ -25,7 +25,7 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
 
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false, debuginfo=false))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false, debuginfo=false, fmad=true))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile(
     py: Python<'_>,
@@ -43,6 +43,7 @@ pub(crate) fn compile(
     program: Option<&Bound<'_, PyAny>>,
     line_info: bool,
     debuginfo: bool,
+    fmad: bool,
 ) -> PyResult<String> {
     let free = free_names(consts)?;
     let program = program.map(decode_program).transpose()?;
@@ -50,7 +51,8 @@ pub(crate) fn compile(
     // `.file`/`.loc` in the PTX (the cuda pipeline; the host ignores it).
     // `debuginfo`: MLIR stages printed with their locations (the `pydev`
     // stage a kernel's pydev.Program is made from).
-    let options = CompileOptions { line_info, debuginfo, ..options(opt_level, fast_math, boundscheck, libdevice) };
+    let options =
+        CompileOptions { line_info, debuginfo, fmad, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src =
@@ -96,7 +98,7 @@ pub(crate) fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Opti
 /// functions `host_adapters` go to their C-ABI adapters
 /// (`pydev-host-adapters`).
 #[pyfunction]
-#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false, host_adapters=Vec::new()))]
+#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false, host_adapters=Vec::new(), fmad=true))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile_ir(
     py: Python<'_>,
@@ -112,11 +114,13 @@ pub(crate) fn compile_ir(
     debuginfo: bool,
     line_info: bool,
     host_adapters: Vec<String>,
+    fmad: bool,
 ) -> PyResult<String> {
     let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
     options.debuginfo = debuginfo;
     options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
+    options.fmad = fmad;
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         pydev_runtime::compile::compile_ir_stage(text, filename, kernel, &target, stage, &options, &host_adapters)

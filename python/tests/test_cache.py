@@ -173,6 +173,7 @@ class FakeNative(types.ModuleType):
         program=None,
         line_info=False,
         debuginfo=False,
+        fmad=True,
     ):
         assert os.path.isfile(filename) and "def " + function in source
         self.compiled.append((function, signature, dict(consts), target, stage))

@@ -62,6 +62,7 @@ class FakeDriver(types.ModuleType):
         program=None,
         line_info=False,
         debuginfo=False,
+        fmad=True,
     ):
         self.calls.append(("compile", function, signature, target, stage))
         return f"// PTX {function} {signature} {target}"

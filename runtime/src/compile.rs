@@ -101,6 +101,9 @@ impl Target {
 pub struct CompileOptions {
     pub opt_level: u8,
     pub fast_math: bool,
+    /// Multiply-add contraction allowed (default); off: each `*` and `+`
+    /// rounds, as NumPy's (`fmad=False`, `PYDEV_FMAD=0`).
+    pub fmad: bool,
     pub line_info: bool,
     pub libdevice: String,
     pub boundscheck: bool,
@@ -117,6 +120,7 @@ impl Default for CompileOptions {
         Self {
             opt_level: 3,
             fast_math: false,
+            fmad: true,
             line_info: false,
             libdevice: std::env::var("PYDEV_LIBDEVICE").unwrap_or_default(),
             boundscheck: std::env::var("PYDEV_BOUNDSCHECK").is_ok_and(|v| v == "1"),
@@ -225,6 +229,7 @@ fn run_pipeline(
         Target::Cuda(chip) => {
             let mut cuda = CudaOptions::parse(&format!("chip={chip} opt-level={}", options.opt_level))?;
             cuda.fast_math = options.fast_math;
+            cuda.fmad = options.fmad;
             cuda.line_info = options.line_info;
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
@@ -240,6 +245,7 @@ fn run_pipeline(
                 &HostOptions {
                     opt_level: options.opt_level,
                     fast_math: options.fast_math,
+                    fmad: options.fmad,
                     boundscheck: options.boundscheck,
                 },
                 mlir_stage,

@@ -428,13 +428,14 @@ impl<'a> Module<'a> {
                         },
                         // Linked files: the Python package reads them (python/pydev/_interop.py).
                         Some("link") => {}
-                        // .file/.loc line information: the Python package passes it as a compile option.
-                        Some("lineinfo") => {}
+                        // .file/.loc line information and multiply-add contraction: the
+                        // Python package passes them as compile options.
+                        Some("lineinfo") | Some("fmad") => {}
                         Some(other) => {
                             self.error(
                                 kw.range(),
                                 format!("unknown keyword '{other}' of @device.{name}"),
-                                Some("the keywords are interop=True|False, link=[paths] and lineinfo=True|False"),
+                                Some("the keywords are interop=True|False, link=[paths], lineinfo=True|False and fmad=True|False"),
                             );
                         }
                         None => self.error(

@@ -106,7 +106,7 @@ class ConstExpr:
 
 # --- kernels and device functions ---------------------------------------------------------
 
-_DECORATOR_KEYWORDS = ("interop", "lineinfo", "link")
+_DECORATOR_KEYWORDS = ("interop", "lineinfo", "link", "fmad")
 
 
 def _check_keywords(decorator, kwargs):
@@ -141,24 +141,31 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
             link = _link_paths.check_link(link, f, decorator)
         else:
             link = ()
+        fmad = kwargs.get("fmad", True)
+        if not isinstance(fmad, bool):
+            raise TypeError(f"@device.{decorator}(fmad=...) takes True or False, got {fmad!r}")
         made = make(f, interop=bool(kwargs.get("interop", False)), lineinfo=bool(kwargs.get("lineinfo", False)))
         made.link = link
+        made.fmad = fmad
         return made
 
     return wrap(fn) if fn is not None else wrap
 
 
 def func(fn=None, /, **kwargs):
-    """`@func` / `@func(interop=False, lineinfo=False)`: a heterogeneous function, callable
-    from device code and, as plain Python, from host code. `.underlying` is
-    the decorated function. Unknown keywords raise TypeError."""
+    """`@func` / `@func(interop=False, lineinfo=False, fmad=True)`: a heterogeneous function,
+    callable from device code and, as plain Python, from host code. `.underlying` is
+    the decorated function. `fmad=False` turns off multiply-add contraction in the
+    kernels that call it. Unknown keywords raise TypeError."""
     return _decorate("func", fn, kwargs, _kernel.DeviceFunction, _kernel.Kernel, "kernel")
 
 
 def kernel(fn=None, /, **kwargs):
-    """`@kernel` / `@kernel(interop=False, lineinfo=False)`: a kernel (device-only), launched
-    with `device.launch`; compiled on first launch for the argument types
-    seen. `.underlying` is the decorated function."""
+    """`@kernel` / `@kernel(interop=False, lineinfo=False, fmad=True)`: a kernel
+    (device-only), launched with `device.launch`; compiled on first launch for the
+    argument types seen. `.underlying` is the decorated function. `fmad=False` (or
+    `PYDEV_FMAD=0`) turns off multiply-add contraction: each `*` and `+` rounds, as
+    NumPy's, on both targets."""
     return _decorate("kernel", fn, kwargs, _kernel.Kernel, _kernel.DeviceFunction, "func")
 
 

@@ -24,12 +24,14 @@ class _Function:
     file's source, and the module constants its file's device code reads."""
 
     link = ()  # link=[paths] (absolute), set by the decorator (pydev._link_paths.check_link)
+    fmad = True  # fmad=False: no multiply-add contraction (set by the decorator)
 
     def __init__(self, fn, interop, lineinfo=False):
         self.underlying = fn
         self.interop = bool(interop)
         self.lineinfo = bool(lineinfo)
         self._program_lines = False  # some function of the last _program asked for lineinfo
+        self._program_fmad = True  # no function of the last _program said fmad=False
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -96,6 +98,7 @@ class _Function:
         funcs, index, cells, watch = [], {}, [], set()
         root_file = self.underlying.__code__.co_filename
         lines = [False]
+        fmad = [True]
         reached = self._reached = []  # the _Function objects (their link= files: _link_paths)
 
         def visit(f):
@@ -106,6 +109,7 @@ class _Function:
             funcs.append(None)
             reached.append(f)
             lines[0] |= f.lineinfo
+            fmad[0] &= f.fmad
             fn = f.underlying
             code = fn.__code__
             env = {}
@@ -146,6 +150,7 @@ class _Function:
 
         visit(self)
         self._program_lines = lines[0]
+        self._program_fmad = fmad[0]
         return tuple(funcs), cells, watch
 
     def _is_declaration(self):
@@ -164,6 +169,12 @@ class _Function:
         if target == "host":
             return False
         return self._program_lines or os.environ.get("PYDEV_LINEINFO", "0").strip() == "1"
+
+    def _fmad(self):
+        """Whether multiply-add contraction is allowed: not with PYDEV_FMAD=0,
+        nor with fmad=False on this function or a device function its last
+        `_program` reaches."""
+        return self._program_fmad and os.environ.get("PYDEV_FMAD", "1").strip() != "0"
 
     def _device_functions(self):
         """The @kernel / @func functions of this file (this one included) and
@@ -205,7 +216,7 @@ class _Function:
                 cargs = tuple(c for c in given if c[0] in examples)
         return ", ".join(parts), cargs
 
-    def _frontend_stage(self, signature, cargs, target, stage):
+    def _frontend_stage(self, signature, cargs, target, stage, fmad=None):
         """A text stage straight from the frontend and pipeline (the stages
         before a Program, and every stage of a device function, which is
         no kernel to make a Program of)."""
@@ -220,6 +231,7 @@ class _Function:
             lib = _toolchain.libdevice()
         program = self._program(cargs)[0]
         lines = self._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
+        fmad = self._fmad() if fmad is None else fmad
         return native.compile(
             path,
             source,
@@ -231,6 +243,7 @@ class _Function:
             libdevice=lib,
             program=program,
             line_info=lines,
+            fmad=fmad,
         )
 
     def _consts(self):
@@ -444,13 +457,13 @@ class DeviceFunction(_Function):
     def __repr__(self):
         return f"<cuda.device.func {self.__qualname__}>"
 
-    def __pydev_compile__(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
         """pydev.compile(func, argtypes, target, stage): a device function is
         no kernel, so no Program: every stage comes from the frontend."""
         if stage in _BYTES_STAGES:
             return _bytes_stage(self, argtypes, target, stage)
         signature, cargs = self._signature_for(argtypes, target)
-        return self._frontend_stage(signature, cargs, target, stage)
+        return self._frontend_stage(signature, cargs, target, stage, fmad)
 
     def __pydev_launch__(self, args, **config):
         raise TypeError(f"launch() takes a @device.kernel; '{self.__name__}' is a @device.func (call it from a kernel)")
@@ -484,7 +497,8 @@ class Kernel(_Function):
         # PYDEV_BOUNDSCHECK=1 compiles another program (index checks, on
         # either target), as it is another disk-cache entry.
         checks = os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
-        key = (signature, target, arch, lines, checks, repr((sorted(consts.items()), program)))
+        fmad = self._fmad()
+        key = (signature, target, arch, lines, checks, fmad, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
         if prog is not None:
             _launch._count("memory_hits")
@@ -492,21 +506,21 @@ class Kernel(_Function):
         with self._lock:
             prog = self._dispatch.get(key)
             if prog is None:
-                prog = self._build(signature, target, arch, consts, program, lines)
+                prog = self._build(signature, target, arch, consts, program, lines, fmad)
                 self._dispatch[key] = prog
             else:
                 _launch._count("memory_hits")
         return prog
 
-    def _build(self, signature, target, arch, consts, program, lines=False):
+    def _build(self, signature, target, arch, consts, program, lines=False, fmad=True):
         """The loaded program of one specialization: its pydev.Program's
         (kept in `_specs`: a pickle carries the code they compiled)."""
-        spec = self._specialize(signature, target, arch, consts, program, lines)
+        spec = self._specialize(signature, target, arch, consts, program, lines, fmad)
         prog = spec._program(target, arch)
         self.__dict__.setdefault("_specs", []).append(spec)
         return prog
 
-    def _specialize(self, signature, target, arch, consts, program, lines=False):
+    def _specialize(self, signature, target, arch, consts, program, lines=False, fmad=True):
         """The pydev.Program of one specialization: this kernel for
         `signature` on `target` (`arch` on cuda), with the module constants
         `consts` and the program description `program` (the values of the
@@ -522,7 +536,7 @@ class Kernel(_Function):
         links, declared = _interop_links(self)
         key = _cache.cache_key(source, consts, signature, tgt, "pydev", symbol, _native.fingerprint(), "", program)
 
-        def compile(stage, *, debuginfo=False, boundscheck=None, libdevice=None, line_info=False):
+        def compile(stage, *, debuginfo=False, boundscheck=None, libdevice=None, line_info=False, fmad=True):
             # With locations (debuginfo): the printed IR says where each op came from.
             return _native.get().compile(
                 path,
@@ -537,20 +551,30 @@ class Kernel(_Function):
                 program=program,
                 line_info=line_info,
                 debuginfo=debuginfo,
+                fmad=fmad,
             )
 
         prog = Program._of_frontend(
-            key, compile, symbol, name=self.__name__, filename=path, link=links, declared=declared, lineinfo=lines
+            key,
+            compile,
+            symbol,
+            name=self.__name__,
+            filename=path,
+            link=links,
+            declared=declared,
+            lineinfo=lines,
+            fmad=fmad,
         )
         carried = self.__dict__.get("_carried")
         if carried:  # code compiled where this kernel was pickled (cuda.device._pickling), by disk-cache key
             prog._carried = carried
         return prog
 
-    def __pydev_compile__(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and
         "pydev" from the frontend, the later stages from the pydev.Program
-        of the specialization, as a launch compiles it."""
+        of the specialization, as a launch compiles it (`fmad`: None, the
+        kernel's own setting)."""
         if stage in _BYTES_STAGES:
             return _bytes_stage(self, argtypes, target, stage)
         signature, cargs = self._signature_for(argtypes, target)
@@ -559,7 +583,8 @@ class Kernel(_Function):
         program = self._program(cargs)[0]
         lines = self._lineinfo(target)
         kind, arch = ("host", "host") if target == "host" else ("cuda", target)
-        spec = self._specialize(signature, kind, arch, self._consts(), program, lines)
+        fmad = self._fmad() if fmad is None else bool(fmad)
+        spec = self._specialize(signature, kind, arch, self._consts(), program, lines, fmad)
         return spec.__pydev_compile__(None, target, stage)
 
 

@@ -38,7 +38,7 @@ def reduce(f):
     for spec in f.__dict__.get("_specs", ()):
         compiled.update(spec._compiled())
     args = (type(f), fn_args, f.interop, f.lineinfo, _pickling.link_contents(f.link), tuple(f._names))
-    state = {"function": fn_state, "structs": structs, "compiled": compiled}
+    state = {"function": fn_state, "structs": structs, "compiled": compiled, "fmad": f.fmad}
     return (_new, args, state, None, None, _fill)
 
 
@@ -55,6 +55,8 @@ def _new(cls, fn_args, interop, lineinfo, link, names):
 
 def _fill(f, state):
     _pickling.fill_function(f.underlying, state["function"])
+    if not state.get("fmad", True):
+        f.fmad = False
     # The code its specializations compiled, by disk-cache key (target,
     # architecture, compiler): loaded without compiling where they match.
     f._carried = dict(state.get("compiled") or {}) or None

@@ -293,6 +293,7 @@ _OPTIONS = {
     "boundscheck",
     "lto",
     "launch_bounds",
+    "fmad",
 }
 
 
@@ -303,6 +304,8 @@ def jit(func_or_sig=None, device=False, **options):
         if k not in _OPTIONS:
             raise TypeError(f"cuda.jit() got an unexpected keyword argument '{k}'")
     _fastmath(options.get("fastmath"))  # checked when decorated
+    if options.get("fmad") is not None and not isinstance(options["fmad"], bool):
+        raise TypeError(f"cuda.jit(fmad=...) takes True or False, got {options['fmad']!r}")
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
@@ -565,6 +568,8 @@ class Dispatcher:
                 cache=self.options.get("cache", True) is not False,
                 # None: PYDEV_BOUNDSCHECK decides (Numba: NUMBA_BOUNDSCHECK)
                 boundscheck=None if self.options.get("boundscheck") is None else bool(self.options["boundscheck"]),
+                # fmad=False: no multiply-add contraction (None: PYDEV_FMAD decides)
+                fmad=self.options.get("fmad"),
             )
             self.overloads[argtypes] = program
             return program
@@ -819,7 +824,7 @@ class Dispatcher:
         return self
 
     # -- the backend's protocols: pydev.compile and device.launch take a kernel as they take a Program --
-    def __pydev_compile__(self, argtypes, target, stage):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
         """pydev.compile(kernel, argtypes, target, stage): that stage of the
         pydev.Program of `argtypes` (a signature: 'void(float32[:])', a
         Numba signature or a tuple of Numba types; or a list of example
@@ -845,7 +850,7 @@ class Dispatcher:
             raise TypeError(
                 f"argtypes must be a signature, a tuple of Numba types or a list of example arguments, got {argtypes!r}"
             )
-        return self.compile(types).__pydev_compile__(None, target, stage)
+        return self.compile(types).__pydev_compile__(None, target, stage, fmad)
 
     def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
         """device.launch(kernel, *args, ...): as kernel[grid, block, stream, shared](*args)."""
