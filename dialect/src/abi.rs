@@ -66,8 +66,8 @@ pub mod frame {
     /// Warp operation: its result, written when the runtime releases the
     /// lane's group (i64).
     pub const RESULT: i64 = 24;
-    /// Whether the thread runs in the block loop's next round (i32: 1 at the
-    /// start and when its rendezvous is released, 0 while it waits).
+    /// Whether the thread runs in the block loop's next round of ready
+    /// threads (i32: 1 once the runtime released its warp operation).
     pub const READY: i64 = 32;
     /// Size of the head.
     pub const HEAD: u64 = 40;
@@ -136,12 +136,13 @@ pub mod entry {
     /// `(ctx, op, mask: i32, value: i64, arg: i32) -> i64`: a warp operation.
     pub const WARP: &str = "pydev_rt_warp";
     /// `(ctx, frame: i64, exited_skip: i32) -> i32`: after a round of a split
-    /// kernel's block loop, release what can complete (warp operations, then
-    /// the block barrier) by marking those threads [`super::frame::READY`];
-    /// 1: some threads are ready, 2: the barrier was released (every live
-    /// thread is ready), 0: every thread returned, -1: stop (a deadlock,
-    /// reported; or the launch stopped). `exited_skip`: threads that returned do not hold up a
-    /// barrier ([`super::attr::EXITED_SKIP_BARRIERS`]).
+    /// kernel's block loop that the loop could not settle itself, release
+    /// what can complete: warp operations (0: the threads it marked
+    /// [`super::frame::READY`] run next), else the block barrier (its state,
+    /// from which every live thread resumes); -1: leave the block (all
+    /// returned; a deadlock, reported; or the launch stopped).
+    /// `exited_skip`: threads that returned do not hold up a barrier
+    /// ([`super::attr::EXITED_SKIP_BARRIERS`]).
     pub const BLOCK_RELEASE: &str = "pydev_rt_block_release";
     /// `(ctx, code, loc: i32, a, b: i64)`: report a failure ([`super::error_code`]).
     pub const ERROR: &str = "pydev_rt_error";

@@ -16,18 +16,21 @@
 //! returned); values live across a rendezvous live in the thread's frame
 //! (`ctx.scratch + linear_tid * frame`), after a head that holds the
 //! thread's state, whether it is ready, and its warp request and result.
-//! `@__pydev_block_k` runs the block in rounds: every ready thread runs to
-//! its next rendezvous. When all stopped at the same block barrier the loop
-//! releases it itself (the common case costs no call); otherwise
-//! `@pydev_rt_block_release` readies what can complete, as on a GPU: first the warp operations whose lanes have all
-//! arrived (so warp 0's shuffles, or those of a warp-uniform branch, go on
-//! while the other threads wait at a block barrier), else the block barrier
-//! once every thread waits at it, until all return. Threads that returned
-//! hold up a later barrier (the spec's rule: a reported deadlock, "some
-//! returned, some waited at barrier i") unless the kernel has
-//! `pydev.exited_skip_barriers` (pydev.numba's kernels: they are left out,
-//! as on GPUs); threads at different barriers, or at a warp operation that
-//! can never complete, are a reported deadlock. `pydev.host_frames`
+//! `@__pydev_block_k` runs the block in rounds. While every live thread
+//! resumes from the same state (the start, a released barrier) they all run
+//! from it, a loop-invariant value, so that LLVM unswitches the dispatch out
+//! of the thread loop; when all then wait at the same block barrier the loop
+//! releases it itself (the common case costs no runtime call). Otherwise
+//! `@pydev_rt_block_release` releases what can complete, as on a GPU: first
+//! the warp operations whose lanes have all arrived (so warp 0's shuffles,
+//! or those of a warp-uniform branch, go on while the other threads wait at
+//! a block barrier: the next round runs only those ready lanes), else the
+//! block barrier once every thread waits at it, until all return. Threads
+//! that returned hold up a later barrier (the spec's rule: a reported
+//! deadlock, "some returned, some waited at barrier i") unless the kernel
+//! has `pydev.exited_skip_barriers` (pydev.numba's kernels: they are left
+//! out, as on GPUs); threads at different barriers, or at a warp operation
+//! that can never complete, are a reported deadlock. `pydev.host_frames`
 //! (module) maps each such kernel to its frame size; the runtime runs it in
 //! "barrier loops" mode instead of coroutines even when the module has
 //! `pydev.host_fibers`.
@@ -38,13 +41,14 @@
 //! (`llvm.alloca`) of no constant size.
 //!
 //! Rewrites (B: the block holding rendezvous i, R_i: the rest of B after it):
-//!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p (and: += !%p); return i
+//!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p (and: += !%p);
+//!                                                          frame.state = i; return i
 //!                                                          ^R_i: %r = f(kind, ctx.total); rest
 //!   %r = call @pydev_rt_warp(%ctx, op, mask, v, arg); rest
 //!                                                      =>  frame.{op, mask, value, arg} = ..;
-//!                                                          return i | WARP_STATE
+//!                                                          frame.state = i | WARP_STATE; return it
 //!                                                          ^R_i: %r = frame.result; rest
-//!   return                                               =>  return -1
+//!   return                                               =>  frame.state = -1; return -1
 //!   entry                                                =>  state of rendezvous i: ^R_i, else the old entry
 //!   %p = llvm.alloca n x T (a local array)              =>  %p = frame + its slot (every one: its
 //!                                                          address may cross inside a descriptor)
@@ -576,6 +580,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             store_at(&b, operand(4), frame::ARG);
             store_at(&b, operand(1), frame::OP);
             let n = b.const_int(i32t, state_id);
+            store_at(&b, n, frame::STATE);
             b.op("func.return", &[n], &[], &[]);
             b.erase(*call);
             continue;
@@ -600,6 +605,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
         b.op("llvm.store", &[sum, count_p], &[], &[]);
         let n = b.const_int(i32t, state_id);
+        store_at(&b, n, frame::STATE);
         b.op("func.return", &[n], &[], &[]);
         b.erase(*call);
     }
@@ -612,6 +618,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     {
         let b = Builder::before(ir, ret);
         let m1 = b.const_int(i32t, -1);
+        store_at(&b, m1, frame::STATE);
         b.op("func.return", &[m1], &[], &[]);
         b.erase(ret);
     }
@@ -657,14 +664,16 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     frame
 }
 
-/// The block loop: rounds in which every ready thread runs to its next
-/// rendezvous (its state and readiness in its frame's head). After a round
-/// in which every live thread ran and all stopped at the same block barrier
-/// (the common case: no thread returned, or they may sit out), the loop
-/// releases it itself and runs every live thread again; otherwise
-/// `pydev_rt_block_release` readies the threads whose warp operation or
-/// barrier can complete (2: it released the barrier, every live thread is
-/// ready) or reports a deadlock, until every thread returned.
+/// The block loop: rounds in which threads run to their next rendezvous,
+/// each leaving the state it reached in its frame's head. When every live
+/// thread resumes from the same state (at the start, after a barrier) they
+/// all run from that loop-invariant state, and if all then wait at the same
+/// block barrier the loop releases it itself: the common case costs no
+/// runtime call, and LLVM unswitches the dispatch out of the thread loop.
+/// Otherwise `pydev_rt_block_release` readies the threads whose warp
+/// operation can complete (0: the ready ones run, each from its own state),
+/// releases the block barrier (its state: every live thread resumes there),
+/// or ends the block (-1: all returned, or a deadlock it reported).
 /// `exited_skip`: threads that returned do not hold up a barrier.
 fn block_loop(kernel: &str, params: &[Type], frame: u64, exited_skip: bool) -> String {
     let n = params.len();
@@ -676,6 +685,9 @@ fn block_loop(kernel: &str, params: &[Type], frame: u64, exited_skip: bool) -> S
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
     let types: Vec<String> = params.iter().map(|t| t.to_string()).collect();
     let c = format!("%a{}", n - 1);
+    let call =
+        |from: &str| format!("func.call @{kernel}({}, {from}) : ({}, i32) -> i32", args.join(", "), types.join(", "));
+    let call = [call("%st0"), call("%own")];
     format!(
         r#"module {{
 func.func private @{kernel}({types}, i32) -> i32
@@ -684,8 +696,6 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
-  %one = arith.constant 1 : i32
-  %two = arith.constant 2 : i32
   %exit = arith.constant -1 : i32
   %big = arith.constant 2147483647 : i32
   %warp = arith.constant {warp_state} : i32
@@ -711,26 +721,122 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
   %nx = arith.index_castui %bx : i32 to index
   %ny = arith.index_castui %by : i32 to index
   %nz = arith.index_castui %bz : i32 to index
-  %nxy = arith.muli %nx, %ny : index
-  %nthreads = arith.muli %nxy, %nz : index
-  scf.for %t = %c0 to %nthreads step %c1 {{
-    %off = arith.muli %t, %fsz : index
-    %off64 = arith.index_cast %off : index to i64
-    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-    llvm.store %zero, %p : i32, !llvm.ptr
-    %pr = llvm.getelementptr %p[{ready}] : (!llvm.ptr) -> !llvm.ptr, i8
-    llvm.store %zero, %pr : i32, !llvm.ptr
-  }}
+  // No frame needs clearing: the first round runs every thread, which
+  // writes its state, and a thread the runtime readies runs (and clears its
+  // flag) before the block ends; frames start zeroed at each launch.
   llvm.store %zero, %pcount : i32, !llvm.ptr
-  // %all: every live thread runs this round (else only the ready ones).
-  %last:2 = scf.while (%go = %one, %all = %true) : (i32, i1) -> (i32, i1) {{
-    %more = arith.cmpi sgt, %go, %zero : i32
-    scf.condition(%more) %go, %all : i32, i1
+  // %uni: every live thread resumes from %st (a loop-invariant state, so
+  // that LLVM unswitches the step's dispatch out of the thread loop);
+  // otherwise only the ready threads run, each from its own state. %gone:
+  // some thread has returned.
+  %last:4 = scf.while (%go = %true, %uni = %true, %st = %zero, %gone = %false) : (i1, i1, i32, i1) -> (i1, i1, i32, i1) {{
+    scf.condition(%go) %go, %uni, %st, %gone : i1, i1, i32, i1
   }} do {{
-  ^bb0(%g: i32, %all0: i1):
+  ^bb0(%g: i1, %uni0: i1, %st0: i32, %gone0: i1):
     // %r#0: lowest state a thread that ran reached (%big: none), %r#1: the
-    // highest, %r#2: some thread has returned.
-    %r:3 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit, %ex0 = %false) -> (i32, i32, i1) {{
+    // highest, %r#2: some thread has returned. Two loop nests: while every
+    // thread is alive and resumes from %st0 (the common case) the first calls
+    // the step for each, unconditionally, from that loop-invariant state (so
+    // LLVM hoists what the inlined step reads of the context); the other runs
+    // the live threads (uniform rounds after some returned: each one's own
+    // state is %st0) or the ready ones, each from its own state.
+    %not_gone = arith.xori %gone0, %true : i1
+    %fast = arith.andi %uni0, %not_gone : i1
+    %r:3 = scf.if %fast -> (i32, i32, i1) {{
+{uniform}
+    }} else {{
+{ready_nest}
+    }}
+    // Every live thread ran and all wait at the same block barrier, which
+    // no returned thread holds up: release it here.
+    %same = arith.cmpi eq, %r#0, %r#1 : i32
+    %some = arith.cmpi ne, %r#0, %big : i32
+    %at_warp = arith.andi %r#0, %warp : i32
+    %no_warp = arith.cmpi eq, %at_warp, %zero : i32
+    %kept = arith.andi %r#2, %strict : i1
+    %free = arith.xori %kept, %true : i1
+    %u0 = arith.andi %uni0, %same : i1
+    %u1 = arith.andi %u0, %some : i1
+    %u2 = arith.andi %u1, %no_warp : i1
+    %uniform = arith.andi %u2, %free : i1
+    %next:3 = scf.if %uniform -> (i1, i1, i32) {{
+      %total = llvm.load %pcount : !llvm.ptr -> i32
+      llvm.store %total, %ptotal : i32, !llvm.ptr
+      llvm.store %zero, %pcount : i32, !llvm.ptr
+      scf.yield %true, %true, %r#0 : i1, i1, i32
+    }} else {{
+      // After a round of every live thread, none ran: all have returned.
+      %none = arith.xori %some, %true : i1
+      %done = arith.andi %uni0, %none : i1
+      %n2:3 = scf.if %done -> (i1, i1, i32) {{
+        scf.yield %false, %false, %zero : i1, i1, i32
+      }} else {{
+        %rel = func.call @{release}({c}, %fsz64, %skip) : (!llvm.ptr, i64, i32) -> i32
+        %more = arith.cmpi sge, %rel, %zero : i32
+        %barrier = arith.cmpi sgt, %rel, %zero : i32
+        scf.yield %more, %barrier, %rel : i1, i1, i32
+      }}
+      scf.yield %n2#0, %n2#1, %n2#2 : i1, i1, i32
+    }}
+    scf.yield %next#0, %next#1, %next#2, %r#2 : i1, i1, i32, i1
+  }}
+  return
+}}
+}}
+"#,
+        uniform = thread_nest(&call, "uniform"),
+        ready_nest = thread_nest(&call, "ready"),
+        types = types.join(", "),
+        decl = decl.join(", "),
+        host_ctx = attr::HOST_CTX,
+        release = entry::BLOCK_RELEASE,
+        skip = i32::from(exited_skip),
+        strict = !exited_skip,
+        warp_state = WARP_STATE,
+        total = ctx_field::TOTAL,
+        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
+        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
+        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
+        tid_x = ctx_field::dim(ctx_field::TID, 0),
+        tid_y = ctx_field::dim(ctx_field::TID, 1),
+        tid_z = ctx_field::dim(ctx_field::TID, 2),
+        scratch = ctx_field::SCRATCH,
+        count = ctx_field::COUNT,
+    )
+}
+
+/// One round of the block loop over the threads (z, y, x; the body sees
+/// `%pf`, the thread's frame, and `%pr`, its ready flag): "uniform" runs
+/// every thread from `%st0` (`call[0]`), the other the live threads in a
+/// uniform round (`%uni0`), else the ready ones, from their own state
+/// (`call[1]`). Yields (lowest state reached, highest, some
+/// thread returned), from (`%big`, -1, `%gone0`).
+fn thread_nest(call: &[String; 2], which: &str) -> String {
+    let body = if which == "uniform" {
+        format!(
+            r#"          %res:3 = scf.if %true -> (i32, i32, i1) {{
+            %x32 = arith.index_castui %x : index to i32
+            llvm.store %x32, %tx : i32, !llvm.ptr
+            %s = {}"#,
+            call[0]
+        )
+    } else {
+        format!(
+            r#"          %own = llvm.load %pf : !llvm.ptr -> i32
+          %alive = arith.cmpi ne, %own, %exit : i32
+          %ready = llvm.load %pr : !llvm.ptr -> i32
+          %is_ready = arith.cmpi ne, %ready, %zero : i32
+          %run = arith.select %uni0, %alive, %is_ready : i1
+          %res:3 = scf.if %run -> (i32, i32, i1) {{
+            %x32 = arith.index_castui %x : index to i32
+            llvm.store %x32, %tx : i32, !llvm.ptr
+            %s = {}
+            llvm.store %zero, %pr : i32, !llvm.ptr"#,
+            call[1]
+        )
+    };
+    format!(
+        r#"    %n:3 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit, %ex0 = %gone0) -> (i32, i32, i1) {{
       %z32 = arith.index_castui %z : index to i32
       llvm.store %z32, %tz : i32, !llvm.ptr
       %ry:3 = scf.for %y = %c0 to %ny step %c1 iter_args(%lo1 = %lo0, %hi1 = %hi0, %ex1 = %ex0) -> (i32, i32, i1) {{
@@ -745,18 +851,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
           %off64 = arith.index_cast %off : index to i64
           %pf = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
           %pr = llvm.getelementptr %pf[{ready}] : (!llvm.ptr) -> !llvm.ptr, i8
-          %st = llvm.load %pf : !llvm.ptr -> i32
-          %returned = arith.cmpi eq, %st, %exit : i32
-          %alive = arith.xori %returned, %true : i1
-          %ready = llvm.load %pr : !llvm.ptr -> i32
-          %is_ready = arith.cmpi ne, %ready, %zero : i32
-          %run = arith.select %all0, %alive, %is_ready : i1
-          %res:3 = scf.if %run -> (i32, i32, i1) {{
-            %x32 = arith.index_castui %x : index to i32
-            llvm.store %x32, %tx : i32, !llvm.ptr
-            %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
-            llvm.store %s, %pf : i32, !llvm.ptr
-            llvm.store %zero, %pr : i32, !llvm.ptr
+{body}
             %exited = arith.cmpi eq, %s, %exit : i32
             %ex = arith.ori %ex2, %exited : i1
             %lo = arith.select %exited, %lo2, %s : i32
@@ -764,8 +859,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
             %hi_ = arith.maxsi %hi2, %s : i32
             scf.yield %lo_, %hi_, %ex : i32, i32, i1
           }} else {{
-            %ex = arith.ori %ex2, %returned : i1
-            scf.yield %lo2, %hi2, %ex : i32, i32, i1
+            scf.yield %lo2, %hi2, %ex2 : i32, i32, i1
           }}
           scf.yield %res#0, %res#1, %res#2 : i32, i32, i1
         }}
@@ -773,59 +867,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
       }}
       scf.yield %ry#0, %ry#1, %ry#2 : i32, i32, i1
     }}
-    // Every live thread ran and all wait at the same block barrier, which
-    // no returned thread holds up: release it here.
-    %same = arith.cmpi eq, %r#0, %r#1 : i32
-    %some = arith.cmpi ne, %r#0, %big : i32
-    %at_warp = arith.andi %r#0, %warp : i32
-    %no_warp = arith.cmpi eq, %at_warp, %zero : i32
-    %kept = arith.andi %r#2, %strict : i1
-    %free = arith.xori %kept, %true : i1
-    %u0 = arith.andi %all0, %same : i1
-    %u1 = arith.andi %u0, %some : i1
-    %u2 = arith.andi %u1, %no_warp : i1
-    %uniform = arith.andi %u2, %free : i1
-    %next:2 = scf.if %uniform -> (i32, i1) {{
-      %total = llvm.load %pcount : !llvm.ptr -> i32
-      llvm.store %total, %ptotal : i32, !llvm.ptr
-      llvm.store %zero, %pcount : i32, !llvm.ptr
-      scf.yield %one, %true : i32, i1
-    }} else {{
-      // After a round of every live thread, none ran: all have returned.
-      %none = arith.xori %some, %true : i1
-      %done = arith.andi %all0, %none : i1
-      %n2:2 = scf.if %done -> (i32, i1) {{
-        scf.yield %zero, %false : i32, i1
-      }} else {{
-        %rel = func.call @{release}({c}, %fsz64, %skip) : (!llvm.ptr, i64, i32) -> i32
-        %everyone = arith.cmpi eq, %rel, %two : i32
-        scf.yield %rel, %everyone : i32, i1
-      }}
-      scf.yield %n2#0, %n2#1 : i32, i1
-    }}
-    scf.yield %next#0, %next#1 : i32, i1
-  }}
-  return
-}}
-}}
-"#,
-        types = types.join(", "),
-        decl = decl.join(", "),
-        host_ctx = attr::HOST_CTX,
-        args = args.join(", "),
-        release = entry::BLOCK_RELEASE,
-        skip = i32::from(exited_skip),
-        strict = !exited_skip,
-        warp_state = WARP_STATE,
-        total = ctx_field::TOTAL,
+    scf.yield %n#0, %n#1, %n#2 : i32, i32, i1"#,
         ready = frame::READY,
-        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
-        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
-        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
-        tid_x = ctx_field::dim(ctx_field::TID, 0),
-        tid_y = ctx_field::dim(ctx_field::TID, 1),
-        tid_z = ctx_field::dim(ctx_field::TID, 2),
-        scratch = ctx_field::SCRATCH,
-        count = ctx_field::COUNT,
     )
 }

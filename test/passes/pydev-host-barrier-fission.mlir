@@ -21,7 +21,9 @@
 // CHECK: %[[COUNT_P:.*]] = llvm.getelementptr %[[CTX]][96]
 // CHECK: llvm.store %{{.*}}, %[[COUNT_P]]
 // CHECK: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
-// CHECK: return %[[ONE]] : i32
+// CHECK-NEXT: %[[STATE_P:.*]] = llvm.getelementptr %[[FRAME]][0]
+// CHECK-NEXT: llvm.store %[[ONE]], %[[STATE_P]]
+// CHECK-NEXT: return %[[ONE]] : i32
 // CHECK: ^[[RESUME]]:
 // CHECK: %[[TOTAL_P:.*]] = llvm.getelementptr %[[CTX]][100]
 // CHECK: %[[TOTAL:.*]] = llvm.load %[[TOTAL_P]]
@@ -31,18 +33,21 @@
 // CHECK: llvm.store %[[TOTAL]], %[[A]] : i32, !llvm.ptr
 // CHECK: %[[DONE:.*]] = llvm.mlir.constant(-1 : i32) : i32
 // CHECK: return %[[DONE]] : i32
-// The block loop runs every live (or, after a partial release, every ready)
-// thread to its next rendezvous, its state in its frame; when all wait at
-// the same barrier it releases it itself, else the runtime releases what
-// can complete, until all return. Threads that returned hold up barriers
-// (no pydev.exited_skip_barriers: 0).
+// The block loop runs every thread from one loop-invariant state while they
+// move together (else the live or the ready ones, each from the state the
+// step left in its frame); when all wait at the same barrier it releases it
+// itself (the count becomes the total), else the runtime releases what can
+// complete. Threads that returned hold
+// up barriers (no pydev.exited_skip_barriers: 0).
 // CHECK-LABEL: func.func @__pydev_block_k
-// CHECK: scf.while
-// CHECK: %[[PF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-// CHECK: %[[ST:.*]] = llvm.load %[[PF]] : !llvm.ptr -> i32
+// CHECK: scf.while (%{{.*}} = %true, %{{.*}} = %true, %{{.*}} = %c0_i32{{.*}}, %{{.*}} = %false)
+// CHECK: ^bb0(%{{.*}}: i1, %{{.*}}: i1, %[[ST:.*]]: i32, %{{.*}}: i1):
 // CHECK: scf.if
-// CHECK: %[[S:.*]] = func.call @k(%{{.*}}, %{{.*}}, %[[ST]]) : (!llvm.ptr, !llvm.ptr, i32) -> i32
-// CHECK-NEXT: llvm.store %[[S]], %[[PF]]
+// CHECK: func.call @k(%{{.*}}, %{{.*}}, %[[ST]]) : (!llvm.ptr, !llvm.ptr, i32) -> i32
+// CHECK: } else {
+// CHECK: %[[PF:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
+// CHECK: %[[OWN:.*]] = llvm.load %[[PF]] : !llvm.ptr -> i32
+// CHECK: func.call @k(%{{.*}}, %{{.*}}, %[[OWN]]) : (!llvm.ptr, !llvm.ptr, i32) -> i32
 // CHECK: scf.if
 // CHECK: %[[COUNT:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i32
 // CHECK-NEXT: llvm.store %[[COUNT]], %{{.*}} : i32, !llvm.ptr
@@ -80,6 +85,8 @@ func.func @__pydev_block_k(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attrib
 // CHECK: llvm.getelementptr %{{.*}}[16]
 // CHECK: llvm.getelementptr %{{.*}}[20]
 // CHECK: %[[STATE:.*]] = llvm.mlir.constant(65537 : i32) : i32
+// CHECK-NEXT: llvm.getelementptr %{{.*}}[0]
+// CHECK-NEXT: llvm.store %[[STATE]]
 // CHECK-NEXT: return %[[STATE]] : i32
 // CHECK: %[[OWN:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, i8
 // CHECK-NEXT: %[[RES_P:.*]] = llvm.getelementptr %[[OWN]][24]

@@ -152,19 +152,18 @@ unsafe extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, valu
 }
 
 /// After a round of the block loop of a kernel split at its rendezvous
-/// (`pydev-host-barrier-fission`), in which every ready thread ran to its
-/// next rendezvous: releases what can complete, marking those threads
-/// ready (`frame::READY`) for the next round. Each thread's frame head
+/// (`pydev-host-barrier-fission`) that the loop could not settle itself:
+/// releases what can complete. Each thread's frame head
 /// (`pydev_dialect::abi::frame`, `frame` bytes apart in the worker's scratch
 /// buffer) holds the state it returned and, at a warp operation, its
-/// request. First the warp operations that can complete ([`warp::release`],
-/// results into each lane's `RESULT`); if none, the block barrier, when
-/// every thread waits at the same one (threads that returned count as
-/// absent with `exited_skip`, as on GPUs; otherwise they are the spec's
-/// violation, reported). Returns 1 when some threads are ready, 2 when the
-/// barrier was released (every live thread is ready), 0 when every thread
-/// returned, -1 to leave the block (a deadlock, reported here, or
-/// the launch stopped: a thread failed, or Ctrl-C).
+/// request. First the warp operations that can complete ([`warp::release`]:
+/// results into each lane's `RESULT`, the lane marked `READY`; returns 0);
+/// if none, the block barrier, when every thread waits at the same one
+/// (threads that returned count as absent with `exited_skip`, as on GPUs;
+/// otherwise they are the spec's violation, reported): returns its state,
+/// from which every live thread resumes. -1: leave the block (every thread
+/// returned; a deadlock, reported here; or the launch stopped: a thread
+/// failed, or Ctrl-C).
 unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exited_skip: i32) -> i32 {
     // SAFETY: the frames of the block's threads are `frame` bytes apart in
     // the worker's scratch buffer, sized for the block; the block loop runs
@@ -213,7 +212,7 @@ unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exi
             released |= group != 0;
         }
         if released {
-            return 1;
+            return 0;
         }
         let (mut exited, mut lo, mut hi, mut in_warp) = (0usize, i64::MAX, i64::MIN, Vec::new());
         for t in 0..n {
@@ -228,7 +227,7 @@ unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exi
             }
         }
         if exited == n {
-            return 0;
+            return -1;
         }
         let b = c.bid;
         let what = |s: i64| match s {
@@ -263,12 +262,9 @@ unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exi
             launch.fail(divergence(-1, lo));
             return -1;
         }
-        for t in (0..n).filter(|&t| state(t) >= 0) {
-            *at(t, head::READY).cast::<i32>() = 1;
-        }
         c.total = c.count;
         c.count = 0;
-        2
+        lo as i32
     }
 }
 
