@@ -11,7 +11,8 @@ barrier; warp-uniform branches around shuffles, votes and matches with
 partial masks; syncwarp with masks; barriers inside loops whose trip count
 is block-uniform. Invalid ones (divergent barriers, a return before a
 barrier in a `@device.kernel`) keep their error. In pydev.numba kernels,
-threads that returned do not hold up later barriers, as on GPUs.
+threads that returned do not hold up later barriers, as on GPUs; a
+`pydev.ir` kernel chooses (`Module.kernel(..., exited_skip_barriers=True)`).
 
 Inputs are fresh random numbers from a fixed seed; outputs start poisoned."""
 
@@ -470,3 +471,60 @@ def test_invalid_patterns_are_reported(tmp_path, monkeypatch, frontend):
         _launch(frontend, mod.different_barriers, (out,), 64)
     with pytest.raises(pydev.LaunchError, match="deadlock: 32 threads wait in warp operations whose mask names lanes"):
         _launch(frontend, mod.stuck_shuffle, (out,), 64)
+
+
+def _ir_kernel(skip, early_return):
+    """pydev.ir: warp 0 shuffles (activemask), then every thread meets at a
+    barrier; with `early_return` threads 40.. return first."""
+    from pydev import ir
+
+    m = ir.Module()
+    k = m.kernel("warp0", [ir.array(ir.si32, 1, "c")], exited_skip_barriers=skip)
+    x = k.args[0]
+    t = k.thread_id()
+    if early_return:
+        with k.if_(t >= 40):
+            k.ret()
+    with k.if_(t < 32):
+        mask = k.ops.activemask(result=ir.warp_mask())
+        v = x[t]
+        x[t] = v + k.ops.shfl(mask, v, k.constant(1, ir.si32), kind="down", result=ir.si32)
+    k.syncthreads()
+    x[t] = x[t] + 1
+    return str(m)
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_pydev_ir_warp0_reduction_then_barrier(skip):
+    import cuda.device as device
+    import pydev
+
+    program = pydev.Program(_ir_kernel(skip, early_return=False), kernel="warp0")
+    x0 = np.random.default_rng(SEED).integers(-1000, 1000, 64, dtype=np.int32)
+    x = x0.copy()
+    device.launch(program, x, grid=1, block=64, stream=pydev.default_stream())
+    pydev.default_stream().synchronize()
+    want = x0 + 1
+    want[:31] += x0[1:32]
+    want[31] += x0[31]
+    np.testing.assert_array_equal(x, want)
+
+
+def test_pydev_ir_exited_skip_barriers_is_the_kernels_choice():
+    import cuda.device as device
+    import pydev
+
+    x0 = np.random.default_rng(SEED + 1).integers(-1000, 1000, 64, dtype=np.int32)
+    strict = pydev.Program(_ir_kernel(False, early_return=True), kernel="warp0")
+    with pytest.raises(pydev.LaunchError, match=r"some returned, some waited at barrier"):
+        device.launch(strict, x0.copy(), grid=1, block=64, stream=pydev.default_stream())
+    gpu = pydev.Program(_ir_kernel(True, early_return=True), kernel="warp0")
+    assert "pydev.exited_skip_barriers" in gpu.text
+    x = x0.copy()
+    device.launch(gpu, x, grid=1, block=64, stream=pydev.default_stream())
+    pydev.default_stream().synchronize()
+    want = x0.copy()
+    want[:31] += x0[1:32]
+    want[31] += x0[31]
+    want[:40] += 1
+    np.testing.assert_array_equal(x, want)
