@@ -26,7 +26,10 @@ import pytest
 
 SEED = 20261128
 GRID = 2
-BLOCKS = (64, 128)
+BLOCKS = (64, 128, 80)  # 80: a last warp of 16 lanes
+# Placements whose masks name lanes a partial last warp lacks (undefined on
+# a GPU): not run with it.
+FULL_WARPS_ONLY = ("all", "after")
 POISON = -1234567
 INIT = -7  # r of a thread outside the placement's branch
 
@@ -322,6 +325,8 @@ def _scheduler(frontend, kernel, args):
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("frontend", FRONTENDS)
 def test_valid_placement_gives_the_gpu_result(generated, frontend, mode, placement, op, block):
+    if block % 32 and placement in FULL_WARPS_ONLY:
+        pytest.skip("a full mask in a partial warp is undefined on a GPU")
     kernel = getattr(generated[frontend], _name(frontend, mode, placement, op))
     rng = np.random.default_rng([SEED, block, len(placement), len(op), FRONTENDS.index(frontend)])
     x = rng.integers(0, 100, GRID * block, dtype=np.int32)
