@@ -47,11 +47,13 @@ pub mod ctx {
 }
 
 /// The fixed head of a thread's frame in a kernel split at its barriers
-/// and warp operations (`pydev-host-barrier-fission`), read by the
-/// runtime's `pydev_rt_warp_gather`. Values that live across a rendezvous
-/// follow the head.
+/// and warp operations (`pydev-host-barrier-fission`): its block loop keeps
+/// each thread's state and readiness here, and the runtime's
+/// `pydev_rt_block_release` reads the requests and writes the results.
+/// Values that live across a rendezvous follow the head.
 pub mod frame {
-    /// The state the thread last returned (i32).
+    /// The state the thread last returned (i32; 0 before it starts, -1 once
+    /// it returned).
     pub const STATE: i64 = 0;
     /// Warp operation: the mask (i32).
     pub const MASK: i64 = 4;
@@ -61,12 +63,13 @@ pub mod frame {
     pub const ARG: i64 = 16;
     /// Warp operation: its code, [`super::warp_op`] (i32).
     pub const OP: i64 = 20;
-    /// Warp operation: the result the warp's first live lane computes for
-    /// all (i64).
+    /// Warp operation: its result, written when the runtime releases the
+    /// lane's group (i64).
     pub const RESULT: i64 = 24;
-    /// The state the result is for (i32; 0 until computed).
-    pub const RESULT_STATE: i64 = 32;
-    /// Size of the head (present only in kernels with warp operations).
+    /// Whether the thread runs in the block loop's next round of ready
+    /// threads (i32: 1 once the runtime released its warp operation).
+    pub const READY: i64 = 32;
+    /// Size of the head.
     pub const HEAD: u64 = 40;
     /// States of warp operations have this bit set; block barriers' do not.
     pub const WARP_STATE: i64 = 1 << 16;
@@ -107,9 +110,6 @@ pub mod error_code {
     pub const ZERO_DIVISION: i64 = 1;
     /// a = the index, b = the extent.
     pub const OUT_OF_BOUNDS: i64 = 2;
-    /// Threads of a block stopped at different barriers (a = lowest
-    /// barrier number, b = highest; -1: returned).
-    pub const BARRIER_DIVERGENCE: i64 = 3;
 }
 
 /// Element kinds of privatized arrays ([`attr::HOST_PRIVATE`]).
@@ -135,8 +135,15 @@ pub mod entry {
     pub const BARRIER: &str = "pydev_rt_barrier";
     /// `(ctx, op, mask: i32, value: i64, arg: i32) -> i64`: a warp operation.
     pub const WARP: &str = "pydev_rt_warp";
-    /// `(ctx, frame: i64, state: i32) -> i64`: a warp operation of a split kernel.
-    pub const WARP_GATHER: &str = "pydev_rt_warp_gather";
+    /// `(ctx, frame: i64, exited_skip: i32) -> i32`: after a round of a split
+    /// kernel's block loop that the loop could not settle itself, release
+    /// what can complete: warp operations (0: the threads it marked
+    /// [`super::frame::READY`] run next), else the block barrier (its state,
+    /// from which every live thread resumes); -1: leave the block (all
+    /// returned; a deadlock, reported; or the launch stopped).
+    /// `exited_skip`: threads that returned do not hold up a barrier
+    /// ([`super::attr::EXITED_SKIP_BARRIERS`]).
+    pub const BLOCK_RELEASE: &str = "pydev_rt_block_release";
     /// `(ctx, code, loc: i32, a, b: i64)`: report a failure ([`super::error_code`]).
     pub const ERROR: &str = "pydev_rt_error";
     /// `(ctx, ptr, old: i64, bytes: i32)`: wait until `*ptr != old`.
@@ -214,6 +221,18 @@ pub mod attr {
     /// barriers and the size of each thread's frame (host-barrier-fission
     /// => runtime).
     pub const HOST_FRAMES: &str = "pydev.host_frames";
+    /// Unit, on a kernel `func.func`: threads that have returned do not hold
+    /// up the block barriers that the others reach later, as on GPUs (the
+    /// pydev.numba frontend sets it; `pydev.ir`'s
+    /// `Module.kernel(..., exited_skip_barriers=True)`). Without it every
+    /// thread must reach each barrier (the spec's rule), and the host target
+    /// reports a thread that returned before one (frontend =>
+    /// lower-simt-host, host-barrier-fission).
+    pub const EXITED_SKIP_BARRIERS: &str = "pydev.exited_skip_barriers";
+    /// `{kernel = 1 : i64}`, on the module: the kernels with
+    /// [`EXITED_SKIP_BARRIERS`] (lower-simt-host => runtime, for kernels
+    /// run as coroutines).
+    pub const HOST_EXITED_SKIP: &str = "pydev.host_exited_skip";
 
     /// Every name above.
     pub const ALL: &[&str] = &[
@@ -231,5 +250,7 @@ pub mod attr {
         HOST_LOCATIONS,
         HOST_SHARED_BYTES,
         HOST_FRAMES,
+        EXITED_SKIP_BARRIERS,
+        HOST_EXITED_SKIP,
     ];
 }

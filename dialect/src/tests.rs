@@ -204,7 +204,7 @@ fn host_abi_is_consistent() {
         (frame::ARG, 4),
         (frame::OP, 4),
         (frame::RESULT, 8),
-        (frame::RESULT_STATE, 4),
+        (frame::READY, 4),
     ];
     for w in head.windows(2) {
         assert!(w[0].0 + w[0].1 <= w[1].0, "{w:?}");

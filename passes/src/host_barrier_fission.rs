@@ -14,16 +14,26 @@
 //! rendezvous `state` (0: the start) to the next and returns its number
 //! (barrier i: i; warp operation i: i | WARP_STATE; -1: the thread
 //! returned); values live across a rendezvous live in the thread's frame
-//! (`ctx.scratch + linear_tid * frame`). `@__pydev_block_k` runs every
-//! thread of the block to its next rendezvous, then again, until all
-//! return; threads that stop at different rendezvous (or some returning
-//! before a block barrier) are a reported deadlock. At a warp operation the
-//! threads that returned sit out: each live lane leaves its request in its
-//! frame's head, and on resuming calls `@pydev_rt_warp_gather`, where the
-//! warp's first live lane computes every lane's result as a converged warp
-//! would. `pydev.host_frames` (module) maps each such kernel to its frame
-//! size; the runtime runs it in "barrier loops" mode instead of coroutines
-//! even when the module has `pydev.host_fibers`.
+//! (`ctx.scratch + linear_tid * frame`), after a head that holds the
+//! thread's state, whether it is ready, and its warp request and result.
+//! `@__pydev_block_k` runs the block in rounds. While every live thread
+//! resumes from the same state (the start, a released barrier) they all run
+//! from it, a loop-invariant value, so that LLVM unswitches the dispatch out
+//! of the thread loop; when all then wait at the same block barrier the loop
+//! releases it itself (the common case costs no runtime call). Otherwise
+//! `@pydev_rt_block_release` releases what can complete, as on a GPU: first
+//! the warp operations whose lanes have all arrived (so warp 0's shuffles,
+//! or those of a warp-uniform branch, go on while the other threads wait at
+//! a block barrier: the next round runs only those ready lanes), else the
+//! block barrier once every thread waits at it, until all return. Threads
+//! that returned hold up a later barrier (the spec's rule: a reported
+//! deadlock, "some returned, some waited at barrier i") unless the kernel
+//! has `pydev.exited_skip_barriers` (pydev.numba's kernels: they are left
+//! out, as on GPUs); threads at different barriers, or at a warp operation
+//! that can never complete, are a reported deadlock. `pydev.host_frames`
+//! (module) maps each such kernel to its frame size; the runtime runs it in
+//! "barrier loops" mode instead of coroutines even when the module has
+//! `pydev.host_fibers`.
 //! Does not fire on kernels without barriers or warp operations, with
 //! atomic waits (`@pydev_rt_wait`: those need coroutines), with a
 //! rendezvous inside a nested region or in a called function, with a
@@ -31,15 +41,14 @@
 //! (`llvm.alloca`) of no constant size.
 //!
 //! Rewrites (B: the block holding rendezvous i, R_i: the rest of B after it):
-//!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p; return i
+//!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p (and: += !%p);
+//!                                                          frame.state = i; return i
 //!                                                          ^R_i: %r = f(kind, ctx.total); rest
 //!   %r = call @pydev_rt_warp(%ctx, op, mask, v, arg); rest
 //!                                                      =>  frame.{op, mask, value, arg} = ..;
-//!                                                          frame.result_state = 0;
 //!                                                          frame.state = i | WARP_STATE; return it
-//!                                                          ^R_i: %r = call @pydev_rt_warp_gather(%ctx, frame, i | WARP_STATE); rest
-//!   return                                               =>  return -1 (with warp operations:
-//!                                                          frame.state = -1 too)
+//!                                                          ^R_i: %r = frame.result; rest
+//!   return                                               =>  frame.state = -1; return -1
 //!   entry                                                =>  state of rendezvous i: ^R_i, else the old entry
 //!   %p = llvm.alloca n x T (a local array)              =>  %p = frame + its slot (every one: its
 //!                                                          address may cross inside a descriptor)
@@ -59,7 +68,7 @@ use crate::{
     capi,
     ir::{external_pass, Builder, PassId},
     lower_arrays::byte_gep,
-    lower_simt_host::{gep, linear_tid, load_u32},
+    lower_simt_host::{gep, linear_tid},
     PassInfo,
 };
 use melior::ir::{
@@ -68,7 +77,7 @@ use melior::ir::{
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
 };
-use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, error_code, frame};
+use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, frame};
 use std::collections::{HashMap, HashSet};
 
 static ID: PassId = PassId;
@@ -88,10 +97,10 @@ const NEEDS_COROUTINES: &[&str] = &[entry::WAIT];
 const WARP_STATE: i64 = frame::WARP_STATE;
 
 /// The fixed head of every thread's frame (`pydev_dialect::abi::frame`):
-/// the state it last returned, and what it brings to a warp operation:
-/// mask, value bits, lane argument, operation, and the result that the
-/// warp's first live lane computes for all (`pydev_rt_warp_gather`), with
-/// the state it is for (0 until computed).
+/// the state it last returned, whether it runs in the next round, and what
+/// it brings to a warp operation: mask, value bits, lane argument,
+/// operation, and the result that `pydev_rt_block_release` computes when
+/// the lane's group completes.
 const HEAD: u64 = frame::HEAD;
 // The block loop's text reads and writes the state at the frame's start.
 const _: () = assert!(frame::STATE == 0);
@@ -313,27 +322,25 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         barriers.push((*call, b, r));
     }
 
-    let has_warp = barriers.iter().any(|(c, _, _)| callee(*c).as_deref() == Some(WARP));
     // 1b. Each rendezvous' result, computed where its thread resumes, so
     //     that spilling below treats it as any other value.
     let i64t: Type = IntegerType::new(ctx, 64).into();
     let mut frame_size_uses: Vec<OperationRef> = Vec::new();
-    for (i, (call, _, r)) in barriers.iter().enumerate() {
+    for (call, _, r) in &barriers {
         let rb = Builder::before(ir, ir.detach(r.first_operation().expect("R has a terminator")));
         let result = if callee(*call).as_deref() == Some(WARP) {
-            // The frame size is set once known (step 4).
+            // The thread's frame (its size is set once known, step 4): the
+            // runtime left the result there when it released the group.
             let size = rb.const_int(i64t, 0);
             frame_size_uses.push(ir.defining_op(size).expect("a constant op"));
-            let id = rb.const_int(i32t, (i as i64 + 1) | WARP_STATE);
-            rb.value(
-                "func.call",
-                &[ctx_arg, size, id],
-                i64t,
-                &[rb.named(
-                    "callee",
-                    melior::ir::attribute::FlatSymbolRefAttribute::new(ctx, entry::WARP_GATHER).into(),
-                )],
-            )
+            let scratch_p = gep(&rb, ctx_arg, ctx_field::SCRATCH);
+            let scratch = rb.value("llvm.load", &[scratch_p], rb.ty("!llvm.ptr"), &[]);
+            let lin = linear_tid(&rb, ctx_arg);
+            let lin = rb.value("llvm.zext", &[lin], i64t, &[]);
+            let bytes = rb.value("llvm.mul", &[lin, size], i64t, &[]);
+            let own = byte_gep(&rb, scratch, bytes);
+            let p = gep(&rb, own, frame::RESULT);
+            rb.value("llvm.load", &[p], i64t, &[])
         } else {
             let kind = ir.value(call.operand(1).expect("kind"));
             let kind = ir
@@ -348,11 +355,10 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
                 barrier_kind::AND | barrier_kind::OR => {
                     let i1: Type = IntegerType::new(ctx, 1).into();
                     let cmp = if kind == barrier_kind::AND {
-                        let bdim = |d| load_u32(&rb, ctx_arg, ctx_field::dim(ctx_field::BDIM, d));
-                        let (bx, by, bz) = (bdim(0), bdim(1), bdim(2));
-                        let n = rb.value("llvm.mul", &[bx, by], i32t, &[]);
-                        let n = rb.value("llvm.mul", &[n, bz], i32t, &[]);
-                        rb.value("llvm.icmp", &[total, n], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
+                        // The total counts the false predicates (step 8):
+                        // right whichever threads take part.
+                        let zero = rb.const_int(i32t, 0);
+                        rb.value("llvm.icmp", &[total, zero], i1, &[rb.named("predicate", rb.attr("0 : i64"))])
                     } else {
                         let zero = rb.const_int(i32t, 0);
                         rb.value("llvm.icmp", &[total, zero], i1, &[rb.named("predicate", rb.attr("1 : i64"))])
@@ -431,7 +437,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     let is_alloca =
         |op: Option<OperationRef>| op.is_some_and(|o| o.name().as_string_ref().as_str() == Ok("llvm.alloca"));
     let mut slots: HashMap<usize, u64> = HashMap::new();
-    let mut frame = if has_warp { HEAD } else { 0 };
+    let mut frame = HEAD;
     // Every local array keeps its memory in the frame, not in the stack of
     // the step function that made it (which has returned at the next
     // rendezvous): its pointer is recomputed from the frame base wherever it
@@ -573,24 +579,33 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             store_at(&b, operand(3), frame::VALUE);
             store_at(&b, operand(4), frame::ARG);
             store_at(&b, operand(1), frame::OP);
-            let not_ready = b.const_int(i32t, 0);
-            store_at(&b, not_ready, frame::RESULT_STATE);
             let n = b.const_int(i32t, state_id);
             store_at(&b, n, frame::STATE);
             b.op("func.return", &[n], &[], &[]);
             b.erase(*call);
             continue;
         }
+        // syncthreads_and counts the false predicates: the threads taking
+        // part need not be the whole block (those that returned may sit out).
+        let kind = ir
+            .defining_op(ir.value(call.operand(1).expect("kind")))
+            .and_then(|d| d.attribute("value").ok())
+            .and_then(capi::integer_attr_value)
+            .unwrap_or(0);
         let pred = ir.value(call.operand(2).expect("pred"));
         let b = Builder::before(ir, *call);
+        let pred = if kind == barrier_kind::AND {
+            let one = b.const_int(i32t, 1);
+            b.value("llvm.xor", &[pred, one], i32t, &[])
+        } else {
+            pred
+        };
         let count_p = gep(&b, ctx_arg, ctx_field::COUNT);
         let count = b.value("llvm.load", &[count_p], i32t, &[]);
         let sum = b.value("llvm.add", &[count, pred], i32t, &[]);
         b.op("llvm.store", &[sum, count_p], &[], &[]);
         let n = b.const_int(i32t, state_id);
-        if has_warp {
-            store_at(&b, n, frame::STATE);
-        }
+        store_at(&b, n, frame::STATE);
         b.op("func.return", &[n], &[], &[]);
         b.erase(*call);
     }
@@ -603,9 +618,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     {
         let b = Builder::before(ir, ret);
         let m1 = b.const_int(i32t, -1);
-        if has_warp {
-            store_at(&b, m1, frame::STATE);
-        }
+        store_at(&b, m1, frame::STATE);
         b.op("func.return", &[m1], &[], &[]);
         b.erase(ret);
     }
@@ -635,7 +648,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     // loop is a whole `func.func` of upstream ops (scf.while, arith, llvm
     // GEP/load/store, func.call) with no pydev op; `block_loop` writes it as
     // one template whose ABI names come from `pydev_dialect::abi`.
-    let text = block_loop(&name, &params, frame, has_warp);
+    let text = block_loop(&name, &params, frame, f.has_attribute(attr::EXITED_SKIP_BARRIERS));
     let parsed =
         Module::parse(ctx, &text).unwrap_or_else(|| panic!("pydev-host-barrier-fission built invalid IR:\n{text}"));
     let body = module.region(0).ok().and_then(|r| ir.entry_block(r)).expect("module body");
@@ -651,9 +664,18 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     frame
 }
 
-/// The block loop; with warp operations it tracks which threads returned
-/// (their frame's state), so that exited lanes sit out later rounds.
-fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
+/// The block loop: rounds in which threads run to their next rendezvous,
+/// each leaving the state it reached in its frame's head. When every live
+/// thread resumes from the same state (at the start, after a barrier) they
+/// all run from that loop-invariant state, and if all then wait at the same
+/// block barrier the loop releases it itself: the common case costs no
+/// runtime call, and LLVM unswitches the dispatch out of the thread loop.
+/// Otherwise `pydev_rt_block_release` readies the threads whose warp
+/// operation can complete (0: the ready ones run, each from its own state),
+/// releases the block barrier (its state: every live thread resumes there),
+/// or ends the block (-1: all returned, or a deadlock it reported).
+/// `exited_skip`: threads that returned do not hold up a barrier.
+fn block_loop(kernel: &str, params: &[Type], frame: u64, exited_skip: bool) -> String {
     let n = params.len();
     let decl: Vec<String> = params
         .iter()
@@ -663,21 +685,26 @@ fn block_loop(kernel: &str, params: &[Type], frame: u64, warp: bool) -> String {
     let args: Vec<String> = (0..n).map(|i| format!("%a{i}")).collect();
     let types: Vec<String> = params.iter().map(|t| t.to_string()).collect();
     let c = format!("%a{}", n - 1);
+    let call =
+        |from: &str| format!("func.call @{kernel}({}, {from}) : ({}, i32) -> i32", args.join(", "), types.join(", "));
+    let call = [call("%st0"), call("%own")];
     format!(
         r#"module {{
 func.func private @{kernel}({types}, i32) -> i32
-func.func private @{error}(!llvm.ptr, i32, i32, i64, i64)
-func.func private @{gather}(!llvm.ptr, i64, i32) -> i64
+func.func private @{release}(!llvm.ptr, i64, i32) -> i32
 func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero = arith.constant 0 : i32
   %exit = arith.constant -1 : i32
   %big = arith.constant 2147483647 : i32
-  %warp = arith.constant {WARP_STATE} : i32
+  %warp = arith.constant {warp_state} : i32
   %false = arith.constant false
   %true = arith.constant true
+  %skip = arith.constant {skip} : i32
+  %strict = arith.constant {strict}
   %fsz = arith.constant {frame} : index
+  %fsz64 = arith.constant {frame} : i64
   %px = llvm.getelementptr {c}[{bdim_x}] : (!llvm.ptr) -> !llvm.ptr, i8
   %py = llvm.getelementptr {c}[{bdim_y}] : (!llvm.ptr) -> !llvm.ptr, i8
   %pz = llvm.getelementptr {c}[{bdim_z}] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -694,24 +721,128 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
   %nx = arith.index_castui %bx : i32 to index
   %ny = arith.index_castui %by : i32 to index
   %nz = arith.index_castui %bz : i32 to index
-  %nxy = arith.muli %nx, %ny : index
-  %nthreads = arith.muli %nxy, %nz : index
-  {init}
+  // No frame needs clearing: the first round runs every thread, which
+  // writes its state, and a thread the runtime readies runs (and clears its
+  // flag) before the block ends; frames start zeroed at each launch.
   llvm.store %zero, %pcount : i32, !llvm.ptr
-  %last:2 = scf.while (%state = %zero, %gone = %false) : (i32, i1) -> (i32, i1) {{
-    %go = arith.cmpi ne, %state, %exit : i32
-    scf.condition(%go) %state, %gone : i32, i1
+  // %uni: every live thread resumes from %st (a loop-invariant state, so
+  // that LLVM unswitches the step's dispatch out of the thread loop);
+  // otherwise only the ready threads run, each from its own state. %gone:
+  // some thread has returned.
+  %last:4 = scf.while (%go = %true, %uni = %true, %st = %zero, %gone = %false) : (i1, i1, i32, i1) -> (i1, i1, i32, i1) {{
+    scf.condition(%go) %go, %uni, %st, %gone : i1, i1, i32, i1
   }} do {{
-  ^bb0(%st: i32, %gone0: i1):
-    %r:3 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit, %ex0 = %gone0) -> (i32, i32, i1) {{
+  ^bb0(%g: i1, %uni0: i1, %st0: i32, %gone0: i1):
+    // %r#0: lowest state a thread that ran reached (%big: none), %r#1: the
+    // highest, %r#2: some thread has returned. Two loop nests: while every
+    // thread is alive and resumes from %st0 (the common case) the first calls
+    // the step for each, unconditionally, from that loop-invariant state (so
+    // LLVM hoists what the inlined step reads of the context); the other runs
+    // the live threads (uniform rounds after some returned: each one's own
+    // state is %st0) or the ready ones, each from its own state.
+    %not_gone = arith.xori %gone0, %true : i1
+    %fast = arith.andi %uni0, %not_gone : i1
+    %r:3 = scf.if %fast -> (i32, i32, i1) {{
+{uniform}
+    }} else {{
+{ready_nest}
+    }}
+    // Every live thread ran and all wait at the same block barrier, which
+    // no returned thread holds up: release it here.
+    %same = arith.cmpi eq, %r#0, %r#1 : i32
+    %some = arith.cmpi ne, %r#0, %big : i32
+    %at_warp = arith.andi %r#0, %warp : i32
+    %no_warp = arith.cmpi eq, %at_warp, %zero : i32
+    %kept = arith.andi %r#2, %strict : i1
+    %free = arith.xori %kept, %true : i1
+    %u0 = arith.andi %uni0, %same : i1
+    %u1 = arith.andi %u0, %some : i1
+    %u2 = arith.andi %u1, %no_warp : i1
+    %uniform = arith.andi %u2, %free : i1
+    %next:3 = scf.if %uniform -> (i1, i1, i32) {{
+      %total = llvm.load %pcount : !llvm.ptr -> i32
+      llvm.store %total, %ptotal : i32, !llvm.ptr
+      llvm.store %zero, %pcount : i32, !llvm.ptr
+      scf.yield %true, %true, %r#0 : i1, i1, i32
+    }} else {{
+      // After a round of every live thread, none ran: all have returned.
+      %none = arith.xori %some, %true : i1
+      %done = arith.andi %uni0, %none : i1
+      %n2:3 = scf.if %done -> (i1, i1, i32) {{
+        scf.yield %false, %false, %zero : i1, i1, i32
+      }} else {{
+        %rel = func.call @{release}({c}, %fsz64, %skip) : (!llvm.ptr, i64, i32) -> i32
+        %more = arith.cmpi sge, %rel, %zero : i32
+        %barrier = arith.cmpi sgt, %rel, %zero : i32
+        scf.yield %more, %barrier, %rel : i1, i1, i32
+      }}
+      scf.yield %n2#0, %n2#1, %n2#2 : i1, i1, i32
+    }}
+    scf.yield %next#0, %next#1, %next#2, %r#2 : i1, i1, i32, i1
+  }}
+  return
+}}
+}}
+"#,
+        uniform = thread_nest(&call, "uniform"),
+        ready_nest = thread_nest(&call, "ready"),
+        types = types.join(", "),
+        decl = decl.join(", "),
+        host_ctx = attr::HOST_CTX,
+        release = entry::BLOCK_RELEASE,
+        skip = i32::from(exited_skip),
+        strict = !exited_skip,
+        warp_state = WARP_STATE,
+        total = ctx_field::TOTAL,
+        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
+        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
+        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
+        tid_x = ctx_field::dim(ctx_field::TID, 0),
+        tid_y = ctx_field::dim(ctx_field::TID, 1),
+        tid_z = ctx_field::dim(ctx_field::TID, 2),
+        scratch = ctx_field::SCRATCH,
+        count = ctx_field::COUNT,
+    )
+}
+
+/// One round of the block loop over the threads (z, y, x; the body sees
+/// `%pf`, the thread's frame, and `%pr`, its ready flag): "uniform" runs
+/// every thread from `%st0` (`call[0]`), the other the live threads in a
+/// uniform round (`%uni0`), else the ready ones, from their own state
+/// (`call[1]`). Yields (lowest state reached, highest, some
+/// thread returned), from (`%big`, -1, `%gone0`).
+fn thread_nest(call: &[String; 2], which: &str) -> String {
+    let body = if which == "uniform" {
+        format!(
+            r#"          %res:3 = scf.if %true -> (i32, i32, i1) {{
+            %x32 = arith.index_castui %x : index to i32
+            llvm.store %x32, %tx : i32, !llvm.ptr
+            %s = {}"#,
+            call[0]
+        )
+    } else {
+        format!(
+            r#"          %own = llvm.load %pf : !llvm.ptr -> i32
+          %alive = arith.cmpi ne, %own, %exit : i32
+          %ready = llvm.load %pr : !llvm.ptr -> i32
+          %is_ready = arith.cmpi ne, %ready, %zero : i32
+          %run = arith.select %uni0, %alive, %is_ready : i1
+          %res:3 = scf.if %run -> (i32, i32, i1) {{
+            %x32 = arith.index_castui %x : index to i32
+            llvm.store %x32, %tx : i32, !llvm.ptr
+            %s = {}
+            llvm.store %zero, %pr : i32, !llvm.ptr"#,
+            call[1]
+        )
+    };
+    format!(
+        r#"    %n:3 = scf.for %z = %c0 to %nz step %c1 iter_args(%lo0 = %big, %hi0 = %exit, %ex0 = %gone0) -> (i32, i32, i1) {{
       %z32 = arith.index_castui %z : index to i32
       llvm.store %z32, %tz : i32, !llvm.ptr
       %ry:3 = scf.for %y = %c0 to %ny step %c1 iter_args(%lo1 = %lo0, %hi1 = %hi0, %ex1 = %ex0) -> (i32, i32, i1) {{
         %y32 = arith.index_castui %y : index to i32
         llvm.store %y32, %ty : i32, !llvm.ptr
         %rx:3 = scf.for %x = %c0 to %nx step %c1 iter_args(%lo2 = %lo1, %hi2 = %hi1, %ex2 = %ex1) -> (i32, i32, i1) {{
-          %x32 = arith.index_castui %x : index to i32
-          llvm.store %x32, %tx : i32, !llvm.ptr
           %yz = arith.muli %z, %ny : index
           %yz2 = arith.addi %yz, %y : index
           %lin0 = arith.muli %yz2, %nx : index
@@ -719,9 +850,8 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
           %off = arith.muli %lin, %fsz : index
           %off64 = arith.index_cast %off : index to i64
           %pf = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8
-          {live}
-          %res:3 = scf.if %live -> (i32, i32, i1) {{
-            %s = func.call @{kernel}({args}, %st) : ({types}, i32) -> i32
+          %pr = llvm.getelementptr %pf[{ready}] : (!llvm.ptr) -> !llvm.ptr, i8
+{body}
             %exited = arith.cmpi eq, %s, %exit : i32
             %ex = arith.ori %ex2, %exited : i1
             %lo = arith.select %exited, %lo2, %s : i32
@@ -737,66 +867,7 @@ func.func @__pydev_block_{kernel}({decl}) attributes {{{host_ctx}}} {{
       }}
       scf.yield %ry#0, %ry#1, %ry#2 : i32, i32, i1
     }}
-    %total = llvm.load %pcount : !llvm.ptr -> i32
-    llvm.store %total, %ptotal : i32, !llvm.ptr
-    llvm.store %zero, %pcount : i32, !llvm.ptr
-    // %r#0: lowest state a live thread reached (%big: all returned);
-    // %r#1: highest (-1: all returned); %r#2: some thread returned so far.
-    %none = arith.cmpi eq, %r#0, %big : i32
-    %same = arith.cmpi eq, %r#0, %r#1 : i32
-    %at_warp = arith.andi %r#0, %warp : i32
-    %is_warp = arith.cmpi ne, %at_warp, %zero : i32
-    %not_warp = arith.xori %is_warp, %true : i1
-    %bad_exit = arith.andi %r#2, %not_warp : i1
-    %ok0 = arith.xori %bad_exit, %true : i1
-    %ok = arith.andi %same, %ok0 : i1
-    %next = scf.if %none -> (i32) {{
-      scf.yield %exit : i32
-    }} else {{
-      %n2 = scf.if %ok -> (i32) {{
-        scf.yield %r#0 : i32
-      }} else {{
-        %code = arith.constant {divergence} : i32
-        %lo64 = arith.extsi %r#0 : i32 to i64
-        %hi64 = arith.extsi %r#1 : i32 to i64
-        %a = arith.select %same, %exit, %r#0 : i32
-        %a64 = arith.extsi %a : i32 to i64
-        func.call @{error}({c}, %code, %zero, %a64, %hi64) : (!llvm.ptr, i32, i32, i64, i64) -> ()
-        scf.yield %exit : i32
-      }}
-      scf.yield %n2 : i32
-    }}
-    scf.yield %next, %r#2 : i32, i1
-  }}
-  return
-}}
-}}
-"#,
-        types = types.join(", "),
-        decl = decl.join(", "),
-        host_ctx = attr::HOST_CTX,
-        args = args.join(", "),
-        error = entry::ERROR,
-        gather = entry::WARP_GATHER,
-        divergence = error_code::BARRIER_DIVERGENCE,
-        bdim_x = ctx_field::dim(ctx_field::BDIM, 0),
-        bdim_y = ctx_field::dim(ctx_field::BDIM, 1),
-        bdim_z = ctx_field::dim(ctx_field::BDIM, 2),
-        tid_x = ctx_field::dim(ctx_field::TID, 0),
-        tid_y = ctx_field::dim(ctx_field::TID, 1),
-        tid_z = ctx_field::dim(ctx_field::TID, 2),
-        scratch = ctx_field::SCRATCH,
-        count = ctx_field::COUNT,
-        total = ctx_field::TOTAL,
-        init = if warp {
-            "scf.for %t = %c0 to %nthreads step %c1 {\n    %off = arith.muli %t, %fsz : index\n    %off64 = arith.index_cast %off : index to i64\n    %p = llvm.getelementptr %scratch[%off64] : (!llvm.ptr, i64) -> !llvm.ptr, i8\n    llvm.store %zero, %p : i32, !llvm.ptr\n  }"
-        } else {
-            ""
-        },
-        live = if warp {
-            "%mine = llvm.load %pf : !llvm.ptr -> i32\n          %live = arith.cmpi ne, %mine, %exit : i32"
-        } else {
-            "%live = arith.constant true"
-        },
+    scf.yield %n#0, %n#1, %n#2 : i32, i32, i1"#,
+        ready = frame::READY,
     )
 }

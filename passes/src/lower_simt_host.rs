@@ -29,6 +29,10 @@
 //!   after the launch (reduction privatization), so that workers do not
 //!   fight over the cache lines of a histogram's bins. Element kinds:
 //!   `pydev_dialect::abi::private_kind`;
+//! - `pydev.host_exited_skip` (module) lists the kernels with
+//!   `pydev.exited_skip_barriers` (threads that returned do not hold up
+//!   later block barriers, as on GPUs; the runtime's coroutines read it,
+//!   `pydev-host-barrier-fission` reads the kernel's attribute);
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
@@ -48,7 +52,8 @@
 //!   shfl of an aggregate             =>  one runtime shuffle per member, rebuilt
 //!   syncwarp|activemask|vote|shfl|match_any|match_all
 //!                                    =>  call @pydev_rt_warp(%ctx, op, mask, bits of value as i64, lane)
-//!                                        and the result's bits back (match_all: mask | pred << 32)
+//!                                        and the result's bits back (match_all: mask | pred << 32;
+//!                                        activemask: lane = a number of its own, its site)
 //!   divsi|floordivsi|ceildivsi|divui|remsi|remui|ceildivui %a, %d (d not a constant)
 //!                                    =>  if d == 0: call @pydev_rt_error(%ctx, 1, loc, 0, 0);
 //!                                        op %a, (d == 0 ? 1 : d); signed: d == -1 gives -a (rem: 0)
@@ -188,6 +193,7 @@ fn run(ir: PassIr) -> PassResult {
     let mut ok = true;
     let mut locations: Vec<String> = Vec::new();
     let mut declare = std::collections::BTreeSet::new();
+    let mut sites = 0i64;
     for op in ir.all_ops(module) {
         let name = op.name();
         let name = name.as_string_ref().as_str().unwrap_or_default().to_owned();
@@ -214,7 +220,7 @@ fn run(ir: PassIr) -> PassResult {
             continue;
         };
         let b = Builder::before(ir, op);
-        if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare) {
+        if let Err(message) = lower(&b, op, &name, ctx_value, &defined, &mut locations, &mut declare, &mut sites) {
             capi::emit_error(op.location(), &message.to_string());
             ok = false;
         }
@@ -284,6 +290,17 @@ fn run(ir: PassIr) -> PassResult {
         attr::HOST_KERNELS,
         Attribute::parse(ctx, &table(kernels.iter().map(|(n, s, _)| (n, s)).collect())).expect("kernel table"),
     );
+    let exited_skip: Vec<String> = kernels
+        .iter()
+        .filter(|(_, _, f)| f.has_attribute(attr::EXITED_SKIP_BARRIERS))
+        .map(|(n, _, _)| format!("{n} = 1 : i64"))
+        .collect();
+    if !exited_skip.is_empty() {
+        m.set_attribute(
+            attr::HOST_EXITED_SKIP,
+            Attribute::parse(ctx, &format!("{{{}}}", exited_skip.join(", "))).expect("exited-skip table"),
+        );
+    }
     if !private.is_empty() {
         m.set_attribute(
             attr::HOST_PRIVATE,
@@ -606,6 +623,7 @@ fn lower<'c>(
     defined: &[String],
     locations: &mut Vec<String>,
     declare: &mut std::collections::BTreeSet<&'static str>,
+    sites: &mut i64,
 ) -> Result<(), RewriteError> {
     let ir = b.ir;
     let operand = |i: usize| ir.value(op.operand(i).expect("verified operand"));
@@ -744,8 +762,11 @@ fn lower<'c>(
             b.erase(op);
         }
         ops::ActiveMaskOperation::NAME => {
-            let (zero64, zero, full) = (b.const_int(b.i64(), 0), b.const_int(i32t, 0), b.const_int(i32t, -1));
-            let r = warp(declare, warp_op::ACTIVEMASK, full, zero64, zero);
+            // Its site: the lanes waiting at the same activemask are the
+            // converged ones (runtime/src/host/warp.rs).
+            *sites += 1;
+            let (zero64, site, full) = (b.const_int(b.i64(), 0), b.const_int(i32t, *sites), b.const_int(i32t, -1));
+            let r = warp(declare, warp_op::ACTIVEMASK, full, zero64, site);
             b.replace(op, &[from_bits(b, r, result_type())]);
         }
         ops::VoteOperation::NAME => {

@@ -717,8 +717,12 @@ class Function:
     """A func.func being built: `args` (Values), `ops` (op constructors), and
     helpers. Ops go to the current block; `if_`/`for_range` make blocks."""
 
-    def __init__(self, module, name, params, results, kernel, location):
+    def __init__(self, module, name, params, results, kernel, location, exited_skip_barriers=False):
         self.module, self.name, self.kernel = module, name, kernel
+        # A kernel whose threads that returned do not hold up later block
+        # barriers, as on GPUs (`pydev.exited_skip_barriers`; without it the
+        # spec's rule holds: every thread reaches each barrier).
+        self.exited_skip_barriers = bool(exited_skip_barriers)
         self.results = [_type(r) for r in results]
         self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
         self.location = location
@@ -1003,7 +1007,10 @@ class Function:
             self.ret()
         params = ", ".join(f"{a.name}: {a.type}" for a in self.args)
         res = f" -> ({', '.join(map(str, self.results))})" if self.results else ""
-        attrs = " attributes {pydev.kernel}" if self.kernel else ""
+        attrs = ""
+        if self.kernel:
+            skip = ", pydev.exited_skip_barriers" if self.exited_skip_barriers else ""
+            attrs = f" attributes {{pydev.kernel{skip}}}"
         lines = [f"  func.func @{_symbol(self.name)}({params}){res}{attrs} {{"]
         for label, body in self._blocks:
             if label:
@@ -1042,9 +1049,14 @@ class Module:
     def __init__(self):
         self.functions = []
 
-    def kernel(self, name, params, loc=None):
-        """A kernel (func.func with pydev.kernel) taking `params` (types)."""
-        f = Function(self, name, params, (), True, loc)
+    def kernel(self, name, params, loc=None, exited_skip_barriers=False):
+        """A kernel (func.func with pydev.kernel) taking `params` (types).
+        `exited_skip_barriers=True`: its threads that have returned do not
+        hold up the block barriers the others reach later, as on GPUs
+        (Numba-CUDA's rule; pydev.numba sets it). Without it every thread
+        must reach each barrier (the spec's rule), and the host target
+        reports a thread that returned before one."""
+        f = Function(self, name, params, (), True, loc, exited_skip_barriers)
         self.functions.append(f)
         return f
 

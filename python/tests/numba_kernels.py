@@ -27,6 +27,30 @@ def saxpy(a, x, y, out):
 
 
 @cuda.jit
+def block_sum_early_return(x, out, live, n):
+    """The usual Numba-CUDA block reduction: threads past the end return
+    before the barriers (which, as on GPUs, they do not hold up)."""
+    s = cuda.shared.array(RED, dtype=float32)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    if i >= n:
+        return
+    s[t] = x[i]
+    cuda.syncthreads()
+    step = cuda.blockDim.x // 2
+    while step > 0:
+        if t < step and i + step < n:
+            s[t] += s[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = s[0]
+    c = cuda.syncthreads_count(True)  # the threads that did not return
+    if t == 0:
+        live[cuda.blockIdx.x] = c
+
+
+@cuda.jit
 def block_sum(x, out):
     s = cuda.shared.array(RED, dtype=float32)
     t = cuda.threadIdx.x

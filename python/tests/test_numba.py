@@ -92,6 +92,30 @@ def test_block_reduction_shared(rng):
     np.testing.assert_allclose(out, np.pad(x, (0, 24)).reshape(8, 128).sum(1), rtol=1e-5)
 
 
+def test_block_reduction_after_an_early_return(rng):
+    """`if i >= n: return` before the barriers of a block reduction: the
+    threads that returned do not hold up the barriers (Numba-CUDA on a GPU;
+    the host target as well), and syncthreads_count counts the others."""
+    n = 1000 - int(rng.integers(1, 100))  # the last block is partly past the end
+    x = rng.random(1024, dtype=np.float32)
+    out = np.full(8, np.nan, np.float32)
+    live = np.full(8, -1, np.int32)
+    K.block_sum_early_return[8, K.RED](x, out, live, n)
+    sync()
+    want = np.empty(8, np.float32)
+    for b in range(8):
+        s = x[b * 128 : min(n, (b + 1) * 128)].copy()  # the tree of the kernel, in float32
+        k = len(s)
+        step = 64
+        while step > 0:
+            m = min(step, max(k - step, 0))
+            s[:m] += s[step : step + m]
+            step //= 2
+        want[b] = s[0]
+    np.testing.assert_array_equal(out, want)
+    np.testing.assert_array_equal(live, [min(128, max(0, n - b * 128)) for b in range(8)])
+
+
 def test_warp_reduction_shfl_down(rng):
     x = rng.random(256)
     out = np.full(8, np.nan)

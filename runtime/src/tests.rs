@@ -213,6 +213,110 @@ fn a_barrier_not_reached_by_every_thread_is_a_deadlock_error() {
     assert!(e.contains("deadlock: the threads of block (0, 0, 0) did not all reach the same syncthreads (some returned, some waited at barrier 1)"), "{e}");
 }
 
+/// Synchronization patterns valid on a GPU (issue 35): warp 0 reduces with
+/// shuffles while the other warps wait at the block barrier; the same with
+/// the barrier in a device function (coroutines).
+const SYNC_PATTERNS: &str = r#"
+import cuda.device as device
+
+@device.func
+def block_sync():
+    device.syncthreads()
+
+@device.kernel
+def warp0_then_barrier(x):
+    t = device.thread_idx.x
+    if t < 32:
+        x[t] += device.shfl_down_sync(device.activemask(), x[t], 1)
+    device.syncthreads()
+    x[t] += 1
+
+@device.kernel
+def warp0_then_barrier_fibers(x):
+    t = device.thread_idx.x
+    if t < 32:
+        x[t] += device.shfl_down_sync(device.activemask(), x[t], 1)
+    block_sync()
+    x[t] += 1
+
+@device.kernel
+def exit_then_count(out, flag):
+    i = device.tid(1)
+    if i >= 100:
+        return
+    device.atomic_ref(flag, 0).wait(1)
+    c = device.syncthreads_count(lambda: i % 3 == 0)
+    a = device.syncthreads_and(lambda: i < 100)
+    out[i] = c * 10 + (1 if a else 0)
+
+@device.kernel
+def exit_then_count_split(out, flag):
+    i = device.tid(1)
+    if i >= 100:
+        return
+    c = device.syncthreads_count(lambda: i % 3 == 0)
+    a = device.syncthreads_and(lambda: i < 100)
+    out[i] = c * 10 + (1 if a else 0) + flag[0]
+"#;
+
+#[test]
+fn warp_operations_of_some_warps_then_a_barrier_run_as_on_a_gpu() {
+    for (kernel, mode) in [("warp0_then_barrier", "barrier loops"), ("warp0_then_barrier_fibers", "coroutines")] {
+        let p = program(SYNC_PATTERNS, kernel, "int32[::1]", &CompileOptions::default()).unwrap();
+        assert_eq!(p.mode(), mode, "{kernel}");
+        let mut rng = Rng(35);
+        let x0: Vec<i32> = (0..64).map(|_| (rng.next() % 1000) as i32).collect();
+        let mut x = x0.clone();
+        launch(&p, 1, 64, &[array(&mut x, &[64])]).unwrap_or_else(|e| panic!("{kernel}: {e}"));
+        for t in 0..64 {
+            let shuffled = if t < 31 { x0[t + 1] } else { x0[t] };
+            let want = if t < 32 { x0[t] + shuffled + 1 } else { x0[t] + 1 };
+            assert_eq!(x[t], want, "{kernel}: thread {t}");
+        }
+    }
+}
+
+#[test]
+fn threads_that_returned_skip_barriers_in_kernels_marked_so() {
+    // The pydev IR of a kernel with `pydev.exited_skip_barriers` (as
+    // pydev.numba writes it): the 28 threads that return do not hold up the
+    // barriers, and syncthreads_count/and count the 100 that reach them.
+    use crate::compile::{compile_ir_stage, compile_stage, host_program_from_text, Target};
+    let free = FreeNames::new();
+    for (kernel, mode) in [("exit_then_count", "coroutines"), ("exit_then_count_split", "barrier loops")] {
+        let src = Source {
+            file_name: "kernels.py",
+            text: SYNC_PATTERNS,
+            function: kernel,
+            signature: "int32[::1], int32[::1]",
+            free: &free,
+            program: None,
+        };
+        let options = CompileOptions::default();
+        let ir = compile_stage(&src, &Target::Host, "pydev", &options).expect("pydev stage");
+        assert!(ir.contains("attributes {pydev.kernel}"), "{ir}");
+        let marked = ir.replace("attributes {pydev.kernel}", "attributes {pydev.kernel, pydev.exited_skip_barriers}");
+        for (text, skips) in [(ir, false), (marked, true)] {
+            let llvm = compile_ir_stage(&text, "kernels.py", kernel, &Target::Host, "llvm", &options, &[])
+                .unwrap_or_else(|e| panic!("{e}"));
+            let p = host_program_from_text(&llvm, kernel, options.opt_level).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(p.mode(), mode, "{kernel}");
+            let (mut out, mut flag) = (vec![-1i32; 128], vec![0i32; 1]);
+            let result = launch(&p, 1, 128, &[array(&mut out, &[128]), array(&mut flag, &[1])]);
+            if !skips {
+                let e = result.unwrap_err().to_string();
+                assert!(e.contains("deadlock") && e.contains("every thread of a block must reach each barrier"), "{e}");
+                continue;
+            }
+            result.unwrap_or_else(|e| panic!("{kernel}: {e}"));
+            let count = (0..100).filter(|i| i % 3 == 0).count() as i32;
+            for (i, v) in out.iter().enumerate() {
+                assert_eq!(*v, if i < 100 { count * 10 + 1 } else { -1 }, "{kernel}: thread {i}");
+            }
+        }
+    }
+}
+
 #[test]
 fn a_deadlock_among_coroutine_threads_is_an_error() {
     let p = program(FAILING, "early_exit_wait", "int32[::1], int32[::1]", &CompileOptions::default()).unwrap();

@@ -16,7 +16,7 @@
 
 # Barriers: shared memory from the runtime; the kernel is split at its
 # barrier into a step function that the block loop runs for every thread.
-# SYNC: module attributes {pydev.host_fibers, pydev.host_frames = {block_total = 32 : i64}, pydev.host_kernels = {block_total = array<i64: 24, 24>}
+# SYNC: module attributes {pydev.host_fibers, pydev.host_frames = {block_total = 80 : i64}, pydev.host_kernels = {block_total = array<i64: 24, 24>}
 # SYNC-SAME: pydev.host_shared_bytes = 1024 : i64
 # SYNC: llvm.func @block_total({{.*}}, %{{.*}}: i32) -> i32
 # SYNC-NOT: llvm.call @pydev_rt_barrier(

@@ -156,7 +156,9 @@ class Compiler(
             flat += self._flat_types(t)
         self.tmp_module = self.mb.module
         if self.kernel:
-            self.f = ir.Function(self.mb.module, self.name, flat, (), True, self.src.loc(fn))
+            # GPU semantics for early returns (`if i >= n: return` before a
+            # barrier): threads that returned do not hold up later barriers.
+            self.f = ir.Function(self.mb.module, self.name, flat, (), True, self.src.loc(fn), exited_skip_barriers=True)
         else:
             res = []
             if self.ret_type is not None and not isinstance(self.ret_type, T.NoneType):

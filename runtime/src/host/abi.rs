@@ -15,7 +15,7 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
         (entry::WARP, pydev_rt_warp as *mut c_void),
         (entry::ERROR, pydev_rt_error as *mut c_void),
         (entry::WAIT, pydev_rt_wait as *mut c_void),
-        (entry::WARP_GATHER, pydev_rt_warp_gather as *mut c_void),
+        (entry::BLOCK_RELEASE, pydev_rt_block_release as *mut c_void),
         (entry::ATOMIC_FMAX_F32, pydev_rt_atomic_fmax_f32 as *mut c_void),
         (entry::ATOMIC_FMIN_F32, pydev_rt_atomic_fmin_f32 as *mut c_void),
         (entry::ATOMIC_FMAX_F64, pydev_rt_atomic_fmax_f64 as *mut c_void),
@@ -151,54 +151,120 @@ unsafe extern "C" fn pydev_rt_warp(ctx: *mut ThreadCtx, op: i32, mask: i32, valu
     }
 }
 
-/// A warp operation of a kernel split at its rendezvous
-/// (`pydev-host-barrier-fission`): every live lane of the warp left its
-/// mask, value, argument and operation in its frame's head
-/// (`pydev_dialect::abi::frame`) with `state` in `STATE` and 0 in
-/// `RESULT_STATE`. The first lane of the warp to resume computes every live
-/// lane's result into its frame (`RESULT`, marked with `state` in
-/// `RESULT_STATE`); each lane then reads its own.
-unsafe extern "C" fn pydev_rt_warp_gather(ctx: *mut ThreadCtx, frame: i64, state: i32) -> i64 {
+/// After a round of the block loop of a kernel split at its rendezvous
+/// (`pydev-host-barrier-fission`) that the loop could not settle itself:
+/// releases what can complete. Each thread's frame head
+/// (`pydev_dialect::abi::frame`, `frame` bytes apart in the worker's scratch
+/// buffer) holds the state it returned and, at a warp operation, its
+/// request. First the warp operations that can complete ([`warp::release`]:
+/// results into each lane's `RESULT`, the lane marked `READY`; returns 0);
+/// if none, the block barrier, when every thread waits at the same one
+/// (threads that returned count as absent with `exited_skip`, as on GPUs;
+/// otherwise they are the spec's violation, reported): returns its state,
+/// from which every live thread resumes. -1: leave the block (every thread
+/// returned; a deadlock, reported here; or the launch stopped: a thread
+/// failed, or Ctrl-C).
+unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exited_skip: i32) -> i32 {
     // SAFETY: the frames of the block's threads are `frame` bytes apart in
-    // the worker's scratch buffer, sized for the block.
+    // the worker's scratch buffer, sized for the block; the block loop runs
+    // no thread during the call.
     unsafe {
-        let c = &*ctx;
-        let (t, d) = (c.tid, c.bdim);
-        let lin = (t[0] + d[0] * (t[1] + d[1] * t[2])) as usize;
+        let launch = launch_of(ctx);
+        if launch.stopped() {
+            return -1; // a thread failed or Ctrl-C: leave the block
+        }
+        let c = &mut *ctx;
+        let d = c.bdim;
         let n = (d[0] * d[1] * d[2]) as usize;
-        let base = lin & !31;
-        let lanes_here = (n - base).min(32);
-        let at = |l: usize, off: i64| c.scratch.add((base + l) * frame as usize + off as usize);
-        let live = |l: usize| *at(l, head::STATE).cast::<i32>() == state;
-        let me = lin - base;
-        // The first lane of the warp to resume computes for all; the
-        // others find their result marked with this state.
-        if *at(me, head::RESULT_STATE).cast::<i32>() != state {
+        let at = |t: usize, off: i64| c.scratch.add(t * frame as usize + off as usize);
+        let state = |t: usize| *at(t, head::STATE).cast::<i32>();
+        let mut released = false;
+        for base in (0..n).step_by(32) {
+            let here = (n - base).min(32);
             let mut lanes = [warp::Lane::Gone; 32];
-            for (l, lane) in lanes.iter_mut().enumerate().take(lanes_here) {
-                if live(l) {
-                    *lane = warp::Lane::Warp(warp::Request {
-                        mask: *at(l, head::MASK).cast::<u32>(),
-                        value: *at(l, head::VALUE).cast::<u64>(),
-                        arg: *at(l, head::ARG).cast::<i32>(),
-                        op: *at(l, head::OP).cast::<i32>(),
-                    });
+            let mut any = false;
+            for (l, lane) in lanes.iter_mut().enumerate().take(here) {
+                let s = i64::from(state(base + l));
+                *lane = if s < 0 {
+                    warp::Lane::Gone
+                } else if s & frame::WARP_STATE != 0 {
+                    any = true;
+                    warp::Lane::Warp(warp::Request {
+                        mask: *at(base + l, head::MASK).cast::<u32>(),
+                        value: *at(base + l, head::VALUE).cast::<u64>(),
+                        arg: *at(base + l, head::ARG).cast::<i32>(),
+                        op: *at(base + l, head::OP).cast::<i32>(),
+                    })
+                } else {
+                    warp::Lane::Other
+                };
+            }
+            if !any {
+                continue;
+            }
+            let (group, results) = warp::release(&lanes[..here]);
+            for (l, r) in results.iter().enumerate().take(here) {
+                if group & (1 << l) != 0 {
+                    *at(base + l, head::RESULT).cast::<u64>() = *r;
+                    *at(base + l, head::READY).cast::<i32>() = 1;
                 }
             }
-            match warp::try_release(&lanes[..lanes_here]) {
-                Some((group, results)) => {
-                    for (l, r) in results.iter().enumerate().take(lanes_here) {
-                        if group & (1 << l) != 0 {
-                            *at(l, head::RESULT).cast::<u64>() = *r;
-                            *at(l, head::RESULT_STATE).cast::<i32>() = state;
-                        }
-                    }
+            released |= group != 0;
+        }
+        if released {
+            return 0;
+        }
+        let (mut exited, mut lo, mut hi, mut in_warp) = (0usize, i64::MAX, i64::MIN, Vec::new());
+        for t in 0..n {
+            let s = i64::from(state(t));
+            if s < 0 {
+                exited += 1;
+            } else {
+                (lo, hi) = (lo.min(s), hi.max(s));
+                if s & frame::WARP_STATE != 0 {
+                    in_warp.push(t);
                 }
-                None => launch_of(ctx)
-                    .fail(format!("deadlock: a warp operation in warp {} names lanes that never reach it", base / 32)),
             }
         }
-        *at(me, head::RESULT).cast::<i64>()
+        if exited == n {
+            return -1;
+        }
+        let b = c.bid;
+        let what = |s: i64| match s {
+            s if s < 0 => "returned".to_owned(),
+            s if s & frame::WARP_STATE != 0 => format!("waited at warp operation {}", s & (frame::WARP_STATE - 1)),
+            s => format!("waited at barrier {s}"),
+        };
+        let divergence = |a: i64, z: i64| {
+            format!(
+                "deadlock: the threads of block ({}, {}, {}) did not all reach the same syncthreads (some {}, some {}); every thread of a block must reach each barrier",
+                b[0], b[1], b[2], what(a), what(z)
+            )
+        };
+        if !in_warp.is_empty() {
+            let threads = in_warp.iter().take(8).map(|t| format!("thread {t}")).collect::<Vec<_>>().join(", ")
+                + if in_warp.len() > 8 { ", ..." } else { "" };
+            launch.fail(format!(
+                "deadlock: {} threads wait in warp operations whose mask names lanes that never arrive ({threads}), {} wait at syncthreads, {exited} exited in block ({}, {}, {})",
+                in_warp.len(),
+                n - exited - in_warp.len(),
+                b[0],
+                b[1],
+                b[2]
+            ));
+            return -1;
+        }
+        if lo != hi {
+            launch.fail(divergence(lo, hi));
+            return -1;
+        }
+        if exited > 0 && exited_skip == 0 {
+            launch.fail(divergence(-1, lo));
+            return -1;
+        }
+        c.total = c.count;
+        c.count = 0;
+        lo as i32
     }
 }
 
@@ -209,17 +275,6 @@ unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a:
     let what = match i64::from(code) {
         error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
         error_code::OUT_OF_BOUNDS => format!("index {a} is out of bounds for an axis of extent {b}"),
-        error_code::BARRIER_DIVERGENCE => {
-            let what = |s: i64| match s {
-                s if s < 0 => "returned".to_owned(),
-                s if s & frame::WARP_STATE != 0 => format!("waited at warp operation {}", s & (frame::WARP_STATE - 1)),
-                s => format!("waited at barrier {s}"),
-            };
-            return launch.fail(format!(
-                "deadlock: the threads of block ({}, {}, {}) did not all reach the same syncthreads (some {}, some {}); every thread of a block must reach each barrier",
-                bl[0], bl[1], bl[2], what(a), what(b)
-            ));
-        }
         _ => format!("runtime error {code}"),
     };
     launch.fail(format!(

@@ -3,10 +3,13 @@
 //!
 //! Each worker keeps one coroutine state per thread of a block and a pool of
 //! stacks. A block runs in rounds: every runnable thread runs until it
-//! suspends (a barrier, a warp operation, a wait) or returns; then warps
-//! whose operation every named lane has reached are released, and the block
-//! barrier is released when every live thread has reached it. When nothing
-//! can be released, the block is deadlocked: that is an error, not a hang.
+//! suspends (a barrier, a warp operation, a wait) or returns; then the
+//! warp operations that can complete are released ([`warp::release`]: a
+//! subset of warps, or of a warp's lanes, goes on while the others wait at
+//! a barrier), and the block barrier is released when every thread has
+//! reached it (for a kernel with `pydev.exited_skip_barriers`, every thread
+//! that has not returned, as on GPUs). When nothing can be released, the
+//! block is deadlocked: that is an error, not a hang.
 
 use super::{abi, abi::Chunk, block_index, new_ctx, shared_buffer, warp, BlockQueue, Launch, LaunchConfig, ThreadCtx};
 use corosensei::{stack::DefaultStack, Coroutine, CoroutineResult, Yielder};
@@ -252,14 +255,18 @@ fn schedule(
         if live == 0 {
             return Ok(());
         }
-        if at_barrier == n {
-            for f in fibers {
+        // Every thread at the barrier; with `exited_skip` (a pydev.numba
+        // kernel) every thread that has not returned, as on GPUs.
+        let exited_skip = launch.program.exited_skip;
+        if at_barrier == n || (exited_skip && at_barrier == live) {
+            let arrived = at_barrier as u64;
+            for f in fibers.iter().filter(|f| f.state.get() != State::Done) {
                 let Request::Barrier { kind, .. } = f.request.get() else {
-                    unreachable!("every thread is at the barrier")
+                    unreachable!("every live thread is at the barrier")
                 };
                 f.result.set(match i64::from(kind) {
                     barrier_kind::COUNT => count,
-                    barrier_kind::AND => u64::from(count == n as u64),
+                    barrier_kind::AND => u64::from(count == arrived),
                     barrier_kind::OR => u64::from(count > 0),
                     _ => 0,
                 });
@@ -272,7 +279,8 @@ fn schedule(
     }
 }
 
-/// Releases every warp whose operation can complete; whether one did.
+/// Releases what can complete in each warp ([`warp::release`]); whether
+/// anything did.
 fn release_warps(fibers: &[Box<Fiber>]) -> bool {
     let n = fibers.len();
     let mut released = false;
@@ -293,15 +301,14 @@ fn release_warps(fibers: &[Box<Fiber>]) -> bool {
         if !any {
             continue;
         }
-        if let Some((group, results)) = warp::try_release(&lanes[..warp_fibers.len()]) {
-            for (l, f) in warp_fibers.iter().enumerate() {
-                if group & (1 << l) != 0 {
-                    f.result.set(results[l]);
-                    f.state.set(State::Ready);
-                }
+        let (group, results) = warp::release(&lanes[..warp_fibers.len()]);
+        for (l, f) in warp_fibers.iter().enumerate() {
+            if group & (1 << l) != 0 {
+                f.result.set(results[l]);
+                f.state.set(State::Ready);
             }
-            released = true;
         }
+        released |= group != 0;
     }
     released
 }

@@ -18,7 +18,7 @@ use melior::ir::{
 };
 use pydev_dialect::abi::attr;
 
-const MAGIC: &[u8] = b"pydev-host-image-1\0";
+const MAGIC: &[u8] = b"pydev-host-image-2\0";
 
 /// Errors of reading a host image's metadata from a host module
 /// ([`HostMeta::of`]) or from a cached image ([`decode`]).
@@ -41,6 +41,9 @@ pub struct HostMeta {
     /// (size, kind) of each private buffer.
     pub private: Vec<(usize, i64)>,
     pub fibers: bool,
+    /// Threads that returned do not hold up block barriers (the kernel has
+    /// `pydev.exited_skip_barriers`).
+    pub exited_skip: bool,
     pub prints: bool,
     pub static_shared: usize,
     /// `file:line:col` of the failure sites, by index.
@@ -63,6 +66,7 @@ impl HostMeta {
             .map(|c| (c[0] as usize, c[1]))
             .collect();
         let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
+        let exited_skip = capi::dict_i64(module, attr::HOST_EXITED_SKIP, kernel).is_some_and(|v| v != 0);
         let prints = op.attribute(attr::HOST_PRINTS).is_ok();
         let static_shared = op
             .attribute(attr::HOST_SHARED_BYTES)
@@ -99,6 +103,7 @@ impl HostMeta {
             frame,
             private,
             fibers,
+            exited_skip,
             prints,
             static_shared,
             locations,
@@ -125,6 +130,7 @@ pub fn encode(meta: &HostMeta, object: &[u8]) -> Vec<u8> {
         num(&mut out, kind as u64);
     }
     num(&mut out, meta.fibers as u64);
+    num(&mut out, meta.exited_skip as u64);
     num(&mut out, meta.prints as u64);
     num(&mut out, meta.static_shared as u64);
     num(&mut out, meta.locations.len() as u64);
@@ -158,6 +164,7 @@ pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), ImageError> {
     let n = count(num()?, bytes.len())?;
     let private = (0..n).map(|_| Ok((num()? as usize, num()? as i64))).collect::<Result<_, ImageError>>()?;
     let fibers = num()? != 0;
+    let exited_skip = num()? != 0;
     let prints = num()? != 0;
     let static_shared = num()? as usize;
     let strings = |rest: &mut &[u8]| -> Result<Vec<String>, ImageError> {
@@ -180,7 +187,10 @@ pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), ImageError> {
     };
     let locations = strings(&mut rest)?;
     let externals = strings(&mut rest)?;
-    Ok((HostMeta { param_sizes, frame, private, fibers, prints, static_shared, locations, externals }, rest))
+    Ok((
+        HostMeta { param_sizes, frame, private, fibers, exited_skip, prints, static_shared, locations, externals },
+        rest,
+    ))
 }
 
 #[cfg(test)]
@@ -193,6 +203,7 @@ mod tests {
             frame: 16,
             private: vec![(64, 1), (8, -2)],
             fibers: true,
+            exited_skip: true,
             prints: false,
             static_shared: 1024,
             locations: vec!["k.py:3:5".into(), "dir with\nnewline/ü.py:9:1".into()],

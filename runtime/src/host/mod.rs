@@ -9,7 +9,13 @@
 //! is a stackful coroutine ([`fiber`]): barriers and warp operations suspend
 //! it, and the block's scheduler releases a barrier when every thread that
 //! must take part has arrived, computing warp results as a converged warp
-//! on a GPU would. A barrier that can never complete is reported, not hung.
+//! on a GPU would. Every synchronization pattern valid on a GPU runs: warp
+//! operations of some warps (or of a warp-uniform branch) go on while the
+//! others wait at a block barrier. Threads that returned hold up a later
+//! barrier only in kernels held to the spec's rule (every thread reaches
+//! each barrier); those with `pydev.exited_skip_barriers` (pydev.numba's)
+//! get GPU semantics. A barrier that can never complete is reported, not
+//! hung.
 //!
 //! Failures inside kernels (integer division by zero; indices out of bounds
 //! with `PYDEV_BOUNDSCHECK=1`) are recorded by `pydev_rt_error` and returned
@@ -80,6 +86,9 @@ pub struct HostProgram {
     thread_fn: usize,
     block_fn: usize,
     fibers: bool,
+    /// Threads that returned do not hold up block barriers
+    /// (`pydev.exited_skip_barriers`: pydev.numba kernels, as on GPUs).
+    exited_skip: bool,
     /// Frame bytes per thread when the kernel was split at its barriers.
     frame: usize,
     /// (parameter, element kind) of arrays the kernel only adds to.
@@ -257,7 +266,17 @@ impl HostProgram {
     }
 
     fn from_parts(meta: image::HostMeta, kernel: &str, libraries: &[String], object: &[u8]) -> Result<Self, HostError> {
-        let image::HostMeta { param_sizes, frame, private, fibers, prints, static_shared, locations, externals } = meta;
+        let image::HostMeta {
+            param_sizes,
+            frame,
+            private,
+            fibers,
+            exited_skip,
+            prints,
+            static_shared,
+            locations,
+            externals,
+        } = meta;
         let linked = crate::link::resolve(&externals, libraries)?;
         let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
         symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
@@ -271,6 +290,7 @@ impl HostProgram {
             thread_fn,
             block_fn,
             fibers,
+            exited_skip,
             frame,
             private,
             prints,
