@@ -37,3 +37,7 @@ def test_the_reference_builds_without_warnings(tmp_path):
         html = (site / "api" / page / "index.html").read_text()
         for name in names:
             assert f'id="{name}"' in html, f"{name} is not in the reference's {page} page"
+    # The tools' page: each tool's --help, or where it is not built, a sentence saying so.
+    tools = (site / "api" / "tools" / "index.html").read_text()
+    assert all(tool in tools for tool in ("pydevc", "pydev-opt", "pydev-reduce")), tools
+    assert "tools-help" not in tools  # the hook replaced its marker
