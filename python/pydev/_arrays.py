@@ -585,18 +585,22 @@ class DeviceArray(ArrayViews):
 
     @property
     def size(self):
+        """The number of elements."""
         return int(math.prod(self.shape)) if self.shape else 1
 
     @property
     def nbytes(self):
+        """The size of the elements in bytes (size * itemsize)."""
         return self.size * self.dtype.itemsize
 
     @property
     def ndim(self):
+        """The number of dimensions."""
         return len(self.shape)
 
     @property
     def itemsize(self):
+        """The size of one element in bytes."""
         return self.dtype.itemsize
 
     @property

@@ -178,8 +178,34 @@ def _int_converter(np_type):
     return convert
 
 
+_KIND_WORDS = {
+    "int": "signed integer",
+    "uint": "unsigned integer",
+    "float": "IEEE floating-point number",
+    "complex": "complex number (two floats)",
+    "bfloat": "bfloat16 floating-point number (8-bit exponent, 7-bit mantissa)",
+}
+
+
+def number_doc(name):
+    """The docstring of the number type `name` of cuda.device."""
+    if name.startswith("float8"):
+        what = f"8-bit floating-point number ({name[6:]}: CUDA's __nv_fp8_{name[6:]})"
+    else:
+        kind = name.rstrip("0123456789")
+        what = f"{name[len(kind) :]}-bit {_KIND_WORDS[kind]}"
+        if kind == "bfloat":
+            what = _KIND_WORDS[kind]
+    return (
+        f"cuda.device.{name}: {'an' if what[0] == '8' else 'a'} {what}. `device.{name}(x)` converts a value (in host and device code, "
+        f"wrapping or rounding as CUDA C++ does), and `device.{name}` is a dtype wherever one is taken "
+        f"(`device.shared_array(n, device.{name})`, `pydev.device_array(n, device.{name})`)."
+    )
+
+
 def _number(name, np_type, convert=None):
     body = {
+        "__doc__": number_doc(name),
         "_np": np_type,
         "dtype": np.dtype(np_type),
         "_convert": staticmethod(convert or np_type),

@@ -25,6 +25,8 @@ class Stream:
         self._lock = threading.Lock()
 
     def synchronize(self):
+        """Waits until everything launched or copied on this stream has run
+        (Ctrl-C raises KeyboardInterrupt while it waits)."""
         if self.target == "cuda":
             _native.get().cuda_stream_synchronize(self.handle, self.device)
         with self._lock:
@@ -248,6 +250,7 @@ class Device:
 
     @property
     def compute_capability(self):
+        """(major, minor) of the device, as Numba and CuPy give it; None on the host target."""
         arch = self.arch
         if arch == "host":
             return None

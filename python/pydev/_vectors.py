@@ -114,12 +114,39 @@ for _i, _letter in enumerate("xyzw"):
     setattr(Vector, _letter, _lane_property(_i, _letter))
 
 
+_CUDA_NAMES = {
+    "int8": "char",
+    "uint8": "uchar",
+    "int16": "short",
+    "uint16": "ushort",
+    "int32": "int",
+    "uint32": "uint",
+    "int64": "longlong",
+    "uint64": "ulonglong",
+    "float32": "float",
+    "float64": "double",
+}
+
+
+def vector_doc(name, n):
+    """The docstring of the vector type `{name}x{n}` of cuda.device."""
+    cuda = f"CUDA's {_CUDA_NAMES[name]}{n}" if name in _CUDA_NAMES else "CUDA's layout"
+    lanes = " ".join(f".{c}" for c in "xyzw"[:n])
+    return (
+        f"cuda.device.{name}x{n}: a vector of {n} {name} lane{'s' if n > 1 else ''} ({cuda}), a value. "
+        f"`device.{name}x{n}(...)` constructs one in host and device code; lanes {lanes} or v[i]; "
+        "a launch passes it by value with its CUDA C++ layout, and a struct field of this type is a "
+        f"({name}, ({n},)) sub-array of the struct's NumPy dtype."
+    )
+
+
 def _vector_type(elem, name, n):
     dt = np.dtype(elem)
     return type(
         f"{name}x{n}",
         (Vector,),
         {
+            "__doc__": vector_doc(name, n),
             "__slots__": (),
             "size": n,
             "dtype": dt,

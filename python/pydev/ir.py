@@ -127,14 +127,17 @@ class Type:
 
     @property
     def is_array(self):
+        """Whether this is a `!pydev.array` type."""
         return self.kind == "array"
 
     @property
     def is_float(self):
+        """Whether this is a floating-point type (f16, bf16, f32, f64, ...)."""
         return self.kind == "float"
 
     @property
     def is_integer(self):
+        """Whether this is an integer type (signed siN, unsigned uiN or signless iN)."""
         return self.kind == "integer"
 
     def array_parts(self):
@@ -868,9 +871,11 @@ class Function:
             self.location = saved
 
     def constant(self, value, type_):
+        """A constant `value` of type `type_` (`k.constant(2.0, ir.f32)`)."""
         return self.ops.constant(value=value, result=type_)
 
     def cast(self, value, type_):
+        """`value` converted to `type_` (pydev.cast: numbers, signed and signless integers)."""
         return self.ops.cast(self._value(value, None), result=type_)
 
     def _dim(self, op, dim):
@@ -882,12 +887,15 @@ class Function:
         return self._dim("thread_id", dim)
 
     def block_id(self, dim="x"):
+        """blockIdx.<dim> as si32."""
         return self._dim("block_id", dim)
 
     def block_dim(self, dim="x"):
+        """blockDim.<dim> as si32."""
         return self._dim("block_dim", dim)
 
     def grid_dim(self, dim="x"):
+        """gridDim.<dim> as si32."""
         return self._dim("grid_dim", dim)
 
     def global_id(self, dim="x"):
@@ -901,9 +909,12 @@ class Function:
         return self.ops.shared_array(shape=shape, order=order, result=array(element, len(shape), layout, "shared"))
 
     def syncthreads(self):
+        """A block barrier (pydev.syncthreads)."""
         self.ops.syncthreads()
 
     def select(self, cond, a, b):
+        """`a if cond else b` without a branch (arith.select); a Python number
+        operand takes the other's type."""
         a = self._value(a, b.type if isinstance(b, Value) else None)
         return self.emit("arith.select", [cond, a, self._value(b, a.type)], [a.type])
 
@@ -993,12 +1004,14 @@ class Function:
         )
 
     def ret(self, *values, loc=None):
+        """Ends the current block with func.return of `values`."""
         vals = ", ".join(v.name for v in values)
         self._terminate(
             f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}"
         )
 
     def text(self):
+        """The function's MLIR text (`str(module)` gives the whole module)."""
         if id(self._cur) not in self._terminated:
             if self.results:
                 raise RuntimeError(

@@ -45,3 +45,97 @@ def test_the_readmes_path_builds_the_optimized_wheel():
     assert "maturin build --profile dev" in _make_plan("test-python")
     readme = open(os.path.join(ROOT, "README.md")).read()
     assert "make dev-wheel" in readme and "release profile" in readme
+
+
+def _links(text):
+    """The targets of the markdown links of `text` (code left out), without #anchors."""
+    text = re.sub(r"```.*?```", "", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", "", text)
+    return re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+
+
+def _python_blocks(text):
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+# Pages whose ```python blocks are each a whole program (the other pages
+# show fragments; their complete programs are tests and examples/).
+WHOLE_PROGRAM_PAGES = ["README.md", "docs/devices.md"]
+SNIPPETS = [
+    (page, i) for page in WHOLE_PROGRAM_PAGES for i in range(len(_python_blocks(open(os.path.join(ROOT, page)).read())))
+]
+
+
+@pytest.mark.parametrize("page,index", SNIPPETS)
+def test_every_python_snippet_runs_on_the_host(page, index, tmp_path):
+    """Each ```python block of the page is a whole program that runs as written."""
+    pytest.importorskip("pydev._pydev")
+    code = _python_blocks(open(os.path.join(ROOT, page)).read())[index]
+    script = tmp_path / f"snippet{index}.py"
+    script.write_text(code)
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run(
+        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, f"{page} snippet {index}:\n{code}\n--- stderr\n{out.stderr}"
+
+
+def test_the_readme_is_for_users():
+    """No path outside the repository; every page it links exists; each way
+    in has its section."""
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    assert "../" not in readme and "shared/" not in readme
+    for link in _links(readme):
+        if "://" not in link:
+            assert os.path.exists(os.path.join(ROOT, link)), link
+    for heading in (
+        "cuda.device",
+        "pydev.numba",
+        "pydev.Program",
+        "C and CUDA C++",
+        "host target",
+        "Several GPUs",
+        "Tools",
+        "Debugging",
+        "Performance",
+    ):
+        assert re.search(rf"^### .*{re.escape(heading)}", readme, re.M), heading
+    for fact in (
+        "PYDEV_BOUNDSCHECK",
+        "lineinfo",
+        "KeyboardInterrupt",
+        "pydev-lsp-server",
+        "pydev-reduce",
+        "--load-dialect-plugin",
+        "pydevc",
+        "pydev-opt",
+    ):
+        assert fact in readme, fact
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "README.md",
+        "CONTRIBUTING.md",
+        "examples/README.md",
+        "docs/index.md",
+        "docs/host.md",
+        "docs/devices.md",
+        "docs/tools.md",
+    ],
+)
+def test_relative_links_resolve(page):
+    """Every relative link of the user guide's pages names a file of the repository."""
+    path = os.path.join(ROOT, page)
+    for link in _links(open(path).read()):
+        if "://" not in link:
+            target = os.path.normpath(os.path.join(os.path.dirname(path), link))
+            assert target.startswith(ROOT) and os.path.exists(target), f"{page}: {link}"
+
+
+def test_the_guide_map_reaches_every_page():
+    index = open(os.path.join(ROOT, "docs", "index.md")).read()
+    for name in sorted(os.listdir(os.path.join(ROOT, "docs"))):
+        if name.endswith(".md") and name != "index.md":
+            assert f"]({name}" in index, f"docs/index.md does not link docs/{name}"

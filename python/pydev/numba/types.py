@@ -67,6 +67,10 @@ __all__ = [
 
 
 class Type:
+    """A Numba type, as `numba.types` has them: `float32[:]` makes an array
+    type, `float32(int32, float32[:])` a signature, `float32(1.5)` converts a
+    number in host code."""
+
     name = "?"
 
     def __repr__(self):
@@ -112,6 +116,9 @@ class Type:
 
 
 class Number(Type):
+    """An integer, float or complex type (`int32`, `float64`, `complex64`, ...),
+    with its NumPy `dtype`."""
+
     def __init__(self, name, kind, bits):
         self.name, self.kind, self.bits = name, kind, bits
         self.dtype = np.dtype(f"{ {'i': 'int', 'u': 'uint', 'f': 'float', 'c': 'complex'}[kind] }{bits}")
@@ -135,17 +142,24 @@ class Number(Type):
 
 
 class Boolean(Type):
+    """The boolean type (`boolean`, `bool_`, `b1`)."""
+
     name, kind, bits, is_int, is_float, signed = "bool", "b", 1, False, False, False
     dtype = np.dtype(np.bool_)
     ir = ir.i1
 
 
 class NoneType(Type):
+    """The type of None (`void`, `none`): a kernel's return type in a signature."""
+
     name = "none"
     ir = None
 
 
 class Array(Type):
+    """An array type: element type, number of dimensions, layout ("C", "F" or
+    "A" for any strides), whether it is read-only; `float32[:, ::1]` makes one."""
+
     def __init__(self, dtype, ndim, layout="C", readonly=False, space=None):
         self.dtype, self.ndim, self.layout, self.readonly, self.space = dtype, int(ndim), layout, readonly, space
         self.name = (
@@ -161,6 +175,8 @@ class Array(Type):
 
 
 class UniTuple(Type):
+    """A tuple of `count` items of one type."""
+
     def __init__(self, dtype, count):
         self.items = [dtype] * int(count)
         self.name = f"UniTuple({dtype} x {count})"
@@ -170,6 +186,8 @@ class UniTuple(Type):
 
 
 class Tuple(Type):
+    """A tuple of items of the given types."""
+
     def __init__(self, items):
         self.items = list(items)
         self.name = f"Tuple({', '.join(map(str, self.items))})"
@@ -220,6 +238,9 @@ class Record(Type):
 
 
 class Signature:
+    """A function type: `return_type(*args)`, as `cuda.jit` and
+    `cuda.declare_device` take it (`void(float32[:], int32)`)."""
+
     def __init__(self, ret, args):
         self.return_type, self.args = ret, list(args)
 
@@ -265,6 +286,7 @@ _BY_DTYPE = {
 
 
 def from_dtype(dtype):
+    """The Numba type of a NumPy dtype (a structured dtype gives a `Record`)."""
     dtype = np.dtype(dtype)
     if dtype.names is not None:
         return Record(dtype)

@@ -134,8 +134,12 @@ class _DeviceOnly:
 
 
 class _Namespace:
-    def __init__(self, name, **members):
+    """A namespace of device-code functions (`cuda.shared.array`, `cuda.atomic.add`, ...)."""
+
+    def __init__(self, name, doc=None, **members):
         self._pydev_numba_name = f"cuda.{name}"
+        if doc:
+            self.__doc__ = doc
         for k, v in members.items():
             setattr(self, k, _DeviceOnly(f"{name}.{k}", v))
 
@@ -144,7 +148,10 @@ class _Namespace:
 
 
 class _Dim3:
+    """A thread-positioning value of device code with `.x`, `.y`, `.z`."""
+
     def __init__(self, name):
+        self.__doc__ = _DIM3_DOCS[name]
         self._pydev_numba_name = f"cuda.{name}"
         self._pydev_numba_attr = _b.dim_attr(name)
 
@@ -155,21 +162,40 @@ class _Dim3:
 
 
 class _DeviceValue:
+    """A value only device code reads (`cuda.laneid`)."""
+
     def __init__(self, name, make):
         self._pydev_numba_name = f"cuda.{name}"
         self._pydev_numba_value = make
 
 
+_DIM3_DOCS = {
+    "threadIdx": "The thread's index in its block (`.x`, `.y`, `.z`), in device code.",
+    "blockIdx": "The block's index in the grid (`.x`, `.y`, `.z`), in device code.",
+    "blockDim": "The number of threads of a block in each dimension (`.x`, `.y`, `.z`), in device code.",
+    "gridDim": "The number of blocks of the grid in each dimension (`.x`, `.y`, `.z`), in device code.",
+}
 threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
 laneid = _DeviceValue("laneid", lambda c, node: _c.TypedValue(_b._lane(c), _t.int32))
 warpsize = 32
 
 grid = _DeviceOnly("grid", _b.grid)
 gridsize = _DeviceOnly("gridsize", _b.gridsize)
-shared = _Namespace("shared", array=_b.shared_array)
-local = _Namespace("local", array=_b.local_array)
-const = _Namespace("const", array_like=_b.const_array_like)
-atomic = _Namespace("atomic", **_b.ATOMICS)
+shared = _Namespace(
+    "shared", "`cuda.shared.array(shape, dtype)`: an array in the block's shared memory.", array=_b.shared_array
+)
+local = _Namespace("local", "`cuda.local.array(shape, dtype)`: an array private to the thread.", array=_b.local_array)
+const = _Namespace(
+    "const",
+    "`cuda.const.array_like(ary)`: a module-level NumPy array as a constant array.",
+    array_like=_b.const_array_like,
+)
+atomic = _Namespace(
+    "atomic",
+    "Atomic read-modify-write on an array element: `cuda.atomic.add(ary, idx, val)` returns the old value "
+    "(also sub, and_, or_, xor, exch, inc, dec, max, min, nanmax, nanmin, cas, compare_and_swap).",
+    **_b.ATOMICS,
+)
 _names = [
     "syncthreads",
     "syncthreads_count",
@@ -251,6 +277,7 @@ def _fp16_cmp(pred):
 
 fp16 = _Namespace(
     "fp16",
+    "Half-precision arithmetic on float16 values (`cuda.fp16.hadd(a, b)`, `hsub`, `hmul`, ...).",
     hadd=_fp16_binary("hadd"),
     hsub=_fp16_binary("hsub"),
     hmul=_fp16_binary("hmul"),

@@ -53,6 +53,8 @@ def stream():
 
 
 def default_stream():
+    """The default stream of the current device (a `pydev.Stream`); also
+    `legacy_default_stream()` and `per_thread_default_stream()`."""
     return _pydev.default_stream()
 
 
@@ -135,6 +137,7 @@ class Event:
 
 
 def event(timing=True):
+    """A new `Event` (`record(stream)`, `synchronize()`, `elapsed_time(other)`)."""
     return Event(timing)
 
 
@@ -267,6 +270,7 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
+    """`pinned_array` with the shape, dtype and order of `ary`."""
     return pinned_array(ary.shape, ary.dtype, order=_plain_order(ary))
 
 
@@ -286,6 +290,7 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """`mapped_array` with the shape, dtype and order of `ary`."""
     return mapped_array(ary.shape, ary.dtype, order=_plain_order(ary), portable=portable, wc=wc)
 
 
@@ -577,14 +582,19 @@ class Context:
 
 
 def get_current_device():
+    """The `Device` launches on this thread run on (the CPU on the host target)."""
     return Device()
 
 
 def current_context(devnum=None):
+    """The `Context` of device `devnum` (default: the current device):
+    `get_memory_info()`, `synchronize()`, `device`."""
     return Context(devnum)
 
 
 def select_device(n):
+    """Makes device `n` current on this thread (`pydev.Device(n).set_current()`);
+    on the host target only device 0 exists."""
     if _pydev.active_target() != "host":
         _pydev.Device(n).set_current()
     elif n != 0:
@@ -593,6 +603,7 @@ def select_device(n):
 
 
 def detect():
+    """Prints the active target and its devices, as Numba's `cuda.detect()`; returns True."""
     print(f"pydev.numba: target {_pydev.active_target()}")
     for d in list_devices():
         print(f"  id {d.id} {d.name!r} compute capability {d.compute_capability}")
@@ -600,6 +611,7 @@ def detect():
 
 
 def list_devices():
+    """The `Device` of each GPU (the CPU alone on the host target)."""
     if _pydev.active_target() == "host":
         return [Device()]
     return [Device(i) for i in range(_pydev.device_count())]
