@@ -56,6 +56,9 @@ pytest_gpu=(python3 -m pytest -q -p no:cacheprovider -rs)
 # The most wanted first (the benchmark last): a run cut short loses the last steps.
 step gpu-tests 150 "${pytest_gpu[@]}" python/tests/test_gpu.py python/tests/test_multi_device.py python/tests/test_boundscheck_cuda.py python/tests/test_lineinfo.py
 step interop-gpu 120 "${pytest_gpu[@]}" python/tests/test_interop_cuda.py python/tests/test_interop_cuda_launch.py
+# The user-facing programs and the newer GPU paths: the examples on cuda,
+# fmad=False against NumPy, pydev.numba's host API, pickled arrays and kernels.
+step examples-gpu 120 "${pytest_gpu[@]}" python/tests/test_examples.py python/tests/test_fmad.py python/tests/test_numba_host_api.py python/tests/test_pickle.py
 step conformance-cuda 150 env PYDEV_CONFORMANCE_TARGET=cuda "${pytest_gpu[@]}" python/tests/test_conformance_host.py python/tests/test_local_atomics.py
 step numba-gpu 90 "${pytest_gpu[@]}" python/tests/test_numba_gpu.py
 ptx=$(dirname "$wheel")/ptx-sm_90

@@ -197,3 +197,22 @@ if __name__ == "__main__":
         print("wrote", FACTS)
     else:
         print(text, end="")
+
+
+def test_decorator_keywords_agree_with_the_frontend(tmp_path):
+    # cuda.device's decorators check their keywords in Python; the Rust
+    # frontend reads the same decorators from the source and names the
+    # keywords it knows in its error: both lists must be the same.
+    cuda_device = pytest.importorskip("cuda.device")
+    from pydev import _native
+
+    if not _native.available():
+        pytest.skip("needs the native module")
+    path = tmp_path / "bogus.py"
+    source = "import cuda.device as device\n@device.kernel(bogus=True)\ndef k(out):\n    out[0] = 1\n"
+    path.write_text(source)
+    with pytest.raises(_native.error_class("CompileError")) as e:
+        _native.get().compile(str(path), source, "k", "float32[::1]", {}, "host", "pydev")
+    hint = str(e.value).split("the keywords are", 1)[1]
+    named = sorted(w.split("=")[0].strip(" ,") for w in hint.replace(" and ", ", ").split(", "))
+    assert named == sorted(cuda_device._DECORATOR_KEYWORDS), (named, hint)
