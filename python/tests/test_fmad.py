@@ -179,7 +179,7 @@ def test_fmad_false_rounds_as_numpy_on_a_gpu():
     x, y, z = inputs(45)
     out = pydev.to_device(np.full(N, np.nan, np.float32))
     dx, dy, dz = (pydev.to_device(a) for a in (x, y, z))
-    stream = pydev.Stream()
+    stream = pydev.default_stream()
     device.launch(rounded, out, dx, dy, dz, grid=N // 128, block=128, stream=stream)
     stream.synchronize()
     np.testing.assert_array_equal(pydev.to_host(out), x * y + z)

@@ -21,7 +21,9 @@ _lib = None
 def lib():
     global _lib
     if _lib is None:
-        for name in ("libcuda.so.1", "libcuda.so"):
+        # In the order cudarc (the native module) tries them: the same
+        # library, the test's stand-in driver included.
+        for name in ("libcuda.so", "libcuda.so.1"):
             try:
                 _lib = ctypes.CDLL(name)
                 break
