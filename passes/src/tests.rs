@@ -56,7 +56,7 @@ fn errors_render_the_sentences_of_before() {
     assert_eq!(e.to_string(), "fast-math must be 0 or 1, got '2'");
     assert_eq!(
         pipeline::HostOptions::parse("speed=max").unwrap_err().to_string(),
-        "unknown option 'speed' of the host pipeline (known: opt-level, fast-math, boundscheck)"
+        "unknown option 'speed' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck)"
     );
     let context = pydev_dialect::new_pipeline_context();
     let pm = PassManager::new(&context);
