@@ -30,7 +30,7 @@ from types import MappingProxyType as _Frozen
 
 import numpy as _np
 
-from . import _ods
+from . import _native, _ods
 
 __all__ = [
     "Type",
@@ -1089,6 +1089,13 @@ class Module:
 
     def __str__(self):
         return "module {\n" + "\n".join(f.text() for f in self.functions) + "\n}\n"
+
+    def verify(self, filename="<pydev ir>"):
+        """Parses and verifies the module as `pydev.Program` would, without
+        compiling it: returns the names of its kernels, or raises
+        pydev.CompileError with every error at its location (the op's
+        `loc=`)."""
+        return _native.get().verify_ir(str(self), str(filename))
 
 
 class Declaration:

@@ -86,6 +86,14 @@ pub(crate) fn ir_kernel(
     Ok((k.name, k.params, externals))
 }
 
+/// Parses and verifies pydev IR `text` (`pydev.ir.Module.verify`): the
+/// names of its kernels; errors are CompileError at the IR's locations.
+#[pyfunction]
+#[pyo3(signature = (text, filename="<pydev ir>"))]
+pub(crate) fn verify_ir(py: Python<'_>, text: &str, filename: &str) -> PyResult<Vec<String>> {
+    py.detach(|| pydev_runtime::compile::verify_ir(text, filename)).map_err(|e| CompileError::new_err(e.to_string()))
+}
+
 /// The pydev IR type of each `pydevc` signature type (None where it names
 /// a `@device.struct` class, which only its Python file defines).
 #[pyfunction]

@@ -736,6 +736,22 @@ fn find_ir_kernel(module: &Module, kernel: Option<&str>, file_name: &str) -> Res
     })
 }
 
+/// Parses and verifies pydev IR `text`: the names of its kernels, in order
+/// (`pydev.ir.Module.verify`). Errors carry the IR's own locations.
+pub fn verify_ir(text: &str, file_name: &str) -> Result<Vec<String>, CompileError> {
+    let context = context();
+    with_ir_diagnostics(&context, file_name, |diagnostics| {
+        let module = parse_ir(&context, text, file_name, diagnostics)?;
+        let kernels = match find_ir_kernel(&module, None, file_name) {
+            Ok(k) => vec![k.name],
+            Err(CompileError::SeveralKernels { kernels, .. }) => kernels,
+            Err(CompileError::NoKernel { .. }) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        Ok(kernels)
+    })
+}
+
 /// Parses and verifies pydev IR `text` and describes its kernel `kernel`
 /// (or its only one).
 pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<IrKernel, CompileError> {
