@@ -357,6 +357,18 @@ def test_c_program_calls_python_through_an_object(tmp_path):
     assert [float(x) for x in out] == [10.0, 3.0, -4.0, 6.5, 9.0]
 
 
+def test_object_stage_with_boundscheck_on(monkeypatch):
+    # PYDEV_BOUNDSCHECK=1 is a launch's switch: an object for C linkers has
+    # no pydev runtime to report to, and compiles as without it (it failed
+    # with "bounds checks on the host need pydev-lower-simt-host first").
+    import interop_kernels as ik
+
+    off = pydev.compile(ik.total, "float32[:]", target="host", stage="object")
+    monkeypatch.setenv("PYDEV_BOUNDSCHECK", "1")
+    on = pydev.compile(ik.total, "float32[:]", target="host", stage="object")
+    assert on[:4] == b"\x7fELF" and on == off
+
+
 def test_object_stage_is_the_hosts():
     import interop_kernels as ik
 

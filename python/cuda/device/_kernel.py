@@ -216,7 +216,7 @@ class _Function:
                 cargs = tuple(c for c in given if c[0] in examples)
         return ", ".join(parts), cargs
 
-    def _frontend_stage(self, signature, cargs, target, stage, fmad=None):
+    def _frontend_stage(self, signature, cargs, target, stage, fmad=None, boundscheck=None):
         """A text stage straight from the frontend and pipeline (the stages
         before a Program, and every stage of a device function, which is
         no kernel to make a Program of)."""
@@ -244,6 +244,7 @@ class _Function:
             program=program,
             line_info=lines,
             fmad=fmad,
+            boundscheck=boundscheck,
         )
 
     def _consts(self):
@@ -639,7 +640,11 @@ def _bytes_stage(fn, argtypes, target, stage):
         return fn.__pydev_compile__(argtypes, target, text_stage)
 
     if stage == "object":
-        text = compile_text("llvm-ir")
+        # An object file for C and C++ linkers: its code runs outside a pydev
+        # launch, with no runtime to report a failed index check to, so
+        # PYDEV_BOUNDSCHECK=1 (a launch's switch) does not apply to it.
+        signature, cargs = fn._signature_for(argtypes, target)
+        text = fn._frontend_stage(signature, cargs, target, "llvm-ir", boundscheck=False)
         params = result = None
         if fn.interop and isinstance(fn, DeviceFunction):
             ann = getattr(fn.underlying, "__annotations__", {}) or {}
