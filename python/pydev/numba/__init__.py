@@ -30,6 +30,8 @@ from ._cuda import random as _random
 _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
 
+from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
+
 __all__ = ["cuda", "types"] + list(types.__all__)
 
 # The Numba version pydev.numba stands in for, for libraries that check

@@ -28,9 +28,12 @@ class CallsMixin:
         hook = getattr(obj, "_pydev_numba_call", None)
         if hook is not None:
             return hook(self, args, kwargs, n)
-        from . import _builtins
+        from . import _builtins, _overloads
 
         impl = _builtins.lookup(obj)
+        overloads = _overloads.lookup(obj)
+        if overloads is not None:  # @overload / @register_jitable (pydev.numba.extending)
+            return overloads.call(self, args, kwargs, n, fallback=impl)
         if impl is not None:
             return impl(self, args, kwargs, n)
         raise self.err(

@@ -9,6 +9,9 @@ from .. import ir
 __all__ = [
     "Type",
     "Number",
+    "Integer",
+    "Float",
+    "Complex",
     "Boolean",
     "Array",
     "UniTuple",
@@ -139,6 +142,32 @@ class Number(Type):
     @property
     def is_float(self):
         return self.kind == "f"
+
+
+class _NumberClass(type):
+    """Numba's abstract number classes for `isinstance` tests (an
+    `@overload`'s typing choices): a `Number` of the class's kinds."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Number) and obj.kind in cls._kinds
+
+
+class Integer(metaclass=_NumberClass):
+    """`isinstance(t, Integer)`: t is a signed or unsigned integer type (not bool), as in Numba."""
+
+    _kinds = "iu"
+
+
+class Float(metaclass=_NumberClass):
+    """`isinstance(t, Float)`: t is float16, float32 or float64."""
+
+    _kinds = "f"
+
+
+class Complex(metaclass=_NumberClass):
+    """`isinstance(t, Complex)`: t is complex64 or complex128."""
+
+    _kinds = "c"
 
 
 class Boolean(Type):

@@ -1,0 +1,114 @@
+"""The registry of pydev.numba.extending's overloads, and how a call of an
+overloaded function in device code picks and compiles its implementation
+(used by _calls; the public API is pydev.numba.extending)."""
+
+import inspect
+import threading
+
+from ._typing import CompileTimeValue, _describe
+
+# the overloaded Python object -> its _Overloads
+_REGISTRY = {}
+_LOCK = threading.Lock()
+
+
+class _Overloads:
+    """The `@overload` factories of one Python function, and the device
+    function each chose per argument types."""
+
+    def __init__(self, py_func, dispatcher_class):
+        self.py_func = py_func
+        self.Dispatcher = dispatcher_class  # cuda.jit's (given by pydev.numba.extending: no import circle)
+        self.name = getattr(py_func, "__qualname__", getattr(py_func, "__name__", repr(py_func)))
+        self.factories = []  # (factory, jit options)
+        self.chosen = {}  # (factory index, argument types) -> Dispatcher, or None where it declined
+
+    def _positional(self, c, args, kwargs, node):
+        """Keyword arguments in the positions of the Python function's parameters."""
+        if not kwargs:
+            return list(args)
+        try:
+            params = list(inspect.signature(self.py_func).parameters.values())
+        except (TypeError, ValueError):
+            raise c.err(node, f"'{self.name}' takes positional arguments in device code") from None
+        out = list(args)
+        kwargs = dict(kwargs)
+        for p in params[len(args) :]:
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.name not in kwargs:
+                break
+            out.append(kwargs.pop(p.name))
+        if kwargs:
+            raise c.err(
+                node,
+                f"'{self.name}' in device code: cannot pass {', '.join(map(repr, kwargs))} by keyword here "
+                "(keywords are taken in order of the parameters, with none skipped)",
+            )
+        return out
+
+    def _choose(self, i, factory, options, types, c, node):
+        key = (i, types)
+        if key in self.chosen:
+            return self.chosen[key]
+        try:
+            impl = factory(*types)
+        except Exception as e:  # the factory's own error, at the call it typed
+            raise c.err(
+                node,
+                f"@overload '{getattr(factory, '__qualname__', factory)}' of '{self.name}' raised "
+                f"{type(e).__name__}: {e} for argument types ({', '.join(map(str, types))})",
+            ) from None
+        disp = None
+        if impl is not None:
+            if isinstance(impl, self.Dispatcher):
+                if not impl.device:
+                    raise c.err(
+                        node, f"@overload of '{self.name}' returned the kernel '{impl.__name__}', not a function"
+                    )
+                disp = impl
+            elif inspect.isfunction(impl):
+                disp = self.Dispatcher(impl, None, True, options)
+                disp._pydev_numba_name = f"'{impl.__qualname__}' (the @overload of '{self.name}')"
+            else:
+                raise c.err(
+                    node,
+                    f"@overload '{getattr(factory, '__qualname__', factory)}' of '{self.name}' returned "
+                    f"{type(impl).__name__} {impl!r}: an implementation is a Python function (or None to decline)",
+                )
+        with _LOCK:
+            return self.chosen.setdefault(key, disp)
+
+    def call(self, c, args, kwargs, node, fallback=None):
+        args = self._positional(c, args, kwargs, node)
+        for a in args:
+            if isinstance(a, CompileTimeValue):
+                raise c.err(node, f"{_describe(a.obj)} cannot be passed to '{self.name}' in device code")
+        types = tuple(a.t for a in args)
+        for i, (factory, options) in enumerate(list(self.factories)):
+            disp = self._choose(i, factory, options, types, c, node)
+            if disp is not None:
+                return disp._pydev_numba_call(c, args, {}, node)
+        if fallback is not None:  # pydev.numba's own implementation of a builtin
+            return fallback(c, args, {}, node)
+        raise c.err(
+            node,
+            f"no implementation of '{self.name}' for argument types ({', '.join(map(str, types))}): "
+            f"its {len(self.factories)} @overload{'s' if len(self.factories) != 1 else ''} "
+            f"({', '.join(getattr(f, '__qualname__', repr(f)) for f, _ in self.factories)}) declined (returned None)",
+        )
+
+
+def lookup(obj):
+    """The _Overloads of a Python object called in device code, or None."""
+    try:
+        return _REGISTRY.get(obj)
+    except TypeError:  # unhashable
+        return None
+
+
+def register(func, factory, options, dispatcher_class):
+    """Adds an @overload factory of `func`."""
+    with _LOCK:
+        ov = _REGISTRY.get(func)
+        if ov is None:
+            ov = _REGISTRY[func] = _Overloads(func, dispatcher_class)
+        ov.factories.append((factory, options))
