@@ -336,12 +336,77 @@ def test_overload_errors():
         register_jitable(42)
 
 
-def test_intrinsic_is_not_provided():
-    with pytest.raises(NotImplementedError, match="intrinsic is not provided"):
+@intrinsic
+def muladd(typingctx, a, b, c):
+    """a * b + c in the arguments' common float type, built with pydev.ir."""
+    if not all(isinstance(t, (types.Integer, types.Float)) for t in (a, b, c)):
+        return None
+    ft = types.float32 if all(t == types.float32 for t in (a, b, c)) else types.float64
+    sig = ft(ft, ft, ft)
 
-        @intrinsic
-        def f(typingctx, x):
-            pass
+    def codegen(context, builder, signature, args):
+        assert context is None and signature is sig
+        x, y, z = args
+        return builder.ops.add(builder.ops.mul(x, y), z)
+
+    return sig, codegen
+
+
+def test_intrinsic_on_pydev_ir():
+    @cuda.jit
+    def k(x, y, out, out32):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = muladd(x[i], y[i], 3)  # 3 (int64) converted to float64 by the signature
+            out32[i] = muladd(np.float32(x[i]), np.float32(y[i]), np.float32(0.5))
+
+    rng = _rng()
+    n = 50
+    x, y = rng.standard_normal(n), rng.standard_normal(n)
+    out = np.full(n, np.nan)
+    out32 = np.full(n, np.nan, np.float32)
+    k[1, 64](x, y, out, out32)
+    np.testing.assert_allclose(out, x * y + 3.0, rtol=1e-15)  # fmad may contract it
+    np.testing.assert_allclose(out32, x.astype(np.float32) * y.astype(np.float32) + np.float32(0.5), rtol=1e-6)
+    with pytest.raises(pydev.DeviceOnlyError, match="intrinsic 'muladd' can only be called in device code"):
+        muladd(1.0, 2.0, 3.0)
+    assert "a * b + c" in muladd.__doc__
+
+
+def test_intrinsic_errors():
+    @cuda.jit
+    def declined(out):
+        out[0] = muladd(1j, 2.0, 3.0)
+
+    with pytest.raises(
+        pydev.CompileError, match=r"intrinsic 'muladd' has no implementation for argument types \(complex128"
+    ):
+        declined[1, 1](np.zeros(1))
+
+    @intrinsic
+    def bad_sig(typingctx, x):
+        return 42
+
+    @cuda.jit
+    def k1(out):
+        out[0] = bad_sig(1.0)
+
+    with pytest.raises(pydev.CompileError, match=r"an intrinsic returns \(signature, codegen\)"):
+        k1[1, 1](np.zeros(1))
+
+    @intrinsic
+    def wrong_type(typingctx, x):
+        def codegen(context, builder, sig, args):
+            return builder.constant(1, pydev.ir.si32)
+
+        return types.float64(x), codegen
+
+    @cuda.jit
+    def k2(out):
+        out[0] = wrong_type(1.0)
+
+    with pytest.raises(pydev.CompileError, match="wants pydev.ir values of types"):
+        k2[1, 1](np.zeros(1))
 
 
 def test_numba_style_import():

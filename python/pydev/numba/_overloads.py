@@ -5,7 +5,10 @@ overloaded function in device code picks and compiles its implementation
 import inspect
 import threading
 
-from ._typing import CompileTimeValue, _describe
+import pydev as _pydev
+
+from . import types as T
+from ._typing import CompileTimeValue, _describe, _is_num
 
 # the overloaded Python object -> its _Overloads
 _REGISTRY = {}
@@ -112,3 +115,94 @@ def register(func, factory, options, dispatcher_class):
         if ov is None:
             ov = _REGISTRY[func] = _Overloads(func, dispatcher_class)
         ov.factories.append((factory, options))
+
+
+class Intrinsic:
+    """`@intrinsic` (pydev.numba.extending): a typing-time function
+    `f(typingctx, *arg_types)` that returns `(signature, codegen)` or None;
+    `codegen(context, builder, signature, args)` builds the call's IR with
+    `builder`, the `pydev.ir.Function` being compiled, from `args` (the
+    arguments as `pydev.ir.Value`s, converted to the signature's types) and
+    returns the result's Value (None for void)."""
+
+    def __init__(self, factory, options):
+        self.factory, self.options = factory, options
+        self.__name__ = getattr(factory, "__name__", "intrinsic")
+        self.__qualname__ = getattr(factory, "__qualname__", self.__name__)
+        self.__doc__ = factory.__doc__
+        self.__wrapped__ = factory
+        self._pydev_numba_name = f"intrinsic '{self.__qualname__}'"
+        self.chosen = {}
+
+    def __repr__(self):
+        return f"<pydev.numba intrinsic {self.__qualname__}>"
+
+    def __call__(self, *args, **kwargs):
+        raise _pydev.DeviceOnlyError(f"intrinsic '{self.__qualname__}' can only be called in device code")
+
+    def _typed(self, c, types, node):
+        if types not in self.chosen:
+            try:
+                res = self.factory(None, *types)
+            except Exception as e:
+                raise c.err(
+                    node, f"intrinsic '{self.__qualname__}' raised {type(e).__name__}: {e} for argument types {types}"
+                ) from None
+            if res is not None:
+                ok = isinstance(res, tuple) and len(res) == 2 and isinstance(res[0], T.Signature) and callable(res[1])
+                if not ok:
+                    raise c.err(
+                        node,
+                        f"intrinsic '{self.__qualname__}' returned {res!r}: an intrinsic returns "
+                        "(signature, codegen), e.g. (types.int64(x), codegen), or None to decline",
+                    )
+                if len(res[0].args) != len(types):
+                    raise c.err(
+                        node,
+                        f"intrinsic '{self.__qualname__}': its signature {res[0]} takes {len(res[0].args)} arguments, "
+                        f"the call passes {len(types)}",
+                    )
+            with _LOCK:
+                self.chosen.setdefault(types, res)
+        return self.chosen[types]
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        if kwargs:
+            raise c.err(node, f"intrinsic '{self.__qualname__}' takes positional arguments")
+        for a in args:
+            if isinstance(a, CompileTimeValue):
+                raise c.err(node, f"{_describe(a.obj)} cannot be passed to intrinsic '{self.__qualname__}'")
+        types = tuple(a.t for a in args)
+        res = self._typed(c, types, node)
+        if res is None:
+            raise c.err(
+                node,
+                f"intrinsic '{self.__qualname__}' has no implementation for argument types "
+                f"({', '.join(map(str, types))}) (it returned None)",
+            )
+        sig, codegen = res
+        args = [c.cast(a, t, node) if _is_num(t) else a for a, t in zip(args, sig.args)]
+        vals = []
+        for a in args:
+            flat = c._flatten(a, node)
+            vals.append(flat[0] if len(flat) == 1 else tuple(flat))
+        c.at(node)
+        try:
+            r = codegen(None, c.f, sig, vals)
+        except Exception as e:
+            raise c.err(
+                node, f"the codegen of intrinsic '{self.__qualname__}' raised {type(e).__name__}: {e}"
+            ) from None
+        rt = sig.return_type
+        if rt is None or isinstance(rt, T.NoneType):
+            return CompileTimeValue(None)
+        out = list(r) if isinstance(r, (tuple, list)) else [r]
+        want = c._flat_types(rt)
+        got = [getattr(v, "type", None) for v in out]
+        if [str(t) for t in got] != [str(t) for t in want]:
+            raise c.err(
+                node,
+                f"the codegen of intrinsic '{self.__qualname__}' returned {r!r}: its signature {sig} wants "
+                f"pydev.ir values of types ({', '.join(map(str, want))})",
+            )
+        return c._unflatten(rt, out)

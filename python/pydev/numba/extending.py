@@ -21,8 +21,8 @@ A call of `clamp` in a `@cuda.jit` function asks each `@overload` of it (in
 the order they were registered) for an implementation for its argument
 types; the first that returns one is compiled as a device function of the
 kernel, as `@cuda.jit(device=True)` functions are. Calls on the host run
-the Python function itself. `intrinsic` (Numba's llvmlite-level extension)
-is not provided: see docs/numba.md, "Extending"."""
+the Python function itself. `intrinsic` is Numba's, with pydev.ir in place
+of llvmlite: see docs/numba.md, "Extending"."""
 
 import inspect
 
@@ -85,10 +85,27 @@ def register_jitable(*args, **jit_options):
 
 
 def intrinsic(*args, **kwargs):
-    """Numba's `intrinsic` generates LLVM IR with llvmlite; pydev.numba has no
-    llvmlite layer and does not provide it (docs/numba.md, "Extending")."""
-    raise NotImplementedError(
-        "pydev.numba.extending.intrinsic is not provided: Numba's intrinsics emit LLVM IR through llvmlite, "
-        "which pydev does not use; write the operation with @overload / @register_jitable, or call C/CUDA C++ "
-        "through cuda.declare_device (docs/numba.md)"
-    )
+    """`@intrinsic` / `@intrinsic(prefer_literal=...)`, Numba's signature, on
+    pydev.ir instead of llvmlite:
+
+        @intrinsic
+        def fma3(typingctx, a, b, c):          # typingctx is None in pydev.numba
+            sig = types.float64(types.float64, types.float64, types.float64)
+            def codegen(context, builder, sig, args):   # builder: the pydev.ir.Function
+                return builder.ops.add(builder.ops.mul(args[0], args[1]), args[2])
+            return sig, codegen                 # or None to decline these types
+
+    Calls in device code convert the arguments to the signature's types and
+    splice codegen's ops in at the call; on the host an intrinsic raises
+    pydev.DeviceOnlyError (docs/numba.md, "Extending")."""
+
+    def wrap(fn):
+        if not callable(fn):
+            raise TypeError(f"intrinsic decorates a function, got {fn!r}")
+        return _overloads.Intrinsic(fn, kwargs)
+
+    if args:
+        if len(args) == 1 and not kwargs and callable(args[0]):
+            return wrap(args[0])
+        raise TypeError("intrinsic takes a function, or keyword options: @intrinsic(prefer_literal=True)")
+    return wrap
