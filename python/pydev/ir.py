@@ -19,11 +19,16 @@ module. `Value` overloads Python's operators (`+ - * / // % ** & | ^ << >>`,
 comparisons, `a[i]`, `a[i] = v`); `Function` has thread positions,
 shared arrays, barriers, casts and structured control flow (`if_`,
 `for_range`) lowered to `cf` branches. Every op carries a location:
-`Function.at(file, line, col)` sets it, so errors name the framework
-user's source lines. Ops of other dialects: `Function.emit`.
+`loc=`, `Function.at(file, line, col)` or `Function.locations_from(fn)`
+sets it, and without them it is the line outside pydev that built the op,
+so errors name the framework user's source lines. Mistakes MLIR would
+report without a location (a non-i1 condition, a value of another
+function, a value used after the loop or branch that made it) raise when
+the op is built. Ops of other dialects: `Function.emit`.
 """
 
 import contextlib
+import os as _os
 import struct as _struct
 import sys as _sys
 from types import MappingProxyType as _Frozen
@@ -561,10 +566,13 @@ class Value:
     pydev ops; a Python number operand becomes a constant of the other
     operand's type."""
 
-    __slots__ = ("fn", "name", "type")
+    __slots__ = ("fn", "name", "type", "_scope")
 
     def __init__(self, fn, name, type_):
         self.fn, self.name, self.type = fn, name, type_
+        # The region (for_range / if_ body) it was made in; used after that
+        # region closed, it does not dominate the use (Function._value).
+        self._scope = getattr(fn, "_scope", None)
 
     def __repr__(self):
         return f"<ir.Value {self.name}: {self.type}>"
@@ -575,6 +583,8 @@ class Value:
         return self.fn._value(v, self.type)
 
     def _bin(self, op, other, swap=False):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # a framework's own type may know how (its __radd__, ...)
         other = self._other(other)
         a, b = (other, self) if swap else (self, other)
         if op == "truediv":
@@ -648,6 +658,8 @@ class Value:
         return self.fn.ops.invert(self)
 
     def _cmp(self, pred, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return self.fn.ops.cmp(self, self._other(other), predicate=pred)
 
     def __lt__(self, o):
@@ -694,6 +706,42 @@ class Value:
         return self.fn.ops.tuple_extract(shape, index=dim, result=si64)
 
 
+_OPERANDS = (Value, bool, int, float, _np.generic)
+
+
+_PACKAGE = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
+_SKIPPED = {contextlib.__file__}
+
+
+def _caller_loc():
+    """The location of the innermost frame outside pydev (and contextlib):
+    the framework user's line that is building the op."""
+    f = _sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(_PACKAGE) and name not in _SKIPPED:
+            return _location(name, f.f_lineno, 0)
+        f = f.f_back
+    return "loc(unknown)"
+
+
+def _loc_text(location):
+    """`loc("f.py":3:0)` as f.py:3."""
+    if location.startswith('loc("'):
+        file, _, rest = location[5:].rpartition('":')
+        return f"{file}:{rest.split(':')[0]}"
+    return location
+
+
+class _Scope:
+    """A region of a Function (a for_range or if_ body) being built."""
+
+    __slots__ = ("what", "loc", "parent", "open")
+
+    def __init__(self, what, location, parent):
+        self.what, self.loc, self.parent, self.open = what, location, parent, True
+
+
 class _Ops:
     """`Function.ops.<name>(*operands, result=None, loc=None, **attributes)`
     for every op of pydev.td (the table pydev._ods)."""
@@ -727,6 +775,7 @@ class Function:
         # spec's rule holds: every thread reaches each barrier).
         self.exited_skip_barriers = bool(exited_skip_barriers)
         self.results = [_type(r) for r in results]
+        self._scope = None  # the innermost open for_range / if_ region (a _Scope), None: the function's
         self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
         self.location = location
         self.ops = _Ops(self)
@@ -736,6 +785,8 @@ class Function:
         self._nb = 0
         self._terminated = set()
         self._traced = None
+        # The function's own location: the one given, or the line that made it.
+        self._def_loc = location or _caller_loc()
 
     # --- emission -----------------------------------------------------------------------
     def _fresh(self):
@@ -751,7 +802,7 @@ class Function:
                 f = f.f_back
             if f is not None:
                 return _location(f.f_code.co_filename, f.f_lineno, 0)
-        return self.location or "loc(unknown)"
+        return self.location or _caller_loc()
 
     def locations_from(self, fn):
         """Ops built while Python function `fn` runs carry the location of
@@ -776,7 +827,8 @@ class Function:
         Values, result types, attributes {name: MLIR text}. Returns None, a
         Value, or a tuple of Values."""
         results = [_type(r) for r in results]
-        names, text = self._generic(name, list(operands), results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
+        operands = [self._value(v, None) for v in operands]
+        names, text = self._generic(name, operands, results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
         self._line(text)
         vals = tuple(Value(self, n, t) for n, t in zip(names, results))
         return None if not vals else vals[0] if len(vals) == 1 else vals
@@ -853,6 +905,19 @@ class Function:
 
     def _value(self, v, like):
         if isinstance(v, Value):
+            if v.fn is not self:
+                raise ValueError(
+                    f"pydev.ir: {v.name} ({v.type}) belongs to function {getattr(v.fn, 'name', '?')}, "
+                    f"not to {self.name}: pass it as an argument (a parameter of {self.name}), "
+                    "or rebuild it in this function"
+                )
+            if v._scope is not None and not v._scope.open:
+                raise ValueError(
+                    f"pydev.ir: {v.name} ({v.type}) was made inside the {v._scope.what} at "
+                    f"{_loc_text(v._scope.loc)} and is used after it ended: a value made in a loop or branch "
+                    "does not outlive it; carry it (for_range(..., carry=[init]) / if_(..., results=[...])), "
+                    "or store it in an array"
+                )
             return v
         if isinstance(v, (bool, int, float, _np.generic)):
             if like is None or not (like.is_float or like.is_integer or like.text == "i1"):
@@ -931,13 +996,42 @@ class Function:
         self._line(text)
         self._terminated.add(id(self._cur))
 
+    def _condition(self, cond, what):
+        """`cond` checked to be an i1 Value of this function."""
+        if not isinstance(cond, Value):
+            raise TypeError(
+                f"pydev.ir: {what} needs an ir.Value of type i1 as its condition, got {type(cond).__name__} "
+                "(a Python condition is decided at build time: use a plain Python `if`)"
+            )
+        cond = self._value(cond, None)
+        if cond.type != i1:
+            raise TypeError(
+                f"pydev.ir: {what} needs an i1 condition, got {cond.name} of type {cond.type}: "
+                f'compare it (`c != 0`, or k.ops.cmp(c, zero, predicate="ne")) to make an i1'
+            )
+        return cond
+
+    @contextlib.contextmanager
+    def _region(self, what):
+        """Values made inside do not outlive it (they do not dominate later uses)."""
+        scope = _Scope(what, self._loc(None), self._scope)
+        self._scope = scope
+        try:
+            yield scope
+        finally:
+            scope.open = False
+            self._scope = scope.parent
+
     @contextlib.contextmanager
     def if_(self, cond):
-        """`with k.if_(c):` the ops inside run where `c` (i1) holds."""
+        """`with k.if_(c):` the ops inside run where `c` (i1) holds; values
+        made inside do not outlive it."""
+        cond = self._condition(cond, "Function.if_")
         then, after = self._new_block(), self._new_block()
         self._terminate(f"cf.cond_br {cond.name}, {self._label(then)}, {self._label(after)} {self._loc(None)}")
         self._cur = then
-        yield
+        with self._region("if_"):
+            yield
         if id(self._cur) not in self._terminated:
             self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
         self._cur = after
@@ -955,8 +1049,10 @@ class Function:
         cond = iv < stop
         self._terminate(f"cf.cond_br {cond.name}, {self._label(body)}, {self._label(after)} {self._loc(None)}")
         self._cur = body
-        yield iv
-        nxt = iv + step
+        with self._region("for_range"):
+            iv._scope = self._scope
+            yield iv
+            nxt = iv + step
         self._terminate(f"cf.br {self._label(head)}({nxt.name} : {nxt.type}) {self._loc(None)}")
         self._cur = after
 
@@ -999,12 +1095,14 @@ class Function:
 
     def cond_br(self, cond, then, else_, then_args=(), else_args=(), loc=None):
         """`cf.cond_br` on `cond` (i1) to `then` / `else_` (ends the current block)."""
+        cond = self._condition(cond, "Function.cond_br")
         self._terminate(
             f"cf.cond_br {cond.name}, {self._succ(then, then_args)}, {self._succ(else_, else_args)} {self._loc(loc)}"
         )
 
     def ret(self, *values, loc=None):
         """Ends the current block with func.return of `values`."""
+        values = [self._value(v, r) for v, r in zip(values, self.results + [None] * len(values))]
         vals = ", ".join(v.name for v in values)
         self._terminate(
             f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}"
@@ -1029,7 +1127,7 @@ class Function:
             if label:
                 lines.append(f"  {label}:")
             lines += [f"    {b}" for b in body]
-        lines.append(f"  }} {self._loc(None)}")
+        lines.append(f"  }} {self.location or self._def_loc}")
         return "\n".join(lines)
 
 
