@@ -17,8 +17,9 @@ operand count, attribute names and enum values are checked when the op is
 built, and the verifier checks the rest when `pydev.Program` parses the
 module. `Value` overloads Python's operators (`+ - * / // % ** & | ^ << >>`,
 comparisons, `a[i]`, `a[i] = v`); `Function` has thread positions,
-shared arrays, barriers, casts and structured control flow (`if_`,
-`for_range`) lowered to `cf` branches. Every op carries a location:
+shared arrays, barriers, casts and structured control flow (`if_` with
+`else_` and results, `for_range` with loop-carried values) lowered to `cf`
+branches. Every op carries a location:
 `loc=`, `Function.at(file, line, col)` or `Function.locations_from(fn)`
 sets it, and without them it is the line outside pydev that built the op,
 so errors name the framework user's source lines. Mistakes MLIR would
@@ -733,6 +734,155 @@ def _loc_text(location):
     return location
 
 
+class _If:
+    """What `Function.if_` returns: a context manager for the `then` arm,
+    `else_()` for the other, `yield_` and `results` (see Function.if_)."""
+
+    def __init__(self, fn, cond, types):
+        self._fn, self._types = fn, types
+        self.results = [Value(fn, fn._fresh(), t) for t in types]
+        self._then, self._else = fn._new_block(), fn._new_block()
+        self._after = fn._new_block(self.results)
+        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._then)}, {fn._label(self._else)} {fn._loc(None)}")
+        fn._cur = self._after  # ops not inside an arm follow the if_
+        self._arm, self._yielded, self._then_done, self._else_done = None, None, False, False
+        fn._pending.append(self)
+
+    def _open(self, block, arm):
+        fn = self._fn
+        self._saved, fn._cur = fn._cur, block
+        self._arm, self._yielded = arm, None
+        self._region = fn._region("if_" if arm == "then" else "else_")
+        self._region.__enter__()
+
+    def __enter__(self):
+        if self._then_done:
+            raise RuntimeError("pydev.ir: enter the object if_ returned once (`with k.if_(c) as b:`)")
+        self._then_done = True
+        self._open(self._then, "then")
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        self._close(kind is None)
+
+    def _close(self, ok):
+        fn, arm = self._fn, self._arm
+        self._region.__exit__(None, None, None)
+        self._arm = None
+        if ok and id(fn._cur) not in fn._terminated:
+            if self._types and self._yielded is None:
+                raise RuntimeError(
+                    f"pydev.ir: the {arm} arm of an if_ with results ({', '.join(map(str, self._types))}) "
+                    "must end with yield_(...) of its values"
+                )
+            fn._terminate(f"cf.br {fn._succ_values(self._after, self._yielded or [])} {fn._loc(None)}")
+        fn._cur = self._after if arm == "then" else self._saved
+
+    def else_(self):
+        """`with b.else_():` the ops inside run where the condition does not hold."""
+        if self._arm is not None or self._else_done or not self._then_done:
+            raise RuntimeError("pydev.ir: else_() comes once, after the `with` of its if_ ended")
+        return _ElseArm(self)
+
+    def yield_(self, *values):
+        """The values the arm being built gives as the results (one per type)."""
+        if self._arm is None:
+            raise RuntimeError("pydev.ir: yield_ inside the `with` of an if_ arm (or its else_)")
+        if len(values) != len(self._types):
+            raise TypeError(
+                f"pydev.ir: yield_ takes {len(self._types)} value(s) ({', '.join(map(str, self._types))}), got {len(values)}"
+            )
+        self._yielded = _converted(self._fn, values, self._types, "yield_ of if_")
+
+    def _finish(self):
+        """At the end of the function: an else arm never built passes through."""
+        if not self._then_done:  # never entered: an empty arm
+            self._then_done = True
+            if self._types:
+                raise RuntimeError("pydev.ir: an if_ with results needs its `with` arm, that yields them")
+            self._fn._else_fallthrough(self._then, self._after)
+        if not self._else_done:
+            if self._types:
+                raise RuntimeError(
+                    f"pydev.ir: an if_ with results ({', '.join(map(str, self._types))}) needs an else_ arm that yields them"
+                )
+            self._else_done = True
+            fn = self._fn
+            fn._else_fallthrough(self._else, self._after)
+
+
+class _ElseArm:
+    """The context manager `_If.else_` returns."""
+
+    def __init__(self, branch):
+        self._branch = branch
+
+    def __enter__(self):
+        if self._branch._else_done:
+            raise RuntimeError("pydev.ir: else_() comes once, after the `with` of its if_ ended")
+        self._branch._else_done = True
+        self._branch._open(self._branch._else, "else")
+        return self._branch
+
+    def __exit__(self, kind, exc, tb):
+        self._branch._close(kind is None)
+
+
+class _Loop:
+    """What `Function.for_range` returns (see there)."""
+
+    def __init__(self, fn, start, stop, step, carry):
+        self._fn, self._stop, self._step = fn, stop, step
+        start = fn._value(start, stop.type if isinstance(stop, Value) else None)
+        inits = [fn._value(v, None) for v in carry]
+        self._iv = Value(fn, fn._fresh(), start.type)
+        self.carried = [Value(fn, fn._fresh(), v.type) for v in inits]
+        self.results = self.carried  # the head's arguments dominate the code after the loop
+        self._head = fn._new_block([self._iv, *self.carried])
+        self._body, self._after = fn._new_block(), fn._new_block()
+        fn._terminate(f"cf.br {fn._succ_values(self._head, [start, *inits])} {fn._loc(None)}")
+        fn._cur = self._head
+        cond = self._iv < stop
+        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._body)}, {fn._label(self._after)} {fn._loc(None)}")
+        fn._cur = self._body
+        self._next, self._inside = None, False
+
+    def __enter__(self):
+        self._region = self._fn._region("for_range")
+        self._region.__enter__()
+        self._iv._scope = self._fn._scope
+        self._inside = True
+        return self._iv
+
+    def next(self, *values):
+        """The carried values of the next iteration (one per `carry`)."""
+        if not self._inside:
+            raise RuntimeError("pydev.ir: loop.next(...) goes inside the `with` of its for_range")
+        if len(values) != len(self.carried):
+            raise TypeError(f"pydev.ir: next takes {len(self.carried)} value(s), got {len(values)}")
+        self._next = _converted(self._fn, values, [v.type for v in self.carried], "next of for_range")
+
+    def __exit__(self, kind, exc, tb):
+        fn = self._fn
+        try:
+            if kind is None:
+                nxt = self._iv + self._step
+        finally:
+            self._inside = False
+            self._region.__exit__(None, None, None)
+        if kind is None:
+            fn._terminate(f"cf.br {fn._succ_values(self._head, [nxt, *(self._next or self.carried)])} {fn._loc(None)}")
+            fn._cur = self._after
+
+
+def _converted(fn, values, types, what):
+    out = [fn._value(v, t) for v, t in zip(values, types)]
+    for v, t in zip(out, types):
+        if v.type != t:
+            raise TypeError(f"pydev.ir: {what}: {v.name} has type {v.type}, the result is {t}: cast it (Function.cast)")
+    return out
+
+
 class _Scope:
     """A region of a Function (a for_range or if_ body) being built."""
 
@@ -785,6 +935,7 @@ class Function:
         self._nb = 0
         self._terminated = set()
         self._traced = None
+        self._pending = []  # if_ objects whose else arm may still come
         # The function's own location: the one given, or the line that made it.
         self._def_loc = location or _caller_loc()
 
@@ -1022,39 +1173,37 @@ class Function:
             scope.open = False
             self._scope = scope.parent
 
-    @contextlib.contextmanager
-    def if_(self, cond):
+    def if_(self, cond, results=()):
         """`with k.if_(c):` the ops inside run where `c` (i1) holds; values
-        made inside do not outlive it."""
-        cond = self._condition(cond, "Function.if_")
-        then, after = self._new_block(), self._new_block()
-        self._terminate(f"cf.cond_br {cond.name}, {self._label(then)}, {self._label(after)} {self._loc(None)}")
-        self._cur = then
-        with self._region("if_"):
-            yield
-        if id(self._cur) not in self._terminated:
-            self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
-        self._cur = after
+        made inside do not outlive it. `with b.else_():` (b the object
+        `if_` returned) adds the other arm. With `results` (types), each arm
+        ends by `b.yield_(*values)` and `b.results` are the Values after
+        both arms (scf.if with results):
 
-    @contextlib.contextmanager
-    def for_range(self, start, stop, step=1):
+            b = k.if_(x > 0, results=[ir.f32])
+            with b:
+                b.yield_(x * 2.0)
+            with b.else_():
+                b.yield_(0.0)
+            (y,) = b.results
+        """
+        return _If(self, self._condition(cond, "Function.if_"), [_type(t) for t in results])
+
+    def for_range(self, start, stop, step=1, carry=()):
         """`with k.for_range(a, b, s) as i:` a loop for i = a, a+s, ... < b
-        (s > 0); values made inside do not outlive it (use arrays)."""
-        start = self._value(start, stop.type if isinstance(stop, Value) else None)
-        iv = Value(self, self._fresh(), start.type)
-        head = self._new_block([iv])
-        body, after = self._new_block(), self._new_block()
-        self._terminate(f"cf.br {self._label(head)}({start.name} : {start.type}) {self._loc(None)}")
-        self._cur = head
-        cond = iv < stop
-        self._terminate(f"cf.cond_br {cond.name}, {self._label(body)}, {self._label(after)} {self._loc(None)}")
-        self._cur = body
-        with self._region("for_range"):
-            iv._scope = self._scope
-            yield iv
-            nxt = iv + step
-        self._terminate(f"cf.br {self._label(head)}({nxt.name} : {nxt.type}) {self._loc(None)}")
-        self._cur = after
+        (s > 0); values made inside do not outlive it. `carry` (initial
+        Values or numbers) are loop-carried values (scf.for iter_args):
+        inside, `loop.carried` are this iteration's and `loop.next(*values)`
+        gives the next iteration's (unchanged without it); after the loop,
+        `loop.results` are the final ones:
+
+            loop = k.for_range(0, n, carry=[0.0])
+            with loop as i:
+                (acc,) = loop.carried
+                loop.next(acc + x[i])
+            (total,) = loop.results
+        """
+        return _Loop(self, start, stop, step, carry)
 
     # --- explicit blocks (for frontends with their own control flow) -------------------
     def new_block(self, *arg_types):
@@ -1083,6 +1232,16 @@ class Function:
         """Whether the current block already ends in a terminator."""
         return id(self._cur) in self._terminated
 
+    def _succ_values(self, raw, args):
+        return self._label(raw) + (
+            f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else ""
+        )
+
+    def _else_fallthrough(self, else_block, after):
+        saved, self._cur = self._cur, else_block
+        self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
+        self._cur = saved
+
     def _succ(self, block, args):
         args = [self._value(a, None) for a in args]
         return self._label(block._raw) + (
@@ -1110,6 +1269,9 @@ class Function:
 
     def text(self):
         """The function's MLIR text (`str(module)` gives the whole module)."""
+        for branch in self._pending:
+            branch._finish()
+        self._pending.clear()
         if id(self._cur) not in self._terminated:
             if self.results:
                 raise RuntimeError(

@@ -185,3 +185,91 @@ def test_operators_leave_foreign_types_to_them(native, host_target):
     np.testing.assert_allclose(
         res, 1.0 + np.float32(-1.5) * xs, rtol=1e-6, atol=1e-6
     )  # pydev.add/mul may contract to an FMA
+
+
+# --- 4. loop-carried values, if_/else_ with results -----------------------------------------
+
+
+def test_for_range_carries_values(native, host_target):
+    m = ir.Module()
+    k = m.kernel("rowstats", [ir.array(ir.f32, 2, "c"), ir.array(ir.f32, 1, "c"), ir.array(ir.si32, 1, "c")])
+    a, total, positive = k.args
+    r = k.global_id()
+    with k.if_(r < k.cast(a.extent(0), ir.si32)):
+        loop = k.for_range(0, k.cast(a.extent(1), ir.si32), carry=[0.0, 0])
+        with loop as j:
+            acc, count = loop.carried
+            x = a[r, j]
+            pos = k.if_(x > 0.0, results=[ir.si32])
+            with pos:
+                pos.yield_(count + 1)
+            with pos.else_():
+                pos.yield_(count)
+            loop.next(acc + x, pos.results[0])
+        s, c = loop.results
+        total[r] = s
+        positive[r] = c
+    rng = np.random.default_rng(35)
+    x = rng.standard_normal((45, 13)).astype(np.float32)
+    res = np.full(45, np.nan, np.float32)
+    cnt = np.full(45, -7, np.int32)
+    launch(pydev.Program(m, kernel="rowstats"), x, res, cnt, n=45)
+    expect = np.zeros(45, np.float32)
+    for j in range(13):  # the kernel's order of additions
+        expect += x[:, j]
+    np.testing.assert_allclose(res, expect, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(cnt, (x > 0).sum(1))
+
+
+def test_if_else_with_results_and_without(native, host_target):
+    m = ir.Module()
+    k = m.kernel("relu2", [ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, out, side = k.args
+    i = k.global_id()
+    with k.if_(i < x.size):
+        v = x[i]
+        b = k.if_(v > 0.0, results=[ir.f32])
+        with b:
+            b.yield_(v * 2.0)
+        with b.else_():
+            b.yield_(-1.0)
+        out[i] = b.results[0]
+        plain = k.if_(v > 0.5)
+        with plain:
+            side[i] = 1.0
+        with plain.else_():
+            side[i] = 0.0
+    rng = np.random.default_rng(4)
+    xs = rng.standard_normal(70).astype(np.float32)
+    res, sd = np.full_like(xs, np.nan), np.full_like(xs, np.nan)
+    launch(pydev.Program(m, kernel="relu2"), xs, res, sd, n=70)
+    np.testing.assert_array_equal(res, np.where(xs > 0, xs * 2, -1).astype(np.float32))
+    np.testing.assert_array_equal(sd, (xs > 0.5).astype(np.float32))
+
+
+def test_results_and_carry_mistakes(native):
+    m = ir.Module()
+    k = m.kernel("k", [ir.array(ir.f32, 1, "c")])
+    x = k.args[0][0]
+    b = k.if_(x > 0.0, results=[ir.f32])
+    with pytest.raises(RuntimeError, match=r"the then arm of an if_ with results \(f32\) must end with yield_"):
+        with b:
+            pass
+    b = k.if_(x > 0.0, results=[ir.f32])
+    with pytest.raises(TypeError, match=r"has type si32, the result is f32: cast it"):
+        with b:
+            b.yield_(k.constant(1, ir.si32))
+    m = ir.Module()
+    k = m.kernel("k", [ir.array(ir.f32, 1, "c")])
+    x = k.args[0][0]
+    b = k.if_(x > 0.0, results=[ir.f32])
+    with b:
+        b.yield_(x)
+    with pytest.raises(RuntimeError, match=r"needs an else_ arm that yields them"):
+        str(m)
+    m = ir.Module()
+    k = m.kernel("k", [ir.array(ir.f32, 1, "c")])
+    loop = k.for_range(0, 3, carry=[0.0])
+    with pytest.raises(TypeError, match=r"next takes 1 value\(s\), got 2"):
+        with loop:
+            loop.next(1.0, 2.0)
