@@ -743,7 +743,8 @@ class _If:
         self.results = [Value(fn, fn._fresh(), t) for t in types]
         self._then, self._else = fn._new_block(), fn._new_block()
         self._after = fn._new_block(self.results)
-        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._then)}, {fn._label(self._else)} {fn._loc(None)}")
+        self._where = fn._loc(None)  # the if_'s location, also that of an arm never built
+        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._then)}, {fn._label(self._else)} {self._where}")
         fn._cur = self._after  # ops not inside an arm follow the if_
         self._arm, self._yielded, self._then_done, self._else_done = None, None, False, False
         fn._pending.append(self)
@@ -800,7 +801,7 @@ class _If:
             self._then_done = True
             if self._types:
                 raise RuntimeError("pydev.ir: an if_ with results needs its `with` arm, that yields them")
-            self._fn._else_fallthrough(self._then, self._after)
+            self._fn._else_fallthrough(self._then, self._after, self._where)
         if not self._else_done:
             if self._types:
                 raise RuntimeError(
@@ -808,7 +809,7 @@ class _If:
                 )
             self._else_done = True
             fn = self._fn
-            fn._else_fallthrough(self._else, self._after)
+            fn._else_fallthrough(self._else, self._after, self._where)
 
 
 class _ElseArm:
@@ -1237,9 +1238,9 @@ class Function:
             f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else ""
         )
 
-    def _else_fallthrough(self, else_block, after):
+    def _else_fallthrough(self, else_block, after, location):
         saved, self._cur = self._cur, else_block
-        self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
+        self._terminate(f"cf.br {self._label(after)} {location}")
         self._cur = saved
 
     def _succ(self, block, args):

@@ -273,3 +273,15 @@ def test_results_and_carry_mistakes(native):
     with pytest.raises(TypeError, match=r"next takes 1 value\(s\), got 2"):
         with loop:
             loop.next(1.0, 2.0)
+
+
+def test_an_if_without_else_is_located_at_its_line(native):
+    m = ir.Module()
+    k = m.kernel("k", [ir.array(ir.f32, 1, "c")])
+    where = line() + 1
+    with k.if_(k.global_id() == 0):
+        k.args[0][0] = 1.0
+    text = str(m)
+    # cond_br, and the branch of the else arm never built, carry the if_'s line.
+    assert text.count(f'loc("{os.path.abspath(__file__)}":{where}:0)') >= 3
+    assert m.verify() == ["k"]
