@@ -17,13 +17,19 @@ operand count, attribute names and enum values are checked when the op is
 built, and the verifier checks the rest when `pydev.Program` parses the
 module. `Value` overloads Python's operators (`+ - * / // % ** & | ^ << >>`,
 comparisons, `a[i]`, `a[i] = v`); `Function` has thread positions,
-shared arrays, barriers, casts and structured control flow (`if_`,
-`for_range`) lowered to `cf` branches. Every op carries a location:
-`Function.at(file, line, col)` sets it, so errors name the framework
-user's source lines. Ops of other dialects: `Function.emit`.
+shared arrays, barriers, casts and structured control flow (`if_` with
+`else_` and results, `for_range` with loop-carried values) lowered to `cf`
+branches. Every op carries a location:
+`loc=`, `Function.at(file, line, col)` or `Function.locations_from(fn)`
+sets it, and without them it is the line outside pydev that built the op,
+so errors name the framework user's source lines. Mistakes MLIR would
+report without a location (a non-i1 condition, a value of another
+function, a value used after the loop or branch that made it) raise when
+the op is built. Ops of other dialects: `Function.emit`.
 """
 
 import contextlib
+import os as _os
 import struct as _struct
 import sys as _sys
 from types import MappingProxyType as _Frozen
@@ -561,10 +567,13 @@ class Value:
     pydev ops; a Python number operand becomes a constant of the other
     operand's type."""
 
-    __slots__ = ("fn", "name", "type")
+    __slots__ = ("fn", "name", "type", "_scope")
 
     def __init__(self, fn, name, type_):
         self.fn, self.name, self.type = fn, name, type_
+        # The region (for_range / if_ body) it was made in; used after that
+        # region closed, it does not dominate the use (Function._value).
+        self._scope = getattr(fn, "_scope", None)
 
     def __repr__(self):
         return f"<ir.Value {self.name}: {self.type}>"
@@ -575,6 +584,8 @@ class Value:
         return self.fn._value(v, self.type)
 
     def _bin(self, op, other, swap=False):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented  # a framework's own type may know how (its __radd__, ...)
         other = self._other(other)
         a, b = (other, self) if swap else (self, other)
         if op == "truediv":
@@ -648,6 +659,8 @@ class Value:
         return self.fn.ops.invert(self)
 
     def _cmp(self, pred, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return self.fn.ops.cmp(self, self._other(other), predicate=pred)
 
     def __lt__(self, o):
@@ -694,6 +707,192 @@ class Value:
         return self.fn.ops.tuple_extract(shape, index=dim, result=si64)
 
 
+_OPERANDS = (Value, bool, int, float, _np.generic)
+
+
+_PACKAGE = _os.path.dirname(_os.path.abspath(__file__)) + _os.sep
+_SKIPPED = {contextlib.__file__}
+
+
+def _caller_loc():
+    """The location of the innermost frame outside pydev (and contextlib):
+    the framework user's line that is building the op."""
+    f = _sys._getframe(1)
+    while f is not None:
+        name = f.f_code.co_filename
+        if not name.startswith(_PACKAGE) and name not in _SKIPPED:
+            return _location(name, f.f_lineno, 0)
+        f = f.f_back
+    return "loc(unknown)"
+
+
+def _loc_text(location):
+    """`loc("f.py":3:0)` as f.py:3."""
+    if location.startswith('loc("'):
+        file, _, rest = location[5:].rpartition('":')
+        return f"{file}:{rest.split(':')[0]}"
+    return location
+
+
+class _If:
+    """What `Function.if_` returns: a context manager for the `then` arm,
+    `else_()` for the other, `yield_` and `results` (see Function.if_)."""
+
+    def __init__(self, fn, cond, types):
+        self._fn, self._types = fn, types
+        self.results = [Value(fn, fn._fresh(), t) for t in types]
+        self._then, self._else = fn._new_block(), fn._new_block()
+        self._after = fn._new_block(self.results)
+        self._where = fn._loc(None)  # the if_'s location, also that of an arm never built
+        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._then)}, {fn._label(self._else)} {self._where}")
+        fn._cur = self._after  # ops not inside an arm follow the if_
+        self._arm, self._yielded, self._then_done, self._else_done = None, None, False, False
+        fn._pending.append(self)
+
+    def _open(self, block, arm):
+        fn = self._fn
+        self._saved, fn._cur = fn._cur, block
+        self._arm, self._yielded = arm, None
+        self._region = fn._region("if_" if arm == "then" else "else_")
+        self._region.__enter__()
+
+    def __enter__(self):
+        if self._then_done:
+            raise RuntimeError("pydev.ir: enter the object if_ returned once (`with k.if_(c) as b:`)")
+        self._then_done = True
+        self._open(self._then, "then")
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        self._close(kind is None)
+
+    def _close(self, ok):
+        fn, arm = self._fn, self._arm
+        self._region.__exit__(None, None, None)
+        self._arm = None
+        if ok and id(fn._cur) not in fn._terminated:
+            if self._types and self._yielded is None:
+                raise RuntimeError(
+                    f"pydev.ir: the {arm} arm of an if_ with results ({', '.join(map(str, self._types))}) "
+                    "must end with yield_(...) of its values"
+                )
+            fn._terminate(f"cf.br {fn._succ_values(self._after, self._yielded or [])} {fn._loc(None)}")
+        fn._cur = self._after if arm == "then" else self._saved
+
+    def else_(self):
+        """`with b.else_():` the ops inside run where the condition does not hold."""
+        if self._arm is not None or self._else_done or not self._then_done:
+            raise RuntimeError("pydev.ir: else_() comes once, after the `with` of its if_ ended")
+        return _ElseArm(self)
+
+    def yield_(self, *values):
+        """The values the arm being built gives as the results (one per type)."""
+        if self._arm is None:
+            raise RuntimeError("pydev.ir: yield_ inside the `with` of an if_ arm (or its else_)")
+        if len(values) != len(self._types):
+            raise TypeError(
+                f"pydev.ir: yield_ takes {len(self._types)} value(s) ({', '.join(map(str, self._types))}), got {len(values)}"
+            )
+        self._yielded = _converted(self._fn, values, self._types, "yield_ of if_")
+
+    def _finish(self):
+        """At the end of the function: an else arm never built passes through."""
+        if not self._then_done:  # never entered: an empty arm
+            self._then_done = True
+            if self._types:
+                raise RuntimeError("pydev.ir: an if_ with results needs its `with` arm, that yields them")
+            self._fn._else_fallthrough(self._then, self._after, self._where)
+        if not self._else_done:
+            if self._types:
+                raise RuntimeError(
+                    f"pydev.ir: an if_ with results ({', '.join(map(str, self._types))}) needs an else_ arm that yields them"
+                )
+            self._else_done = True
+            fn = self._fn
+            fn._else_fallthrough(self._else, self._after, self._where)
+
+
+class _ElseArm:
+    """The context manager `_If.else_` returns."""
+
+    def __init__(self, branch):
+        self._branch = branch
+
+    def __enter__(self):
+        if self._branch._else_done:
+            raise RuntimeError("pydev.ir: else_() comes once, after the `with` of its if_ ended")
+        self._branch._else_done = True
+        self._branch._open(self._branch._else, "else")
+        return self._branch
+
+    def __exit__(self, kind, exc, tb):
+        self._branch._close(kind is None)
+
+
+class _Loop:
+    """What `Function.for_range` returns (see there)."""
+
+    def __init__(self, fn, start, stop, step, carry):
+        self._fn, self._stop, self._step = fn, stop, step
+        start = fn._value(start, stop.type if isinstance(stop, Value) else None)
+        inits = [fn._value(v, None) for v in carry]
+        self._iv = Value(fn, fn._fresh(), start.type)
+        self.carried = [Value(fn, fn._fresh(), v.type) for v in inits]
+        self.results = self.carried  # the head's arguments dominate the code after the loop
+        self._head = fn._new_block([self._iv, *self.carried])
+        self._body, self._after = fn._new_block(), fn._new_block()
+        fn._terminate(f"cf.br {fn._succ_values(self._head, [start, *inits])} {fn._loc(None)}")
+        fn._cur = self._head
+        cond = self._iv < stop
+        fn._terminate(f"cf.cond_br {cond.name}, {fn._label(self._body)}, {fn._label(self._after)} {fn._loc(None)}")
+        fn._cur = self._body
+        self._next, self._inside = None, False
+
+    def __enter__(self):
+        self._region = self._fn._region("for_range")
+        self._region.__enter__()
+        self._iv._scope = self._fn._scope
+        self._inside = True
+        return self._iv
+
+    def next(self, *values):
+        """The carried values of the next iteration (one per `carry`)."""
+        if not self._inside:
+            raise RuntimeError("pydev.ir: loop.next(...) goes inside the `with` of its for_range")
+        if len(values) != len(self.carried):
+            raise TypeError(f"pydev.ir: next takes {len(self.carried)} value(s), got {len(values)}")
+        self._next = _converted(self._fn, values, [v.type for v in self.carried], "next of for_range")
+
+    def __exit__(self, kind, exc, tb):
+        fn = self._fn
+        try:
+            if kind is None:
+                nxt = self._iv + self._step
+        finally:
+            self._inside = False
+            self._region.__exit__(None, None, None)
+        if kind is None:
+            fn._terminate(f"cf.br {fn._succ_values(self._head, [nxt, *(self._next or self.carried)])} {fn._loc(None)}")
+            fn._cur = self._after
+
+
+def _converted(fn, values, types, what):
+    out = [fn._value(v, t) for v, t in zip(values, types)]
+    for v, t in zip(out, types):
+        if v.type != t:
+            raise TypeError(f"pydev.ir: {what}: {v.name} has type {v.type}, the result is {t}: cast it (Function.cast)")
+    return out
+
+
+class _Scope:
+    """A region of a Function (a for_range or if_ body) being built."""
+
+    __slots__ = ("what", "loc", "parent", "open")
+
+    def __init__(self, what, location, parent):
+        self.what, self.loc, self.parent, self.open = what, location, parent, True
+
+
 class _Ops:
     """`Function.ops.<name>(*operands, result=None, loc=None, **attributes)`
     for every op of pydev.td (the table pydev._ods)."""
@@ -727,6 +926,7 @@ class Function:
         # spec's rule holds: every thread reaches each barrier).
         self.exited_skip_barriers = bool(exited_skip_barriers)
         self.results = [_type(r) for r in results]
+        self._scope = None  # the innermost open for_range / if_ region (a _Scope), None: the function's
         self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
         self.location = location
         self.ops = _Ops(self)
@@ -736,6 +936,9 @@ class Function:
         self._nb = 0
         self._terminated = set()
         self._traced = None
+        self._pending = []  # if_ objects whose else arm may still come
+        # The function's own location: the one given, or the line that made it.
+        self._def_loc = location or _caller_loc()
 
     # --- emission -----------------------------------------------------------------------
     def _fresh(self):
@@ -751,7 +954,7 @@ class Function:
                 f = f.f_back
             if f is not None:
                 return _location(f.f_code.co_filename, f.f_lineno, 0)
-        return self.location or "loc(unknown)"
+        return self.location or _caller_loc()
 
     def locations_from(self, fn):
         """Ops built while Python function `fn` runs carry the location of
@@ -776,7 +979,8 @@ class Function:
         Values, result types, attributes {name: MLIR text}. Returns None, a
         Value, or a tuple of Values."""
         results = [_type(r) for r in results]
-        names, text = self._generic(name, list(operands), results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
+        operands = [self._value(v, None) for v in operands]
+        names, text = self._generic(name, operands, results, {k: str(v) for k, v in (attrs or {}).items()}, loc)
         self._line(text)
         vals = tuple(Value(self, n, t) for n, t in zip(names, results))
         return None if not vals else vals[0] if len(vals) == 1 else vals
@@ -853,6 +1057,19 @@ class Function:
 
     def _value(self, v, like):
         if isinstance(v, Value):
+            if v.fn is not self:
+                raise ValueError(
+                    f"pydev.ir: {v.name} ({v.type}) belongs to function {getattr(v.fn, 'name', '?')}, "
+                    f"not to {self.name}: pass it as an argument (a parameter of {self.name}), "
+                    "or rebuild it in this function"
+                )
+            if v._scope is not None and not v._scope.open:
+                raise ValueError(
+                    f"pydev.ir: {v.name} ({v.type}) was made inside the {v._scope.what} at "
+                    f"{_loc_text(v._scope.loc)} and is used after it ended: a value made in a loop or branch "
+                    "does not outlive it; carry it (for_range(..., carry=[init]) / if_(..., results=[...])), "
+                    "or store it in an array"
+                )
             return v
         if isinstance(v, (bool, int, float, _np.generic)):
             if like is None or not (like.is_float or like.is_integer or like.text == "i1"):
@@ -931,34 +1148,63 @@ class Function:
         self._line(text)
         self._terminated.add(id(self._cur))
 
-    @contextlib.contextmanager
-    def if_(self, cond):
-        """`with k.if_(c):` the ops inside run where `c` (i1) holds."""
-        then, after = self._new_block(), self._new_block()
-        self._terminate(f"cf.cond_br {cond.name}, {self._label(then)}, {self._label(after)} {self._loc(None)}")
-        self._cur = then
-        yield
-        if id(self._cur) not in self._terminated:
-            self._terminate(f"cf.br {self._label(after)} {self._loc(None)}")
-        self._cur = after
+    def _condition(self, cond, what):
+        """`cond` checked to be an i1 Value of this function."""
+        if not isinstance(cond, Value):
+            raise TypeError(
+                f"pydev.ir: {what} needs an ir.Value of type i1 as its condition, got {type(cond).__name__} "
+                "(a Python condition is decided at build time: use a plain Python `if`)"
+            )
+        cond = self._value(cond, None)
+        if cond.type != i1:
+            raise TypeError(
+                f"pydev.ir: {what} needs an i1 condition, got {cond.name} of type {cond.type}: "
+                f'compare it (`c != 0`, or k.ops.cmp(c, zero, predicate="ne")) to make an i1'
+            )
+        return cond
 
     @contextlib.contextmanager
-    def for_range(self, start, stop, step=1):
+    def _region(self, what):
+        """Values made inside do not outlive it (they do not dominate later uses)."""
+        scope = _Scope(what, self._loc(None), self._scope)
+        self._scope = scope
+        try:
+            yield scope
+        finally:
+            scope.open = False
+            self._scope = scope.parent
+
+    def if_(self, cond, results=()):
+        """`with k.if_(c):` the ops inside run where `c` (i1) holds; values
+        made inside do not outlive it. `with b.else_():` (b the object
+        `if_` returned) adds the other arm. With `results` (types), each arm
+        ends by `b.yield_(*values)` and `b.results` are the Values after
+        both arms (scf.if with results):
+
+            b = k.if_(x > 0, results=[ir.f32])
+            with b:
+                b.yield_(x * 2.0)
+            with b.else_():
+                b.yield_(0.0)
+            (y,) = b.results
+        """
+        return _If(self, self._condition(cond, "Function.if_"), [_type(t) for t in results])
+
+    def for_range(self, start, stop, step=1, carry=()):
         """`with k.for_range(a, b, s) as i:` a loop for i = a, a+s, ... < b
-        (s > 0); values made inside do not outlive it (use arrays)."""
-        start = self._value(start, stop.type if isinstance(stop, Value) else None)
-        iv = Value(self, self._fresh(), start.type)
-        head = self._new_block([iv])
-        body, after = self._new_block(), self._new_block()
-        self._terminate(f"cf.br {self._label(head)}({start.name} : {start.type}) {self._loc(None)}")
-        self._cur = head
-        cond = iv < stop
-        self._terminate(f"cf.cond_br {cond.name}, {self._label(body)}, {self._label(after)} {self._loc(None)}")
-        self._cur = body
-        yield iv
-        nxt = iv + step
-        self._terminate(f"cf.br {self._label(head)}({nxt.name} : {nxt.type}) {self._loc(None)}")
-        self._cur = after
+        (s > 0); values made inside do not outlive it. `carry` (initial
+        Values or numbers) are loop-carried values (scf.for iter_args):
+        inside, `loop.carried` are this iteration's and `loop.next(*values)`
+        gives the next iteration's (unchanged without it); after the loop,
+        `loop.results` are the final ones:
+
+            loop = k.for_range(0, n, carry=[0.0])
+            with loop as i:
+                (acc,) = loop.carried
+                loop.next(acc + x[i])
+            (total,) = loop.results
+        """
+        return _Loop(self, start, stop, step, carry)
 
     # --- explicit blocks (for frontends with their own control flow) -------------------
     def new_block(self, *arg_types):
@@ -987,6 +1233,16 @@ class Function:
         """Whether the current block already ends in a terminator."""
         return id(self._cur) in self._terminated
 
+    def _succ_values(self, raw, args):
+        return self._label(raw) + (
+            f"({', '.join(a.name for a in args)} : {', '.join(str(a.type) for a in args)})" if args else ""
+        )
+
+    def _else_fallthrough(self, else_block, after, location):
+        saved, self._cur = self._cur, else_block
+        self._terminate(f"cf.br {self._label(after)} {location}")
+        self._cur = saved
+
     def _succ(self, block, args):
         args = [self._value(a, None) for a in args]
         return self._label(block._raw) + (
@@ -999,12 +1255,14 @@ class Function:
 
     def cond_br(self, cond, then, else_, then_args=(), else_args=(), loc=None):
         """`cf.cond_br` on `cond` (i1) to `then` / `else_` (ends the current block)."""
+        cond = self._condition(cond, "Function.cond_br")
         self._terminate(
             f"cf.cond_br {cond.name}, {self._succ(then, then_args)}, {self._succ(else_, else_args)} {self._loc(loc)}"
         )
 
     def ret(self, *values, loc=None):
         """Ends the current block with func.return of `values`."""
+        values = [self._value(v, r) for v, r in zip(values, self.results + [None] * len(values))]
         vals = ", ".join(v.name for v in values)
         self._terminate(
             f"func.return {vals}{' : ' + ', '.join(str(v.type) for v in values) if values else ''} {self._loc(loc)}"
@@ -1012,6 +1270,9 @@ class Function:
 
     def text(self):
         """The function's MLIR text (`str(module)` gives the whole module)."""
+        for branch in self._pending:
+            branch._finish()
+        self._pending.clear()
         if id(self._cur) not in self._terminated:
             if self.results:
                 raise RuntimeError(
@@ -1029,7 +1290,7 @@ class Function:
             if label:
                 lines.append(f"  {label}:")
             lines += [f"    {b}" for b in body]
-        lines.append(f"  }} {self._loc(None)}")
+        lines.append(f"  }} {self.location or self._def_loc}")
         return "\n".join(lines)
 
 
