@@ -3,7 +3,6 @@ enumerate, iteration over arrays, loop else, starred unpacking, and the
 builtins, math and operator functions Numba-CUDA supports. Host target,
 fixed-seed inputs, NaN-poisoned outputs, compared with NumPy / Python."""
 
-
 import numpy as np
 import pytest
 
@@ -147,4 +146,44 @@ def test_iterating_over_a_number_is_an_error():
             out[0] = v
 
     with pytest.raises(pydev.CompileError, match="loops iterate over"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (3) starred unpacking ----------------------------------------------------------------
+
+
+@cuda.jit(device=True)
+def _add3(x, y, z):
+    return x + 2 * y + 3 * z
+
+
+@cuda.jit
+def _starred(a, out):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    t = (a[i], 2.0)
+    u = (*t, a[i] * 3)
+    v = (1.0, *t, *u)
+    out[i, 0] = _add3(*u)
+    out[i, 1] = _add3(*t, 4.0)
+    out[i, 2] = len(v) + v[4] + v[5]
+    out[i, 3] = max(*u)
+
+
+def test_starred_tuples_and_call_arguments(rng):
+    a = rng.standard_normal(17)
+    out = np.full((17, 4), np.nan)
+    _starred[1, 32](a, out)
+    want = np.stack([a + 4.0 + 9 * a, a + 4.0 + 12.0, 6 + 2.0 + 3 * a, np.maximum(np.maximum(a, 2.0), 3 * a)], 1)
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+
+
+def test_starred_assignment_is_an_error():
+    @cuda.jit
+    def k(out):
+        a, *b = (1.0, 2.0, 3.0)
+        out[0] = a + len(b)
+
+    with pytest.raises(pydev.CompileError, match=r"starred assignment \(a, \*b = t\)"):
         k[1, 1](np.zeros(1))
