@@ -3,11 +3,14 @@ enumerate, iteration over arrays, loop else, starred unpacking, and the
 builtins, math and operator functions Numba-CUDA supports. Host target,
 fixed-seed inputs, NaN-poisoned outputs, compared with NumPy / Python."""
 
+import math
+import operator
+
 import numpy as np
 import pytest
 
 import pydev
-from pydev.numba import cuda, float64, int32
+from pydev.numba import cuda, float32, float64, int32
 
 SEED = 20261128
 W = 4  # a global constant shape
@@ -186,4 +189,112 @@ def test_starred_assignment_is_an_error():
         out[0] = a + len(b)
 
     with pytest.raises(pydev.CompileError, match=r"starred assignment \(a, \*b = t\)"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (4) round(x, ndigits), math, operator, int.bit_count ---------------------------------
+
+
+@cuda.jit
+def _mathk(x, n, out, iout):
+    i = cuda.grid(1)
+    if i >= x.shape[0]:
+        return
+    v = x[i]
+    out[i, 0] = round(v, n[i])
+    m, e = math.frexp(v)
+    out[i, 1] = m
+    iout[i, 0] = e
+    out[i, 2] = math.ldexp(v, n[i] * 400)
+    out[i, 3] = math.remainder(v, 0.75)
+    out[i, 4] = math.gamma(v)
+    out[i, 5] = math.lgamma(v)
+    out[i, 6] = math.exp2(v)
+    out[i, 7] = operator.add(v, 1) + operator.sub(v, 2) * operator.mul(v, 3)
+    out[i, 8] = operator.truediv(v, 3) + operator.floordiv(v, 0.5)
+    iout[i, 1] = (n[i] * 12345).bit_count()
+    iout[i, 2] = operator.floordiv(n[i], 2) + operator.mul(n[i], 10)
+
+
+def _py_math(v, d):
+    def safe(f, *a, overflow=math.nan):
+        try:
+            return f(*a)
+        except OverflowError:
+            return overflow  # Numba (C) gives inf where Python raises
+        except ValueError:
+            return math.nan
+
+    return [
+        round(v, d) if math.isfinite(v) else v,
+        math.frexp(v)[0],
+        safe(math.ldexp, v, d * 400, overflow=math.copysign(math.inf, v)) if math.isfinite(v) else v,
+        safe(math.remainder, v, 0.75),
+        safe(math.gamma, v, overflow=math.inf),
+        safe(math.lgamma, v),
+        safe(math.pow, 2.0, v, overflow=math.inf),
+        (v + 1) + (v - 2) * (v * 3),
+        v / 3 + v // 0.5,
+    ]
+
+
+def test_round_ndigits_math_and_operator_functions(rng):
+    x = np.concatenate(
+        [
+            rng.standard_normal(60) * 10,
+            rng.uniform(0.5, 170, 20),
+            -rng.uniform(0, 30, 10) - 0.25,
+            [0.0, -0.0, 1.0, 2.0, -3.0, 5e-324, 2.5, 0.375, 1.125, 1e300, -1e-310],
+        ]
+    )
+    n = rng.integers(-3, 4, x.size)
+    n[-11:] = [1, 1, 0, 2, -1, 3, 0, 1, 2, -2, 1]
+    out = np.full((x.size, 9), np.nan)
+    iout = np.full((x.size, 3), -99, np.int64)
+    _mathk[1, 128](x, n, out, iout)
+    want = np.array([_py_math(float(v), int(d)) for v, d in zip(x, n)])
+    for col in (0, 1, 2, 3, 6):  # exact (correctly rounded in Python too)
+        np.testing.assert_array_equal(out[:, col], want[:, col], err_msg=f"column {col}")
+    np.testing.assert_allclose(out[:, 7:], want[:, 7:], rtol=1e-14)  # a * b + c may contract to an fma
+    # gamma and lgamma: a Lanczos approximation; poles give inf / nan where Python raises
+    fin = np.isfinite(want[:, 4])
+    np.testing.assert_allclose(out[fin, 4], want[fin, 4], rtol=1e-12)
+    fin = np.isfinite(want[:, 5])
+    np.testing.assert_allclose(out[fin, 5], want[fin, 5], rtol=1e-12, atol=1e-13)
+    assert np.isinf(out[x.size - 11 + 4, 5]) and np.isnan(out[x.size - 11 + 4, 4])  # -3.0: a pole
+    assert out[x.size - 11, 4] == math.inf and out[x.size - 10, 4] == -math.inf  # gamma(+-0)
+    np.testing.assert_array_equal(iout[:, 0], [math.frexp(v)[1] for v in x])
+    np.testing.assert_array_equal(iout[:, 1], [int(d * 12345).bit_count() for d in n])
+    np.testing.assert_array_equal(iout[:, 2], n // 2 + n * 10)
+
+
+def test_math_types_follow_numba():
+    from pydev.numba import types as T
+
+    @cuda.jit
+    def k(x, out, iout):
+        m, e = math.frexp(x[0])
+        out[0] = m
+        iout[0] = e
+        out[1] = math.ldexp(x[0], 3)
+        out[2] = round(x[0], 1)
+        out[3] = math.gamma(x[0])
+
+    x = np.array([0.3], np.float32)
+    out = np.full(4, np.nan, np.float32)
+    iout = np.zeros(1, np.int32)
+    k[1, 1](x, out, iout)
+    m, e = math.frexp(float(x[0]))
+    assert (out[0], iout[0]) == (np.float32(m), e)
+    assert out[1] == np.float32(x[0]) * 8 and out[2] == np.float32(0.3)
+    np.testing.assert_allclose(out[3], math.gamma(float(x[0])), rtol=1e-6)
+    assert T.float32 == float32  # float32 in, float32 out (as Numba's signatures)
+
+
+def test_round_ndigits_of_a_complex_is_an_error():
+    @cuda.jit
+    def k(out):
+        out[0] = round(1j, 2).real
+
+    with pytest.raises(pydev.CompileError, match="round"):
         k[1, 1](np.zeros(1))

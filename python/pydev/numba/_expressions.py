@@ -138,6 +138,10 @@ class ExpressionsMixin:
                 return base
             if n.attr == "imag":
                 return self.cast(self.lit(0, n), t, n)
+            if n.attr == "bit_count" and t.is_int:
+                from ._builtins import bit_count
+
+                return CompileTimeValue(_Method("bit_count", lambda c, a, k, nd: bit_count(c, base, nd)))
         raise self.err(n, f"a {t} has no attribute '{n.attr}'")
 
     def e_BinOp(self, n):
