@@ -298,3 +298,50 @@ def test_round_ndigits_of_a_complex_is_an_error():
 
     with pytest.raises(pydev.CompileError, match="round"):
         k[1, 1](np.zeros(1))
+
+
+# --- (5) print of bools, cuda.nanosleep ----------------------------------------------------
+
+
+def test_print_of_bools(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "p.py"
+    script.write_text(
+        "import numpy as np\nfrom pydev.numba import cuda\n\n"
+        "@cuda.jit\ndef k(a):\n    i = cuda.threadIdx.x\n"
+        "    print('flag', a[i] > 0, i, (a[i] < 0, True), i == 1)\n\n"
+        "k[1, 3](np.array([0.5, -1.0, 2.0]))\ncuda.synchronize()\n"
+    )
+    env = dict(os.environ, PYDEV_TARGET="host")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert sorted(r.stdout.splitlines()) == [
+        "flag False 1 (True, True) True",
+        "flag True 0 (False, True) False",
+        "flag True 2 (False, True) False",
+    ]
+
+
+def test_nanosleep(rng):
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            cuda.nanosleep(100)
+            cuda.nanosleep(i)
+            out[i] = a[i] + 1.0
+
+    a = rng.standard_normal(10)
+    out = np.full(10, np.nan)
+    k[1, 16](a, out)
+    np.testing.assert_array_equal(out, a + 1.0)
+
+    @cuda.jit
+    def bad(out):
+        cuda.nanosleep(1.5)
+
+    with pytest.raises(pydev.CompileError, match="cuda.nanosleep"):
+        bad[1, 1](out)

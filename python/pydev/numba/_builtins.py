@@ -758,8 +758,10 @@ def _print_item(c, x, node, fmt, vals):
         fmt.append("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
         return
     t = x.t
-    if isinstance(t, T.Boolean):
-        raise c.err(node, "print() of a bool is not supported in pydev.numba device code", help="print int(flag)")
+    if isinstance(t, T.Boolean):  # True / False, chosen by a branch (see _print)
+        fmt.append("\0")
+        vals.append(_BoolSlot(c.val(x, node)))
+        return
     if not _is_num(t) or t.kind == "c":
         raise c.err(node, f"print() of a {t} is not supported in device code")
     if t.is_int:
@@ -782,12 +784,42 @@ def _print(c, args, kwargs, node):
         _print_item(c, a, node, sub, vals)
         fmt.append("".join(sub))
     text = " ".join(fmt) + "\n"
-    escaped = "".join(
-        ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text
-    )
+    bools = [v.v for v in vals if isinstance(v, _BoolSlot)]
+    vals = [v for v in vals if not isinstance(v, _BoolSlot)]
+    if len(bools) > 4:
+        raise c.err(node, "print() of more than 4 bools at once is not supported in pydev.numba device code")
     c.at(node)
-    c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
+    segments = text.split("\0")
+
+    def emit(chosen):
+        if len(chosen) < len(bools):  # one printf per combination of the bools' values
+            f = c.f
+            yes, no, after = f.new_block(), f.new_block(), f.new_block()
+            f.cond_br(bools[len(chosen)], yes, no)
+            for blk, b in ((yes, True), (no, False)):
+                f.set_block(blk)
+                emit(chosen + [b])
+                f.br(after)
+            f.set_block(after)
+            return
+        out = segments[0] + "".join(str(b) + seg for b, seg in zip(chosen, segments[1:]))
+        escaped = "".join(
+            ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode())
+            for ch in out
+        )
+        c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
+
+    emit([])
     return CompileTimeValue(None)
+
+
+class _BoolSlot:
+    """A bool in print()'s arguments: printed as True or False."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
 
 
 def selp(c, args, kwargs, node):
@@ -1037,3 +1069,15 @@ def bit_count(c, x, node):
         v = c.f.ops.abs(v)
     r = c.f.emit("math.ctpop", [c.f.cast(v, sl)], [sl])
     return TypedValue(c.f.cast(r, t.ir), t)
+
+
+def nanosleep(c, args, kwargs, node):
+    """cuda.nanosleep(ns): a hint; PTX lets the sleep be anywhere in
+    [0, 2 ns], and pydev has no sleep op: it checks its argument and waits
+    for nothing (a polling loop stays correct)."""
+    _nargs(c, args, kwargs, node, 1, name="cuda.nanosleep")
+    ns = c.num_arg(args[0], node, "cuda.nanosleep()'s argument")
+    if not (ns.t.is_int or isinstance(ns.t, T.Boolean)):
+        raise c.err(node, f"cuda.nanosleep() takes an integer number of nanoseconds, got {ns.t}")
+    c.val(c.cast(ns, T.uint32, node), node)
+    return CompileTimeValue(None)
