@@ -345,3 +345,54 @@ def test_nanosleep(rng):
 
     with pytest.raises(pydev.CompileError, match="cuda.nanosleep"):
         bad[1, 1](out)
+
+
+@cuda.jit(device=True)
+def _first_above(a, t):
+    for j, v in enumerate(a):
+        if v > t:
+            break
+    else:
+        j = -1
+    return j
+
+
+@cuda.jit
+def _nested_loops(a, m, out):
+    i = cuda.grid(1)
+    if i >= out.shape[0]:
+        return
+    out[i, 0] = _first_above(a, a[i])
+    for r, row in enumerate(m):
+        for j, (x, y) in enumerate(zip(row, a)):
+            if i == 0:
+                row[j] = x + r * y
+    cnt = 0
+    for x in a:
+        for y in a:
+            if y > x:
+                continue
+            cnt += 1
+    out[i, 1] = cnt
+
+
+def test_loops_in_device_functions_rows_written_and_continue(rng):
+    a = rng.integers(0, 6, 9).astype(np.float32)
+    m = rng.standard_normal((3, 4)).astype(np.float32)
+    m0 = m.copy()
+    out = np.full((9, 2), np.nan)
+    _nested_loops[1, 16](a, m, out)
+    first = [next((j for j, v in enumerate(a) if v > t), -1) for t in a]
+    np.testing.assert_array_equal(out[:, 0], first)
+    np.testing.assert_array_equal(out[:, 1], sum(1 for x in a for y in a if y <= x))
+    np.testing.assert_allclose(m, m0 + np.arange(3)[:, None] * a[None, :4], rtol=1e-6)
+
+
+def test_zip_of_a_number_is_an_error():
+    @cuda.jit
+    def k(a):
+        for x in zip(a, 3):
+            a[0] = x[0]
+
+    with pytest.raises(pydev.CompileError, match=r"zip\(\) and enumerate\(\) in pydev.numba take arrays"):
+        k[1, 1](np.zeros(2))
