@@ -396,3 +396,45 @@ def test_zip_of_a_number_is_an_error():
 
     with pytest.raises(pydev.CompileError, match=r"zip\(\) and enumerate\(\) in pydev.numba take arrays"):
         k[1, 1](np.zeros(2))
+
+
+# --- PTX for sm_90 of the kernels above, assembled by ptxas ------------------------------------
+
+
+@cuda.jit
+def _print_sleep(a):
+    i = cuda.threadIdx.x
+    cuda.nanosleep(100)
+    print("x", a[i] > 0, i == 1)
+
+
+def _ptx_cases():
+    from pydev.numba import float32 as f32, int64 as i64
+
+    return [
+        (_mathk, (float64[::1], i64[::1], float64[:, ::1], i64[:, ::1])),
+        (_loops, (float64[::1], float64[::1], float64[:, ::1], float64[:, ::1])),
+        (_starred, (float64[::1], float64[:, ::1])),
+        (_nested_loops, (f32[::1], f32[:, ::1], float64[:, ::1])),
+        (_print_sleep, (float64[::1],)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_ptx_sm90_assembles(case, tmp_path):
+    import subprocess
+
+    import toolchain
+
+    kernel, types = _ptx_cases()[case]
+    ptx = kernel.inspect_asm(types)
+    assert ".target sm_90" in ptx and ".entry" in ptx
+    ptxas = toolchain.ptxas()
+    if not ptxas:
+        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
+    f = tmp_path / "k.ptx"
+    f.write_text(ptx)
+    r = subprocess.run(
+        [ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
