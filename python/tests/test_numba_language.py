@@ -438,3 +438,61 @@ def test_ptx_sm90_assembles(case, tmp_path):
         [ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stderr
+
+
+# --- loops over tuples: break / continue / else -------------------------------------------
+
+
+@cuda.jit
+def _tuple_loops(a, out):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    s = 0.0
+    for j in range(3):
+        for x in (1.0, a[i], 3.0, 4.0):
+            if x == 3.0:
+                break
+            if x < 0:
+                continue
+            s += x
+        else:
+            s += 100.0
+    t = 0.0
+    for x in (1, 2.5, a[i]):  # items of different types: unrolled, the else always runs
+        t += x
+    else:
+        t += 1000.0
+    out[i, 0] = s
+    out[i, 1] = t
+
+
+def test_tuple_loops_with_break_continue_and_else(rng):
+    a = np.concatenate([rng.standard_normal(6), [3.0, -3.0]])
+    out = np.full((a.size, 2), np.nan)
+    _tuple_loops[1, 8](a, out)
+    for i, v in enumerate(a):
+        s = 0.0
+        for _ in range(3):
+            for x in (1.0, v, 3.0, 4.0):
+                if x == 3.0:
+                    break
+                if x < 0:
+                    continue
+                s += x
+            else:
+                s += 100.0
+        assert out[i, 0] == s
+        assert out[i, 1] == 1 + 2.5 + v + 1000.0
+
+
+def test_break_in_an_unrolled_heterogeneous_tuple_loop_is_an_error():
+    @cuda.jit
+    def k(out):
+        for x in (1, 2.5):
+            if x > 2:
+                break
+            out[0] = x
+
+    with pytest.raises(pydev.CompileError, match="'break' in a loop over a Tuple"):
+        k[1, 1](np.zeros(1))

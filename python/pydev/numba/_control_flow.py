@@ -170,11 +170,20 @@ class ControlFlowMixin:
                 return
             itv = self.expr(it)
             if isinstance(itv, TypedValue) and itv.items is not None:  # a tuple: unrolled
-                if s.orelse:
-                    raise self.err(s, "a loop's else clause over a tuple is not supported in pydev.numba")
+                jump = _jumps(s.body)
+                if jump is not None:
+                    if itv.items and isinstance(itv.t, T.UniTuple) and _is_num(itv.t.items[0]):
+                        self.s_For(self._lower_for(s, force=True))  # a loop over an index
+                        return
+                    raise self.err(
+                        jump,
+                        f"'{'break' if isinstance(jump, ast.Break) else 'continue'}' in a loop over a "
+                        f"{itv.t} (unrolled: its items differ in type) is not supported in pydev.numba",
+                    )
                 for item in itv.items:
                     self.store(s.target, item, s)
                     self.block(s.body)
+                self.block(s.orelse)  # no break: the else always runs
                 return
             raise self.err(
                 it,
@@ -318,11 +327,13 @@ class ControlFlowMixin:
             f"not {v.t if isinstance(v, TypedValue) else _describe(v.obj)}",
         )
 
-    def _lower_for(self, s):
+    def _lower_for(self, s, force=False):
         """`for x in array`, zip(...), enumerate(...): a range loop over an
         index, its items assigned to the target (None: not such a loop)."""
         it = s.iter
-        if isinstance(it, ast.Call):
+        if force:
+            pass
+        elif isinstance(it, ast.Call):
             fn = self.expr(it.func)
             if not (isinstance(fn, CompileTimeValue) and fn.obj in (zip, enumerate)):
                 return None
@@ -362,6 +373,22 @@ class ControlFlowMixin:
         self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
         self.f.set_block(self.f.new_block())
         self.dead = True
+
+
+def _jumps(stmts):
+    """The first break or continue of these statements' own loop (not of loops inside them)."""
+    for st in stmts:
+        if isinstance(st, (ast.Break, ast.Continue)):
+            return st
+        if isinstance(st, (ast.For, ast.While)):
+            found = _jumps(st.orelse)
+        elif isinstance(st, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+            found = None
+        else:
+            found = _jumps([c for c in ast.iter_child_nodes(st) if isinstance(c, ast.stmt)])
+        if found is not None:
+            return found
+    return None
 
 
 def _assigned(stmts):
