@@ -4,6 +4,7 @@ each a function (compiler, args, kwargs, node) -> typed value."""
 
 import builtins
 import math
+import operator
 
 import numpy as np
 
@@ -175,12 +176,40 @@ def _len(c, args, kwargs, node):
 def _round(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, 2, name="round")
     a = c.num_arg(args[0], node)
+    if len(args) == 2:
+        return _round_ndigits(c, a, args[1], node)
     if not a.t.is_float:
         return a
     r = c.f.emit("math.roundeven", [c.val(a, node)], [a.t.ir])
-    if len(args) == 2:
-        raise c.err(node, "round(x, ndigits) is not supported in pydev.numba")
     return c.cast(TypedValue(r, a.t), T.int64, node)
+
+
+def _round_ndigits(c, a, nd, node):
+    """round(x, ndigits): Numba's (CPython's fallback): scale by 10**ndigits
+    (in two factors past 1e22), round half to even, scale back; x's float
+    type (an integer x as float64)."""
+    if a.t.kind == "c" or isinstance(a.t, T.Boolean):
+        raise c.err(node, f"round() of a {a.t} with ndigits")
+    nd = c.num_arg(nd, node, "round()'s ndigits")
+    if not nd.t.is_int:
+        raise c.err(node, f"round()'s ndigits must be an integer, got {nd.t}")
+    t = a.t if a.t.is_float else T.float64
+    f64 = ir.f64
+    x = c.val(c.cast(a, T.float64, node), node)
+    n = c.val(c.cast(nd, T.int64, node), node)
+    n = c.f.ops.max(c.f.ops.min(n, c.iconst(400)), c.iconst(-400))
+    ten = c.f.constant(10.0, f64)
+    pos = n >= 0
+    big = n > 22
+    e1 = c.f.select(pos, c.f.select(big, n - 22, n), -n)
+    pow1 = c.f.emit("math.powf", [ten, c.f.cast(e1, f64)], [f64])
+    pow2 = c.f.select(pos & big, c.f.constant(1e22, f64), c.f.constant(1.0, f64))
+    y = c.f.select(pos, x * pow1 * pow2, c.f.ops.truediv(x, pow1, result=f64))
+    z = c.f.emit("math.roundeven", [y], [f64])
+    z = c.f.select(pos, c.f.ops.truediv(c.f.ops.truediv(z, pow2, result=f64), pow1, result=f64), z * pow1)
+    inf = c.f.constant(math.inf, f64)
+    keep = (x != x) | (c.f.ops.abs(x) == inf) | (pos & (c.f.ops.abs(y) == inf))
+    return c.cast(TypedValue(c.f.select(keep, x, z), T.float64), t, node)
 
 
 @register(builtins.pow, math.pow, np.power)
@@ -729,8 +758,10 @@ def _print_item(c, x, node, fmt, vals):
         fmt.append("(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")")
         return
     t = x.t
-    if isinstance(t, T.Boolean):
-        raise c.err(node, "print() of a bool is not supported in pydev.numba device code", help="print int(flag)")
+    if isinstance(t, T.Boolean):  # True / False, chosen by a branch (see _print)
+        fmt.append("\0")
+        vals.append(_BoolSlot(c.val(x, node)))
+        return
     if not _is_num(t) or t.kind == "c":
         raise c.err(node, f"print() of a {t} is not supported in device code")
     if t.is_int:
@@ -753,12 +784,42 @@ def _print(c, args, kwargs, node):
         _print_item(c, a, node, sub, vals)
         fmt.append("".join(sub))
     text = " ".join(fmt) + "\n"
-    escaped = "".join(
-        ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode()) for ch in text
-    )
+    bools = [v.v for v in vals if isinstance(v, _BoolSlot)]
+    vals = [v for v in vals if not isinstance(v, _BoolSlot)]
+    if len(bools) > 4:
+        raise c.err(node, "print() of more than 4 bools at once is not supported in pydev.numba device code")
     c.at(node)
-    c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
+    segments = text.split("\0")
+
+    def emit(chosen):
+        if len(chosen) < len(bools):  # one printf per combination of the bools' values
+            f = c.f
+            yes, no, after = f.new_block(), f.new_block(), f.new_block()
+            f.cond_br(bools[len(chosen)], yes, no)
+            for blk, b in ((yes, True), (no, False)):
+                f.set_block(blk)
+                emit(chosen + [b])
+                f.br(after)
+            f.set_block(after)
+            return
+        out = segments[0] + "".join(str(b) + seg for b, seg in zip(chosen, segments[1:]))
+        escaped = "".join(
+            ch if (32 <= ord(ch) < 127 and ch not in '"\\') else "".join(f"\\{b:02X}" for b in ch.encode())
+            for ch in out
+        )
+        c.f.emit("gpu.printf", vals, [], {"format": f'"{escaped}"'})
+
+    emit([])
     return CompileTimeValue(None)
+
+
+class _BoolSlot:
+    """A bool in print()'s arguments: printed as True or False."""
+
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
 
 
 def selp(c, args, kwargs, node):
@@ -770,3 +831,253 @@ def selp(c, args, kwargs, node):
     if cond is None:
         return a
     return TypedValue(c.f.select(cond, c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)), t)
+
+
+# --- more of Numba-CUDA's builtins, math and operator functions (issue 31) -----------------
+
+
+def _fconst(c, x, t):
+    return c.f.constant(float(x), t.ir)
+
+
+def _float_bits(t):
+    """(int type, mantissa bits, exponent bias) of a float type."""
+    return (ir.i64, ir.ui64, 52, 1023) if t.bits == 64 else (ir.i32, ir.ui32, 23, 127)
+
+
+def _to_bits(c, v, t):
+    it, ut, _, _ = _float_bits(t)
+    return c.f.cast(c.f.emit("arith.bitcast", [v], [it]), ut)
+
+
+def _from_bits(c, u, t):
+    it, _, _, _ = _float_bits(t)
+    return c.f.emit("arith.bitcast", [c.f.cast(u, it)], [t.ir])
+
+
+def _pow2(c, n, t):
+    """2.0 ** n for an integer n (si64) within the normal exponents of t."""
+    _, ut, mb, bias = _float_bits(t)
+    return _from_bits(c, c.f.cast(n + bias, ut) << mb, t)
+
+
+def _isnan(c, v):
+    return c.f.ops.cmp(v, v, predicate="ne")
+
+
+def _isinf(c, v, t):
+    return c.f.ops.cmp(c.f.ops.abs(v), _fconst(c, math.inf, t), predicate="eq")
+
+
+@register(math.ldexp)
+def _ldexp(c, args, kwargs, node):
+    """x * 2**n, exactly (musl's scalbn, with selects)."""
+    _nargs(c, args, kwargs, node, 2, name="math.ldexp")
+    x = _float_of(c, args[0], node)
+    n = c.num_arg(args[1], node, "math.ldexp()'s exponent")
+    if not n.t.is_int:
+        raise c.err(node, f"math.ldexp() takes an integer exponent, got {n.t}")
+    t = x.t
+    _, _, mb, bias = _float_bits(t)
+    emax, emin = bias, 1 - bias
+    y = c.val(x, node)
+    k = c.val(c.cast(n, T.int64, node), node)
+    k = c.f.ops.max(c.f.ops.min(k, c.iconst(4 * bias)), c.iconst(-4 * bias))
+    up, down = _pow2(c, c.iconst(emax), t), _pow2(c, c.iconst(emin + mb + 1), t)
+    for _ in range(2):
+        hi = k > emax
+        y = c.f.select(hi, y * up, y)
+        k = c.f.select(hi, k - emax, k)
+        lo = k < emin
+        y = c.f.select(lo, y * down, y)
+        k = c.f.select(lo, k + (-emin - mb - 1), k)
+    k = c.f.ops.max(c.f.ops.min(k, c.iconst(emax)), c.iconst(emin))
+    return TypedValue(y * _pow2(c, k, t), t)
+
+
+@register(math.frexp)
+def _frexp(c, args, kwargs, node):
+    """(m, e) with x == m * 2**e, 0.5 <= |m| < 1: Numba's (float, intc)."""
+    _nargs(c, args, kwargs, node, 1, name="math.frexp")
+    x = _float_of(c, args[0], node)
+    t = x.t
+    _, ut, mb, bias = _float_bits(t)
+    v = c.val(x, node)
+    small = c.f.ops.abs(v) < _fconst(c, 2.0 ** (1 - bias), t)
+    scaled = c.f.select(small, v * _fconst(c, 2.0 ** (mb + 2), t), v)
+    adj = c.f.select(small, c.iconst(-(mb + 2)), c.iconst(0))
+    b = _to_bits(c, scaled, t)
+    emask = (1 << (64 if t.bits == 64 else 32) - 1 - mb) - 1
+    ebits = c.f.cast((b >> mb) & emask, ir.si64)
+    e = ebits - (bias - 1) + adj
+    mbits = (b & (((1 << t.bits) - 1) ^ (emask << mb))) | ((bias - 1) << mb)
+    m = _from_bits(c, mbits, t)
+    special = (v == _fconst(c, 0.0, t)) | _isnan(c, v) | _isinf(c, v, t)
+    m = c.f.select(special, v, m)
+    e = c.f.select(special, c.iconst(0), e)
+    return c._tuple([TypedValue(m, t), TypedValue(c.f.cast(e, ir.si32), T.int32)])
+
+
+@register(math.remainder)
+def _remainder(c, args, kwargs, node):
+    """IEEE 754 remainder: x - n*y, n the integer nearest x/y (ties to even); fdlibm's method."""
+    _nargs(c, args, kwargs, node, 2, name="math.remainder")
+    a, b = (c.num_arg(v, node) for v in args)
+    t = arith_type(a.t, b.t)
+    t = t if t.is_float else T.float64
+    x, y = c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)
+    _, _, mb, bias = _float_bits(t)
+    p = c.f.ops.abs(y)
+    big = p > _fconst(c, np.finfo(t.dtype).max / 2, t)
+    r = c.f.select(big, x, c.f.emit("arith.remf", [x, p + p], [t.ir]))
+    ar = c.f.ops.abs(r)
+    tiny = p < _fconst(c, 2.0 ** (2 - bias), t)
+    half = p * 0.5
+    gt1 = c.f.select(tiny, ar + ar > p, ar > half)
+    ar = c.f.select(gt1, ar - p, ar)
+    gt2 = c.f.select(tiny, ar + ar >= p, ar >= half)
+    ar = c.f.select(gt1 & gt2, ar - p, ar)
+    ar = c.f.select(c.f.ops.abs(r) == p, _fconst(c, 0.0, t), ar)
+    out = c.f.emit("math.copysign", [_fconst(c, 1.0, t), x], [t.ir]) * ar
+    bad = _isnan(c, x) | _isnan(c, y) | _isinf(c, x, t) | (y == _fconst(c, 0.0, t))
+    return TypedValue(c.f.select(bad, _fconst(c, math.nan, t), out), t)
+
+
+# Lanczos (g = 7, 9 terms): relative error about 1e-15 for x >= 0.5.
+_LANCZOS = (
+    0.99999999999980993,
+    676.5203681218851,
+    -1259.1392167224028,
+    771.32342877765313,
+    -176.61502916214059,
+    12.507343278686905,
+    -0.13857109526572012,
+    9.9843695780195716e-6,
+    1.5056327351493116e-7,
+)
+
+
+def _lanczos(c, z):
+    """(t, A) for z >= 0.5 (f64): gamma(z) = sqrt(2 pi) t**(z - 0.5) e**-t A."""
+    zm = z - 1.0
+    acc = c.f.constant(_LANCZOS[0], ir.f64)
+    for i, p in enumerate(_LANCZOS[1:], 1):
+        acc = acc + c.f.ops.truediv(c.f.constant(p, ir.f64), zm + float(i), result=ir.f64)
+    return zm + 7.5, acc
+
+
+def _sinpi(c, x):
+    """sin(pi x), exact at the integers (x reduced by its nearest integer)."""
+    n = c.f.emit("math.roundeven", [x], [ir.f64])
+    r = x - n
+    odd = c.f.emit("arith.remf", [n, c.f.constant(2.0, ir.f64)], [ir.f64])
+    s = c.f.emit("math.sin", [r * math.pi], [ir.f64])
+    return c.f.select(c.f.ops.abs(odd) == c.f.constant(1.0, ir.f64), -s, s)
+
+
+def _gamma_like(log):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name="math.lgamma" if log else "math.gamma")
+        a = _float_of(c, args[0], node)
+        x = c.val(c.cast(a, T.float64, node), node)
+        f64 = ir.f64
+        one, half = c.f.constant(1.0, f64), c.f.constant(0.5, f64)
+        refl = x < half
+        z = c.f.select(refl, one - x, x)
+        t, acc = _lanczos(c, z)
+        e = z - 0.5
+        pole = (x <= c.f.constant(0.0, f64)) & (c.f.emit("math.floor", [x], [f64]) == x)
+        s = _sinpi(c, x)
+        inf = c.f.constant(math.inf, f64)
+        if log:
+            lg = e * c.f.emit("math.log", [t], [f64]) - t + c.f.emit("math.log", [acc], [f64])
+            lg = lg + 0.5 * math.log(2 * math.pi)
+            ref = (
+                c.f.emit("math.log", [c.f.ops.truediv(c.f.constant(math.pi, f64), c.f.ops.abs(s), result=f64)], [f64])
+                - lg
+            )
+            r = c.f.select(refl, ref, lg)
+            # tiny |x|: -log|x| (sin(pi x) would underflow); 0 at 1 and 2 exactly
+            ax = c.f.ops.abs(x)
+            r = c.f.select(ax < c.f.constant(1e-300, f64), -c.f.emit("math.log", [ax], [f64]), r)
+            r = c.f.select((x == one) | (x == c.f.constant(2.0, f64)), c.f.constant(0.0, f64), r)
+            r = c.f.select(pole | _isinf(c, x, T.float64), inf, r)
+        else:
+            pw = c.f.emit("math.powf", [t, e * 0.5], [f64])
+            g = pw * (pw * c.f.emit("math.exp", [-t], [f64])) * acc * math.sqrt(2 * math.pi)
+            ref = c.f.ops.truediv(c.f.constant(math.pi, f64), s * g, result=f64)
+            r = c.f.select(refl, ref, g)
+            r = c.f.select(x > c.f.constant(171.7, f64), inf, r)
+            nan = c.f.constant(math.nan, f64)
+            r = c.f.select(pole & (x != c.f.constant(0.0, f64)), nan, r)
+            r = c.f.select(x == c.f.constant(0.0, f64), c.f.emit("math.copysign", [inf, x], [f64]), r)
+        return c.cast(TypedValue(r, T.float64), a.t, node)
+
+    return impl
+
+
+register(math.gamma)(_gamma_like(False))
+register(math.lgamma)(_gamma_like(True))
+
+
+def _operator_fn(op, compare=False):
+    import ast
+
+    node_op = getattr(ast, op)
+
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 2, name=f"operator.{op.lower()}")
+        if compare:
+            return c.compare(node_op(), args[0], args[1], node)
+        return c.binop(node_op(), args[0], args[1], node)
+
+    return impl
+
+
+for _fn, _op in (
+    (operator.add, "Add"),
+    (operator.sub, "Sub"),
+    (operator.mul, "Mult"),
+    (operator.truediv, "Div"),
+    (operator.floordiv, "FloorDiv"),
+    (operator.mod, "Mod"),
+    (operator.pow, "Pow"),
+    (operator.and_, "BitAnd"),
+    (operator.or_, "BitOr"),
+    (operator.xor, "BitXor"),
+    (operator.lshift, "LShift"),
+    (operator.rshift, "RShift"),
+):
+    register(_fn)(_operator_fn(_op))
+for _fn, _op in (
+    (operator.lt, "Lt"),
+    (operator.le, "LtE"),
+    (operator.gt, "Gt"),
+    (operator.ge, "GtE"),
+    (operator.eq, "Eq"),
+    (operator.ne, "NotEq"),
+):
+    register(_fn)(_operator_fn(_op, compare=True))
+
+
+def bit_count(c, x, node):
+    """int.bit_count(): the number of ones in |x| (Python's), of x's type."""
+    t = x.t
+    sl = ir.Type(f"i{t.bits}")
+    v = c.val(x, node)
+    if t.signed:
+        v = c.f.ops.abs(v)
+    r = c.f.emit("math.ctpop", [c.f.cast(v, sl)], [sl])
+    return TypedValue(c.f.cast(r, t.ir), t)
+
+
+def nanosleep(c, args, kwargs, node):
+    """cuda.nanosleep(ns): a hint; PTX lets the sleep be anywhere in
+    [0, 2 ns], and pydev has no sleep op: it checks its argument and waits
+    for nothing (a polling loop stays correct)."""
+    _nargs(c, args, kwargs, node, 1, name="cuda.nanosleep")
+    ns = c.num_arg(args[0], node, "cuda.nanosleep()'s argument")
+    if not (ns.t.is_int or isinstance(ns.t, T.Boolean)):
+        raise c.err(node, f"cuda.nanosleep() takes an integer number of nanoseconds, got {ns.t}")
+    c.val(c.cast(ns, T.uint32, node), node)
+    return CompileTimeValue(None)

@@ -1,8 +1,6 @@
 """Calls in the compiler: calls of device functions, builtins and methods,
 and the argument checks the builtins use."""
 
-import ast
-
 from ._typing import (
     CompileTimeValue,
     TypedValue,
@@ -15,9 +13,7 @@ from ._typing import (
 class CallsMixin:
     def e_Call(self, n):
         fn = self.expr(n.func)
-        args = [self.expr(a) for a in n.args]
-        if any(isinstance(a, ast.Starred) for a in n.args):
-            raise self.err(n, "*args in calls are not supported")
+        args = self.starred_items(n.args)
         kwargs = {k.arg: self.expr(k.value) for k in n.keywords}
         if None in kwargs:
             raise self.err(n, "**kwargs in calls are not supported")

@@ -13,7 +13,7 @@ from ._typing import (
     arith_type,
     unify,
 )
-from ._variables import Retype, Var
+from ._variables import Retype, Var, _fresh, _is_const
 
 
 class ControlFlowMixin:
@@ -25,7 +25,11 @@ class ControlFlowMixin:
     def _merge_names(self, stmts):
         """The variables live across a join: those defined now, and those
         the statements assign (typed on an earlier pass)."""
-        names = [n for n, v in self.vars.items() if self._mergeable(v.t)]
+        names = [
+            n
+            for n, v in self.vars.items()
+            if self._mergeable(v.t) and not (n in self._single_assigned() and _is_const(v.bound))
+        ]
         for n in _assigned(stmts):
             if n in names:
                 continue
@@ -52,7 +56,7 @@ class ControlFlowMixin:
             if v is None or v.bound is None:
                 vals += [self._zero_val(x.ir) for x in self._leaf_types(t)]
             else:
-                vals += self._flatten(v.bound, node)
+                vals += self._flatten(_fresh(v.bound) if _is_const(v.bound) else v.bound, node)
         return vals
 
     def _bind_merged(self, names, args):
@@ -96,15 +100,15 @@ class ControlFlowMixin:
 
     def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
         f = self.f
-        if node.orelse:
-            raise self.err(node, "a loop's else clause is not supported in pydev.numba")
-        names = self._merge_names(node.body) + list(extra)
+        names = self._merge_names(node.body + node.orelse) + list(extra)
         names = list(dict.fromkeys(names))
         for n in names:
             if n not in self.vars:
                 self.vars[n] = Var(self.var_types[n], bound=None)
         types = self._merge_types(names)
         head, body, cont, after = f.new_block(*types), f.new_block(), f.new_block(*types), f.new_block(*types)
+        # the loop's else runs when the condition ends it (not after a break)
+        done = f.new_block(*types) if node.orelse else after
         f.br(head, *self._merge_values(names, node))
         f.set_block(head)
         self._bind_merged(names, head.args)
@@ -115,9 +119,9 @@ class ControlFlowMixin:
             if cond.const:
                 f.br(body)
             else:
-                f.br(after, *self._merge_values(names, node))
+                f.br(done, *self._merge_values(names, node))
         else:
-            f.cond_br(cond.v, body, after, else_args=self._merge_values(names, node))
+            f.cond_br(cond.v, body, done, else_args=self._merge_values(names, node))
         f.set_block(body)
         self.dead = False
         self.loops.append((cont, after, names))
@@ -132,6 +136,15 @@ class ControlFlowMixin:
         step_fn()
         self.at(node)
         f.br(head, *self._merge_values(names, node))
+        if node.orelse:
+            f.set_block(done)
+            self.vars = dict(at_head)
+            self._bind_merged(names, done.args)
+            self.dead = False
+            self.block(node.orelse)
+            if not f.terminated:
+                self.at(node)
+                f.br(after, *self._merge_values(names, node))
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
@@ -151,13 +164,32 @@ class ControlFlowMixin:
         else:
             rng = it
         if rng is None:
+            lowered = self._lower_for(s)
+            if lowered is not None:
+                self.s_For(lowered)
+                return
             itv = self.expr(it)
             if isinstance(itv, TypedValue) and itv.items is not None:  # a tuple: unrolled
+                jump = _jumps(s.body)
+                if jump is not None:
+                    if itv.items and isinstance(itv.t, T.UniTuple) and _is_num(itv.t.items[0]):
+                        self.s_For(self._lower_for(s, force=True))  # a loop over an index
+                        return
+                    raise self.err(
+                        jump,
+                        f"'{'break' if isinstance(jump, ast.Break) else 'continue'}' in a loop over a "
+                        f"{itv.t} (unrolled: its items differ in type) is not supported in pydev.numba",
+                    )
                 for item in itv.items:
                     self.store(s.target, item, s)
                     self.block(s.body)
+                self.block(s.orelse)  # no break: the else always runs
                 return
-            raise self.err(it, "pydev.numba loops iterate over range(...) or a tuple")
+            raise self.err(
+                it,
+                "pydev.numba loops iterate over range(...), an array, zip(...), enumerate(...) or a tuple, "
+                f"not {itv.t if isinstance(itv, TypedValue) else _describe(itv.obj)}",
+            )
         if rng.keywords or not 1 <= len(rng.args) <= 3:
             raise self.err(rng, "range() takes 1 to 3 positional arguments")
         args = [self.expr(a) for a in rng.args]
@@ -216,6 +248,118 @@ class ControlFlowMixin:
         self._loop(s, head, body, stepper, extra=[cname, s.target.id])
         del self.vars[cname]
 
+    def _hidden(self, value, node, stmts):
+        """A name for a value computed once before a lowered loop."""
+        self.nloop = getattr(self, "nloop", 0) + 1
+        name = f".iter{self.nloop}"
+        self.store(ast.Name(name, ast.Store()), value, node)
+        return ast.Name(name, ast.Load())
+
+    def _iterable(self, node, stmts):
+        """(length, item) for an iterable in a lowered loop: `length` an AST
+        expression, `item(i)` the AST of its i-th item."""
+        if isinstance(node, ast.Call):
+            fn = self.expr(node.func)
+            obj = fn.obj if isinstance(fn, CompileTimeValue) else None
+            if obj is zip:
+                if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+                    raise self.err(node, "zip() takes positional iterables in pydev.numba")
+                if not node.args:
+                    return ast.Constant(0), lambda i: ast.Tuple([], ast.Load())
+                parts = [self._iterable(a, stmts) for a in node.args]
+                n = parts[0][0]
+                if len(parts) > 1:
+                    n = ast.Call(ast.Name("min", ast.Load()), [p[0] for p in parts], [])
+                return n, lambda i: ast.Tuple([p[1](i) for p in parts], ast.Load())
+            if obj is enumerate:
+                args = list(node.args)
+                kw = {k.arg: k.value for k in node.keywords}
+                if set(kw) - {"start"} or not 1 <= len(args) + len(kw) <= 2 or not args:
+                    raise self.err(node, "enumerate() takes an iterable and a start")
+                start = args[1] if len(args) == 2 else kw.get("start", ast.copy_location(ast.Constant(0), node))
+                start_v = self.expr(start)
+                if isinstance(start_v, CompileTimeValue) or not (start_v.t.is_int or isinstance(start_v.t, T.Boolean)):
+                    raise self.err(start, "enumerate()'s start must be an integer")
+                start_n = self._hidden(self.cast(start_v, T.int64, start), start, stmts)
+                n, item = self._iterable(args[0], stmts)
+                return n, lambda i: ast.Tuple([ast.BinOp(i, ast.Add(), start_n), item(i)], ast.Load())
+            if obj is range:
+                if node.keywords or not 1 <= len(node.args) <= 3:
+                    raise self.err(node, "range() takes 1 to 3 positional arguments")
+                args = list(node.args)
+                if len(args) == 1:
+                    args = [ast.copy_location(ast.Constant(0), node)] + args
+                step = self.expr(args[2]) if len(args) == 3 else self.lit(1, node)
+                if not (
+                    isinstance(step, TypedValue) and step.v is None and isinstance(step.const, int) and step.const > 0
+                ):
+                    raise self.err(
+                        node, "a range() inside zip() or enumerate() takes a constant positive step in pydev.numba"
+                    )
+                lo = self._hidden(self.expr(args[0]), args[0], stmts)
+                hi = self._hidden(self.expr(args[1]), args[1], stmts)
+                k = step.const
+                n = ast.Call(
+                    ast.Name("max", ast.Load()),
+                    [
+                        ast.Constant(0),
+                        ast.BinOp(
+                            ast.BinOp(ast.BinOp(hi, ast.Sub(), lo), ast.Add(), ast.Constant(k - 1)),
+                            ast.FloorDiv(),
+                            ast.Constant(k),
+                        ),
+                    ],
+                    [],
+                )
+                return n, lambda i: ast.BinOp(lo, ast.Add(), ast.BinOp(i, ast.Mult(), ast.Constant(k)))
+        v = self.expr(node)
+        if isinstance(v, TypedValue) and isinstance(v.t, T.Array) and v.items is None:
+            if v.t.ndim == 0:
+                raise self.err(node, "a 0-d array is not iterable")
+            arr = self._hidden(v, node, stmts)
+            return ast.Call(ast.Name("len", ast.Load()), [arr], []), lambda i: ast.Subscript(arr, i, ast.Load())
+        if isinstance(v, TypedValue) and v.items is not None:
+            arr = self._hidden(v, node, stmts)
+            return ast.Constant(len(v.items)), lambda i: ast.Subscript(arr, i, ast.Load())
+        raise self.err(
+            node,
+            "zip() and enumerate() in pydev.numba take arrays, range(...), tuples, zip(...) or enumerate(...), "
+            f"not {v.t if isinstance(v, TypedValue) else _describe(v.obj)}",
+        )
+
+    def _lower_for(self, s, force=False):
+        """`for x in array`, zip(...), enumerate(...): a range loop over an
+        index, its items assigned to the target (None: not such a loop)."""
+        it = s.iter
+        if force:
+            pass
+        elif isinstance(it, ast.Call):
+            fn = self.expr(it.func)
+            if not (isinstance(fn, CompileTimeValue) and fn.obj in (zip, enumerate)):
+                return None
+        else:
+            v = self.expr(it)
+            if not (isinstance(v, TypedValue) and isinstance(v.t, T.Array) and v.items is None):
+                return None
+        n, item = self._iterable(it, [])
+        self.nloop = getattr(self, "nloop", 0) + 1
+        idx = f".idx{self.nloop}"
+        load = ast.Name(idx, ast.Load())
+        assign = ast.Assign([s.target], item(load))
+        loop = ast.For(
+            ast.Name(idx, ast.Store()),
+            ast.Call(ast.Name("range", ast.Load()), [n], []),
+            [assign] + s.body,
+            s.orelse,
+        )
+        for m in ast.walk(loop):
+            if not hasattr(m, "lineno") or m is loop or m is assign:
+                ast.copy_location(m, it if m is not assign else s.target)
+            if isinstance(m, ast.Name) and m.id in ("range", "len", "min", "max"):
+                m.id = {"range": ".range", "len": ".len", "min": ".min", "max": ".max"}[m.id]
+        ast.copy_location(loop, s)
+        return loop
+
     def s_Break(self, s):
         if not self.loops:
             raise self.err(s, "'break' outside a loop")
@@ -229,6 +373,22 @@ class ControlFlowMixin:
         self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
         self.f.set_block(self.f.new_block())
         self.dead = True
+
+
+def _jumps(stmts):
+    """The first break or continue of these statements' own loop (not of loops inside them)."""
+    for st in stmts:
+        if isinstance(st, (ast.Break, ast.Continue)):
+            return st
+        if isinstance(st, (ast.For, ast.While)):
+            found = _jumps(st.orelse)
+        elif isinstance(st, (ast.FunctionDef, ast.Lambda, ast.ClassDef)):
+            found = None
+        else:
+            found = _jumps([c for c in ast.iter_child_nodes(st) if isinstance(c, ast.stmt)])
+        if found is not None:
+            return found
+    return None
 
 
 def _assigned(stmts):

@@ -53,12 +53,34 @@ class ExpressionsMixin:
         return self.lookup(n.id, n)
 
     def e_Tuple(self, n):
-        items = [self.expr(e) for e in n.elts]
+        items = self.starred_items(n.elts)
         if any(isinstance(i, CompileTimeValue) for i in items):
             return CompileTimeValue(tuple(i.obj if isinstance(i, CompileTimeValue) else i for i in items))
         return self._tuple(items)
 
     e_List = e_Tuple
+
+    def starred_items(self, elts):
+        """The values of a tuple display or a call's arguments, `*t` spread
+        (Numba's tuple unpacking: t a tuple)."""
+        items = []
+        for e in elts:
+            if not isinstance(e, ast.Starred):
+                items.append(self.expr(e))
+                continue
+            v = self.expr(e.value)
+            if isinstance(v, TypedValue) and v.items is not None:
+                items += v.items
+            elif isinstance(v, CompileTimeValue) and isinstance(v.obj, tuple):
+                items += [x if isinstance(x, TypedValue) else CompileTimeValue(x) for x in v.obj]
+            else:
+                raise self.err(
+                    e, f"*{v.t if isinstance(v, TypedValue) else _describe(v.obj)}: only tuples can be unpacked with *"
+                )
+        return items
+
+    def e_Starred(self, n):
+        raise self.err(n, "a starred expression is only supported in a tuple or a call's arguments")
 
     def e_Attribute(self, n):
         base = self.expr(n.value)
@@ -116,6 +138,10 @@ class ExpressionsMixin:
                 return base
             if n.attr == "imag":
                 return self.cast(self.lit(0, n), t, n)
+            if n.attr == "bit_count" and t.is_int:
+                from ._builtins import bit_count
+
+                return CompileTimeValue(_Method("bit_count", lambda c, a, k, nd: bit_count(c, base, nd)))
         raise self.err(n, f"a {t} has no attribute '{n.attr}'")
 
     def e_BinOp(self, n):

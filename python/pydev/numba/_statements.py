@@ -68,6 +68,9 @@ class StatementsMixin:
         if isinstance(tgt, ast.Name):
             self._assign_name(tgt.id, value, tgt)
         elif isinstance(tgt, (ast.Tuple, ast.List)):
+            for e in tgt.elts:
+                if isinstance(e, ast.Starred):
+                    raise self.err(e, "starred assignment (a, *b = t) is not supported (Numba: no UNPACK_EX)")
             items = self._items(value, tgt) if not isinstance(value, CompileTimeValue) else None
             if items is None or len(items) != len(tgt.elts):
                 raise self.err(

@@ -14,6 +14,22 @@ from ._typing import (
 )
 
 
+def _is_const(tv):
+    """A number or a tuple of numbers known while compiling."""
+    if not isinstance(tv, TypedValue) or tv.v is not None:
+        return False
+    if tv.items is not None:
+        return all(_is_const(i) for i in tv.items)
+    return tv.const is not None and not isinstance(tv.t, (T.Array, T.Record))
+
+
+def _fresh(tv):
+    """A copy of a constant (val() caches its ir.Value in the copy, in the block that uses it)."""
+    if tv.items is not None:
+        return TypedValue(None, tv.t, items=[_fresh(i) for i in tv.items])
+    return TypedValue(None, tv.t, tv.const)
+
+
 class Var:
     __slots__ = ("t", "slots", "bound")
 
@@ -42,6 +58,19 @@ class VariablesMixin:
             self.var_types.setdefault(name, t)
             return
         known = self.var_types.get(name)
+        if name in self._single_assigned() and _is_const(tv):
+            # assigned once, a constant: it stays one (Numba's literal
+            # typing), so it can give a shape (TPB = 32; cuda.shared.array(TPB, ...))
+            want = known if known is not None else t
+            if known is None:
+                self.var_types[name] = t
+            elif want != t:
+                want = unify(known, t)
+                if want is None or want != known:
+                    self.var_types[name] = want if want is not None else t
+                    raise Retype()
+            self.vars[name] = Var(want, bound=self.cast(tv, want, node))
+            return
         if known is None:
             want = self.var_types[name] = t
         else:
@@ -71,11 +100,37 @@ class VariablesMixin:
         return [t]
 
     def _load_var(self, name, node):
-        return self.vars[name].bound
+        b = self.vars[name].bound
+        return _fresh(b) if isinstance(b, TypedValue) and _is_const(b) else b
+
+    def _single_assigned(self):
+        """The local names the function assigns exactly once (not as a loop
+        target, an augmented assignment or a parameter)."""
+        got = getattr(self, "_single", None)
+        if got is None:
+            import ast
+
+            counts = {}
+            fn = self.src.node
+            for a in fn.args.args:
+                counts[a.arg] = 2
+            for n in ast.walk(fn):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+                elif isinstance(n, (ast.For, ast.AugAssign, ast.AnnAssign)):
+                    for m in ast.walk(n.target):
+                        if isinstance(m, ast.Name):
+                            counts[m.id] = 2
+                elif isinstance(n, ast.NamedExpr):
+                    counts[n.target.id] = 2
+            got = self._single = {k for k, v in counts.items() if v == 1}
+        return got
 
     def lookup(self, name, node):
         if name in self.vars:
             return self._load_var(name, node)
+        if name in (".range", ".len", ".min", ".max"):  # the builtins in lowered loops (_control_flow)
+            return CompileTimeValue(getattr(builtins, name[1:]))
         local_names = self.disp.local_names()
         if name in local_names:
             if self.need_retype and name in self.var_types:

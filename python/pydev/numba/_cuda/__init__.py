@@ -61,6 +61,7 @@ __all__ = [
     "fma",
     "cbrt",
     "selp",
+    "nanosleep",
     "fp16",
     "to_device",
     "device_array",
@@ -224,6 +225,7 @@ _names = [
     "fma",
     "cbrt",
     "selp",
+    "nanosleep",
 ]
 for _n in _names:
     globals()[_n] = _DeviceOnly(_n, getattr(_b, _n))

@@ -1,0 +1,498 @@
+"""pydev.numba's kernel language (issue 31): shapes from constants, zip,
+enumerate, iteration over arrays, loop else, starred unpacking, and the
+builtins, math and operator functions Numba-CUDA supports. Host target,
+fixed-seed inputs, NaN-poisoned outputs, compared with NumPy / Python."""
+
+import math
+import operator
+
+import numpy as np
+import pytest
+
+import pydev
+from pydev.numba import cuda, float32, float64, int32
+
+SEED = 20261128
+W = 4  # a global constant shape
+
+
+@pytest.fixture(autouse=True)
+def _host(monkeypatch, native):
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(SEED)
+
+
+# --- (1) shapes from local, global and closure constants -------------------------------------
+
+
+def _shapes_kernel():
+    H = 3  # a closure constant
+
+    @cuda.jit
+    def k(a, out):
+        TPB = 32
+        sh = cuda.shared.array(TPB, float64)
+        loc = cuda.local.array((W, H), int32)
+        shp = (2, H)
+        l2 = cuda.local.array(shp, float64)
+        i = cuda.threadIdx.x
+        sh[i] = a[i] * 2.0
+        cuda.syncthreads()
+        for j in range(W):
+            for q in range(H):
+                loc[j, q] = j * H + q
+        l2[1, H - 1] = a[i]
+        s = 0.0
+        for j in range(TPB):
+            tmp = cuda.local.array(TPB, float64)  # a constant shape inside a loop
+            tmp[j] = sh[j]
+            s += tmp[j]
+        out[i] = s + loc[W - 1, H - 1] + l2[1, H - 1]
+
+    return k
+
+
+def test_shapes_from_local_global_and_closure_constants(rng):
+    a = rng.standard_normal(32)
+    out = np.full(32, np.nan)
+    _shapes_kernel()[1, 32](a, out)
+    np.testing.assert_allclose(out, 2.0 * a.sum() + (W * 3 - 1) + a, rtol=1e-12)
+
+
+def test_shape_from_a_reassigned_local_is_an_error():
+    @cuda.jit
+    def k(out):
+        n = 4
+        n = n + 1
+        x = cuda.local.array(n, float64)
+        x[0] = 1.0
+        out[0] = x[0]
+
+    with pytest.raises(pydev.CompileError, match="shape of cuda.local.array"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (2) zip, enumerate, for v in array, loop else -------------------------------------------
+
+
+@cuda.jit
+def _loops(a, b, m, out):
+    i = cuda.grid(1)
+    if i >= out.shape[0]:
+        return
+    s = 0.0
+    for v in a:
+        s += v
+    t = 0.0
+    for x, y in zip(a, b):
+        t += x * y
+    e = 0.0
+    for j, v in enumerate(b, 1):
+        e += j * v
+    r = 0.0
+    for row in m:
+        for q in row:
+            r += q * i
+    z = 0.0
+    for j, (x, y) in enumerate(zip(a, range(2, 100, 3))):
+        z += j * x + y
+    found = -1
+    for j in range(a.shape[0]):
+        if a[j] > b[i]:
+            found = j
+            break
+    else:
+        found = 99
+    w = 0
+    while w < i:
+        w += 1
+    else:
+        w += 10
+    out[i, 0] = s
+    out[i, 1] = t
+    out[i, 2] = e
+    out[i, 3] = r
+    out[i, 4] = z
+    out[i, 5] = found
+    out[i, 6] = w
+
+
+def test_zip_enumerate_array_iteration_and_loop_else(rng):
+    a = rng.standard_normal(5)
+    b = rng.standard_normal(7)
+    m = rng.standard_normal((2, 3))
+    n = 7
+    out = np.full((n, 7), np.nan)
+    _loops[1, 8](a, b, m, out)
+    for i in range(n):
+        found = next((j for j in range(len(a)) if a[j] > b[i]), 99)
+        want = [
+            a.sum(),
+            (a * b[:5]).sum(),
+            sum(j * v for j, v in enumerate(b, 1)),
+            (m * i).sum(),
+            sum(j * x + y for j, (x, y) in enumerate(zip(a, range(2, 100, 3)))),
+            found,
+            i + 10,
+        ]
+        np.testing.assert_allclose(out[i], want, rtol=1e-12)
+
+
+def test_iterating_over_a_number_is_an_error():
+    @cuda.jit
+    def k(out):
+        for v in out[0]:
+            out[0] = v
+
+    with pytest.raises(pydev.CompileError, match="loops iterate over"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (3) starred unpacking ----------------------------------------------------------------
+
+
+@cuda.jit(device=True)
+def _add3(x, y, z):
+    return x + 2 * y + 3 * z
+
+
+@cuda.jit
+def _starred(a, out):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    t = (a[i], 2.0)
+    u = (*t, a[i] * 3)
+    v = (1.0, *t, *u)
+    out[i, 0] = _add3(*u)
+    out[i, 1] = _add3(*t, 4.0)
+    out[i, 2] = len(v) + v[4] + v[5]
+    out[i, 3] = max(*u)
+
+
+def test_starred_tuples_and_call_arguments(rng):
+    a = rng.standard_normal(17)
+    out = np.full((17, 4), np.nan)
+    _starred[1, 32](a, out)
+    want = np.stack([a + 4.0 + 9 * a, a + 4.0 + 12.0, 6 + 2.0 + 3 * a, np.maximum(np.maximum(a, 2.0), 3 * a)], 1)
+    np.testing.assert_allclose(out, want, rtol=1e-12)
+
+
+def test_starred_assignment_is_an_error():
+    @cuda.jit
+    def k(out):
+        a, *b = (1.0, 2.0, 3.0)
+        out[0] = a + len(b)
+
+    with pytest.raises(pydev.CompileError, match=r"starred assignment \(a, \*b = t\)"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (4) round(x, ndigits), math, operator, int.bit_count ---------------------------------
+
+
+@cuda.jit
+def _mathk(x, n, out, iout):
+    i = cuda.grid(1)
+    if i >= x.shape[0]:
+        return
+    v = x[i]
+    out[i, 0] = round(v, n[i])
+    m, e = math.frexp(v)
+    out[i, 1] = m
+    iout[i, 0] = e
+    out[i, 2] = math.ldexp(v, n[i] * 400)
+    out[i, 3] = math.remainder(v, 0.75)
+    out[i, 4] = math.gamma(v)
+    out[i, 5] = math.lgamma(v)
+    out[i, 6] = math.exp2(v)
+    out[i, 7] = operator.add(v, 1) + operator.sub(v, 2) * operator.mul(v, 3)
+    out[i, 8] = operator.truediv(v, 3) + operator.floordiv(v, 0.5)
+    iout[i, 1] = (n[i] * 12345).bit_count()
+    iout[i, 2] = operator.floordiv(n[i], 2) + operator.mul(n[i], 10)
+
+
+def _py_math(v, d):
+    def safe(f, *a, overflow=math.nan):
+        try:
+            return f(*a)
+        except OverflowError:
+            return overflow  # Numba (C) gives inf where Python raises
+        except ValueError:
+            return math.nan
+
+    return [
+        round(v, d) if math.isfinite(v) else v,
+        math.frexp(v)[0],
+        safe(math.ldexp, v, d * 400, overflow=math.copysign(math.inf, v)) if math.isfinite(v) else v,
+        safe(math.remainder, v, 0.75),
+        safe(math.gamma, v, overflow=math.inf),
+        safe(math.lgamma, v),
+        safe(math.pow, 2.0, v, overflow=math.inf),
+        (v + 1) + (v - 2) * (v * 3),
+        v / 3 + v // 0.5,
+    ]
+
+
+def test_round_ndigits_math_and_operator_functions(rng):
+    x = np.concatenate(
+        [
+            rng.standard_normal(60) * 10,
+            rng.uniform(0.5, 170, 20),
+            -rng.uniform(0, 30, 10) - 0.25,
+            [0.0, -0.0, 1.0, 2.0, -3.0, 5e-324, 2.5, 0.375, 1.125, 1e300, -1e-310],
+        ]
+    )
+    n = rng.integers(-3, 4, x.size)
+    n[-11:] = [1, 1, 0, 2, -1, 3, 0, 1, 2, -2, 1]
+    out = np.full((x.size, 9), np.nan)
+    iout = np.full((x.size, 3), -99, np.int64)
+    _mathk[1, 128](x, n, out, iout)
+    want = np.array([_py_math(float(v), int(d)) for v, d in zip(x, n)])
+    for col in (0, 1, 2, 3, 6):  # exact (correctly rounded in Python too)
+        np.testing.assert_array_equal(out[:, col], want[:, col], err_msg=f"column {col}")
+    np.testing.assert_allclose(out[:, 7:], want[:, 7:], rtol=1e-14)  # a * b + c may contract to an fma
+    # gamma and lgamma: a Lanczos approximation; poles give inf / nan where Python raises
+    fin = np.isfinite(want[:, 4])
+    np.testing.assert_allclose(out[fin, 4], want[fin, 4], rtol=1e-12)
+    fin = np.isfinite(want[:, 5])
+    np.testing.assert_allclose(out[fin, 5], want[fin, 5], rtol=1e-12, atol=1e-13)
+    assert np.isinf(out[x.size - 11 + 4, 5]) and np.isnan(out[x.size - 11 + 4, 4])  # -3.0: a pole
+    assert out[x.size - 11, 4] == math.inf and out[x.size - 10, 4] == -math.inf  # gamma(+-0)
+    np.testing.assert_array_equal(iout[:, 0], [math.frexp(v)[1] for v in x])
+    np.testing.assert_array_equal(iout[:, 1], [int(d * 12345).bit_count() for d in n])
+    np.testing.assert_array_equal(iout[:, 2], n // 2 + n * 10)
+
+
+def test_math_types_follow_numba():
+    from pydev.numba import types as T
+
+    @cuda.jit
+    def k(x, out, iout):
+        m, e = math.frexp(x[0])
+        out[0] = m
+        iout[0] = e
+        out[1] = math.ldexp(x[0], 3)
+        out[2] = round(x[0], 1)
+        out[3] = math.gamma(x[0])
+
+    x = np.array([0.3], np.float32)
+    out = np.full(4, np.nan, np.float32)
+    iout = np.zeros(1, np.int32)
+    k[1, 1](x, out, iout)
+    m, e = math.frexp(float(x[0]))
+    assert (out[0], iout[0]) == (np.float32(m), e)
+    assert out[1] == np.float32(x[0]) * 8 and out[2] == np.float32(0.3)
+    np.testing.assert_allclose(out[3], math.gamma(float(x[0])), rtol=1e-6)
+    assert T.float32 == float32  # float32 in, float32 out (as Numba's signatures)
+
+
+def test_round_ndigits_of_a_complex_is_an_error():
+    @cuda.jit
+    def k(out):
+        out[0] = round(1j, 2).real
+
+    with pytest.raises(pydev.CompileError, match="round"):
+        k[1, 1](np.zeros(1))
+
+
+# --- (5) print of bools, cuda.nanosleep ----------------------------------------------------
+
+
+def test_print_of_bools(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "p.py"
+    script.write_text(
+        "import numpy as np\nfrom pydev.numba import cuda\n\n"
+        "@cuda.jit\ndef k(a):\n    i = cuda.threadIdx.x\n"
+        "    print('flag', a[i] > 0, i, (a[i] < 0, True), i == 1)\n\n"
+        "k[1, 3](np.array([0.5, -1.0, 2.0]))\ncuda.synchronize()\n"
+    )
+    env = dict(os.environ, PYDEV_TARGET="host")
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert sorted(r.stdout.splitlines()) == [
+        "flag False 1 (True, True) True",
+        "flag True 0 (False, True) False",
+        "flag True 2 (False, True) False",
+    ]
+
+
+def test_nanosleep(rng):
+    @cuda.jit
+    def k(a, out):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            cuda.nanosleep(100)
+            cuda.nanosleep(i)
+            out[i] = a[i] + 1.0
+
+    a = rng.standard_normal(10)
+    out = np.full(10, np.nan)
+    k[1, 16](a, out)
+    np.testing.assert_array_equal(out, a + 1.0)
+
+    @cuda.jit
+    def bad(out):
+        cuda.nanosleep(1.5)
+
+    with pytest.raises(pydev.CompileError, match="cuda.nanosleep"):
+        bad[1, 1](out)
+
+
+@cuda.jit(device=True)
+def _first_above(a, t):
+    for j, v in enumerate(a):
+        if v > t:
+            break
+    else:
+        j = -1
+    return j
+
+
+@cuda.jit
+def _nested_loops(a, m, out):
+    i = cuda.grid(1)
+    if i >= out.shape[0]:
+        return
+    out[i, 0] = _first_above(a, a[i])
+    for r, row in enumerate(m):
+        for j, (x, y) in enumerate(zip(row, a)):
+            if i == 0:
+                row[j] = x + r * y
+    cnt = 0
+    for x in a:
+        for y in a:
+            if y > x:
+                continue
+            cnt += 1
+    out[i, 1] = cnt
+
+
+def test_loops_in_device_functions_rows_written_and_continue(rng):
+    a = rng.integers(0, 6, 9).astype(np.float32)
+    m = rng.standard_normal((3, 4)).astype(np.float32)
+    m0 = m.copy()
+    out = np.full((9, 2), np.nan)
+    _nested_loops[1, 16](a, m, out)
+    first = [next((j for j, v in enumerate(a) if v > t), -1) for t in a]
+    np.testing.assert_array_equal(out[:, 0], first)
+    np.testing.assert_array_equal(out[:, 1], sum(1 for x in a for y in a if y <= x))
+    np.testing.assert_allclose(m, m0 + np.arange(3)[:, None] * a[None, :4], rtol=1e-6)
+
+
+def test_zip_of_a_number_is_an_error():
+    @cuda.jit
+    def k(a):
+        for x in zip(a, 3):
+            a[0] = x[0]
+
+    with pytest.raises(pydev.CompileError, match=r"zip\(\) and enumerate\(\) in pydev.numba take arrays"):
+        k[1, 1](np.zeros(2))
+
+
+# --- PTX for sm_90 of the kernels above, assembled by ptxas ------------------------------------
+
+
+@cuda.jit
+def _print_sleep(a):
+    i = cuda.threadIdx.x
+    cuda.nanosleep(100)
+    print("x", a[i] > 0, i == 1)
+
+
+def _ptx_cases():
+    from pydev.numba import float32 as f32, int64 as i64
+
+    return [
+        (_mathk, (float64[::1], i64[::1], float64[:, ::1], i64[:, ::1])),
+        (_loops, (float64[::1], float64[::1], float64[:, ::1], float64[:, ::1])),
+        (_starred, (float64[::1], float64[:, ::1])),
+        (_nested_loops, (f32[::1], f32[:, ::1], float64[:, ::1])),
+        (_print_sleep, (float64[::1],)),
+    ]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_ptx_sm90_assembles(case, tmp_path):
+    import subprocess
+
+    import toolchain
+
+    kernel, types = _ptx_cases()[case]
+    ptx = kernel.inspect_asm(types)
+    assert ".target sm_90" in ptx and ".entry" in ptx
+    ptxas = toolchain.ptxas()
+    if not ptxas:
+        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
+    f = tmp_path / "k.ptx"
+    f.write_text(ptx)
+    r = subprocess.run(
+        [ptxas, "-arch=sm_90", "-c", str(f), "-o", str(tmp_path / "k.o")], capture_output=True, text=True
+    )
+    assert r.returncode == 0, r.stderr
+
+
+# --- loops over tuples: break / continue / else -------------------------------------------
+
+
+@cuda.jit
+def _tuple_loops(a, out):
+    i = cuda.grid(1)
+    if i >= a.shape[0]:
+        return
+    s = 0.0
+    for j in range(3):
+        for x in (1.0, a[i], 3.0, 4.0):
+            if x == 3.0:
+                break
+            if x < 0:
+                continue
+            s += x
+        else:
+            s += 100.0
+    t = 0.0
+    for x in (1, 2.5, a[i]):  # items of different types: unrolled, the else always runs
+        t += x
+    else:
+        t += 1000.0
+    out[i, 0] = s
+    out[i, 1] = t
+
+
+def test_tuple_loops_with_break_continue_and_else(rng):
+    a = np.concatenate([rng.standard_normal(6), [3.0, -3.0]])
+    out = np.full((a.size, 2), np.nan)
+    _tuple_loops[1, 8](a, out)
+    for i, v in enumerate(a):
+        s = 0.0
+        for _ in range(3):
+            for x in (1.0, v, 3.0, 4.0):
+                if x == 3.0:
+                    break
+                if x < 0:
+                    continue
+                s += x
+            else:
+                s += 100.0
+        assert out[i, 0] == s
+        assert out[i, 1] == 1 + 2.5 + v + 1000.0
+
+
+def test_break_in_an_unrolled_heterogeneous_tuple_loop_is_an_error():
+    @cuda.jit
+    def k(out):
+        for x in (1, 2.5):
+            if x > 2:
+                break
+            out[0] = x
+
+    with pytest.raises(pydev.CompileError, match="'break' in a loop over a Tuple"):
+        k[1, 1](np.zeros(1))
