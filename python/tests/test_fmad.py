@@ -183,3 +183,31 @@ def test_fmad_false_rounds_as_numpy_on_a_gpu():
     device.launch(rounded, out, dx, dy, dz, grid=N // 128, block=128, stream=stream)
     stream.synchronize()
     np.testing.assert_array_equal(pydev.to_host(out), x * y + z)
+
+
+FASTMATH_IR = """
+module {
+  func.func @k(%out: !pydev.array<f32, 1>, %x: !pydev.array<f32, 1>) attributes {pydev.kernel} {
+    %i = pydev.constant 0 : si64
+    %v = pydev.array_load %x[%i] : <f32, 1>, si64 -> f32
+    %s = math.sin %v : f32
+    %d = pydev.truediv %s, %v : f32, f32 -> f32
+    pydev.array_store %d, %out[%i] : f32, <f32, 1>, si64
+    return
+  }
+}"""
+
+
+def test_fastmath_in_the_ptx():
+    # What docs/backend.md says fastmath=True does, exactly: `/` becomes
+    # div.approx; the math functions stay accurate and nothing flushes
+    # denormals.
+    from pydev import _toolchain
+
+    if not _toolchain.libdevice():
+        pytest.skip("math.sin on sm_XX needs libdevice")
+    precise = pydev.Program(FASTMATH_IR).compile("sm_90", "ptx")
+    fast = pydev.Program(FASTMATH_IR, fastmath=True).compile("sm_90", "ptx")
+    assert "div.rn.f32" in precise and "div.approx" not in precise
+    assert "div.approx.f32" in fast and "div.rn.f32" not in fast
+    assert ".ftz" not in fast and "sin.approx" not in fast
