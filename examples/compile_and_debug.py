@@ -1,7 +1,8 @@
 """Looking inside and debugging: the stages of pydev.compile (Python to
 pydev IR to LLVM to PTX), compile errors located at the Python source, and
 bounds checks (PYDEV_BOUNDSCHECK=1) that turn an off-by-one into a
-LaunchError naming the index, the extent, the line and the thread.
+LaunchError naming the index, the extent, the line and the thread; and
+fmad=False, which makes float results NumPy's bit for bit.
 
 Run: python3 examples/compile_and_debug.py
 """
@@ -17,6 +18,14 @@ import pydev
 
 @device.kernel
 def saxpy(out, a, x, y):
+    i = device.tid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+
+
+@device.kernel(fmad=False)
+def saxpy_as_numpy(out, a, x, y):
+    """saxpy without multiply-add contraction: each * and + rounds, as NumPy's."""
     i = device.tid(1)
     if i < out.size:
         out[i] = a * x[i] + y[i]
@@ -82,6 +91,14 @@ def main():
     device.launch(saxpy, res, np.float32(3.0), pydev.to_device(a), pydev.to_device(b), grid=4, block=256, stream=stream)
     stream.synchronize()
     ok &= report("saxpy runs after all that", np.allclose(res.copy_to_host(), 3 * a + b, rtol=1e-6))
+    exact = pydev.to_device(np.full_like(a, np.nan))
+    device.launch(
+        saxpy_as_numpy, exact, np.float32(3.0), pydev.to_device(a), pydev.to_device(b), grid=4, block=256, stream=stream
+    )
+    stream.synchronize()
+    ok &= report(
+        "fmad=False: bit for bit NumPy's a * x + y", np.array_equal(exact.copy_to_host(), np.float32(3) * a + b)
+    )
     print("compile_and_debug", "ok" if ok else "FAILED", "on", pydev.active_target())
     return 0 if ok else 1
 

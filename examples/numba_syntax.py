@@ -1,7 +1,7 @@
 """Numba-CUDA's kernel language on pydev: change `from numba import cuda` to
 `from pydev.numba import cuda` and the kernels stay as they are.
 
-A 1-D convolution with a shared-memory halo, a device function, a
+A 1-D convolution with a shared-memory halo, a `register_jitable` helper, a
 shared-memory block scan with cuda.atomic, and Numba's host API (streams,
 to_device, device_array_like, copy_to_host into an array, events).
 
@@ -14,13 +14,16 @@ import numpy as np
 
 import pydev
 from pydev.numba import cuda, float32
+from pydev.numba.extending import register_jitable
 
 RADIUS = 3
 TPB = 128  # threads per block
 
 
-@cuda.jit(device=True)
+@register_jitable
 def clamp(x, lo, hi):
+    """Plain Python on the host, a device function in kernels (a library's
+    helper, as with numba.extending.register_jitable)."""
     return min(max(x, lo), hi)
 
 
@@ -90,6 +93,9 @@ def main():
     )
     ok &= good
 
+    good = clamp(7, 0, 5) == 5  # register_jitable: the same function on the host
+    print(f"{'ok' if good else 'MISMATCH'}: the register_jitable clamp runs on the host too")
+    ok &= good
     print("signatures compiled for convolve:", len(convolve.overloads))
     print("numba_syntax", "ok" if ok else "FAILED", "on", pydev.active_target())
     return 0 if ok else 1

@@ -532,6 +532,19 @@ def test_a_live_kernel_costs_under_100_kb(monkeypatch, rng):
     assert per_kernel < 100 * 1024, f"{per_kernel / 1024:.0f} KB per live kernel"
 
 
+def stats_of_two_processes(script, tmp_path):
+    """pydev.stats() of two runs of `script` in new processes sharing one
+    disk cache (host target; the script prints them last)."""
+    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("PYDEV_CACHE", None)
+    runs = []
+    for _ in range(2):
+        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
+    return runs
+
+
 def test_a_new_process_runs_no_llvm_for_a_cached_program(tmp_path):
     # A pydev.Program uses the disk cache as kernels do (issue 35 item 2):
     # in a new process its compiled text and host image come from the
@@ -553,14 +566,7 @@ def test_a_new_process_runs_no_llvm_for_a_cached_program(tmp_path):
         "assert np.array_equal(out, np.float32(3) * x)\n"
         "print(json.dumps(pydev.stats()))\n"
     )
-    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("PYDEV_CACHE", None)
-    runs = []
-    for _ in range(2):
-        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
-    first, second = runs
+    first, second = stats_of_two_processes(script, tmp_path)
     assert first["compiles"] == 1 and first["jit_compiles"] == 1, first
     assert second["compiles"] == 0 and second["disk_hits"] == 1 and second["jit_compiles"] == 0, second
 
@@ -580,14 +586,7 @@ def test_a_new_process_runs_no_llvm_for_a_cached_host_kernel(tmp_path):
         "assert np.array_equal(out, 2 * x)\n"
         "print(json.dumps(pydev.stats()))\n"
     )
-    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    env.pop("PYDEV_CACHE", None)
-    runs = []
-    for _ in range(2):
-        r = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300)
-        assert r.returncode == 0, r.stderr
-        runs.append(json.loads(r.stdout.strip().splitlines()[-1]))
-    first, second = runs
+    first, second = stats_of_two_processes(script, tmp_path)
     assert first["compiles"] == 1 and first["jit_compiles"] == 1, first
     assert second["compiles"] == 0 and second["disk_hits"] == 1 and second["jit_compiles"] == 0, second
     assert first["mlir_contexts"] >= 1 and second["mlir_contexts"] == 0, second
