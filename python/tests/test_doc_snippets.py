@@ -85,3 +85,11 @@ def test_skip_markers_precede_python_blocks():
                     f"{page}:{i + 1}: a skip marker must precede a ```python block"
                 )
     assert "README.md" in RUNNABLE and "docs/backend.md" in RUNNABLE
+
+
+def test_backend_md_shows_examples_ir_block_reduce_as_it_is():
+    """docs/backend.md's second worked example is examples/ir_block_reduce.py
+    (test_examples.py runs the file, this module the page)."""
+    example = open(os.path.join(ROOT, "examples", "ir_block_reduce.py")).read()
+    body = example[example.index("import numpy as np") :]
+    assert body in [code + "\n" for _, code, skip in python_blocks("docs/backend.md") if skip is None]
