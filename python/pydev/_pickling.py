@@ -326,10 +326,16 @@ def link_paths(contents):
         os.makedirs(where, exist_ok=True)
         target = os.path.join(where, os.path.basename(path))
         if not os.path.exists(target):
-            tmp = f"{target}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.replace(tmp, target)  # a reader never sees a partial file
+            # A temporary name of its own (threads of one process load at
+            # once too), renamed: a reader never sees a partial file.
+            fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, target)
+            except BaseException:
+                os.unlink(tmp)
+                raise
         out.append(target)
     return tuple(out)
 

@@ -3,7 +3,8 @@ pydev.numba dispatchers and pydev.Programs with `pickle` and cloudpickle, by
 reference when importable, by value otherwise (a `__main__` script whose file
 is gone when the pickle is loaded: the source travels, the results, cache
 keys and CompileError lines are the same); DeviceArray by value; Stream
-refuses; a multiprocessing spawn pool receives kernels. Host target, fixed
+refuses; spawn and forkserver pools receive kernels, and a forked child
+launches what its parent compiled and compiles anew. Host target, fixed
 seed, outputs poisoned with NaN."""
 
 import json
@@ -454,8 +455,12 @@ def test_device_arrays_pickle_by_value_and_streams_refuse(mod, x):
 # --- processes ------------------------------------------------------------------------------
 
 
-def test_a_spawn_pool_receives_kernels_and_launches_them(x):
-    ctx = multiprocessing.get_context("spawn")
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_a_pool_receives_kernels_and_launches_them(method, x):
+    """spawn and forkserver pools: each task carries its kernel pickled."""
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"this platform has no {method} start method")
+    ctx = multiprocessing.get_context(method)
     jobs = [
         (pk.pair_sum, x, 2 * x + 2),  # by reference
         (pk.make_scaled(0.5), x, (x + 2) * np.float32(0.5)),  # by value
@@ -466,6 +471,48 @@ def test_a_spawn_pool_receives_kernels_and_launches_them(x):
     for (out, target), (_, _, want) in zip(got, jobs):
         assert target == "host"
         np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform")
+def test_a_fork_after_compiling_and_launching_works_in_the_child(x, tmp_path):
+    """A fork after the parent compiled and launched: the child launches the
+    kernels it inherited (compiled in memory: no compile) and compiles and
+    launches a new one, with correct results; then the parent launches
+    again."""
+    k = pk.make_scaled(1.25)
+    np.testing.assert_allclose(run(k, x), (x + 2) * np.float32(1.25), rtol=1e-6)
+    np.testing.assert_allclose(run(pk.pair_sum, x), 2 * x + 2, rtol=1e-6)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+
+    def child():
+        try:
+            # Its own disk cache: the new kernel is compiled in the child.
+            os.environ["PYDEV_CACHE_DIR"] = str(tmp_path / "child")
+            before = pydev.stats()["compiles"]
+            inherited = [run(k, x), run(pk.pair_sum, x)]
+            after_inherited = pydev.stats()["compiles"]
+            fresh = run(pk.make_scaled(-0.5), x)
+            queue.put((inherited, fresh, after_inherited - before, pydev.stats()["compiles"] - after_inherited))
+        except BaseException as e:  # the parent reports it
+            queue.put(repr(e))
+
+    p = ctx.Process(target=child)
+    p.start()
+    try:
+        got = queue.get(timeout=120)
+    finally:
+        p.join(timeout=60)
+        if p.is_alive():
+            p.kill()
+    assert not isinstance(got, str), got
+    (scaled, summed), fresh, inherited_compiles, fresh_compiles = got
+    np.testing.assert_allclose(scaled, (x + 2) * np.float32(1.25), rtol=1e-6)
+    np.testing.assert_allclose(summed, 2 * x + 2, rtol=1e-6)
+    np.testing.assert_allclose(fresh, (x + 2) * np.float32(-0.5), rtol=1e-6)
+    assert (inherited_compiles, fresh_compiles) == (0, 1)
+    assert p.exitcode == 0
+    np.testing.assert_allclose(run(k, x), (x + 2) * np.float32(1.25), rtol=1e-6)
 
 
 def test_numba_dispatchers_with_signatures_compile_again_on_load(x):
