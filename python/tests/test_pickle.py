@@ -141,20 +141,46 @@ def source_key(k, sig):
     return k._specialize(sig, "host", "host", k._consts(), program)._frontend[0]
 
 
-def test_an_unpicklable_free_value_is_named_with_the_kernel():
-    import threading
+LOCK = __import__("threading").Lock()
 
-    lock = threading.Lock()
+
+def kernels_reading(value):
+    """A cuda.device kernel whose closure cell holds `value`, and a
+    pydev.numba kernel whose global LOCK does (both by value)."""
+    from pydev.numba import cuda
 
     @device.kernel
-    def holds_lock(out):
-        if lock:
+    def holds(out):
+        if value:
             out[0] = 1
 
-    with pytest.raises(
-        TypeError, match=r"cannot pickle kernel '.*holds_lock': its free name 'lock' holds a _thread.lock"
-    ):
-        pickle.dumps(holds_lock)
+    @cuda.jit
+    def numba_holds(out):
+        if LOCK:
+            out[0] = 1
+
+    return holds, numba_holds
+
+
+@pytest.mark.parametrize("mod", picklers())
+def test_an_unpicklable_free_value_is_named_with_the_kernel(mod):
+    holds, numba_holds = kernels_reading(LOCK)
+    for k, owner, name in ((holds, "kernel", "value"), (numba_holds, "pydev.numba kernel", "LOCK")):
+        with pytest.raises(
+            TypeError, match=rf"cannot pickle {owner} '.*holds': its free name '{name}' holds a _thread.lock"
+        ):
+            mod.dumps(k)
+
+
+def test_a_free_value_only_cloudpickle_stores_travels_with_plain_pickle_too(tmp_path):
+    """An open file (cloudpickle stores its contents; plain pickle cannot)."""
+    pytest.importorskip("cloudpickle", reason="cloudpickle is not installed")
+    (tmp_path / "notes.txt").write_text("kept")
+    with open(tmp_path / "notes.txt") as f:
+        holds, _ = kernels_reading(f)
+        loaded = pickle.loads(pickle.dumps(holds))
+    (cell,) = loaded.underlying.__closure__
+    assert cell.cell_contents.read() == "kept"
 
 
 def test_a_pickle_of_another_version_is_refused():
