@@ -598,14 +598,3 @@ def test_the_docs_spawn_pool_example_runs_as_a_script(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "spawn pool ok"
-
-
-def test_a_dask_cluster_launches_a_pickled_kernel(x):
-    """Where dask.distributed is installed: a LocalCluster of processes
-    receives a closure-made kernel through cloudpickle."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster, timeout=60) as client:
-            out, target = client.submit(pk.launch_in_worker, pk.make_scaled(1.5), x).result(timeout=120)
-    assert target == "host"
-    np.testing.assert_allclose(out, (x + 2) * np.float32(1.5), rtol=1e-6)
