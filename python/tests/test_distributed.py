@@ -17,6 +17,8 @@ import sys
 import numpy as np
 import pytest
 
+import pydev
+
 import pickle_kernels as pk
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -129,11 +131,12 @@ def test_a_dask_cluster_maps_a_kernel_over_blocks_and_submits_one(x, workers_imp
     da = pytest.importorskip("dask.array", reason="dask.array is not installed (scripts/setup.sh)")
     kernel = pk.make_scaled(1.5)
     expect = (x + 2) * np.float32(1.5)
+    here = pydev.stats()["launches"]
     with (
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
         distributed.Client(cluster, timeout=60) as client,
     ):
-        blocks = da.from_array(x, chunks=250).map_blocks(pk.launch_on_block, kernel, dtype=np.float32)
+        blocks = da.from_array(x, chunks=250).map_blocks(pk.launch_on_block, kernel, meta=np.empty((0,), np.float32))
         mapped = client.compute(blocks).result(timeout=120)
         (submitted, target) = client.submit(pk.launch_in_worker, pk.make_scaled(-0.5), x).result(timeout=120)
         workers = client.run(lambda: (os.getpid(), __import__("pydev").stats()["launches"]))
@@ -143,6 +146,7 @@ def test_a_dask_cluster_maps_a_kernel_over_blocks_and_submits_one(x, workers_imp
     pids = [pid for pid, _ in workers.values()]
     assert len(set(pids)) == 2 and os.getpid() not in pids
     assert sum(n for _, n in workers.values()) == 4 + 1  # four blocks and one submitted task, in the workers
+    assert pydev.stats()["launches"] == here  # none here (map_blocks was given its meta)
 
 
 # --- MPI --------------------------------------------------------------------------------------
