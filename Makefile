@@ -16,7 +16,7 @@ SAMPLE := test/samples/histogram.mlir
 PY_SAMPLE := test/samples/saxpy.py
 PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
-.PHONY: all setup build wheel dev-wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
+.PHONY: all setup build wheel dev-wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python test-distributed check-docs docs clean
 
 all: build
 
@@ -131,6 +131,14 @@ test-host: build dev-wheel
 test-python: dev-wheel
 	@echo "== Python package (pytest) =="
 	PYDEV_REQUIRE_NATIVE=1 python3 -m pytest -q -rs python/tests
+
+# The engines of docs/distributed.md with Ray, which `make test` leaves out
+# (its install is about 260 MB: `scripts/setup.sh --distributed`); Dask and
+# mpi4py run here as in `make test`. About a minute.
+test-distributed: dev-wheel
+	@scripts/setup.sh --distributed
+	@echo "== engines: Dask, mpi4py, Ray (python/tests/test_distributed.py) =="
+	PYDEV_REQUIRE_NATIVE=1 PYDEV_TEST_RAY=1 python3 -m pytest -q -rs python/tests/test_distributed.py
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
 # Then the site: the user guide and the API reference generated from the
