@@ -24,7 +24,7 @@ setup:
 	@scripts/setup.sh
 
 build: setup
-	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin
+	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin -p pydev-pass-template
 	@$(MAKE) --no-print-directory $(PLUGIN_TOOLS)
 
 # mlir-lsp-server and mlir-reduce with pydev: upstream's own mains plus

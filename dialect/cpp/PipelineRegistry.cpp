@@ -14,6 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include <string>
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -90,4 +95,41 @@ extern "C" void pydevRegisterPipelinePasses() {
   registerSCFToControlFlowPass();
   registerConvertMathToLibmPass();
   registerConvertToLLVMPass();
+  // General-purpose transforms for extra passes at the pipelines' points
+  // (`passes=`, docs/research.md), beside pydev's own.
+  registerCSE();
+  registerLoopInvariantCodeMotion();
+  registerSCCP();
+  registerControlFlowSink();
+  registerRemoveDeadValues();
+  registerTopologicalSort();
+  registerStripDebugInfo();
+  registerPrintIRPass();
+  registerInliner();
+}
+
+// The C API can create a pass (pydev's are Rust external passes) but not
+// name one in MLIR's textual pipeline registry. This registers one as a
+// pipeline of one pass whose builder calls `add` (Rust: it builds the pass
+// from its options text), so that `--pass-pipeline`, `passes=` of the JIT
+// and upstream mlir-opt (the plugin) all resolve `pydev-x{opt=1}`.
+// `argument` and `summary` must outlive the registry (static strings).
+typedef bool (*PydevAddPass)(MlirOpPassManager pm, MlirStringRef argument, MlirStringRef options,
+                             MlirStringCallback error, void *userData);
+
+extern "C" void pydevRegisterPassByName(MlirStringRef argument, MlirStringRef summary, PydevAddPass add) {
+  StringRef arg = unwrap(argument);
+  registerPassPipeline(
+      arg, unwrap(summary),
+      [arg, add](OpPassManager &pm, StringRef options,
+                 function_ref<LogicalResult(const Twine &)> errorHandler) -> LogicalResult {
+        std::string message;
+        auto append = [](MlirStringRef text, void *data) {
+          static_cast<std::string *>(data)->append(text.data, text.length);
+        };
+        if (add(wrap(&pm), wrap(arg), wrap(options), append, &message))
+          return success();
+        return errorHandler(message);
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
 }

@@ -19,7 +19,7 @@ pub mod simt;
 pub mod types;
 
 pub use attrs::enum_value;
-pub use capi::{field_offset, register_pipeline_passes, storage_layout, type_layout};
+pub use capi::{dialect_handle, field_offset, register_pipeline_passes, storage_layout, type_layout};
 pub use melior;
 
 use melior::{

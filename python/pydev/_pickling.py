@@ -421,6 +421,9 @@ def reduce_program(p, compiled):
         "boundscheck": p.boundscheck,
         "fmad": p.fmad,
     }
+    if p.passes is not None:  # by its text and plugin paths: the plugins must exist where it is loaded
+        options["passes"] = p.passes.as_dict()
+        options["plugins"] = list(p.passes.plugins)
     args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
     return (new_program, args)
 

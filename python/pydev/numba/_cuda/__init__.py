@@ -323,6 +323,8 @@ _OPTIONS = {
     "lto",
     "launch_bounds",
     "fmad",
+    "passes",
+    "plugins",
 }
 
 
@@ -335,6 +337,10 @@ def jit(func_or_sig=None, device=False, **options):
     _fastmath(options.get("fastmath"))  # checked when decorated
     if options.get("fmad") is not None and not isinstance(options["fmad"], bool):
         raise TypeError(f"cuda.jit(fmad=...) takes True or False, got {options['fmad']!r}")
+    if options.get("passes") is not None or options.get("plugins") is not None:
+        from ... import _passes  # extra passes at the pipeline's points: checked when decorated
+
+        _passes.extra(options.get("passes"), options.get("plugins"), "cuda.jit")
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
@@ -599,6 +605,8 @@ class Dispatcher:
                 boundscheck=None if self.options.get("boundscheck") is None else bool(self.options["boundscheck"]),
                 # fmad=False: no multiply-add contraction (None: PYDEV_FMAD decides)
                 fmad=self.options.get("fmad"),
+                passes=self.options.get("passes"),
+                plugins=self.options.get("plugins"),
             )
             self.overloads[argtypes] = program
             return program
@@ -853,7 +861,7 @@ class Dispatcher:
         return self
 
     # -- the backend's protocols: pydev.compile and device.launch take a kernel as they take a Program --
-    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(kernel, argtypes, target, stage): that stage of the
         pydev.Program of `argtypes` (a signature: 'void(float32[:])', a
         Numba signature or a tuple of Numba types; or a list of example
@@ -879,7 +887,7 @@ class Dispatcher:
             raise TypeError(
                 f"argtypes must be a signature, a tuple of Numba types or a list of example arguments, got {argtypes!r}"
             )
-        return self.compile(types).__pydev_compile__(None, target, stage, fmad)
+        return self.compile(types).__pydev_compile__(None, target, stage, fmad, extra)
 
     def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
         """device.launch(kernel, *args, ...): as kernel[grid, block, stream, shared](*args)."""
