@@ -209,7 +209,7 @@ def test_llvm_ir_passes_are_host_only():
 def test_the_passes_are_part_of_the_cache_keys(tmp_path):
     script = tmp_path / "k.py"
     script.write_text(
-        textwrap.dedent(f"""\
+        textwrap.dedent("""\
             import numpy as np, pydev, cuda.device as device
 
             def times8(x, out):
@@ -218,7 +218,7 @@ def test_the_passes_are_part_of_the_cache_keys(tmp_path):
                     out[i] = x[i] * 8 + 1
 
             x = np.arange(64, dtype=np.int32) - 9
-            for passes in (None, {{"before-lowering": "cse"}}, {{"before-lowering": "cse,sccp"}}, None):
+            for passes in (None, {"before-lowering": "cse"}, {"before-lowering": "cse,sccp"}, None):
                 k = device.kernel(passes=passes)(times8)
                 out = np.full(64, -77, np.int32)
                 device.launch(k, x, out, grid=1, block=64, stream=pydev.default_stream())
