@@ -560,6 +560,13 @@ _SAME = {
     "abs",
 }
 _BOOL = {"cmp", "not", "syncthreads_and", "syncthreads_or"}
+# The type of the operand at this index (the op's result has its type).
+_AS_OPERAND = {"shfl": 1, "atomic_rmw": 1, "atomic_cas": 1, "struct_insert": 1, "tuple_insert": 1, "vector_insert": 1}
+# The element type of the first operand (a vector, or an atomic reference).
+_ELEMENT_OF_FIRST = {"vector_extract", "atomic_load"}
+_MASKS = {"activemask", "lanemask_lt", "match_any"}
+# Ops that take contract= (float + - * fused into multiply-adds or not).
+_CONTRACTIBLE = frozenset({"add", "sub", "mul"})
 
 
 class Value:
@@ -907,8 +914,13 @@ class _Ops:
         op = name.rstrip("_")
         fn = self._fn
 
-        def build(*operands, result=None, loc=None, **attrs):
-            return fn._build(op, entry, operands, result, loc, attrs)
+        def build(*operands, result=None, loc=None, contract=None, **attrs):
+            if contract is not None:
+                if op not in _CONTRACTIBLE:
+                    raise TypeError(f"pydev.{op} takes no contract= (only {', '.join(sorted(_CONTRACTIBLE))} do)")
+                if not isinstance(contract, bool):
+                    raise TypeError(f"contract= takes True or False, got {contract!r}")
+            return fn._build(op, entry, operands, result, loc, attrs, contract)
 
         build.__name__ = name
         build.__doc__ = f"pydev.{op}: operands {', '.join(n + ('' if a == '1' else a) for n, a in entry[0]) or 'none'}; attributes {', '.join(n for n, _, _ in entry[1]) or 'none'}"
@@ -967,10 +979,12 @@ class Function:
             raise RuntimeError(f"pydev.ir: the block of {self.name} is already terminated")
         self._cur[1].append(text)
 
-    def _generic(self, name, operands, results, attrs, loc):
+    def _generic(self, name, operands, results, attrs, loc, discardable=None):
         names = [self._fresh() for _ in results]
         lhs = (", ".join(names) + " = ") if names else ""
         props = f" <{{{', '.join(f'{k} = {v}' for k, v in attrs.items())}}}>" if attrs else ""
+        if discardable:  # attributes of no ODS definition (`pydev.contract`): the attr-dict
+            props += f" {{{', '.join(f'{k} = {v}' for k, v in discardable.items())}}}"
         sig = f"({', '.join(str(o.type) for o in operands)}) -> ({', '.join(map(str, results))})"
         return names, f'{lhs}"{name}"({", ".join(o.name for o in operands)}){props} : {sig} {self._loc(loc)}'
 
@@ -985,7 +999,7 @@ class Function:
         vals = tuple(Value(self, n, t) for n, t in zip(names, results))
         return None if not vals else vals[0] if len(vals) == 1 else vals
 
-    def _build(self, op, entry, operands, result, loc, attrs):
+    def _build(self, op, entry, operands, result, loc, attrs, contract=None):
         operand_spec, attr_spec, result_spec, sized = entry
         groups = []
         if sum(a != "1" for _, a in operand_spec) > 1 or sized:
@@ -1022,6 +1036,15 @@ class Function:
                 result = flat[0].type
             elif op in _BOOL:
                 result = i1
+            elif op in _AS_OPERAND and len(flat) > _AS_OPERAND[op]:
+                result = flat[_AS_OPERAND[op]].type
+            elif op in _ELEMENT_OF_FIRST and flat:
+                result = flat[0].type.element
+            elif op in _MASKS:
+                result = warp_mask()
+            elif op == "atomic_ref" and flat and flat[0].type.is_array and "field" not in attrs:
+                space = flat[0].type.params.get("space", "global")
+                result = atomic_ref(flat[0].type.element, None if space == "global" else space)
             elif op == "array_load" and flat[0].type.is_array:
                 result = flat[0].type.element
             elif op in ("array_size",):
@@ -1050,7 +1073,9 @@ class Function:
                 raise TypeError(f"pydev.{op} needs the attribute '{name}'")
         if sized:
             texts["operandSegmentSizes"] = f"array<i32: {', '.join(str(len(g)) for g in groups)}>"
-        names, text = self._generic(f"pydev.{op}", flat, results, texts, loc)
+        # contract=False: this op is never fused into a multiply-add (pydev-promote-types).
+        discardable = {"pydev.contract": "false"} if contract is False else None
+        names, text = self._generic(f"pydev.{op}", flat, results, texts, loc, discardable)
         self._line(text)
         vals = [Value(self, n, t) for n, t in zip(names, results)]
         return None if not vals else vals[0] if len(vals) == 1 else tuple(vals)
