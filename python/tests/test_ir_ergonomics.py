@@ -338,3 +338,54 @@ def test_contract_false_keeps_one_op_out_of_multiply_adds(native, host_target):
         m = ir.Module()
         k = m.kernel("k", [ir.si32])
         k.ops.floordiv(k.args[0], k.args[0], contract=False)
+
+
+def test_vector_arithmetic_lane_by_lane_verifies_and_runs(native, host_target):
+    m = ir.Module()
+    v3 = ir.vector(ir.f32, 3)
+    k = m.kernel("vecs", [ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, out = k.args
+    i = k.global_id() * 3
+    a = k.ops.vector_create(x[i], x[i + 1], x[i + 2], result=v3)
+    b = k.ops.vector_create(x[i + 2], x[i], x[i + 1], result=v3)
+    c = 2.0 * (a * b) - a / 4.0  # vector op vector, scalar op vector, vector op scalar
+    assert c.type == v3
+    with pytest.raises(TypeError, match="cast the lanes to one type"):
+        a + k.ops.vector_create(x[i], x[i], result=ir.vector(ir.f32, 2))
+    for lane in range(3):
+        out[i + lane] = k.ops.vector_extract(c, k.constant(lane, ir.si32))
+    assert m.verify() == ["vecs"]
+    assert ".visible .entry vecs" in pydev.Program(m).compile("sm_90", "ptx")
+    rng = np.random.default_rng(358)
+    xs = rng.standard_normal(96).astype(np.float32)
+    got = np.full(96, np.nan, np.float32)
+    launch(pydev.Program(m), xs, got, n=32)
+    a3, b3 = xs.reshape(32, 3), xs.reshape(32, 3)[:, [2, 0, 1]]
+    np.testing.assert_allclose(got.reshape(32, 3), 2.0 * (a3 * b3) - a3 / 4.0, rtol=1e-6)
+
+
+def test_math_helpers_build_upstream_ops_with_their_result_types(native, host_target):
+    m = ir.Module()
+    k = m.kernel("maths", [ir.array(ir.f32, 1, "c"), ir.array(ir.si32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, bits, out = k.args
+    i = k.global_id()
+    with k.if_(i < x.size):
+        v = x[i]
+        s = k.math.sqrt(k.math.absf(v)) + k.math.fma(v, v, 1.0) + k.math.atan2(v, 2.0)
+        nan = k.cast(k.math.isnan(v), ir.f32)
+        pop = k.cast(k.math.ctpop(bits[i]), ir.f32)
+        out[i] = s + nan + pop
+    assert m.verify() == ["maths"]
+    assert "math.ctpop" in str(m) and "math.isnan" in str(m)
+    pydev.Program(m).compile("sm_90", "ptx")
+    rng = np.random.default_rng(359)
+    xs = rng.standard_normal(64).astype(np.float32)
+    xs[5] = np.nan
+    bs = rng.integers(-(1 << 30), 1 << 30, 64, dtype=np.int32)
+    got = np.full(64, -1.0, np.float32)
+    launch(pydev.Program(m), xs, bs, got, n=64)
+    popc = np.array([bin(int(b) & 0xFFFFFFFF).count("1") for b in bs], np.float32)
+    want = np.sqrt(np.abs(xs)) + (xs * xs + 1) + np.arctan2(xs, 2.0) + np.isnan(xs) + popc
+    np.testing.assert_allclose(got, want.astype(np.float32), rtol=1e-5)
+    with pytest.raises(AttributeError, match="no math helper 'sqroot'"):
+        k.math.sqroot
