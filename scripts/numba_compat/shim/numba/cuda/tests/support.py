@@ -1,0 +1,62 @@
+"""`numba.cuda.tests.support`: numba-cuda's own, run with pydev's names.
+
+Each top-level statement of numba-cuda 0.30.4's tests/support.py (the
+definitions of TestCase with assertPreciseEqual, captured_stdout,
+override_config, run_in_subprocess, ...) is executed here unchanged, except
+its imports: `types` is pydev.numba.types, `config` and `errors` the shim's.
+A definition that needs numba-cuda internals (NRT statistics, cffi typing)
+fails to execute and is left out, so a test module that imports it fails to
+import.
+"""
+
+import ast
+import os
+
+import numpy as np  # noqa: F401
+
+_SOURCE = os.path.join(os.environ["PYDEV_NUMBA_COMPAT_TESTS"], "support.py")
+
+
+def _load():
+    import cmath
+    import concurrent.futures
+    import contextlib
+    import enum
+    import gc
+    import io
+    import math
+    import multiprocessing as mp
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+    import time
+    import traceback
+    import types as pytypes
+    import unittest
+    import warnings
+    from functools import cached_property
+
+    from numba.cuda import HAS_NUMBA, types
+    from numba.cuda.core import config, errors
+
+    namespace = dict(globals())
+    namespace.update(
+        {k: v for k, v in locals().items() if k != "namespace"},
+        concurrent=concurrent,
+        PYVERSION=sys.version_info[:2],
+    )
+    with open(_SOURCE) as f:
+        tree = ast.parse(f.read(), _SOURCE)
+    for node in tree.body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        code = compile(ast.Module(body=[node], type_ignores=[]), _SOURCE, "exec")
+        try:
+            exec(code, namespace)
+        except Exception:
+            continue
+    return namespace
+
+
+globals().update({k: v for k, v in _load().items() if not k.startswith("__")})
