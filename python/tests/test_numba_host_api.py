@@ -380,6 +380,51 @@ def test_signature_strings_with_cuda_type_names(rng):
     np.testing.assert_allclose(d.copy_to_host(h), 2.0 * x + y, rtol=1e-15)
 
 
+def test_a_tuple_of_types_is_one_signature_and_a_list_holds_several(rng):
+    # Numba's rule: cuda.jit((float64[:], float64)) is one signature of
+    # argument types; cuda.jit([sig, sig]) a list of signatures.
+    def body(x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = x[i] * k
+
+    one = cuda.jit((types.float64[::1], types.float64))(body)
+    assert [list(s.args) for s in one.signatures] == [[types.float64[::1], types.float64]]
+    x = rng.standard_normal(40)
+    d = cuda.to_device(x)
+    one[2, 32](d, 3.0)
+    np.testing.assert_array_equal(d.copy_to_host(np.full(40, np.nan)), x * 3.0)
+    many = cuda.jit([(types.float64[::1], types.float64), (types.int32[::1], types.int32)])(body)
+    assert len(many.signatures) == 2
+    n = rng.integers(-50, 50, 40, dtype=np.int32)
+    dn = cuda.to_device(n)
+    many[2, 32](dn, np.int32(-2))
+    np.testing.assert_array_equal(dn.copy_to_host(), n * -2)
+
+
+def test_numba_type_classes_name_themselves_and_the_number_domains():
+    class MyType(types.Type):
+        def __init__(self):
+            super().__init__(name="MyType")
+
+    assert MyType().name == "MyType" and str(MyType()) == "MyType"
+    assert types.int32 in types.signed_domain and types.uint8 in types.unsigned_domain
+    assert types.integer_domain == types.signed_domain | types.unsigned_domain
+    assert types.float32 in types.real_domain and types.complex64 in types.complex_domain
+    assert types.number_domain >= types.real_domain | types.integer_domain | types.complex_domain
+    assert types.int32 not in types.real_domain and types.boolean not in types.number_domain
+
+
+def test_array_like_allocations_of_device_arrays_keep_their_order(rng):
+    f = cuda.device_array((3, 5), np.float64, order="F")
+    for like in (cuda.pinned_array_like, cuda.mapped_array_like, cuda.device_array_like):
+        a = like(f)
+        assert a.shape == (3, 5) and a.dtype == np.float64
+        assert a.strides == (8, 24), like.__name__
+    c = cuda.to_device(rng.standard_normal((3, 5)))
+    assert cuda.pinned_array_like(c).strides == (40, 8)
+
+
 # --- the cuda target under the fake CUDA driver -----------------------------------------------
 
 

@@ -12,7 +12,8 @@ test directories (the package is never installed or imported). Each test
 module runs in its own process (_child.py) with the shim package (shim/) first
 on the path, which maps `numba.cuda` to pydev.numba's cuda; a module that
 hangs or crashes costs its unfinished tests, not the run. Prints a
-pass/fail/skip table per module and the pass rate, pass / (pass + fail).
+pass/fail/skip/out table per module (out: tests of in-scope modules that
+scope.toml puts out of scope, not run) and the pass rate, pass / (pass + fail).
 See docs/numba.md, "numba-cuda's test suite".
 """
 
@@ -127,15 +128,17 @@ def run_module(module, tests, timeout, env):
 
 
 def summarize(rec):
-    counts = {"pass": 0, "fail": 0, "skip": 0}
+    counts = {"pass": 0, "fail": 0, "skip": 0, "out": 0}
     for outcome, _ in rec["tests"].values():
         counts[outcome] += 1
     return counts
 
 
 def last_line(detail):
-    lines = [ln for ln in detail.strip().splitlines() if ln.strip()]
-    return lines[-1].strip() if lines else ""
+    """The exception line of a traceback (a CompileError's first line, not its caret)."""
+    lines = [ln.strip() for ln in detail.strip().splitlines() if ln.strip()]
+    exc = [ln for ln in lines if re.match(r"^[\w.]+(Error|Exception|Exit|Warning)\b", ln)]
+    return (exc or lines or [""])[-1]
 
 
 def failure_classes(records, n):
@@ -192,32 +195,33 @@ def main(argv=None):
         print("numba_compat: no module matches", file=sys.stderr)
         return 2
 
-    env = dict(os.environ, PYDEV_TARGET=args.target, PYDEV_NUMBA_COMPAT_TESTS=tests)
+    env = dict(os.environ, PYDEV_TARGET=args.target, PYDEV_NUMBA_COMPAT_TESTS=tests,
+               PYDEV_NUMBA_COMPAT_EXCLUDE=json.dumps(scope.get("out_of_scope_tests", {})))
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     records = []
-    print(f"{'module':48} {'pass':>5} {'fail':>5} {'skip':>5} {'rate':>7} {'time':>7}")
+    print(f"{'module':48} {'pass':>5} {'fail':>5} {'skip':>5} {'out':>5} {'rate':>7} {'time':>7}")
     for m in chosen:
         rec = run_module(m, tests, args.timeout, env)
         rec["in_scope"] = m not in out_of_scope
         records.append(rec)
         c = summarize(rec)
         mark = "" if rec["in_scope"] else "  (out of scope)"
-        print(f"{m:48} {c['pass']:5} {c['fail']:5} {c['skip']:5} {rate(c['pass'], c['fail']):6.1f}% "
+        print(f"{m:48} {c['pass']:5} {c['fail']:5} {c['skip']:5} {c['out']:5} {rate(c['pass'], c['fail']):6.1f}% "
               f"{rec['seconds']:6.1f}s{mark}", flush=True)
         if args.verbose:
             for tid, (outcome, detail) in rec["tests"].items():
                 if outcome == "fail":
                     print(f"    FAIL {tid}: {last_line(detail)[:200]}")
 
-    tot = {"pass": 0, "fail": 0, "skip": 0}
+    tot = {"pass": 0, "fail": 0, "skip": 0, "out": 0}
     for rec in records:
         if rec["in_scope"]:
             for k, v in summarize(rec).items():
                 tot[k] += v
-    print(f"{'in scope, total':48} {tot['pass']:5} {tot['fail']:5} {tot['skip']:5} "
+    print(f"{'in scope, total':48} {tot['pass']:5} {tot['fail']:5} {tot['skip']:5} {tot['out']:5} "
           f"{rate(tot['pass'], tot['fail']):6.1f}%")
     print(f"pass rate (in scope): {tot['pass']}/{tot['pass'] + tot['fail']} = "
-          f"{rate(tot['pass'], tot['fail']):.1f}% ({tot['skip']} skipped), "
+          f"{rate(tot['pass'], tot['fail']):.1f}% ({tot['skip']} skipped, {tot['out']} tests out of scope), "
           f"target {args.target}, {scope['package']} {scope['version']}")
     if args.classes:
         print("most frequent failures (in scope):")

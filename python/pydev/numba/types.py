@@ -76,6 +76,11 @@ class Type:
 
     name = "?"
 
+    def __init__(self, name=None):
+        # Numba's `Type(name)`: a library's own type class names itself.
+        if name is not None:
+            self.name = name
+
     def __repr__(self):
         return self.name
 
@@ -291,6 +296,14 @@ float32 = f4 = float_ = Number("float32", "f", 32)
 float64 = f8 = double = Number("float64", "f", 64)
 complex64 = Number("complex64", "c", 64)
 complex128 = Number("complex128", "c", 128)
+
+# Numba's sets of number types (numba.types.signed_domain, ...).
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
 void = none = NoneType()
 
 _BY_DTYPE = {

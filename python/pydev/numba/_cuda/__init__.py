@@ -6,6 +6,7 @@ with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 `device.launch`; everything here uses pydev's public API only."""
 
 import os as _os
+import sys as _sys
 import threading as _threading
 
 import numpy as _np
@@ -99,6 +100,8 @@ __all__ = [
     "Context",
     "Device",
     "Event",
+    "vectorize",
+    "guvectorize",
 ]
 
 # numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
@@ -344,7 +347,8 @@ def jit(func_or_sig=None, device=False, **options):
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
-    if sigs is not None and not isinstance(sigs, (list, tuple)):
+    # As Numba: a list holds signatures; a tuple (of argument types) is one.
+    if sigs is not None and not isinstance(sigs, list):
         sigs = [sigs]
 
     def decorate(fn):
@@ -1032,6 +1036,19 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     synchronize,
     to_device,
 )
+
+
+def vectorize(ftylist_or_function=(), **kws):
+    """`@cuda.vectorize(["float32(float32, float32)", ...])`: a CUDA ufunc
+    (element-wise over broadcast arrays; `_ufunc.py`)."""
+    from . import _ufunc
+
+    return _ufunc.vectorize(_sys.modules[__name__], ftylist_or_function, **kws)
+
+
+def guvectorize(*args, **kwargs):
+    """Numba's generalized CUDA ufuncs: not provided by pydev.numba."""
+    raise NotImplementedError("cuda.guvectorize: generalized ufuncs are not supported by pydev.numba")
 
 
 def is_available():

@@ -36,9 +36,9 @@ _absent.install(
         __name__ + "." + m
         for m in ("core", "typing", "compiler", "cudadrv", "_internal", "descriptor", "flags", "typeconv",
                   "cudaimpl", "cudadecl", "codegen", "dispatcher", "utils", "cgutils", "datamodel", "misc",
-                  "memory_management", "target", "api", "args", "deviceufunc", "libdevicefuncs")
+                  "memory_management", "target", "api", "args", "deviceufunc", "libdevicefuncs", "launchconfig")
     ]
-    + ["cuda.core", "cuda.bindings", "cuda.pathfinder"]
+    + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
 )
 
 

@@ -40,6 +40,16 @@ def _load():
     from numba.cuda import HAS_NUMBA, types
     from numba.cuda.core import config, errors
 
+    # cffi through numba's typing is out of scope: skip_unless_cffi skips.
+    cffi_utils = pytypes.SimpleNamespace(SUPPORTED=False)
+    # No NRT: pydev.numba kernels allocate nothing, so the statistics that
+    # MemoryLeakMixin compares are zero.
+    rtsys = pytypes.SimpleNamespace(
+        get_allocation_stats=lambda: pytypes.SimpleNamespace(alloc=0, free=0, mi_alloc=0, mi_free=0),
+        memsys_enable_stats=lambda: None,
+        memsys_disable_stats=lambda: None,
+    )
+
     namespace = dict(globals())
     namespace.update(
         {k: v for k, v in locals().items() if k != "namespace"},
