@@ -425,6 +425,54 @@ def test_array_like_allocations_of_device_arrays_keep_their_order(rng):
     assert cuda.pinned_array_like(c).strides == (40, 8)
 
 
+# --- cuda.vectorize --------------------------------------------------------------------------
+
+
+def test_vectorize_broadcasts_converts_and_keeps_the_argument_kind(rng):
+    @cuda.vectorize(["int32(int32, int32)", "float32(float32, float32)", "float64(float64, float64)"])
+    def axpb(a, b):
+        return 2 * a + b
+
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    y = rng.standard_normal(5).astype(np.float32)
+    r = axpb(x, y)  # NumPy in, NumPy out, broadcast, the float32 signature
+    assert isinstance(r, np.ndarray) and r.dtype == np.float32 and r.shape == (3, 5)
+    np.testing.assert_array_equal(r, (np.float32(2) * x + y).astype(np.float32))
+    i = rng.integers(-100, 100, 7, dtype=np.int32)
+    np.testing.assert_array_equal(axpb(i, 3), 2 * i + 3)  # a Python int next to int32: int32
+    assert axpb(i, 3).dtype == np.int32
+    assert axpb(1.5, 2.25) == 5.25  # numbers alone: float64, a scalar result
+    d = cuda.to_device(x)
+    rd = axpb(d, x)  # a device array in: a device array out
+    assert isinstance(rd, pydev.DeviceArray)
+    np.testing.assert_array_equal(rd.copy_to_host(), np.float32(2) * x + x)
+    out = cuda.device_array((3, 5), np.float32)
+    assert axpb(d, d, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), np.float32(3) * x)
+    hout = np.full((3, 5), np.nan, np.float32)
+    assert axpb(x, y, out=hout) is hout
+    np.testing.assert_array_equal(hout, np.float32(2) * x + y)
+    with pytest.raises(TypeError, match="no signature of"):
+        axpb(x.astype(np.complex64), y)
+
+
+def test_vectorize_reduce_and_its_errors(rng):
+    @cuda.vectorize(["int64(int64, int64)", "float64(float64, float64)"])
+    def add(a, b):
+        return a + b
+
+    for n in (1, 2, 7, 100, 1025):
+        v = rng.integers(-1000, 1000, n)
+        assert add.reduce(v) == v.sum()
+        assert add.reduce(cuda.to_device(v)) == v.sum()
+    with pytest.raises(KeyError, match="Unrecognized options"):
+        cuda.vectorize(["int64(int64)"], nonexistent=1)
+    with pytest.raises(NotImplementedError, match="cuda.vectorize without signatures"):
+        cuda.vectorize(lambda a: a)
+    with pytest.raises(NotImplementedError, match="cuda.guvectorize"):
+        cuda.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+
+
 # --- the cuda target under the fake CUDA driver -----------------------------------------------
 
 

@@ -496,3 +496,61 @@ def test_break_in_an_unrolled_heterogeneous_tuple_loop_is_an_error():
 
     with pytest.raises(pydev.CompileError, match="'break' in a loop over a Tuple"):
         k[1, 1](np.zeros(1))
+
+
+# --- first-class constants passed to device functions ------------------------------------------
+
+
+@cuda.jit(device=True)
+def _apply_atomic(op, ary, idx, val):
+    return op(ary, idx, val)
+
+
+@cuda.jit(device=True)
+def _convert(ty, x):
+    return ty(x)
+
+
+@cuda.jit(device=True)
+def _call(fn, x):
+    return fn(x)
+
+
+@cuda.jit
+def _first_class(a, b, out, x):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        old = _apply_atomic(cuda.atomic.add, a, 0, 1)
+        _apply_atomic(cuda.atomic.max, b, 0, i)
+        out[i, 0] = _convert(int32, x[i])
+        out[i, 1] = _convert(float32, x[i])
+        out[i, 2] = _call(math.sqrt, abs(x[i]))
+        out[i, 3] = old
+
+
+def test_types_and_functions_passed_to_device_functions(rng):
+    # Numba's first-class Numba types and functions (cuda.atomic.*, math.*)
+    # as device-function arguments: compiled once per constant.
+    n = 48
+    x = rng.standard_normal(n) * 10
+    a, b = np.zeros(1, np.int64), np.full(1, -1, np.int64)
+    out = np.full((n, 4), np.nan)
+    _first_class[2, 32](a, b, out, x)
+    assert a[0] == n and b[0] == n - 1
+    np.testing.assert_array_equal(out[:, 0], np.trunc(x).astype(np.int32))
+    np.testing.assert_array_equal(out[:, 1], x.astype(np.float32).astype(np.float64))
+    np.testing.assert_array_equal(out[:, 2], np.sqrt(np.abs(x)))
+    assert sorted(out[:, 3]) == list(range(n))  # each thread saw a distinct old value
+
+
+def test_a_constant_argument_to_a_device_function_with_a_signature_is_an_error():
+    @cuda.jit("float64(float64)", device=True)
+    def f(x):
+        return x
+
+    @cuda.jit
+    def k(out):
+        out[0] = _call(f, 1.0) + f(int32)
+
+    with pytest.raises(pydev.CompileError, match="cannot be passed to a device function with a signature"):
+        k[1, 1](np.zeros(1))

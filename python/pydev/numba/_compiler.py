@@ -149,7 +149,7 @@ class Compiler(
         if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
             raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
         for t in self.argtypes:
-            if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple)):
+            if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple, T.Constant)):
                 raise NumbaError(fn, f"an argument of type {t} cannot be passed to '{self.py.__name__}'")
         flat = []
         for t in self.argtypes:
@@ -211,7 +211,7 @@ class Compiler(
             for i in t.items:
                 out += self._flat_types(i)
             return out
-        if isinstance(t, T.NoneType):
+        if isinstance(t, (T.NoneType, T.Constant)):
             return []
         return [t.ir]
 
@@ -227,9 +227,13 @@ class Compiler(
                 items.append(self._unflatten(it, vals[:n]))
                 del vals[:n]
             return TypedValue(None, t, items=items)
+        if isinstance(t, T.Constant):
+            return CompileTimeValue(t.obj)
         return TypedValue(vals[0], t)
 
     def _flatten(self, tv, node):
+        if isinstance(tv, CompileTimeValue):  # a T.Constant argument: no run-time value
+            return []
         if isinstance(tv.t, (T.UniTuple, T.Tuple)):
             out = []
             for it in self._items(tv, node):

@@ -175,6 +175,22 @@ class Complex(metaclass=_NumberClass):
     _kinds = "c"
 
 
+class Constant(Type):
+    """A compile-time constant passed to a device function: a Numba type
+    (`int32`), a function (`cuda.atomic.add`, `math.sin`), a dispatcher. As in
+    Numba, where such arguments are first-class: the device function is
+    compiled once per constant, and the parameter names the constant in its
+    body. It has no run-time value."""
+
+    def __init__(self, obj):
+        self.obj = obj
+        self.name = f"const({getattr(obj, '__qualname__', None) or getattr(obj, '__name__', None) or obj!r})"
+
+    def key(self):
+        # Equal Numba types are the same constant; anything else by identity.
+        return ("Constant", self.obj.key() if isinstance(self.obj, Type) else id(self.obj))
+
+
 class Boolean(Type):
     """The boolean type (`boolean`, `bool_`, `b1`)."""
 

@@ -629,7 +629,14 @@ class Dispatcher:
         types = []
         for a in args:
             if isinstance(a, _c.CompileTimeValue):
-                raise c.err(node, f"{_c._describe(a.obj)} cannot be passed to a device function")
+                if self.signatures:
+                    raise c.err(
+                        node,
+                        f"{_c._describe(a.obj)} cannot be passed to a device function with a signature "
+                        "(leave the signature out: it is compiled for each such constant)",
+                    )
+                types.append(_t.Constant(a.obj))  # first-class types and functions, as in Numba
+                continue
             types.append(a.t)
         if self.signatures:
             sig = next((s for s in self.signatures if len(s.args) == len(types)), None)

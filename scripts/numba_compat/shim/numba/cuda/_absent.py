@@ -43,6 +43,9 @@ class Absent(Exception, metaclass=_AbsentMeta):
             raise AttributeError(name)
         return Absent(f"{type(self)._absent_name}.{name}")
 
+    def __call__(self, *args, **kwargs):
+        return Absent(f"{type(self)._absent_name}()")
+
 
 class _AbsentModule(types.ModuleType):
     def __getattr__(self, name):
