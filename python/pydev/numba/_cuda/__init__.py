@@ -102,6 +102,13 @@ __all__ = [
     "Event",
     "vectorize",
     "guvectorize",
+    "CUSource",
+    "PTXSource",
+    "LTOIR",
+    "Cubin",
+    "Fatbin",
+    "Object",
+    "Archive",
 ]
 
 # numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
@@ -383,13 +390,91 @@ def _fastmath(value):
     raise TypeError(f"cuda.jit(fastmath=...) takes a bool or a set of fast-math flags, got {value!r}")
 
 
+class _LinkableCode:
+    """Numba-CUDA's in-memory link sources (`cuda.CUSource(code)`,
+    `PTXSource`, `LTOIR`, `Cubin`, `Fatbin`, `Object`, `Archive`): `link=`
+    takes them beside paths. Each is written once to a file named by its
+    contents (so kernels' cache keys follow the contents) and linked as that
+    file would be."""
+
+    kind = ""
+
+    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None, nrt=False):
+        if setup_callback is not None or teardown_callback is not None or nrt:
+            raise NotImplementedError(
+                f"cuda.{type(self).__name__}: setup_callback, teardown_callback and nrt are not supported by pydev.numba"
+            )
+        self.data = data
+        self.name = name or f"<unnamed-{self.kind}>"
+        self._path = None
+
+    def path(self):
+        if self._path is None:
+            import hashlib
+            import tempfile
+
+            raw = self.data.encode() if isinstance(self.data, str) else bytes(self.data)
+            d = _os.path.join(tempfile.gettempdir(), f"pydev-numba-link-{_os.getuid()}")
+            _os.makedirs(d, exist_ok=True)
+            p = _os.path.join(d, hashlib.sha256(raw).hexdigest()[:32] + "." + self.kind)
+            if not _os.path.exists(p):
+                tmp = f"{p}.{_os.getpid()}.tmp"
+                with open(tmp, "wb") as f:
+                    f.write(raw)
+                _os.replace(tmp, p)
+            self._path = p
+        return self._path
+
+
+class CUSource(_LinkableCode):
+    """CUDA C++ source to link (`link=[cuda.CUSource(code)]`)."""
+
+    kind = "cu"
+
+
+class PTXSource(_LinkableCode):
+    """PTX to link."""
+
+    kind = "ptx"
+
+
+class LTOIR(_LinkableCode):
+    """LTO-IR to link."""
+
+    kind = "ltoir"
+
+
+class Cubin(_LinkableCode):
+    """A cubin to link."""
+
+    kind = "cubin"
+
+
+class Fatbin(_LinkableCode):
+    """A fatbin to link."""
+
+    kind = "fatbin"
+
+
+class Object(_LinkableCode):
+    """An object file to link."""
+
+    kind = "o"
+
+
+class Archive(_LinkableCode):
+    """An archive (static library) to link."""
+
+    kind = "a"
+
+
 def _links(link, base_file, owner):
     """The absolute paths of link files `link`: a relative path is relative
     to the directory of `base_file` (the Python file of the decorated or
     declaring code) when the file is there, else to the working directory."""
     if link is None or link == ():
         return ()
-    if isinstance(link, (str, _os.PathLike)):
+    if isinstance(link, (str, _os.PathLike, _LinkableCode)):
         link = [link]
     if not isinstance(link, (list, tuple, set)):
         raise TypeError(f"link= of {owner} must be a list of paths (str or os.PathLike), got {type(link).__name__}")
@@ -398,6 +483,8 @@ def _links(link, base_file, owner):
     )
     out = []
     for p in link:
+        if isinstance(p, _LinkableCode):
+            p = p.path()
         if not isinstance(p, (str, _os.PathLike)):
             raise TypeError(f"link= of {owner} holds {p!r}, which is not a path (str or os.PathLike)")
         p = _os.fspath(p)
