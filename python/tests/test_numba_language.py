@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pydev
-from pydev.numba import cuda, float32, float64, int32
+from pydev.numba import cuda, float32, float64, int32, int64
 
 SEED = 20261128
 W = 4  # a global constant shape
@@ -553,4 +553,46 @@ def test_a_constant_argument_to_a_device_function_with_a_signature_is_an_error()
         out[0] = _call(f, 1.0) + f(int32)
 
     with pytest.raises(pydev.CompileError, match="cannot be passed to a device function with a signature"):
+        k[1, 1](np.zeros(1))
+
+
+@cuda.jit(device=True)
+def _block_histogram(values, out, nbins, shape2, dtype, op, start):
+    # nbins and shape2 are literals at the call: constants here, as shapes.
+    sm = cuda.shared.array(nbins, dtype)
+    grid2 = cuda.local.array(shape2, dtype)
+    tid = cuda.threadIdx.x
+    if tid < nbins:
+        sm[tid] = start
+    grid2[0, 0] = 1
+    cuda.syncthreads()
+    op(sm, values[tid] % nbins, grid2[0, 0])
+    cuda.syncthreads()
+    if tid < nbins:
+        out[tid] = sm[tid]
+
+
+@cuda.jit
+def _literal_args(values, out):
+    _block_histogram(values, out, 16, (2, 3), int64, cuda.atomic.add, 0)
+
+
+def test_literal_arguments_are_constants_in_device_functions(rng):
+    # Numba types literal arguments as literals: a device function can use
+    # them as shapes (numba-cuda's own atomics tests do).
+    values = rng.integers(0, 1000, 64)
+    out = np.full(16, -1, np.int64)
+    _literal_args[1, 64](values, out)
+    np.testing.assert_array_equal(out, np.bincount(values % 16, minlength=16))
+
+    @cuda.jit(device=True)
+    def reassigned(n):
+        n = n + 1
+        return cuda.local.array(n, float64)[0]
+
+    @cuda.jit
+    def k(out):
+        out[0] = reassigned(4)
+
+    with pytest.raises(pydev.CompileError, match="must be a constant integer"):
         k[1, 1](np.zeros(1))

@@ -99,6 +99,25 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
     return hit
 
 
+def literal_of(tv):
+    """(type, value) of a number literal not yet emitted (a constant, a
+    global), ("tuple", type, items) of a tuple of them, else None."""
+    if not isinstance(tv, TypedValue):
+        return None
+    if tv.items is not None:
+        items = [literal_of(x) for x in tv.items]
+        return None if any(x is None for x in items) else ("tuple", tv.t, items)
+    if tv.v is None and isinstance(tv.const, (bool, int, float)) and isinstance(tv.t, (T.Number, T.Boolean)):
+        return (tv.t, tv.const)
+    return None
+
+
+def _from_literal(lit):
+    if lit[0] == "tuple":
+        return TypedValue(None, lit[1], items=[_from_literal(x) for x in lit[2]])
+    return TypedValue(None, lit[0], const=lit[1])
+
+
 class Compiler(
     StatementsMixin,
     ControlFlowMixin,
@@ -228,7 +247,7 @@ class Compiler(
                 del vals[:n]
             return TypedValue(None, t, items=items)
         if isinstance(t, T.Constant):
-            return CompileTimeValue(t.obj)
+            return CompileTimeValue(t.obj) if t.literal is None else _from_literal(t.literal)
         return TypedValue(vals[0], t)
 
     def _flatten(self, tv, node):

@@ -105,15 +105,17 @@ class VariablesMixin:
 
     def _single_assigned(self):
         """The local names the function assigns exactly once (not as a loop
-        target, an augmented assignment or a parameter)."""
+        target, an augmented assignment or a parameter, except a parameter
+        given a literal that the body does not assign)."""
         got = getattr(self, "_single", None)
         if got is None:
             import ast
 
             counts = {}
             fn = self.src.node
-            for a in fn.args.args:
-                counts[a.arg] = 2
+            for a, t in zip(fn.args.args, list(self.argtypes) + [None] * len(fn.args.args)):
+                # A parameter given a literal (T.Constant) is a constant unless the body assigns it.
+                counts[a.arg] = 1 if isinstance(t, T.Constant) and t.literal is not None else 2
             for n in ast.walk(fn):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
                     counts[n.id] = counts.get(n.id, 0) + 1

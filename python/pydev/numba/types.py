@@ -182,13 +182,26 @@ class Constant(Type):
     compiled once per constant, and the parameter names the constant in its
     body. It has no run-time value."""
 
-    def __init__(self, obj):
+    def __init__(self, obj, literal=None):
+        # literal: (type, value) of a number literal, or ("tuple", type, items)
+        # of a tuple of them: Numba's literal typing, which lets a device
+        # function use a literal argument as a shape.
         self.obj = obj
-        self.name = f"const({getattr(obj, '__qualname__', None) or getattr(obj, '__name__', None) or obj!r})"
+        self.literal = literal
+        shown = literal[-1] if literal is not None else obj
+        self.name = f"const({getattr(shown, '__qualname__', None) or getattr(shown, '__name__', None) or shown!r})"
 
     def key(self):
-        # Equal Numba types are the same constant; anything else by identity.
+        # Equal Numba types are the same constant; literals by type and value; anything else by identity.
+        if self.literal is not None:
+            return ("Constant", "literal", _literal_key(self.literal))
         return ("Constant", self.obj.key() if isinstance(self.obj, Type) else id(self.obj))
+
+
+def _literal_key(lit):
+    if lit[0] == "tuple":
+        return ("tuple", lit[1].key(), tuple(_literal_key(x) for x in lit[2]))
+    return (lit[0].key(), type(lit[1]).__name__, lit[1])
 
 
 class Boolean(Type):

@@ -724,6 +724,11 @@ class Dispatcher:
                     )
                 types.append(_t.Constant(a.obj))  # first-class types and functions, as in Numba
                 continue
+            lit = None if self.signatures else _c.literal_of(a)
+            if lit is not None:
+                # A literal argument stays a constant in the callee (a shape, ...), as Numba's literal typing.
+                types.append(_t.Constant(None, literal=lit))
+                continue
             types.append(a.t)
         if self.signatures:
             sig = next((s for s in self.signatures if len(s.args) == len(types)), None)
@@ -735,8 +740,9 @@ class Dispatcher:
         c.mb.add_links(self.link)
         c.mb.lineinfo |= bool(self.options.get("lineinfo"))
         flat = []
-        for a in args:
-            flat += c._flatten(a, node)
+        for a, t in zip(args, types):
+            if not isinstance(t, _t.Constant):  # constants have no run-time value
+                flat += c._flatten(a, node)
         c.at(node)
         r = c.f.call(fn, *flat)
         if rtype is None or isinstance(rtype, _t.NoneType):
