@@ -469,8 +469,47 @@ def test_vectorize_reduce_and_its_errors(rng):
         cuda.vectorize(["int64(int64)"], nonexistent=1)
     with pytest.raises(NotImplementedError, match="cuda.vectorize without signatures"):
         cuda.vectorize(lambda a: a)
-    with pytest.raises(NotImplementedError, match="cuda.guvectorize"):
-        cuda.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+
+
+def test_guvectorize_loops_over_the_leading_dimensions(rng):
+    @cuda.guvectorize(["void(float64[:, :], float64[:, :], float64[:, :])"], "(m,n),(n,p)->(m,p)")
+    def matmul(a, b, c):
+        m, n = a.shape
+        p = b.shape[1]
+        for i in range(m):
+            for j in range(p):
+                s = 0.0
+                for k in range(n):
+                    s += a[i, k] * b[k, j]
+                c[i, j] = s
+
+    a, b = rng.standard_normal((4, 5, 2, 3)), rng.standard_normal((3, 6))
+    c = matmul(a, b)  # b broadcast over the loop dimensions (4, 5)
+    assert isinstance(c, np.ndarray) and c.shape == (4, 5, 2, 6)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-13)
+    dc = matmul(cuda.to_device(a), b)
+    assert isinstance(dc, pydev.DeviceArray)
+    np.testing.assert_allclose(dc.copy_to_host(), a @ b, rtol=1e-13)
+    out = np.full((4, 5, 2, 6), np.nan)
+    assert matmul(a, b, out) is out
+    np.testing.assert_allclose(out, a @ b, rtol=1e-13)
+
+    @cuda.guvectorize(["void(int64[:], int64, int64[:], int64[:])"], "(n),()->(),(n)")
+    def sum_and_shift(x, k, total, shifted):
+        s = 0
+        for i in range(x.size):
+            s += x[i]
+            shifted[i] = x[i] + k
+        total[0] = s
+
+    x = rng.integers(-100, 100, (7, 9))
+    total, shifted = sum_and_shift(x, 5)
+    np.testing.assert_array_equal(total, x.sum(axis=1))
+    np.testing.assert_array_equal(shifted, x + 5)
+    with pytest.raises(TypeError, match="gufunc accepts 2 positional arguments"):
+        sum_and_shift(x)
+    with pytest.raises(TypeError, match="cannot return values"):
+        cuda.guvectorize(["int64(int64[:], int64[:])"], "(n)->(n)")(lambda x, y: 0)
 
 
 # --- the cuda target under the fake CUDA driver -----------------------------------------------

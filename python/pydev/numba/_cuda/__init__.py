@@ -1146,9 +1146,12 @@ def vectorize(ftylist_or_function=(), **kws):
     return _ufunc.vectorize(_sys.modules[__name__], ftylist_or_function, **kws)
 
 
-def guvectorize(*args, **kwargs):
-    """Numba's generalized CUDA ufuncs: not provided by pydev.numba."""
-    raise NotImplementedError("cuda.guvectorize: generalized ufuncs are not supported by pydev.numba")
+def guvectorize(ftylist, signature, **kws):
+    """`@cuda.guvectorize(["void(float32[:, :], float32[:, :], float32[:, :])"],
+    "(m,n),(n,p)->(m,p)")`: a generalized CUDA ufunc (`_ufunc.py`)."""
+    from . import _ufunc
+
+    return _ufunc.guvectorize(_sys.modules[__name__], ftylist, signature, **kws)
 
 
 def is_available():

@@ -105,11 +105,13 @@ class UFunc:
         # Python numbers next to arrays take the arrays' precision (NumPy's
         # value-based casting); numbers alone are int64 / float64 / complex128.
         alone = all(py for _, py in got)
-        for sig in self._sigs:
-            if len(sig.args) == len(args) and all(
-                _casts(d, py and not alone, want.dtype) for (d, py), want in zip(got, sig.args)
-            ):
-                return sig
+        # Numbers alone that fit no signature so: any type of their kind.
+        for lenient in (False, True) if alone else (True,):
+            for sig in self._sigs:
+                if len(sig.args) == len(args) and all(
+                    _casts(d, py and lenient, want.dtype) for (d, py), want in zip(got, sig.args)
+                ):
+                    return sig
         names = ", ".join(str(d) for d, _ in got)
         raise TypeError(f"ufunc '{self.__name__}': no signature of {[str(s) for s in self._sigs]} takes ({names})")
 
@@ -180,6 +182,177 @@ class UFunc:
         if scalar_result:
             return (res.copy_to_host(stream=stream) if on_device else res).reshape(())[()]
         return res
+
+
+def _parse_layout(layout):
+    """'(m,n),(n,p)->(m,p)' -> ([('m','n'), ('n','p')], [('m','p')])."""
+    import re
+
+    text = layout.replace(" ", "")
+    if "->" not in text:
+        raise ValueError(f"cuda.guvectorize: the layout {layout!r} has no '->'")
+    ins, outs = text.split("->", 1)
+
+    def dims(part):
+        groups = re.findall(r"\(([^()]*)\)", part)
+        if "".join(f"({g})" for g in groups).replace(",", "") != part.replace(",", ""):
+            raise ValueError(f"cuda.guvectorize: cannot read the layout {layout!r}")
+        return [tuple(d for d in g.split(",") if d) for g in groups]
+
+    return dims(ins), dims(outs)
+
+
+def _gu_kernel(cuda, device_fn, nargs):
+    key = ("gu", device_fn, nargs)
+    hit = _KERNELS.get(key)
+    if hit is not None:
+        return hit
+    names = [f"a{j}" for j in range(nargs)]
+    name = f"__pydev_guvectorize_{nargs}"
+    src = (
+        f"def {name}({', '.join(names)}):\n"
+        "    i = cuda.grid(1)\n"
+        f"    if i < {names[-1]}.shape[0]:\n"
+        f"        f({', '.join(n + '[i]' for n in names)})\n"
+    )
+    filename = f"<pydev.numba cuda.guvectorize kernel of {device_fn.__qualname__}, {nargs} arguments, {id(device_fn):x}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(keepends=True), filename)
+    ns = {"cuda": cuda, "f": device_fn}
+    exec(compile(src, filename, "exec"), ns)  # noqa: S102 - the fixed text above
+    hit = _KERNELS[key] = cuda.jit(ns[name])
+    return hit
+
+
+class GUFunc:
+    """A generalized CUDA ufunc made by `cuda.guvectorize`: the function runs
+    once per element of the loop dimensions (the broadcast leading
+    dimensions), on views of the core dimensions the layout names."""
+
+    def __init__(self, cuda, py_func, signatures, layout):
+        self._cuda = cuda
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self._device_fn = cuda.jit(device=True)(py_func)
+        self._ins, self._outs = _parse_layout(layout)
+        self.nin, self.nout = len(self._ins), len(self._outs)
+        self._sigs = []
+        for s in signatures:
+            sig = _t.parse(s) if isinstance(s, str) else s
+            args = tuple(sig) if isinstance(sig, tuple) else tuple(sig.args)
+            if isinstance(sig, _t.Signature) and sig.return_type is not None and not isinstance(
+                sig.return_type, _t.NoneType
+            ):
+                raise TypeError(
+                    f"guvectorized functions cannot return values: signature {sig} specifies {sig.return_type} return type"
+                )
+            if len(args) != self.nin + self.nout:
+                raise TypeError(
+                    f"cuda.guvectorize: signature {s} has {len(args)} arguments, the layout {layout!r} "
+                    f"{self.nin + self.nout}"
+                )
+            self._sigs.append(args)
+
+    def _choose(self, args):
+        got = [_dtype_of(a) for a in args]
+        alone = all(py for _, py in got)
+        for lenient in (False, True) if alone else (True,):
+            for sig in self._sigs:
+                want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
+                if all(_casts(d, py and lenient, w) for (d, py), w in zip(got, want)):
+                    return sig
+        names = ", ".join(str(d) for d, _ in got)
+        raise TypeError(f"gufunc '{self.__name__}': no signature takes ({names})")
+
+    def __call__(self, *args, out=None, stream=0):
+        cuda = self._cuda
+        if out is not None:
+            if len(args) > self.nin:
+                raise ValueError("cannot specify argument 'out' as both positional and keyword")
+            args = args + (out,)
+        if len(args) not in (self.nin, self.nin + self.nout):
+            n = len(args)
+            raise TypeError(
+                f"gufunc accepts {self.nin} positional arguments (the inputs) or {self.nin + self.nout} positional "
+                f"arguments (inputs and outputs). Got {n} positional argument{'' if n == 1 else 's'}."
+            )
+        ins, given = args[: self.nin], list(args[self.nin :])
+        if len({id(o) for o in given}) != len(given):
+            raise ValueError(f"gufunc '{self.__name__}': the same array is passed as more than one output")
+        sig = self._choose(ins)
+        on_device = any(_is_device(a) for a in args)
+        host_ins = []
+        for a, t in zip(ins, sig):
+            if _is_device(a):
+                a = cuda.as_cuda_array(a).copy_to_host(stream=stream)
+            host_ins.append(np.asarray(a, dtype=t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype))
+        sizes = {}
+        loops = []
+        for a, core in zip(host_ins, self._ins):
+            if a.ndim < len(core):
+                raise ValueError(f"gufunc '{self.__name__}': an input of rank {a.ndim} for core dimensions {core}")
+            for d, n in zip(core, a.shape[a.ndim - len(core) :]):
+                if sizes.setdefault(d, n) != n:
+                    raise ValueError(f"gufunc '{self.__name__}': core dimension {d} is {sizes[d]} and {n}")
+            loops.append(a.shape[: a.ndim - len(core)])
+        for o, core in zip(given, self._outs):
+            for d, n in zip(core, tuple(o.shape)[len(o.shape) - len(core) :]):
+                sizes.setdefault(d, n)
+        loop = np.broadcast_shapes(*loops, *[tuple(o.shape)[: len(o.shape) - len(c)] for o, c in zip(given, self._outs)])
+        n = int(np.prod(loop, dtype=np.int64))
+        flat = []
+        for a, core, t in zip(host_ins, self._ins, sig):
+            full = np.ascontiguousarray(np.broadcast_to(a, loop + a.shape[a.ndim - len(core) :]))
+            shape = (n,) + full.shape[len(loop) :] if isinstance(t, _t.Array) else (n,)
+            full = full.reshape((n, 1) if isinstance(t, _t.Array) and not core else shape)
+            if not full.flags.writeable:
+                full = full.copy()
+            flat.append(cuda.to_device(full, stream=stream) if on_device else full)
+        results = []
+        for j, (core, t) in enumerate(zip(self._outs, sig[self.nin :])):
+            for d in core:
+                if d not in sizes:
+                    raise ValueError(f"gufunc '{self.__name__}': the size of core dimension {d} is unknown")
+            cshape = tuple(sizes[d] for d in core)
+            kshape = (n,) + (cshape or (1,))
+            res = cuda.device_array(kshape, t.dtype.dtype, stream=stream) if on_device else np.zeros(kshape, t.dtype.dtype)
+            flat.append(res)
+            results.append((res, loop + cshape))
+        if n:
+            k = _gu_kernel(cuda, self._device_fn, len(flat))
+            tpb = 64
+            k[(n + tpb - 1) // tpb, tpb, stream](*flat)
+        outs = []
+        for j, (res, shape) in enumerate(results):
+            r = res.reshape(shape) if on_device else res.reshape(shape)
+            if j < len(given):
+                o = given[j]
+                if _is_device(o):
+                    o.copy_to_device(r if on_device else r, stream=stream)
+                else:
+                    o[...] = r.copy_to_host(stream=stream) if on_device else r
+                r = o
+            outs.append(r)
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def guvectorize(cuda, ftylist, signature, **kws):
+    target = kws.pop("target", "cuda")
+    if target != "cuda":
+        raise TypeError(f"cuda.guvectorize(target={target!r}): pydev.numba makes CUDA gufuncs only")
+    unknown = [k for k in kws if k not in ("identity", "cache", "fastmath", "nopython", "forceobj", "writable_args")]
+    if unknown:  # Numba's errors and messages
+        raise TypeError(f"The following target options are not supported: {', '.join(map(repr, unknown))}")
+    if kws.get("nopython") is False or kws.get("forceobj"):
+        raise TypeError("nopython flag must be True")
+    sigs = ftylist
+    if isinstance(sigs, (str, _t.Signature)):
+        sigs = [sigs]
+
+    def decorate(fn):
+        return GUFunc(cuda, fn, list(sigs), signature)
+
+    return decorate
 
 
 def _concat(head, tail, on_device, stream):
