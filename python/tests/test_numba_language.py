@@ -596,3 +596,42 @@ def test_literal_arguments_are_constants_in_device_functions(rng):
 
     with pytest.raises(pydev.CompileError, match="must be a constant integer"):
         k[1, 1](np.zeros(1))
+
+
+def test_a_jit_function_without_signatures_is_callable_from_device_code(rng):
+    # Numba-CUDA: a @cuda.jit function called from device code is compiled
+    # as a device function (it may return a value then).
+    @cuda.jit
+    def twice_plus(x, k):
+        return 2 * x + k
+
+    @cuda.jit
+    def k(out, xs):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = twice_plus(xs[i], i)
+
+    xs = rng.standard_normal(40)
+    out = np.full(40, np.nan)
+    k[2, 32](out, xs)
+    np.testing.assert_array_equal(out, 2 * xs + np.arange(40))
+
+    @cuda.jit("void(float64[:])")
+    def with_sig(a):
+        a[0] = 1.0
+
+    @cuda.jit
+    def calls_a_kernel(a):
+        with_sig(a)
+
+    with pytest.raises(pydev.CompileError, match="compiled for its signatures"):
+        calls_a_kernel[1, 1](np.zeros(1))
+
+
+def test_complex_types_name_their_float_parts():
+    from pydev.numba import types
+
+    assert types.complex64.underlying_float is types.float32
+    assert types.complex128.underlying_float is types.float64
+    with pytest.raises(AttributeError, match="not a complex type"):
+        types.float32.underlying_float

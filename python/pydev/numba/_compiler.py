@@ -94,7 +94,11 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
             )
         mb.funcs[key] = None
         c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
-        c.run()
+        try:
+            c.run()
+        except BaseException:
+            del mb.funcs[key]  # not compiled: a caller may try other argument types (literals)
+            raise
         hit = mb.funcs[key] = (c.f, c.ret_type)
     return hit
 

@@ -148,6 +148,13 @@ class Number(Type):
     def is_float(self):
         return self.kind == "f"
 
+    @property
+    def underlying_float(self):
+        """Numba's: the float type of a complex type's parts (complex64: float32)."""
+        if self.kind != "c":
+            raise AttributeError(f"{self.name} has no underlying_float (not a complex type)")
+        return float32 if self.bits == 64 else float64
+
 
 class _NumberClass(type):
     """Numba's abstract number classes for `isinstance` tests (an

@@ -709,11 +709,16 @@ class Dispatcher:
     def _pydev_numba_call(self, c, args, kwargs, node):
         if kwargs:
             raise c.err(node, "device functions take positional arguments in pydev.numba")
-        if not self.device:
+        if not self.device and self.signatures:
+            # Without signatures a @cuda.jit function called from device code
+            # is compiled as a device function, as in Numba-CUDA.
             raise c.err(
-                node, f"kernel '{self.__name__}' cannot be called from device code (make it @cuda.jit(device=True))"
+                node,
+                f"kernel '{self.__name__}' (compiled for its signatures) cannot be called from device code "
+                "(make it @cuda.jit(device=True))",
             )
         types = []
+        literal_types = []  # with literal arguments as constants (Numba's literal typing)
         for a in args:
             if isinstance(a, _c.CompileTimeValue):
                 if self.signatures:
@@ -723,20 +728,27 @@ class Dispatcher:
                         "(leave the signature out: it is compiled for each such constant)",
                     )
                 types.append(_t.Constant(a.obj))  # first-class types and functions, as in Numba
+                literal_types.append(types[-1])
                 continue
             lit = None if self.signatures else _c.literal_of(a)
-            if lit is not None:
-                # A literal argument stays a constant in the callee (a shape, ...), as Numba's literal typing.
-                types.append(_t.Constant(None, literal=lit))
-                continue
             types.append(a.t)
+            literal_types.append(a.t if lit is None else _t.Constant(None, literal=lit))
         if self.signatures:
             sig = next((s for s in self.signatures if len(s.args) == len(types)), None)
             if sig is None:
                 raise c.err(node, f"no signature of '{self.__name__}' takes {len(types)} arguments")
             args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
             types = list(sig.args)
-        fn, rtype = _c.compile_device(c.mb, self, types, node)
+        try:
+            fn, rtype = _c.compile_device(c.mb, self, types, node)
+        except _c.NumbaError:
+            # As Numba: the callee is typed with the arguments' plain types
+            # first, and with its literal arguments as constants (a shape
+            # from an argument) when that fails.
+            if literal_types == types:
+                raise
+            types = literal_types
+            fn, rtype = _c.compile_device(c.mb, self, types, node)
         c.mb.add_links(self.link)
         c.mb.lineinfo |= bool(self.options.get("lineinfo"))
         flat = []
