@@ -55,18 +55,30 @@ def fetch(scope, root):
         return tests
     os.makedirs(root, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=root) as tmp:
-        cmd = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "-d", tmp, f"{scope['package']}=={scope['version']}"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--disable-pip-version-check",
+            "-d",
+            tmp,
+            f"{scope['package']}=={scope['version']}",
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         wheels = [w for w in os.listdir(tmp) if w.endswith(".whl")]
         if proc.returncode != 0 or not wheels:
-            raise RuntimeError(f"cannot download {scope['package']}=={scope['version']}: "
-                               f"{(proc.stderr or proc.stdout).strip()[-500:]}")
+            raise RuntimeError(
+                f"cannot download {scope['package']}=={scope['version']}: {(proc.stderr or proc.stdout).strip()[-500:]}"
+            )
         prefix = "numba_cuda/numba/cuda/tests/"
         with zipfile.ZipFile(os.path.join(tmp, wheels[0])) as z:
             for name in z.namelist():
                 if name.startswith(prefix) and not name.endswith("/"):
-                    target = os.path.join(tests, name[len(prefix):])
+                    target = os.path.join(tests, name[len(prefix) :])
                     os.makedirs(os.path.dirname(target), exist_ok=True)
                     with z.open(name) as src, open(target, "wb") as out:
                         out.write(src.read())
@@ -90,8 +102,16 @@ def static_count(tests, module):
     path = os.path.join(tests, *module.split(".")) + ".py"
     with open(path) as f:
         tree = ast.parse(f.read())
-    return max(1, sum(1 for c in tree.body if isinstance(c, ast.ClassDef)
-                      for n in c.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")))
+    return max(
+        1,
+        sum(
+            1
+            for c in tree.body
+            if isinstance(c, ast.ClassDef)
+            for n in c.body
+            if isinstance(n, ast.FunctionDef) and n.name.startswith("test")
+        ),
+    )
 
 
 def run_module(module, tests, timeout, env):
@@ -99,8 +119,14 @@ def run_module(module, tests, timeout, env):
         out = os.path.join(work, "out.jsonl")
         start = time.monotonic()
         try:
-            proc = subprocess.run([sys.executable, os.path.join(HERE, "_child.py"), module, out],
-                                  env=env, cwd=work, capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(
+                [sys.executable, os.path.join(HERE, "_child.py"), module, out],
+                env=env,
+                cwd=work,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
             ended = None if proc.returncode == 0 else f"crashed (exit status {proc.returncode}): {proc.stderr[-2000:]}"
         except subprocess.TimeoutExpired:
             ended = f"timed out after {timeout} s"
@@ -159,18 +185,31 @@ def rate(p, f):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("-m", "--module", action="append", default=[],
-                    help="a module (cudapy.test_sm) or a glob; repeatable (default: every in-scope module)")
+    ap.add_argument(
+        "-m",
+        "--module",
+        action="append",
+        default=[],
+        help="a module (cudapy.test_sm) or a glob; repeatable (default: every in-scope module)",
+    )
     ap.add_argument("--slice", action="store_true", help="the fixed slice of scope.toml (make test)")
     ap.add_argument("--out-of-scope", action="store_true", help="run the out-of-scope modules too")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per module (default 600)")
-    ap.add_argument("--target", default=os.environ.get("PYDEV_TARGET", "host"),
-                    help="PYDEV_TARGET for the tests (default: $PYDEV_TARGET, else host)")
+    ap.add_argument(
+        "--target",
+        default=os.environ.get("PYDEV_TARGET", "host"),
+        help="PYDEV_TARGET for the tests (default: $PYDEV_TARGET, else host)",
+    )
     ap.add_argument("--json", metavar="OUT", help="write every test's outcome and detail to OUT")
     ap.add_argument("--fetch-only", action="store_true", help="download and extract the tests, run nothing")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each failure's last line")
-    ap.add_argument("--classes", type=int, default=0, metavar="N",
-                    help="print the N most frequent failure messages (the classes of failure)")
+    ap.add_argument(
+        "--classes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the N most frequent failure messages (the classes of failure)",
+    )
     args = ap.parse_args(argv)
 
     scope = load_scope()
@@ -195,8 +234,12 @@ def main(argv=None):
         print("numba_compat: no module matches", file=sys.stderr)
         return 2
 
-    env = dict(os.environ, PYDEV_TARGET=args.target, PYDEV_NUMBA_COMPAT_TESTS=tests,
-               PYDEV_NUMBA_COMPAT_EXCLUDE=json.dumps(scope.get("out_of_scope_tests", {})))
+    env = dict(
+        os.environ,
+        PYDEV_TARGET=args.target,
+        PYDEV_NUMBA_COMPAT_TESTS=tests,
+        PYDEV_NUMBA_COMPAT_EXCLUDE=json.dumps(scope.get("out_of_scope_tests", {})),
+    )
     env.pop("NUMBA_ENABLE_CUDASIM", None)
     records = []
     print(f"{'module':48} {'pass':>5} {'fail':>5} {'skip':>5} {'out':>5} {'rate':>7} {'time':>7}")
@@ -206,8 +249,11 @@ def main(argv=None):
         records.append(rec)
         c = summarize(rec)
         mark = "" if rec["in_scope"] else "  (out of scope)"
-        print(f"{m:48} {c['pass']:5} {c['fail']:5} {c['skip']:5} {c['out']:5} {rate(c['pass'], c['fail']):6.1f}% "
-              f"{rec['seconds']:6.1f}s{mark}", flush=True)
+        print(
+            f"{m:48} {c['pass']:5} {c['fail']:5} {c['skip']:5} {c['out']:5} {rate(c['pass'], c['fail']):6.1f}% "
+            f"{rec['seconds']:6.1f}s{mark}",
+            flush=True,
+        )
         if args.verbose:
             for tid, (outcome, detail) in rec["tests"].items():
                 if outcome == "fail":
@@ -218,22 +264,40 @@ def main(argv=None):
         if rec["in_scope"]:
             for k, v in summarize(rec).items():
                 tot[k] += v
-    print(f"{'in scope, total':48} {tot['pass']:5} {tot['fail']:5} {tot['skip']:5} {tot['out']:5} "
-          f"{rate(tot['pass'], tot['fail']):6.1f}%")
-    print(f"pass rate (in scope): {tot['pass']}/{tot['pass'] + tot['fail']} = "
-          f"{rate(tot['pass'], tot['fail']):.1f}% ({tot['skip']} skipped, {tot['out']} tests out of scope), "
-          f"target {args.target}, {scope['package']} {scope['version']}")
+    print(
+        f"{'in scope, total':48} {tot['pass']:5} {tot['fail']:5} {tot['skip']:5} {tot['out']:5} "
+        f"{rate(tot['pass'], tot['fail']):6.1f}%"
+    )
+    print(
+        f"pass rate (in scope): {tot['pass']}/{tot['pass'] + tot['fail']} = "
+        f"{rate(tot['pass'], tot['fail']):.1f}% ({tot['skip']} skipped, {tot['out']} tests out of scope), "
+        f"target {args.target}, {scope['package']} {scope['version']}"
+    )
     if args.classes:
         print("most frequent failures (in scope):")
         for msg, k in failure_classes(records, args.classes):
             print(f"{k:6}  {msg}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"package": scope["package"], "version": scope["version"], "target": args.target,
-                       "total": tot, "rate": rate(tot["pass"], tot["fail"]),
-                       "modules": [{**r, "counts": summarize(r),
-                                    "tests": {k: {"outcome": o, "detail": d} for k, (o, d) in r["tests"].items()}}
-                                   for r in records]}, f, indent=1)
+            json.dump(
+                {
+                    "package": scope["package"],
+                    "version": scope["version"],
+                    "target": args.target,
+                    "total": tot,
+                    "rate": rate(tot["pass"], tot["fail"]),
+                    "modules": [
+                        {
+                            **r,
+                            "counts": summarize(r),
+                            "tests": {k: {"outcome": o, "detail": d} for k, (o, d) in r["tests"].items()},
+                        }
+                        for r in records
+                    ],
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 

@@ -215,7 +215,9 @@ def _gu_kernel(cuda, device_fn, nargs):
         f"    if i < {names[-1]}.shape[0]:\n"
         f"        f({', '.join(n + '[i]' for n in names)})\n"
     )
-    filename = f"<pydev.numba cuda.guvectorize kernel of {device_fn.__qualname__}, {nargs} arguments, {id(device_fn):x}>"
+    filename = (
+        f"<pydev.numba cuda.guvectorize kernel of {device_fn.__qualname__}, {nargs} arguments, {id(device_fn):x}>"
+    )
     linecache.cache[filename] = (len(src), None, src.splitlines(keepends=True), filename)
     ns = {"cuda": cuda, "f": device_fn}
     exec(compile(src, filename, "exec"), ns)  # noqa: S102 - the fixed text above
@@ -240,8 +242,10 @@ class GUFunc:
         for s in signatures:
             sig = _t.parse(s) if isinstance(s, str) else s
             args = tuple(sig) if isinstance(sig, tuple) else tuple(sig.args)
-            if isinstance(sig, _t.Signature) and sig.return_type is not None and not isinstance(
-                sig.return_type, _t.NoneType
+            if (
+                isinstance(sig, _t.Signature)
+                and sig.return_type is not None
+                and not isinstance(sig.return_type, _t.NoneType)
             ):
                 raise TypeError(
                     f"guvectorized functions cannot return values: signature {sig} specifies {sig.return_type} return type"
@@ -298,7 +302,9 @@ class GUFunc:
         for o, core in zip(given, self._outs):
             for d, n in zip(core, tuple(o.shape)[len(o.shape) - len(core) :]):
                 sizes.setdefault(d, n)
-        loop = np.broadcast_shapes(*loops, *[tuple(o.shape)[: len(o.shape) - len(c)] for o, c in zip(given, self._outs)])
+        loop = np.broadcast_shapes(
+            *loops, *[tuple(o.shape)[: len(o.shape) - len(c)] for o, c in zip(given, self._outs)]
+        )
         n = int(np.prod(loop, dtype=np.int64))
         flat = []
         for a, core, t in zip(host_ins, self._ins, sig):
@@ -315,7 +321,11 @@ class GUFunc:
                     raise ValueError(f"gufunc '{self.__name__}': the size of core dimension {d} is unknown")
             cshape = tuple(sizes[d] for d in core)
             kshape = (n,) + (cshape or (1,))
-            res = cuda.device_array(kshape, t.dtype.dtype, stream=stream) if on_device else np.zeros(kshape, t.dtype.dtype)
+            res = (
+                cuda.device_array(kshape, t.dtype.dtype, stream=stream)
+                if on_device
+                else np.zeros(kshape, t.dtype.dtype)
+            )
             flat.append(res)
             results.append((res, loop + cshape))
         if n:

@@ -16,7 +16,7 @@ from pydev.numba import extending, types  # noqa: F401
 
 globals().update({k: v for k, v in vars(_cuda).items() if not k.startswith("__")})
 
-from . import core  # noqa: E402
+from . import core  # noqa: E402,F401
 from .core import config  # noqa: E402,F401
 
 # numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
@@ -25,7 +25,7 @@ HAS_NUMBA = False
 for _name, _mod in (("types", types), ("random", _cuda.random)):
     _sys.modules[__name__ + "." + _name] = _mod
 
-from . import _absent, extending  # noqa: E402,F811
+from . import _absent, extending  # noqa: E402,F401,F811
 
 # numba-cuda's internals (its compiler, typing, data models, driver) and the
 # CUDA Python bindings' cuda.core: stand-ins (_absent.py). The public API of
@@ -34,9 +34,31 @@ from . import _absent, extending  # noqa: E402,F811
 _absent.install(
     [
         __name__ + "." + m
-        for m in ("core", "typing", "compiler", "cudadrv", "_internal", "descriptor", "flags", "typeconv",
-                  "cudaimpl", "cudadecl", "codegen", "dispatcher", "utils", "cgutils", "datamodel", "misc",
-                  "memory_management", "target", "api", "args", "deviceufunc", "libdevicefuncs", "launchconfig")
+        for m in (
+            "core",
+            "typing",
+            "compiler",
+            "cudadrv",
+            "_internal",
+            "descriptor",
+            "flags",
+            "typeconv",
+            "cudaimpl",
+            "cudadecl",
+            "codegen",
+            "dispatcher",
+            "utils",
+            "cgutils",
+            "datamodel",
+            "misc",
+            "memory_management",
+            "target",
+            "api",
+            "args",
+            "deviceufunc",
+            "libdevicefuncs",
+            "launchconfig",
+        )
     ]
     + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
 )

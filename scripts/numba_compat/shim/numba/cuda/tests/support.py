@@ -10,51 +10,65 @@ import.
 """
 
 import ast
+import importlib
 import os
 
-import numpy as np  # noqa: F401
+import numpy as np
 
 _SOURCE = os.path.join(os.environ["PYDEV_NUMBA_COMPAT_TESTS"], "support.py")
 
 
+# The names numba-cuda's support.py imports at its top, by the name it uses.
+_STDLIB = (
+    "cmath",
+    "contextlib",
+    "enum",
+    "gc",
+    "io",
+    "math",
+    "shutil",
+    "subprocess",
+    "sys",
+    "tempfile",
+    "time",
+    "traceback",
+    "unittest",
+    "warnings",
+)
+
+
 def _load():
-    import cmath
     import concurrent.futures
-    import contextlib
-    import enum
-    import gc
-    import io
-    import math
-    import multiprocessing as mp
-    import shutil
-    import subprocess
+    import functools
+    import multiprocessing
     import sys
-    import tempfile
-    import time
-    import traceback
     import types as pytypes
-    import unittest
-    import warnings
-    from functools import cached_property
 
     from numba.cuda import HAS_NUMBA, types
     from numba.cuda.core import config, errors
 
-    # cffi through numba's typing is out of scope: skip_unless_cffi skips.
-    cffi_utils = pytypes.SimpleNamespace(SUPPORTED=False)
-    # No NRT: pydev.numba kernels allocate nothing, so the statistics that
-    # MemoryLeakMixin compares are zero.
-    rtsys = pytypes.SimpleNamespace(
-        get_allocation_stats=lambda: pytypes.SimpleNamespace(alloc=0, free=0, mi_alloc=0, mi_free=0),
-        memsys_enable_stats=lambda: None,
-        memsys_disable_stats=lambda: None,
-    )
-
     namespace = dict(globals())
+    namespace.update({m: importlib.import_module(m) for m in _STDLIB})
     namespace.update(
-        {k: v for k, v in locals().items() if k != "namespace"},
         concurrent=concurrent,
+        mp=multiprocessing,
+        pytypes=pytypes,
+        cached_property=functools.cached_property,
+        np=np,
+        types=types,
+        config=config,
+        errors=errors,
+        HAS_NUMBA=HAS_NUMBA,
         PYVERSION=sys.version_info[:2],
+        # cffi through numba's typing is out of scope: skip_unless_cffi skips.
+        cffi_utils=pytypes.SimpleNamespace(SUPPORTED=False),
+        # No NRT: pydev.numba kernels allocate nothing, so the statistics that
+        # MemoryLeakMixin compares are zero.
+        rtsys=pytypes.SimpleNamespace(
+            get_allocation_stats=lambda: pytypes.SimpleNamespace(alloc=0, free=0, mi_alloc=0, mi_free=0),
+            memsys_enable_stats=lambda: None,
+            memsys_disable_stats=lambda: None,
+        ),
     )
     with open(_SOURCE) as f:
         tree = ast.parse(f.read(), _SOURCE)
@@ -63,7 +77,7 @@ def _load():
             continue
         code = compile(ast.Module(body=[node], type_ignores=[]), _SOURCE, "exec")
         try:
-            exec(code, namespace)
+            exec(code, namespace)  # noqa: S102 - numba-cuda's own support code
         except Exception:
             continue
     return namespace
