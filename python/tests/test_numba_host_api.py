@@ -617,3 +617,21 @@ def test_a_numba_driver_program_with_streams_split_and_events(rng):
     end.synchronize()
     np.testing.assert_array_equal(out, x * 0.5)
     assert cuda.event_elapsed_time(start, end) >= 0.0
+
+
+def test_launch_configurations_are_checked_when_made():
+    @cuda.jit
+    def noop(x):
+        pass
+
+    with pytest.raises(ValueError, match=r"griddim must be a sequence of 1, 2 or 3 integers, got \[1, 2, 3, 4\]"):
+        noop[(1, 2, 3, 4), 5]
+    with pytest.raises(ValueError, match=r"blockdim must be a sequence of 1, 2 or 3 integers, got \[\]"):
+        noop[1, ()]
+    with pytest.raises(TypeError, match=r"griddim must be a sequence of integers, got \[2.0\]"):
+        noop[2.0, 3]
+    with pytest.raises(TypeError, match=r"blockdim must be a sequence of integers, got \[3, 'a'\]"):
+        noop[2, (3, "a")]
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        noop(0)
+    noop[np.int64(1), (2, 1)](np.zeros(1))

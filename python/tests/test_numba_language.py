@@ -3,6 +3,7 @@ enumerate, iteration over arrays, loop else, starred unpacking, and the
 builtins, math and operator functions Numba-CUDA supports. Host target,
 fixed-seed inputs, NaN-poisoned outputs, compared with NumPy / Python."""
 
+import cmath
 import math
 import operator
 
@@ -635,3 +636,65 @@ def test_complex_types_name_their_float_parts():
     assert types.complex128.underlying_float is types.float64
     with pytest.raises(AttributeError, match="not a complex type"):
         types.float32.underlying_float
+
+
+# --- cmath classification, polar/rect, log10, log(x, base); fp16 functions --------------------
+
+
+@cuda.jit
+def _cmath_more(z, w, flags, reals, out):
+    i = cuda.grid(1)
+    if i < z.size:
+        flags[i, 0] = cmath.isnan(z[i])
+        flags[i, 1] = cmath.isinf(z[i])
+        flags[i, 2] = cmath.isfinite(z[i])
+        r, phi = cmath.polar(z[i])
+        reals[i, 0] = r
+        reals[i, 1] = phi
+        out[i, 0] = cmath.rect(r, phi)
+        out[i, 1] = cmath.log10(z[i])
+        out[i, 2] = cmath.log(z[i], w[i])
+
+
+def test_cmath_classification_polar_rect_and_logs(rng):
+    n = 40
+    z = rng.standard_normal(n) + 1j * rng.standard_normal(n)
+    z[:6] = [complex(np.nan, 1), complex(1, np.nan), complex(np.inf, 0), complex(0, -np.inf), 0j, 3 + 4j]
+    w = rng.uniform(1.5, 5, n) + 1j * rng.standard_normal(n)
+    flags = np.zeros((n, 3), np.bool_)
+    reals, out = np.full((n, 2), np.nan), np.full((n, 3), np.nan + 0j)
+    _cmath_more[2, 32](z, w, flags, reals, out)
+    for i in range(n):
+        assert list(flags[i]) == [cmath.isnan(z[i]), cmath.isinf(z[i]), cmath.isfinite(z[i])], z[i]
+        if not cmath.isfinite(z[i]) or z[i] == 0:
+            continue
+        np.testing.assert_allclose(reals[i], cmath.polar(z[i]), rtol=1e-14)
+        np.testing.assert_allclose(out[i, 0], cmath.rect(*cmath.polar(z[i])), rtol=1e-14)
+        np.testing.assert_allclose(out[i, 1], cmath.log10(z[i]), rtol=1e-14)
+        np.testing.assert_allclose(out[i, 2], cmath.log(z[i], w[i]), rtol=1e-13)
+
+
+@cuda.jit
+def _fp16_more(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out[i, 0] = cuda.fp16.hexp2(v)
+        out[i, 1] = cuda.fp16.hexp10(v)
+        out[i, 2] = cuda.fp16.hlog2(v)
+        out[i, 3] = cuda.fp16.hlog10(v)
+        out[i, 4] = cuda.fp16.hrsqrt(v)
+        out[i, 5] = cuda.fp16.hrcp(v)
+        out[i, 6] = cuda.fp16.hrint(v)
+
+
+def test_fp16_exp2_exp10_log2_log10_rsqrt_rcp_rint(rng):
+    x = rng.uniform(0.1, 4.0, 64).astype(np.float16)
+    x[:3] = [0.5, 1.5, 2.5]  # rint: halves to even
+    out = np.full((64, 7), np.nan, np.float16)
+    _fp16_more[2, 32](x, out)
+    xf = x.astype(np.float64)
+    want = np.stack([np.exp2(xf), 10**xf, np.log2(xf), np.log10(xf), 1 / np.sqrt(xf), 1 / xf, np.rint(xf)], 1)
+    # float16's precision: within 2 units of its last place of the exact values
+    np.testing.assert_allclose(out.astype(np.float64), want, rtol=2 * 2.0**-10, atol=2 * 2.0**-24)
+    assert list(out[:3, 6]) == [0.0, 2.0, 2.0]

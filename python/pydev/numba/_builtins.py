@@ -105,10 +105,16 @@ def _complex(c, args, kwargs, node):
 
 def _cmath(op, real_result=False):
     def impl(c, args, kwargs, node):
-        _nargs(c, args, kwargs, node, 1, name=f"cmath.{op}")
+        _nargs(c, args, kwargs, node, 1, 2 if op == "log" else 1, name=f"cmath.{op}")
         a = c.num_arg(args[0], node)
         if a.t.kind != "c":
             a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
+        if len(args) == 2:  # cmath.log(z, base) = log(z) / log(base), as Numba
+            b = c.num_arg(args[1], node)
+            t = arith_type(a.t, b.t if b.t.kind == "c" else arith_type(b.t, T.complex64))
+            za, zb = (c.val(c.cast(x, t, node), node) for x in (a, b))
+            la, lb = (c.f.emit("complex.log", [z], [t.ir]) for z in (za, zb))
+            return TypedValue(c.f.emit("complex.div", [la, lb], [t.ir]), t)
         ft = T.float32 if a.t.bits == 64 else T.float64
         rt = ft if real_result else a.t
         return TypedValue(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
@@ -1081,3 +1087,85 @@ def nanosleep(c, args, kwargs, node):
         raise c.err(node, f"cuda.nanosleep() takes an integer number of nanoseconds, got {ns.t}")
     c.val(c.cast(ns, T.uint32, node), node)
     return CompileTimeValue(None)
+
+
+# --- cmath: classification, polar/rect, log10 and log(x, base) ------------------------------
+
+
+def _complex_arg(c, arg, node):
+    """The argument as a complex value, its float part type, real and imaginary parts."""
+    a = c.num_arg(arg, node)
+    if a.t.kind != "c":
+        a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
+    ft = T.float32 if a.t.bits == 64 else T.float64
+    v = c.val(a, node)
+    return a, ft, c.f.emit("complex.re", [v], [ft.ir]), c.f.emit("complex.im", [v], [ft.ir])
+
+
+def _cmath_class(name):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=f"cmath.{name}")
+        _, ft, re, im = _complex_arg(c, args[0], node)
+        nan = _isnan(c, re) | _isnan(c, im)
+        inf = _isinf(c, re, ft) | _isinf(c, im, ft)
+        if name == "isnan":
+            r = nan
+        elif name == "isinf":
+            r = inf
+        else:  # isfinite: neither part nan nor infinite
+            r = c.f.ops.cmp(nan | inf, c.f.constant(False, ir.i1), predicate="eq")
+        return TypedValue(r, T.boolean)
+
+    return impl
+
+
+for _name in ("isnan", "isinf", "isfinite"):
+    register(getattr(_cm, _name))(_cmath_class(_name))
+
+
+@register(_cm.polar)
+def _cpolar(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="cmath.polar")
+    a, ft, _, _ = _complex_arg(c, args[0], node)
+    v = c.val(a, node)
+    r = TypedValue(c.f.ops.abs(v, result=ft.ir), ft)
+    phi = TypedValue(c.f.emit("complex.angle", [v], [ft.ir]), ft)
+    return c._tuple([r, phi])
+
+
+@register(_cm.rect)
+def _crect(c, args, kwargs, node):
+    """r * (cos(phi) + i sin(phi)); a zero imaginary part where phi is 0 (also for r infinite)."""
+    _nargs(c, args, kwargs, node, 2, name="cmath.rect")
+    r, phi = (c.cast(c.num_arg(x, node), T.float64, node) for x in args)
+    rv, pv = c.val(r, node), c.val(phi, node)
+    f64 = ir.f64
+    zero = c.f.constant(0.0, f64)
+    re = rv * c.f.emit("math.cos", [pv], [f64])
+    im = c.f.select(pv == zero, pv, rv * c.f.emit("math.sin", [pv], [f64]))
+    return TypedValue(c.f.emit("complex.create", [re, im], [T.complex128.ir]), T.complex128)
+
+
+@register(_cm.log10)
+def _clog10(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="cmath.log10")
+    a, ft, _, _ = _complex_arg(c, args[0], node)
+    lg = TypedValue(c.f.emit("complex.log", [c.val(a, node)], [a.t.ir]), a.t)
+    return _cdiv_real(c, lg, math.log(10.0), node)
+
+
+def _cdiv_real(c, z, d, node):
+    """z / d for a real constant d, part by part (as Numba's cmath.log10)."""
+    ft = T.float32 if z.t.bits == 64 else T.float64
+    v = c.val(z, node)
+    re = c.f.emit("complex.re", [v], [ft.ir])
+    im = c.f.emit("complex.im", [v], [ft.ir])
+    dv = _fconst(c, d, ft)
+    return TypedValue(
+        c.f.emit(
+            "complex.create",
+            [c.f.ops.truediv(re, dv, result=ft.ir), c.f.ops.truediv(im, dv, result=ft.ir)],
+            [z.t.ir],
+        ),
+        z.t,
+    )

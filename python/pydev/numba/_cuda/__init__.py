@@ -267,7 +267,16 @@ def _fp16_unary(op):
             return _c.TypedValue(c.f.ops.neg(a), _t.float16)
         if op == "habs":
             return _c.TypedValue(c.f.ops.abs(a), _t.float16)
-        return _c.TypedValue(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
+        if op == "hrcp":
+            one = c.val(c.cast(c.lit(1.0, node), _t.float16, node), node)
+            return _c.TypedValue(c.f.ops.truediv(one, a, result=_t.float16.ir), _t.float16)
+        if op == "hexp10":  # 10**x as exp(x ln 10), in float32 (no math.exp10), rounded once to float16
+            x = c.val(c.cast(_c.TypedValue(a, _t.float16), _t.float32, node), node)
+            ln10 = c.val(c.cast(c.lit(2.302585092994046, node), _t.float32, node), node)
+            e = _c.TypedValue(c.f.emit("math.exp", [c.f.ops.mul(x, ln10)], [_t.float32.ir]), _t.float32)
+            return c.cast(e, _t.float16, node)
+        name = {"hrint": "roundeven"}.get(op, op[1:])
+        return _c.TypedValue(c.f.emit(f"math.{name}", [a], [_t.float16.ir]), _t.float16)
 
     return impl
 
@@ -301,7 +310,14 @@ fp16 = _Namespace(
     hfma=_fp16_fma,
     hsqrt=_fp16_unary("hsqrt"),
     hexp=_fp16_unary("hexp"),
+    hexp2=_fp16_unary("hexp2"),
+    hexp10=_fp16_unary("hexp10"),
     hlog=_fp16_unary("hlog"),
+    hlog2=_fp16_unary("hlog2"),
+    hlog10=_fp16_unary("hlog10"),
+    hrsqrt=_fp16_unary("hrsqrt"),
+    hrcp=_fp16_unary("hrcp"),
+    hrint=_fp16_unary("hrint"),
     hsin=_fp16_unary("hsin"),
     hcos=_fp16_unary("hcos"),
     hfloor=_fp16_unary("hfloor"),
@@ -766,7 +782,8 @@ class Dispatcher:
         if self.device:
             raise _pydev.DeviceOnlyError(f"device function '{self.__name__}' can only be called in device code")
         raise ValueError(
-            f"kernel '{self.__name__}' launched without a configuration: use {self.__name__}[griddim, blockdim](...)"
+            f"kernel '{self.__name__}' launched without a configuration (launch configuration was not specified): "
+            f"use {self.__name__}[griddim, blockdim](...)"
         )
 
     # -- launching --
@@ -787,6 +804,12 @@ class Dispatcher:
         if hit is not None:
             return hit
         grid, block = config[0], config[1]
+        for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
+            seq = list(dim) if isinstance(dim, (tuple, list)) else [dim]
+            if not 1 <= len(seq) <= 3:
+                raise ValueError(f"{what} must be a sequence of 1, 2 or 3 integers, got {seq}")
+            if not all(isinstance(x, (int, _np.integer)) for x in seq):
+                raise TypeError(f"{what} must be a sequence of integers, got {seq}")
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
