@@ -634,4 +634,6 @@ def test_launch_configurations_are_checked_when_made():
         noop[2, (3, "a")]
     with pytest.raises(ValueError, match="launch configuration was not specified"):
         noop(0)
-    noop[np.int64(1), (2, 1)](np.zeros(1))
+    launcher = noop[np.int64(2), (3, 1)]
+    assert (launcher.griddim, launcher.blockdim) == ((2, 1, 1), (3, 1, 1))  # Numba's 3-tuples
+    launcher(np.zeros(1))

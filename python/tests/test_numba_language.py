@@ -698,3 +698,28 @@ def test_fp16_exp2_exp10_log2_log10_rsqrt_rcp_rint(rng):
     # float16's precision: within 2 units of its last place of the exact values
     np.testing.assert_allclose(out.astype(np.float64), want, rtol=2 * 2.0**-10, atol=2 * 2.0**-24)
     assert list(out[:3, 6]) == [0.0, 2.0, 2.0]
+
+
+def test_slices_with_a_constant_step_are_strided_views(rng):
+    # a[::2] of a C-contiguous array is a strided view (it failed to compile:
+    # the view kept the C layout), in global and dynamic shared memory.
+    @cuda.jit
+    def k(a, out):
+        dyn = cuda.shared.array(0, dtype=float64)
+        for i in range(8):
+            dyn[i] = a[i]
+        evens = dyn[::2]
+        odds = a[1::2]
+        for i in range(4):
+            evens[i] = evens[i] * 10.0
+            out[i] = odds[i]
+        for i in range(8):
+            out[4 + i] = dyn[i]
+
+    a = rng.standard_normal(8)
+    out = np.full(12, np.nan)
+    k[1, 1, 0, 64](a, out)
+    want = a.copy()
+    want[::2] *= 10.0
+    np.testing.assert_array_equal(out[:4], a[1::2])
+    np.testing.assert_array_equal(out[4:], want)

@@ -133,7 +133,7 @@ class SubscriptsMixin:
                 if sv.v is None and sv.const == 0:
                     raise self.err(p.step, "slice step cannot be zero")
                 step = self.val(self.cast(sv, T.int64, p.step), p.step)
-                if sign != 1:
+                if not (sv.v is None and sv.const == 1):  # only a constant step of 1 keeps the layout
                     contiguous = False
             if (p.lower is None or p.upper is None) and sign == 0:
                 raise self.err(p, "a slice with a variable step needs both bounds in pydev.numba")

@@ -810,6 +810,9 @@ class Dispatcher:
                 raise ValueError(f"{what} must be a sequence of 1, 2 or 3 integers, got {seq}")
             if not all(isinstance(x, (int, _np.integer)) for x in seq):
                 raise TypeError(f"{what} must be a sequence of integers, got {seq}")
+        # As Numba's launcher: .griddim and .blockdim are 3-tuples.
+        grid, block = (tuple(int(x) for x in (list(d) if isinstance(d, (tuple, list)) else [d])) for d in (grid, block))
+        grid, block = grid + (1,) * (3 - len(grid)), block + (1,) * (3 - len(block))
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
