@@ -723,3 +723,18 @@ def test_slices_with_a_constant_step_are_strided_views(rng):
     want[::2] *= 10.0
     np.testing.assert_array_equal(out[:4], a[1::2])
     np.testing.assert_array_equal(out[4:], want)
+
+
+def test_a_variable_read_on_a_path_that_never_assigned_it_is_an_error():
+    # It was an internal AttributeError of the compiler.
+    @cuda.jit
+    def k(out, flag):
+        if flag:
+            v = 1
+            out[0] = v
+        else:
+            w = v
+            out[0] = w
+
+    with pytest.raises(pydev.CompileError, match="'v' is used before it is assigned"):
+        k[1, 1](np.zeros(1, np.int64), 1)

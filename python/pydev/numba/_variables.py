@@ -101,6 +101,8 @@ class VariablesMixin:
 
     def _load_var(self, name, node):
         b = self.vars[name].bound
+        if b is None:  # known, but not assigned on this path
+            raise self.err(node, f"variable '{name}' is used before it is assigned on this path")
         return _fresh(b) if isinstance(b, TypedValue) and _is_const(b) else b
 
     def _single_assigned(self):
