@@ -80,7 +80,7 @@ def test_saxpy_signature_compiles_eagerly(rng):
     K.saxpy[4, 256, s](2.5, x, y, out)
     s.synchronize()
     np.testing.assert_allclose(out, np.float32(2.5) * x + y, rtol=1e-6)
-    with pytest.raises(TypeError, match="no signature of kernel 'saxpy' matches"):
+    with pytest.raises(TypeError, match=r"No matching definition for argument types \(.*\) of kernel 'saxpy'"):
         K.saxpy[1, 1](2.5, x.astype(np.float64), y, out)
 
 

@@ -738,3 +738,41 @@ def test_a_variable_read_on_a_path_that_never_assigned_it_is_an_error():
 
     with pytest.raises(pydev.CompileError, match="'v' is used before it is assigned"):
         k[1, 1](np.zeros(1, np.int64), 1)
+
+
+def test_signatures_are_chosen_by_numbas_conversion_rules():
+    # The signature the arguments convert to best (exact, then promoting,
+    # then safe, then unsafe conversions), not the first that takes them:
+    # (1.5, 2.5) went to the int64 signature (a wrong 3).
+    @cuda.jit(["int64(int64, int64)", "float64(float64, float64)"], device=True)
+    def add(x, y):
+        return x + y
+
+    @cuda.jit
+    def k(r, x, y):
+        r[0] = add(x, y)
+
+    r = np.zeros(1)
+    k[1, 1](r, 1.5, 2.5)
+    assert r[0] == 4.0
+    ri = np.zeros(1, np.int64)
+    k[1, 1](ri, 1, 2)
+    assert ri[0] == 3
+
+    @cuda.jit(["void(float64[::1], float32, float32)", "void(float64[::1], float64, float64)"])
+    def kk(r, x, y):
+        r[0] = x + y
+
+    kk[1, 1](r, np.float32(1), np.float32(2**-25))
+    assert r[0] == 1.0  # float32 arithmetic
+    kk[1, 1](r, 1, 2**-25)
+    assert r[0] == 1.0000000298023224  # int64 and float64 go to float64 safely, to float32 unsafely
+    with pytest.raises(TypeError, match="No matching definition"):
+        kk[1, 1](np.zeros(1), 1j, 1j)
+
+    @cuda.jit(["void(float64[::1], int32)", "void(float64[::1], uint32)"])
+    def amb(r, x):
+        r[0] = x
+
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        amb[1, 1](r, 5)

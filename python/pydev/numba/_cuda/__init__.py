@@ -615,6 +615,62 @@ def _as_signature(sig):
     raise TypeError(f"a signature is a string ('void(float32[:])'), a numba signature or a tuple of types, got {sig!r}")
 
 
+def _array_matches(got, want):
+    return (
+        isinstance(got, _t.Array)
+        and got.dtype == want.dtype
+        and got.ndim == want.ndim
+        and (
+            want.layout == "A"
+            or got.layout == want.layout
+            or got.ndim == 1
+            and want.layout in "CF"
+            and got.layout in "CF"
+        )
+    )
+
+
+def _conversion(got, want):
+    """Numba's kinds of argument conversion: 0 exact, 1 promote (a wider
+    type of the same kind), 2 safe, 3 unsafe; None: not convertible (an
+    array of another type, a complex number to a real type)."""
+    if got == want:
+        return 0
+    if isinstance(want, _t.Array):
+        return 0 if _array_matches(got, want) else None
+    if not (_c._is_num(want) and _c._is_num(got)):
+        return None
+    if got.dtype.kind == "c" and want.dtype.kind != "c":
+        return None
+    if _np.can_cast(got.dtype, want.dtype, "safe"):
+        return 1 if got.dtype.kind == want.dtype.kind else 2
+    return 3
+
+
+def _best_signature(signatures, types, what):
+    """The signature the arguments convert to best, as Numba's overload
+    resolution: fewest unsafe, then safe, then promoting conversions; None
+    when none fits; a TypeError when two fit equally well."""
+    best, best_rank = [], None
+    for sig in signatures:
+        if len(sig.args) != len(types):
+            continue
+        kinds = [_conversion(got, want) for got, want in zip(types, sig.args)]
+        if None in kinds:
+            continue
+        rank = (kinds.count(3), kinds.count(2), kinds.count(1))
+        if best_rank is None or rank < best_rank:
+            best, best_rank = [sig], rank
+        elif rank == best_rank:
+            best.append(sig)
+    if len(best) > 1:
+        raise TypeError(
+            f"Ambiguous overloading for {what} with argument types ({', '.join(map(str, types))}): "
+            f"{', '.join(map(str, best))} fit equally well"
+        )
+    return best[0] if best else None
+
+
 class Dispatcher:
     """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
     or a device function (`device=True`, callable from device code)."""
@@ -750,9 +806,16 @@ class Dispatcher:
             types.append(a.t)
             literal_types.append(a.t if lit is None else _t.Constant(None, literal=lit))
         if self.signatures:
-            sig = next((s for s in self.signatures if len(s.args) == len(types)), None)
+            try:
+                sig = _best_signature(self.signatures, types, f"device function '{self.__name__}'")
+            except TypeError as e:
+                raise c.err(node, str(e)) from None
             if sig is None:
-                raise c.err(node, f"no signature of '{self.__name__}' takes {len(types)} arguments")
+                raise c.err(
+                    node,
+                    f"No matching definition of '{self.__name__}' for argument types "
+                    f"({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}",
+                )
             args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
             types = list(sig.args)
         try:
@@ -839,37 +902,16 @@ class Dispatcher:
         types = tuple(_t.typeof(a) for a in args)
         if not self.signatures:
             return types, args
-        for sig in self.signatures:
-            if len(sig.args) != len(args):
-                continue
-            ok = True
-            conv = []
-            for a, want, got in zip(args, sig.args, types):
-                if isinstance(want, _t.Array):
-                    if not (
-                        isinstance(got, _t.Array)
-                        and got.dtype == want.dtype
-                        and got.ndim == want.ndim
-                        and (
-                            want.layout == "A"
-                            or got.layout == want.layout
-                            or got.ndim == 1
-                            and want.layout in "CF"
-                            and got.layout in "CF"
-                        )
-                    ):
-                        ok = False
-                        break
-                    conv.append(a)
-                elif _c._is_num(want) and _c._is_num(got):
-                    conv.append(want.dtype.type(a))
-                else:
-                    ok = want == got
-                    conv.append(a)
-            if ok:
-                return tuple(sig.args), tuple(conv)
+        sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
+        if sig is not None:
+            conv = [
+                want.dtype.type(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
+                for a, want in zip(args, sig.args)
+            ]
+            return tuple(sig.args), tuple(conv)
         raise TypeError(
-            f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}"
+            f"No matching definition for argument types ({', '.join(map(str, types))}) of kernel "
+            f"'{self.__name__}' (Numba's words); its signatures: {', '.join(map(str, self.signatures))}"
         )
 
     def _launch(self, args, grid, block, stream, shared_bytes):
