@@ -776,3 +776,17 @@ def test_signatures_are_chosen_by_numbas_conversion_rules():
 
     with pytest.raises(TypeError, match="Ambiguous overloading"):
         amb[1, 1](r, 5)
+
+
+_CGLOBAL = (np.random.default_rng(SEED).standard_normal((3, 4, 5)) * (1 + 2j)).astype(np.complex64)
+
+
+def test_complex_global_arrays_are_constants(rng):
+    @cuda.jit
+    def k(out):
+        i, j, q = cuda.threadIdx.x, cuda.threadIdx.y, cuda.threadIdx.z
+        out[i, j, q] = _CGLOBAL[i, j, q] * 2
+
+    out = np.full((3, 4, 5), np.nan, np.complex64)
+    k[1, (3, 4, 5)](out)
+    np.testing.assert_array_equal(out, _CGLOBAL * np.complex64(2))
