@@ -790,3 +790,39 @@ def test_complex_global_arrays_are_constants(rng):
     out = np.full((3, 4, 5), np.nan, np.complex64)
     k[1, (3, 4, 5)](out)
     np.testing.assert_array_equal(out, _CGLOBAL * np.complex64(2))
+
+
+@cuda.jit
+def _modf_nextafter(x, y, out, out32, y32):
+    i = cuda.grid(1)
+    if i < x.size:
+        f, w = math.modf(x[i])
+        out[i, 0] = f
+        out[i, 1] = w
+        out[i, 2] = math.nextafter(x[i], y[i])
+        out32[i] = math.nextafter(float32(x[i]), y32[i])
+
+
+def test_math_modf_and_nextafter(rng):
+    x = rng.standard_normal(40) * 100
+    x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 2.5, -2.5, 5e-324]
+    y = rng.standard_normal(40) * 100
+    y[:8] = [1.0, -1.0, 0.0, 0.0, 1.0, 2.5, 0.0, 0.0]
+    y32 = y.astype(np.float32)
+    out = np.full((40, 3), -7.0)
+    out32 = np.full(40, -7.0, np.float32)
+    _modf_nextafter[2, 32](x, y, out, out32, y32)
+    for i in range(40):
+        f, w = math.modf(x[i])
+        got = out[i]
+        for g, want in ((got[0], f), (got[1], w), (got[2], math.nextafter(x[i], y[i]))):
+            assert (math.isnan(g) and math.isnan(want)) or (
+                g == want and math.copysign(1, g) == math.copysign(1, want)
+            ), (
+                i,
+                x[i],
+                g,
+                want,
+            )
+        want32 = np.nextafter(np.float32(x[i]), y32[i])
+        assert (np.isnan(out32[i]) and np.isnan(want32)) or out32[i] == want32, (i, out32[i], want32)

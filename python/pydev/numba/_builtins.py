@@ -1169,3 +1169,39 @@ def _cdiv_real(c, z, d, node):
         ),
         z.t,
     )
+
+
+# --- math.modf, math.nextafter ---------------------------------------------------------------
+
+
+@register(math.modf)
+def _modf(c, args, kwargs, node):
+    """(fractional part, integral part), both of x's float type, with x's
+    sign (-0.0 included); (0.0 with x's sign, x) for an infinite x."""
+    _nargs(c, args, kwargs, node, 1, name="math.modf")
+    a = _float_of(c, args[0], node)
+    t, x = a.t, c.val(a, node)
+    whole = c.f.emit("math.trunc", [x], [t.ir])
+    frac = c.f.emit("math.copysign", [x - whole, x], [t.ir])
+    frac = c.f.select(_isinf(c, x, t), c.f.emit("math.copysign", [_fconst(c, 0.0, t), x], [t.ir]), frac)
+    return c._tuple([TypedValue(frac, t), TypedValue(whole, t)])
+
+
+@register(math.nextafter)
+def _nextafter(c, args, kwargs, node):
+    """The next float after x towards y (C's nextafter, bit by bit)."""
+    _nargs(c, args, kwargs, node, 2, name="math.nextafter")
+    a, b = (_float_of(c, v, node) for v in args)
+    t = T.float32 if a.t == b.t == T.float32 else T.float64
+    x, y = (c.val(c.cast(v, t, node), node) for v in (a, b))
+    _, ut, _, _ = _float_bits(t)
+    zero = _fconst(c, 0.0, t)
+    u = _to_bits(c, x, t)
+    up = (x < y) == (x > zero)
+    step = c.f.select(up, u + 1, u - 1)
+    r = _from_bits(c, step, t)
+    tiny = c.f.emit("math.copysign", [_from_bits(c, c.f.constant(1, ut), t), y], [t.ir])
+    r = c.f.select(x == zero, tiny, r)
+    r = c.f.select(x == y, y, r)
+    r = c.f.select(_isnan(c, x) | _isnan(c, y), x + y, r)
+    return TypedValue(r, t)
