@@ -777,6 +777,18 @@ def test_signatures_are_chosen_by_numbas_conversion_rules():
     with pytest.raises(TypeError, match="Ambiguous overloading"):
         amb[1, 1](r, 5)
 
+    # A device function takes the first of equally good signatures (Numba's issue 8307).
+    @cuda.jit(["float32(float32, float64)", "float64(float64, float32)", "int64(int64, int64)"], device=True)
+    def add2(x, y):
+        return x + y
+
+    @cuda.jit
+    def k2(r, x, y):
+        r[0] = add2(x, y)
+
+    k2[1, 1](r, 1.5, 2.5)
+    assert r[0] == 4.0
+
 
 _CGLOBAL = (np.random.default_rng(SEED).standard_normal((3, 4, 5)) * (1 + 2j)).astype(np.complex64)
 

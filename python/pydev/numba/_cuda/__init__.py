@@ -647,10 +647,11 @@ def _conversion(got, want):
     return 3
 
 
-def _best_signature(signatures, types, what):
+def _best_signature(signatures, types, what, ambiguity_is_error=True):
     """The signature the arguments convert to best, as Numba's overload
     resolution: fewest unsafe, then safe, then promoting conversions; None
-    when none fits; a TypeError when two fit equally well."""
+    when none fits; when two fit equally well a TypeError for a kernel and
+    the first of them for a device function (Numba's behaviour, its issue 8307)."""
     best, best_rank = [], None
     for sig in signatures:
         if len(sig.args) != len(types):
@@ -663,7 +664,7 @@ def _best_signature(signatures, types, what):
             best, best_rank = [sig], rank
         elif rank == best_rank:
             best.append(sig)
-    if len(best) > 1:
+    if len(best) > 1 and ambiguity_is_error:
         raise TypeError(
             f"Ambiguous overloading for {what} with argument types ({', '.join(map(str, types))}): "
             f"{', '.join(map(str, best))} fit equally well"
@@ -807,7 +808,7 @@ class Dispatcher:
             literal_types.append(a.t if lit is None else _t.Constant(None, literal=lit))
         if self.signatures:
             try:
-                sig = _best_signature(self.signatures, types, f"device function '{self.__name__}'")
+                sig = _best_signature(self.signatures, types, f"device function '{self.__name__}'", False)
             except TypeError as e:
                 raise c.err(node, str(e)) from None
             if sig is None:
