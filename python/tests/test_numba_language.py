@@ -838,3 +838,22 @@ def test_math_modf_and_nextafter(rng):
             )
         want32 = np.nextafter(np.float32(x[i]), y32[i])
         assert (np.isnan(out32[i]) and np.isnan(want32)) or out32[i] == want32, (i, out32[i], want32)
+
+
+@cuda.jit
+def _hypots(x, y, out, x32, y32, out32):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = math.hypot(x[i], y[i])
+        out32[i] = math.hypot(x32[i], y32[i])
+
+
+def test_hypot_rounds_float32_correctly_and_is_inf_with_a_nan(rng):
+    x, y = rng.standard_normal(64) * 10, rng.standard_normal(64) * 10
+    x[:4], y[:4] = [np.inf, np.nan, -np.inf, 3.0], [np.nan, -np.inf, 2.0, 4.0]
+    x32, y32 = x.astype(np.float32), y.astype(np.float32)
+    out, out32 = np.full(64, -1.0), np.full(64, -1.0, np.float32)
+    _hypots[2, 32](x, y, out, x32, y32, out32)
+    np.testing.assert_allclose(out, np.hypot(x, y), rtol=4e-16)
+    np.testing.assert_array_equal(out32, np.hypot(x32, y32))  # correctly rounded
+    assert list(out[:4]) == [np.inf, np.inf, np.inf, 5.0]

@@ -307,10 +307,18 @@ def _hypot(c, args, kwargs, node):
     t = t if t.is_float else T.float64
     x, y = c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)
     x, y = c.f.ops.abs(x), c.f.ops.abs(y)
+    inf = _isinf(c, x, t) | _isinf(c, y, t)  # inf even with a NaN, as C's hypot
+    if t.bits < 64:
+        # float16/32: sqrt(x*x + y*y) in float64 is exact enough to round
+        # correctly once (and cannot overflow); the scaled form below was an ulp off.
+        x64, y64 = (c.f.cast(v, ir.f64) for v in (x, y))
+        r = c.f.cast(c.f.emit("math.sqrt", [x64 * x64 + y64 * y64], [ir.f64], c.mb.fastmath()), t.ir)
+        return TypedValue(c.f.select(inf, _fconst(c, math.inf, t), r), t)
     hi, lo = c.f.ops.max(x, y), c.f.ops.min(x, y)
     zero = c.f.constant(0.0, t.ir)
     r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
-    return TypedValue(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
+    r = hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath())
+    return TypedValue(c.f.select(inf, _fconst(c, math.inf, t), r), t)
 
 
 # The Python comparison (pydev.cmp) that is each arith.cmpf predicate of
