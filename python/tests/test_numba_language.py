@@ -857,3 +857,75 @@ def test_hypot_rounds_float32_correctly_and_is_inf_with_a_nan(rng):
     np.testing.assert_allclose(out, np.hypot(x, y), rtol=4e-16)
     np.testing.assert_array_equal(out32, np.hypot(x32, y32))  # correctly rounded
     assert list(out[:4]) == [np.inf, np.inf, np.inf, 5.0]
+
+
+# --- records: sub-array and complex fields, records as arguments -------------------------------
+
+_REC = np.dtype(
+    [("a", np.float64), ("b", np.int32), ("c", np.complex64), ("d", np.uint8, 5), ("j", np.float32, (3, 2))],
+    align=True,
+)
+
+
+@cuda.jit
+def _record_fields(recs, out):
+    i = cuda.grid(1)
+    if i < recs.size:
+        r = recs[i]
+        s = 0.0
+        for q in range(5):
+            s += r.d[q]  # a dynamic index into a sub-array field
+        out[i, 0] = s
+        out[i, 1] = r.j[2, 1] + r.j[i % 3, 0]
+        out[i, 2] = r.c.imag
+        recs[i].d[i % 5] = 99
+        r.j[1, 1] = r.a  # r = recs[i]; r.x = v writes the array, as in Numba
+        recs[i].j[-1, -1] = -1.0
+        r.c = r.c * 2j
+
+
+def test_records_with_sub_array_and_complex_fields(rng):
+    recs = np.zeros(6, _REC)
+    recs["a"], recs["b"] = rng.standard_normal(6), rng.integers(-9, 9, 6)
+    recs["c"] = (rng.standard_normal(6) + 1j * rng.standard_normal(6)).astype(np.complex64)
+    recs["d"], recs["j"] = rng.integers(0, 50, (6, 5)), rng.standard_normal((6, 3, 2))
+    orig = recs.copy()
+    out = np.full((6, 3), np.nan)
+    _record_fields[1, 6](recs, out)
+    np.testing.assert_array_equal(out[:, 0], orig["d"].sum(axis=1))
+    j2 = np.array([orig["j"][i, i % 3, 0] for i in range(6)], np.float32)
+    np.testing.assert_array_equal(out[:, 1], (orig["j"][:, 2, 1] + j2).astype(np.float64))  # float32 arithmetic
+    np.testing.assert_array_equal(out[:, 2], orig["c"].imag.astype(np.float64))
+    want = orig.copy()
+    for i in range(6):
+        want["d"][i, i % 5] = 99
+        want["j"][i, 1, 1] = want["a"][i]
+        want["j"][i, 2, 1] = -1
+    want["c"] = orig["c"] * np.complex64(2j)
+    for name in _REC.names:
+        np.testing.assert_array_equal(recs[name], want[name], err_msg=name)
+
+
+def test_a_record_argument_is_passed_by_reference(rng):
+    # As Numba: a kernel's writes to a record argument reach the caller's record.
+    @cuda.jit
+    def k(r, out, v):
+        out[0] = r.a + r.b + r.j[0, 1] + r.c.real
+        r.a = v
+        r.d[2] = 7
+        r.c = 1 + 2j
+
+    arr = np.zeros(2, _REC)
+    arr["a"][1], arr["b"][1], arr["j"][1, 0, 1], arr["c"][1] = 1.5, 2, 4.0, 0.25
+    out = np.full(1, np.nan)
+    k[1, 1](arr[1], out, 7.0)
+    assert out[0] == 7.75
+    assert arr["a"][1] == 7.0 and arr["d"][1, 2] == 7 and arr["c"][1] == 1 + 2j
+    assert arr["a"][0] == 0.0 and not arr["d"][0].any()
+
+    @cuda.jit
+    def whole(r):
+        r.d = 1
+
+    with pytest.raises(pydev.CompileError, match="assigned element by element"):
+        whole[1, 1](arr[0])

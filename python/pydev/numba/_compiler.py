@@ -176,7 +176,7 @@ class Compiler(
                 raise NumbaError(fn, f"an argument of type {t} cannot be passed to '{self.py.__name__}'")
         flat = []
         for t in self.argtypes:
-            flat += self._flat_types(t)
+            flat += self._param_types(t)
         self.tmp_module = self.mb.module
         if self.kernel:
             # GPU semantics for early returns (`if i >= n: return` before a
@@ -201,7 +201,7 @@ class Compiler(
         self.entry_values = set()
         at = 0
         for i, (p, t) in enumerate(zip(params, self.argtypes)):
-            n = len(self._flat_types(t))
+            n = len(self._param_types(t))
             vals = f.args[at : at + n]
             at += n
             self._bind_param(p, t, vals)
@@ -238,8 +238,19 @@ class Compiler(
             return []
         return [t.ir]
 
+    def _param_types(self, t):
+        # A kernel's record parameter is a 1-element array: records pass by
+        # reference, as in Numba (the launch copies the record back).
+        if self.kernel and isinstance(t, T.Record):
+            return [T.Array(t, 1, "C").ir]
+        return self._flat_types(t)
+
     def _bind_param(self, name, t, vals):
-        tv = self._unflatten(t, list(vals))
+        if self.kernel and isinstance(t, T.Record):
+            arr = TypedValue(vals[0], T.Array(t, 1, "C"))
+            tv = self.load_item(arr, [self.iconst(0)], self.src.node)
+        else:
+            tv = self._unflatten(t, list(vals))
         self._assign_name(name, tv, self.src.node)
 
     def _unflatten(self, t, vals):

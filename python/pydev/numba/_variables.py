@@ -20,7 +20,7 @@ def _is_const(tv):
         return False
     if tv.items is not None:
         return all(_is_const(i) for i in tv.items)
-    return tv.const is not None and not isinstance(tv.t, (T.Array, T.Record))
+    return tv.const is not None and not isinstance(tv.t, (T.Array, T.Record, T.NestedArray))
 
 
 def _fresh(tv):

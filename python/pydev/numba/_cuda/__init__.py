@@ -615,6 +615,12 @@ def _as_signature(sig):
     raise TypeError(f"a signature is a string ('void(float32[:])'), a numba signature or a tuple of types, got {sig!r}")
 
 
+def _complex_records(t):
+    """Whether `t` is an array of records with complex fields (passed viewed
+    with the complex parts as fields: types.Record.kernel_dtype)."""
+    return isinstance(t, _t.Array) and isinstance(t.dtype, _t.Record) and t.dtype.kernel_dtype is not None
+
+
 def _array_matches(got, want):
     return (
         isinstance(got, _t.Array)
@@ -951,7 +957,7 @@ class Dispatcher:
         flatten, NumPy or mapped arrays that may need the device)."""
         types, _ = self._types_of(args)
         program = self.compile(types)
-        general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(
+        general = any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types) or any(
             isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
             for a in args
         )
@@ -972,9 +978,23 @@ class Dispatcher:
         types, args = self._types_of(args)
         program = self.compile(types)
         flat = []
+        records = []  # (the record argument, the 1-element array the kernel reads and writes)
         for a, t in zip(args, types):
             if isinstance(t, (_t.UniTuple, _t.Tuple)):
                 flat += _flatten_value(a)
+            elif isinstance(t, _t.Record):
+                # By reference, as Numba: the kernel gets a 1-element array,
+                # copied back into the record after the launch.
+                tmp = _np.array([a], dtype=t.dtype_np)
+                records.append((a, tmp))
+                flat.append(tmp if t.kernel_dtype is None else tmp.view(t.kernel_dtype))
+            elif _complex_records(t):
+                if not isinstance(a, _np.ndarray):
+                    raise NotImplementedError(
+                        f"argument of type {t}: records with complex fields pass to kernels in NumPy arrays only "
+                        "(pydev.numba views them with the complex parts as fields)"
+                    )
+                flat.append(a.view(t.dtype.kernel_dtype))
             elif _c._is_num(t) and not isinstance(t, _t.Boolean):
                 flat.append(t.dtype.type(a))
             else:
@@ -994,6 +1014,13 @@ class Dispatcher:
             stream.synchronize()
             for host, d in copies:
                 host[...] = d.copy_to_host()
+        if records:
+            if not copies:
+                synchronize()
+            for rec, tmp in records:
+                if isinstance(rec, _np.void) and rec.dtype.names:
+                    for name in rec.dtype.names:
+                        rec[name] = tmp[0][name]
 
     # -- inspection --
     def inspect_types(self, signature=None, file=None):
