@@ -42,6 +42,12 @@ class _Result(unittest.TestResult):
         self._emit(test, "fail", self._exc_info_to_string(err, test))
 
     def addError(self, test, err):
+        # pytest.importorskip / pytest.skip in a unittest test: a skip, as under pytest.
+        if any(c.__module__ == "_pytest.outcomes" and c.__name__ == "OutcomeException" for c in err[0].__mro__) and (
+            err[0].__name__ == "Skipped"
+        ):
+            self._emit(test, "skip", str(err[1]))
+            return
         self._emit(test, "fail", self._exc_info_to_string(err, test))
 
     def addSkip(self, test, reason):
