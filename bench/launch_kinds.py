@@ -9,7 +9,7 @@ counted the launches as fast-path launches (python/src/dispatch.rs).
 Host target by default; on cuda (PYDEV_TARGET=cuda, a GPU) NumPy arrays
 are replaced by DeviceArrays. A benchmark, not a test: it prints a table
 for docs/performance.md (minimum and median over runs, µs per launch, and
-the ratio of the median to the float32 array's).
+the ratio of the median to the float32 array's, minima and medians).
 """
 
 import argparse
@@ -103,8 +103,12 @@ def cases(target):
     on = (lambda a: a) if target == "host" else pydev.to_device
     parts = np.zeros(8, Particle.dtype)
     parts["mass"] = rng.random(8)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tests"))
+    from producers import DLPackOnly  # the tests' DLPack-only producer
+
     rows = [
         ("float32 array (NumPy)", take_array, on(rng.random(8, dtype=np.float32))),
+        ("float32 array (DLPack only)", take_array, DLPackOnly(on(rng.random(8, dtype=np.float32)))),
         ("float64 array (NumPy)", take_array, on(rng.random(8))),
         ("float16 array (NumPy)", take_array, on(rng.random(8).astype(np.float16))),
         ("complex64 array (NumPy)", take_complex_array, on(rng.random(8).astype(np.complex64))),
@@ -159,13 +163,15 @@ def main():
         for name, f, arg in rows:
             times[name].append(per_launch_us(f, (outs[name], arg), a.launches, stream))
     base = statistics.median(times[rows[0][0]])
+    base_min = min(times[rows[0][0]])
     print(f"{target} target, `{' '.join(sys.argv)}` ({a.launches} launches x {a.runs} runs)\n")
-    print("| argument kind | fast path | min | median | / float32 array |")
+    print("| argument kind | fast path | min | median | / float32 array (min, median) |")
     print("|---|---|---|---|---|")
     for name, _, _ in rows:
         t = times[name]
         med = statistics.median(t)
-        print(f"| {name} | {'yes' if fast[name] else 'no'} | {min(t):.1f} µs | {med:.1f} µs | {med / base:.2f}x |")
+        ratio = f"{min(t) / base_min:.2f}x, {med / base:.2f}x"
+        print(f"| {name} | {'yes' if fast[name] else 'no'} | {min(t):.1f} µs | {med:.1f} µs | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -155,11 +155,14 @@ def launch_device(target, stream=None):
 # after a general launch, the kernel's native Dispatch (kept in its dispatch
 # table under _FAST, so clearing the table clears it) registers the program,
 # how each argument packs and the module names its device code read; later
-# launches are one native call (python/src/dispatch.rs). On cuda it takes
-# pydev.DeviceArrays, numbers, and other libraries' arrays on a
-# pydev.Stream: those that export DLPack (CuPy, PyTorch) are exported
-# natively at each launch, and those with only the CUDA Array Interface
-# (Numba) have their dict read natively.
+# launches are one native call (python/src/dispatch.rs). It takes every
+# kind of argument but tuples and `__array_interface__` objects: arrays of
+# any element type (NumPy arrays on the host, DeviceArrays), numbers
+# (converted natively to the parameter's type), vectors and structs (packed
+# natively by `value_plan`), and other libraries' arrays: those that export
+# DLPack (CuPy, PyTorch) are exported natively at each launch, and on cuda
+# those with only the CUDA Array Interface (Numba) have their dict read
+# natively.
 
 _KINDS = None
 
@@ -216,7 +219,7 @@ def value_plan(t):
 def fast_kinds(args, target, interop=False, params=None):
     """(the packing kind of each argument, the layout of each vector or
     struct among them), or None when one needs the general path every
-    time (tuples, host foreign arrays, NumPy arrays on cuda). `params`:
+    time (tuples, `__array_interface__` objects, NumPy arrays on cuda). `params`:
     the parameter types of a pydev.Program, to which Python numbers
     convert (None: a kernel typed from its arguments). The native side
     checks at each launch that an array has the registered element type,
@@ -242,11 +245,11 @@ def fast_kinds(args, target, interop=False, params=None):
             kind = K.RAW  # a Program's general path accepted only the parameter's own dtype
         elif _types.is_value(a):  # vectors and structs
             kind, plan = K.VALUE, value_plan(t)
-        elif target != "cuda" or isinstance(a, (np.ndarray, _arrays.DeviceArray)):
-            return None
+        elif isinstance(a, (np.ndarray, _arrays.DeviceArray)):
+            return None  # a NumPy array on cuda; a DeviceArray of another target, or 0-d
         elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
             kind = K.DLPACK  # preferred when both exist, as in _arrays.array_arg
-        elif hasattr(a, "__cuda_array_interface__"):
+        elif target == "cuda" and hasattr(a, "__cuda_array_interface__"):
             kind = K.CAI
         else:
             return None

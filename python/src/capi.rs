@@ -43,6 +43,17 @@ pub fn copy_buffer(obj: &Bound<'_, PyAny>, out: &mut [u8]) -> bool {
     true
 }
 
+/// The bytes of `obj`'s contiguous buffer (a NumPy scalar's); None (the
+/// error cleared) when it exports none.
+pub fn buffer_vec(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    let held = HeldBuffer::get(obj, pyo3::ffi::PyBUF_C_CONTIGUOUS)?;
+    let v = &*held.0;
+    let len = usize::try_from(v.len).ok()?;
+    // SAFETY: a C-contiguous export of `v.len` bytes at `v.buf`, alive
+    // while `held` is.
+    Some(unsafe { std::slice::from_raw_parts(v.buf.cast::<u8>(), len) }.to_vec())
+}
+
 /// What the launch fast path reads of a host array through the buffer
 /// protocol: its type key (element format, rank, layout, read-only) and the
 /// kernel ABI descriptor `{T* data; u64 shape[n]; i64 strides[n]}` (strides

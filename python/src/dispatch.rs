@@ -63,7 +63,7 @@ enum KeyPart {
     Device(usize),
     /// A foreign cuda array exported through DLPack: its type's address
     /// and what its signature depends on.
-    Dlpack { ty: usize, code: u8, bits: u8, ndim: usize, layout: u8, readonly: bool },
+    Dlpack { ty: usize, code: u8, bits: u8, lanes: u16, ndim: usize, layout: u8, readonly: bool },
     /// A foreign cuda array exported through the CUDA Array Interface
     /// only (Numba's): its type's address and what its signature depends on.
     Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
@@ -97,7 +97,7 @@ enum Kind {
     Complex(u8),
     Bool,
     /// A NumPy scalar, bfloat16 / float8 stand-in or anything else whose
-    /// `tobytes()` is its packing.
+    /// buffer or `tobytes()` is its packing.
     Raw,
     /// A vector or struct value, packed natively by its layout ([`Plan`]).
     Value,
@@ -219,6 +219,9 @@ struct Plan {
     leaf: Leaf,
 }
 
+/// A plan as Python gives it: (size, code, ((name, offset, plan), ...)).
+type PlanTuple<'py> = (usize, u8, Vec<(Bound<'py, PyString>, usize, Bound<'py, PyAny>)>);
+
 enum Leaf {
     /// An object whose buffer is its bytes (a NumPy scalar).
     Buffer,
@@ -235,7 +238,7 @@ impl Plan {
     /// fields)`, code 0 buffer, 1 lanes, 2 bool, 3 struct with fields
     /// `((name, offset, plan), ...)`.
     fn parse(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let (size, code, fields): (usize, u8, Vec<(Bound<'_, PyString>, usize, Bound<'_, PyAny>)>) = obj.extract()?;
+        let (size, code, fields): PlanTuple<'_> = obj.extract()?;
         let leaf = match code {
             0 => Leaf::Buffer,
             1 => Leaf::Lanes,
@@ -371,9 +374,12 @@ fn pack_value(a: &Bound<'_, PyAny>, kind: Kind, plan: Option<&Plan>) -> PyResult
         Kind::Float(bits) => float_bytes(a, bits),
         Kind::Complex(bits) => complex_bytes(a, bits),
         Kind::Bool => Some(Packed::inline(&[u8::from(a.is_truthy()?)])),
-        Kind::Raw => {
-            Some(Packed::Owned(a.call_method0(intern!(a.py(), "tobytes"))?.downcast::<PyBytes>()?.as_bytes().to_vec()))
-        }
+        // Its buffer (a NumPy scalar's), else its `tobytes()` (ml_dtypes
+        // scalars, the bfloat16 / float8 stand-ins).
+        Kind::Raw => Some(Packed::Owned(match capi::buffer_vec(a) {
+            Some(b) => b,
+            None => a.call_method0(intern!(a.py(), "tobytes"))?.downcast::<PyBytes>()?.as_bytes().to_vec(),
+        })),
         Kind::Value => match plan {
             Some(plan) => plan.pack(a)?.map(Packed::Owned),
             None => None,
@@ -425,9 +431,8 @@ struct Keyed<'py> {
 
 /// What the cuda fast path reads of a `__cuda_array_interface__` dict,
 /// through the one reader of the protocol (`protocols::read_cai`, which
-/// `pydev._arrays.parse_cai` calls too): numbers only (a structured
-/// typestr is the general path's); anything the reader refuses is `None`,
-/// and the general path raises the reader's error.
+/// `pydev._arrays.parse_cai` calls too); anything the reader refuses is
+/// `None`, and the general path raises the reader's error.
 struct CaiView {
     typestr: String,
     ndim: usize,
@@ -439,7 +444,7 @@ struct CaiView {
 
 fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
     let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
-    let c = crate::protocols::read_cai(&cai, false).ok()?;
+    let c = crate::protocols::read_cai(&cai).ok()?;
     let stream = match &c.stream {
         None => None,
         Some(s) => Some(s.extract::<usize>().ok()?),
@@ -450,8 +455,14 @@ fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
     for d in c.shape.iter().chain(&c.strides) {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
+    // A structured element is named by its typestr and fields (a tuple of
+    // numbers and strings, whose repr is as fixed as they are).
+    let typestr = match &c.fields {
+        None => c.typestr,
+        Some(f) => format!("{}{}", c.typestr, f.repr().ok()?),
+    };
     Some(CaiView {
-        typestr: c.typestr,
+        typestr,
         ndim: n,
         layout: contiguity(&c.shape, &c.strides),
         readonly: c.readonly,
@@ -510,13 +521,7 @@ impl Dispatch {
             held: Vec::new(),
         };
         let mut apis: Vec<capi::ExchangeApi> = Vec::new();
-        let foreign = |ty: usize| {
-            if cuda.is_some() {
-                self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied()
-            } else {
-                None
-            }
-        };
+        let foreign = |ty: usize| self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied();
         // CUDA Array Interface pointers asked of the driver this launch
         // (with several devices only: with one, every pointer is on it).
         let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
@@ -551,16 +556,17 @@ impl Dispatch {
                 keyed
                     .descriptors
                     .push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
-            } else if let (Some(handle), Some(Foreign { kind, exchange })) = (cuda, foreign(ty)) {
-                if let Some(api) = exchange {
+            } else if let Some(Foreign { kind, exchange }) = foreign(ty) {
+                if let (Some(_), Some(api)) = (cuda, exchange) {
                     let Some((view, managed)) = api.export(&a) else { return Ok(None) };
-                    if view.device != (2, device) || view.lanes != 1 {
+                    if view.device != (2, device) {
                         return Ok(None);
                     }
                     keyed.key.push(KeyPart::Dlpack {
                         ty,
                         code: view.code,
                         bits: view.bits,
+                        lanes: view.lanes,
                         ndim: view.ndim,
                         layout: view.layout,
                         readonly: view.readonly,
@@ -573,7 +579,7 @@ impl Dispatch {
                     continue;
                 }
                 if matches!(kind, Kind::Cai) {
-                    let Some(view) = cai_view(&a) else { return Ok(None) };
+                    let (Some(_), Some(view)) = (cuda, cai_view(&a)) else { return Ok(None) };
                     let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
                     if several && ptr != 0 && !asked.contains(&ptr) {
                         match cuda::pointer_device(ptr) {
@@ -594,20 +600,26 @@ impl Dispatch {
                     continue;
                 }
                 // As pydev._arrays.from_dlpack: the producer orders its work
-                // before the launch's stream (0, the legacy default, is 1 here).
-                let stream = match &dlpack_stream {
-                    Some(s) => s,
-                    None => dlpack_stream.insert((if handle == 0 { 1 } else { handle }).into_pyobject(py)?.into_any()),
+                // before the launch's stream (0, the legacy default, is 1
+                // here; None on the host).
+                let stream = match (&dlpack_stream, cuda) {
+                    (Some(s), _) => s,
+                    (None, Some(handle)) => {
+                        dlpack_stream.insert((if handle == 0 { 1 } else { handle }).into_pyobject(py)?.into_any())
+                    }
+                    (None, None) => dlpack_stream.insert(py.None().into_bound(py)),
                 };
                 let Ok(capsule) = capi::dlpack_export(&a, stream) else { return Ok(None) };
                 let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
-                if view.device != (2, device) || view.lanes != 1 {
-                    return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
+                // kDLCUDA and the launch's device, or kDLCPU on the host.
+                if view.device != if cuda.is_some() { (2, device) } else { (1, 0) } {
+                    return Ok(None);
                 }
                 keyed.key.push(KeyPart::Dlpack {
                     ty,
                     code: view.code,
                     bits: view.bits,
+                    lanes: view.lanes,
                     ndim: view.ndim,
                     layout: view.layout,
                     readonly: view.readonly,
@@ -762,13 +774,16 @@ impl Dispatch {
             }
         }
         let cuda = matches!(program, Program::Cuda(_));
-        if cuda {
+        {
+            // Host arrays export through `__dlpack__` (the exchange API's
+            // work streams are cuda's).
             let mut foreign = self.foreign.lock().unwrap_or_else(|p| p.into_inner());
             for (a, kind) in args.iter().zip(&kinds) {
                 if matches!(kind, Kind::Dlpack | Kind::Cai) {
                     let ty = a.get_type();
-                    let exchange = if matches!(kind, Kind::Dlpack) { capi::ExchangeApi::of(&ty) } else { None };
-                    foreign.insert(ty.as_ptr() as usize, Foreign { kind: *kind, exchange });
+                    let exchange = if matches!(kind, Kind::Dlpack) && cuda { capi::ExchangeApi::of(&ty) } else { None };
+                    let known = foreign.entry(ty.as_ptr() as usize).or_insert(Foreign { kind: *kind, exchange });
+                    known.exchange = known.exchange.or(exchange);
                 }
             }
         }

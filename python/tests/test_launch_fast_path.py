@@ -148,6 +148,20 @@ def test_arrays_of_every_element_type_take_the_fast_path(dtype, form):
     assert got.tobytes() == host["a"].tobytes()
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "complex128", "int16"])
+def test_dlpack_arrays_take_the_fast_path_on_the_host(dtype):
+    from producers import DLPackOnly
+
+    host = {}
+
+    def arg():
+        host["a"] = random_array(dtype)
+        return DLPackOnly(host["a"])
+
+    (_, _), (out, _) = launch_twice(copy, lambda: poisoned(16, dtype), arg)
+    assert out.tobytes() == host["a"].tobytes()
+
+
 def random_particles(n=16):
     a = np.zeros(n, Particle.dtype)
     a["pos"] = RNG.standard_normal((n, 3))
