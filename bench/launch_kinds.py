@@ -4,12 +4,13 @@
 (beside a float32 output array), after warm-up, and whether pydev.stats()
 counted the launches as fast-path launches (python/src/dispatch.rs).
 
-    PYDEV_TARGET=host python3 bench/launch_kinds.py [--launches 5000] [--runs 5]
+    PYDEV_TARGET=host python3 bench/launch_kinds.py [--launches 300] [--runs 40]
 
 Host target by default; on cuda (PYDEV_TARGET=cuda, a GPU) NumPy arrays
 are replaced by DeviceArrays. A benchmark, not a test: it prints a table
 for docs/performance.md (minimum and median over runs, µs per launch, and
-the ratio of the median to the float32 array's, minima and medians).
+the ratio of the median to the float32 array's, minima and medians). Many short runs: on a loaded
+machine their minima and medians vary less than those of a few long ones.
 """
 
 import argparse
@@ -142,8 +143,8 @@ def cases(target):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--launches", type=int, default=5000)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--launches", type=int, default=300)
+    ap.add_argument("--runs", type=int, default=40)
     a = ap.parse_args()
     target = pydev.active_target()
     stream = pydev.default_stream()
