@@ -242,7 +242,7 @@ impl Plan {
         let leaf = match code {
             0 => Leaf::Buffer,
             1 => Leaf::Lanes,
-            2 => Leaf::Bool,
+            2 if size == 1 => Leaf::Bool,
             3 => Leaf::Fields(
                 fields
                     .into_iter()
@@ -1102,4 +1102,27 @@ fn launched(
         return Ok(None);
     }
     d.try_launch(args, grid, block, shared, None, Some(&handle)).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_bits;
+
+    #[test]
+    fn floats_round_once_and_refuse_overflow() {
+        // float16 from the float64 itself: 1 + 2^-11 + 2^-40 rounds up,
+        // where going through float32 would tie and round to even (1.0).
+        assert_eq!(float_bits(1.0 + 2f64.powi(-11) + 2f64.powi(-40), 16), Some(0x3c01));
+        assert_eq!(float_bits(65504.0, 16), Some(0x7bff));
+        assert_eq!(float_bits(2f64.powi(-24), 16), Some(0x0001));
+        assert_eq!(float_bits(-0.0, 16), Some(0x8000));
+        // A finite value that overflows is the general path's (NumPy warns).
+        assert_eq!(float_bits(65520.0, 16), None);
+        assert_eq!(float_bits(1e300, 32), None);
+        assert_eq!(float_bits(f64::NEG_INFINITY, 16), Some(0xfc00));
+        assert_eq!(float_bits(f64::INFINITY, 32), Some(0x7f80_0000));
+        assert_eq!(float_bits(f64::NAN, 16), None);
+        assert_eq!(float_bits(0.1, 32), Some(u64::from(0.1f32.to_bits())));
+        assert_eq!(float_bits(0.1, 64), Some(0.1f64.to_bits()));
+    }
 }
