@@ -6,8 +6,9 @@ counted the launches as fast-path launches (python/src/dispatch.rs).
 
     PYDEV_TARGET=host python3 bench/launch_kinds.py [--launches 300] [--runs 40]
 
-Host target by default; on cuda (PYDEV_TARGET=cuda, a GPU) NumPy arrays
-are replaced by DeviceArrays. A benchmark, not a test: it prints a table
+Host target by default; on cuda (PYDEV_TARGET=cuda: a GPU, or
+test/fakecuda's libcuda.so on LD_LIBRARY_PATH for pydev's own cost) NumPy
+arrays are copied to DeviceArrays, and CUDA Array Interface rows are added. A benchmark, not a test: it prints a table
 for docs/performance.md (minimum and median over runs, µs per launch, and
 the ratio of the median to the float32 array's, minima and medians). Many short runs: on a loaded
 machine their minima and medians vary less than those of a few long ones.
@@ -90,7 +91,8 @@ def program(kernel, signature, target):
     """A pydev.Program of `kernel` compiled for `signature` (its parameter
     types are then the IR's: f64, si64 ...)."""
     name = kernel.__name__
-    return pydev.Program(pydev.compile(kernel, signature, target=target, stage="pydev"), kernel=name)
+    where = "host" if target == "host" else "sm_90"  # the pydev stage is the same for every sm
+    return pydev.Program(pydev.compile(kernel, signature, target=where, stage="pydev"), kernel=name)
 
 
 def cases(target):
@@ -105,7 +107,7 @@ def cases(target):
     parts = np.zeros(8, Particle.dtype)
     parts["mass"] = rng.random(8)
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python", "tests"))
-    from producers import DLPackOnly  # the tests' DLPack-only producer
+    from producers import CAIOnly, DLPackOnly  # the tests' single-protocol producers
 
     rows = [
         ("float32 array (NumPy)", take_array, on(rng.random(8, dtype=np.float32))),
@@ -124,6 +126,11 @@ def cases(target):
         ("float32x3 value", take_vector, device.float32x3(1, 2, 3)),
         ("struct value (float32x3, float, int32)", take_struct, Particle(device.float32x3(1, 2, 3), 2.0, 4)),
     ]
+    if target != "host":
+        rows[2:2] = [
+            ("float32 array (CUDA Array Interface only)", take_array, CAIOnly(on(rng.random(8, dtype=np.float32)))),
+            ("struct array (CUDA Array Interface only)", take_struct_array, CAIOnly(on(parts))),
+        ]
     if ml is not None:
         rows[4:4] = [
             ("bfloat16 array (NumPy)", take_array, on(rng.random(8).astype(ml.bfloat16))),
@@ -138,6 +145,8 @@ def cases(target):
         ("Program: Python int -> si64", i64, 1 << 40),
         ("Program: Python float -> f32", f32, 2.5),
     ]
+    if target != "host":  # "NumPy" arrays are copied to the device
+        rows = [(name.replace("(NumPy", "(DeviceArray of NumPy"), f, arg) for name, f, arg in rows]
     return rows
 
 
