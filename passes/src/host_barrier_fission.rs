@@ -54,7 +54,9 @@
 //!                                                          address may cross inside a descriptor)
 //!   %v used after a rendezvous on some path              =>  store %v to its frame slot at its
 //!                                                          definition; load it at those uses
-//!                                                          (constants are cloned instead)
+//!                                                          (constants are cloned instead;
+//!                                                          an `index` is stored as its i64,
+//!                                                          through arith.index_cast)
 //!   %a = llvm.alloca %n x T, %a used after a rendezvous  =>  n * sizeof(T) bytes of the frame;
 //!                                                          every use of %a takes their address
 //!                                                          (frame base + offset)
@@ -75,11 +77,11 @@ use melior::ir::{
     attribute::{ArrayAttribute, Attribute, IntegerAttribute, TypeAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::{FunctionType, IntegerType},
-    Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
-use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, frame};
 use petgraph::algo::dominators::{simple_fast, Dominators};
 use petgraph::graph::{DiGraph, NodeIndex};
+use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, frame};
 use std::collections::{HashMap, HashSet};
 
 static ID: PassId = PassId;
@@ -531,7 +533,9 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             }
         };
         let p = gep(&b, frame_ptr, *off as i64);
-        b.op("llvm.store", &[v, p], &[], &[]);
+        // index => its i64 (the host's index width; convert-to-llvm makes the cast nothing)
+        let stored = if v.r#type().is_index() { b.value("arith.index_cast", &[v], b.i64(), &[]) } else { v };
+        b.op("llvm.store", &[stored, p], &[], &[]);
     }
     // 7. Loads (or clones of constants) at the separated uses.
     for (user, j, k) in &crossing {
@@ -542,7 +546,12 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         let b = Builder::before(ir, top_level(ir, f, *user));
         let new = if let Some(off) = slots.get(k) {
             let p = gep(&b, frame_ptr, *off as i64);
-            b.value("llvm.load", &[p], v.r#type(), &[])
+            if v.r#type().is_index() {
+                let loaded = b.value("llvm.load", &[p], b.i64(), &[]);
+                b.value("arith.index_cast", &[loaded], v.r#type(), &[])
+            } else {
+                b.value("llvm.load", &[p], v.r#type(), &[])
+            }
         } else {
             let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
             ir.value(clone.result(0).expect("result").into())

@@ -590,8 +590,7 @@ class Kernel(_Function):
                 line_info=line_info,
                 debuginfo=debuginfo,
                 fmad=fmad,
-                passes=passes,
-                plugins=list(plugins),
+                **({} if passes is None else {"passes": passes, "plugins": list(plugins)}),
             )
 
         prog = Program._of_frontend(
