@@ -13,13 +13,15 @@ difference from the baseline's float results the variant declares, e.g.
 for reassociation; `--tolerance` gives it when the options do not). The
 empty string is the default pipeline.
 
-Each side runs in a subprocess of its own with PYDEV_PASSES,
+Each side runs in subprocesses of its own with PYDEV_PASSES,
 PYDEV_PASS_PLUGINS and PYDEV_FMAD set and a private PYDEV_CACHE_DIR, so
-every kernel of both frontends compiles with it unchanged. Per kernel
+every kernel of both frontends compiles with it unchanged; the sides
+alternate over chunks of --chunk kernels, so that a change in the machine's
+load during the run falls on both. Per kernel
 (bench/passes_corpus.py says what the corpus holds), baseline against
 variant:
 
-- compile time to each stage (`pydev.compile`, best of two: host `pydev`,
+- compile time to each stage (`pydev.compile`, best of three: host `pydev`,
   `pydev-opt`, `llvm`, `llvm-ir`; `ptx` for sm_90), in ms;
 - PTX instructions (sm_90), with the count of each opcode in the JSON;
 - SASS instructions (ptxas -arch=sm_90, disassembled by nvdisasm or
@@ -223,7 +225,7 @@ def _copy(args):
     return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
 
 
-def _best_ms(fn, times=2):
+def _best_ms(fn, times=3):
     best = None
     for _ in range(times):
         t = time.perf_counter()
@@ -257,8 +259,9 @@ def worker(spec_path):
 
         timer = Driver()
     work = tempfile.mkdtemp(prefix="pydev-passes-worker-")
-    wanted = set(spec["cases"])
+    wanted = dict(spec["cases"])  # name -> index in the whole run
     records = []
+    warm = True
     for case in passes_corpus.cases(spec["groups"], spec["fuzz_seeds"]):
         if case.name not in wanted:
             continue
@@ -268,35 +271,60 @@ def worker(spec_path):
             kernel = case.kernel()
             rng = np.random.default_rng(passes_corpus.SEED + zlib.crc32(case.name.encode()))
             args, grid, block = case.make(rng)
+            if warm:  # the process's first compile makes the MLIR context and loads the plugins: untimed
+                warm = False
+                _warm(kernel, args)
             if target == "host":
                 _static(rec, kernel, args, spec, work)
-            out_path = os.path.join(spec["outdir"], f"{len(records) - 1}.npz")
+            out_path = os.path.join(spec["outdir"], f"{wanted[case.name]}.npz")
             _run(rec, kernel, args, grid, block, stream, spec["repeat"], target, timer, out_path, device, pydev)
         except Exception as e:  # noqa: BLE001 - a kernel that fails is a result of its side
-            rec["error"] = f"{type(e).__name__}: {str(e).strip()[:600]}"
+            rec["error"] = _failed(e)
     with open(spec["result"], "w") as f:
         json.dump(records, f)
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
-def _static(rec, kernel, args, spec, work):
+def _warm(kernel, args):
     import pydev
 
-    ms = {}
-    for stage in HOST_STAGES:
-        ms[f"host:{stage}"] = _best_ms(lambda s=stage: pydev.compile(kernel, args, target="host", stage=s))
-    ptx = None
+    for target, stage in (("host", "llvm-ir"), (ARCH, "ptx")):
+        try:
+            pydev.compile(kernel, args, target=target, stage=stage)
+        except Exception:  # noqa: BLE001 - the timed compile records it
+            pass
 
-    def to_ptx():
-        nonlocal ptx
-        ptx = pydev.compile(kernel, args, target=ARCH, stage="ptx")
 
-    ms[f"{ARCH}:ptx"] = _best_ms(to_ptx)
+def _failed(e):
+    return f"{type(e).__name__}: {str(e).strip()[:600]}"
+
+
+def _static(rec, kernel, args, spec, work):
+    """Compile times, PTX and SASS figures; a step that fails is recorded
+    in rec["errors"] and the others go on (cse may break one target only)."""
+    import pydev
+
+    ms, errors, texts = {}, rec.setdefault("errors", {}), {}
+
+    def stage(target, name):
+        texts[target, name] = pydev.compile(kernel, args, target=target, stage=name)
+
+    for target, name in [("host", s) for s in HOST_STAGES] + [(ARCH, "ptx")]:
+        try:
+            ms[f"{target}:{name}"] = _best_ms(lambda t=target, n=name: stage(t, n))
+        except Exception as e:  # noqa: BLE001 - recorded, compared with the other side
+            errors[f"compile {target}:{name}"] = _failed(e)
     rec["compile_ms"] = ms
+    ptx = texts.get((ARCH, "ptx"))
+    if ptx is None:
+        return
     rec["ptx"] = ptx_stats(ptx)
     if spec["ptxas"]:
-        rec.update(assemble(ptx, spec["ptxas"], spec["disasm"], work))
+        try:
+            rec.update(assemble(ptx, spec["ptxas"], spec["disasm"], work))
+        except Exception as e:  # noqa: BLE001
+            errors["ptxas"] = _failed(e)
 
 
 def _run(rec, kernel, args, grid, block, stream, repeat, target, timer, out_path, device, pydev):
@@ -406,21 +434,23 @@ def compare(dir_a, dir_b, index, tolerance):
 # --- the driver ---------------------------------------------------------------------------------
 
 
-def run_side(label, opts, target, cases, args, work):
+def run_side(label, opts, target, cases, args, work, chunk):
+    """Runs `cases` ([(index, Case)]) on one side and target in a worker:
+    {name: record} and the folder of its results (index.npz)."""
     outdir = os.path.join(work, f"{label}-{target}")
     os.makedirs(outdir, exist_ok=True)
     spec = {
         "target": target,
-        "cases": [c.name for c in cases],
+        "cases": [(c.name, i) for i, c in cases],
         "groups": args.groups,
         "fuzz_seeds": args.fuzz_seeds,
         "repeat": args.repeat,
         "outdir": outdir,
-        "result": os.path.join(work, f"{label}-{target}.json"),
+        "result": os.path.join(work, f"{label}-{target}-{chunk}.json"),
         "ptxas": args.ptxas,
         "disasm": args.disasm,
     }
-    spec_path = os.path.join(work, f"{label}-{target}.spec.json")
+    spec_path = os.path.join(work, f"{label}-{target}-{chunk}.spec.json")
     with open(spec_path, "w") as f:
         json.dump(spec, f)
     env = side_env(opts, os.path.join(work, f"{label}-cache"), target)
@@ -430,7 +460,7 @@ def run_side(label, opts, target, cases, args, work):
         raise SystemExit(f"the {label} side ({opts['text']!r}) failed on {target} (exit {r.returncode})")
     print(f"# {label} on {target}: {len(cases)} kernels in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     with open(spec["result"]) as f:
-        return {rec["name"]: (i, rec) for i, rec in enumerate(json.load(f))}, outdir
+        return {rec["name"]: rec for rec in json.load(f)}, outdir
 
 
 def cuda_present():
@@ -453,12 +483,12 @@ def _delta(b, v):
 def build_report(args, base_opts, var_opts, cases, sides, gpu):
     tol = var_opts["tolerance"]
     kernels, mismatches, failures = [], [], []
-    for case in cases:
+    for index, case in enumerate(cases):
         entry = {"name": case.name, "group": case.group, "frontend": case.frontend}
         targets = ("host", "cuda") if gpu else ("host",)
         for target in targets:
-            (ib, rb), dir_b = sides["baseline", target][0][case.name], sides["baseline", target][1]
-            (_, rv), dir_v = sides["variant", target][0][case.name], sides["variant", target][1]
+            rb, dir_b = sides["baseline", target][0][case.name], sides["baseline", target][1]
+            rv, dir_v = sides["variant", target][0][case.name], sides["variant", target][1]
             if target == "host":
                 entry["baseline"], entry["variant"] = rb, rv
             else:
@@ -467,11 +497,14 @@ def build_report(args, base_opts, var_opts, cases, sides, gpu):
                 failures.append(f"{case.name} ({target}): {rv['error']}")
                 entry[f"result_{target}"] = "variant fails"
                 continue
+            for step, msg in rv.get("errors", {}).items():
+                if step not in rb.get("errors", {}):  # a stage that only the variant fails to compile
+                    failures.append(f"{case.name} ({step}): {msg}")
             if "error" in rb or "error" in rv:
                 entry[f"result_{target}"] = "fails in both" if "error" in rv else "baseline fails"
                 continue
             allowed = tol + case.tolerance
-            verdict, err = compare(dir_b, dir_v, ib, allowed)
+            verdict, err = compare(dir_b, dir_v, index, allowed)
             if verdict == "differs" and not rb.get("stable", True) and case.tolerance == 0:
                 verdict = "unstable"  # the baseline itself varies from run to run
             entry[f"result_{target}"], entry[f"max_rel_diff_{target}"] = verdict, err
@@ -500,8 +533,6 @@ def build_report(args, base_opts, var_opts, cases, sides, gpu):
 
 
 def _metric(rec, key):
-    if "error" in rec:
-        return None
     if key == "ptx":
         return rec.get("ptx", {}).get("total")
     if key == "sass":
@@ -626,6 +657,7 @@ def main(argv=None):
     p.add_argument("--tolerance", type=float, default=0.0, help="the variant's tolerance when its options give none")
     p.add_argument("--repeat", type=int, default=7, help="timed launches per kernel")
     p.add_argument("--fuzz-seeds", type=int, default=__import__("passes_corpus").FUZZ_SEEDS)
+    p.add_argument("--chunk", type=int, default=16, help="kernels per worker (the sides alternate by chunks)")
     p.add_argument("--no-gpu", action="store_true", help="no GPU timing even when a GPU is present")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -662,10 +694,15 @@ def main(argv=None):
         args.notes.append("no GPU time: " + ("--no-gpu" if args.no_gpu else "no CUDA driver and device here"))
     work = tempfile.mkdtemp(prefix="pydev-passes-")
     try:
+        # The sides alternate over chunks of the corpus, so that the load of
+        # the machine drifting during the run falls on both alike.
         sides = {}
+        numbered = list(enumerate(cases))
         for target in ("host", "cuda") if gpu else ("host",):
-            for label, opts in (("baseline", base_opts), ("variant", var_opts)):
-                sides[label, target] = run_side(label, opts, target, cases, args, work)
+            for start in range(0, len(numbered), args.chunk):
+                for label, opts in (("baseline", base_opts), ("variant", var_opts)):
+                    got, outdir = run_side(label, opts, target, numbered[start : start + args.chunk], args, work, start)
+                    sides.setdefault((label, target), ({}, outdir))[0].update(got)
         report = build_report(args, base_opts, var_opts, cases, sides, gpu)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -677,6 +714,7 @@ def main(argv=None):
     if args.plot:
         plot(report, args.plot)
     if report["refused"]:
+        sys.stdout.flush()
         print(
             f"\nrefused: no speed reported, the variant's results differ beyond its tolerance "
             f"({var_opts['tolerance']:g}) or it fails:",

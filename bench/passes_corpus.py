@@ -10,7 +10,9 @@ Groups (`--corpus`):
   written for Numba-CUDA, jitted by pydev.numba (the same algorithms as
   `gpu`'s, in the other frontend, on the same arguments);
 - `numba`: the Numba ports of python/tests/numba_kernels.py that need no
-  host-side objects (random states, printing and records are left out);
+  host-side objects (random states, printing and records are left out) and
+  give the same results on every run (atomics_all's exchanges depend on
+  the threads' order);
 - `fuzz`: the random programs of scripts/fuzz/gen.py (`fuzz:SEED`, seeds
   0 to `FUZZ_SEEDS - 1`), each with its generated arguments.
 
@@ -300,13 +302,6 @@ def _n_mc_pi(rng):
     return [np.int32(N - 100), np.zeros(1, np.int32)], N // 256, 256
 
 
-def _n_atomics_all(rng):
-    vals = rng.integers(-1000, 1000, 4096, dtype=np.int32)
-    ai = np.array([-(1 << 30), 1 << 30, 0, -1, 0, 0, 0, 11], np.int32)
-    af = np.array([-np.inf, np.inf])
-    return [ai, np.zeros(2, np.uint32), af, vals, np.full(4096, -7, np.int32)], 16, 256
-
-
 def _n_warp_vote(rng):
     return [rng.integers(-50, 200, 256, dtype=np.int32), np.full((256, 11), -7, np.int32)], 2, 128
 
@@ -380,9 +375,8 @@ NUMBA = {
     "transpose": _n_transpose,
     "stencil": _n_stencil,
     "fast_matmul": _n_fast_matmul,
-    "sum_reduce": (_n_sum_reduce, 1e-12),
+    "sum_reduce": (_n_sum_reduce, 1e-10),
     "mc_pi": _n_mc_pi,
-    "atomics_all": _n_atomics_all,
     "warp_vote": _n_warp_vote,
     "control_flow": _n_control_flow,
     "math_kernel": _n_math_kernel,
