@@ -145,3 +145,13 @@ def test_unknown_pass_names_it(tmp_path):
     r, report = harness("--variant", "before-lowering=no-such-pass", "--kernels", r"^gpu:saxpy$", tmp_path=tmp_path)
     assert r.returncode != 0 and report is None
     assert "no-such-pass" in r.stderr
+
+
+def test_passes_from_env_without_plugins():
+    # the harness sets PYDEV_PASSES alone for a variant without plugins
+    code = "from pydev import _passes; e = _passes.from_env(); print(e.text, e.plugins)"
+    env = {k: v for k, v in os.environ.items() if k != "PYDEV_PASS_PLUGINS"}
+    env["PYDEV_PASSES"] = "before-lowering=cse"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["before-lowering=cse", "()"]
