@@ -13,18 +13,21 @@ import sys
 
 import pytest
 
+from test_fake_driver import fake_driver, prepend  # noqa: F401 - the fixture (builds test/fakecuda)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCH = os.path.join(ROOT, "bench", "passes.py")
 TEMPLATE = os.path.join(ROOT, "target", "debug", "libpydev_pass_template.so")
 
 
-def harness(*args, tmp_path, name="out"):
+def harness(*args, tmp_path, name="out", gpu=False, env=None):
     out = tmp_path / f"{name}.json"
     r = subprocess.run(
-        [sys.executable, BENCH, "--json", str(out), "--repeat", "3", "--no-gpu", *args],
+        [sys.executable, BENCH, "--json", str(out), "--repeat", "3", *([] if gpu else ["--no-gpu"]), *args],
         capture_output=True,
         text=True,
         timeout=240,
+        env=env,
     )
     report = json.loads(out.read_text()) if out.exists() else None
     return r, report
@@ -155,3 +158,20 @@ def test_passes_from_env_without_plugins():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["before-lowering=cse", "()"]
+
+
+def test_gpu_columns_under_the_fake_driver(fake_driver, tmp_path):  # noqa: F811 - the fixture
+    # The cuda workers (device arrays, launches, CUDA events, copies back)
+    # against test/fakecuda, whose kernels do not run: both sides get their
+    # inputs back, so the comparison has something to agree on.
+    env = {k: v for k, v in os.environ.items() if k not in ("PYDEV_TARGET", "PYDEV_ARCH")}
+    env["LD_LIBRARY_PATH"] = prepend(fake_driver, env.get("LD_LIBRARY_PATH"))
+    r, report = harness(
+        "--variant", "before-lowering=cse", "--corpus", "gpu", "--kernels", r"^gpu:(saxpy|push)$",
+        tmp_path=tmp_path, gpu=True, env=env,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert report["gpu"] is True and "GPU us" in r.stdout
+    for k in report["kernels"]:
+        assert k["result_cuda"] == "identical" and k["result_host"] == "identical", k
+        assert k["baseline"]["gpu_us"] > 0 and k["variant"]["gpu_us"] > 0
