@@ -270,12 +270,14 @@ def worker(spec_path):
         try:
             kernel = case.kernel()
             rng = np.random.default_rng(passes_corpus.SEED + zlib.crc32(case.name.encode()))
-            args, grid, block = case.make(rng)
+            args, grid, block = case.make(rng) if case.make else (case.signature, None, None)
             if warm:  # the process's first compile makes the MLIR context and loads the plugins: untimed
                 warm = False
                 _warm(kernel, args)
             if target == "host":
                 _static(rec, kernel, args, spec, work)
+            if case.make is None:  # compile-only
+                continue
             out_path = os.path.join(spec["outdir"], f"{wanted[case.name]}.npz")
             _run(rec, kernel, args, grid, block, stream, spec["repeat"], target, timer, out_path, device, pydev)
         except Exception as e:  # noqa: BLE001 - a kernel that fails is a result of its side
@@ -455,7 +457,15 @@ def run_side(label, opts, target, cases, args, work, chunk):
         json.dump(spec, f)
     env = side_env(opts, os.path.join(work, f"{label}-cache"), target)
     t = time.perf_counter()
-    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", spec_path], env=env)
+    try:
+        r = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--worker", spec_path], env=env, timeout=args.worker_timeout
+        )
+    except subprocess.TimeoutExpired:
+        names = ", ".join(c.name for _, c in cases)
+        raise SystemExit(
+            f"the {label} side ({opts['text']!r}) ran past --worker-timeout on {target} (a kernel hangs?): {names}"
+        ) from None
     if r.returncode:
         raise SystemExit(f"the {label} side ({opts['text']!r}) failed on {target} (exit {r.returncode})")
     print(f"# {label} on {target}: {len(cases)} kernels in {time.perf_counter() - t:.1f} s", file=sys.stderr)
@@ -502,6 +512,9 @@ def build_report(args, base_opts, var_opts, cases, sides, gpu):
                     failures.append(f"{case.name} ({step}): {msg}")
             if "error" in rb or "error" in rv:
                 entry[f"result_{target}"] = "fails in both" if "error" in rv else "baseline fails"
+                continue
+            if case.make is None:
+                entry[f"result_{target}"] = "compile-only"
                 continue
             allowed = tol + case.tolerance
             verdict, err = compare(dir_b, dir_v, index, allowed)
@@ -658,6 +671,7 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=7, help="timed launches per kernel")
     p.add_argument("--fuzz-seeds", type=int, default=__import__("passes_corpus").FUZZ_SEEDS)
     p.add_argument("--chunk", type=int, default=16, help="kernels per worker (the sides alternate by chunks)")
+    p.add_argument("--worker-timeout", type=float, default=1800, help="seconds for one worker's chunk")
     p.add_argument("--no-gpu", action="store_true", help="no GPU timing even when a GPU is present")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args(argv)

@@ -14,7 +14,11 @@ Groups (`--corpus`):
   give the same results on every run (atomics_all's exchanges depend on
   the threads' order);
 - `fuzz`: the random programs of scripts/fuzz/gen.py (`fuzz:SEED`, seeds
-  0 to `FUZZ_SEEDS - 1`), each with its generated arguments.
+  0 to `FUZZ_SEEDS - 1`), each with its generated arguments;
+- `fuzz-corpus`: the mutation fuzzer's corpus, scripts/fuzz/corpus/
+  kernels.jsonl (python/tests/kernels.py and conformance_kernels.py, each
+  kernel with the signatures the tests compile it for), compiled only: it
+  records no arguments, so compile time, PTX and SASS but no run.
 
 A case's `tolerance` is its own run-to-run spread (float atomics whose order
 the host's threads decide); a variant's declared tolerance adds to it.
@@ -28,18 +32,20 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-GROUPS = ("gpu", "typical", "numba", "fuzz")
+GROUPS = ("gpu", "typical", "numba", "fuzz", "fuzz-corpus")
 FUZZ_SEEDS = 24
 SEED = 2026
 
 
 class Case:
     """One kernel of the corpus: `kernel()` loads it (in the worker that
-    runs it), `make(rng)` gives (args, grid, block)."""
+    runs it), `make(rng)` gives (args, grid, block); a compile-only case
+    has `signature` (pydevc's syntax) instead and `make` None."""
 
-    def __init__(self, name, group, frontend, kernel, make, tolerance=0.0):
+    def __init__(self, name, group, frontend, kernel, make, tolerance=0.0, signature=None):
         self.name, self.group, self.frontend = name, group, frontend
         self.kernel, self.make, self.tolerance = kernel, make, tolerance
+        self.signature = signature
 
 
 def _load(path, name):
@@ -421,6 +427,28 @@ def _fuzz_case(seed):
     return Case(f"fuzz:{seed}", "fuzz", "cuda.device", kernel, make)
 
 
+def _fuzz_corpus():
+    """The compile-only cases of the mutation fuzzer's corpus: one per
+    (file, kernel, signature), files of kernels only (not test modules)."""
+    import json
+
+    out, seen = [], set()
+    with open(os.path.join(ROOT, "scripts", "fuzz", "corpus", "kernels.jsonl")) as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    for row in rows:
+        path, fn, sig = row["file"], row["function"], row["signature"]
+        if os.path.basename(path).startswith("test_") or (path, fn, sig) in seen:
+            continue
+        seen.add((path, fn, sig))
+        stem = os.path.splitext(os.path.basename(path))[0]
+        name = f"fuzz-corpus:{stem}.{fn}"
+        n = sum(c.name.split("#")[0] == name for c in out)
+        mod = f"passes_corpus_{stem}"
+        kernel = lambda p=path, m=mod, k=fn: getattr(_load(os.path.join(ROOT, p), m), k)  # noqa: E731
+        out.append(Case(name + (f"#{n + 1}" if n else ""), "fuzz-corpus", "cuda.device", kernel, None, signature=sig))
+    return out
+
+
 def cases(groups=GROUPS, fuzz_seeds=FUZZ_SEEDS):
     """The corpus's cases of `groups`, in order."""
     out = []
@@ -442,6 +470,8 @@ def cases(groups=GROUPS, fuzz_seeds=FUZZ_SEEDS):
                 out.append(Case(f"numba:{name}", group, "pydev.numba", k, make, tol))
         elif group == "fuzz":
             out += [_fuzz_case(seed) for seed in range(fuzz_seeds)]
+        elif group == "fuzz-corpus":
+            out += _fuzz_corpus()
         else:
             raise ValueError(f"unknown corpus group '{group}' (known: {', '.join(GROUPS)})")
     return out
