@@ -62,6 +62,11 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   rustup component add clippy
 fi
 
+# numba-cuda's test suite for `make test-numba-compat` and the slice in `make test`
+# (its tests only, into a private cache; never installed). Offline: the slice skips.
+"$PYTHON" "$(dirname "$0")/numba_compat/run.py" --fetch-only >/dev/null 2>&1 ||
+  echo "setup: could not fetch numba-cuda's tests (offline?): the numba-cuda slice of make test will skip"
+
 ptxas=$("$(dirname "$0")/find-ptxas.sh")
 [ -x "$ptxas" ] || { echo "setup: ptxas not found after installing nvidia-cuda-nvcc" >&2; exit 1; }
 echo "setup: ok in $(( $(date +%s) - start )) s (LLVM/MLIR 22, $ptxas)"

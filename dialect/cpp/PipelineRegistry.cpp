@@ -47,6 +47,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/PDLExtension/PDLExtension.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -60,6 +65,7 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
   registry.insert<arith::ArithDialect, complex::ComplexDialect, cf::ControlFlowDialect, func::FuncDialect,
                   gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect, NVVM::NVVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, ub::UBDialect>();
+
   arith::registerConvertArithToLLVMInterface(registry);
   registerConvertComplexToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
@@ -76,6 +82,17 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+}
+
+// Rewrites without compiling Rust (docs/research.md): PDL patterns
+// (pydev-apply-pdl) and transform-dialect scripts (transform-interpreter,
+// with the PDL extension's pdl_match). Appended after the pipeline's
+// dialects are loaded, so that a context loads them only when IR or a
+// pass uses them.
+extern "C" void pydevRegisterResearchDialects(MlirDialectRegistry raw) {
+  DialectRegistry &registry = *unwrap(raw);
+  registry.insert<pdl::PDLDialect, pdl_interp::PDLInterpDialect, transform::TransformDialect>();
+  transform::registerPDLExtension(registry);
 }
 
 // The upstream passes of the cuda and host pipelines (passes/src/pipeline.rs).
@@ -106,6 +123,8 @@ extern "C" void pydevRegisterPipelinePasses() {
   registerStripDebugInfo();
   registerPrintIRPass();
   registerInliner();
+  transform::registerInterpreterPass();
+  transform::registerPreloadLibraryPass();
 }
 
 // The C API can create a pass (pydev's are Rust external passes) but not

@@ -64,6 +64,9 @@ pub fn new_pipeline_context() -> Context {
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
     register(&context);
+    let research = DialectRegistry::new();
+    capi::register_research_dialects(&research);
+    context.append_dialect_registry(&research);
     context
 }
 

@@ -903,3 +903,60 @@ pub unsafe extern "C" fn insert_pydev_dialect(registry: *mut std::ffi::c_void) {
     // SAFETY: a live registry (the caller's contract); the handle is pydev's.
     unsafe { mlir_sys::mlirDialectHandleInsertDialect(pydev_dialect::dialect_handle().to_raw(), registry) }
 }
+
+// ---- PDL patterns (crate::apply_pdl) ----
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct PdlHandle {
+    ptr: *mut std::ffi::c_void,
+}
+
+// mlir-c/Rewrite.h's PDL functions (built with MLIR_ENABLE_PDL_IN_PATTERNMATCH,
+// which mlir-sys's bindings leave out).
+unsafe extern "C" {
+    fn mlirPDLPatternModuleFromModule(module: mlir_sys::MlirModule) -> PdlHandle;
+    fn mlirPDLPatternModuleDestroy(module: PdlHandle);
+    fn mlirRewritePatternSetFromPDLPatternModule(module: PdlHandle) -> PdlHandle;
+    fn mlirRewritePatternSetDestroy(set: PdlHandle);
+    fn mlirFreezeRewritePattern(set: PdlHandle) -> PdlHandle;
+    fn mlirFrozenRewritePatternSetDestroy(set: PdlHandle);
+    fn mlirGreedyRewriteDriverConfigCreate() -> PdlHandle;
+    fn mlirGreedyRewriteDriverConfigDestroy(config: PdlHandle);
+    fn mlirApplyPatternsAndFoldGreedilyWithOp(
+        op: mlir_sys::MlirOperation,
+        patterns: PdlHandle,
+        config: PdlHandle,
+    ) -> mlir_sys::MlirLogicalResult;
+}
+
+/// Applies the `pdl.pattern`s of module text `patterns` to the ops under
+/// `root` with MLIR's greedy driver (folding included); `Err` if the
+/// patterns do not parse or the driver did not converge.
+pub fn apply_pdl_patterns(root: OperationRef, patterns: &str) -> Result<(), String> {
+    let context = context(root);
+    let module = melior::ir::Module::parse(context, patterns).ok_or("the patterns do not parse")?;
+    // SAFETY: each object is made here and destroyed once: the pattern
+    // module takes the parsed module, the pattern set takes the pattern
+    // module's contents (leaving an empty object, destroyed), the frozen set
+    // the pattern set's (likewise); `root` is live and the greedy driver
+    // rewrites only under it, in the pass that runs on it.
+    unsafe {
+        let raw = module.to_raw();
+        std::mem::forget(module); // owned by the pattern module now
+        let pdl = mlirPDLPatternModuleFromModule(raw);
+        let set = mlirRewritePatternSetFromPDLPatternModule(pdl);
+        mlirPDLPatternModuleDestroy(pdl);
+        let frozen = mlirFreezeRewritePattern(set);
+        mlirRewritePatternSetDestroy(set);
+        let config = mlirGreedyRewriteDriverConfigCreate();
+        let result = mlirApplyPatternsAndFoldGreedilyWithOp(root.to_raw(), frozen, config);
+        mlirGreedyRewriteDriverConfigDestroy(config);
+        mlirFrozenRewritePatternSetDestroy(frozen);
+        if result.value != 0 {
+            Ok(())
+        } else {
+            Err("the patterns did not converge (the greedy driver's iteration limit)".to_owned())
+        }
+    }
+}

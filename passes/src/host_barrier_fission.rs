@@ -78,6 +78,8 @@ use melior::ir::{
     Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
 };
 use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, frame};
+use petgraph::algo::dominators::{simple_fast, Dominators};
+use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{HashMap, HashSet};
 
 static ID: PassId = PassId;
@@ -250,8 +252,6 @@ fn top_level<'c>(ir: PassIr<'c>, f: OperationRef<'c, 'c>, op: OperationRef<'c, '
     }
 }
 
-/// Dominator sets of blocks `0..n` under a virtual root that enters block 0
-/// and every block of `entries` (iterative data flow; kernels are small).
 /// The entries of a map keyed by IR addresses in frame order: the map's own
 /// order differs between processes, and so would the code made in it (the
 /// same kernel must compile to the same text).
@@ -261,41 +261,27 @@ fn by_offset(m: &HashMap<usize, u64>) -> Vec<(usize, u64)> {
     v
 }
 
-fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Vec<HashSet<usize>> {
-    let root = n;
-    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+/// The dominator tree of blocks `0..n` (`succ`: each block's successors)
+/// under a virtual root `n` that enters block 0 and every block of
+/// `entries` (petgraph's Cooper-Harvey-Kennedy `simple_fast`).
+fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Dominators<NodeIndex<u32>> {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, n * 2);
+    let nodes: Vec<NodeIndex<u32>> = (0..=n).map(|_| g.add_node(())).collect();
     for (b, ss) in succ.iter().enumerate() {
         for &s in ss {
-            preds[s].push(b);
+            g.add_edge(nodes[b], nodes[s], ());
         }
     }
     for &e in std::iter::once(&0).chain(entries) {
-        preds[e].push(root);
+        g.add_edge(nodes[n], nodes[e], ());
     }
-    let all: HashSet<usize> = (0..=n).collect();
-    let mut dom: Vec<HashSet<usize>> = vec![all; n + 1];
-    dom[root] = HashSet::from([root]);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in 0..n {
-            let mut new: Option<HashSet<usize>> = None;
-            for &p in &preds[b] {
-                new = Some(match new {
-                    None => dom[p].clone(),
-                    Some(acc) => acc.intersection(&dom[p]).copied().collect(),
-                });
-            }
-            let mut new = new.unwrap_or_default();
-            new.insert(b);
-            if new != dom[b] {
-                dom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    dom.truncate(n);
-    dom
+    simple_fast(&g, nodes[n])
+}
+
+/// Whether block `def` dominates block `user` (every block dominates
+/// itself; a block the root does not reach is dominated by nothing else).
+fn dominates(dom: &Dominators<NodeIndex<u32>>, def: usize, user: usize) -> bool {
+    def == user || dom.dominators(NodeIndex::new(user)).is_some_and(|mut d| d.any(|x| x.index() == def))
 }
 
 /// Rewrites kernel `f` into its step function; returns the frame size.
@@ -389,7 +375,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     // dominates is separated from it by a barrier.
     let resumes: Vec<usize> = barriers.iter().map(|(_, _, r)| index[&(r.to_raw().ptr as usize)]).collect();
     let dom = dominators(blocks.len(), &succ, &resumes);
-    let crosses = |def: usize, user: usize| !dom[user].contains(&def);
+    let crosses = |def: usize, user: usize| !dominates(&dom, def, user);
 
     // 3. Values defined at the top level (not function arguments) and the
     //    uses that a barrier separates from them.

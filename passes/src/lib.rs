@@ -6,6 +6,7 @@
 //! `cuda` (and later `host`) pipelines from the same entries.
 
 mod align_params;
+mod apply_pdl;
 mod capi;
 mod check_lowered;
 mod cuda_boundscheck;
@@ -108,6 +109,7 @@ pub static PASSES: &[PassInfo] = &[
     raise_ptx::INFO,
     prune_libdevice::INFO,
     host_barrier_fission::INFO,
+    apply_pdl::INFO,
 ];
 
 /// The pass named `argument`: pydev's, else a loaded plugin's.

@@ -740,4 +740,6 @@ class Program:
         prog = self._program(target, arch)
         _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
         if fast:
-            _launch.register_fast(self, args, prog, target, handle if target == "cuda" else 0, params=self.params)
+            _launch.register_fast(
+                self, args, prog, target, handle if target == "cuda" else 0, params=self.params, packed=packed
+            )

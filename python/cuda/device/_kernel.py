@@ -645,12 +645,21 @@ def _interop_links(f):
     return _link_paths.program_links(reached)
 
 
-def _register_fast(f, args, prog, target, handle=0):
+def _register_fast(f, args, prog, target, handle=0, packed=None):
     if f._const_params():
         return  # the fast path keys on argument types, not on ConstExpr values
     names = sorted(set(f._names or ()) | f._watch)
     _launch.register_fast(
-        f, args, prog, target, handle, interop=f.interop, globals=f.underlying.__globals__, names=names, cells=f._cells
+        f,
+        args,
+        prog,
+        target,
+        handle,
+        interop=f.interop,
+        globals=f.underlying.__globals__,
+        names=names,
+        cells=f._cells,
+        packed=packed,
     )
 
 
@@ -668,7 +677,7 @@ def _launch_kernel(f, args, *, grid, block, stream, shared, fast):
     prog = f.program(signature, target, arch, const_args=const_args(f, args))
     _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
     if fast:
-        _register_fast(f, args, prog, target, handle if target == "cuda" else 0)
+        _register_fast(f, args, prog, target, handle if target == "cuda" else 0, packed)
 
 
 _BYTES_STAGES = ("object", "cubin", "ltoir")
