@@ -393,7 +393,7 @@ def reduce_program(p, compiled):
         "boundscheck": p.boundscheck,
         "fmad": p.fmad,
     }
-    args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
+    args = (VERSION, type(p), p.text, p._symbol, options, link_contents(p.link), p._adapted, compiled)
     return (new_program, args)
 
 
