@@ -150,8 +150,10 @@ pub fn promote(a: Number, b: Number) -> Option<Number> {
 /// How a promoting op types its result from its operands' common type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OpKind {
-    /// `+ - * // % ** min max`: the common type (bools give int32).
+    /// `+ - * // % **`: the common type (bools give int32).
     Arith,
+    /// `min max`: the common type (one of the operands: bools stay bools).
+    MinMax,
     /// `/`: floats and complex keep their type; integers give float32,
     /// 64-bit integers float64.
     TrueDiv,
@@ -170,8 +172,8 @@ pub const OPS: [(&str, &str, OpKind); 14] = [
     ("floordiv", "FloorDivOp", OpKind::Arith),
     ("mod", "ModOp", OpKind::Arith),
     ("pow", "PowOp", OpKind::Arith),
-    ("min", "MinOp", OpKind::Arith),
-    ("max", "MaxOp", OpKind::Arith),
+    ("min", "MinOp", OpKind::MinMax),
+    ("max", "MaxOp", OpKind::MinMax),
     ("and", "AndOp", OpKind::Bitwise),
     ("or", "OrOp", OpKind::Bitwise),
     ("xor", "XorOp", OpKind::Bitwise),
@@ -192,7 +194,7 @@ pub fn result_of(kind: OpKind, common: Number) -> Option<Number> {
     Some(match (kind, common) {
         (OpKind::TrueDiv, Int { bits: 64, .. }) => Float(self::Float::F64),
         (OpKind::TrueDiv, Int { .. } | Bool) => Float(self::Float::F32),
-        (OpKind::Bitwise, Bool) => Bool,
+        (OpKind::Bitwise | OpKind::MinMax, Bool) => Bool,
         (OpKind::Bitwise | OpKind::Shift, Float(_) | Complex(_)) => return None,
         (_, Bool) => Int { bits: 32, signed: true },
         _ => common,
@@ -210,7 +212,7 @@ pub fn result(kind: OpKind, a: Number, b: Number) -> Option<Number> {
 /// (an index into them, -1: none) and each promoting op's `verify()`.
 pub fn cpp() -> String {
     let all = NUMBERS;
-    let kinds = [OpKind::Arith, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift];
+    let kinds = [OpKind::Arith, OpKind::MinMax, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift];
     let mut out = String::from("// Generated from dialect/src/promotion.rs by build.rs: do not edit.\n");
     out += &format!(
         "static const char *const kPromotionNumbers[{}] = {{{}}};\n",
@@ -271,10 +273,11 @@ mod tests {
         assert_eq!(r(OpKind::TrueDiv, "ui32", "si32").as_deref(), Some("f64"));
         assert_eq!(r(OpKind::Arith, "i1", "i1").as_deref(), Some("si32"));
         assert_eq!(r(OpKind::Bitwise, "i1", "i1").as_deref(), Some("i1"));
+        assert_eq!(r(OpKind::MinMax, "i1", "i1").as_deref(), Some("i1"));
         assert_eq!(r(OpKind::Shift, "i1", "i1").as_deref(), Some("si32"));
         assert_eq!(r(OpKind::Bitwise, "f32", "si32"), None);
         // Symmetric.
-        for k in [OpKind::Arith, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift] {
+        for k in [OpKind::Arith, OpKind::MinMax, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift] {
             for a in NUMBERS {
                 for b in NUMBERS {
                     assert_eq!(result(k, a, b), result(k, b, a), "{k:?} {a:?} {b:?}");

@@ -52,7 +52,7 @@ pub fn facts(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     }
     d.set_item("PROMOTING_OPS", ops)?;
     let table = PyDict::new(py);
-    for k in [OpKind::Arith, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift] {
+    for k in [OpKind::Arith, OpKind::MinMax, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift] {
         let results = PyDict::new(py);
         for a in NUMBERS {
             for b in NUMBERS {

@@ -155,6 +155,10 @@ def test_the_frontend_follows_the_table(native, tmp_path):
             if complex_ and op in ("floordiv", "mod"):
                 continue
             lines.append(f"    v{len(lines)} = p{i} {sym} p{j}")
+    for fn in ("min", "max"):
+        for (i, a), (j, b) in itertools.product(enumerate(types), enumerate(types)):
+            if result(fn, a, b) is not None and "complex" not in a + b:
+                lines.append(f"    v{len(lines)} = {fn}(p{i}, p{j})")
     src = tmp_path / "promote_all.py"
     src.write_text("\n".join(lines) + "\n")
     import importlib.util
@@ -183,3 +187,40 @@ def test_pydev_numba_casts_to_its_own_types(native):
     ops = re.findall(r"pydev\.(\w+) %\S+, %\S+ : (\S+), (\S+) -> (\S+)", text)
     ops = [o for o in ops if o[0] in _facts.PROMOTING_OPS]
     assert ops and all(a == b == r for _, a, b, r in ops), ops  # Numba's type, operands cast to it
+
+
+def test_python_scalars_take_the_type_they_meet(native, host_target, tmp_path):
+    """A Python int or float meeting a fixed-format number (Array API weak
+    scalars) becomes a constant of its type: the ops verify, and the
+    results are those of NumPy's weak scalars."""
+    src = tmp_path / "weak.py"
+    src.write_text(
+        "import cuda.device as device\n\n\n"
+        "@device.kernel\n"
+        "def k(out, x, h):\n"
+        "    i = device.tid(1)\n"
+        "    if i < x.size:\n"
+        "        out[i] = min(x[i], 1) + (x[i] >> 1) + x[i] * 3 - max(x[i], -100, 2)\n"
+        "        h[i] = max(h[i], 0.5) * 2\n"
+    )
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("weak", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    text = pydev.compile(mod.k, "int8[::1], int8[::1], float16[::1]", target="host", stage="pydev")
+    ops = re.findall(r"pydev\.(add|sub|mul|min|max|rshift) \S+, \S+ : (\S+), (\S+) -> (\S+)", text)
+    # Every op is the table's; the weak ints met by int8s are si8 constants.
+    assert ops and all(r == result(op, a, b) for op, a, b, r in ops), ops
+    assert all(a == b for _, a, b, r in ops if r == "si8"), ops
+    assert {(op, r) for op, _, _, r in ops} >= {("min", "si8"), ("max", "si8"), ("rshift", "si8"), ("max", "f16")}
+    rng = np.random.default_rng(SEED)
+    x = rng.integers(-40, 40, 300, dtype=np.int8)
+    h = rng.standard_normal(300).astype(np.float16)
+    out = np.full(300, 99, np.int8)
+    hh = h.copy()
+    device.launch(mod.k, out, x, hh, grid=2, block=256, stream=pydev.default_stream())
+    with np.errstate(over="ignore"):
+        want = np.minimum(x, 1) + (x >> 1) + x * np.int8(3) - np.maximum(np.maximum(x, -100), 2)
+    np.testing.assert_array_equal(out, want.astype(np.int8))
+    np.testing.assert_array_equal(hh, np.maximum(h, np.float16(0.5)) * np.float16(2))

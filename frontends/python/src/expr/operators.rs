@@ -157,16 +157,25 @@ impl Lowerer<'_, '_, '_> {
     /// constant is made of that type (the caller checked that it fits), any
     /// other value is cast. The op's operands then promote to `common` by
     /// the dialect's table (`int8 + 1` is `si8, si8 -> si8`, not `si8, si32`).
-    fn conform(&mut self, x: Val, other: &Ty, common: &Ty) -> Val {
+    pub(super) fn conform(&mut self, x: Val, other: &Ty, common: &Ty) -> Val {
         if !x.weak || promote(&x.ty, false, other, false).is_ok_and(|t| t == *common) {
             return x;
         }
+        // An integer constant outside `common`'s range (`min(int8, 300)`) is
+        // cast: it wraps, as the conversion did before.
+        let fits = match (&x.konst, common) {
+            (Some(Const::Int(v)), Ty::Int { bits, signed: true }) => {
+                (-(1i128 << (bits - 1))..(1i128 << (bits - 1))).contains(v)
+            }
+            (Some(Const::Int(v)), Ty::Int { bits, signed: false }) => (0..(1i128 << bits)).contains(v),
+            _ => true,
+        };
         match &x.konst {
-            Some(k) => {
+            Some(k) if fits => {
                 let k = k.clone();
                 Val { weak: true, ..self.typed_const(&k, common) }
             }
-            None => Val { weak: true, ..self.b.op1(&generic::cast(&x, &common.mlir()), common.clone()) },
+            _ => Val { weak: true, ..self.b.op1(&generic::cast(&x, &common.mlir()), common.clone()) },
         }
     }
 
