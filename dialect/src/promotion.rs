@@ -7,7 +7,8 @@
 //! generates it into C++ for the ops' `verify()`), the cuda.device frontend
 //! (`pydev_frontend_python::types::promote`, which adds Python's weak
 //! scalars on top), `pydev-promote-types` (comparisons), and Python
-//! (`pydev._pydev.facts()["promotion"]`, read by `pydev.ir`'s operators;
+//! (`PROMOTION` and `PROMOTING_OPS` of `pydev._pydev.facts()`, generated
+//! into `pydev._facts`, read by `pydev.ir`'s operators;
 //! pydev.numba types by Numba's rules and then casts its operands, so its
 //! ops are `T, T -> T`). This file has no dependencies: `build.rs` includes it.
 
