@@ -4,6 +4,9 @@
 
 #[path = "build/defs.rs"]
 mod defs;
+#[path = "src/promotion.rs"]
+#[allow(dead_code)] // the crate uses the rest of the table; the build only its C++
+mod promotion;
 
 use std::{env, path::PathBuf, process::Command};
 
@@ -23,6 +26,7 @@ fn main() {
         "cpp/CAPI.cpp",
         "cpp/PipelineRegistry.cpp",
         "build/defs.rs",
+        "src/promotion.rs",
     ] {
         println!("cargo:rerun-if-changed={path}");
     }
@@ -59,6 +63,7 @@ fn main() {
     std::fs::write(out.join("defs.rs"), defs::rust(&records)).expect("write defs.rs");
     std::fs::write(out.join("defs.cpp.inc"), defs::cpp(&records)).expect("write defs.cpp.inc");
     std::fs::write(out.join("generic.rs"), defs::generic(&records)).expect("write generic.rs");
+    std::fs::write(out.join("promotion.cpp.inc"), promotion::cpp()).expect("write promotion.cpp.inc");
 
     cc::Build::new()
         .cpp(true)

@@ -344,7 +344,9 @@ class Pydev_BinaryOp<string mnemonic, string pyop, string extra = "">
   let summary = "Python `" # pyop # "` before type promotion";
   let description = [{
     The Python operator `}] # pyop # [{` on two numbers of possibly different
-    types; the result type is the promoted type the frontend computed.
+    types; the result type is the promoted type (dialect/src/promotion.rs:
+    the operands' common type; `/` of integers gives f32, of 64-bit
+    integers f64; bools give si32 but to `& | ^`), which the verifier checks.
     `pydev-promote-types` materialises the conversions and lowers it with
     Python semantics.}] # extra # [{ Spec: Numeric Promotion.
   }];
@@ -353,6 +355,10 @@ class Pydev_BinaryOp<string mnemonic, string pyop, string extra = "">
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
   }];
+  // The result type is the one the promotion table gives for the operands
+  // (dialect/src/promotion.rs, one definition for the frontends, the
+  // verifier and pydev-promote-types).
+  let hasVerifier = 1;
 }
 
 def Pydev_AddOp : Pydev_BinaryOp<"add", "+">;

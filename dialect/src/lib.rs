@@ -15,6 +15,7 @@ pub mod attrs;
 mod capi;
 pub mod float;
 pub mod ops;
+pub mod promotion;
 pub mod simt;
 pub mod types;
 

@@ -414,30 +414,36 @@ fn convert<'c>(b: &Builder<'c>, v: Value<'c, 'c>, from: Num<'c>, to: Num<'c>) ->
     })
 }
 
-/// The common kind of two operands (Array API, for comparisons).
-fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
-    use Num::*;
+/// The common kind of two operands, for comparisons: the dialect's
+/// promotion table (`pydev_dialect::promotion::promote`, the one definition
+/// the frontends and the verifier use). Integers it has no common type for
+/// (uint64 with a signed integer, or widths outside it) compare as the
+/// wider, signed when either is (uint64 with int8: int64).
+fn common<'c>(ctx: &'c Context, x: Num<'c>, y: Num<'c>) -> Num<'c> {
+    use pydev_dialect::promotion::{self, Number};
+    if x == y {
+        return x;
+    }
+    let number = |k: Num<'c>| match k {
+        Num::Bool => Some(Number::Bool),
+        Num::Int { width, signed } => Number::parse(&format!("{}i{width}", if signed { "s" } else { "u" })),
+        Num::Float(t) => Number::parse(&t.to_string()),
+        Num::Complex(e) => Number::parse(&format!("complex<{e}>")),
+        Num::Other => None,
+    };
+    if let Some(n) = number(x).zip(number(y)).and_then(|(a, b)| promotion::promote(a, b)) {
+        return match n {
+            Number::Bool => Num::Bool,
+            Number::Int { bits, signed } => Num::Int { width: bits, signed },
+            Number::Float(_) => Type::parse(ctx, &n.mlir()).map_or(Num::Other, Num::Float),
+            Number::Complex(bits) => Num::Complex(if bits == 64 { Type::float64(ctx) } else { Type::float32(ctx) }),
+        };
+    }
     match (x, y) {
-        _ if x == y => x,
-        (Bool, o) | (o, Bool) => o,
-        (Int { width: a, signed: sa }, Int { width: c, signed: sc }) => {
-            if sa == sc {
-                Int { width: a.max(c), signed: sa }
-            } else {
-                let (s, u) = if sa { (a, c) } else { (c, a) };
-                Int { width: if u < s { s } else { (u * 2).min(64) }, signed: true }
-            }
+        (Num::Int { width: a, signed: sa }, Num::Int { width: c, signed: sc }) => {
+            Num::Int { width: a.max(c), signed: sa || sc }
         }
-        (Int { .. }, f @ Float(_)) | (f @ Float(_), Int { .. }) => f,
-        (Float(a), Float(c)) => {
-            if float_bits(a) >= float_bits(c) {
-                Float(a)
-            } else {
-                Float(c)
-            }
-        }
-        (c @ Complex(_), _) | (_, c @ Complex(_)) => c,
-        _ => Other,
+        _ => Num::Other,
     }
 }
 
@@ -510,7 +516,7 @@ fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, flags: Flags) -> Result<Option<Va
         }));
     }
     if name == ops::CmpOperation::MNEMONIC {
-        let k = common(p.operands[0], p.operands[1]);
+        let k = common(b.ctx, p.operands[0], p.operands[1]);
         let x = convert(b, operand(0), p.operands[0], k)?;
         let y = convert(b, operand(1), p.operands[1], k)?;
         let pred = ops::CmpOperation::view(p.op)

@@ -357,21 +357,23 @@ def host_image_key(native, key):
 
 
 def host_program(native, text, symbol, key, libraries=()):
-    """The host program of `llvm` stage `text` (cache entry `key`), loaded
-    from its host image (object code and the module's metadata) when the
-    cache has it: a new process then makes no MLIR context and runs no LLVM
-    compile. Else compiled, and its image stored beside the text, keyed
-    with the CPU it was compiled for."""
+    """The host program of kernel `symbol` of `llvm` stage `text` (cache
+    entry `key`), or with a list of kernels the HostModule of them all (a
+    pydev.Program of several kernels), loaded from its host image (object
+    code and the module's metadata) when the cache has it: a new process
+    then makes no MLIR context and runs no LLVM compile. Else compiled, and
+    its image stored beside the text, keyed with the CPU it was compiled for."""
+    make = native.HostProgram if isinstance(symbol, str) else native.HostModule
     ikey = host_image_key(native, key)
     image = load_bytes(ikey, ".image")
     if image is not None:
         try:
-            return native.HostProgram(text, symbol, libraries=list(libraries), object=image)
+            return make(text, symbol, libraries=list(libraries), object=image)
         except Exception:
             pass  # an unusable entry: compile again and replace it
     image = native.host_object(text, symbol)
     store(ikey, image, ".image")
-    return native.HostProgram(text, symbol, libraries=list(libraries), object=image)
+    return make(text, symbol, libraries=list(libraries), object=image)
 
 
 def entries():

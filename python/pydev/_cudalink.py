@@ -232,7 +232,8 @@ STATS = {"links": 0, "cached": 0}
 
 
 def linked_program(ptx_text, symbol, links, arch, what, declared=(), nvvm_ir=None, fast_math=False):
-    """The loaded native CudaProgram of kernel `symbol`: its PTX `ptx_text`
+    """The loaded native CudaProgram of kernel `symbol` (a list of kernels:
+    the CudaModule of them all, a pydev.Program of several): its PTX `ptx_text`
     linked with link files `links` (absolute paths) for `arch` (sm_XX) by
     nvJitLink, as stage "cubin" links (`link_cubin`, cached on disk by the
     contents of every input). The driver loads the linked cubin; the
@@ -242,6 +243,9 @@ def linked_program(ptx_text, symbol, links, arch, what, declared=(), nvvm_ir=Non
     kernel's NVVM IR text (see `link_cubin`)."""
     from . import _native
 
+    if not isinstance(symbol, str):
+        cubin = link_cubin(ptx_text, "module.ptx", links, arch, what, declared, nvvm_ir, fast_math)
+        return _native.get().CudaModule(ptx_text, list(symbol), image=cubin)
     cubin = link_cubin(ptx_text, f"{symbol}.ptx", links, arch, what, declared, nvvm_ir, fast_math)
     return _native.get().CudaProgram(ptx_text, symbol, image=cubin)
 

@@ -424,7 +424,7 @@ def reduce_program(p, compiled):
     if p.passes is not None:  # by its text and plugin paths: the plugins must exist where it is loaded
         options["passes"] = p.passes.as_dict()
         options["plugins"] = list(p.passes.plugins)
-    args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
+    args = (VERSION, type(p), p.text, p._symbol, options, link_contents(p.link), p._adapted, compiled)
     return (new_program, args)
 
 

@@ -4,7 +4,9 @@ pipeline as Python kernels from their `pydev` stage on, and launches as they
 do (`device.launch(program, *args, ...)`): the same array protocols and
 streams, the launch fast path (python/src/dispatch.rs), the in-memory and
 disk caches (keyed by the IR text, kernel, target and compiler). Its
-signature is the IR function's: arguments are checked against it."""
+signature is the IR function's: arguments are checked against it. A module
+of several kernels compiles once, and `program.kernel("name")` launches each
+kernel of it (one PTX module, or one host object)."""
 
 import os
 import collections
@@ -155,6 +157,28 @@ def _ir():
     return ir
 
 
+class _KernelName(str):
+    """A Program's `kernel`: the symbol of its kernel (a str; "" for a
+    Program of several kernels), and, called, `program.kernel("name")`: the
+    launchable kernel `name` of its module (`Program._kernel`)."""
+
+    def __new__(cls, symbol, program):
+        self = super().__new__(cls, symbol)
+        self._program = program
+        return self
+
+    def __call__(self, name):
+        return self._program._kernel(name)
+
+    def __reduce__(self):
+        return (str, (str(self),))
+
+
+def _kernel_of(program, name):
+    """`program.kernel(name)` (how a Program's kernel pickles)."""
+    return program._kernel(name)
+
+
 @_launch.launchable
 class Program:
     """A kernel in pydev IR: `Program(mlir_text, kernel="name")`.
@@ -164,8 +188,10 @@ class Program:
     `pydev.ir.Module`; it is parsed and verified here, and errors are
     `pydev.CompileError` at the IR's own locations (`loc("f.py":12:4)` gives
     `f.py:12:4: error: ...`). `kernel` names a func.func with the
-    `pydev.kernel` attribute (None: the module's only kernel); `filename`
-    names the text in syntax errors. `params` are its parameter types.
+    `pydev.kernel` attribute, and only what it reaches is compiled (None:
+    the module's kernels, compiled together: `program.kernel("name")` is
+    each one, launchable); `filename` names the text in syntax errors.
+    `params` are its parameter types, `kernels` the module's kernels.
 
     `link=[paths]`: files that define the module's external functions
     (`func.func private` declarations: C functions, called through pydev's
@@ -204,7 +230,21 @@ class Program:
         if kernel is not None and not isinstance(kernel, str):
             raise TypeError(f"kernel must be the name of a kernel function (str), got {kernel!r}")
         filename = str(filename)
-        kernel, params, externals = _native.get().ir_kernel(mlir_text, kernel, filename)
+        native = _native.get()
+        kernels = None  # {name: params} of a Program of several kernels
+        if kernel is None:
+            found, externals = native.ir_kernels(mlir_text, filename)
+            if len(found) > 1:
+                kernels = {k: tuple(_ir().Type(p) for p in ps) for k, ps in found}
+                params = None
+            elif found:
+                ((kernel, params),) = found
+            else:
+                native.ir_kernel(mlir_text, None, filename)  # raises: the module has no kernel
+        if kernels is None:
+            kernel, params, externals = native.ir_kernel(mlir_text, kernel, filename)
+            params = tuple(_ir().Type(p) for p in params)
+        name = kernel if kernels is None else ", ".join(kernels)
         if boundscheck is not None and not isinstance(boundscheck, bool):
             raise TypeError(f"boundscheck must be True, False or None (PYDEV_BOUNDSCHECK decides), got {boundscheck!r}")
         if fmad is not None and not isinstance(fmad, bool):
@@ -212,13 +252,13 @@ class Program:
         self._fields(
             mlir_text,
             kernel,
-            name=kernel,
+            name=name,
             filename=filename,
-            params=tuple(_ir().Type(p) for p in params),
-            link=_check_link(link, kernel),
+            params=params,
+            link=_check_link(link, name),
             # The external functions the module declares (func.func private
             # without a body): C functions that the link files define.
-            declared=_declarations(externals, kernel),
+            declared=_declarations(externals, name),
             lineinfo=lineinfo,
             fastmath=fastmath,
             cache=cache,
@@ -228,6 +268,7 @@ class Program:
             fmad=fmad,
             passes=_passes.extra(passes, plugins, f"pydev.Program '{kernel}'"),
         )
+        self._kernels = kernels
 
     def _fields(
         self,
@@ -251,7 +292,10 @@ class Program:
     ):
         self._text = text  # None: a frontend's, printed when asked for (`text`)
         self.filename = filename
-        self.kernel = kernel
+        self._symbol = kernel  # None: a Program of several kernels (_kernels)
+        self._kernels = None  # {name: params} of such a Program
+        self._views = {}  # its kernels' Programs (`_kernel`)
+        self._module = None  # a kernel's Program: its module's Program, which compiles and loads
         self._params = params  # None: parsed when asked for
         self.__name__ = self.__qualname__ = name
         self._adapted = adapted  # on the host, calls of declared functions already go to their adapters
@@ -335,10 +379,78 @@ class Program:
     def params(self):
         """The kernel's parameter types (pydev.ir.Type)."""
         if self._params is None:
+            if self._kernels is not None:
+                raise ValueError(
+                    f"pydev.Program of kernels {self.__name__} has no parameters of its own: each kernel has its own (program.kernel(name).params)"
+                )
             self._params = tuple(
-                _ir().Type(p) for p in _native.get().ir_kernel(self.text, self.kernel, self.filename)[1]
+                _ir().Type(p) for p in _native.get().ir_kernel(self.text, self._symbol, self.filename)[1]
             )
         return self._params
+
+    @property
+    def kernel(self):
+        """The symbol of its kernel ("" for a Program of several kernels);
+        called, `program.kernel("name")`, kernel `name` of the module,
+        launchable (`device.launch(program.kernel("k"), ...)`)."""
+        return _KernelName(self._symbol or "", self)
+
+    @property
+    def kernels(self):
+        """The names of the module's kernels, in order."""
+        if self._kernels is not None:
+            return tuple(self._kernels)
+        if self._module is not None:
+            return self._module.kernels
+        return tuple(_native.get().verify_ir(self.text, self.filename))
+
+    def _kernel(self, name):
+        """`program.kernel(name)`: kernel `name` of the module, a Program
+        that launches it from the module compiled once (the same object for
+        the same name). A Program made with `kernel=` compiled only what that
+        kernel reaches: its own name gives itself."""
+        if not isinstance(name, str):
+            raise TypeError(f"program.kernel() takes the name of a kernel (str), got {name!r}")
+        if self._module is not None:
+            return self._module._kernel(name)
+        if self._kernels is None:
+            if name == self._symbol:
+                return self
+            kernels = self.kernels
+            if name in kernels:
+                raise ValueError(
+                    f"pydev.Program '{self._symbol}' was made with kernel='{self._symbol}' and compiles only what that kernel reaches: "
+                    f"make pydev.Program(text) without kernel= to launch kernel '{name}' and the module's other kernels ({', '.join(kernels)})"
+                )
+            raise ValueError(
+                f"no kernel '{name}' in the module of pydev.Program '{self._symbol}' (its kernels: {', '.join(kernels)})"
+            )
+        view = self._views.get(name)
+        if view is None:
+            if name not in self._kernels:
+                raise ValueError(
+                    f"no kernel '{name}' in the module of pydev.Program (its kernels: {', '.join(self._kernels)})"
+                )
+            view = type(self).__new__(type(self))
+            view._fields(
+                self._text,
+                name,
+                name=name,
+                filename=self.filename,
+                params=self._kernels[name],
+                link=self.link,
+                declared=self.declared,
+                lineinfo=self.lineinfo,
+                fastmath=self.fastmath,
+                cache=self.cache,
+                boundscheck=self.boundscheck,
+                adapted=self._adapted,
+                shared=False,
+                fmad=self.fmad,
+            )
+            view._module = self
+            view = self._views.setdefault(name, view)
+        return view
 
     def _checks(self):
         """Whether indices are checked: boundscheck=, else PYDEV_BOUNDSCHECK=1."""
@@ -370,7 +482,9 @@ class Program:
         return [name for name, *_ in self.declared]
 
     def __repr__(self):
-        return f"<pydev.Program {self.kernel}({', '.join(map(str, self.params))})>"
+        if self._kernels is not None:
+            return f"<pydev.Program of kernels {self.__name__}>"
+        return f"<pydev.Program {self._symbol}({', '.join(map(str, self.params))})>"
 
     # --- compiling ----------------------------------------------------------------------
     def compile(self, target="sm_90", stage=None):
@@ -389,12 +503,16 @@ class Program:
     def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(program, None, target, stage), `target` and `stage`
         checked (_stages.check); `fmad`: None, the Program's own setting;
-        `extra`: extra passes (pydev._passes.Extra) instead of its own."""
+        `extra`: extra passes (pydev._passes.Extra) instead of its own. A
+        kernel of a Program of several kernels compiles as its module."""
         if argtypes is not None:
             raise TypeError(
-                f"pydev.Program '{self.kernel}' has its own signature ({', '.join(map(str, self.params))}): "
+                f"pydev.Program '{self.__name__}' has its own signature"
+                f"{'s' if self._kernels is not None else ' (' + ', '.join(map(str, self.params)) + ')'}: "
                 f"compile it with argtypes=None, got {argtypes!r}"
             )
+        if self._module is not None:
+            return self._module.__pydev_compile__(None, target, stage, fmad, extra)
         if stage in ("ltoir", "cubin"):
             if target == "host":
                 raise ValueError(f"stage '{stage}' needs an sm_XX target, not 'host'")
@@ -410,7 +528,7 @@ class Program:
             nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir", fmad, extra))
             return _cudalink.link_cubin(
                 self.__pydev_compile__(None, target, "ptx", fmad, extra),
-                f"{self.kernel}.ptx",
+                f"{self._symbol or 'module'}.ptx",
                 self.link,
                 target,
                 what,
@@ -440,7 +558,7 @@ class Program:
             return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines, fmad=fmad, **extra)
         return _native.get().compile_ir(
             self.text,
-            self.kernel,
+            self._symbol or "",  # "": every kernel
             tgt,
             stage,
             fast_math=self.fastmath,
@@ -454,7 +572,9 @@ class Program:
         )
 
     def _program(self, target, arch):
-        """The loaded program for `target` (compiled, or from a cache)."""
+        """The loaded program for `target` (compiled, or from a cache): a
+        native HostProgram / CudaProgram, or for a Program of several kernels
+        a HostModule / CudaModule, whose `kernel(name)` are its kernels'."""
         lines = self._lines()
         # Index checks make another program (boundscheck=, PYDEV_BOUNDSCHECK).
         checks = self._checks()
@@ -465,12 +585,15 @@ class Program:
         if prog is not None:
             _launch._count("memory_hits")
             return prog
+        if self._module is not None:  # a kernel of its module, loaded once for all of them
+            prog = self._loaded[key] = self._module._program(target, arch).kernel(self._symbol)
+            return prog
         if not self._shared:  # a frontend's specialization: its dispatcher keeps it
             prog = self._loaded[key] = self._build(target, arch, lines, checks, fmad, extra)
             return prog
         gkey = (
             self.text,
-            self.kernel,
+            self._symbol,
             target,
             arch,
             lines,
@@ -515,7 +638,7 @@ class Program:
             "",
             tgt,
             stage,
-            self.kernel,
+            self._symbol or "",  # "": the module's kernels, compiled together
             _native.fingerprint(),
             lib,
             options,
@@ -547,7 +670,10 @@ class Program:
     def __reduce__(self):
         """By value: its IR text, options and link files' contents, and the
         code it compiled (`_compiled`); no loaded code, no locks
-        (pydev._pickling.reduce_program)."""
+        (pydev._pickling.reduce_program). A kernel of a Program of several
+        kernels: as that Program and its name."""
+        if self._module is not None:
+            return (_kernel_of, (self._module, self._symbol))
         from . import _pickling
 
         return _pickling.reduce_program(self, self._compiled())
@@ -556,7 +682,9 @@ class Program:
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
-        what = f"kernel '{self.__name__}'"
+        what = f"kernel '{self.__name__}'" if self._kernels is None else f"kernels {self.__name__}"
+        # A Program of several kernels loads them from one object / module.
+        symbol = self._symbol if self._kernels is None else list(self._kernels)
         linked = bool(self.link or self.declared)
         libraries = []
 
@@ -566,12 +694,13 @@ class Program:
                     from . import _host_link  # the link files built into a shared library the JIT links
 
                     libraries.append(_host_link.host_library(self.link, self.declared, what))
+                make = native.HostProgram if self._kernels is None else native.HostModule
                 if image is not None:  # object code that came with a pickle, for this CPU
-                    return native.HostProgram(text, self.kernel, libraries=libraries, object=image)
+                    return make(text, symbol, libraries=libraries, object=image)
                 if key is None:
-                    return native.HostProgram(text, self.kernel, libraries=libraries)
+                    return make(text, symbol, libraries=libraries)
                 # From the host image cache when it has it: no MLIR context, no LLVM compile.
-                return _cache.host_program(native, text, self.kernel, key, libraries)
+                return _cache.host_program(native, text, symbol, key, libraries)
             if linked:
                 from . import _cudalink  # the PTX linked with the link files by nvJitLink; the driver loads the cubin
 
@@ -582,8 +711,10 @@ class Program:
                     )
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
                 nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False, fmad, extra))
-                return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
-            return native.CudaProgram(text, self.kernel)
+                return linked_program(text, symbol, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
+            if self._kernels is not None:
+                return native.CudaModule(text, symbol)
+            return native.CudaProgram(text, symbol)
 
         lib = "" if target == "host" else _libdevice()
         key = None
@@ -619,7 +750,7 @@ class Program:
     # --- arguments ----------------------------------------------------------------------
     def _bad(self, i, why, a):
         return TypeError(
-            f"argument {i} of kernel '{self.kernel}' does not match parameter {i} (%arg{i}: {self.params[i]}): {why}, got {_describe(a)}"
+            f"argument {i} of kernel '{self._symbol}' does not match parameter {i} (%arg{i}: {self.params[i]}): {why}, got {_describe(a)}"
         )
 
     def _scalar(self, i, a, p):
@@ -639,7 +770,7 @@ class Program:
                 hi = (1 << bits) - 1 if sign != "si" else (1 << (bits - 1)) - 1
                 if not lo <= a <= hi:
                     raise OverflowError(
-                        f"argument {i} of kernel '{self.kernel}': {a} does not fit parameter {i} (%arg{i}: {t})"
+                        f"argument {i} of kernel '{self._symbol}': {a} does not fit parameter {i} (%arg{i}: {t})"
                     )
                 return (unsigned if a > (1 << (bits - 1)) - 1 else signed)(a).tobytes()
             if isinstance(a, np.integer) and not isinstance(a, np.bool_):
@@ -709,7 +840,7 @@ class Program:
     def _pack(self, args, target, handle):
         if len(args) != len(self.params):
             raise TypeError(
-                f"kernel '{self.kernel}' takes {len(self.params)} argument{'s' * (len(self.params) != 1)} ({', '.join(map(str, self.params))}), got {len(args)}"
+                f"kernel '{self._symbol}' takes {len(self.params)} argument{'s' * (len(self.params) != 1)} ({', '.join(map(str, self.params))}), got {len(args)}"
             )
         packed, arrays = [], []
         for i, (a, p) in enumerate(zip(args, self.params)):
@@ -734,6 +865,12 @@ class Program:
     # device.launch(program, *args, ...) is the native entry's, as a kernel's
     # (python/src/dispatch.rs): the Dispatch under _launch._FAST, else this.
     def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
+        if self._kernels is not None:
+            first = next(iter(self._kernels))
+            raise TypeError(
+                f"pydev.Program has {len(self._kernels)} kernels ({self.__name__}): launch one of them, "
+                f"device.launch(program.kernel('{first}'), ...)"
+            )
         target, handle, grid, block = _launch.launch_config(grid, block, stream, shared)
         packed, arrays = self._pack(args, target, handle)
         arch = _launch.cuda_arch() if target == "cuda" else "host"

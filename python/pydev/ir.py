@@ -36,7 +36,7 @@ from types import MappingProxyType as _Frozen
 
 import numpy as _np
 
-from . import _native, _ods
+from . import _facts, _native, _ods
 
 __all__ = [
     "Type",
@@ -597,10 +597,17 @@ class Value:
             return self.fn._lanewise(op, self, other, swap)
         other = self._other(other)
         a, b = (other, self) if swap else (self, other)
-        if op == "truediv":
-            return self.fn.ops.truediv(
-                a, b, result=a.type if a.type.is_float and a.type == b.type else f32 if a.type == b.type else None
-            )
+        # Numbers: the result type is the dialect's promotion table's (its
+        # verifier checks it), as the frontends give it: si64 / si64 is f64.
+        table = _facts.PROMOTION[_facts.PROMOTING_OPS[op]]
+        numbers = _facts.PROMOTION["arith"]
+        if (a.type.text, a.type.text) in numbers and (b.type.text, b.type.text) in numbers:
+            result = table.get((a.type.text, b.type.text))
+            if result is None:
+                raise TypeError(
+                    f"pydev.ir: pydev.{op} is not defined for {a.type} and {b.type} (Numeric Promotion): cast an operand (Function.cast)"
+                )
+            return getattr(self.fn.ops, op)(a, b, result=Type(result))
         if a.type != b.type:
             raise TypeError(
                 f"pydev.ir: the operands of pydev.{op} have types {a.type} and {b.type}: cast one (Function.cast) or call Function.ops.{op}(..., result=...)"

@@ -109,6 +109,28 @@ pub(crate) fn ir_kernel(
     Ok((k.name, k.params, externals))
 }
 
+/// `([(symbol, [parameter type, ...]), ...], externals)` of every kernel
+/// of pydev IR `text`, in order (a multi-kernel `pydev.Program`), which is
+/// parsed and verified as by `ir_kernel`.
+#[pyfunction]
+#[pyo3(signature = (text, filename="<pydev ir>"))]
+pub(crate) fn ir_kernels(
+    py: Python<'_>,
+    text: &str,
+    filename: &str,
+) -> PyResult<(Vec<(String, Vec<String>)>, Vec<IrExternal>)> {
+    let kernels = py
+        .detach(|| pydev_runtime::compile::ir_kernels(text, filename))
+        .map_err(|e| CompileError::new_err(e.to_string()))?;
+    let externals = kernels
+        .first()
+        .map(|k| k.externals.iter().map(|e| (e.name.clone(), e.params.clone(), e.results.clone(), e.site.clone())))
+        .into_iter()
+        .flatten()
+        .collect();
+    Ok((kernels.into_iter().map(|k| (k.name, k.params)).collect(), externals))
+}
+
 /// Parses and verifies pydev IR `text` (`pydev.ir.Module.verify`): the
 /// names of its kernels; errors are CompileError at the IR's locations.
 #[pyfunction]
@@ -125,7 +147,8 @@ pub(crate) fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Opti
 }
 
 /// The text of `stage` of kernel `kernel` of pydev IR `text` compiled for
-/// `target` (`pydev.Program.compile`). On the host, calls of the external
+/// `target` (`pydev.Program.compile`; `kernel` "": every kernel of the
+/// module, compiled together). On the host, calls of the external
 /// functions `host_adapters` go to their C-ABI adapters
 /// (`pydev-host-adapters`).
 #[pyfunction]
@@ -162,21 +185,28 @@ pub(crate) fn compile_ir(
     .map_err(|e| CompileError::new_err(e.to_string()))
 }
 
-/// The host image of kernel `kernel` of host `llvm` stage text (bytes: its
-/// object code and the module's metadata), for `HostProgram(..., object=...)`;
-/// a disk cache keeps it beside the text (keyed with `host_target()`) so that
-/// a new process loads the kernel with no MLIR context and no LLVM compile.
+/// The host image of kernel `kernels` (a name, or a list of the names of
+/// the kernels of a multi-kernel module) of host `llvm` stage text (bytes:
+/// one object code and each kernel's metadata), for `HostProgram(...,
+/// object=...)` and `HostModule(..., object=...)`; a disk cache keeps it
+/// beside the text (keyed with `host_target()`) so that a new process loads
+/// the kernels with no MLIR context and no LLVM compile.
 #[pyfunction]
-#[pyo3(signature = (llvm_text, kernel, opt_level=3))]
+#[pyo3(signature = (llvm_text, kernels, opt_level=3))]
 pub(crate) fn host_object<'py>(
     py: Python<'py>,
     llvm_text: &str,
-    kernel: &str,
+    kernels: &Bound<'py, PyAny>,
     opt_level: u8,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    let kernels: Vec<String> = match kernels.extract::<String>() {
+        Ok(one) => vec![one],
+        Err(_) => kernels.extract()?,
+    };
+    let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
     JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
     let object = py
-        .detach(|| pydev_runtime::host_object_from_text(llvm_text, kernel, opt_level))
+        .detach(|| pydev_runtime::host_object_from_text(llvm_text, &names, opt_level))
         .map_err(|e| CompileError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &object))
 }

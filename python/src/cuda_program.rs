@@ -61,6 +61,47 @@ impl CudaProgram {
     }
 }
 
+/// The kernels of a multi-kernel module loaded once through the CUDA
+/// driver (`pydev.Program(m)`): one CUmodule, and `kernel(name)` each
+/// kernel's CudaProgram (its CUfunction).
+#[pyclass(frozen, module = "pydev._pydev")]
+pub(crate) struct CudaModule {
+    kernels: Vec<(String, Py<CudaProgram>)>,
+}
+
+#[pymethods]
+impl CudaModule {
+    /// The kernels `kernels` of PTX text `ptx`; `image` as for CudaProgram.
+    #[new]
+    #[pyo3(signature = (ptx, kernels, image=None))]
+    fn new(py: Python<'_>, ptx: &str, kernels: Vec<String>, image: Option<&[u8]>) -> PyResult<Self> {
+        let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+        let loaded = cuda::load_module(ptx, &names, image).map_err(cuda_error)?;
+        let kernels = kernels
+            .into_iter()
+            .zip(loaded)
+            .map(|(k, inner)| Ok((k, Py::new(py, CudaProgram { inner })?)))
+            .collect::<PyResult<_>>()?;
+        Ok(Self { kernels })
+    }
+
+    /// The names of its kernels.
+    #[getter]
+    fn kernels(&self) -> Vec<String> {
+        self.kernels.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Kernel `name`'s CudaProgram (KeyError when the module has none).
+    fn kernel(&self, py: Python<'_>, name: &str) -> PyResult<Py<CudaProgram>> {
+        self.kernels.iter().find(|(k, _)| k == name).map(|(_, p)| p.clone_ref(py)).ok_or_else(|| {
+            pyo3::exceptions::PyKeyError::new_err(format!(
+                "no kernel '{name}' in the CUDA module (its kernels: {})",
+                self.kernels().join(", ")
+            ))
+        })
+    }
+}
+
 impl CudaProgram {
     /// Launches on the current device; `device`: that device, when the
     /// caller has just read it (`cuda::current_device`).

@@ -1,12 +1,14 @@
 //! `facts()`: the facts of device code that the Python package needs (SM
 //! architectures, memory orders and scopes, atomic methods, device-only
 //! names, the math table, the small float formats, the host adapter
-//! prefix), from their one definition in the dialect and frontend crates.
+//! prefix, the numeric promotion table), from their one definition in the
+//! dialect and frontend crates.
 //! python/tests/test_facts.py writes them into python/pydev/_facts.py (so
 //! that `import cuda.device` loads no native code) and fails when that file
 //! is stale. `small_float_bits` exposes the one rounding of small floats to
 //! the agreement test of `pydev._types.soft_encode`.
 
+use pydev_dialect::promotion::{self, OpKind, NUMBERS};
 use pydev_dialect::{float, AtomicRMWKind, MemoryOrder, Scope, SM_ARCHS};
 use pydev_frontend_python::facts::{self as f, MathOp};
 use pyo3::exceptions::PyValueError;
@@ -43,6 +45,25 @@ pub fn facts(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     }
     d.set_item("SMALL_FLOATS", small)?;
     d.set_item("HOST_ADAPTER_PREFIX", f::HOST_ADAPTER_PREFIX)?;
+    let kind = |k: OpKind| format!("{k:?}").to_lowercase();
+    let ops = PyDict::new(py);
+    for (mnemonic, _, k) in promotion::OPS {
+        ops.set_item(mnemonic, kind(k))?;
+    }
+    d.set_item("PROMOTING_OPS", ops)?;
+    let table = PyDict::new(py);
+    for k in [OpKind::Arith, OpKind::MinMax, OpKind::TrueDiv, OpKind::Bitwise, OpKind::Shift] {
+        let results = PyDict::new(py);
+        for a in NUMBERS {
+            for b in NUMBERS {
+                if let Some(r) = promotion::result(k, a, b) {
+                    results.set_item((a.mlir(), b.mlir()), r.mlir())?;
+                }
+            }
+        }
+        table.set_item(kind(k), results)?;
+    }
+    d.set_item("PROMOTION", table)?;
     Ok(d)
 }
 

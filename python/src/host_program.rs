@@ -81,6 +81,61 @@ impl HostProgram {
     }
 }
 
+/// The kernels of a multi-kernel module JIT-compiled for the host into one
+/// object (`pydev.Program(m)`): `kernel(name)` is each one's HostProgram,
+/// sharing the module's code.
+#[pyclass(frozen, module = "pydev._pydev")]
+pub(crate) struct HostModule {
+    kernels: Vec<(String, Py<HostProgram>)>,
+}
+
+#[pymethods]
+impl HostModule {
+    /// The kernels `kernels` of host `llvm` stage text `llvm_text`;
+    /// `libraries` and `object` (an image of these kernels from
+    /// `host_object`) as for HostProgram.
+    #[new]
+    #[pyo3(signature = (llvm_text, kernels, opt_level=3, libraries=Vec::new(), object=None))]
+    fn new(
+        py: Python<'_>,
+        llvm_text: &str,
+        kernels: Vec<String>,
+        opt_level: u8,
+        libraries: Vec<String>,
+        object: Option<&[u8]>,
+    ) -> PyResult<Self> {
+        if object.is_none() {
+            JIT_COMPILES.fetch_add(1, Ordering::Relaxed);
+        }
+        let names: Vec<&str> = kernels.iter().map(String::as_str).collect();
+        let module = py
+            .detach(|| pydev_runtime::host_module_linked(llvm_text, &names, opt_level, &libraries, object))
+            .map_err(|e| CompileError::new_err(e.to_string()))?;
+        let kernels = module
+            .programs()
+            .iter()
+            .map(|p| Ok((p.kernel().to_owned(), Py::new(py, HostProgram { inner: p.clone() })?)))
+            .collect::<PyResult<_>>()?;
+        Ok(Self { kernels })
+    }
+
+    /// The names of its kernels.
+    #[getter]
+    fn kernels(&self) -> Vec<String> {
+        self.kernels.iter().map(|(k, _)| k.clone()).collect()
+    }
+
+    /// Kernel `name`'s HostProgram (KeyError when the module has none).
+    fn kernel(&self, py: Python<'_>, name: &str) -> PyResult<Py<HostProgram>> {
+        self.kernels.iter().find(|(k, _)| k == name).map(|(_, p)| p.clone_ref(py)).ok_or_else(|| {
+            pyo3::exceptions::PyKeyError::new_err(format!(
+                "no kernel '{name}' in the host module (its kernels: {})",
+                self.kernels().join(", ")
+            ))
+        })
+    }
+}
+
 impl HostProgram {
     /// # Safety
     /// As `pydev_runtime::HostProgram::launch`: every array descriptor in

@@ -47,7 +47,9 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("LaunchError", m.py().get_type::<LaunchError>())?;
     m.add_class::<host_program::HostProgram>()?;
+    m.add_class::<host_program::HostModule>()?;
     m.add_class::<cuda_program::CudaProgram>()?;
+    m.add_class::<cuda_program::CudaModule>()?;
     m.add_class::<dispatch::Dispatch>()?;
     m.add_function(wrap_pyfunction!(dispatch::launch_hooks, m)?)?;
     m.add_function(wrap_pyfunction!(dispatch::fast_launch, m)?)?;
@@ -60,6 +62,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::compile_ir, m)?)?;
     m.add_function(wrap_pyfunction!(compile::check_passes, m)?)?;
     m.add_function(wrap_pyfunction!(compile::ir_kernel, m)?)?;
+    m.add_function(wrap_pyfunction!(compile::ir_kernels, m)?)?;
     m.add_function(wrap_pyfunction!(compile::verify_ir, m)?)?;
     m.add_function(wrap_pyfunction!(compile::signature_ir_types, m)?)?;
     m.add_function(wrap_pyfunction!(version, m)?)?;

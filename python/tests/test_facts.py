@@ -1,7 +1,8 @@
 """The facts of device code that Rust and Python both need (the SM
 architectures, memory orders and scopes, atomic methods, device-only names,
-the math table, the small float formats, the host adapter prefix) have one
-definition, in the dialect and frontend crates. The native module exports
+the math table, the small float formats, the host adapter prefix, the
+numeric promotion table) have one definition, in the dialect and frontend
+crates. The native module exports
 them (`pydev._pydev.facts()`); python/pydev/_facts.py is GENERATED from that
 export, so that `import cuda.device` reads them without loading native code.
 This test fails when the file is stale; refresh it with
@@ -41,6 +42,11 @@ DOCS = {
     ),
     "SMALL_FLOATS": "{name: (exponent bits, mantissa bits, finite only)} (pydev_dialect::float::SMALL_FLOATS)",
     "HOST_ADAPTER_PREFIX": "the symbol prefix of the host's C-ABI adapters of external functions",
+    "PROMOTING_OPS": "{op mnemonic: its kind in PROMOTION} of the promoting ops (pydev_dialect::promotion::OPS)",
+    "PROMOTION": (
+        "{kind: {(lhs type, rhs type): result type}} of the promoting ops (pydev_dialect::promotion::result):\n"
+        "# the one table the dialect's verifier, the frontends and pydev.ir's operators follow"
+    ),
 }
 
 

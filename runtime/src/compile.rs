@@ -1,6 +1,6 @@
 //! Python source to a stage's text, or to a JIT-compiled host program.
 
-use crate::host::{HostError, HostProgram};
+use crate::host::{HostError, HostModule, HostProgram};
 use melior::{
     ir::{operation::OperationLike, Module},
     pass::PassManager,
@@ -588,15 +588,35 @@ pub fn host_program_linked(
     Ok(HostProgram::with_libraries(&module, kernel, opt_level, libraries, object)?)
 }
 
-/// The host image of kernel `kernel` of the `llvm` stage text `text` for
-/// this machine (`crate::host::host_target` says for what): its object code
-/// and the module's metadata (`crate::host::image`), what a disk cache keeps
-/// so that a new process loads a kernel without MLIR or LLVM compiling.
-pub fn host_object_from_text(text: &str, kernel: &str, opt_level: u8) -> Result<Vec<u8>, CompileError> {
+/// The kernels `kernels` of the `llvm` stage text of a multi-kernel module
+/// (`pydev.Program(m)`) JIT-compiled into one object, or loaded from
+/// `object` (a host image of them, [`host_object_from_text`]) with no MLIR
+/// and no LLVM compile; `libraries` as for [`host_program_linked`].
+pub fn host_module_linked(
+    text: &str,
+    kernels: &[&str],
+    opt_level: u8,
+    libraries: &[String],
+    object: Option<&[u8]>,
+) -> Result<HostModule, CompileError> {
+    if let Some(image) = object.filter(|o| crate::host::image::is_image(o)) {
+        return Ok(HostModule::from_image(image, libraries)?);
+    }
     let context = context();
     let module =
-        Module::parse(&context, text).ok_or_else(|| CompileError::CachedModule { kernel: kernel.to_owned() })?;
-    Ok(crate::host::host_image(&module, kernel, opt_level)?)
+        Module::parse(&context, text).ok_or_else(|| CompileError::CachedModule { kernel: kernels.join(", ") })?;
+    Ok(HostModule::with_libraries(&module, kernels, opt_level, libraries, object)?)
+}
+
+/// The host image of the kernels `kernels` of the `llvm` stage text `text`
+/// for this machine (`crate::host::host_target` says for what): their
+/// object code and metadata (`crate::host::image`), what a disk cache keeps
+/// so that a new process loads them without MLIR or LLVM compiling.
+pub fn host_object_from_text(text: &str, kernels: &[&str], opt_level: u8) -> Result<Vec<u8>, CompileError> {
+    let context = context();
+    let module =
+        Module::parse(&context, text).ok_or_else(|| CompileError::CachedModule { kernel: kernels.join(", ") })?;
+    Ok(crate::host::host_image(&module, kernels, opt_level)?)
 }
 
 // --- pydev IR from other frameworks (`pydev.Program`) ----------------------------------------
@@ -773,13 +793,28 @@ pub fn verify_ir(text: &str, file_name: &str) -> Result<Vec<String>, CompileErro
     let context = context();
     with_ir_diagnostics(&context, file_name, |diagnostics| {
         let module = parse_ir(&context, text, file_name, diagnostics)?;
-        let kernels = match find_ir_kernel(&module, None, file_name) {
-            Ok(k) => vec![k.name],
-            Err(CompileError::SeveralKernels { kernels, .. }) => kernels,
-            Err(CompileError::NoKernel { .. }) => Vec::new(),
-            Err(e) => return Err(e),
-        };
-        Ok(kernels)
+        kernel_names(&module, file_name)
+    })
+}
+
+/// The names of the kernels of `module`, in order.
+fn kernel_names(module: &Module, file_name: &str) -> Result<Vec<String>, CompileError> {
+    match find_ir_kernel(module, None, file_name) {
+        Ok(k) => Ok(vec![k.name]),
+        Err(CompileError::SeveralKernels { kernels, .. }) => Ok(kernels),
+        Err(CompileError::NoKernel { .. }) => Ok(Vec::new()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Parses and verifies pydev IR `text` and describes each of its kernels,
+/// in order (a multi-kernel `pydev.Program`); each carries the module's
+/// external functions.
+pub fn ir_kernels(text: &str, file_name: &str) -> Result<Vec<IrKernel>, CompileError> {
+    let context = context();
+    with_ir_diagnostics(&context, file_name, |diagnostics| {
+        let module = parse_ir(&context, text, file_name, diagnostics)?;
+        kernel_names(&module, file_name)?.iter().map(|k| find_ir_kernel(&module, Some(k), file_name)).collect()
     })
 }
 
@@ -795,8 +830,8 @@ pub fn ir_kernel(text: &str, kernel: Option<&str>, file_name: &str) -> Result<Ir
 
 /// The text of `stage` (`pydev`: as parsed and verified, `pydev-opt`,
 /// `llvm`, `llvm-ir`, `ptx`) of kernel `kernel` of pydev IR `text`
-/// compiled for `target`: the pipeline Python kernels take from their
-/// `pydev` stage on. On the host, calls of the external functions
+/// compiled for `target` (`kernel` empty: every kernel of the module, in
+/// one module): the pipeline Python kernels take from their `pydev` stage on. On the host, calls of the external functions
 /// `host_adapters` (declared by the module) go to their C-ABI adapters
 /// (`pydev-host-adapters`, from the `pydev` stage on).
 pub fn compile_ir_stage(
@@ -818,7 +853,9 @@ pub fn compile_ir_stage(
     let context = context();
     with_ir_diagnostics(&context, file_name, |diagnostics| {
         let mut module = parse_ir(&context, text, file_name, diagnostics)?;
-        find_ir_kernel(&module, Some(kernel), file_name)?;
+        if !kernel.is_empty() {
+            find_ir_kernel(&module, Some(kernel), file_name)?;
+        }
         // Only what `kernel` reaches is compiled (the pipeline's symbol-dce
         // drops the other kernels once private), and on the host calls of
         // declared functions go to their C-ABI adapters (from the `pydev`

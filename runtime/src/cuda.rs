@@ -399,22 +399,34 @@ pub fn arch_of(dev: i32) -> Result<String, CudaError> {
     Ok(format!("sm_{major}{minor}"))
 }
 
-/// A loaded PTX module and one kernel of it, per device: loaded in the
+/// A loaded PTX module (or linked image), per device: loaded in the
 /// primary context of the device current when it is made (`device`,
-/// `module`, `function`), and in another device's when it first launches
-/// there (`others`), so a function is only ever launched in its own
-/// context. Programs are compiled per architecture (pydev._launch), so
-/// devices of one architecture share a CudaKernel.
-pub struct CudaKernel {
+/// `module`), and in another device's when one of its kernels first
+/// launches there (`others`). Its [`CudaKernel`]s share it (a multi-kernel
+/// `pydev.Program`: one CUmodule, a CUfunction per kernel); it is unloaded
+/// when the last of them is dropped.
+struct LoadedModule {
     module: usize,
-    function: usize,
     device: i32,
-    /// (device, module, function) of the other devices it was loaded on.
-    others: Mutex<Vec<(i32, usize, usize)>>,
+    /// (device, module) of the other devices it was loaded on.
+    others: Mutex<Vec<(i32, usize)>>,
     /// What it loads (NUL-terminated PTX, or a cubin image) and its name
-    /// in errors.
+    /// in errors (its kernels).
     image: Vec<u8>,
     what: &'static str,
+    name: String,
+}
+
+/// One kernel of a loaded module, per device: its function in the
+/// module's context on each device it launched on, so a function is only
+/// ever launched in its own context. Programs are compiled per
+/// architecture (pydev._launch), so devices of one architecture share a
+/// CudaKernel.
+pub struct CudaKernel {
+    module: Arc<LoadedModule>,
+    function: usize,
+    /// (device, function) of the other devices it was loaded on.
+    others: Mutex<Vec<(i32, usize)>>,
     name: Arc<str>,
     /// Byte size of each parameter, as the PTX declares them: the driver
     /// copies that many bytes from each parameter pointer, so a launch
@@ -456,29 +468,42 @@ pub fn entry_params(ptx: &str, kernel: &str) -> Option<Vec<usize>> {
         .collect()
 }
 
-impl CudaKernel {
-    pub fn load(ptx: &str, kernel: &str) -> Result<Self, CudaError> {
-        Self::load_image(ptx, kernel, None)
-    }
+/// Loads PTX `ptx` (or `image`, a cubin or fatbin of it linked with other
+/// code, docs/interop.md) once and returns its kernels `kernels`, which
+/// share the module; the parameter sizes come from the PTX in both cases.
+pub fn load_module(ptx: &str, kernels: &[&str], image: Option<&[u8]>) -> Result<Vec<CudaKernel>, CudaError> {
+    let device = current_device()?;
+    let params = kernels
+        .iter()
+        .map(|k| entry_params(ptx, k).ok_or_else(|| CudaError::NoEntry { kernel: (*k).to_owned() }))
+        .collect::<Result<Vec<_>, _>>()?;
+    let what = if image.is_some() { "linked cubin" } else { "PTX" };
+    let image = match image {
+        Some(bytes) => bytes.to_vec(),
+        None => CString::new(ptx).map_err(|_| CudaError::NulInPtx)?.into_bytes_with_nul(),
+    };
+    let name = kernels.join(", ");
+    let module = LoadedModule::load_here(&image, what, &name, device)?;
+    let module = Arc::new(LoadedModule { module, device, others: Mutex::new(Vec::new()), image, what, name });
+    kernels
+        .iter()
+        .zip(params)
+        .map(|(k, params)| {
+            let function = module.function(module.module, k)?;
+            Ok(CudaKernel {
+                module: module.clone(),
+                function,
+                others: Mutex::new(Vec::new()),
+                name: (*k).into(),
+                params,
+            })
+        })
+        .collect()
+}
 
-    /// As [`load`](Self::load), loading `image` (a cubin or fatbin: the
-    /// kernel's PTX linked with other code, docs/interop.md) instead of the
-    /// PTX text when given; the parameter sizes come from the kernel's own
-    /// PTX `ptx` in both cases.
-    pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, CudaError> {
-        let device = current_device()?;
-        let params = entry_params(ptx, kernel).ok_or_else(|| CudaError::NoEntry { kernel: kernel.to_owned() })?;
-        let what = if image.is_some() { "linked cubin" } else { "PTX" };
-        let image = match image {
-            Some(bytes) => bytes.to_vec(),
-            None => CString::new(ptx).map_err(|_| CudaError::NulInPtx)?.into_bytes_with_nul(),
-        };
-        let (module, function) = Self::load_here(&image, what, kernel, device)?;
-        Ok(Self { module, function, device, others: Mutex::new(Vec::new()), image, what, name: kernel.into(), params })
-    }
-
-    /// Loads `image` in the current context (device `device`'s): (module, function).
-    fn load_here(image: &[u8], what: &'static str, kernel: &str, device: i32) -> Result<(usize, usize), CudaError> {
+impl LoadedModule {
+    /// Loads `image` in the current context (device `device`'s).
+    fn load_here(image: &[u8], what: &'static str, name: &str, device: i32) -> Result<usize, CudaError> {
         let mut log = vec![0u8; 16384];
         let mut options =
             [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
@@ -491,44 +516,92 @@ impl CudaKernel {
             sys::cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 2, options.as_mut_ptr(), values.as_mut_ptr())
         };
         if is_sticky(r) {
-            return Err(check(r, &format!("loading the {what} of '{kernel}'")).unwrap_err());
+            return Err(check(r, &format!("loading the {what} of '{name}'")).unwrap_err());
         }
         if r != sys::CUresult::CUDA_SUCCESS {
             let end = log.iter().position(|b| *b == 0).unwrap_or(log.len());
             return Err(CudaError::Load {
                 what,
-                kernel: kernel.to_owned(),
+                kernel: name.to_owned(),
                 device,
                 code: r,
                 log: String::from_utf8_lossy(&log[..end]).into_owned(),
             });
         }
+        Ok(module as usize)
+    }
+
+    /// Kernel `kernel`'s function in `module` (this module as loaded in the
+    /// current context).
+    fn function(&self, module: usize, kernel: &str) -> Result<usize, CudaError> {
         let name = CString::new(kernel).map_err(|_| CudaError::BadKernelName)?;
-        // SAFETY: a module just loaded.
-        let function = unsafe { result::module::get_function(module, name) }
-            .map_err(|source| CudaError::NoFunction { kernel: kernel.to_owned(), what, source })?;
-        // SAFETY: a module just loaded in the current context (bounds checks: cuda_check.rs).
-        unsafe { crate::cuda_check::loaded(module as usize, function as usize, kernel, image) }?;
-        Ok((module as usize, function as usize))
+        // SAFETY: a module loaded in the current context.
+        let function = unsafe { result::module::get_function(module as sys::CUmodule, name) }
+            .map_err(|source| CudaError::NoFunction { kernel: kernel.to_owned(), what: self.what, source })?;
+        // SAFETY: a module loaded in the current context (bounds checks: cuda_check.rs).
+        unsafe { crate::cuda_check::loaded(module, function as usize, kernel, &self.image) }?;
+        Ok(function as usize)
+    }
+
+    /// The module in device `dev`'s context (the current one), loaded there
+    /// first when needed.
+    fn module_on(&self, dev: i32) -> Result<usize, CudaError> {
+        if dev == self.device {
+            return Ok(self.module);
+        }
+        let mut others = self.others.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, m)) = others.iter().find(|(d, _)| *d == dev) {
+            return Ok(*m);
+        }
+        let module = Self::load_here(&self.image, self.what, &self.name, dev)?;
+        others.push((dev, module));
+        Ok(module)
+    }
+}
+
+impl Drop for LoadedModule {
+    fn drop(&mut self) {
+        let others = std::mem::take(self.others.get_mut().unwrap_or_else(|p| p.into_inner()));
+        for (dev, module) in [(self.device, self.module)].into_iter().chain(others) {
+            crate::cuda_check::unloaded(module);
+            // SAFETY: each module loaded once, unloaded once, in its own context.
+            let _ = with_device(Some(dev), || Ok(unsafe { result::module::unload(module as sys::CUmodule) }?));
+        }
+    }
+}
+
+impl CudaKernel {
+    pub fn load(ptx: &str, kernel: &str) -> Result<Self, CudaError> {
+        Self::load_image(ptx, kernel, None)
+    }
+
+    /// As [`load`](Self::load), loading `image` (a cubin or fatbin: the
+    /// kernel's PTX linked with other code, docs/interop.md) instead of the
+    /// PTX text when given; the parameter sizes come from the kernel's own
+    /// PTX `ptx` in both cases.
+    pub fn load_image(ptx: &str, kernel: &str, image: Option<&[u8]>) -> Result<Self, CudaError> {
+        let mut kernels = load_module(ptx, &[kernel], image)?;
+        Ok(kernels.remove(0))
     }
 
     /// The device it was first loaded on.
     pub fn device(&self) -> i32 {
-        self.device
+        self.module.device
     }
 
     /// Its function in device `dev`'s context, loading the module there
     /// first when needed (`dev` is the current device).
     fn function_on(&self, dev: i32) -> Result<usize, CudaError> {
-        if dev == self.device {
+        if dev == self.module.device {
             return Ok(self.function);
         }
         let mut others = self.others.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, _, f)) = others.iter().find(|(d, _, _)| *d == dev) {
+        if let Some((_, f)) = others.iter().find(|(d, _)| *d == dev) {
             return Ok(*f);
         }
-        let (module, function) = Self::load_here(&self.image, self.what, &self.name, dev)?;
-        others.push((dev, module, function));
+        let module = self.module.module_on(dev)?;
+        let function = self.module.function(module, &self.name)?;
+        others.push((dev, function));
         Ok(function)
     }
 
@@ -617,18 +690,6 @@ impl CudaKernel {
             return Ok(()); // no message to format on every launch
         }
         check_on(r, &format!("launching kernel '{}'", self.name), Some(stream))
-    }
-}
-
-impl Drop for CudaKernel {
-    fn drop(&mut self) {
-        let others = std::mem::take(self.others.get_mut().unwrap_or_else(|p| p.into_inner()));
-        for (dev, module) in [(self.device, self.module)].into_iter().chain(others.into_iter().map(|(d, m, _)| (d, m)))
-        {
-            crate::cuda_check::unloaded(module);
-            // SAFETY: each module loaded once, unloaded once, in its own context.
-            let _ = with_device(Some(dev), || Ok(unsafe { result::module::unload(module as sys::CUmodule) }?));
-        }
     }
 }
 

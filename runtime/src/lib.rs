@@ -17,10 +17,10 @@ pub mod link;
 pub mod nvvm_ir;
 
 pub use compile::{
-    compile_host, compile_stage, host_object_from_text, host_program_from_text, host_program_linked, CompileOptions,
-    Target,
+    compile_host, compile_stage, host_module_linked, host_object_from_text, host_program_from_text,
+    host_program_linked, CompileOptions, Target,
 };
-pub use host::{Failure, HostProgram, LaunchConfig};
+pub use host::{Failure, HostModule, HostProgram, LaunchConfig};
 pub use pydev_passes::pipeline::ExtraPasses;
 
 #[cfg(test)]

@@ -150,3 +150,128 @@ func.func @neg_no_operand() {
   %0 = "pydev.neg"() : () -> si32
   return
 }
+
+// -----
+
+func.func @add_wrong_result(%a: si32, %b: si32) {
+  // the issue's example: 100 + 100 would wrap to -56
+  // expected-error @+1 {{'pydev.add' op result type 'si8' is not 'si32', the type pydev.add gives for 'si32' and 'si32' (Numeric Promotion)}}
+  %0 = pydev.add %a, %b : si32, si32 -> si8
+  return
+}
+
+// -----
+
+func.func @sub_wrong_result(%a: ui8, %b: si32) {
+  // expected-error @+1 {{'pydev.sub' op result type 'ui8' is not 'si32', the type pydev.sub gives for 'ui8' and 'si32' (Numeric Promotion)}}
+  %0 = pydev.sub %a, %b : ui8, si32 -> ui8
+  return
+}
+
+// -----
+
+func.func @mul_wrong_result(%a: f32, %b: si64) {
+  // expected-error @+1 {{'pydev.mul' op result type 'f64' is not 'f32', the type pydev.mul gives for 'f32' and 'si64' (Numeric Promotion)}}
+  %0 = pydev.mul %a, %b : f32, si64 -> f64
+  return
+}
+
+// -----
+
+func.func @truediv_wrong_result(%a: si64, %b: si64) {
+  // 64-bit integers divide to float64
+  // expected-error @+1 {{'pydev.truediv' op result type 'f32' is not 'f64', the type pydev.truediv gives for 'si64' and 'si64' (Numeric Promotion)}}
+  %0 = pydev.truediv %a, %b : si64, si64 -> f32
+  return
+}
+
+// -----
+
+func.func @floordiv_wrong_result(%a: f64, %b: si32) {
+  // expected-error @+1 {{'pydev.floordiv' op result type 'f32' is not 'f64', the type pydev.floordiv gives for 'f64' and 'si32' (Numeric Promotion)}}
+  %0 = pydev.floordiv %a, %b : f64, si32 -> f32
+  return
+}
+
+// -----
+
+func.func @mod_wrong_result(%a: si64, %b: ui8) {
+  // expected-error @+1 {{'pydev.mod' op result type 'ui8' is not 'si64', the type pydev.mod gives for 'si64' and 'ui8' (Numeric Promotion)}}
+  %0 = pydev.mod %a, %b : si64, ui8 -> ui8
+  return
+}
+
+// -----
+
+func.func @pow_wrong_result(%a: f16, %b: bf16) {
+  // expected-error @+1 {{'pydev.pow' op result type 'f16' is not 'f32', the type pydev.pow gives for 'f16' and 'bf16' (Numeric Promotion)}}
+  %0 = pydev.pow %a, %b : f16, bf16 -> f16
+  return
+}
+
+// -----
+
+func.func @min_wrong_result(%a: i1, %b: si8) {
+  // min and max give one of their operands: the common type (bools stay bools)
+  // expected-error @+1 {{'pydev.min' op result type 'i1' is not 'si8', the type pydev.min gives for 'i1' and 'si8' (Numeric Promotion)}}
+  %0 = pydev.min %a, %b : i1, si8 -> i1
+  return
+}
+
+// -----
+
+func.func @max_wrong_result(%a: complex<f32>, %b: f64) {
+  // expected-error @+1 {{'pydev.max' op result type 'complex<f32>' is not 'complex<f64>', the type pydev.max gives for 'complex<f32>' and 'f64' (Numeric Promotion)}}
+  %0 = pydev.max %a, %b : complex<f32>, f64 -> complex<f32>
+  return
+}
+
+// -----
+
+func.func @and_wrong_result(%a: si8, %b: ui8) {
+  // expected-error @+1 {{'pydev.and' op result type 'si8' is not 'si16', the type pydev.and gives for 'si8' and 'ui8' (Numeric Promotion)}}
+  %0 = pydev.and %a, %b : si8, ui8 -> si8
+  return
+}
+
+// -----
+
+func.func @or_wrong_result(%a: si32, %b: si64) {
+  // expected-error @+1 {{'pydev.or' op result type 'si32' is not 'si64', the type pydev.or gives for 'si32' and 'si64' (Numeric Promotion)}}
+  %0 = pydev.or %a, %b : si32, si64 -> si32
+  return
+}
+
+// -----
+
+func.func @xor_wrong_result(%a: i1, %b: i1) {
+  // bitwise ops keep bools
+  // expected-error @+1 {{'pydev.xor' op result type 'si32' is not 'i1', the type pydev.xor gives for 'i1' and 'i1' (Numeric Promotion)}}
+  %0 = pydev.xor %a, %b : i1, i1 -> si32
+  return
+}
+
+// -----
+
+func.func @lshift_wrong_result(%a: i1, %b: si8) {
+  // expected-error @+1 {{'pydev.lshift' op result type 'i1' is not 'si8', the type pydev.lshift gives for 'i1' and 'si8' (Numeric Promotion)}}
+  %0 = pydev.lshift %a, %b : i1, si8 -> i1
+  return
+}
+
+// -----
+
+func.func @rshift_wrong_result(%a: i16, %b: si32) {
+  // signless integers count as signed
+  // expected-error @+1 {{'pydev.rshift' op result type 'i16' is not 'si32', the type pydev.rshift gives for 'i16' and 'si32' (Numeric Promotion)}}
+  %0 = pydev.rshift %a, %b : i16, si32 -> i16
+  return
+}
+
+// -----
+
+func.func @add_without_a_common_type(%a: ui64, %b: si8) {
+  // expected-error @+1 {{'pydev.add' op is not defined for 'ui64' and 'si8' (Numeric Promotion): convert an operand with pydev.cast}}
+  %0 = pydev.add %a, %b : ui64, si8 -> si64
+  return
+}

@@ -35,10 +35,10 @@ func.func @binary(%i: si32, %l: si64, %u: ui8, %f: f32, %d: f64, %b: i1, %c: com
   %0 = pydev.add %i, %l : si32, si64 -> si64
   // CHECK: pydev.sub %{{.*}}, %{{.*}} : ui8, si32 -> si32
   %1 = pydev.sub %u, %i : ui8, si32 -> si32
-  // CHECK: pydev.mul %{{.*}}, %{{.*}} : f32, si64 -> f64
-  %2 = pydev.mul %f, %l : f32, si64 -> f64
-  // CHECK: pydev.truediv %{{.*}}, %{{.*}} : si32, si32 -> f64
-  %3 = pydev.truediv %i, %i : si32, si32 -> f64
+  // CHECK: pydev.mul %{{.*}}, %{{.*}} : f32, si64 -> f32
+  %2 = pydev.mul %f, %l : f32, si64 -> f32
+  // CHECK: pydev.truediv %{{.*}}, %{{.*}} : si32, si32 -> f32
+  %3 = pydev.truediv %i, %i : si32, si32 -> f32
   // CHECK: pydev.floordiv %{{.*}}, %{{.*}} : f64, si32 -> f64
   %4 = pydev.floordiv %d, %i : f64, si32 -> f64
   // CHECK: pydev.mod %{{.*}}, %{{.*}} : si64, ui8 -> si64

@@ -62,8 +62,12 @@ def literals(out):
 # constant takes the float type it meets (float64 + 0.1 is exact).
 # WEAK-LABEL: func.func @weak_scalars
 # WEAK-SAME: (%[[OUT:.*]]: !pydev.array<f32, 1>, %[[I8:.*]]: si8, %[[U16:.*]]: ui16, %[[H:.*]]: f16, %[[BF:.*]]: bf16, %[[D:.*]]: f64, %[[F:.*]]: f32, %[[I:.*]]: si32, %[[U:.*]]: ui32)
-# WEAK: pydev.add %[[I8]], %{{.*}} : si8, si32 -> si8
-# WEAK: pydev.mul %[[U16]], %{{.*}} : ui16, si32 -> ui16
+# A Python int takes the fixed type as a constant of it, so the op's operands
+# promote to its result by the dialect's table (its verifier checks it).
+# WEAK: %[[C1:.*]] = pydev.constant 1 : si8
+# WEAK-NEXT: pydev.add %[[I8]], %[[C1]] : si8, si8 -> si8
+# WEAK: %[[C2U:.*]] = pydev.constant 2 : ui16
+# WEAK-NEXT: pydev.mul %[[U16]], %[[C2U]] : ui16, ui16 -> ui16
 # WEAK: %[[C15:.*]] = pydev.constant 1.500000e+00 : f16
 # WEAK-NEXT: pydev.add %[[H]], %[[C15]] : f16, f16 -> f16
 # WEAK: %[[C2:.*]] = pydev.constant 2.000000e+00 : bf16
@@ -237,7 +241,8 @@ def arithmetic(out, a, b, x, y, w):
 # BITS: pydev.xor %[[A]], %[[B]] : si32, si32 -> si32
 # BITS: pydev.lshift %[[A]], %{{.*}} : si32, si32 -> si32
 # BITS: pydev.rshift %[[A]], %[[B]] : si32, si32 -> si32
-# BITS: pydev.rshift %[[U]], %{{.*}} : ui8, si32 -> ui8
+# BITS: %[[ONE:.*]] = pydev.constant 1 : ui8
+# BITS-NEXT: pydev.rshift %[[U]], %[[ONE]] : ui8, ui8 -> ui8
 # BITS: pydev.invert %[[A]] : si32 -> si32
 # BITS: pydev.neg %[[A]] : si32 -> si32
 # BITS: pydev.pos %[[A]] : si32 -> si32

@@ -179,7 +179,7 @@ def warp(out):
 # DIM3-VECTOR-LABEL: func.func @dim3_as_vector
 # DIM3-VECTOR: %[[BD:.*]] = pydev.vector_create(%{{.*}}, %{{.*}}, %{{.*}}) : (ui32, ui32, ui32) -> !pydev.vector<3 x ui32>
 # DIM3-VECTOR-COUNT-3: pydev.vector_extract %[[BD]]
-# DIM3-VECTOR: %[[T0:.*]] = pydev.add %{{.*}}, %{{.*}} : si32, ui32 -> ui32
+# DIM3-VECTOR: %[[T0:.*]] = pydev.add %{{.*}}, %{{.*}} : ui32, ui32 -> ui32
 # DIM3-VECTOR: %[[T1:.*]] = pydev.add %[[T0]], %{{.*}} : ui32, ui32 -> ui32
 # DIM3-VECTOR: %[[T2:.*]] = pydev.add %[[T1]], %{{.*}} : ui32, ui32 -> ui32
 # DIM3-VECTOR: pydev.array_store %[[T2]], %arg0

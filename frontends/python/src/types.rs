@@ -431,20 +431,51 @@ pub enum PromoteError {
     NotNumeric(Ty, Ty),
 }
 
-fn float_rank(k: FloatKind) -> u32 {
-    match k {
-        FloatKind::F8E4M3 | FloatKind::F8E5M2 => 0,
-        FloatKind::F16 | FloatKind::BF16 => 1,
-        FloatKind::F32 => 2,
-        FloatKind::F64 => 3,
+impl Ty {
+    /// The dialect's promotion type of a number (`pydev_dialect::promotion`).
+    pub fn promotion_number(&self) -> Option<pydev_dialect::promotion::Number> {
+        use pydev_dialect::promotion::{Float, Number};
+        Some(match self {
+            Ty::Bool => Number::Bool,
+            Ty::Int { bits, signed } => Number::Int { bits: *bits, signed: *signed },
+            Ty::Float(k) => Number::Float(match k {
+                FloatKind::F8E4M3 => Float::F8E4M3,
+                FloatKind::F8E5M2 => Float::F8E5M2,
+                FloatKind::F16 => Float::F16,
+                FloatKind::BF16 => Float::BF16,
+                FloatKind::F32 => Float::F32,
+                FloatKind::F64 => Float::F64,
+            }),
+            Ty::Complex(bits) => Number::Complex(*bits),
+            _ => return None,
+        })
+    }
+
+    /// The type of a number of the dialect's promotion table.
+    pub fn of_promotion_number(n: pydev_dialect::promotion::Number) -> Ty {
+        use pydev_dialect::promotion::{Float, Number};
+        match n {
+            Number::Bool => Ty::Bool,
+            Number::Int { bits, signed } => Ty::Int { bits, signed },
+            Number::Float(f) => Ty::Float(match f {
+                Float::F8E4M3 => FloatKind::F8E4M3,
+                Float::F8E5M2 => FloatKind::F8E5M2,
+                Float::F16 => FloatKind::F16,
+                Float::BF16 => FloatKind::BF16,
+                Float::F32 => FloatKind::F32,
+                Float::F64 => FloatKind::F64,
+            }),
+            Number::Complex(bits) => Ty::Complex(bits),
+        }
     }
 }
 
-/// The common type of two numbers under the Python Array API 2023.12 rules,
-/// extended to float16/bfloat16/float8 and to mixed integer/float operands.
-/// `weak` marks Python scalars (builtin int/float/complex/bool values), which
-/// take the other operand's type when that is a fixed-format number of a
-/// kind that can hold them.
+/// The common type of two numbers: the dialect's promotion table
+/// (`pydev_dialect::promotion::promote`, the one definition its verifier
+/// checks ops against), with Python's weak scalars on top. `weak` marks
+/// Python scalars (builtin int/float/complex/bool values), which take the
+/// other operand's type when that is a fixed-format number of a kind that
+/// can hold them.
 pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, PromoteError> {
     use Ty::*;
     if a == b {
@@ -472,44 +503,13 @@ pub fn promote(a: &Ty, a_weak: bool, b: &Ty, b_weak: bool) -> Result<Ty, Promote
             _ => weak.clone(),
         });
     }
-    Ok(match (a, b) {
-        (Bool, other) | (other, Bool) if other.is_number() => other.clone(),
-        (Int { bits: x, signed: sx }, Int { bits: y, signed: sy }) => {
-            if sx == sy {
-                Int { bits: (*x).max(*y), signed: *sx }
-            } else {
-                let (s, u) = if *sx { (*x, *y) } else { (*y, *x) };
-                if u < s {
-                    Int { bits: s, signed: true }
-                } else if u < 64 {
-                    Int { bits: u * 2, signed: true }
-                } else {
-                    return Err(PromoteError::UnsignedWithSigned(a.clone(), b.clone()));
-                }
-            }
-        }
-        (Int { .. }, Float(_)) => b.clone(),
-        (Float(_), Int { .. }) => a.clone(),
-        (Float(x), Float(y)) => {
-            let (rx, ry) = (float_rank(*x), float_rank(*y));
-            if rx != ry {
-                if rx > ry {
-                    a.clone()
-                } else {
-                    b.clone()
-                }
-            } else if rx == 0 {
-                Float(FloatKind::F16)
-            } else {
-                FLOAT32 // float16 with bfloat16
-            }
-        }
-        (Complex(x), Complex(y)) => Complex((*x).max(*y)),
-        (Complex(c), Float(k)) | (Float(k), Complex(c)) => Complex(if *k == FloatKind::F64 { 64 } else { *c }),
-        (Complex(_), Int { .. }) => a.clone(),
-        (Int { .. }, Complex(_)) => b.clone(),
-        _ => return Err(PromoteError::NotNumeric(a.clone(), b.clone())),
-    })
+    let (Some(x), Some(y)) = (a.promotion_number(), b.promotion_number()) else {
+        return Err(PromoteError::NotNumeric(a.clone(), b.clone()));
+    };
+    match pydev_dialect::promotion::promote(x, y) {
+        Some(n) => Ok(Ty::of_promotion_number(n)),
+        Option::None => Err(PromoteError::UnsignedWithSigned(a.clone(), b.clone())),
+    }
 }
 
 #[cfg(test)]

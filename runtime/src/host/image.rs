@@ -1,13 +1,15 @@
-//! Host images: a kernel's object code with what the runtime reads of its
-//! module (parameter sizes, frames, shared memory, locations, external
-//! declarations). A disk cache keeps the image, so that a new process loads
-//! a cached kernel with no MLIR context, no parse and no LLVM compile
+//! Host images: a module's object code with what the runtime reads of it
+//! for each of its kernels (parameter sizes, frames, shared memory,
+//! locations, external declarations). A disk cache keeps the image, so that
+//! a new process loads a cached kernel (or every kernel of a multi-kernel
+//! `pydev.Program`) with no MLIR context, no parse and no LLVM compile
 //! (docs/performance.md, "first launch from the disk cache").
 //!
-//! Layout (little-endian): the magic, then each field of [`HostMeta`] in
-//! declaration order (a count or number is a `u64`, a string its byte length
-//! then its UTF-8 bytes), then the object code to the end. A truncated or
-//! foreign buffer is an error, never a panic.
+//! Layout (little-endian): the magic, the number of kernels, then for each
+//! its name and each field of its [`HostMeta`] in declaration order (a
+//! count or number is a `u64`, a string its byte length then its UTF-8
+//! bytes), then the object code to the end. A truncated or foreign buffer
+//! is an error, never a panic.
 
 use crate::capi;
 use melior::ir::{
@@ -18,7 +20,7 @@ use melior::ir::{
 };
 use pydev_dialect::abi::attr;
 
-const MAGIC: &[u8] = b"pydev-host-image-2\0";
+const MAGIC: &[u8] = b"pydev-host-image-3\0";
 
 /// Errors of reading a host image's metadata from a host module
 /// ([`HostMeta::of`]) or from a cached image ([`decode`]).
@@ -112,31 +114,35 @@ impl HostMeta {
     }
 }
 
-/// The image of `meta` and `object`.
-pub fn encode(meta: &HostMeta, object: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(MAGIC.len() + 256 + object.len());
+/// The image of the kernels `kernels` (name and metadata) of one object, `object`.
+pub fn encode(kernels: &[(String, HostMeta)], object: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + 256 * kernels.len() + object.len());
     out.extend_from_slice(MAGIC);
     let num = |out: &mut Vec<u8>, n: u64| out.extend_from_slice(&n.to_le_bytes());
     let text = |out: &mut Vec<u8>, s: &str| {
         num(out, s.len() as u64);
         out.extend_from_slice(s.as_bytes());
     };
-    num(&mut out, meta.param_sizes.len() as u64);
-    meta.param_sizes.iter().for_each(|&s| num(&mut out, s as u64));
-    num(&mut out, meta.frame as u64);
-    num(&mut out, meta.private.len() as u64);
-    for &(size, kind) in &meta.private {
-        num(&mut out, size as u64);
-        num(&mut out, kind as u64);
+    num(&mut out, kernels.len() as u64);
+    for (name, meta) in kernels {
+        text(&mut out, name);
+        num(&mut out, meta.param_sizes.len() as u64);
+        meta.param_sizes.iter().for_each(|&s| num(&mut out, s as u64));
+        num(&mut out, meta.frame as u64);
+        num(&mut out, meta.private.len() as u64);
+        for &(size, kind) in &meta.private {
+            num(&mut out, size as u64);
+            num(&mut out, kind as u64);
+        }
+        num(&mut out, meta.fibers as u64);
+        num(&mut out, meta.exited_skip as u64);
+        num(&mut out, meta.prints as u64);
+        num(&mut out, meta.static_shared as u64);
+        num(&mut out, meta.locations.len() as u64);
+        meta.locations.iter().for_each(|s| text(&mut out, s));
+        num(&mut out, meta.externals.len() as u64);
+        meta.externals.iter().for_each(|s| text(&mut out, s));
     }
-    num(&mut out, meta.fibers as u64);
-    num(&mut out, meta.exited_skip as u64);
-    num(&mut out, meta.prints as u64);
-    num(&mut out, meta.static_shared as u64);
-    num(&mut out, meta.locations.len() as u64);
-    meta.locations.iter().for_each(|s| text(&mut out, s));
-    num(&mut out, meta.externals.len() as u64);
-    meta.externals.iter().for_each(|s| text(&mut out, s));
     out.extend_from_slice(object);
     out
 }
@@ -146,51 +152,53 @@ pub fn is_image(bytes: &[u8]) -> bool {
     bytes.starts_with(MAGIC)
 }
 
-/// The metadata and object code of an image.
-pub fn decode(bytes: &[u8]) -> Result<(HostMeta, &[u8]), ImageError> {
-    let bad = || ImageError::Corrupt;
+/// The kernels (name and metadata) and the object code of an image.
+#[allow(clippy::type_complexity)]
+pub fn decode(bytes: &[u8]) -> Result<(Vec<(String, HostMeta)>, &[u8]), ImageError> {
     let mut rest = bytes.strip_prefix(MAGIC).ok_or(ImageError::WrongMagic)?;
-    let mut num = || -> Result<u64, ImageError> {
-        let (head, tail) = rest.split_first_chunk::<8>().ok_or_else(bad)?;
-        rest = tail;
-        Ok(u64::from_le_bytes(*head))
-    };
     // Counts are bounded by what is left, so a corrupt count cannot make a huge allocation.
-    let count = |n: u64, left: usize| if n as usize <= left / 8 { Ok(n as usize) } else { Err(bad()) };
-    let n = num()?;
-    let n = count(n, bytes.len())?;
-    let param_sizes = (0..n).map(|_| num().map(|s| s as usize)).collect::<Result<_, _>>()?;
-    let frame = num()? as usize;
-    let n = count(num()?, bytes.len())?;
-    let private = (0..n).map(|_| Ok((num()? as usize, num()? as i64))).collect::<Result<_, ImageError>>()?;
-    let fibers = num()? != 0;
-    let exited_skip = num()? != 0;
-    let prints = num()? != 0;
-    let static_shared = num()? as usize;
+    let count = |n: u64| if n as usize <= bytes.len() / 8 { Ok(n as usize) } else { Err(ImageError::Corrupt) };
+    fn take<'a>(rest: &mut &'a [u8], k: usize) -> Result<&'a [u8], ImageError> {
+        if rest.len() < k {
+            return Err(ImageError::Corrupt);
+        }
+        let (head, tail) = rest.split_at(k);
+        *rest = tail;
+        Ok(head)
+    }
+    fn num(rest: &mut &[u8]) -> Result<u64, ImageError> {
+        Ok(u64::from_le_bytes(take(rest, 8)?.try_into().map_err(|_| ImageError::Corrupt)?))
+    }
+    fn text(rest: &mut &[u8]) -> Result<String, ImageError> {
+        let len = num(rest)? as usize;
+        String::from_utf8(take(rest, len)?.to_vec()).map_err(|_| ImageError::Corrupt)
+    }
     let strings = |rest: &mut &[u8]| -> Result<Vec<String>, ImageError> {
-        let mut take = |k: usize| -> Result<&[u8], ImageError> {
-            if rest.len() < k {
-                return Err(bad());
-            }
-            let (head, tail) = rest.split_at(k);
-            *rest = tail;
-            Ok(head)
-        };
-        let n = u64::from_le_bytes(take(8)?.try_into().map_err(|_| bad())?);
-        let n = count(n, bytes.len())?;
-        (0..n)
-            .map(|_| {
-                let len = u64::from_le_bytes(take(8)?.try_into().map_err(|_| bad())?) as usize;
-                String::from_utf8(take(len)?.to_vec()).map_err(|_| bad())
-            })
-            .collect()
+        let n = count(num(rest)?)?;
+        (0..n).map(|_| text(rest)).collect()
     };
-    let locations = strings(&mut rest)?;
-    let externals = strings(&mut rest)?;
-    Ok((
-        HostMeta { param_sizes, frame, private, fibers, exited_skip, prints, static_shared, locations, externals },
-        rest,
-    ))
+    let kernels = count(num(&mut rest)?)?;
+    let mut out = Vec::with_capacity(kernels);
+    for _ in 0..kernels {
+        let name = text(&mut rest)?;
+        let n = count(num(&mut rest)?)?;
+        let param_sizes = (0..n).map(|_| num(&mut rest).map(|s| s as usize)).collect::<Result<_, _>>()?;
+        let frame = num(&mut rest)? as usize;
+        let n = count(num(&mut rest)?)?;
+        let private = (0..n)
+            .map(|_| Ok((num(&mut rest)? as usize, num(&mut rest)? as i64)))
+            .collect::<Result<_, ImageError>>()?;
+        let fibers = num(&mut rest)? != 0;
+        let exited_skip = num(&mut rest)? != 0;
+        let prints = num(&mut rest)? != 0;
+        let static_shared = num(&mut rest)? as usize;
+        let locations = strings(&mut rest)?;
+        let externals = strings(&mut rest)?;
+        let meta =
+            HostMeta { param_sizes, frame, private, fibers, exited_skip, prints, static_shared, locations, externals };
+        out.push((name, meta));
+    }
+    Ok((out, rest))
 }
 
 #[cfg(test)]
@@ -214,16 +222,18 @@ mod tests {
     #[test]
     fn an_image_round_trips() {
         let object = b"\x7fELF object bytes".to_vec();
-        let image = encode(&meta(), &object);
+        let other = HostMeta { param_sizes: vec![8], fibers: false, locations: vec![], ..meta() };
+        let kernels = vec![("k".to_owned(), meta()), ("k2".to_owned(), other)];
+        let image = encode(&kernels, &object);
         assert!(is_image(&image));
         let (m, o) = decode(&image).unwrap();
-        assert_eq!(m, meta());
+        assert_eq!(m, kernels);
         assert_eq!(o, object.as_slice());
     }
 
     #[test]
     fn truncated_or_foreign_bytes_are_errors() {
-        let image = encode(&meta(), b"obj");
+        let image = encode(&[("k".to_owned(), meta())], b"obj");
         let header = image.len() - 3;
         for cut in [MAGIC.len(), MAGIC.len() + 5, header - 1] {
             assert!(decode(&image[..cut]).is_err(), "cut at {cut}");

@@ -34,7 +34,7 @@ use abi::Chunk;
 use melior::ir::Module;
 use pydev_dialect::abi::private_kind;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// The thread context every kernel function receives as its last argument.
 /// Its layout is the host ABI's `pydev_dialect::abi::ctx`, which the passes
@@ -79,9 +79,10 @@ const _: () = {
     assert!(size_of::<ThreadCtx>() as i64 == ctx::SIZE);
 };
 
-/// A kernel JIT-compiled for the host.
+/// A kernel JIT-compiled for the host (alone, or one of a [`HostModule`]).
+#[derive(Clone)]
 pub struct HostProgram {
-    _engine: Engine,
+    _engine: Arc<Engine>,
     kernel: String,
     thread_fn: usize,
     block_fn: usize,
@@ -206,26 +207,126 @@ pub struct LaunchConfig {
 }
 
 /// The object code (a relocatable ELF object for this machine's CPU,
-/// [`host_target`]) of kernel `kernel` of host module `module`, which
-/// [`HostProgram::with_libraries`] loads without compiling.
-pub fn host_object(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, HostError> {
-    let block = format!("__pydev_block_{kernel}");
-    capi::host_object(module, opt_level, &[kernel, block.as_str()])
-        .map_err(|source| HostError::Compile { kernel: kernel.to_owned(), source })
+/// [`host_target`]) of the kernels `kernels` of host module `module` (one
+/// object with every kernel's entry points), which
+/// [`HostModule::with_libraries`] loads without compiling.
+pub fn host_object(module: &Module, kernels: &[&str], opt_level: u8) -> Result<Vec<u8>, HostError> {
+    let blocks: Vec<String> = kernels.iter().map(|k| format!("__pydev_block_{k}")).collect();
+    let entries: Vec<&str> = kernels.iter().copied().chain(blocks.iter().map(String::as_str)).collect();
+    capi::host_object(module, opt_level, &entries)
+        .map_err(|source| HostError::Compile { kernel: kernels.join(", "), source })
 }
 
-/// [`host_object`] with the module's metadata in front ([`image`]): what a
-/// disk cache keeps, and [`HostProgram::from_image`] loads in a new process
+/// [`host_object`] with each kernel's metadata in front ([`image`]): what a
+/// disk cache keeps, and [`HostModule::from_image`] loads in a new process
 /// without an MLIR context or LLVM compile.
-pub fn host_image(module: &Module, kernel: &str, opt_level: u8) -> Result<Vec<u8>, HostError> {
-    let meta = image::HostMeta::of(module, kernel)?;
-    Ok(image::encode(&meta, &host_object(module, kernel, opt_level)?))
+pub fn host_image(module: &Module, kernels: &[&str], opt_level: u8) -> Result<Vec<u8>, HostError> {
+    let metas = kernels
+        .iter()
+        .map(|k| Ok(((*k).to_owned(), image::HostMeta::of(module, k)?)))
+        .collect::<Result<Vec<_>, HostError>>()?;
+    Ok(image::encode(&metas, &host_object(module, kernels, opt_level)?))
 }
 
 /// What host object code depends on beyond its module: the target triple,
 /// CPU and CPU features the JIT compiles for (part of an object's cache key).
 pub fn host_target() -> Result<String, HostError> {
     Ok(capi::host_target()?)
+}
+
+/// Kernels of one host module JIT-loaded together (a multi-kernel
+/// `pydev.Program`): one object and one engine, an entry and its
+/// metadata per kernel. Its [`HostProgram`]s share the engine, whose code
+/// lives while any of them does.
+pub struct HostModule {
+    programs: Vec<HostProgram>,
+}
+
+impl HostModule {
+    /// JIT-compiles `module` (the `llvm` stage of the host pipeline) with
+    /// the entries of `kernels`, or loads `object` ([`host_object`]) when a
+    /// cache has it; `libraries` (the `link=` files) resolve its external
+    /// declarations.
+    pub fn with_libraries(
+        module: &Module,
+        kernels: &[&str],
+        opt_level: u8,
+        libraries: &[String],
+        object: Option<&[u8]>,
+    ) -> Result<Self, HostError> {
+        let metas = kernels
+            .iter()
+            .map(|k| Ok(((*k).to_owned(), image::HostMeta::of(module, k)?)))
+            .collect::<Result<Vec<_>, HostError>>()?;
+        let compiled;
+        let object = match object {
+            Some(o) => o,
+            None => {
+                compiled = host_object(module, kernels, opt_level)?;
+                &compiled
+            }
+        };
+        Self::from_parts(metas, libraries, object)
+    }
+
+    /// Loads a host image ([`host_image`]): no MLIR, no LLVM compile.
+    pub fn from_image(bytes: &[u8], libraries: &[String]) -> Result<Self, HostError> {
+        let (metas, object) = image::decode(bytes)?;
+        Self::from_parts(metas, libraries, object)
+    }
+
+    fn from_parts(
+        metas: Vec<(String, image::HostMeta)>,
+        libraries: &[String],
+        object: &[u8],
+    ) -> Result<Self, HostError> {
+        let what = || metas.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>().join(", ");
+        // The module's external declarations, the same in each kernel's metadata.
+        let externals = metas.first().map(|(_, m)| m.externals.as_slice()).unwrap_or_default();
+        let linked = crate::link::resolve(externals, libraries)?;
+        let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
+        symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
+        let blocks: Vec<String> = metas.iter().map(|(k, _)| format!("__pydev_block_{k}")).collect();
+        let entries: Vec<&str> =
+            metas.iter().map(|(k, _)| k.as_str()).chain(blocks.iter().map(String::as_str)).collect();
+        let (engine, addresses) =
+            Engine::load(object, &symbols, &entries).map_err(|source| HostError::Load { kernel: what(), source })?;
+        let engine = Arc::new(engine);
+        let n = metas.len();
+        let programs = metas
+            .into_iter()
+            .enumerate()
+            .map(|(i, (kernel, meta))| HostProgram {
+                kernel,
+                thread_fn: addresses[i],
+                block_fn: addresses[n + i],
+                fibers: meta.fibers,
+                exited_skip: meta.exited_skip,
+                frame: meta.frame,
+                private: meta.private,
+                prints: meta.prints,
+                static_shared: meta.static_shared,
+                param_sizes: meta.param_sizes,
+                locations: meta.locations,
+                _engine: engine.clone(),
+            })
+            .collect();
+        Ok(Self { programs })
+    }
+
+    /// Its kernels, in the order they were given.
+    pub fn programs(&self) -> &[HostProgram] {
+        &self.programs
+    }
+
+    /// Kernel `kernel`, or an error naming it when the module has no such kernel.
+    pub fn program(&self, kernel: &str) -> Result<HostProgram, HostError> {
+        self.programs
+            .iter()
+            .find(|p| p.kernel == kernel)
+            .cloned()
+            .ok_or_else(|| image::ImageError::NoKernel { kernel: kernel.to_owned() }.into())
+    }
 }
 
 impl HostProgram {
@@ -246,59 +347,16 @@ impl HostProgram {
         libraries: &[String],
         object: Option<&[u8]>,
     ) -> Result<Self, HostError> {
-        let meta = image::HostMeta::of(module, kernel)?;
-        let compiled;
-        let object = match object {
-            Some(o) => o,
-            None => {
-                compiled = host_object(module, kernel, opt_level)?;
-                &compiled
-            }
-        };
-        Self::from_parts(meta, kernel, libraries, object)
+        HostModule::with_libraries(module, &[kernel], opt_level, libraries, object)?.program(kernel)
     }
 
-    /// Loads a host image ([`host_image`]): no MLIR, no LLVM compile.
+    /// Loads kernel `kernel` of a host image ([`host_image`]): no MLIR, no LLVM compile.
     pub fn from_image(bytes: &[u8], kernel: &str, libraries: &[String]) -> Result<Self, HostError> {
-        let (meta, object) =
+        let (metas, object) =
             image::decode(bytes).map_err(|source| HostError::Decode { kernel: kernel.to_owned(), source })?;
-        Self::from_parts(meta, kernel, libraries, object)
-    }
-
-    fn from_parts(meta: image::HostMeta, kernel: &str, libraries: &[String], object: &[u8]) -> Result<Self, HostError> {
-        let image::HostMeta {
-            param_sizes,
-            frame,
-            private,
-            fibers,
-            exited_skip,
-            prints,
-            static_shared,
-            locations,
-            externals,
-        } = meta;
-        let linked = crate::link::resolve(&externals, libraries)?;
-        let mut symbols: Vec<(&str, *mut std::ffi::c_void)> = abi::symbols();
-        symbols.extend(linked.iter().map(|(n, p)| (n.as_str(), *p)));
-        let block = format!("__pydev_block_{kernel}");
-        let entries = [kernel, block.as_str()];
-        let (engine, addresses) = Engine::load(object, &symbols, &entries)
-            .map_err(|source| HostError::Load { kernel: kernel.to_owned(), source })?;
-        let (thread_fn, block_fn) = (addresses[0], addresses[1]);
-        Ok(Self {
-            kernel: kernel.to_owned(),
-            thread_fn,
-            block_fn,
-            fibers,
-            exited_skip,
-            frame,
-            private,
-            prints,
-            static_shared,
-            param_sizes,
-            locations,
-            _engine: engine,
-        })
+        // Only this kernel's entries are looked up (the image may hold others).
+        let metas = metas.into_iter().filter(|(k, _)| k == kernel).collect();
+        HostModule::from_parts(metas, libraries, object)?.program(kernel)
     }
 
     pub fn kernel(&self) -> &str {

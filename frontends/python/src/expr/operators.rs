@@ -5,9 +5,10 @@
 use crate::{
     ir::{Const, Val},
     lower::{describe, Item, Lowerer, R},
-    types::{promote, FloatKind, Ty, FLOAT32, INT32},
+    types::{promote, FloatKind, Ty, INT32},
 };
 use pydev_dialect::ops::generic::{self, TextValue};
+use pydev_dialect::promotion::OpKind;
 use ruff_python_ast::{self as ast, Expr, Operator, UnaryOp};
 use ruff_text_size::{Ranged, TextRange};
 
@@ -87,6 +88,8 @@ impl Lowerer<'_, '_, '_> {
             }
         }
         let (l, r) = (self.adopt(l, &common), self.adopt(r, &common));
+        let (lt, rt) = (l.ty.clone(), r.ty.clone());
+        let (l, r) = (self.conform(l, &rt, &common), self.conform(r, &lt, &common));
         let weak = l.weak && r.weak;
         let zero_divisor = matches!(&r.konst, Some(Const::Int(0) | Const::Bool(false)))
             || matches!(&r.konst, Some(Const::Float(f)) if *f == 0.0);
@@ -105,14 +108,18 @@ impl Lowerer<'_, '_, '_> {
         if matches!(common, Ty::Complex(_)) && matches!(op, Operator::FloorDiv | Operator::Mod) {
             return self.err(range, format!("'{sym}' is not defined for complex numbers"));
         }
-        let mut result = match (op, &common) {
-            (Operator::Div, Ty::Int { bits: 64, .. }) => Ty::Float(FloatKind::F64),
-            (Operator::Div, Ty::Int { .. } | Ty::Bool) => FLOAT32,
-            (Operator::LShift | Operator::RShift, Ty::Bool) => INT32,
-            (Operator::BitAnd | Operator::BitOr | Operator::BitXor, Ty::Bool) => Ty::Bool,
-            (_, Ty::Bool) => INT32,
-            _ => common.clone(),
+        // The op's result type: the dialect's table (its verifier checks it).
+        let kind = match op {
+            Operator::Div => OpKind::TrueDiv,
+            Operator::BitAnd | Operator::BitOr | Operator::BitXor => OpKind::Bitwise,
+            Operator::LShift | Operator::RShift => OpKind::Shift,
+            _ => OpKind::Arith,
         };
+        let result = common
+            .promotion_number()
+            .and_then(|n| pydev_dialect::promotion::result_of(kind, n))
+            .map(Ty::of_promotion_number)
+            .unwrap_or_else(|| common.clone());
         if let (Some(x), Some(y)) = (&l.konst, &r.konst) {
             // A float operation folds on the values of its type, rounded
             // to it, as it runs: a Python float is a float32, so `0.1 * 3`
@@ -140,12 +147,36 @@ impl Lowerer<'_, '_, '_> {
                 }
             }
         }
-        if result == Ty::Bool && !bitwise {
-            result = INT32;
-        }
         let mut out = self.b.op1(&write(&l, &r, &result.mlir()), result);
         out.weak = weak;
         Ok(Item::Val(out))
+    }
+
+    /// A weak operand (a Python scalar) `x` whose own type would promote
+    /// with the other operand's, `other`, to another type than `common` takes `common`: a
+    /// constant is made of that type (the caller checked that it fits), any
+    /// other value is cast. The op's operands then promote to `common` by
+    /// the dialect's table (`int8 + 1` is `si8, si8 -> si8`, not `si8, si32`).
+    pub(super) fn conform(&mut self, x: Val, other: &Ty, common: &Ty) -> Val {
+        if !x.weak || promote(&x.ty, false, other, false).is_ok_and(|t| t == *common) {
+            return x;
+        }
+        // An integer constant outside `common`'s range (`min(int8, 300)`) is
+        // cast: it wraps, as the conversion did before.
+        let fits = match (&x.konst, common) {
+            (Some(Const::Int(v)), Ty::Int { bits, signed: true }) => {
+                (-(1i128 << (bits - 1))..(1i128 << (bits - 1))).contains(v)
+            }
+            (Some(Const::Int(v)), Ty::Int { bits, signed: false }) => (0..(1i128 << bits)).contains(v),
+            _ => true,
+        };
+        match &x.konst {
+            Some(k) if fits => {
+                let k = k.clone();
+                Val { weak: true, ..self.typed_const(&k, common) }
+            }
+            _ => Val { weak: true, ..self.b.op1(&generic::cast(&x, &common.mlir()), common.clone()) },
+        }
     }
 
     /// A Python float constant takes the type of the fixed-format operand it

@@ -75,6 +75,10 @@ impl Lowerer<'_, '_, '_> {
                     }
                     let weak = acc.weak && x.weak;
                     let (a, x) = (self.adopt(acc, &ty), self.adopt(x.clone(), &ty));
+                    // Weak operands take the common type, so the op's operands
+                    // promote to it by the dialect's table (its verifier checks it).
+                    let (at, xt) = (a.ty.clone(), x.ty.clone());
+                    let (a, x) = (self.conform(a, &xt, &ty), self.conform(x, &at, &ty));
                     acc = a;
                     acc = self.b.op1(&write(&acc, &x, &ty.mlir()), ty);
                     acc.weak = weak;
