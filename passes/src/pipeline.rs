@@ -57,9 +57,9 @@ pub enum PipelineError {
     /// A 0/1 option (`fast-math`, `fmad`, `line-info`, `boundscheck`) given another value.
     #[error("{option} must be 0 or 1, got '{value}'")]
     Flag { option: String, value: String },
-    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, fmad, line-info, libdevice, boundscheck)")]
+    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, fmad, line-info, libdevice, boundscheck, aggregate-atomics, vectorize-access)")]
     UnknownCudaOption { option: String },
-    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck)")]
+    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck, aggregate-atomics, vectorize-access)")]
     UnknownHostOption { option: String },
     #[error("unsupported chip '{chip}': expected one of {CHIPS}")]
     UnsupportedChip { chip: String },
@@ -99,6 +99,9 @@ pub struct CudaOptions {
     /// Check every array index on the GPU (`PYDEV_BOUNDSCHECK=1`,
     /// `pydev-cuda-boundscheck`).
     pub boundscheck: bool,
+    /// The optional optimizations: pydev-aggregate-atomics and
+    /// pydev-vectorize-access, first in the `llvm` stage.
+    pub extra: Optimizations,
 }
 
 impl Default for CudaOptions {
@@ -112,6 +115,7 @@ impl Default for CudaOptions {
             line_info: false,
             libdevice: String::new(),
             boundscheck: false,
+            extra: Optimizations::default(),
         }
     }
 }
@@ -154,6 +158,7 @@ impl CudaOptions {
                         .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
+                "aggregate-atomics" | "vectorize-access" => options.extra.set(k, v)?,
                 "fast-math" | "fmad" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
@@ -249,6 +254,7 @@ pub fn add_cuda_part(
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
+        options.extra.add(pm, true)?;
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
@@ -324,11 +330,13 @@ pub struct HostOptions {
     pub fmad: bool,
     /// Check every array index against its extent (`PYDEV_BOUNDSCHECK=1`).
     pub boundscheck: bool,
+    /// As [`CudaOptions::extra`].
+    pub extra: Optimizations,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false }
+        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false, extra: Optimizations::default() }
     }
 }
 
@@ -355,6 +363,7 @@ impl HostOptions {
                 "fast-math" => options.fast_math = flag()?,
                 "fmad" => options.fmad = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
+                "aggregate-atomics" | "vectorize-access" => options.extra.set(k, v)?,
                 _ => return Err(PipelineError::UnknownHostOption { option: k.to_owned() }),
             }
         }
@@ -393,6 +402,7 @@ pub fn add_host_part(
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
     }
     if stage >= 2 && part.has(Part::After) {
+        options.extra.add(pm, false)?;
         let arrays = if options.boundscheck {
             "pydev-lower-arrays{target=host boundscheck=1}"
         } else {
@@ -443,4 +453,45 @@ fn add_float8(pm: &PassManager) -> Result<(), PipelineError> {
     )?;
     pm.add_pass(create_pass("pydev-lower-float8")?);
     Ok(())
+}
+
+/// The optional optimizations of both pipelines (`aggregate-atomics=1`,
+/// `vectorize-access=1`; off by default: docs/performance.md says why).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Optimizations {
+    /// pydev-aggregate-atomics.
+    pub aggregate_atomics: bool,
+    /// pydev-vectorize-access.
+    pub vectorize_access: bool,
+}
+
+impl Optimizations {
+    fn set(&mut self, option: &str, value: &str) -> Result<(), PipelineError> {
+        let on = match value {
+            "1" | "true" => true,
+            "0" | "false" => false,
+            _ => return Err(PipelineError::Flag { option: option.to_owned(), value: value.to_owned() }),
+        };
+        match option {
+            "aggregate-atomics" => self.aggregate_atomics = on,
+            _ => self.vectorize_access = on,
+        }
+        Ok(())
+    }
+
+    /// Appends the passes that are on, on pydev IR before its lowering
+    /// (`cuda`: with convert-scf-to-cf after them).
+    fn add(self, pm: &PassManager, cuda: bool) -> Result<(), PipelineError> {
+        if self.aggregate_atomics {
+            pm.add_pass(create_pass("pydev-aggregate-atomics")?);
+        }
+        if self.vectorize_access {
+            pm.add_pass(create_pass("pydev-vectorize-access")?);
+        }
+        // Their scf.if: the host lowers scf later; the cuda stage does not.
+        if cuda && (self.aggregate_atomics || self.vectorize_access) {
+            add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
+        }
+        Ok(())
+    }
 }

@@ -113,6 +113,9 @@ pub struct CompileOptions {
     /// Verify the module after every pass ([`verify_each`]); else once,
     /// after the last pass that produces MLIR.
     pub verify_each: bool,
+    /// The optional optimizations of both pipelines (`aggregate-atomics`,
+    /// `vectorize-access`).
+    pub optimizations: pipeline::Optimizations,
 }
 
 impl Default for CompileOptions {
@@ -127,6 +130,7 @@ impl Default for CompileOptions {
             ptx: String::new(),
             debuginfo: false,
             verify_each: verify_each(),
+            optimizations: pipeline::Optimizations::default(),
         }
     }
 }
@@ -234,6 +238,7 @@ fn run_pipeline(
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
+            cuda.extra = options.optimizations;
             Some(cuda)
         }
     };
@@ -247,6 +252,7 @@ fn run_pipeline(
                     fast_math: options.fast_math,
                     fmad: options.fmad,
                     boundscheck: options.boundscheck,
+                    extra: options.optimizations,
                 },
                 mlir_stage,
                 part,

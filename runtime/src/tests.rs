@@ -872,3 +872,62 @@ fn ir_kernel_lists_external_declarations_and_the_host_renames_their_calls() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(cuda.contains("call @clamp(") && !cuda.contains("__pydev_cabi_"), "{cuda}");
 }
+
+/// `aggregate-atomics=1` on the host: the warp-aggregated atomics
+/// (pydev-aggregate-atomics) give the results of the original ones, in full
+/// warps (shuffle reductions), partial ones (the last block) and under the
+/// divergent `if i < n:`.
+#[test]
+fn aggregated_atomics_keep_the_results_on_the_host() {
+    const REDUCTIONS: &str = r#"
+import cuda.device as device
+
+
+@device.kernel
+def reductions(out, x, k):
+    i = device.tid(1)
+    if i < x.size:
+        b = device.block_idx.x
+        device.atomic_ref(out, 3 * b).add(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 3 * b + 1).max(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 3 * b + 2).xor(k, memory="relaxed", scope="device")
+"#;
+    let on = CompileOptions {
+        optimizations: pydev_passes::pipeline::Optimizations { aggregate_atomics: true, vectorize_access: false },
+        ..CompileOptions::default()
+    };
+    let histogram = program(KERNELS, "histogram", "uint32[::1], readonly int32[::1]", &on).unwrap();
+    let reductions = program(REDUCTIONS, "reductions", "int64[::1], readonly int64[::1], int64", &on).unwrap();
+    // Warp operations run the threads as barrier loops or coroutines: the pass fired.
+    assert_ne!(histogram.mode(), "loop");
+    assert_ne!(reductions.mode(), "loop");
+
+    let mut rng = Rng(29);
+    let n = 5000;
+    let mut data: Vec<i32> = (0..n).map(|_| (rng.next() % 1000) as i32).collect();
+    let start: Vec<u32> = (0..16).map(|_| (rng.next() % 100) as u32).collect();
+    let mut bins = start.clone();
+    let args = [array(&mut bins, &[16]), array(&mut data, &[n as u64])];
+    launch(&histogram, (n as u32).div_ceil(128), 128, &args).unwrap();
+    let mut expected = start;
+    for d in &data {
+        expected[(*d % 16) as usize] += 1;
+    }
+    assert_eq!(bins, expected);
+
+    let (n, block) = (1000usize, 128usize);
+    let blocks = n.div_ceil(block);
+    let mut x: Vec<i64> = (0..n).map(|_| (rng.next() >> 20) as i64 - (1 << 43)).collect();
+    let start: Vec<i64> = (0..3 * blocks).map(|_| (rng.next() >> 40) as i64 - (1 << 23)).collect();
+    let mut out = start.clone();
+    let k = (rng.next() >> 1) as i64;
+    let args = [array(&mut out, &[3 * blocks as u64]), array(&mut x, &[n as u64]), k.to_le_bytes().to_vec()];
+    launch(&reductions, blocks as u32, block as u32, &args).unwrap();
+    for b in 0..blocks {
+        let mine = &x[b * block..((b + 1) * block).min(n)];
+        let sum = start[3 * b] + mine.iter().sum::<i64>();
+        let max = mine.iter().copied().fold(start[3 * b + 1], i64::max);
+        let xor = if mine.len() % 2 == 1 { start[3 * b + 2] ^ k } else { start[3 * b + 2] };
+        assert_eq!((out[3 * b], out[3 * b + 1], out[3 * b + 2]), (sum, max, xor), "block {b}");
+    }
+}
