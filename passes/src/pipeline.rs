@@ -254,7 +254,7 @@ pub fn add_cuda_part(
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
-        options.extra.add(pm, true)?;
+        options.extra.add(pm, true, options.boundscheck)?;
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
@@ -402,7 +402,7 @@ pub fn add_host_part(
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
     }
     if stage >= 2 && part.has(Part::After) {
-        options.extra.add(pm, false)?;
+        options.extra.add(pm, false, options.boundscheck)?;
         let arrays = if options.boundscheck {
             "pydev-lower-arrays{target=host boundscheck=1}"
         } else {
@@ -480,16 +480,20 @@ impl Optimizations {
     }
 
     /// Appends the passes that are on, on pydev IR before its lowering
-    /// (`cuda`: with convert-scf-to-cf after them).
-    fn add(self, pm: &PassManager, cuda: bool) -> Result<(), PipelineError> {
+    /// (`cuda`: with convert-scf-to-cf after them); vectorize-access not
+    /// with `boundscheck`.
+    fn add(self, pm: &PassManager, cuda: bool, boundscheck: bool) -> Result<(), PipelineError> {
         if self.aggregate_atomics {
             pm.add_pass(create_pass("pydev-aggregate-atomics")?);
         }
-        if self.vectorize_access {
-            pm.add_pass(create_pass("pydev-vectorize-access")?);
+        // Its vector accesses are not checked element by element.
+        let vectorize = self.vectorize_access && !boundscheck;
+        if vectorize {
+            let target = if cuda { "cuda" } else { "host" };
+            pm.add_pass(create_pass(&format!("pydev-vectorize-access{{target={target}}}"))?);
         }
         // Their scf.if: the host lowers scf later; the cuda stage does not.
-        if cuda && (self.aggregate_atomics || self.vectorize_access) {
+        if cuda && (self.aggregate_atomics || vectorize) {
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
         }
         Ok(())
