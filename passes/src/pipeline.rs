@@ -20,6 +20,12 @@
 //! pydev-cuda-boundscheck and convert-scf-to-cf; without it the passes and
 //! the PTX are exactly those above.
 //!
+//! The optional optimizations ([`Optimizations`], off by default), first in
+//! the `llvm` stage of both pipelines: `aggregate-atomics=1`
+//! (pydev-aggregate-atomics) and `vectorize-access=1`
+//! (pydev-vectorize-access{target=...}, not with `boundscheck=1`); on cuda
+//! convert-scf-to-cf follows them.
+//!
 //! `host`: the same passes up to SIMT lowering, then the host's:
 //!
 //! | stage       | passes                                                         |
