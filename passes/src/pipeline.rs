@@ -107,7 +107,7 @@ pub struct CudaOptions {
     pub boundscheck: bool,
     /// The optional optimizations: pydev-aggregate-atomics and
     /// pydev-vectorize-access, first in the `llvm` stage.
-    pub extra: Optimizations,
+    pub optimizations: Optimizations,
 }
 
 impl Default for CudaOptions {
@@ -121,7 +121,7 @@ impl Default for CudaOptions {
             line_info: false,
             libdevice: String::new(),
             boundscheck: false,
-            extra: Optimizations::default(),
+            optimizations: Optimizations::default(),
         }
     }
 }
@@ -164,7 +164,7 @@ impl CudaOptions {
                         .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
-                "aggregate-atomics" | "vectorize-access" => options.extra.set(k, v)?,
+                "aggregate-atomics" | "vectorize-access" => options.optimizations.set(k, v)?,
                 "fast-math" | "fmad" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
@@ -260,7 +260,7 @@ pub fn add_cuda_part(
         pm.add_pass(create_pass("pydev-outline-kernels")?);
     }
     if stage >= 2 {
-        options.extra.add(pm, true, options.boundscheck)?;
+        options.optimizations.add(pm, true, options.boundscheck)?;
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
@@ -336,13 +336,13 @@ pub struct HostOptions {
     pub fmad: bool,
     /// Check every array index against its extent (`PYDEV_BOUNDSCHECK=1`).
     pub boundscheck: bool,
-    /// As [`CudaOptions::extra`].
-    pub extra: Optimizations,
+    /// As [`CudaOptions::optimizations`].
+    pub optimizations: Optimizations,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false, extra: Optimizations::default() }
+        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false, optimizations: Optimizations::default() }
     }
 }
 
@@ -369,7 +369,7 @@ impl HostOptions {
                 "fast-math" => options.fast_math = flag()?,
                 "fmad" => options.fmad = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
-                "aggregate-atomics" | "vectorize-access" => options.extra.set(k, v)?,
+                "aggregate-atomics" | "vectorize-access" => options.optimizations.set(k, v)?,
                 _ => return Err(PipelineError::UnknownHostOption { option: k.to_owned() }),
             }
         }
@@ -408,7 +408,7 @@ pub fn add_host_part(
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
     }
     if stage >= 2 && part.has(Part::After) {
-        options.extra.add(pm, false, options.boundscheck)?;
+        options.optimizations.add(pm, false, options.boundscheck)?;
         let arrays = if options.boundscheck {
             "pydev-lower-arrays{target=host boundscheck=1}"
         } else {

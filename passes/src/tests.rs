@@ -60,10 +60,10 @@ fn errors_render_the_sentences_of_before() {
     );
     // The optional optimizations: off by default, 0/1 on both pipelines.
     let none = pipeline::Optimizations::default();
-    assert_eq!(pipeline::CudaOptions::parse("").unwrap().extra, none);
+    assert_eq!(pipeline::CudaOptions::parse("").unwrap().optimizations, none);
     let both = pipeline::Optimizations { aggregate_atomics: true, vectorize_access: true };
-    assert_eq!(pipeline::CudaOptions::parse("aggregate-atomics=1 vectorize-access=true").unwrap().extra, both);
-    assert_eq!(pipeline::HostOptions::parse("aggregate-atomics=1 vectorize-access=1").unwrap().extra, both);
+    assert_eq!(pipeline::CudaOptions::parse("aggregate-atomics=1 vectorize-access=true").unwrap().optimizations, both);
+    assert_eq!(pipeline::HostOptions::parse("aggregate-atomics=1 vectorize-access=1").unwrap().optimizations, both);
     assert_eq!(
         pipeline::HostOptions::parse("vectorize-access=2").unwrap_err().to_string(),
         "vectorize-access must be 0 or 1, got '2'"

@@ -238,7 +238,7 @@ fn run_pipeline(
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
-            cuda.extra = options.optimizations;
+            cuda.optimizations = options.optimizations;
             Some(cuda)
         }
     };
@@ -252,7 +252,7 @@ fn run_pipeline(
                     fast_math: options.fast_math,
                     fmad: options.fmad,
                     boundscheck: options.boundscheck,
-                    extra: options.optimizations,
+                    optimizations: options.optimizations,
                 },
                 mlir_stage,
                 part,
