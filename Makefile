@@ -16,7 +16,7 @@ SAMPLE := test/samples/histogram.mlir
 PY_SAMPLE := test/samples/saxpy.py
 PY_SIGNATURE := float32, float32[::1], float32[::1], float32[::1]
 
-.PHONY: all setup build wheel dev-wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python check-docs docs clean
+.PHONY: all setup build wheel dev-wheel demo test lint test-rust test-lit check-ptx test-gpu test-host test-python test-distributed test-numba-compat check-docs docs clean
 
 all: build
 
@@ -24,7 +24,7 @@ setup:
 	@scripts/setup.sh
 
 build: setup
-	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin
+	cargo build $(CARGO_FLAGS) -p pydev-opt -p pydevc -p pydev-plugin -p pydev-pass-template
 	@$(MAKE) --no-print-directory $(PLUGIN_TOOLS)
 
 # mlir-lsp-server and mlir-reduce with pydev: upstream's own mains plus
@@ -131,6 +131,24 @@ test-host: build dev-wheel
 test-python: dev-wheel
 	@echo "== Python package (pytest) =="
 	PYDEV_REQUIRE_NATIVE=1 python3 -m pytest -q -rs python/tests
+
+# The engines of docs/distributed.md with Ray, which `make test` leaves out
+# (its install is about 260 MB: `scripts/setup.sh --distributed`); Dask and
+# mpi4py run here as in `make test`. About a minute.
+test-distributed: dev-wheel
+	@scripts/setup.sh --distributed
+	@echo "== engines: Dask, mpi4py, Ray (python/tests/test_distributed.py) =="
+	PYDEV_REQUIRE_NATIVE=1 PYDEV_TEST_RAY=1 python3 -m pytest -q -rs python/tests/test_distributed.py
+
+# numba-cuda 0.30.4's own cudapy and doc_examples tests, unchanged, against
+# pydev.numba on the host target: every in-scope module, a pass/fail/skip
+# table and the pass rate (docs/numba.md, "numba-cuda's test suite"). `make
+# test` runs a fixed slice of it (python/tests/test_numba_compat.py).
+# NUMBA_COMPAT_FLAGS: more options for scripts/numba_compat/run.py
+# (e.g. --json out.json, -m 'cudapy.test_atomics' -v, --classes 30).
+test-numba-compat: dev-wheel
+	@echo "== numba-cuda's test suite against pydev.numba (host target) =="
+	PYDEV_TARGET=host python3 scripts/numba_compat/run.py --classes 30 $(NUMBA_COMPAT_FLAGS)
 
 # docs/dialect.md is generated from dialect/pydev.td; check-docs fails when it is stale.
 # Then the site: the user guide and the API reference generated from the

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Code quality of the cuda pipeline: registers, spills and stack frame per
 kernel from `ptxas -arch=sm_90 -v`, for pydev's PTX of the eight typical
-kernels (test/gpu/kernels.py) beside Numba-CUDA's `compile_ptx` of the same
-kernels written for Numba, when numba-cuda (with nvidia-cuda-nvrtc) is
-installed.
+and four compute-bound kernels (test/gpu/kernels.py) beside Numba-CUDA's
+`compile_ptx` of the same kernels written for Numba, when numba-cuda (with
+nvidia-cuda-nvrtc) is installed.
 
     python3 bench/registers.py [--pydevc target/release/pydevc] [--arch sm_90] [--strided]
 
@@ -24,7 +24,20 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "test", "gpu"))
 from run import SIGNATURES  # noqa: E402
 
-KERNELS = ["vector_add", "saxpy", "block_sum", "warp_sum", "histogram", "transpose", "stencil", "push"]
+KERNELS = [
+    "vector_add",
+    "saxpy",
+    "block_sum",
+    "warp_sum",
+    "histogram",
+    "transpose",
+    "stencil",
+    "push",
+    "nbody",
+    "matmul",
+    "mandelbrot",
+    "softmax",
+]
 
 
 def ptxas_info(ptxas, arch, ptx_text):
@@ -78,7 +91,19 @@ def numba_kernels(strides=False):
     """The typical kernels in Numba-CUDA (bench/numba_kernels.py), with their signatures."""
     from numba import cuda, float32, from_dtype, int32, uint32
 
-    from numba_kernels import block_sum, histogram, saxpy, stencil, transpose, vector_add, warp_sum
+    from numba_kernels import (
+        block_sum,
+        histogram,
+        mandelbrot,
+        matmul,
+        nbody,
+        saxpy,
+        softmax,
+        stencil,
+        transpose,
+        vector_add,
+        warp_sum,
+    )
 
     # Numba has no float32x4 struct fields: a record with a 4-float sub-array.
     particle = from_dtype(np.dtype([("pos", np.float32, 4), ("mass", np.float32)], align=True))
@@ -100,6 +125,10 @@ def numba_kernels(strides=False):
         "transpose": (transpose, (f2, f2)),
         "stencil": (stencil, (f2, f2)),
         "push": (push, (particle[:] if strides else particle[::1], float32)),
+        "nbody": (nbody, (f2, f2)),
+        "matmul": (matmul, (f2, f2, f2)),
+        "mandelbrot": (mandelbrot, (int32[:, :] if strides else int32[:, ::1], float32, float32, float32, int32)),
+        "softmax": (softmax, (f2, f2)),
     }
 
 

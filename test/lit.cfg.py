@@ -38,3 +38,5 @@ config.substitutions.append(("%samples", os.path.join(config.test_source_root, "
 # The plugin upstream mlir-opt loads (`make build` puts it next to pydev-opt;
 # `pydev-opt --print-plugin-path` prints this path).
 config.substitutions.append(("%pydev_plugin", os.path.join(bin_dir, "libpydev_plugin.so")))
+# The pass plugin built outside pydev (examples/pass-template; `make build`).
+config.substitutions.append(("%pass_template", os.path.join(bin_dir, "libpydev_pass_template.so")))

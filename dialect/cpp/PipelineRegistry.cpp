@@ -14,6 +14,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlir/CAPI/IR.h"
+#include "mlir/CAPI/Pass.h"
+#include "mlir/CAPI/Support.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include <string>
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -42,6 +47,11 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/PDL/IR/PDL.h"
+#include "mlir/Dialect/PDLInterp/IR/PDLInterp.h"
+#include "mlir/Dialect/Transform/IR/TransformDialect.h"
+#include "mlir/Dialect/Transform/PDLExtension/PDLExtension.h"
+#include "mlir/Dialect/Transform/Transforms/Passes.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
@@ -55,6 +65,7 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
   registry.insert<arith::ArithDialect, complex::ComplexDialect, cf::ControlFlowDialect, func::FuncDialect,
                   gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect, NVVM::NVVMDialect, math::MathDialect,
                   memref::MemRefDialect, scf::SCFDialect, ub::UBDialect>();
+
   arith::registerConvertArithToLLVMInterface(registry);
   registerConvertComplexToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
@@ -71,6 +82,17 @@ extern "C" void pydevRegisterPipelineDialects(MlirDialectRegistry raw) {
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
+}
+
+// Rewrites without compiling Rust (docs/research.md): PDL patterns
+// (pydev-apply-pdl) and transform-dialect scripts (transform-interpreter,
+// with the PDL extension's pdl_match). Appended after the pipeline's
+// dialects are loaded, so that a context loads them only when IR or a
+// pass uses them.
+extern "C" void pydevRegisterResearchDialects(MlirDialectRegistry raw) {
+  DialectRegistry &registry = *unwrap(raw);
+  registry.insert<pdl::PDLDialect, pdl_interp::PDLInterpDialect, transform::TransformDialect>();
+  transform::registerPDLExtension(registry);
 }
 
 // The upstream passes of the cuda and host pipelines (passes/src/pipeline.rs).
@@ -90,4 +112,43 @@ extern "C" void pydevRegisterPipelinePasses() {
   registerSCFToControlFlowPass();
   registerConvertMathToLibmPass();
   registerConvertToLLVMPass();
+  // General-purpose transforms for extra passes at the pipelines' points
+  // (`passes=`, docs/research.md), beside pydev's own.
+  registerCSE();
+  registerLoopInvariantCodeMotion();
+  registerSCCP();
+  registerControlFlowSink();
+  registerRemoveDeadValues();
+  registerTopologicalSort();
+  registerStripDebugInfo();
+  registerPrintIRPass();
+  registerInliner();
+  transform::registerInterpreterPass();
+  transform::registerPreloadLibraryPass();
+}
+
+// The C API can create a pass (pydev's are Rust external passes) but not
+// name one in MLIR's textual pipeline registry. This registers one as a
+// pipeline of one pass whose builder calls `add` (Rust: it builds the pass
+// from its options text), so that `--pass-pipeline`, `passes=` of the JIT
+// and upstream mlir-opt (the plugin) all resolve `pydev-x{opt=1}`.
+// `argument` and `summary` must outlive the registry (static strings).
+typedef bool (*PydevAddPass)(MlirOpPassManager pm, MlirStringRef argument, MlirStringRef options,
+                             MlirStringCallback error, void *userData);
+
+extern "C" void pydevRegisterPassByName(MlirStringRef argument, MlirStringRef summary, PydevAddPass add) {
+  StringRef arg = unwrap(argument);
+  registerPassPipeline(
+      arg, unwrap(summary),
+      [arg, add](OpPassManager &pm, StringRef options,
+                 function_ref<LogicalResult(const Twine &)> errorHandler) -> LogicalResult {
+        std::string message;
+        auto append = [](MlirStringRef text, void *data) {
+          static_cast<std::string *>(data)->append(text.data, text.length);
+        };
+        if (add(wrap(&pm), wrap(arg), wrap(options), append, &message))
+          return success();
+        return errorHandler(message);
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
 }

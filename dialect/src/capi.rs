@@ -10,6 +10,7 @@ use mlir_sys::{MlirDialectHandle, MlirType};
 unsafe extern "C" {
     fn mlirGetDialectHandle__pydev__() -> MlirDialectHandle;
     fn pydevRegisterPipelineDialects(registry: mlir_sys::MlirDialectRegistry);
+    fn pydevRegisterResearchDialects(registry: mlir_sys::MlirDialectRegistry);
     fn pydevRegisterPipelinePasses();
     fn pydevTypeGetLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetStorageLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
@@ -30,6 +31,12 @@ pub fn dialect_handle() -> DialectHandle {
 pub fn register_pipeline_dialects(registry: &melior::dialect::DialectRegistry) {
     // Safety: a live registry; the C++ side only inserts into it.
     unsafe { pydevRegisterPipelineDialects(registry.to_raw()) }
+}
+
+/// Adds the PDL, PDL-interpreter and transform dialects (loaded on use).
+pub fn register_research_dialects(registry: &melior::dialect::DialectRegistry) {
+    // Safety: a live registry; the C++ side only inserts into it.
+    unsafe { pydevRegisterResearchDialects(registry.to_raw()) }
 }
 
 /// Registers, in MLIR's textual registry, only the upstream passes the

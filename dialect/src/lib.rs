@@ -19,7 +19,7 @@ pub mod simt;
 pub mod types;
 
 pub use attrs::enum_value;
-pub use capi::{field_offset, register_pipeline_passes, storage_layout, type_layout};
+pub use capi::{dialect_handle, field_offset, register_pipeline_passes, storage_layout, type_layout};
 pub use melior;
 
 use melior::{
@@ -64,6 +64,9 @@ pub fn new_pipeline_context() -> Context {
     context.append_dialect_registry(&registry);
     context.load_all_available_dialects();
     register(&context);
+    let research = DialectRegistry::new();
+    capi::register_research_dialects(&research);
+    context.append_dialect_registry(&research);
     context
 }
 

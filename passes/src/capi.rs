@@ -749,3 +749,214 @@ impl<'c> OpMut<'c> {
         self.raw().set_operand(index, value);
     }
 }
+
+// ---- The textual pass registry and pass plugins (crate::plugin) ----
+
+unsafe extern "C" {
+    /// dialect/cpp/PipelineRegistry.cpp.
+    fn pydevRegisterPassByName(
+        argument: mlir_sys::MlirStringRef,
+        summary: mlir_sys::MlirStringRef,
+        add: unsafe extern "C" fn(
+            mlir_sys::MlirOpPassManager,
+            mlir_sys::MlirStringRef,
+            mlir_sys::MlirStringRef,
+            mlir_sys::MlirStringCallback,
+            *mut std::ffi::c_void,
+        ) -> bool,
+    );
+}
+
+/// The text of a C string reference; an empty `StringRef` may have a null
+/// pointer, which a Rust slice may not.
+///
+/// # Safety
+/// `raw` points at `length` valid bytes, or `length` is 0.
+pub unsafe fn string_ref_text(raw: mlir_sys::MlirStringRef) -> String {
+    if raw.data.is_null() || raw.length == 0 {
+        return String::new();
+    }
+    // SAFETY: non-null with `length` valid bytes (the caller's contract).
+    let bytes = unsafe { std::slice::from_raw_parts(raw.data.cast::<u8>(), raw.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Called by the registry entry of a pydev pass when a textual pipeline
+/// names it: builds it from its options and adds it to `pm`, or reports why
+/// not through `error`.
+///
+/// # Safety
+/// `pm` is the live op pass manager MLIR is filling; `argument` and
+/// `options` are valid for the call; `error` is called with `user_data`.
+unsafe extern "C" fn add_named_pass(
+    pm: mlir_sys::MlirOpPassManager,
+    argument: mlir_sys::MlirStringRef,
+    options: mlir_sys::MlirStringRef,
+    error: mlir_sys::MlirStringCallback,
+    user_data: *mut std::ffi::c_void,
+) -> bool {
+    // SAFETY: valid for the call (see above).
+    let (argument, options) = unsafe { (string_ref_text(argument), string_ref_text(options)) };
+    let options = options.trim();
+    let text = if options.is_empty() { argument } else { format!("{argument}{{{options}}}") };
+    match crate::create_pass(&text) {
+        Ok(pass) => {
+            // SAFETY: `pm` is live for the call.
+            unsafe { OperationPassManager::from_raw(pm) }.add_pass(pass);
+            true
+        }
+        Err(message) => {
+            if let Some(error) = error {
+                let message = message.to_string();
+                // SAFETY: the message outlives the call; `user_data` is MLIR's.
+                unsafe { error(StringRef::new(&message).to_raw(), user_data) };
+            }
+            false
+        }
+    }
+}
+
+/// Names the pydev pass `argument` in MLIR's textual pass registry.
+pub fn register_pass_by_name(argument: &'static str, summary: &'static str) {
+    // SAFETY: both strings are 'static, as the registry needs; the callback
+    // follows `add_named_pass`'s contract.
+    unsafe {
+        pydevRegisterPassByName(StringRef::new(argument).to_raw(), StringRef::new(summary).to_raw(), add_named_pass)
+    }
+}
+
+/// Replaces the body and attributes of the module op `root` with those of
+/// `module` (parsed in the same context), which is consumed. The ops of
+/// `root`'s body are erased: nothing outside it may refer to them.
+pub fn replace_module_body(root: OperationRef, module: melior::ir::Module) {
+    use mlir_sys::*;
+    let new_op = module.as_operation();
+    // SAFETY: `root` is a live builtin.module whose body nothing outside
+    // references during the call (the caller's pass runs on it); `module`
+    // is owned here and destroyed at the end, after its body's ops were
+    // moved (unlinked, then appended to `root`'s block).
+    unsafe {
+        let block = mlirRegionGetFirstBlock(mlirOperationGetRegion(root.to_raw(), 0));
+        loop {
+            let op = mlirBlockGetFirstOperation(block);
+            if op.ptr.is_null() {
+                break;
+            }
+            mlirOperationDestroy(op);
+        }
+        let from = mlirRegionGetFirstBlock(mlirOperationGetRegion(new_op.to_raw(), 0));
+        loop {
+            let op = mlirBlockGetFirstOperation(from);
+            if op.ptr.is_null() {
+                break;
+            }
+            mlirOperationRemoveFromParent(op);
+            mlirBlockAppendOwnedOperation(block, op);
+        }
+        let n = mlirOperationGetNumAttributes(root.to_raw());
+        let names: Vec<String> = (0..n)
+            .map(|i| {
+                let named = mlirOperationGetAttribute(root.to_raw(), i);
+                string_ref_text(mlirIdentifierStr(named.name))
+            })
+            .collect();
+        for name in names {
+            if name != "sym_name" {
+                mlirOperationRemoveAttributeByName(root.to_raw(), StringRef::new(&name).to_raw());
+            }
+        }
+        for i in 0..mlirOperationGetNumAttributes(new_op.to_raw()) {
+            let named = mlirOperationGetAttribute(new_op.to_raw(), i);
+            mlirOperationSetAttributeByName(root.to_raw(), mlirIdentifierStr(named.name), named.attribute);
+        }
+    }
+    drop(module);
+}
+
+/// Opens the pass plugin at `path` and finds its pydev entry points; `Err(None)`:
+/// a library without them.
+pub fn open_plugin(path: &std::path::Path) -> Result<(crate::plugin::PassesFn, crate::plugin::RunFn), Option<String>> {
+    // SAFETY: loading runs the library's initializers: a pass plugin's are
+    // Rust's and those of the shared libMLIR.so / libLLVM.so it links (its
+    // own MLIR, apart from this process's statically linked one, which it
+    // cannot reach: the library is opened RTLD_LOCAL, and this binary
+    // exports no MLIR symbols). The library is never closed (leaked), so
+    // the function pointers stay valid; their signatures are those that
+    // `export_plugin!` defines.
+    unsafe {
+        let lib = libloading::Library::new(path).map_err(|e| Some(e.to_string()))?;
+        let lib: &'static libloading::Library = Box::leak(Box::new(lib));
+        let passes = lib.get(b"pydevPluginPasses\0").map_err(|_| None)?;
+        let run = lib.get(b"pydevPluginRun\0").map_err(|_| None)?;
+        Ok((*passes, *run))
+    }
+}
+
+/// `registerDialectRegistryCallbacks` of a dialect plugin: inserts the pydev
+/// dialect into `registry` (a `mlir::DialectRegistry *`, which is what an
+/// `MlirDialectRegistry` wraps).
+///
+/// # Safety
+/// MLIR passes a live registry.
+pub unsafe extern "C" fn insert_pydev_dialect(registry: *mut std::ffi::c_void) {
+    let registry = mlir_sys::MlirDialectRegistry { ptr: registry };
+    // SAFETY: a live registry (the caller's contract); the handle is pydev's.
+    unsafe { mlir_sys::mlirDialectHandleInsertDialect(pydev_dialect::dialect_handle().to_raw(), registry) }
+}
+
+// ---- PDL patterns (crate::apply_pdl) ----
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct PdlHandle {
+    ptr: *mut std::ffi::c_void,
+}
+
+// mlir-c/Rewrite.h's PDL functions (built with MLIR_ENABLE_PDL_IN_PATTERNMATCH,
+// which mlir-sys's bindings leave out).
+unsafe extern "C" {
+    fn mlirPDLPatternModuleFromModule(module: mlir_sys::MlirModule) -> PdlHandle;
+    fn mlirPDLPatternModuleDestroy(module: PdlHandle);
+    fn mlirRewritePatternSetFromPDLPatternModule(module: PdlHandle) -> PdlHandle;
+    fn mlirRewritePatternSetDestroy(set: PdlHandle);
+    fn mlirFreezeRewritePattern(set: PdlHandle) -> PdlHandle;
+    fn mlirFrozenRewritePatternSetDestroy(set: PdlHandle);
+    fn mlirGreedyRewriteDriverConfigCreate() -> PdlHandle;
+    fn mlirGreedyRewriteDriverConfigDestroy(config: PdlHandle);
+    fn mlirApplyPatternsAndFoldGreedilyWithOp(
+        op: mlir_sys::MlirOperation,
+        patterns: PdlHandle,
+        config: PdlHandle,
+    ) -> mlir_sys::MlirLogicalResult;
+}
+
+/// Applies the `pdl.pattern`s of module text `patterns` to the ops under
+/// `root` with MLIR's greedy driver (folding included); `Err` if the
+/// patterns do not parse or the driver did not converge.
+pub fn apply_pdl_patterns(root: OperationRef, patterns: &str) -> Result<(), String> {
+    let context = context(root);
+    let module = melior::ir::Module::parse(context, patterns).ok_or("the patterns do not parse")?;
+    // SAFETY: each object is made here and destroyed once: the pattern
+    // module takes the parsed module, the pattern set takes the pattern
+    // module's contents (leaving an empty object, destroyed), the frozen set
+    // the pattern set's (likewise); `root` is live and the greedy driver
+    // rewrites only under it, in the pass that runs on it.
+    unsafe {
+        let raw = module.to_raw();
+        std::mem::forget(module); // owned by the pattern module now
+        let pdl = mlirPDLPatternModuleFromModule(raw);
+        let set = mlirRewritePatternSetFromPDLPatternModule(pdl);
+        mlirPDLPatternModuleDestroy(pdl);
+        let frozen = mlirFreezeRewritePattern(set);
+        mlirRewritePatternSetDestroy(set);
+        let config = mlirGreedyRewriteDriverConfigCreate();
+        let result = mlirApplyPatternsAndFoldGreedilyWithOp(root.to_raw(), frozen, config);
+        mlirGreedyRewriteDriverConfigDestroy(config);
+        mlirFrozenRewritePatternSetDestroy(frozen);
+        if result.value != 0 {
+            Ok(())
+        } else {
+            Err("the patterns did not converge (the greedy driver's iteration limit)".to_owned())
+        }
+    }
+}

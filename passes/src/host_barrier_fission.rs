@@ -54,7 +54,9 @@
 //!                                                          address may cross inside a descriptor)
 //!   %v used after a rendezvous on some path              =>  store %v to its frame slot at its
 //!                                                          definition; load it at those uses
-//!                                                          (constants are cloned instead)
+//!                                                          (constants are cloned instead;
+//!                                                          an `index` is stored as its i64,
+//!                                                          through arith.index_cast)
 //!   %a = llvm.alloca %n x T, %a used after a rendezvous  =>  n * sizeof(T) bytes of the frame;
 //!                                                          every use of %a takes their address
 //!                                                          (frame base + offset)
@@ -75,8 +77,10 @@ use melior::ir::{
     attribute::{ArrayAttribute, Attribute, IntegerAttribute, TypeAttribute},
     operation::{OperationBuilder, OperationLike},
     r#type::{FunctionType, IntegerType},
-    Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, Value, ValueLike,
+    Block, BlockLike, BlockRef, Identifier, Module, OperationRef, RegionLike, Type, TypeLike, Value, ValueLike,
 };
+use petgraph::algo::dominators::{simple_fast, Dominators};
+use petgraph::graph::{DiGraph, NodeIndex};
 use pydev_dialect::abi::{attr, barrier_kind, ctx as ctx_field, entry, frame};
 use std::collections::{HashMap, HashSet};
 
@@ -250,8 +254,6 @@ fn top_level<'c>(ir: PassIr<'c>, f: OperationRef<'c, 'c>, op: OperationRef<'c, '
     }
 }
 
-/// Dominator sets of blocks `0..n` under a virtual root that enters block 0
-/// and every block of `entries` (iterative data flow; kernels are small).
 /// The entries of a map keyed by IR addresses in frame order: the map's own
 /// order differs between processes, and so would the code made in it (the
 /// same kernel must compile to the same text).
@@ -261,41 +263,27 @@ fn by_offset(m: &HashMap<usize, u64>) -> Vec<(usize, u64)> {
     v
 }
 
-fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Vec<HashSet<usize>> {
-    let root = n;
-    let mut preds: Vec<Vec<usize>> = vec![vec![]; n];
+/// The dominator tree of blocks `0..n` (`succ`: each block's successors)
+/// under a virtual root `n` that enters block 0 and every block of
+/// `entries` (petgraph's Cooper-Harvey-Kennedy `simple_fast`).
+fn dominators(n: usize, succ: &[Vec<usize>], entries: &[usize]) -> Dominators<NodeIndex<u32>> {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(n + 1, n * 2);
+    let nodes: Vec<NodeIndex<u32>> = (0..=n).map(|_| g.add_node(())).collect();
     for (b, ss) in succ.iter().enumerate() {
         for &s in ss {
-            preds[s].push(b);
+            g.add_edge(nodes[b], nodes[s], ());
         }
     }
     for &e in std::iter::once(&0).chain(entries) {
-        preds[e].push(root);
+        g.add_edge(nodes[n], nodes[e], ());
     }
-    let all: HashSet<usize> = (0..=n).collect();
-    let mut dom: Vec<HashSet<usize>> = vec![all; n + 1];
-    dom[root] = HashSet::from([root]);
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in 0..n {
-            let mut new: Option<HashSet<usize>> = None;
-            for &p in &preds[b] {
-                new = Some(match new {
-                    None => dom[p].clone(),
-                    Some(acc) => acc.intersection(&dom[p]).copied().collect(),
-                });
-            }
-            let mut new = new.unwrap_or_default();
-            new.insert(b);
-            if new != dom[b] {
-                dom[b] = new;
-                changed = true;
-            }
-        }
-    }
-    dom.truncate(n);
-    dom
+    simple_fast(&g, nodes[n])
+}
+
+/// Whether block `def` dominates block `user` (every block dominates
+/// itself; a block the root does not reach is dominated by nothing else).
+fn dominates(dom: &Dominators<NodeIndex<u32>>, def: usize, user: usize) -> bool {
+    def == user || dom.dominators(NodeIndex::new(user)).is_some_and(|mut d| d.any(|x| x.index() == def))
 }
 
 /// Rewrites kernel `f` into its step function; returns the frame size.
@@ -389,7 +377,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
     // dominates is separated from it by a barrier.
     let resumes: Vec<usize> = barriers.iter().map(|(_, _, r)| index[&(r.to_raw().ptr as usize)]).collect();
     let dom = dominators(blocks.len(), &succ, &resumes);
-    let crosses = |def: usize, user: usize| !dom[user].contains(&def);
+    let crosses = |def: usize, user: usize| !dominates(&dom, def, user);
 
     // 3. Values defined at the top level (not function arguments) and the
     //    uses that a barrier separates from them.
@@ -545,7 +533,9 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             }
         };
         let p = gep(&b, frame_ptr, *off as i64);
-        b.op("llvm.store", &[v, p], &[], &[]);
+        // index => its i64 (the host's index width; convert-to-llvm makes the cast nothing)
+        let stored = if v.r#type().is_index() { b.value("arith.index_cast", &[v], b.i64(), &[]) } else { v };
+        b.op("llvm.store", &[stored, p], &[], &[]);
     }
     // 7. Loads (or clones of constants) at the separated uses.
     for (user, j, k) in &crossing {
@@ -556,7 +546,12 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
         let b = Builder::before(ir, top_level(ir, f, *user));
         let new = if let Some(off) = slots.get(k) {
             let p = gep(&b, frame_ptr, *off as i64);
-            b.value("llvm.load", &[p], v.r#type(), &[])
+            if v.r#type().is_index() {
+                let loaded = b.value("llvm.load", &[p], b.i64(), &[]);
+                b.value("arith.index_cast", &[loaded], v.r#type(), &[])
+            } else {
+                b.value("llvm.load", &[p], v.r#type(), &[])
+            }
         } else {
             let clone = b.insert_op(capi::clone_op(op.expect("constants are ops")));
             ir.value(clone.result(0).expect("result").into())

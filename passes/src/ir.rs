@@ -223,6 +223,32 @@ pub fn external_pass(
     )
 }
 
+/// Creates an external pass that replaces the op it runs on wholesale (the
+/// pass-plugin runner: `plugin::plugin_pass`) rather than rewriting it op by
+/// op through a [`PassIr`]; an `Err` is reported at the op's location and
+/// fails the pass.
+pub(crate) fn external_pass_on_op(
+    id: &'static PassId,
+    argument: &'static str,
+    summary: &'static str,
+    run: impl Fn(OperationRef) -> Result<(), String> + Clone + 'static,
+) -> Pass {
+    create_external(
+        move |op: OperationRef, pass: ExternalPass| {
+            if let Err(message) = run(op) {
+                capi::emit_error(op.location(), &message);
+                pass.signal_failure();
+            }
+        },
+        melior::ir::r#type::TypeId::create(id),
+        argument,
+        argument,
+        summary,
+        "",
+        &[],
+    )
+}
+
 /// A unique, 8-byte aligned address per pass: its MLIR TypeID.
 #[repr(align(8))]
 pub struct PassId;

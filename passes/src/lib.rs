@@ -7,6 +7,7 @@
 
 mod aggregate_atomics;
 mod align_params;
+mod apply_pdl;
 mod capi;
 mod check_lowered;
 mod cuda_boundscheck;
@@ -15,6 +16,7 @@ mod expand_fp_class;
 pub mod host_adapters;
 mod ir;
 pub mod pipeline;
+pub mod plugin;
 mod prune_libdevice;
 mod raise_ptx;
 pub mod select_kernel;
@@ -111,10 +113,24 @@ pub static PASSES: &[PassInfo] = &[
     raise_ptx::INFO,
     prune_libdevice::INFO,
     host_barrier_fission::INFO,
+    apply_pdl::INFO,
 ];
 
+/// The pass named `argument`: pydev's, else a loaded plugin's.
 pub fn lookup(argument: &str) -> Option<&'static PassInfo> {
-    PASSES.iter().find(|p| p.argument == argument)
+    PASSES.iter().find(|p| p.argument == argument).or_else(|| {
+        plugin::EXTRA.lock().unwrap_or_else(|p| p.into_inner()).iter().find(|p| p.argument == argument).copied()
+    })
+}
+
+/// What a pass written outside pydev uses (examples/pass-template): the
+/// run's token, pass creation, the rewrite helpers, the generated op views
+/// and the registry entry types. Passes inside pydev use the same items.
+pub mod api {
+    pub use crate::capi::{integer_attr_value, PassIr};
+    pub use crate::ir::{external_pass, rewrite_all, Builder, PassId, PassResult, Reported, RewriteError};
+    pub use crate::{Options, PassError, PassInfo, PassOption};
+    pub use pydev_dialect::{attrs, ops, types};
 }
 
 /// Parses `name` or `name{k=v k2=v2}` into a registered pass and its options.

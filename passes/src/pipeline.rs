@@ -74,6 +74,15 @@ pub enum PipelineError {
     /// `known`: [`HOST_STAGES`], comma-separated.
     #[error("unknown stage '{stage}' of the host pipeline (known: {known})")]
     UnknownHostStage { stage: String, known: String },
+    /// `passes={"POINT": ...}` names a point the pipelines do not have.
+    #[error("unknown pass point '{point}' (known: {known})")]
+    UnknownPoint { point: String, known: String },
+    /// The extra passes of a point do not parse or name an unknown pass.
+    #[error("passes at '{point}': {message}")]
+    ExtraPasses { point: String, message: String },
+    /// A pass plugin could not be loaded.
+    #[error(transparent)]
+    Plugin(#[from] crate::plugin::PluginError),
     /// A pydev pass of the pipeline could not be built.
     #[error(transparent)]
     Pass(#[from] PassError),
@@ -108,6 +117,8 @@ pub struct CudaOptions {
     /// The optional optimizations: pydev-aggregate-atomics and
     /// pydev-vectorize-access, first in the `llvm` stage.
     pub optimizations: Optimizations,
+    /// Passes added at the pipeline's points (`passes=`).
+    pub extra: ExtraPasses,
 }
 
 impl Default for CudaOptions {
@@ -122,6 +133,7 @@ impl Default for CudaOptions {
             libdevice: String::new(),
             boundscheck: false,
             optimizations: Optimizations::default(),
+            extra: ExtraPasses::default(),
         }
     }
 }
@@ -241,12 +253,15 @@ pub fn add_cuda_part(
         .iter()
         .position(|s| *s == last_stage)
         .ok_or_else(|| PipelineError::UnknownStage { stage: last_stage.to_owned() })?;
+    let extra = &options.extra;
     if stage >= 1 && part.has(Part::Before) {
+        extra.add(pm, "after-frontend")?;
         add_select_kernel(pm)?;
         pm.add_pass(create_pass(&format!("pydev-specialize-target{{target={}}}", options.chip))?);
         pm.add_pass(create_pass(promote_types(options.fast_math, options.fmad))?);
         // After promotion: canonicalize builds arith ops, which need signless types.
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
+        extra.add(pm, "after-promotion")?;
         add_float8(pm)?;
         pm.add_pass(create_pass("pydev-expand-fp-class")?);
     }
@@ -258,6 +273,7 @@ pub fn add_cuda_part(
     }
     if stage >= 1 {
         pm.add_pass(create_pass("pydev-outline-kernels")?);
+        extra.add(pm, "before-lowering")?;
     }
     if stage >= 2 {
         options.optimizations.add(pm, true, options.boundscheck)?;
@@ -299,6 +315,7 @@ pub fn add_cuda_part(
         pm.add_pass(create_pass("pydev-align-params")?);
         pm.add_pass(create_pass("pydev-raise-ptx")?);
         pm.add_pass(create_pass("pydev-prune-libdevice")?);
+        extra.add(pm, "llvm")?;
     }
     if stage >= 3 {
         add_cuda_serialization(pm)?;
@@ -338,11 +355,20 @@ pub struct HostOptions {
     pub boundscheck: bool,
     /// As [`CudaOptions::optimizations`].
     pub optimizations: Optimizations,
+    /// Passes added at the pipeline's points (`passes=`).
+    pub extra: ExtraPasses,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false, optimizations: Optimizations::default() }
+        Self {
+            opt_level: 3,
+            fast_math: false,
+            fmad: true,
+            boundscheck: false,
+            optimizations: Optimizations::default(),
+            extra: ExtraPasses::default(),
+        }
     }
 }
 
@@ -396,16 +422,22 @@ pub fn add_host_part(
         stage: last_stage.to_owned(),
         known: HOST_STAGES.join(", "),
     })?;
+    let extra = &options.extra;
     if stage >= 1 && part.has(Part::Before) {
+        extra.add(pm, "after-frontend")?;
         add_select_kernel(pm)?;
         pm.add_pass(create_pass("pydev-specialize-target{target=host}")?);
         pm.add_pass(create_pass(promote_types(options.fast_math, options.fmad))?);
         add_pipeline(pm.as_operation_pass_manager(), "canonicalize")?;
+        extra.add(pm, "after-promotion")?;
         add_float8(pm)?;
         pm.add_pass(create_pass("pydev-expand-fp-class")?);
     }
     if stage >= 1 && part.has(Part::MathToFuncs) {
         add_pipeline(pm.as_operation_pass_manager(), MATH_TO_FUNCS)?;
+    }
+    if stage >= 1 && part.has(Part::After) {
+        extra.add(pm, "before-lowering")?;
     }
     if stage >= 2 && part.has(Part::After) {
         options.optimizations.add(pm, false, options.boundscheck)?;
@@ -430,6 +462,7 @@ pub fn add_host_part(
             pm.as_operation_pass_manager(),
             "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
         )?;
+        extra.add(pm, "llvm")?;
     }
     Ok(())
 }
@@ -459,6 +492,117 @@ fn add_float8(pm: &PassManager) -> Result<(), PipelineError> {
     )?;
     pm.add_pass(create_pass("pydev-lower-float8")?);
     Ok(())
+}
+
+/// The points of both pipelines where extra passes run (`passes=`), in
+/// pipeline order: before the pipeline's first pass (the frontend's IR),
+/// after type promotion, at the end of the `pydev-opt` stage (before the
+/// lowering), at the end of the `llvm` stage (LLVM dialect), and on the
+/// LLVM IR (LLVM's new-pass-manager pipeline text, run before
+/// `default<O{n}>`).
+pub const POINTS: &[&str] = &["after-frontend", "after-promotion", "before-lowering", "llvm", "llvm-ir"];
+
+/// Extra passes at the pipelines' points, and the pass plugins that
+/// provide passes they name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ExtraPasses {
+    /// `(point, pipeline)`, in [`POINTS`] order, none empty.
+    points: Vec<(String, String)>,
+    /// Paths of pass plugins, in the order given.
+    pub plugins: Vec<String>,
+}
+
+impl ExtraPasses {
+    /// From `(point, pipeline)` pairs (any order; empty pipelines dropped)
+    /// and plugin paths. Checks the points, loads the plugins, and checks
+    /// every MLIR point's pipeline by building it (an unknown pass is an
+    /// error naming it and its point); the `llvm-ir` text is checked by LLVM
+    /// when it runs.
+    pub fn new(points: Vec<(String, String)>, plugins: Vec<String>) -> Result<Self, PipelineError> {
+        let mut sorted = Vec::new();
+        for (point, pipeline) in points {
+            let Some(rank) = POINTS.iter().position(|p| *p == point) else {
+                return Err(PipelineError::UnknownPoint { point, known: POINTS.join(", ") });
+            };
+            let pipeline = pipeline.trim().to_owned();
+            if !pipeline.is_empty() {
+                sorted.push((rank, point, pipeline));
+            }
+        }
+        sorted.sort_by_key(|(rank, ..)| *rank);
+        let extra = Self { points: sorted.into_iter().map(|(_, p, t)| (p, t)).collect(), plugins };
+        for plugin in &extra.plugins {
+            crate::plugin::load(plugin)?;
+        }
+        Ok(extra)
+    }
+
+    /// Parses `point=pipeline;point=pipeline` (the form of [`Self::text`]
+    /// and of `PYDEV_PASSES`), with plugin paths.
+    pub fn parse(passes: &str, plugins: Vec<String>) -> Result<Self, PipelineError> {
+        let mut points = Vec::new();
+        for item in passes.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+            let (point, pipeline) =
+                item.split_once('=').ok_or_else(|| PipelineError::OptionNotKeyValue { item: item.to_owned() })?;
+            points.push((point.trim().to_owned(), pipeline.to_owned()));
+        }
+        Self::new(points, plugins)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.points.is_empty() && self.plugins.is_empty()
+    }
+
+    /// The pipeline text at `point`, if any.
+    pub fn at(&self, point: &str) -> Option<&str> {
+        self.points.iter().find(|(p, _)| p == point).map(|(_, t)| t.as_str())
+    }
+
+    /// `point=pipeline;...` (the form [`Self::parse`] reads).
+    pub fn text(&self) -> String {
+        self.points.iter().map(|(p, t)| format!("{p}={t}")).collect::<Vec<_>>().join(";")
+    }
+
+    /// Checks every MLIR point's pipeline by building it in a pass manager
+    /// of `context` (an unknown pass is an error naming it and its point).
+    pub fn check(&self, context: &melior::Context) -> Result<(), PipelineError> {
+        for (point, _) in &self.points {
+            if point != "llvm-ir" {
+                self.add(&PassManager::new(context), point)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends the passes at `point`: runs of a plugin's passes become one
+    /// [`crate::plugin::plugin_pass`] each, the rest (pydev's and upstream
+    /// passes, by name) are parsed by MLIR's textual pipeline parser.
+    pub fn add(&self, pm: &PassManager, point: &str) -> Result<(), PipelineError> {
+        let Some(text) = self.at(point) else { return Ok(()) };
+        let plugins: Vec<_> = self.plugins.iter().map(|p| crate::plugin::load(p)).collect::<Result<Vec<_>, _>>()?;
+        crate::plugin::add_passes(pm, text, &plugins)
+            .map_err(|message| PipelineError::ExtraPasses { point: point.to_owned(), message })
+    }
+}
+
+/// The top-level elements of a textual pipeline (`a,b{x=1,y},func.func(c,d)`
+/// has three), commas inside `{}` and `()` kept.
+pub(crate) fn split_top_level(text: &str) -> Vec<String> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '{' | '(' => depth += 1,
+            '}' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim().to_owned());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim().to_owned());
+    out.retain(|e| !e.is_empty());
+    out
 }
 
 /// The optional optimizations of both pipelines (`aggregate-atomics=1`,

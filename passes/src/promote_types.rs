@@ -16,12 +16,14 @@
 //! `a * b + c` may become one `fma`); option `contract=0` (nvcc's
 //! `-fmad=false`) leaves them without it, so each op rounds as NumPy's
 //! does; option `fastmath=fast` gives them and
-//! `/` all fast-math flags.
+//! `/` all fast-math flags. An op with `{pydev.contract = false}` (pydev.ir's
+//! `contract=False`) is never contracted, whatever the option.
 //!
 //! Rewrites (operands first converted to the result type, or for `cmp` to
 //! the operands' common type):
 //!   add|sub|mul (int)         =>  arith.addi|subi|muli     (int32, int64: overflow<nsw>, as C++)
 //!   add|sub|mul|truediv (fp)  =>  arith.addf|subf|mulf|divf     (complex: complex.*)
+//!   add|sub|mul (fp) {pydev.contract = false}  =>  the same without `contract`
 //!   floordiv (sint)           =>  arith.floordivsi              (uint: divui; fp: floor(divf))
 //!   mod (sint)                =>  r = remsi a, b; (r != 0 && (r < 0) != (b < 0)) ? r + b : r
 //!   mod (fp)                  =>  the same on remf               (uint: remui)
@@ -133,6 +135,10 @@ impl Flags {
         }
     }
 }
+
+/// The discardable attribute that turns contraction off for one op
+/// (`pydev.ir`'s `contract=False`).
+pub const CONTRACT_ATTR: &str = "pydev.contract";
 
 const ARITH_OPS: &[&str] = &[
     ops::ConstantOperation::NAME,
@@ -437,6 +443,11 @@ fn common<'c>(x: Num<'c>, y: Num<'c>) -> Num<'c> {
 
 fn lower<'c>(b: &Builder<'c>, p: &Pending<'c>, flags: Flags) -> Result<Option<Value<'c, 'c>>, RewriteError> {
     let ir = b.ir;
+    // add|sub|mul (fp) {pydev.contract = false} => the same without `contract`
+    let flags = match p.op.attribute(CONTRACT_ATTR).ok().and_then(|a| capi::integer_attr_value(a)) {
+        Some(0) => Flags { contract: false, ..flags },
+        _ => flags,
+    };
     let name = p.op.name();
     let name = name.as_string_ref().as_str().unwrap_or_default();
     let name = ops::mnemonic(name).unwrap_or(name).to_owned();

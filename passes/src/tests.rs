@@ -7,9 +7,17 @@ use melior::{ir::Module, pass::PassManager};
 #[test]
 fn registry_names_and_options() {
     assert!(PASSES.iter().all(|p| p.argument.starts_with("pydev-") && !p.summary.is_empty()));
+    // Every pass builds from its name alone, but for the options a pass
+    // requires (pydev-apply-pdl's patterns file).
+    let patterns = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/pdl/mul_pow2.mlir");
     for pass in PASSES {
-        create_pass(pass.argument).unwrap_or_else(|e| panic!("{}: {e}", pass.argument));
+        let text = match pass.argument {
+            "pydev-apply-pdl" => format!("pydev-apply-pdl{{patterns={patterns}}}"),
+            name => name.to_owned(),
+        };
+        create_pass(&text).unwrap_or_else(|e| panic!("{}: {e}", pass.argument));
     }
+    assert!(create_pass("pydev-apply-pdl").err().unwrap().to_string().contains("patterns=PATH"));
     let (info, options) = parse_pass("pydev-lower-arrays{target=host}").unwrap();
     assert_eq!(options.get(info, "target"), "host");
     let (info, options) = parse_pass("pydev-lower-arrays").unwrap();

@@ -187,7 +187,7 @@ def to_host(array):
     return _arrays.host_copy(arg)
 
 
-def compile(fn, argtypes=None, target="sm_90", stage=None, *, fmad=None):  # noqa: A001 - the documented name
+def compile(fn, argtypes=None, target="sm_90", stage=None, *, fmad=None, passes=None, plugins=None):  # noqa: A001 - the documented name
     """The text of `stage` of `fn` compiled for `target` ("sm_XX" or
     "host"): "python-ast" (a Python frontend's functions), "pydev" (as
     emitted), "pydev-opt" (after the pydev passes), "llvm" (LLVM dialect),
@@ -205,7 +205,11 @@ def compile(fn, argtypes=None, target="sm_90", stage=None, *, fmad=None):  # noq
     type strings; a pydev.Program has its own signature and takes None.
     `fmad=False` compiles without multiply-add contraction (None: the
     object's own `fmad=`, or `PYDEV_FMAD`); the object's method then takes
-    `fmad=` as a keyword."""
+    `fmad=` as a keyword. `passes={"POINT": "pass-a,pass-b"}` and
+    `plugins=[path.so]` compile with extra passes at a point of the pipeline
+    instead of the object's own (with `PYDEV_PASSES` added; points:
+    "after-frontend", "after-promotion", "before-lowering", "llvm",
+    "llvm-ir"; docs/research.md); the method then takes `extra=`."""
     f = fn
     while getattr(f, "__pydev_compile__", None) is None and callable(f) and hasattr(f, "__wrapped__"):
         f = f.__wrapped__  # a framework's functools.wraps wrapper
@@ -217,11 +221,17 @@ def compile(fn, argtypes=None, target="sm_90", stage=None, *, fmad=None):  # noq
     from . import _stages
 
     target, stage = _stages.check(target, stage)
-    if fmad is None:
-        return method(argtypes, target, stage)
-    if not isinstance(fmad, bool):
-        raise TypeError(f"fmad must be True, False or None (the object's own setting), got {fmad!r}")
-    return method(argtypes, target, stage, fmad=fmad)
+    kwargs = {}
+    if fmad is not None:
+        if not isinstance(fmad, bool):
+            raise TypeError(f"fmad must be True, False or None (the object's own setting), got {fmad!r}")
+        kwargs["fmad"] = fmad
+    if passes is not None or plugins is not None:
+        from . import _passes
+
+        extra = _passes.extra(passes, plugins, "pydev.compile")
+        kwargs["extra"] = _passes.combine(extra, _passes.from_env())
+    return method(argtypes, target, stage, **kwargs)
 
 
 def cxx_header(*objs):

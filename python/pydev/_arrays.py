@@ -573,15 +573,24 @@ class DeviceArray(ArrayViews):
         else:
             self._ptr = _native.get().cuda_alloc(max(self.nbytes, 1), self.device)
         # The launch fast path's view (python/src/dispatch.rs): the packed
-        # descriptor, fixed for the array's life, and an interned key that
-        # names the target and the signature, for numbers' dtypes. `type_key`
-        # is public (docs/backend.md): frameworks dispatch on it (pydev.numba).
-        self.type_key = self._desc = None
-        if self.shape and dtype.isbuiltin == 1 and _types.dtype_name(dtype) is not None:
+        # descriptor, fixed for the array's life, and an interned key
+        # (`_fast_key`) that names the target, the device, the element dtype
+        # and the layout. For numbers' dtypes it is `type_key`, which names
+        # the signature and is public (docs/backend.md): frameworks dispatch
+        # on it (pydev.numba). Elements whose signature name depends on the
+        # kernel (structs: its file's @struct classes) are keyed by their
+        # dtype instead, which decides that name for a given kernel.
+        self.type_key = self._fast_key = self._desc = None
+        if self.shape and dtype.kind != "O":
             arg = self._arg(0)
             self._desc = arg.descriptor()
-            key = f"{target}:{self.device}:{arg.signature((), 0)}"
-            self.type_key = _FAST_KEYS.setdefault(key, key)
+            if dtype.isbuiltin == 1 and _types.dtype_name(dtype) is not None:
+                key = f"{target}:{self.device}:{arg.signature((), 0)}"
+                self.type_key = self._fast_key = _FAST_KEYS.setdefault(key, key)
+            else:
+                ro = "readonly " if arg.readonly else ""
+                key = f"{target}:{self.device}:{ro}{dtype!r}[{dims(arg.shape, arg.strides)}]"
+                self._fast_key = _FAST_KEYS.setdefault(key, key)
 
     @property
     def size(self):

@@ -155,11 +155,14 @@ def launch_device(target, stream=None):
 # after a general launch, the kernel's native Dispatch (kept in its dispatch
 # table under _FAST, so clearing the table clears it) registers the program,
 # how each argument packs and the module names its device code read; later
-# launches are one native call (python/src/dispatch.rs). On cuda it takes
-# pydev.DeviceArrays, numbers, and other libraries' arrays on a
-# pydev.Stream: those that export DLPack (CuPy, PyTorch) are exported
-# natively at each launch, and those with only the CUDA Array Interface
-# (Numba) have their dict read natively.
+# launches are one native call (python/src/dispatch.rs). It takes every
+# kind of argument but tuples and `__array_interface__` objects: arrays of
+# any element type (NumPy arrays on the host, DeviceArrays), numbers
+# (converted natively to the parameter's type), vectors and structs (packed
+# natively by `value_plan`), and other libraries' arrays: those that export
+# DLPack (CuPy, PyTorch) are exported natively at each launch, and on cuda
+# those with only the CUDA Array Interface (Numba) have their dict read
+# natively.
 
 _KINDS = None
 
@@ -173,62 +176,110 @@ def _kinds():
     return _KINDS
 
 
+# The kind of a Python number by the parameter type it converts to (IR
+# type text; None: a kernel typed from its arguments, where a bool is a
+# bool, an int an int32, a float a float32 and a complex a complex64).
+_NUMBER_KINDS = {
+    (bool, None): "bool",
+    (bool, "i1"): "bool",
+    (int, None): "int_si32",
+    (float, None): "float_f32",
+    (complex, None): "complex_f32",
+}
+for _bits in (8, 16, 32, 64):
+    for _sign in ("si", "ui", "i"):
+        _NUMBER_KINDS[int, f"{_sign}{_bits}"] = f"int_{_sign}{_bits}"
+for _t in (int, float):
+    for _bits in (16, 32, 64):
+        _NUMBER_KINDS[_t, f"f{_bits}"] = f"float_f{_bits}"
+for _t in (int, float, complex):
+    for _bits in (32, 64):
+        _NUMBER_KINDS[_t, f"complex<f{_bits}>"] = f"complex_f{_bits}"
+
+
+def value_plan(t):
+    """How a value of vector or struct class `t` packs natively
+    (python/src/dispatch.rs `Plan`): `(size, code, fields)`, code 0 a
+    NumPy scalar's buffer, 1 a vector's lanes, 2 a bool, 3 a struct's
+    fields `((name, offset, plan), ...)`. Registering checks it against
+    the value's `tobytes()`."""
+    from ._structs import Struct, to_dtype
+    from ._vectors import Vector
+
+    if isinstance(t, type) and issubclass(t, Vector):
+        return (t._storage.itemsize, 1, ())
+    if isinstance(t, type) and issubclass(t, Struct):
+        fields = tuple((f.name, f.offset, value_plan(f.value_type)) for f in t._fields)
+        return (t.dtype.itemsize, 3, fields)
+    if t is bool:
+        return (1, 2, ())
+    return (to_dtype(t).itemsize, 0, ())
+
+
 def fast_kinds(args, target, interop=False, params=None):
-    """The packing kind of each argument, or None when one needs the
-    general path every time (structured or ml_dtypes arrays, vectors,
-    structs, tuples, host foreign arrays, NumPy arrays on cuda). `params`:
-    the parameter types of a pydev.Program, whose Python numbers pack only
-    for a parameter of their own type (None: a kernel typed from its
-    arguments, where a float is float32 and an int int32). The native side
-    checks at each launch that a foreign array is a cuda array of the
-    registered type and layout."""
+    """(the packing kind of each argument, the layout of each vector or
+    struct among them), or None when one needs the general path every
+    time (tuples, `__array_interface__` objects, NumPy arrays on cuda). `params`:
+    the parameter types of a pydev.Program, to which Python numbers
+    convert (None: a kernel typed from its arguments). The native side
+    checks at each launch that an array has the registered element type,
+    rank and layout, and that a number fits its parameter."""
     K = _kinds()
-    kinds = []
+    kinds, plans = [], []
     for i, a in enumerate(args):
         t = type(a)
         p = params[i].text if params is not None else None
-        if t is np.ndarray and a.dtype.isbuiltin == 1 and target == "host":
-            kinds.append(K.ARRAY)
-        elif t is _arrays.DeviceArray and a.type_key is not None and a.target == target:
-            kinds.append(K.DEVICE_ARRAY)
-        elif t is float and (p is None or p == "f32"):
-            kinds.append(K.FLOAT32)
-        elif t is int and (p is None or p in ("si32", "i32")):
-            kinds.append(K.INT32)
-        elif t is bool and (p is None or p == "i1"):
-            kinds.append(K.BOOL)
+        plan = None
+        if t is np.ndarray and target == "host":
+            kind = K.ARRAY
+        elif t is _arrays.DeviceArray and a._fast_key is not None and a.target == target:
+            kind = K.DEVICE_ARRAY
+        elif t in (bool, int, float, complex):
+            name = _NUMBER_KINDS.get((t, p))
+            if name is None:
+                return None
+            kind = getattr(K, name.upper())
         elif a is None and params is None:
-            kinds.append(K.NULL if interop else K.SKIP)
-        elif isinstance(a, np.generic) and a.dtype.isbuiltin == 1:
-            kinds.append(K.RAW)  # a Program's general path accepted only the parameter's own dtype
-        elif target != "cuda" or isinstance(a, (np.ndarray, _arrays.DeviceArray)) or _types.is_value(a):
-            return None
+            kind = K.NULL if interop else K.SKIP
+        elif isinstance(a, np.generic) or isinstance(a, _types.SoftFloat):
+            kind = K.RAW  # a Program's general path accepted only the parameter's own dtype
+        elif _types.is_value(a):  # vectors and structs
+            kind, plan = K.VALUE, value_plan(t)
+        elif isinstance(a, (np.ndarray, _arrays.DeviceArray)):
+            return None  # a NumPy array on cuda; a DeviceArray of another target, or 0-d
         elif hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
-            kinds.append(K.DLPACK)  # preferred when both exist, as in _arrays.array_arg
-        elif hasattr(a, "__cuda_array_interface__"):
-            kinds.append(K.CAI)
+            kind = K.DLPACK  # preferred when both exist, as in _arrays.array_arg
+        elif target == "cuda" and hasattr(a, "__cuda_array_interface__"):
+            kind = K.CAI
         else:
             return None
-    return kinds
+        kinds.append(kind)
+        plans.append(plan)
+    return kinds, plans
 
 
-def register_fast(f, args, prog, target, handle=0, *, interop=False, params=None, globals=None, names=(), cells=()):
+def register_fast(
+    f, args, prog, target, handle=0, *, interop=False, params=None, globals=None, names=(), cells=(), packed=None
+):
     """After a general launch of launchable `f`: registers `prog` in its
     Dispatch for the types of `args`, so that later launches with those
     types are one native call. `globals`, `names`, `cells`: the module
     dict, global names and closure cells the device code read (a change
-    sends the launch back to the general path)."""
+    sends the launch back to the general path); `packed`: the general
+    path's bytes of each parameter, which the native packing of numbers
+    and values must equal."""
     native = _native.get()
     programs = tuple(getattr(native, n) for n in ("HostProgram", "CudaProgram") if hasattr(native, n))
     if not isinstance(prog, programs) or not hasattr(native, "Dispatch"):
         return  # a stand-in native module (tests)
-    kinds = fast_kinds(args, target, interop, params)
-    if kinds is None:
+    got = fast_kinds(args, target, interop, params)
+    if got is None:
         return
+    kinds, plans = got
     d = f._dispatch.get(_FAST)
     if d is None:
         d = f._dispatch[_FAST] = native.Dispatch(np.ndarray, _arrays.DeviceArray, {} if globals is None else globals)
-    d.register(tuple(args), prog, kinds, list(names), handle, list(cells))
+    d.register(tuple(args), prog, kinds, list(names), handle, list(cells), plans, packed)
 
 
 _ACTIVE_TARGET = None

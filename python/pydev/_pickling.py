@@ -192,14 +192,36 @@ def _token(obj):
     return entry[1]
 
 
+class Pickled:
+    """A free value only cloudpickle can store (an open file, say), as the
+    bytes cloudpickle made: loaded with `pickle.loads` (cloudpickle must be
+    importable there), whichever pickler carried it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data):
+        self.data = data
+
+    def __reduce__(self):
+        return (_unpickle, (self.data,))
+
+
+def _unpickle(data):
+    import pickle
+
+    return pickle.loads(data)
+
+
 _PLAIN = (int, float, complex, bool, str, bytes, type(None), type, ModuleRef, FunctionRef)
 
 
 def _checked(value, name, owner):
     """`value` (of free name `name` of `owner`), refused with a TypeError
     that names both when neither pickle nor cloudpickle can store it (the
-    picklers' own error names neither). pydev's objects, numbers, strings,
-    classes and NumPy dtypes and scalars are not tried."""
+    picklers' own error names neither); one that only cloudpickle stores
+    goes as its bytes (`Pickled`), so that plain pickle carries it too.
+    pydev's objects, numbers, strings, classes and NumPy dtypes and scalars
+    are not tried."""
     value = carried(value)
     t = type(value)
     if isinstance(value, _PLAIN) or (t.__module__ or "").split(".")[0] in ("pydev", "cuda", "numpy"):
@@ -214,8 +236,8 @@ def _checked(value, name, owner):
     cp = sys.modules.get("cloudpickle")
     if cp is not None:
         try:
-            cp.dumps(value)
-            return value
+            # Stored by cloudpickle now: plain pickle, which failed on it, carries the bytes.
+            return Pickled(cp.dumps(value))
         except Exception as e:
             error = e
     described = f"{t.__module__ + '.' if t.__module__ not in ('builtins', None) else ''}{t.__qualname__}"
@@ -326,10 +348,16 @@ def link_paths(contents):
         os.makedirs(where, exist_ok=True)
         target = os.path.join(where, os.path.basename(path))
         if not os.path.exists(target):
-            tmp = f"{target}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                f.write(data)
-            os.replace(tmp, target)  # a reader never sees a partial file
+            # A temporary name of its own (threads of one process load at
+            # once too), renamed: a reader never sees a partial file.
+            fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                os.replace(tmp, target)
+            except BaseException:
+                os.unlink(tmp)
+                raise
         out.append(target)
     return tuple(out)
 
@@ -393,6 +421,9 @@ def reduce_program(p, compiled):
         "boundscheck": p.boundscheck,
         "fmad": p.fmad,
     }
+    if p.passes is not None:  # by its text and plugin paths: the plugins must exist where it is loaded
+        options["passes"] = p.passes.as_dict()
+        options["plugins"] = list(p.passes.plugins)
     args = (VERSION, type(p), p.text, p.kernel, options, link_contents(p.link), p._adapted, compiled)
     return (new_program, args)
 

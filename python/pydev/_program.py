@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from . import _arrays, _cache, _launch, _native, _types
+from . import _arrays, _cache, _launch, _native, _passes, _types
 
 # (text, kernel, target, arch, ...) -> loaded HostProgram / CudaProgram,
 # shared by Program objects made from the same text: the most recently used
@@ -177,7 +177,10 @@ class Program:
     cache; `boundscheck=True`/`False`: index checks on or off (None:
     `PYDEV_BOUNDSCHECK=1` turns them on), a failed one raising
     pydev.LaunchError with the index, the extent, the thread and the IR's
-    location. All are part of the cache keys, the link files by content."""
+    location. `passes={"POINT": "pass-a,pass-b"}` and `plugins=[path.so]`:
+    extra passes at a point of the pipeline (docs/research.md; with
+    `PYDEV_PASSES`/`PYDEV_PASS_PLUGINS` added). All are part of the cache
+    keys, the link and plugin files by content."""
 
     def __init__(
         self,
@@ -191,6 +194,8 @@ class Program:
         cache=True,
         boundscheck=None,
         fmad=None,
+        passes=None,
+        plugins=None,
     ):
         if isinstance(mlir_text, _ir().Module):
             mlir_text = str(mlir_text)
@@ -221,6 +226,7 @@ class Program:
             adapted=False,
             shared=True,
             fmad=fmad,
+            passes=_passes.extra(passes, plugins, f"pydev.Program '{kernel}'"),
         )
 
     def _fields(
@@ -241,6 +247,7 @@ class Program:
         shared,
         frontend=None,
         fmad=None,
+        passes=None,
     ):
         self._text = text  # None: a frontend's, printed when asked for (`text`)
         self.filename = filename
@@ -255,6 +262,7 @@ class Program:
         self.cache = bool(cache)
         self.boundscheck = boundscheck
         self.fmad = fmad  # None: PYDEV_FMAD decides (_fmad)
+        self.passes = passes  # its own extra passes (_passes.Extra or None); PYDEV_PASSES adds (_extra)
         self.declared = list(declared)
         self._link_digest = _link_digest(self.link)
         self._dispatch = {}  # its Dispatch under _launch._FAST (the launch fast path)
@@ -266,7 +274,18 @@ class Program:
 
     @classmethod
     def _of_frontend(
-        cls, source_key, compile, kernel, *, name, filename, link=(), declared=(), lineinfo=False, fmad=True
+        cls,
+        source_key,
+        compile,
+        kernel,
+        *,
+        name,
+        filename,
+        link=(),
+        declared=(),
+        lineinfo=False,
+        fmad=True,
+        passes=None,
     ):
         """The Program of one specialization of a frontend's kernel.
         `source_key` is the frontend's cache key of it (source text,
@@ -300,6 +319,7 @@ class Program:
             shared=False,
             frontend=(source_key, compile),
             fmad=fmad,
+            passes=passes,
         )
         return self
 
@@ -332,6 +352,10 @@ class Program:
             return self.fmad
         return os.environ.get("PYDEV_FMAD", "1").strip() != "0"
 
+    def _extra(self):
+        """Its extra passes with the process's (PYDEV_PASSES): a _passes.Extra or None."""
+        return _passes.combine(self.passes, _passes.from_env())
+
     def _lines(self):
         """Whether the PTX gets .file/.loc: lineinfo=True or PYDEV_LINEINFO=1."""
         return self.lineinfo or os.environ.get("PYDEV_LINEINFO", "0").strip() == "1"
@@ -362,9 +386,10 @@ class Program:
         target, stage = _stages.check(target, stage)
         return self.__pydev_compile__(None, target, stage)
 
-    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(program, None, target, stage), `target` and `stage`
-        checked (_stages.check); `fmad`: None, the Program's own setting."""
+        checked (_stages.check); `fmad`: None, the Program's own setting;
+        `extra`: extra passes (pydev._passes.Extra) instead of its own."""
         if argtypes is not None:
             raise TypeError(
                 f"pydev.Program '{self.kernel}' has its own signature ({', '.join(map(str, self.params))}): "
@@ -380,11 +405,11 @@ class Program:
                 if self._lines():
                     _cudalink.warn_no_lineinfo(what, stacklevel=4)
                 return _cudalink.nvvm_ltoir(
-                    self.__pydev_compile__(None, target, "nvvm-ir", fmad), target, what, self.fastmath
+                    self.__pydev_compile__(None, target, "nvvm-ir", fmad, extra), target, what, self.fastmath
                 )
-            nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir", fmad))
+            nvvm_ir = None if self._lines() else (lambda: self.__pydev_compile__(None, target, "nvvm-ir", fmad, extra))
             return _cudalink.link_cubin(
-                self.__pydev_compile__(None, target, "ptx", fmad),
+                self.__pydev_compile__(None, target, "ptx", fmad, extra),
                 f"{self.kernel}.ptx",
                 self.link,
                 target,
@@ -403,13 +428,16 @@ class Program:
             )
         _launch._count("compiles")
         lib = "" if target == "host" else _libdevice()
-        return self._compile(target, stage, lib, self._checks(), self._lines(), self._fmad() if fmad is None else fmad)
+        fmad = self._fmad() if fmad is None else fmad
+        return self._compile(target, stage, lib, self._checks(), self._lines(), fmad, extra)
 
-    def _compile(self, tgt, stage, lib, checks, lines, fmad):
+    def _compile(self, tgt, stage, lib, checks, lines, fmad, extra=None):
         """The text of `stage` for `tgt` ("host" or "sm_XX"): a frontend's
-        kernel from its source (one native call), else from the IR text."""
+        kernel from its source (one native call), else from the IR text;
+        `extra`: extra passes (None: its own and the process's)."""
+        extra = _passes.options(extra if extra is not None else self._extra())
         if self._frontend is not None:
-            return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines, fmad=fmad)
+            return self._frontend[1](stage, boundscheck=checks, libdevice=lib, line_info=lines, fmad=fmad, **extra)
         return _native.get().compile_ir(
             self.text,
             self.kernel,
@@ -422,6 +450,7 @@ class Program:
             line_info=lines,
             host_adapters=self._host_adapters(tgt),
             fmad=fmad,
+            **extra,
         )
 
     def _program(self, target, arch):
@@ -430,28 +459,41 @@ class Program:
         # Index checks make another program (boundscheck=, PYDEV_BOUNDSCHECK).
         checks = self._checks()
         fmad = self._fmad()
-        key = (target, arch, lines, checks, fmad)
+        extra = self._extra()
+        key = (target, arch, lines, checks, fmad, extra)
         prog = self._loaded.get(key)
         if prog is not None:
             _launch._count("memory_hits")
             return prog
         if not self._shared:  # a frontend's specialization: its dispatcher keeps it
-            prog = self._loaded[key] = self._build(target, arch, lines, checks, fmad)
+            prog = self._loaded[key] = self._build(target, arch, lines, checks, fmad, extra)
             return prog
-        gkey = (self.text, self.kernel, target, arch, lines, checks, fmad, self.fastmath, self.cache, self._link_digest)
+        gkey = (
+            self.text,
+            self.kernel,
+            target,
+            arch,
+            lines,
+            checks,
+            fmad,
+            extra,
+            self.fastmath,
+            self.cache,
+            self._link_digest,
+        )
         with _LOCK:
             prog = _LOADED.get(gkey)
             if prog is not None:
                 _launch._count("memory_hits")
                 _LOADED.move_to_end(gkey)
             else:
-                prog = _LOADED[gkey] = self._build(target, arch, lines, checks, fmad)
+                prog = _LOADED[gkey] = self._build(target, arch, lines, checks, fmad, extra)
                 while len(_LOADED) > _LOADED_MAX:
                     _LOADED.popitem(last=False)
         self._loaded[key] = prog
         return prog
 
-    def _disk_key(self, target, arch, lines, checks, lib, fmad=True):
+    def _disk_key(self, target, arch, lines, checks, lib, fmad=True, extra=None):
         """The disk-cache key of the compiled text for `target` ("host" or
         "cuda") and `arch`. A frontend's kernel is keyed by its source key
         (which settles its IR): a hit needs neither the frontend nor the
@@ -465,6 +507,8 @@ class Program:
             options += ("fmad=0",)
         if adapters:
             options += (f"host_adapters={','.join(adapters)}",)
+        if extra is not None:
+            options += (extra.key,)
         return _cache.cache_key(
             source,
             {},
@@ -487,9 +531,9 @@ class Program:
         compiled = {}
         if self.cache:
             native = _native.get()
-            for target, arch, lines, checks, fmad in list(self._loaded):
+            for target, arch, lines, checks, fmad, extra in list(self._loaded):
                 lib = "" if target == "host" else _libdevice()
-                key = self._disk_key(target, arch, lines, checks, lib, fmad)
+                key = self._disk_key(target, arch, lines, checks, lib, fmad, extra)
                 text = _cache.load(key)
                 if text is None:
                     continue
@@ -508,7 +552,7 @@ class Program:
 
         return _pickling.reduce_program(self, self._compiled())
 
-    def _build(self, target, arch, lines=False, checks=False, fmad=True):
+    def _build(self, target, arch, lines=False, checks=False, fmad=True, extra=None):
         native = _native.get()
         stage = "llvm" if target == "host" else "ptx"
         tgt = "host" if target == "host" else arch
@@ -537,14 +581,14 @@ class Program:
                         f"error: {what} has link files or external functions, and this pydev cannot yet load a linked kernel on the cuda target (pydev._cudalink.linked_program is missing)"
                     )
                 # With LTO-IR link files the kernel goes in as LTO-IR, from its NVVM IR (not with line information, which NVVM IR drops).
-                nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False, fmad))
+                nvvm_ir = None if lines else (lambda: self._compile(tgt, "nvvm-ir", lib, checks, False, fmad, extra))
                 return linked_program(text, self.kernel, self.link, arch, what, self.declared, nvvm_ir, self.fastmath)
             return native.CudaProgram(text, self.kernel)
 
         lib = "" if target == "host" else _libdevice()
         key = None
         if self._carried:  # compiled where it was pickled: for this target and compiler?
-            dkey = self._disk_key(target, arch, lines, checks, lib, fmad)
+            dkey = self._disk_key(target, arch, lines, checks, lib, fmad, extra)
             found = self._carried.pop(dkey, None)
             if found is not None:
                 text, ikey, image = found
@@ -557,7 +601,7 @@ class Program:
                 except Exception:
                     pass  # an unusable text (corrupted on the way): compiled below
         if self.cache:  # cache=False: compiled every time, the disk cache neither read nor written
-            key = self._disk_key(target, arch, lines, checks, lib, fmad)
+            key = self._disk_key(target, arch, lines, checks, lib, fmad, extra)
             text = _cache.load(key)
             if text is not None:
                 try:
@@ -566,7 +610,7 @@ class Program:
                     return prog
                 except Exception:
                     pass  # an unusable entry: compile again and replace it
-        text = self._compile(tgt, stage, lib, checks, lines, fmad)
+        text = self._compile(tgt, stage, lib, checks, lines, fmad, extra)
         _launch._count("compiles")  # counted once it compiled
         if key is not None:
             _cache.store(key, text)
@@ -696,4 +740,6 @@ class Program:
         prog = self._program(target, arch)
         _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
         if fast:
-            _launch.register_fast(self, args, prog, target, handle if target == "cuda" else 0, params=self.params)
+            _launch.register_fast(
+                self, args, prog, target, handle if target == "cuda" else 0, params=self.params, packed=packed
+            )

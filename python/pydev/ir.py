@@ -560,6 +560,13 @@ _SAME = {
     "abs",
 }
 _BOOL = {"cmp", "not", "syncthreads_and", "syncthreads_or"}
+# The type of the operand at this index (the op's result has its type).
+_AS_OPERAND = {"shfl": 1, "atomic_rmw": 1, "atomic_cas": 1, "struct_insert": 1, "tuple_insert": 1, "vector_insert": 1}
+# The element type of the first operand (a vector, or an atomic reference).
+_ELEMENT_OF_FIRST = {"vector_extract", "atomic_load"}
+_MASKS = {"activemask", "lanemask_lt", "match_any"}
+# Ops that take contract= (float + - * fused into multiply-adds or not).
+_CONTRACTIBLE = frozenset({"add", "sub", "mul"})
 
 
 class Value:
@@ -586,6 +593,8 @@ class Value:
     def _bin(self, op, other, swap=False):
         if not isinstance(other, _OPERANDS):
             return NotImplemented  # a framework's own type may know how (its __radd__, ...)
+        if self.type.kind == "vector" or (isinstance(other, Value) and other.type.kind == "vector"):
+            return self.fn._lanewise(op, self, other, swap)
         other = self._other(other)
         a, b = (other, self) if swap else (self, other)
         if op == "truediv":
@@ -907,11 +916,73 @@ class _Ops:
         op = name.rstrip("_")
         fn = self._fn
 
-        def build(*operands, result=None, loc=None, **attrs):
-            return fn._build(op, entry, operands, result, loc, attrs)
+        def build(*operands, result=None, loc=None, contract=None, **attrs):
+            if contract is not None:
+                if op not in _CONTRACTIBLE:
+                    raise TypeError(f"pydev.{op} takes no contract= (only {', '.join(sorted(_CONTRACTIBLE))} do)")
+                if not isinstance(contract, bool):
+                    raise TypeError(f"contract= takes True or False, got {contract!r}")
+            return fn._build(op, entry, operands, result, loc, attrs, contract)
 
         build.__name__ = name
         build.__doc__ = f"pydev.{op}: operands {', '.join(n + ('' if a == '1' else a) for n, a in entry[0]) or 'none'}; attributes {', '.join(n for n, _, _ in entry[1]) or 'none'}"
+        return build
+
+
+# The upstream `math` ops a Program may use (docs/backend.md), by operand
+# count: `Function.math.<name>(*operands)` builds them with their result type.
+MATH_FLOAT_OPS = {
+    **dict.fromkeys(
+        "absf acos acosh asin asinh atan atanh cbrt ceil cos cosh erf erfc exp exp2 expm1 floor log log10 "
+        "log1p log2 round roundeven rsqrt sin sinh sqrt tan tanh trunc".split(),
+        1,
+    ),
+    **dict.fromkeys("atan2 copysign powf".split(), 2),
+    "fma": 3,
+}
+MATH_CLASS_OPS = ("isfinite", "isinf", "isnan", "isnormal")
+MATH_INT_OPS = ("absi", "ctlz", "cttz", "ctpop")
+
+
+class _Math:
+    """`Function.math.<op>(*operands, loc=None)`: upstream `math` ops on
+    pydev values. Float ops keep their operand's type; the class tests give
+    `i1`; the integer ops take pydev's signed or unsigned integers (cast to
+    signless and back, which costs nothing)."""
+
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __dir__(self):
+        return sorted([*MATH_FLOAT_OPS, *MATH_CLASS_OPS, *MATH_INT_OPS])
+
+    def __getattr__(self, name):
+        fn = self._fn
+        if name in MATH_FLOAT_OPS:
+            arity = MATH_FLOAT_OPS[name]
+        elif name in MATH_CLASS_OPS or name in MATH_INT_OPS:
+            arity = 1
+        else:
+            raise AttributeError(f"pydev.ir has no math helper '{name}' (it has: {', '.join(dir(self))})")
+
+        def build(*operands, loc=None):
+            if len(operands) != arity:
+                raise TypeError(f"math.{name} takes {arity} operand{'s' * (arity != 1)}, got {len(operands)}")
+            first = next((v for v in operands if isinstance(v, Value)), None)
+            like = first.type if first is not None else f32
+            vals = [fn._value(v, like) for v in operands]
+            t = vals[0].type
+            if name in MATH_INT_OPS:
+                if not t.is_integer:
+                    raise TypeError(f"math.{name} takes an integer, got {t}")
+                signless = Type(f"i{t.params['width']}")
+                r = fn.emit(f"math.{name}", [fn.cast(vals[0], signless)], [signless], loc=loc)
+                return fn.cast(r, t)
+            if not t.is_float or any(v.type != t for v in vals):
+                raise TypeError(f"math.{name} takes floats of one type, got {', '.join(str(v.type) for v in vals)}")
+            return fn.emit(f"math.{name}", vals, [i1 if name in MATH_CLASS_OPS else t], loc=loc)
+
+        build.__name__ = name
         return build
 
 
@@ -930,6 +1001,7 @@ class Function:
         self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
         self.location = location
         self.ops = _Ops(self)
+        self.math = _Math(self)
         self._blocks = [["", []]]  # [label, lines]
         self._cur = self._blocks[0]
         self._n = 0
@@ -967,10 +1039,12 @@ class Function:
             raise RuntimeError(f"pydev.ir: the block of {self.name} is already terminated")
         self._cur[1].append(text)
 
-    def _generic(self, name, operands, results, attrs, loc):
+    def _generic(self, name, operands, results, attrs, loc, discardable=None):
         names = [self._fresh() for _ in results]
         lhs = (", ".join(names) + " = ") if names else ""
         props = f" <{{{', '.join(f'{k} = {v}' for k, v in attrs.items())}}}>" if attrs else ""
+        if discardable:  # attributes of no ODS definition (`pydev.contract`): the attr-dict
+            props += f" {{{', '.join(f'{k} = {v}' for k, v in discardable.items())}}}"
         sig = f"({', '.join(str(o.type) for o in operands)}) -> ({', '.join(map(str, results))})"
         return names, f'{lhs}"{name}"({", ".join(o.name for o in operands)}){props} : {sig} {self._loc(loc)}'
 
@@ -985,7 +1059,7 @@ class Function:
         vals = tuple(Value(self, n, t) for n, t in zip(names, results))
         return None if not vals else vals[0] if len(vals) == 1 else vals
 
-    def _build(self, op, entry, operands, result, loc, attrs):
+    def _build(self, op, entry, operands, result, loc, attrs, contract=None):
         operand_spec, attr_spec, result_spec, sized = entry
         groups = []
         if sum(a != "1" for _, a in operand_spec) > 1 or sized:
@@ -1022,6 +1096,15 @@ class Function:
                 result = flat[0].type
             elif op in _BOOL:
                 result = i1
+            elif op in _AS_OPERAND and len(flat) > _AS_OPERAND[op]:
+                result = flat[_AS_OPERAND[op]].type
+            elif op in _ELEMENT_OF_FIRST and flat:
+                result = flat[0].type.element
+            elif op in _MASKS:
+                result = warp_mask()
+            elif op == "atomic_ref" and flat and flat[0].type.is_array and "field" not in attrs:
+                space = flat[0].type.params.get("space", "global")
+                result = atomic_ref(flat[0].type.element, None if space == "global" else space)
             elif op == "array_load" and flat[0].type.is_array:
                 result = flat[0].type.element
             elif op in ("array_size",):
@@ -1050,10 +1133,38 @@ class Function:
                 raise TypeError(f"pydev.{op} needs the attribute '{name}'")
         if sized:
             texts["operandSegmentSizes"] = f"array<i32: {', '.join(str(len(g)) for g in groups)}>"
-        names, text = self._generic(f"pydev.{op}", flat, results, texts, loc)
+        # contract=False: this op is never fused into a multiply-add (pydev-promote-types).
+        discardable = {"pydev.contract": "false"} if contract is False else None
+        names, text = self._generic(f"pydev.{op}", flat, results, texts, loc, discardable)
         self._line(text)
         vals = [Value(self, n, t) for n, t in zip(names, results)]
         return None if not vals else vals[0] if len(vals) == 1 else tuple(vals)
+
+    def _lanewise(self, op, a, b, swap):
+        """`a op b` on vectors lane by lane (pydev's arithmetic ops take
+        numbers): a vector with a vector of the same type, or with a scalar
+        (a number or a Value of its element type), as CUDA C++'s vector
+        operators; the result is a vector of the lane results' type."""
+        vec = a if a.type.kind == "vector" else b
+        lanes, elem = vec.type.params["lanes"], vec.type.element
+        other = b if vec is a else a
+        if isinstance(other, Value) and other.type.kind == "vector" and other.type != vec.type:
+            raise TypeError(f"pydev.ir: pydev.{op} of vectors {vec.type} and {other.type}: cast the lanes to one type")
+        if not (isinstance(other, Value) and other.type.kind == "vector"):
+            other = self._value(other, elem)
+        out = []
+        for lane in range(lanes):
+            idx = self.constant(lane, si32)
+
+            def get(v):
+                return self.ops.vector_extract(v, idx) if v.type.kind == "vector" else v
+
+            x, y = get(vec if vec is a else other), get(other if vec is a else vec)
+            x, y = (y, x) if swap else (x, y)
+            out.append(x._bin(op, y))
+        kind = out[0].type
+        result = vec.type if kind == elem else vector(kind, lanes)
+        return self.ops.vector_create(*out, result=result)
 
     def _value(self, v, like):
         if isinstance(v, Value):

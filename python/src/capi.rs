@@ -29,12 +29,40 @@ pub fn with_writable<R>(obj: &Bound<'_, PyAny>, len: usize, f: impl FnOnce(&mut 
     Ok(f(bytes))
 }
 
+/// Copies the bytes of `obj`'s contiguous buffer into `out`: false (the
+/// error cleared) when it exports none or not exactly `out.len()` bytes.
+pub fn copy_buffer(obj: &Bound<'_, PyAny>, out: &mut [u8]) -> bool {
+    let Some(held) = HeldBuffer::get(obj, pyo3::ffi::PyBUF_C_CONTIGUOUS) else { return false };
+    let v = &*held.0;
+    if usize::try_from(v.len).ok() != Some(out.len()) {
+        return false;
+    }
+    // SAFETY: a C-contiguous export of `v.len` bytes at `v.buf`, alive
+    // while `held` is.
+    out.copy_from_slice(unsafe { std::slice::from_raw_parts(v.buf.cast::<u8>(), out.len()) });
+    true
+}
+
+/// The bytes of `obj`'s contiguous buffer (a NumPy scalar's); None (the
+/// error cleared) when it exports none.
+pub fn buffer_vec(obj: &Bound<'_, PyAny>) -> Option<Vec<u8>> {
+    let held = HeldBuffer::get(obj, pyo3::ffi::PyBUF_C_CONTIGUOUS)?;
+    let v = &*held.0;
+    let len = usize::try_from(v.len).ok()?;
+    // SAFETY: a C-contiguous export of `v.len` bytes at `v.buf`, alive
+    // while `held` is.
+    Some(unsafe { std::slice::from_raw_parts(v.buf.cast::<u8>(), len) }.to_vec())
+}
+
 /// What the launch fast path reads of a host array through the buffer
 /// protocol: its type key (element format, rank, layout, read-only) and the
 /// kernel ABI descriptor `{T* data; u64 shape[n]; i64 strides[n]}` (strides
 /// in elements), without `__array_interface__` dictionaries.
 pub struct ArrayView {
-    pub format: String,
+    /// None when the exporter cannot describe its elements in a format
+    /// string (NumPy arrays of ml_dtypes' bfloat16 and float8): the caller
+    /// keys those by their dtype.
+    pub format: Option<String>,
     pub ndim: usize,
     /// `dispatch::contiguity`: 1 C-contiguous, 2 Fortran-contiguous (rank >
     /// 1), 0 strided (as the signature's `::1` marks).
@@ -83,12 +111,17 @@ impl Drop for HeldBuffer {
 /// The [`ArrayView`] of an object exporting a strided buffer, and the
 /// export itself, held until the caller drops it (for the whole launch:
 /// the launch runs without the GIL); `None` when it exports none (the
-/// general launch path then says why).
+/// general launch path then says why). An export without a format is
+/// asked for when one with a format fails.
 pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(ArrayView, HeldBuffer)>> {
-    let Some(held) = HeldBuffer::get(obj, pyo3::ffi::PyBUF_RECORDS_RO) else { return Ok(None) };
+    let Some(held) =
+        HeldBuffer::get(obj, pyo3::ffi::PyBUF_RECORDS_RO).or_else(|| HeldBuffer::get(obj, pyo3::ffi::PyBUF_STRIDED_RO))
+    else {
+        return Ok(None);
+    };
     let v = &*held.0;
     // SAFETY: PyObject_GetBuffer succeeded, so the view is initialised;
-    // with PyBUF_RECORDS_RO, `format` is a C string and `shape` and
+    // `format` is a C string or null (an export without one), and `shape` and
     // `strides` hold `ndim` entries each, alive while the export is held.
     unsafe {
         let n = usize::try_from(v.ndim).unwrap_or(0);
@@ -96,9 +129,9 @@ pub fn array_view(obj: &Bound<'_, PyAny>, position: usize) -> PyResult<Option<(A
         let shape: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.shape, n) } else { &[] };
         let strides: &[pyo3::ffi::Py_ssize_t] = if n > 0 { std::slice::from_raw_parts(v.strides, n) } else { &[] };
         let format = if v.format.is_null() {
-            "B".to_owned()
+            None
         } else {
-            std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned()
+            Some(std::ffi::CStr::from_ptr(v.format).to_string_lossy().into_owned())
         };
         if item <= 0 || strides.iter().any(|s| (*s as i64) % item != 0) {
             return Err(PyValueError::new_err(format!(

@@ -4,7 +4,7 @@
 use crate::program_description::{free_names, program as decode_program};
 use crate::stats::{COMPILES, JIT_COMPILES};
 use crate::CompileError;
-use pydev_runtime::{compile::Source, CompileOptions, Target};
+use pydev_runtime::{compile::Source, CompileOptions, ExtraPasses, Target};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -23,9 +23,29 @@ fn options(opt_level: u8, fast_math: bool, boundscheck: Option<bool>, libdevice:
     o
 }
 
+/// Extra passes from `passes` (`point=pipeline;...`, the form
+/// `check_passes` returns) and plugin paths; a bad point or plugin is a
+/// ValueError naming it.
+fn extra(passes: Option<&str>, plugins: Vec<String>) -> PyResult<ExtraPasses> {
+    ExtraPasses::parse(passes.unwrap_or(""), plugins).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Checks extra passes (`passes=` as `point=pipeline;...`, `plugins=`):
+/// each point exists, each plugin loads, each pass of each point exists
+/// (pydev's, upstream's, a plugin's), else ValueError naming it. Returns
+/// the normalized text (points in pipeline order).
+#[pyfunction]
+#[pyo3(signature = (passes, plugins=Vec::new()))]
+pub(crate) fn check_passes(py: Python<'_>, passes: &str, plugins: Vec<String>) -> PyResult<String> {
+    let extra = extra(Some(passes), plugins)?;
+    py.detach(|| pydev_runtime::compile::check_extra_passes(&extra))
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(extra.text())
+}
+
 /// The text of `stage` for `function` of `source` compiled for `target`.
 #[pyfunction]
-#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false, debuginfo=false, fmad=true))]
+#[pyo3(signature = (filename, source, function, signature, consts=None, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, program=None, line_info=false, debuginfo=false, fmad=true, passes=None, plugins=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile(
     py: Python<'_>,
@@ -44,7 +64,10 @@ pub(crate) fn compile(
     line_info: bool,
     debuginfo: bool,
     fmad: bool,
+    passes: Option<&str>,
+    plugins: Vec<String>,
 ) -> PyResult<String> {
+    let extra = extra(passes, plugins)?;
     let free = free_names(consts)?;
     let program = program.map(decode_program).transpose()?;
     let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -52,7 +75,7 @@ pub(crate) fn compile(
     // `debuginfo`: MLIR stages printed with their locations (the `pydev`
     // stage a kernel's pydev.Program is made from).
     let options =
-        CompileOptions { line_info, debuginfo, fmad, ..options(opt_level, fast_math, boundscheck, libdevice) };
+        CompileOptions { line_info, debuginfo, fmad, extra, ..options(opt_level, fast_math, boundscheck, libdevice) };
     COMPILES.fetch_add(1, Ordering::Relaxed);
     py.detach(|| {
         let src =
@@ -106,7 +129,7 @@ pub(crate) fn signature_ir_types(py: Python<'_>, types: Vec<String>) -> Vec<Opti
 /// functions `host_adapters` go to their C-ABI adapters
 /// (`pydev-host-adapters`).
 #[pyfunction]
-#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false, host_adapters=Vec::new(), fmad=true))]
+#[pyo3(signature = (text, kernel, target="host", stage="llvm", opt_level=3, fast_math=false, boundscheck=None, libdevice=None, filename="<pydev ir>", debuginfo=false, line_info=false, host_adapters=Vec::new(), fmad=true, passes=None, plugins=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn compile_ir(
     py: Python<'_>,
@@ -123,9 +146,12 @@ pub(crate) fn compile_ir(
     line_info: bool,
     host_adapters: Vec<String>,
     fmad: bool,
+    passes: Option<&str>,
+    plugins: Vec<String>,
 ) -> PyResult<String> {
     let target = Target::parse(target).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let mut options = options(opt_level, fast_math, boundscheck, libdevice);
+    options.extra = extra(passes, plugins)?;
     options.debuginfo = debuginfo;
     options.line_info = line_info; // `.file`/`.loc` from the IR's locations (cuda)
     options.fmad = fmad;

@@ -3,13 +3,18 @@
 //! signature, compile or cache); it then registers here the program and how
 //! each argument packs, under the arguments' type key. Later launches with
 //! arguments of the same types are one call: the key, the packing and the
-//! launch. NumPy arrays (host) key by buffer format, rank, layout and
-//! read-only flag, read through the buffer protocol; `pydev.DeviceArray`s
-//! (either target) by the interned layout key they carry with their
-//! prepacked descriptor (`type_key`, `_desc`); anything else by its exact
-//! type. Foreign cuda arrays are read at each launch: through their type's
-//! DLPack C exchange API (`__dlpack_c_exchange_api__`, as PyTorch has),
-//! else their `__dlpack__`, else their CUDA Array Interface dict.
+//! launch. NumPy arrays (host) key by buffer format (structured dtypes
+//! too; an array whose dtype has no buffer format, as ml_dtypes' bfloat16
+//! and float8, by its dtype object), rank, layout and read-only flag, read
+//! through the buffer protocol; `pydev.DeviceArray`s (either target) by the
+//! interned layout key they carry with their prepacked descriptor
+//! (`_fast_key`, `_desc`); anything else by its exact type: Python numbers
+//! convert natively to the parameter's type (range-checked: what the
+//! general path refuses or warns about goes to it), and vectors and structs
+//! pack natively by their layout. Foreign cuda arrays are read at each
+//! launch: through their type's DLPack C exchange API
+//! (`__dlpack_c_exchange_api__`, as PyTorch has), else their `__dlpack__`,
+//! else their CUDA Array Interface dict.
 //!
 //! On cuda the fast path also keeps what the general path guarantees: an
 //! array last used on another stream sends the launch to the general path
@@ -50,47 +55,52 @@ pub const STREAM_GENERATION: usize = 256;
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum KeyPart {
-    Array {
-        format: String,
-        ndim: usize,
-        layout: u8,
-        readonly: bool,
-    },
+    /// A NumPy array: its buffer's element format, or (an export without
+    /// one) the address of its dtype.
+    Array { format: Option<String>, dtype: usize, ndim: usize, layout: u8, readonly: bool },
     /// A DeviceArray: the address of its interned layout key (a str that
     /// names its target and signature, kept alive by `pydev._arrays`).
     Device(usize),
     /// A foreign cuda array exported through DLPack: its type's address
     /// and what its signature depends on.
-    Dlpack {
-        ty: usize,
-        code: u8,
-        bits: u8,
-        ndim: usize,
-        layout: u8,
-        readonly: bool,
-    },
+    Dlpack { ty: usize, code: u8, bits: u8, lanes: u16, ndim: usize, layout: u8, readonly: bool },
     /// A foreign cuda array exported through the CUDA Array Interface
     /// only (Numba's): its type's address and what its signature depends on.
-    Cai {
-        ty: usize,
-        typestr: String,
-        ndim: usize,
-        layout: u8,
-        readonly: bool,
-    },
+    Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
     /// The address of the argument's exact type object.
     Type(usize),
 }
 
+/// The signedness of an integer parameter, which sets the range a Python
+/// int must fit (a signless one takes either sign's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sign {
+    Signed,
+    Unsigned,
+    Signless,
+}
+
 /// How an argument packs (the codes `python/pydev/_launch.py` registers).
-#[derive(Clone, Copy)]
+/// A number kind converts as the general path does (NumPy's conversions,
+/// `pydev._program.Program._scalar`, `pydev._types.scalar_arg`) and sends
+/// to the general path whatever the general path would refuse or warn
+/// about (an int outside the parameter's range, a finite float that
+/// overflows to infinity), so that its error or warning is the same.
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Array,
-    Float32,
-    Int32,
+    /// A Python int to an integer of `bits`.
+    Int(u8, Sign),
+    /// A Python float or int to a float of `bits` (16, 32, 64).
+    Float(u8),
+    /// A Python complex, float or int to a complex of two `bits` floats.
+    Complex(u8),
     Bool,
-    /// A NumPy scalar: its bytes.
+    /// A NumPy scalar, bfloat16 / float8 stand-in or anything else whose
+    /// buffer or `tobytes()` is its packing.
     Raw,
+    /// A vector or struct value, packed natively by its layout ([`Plan`]).
+    Value,
     /// None for a kernel: no parameter.
     Skip,
     /// None for an interoperable kernel: a null `void*`.
@@ -108,18 +118,34 @@ enum Kind {
 impl Kind {
     /// Each kind with its name, in code order: the one definition of the
     /// codes `Dispatch.register` takes (exported as `ARG_KINDS`, which
-    /// pydev._launch reads).
-    const ALL: [(Kind, &'static str); 10] = [
+    /// pydev._launch reads: `int_si32` is a Python int to an si32).
+    const ALL: [(Kind, &'static str); 26] = [
         (Kind::Array, "array"),
-        (Kind::Float32, "float32"),
-        (Kind::Int32, "int32"),
         (Kind::Bool, "bool"),
         (Kind::Raw, "raw"),
+        (Kind::Value, "value"),
         (Kind::Skip, "skip"),
         (Kind::Null, "null"),
         (Kind::DeviceArray, "device_array"),
         (Kind::Dlpack, "dlpack"),
         (Kind::Cai, "cai"),
+        (Kind::Float(16), "float_f16"),
+        (Kind::Float(32), "float_f32"),
+        (Kind::Float(64), "float_f64"),
+        (Kind::Complex(32), "complex_f32"),
+        (Kind::Complex(64), "complex_f64"),
+        (Kind::Int(8, Sign::Signed), "int_si8"),
+        (Kind::Int(8, Sign::Unsigned), "int_ui8"),
+        (Kind::Int(8, Sign::Signless), "int_i8"),
+        (Kind::Int(16, Sign::Signed), "int_si16"),
+        (Kind::Int(16, Sign::Unsigned), "int_ui16"),
+        (Kind::Int(16, Sign::Signless), "int_i16"),
+        (Kind::Int(32, Sign::Signed), "int_si32"),
+        (Kind::Int(32, Sign::Unsigned), "int_ui32"),
+        (Kind::Int(32, Sign::Signless), "int_i32"),
+        (Kind::Int(64, Sign::Signed), "int_si64"),
+        (Kind::Int(64, Sign::Unsigned), "int_ui64"),
+        (Kind::Int(64, Sign::Signless), "int_i64"),
     ];
 
     fn from_code(code: u8) -> PyResult<Self> {
@@ -143,6 +169,12 @@ enum Program {
 struct Entry {
     program: Program,
     kinds: Vec<Kind>,
+    /// The layout of each `Kind::Value` argument (None for the others).
+    plans: Vec<Option<Plan>>,
+    /// What the key names by address (the arguments' types, the dtypes of
+    /// arrays keyed by dtype), kept alive so that no other object takes
+    /// the address while the entry lives.
+    anchors: Vec<Py<PyAny>>,
     /// The module globals device code read, as they were at compile time:
     /// a changed one sends the launch to the general path (and a recompile).
     seen: Vec<(Py<PyString>, Option<Py<PyAny>>)>,
@@ -177,6 +209,184 @@ impl Packed<'_> {
         b[..bytes.len()].copy_from_slice(bytes);
         Packed::Inline(b, bytes.len() as u8)
     }
+}
+
+/// How a vector or struct value packs natively: its bytes in the CUDA C++
+/// layout, as its `tobytes()` gives them (checked when registered:
+/// `Dispatch.register`), read through the buffer protocol.
+struct Plan {
+    size: usize,
+    leaf: Leaf,
+}
+
+/// A plan as Python gives it: (size, code, ((name, offset, plan), ...)).
+type PlanTuple<'py> = (usize, u8, Vec<(Bound<'py, PyString>, usize, Bound<'py, PyAny>)>);
+
+enum Leaf {
+    /// An object whose buffer is its bytes (a NumPy scalar).
+    Buffer,
+    /// A vector: the buffer of its lanes (`_v`, a NumPy array).
+    Lanes,
+    /// A Python bool: one byte.
+    Bool,
+    /// A struct: each field's value (an attribute) at its offset.
+    Fields(Vec<(Py<PyString>, usize, Plan)>),
+}
+
+impl Plan {
+    /// A plan from `pydev._launch.value_plan`'s tuples: `(size, code,
+    /// fields)`, code 0 buffer, 1 lanes, 2 bool, 3 struct with fields
+    /// `((name, offset, plan), ...)`.
+    fn parse(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let (size, code, fields): PlanTuple<'_> = obj.extract()?;
+        let leaf = match code {
+            0 => Leaf::Buffer,
+            1 => Leaf::Lanes,
+            2 if size == 1 => Leaf::Bool,
+            3 => Leaf::Fields(
+                fields
+                    .into_iter()
+                    .map(|(name, offset, plan)| {
+                        let plan = Plan::parse(&plan)?;
+                        if offset + plan.size > size {
+                            return Err(pyo3::exceptions::PyValueError::new_err("a field outside its struct"));
+                        }
+                        Ok((name.unbind(), offset, plan))
+                    })
+                    .collect::<PyResult<_>>()?,
+            ),
+            _ => return Err(pyo3::exceptions::PyValueError::new_err(format!("unknown value plan {code}"))),
+        };
+        Ok(Plan { size, leaf })
+    }
+
+    fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Leaf::Fields(fields) = &self.leaf {
+            for (name, _, plan) in fields {
+                visit.call(name)?;
+                plan.traverse(visit)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The bytes of `value`; None when a part of it is not what the plan
+    /// says (the general path then packs it).
+    fn pack(&self, value: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+        let mut out = vec![0u8; self.size];
+        Ok(self.fill(value, &mut out)?.then_some(out))
+    }
+
+    fn fill(&self, value: &Bound<'_, PyAny>, out: &mut [u8]) -> PyResult<bool> {
+        Ok(match &self.leaf {
+            Leaf::Buffer => capi::copy_buffer(value, out),
+            Leaf::Lanes => capi::copy_buffer(&value.getattr(intern!(value.py(), "_v"))?, out),
+            Leaf::Bool => match value.downcast_exact::<pyo3::types::PyBool>() {
+                Ok(b) => {
+                    out[0] = u8::from(b.is_true());
+                    true
+                }
+                Err(_) => false,
+            },
+            Leaf::Fields(fields) => {
+                for (name, offset, plan) in fields {
+                    if !plan.fill(&value.getattr(name.bind(value.py()))?, &mut out[*offset..offset + plan.size])? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+        })
+    }
+}
+
+/// The bytes of Python int `a` as an integer of `bits` and `sign`; None
+/// when it does not fit (the general path raises its OverflowError).
+fn int_bytes(a: &Bound<'_, PyAny>, bits: u8, sign: Sign) -> Option<Packed<'static>> {
+    let v = match a.extract::<i64>() {
+        Ok(v) => i128::from(v),
+        Err(_) => i128::from(a.extract::<u64>().ok()?),
+    };
+    let half = 1i128 << (bits - 1);
+    let (lo, hi) = match sign {
+        Sign::Signed => (-half, half - 1),
+        Sign::Unsigned => (0, 2 * half - 1),
+        Sign::Signless => (-half, 2 * half - 1),
+    };
+    if v < lo || v > hi {
+        return None;
+    }
+    Some(Packed::inline(&(v as u64).to_le_bytes()[..usize::from(bits / 8)]))
+}
+
+/// A Python float, or int as float64 (correctly rounded, as NumPy's
+/// conversions do); None for an int too large for a float64.
+fn float_value(a: &Bound<'_, PyAny>) -> Option<f64> {
+    match a.downcast_exact::<PyFloat>() {
+        Ok(f) => Some(f.value()),
+        Err(_) => a.extract::<f64>().ok(),
+    }
+}
+
+/// `x` rounded once to a float of `bits`, as NumPy's `float16(x)`,
+/// `float32(x)`: None when a finite `x` overflows to infinity (NumPy warns;
+/// the general path does).
+fn float_bits(x: f64, bits: u8) -> Option<u64> {
+    let (b, inf) = match bits {
+        16 if x.is_nan() => return None, // NumPy keeps a NaN's payload its own way
+        16 => {
+            let h = pydev_dialect::float::FLOAT16;
+            let b = h.round(x);
+            (b, b & 0x7fff == h.inf())
+        }
+        32 => {
+            let f = x as f32;
+            (u64::from(f.to_bits()), f.is_infinite())
+        }
+        _ => (x.to_bits(), false),
+    };
+    (!inf || x.is_infinite()).then_some(b)
+}
+
+fn float_bytes(a: &Bound<'_, PyAny>, bits: u8) -> Option<Packed<'static>> {
+    let b = float_bits(float_value(a)?, bits)?;
+    Some(Packed::inline(&b.to_le_bytes()[..usize::from(bits / 8)]))
+}
+
+/// A Python complex, float or int as a complex of two `bits` floats.
+fn complex_bytes(a: &Bound<'_, PyAny>, bits: u8) -> Option<Packed<'static>> {
+    let (re, im) = match a.downcast_exact::<pyo3::types::PyComplex>() {
+        Ok(c) => (c.real(), c.imag()),
+        Err(_) => (float_value(a)?, 0.0),
+    };
+    let n = usize::from(bits / 8);
+    let mut out = [0u8; 16];
+    out[..n].copy_from_slice(&float_bits(re, bits)?.to_le_bytes()[..n]);
+    out[n..2 * n].copy_from_slice(&float_bits(im, bits)?.to_le_bytes()[..n]);
+    Some(if n * 2 <= 8 { Packed::inline(&out[..2 * n]) } else { Packed::Owned(out[..2 * n].to_vec()) })
+}
+
+/// The bytes of argument `a` passed by value as `kind` (`plan`: a
+/// value's layout); None when the general path must pack it.
+fn pack_value(a: &Bound<'_, PyAny>, kind: Kind, plan: Option<&Plan>) -> PyResult<Option<Packed<'static>>> {
+    Ok(match kind {
+        Kind::Int(bits, sign) => int_bytes(a, bits, sign),
+        Kind::Float(bits) => float_bytes(a, bits),
+        Kind::Complex(bits) => complex_bytes(a, bits),
+        Kind::Bool => Some(Packed::inline(&[u8::from(a.is_truthy()?)])),
+        // Its buffer (a NumPy scalar's), else its `tobytes()` (ml_dtypes
+        // scalars, the bfloat16 / float8 stand-ins).
+        Kind::Raw => Some(Packed::Owned(match capi::buffer_vec(a) {
+            Some(b) => b,
+            None => a.call_method0(intern!(a.py(), "tobytes"))?.downcast::<PyBytes>()?.as_bytes().to_vec(),
+        })),
+        Kind::Value => match plan {
+            Some(plan) => plan.pack(a)?.map(Packed::Owned),
+            None => None,
+        },
+        Kind::Null => Some(Packed::inline(&[0; 8])),
+        Kind::Array | Kind::DeviceArray | Kind::Dlpack | Kind::Cai | Kind::Skip => None,
+    })
 }
 
 #[pyclass(frozen, module = "pydev._pydev")]
@@ -221,9 +431,8 @@ struct Keyed<'py> {
 
 /// What the cuda fast path reads of a `__cuda_array_interface__` dict,
 /// through the one reader of the protocol (`protocols::read_cai`, which
-/// `pydev._arrays.parse_cai` calls too): numbers only (a structured
-/// typestr is the general path's); anything the reader refuses is `None`,
-/// and the general path raises the reader's error.
+/// `pydev._arrays.parse_cai` calls too); anything the reader refuses is
+/// `None`, and the general path raises the reader's error.
 struct CaiView {
     typestr: String,
     ndim: usize,
@@ -235,7 +444,7 @@ struct CaiView {
 
 fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
     let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
-    let c = crate::protocols::read_cai(&cai, false).ok()?;
+    let c = crate::protocols::read_cai(&cai).ok()?;
     let stream = match &c.stream {
         None => None,
         Some(s) => Some(s.extract::<usize>().ok()?),
@@ -246,8 +455,14 @@ fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
     for d in c.shape.iter().chain(&c.strides) {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
+    // A structured element is named by its typestr and fields (a tuple of
+    // numbers and strings, whose repr is as fixed as they are).
+    let typestr = match &c.fields {
+        None => c.typestr,
+        Some(f) => format!("{}{}", c.typestr, f.repr().ok()?),
+    };
     Some(CaiView {
-        typestr: c.typestr,
+        typestr,
         ndim: n,
         layout: contiguity(&c.shape, &c.strides),
         readonly: c.readonly,
@@ -306,13 +521,7 @@ impl Dispatch {
             held: Vec::new(),
         };
         let mut apis: Vec<capi::ExchangeApi> = Vec::new();
-        let foreign = |ty: usize| {
-            if cuda.is_some() {
-                self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied()
-            } else {
-                None
-            }
-        };
+        let foreign = |ty: usize| self.foreign.lock().unwrap_or_else(|p| p.into_inner()).get(&ty).copied();
         // CUDA Array Interface pointers asked of the driver this launch
         // (with several devices only: with one, every pointer is on it).
         let several = cuda.is_some() && cuda::device_count().is_ok_and(|n| n > 1);
@@ -325,8 +534,13 @@ impl Dispatch {
                     return Ok(None);
                 }
                 let Some((view, held)) = capi::array_view(&a, i)? else { return Ok(None) };
+                let dtype = match view.format {
+                    Some(_) => 0,
+                    None => a.getattr(intern!(py, "dtype"))?.as_ptr() as usize,
+                };
                 keyed.key.push(KeyPart::Array {
                     format: view.format,
+                    dtype,
                     ndim: view.ndim,
                     layout: view.layout,
                     readonly: view.readonly,
@@ -334,7 +548,7 @@ impl Dispatch {
                 keyed.descriptors.push(Some(Packed::Owned(view.descriptor)));
                 keyed.held.push(held);
             } else if ty == device_array as usize {
-                let layout = a.getattr(intern!(py, "type_key"))?;
+                let layout = a.getattr(intern!(py, "_fast_key"))?;
                 if layout.is_none() {
                     return Ok(None);
                 }
@@ -342,16 +556,17 @@ impl Dispatch {
                 keyed
                     .descriptors
                     .push(Some(Packed::Borrowed(a.getattr(intern!(py, "_desc"))?.downcast_into::<PyBytes>()?)));
-            } else if let (Some(handle), Some(Foreign { kind, exchange })) = (cuda, foreign(ty)) {
-                if let Some(api) = exchange {
+            } else if let Some(Foreign { kind, exchange }) = foreign(ty) {
+                if let (Some(_), Some(api)) = (cuda, exchange) {
                     let Some((view, managed)) = api.export(&a) else { return Ok(None) };
-                    if view.device != (2, device) || view.lanes != 1 {
+                    if view.device != (2, device) {
                         return Ok(None);
                     }
                     keyed.key.push(KeyPart::Dlpack {
                         ty,
                         code: view.code,
                         bits: view.bits,
+                        lanes: view.lanes,
                         ndim: view.ndim,
                         layout: view.layout,
                         readonly: view.readonly,
@@ -364,7 +579,7 @@ impl Dispatch {
                     continue;
                 }
                 if matches!(kind, Kind::Cai) {
-                    let Some(view) = cai_view(&a) else { return Ok(None) };
+                    let (Some(_), Some(view)) = (cuda, cai_view(&a)) else { return Ok(None) };
                     let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
                     if several && ptr != 0 && !asked.contains(&ptr) {
                         match cuda::pointer_device(ptr) {
@@ -385,20 +600,26 @@ impl Dispatch {
                     continue;
                 }
                 // As pydev._arrays.from_dlpack: the producer orders its work
-                // before the launch's stream (0, the legacy default, is 1 here).
-                let stream = match &dlpack_stream {
-                    Some(s) => s,
-                    None => dlpack_stream.insert((if handle == 0 { 1 } else { handle }).into_pyobject(py)?.into_any()),
+                // before the launch's stream (0, the legacy default, is 1
+                // here; None on the host).
+                let stream = match (&dlpack_stream, cuda) {
+                    (Some(s), _) => s,
+                    (None, Some(handle)) => {
+                        dlpack_stream.insert((if handle == 0 { 1 } else { handle }).into_pyobject(py)?.into_any())
+                    }
+                    (None, None) => dlpack_stream.insert(py.None().into_bound(py)),
                 };
                 let Ok(capsule) = capi::dlpack_export(&a, stream) else { return Ok(None) };
                 let Some(view) = capi::dlpack_view(&capsule) else { return Ok(None) };
-                if view.device != (2, device) || view.lanes != 1 {
-                    return Ok(None); // kDLCUDA, the launch's device; vectors take the general path
+                // kDLCUDA and the launch's device, or kDLCPU on the host.
+                if view.device != if cuda.is_some() { (2, device) } else { (1, 0) } {
+                    return Ok(None);
                 }
                 keyed.key.push(KeyPart::Dlpack {
                     ty,
                     code: view.code,
                     bits: view.bits,
+                    lanes: view.lanes,
                     ndim: view.ndim,
                     layout: view.layout,
                     readonly: view.readonly,
@@ -468,6 +689,12 @@ impl Dispatch {
                     visit.call(cell)?;
                     visit.call(value)?;
                 }
+                for a in &e.anchors {
+                    visit.call(a)?;
+                }
+                for plan in e.plans.iter().flatten() {
+                    plan.traverse(&visit)?;
+                }
             }
         }
         Ok(())
@@ -487,8 +714,14 @@ impl Dispatch {
     /// Registers `program` for the types of `args` (just launched through
     /// the general path, on stream handle `stream` for cuda) with each
     /// argument's packing kind and the module names its device code reads.
-    /// False when nothing was registered.
-    #[pyo3(signature = (args, program, kinds, names, stream=0, cells=Vec::new()))]
+    /// `plans`: the layout of each `value` argument (`pydev._launch.value_plan`;
+    /// None for the others). `packed`: the general path's bytes of each
+    /// parameter (None arguments of a kernel have none), which the native
+    /// packing of every argument passed by value must equal: a value whose
+    /// plan packs otherwise is packed by its `tobytes()`, and a number that
+    /// packs otherwise registers nothing. False when nothing was registered.
+    #[pyo3(signature = (args, program, kinds, names, stream=0, cells=Vec::new(), plans=Vec::new(), packed=None))]
+    #[allow(clippy::too_many_arguments)]
     fn register(
         &self,
         args: &Bound<'_, PyTuple>,
@@ -497,9 +730,11 @@ impl Dispatch {
         names: Vec<Bound<'_, PyString>>,
         stream: usize,
         cells: Vec<Bound<'_, PyAny>>,
+        plans: Vec<Option<Bound<'_, PyAny>>>,
+        packed: Option<Vec<Vec<u8>>>,
     ) -> PyResult<bool> {
         let py = args.py();
-        if kinds.len() != args.len() {
+        if kinds.len() != args.len() || !(plans.is_empty() || plans.len() == args.len()) {
             return Ok(false);
         }
         let program = if let Ok(p) = program.downcast::<HostProgram>() {
@@ -507,20 +742,61 @@ impl Dispatch {
         } else {
             Program::Cuda(program.downcast::<CudaProgram>()?.clone().unbind())
         };
-        let kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
+        let mut kinds = kinds.into_iter().map(Kind::from_code).collect::<PyResult<Vec<_>>>()?;
+        let mut plans = match plans.is_empty() {
+            true => args.iter().map(|_| None).collect::<Vec<_>>(),
+            false => plans.iter().map(|p| p.as_ref().map(Plan::parse).transpose()).collect::<PyResult<_>>()?,
+        };
+        if let Some(packed) = packed {
+            let mut general = packed.iter();
+            for ((a, kind), plan) in args.iter().zip(kinds.iter_mut()).zip(plans.iter_mut()) {
+                if matches!(kind, Kind::Skip) {
+                    continue;
+                }
+                let Some(want) = general.next() else { return Ok(false) };
+                if matches!(kind, Kind::Array | Kind::DeviceArray | Kind::Dlpack | Kind::Cai) {
+                    continue; // descriptors are read at each launch
+                }
+                let ours = pack_value(&a, *kind, plan.as_ref())?;
+                if ours.as_ref().map(Packed::bytes) == Some(want.as_slice()) {
+                    continue;
+                }
+                if !matches!(kind, Kind::Value) {
+                    return Ok(false);
+                }
+                (*kind, *plan) = (Kind::Raw, None);
+                if pack_value(&a, Kind::Raw, None)?.as_ref().map(Packed::bytes) != Some(want.as_slice()) {
+                    return Ok(false);
+                }
+            }
+            if general.next().is_some() {
+                return Ok(false);
+            }
+        }
         let cuda = matches!(program, Program::Cuda(_));
-        if cuda {
+        {
+            // Host arrays export through `__dlpack__` (the exchange API's
+            // work streams are cuda's).
             let mut foreign = self.foreign.lock().unwrap_or_else(|p| p.into_inner());
             for (a, kind) in args.iter().zip(&kinds) {
                 if matches!(kind, Kind::Dlpack | Kind::Cai) {
                     let ty = a.get_type();
-                    let exchange = if matches!(kind, Kind::Dlpack) { capi::ExchangeApi::of(&ty) } else { None };
-                    foreign.insert(ty.as_ptr() as usize, Foreign { kind: *kind, exchange });
+                    let exchange = if matches!(kind, Kind::Dlpack) && cuda { capi::ExchangeApi::of(&ty) } else { None };
+                    let known = foreign.entry(ty.as_ptr() as usize).or_insert(Foreign { kind: *kind, exchange });
+                    known.exchange = known.exchange.or(exchange);
                 }
             }
         }
         let device = if cuda { cuda::current_device().map_err(crate::driver::cuda_error)? } else { 0 };
         let Some(Keyed { key, .. }) = self.key(args, cuda.then_some(stream), device)? else { return Ok(false) };
+        let mut anchors = Vec::new();
+        for (a, part) in args.iter().zip(&key) {
+            match part {
+                KeyPart::Type(_) => anchors.push(a.get_type().into_any().unbind()),
+                KeyPart::Array { dtype, .. } if *dtype != 0 => anchors.push(a.getattr(intern!(py, "dtype"))?.unbind()),
+                _ => {}
+            }
+        }
         let globals = self.globals.bind(py);
         let seen = names
             .into_iter()
@@ -534,7 +810,7 @@ impl Dispatch {
             let now = cell_contents(&c).map(Bound::unbind);
             (c.unbind(), now)
         });
-        entries.insert((device, key), Entry { program, kinds, seen, cells: cells.collect() });
+        entries.insert((device, key), Entry { program, kinds, plans, anchors, seen, cells: cells.collect() });
         Ok(true)
     }
 
@@ -543,7 +819,7 @@ impl Dispatch {
     /// the launch) or on the stream `handle` of a foreign stream object
     /// (whose owner keeps them alive), else on the host. False
     /// sends the launch to the general path (unregistered types, a changed
-    /// module constant, an int outside int32, an array last used on another
+    /// module constant, a number its parameter cannot take, an array last used on another
     /// stream: the general path says why or does what is needed).
     /// `grid` and `block` as `device.launch` takes them (an int or a tuple
     /// of 1 to 3 ints); anything else, or a dimension outside 1..2^32, is
@@ -607,7 +883,7 @@ impl Dispatch {
                 }
             }
             let mut packed = Vec::with_capacity(args.len());
-            for ((a, kind), descriptor) in args.iter().zip(&entry.kinds).zip(descriptors) {
+            for (((a, kind), plan), descriptor) in args.iter().zip(&entry.kinds).zip(&entry.plans).zip(descriptors) {
                 let bytes = match kind {
                     Kind::Array | Kind::Dlpack | Kind::Cai => descriptor.unwrap_or(Packed::Owned(Vec::new())),
                     Kind::DeviceArray => {
@@ -621,15 +897,11 @@ impl Dispatch {
                         }
                         descriptor.unwrap_or(Packed::Owned(Vec::new()))
                     }
-                    Kind::Float32 => Packed::inline(&(a.downcast::<PyFloat>()?.value() as f32).to_le_bytes()),
-                    Kind::Int32 => match a.extract::<i64>().ok().and_then(|v| i32::try_from(v).ok()) {
-                        Some(v) => Packed::inline(&v.to_le_bytes()),
-                        None => return Ok(false),
-                    },
-                    Kind::Bool => Packed::inline(&[u8::from(a.is_truthy()?)]),
-                    Kind::Raw => Packed::Owned(a.call_method0("tobytes")?.downcast::<PyBytes>()?.as_bytes().to_vec()),
                     Kind::Skip => continue,
-                    Kind::Null => Packed::inline(&[0; 8]),
+                    _ => match pack_value(&a, *kind, plan.as_ref())? {
+                        Some(p) => p,
+                        None => return Ok(false), // the general path converts it, or says why not
+                    },
                 };
                 packed.push(bytes);
             }
@@ -830,4 +1102,27 @@ fn launched(
         return Ok(None);
     }
     d.try_launch(args, grid, block, shared, None, Some(&handle)).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_bits;
+
+    #[test]
+    fn floats_round_once_and_refuse_overflow() {
+        // float16 from the float64 itself: 1 + 2^-11 + 2^-40 rounds up,
+        // where going through float32 would tie and round to even (1.0).
+        assert_eq!(float_bits(1.0 + 2f64.powi(-11) + 2f64.powi(-40), 16), Some(0x3c01));
+        assert_eq!(float_bits(65504.0, 16), Some(0x7bff));
+        assert_eq!(float_bits(2f64.powi(-24), 16), Some(0x0001));
+        assert_eq!(float_bits(-0.0, 16), Some(0x8000));
+        // A finite value that overflows is the general path's (NumPy warns).
+        assert_eq!(float_bits(65520.0, 16), None);
+        assert_eq!(float_bits(1e300, 32), None);
+        assert_eq!(float_bits(f64::NEG_INFINITY, 16), Some(0xfc00));
+        assert_eq!(float_bits(f64::INFINITY, 32), Some(0x7f80_0000));
+        assert_eq!(float_bits(f64::NAN, 16), None);
+        assert_eq!(float_bits(0.1, 32), Some(u64::from(0.1f32.to_bits())));
+        assert_eq!(float_bits(0.1, 64), Some(0.1f64.to_bits()));
+    }
 }

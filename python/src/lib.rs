@@ -58,6 +58,7 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compile::host_object, m)?)?;
     m.add_function(wrap_pyfunction!(compile::host_target, m)?)?;
     m.add_function(wrap_pyfunction!(compile::compile_ir, m)?)?;
+    m.add_function(wrap_pyfunction!(compile::check_passes, m)?)?;
     m.add_function(wrap_pyfunction!(compile::ir_kernel, m)?)?;
     m.add_function(wrap_pyfunction!(compile::verify_ir, m)?)?;
     m.add_function(wrap_pyfunction!(compile::signature_ir_types, m)?)?;

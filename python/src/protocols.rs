@@ -32,8 +32,6 @@ pub enum Fail {
     /// What is wrong, after "{where}: ": a ValueError, or a
     /// NotImplementedError (`unsupported`: a CAI mask).
     Bad { unsupported: bool, msg: String },
-    /// Well formed, but not the fast path's to launch (a structured typestr).
-    Skip,
     /// An error Python raised while the reader looked (a failing `__bool__`...).
     Py(PyErr),
 }
@@ -55,7 +53,6 @@ impl Fail {
         match self {
             Fail::Bad { unsupported: true, msg } => PyNotImplementedError::new_err(format!("{place}: {msg}")),
             Fail::Bad { unsupported: false, msg } => PyValueError::new_err(format!("{place}: {msg}")),
-            Fail::Skip => PyValueError::new_err(format!("{place}: not readable on the fast path")),
             Fail::Py(e) => e,
         }
     }
@@ -258,10 +255,8 @@ pub struct Cai<'py> {
 
 /// Reads `cai` (the value of `__cuda_array_interface__`) as the CUDA Array
 /// Interface v3 specifies it (v0 to v2 too), in the order of the checks of
-/// docs/API.md. `structured`: whether a 'V' typestr is read (with its
-/// `descr`); the fast path, whose key names elements by typestr, passes
-/// false and gets [`Fail::Skip`] for one.
-pub fn read_cai<'py>(cai: &Bound<'py, PyAny>, structured: bool) -> Result<Cai<'py>, Fail> {
+/// docs/API.md (a structured 'V' typestr with its `descr`).
+pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
     let py = cai.py();
     let Ok(d) = cai.downcast::<PyDict>() else {
         let name = cai.get_type().name()?;
@@ -313,9 +308,6 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>, structured: bool) -> Result<Cai<'p
         return Err(bad(format!("shape {} is too large for 64-bit strides", repr(shape_obj)?)));
     }
     let t = typestr(typestr_obj)?;
-    if t.kind == b'V' && !structured {
-        return Err(Fail::Skip);
-    }
     let mut fields = None;
     if t.kind == b'V' {
         if let Some(descr) = get(intern!(py, "descr"))?.filter(|d| !d.is_none()) {
@@ -406,7 +398,7 @@ pub fn cai_read<'py>(
     Option<Bound<'py, PyAny>>,
 )> {
     let py = cai.py();
-    match read_cai(cai, true) {
+    match read_cai(cai) {
         Ok(c) => Ok((
             c.ptr,
             PyTuple::new(py, &c.shape)?,

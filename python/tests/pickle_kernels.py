@@ -66,3 +66,8 @@ def launch_in_worker(kernel, x):
     out = np.full(x.shape, np.nan, x.dtype)
     device.launch(kernel, out, x, grid=(x.size + 63) // 64, block=64, stream=pydev.default_stream())
     return out, pydev.active_target()
+
+
+def launch_on_block(block, kernel):
+    """A dask array block through `kernel(out, block)` (map_blocks)."""
+    return launch_in_worker(kernel, np.ascontiguousarray(block))[0]

@@ -669,6 +669,35 @@ def test_cuda_array_interface_producers_take_the_fast_path(run):
     """)
 
 
+def test_arrays_of_structs_take_the_fast_path_on_cuda(run):
+    # Issue 35: DeviceArrays and CUDA Array Interface arrays of structs are
+    # keyed by their dtype (CAI: typestr and descr), not sent to the general
+    # path at every launch.
+    run("""
+        class Numba:  # a CUDA Array Interface v3 producer without DLPack
+            def __init__(self, arr):
+                self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=None)
+
+        n = 24
+        s = pydev.create_stream()
+        host = np.zeros(n, kernels.Particle.dtype)
+        host["mass"] = rng.random(n)
+        ps = pydev.to_device(host)
+        for k in range(3):
+            device.launch(kernels.push, ps, 0.5 + k, grid=1, block=32, stream=s)
+        assert fast() == 2, pydev.stats()
+        l = fakecuda.launches()[-1]
+        assert l.descriptor(0) == (ps._ptr, (n,), (1,))
+        assert struct.unpack("<f", l.params[1]) == (2.5,)
+        cai = Numba(ps)
+        assert "descr" in cai.__cuda_array_interface__
+        for k in range(3):
+            device.launch(kernels.push, Numba(ps), 1.0, grid=1, block=32, stream=s)
+        assert fast() == 4, pydev.stats()
+        assert fakecuda.launches()[-1].descriptor(0) == (ps._ptr, (n,), (1,))
+    """)
+
+
 def test_ptx_the_driver_rejects_shows_its_jit_log(run):
     run("""
         native = _native.get()

@@ -285,3 +285,107 @@ def test_an_if_without_else_is_located_at_its_line(native):
     # cond_br, and the branch of the else arm never built, carry the if_'s line.
     assert text.count(f'loc("{os.path.abspath(__file__)}":{where}:0)') >= 3
     assert m.verify() == ["k"]
+
+
+# --- result types the op defines, and contract= -------------------------------------------------
+
+
+def test_result_types_are_inferred_where_the_op_defines_them(native, host_target):
+    m = ir.Module()
+    k = m.kernel("warp_sum", [ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, total = k.args
+    t = k.thread_id()
+    mask = k.ops.activemask()
+    v = x[k.global_id()]
+    for offset in (16, 8, 4, 2, 1):
+        v = v + k.ops.shfl(mask, v, k.constant(offset, ir.si32), kind="down")
+    with k.if_(t % 32 == 0):
+        ref = k.ops.atomic_ref(total, k.constant(0, ir.si64))
+        old = k.ops.atomic_rmw(ref, v, kind="add", memory="relaxed", scope="device")
+        assert str(ref.type) == str(ir.atomic_ref(ir.f32)) and old.type == ir.f32
+    assert mask.type == ir.warp_mask() and v.type == ir.f32
+    assert m.verify() == ["warp_sum"]
+    rng = np.random.default_rng(35)
+    xs = rng.standard_normal(64).astype(np.float32)
+    out = np.zeros(1, np.float32)
+    device.launch(pydev.Program(m), xs, out, grid=1, block=64, stream=pydev.default_stream())
+    assert abs(out[0] - xs.sum(dtype=np.float64)) < 1e-4
+
+
+def test_contract_false_keeps_one_op_out_of_multiply_adds(native, host_target):
+    def build(contract):
+        m = ir.Module()
+        k = m.kernel("muladd", [ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+        x, y, out = k.args
+        i = k.global_id()
+        with k.if_(i < x.size):
+            xi = x[i]
+            out[i] = k.ops.add(k.ops.mul(xi, xi, contract=contract), y[i], contract=contract)
+        return m
+
+    assert "pydev.contract = false" in str(build(False)) and "pydev.contract" not in str(build(None))
+    llvm = pydev.Program(build(False)).compile("host", "llvm")
+    assert "fmul" in llvm and "contract" not in llvm.split("fmul", 1)[1].split("\n", 1)[0]
+    assert "llvm.intr.fma" not in pydev.Program(build(False)).compile("sm_90", "llvm")
+    rng = np.random.default_rng(351)
+    n = 4096
+    x = rng.standard_normal(n).astype(np.float32)
+    y = rng.standard_normal(n).astype(np.float32)
+    out = np.full(n, np.nan, np.float32)
+    launch(pydev.Program(build(False)), x, y, out, n=n)
+    np.testing.assert_array_equal(out, x * x + y)  # each op rounds, as NumPy's
+    with pytest.raises(TypeError, match="takes no contract="):
+        m = ir.Module()
+        k = m.kernel("k", [ir.si32])
+        k.ops.floordiv(k.args[0], k.args[0], contract=False)
+
+
+def test_vector_arithmetic_lane_by_lane_verifies_and_runs(native, host_target):
+    m = ir.Module()
+    v3 = ir.vector(ir.f32, 3)
+    k = m.kernel("vecs", [ir.array(ir.f32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, out = k.args
+    i = k.global_id() * 3
+    a = k.ops.vector_create(x[i], x[i + 1], x[i + 2], result=v3)
+    b = k.ops.vector_create(x[i + 2], x[i], x[i + 1], result=v3)
+    c = 2.0 * (a * b) - a / 4.0  # vector op vector, scalar op vector, vector op scalar
+    assert c.type == v3
+    with pytest.raises(TypeError, match="cast the lanes to one type"):
+        a + k.ops.vector_create(x[i], x[i], result=ir.vector(ir.f32, 2))
+    for lane in range(3):
+        out[i + lane] = k.ops.vector_extract(c, k.constant(lane, ir.si32))
+    assert m.verify() == ["vecs"]
+    assert ".visible .entry vecs" in pydev.Program(m).compile("sm_90", "ptx")
+    rng = np.random.default_rng(358)
+    xs = rng.standard_normal(96).astype(np.float32)
+    got = np.full(96, np.nan, np.float32)
+    launch(pydev.Program(m), xs, got, n=32)
+    a3, b3 = xs.reshape(32, 3), xs.reshape(32, 3)[:, [2, 0, 1]]
+    np.testing.assert_allclose(got.reshape(32, 3), 2.0 * (a3 * b3) - a3 / 4.0, rtol=1e-6)
+
+
+def test_math_helpers_build_upstream_ops_with_their_result_types(native, host_target):
+    m = ir.Module()
+    k = m.kernel("maths", [ir.array(ir.f32, 1, "c"), ir.array(ir.si32, 1, "c"), ir.array(ir.f32, 1, "c")])
+    x, bits, out = k.args
+    i = k.global_id()
+    with k.if_(i < x.size):
+        v = x[i]
+        s = k.math.sqrt(k.math.absf(v)) + k.math.fma(v, v, 1.0) + k.math.atan2(v, 2.0)
+        nan = k.cast(k.math.isnan(v), ir.f32)
+        pop = k.cast(k.math.ctpop(bits[i]), ir.f32)
+        out[i] = s + nan + pop
+    assert m.verify() == ["maths"]
+    assert "math.ctpop" in str(m) and "math.isnan" in str(m)
+    pydev.Program(m).compile("sm_90", "ptx")
+    rng = np.random.default_rng(359)
+    xs = rng.standard_normal(64).astype(np.float32)
+    xs[5] = np.nan
+    bs = rng.integers(-(1 << 30), 1 << 30, 64, dtype=np.int32)
+    got = np.full(64, -1.0, np.float32)
+    launch(pydev.Program(m), xs, bs, got, n=64)
+    popc = np.array([bin(int(b) & 0xFFFFFFFF).count("1") for b in bs], np.float32)
+    want = np.sqrt(np.abs(xs)) + (xs * xs + 1) + np.arctan2(xs, 2.0) + np.isnan(xs) + popc
+    np.testing.assert_allclose(got, want.astype(np.float32), rtol=1e-5)
+    with pytest.raises(AttributeError, match="no math helper 'sqroot'"):
+        k.math.sqroot

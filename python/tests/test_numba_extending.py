@@ -189,6 +189,38 @@ def test_overload_selects_by_type():
     assert kind(3) == 6 and kind(1.5) == -1.5  # host
 
 
+def by_target():
+    raise NotImplementedError("device code only")
+
+
+@overload(by_target, target="generic")
+def _ol_by_target_generic(x):
+    def impl(x):
+        x[0] *= 23
+
+    return impl
+
+
+@overload(by_target, target="cuda")
+def _ol_by_target_cuda(x):
+    def impl(x):
+        x[0] *= 29
+
+    return impl
+
+
+def test_overloads_for_the_cuda_target_come_before_generic_ones():
+    # As Numba: a target="cuda" overload wins over a target="generic" one
+    # registered before it.
+    @cuda.jit
+    def k(x):
+        by_target(x)
+
+    x = np.ones(1, np.int64)
+    k[1, 1](x)
+    assert x[0] == 29
+
+
 def test_overload_keyword_arguments():
     @cuda.jit
     def k(x, out):

@@ -380,6 +380,138 @@ def test_signature_strings_with_cuda_type_names(rng):
     np.testing.assert_allclose(d.copy_to_host(h), 2.0 * x + y, rtol=1e-15)
 
 
+def test_a_tuple_of_types_is_one_signature_and_a_list_holds_several(rng):
+    # Numba's rule: cuda.jit((float64[:], float64)) is one signature of
+    # argument types; cuda.jit([sig, sig]) a list of signatures.
+    def body(x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = x[i] * k
+
+    one = cuda.jit((types.float64[::1], types.float64))(body)
+    assert [list(s.args) for s in one.signatures] == [[types.float64[::1], types.float64]]
+    x = rng.standard_normal(40)
+    d = cuda.to_device(x)
+    one[2, 32](d, 3.0)
+    np.testing.assert_array_equal(d.copy_to_host(np.full(40, np.nan)), x * 3.0)
+    many = cuda.jit([(types.float64[::1], types.float64), (types.int32[::1], types.int32)])(body)
+    assert len(many.signatures) == 2
+    n = rng.integers(-50, 50, 40, dtype=np.int32)
+    dn = cuda.to_device(n)
+    many[2, 32](dn, np.int32(-2))
+    np.testing.assert_array_equal(dn.copy_to_host(), n * -2)
+
+
+def test_numba_type_classes_name_themselves_and_the_number_domains():
+    class MyType(types.Type):
+        def __init__(self):
+            super().__init__(name="MyType")
+
+    assert MyType().name == "MyType" and str(MyType()) == "MyType"
+    assert types.int32 in types.signed_domain and types.uint8 in types.unsigned_domain
+    assert types.integer_domain == types.signed_domain | types.unsigned_domain
+    assert types.float32 in types.real_domain and types.complex64 in types.complex_domain
+    assert types.number_domain >= types.real_domain | types.integer_domain | types.complex_domain
+    assert types.int32 not in types.real_domain and types.boolean not in types.number_domain
+
+
+def test_array_like_allocations_of_device_arrays_keep_their_order(rng):
+    f = cuda.device_array((3, 5), np.float64, order="F")
+    for like in (cuda.pinned_array_like, cuda.mapped_array_like, cuda.device_array_like):
+        a = like(f)
+        assert a.shape == (3, 5) and a.dtype == np.float64
+        assert a.strides == (8, 24), like.__name__
+    c = cuda.to_device(rng.standard_normal((3, 5)))
+    assert cuda.pinned_array_like(c).strides == (40, 8)
+
+
+# --- cuda.vectorize --------------------------------------------------------------------------
+
+
+def test_vectorize_broadcasts_converts_and_keeps_the_argument_kind(rng):
+    @cuda.vectorize(["int32(int32, int32)", "float32(float32, float32)", "float64(float64, float64)"])
+    def axpb(a, b):
+        return 2 * a + b
+
+    x = rng.standard_normal((3, 5)).astype(np.float32)
+    y = rng.standard_normal(5).astype(np.float32)
+    r = axpb(x, y)  # NumPy in, NumPy out, broadcast, the float32 signature
+    assert isinstance(r, np.ndarray) and r.dtype == np.float32 and r.shape == (3, 5)
+    np.testing.assert_array_equal(r, (np.float32(2) * x + y).astype(np.float32))
+    i = rng.integers(-100, 100, 7, dtype=np.int32)
+    np.testing.assert_array_equal(axpb(i, 3), 2 * i + 3)  # a Python int next to int32: int32
+    assert axpb(i, 3).dtype == np.int32
+    assert axpb(1.5, 2.25) == 5.25  # numbers alone: float64, a scalar result
+    d = cuda.to_device(x)
+    rd = axpb(d, x)  # a device array in: a device array out
+    assert isinstance(rd, pydev.DeviceArray)
+    np.testing.assert_array_equal(rd.copy_to_host(), np.float32(2) * x + x)
+    out = cuda.device_array((3, 5), np.float32)
+    assert axpb(d, d, out=out) is out
+    np.testing.assert_array_equal(out.copy_to_host(), np.float32(3) * x)
+    hout = np.full((3, 5), np.nan, np.float32)
+    assert axpb(x, y, out=hout) is hout
+    np.testing.assert_array_equal(hout, np.float32(2) * x + y)
+    with pytest.raises(TypeError, match="no signature of"):
+        axpb(x.astype(np.complex64), y)
+
+
+def test_vectorize_reduce_and_its_errors(rng):
+    @cuda.vectorize(["int64(int64, int64)", "float64(float64, float64)"])
+    def add(a, b):
+        return a + b
+
+    for n in (1, 2, 7, 100, 1025):
+        v = rng.integers(-1000, 1000, n)
+        assert add.reduce(v) == v.sum()
+        assert add.reduce(cuda.to_device(v)) == v.sum()
+    with pytest.raises(KeyError, match="Unrecognized options"):
+        cuda.vectorize(["int64(int64)"], nonexistent=1)
+    with pytest.raises(NotImplementedError, match="cuda.vectorize without signatures"):
+        cuda.vectorize(lambda a: a)
+
+
+def test_guvectorize_loops_over_the_leading_dimensions(rng):
+    @cuda.guvectorize(["void(float64[:, :], float64[:, :], float64[:, :])"], "(m,n),(n,p)->(m,p)")
+    def matmul(a, b, c):
+        m, n = a.shape
+        p = b.shape[1]
+        for i in range(m):
+            for j in range(p):
+                s = 0.0
+                for k in range(n):
+                    s += a[i, k] * b[k, j]
+                c[i, j] = s
+
+    a, b = rng.standard_normal((4, 5, 2, 3)), rng.standard_normal((3, 6))
+    c = matmul(a, b)  # b broadcast over the loop dimensions (4, 5)
+    assert isinstance(c, np.ndarray) and c.shape == (4, 5, 2, 6)
+    np.testing.assert_allclose(c, a @ b, rtol=1e-13)
+    dc = matmul(cuda.to_device(a), b)
+    assert isinstance(dc, pydev.DeviceArray)
+    np.testing.assert_allclose(dc.copy_to_host(), a @ b, rtol=1e-13)
+    out = np.full((4, 5, 2, 6), np.nan)
+    assert matmul(a, b, out) is out
+    np.testing.assert_allclose(out, a @ b, rtol=1e-13)
+
+    @cuda.guvectorize(["void(int64[:], int64, int64[:], int64[:])"], "(n),()->(),(n)")
+    def sum_and_shift(x, k, total, shifted):
+        s = 0
+        for i in range(x.size):
+            s += x[i]
+            shifted[i] = x[i] + k
+        total[0] = s
+
+    x = rng.integers(-100, 100, (7, 9))
+    total, shifted = sum_and_shift(x, 5)
+    np.testing.assert_array_equal(total, x.sum(axis=1))
+    np.testing.assert_array_equal(shifted, x + 5)
+    with pytest.raises(TypeError, match="gufunc accepts 2 positional arguments"):
+        sum_and_shift(x)
+    with pytest.raises(TypeError, match="cannot return values"):
+        cuda.guvectorize(["int64(int64[:], int64[:])"], "(n)->(n)")(lambda x, y: 0)
+
+
 # --- the cuda target under the fake CUDA driver -----------------------------------------------
 
 
@@ -485,3 +617,23 @@ def test_a_numba_driver_program_with_streams_split_and_events(rng):
     end.synchronize()
     np.testing.assert_array_equal(out, x * 0.5)
     assert cuda.event_elapsed_time(start, end) >= 0.0
+
+
+def test_launch_configurations_are_checked_when_made():
+    @cuda.jit
+    def noop(x):
+        pass
+
+    with pytest.raises(ValueError, match=r"griddim must be a sequence of 1, 2 or 3 integers, got \[1, 2, 3, 4\]"):
+        noop[(1, 2, 3, 4), 5]
+    with pytest.raises(ValueError, match=r"blockdim must be a sequence of 1, 2 or 3 integers, got \[\]"):
+        noop[1, ()]
+    with pytest.raises(TypeError, match=r"griddim must be a sequence of integers, got \[2.0\]"):
+        noop[2.0, 3]
+    with pytest.raises(TypeError, match=r"blockdim must be a sequence of integers, got \[3, 'a'\]"):
+        noop[2, (3, "a")]
+    with pytest.raises(ValueError, match="launch configuration was not specified"):
+        noop(0)
+    launcher = noop[np.int64(2), (3, 1)]
+    assert (launcher.griddim, launcher.blockdim) == ((2, 1, 1), (3, 1, 1))  # Numba's 3-tuples
+    launcher(np.zeros(1))

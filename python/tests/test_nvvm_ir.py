@@ -430,7 +430,13 @@ def _llvm_bin():
 # The writer drops flags LLVM 7 has no syntax for (gep nuw, trunc nuw/nsw,
 # zext nneg, icmp samesign, call-site ranges); for this one loop LLVM then
 # tests the exit with another comparison.
-ROUND_TRIP_DIFFERENCES = {"row_sums": ({"setp.lt.s64": 1, "mov.b64": 1}, {"setp.ne.b64": 1})}
+# A loop whose exit LLVM 22 tests with `<` from pydev's IR and with `!=`
+# from the NVVM IR, which cannot spell the nsw/nuw flags that allow `<`.
+ROUND_TRIP_DIFFERENCES = {
+    "row_sums": ({"setp.lt.s64": 1, "mov.b64": 1}, {"setp.ne.b64": 1}),
+    "nbody": ({"setp.lt.s64": 1, "mov.b64": 1}, {"setp.ne.b64": 1}),
+    "mandelbrot": ({"setp.lt.s32": 1}, {"setp.ne.b32": 1}),
+}
 
 
 def test_llvm_22_reads_the_nvvm_ir_back_into_the_same_code(tmp_path):

@@ -3,7 +3,8 @@ pydev.numba dispatchers and pydev.Programs with `pickle` and cloudpickle, by
 reference when importable, by value otherwise (a `__main__` script whose file
 is gone when the pickle is loaded: the source travels, the results, cache
 keys and CompileError lines are the same); DeviceArray by value; Stream
-refuses; a multiprocessing spawn pool receives kernels. Host target, fixed
+refuses; spawn and forkserver pools receive kernels, and a forked child
+launches what its parent compiled and compiles anew. Host target, fixed
 seed, outputs poisoned with NaN."""
 
 import json
@@ -140,20 +141,46 @@ def source_key(k, sig):
     return k._specialize(sig, "host", "host", k._consts(), program)._frontend[0]
 
 
-def test_an_unpicklable_free_value_is_named_with_the_kernel():
-    import threading
+LOCK = __import__("threading").Lock()
 
-    lock = threading.Lock()
+
+def kernels_reading(value):
+    """A cuda.device kernel whose closure cell holds `value`, and a
+    pydev.numba kernel whose global LOCK does (both by value)."""
+    from pydev.numba import cuda
 
     @device.kernel
-    def holds_lock(out):
-        if lock:
+    def holds(out):
+        if value:
             out[0] = 1
 
-    with pytest.raises(
-        TypeError, match=r"cannot pickle kernel '.*holds_lock': its free name 'lock' holds a _thread.lock"
-    ):
-        pickle.dumps(holds_lock)
+    @cuda.jit
+    def numba_holds(out):
+        if LOCK:
+            out[0] = 1
+
+    return holds, numba_holds
+
+
+@pytest.mark.parametrize("mod", picklers())
+def test_an_unpicklable_free_value_is_named_with_the_kernel(mod):
+    holds, numba_holds = kernels_reading(LOCK)
+    for k, owner, name in ((holds, "kernel", "value"), (numba_holds, "pydev.numba kernel", "LOCK")):
+        with pytest.raises(
+            TypeError, match=rf"cannot pickle {owner} '.*holds': its free name '{name}' holds a _thread.lock"
+        ):
+            mod.dumps(k)
+
+
+def test_a_free_value_only_cloudpickle_stores_travels_with_plain_pickle_too(tmp_path):
+    """An open file (cloudpickle stores its contents; plain pickle cannot)."""
+    pytest.importorskip("cloudpickle", reason="cloudpickle is not installed")
+    (tmp_path / "notes.txt").write_text("kept")
+    with open(tmp_path / "notes.txt") as f:
+        holds, _ = kernels_reading(f)
+        loaded = pickle.loads(pickle.dumps(holds))
+    (cell,) = loaded.underlying.__closure__
+    assert cell.cell_contents.read() == "kept"
 
 
 def test_a_pickle_of_another_version_is_refused():
@@ -454,8 +481,12 @@ def test_device_arrays_pickle_by_value_and_streams_refuse(mod, x):
 # --- processes ------------------------------------------------------------------------------
 
 
-def test_a_spawn_pool_receives_kernels_and_launches_them(x):
-    ctx = multiprocessing.get_context("spawn")
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_a_pool_receives_kernels_and_launches_them(method, x):
+    """spawn and forkserver pools: each task carries its kernel pickled."""
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"this platform has no {method} start method")
+    ctx = multiprocessing.get_context(method)
     jobs = [
         (pk.pair_sum, x, 2 * x + 2),  # by reference
         (pk.make_scaled(0.5), x, (x + 2) * np.float32(0.5)),  # by value
@@ -466,6 +497,48 @@ def test_a_spawn_pool_receives_kernels_and_launches_them(x):
     for (out, target), (_, _, want) in zip(got, jobs):
         assert target == "host"
         np.testing.assert_allclose(out, want, rtol=1e-6)
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork on this platform")
+def test_a_fork_after_compiling_and_launching_works_in_the_child(x, tmp_path):
+    """A fork after the parent compiled and launched: the child launches the
+    kernels it inherited (compiled in memory: no compile) and compiles and
+    launches a new one, with correct results; then the parent launches
+    again."""
+    k = pk.make_scaled(1.25)
+    np.testing.assert_allclose(run(k, x), (x + 2) * np.float32(1.25), rtol=1e-6)
+    np.testing.assert_allclose(run(pk.pair_sum, x), 2 * x + 2, rtol=1e-6)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+
+    def child():
+        try:
+            # Its own disk cache: the new kernel is compiled in the child.
+            os.environ["PYDEV_CACHE_DIR"] = str(tmp_path / "child")
+            before = pydev.stats()["compiles"]
+            inherited = [run(k, x), run(pk.pair_sum, x)]
+            after_inherited = pydev.stats()["compiles"]
+            fresh = run(pk.make_scaled(-0.5), x)
+            queue.put((inherited, fresh, after_inherited - before, pydev.stats()["compiles"] - after_inherited))
+        except BaseException as e:  # the parent reports it
+            queue.put(repr(e))
+
+    p = ctx.Process(target=child)
+    p.start()
+    try:
+        got = queue.get(timeout=120)
+    finally:
+        p.join(timeout=60)
+        if p.is_alive():
+            p.kill()
+    assert not isinstance(got, str), got
+    (scaled, summed), fresh, inherited_compiles, fresh_compiles = got
+    np.testing.assert_allclose(scaled, (x + 2) * np.float32(1.25), rtol=1e-6)
+    np.testing.assert_allclose(summed, 2 * x + 2, rtol=1e-6)
+    np.testing.assert_allclose(fresh, (x + 2) * np.float32(-0.5), rtol=1e-6)
+    assert (inherited_compiles, fresh_compiles) == (0, 1)
+    assert p.exitcode == 0
+    np.testing.assert_allclose(run(k, x), (x + 2) * np.float32(1.25), rtol=1e-6)
 
 
 def test_numba_dispatchers_with_signatures_compile_again_on_load(x):
@@ -525,14 +598,3 @@ def test_the_docs_spawn_pool_example_runs_as_a_script(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "spawn pool ok"
-
-
-def test_a_dask_cluster_launches_a_pickled_kernel(x):
-    """Where dask.distributed is installed: a LocalCluster of processes
-    receives a closure-made kernel through cloudpickle."""
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster, timeout=60) as client:
-            out, target = client.submit(pk.launch_in_worker, pk.make_scaled(1.5), x).result(timeout=120)
-    assert target == "host"
-    np.testing.assert_allclose(out, (x + 2) * np.float32(1.5), rtol=1e-6)

@@ -54,32 +54,6 @@ def _links(text):
     return re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
 
 
-def _python_blocks(text):
-    return re.findall(r"```python\n(.*?)```", text, re.S)
-
-
-# Pages whose ```python blocks are each a whole program (the other pages
-# show fragments; their complete programs are tests and examples/).
-WHOLE_PROGRAM_PAGES = ["README.md", "docs/devices.md"]
-SNIPPETS = [
-    (page, i) for page in WHOLE_PROGRAM_PAGES for i in range(len(_python_blocks(open(os.path.join(ROOT, page)).read())))
-]
-
-
-@pytest.mark.parametrize("page,index", SNIPPETS)
-def test_every_python_snippet_runs_on_the_host(page, index, tmp_path):
-    """Each ```python block of the page is a whole program that runs as written."""
-    pytest.importorskip("pydev._pydev")
-    code = _python_blocks(open(os.path.join(ROOT, page)).read())[index]
-    script = tmp_path / f"snippet{index}.py"
-    script.write_text(code)
-    env = dict(os.environ, PYDEV_TARGET="host", PYDEV_CACHE_DIR=str(tmp_path / "cache"))
-    out = subprocess.run(
-        [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert out.returncode == 0, f"{page} snippet {index}:\n{code}\n--- stderr\n{out.stderr}"
-
-
 def test_the_readme_is_for_users():
     """No path outside the repository; every page it links exists; each way
     in has its section."""

@@ -1,9 +1,9 @@
 """The disk cache under faults (docs/reliability.md, "Cache"): corrupted,
 truncated and tampered entries, a cache directory that cannot be created
 or written, a full disk (ENOSPC), a path with spaces and non-ASCII
-characters, and processes racing to fill one directory. In every case
-kernels compile and run correctly, the cache never raises, and it warns at
-most once per process.
+characters, and eight processes racing to fill one directory while it is
+read. In every case kernels compile and run correctly, the cache never
+raises, and it warns at most once per process.
 
 Each run is a fresh process (a process keeps what it compiled in memory);
 `RUN` launches two kernels on the host target, checks their results
@@ -207,18 +207,67 @@ def test_a_cache_path_with_spaces_and_non_ascii_names(native, tmp_path):
     assert second["compiles"] == 0 and second["disk_hits"] == 2, second
 
 
-def test_processes_racing_to_fill_the_cache(native, tmp_path):
-    """Four processes start together on an empty cache directory: each
-    compiles and runs correctly; the directory ends with whole entries
-    only, which the next process hits."""
-    cache = tmp_path / "cache"
-    procs = [run(cache, background=True) for _ in range(4)]
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        assert p.returncode == 0, f"{out}\n{err}"
-        r = json.loads(out.strip().splitlines()[-1])
+def test_eight_processes_racing_to_fill_the_cache(native, tmp_path):
+    """Eight processes compile the same two kernels at once into one empty
+    cache directory (they start together once all have imported pydev),
+    while a reader reads every entry it sees: each process runs correctly,
+    the reader never sees a partial entry, and the directory ends with one
+    complete entry per kernel and stage and no temporary file, which the
+    next process hits."""
+    import threading
+    import time
+
+    cache, go = tmp_path / "cache", tmp_path / "go"
+    ready = tmp_path / "ready"
+    ready.mkdir()
+    barrier = f"""
+        import os, time
+        open(os.path.join({str(ready)!r}, str(os.getpid())), "w").close()
+        while not os.path.exists({str(go)!r}):
+            time.sleep(0.005)
+    """
+    seen, partial, done = set(), [], threading.Event()
+
+    def reader():
+        while not done.is_set():
+            for path in entries(cache):
+                if os.path.basename(path).startswith(".tmp-"):
+                    continue  # a writer's temporary file: never looked up
+                try:
+                    if not valid(path):
+                        partial.append(path)
+                    seen.add(path)
+                except FileNotFoundError:
+                    pass
+            time.sleep(0.001)
+
+    procs = [run(cache, prelude=barrier, background=True) for _ in range(8)]
+    watcher = threading.Thread(target=reader, daemon=True)
+    watcher.start()
+    try:
+        deadline = time.monotonic() + 240
+        while len(os.listdir(ready)) < len(procs) and time.monotonic() < deadline:
+            if any(p.poll() is not None for p in procs):
+                break  # one failed before the start: reported below
+            time.sleep(0.01)
+        go.touch()
+        results = []
+        for p in procs:
+            out, err = p.communicate(timeout=300)
+            assert p.returncode == 0, f"{out}\n{err}"
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        done.set()
+        watcher.join(timeout=10)
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    for r in results:
         assert r["warnings"] == [] and r["compiles"] + r["disk_hits"] == 2, r
+    assert partial == [] and seen, (partial, seen)
     files = entries(cache)
-    assert len(files) == 4 and all(valid(f) for f in files), files  # text and object of each kernel
+    # text and object of each kernel, each whole; no temporary file left
+    assert len(files) == 4 and all(valid(f) for f in files), files
+    assert sorted(os.path.splitext(f)[1] for f in files) == [".image", ".image", ".txt", ".txt"], files
     last = run(cache)
     assert last["compiles"] == 0 and last["disk_hits"] == 2, last

@@ -52,6 +52,7 @@ mod llvm {
         pub fn LLVMContextCreate() -> Ref;
         pub fn LLVMContextDispose(c: Ref);
         pub fn LLVMDisposeModule(m: Ref);
+        pub fn LLVMModuleCreateWithNameInContext(name: *const c_char, c: Ref) -> Ref;
         pub fn LLVMSetTarget(m: Ref, triple: *const c_char);
         pub fn LLVMSetModuleDataLayout(m: Ref, dl: Ref);
         pub fn LLVMGetNamedFunction(m: Ref, name: *const c_char) -> Ref;
@@ -325,12 +326,18 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
                 for name in entries {
                     add_packed_wrapper(ctx, m, name)?;
                 }
-                let passes = std::ffi::CString::new(format!("default<O{}>", opt_level.min(3))).unwrap_or_default();
-                let options = llvm::LLVMCreatePassBuilderOptions();
-                let err = llvm::LLVMRunPasses(m, passes.as_ptr(), tm, options);
-                llvm::LLVMDisposePassBuilderOptions(options);
-                if let Some(e) = llvm_error(err) {
-                    return Err(JitError::Optimise { message: e });
+                // Extra passes (`passes={"llvm-ir": ...}`), then the default pipeline.
+                let extra = llvm_passes(module);
+                for pipeline in
+                    extra.iter().map(String::as_str).chain([format!("default<O{}>", opt_level.min(3)).as_str()])
+                {
+                    let passes = std::ffi::CString::new(pipeline).unwrap_or_default();
+                    let options = llvm::LLVMCreatePassBuilderOptions();
+                    let err = llvm::LLVMRunPasses(m, passes.as_ptr(), tm, options);
+                    llvm::LLVMDisposePassBuilderOptions(options);
+                    if let Some(e) = llvm_error(err) {
+                        return Err(JitError::Optimise { message: format!("{e} (pipeline '{pipeline}')") });
+                    }
                 }
                 let mut buffer = std::ptr::null_mut();
                 let mut why = std::ptr::null_mut();
@@ -1196,6 +1203,46 @@ pub mod llvm_read {
         pub fn print(self) -> String {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { message(s::LLVMPrintTypeToString(self.0)) }
+        }
+    }
+}
+
+/// The module attribute that carries the LLVM IR passes of `passes=`
+/// (`llvm-ir`) from the `llvm` stage to the host object's compile.
+const LLVM_PASSES: &str = "pydev.llvm_passes";
+
+/// Sets [`LLVM_PASSES`] on `module`.
+pub fn set_llvm_passes(module: &mut Module, passes: &str) {
+    use melior::ir::operation::OperationMutLike;
+    let context = module.context();
+    // SAFETY: the module's context outlives this call, which `context` borrows.
+    let attr = melior::ir::attribute::StringAttribute::new(unsafe { context.to_ref() }, passes);
+    module.as_operation_mut().set_attribute(LLVM_PASSES, attr.into());
+}
+
+/// The [`LLVM_PASSES`] of `module`, if any.
+fn llvm_passes(module: &Module) -> Option<String> {
+    let attr = module.as_operation().attribute(LLVM_PASSES).ok()?;
+    melior::ir::attribute::StringAttribute::try_from(attr).ok().map(|s| s.value().to_owned())
+}
+
+/// Checks an LLVM new-pass-manager pipeline text (`passes={"llvm-ir": ...}`)
+/// by running it on an empty module: LLVM's parse error, if any.
+pub fn check_llvm_passes(pipeline: &str) -> Result<(), String> {
+    let passes = std::ffi::CString::new(pipeline).map_err(|e| e.to_string())?;
+    // SAFETY: the context, module and options are made and disposed here;
+    // LLVMRunPasses takes a null target machine.
+    unsafe {
+        let ctx = llvm::LLVMContextCreate();
+        let m = llvm::LLVMModuleCreateWithNameInContext(c"check".as_ptr(), ctx);
+        let options = llvm::LLVMCreatePassBuilderOptions();
+        let err = llvm::LLVMRunPasses(m, passes.as_ptr(), std::ptr::null_mut(), options);
+        llvm::LLVMDisposePassBuilderOptions(options);
+        llvm::LLVMDisposeModule(m);
+        llvm::LLVMContextDispose(ctx);
+        match llvm_error(err) {
+            Some(e) => Err(e),
+            None => Ok(()),
         }
     }
 }

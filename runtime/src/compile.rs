@@ -48,6 +48,10 @@ pub enum CompileError {
     MissingLibdevice { file: String, message: String },
     #[error("{file}: error: stage 'nvvm-ir': {source}")]
     NvvmIr { file: String, source: crate::nvvm_ir::NvvmIrError },
+    #[error(
+        "passes at 'llvm-ir' run on the host target only: on cuda, gpu-module-to-binary runs LLVM's pipeline itself"
+    )]
+    LlvmIrPassesOnCuda,
     #[error("cannot translate the host module to LLVM IR")]
     HostLlvmIr,
     /// Printing or reading MLIR (melior's error).
@@ -116,6 +120,8 @@ pub struct CompileOptions {
     /// The optional optimizations of both pipelines (`aggregate-atomics`,
     /// `vectorize-access`).
     pub optimizations: pipeline::Optimizations,
+    /// Passes added at the pipelines' points (`passes=`, `plugins=`).
+    pub extra: pipeline::ExtraPasses,
 }
 
 impl Default for CompileOptions {
@@ -131,6 +137,7 @@ impl Default for CompileOptions {
             debuginfo: false,
             verify_each: verify_each(),
             optimizations: pipeline::Optimizations::default(),
+            extra: pipeline::ExtraPasses::default(),
         }
     }
 }
@@ -239,6 +246,10 @@ fn run_pipeline(
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
             cuda.optimizations = options.optimizations;
+            cuda.extra = options.extra.clone();
+            if options.extra.at("llvm-ir").is_some() {
+                return Err(CompileError::LlvmIrPassesOnCuda);
+            }
             Some(cuda)
         }
     };
@@ -253,6 +264,7 @@ fn run_pipeline(
                     fmad: options.fmad,
                     boundscheck: options.boundscheck,
                     optimizations: options.optimizations,
+                    extra: options.extra.clone(),
                 },
                 mlir_stage,
                 part,
@@ -295,6 +307,11 @@ fn run_pipeline(
     }
     if !each && !module.as_operation().verify() {
         return failed();
+    }
+    // The host's LLVM IR passes travel with the `llvm` stage's text, which
+    // is what the host object is compiled from (`crate::host::host_object`).
+    if let (Some(passes), None, true) = (options.extra.at("llvm-ir"), &cuda, mlir_stage == "llvm") {
+        crate::capi::set_llvm_passes(module, passes);
     }
     let serialized = |pm: &PassManager| {
         pm.enable_verifier(false); // its input was just verified; its output is a gpu.binary
@@ -424,6 +441,20 @@ pub(crate) fn context() -> PipelineContext {
     });
     slot.uses += 1;
     PipelineContext(Some(slot))
+}
+
+/// Checks extra passes (`passes=`): every MLIR point's pipeline builds (its
+/// passes exist, pydev's, upstream's or a plugin's) and the `llvm-ir`
+/// pipeline parses; the error names the point and the pass.
+pub fn check_extra_passes(extra: &pipeline::ExtraPasses) -> Result<(), CompileError> {
+    let context = context();
+    extra.check(&context)?;
+    if let Some(passes) = extra.at("llvm-ir") {
+        crate::capi::check_llvm_passes(passes).map_err(|message| {
+            CompileError::Pipeline(PipelineError::ExtraPasses { point: "llvm-ir".into(), message })
+        })?;
+    }
+    Ok(())
 }
 
 /// The text of `stage` for `src` compiled for `target`.

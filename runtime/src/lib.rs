@@ -21,6 +21,7 @@ pub use compile::{
     Target,
 };
 pub use host::{Failure, HostProgram, LaunchConfig};
+pub use pydev_passes::pipeline::ExtraPasses;
 
 #[cfg(test)]
 mod tests;

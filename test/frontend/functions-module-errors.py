@@ -25,7 +25,7 @@ def both_imported(out):
 
 
 # DECO: {{.*}}functions-module-errors.py:[[@LINE+2]]:14: error: unknown keyword 'inline' of @device.func
-# DECO: help: the keywords are interop=True|False, link=[paths], lineinfo=True|False and fmad=True|False
+# DECO: help: the keywords are interop=True|False, link=[paths], lineinfo=True|False, fmad=True|False, passes={point: passes} and plugins=[paths]
 @device.func(inline=True)
 def unknown_keyword(x):
     return x
@@ -33,7 +33,7 @@ def unknown_keyword(x):
 
 # link= is a keyword (the Python package links the files): not this error.
 # DECO: {{.*}}functions-module-errors.py:[[@LINE+2]]:16: error: unknown keyword 'maxregs' of @device.kernel
-# DECO: help: the keywords are interop=True|False, link=[paths], lineinfo=True|False and fmad=True|False
+# DECO: help: the keywords are interop=True|False, link=[paths], lineinfo=True|False, fmad=True|False, passes={point: passes} and plugins=[paths]
 @device.kernel(maxregs=32)
 def unknown_kernel_keyword(out):
     pass

@@ -254,3 +254,118 @@ def float8_round_trip(out, x):
         out[i, 0] = device.float32(a)
         out[i, 1] = device.float32(b)
         out[i, 2] = device.float32(a + a)
+
+
+# The compute-bound kernels of bench/gpu.py (with the typical ones above):
+# each is written the same way in CUDA C++ (bench/gpu.py) and for Numba-CUDA
+# (bench/numba_kernels.py).
+
+SOFTENING = 0.01  # squared: keeps the force between close bodies finite
+
+
+@device.kernel
+def nbody(acc, pos):
+    # all pairs: acc[i] = sum over j of m_j (p_j - p_i) / (|p_j - p_i|^2 + eps)^1.5,
+    # pos[j] = (x, y, z, m)
+    i = device.tid(1)
+    if i < pos.shape[0]:
+        px, py, pz = pos[i, 0], pos[i, 1], pos[i, 2]
+        ax = 0.0
+        ay = 0.0
+        az = 0.0
+        for j in range(pos.shape[0]):
+            dx = pos[j, 0] - px
+            dy = pos[j, 1] - py
+            dz = pos[j, 2] - pz
+            inv = 1.0 / math.sqrt(dx * dx + dy * dy + dz * dz + SOFTENING)
+            s = pos[j, 3] * inv * inv * inv
+            ax += dx * s
+            ay += dy * s
+            az += dz * s
+        acc[i, 0] = ax
+        acc[i, 1] = ay
+        acc[i, 2] = az
+
+
+MM_TILE = 16
+
+
+@device.kernel
+def matmul(c, a, b):
+    # c = a @ b through shared memory, one MM_TILE x MM_TILE tile of c per block
+    sa = device.shared_array((MM_TILE, MM_TILE), device.float32)
+    sb = device.shared_array((MM_TILE, MM_TILE), device.float32)
+    tx = device.thread_idx.x
+    ty = device.thread_idx.y
+    col = device.block_idx.x * MM_TILE + tx
+    row = device.block_idx.y * MM_TILE + ty
+    m, k = a.shape
+    n = b.shape[1]
+    s = 0.0
+    for t in range(0, k, MM_TILE):
+        sa[ty, tx] = a[row, t + tx] if row < m and t + tx < k else 0.0
+        sb[ty, tx] = b[t + ty, col] if t + ty < k and col < n else 0.0
+        device.syncthreads()
+        for q in range(MM_TILE):
+            s += sa[ty, q] * sb[q, tx]
+        device.syncthreads()
+    if row < m and col < n:
+        c[row, col] = s
+
+
+@device.kernel
+def mandelbrot(out, x0, y0, step, max_iter):
+    # out[r, c] = the iterations before z -> z^2 + (x0 + c step) + (y0 + r step) i escapes
+    col, row = device.tid(2)
+    if row < out.shape[0] and col < out.shape[1]:
+        cx = x0 + device.float32(col) * step
+        cy = y0 + device.float32(row) * step
+        zx = 0.0
+        zy = 0.0
+        k = 0
+        while k < max_iter:
+            zx2 = zx * zx
+            zy2 = zy * zy
+            if zx2 + zy2 > 4.0:
+                break
+            zy = 2.0 * zx * zy + cy
+            zx = zx2 - zy2 + cx
+            k += 1
+        out[row, col] = k
+
+
+@device.kernel
+def softmax(out, x):
+    # one block of 256 threads per row: the row's maximum, then the sum of
+    # the exponentials, each a shared-memory tree reduction
+    buf = device.shared_array(256, device.float32)
+    r = device.block_idx.x
+    t = device.thread_idx.x
+    n = x.shape[1]
+    m = x[r, 0]  # every row has an element
+    for j in range(t, n, 256):
+        m = max(m, x[r, j])
+    buf[t] = m
+    device.syncthreads()
+    step = 128
+    while step > 0:
+        if t < step:
+            buf[t] = max(buf[t], buf[t + step])
+        device.syncthreads()
+        step //= 2
+    m = buf[0]
+    device.syncthreads()
+    s = 0.0
+    for j in range(t, n, 256):
+        s += math.exp(x[r, j] - m)
+    buf[t] = s
+    device.syncthreads()
+    step = 128
+    while step > 0:
+        if t < step:
+            buf[t] += buf[t + step]
+        device.syncthreads()
+        step //= 2
+    s = buf[0]
+    for j in range(t, n, 256):
+        out[r, j] = math.exp(x[r, j] - m) / s

@@ -46,6 +46,10 @@ SIGNATURES = {
     "shuffle_aggregates": "float32[:, ::1], readonly float32[::1]",
     "row_sums": "float32[::1], readonly float32[:, ::1]",
     "float8_round_trip": "float32[:, ::1], readonly float32[::1]",
+    "nbody": "float32[:, ::1], readonly float32[:, ::1]",
+    "matmul": "float32[:, ::1], readonly float32[:, ::1], readonly float32[:, ::1]",
+    "mandelbrot": "int32[:, ::1], float32, float32, float32, int32",
+    "softmax": "float32[:, ::1], readonly float32[:, ::1]",
 }
 
 
@@ -494,6 +498,69 @@ def run_all(ptx_dir, host=False):
             np.array_equal(o["out"], want_f8, equal_nan=True),
             "mismatches: %d" % (~((o["out"] == want_f8) | (np.isnan(o["out"]) & np.isnan(want_f8)))).sum(),
         ),
+    )
+
+    # The compute-bound kernels of bench/gpu.py, at small sizes.
+    pos = rng.uniform(-1, 1, (300, 4)).astype(np.float32)
+    pos[:, 3] = rng.uniform(0.5, 1.0, 300)
+    d = pos[None, :, :3].astype(np.float64) - pos[:, None, :3]
+    inv = 1.0 / np.sqrt((d * d).sum(-1) + 0.01)
+    want_acc = (d * (pos[None, :, 3] * inv**3)[..., None]).sum(1)
+    case(
+        "nbody",
+        2,
+        256,
+        {"acc": np.full((300, 3), np.nan, dtype=np.float32), "pos": pos},
+        [(None, "acc"), (None, "pos")],
+        lambda o: (np.allclose(o["acc"], want_acc, rtol=1e-4, atol=1e-3), ""),
+    )
+
+    ma = rng.standard_normal((70, 45)).astype(np.float32)
+    mb = rng.standard_normal((45, 50)).astype(np.float32)
+    case(
+        "matmul",
+        (4, 5, 1),
+        (16, 16, 1),
+        {"c": np.full((70, 50), np.nan, dtype=np.float32), "a": ma, "b": mb},
+        [(None, "c"), (None, "a"), (None, "b")],
+        lambda o: (np.allclose(o["c"], ma.astype(np.float64) @ mb, rtol=1e-4, atol=1e-4), ""),
+    )
+
+    h, w, step = 48, 64, np.float32(2.5 / 64)
+    cx = np.broadcast_to(np.float32(-2.0) + np.arange(w, dtype=np.float32) * step, (h, w))
+    cy = np.broadcast_to(np.float32(-0.9375) + np.arange(h, dtype=np.float32)[:, None] * step, (h, w))
+    zx, zy = np.zeros_like(cx), np.zeros_like(cx)
+    escape, alive = np.zeros((h, w), dtype=np.int32), np.ones((h, w), dtype=bool)
+    for _ in range(200):
+        zx2, zy2 = zx * zx, zy * zy
+        alive &= ~(zx2 + zy2 > np.float32(4.0))
+        zy, zx = np.where(alive, np.float32(2.0) * zx * zy + cy, zy), np.where(alive, zx2 - zy2 + cx, zx)
+        escape += alive
+    case(
+        "mandelbrot",
+        (4, 3, 1),
+        (16, 16, 1),
+        {"out": np.full((h, w), -1, dtype=np.int32)},
+        [
+            (None, "out"),
+            (ctypes.c_float, -2.0),
+            (ctypes.c_float, -0.9375),
+            (ctypes.c_float, step),
+            (ctypes.c_int32, 200),
+        ],
+        # fused multiply-adds move the escape of a few pixels on the edge of the set
+        lambda o: ((o["out"] != escape).mean() < 0.01, "%d of %d pixels differ" % ((o["out"] != escape).sum(), h * w)),
+    )
+
+    sm = (4 * rng.standard_normal((5, 509))).astype(np.float32)
+    e = np.exp(sm.astype(np.float64) - sm.max(1, keepdims=True))
+    case(
+        "softmax",
+        5,
+        256,
+        {"out": np.full_like(sm, np.nan), "x": sm},
+        [(None, "out"), (None, "x")],
+        lambda o: (np.allclose(o["out"], e / e.sum(1, keepdims=True), rtol=1e-5, atol=1e-9), ""),
     )
 
     failed = [r for r in results if not r[1]]

@@ -131,3 +131,30 @@ func.func @wait(%a: !llvm.ptr, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.
 func.func @plain(%ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
   return
 }
+
+// -----
+
+// An `index` value live across a barrier (upstream passes such as cse can
+// leave one there) goes through the frame as its i64.
+// CHECK-LABEL: func.func @idx
+// CHECK: %[[I:.*]] = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[W:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: llvm.store %[[W]], %{{.*}} : i64, !llvm.ptr
+// CHECK: %[[R:.*]] = llvm.load %{{.*}} : !llvm.ptr -> i64
+// CHECK: %[[BACK:.*]] = arith.index_cast %[[R]] : i64 to index
+// CHECK: arith.index_cast %[[BACK]] : index to i32
+func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+func.func @idx(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attributes {pydev.kernel, pydev.host_ctx} {
+  %v = llvm.load %a : !llvm.ptr -> i64
+  %i = arith.index_cast %v : i64 to index
+  %kind = llvm.mlir.constant(1 : i32) : i32
+  %p = llvm.mlir.constant(1 : i32) : i32
+  %n = func.call @pydev_rt_barrier(%ctx, %kind, %p) : (!llvm.ptr, i32, i32) -> i32
+  %w = arith.index_cast %i : index to i32
+  llvm.store %w, %a : i32, !llvm.ptr
+  return
+}
+func.func @__pydev_block_idx(%a: !llvm.ptr, %ctx: !llvm.ptr {llvm.noalias}) attributes {pydev.host_ctx} {
+  func.call @idx(%a, %ctx) : (!llvm.ptr, !llvm.ptr) -> ()
+  return
+}

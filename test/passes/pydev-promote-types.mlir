@@ -114,3 +114,18 @@ func.func @half_fma(%a: f16, %b: f16, %c: f16, %x: f32) -> (f16, f32) {
   %f = math.fma %x, %x, %x : f32
   return %h, %f : f16, f32
 }
+
+// -----
+
+// add|sub|mul (fp) {pydev.contract = false} => the same without `contract`
+// (pydev.ir's contract=False), beside an op that keeps it.
+// CHECK-LABEL: func.func @no_contract
+// CHECK: %[[M:.*]] = arith.mulf %arg0, %arg0 : f32
+// CHECK: arith.addf %[[M]], %arg1 fastmath<contract> : f32
+// FAST-LABEL: func.func @no_contract
+// FAST: arith.mulf %arg0, %arg0 fastmath<reassoc,nnan,ninf,nsz,arcp,afn> : f32
+func.func @no_contract(%x: f32, %y: f32) -> f32 {
+  %m = pydev.mul %x, %x {pydev.contract = false} : f32, f32 -> f32
+  %s = pydev.add %m, %y : f32, f32 -> f32
+  return %s : f32
+}

@@ -1,6 +1,6 @@
-//! Compiles the C++ half of the plugin (`cpp/Plugin.cpp`: the pass registry
-//! entries, which the C API cannot make) and links the plugin against the
-//! shared libMLIR.so and libLLVM.so that Debian's mlir-opt-22 is linked to.
+//! Links the plugin against the shared libMLIR.so and libLLVM.so that
+//! Debian's mlir-opt-22 is linked to (the pass registry entries, which the
+//! C API cannot make, are pydev-dialect's C++: dialect/cpp/PipelineRegistry.cpp).
 //!
 //! Why the order matters: mlir-sys links MLIR statically (its rlib bundles
 //! every libMLIR*.a). A plugin with its own copy of MLIR would have its own
@@ -16,25 +16,7 @@ use std::{env, path::PathBuf};
 fn main() {
     let prefix = PathBuf::from(env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into()));
     let lib = prefix.join("lib");
-    println!("cargo:rerun-if-changed=cpp/Plugin.cpp");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
-
-    cc::Build::new()
-        .cpp(true)
-        .std("c++17")
-        .include(prefix.join("include"))
-        .define("_GNU_SOURCE", None)
-        .define("__STDC_CONSTANT_MACROS", None)
-        .define("__STDC_FORMAT_MACROS", None)
-        .define("__STDC_LIMIT_MACROS", None)
-        .flag("-fno-exceptions")
-        .flag("-fno-rtti")
-        .flag_if_supported("-Wno-unused-parameter")
-        .debug(false)
-        .opt_level(1)
-        .file("cpp/Plugin.cpp")
-        .compile("pydev_plugin_cpp");
-
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");

@@ -428,14 +428,14 @@ impl<'a> Module<'a> {
                         },
                         // Linked files: the Python package reads them (python/pydev/_interop.py).
                         Some("link") => {}
-                        // .file/.loc line information and multiply-add contraction: the
-                        // Python package passes them as compile options.
-                        Some("lineinfo") | Some("fmad") => {}
+                        // .file/.loc line information, multiply-add contraction and extra
+                        // passes: the Python package passes them as compile options.
+                        Some("lineinfo") | Some("fmad") | Some("passes") | Some("plugins") => {}
                         Some(other) => {
                             self.error(
                                 kw.range(),
                                 format!("unknown keyword '{other}' of @device.{name}"),
-                                Some("the keywords are interop=True|False, link=[paths], lineinfo=True|False and fmad=True|False"),
+                                Some("the keywords are interop=True|False, link=[paths], lineinfo=True|False, fmad=True|False, passes={point: passes} and plugins=[paths]"),
                             );
                         }
                         None => self.error(

@@ -106,7 +106,7 @@ class ConstExpr:
 
 # --- kernels and device functions ---------------------------------------------------------
 
-_DECORATOR_KEYWORDS = ("interop", "lineinfo", "link", "fmad")
+_DECORATOR_KEYWORDS = ("interop", "lineinfo", "link", "fmad", "passes", "plugins")
 
 
 def _check_keywords(decorator, kwargs):
@@ -147,16 +147,23 @@ def _decorate(decorator, fn, kwargs, make, other_cls, other_name):
         made = make(f, interop=bool(kwargs.get("interop", False)), lineinfo=bool(kwargs.get("lineinfo", False)))
         made.link = link
         made.fmad = fmad
+        if kwargs.get("passes") is not None or kwargs.get("plugins") is not None:
+            from pydev import _passes  # extra passes at the pipeline's points: docs/research.md
+
+            made.passes = _passes.extra(
+                kwargs.get("passes"), kwargs.get("plugins"), f"@device.{decorator} '{f.__name__}'"
+            )
         return made
 
     return wrap(fn) if fn is not None else wrap
 
 
 def func(fn=None, /, **kwargs):
-    """`@func` / `@func(interop=False, lineinfo=False, fmad=True)`: a heterogeneous function,
-    callable from device code and, as plain Python, from host code. `.underlying` is
-    the decorated function. `fmad=False` turns off multiply-add contraction in the
-    kernels that call it. Unknown keywords raise TypeError."""
+    """`@func` / `@func(interop=False, lineinfo=False, fmad=True, passes=None, plugins=None)`:
+    a heterogeneous function, callable from device code and, as plain Python, from host
+    code. `.underlying` is the decorated function. `fmad=False` turns off multiply-add
+    contraction in the kernels that call it; `passes=`/`plugins=` add passes at the
+    pipeline's points to them (docs/research.md). Unknown keywords raise TypeError."""
     return _decorate("func", fn, kwargs, _kernel.DeviceFunction, _kernel.Kernel, "kernel")
 
 
@@ -165,7 +172,8 @@ def kernel(fn=None, /, **kwargs):
     (device-only), launched with `device.launch`; compiled on first launch for the
     argument types seen. `.underlying` is the decorated function. `fmad=False` (or
     `PYDEV_FMAD=0`) turns off multiply-add contraction: each `*` and `+` rounds, as
-    NumPy's, on both targets."""
+    NumPy's, on both targets. `passes={"POINT": "pass-a,pass-b"}` and
+    `plugins=[path.so]` add passes at a point of the pipeline (docs/research.md)."""
     return _decorate("kernel", fn, kwargs, _kernel.Kernel, _kernel.DeviceFunction, "func")
 
 

@@ -25,6 +25,8 @@ class _Function:
 
     link = ()  # link=[paths] (absolute), set by the decorator (pydev._link_paths.check_link)
     fmad = True  # fmad=False: no multiply-add contraction (set by the decorator)
+    passes = None  # extra passes (pydev._passes.Extra; set by the decorator)
+    _program_passes = None  # the extra passes of the functions of the last _program
 
     def __init__(self, fn, interop, lineinfo=False):
         self.underlying = fn
@@ -99,6 +101,7 @@ class _Function:
         root_file = self.underlying.__code__.co_filename
         lines = [False]
         fmad = [True]
+        extras = []
         reached = self._reached = []  # the _Function objects (their link= files: _link_paths)
 
         def visit(f):
@@ -110,6 +113,8 @@ class _Function:
             reached.append(f)
             lines[0] |= f.lineinfo
             fmad[0] &= f.fmad
+            if f.passes is not None:
+                extras.append(f.passes)
             fn = f.underlying
             code = fn.__code__
             env = {}
@@ -151,6 +156,10 @@ class _Function:
         visit(self)
         self._program_lines = lines[0]
         self._program_fmad = fmad[0]
+        if extras or self._program_passes is not None:
+            from pydev import _passes
+
+            self._program_passes = _passes.combine(*extras)
         return tuple(funcs), cells, watch
 
     def _is_declaration(self):
@@ -216,7 +225,15 @@ class _Function:
                 cargs = tuple(c for c in given if c[0] in examples)
         return ", ".join(parts), cargs
 
-    def _frontend_stage(self, signature, cargs, target, stage, fmad=None, boundscheck=None):
+    def _extra(self):
+        """The extra passes of its last `_program` with the process's (PYDEV_PASSES)."""
+        if self._program_passes is None and not _env_passes():
+            return None
+        from pydev import _passes
+
+        return _passes.combine(self._program_passes, _passes.from_env())
+
+    def _frontend_stage(self, signature, cargs, target, stage, fmad=None, boundscheck=None, extra=None):
         """A text stage straight from the frontend and pipeline (the stages
         before a Program, and every stage of a device function, which is
         no kernel to make a Program of)."""
@@ -232,6 +249,9 @@ class _Function:
         program = self._program(cargs)[0]
         lines = self._lineinfo(target)  # lineinfo=True on a function of the program, or PYDEV_LINEINFO=1
         fmad = self._fmad() if fmad is None else fmad
+        if extra is None:
+            extra = self._extra()
+        passes = {} if extra is None else extra.options()
         return native.compile(
             path,
             source,
@@ -245,6 +265,7 @@ class _Function:
             line_info=lines,
             fmad=fmad,
             boundscheck=boundscheck,
+            **passes,
         )
 
     def _consts(self):
@@ -458,13 +479,13 @@ class DeviceFunction(_Function):
     def __repr__(self):
         return f"<cuda.device.func {self.__qualname__}>"
 
-    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(func, argtypes, target, stage): a device function is
         no kernel, so no Program: every stage comes from the frontend."""
         if stage in _BYTES_STAGES:
             return _bytes_stage(self, argtypes, target, stage)
         signature, cargs = self._signature_for(argtypes, target)
-        return self._frontend_stage(signature, cargs, target, stage, fmad)
+        return self._frontend_stage(signature, cargs, target, stage, fmad, extra=extra)
 
     def __pydev_launch__(self, args, **config):
         raise TypeError(f"launch() takes a @device.kernel; '{self.__name__}' is a @device.func (call it from a kernel)")
@@ -499,7 +520,13 @@ class Kernel(_Function):
         # either target), as it is another disk-cache entry.
         checks = os.environ.get("PYDEV_BOUNDSCHECK", "0") == "1"
         fmad = self._fmad()
-        key = (signature, target, arch, lines, checks, fmad, repr((sorted(consts.items()), program)))
+        own = self._program_passes
+        env = None
+        if _env_passes():
+            from pydev import _passes
+
+            env = _passes.from_env()
+        key = (signature, target, arch, lines, checks, fmad, own, env, repr((sorted(consts.items()), program)))
         prog = self._dispatch.get(key)
         if prog is not None:
             _launch._count("memory_hits")
@@ -507,21 +534,21 @@ class Kernel(_Function):
         with self._lock:
             prog = self._dispatch.get(key)
             if prog is None:
-                prog = self._build(signature, target, arch, consts, program, lines, fmad)
+                prog = self._build(signature, target, arch, consts, program, lines, fmad, own)
                 self._dispatch[key] = prog
             else:
                 _launch._count("memory_hits")
         return prog
 
-    def _build(self, signature, target, arch, consts, program, lines=False, fmad=True):
+    def _build(self, signature, target, arch, consts, program, lines=False, fmad=True, passes=None):
         """The loaded program of one specialization: its pydev.Program's
         (kept in `_specs`: a pickle carries the code they compiled)."""
-        spec = self._specialize(signature, target, arch, consts, program, lines, fmad)
+        spec = self._specialize(signature, target, arch, consts, program, lines, fmad, passes)
         prog = spec._program(target, arch)
         self.__dict__.setdefault("_specs", []).append(spec)
         return prog
 
-    def _specialize(self, signature, target, arch, consts, program, lines=False, fmad=True):
+    def _specialize(self, signature, target, arch, consts, program, lines=False, fmad=True, passes=None):
         """The pydev.Program of one specialization: this kernel for
         `signature` on `target` (`arch` on cuda), with the module constants
         `consts` and the program description `program` (the values of the
@@ -537,7 +564,17 @@ class Kernel(_Function):
         links, declared = _interop_links(self)
         key = _cache.cache_key(source, consts, signature, tgt, "pydev", symbol, _native.fingerprint(), "", program)
 
-        def compile(stage, *, debuginfo=False, boundscheck=None, libdevice=None, line_info=False, fmad=True):
+        def compile(
+            stage,
+            *,
+            debuginfo=False,
+            boundscheck=None,
+            libdevice=None,
+            line_info=False,
+            fmad=True,
+            passes=None,
+            plugins=(),
+        ):
             # With locations (debuginfo): the printed IR says where each op came from.
             return _native.get().compile(
                 path,
@@ -553,6 +590,7 @@ class Kernel(_Function):
                 line_info=line_info,
                 debuginfo=debuginfo,
                 fmad=fmad,
+                **({} if passes is None else {"passes": passes, "plugins": list(plugins)}),
             )
 
         prog = Program._of_frontend(
@@ -565,17 +603,18 @@ class Kernel(_Function):
             declared=declared,
             lineinfo=lines,
             fmad=fmad,
+            passes=passes,
         )
         carried = self.__dict__.get("_carried")
         if carried:  # code compiled where this kernel was pickled (cuda.device._pickling), by disk-cache key
             prog._carried = carried
         return prog
 
-    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(kernel, argtypes, target, stage): "python-ast" and
         "pydev" from the frontend, the later stages from the pydev.Program
         of the specialization, as a launch compiles it (`fmad`: None, the
-        kernel's own setting)."""
+        kernel's own setting; `extra`: extra passes instead of its own)."""
         if stage in _BYTES_STAGES:
             return _bytes_stage(self, argtypes, target, stage)
         signature, cargs = self._signature_for(argtypes, target)
@@ -585,8 +624,13 @@ class Kernel(_Function):
         lines = self._lineinfo(target)
         kind, arch = ("host", "host") if target == "host" else ("cuda", target)
         fmad = self._fmad() if fmad is None else bool(fmad)
-        spec = self._specialize(signature, kind, arch, self._consts(), program, lines, fmad)
-        return spec.__pydev_compile__(None, target, stage)
+        spec = self._specialize(signature, kind, arch, self._consts(), program, lines, fmad, self._program_passes)
+        return spec.__pydev_compile__(None, target, stage, extra=extra)
+
+
+def _env_passes():
+    """Whether PYDEV_PASSES or PYDEV_PASS_PLUGINS is set (pydev._passes is imported only then)."""
+    return bool(os.environ.get("PYDEV_PASSES") or os.environ.get("PYDEV_PASS_PLUGINS"))
 
 
 def _interop_links(f):
@@ -600,12 +644,21 @@ def _interop_links(f):
     return _link_paths.program_links(reached)
 
 
-def _register_fast(f, args, prog, target, handle=0):
+def _register_fast(f, args, prog, target, handle=0, packed=None):
     if f._const_params():
         return  # the fast path keys on argument types, not on ConstExpr values
     names = sorted(set(f._names or ()) | f._watch)
     _launch.register_fast(
-        f, args, prog, target, handle, interop=f.interop, globals=f.underlying.__globals__, names=names, cells=f._cells
+        f,
+        args,
+        prog,
+        target,
+        handle,
+        interop=f.interop,
+        globals=f.underlying.__globals__,
+        names=names,
+        cells=f._cells,
+        packed=packed,
     )
 
 
@@ -623,7 +676,7 @@ def _launch_kernel(f, args, *, grid, block, stream, shared, fast):
     prog = f.program(signature, target, arch, const_args=const_args(f, args))
     _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
     if fast:
-        _register_fast(f, args, prog, target, handle if target == "cuda" else 0)
+        _register_fast(f, args, prog, target, handle if target == "cuda" else 0, packed)
 
 
 _BYTES_STAGES = ("object", "cubin", "ltoir")

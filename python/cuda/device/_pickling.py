@@ -39,6 +39,8 @@ def reduce(f):
         compiled.update(spec._compiled())
     args = (type(f), fn_args, f.interop, f.lineinfo, _pickling.link_contents(f.link), tuple(f._names))
     state = {"function": fn_state, "structs": structs, "compiled": compiled, "fmad": f.fmad}
+    if f.passes is not None:  # by its text and plugin paths: the plugins must exist where it is loaded
+        state["passes"] = (f.passes.as_dict(), f.passes.plugins)
     return (_new, args, state, None, None, _fill)
 
 
@@ -57,6 +59,11 @@ def _fill(f, state):
     _pickling.fill_function(f.underlying, state["function"])
     if not state.get("fmad", True):
         f.fmad = False
+    if state.get("passes"):
+        from pydev import _passes
+
+        passes, plugins = state["passes"]
+        f.passes = _passes.extra(passes, list(plugins), f"kernel '{f.__qualname__}'")
     # The code its specializations compiled, by disk-cache key (target,
     # architecture, compiler): loaded without compiling where they match.
     f._carried = dict(state.get("compiled") or {}) or None

@@ -105,10 +105,16 @@ def _complex(c, args, kwargs, node):
 
 def _cmath(op, real_result=False):
     def impl(c, args, kwargs, node):
-        _nargs(c, args, kwargs, node, 1, name=f"cmath.{op}")
+        _nargs(c, args, kwargs, node, 1, 2 if op == "log" else 1, name=f"cmath.{op}")
         a = c.num_arg(args[0], node)
         if a.t.kind != "c":
             a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
+        if len(args) == 2:  # cmath.log(z, base) = log(z) / log(base), as Numba
+            b = c.num_arg(args[1], node)
+            t = arith_type(a.t, b.t if b.t.kind == "c" else arith_type(b.t, T.complex64))
+            za, zb = (c.val(c.cast(x, t, node), node) for x in (a, b))
+            la, lb = (c.f.emit("complex.log", [z], [t.ir]) for z in (za, zb))
+            return TypedValue(c.f.emit("complex.div", [la, lb], [t.ir]), t)
         ft = T.float32 if a.t.bits == 64 else T.float64
         rt = ft if real_result else a.t
         return TypedValue(c.f.emit(f"complex.{op}", [c.val(a, node)], [rt.ir]), rt)
@@ -301,10 +307,18 @@ def _hypot(c, args, kwargs, node):
     t = t if t.is_float else T.float64
     x, y = c.val(c.cast(a, t, node), node), c.val(c.cast(b, t, node), node)
     x, y = c.f.ops.abs(x), c.f.ops.abs(y)
+    inf = _isinf(c, x, t) | _isinf(c, y, t)  # inf even with a NaN, as C's hypot
+    if t.bits < 64:
+        # float16/32: sqrt(x*x + y*y) in float64 is exact enough to round
+        # correctly once (and cannot overflow); the scaled form below was an ulp off.
+        x64, y64 = (c.f.cast(v, ir.f64) for v in (x, y))
+        r = c.f.cast(c.f.emit("math.sqrt", [x64 * x64 + y64 * y64], [ir.f64], c.mb.fastmath()), t.ir)
+        return TypedValue(c.f.select(inf, _fconst(c, math.inf, t), r), t)
     hi, lo = c.f.ops.max(x, y), c.f.ops.min(x, y)
     zero = c.f.constant(0.0, t.ir)
     r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
-    return TypedValue(hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath()), t)
+    r = hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath())
+    return TypedValue(c.f.select(inf, _fconst(c, math.inf, t), r), t)
 
 
 # The Python comparison (pydev.cmp) that is each arith.cmpf predicate of
@@ -1081,3 +1095,121 @@ def nanosleep(c, args, kwargs, node):
         raise c.err(node, f"cuda.nanosleep() takes an integer number of nanoseconds, got {ns.t}")
     c.val(c.cast(ns, T.uint32, node), node)
     return CompileTimeValue(None)
+
+
+# --- cmath: classification, polar/rect, log10 and log(x, base) ------------------------------
+
+
+def _complex_arg(c, arg, node):
+    """The argument as a complex value, its float part type, real and imaginary parts."""
+    a = c.num_arg(arg, node)
+    if a.t.kind != "c":
+        a = c.cast(a, arith_type(a.t, T.complex64) if a.t.is_float else T.complex128, node)
+    ft = T.float32 if a.t.bits == 64 else T.float64
+    v = c.val(a, node)
+    return a, ft, c.f.emit("complex.re", [v], [ft.ir]), c.f.emit("complex.im", [v], [ft.ir])
+
+
+def _cmath_class(name):
+    def impl(c, args, kwargs, node):
+        _nargs(c, args, kwargs, node, 1, name=f"cmath.{name}")
+        _, ft, re, im = _complex_arg(c, args[0], node)
+        nan = _isnan(c, re) | _isnan(c, im)
+        inf = _isinf(c, re, ft) | _isinf(c, im, ft)
+        if name == "isnan":
+            r = nan
+        elif name == "isinf":
+            r = inf
+        else:  # isfinite: neither part nan nor infinite
+            r = c.f.ops.cmp(nan | inf, c.f.constant(False, ir.i1), predicate="eq")
+        return TypedValue(r, T.boolean)
+
+    return impl
+
+
+for _name in ("isnan", "isinf", "isfinite"):
+    register(getattr(_cm, _name))(_cmath_class(_name))
+
+
+@register(_cm.polar)
+def _cpolar(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="cmath.polar")
+    a, ft, _, _ = _complex_arg(c, args[0], node)
+    v = c.val(a, node)
+    r = TypedValue(c.f.ops.abs(v, result=ft.ir), ft)
+    phi = TypedValue(c.f.emit("complex.angle", [v], [ft.ir]), ft)
+    return c._tuple([r, phi])
+
+
+@register(_cm.rect)
+def _crect(c, args, kwargs, node):
+    """r * (cos(phi) + i sin(phi)); a zero imaginary part where phi is 0 (also for r infinite)."""
+    _nargs(c, args, kwargs, node, 2, name="cmath.rect")
+    r, phi = (c.cast(c.num_arg(x, node), T.float64, node) for x in args)
+    rv, pv = c.val(r, node), c.val(phi, node)
+    f64 = ir.f64
+    zero = c.f.constant(0.0, f64)
+    re = rv * c.f.emit("math.cos", [pv], [f64])
+    im = c.f.select(pv == zero, pv, rv * c.f.emit("math.sin", [pv], [f64]))
+    return TypedValue(c.f.emit("complex.create", [re, im], [T.complex128.ir]), T.complex128)
+
+
+@register(_cm.log10)
+def _clog10(c, args, kwargs, node):
+    _nargs(c, args, kwargs, node, 1, name="cmath.log10")
+    a, ft, _, _ = _complex_arg(c, args[0], node)
+    lg = TypedValue(c.f.emit("complex.log", [c.val(a, node)], [a.t.ir]), a.t)
+    return _cdiv_real(c, lg, math.log(10.0), node)
+
+
+def _cdiv_real(c, z, d, node):
+    """z / d for a real constant d, part by part (as Numba's cmath.log10)."""
+    ft = T.float32 if z.t.bits == 64 else T.float64
+    v = c.val(z, node)
+    re = c.f.emit("complex.re", [v], [ft.ir])
+    im = c.f.emit("complex.im", [v], [ft.ir])
+    dv = _fconst(c, d, ft)
+    return TypedValue(
+        c.f.emit(
+            "complex.create",
+            [c.f.ops.truediv(re, dv, result=ft.ir), c.f.ops.truediv(im, dv, result=ft.ir)],
+            [z.t.ir],
+        ),
+        z.t,
+    )
+
+
+# --- math.modf, math.nextafter ---------------------------------------------------------------
+
+
+@register(math.modf)
+def _modf(c, args, kwargs, node):
+    """(fractional part, integral part), both of x's float type, with x's
+    sign (-0.0 included); (0.0 with x's sign, x) for an infinite x."""
+    _nargs(c, args, kwargs, node, 1, name="math.modf")
+    a = _float_of(c, args[0], node)
+    t, x = a.t, c.val(a, node)
+    whole = c.f.emit("math.trunc", [x], [t.ir])
+    frac = c.f.emit("math.copysign", [x - whole, x], [t.ir])
+    frac = c.f.select(_isinf(c, x, t), c.f.emit("math.copysign", [_fconst(c, 0.0, t), x], [t.ir]), frac)
+    return c._tuple([TypedValue(frac, t), TypedValue(whole, t)])
+
+
+@register(math.nextafter)
+def _nextafter(c, args, kwargs, node):
+    """The next float after x towards y (C's nextafter, bit by bit)."""
+    _nargs(c, args, kwargs, node, 2, name="math.nextafter")
+    a, b = (_float_of(c, v, node) for v in args)
+    t = T.float32 if a.t == b.t == T.float32 else T.float64
+    x, y = (c.val(c.cast(v, t, node), node) for v in (a, b))
+    _, ut, _, _ = _float_bits(t)
+    zero = _fconst(c, 0.0, t)
+    u = _to_bits(c, x, t)
+    up = (x < y) == (x > zero)
+    step = c.f.select(up, u + 1, u - 1)
+    r = _from_bits(c, step, t)
+    tiny = c.f.emit("math.copysign", [_from_bits(c, c.f.constant(1, ut), t), y], [t.ir])
+    r = c.f.select(x == zero, tiny, r)
+    r = c.f.select(x == y, y, r)
+    r = c.f.select(_isnan(c, x) | _isnan(c, y), x + y, r)
+    return TypedValue(r, t)

@@ -94,9 +94,32 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
             )
         mb.funcs[key] = None
         c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
-        c.run()
+        try:
+            c.run()
+        except BaseException:
+            del mb.funcs[key]  # not compiled: a caller may try other argument types (literals)
+            raise
         hit = mb.funcs[key] = (c.f, c.ret_type)
     return hit
+
+
+def literal_of(tv):
+    """(type, value) of a number literal not yet emitted (a constant, a
+    global), ("tuple", type, items) of a tuple of them, else None."""
+    if not isinstance(tv, TypedValue):
+        return None
+    if tv.items is not None:
+        items = [literal_of(x) for x in tv.items]
+        return None if any(x is None for x in items) else ("tuple", tv.t, items)
+    if tv.v is None and isinstance(tv.const, (bool, int, float)) and isinstance(tv.t, (T.Number, T.Boolean)):
+        return (tv.t, tv.const)
+    return None
+
+
+def _from_literal(lit):
+    if lit[0] == "tuple":
+        return TypedValue(None, lit[1], items=[_from_literal(x) for x in lit[2]])
+    return TypedValue(None, lit[0], const=lit[1])
 
 
 class Compiler(
@@ -149,11 +172,11 @@ class Compiler(
         if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
             raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
         for t in self.argtypes:
-            if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple)):
+            if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple, T.Constant)):
                 raise NumbaError(fn, f"an argument of type {t} cannot be passed to '{self.py.__name__}'")
         flat = []
         for t in self.argtypes:
-            flat += self._flat_types(t)
+            flat += self._param_types(t)
         self.tmp_module = self.mb.module
         if self.kernel:
             # GPU semantics for early returns (`if i >= n: return` before a
@@ -178,7 +201,7 @@ class Compiler(
         self.entry_values = set()
         at = 0
         for i, (p, t) in enumerate(zip(params, self.argtypes)):
-            n = len(self._flat_types(t))
+            n = len(self._param_types(t))
             vals = f.args[at : at + n]
             at += n
             self._bind_param(p, t, vals)
@@ -211,12 +234,23 @@ class Compiler(
             for i in t.items:
                 out += self._flat_types(i)
             return out
-        if isinstance(t, T.NoneType):
+        if isinstance(t, (T.NoneType, T.Constant)):
             return []
         return [t.ir]
 
+    def _param_types(self, t):
+        # A kernel's record parameter is a 1-element array: records pass by
+        # reference, as in Numba (the launch copies the record back).
+        if self.kernel and isinstance(t, T.Record):
+            return [T.Array(t, 1, "C").ir]
+        return self._flat_types(t)
+
     def _bind_param(self, name, t, vals):
-        tv = self._unflatten(t, list(vals))
+        if self.kernel and isinstance(t, T.Record):
+            arr = TypedValue(vals[0], T.Array(t, 1, "C"))
+            tv = self.load_item(arr, [self.iconst(0)], self.src.node)
+        else:
+            tv = self._unflatten(t, list(vals))
         self._assign_name(name, tv, self.src.node)
 
     def _unflatten(self, t, vals):
@@ -227,9 +261,13 @@ class Compiler(
                 items.append(self._unflatten(it, vals[:n]))
                 del vals[:n]
             return TypedValue(None, t, items=items)
+        if isinstance(t, T.Constant):
+            return CompileTimeValue(t.obj) if t.literal is None else _from_literal(t.literal)
         return TypedValue(vals[0], t)
 
     def _flatten(self, tv, node):
+        if isinstance(tv, CompileTimeValue):  # a T.Constant argument: no run-time value
+            return []
         if isinstance(tv.t, (T.UniTuple, T.Tuple)):
             out = []
             for it in self._items(tv, node):

@@ -23,7 +23,8 @@ class _Overloads:
         self.py_func = py_func
         self.Dispatcher = dispatcher_class  # cuda.jit's (given by pydev.numba.extending: no import circle)
         self.name = getattr(py_func, "__qualname__", getattr(py_func, "__name__", repr(py_func)))
-        self.factories = []  # (factory, jit options)
+        self.factories = []  # (factory, jit options), the CUDA target's first
+        self.generic = []  # whether each factory is target="generic"
         self.chosen = {}  # (factory index, argument types) -> Dispatcher, or None where it declined
 
     def _positional(self, c, args, kwargs, node):
@@ -108,13 +109,22 @@ def lookup(obj):
         return None
 
 
-def register(func, factory, options, dispatcher_class):
-    """Adds an @overload factory of `func`."""
+def register(func, factory, options, dispatcher_class, generic=False):
+    """Adds an @overload factory of `func`. As in Numba, the factories for
+    the CUDA target are asked before the generic ones (target="generic"),
+    each group in the order registered."""
     with _LOCK:
         ov = _REGISTRY.get(func)
         if ov is None:
             ov = _REGISTRY[func] = _Overloads(func, dispatcher_class)
         ov.factories.append((factory, options))
+        ov.generic.append(generic)
+        # The chosen implementations are keyed by the factory's index: a new
+        # factory reorders them, so the choices start again.
+        order = sorted(range(len(ov.factories)), key=lambda i: ov.generic[i])
+        ov.factories = [ov.factories[i] for i in order]
+        ov.generic = [ov.generic[i] for i in order]
+        ov.chosen = {}
 
 
 class Intrinsic:

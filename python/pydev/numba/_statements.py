@@ -81,6 +81,9 @@ class StatementsMixin:
                 self.store(t, v, node)
         elif isinstance(tgt, ast.Subscript):
             arr = self.expr(tgt.value)
+            if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):
+                self.nested_store(arr, tgt.slice, value, node)
+                return
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
             if (
                 isinstance(arr, TypedValue)

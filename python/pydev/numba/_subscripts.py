@@ -61,6 +61,8 @@ class SubscriptsMixin:
                     out = self.f.select(iv == k, self.val(it, n), out)
                 return TypedValue(out, base.t.items[0])
             raise self.err(n.slice, "a tuple index must be a constant integer")
+        if isinstance(base.t, T.NestedArray):
+            return self.nested_load(base, n.slice, n)
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
         parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
@@ -133,7 +135,7 @@ class SubscriptsMixin:
                 if sv.v is None and sv.const == 0:
                     raise self.err(p.step, "slice step cannot be zero")
                 step = self.val(self.cast(sv, T.int64, p.step), p.step)
-                if sign != 1:
+                if not (sv.v is None and sv.const == 1):  # only a constant step of 1 keeps the layout
                     contiguous = False
             if (p.lower is None or p.upper is None) and sign == 0:
                 raise self.err(p, "a slice with a variable step needs both bounds in pydev.numba")
@@ -252,18 +254,102 @@ class SubscriptsMixin:
         if field not in rt.fields:
             raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
         ft = rt.fields[field]
+        if isinstance(ft, T.NestedArray):  # indexed next: r.h[i] (nested_load / nested_store)
+            return TypedValue(None, ft, const=(rec, field))
         v = self.val(rec, node)
         if rec.const is not None:  # an element of an array: read it now (fields may have been written)
             arr, idx = rec.const
             v = self.f.ops.array_load(self.val(arr, node), *idx)
+        if getattr(ft, "kind", None) == "c":  # stored as its two parts (types.Record)
+            part = (T.float32 if ft.bits == 64 else T.float64).ir
+            re, im = (self.f.ops.struct_extract(v, field=f"{field}__{p}", result=part) for p in ("re", "im"))
+            return TypedValue(self.f.emit("complex.create", [re, im], [ft.ir]), ft)
         return TypedValue(self.f.ops.struct_extract(v, field=field, result=ft.ir), ft)
+
+    def _nested_index(self, nested, sl, node):
+        """The C-order position of `r.h[i, j]` in the sub-array: a constant or a Value."""
+        t = nested.t
+        parts = sl.elts if isinstance(sl, ast.Tuple) else [sl]
+        if any(isinstance(p, ast.Slice) for p in parts) or len(parts) != t.ndim:
+            raise self.err(
+                sl, f"a sub-array field of {t.ndim} dimensions is indexed with {t.ndim} integers in pydev.numba"
+            )
+        const, lin, stride = 0, None, 1
+        for d in reversed(range(t.ndim)):
+            iv = self.num_arg(self.expr(parts[d]), parts[d])
+            if not iv.t.is_int:
+                raise self.err(parts[d], f"an index is an integer, got {iv.t}")
+            if iv.v is None and iv.const is not None:
+                i = iv.const + (t.shape[d] if iv.const < 0 else 0)
+                if not 0 <= i < t.shape[d]:
+                    raise self.err(parts[d], f"index {iv.const} is out of bounds for a sub-array axis of {t.shape[d]}")
+                const += i * stride
+            else:
+                v = self.val(self.cast(iv, T.int64, parts[d]), parts[d])
+                v = self.f.select(v < 0, v + t.shape[d], v)  # negative indices wrap, as Numba's
+                term = v if stride == 1 else v * stride
+                lin = term if lin is None else lin + term
+            stride *= t.shape[d]
+        if lin is None:
+            return const
+        return lin + const if const else lin
+
+    def _record_value(self, rec, node):
+        if rec.const is not None:  # an element of an array: read it now
+            arr, idx = rec.const
+            return self.f.ops.array_load(self.val(arr, node), *idx)
+        return self.val(rec, node)
+
+    def nested_load(self, nested, sl, node):
+        rec, field = nested.const
+        t = nested.t
+        pos = self._nested_index(nested, sl, node)
+        self.at(node)
+        v = self._record_value(rec, node)
+
+        def elem(k):
+            return self.f.ops.struct_extract(v, field=T.NestedArray.element_field(field, k), result=t.dtype.ir)
+
+        if isinstance(pos, int):
+            return TypedValue(elem(pos), t.dtype)
+        out = elem(0)
+        for k in range(1, t.size):
+            out = self.f.select(pos == k, elem(k), out)
+        return TypedValue(out, t.dtype)
+
+    def nested_store(self, nested, sl, value, node):
+        rec, field = nested.const
+        t = nested.t
+        if rec.const is None:
+            raise self.err(node, "only sub-arrays of records in arrays can be assigned (a[i].h[j] = v)")
+        arr, idx = rec.const
+        pos = self._nested_index(nested, sl, node)
+        self.at(node)
+        new = self.val(self.cast(value, t.dtype, node), node)
+        cur = self.f.ops.array_load(self.val(arr, node), *idx)
+        rt = rec.t
+        for k in [pos] if isinstance(pos, int) else range(t.size):
+            name = T.NestedArray.element_field(field, k)
+            v = new
+            if not isinstance(pos, int):
+                v = self.f.select(pos == k, new, self.f.ops.struct_extract(cur, field=name, result=t.dtype.ir))
+            cur = self.f.ops.struct_insert(v, cur, field=name, result=rt.ir)
+        self.f.ops.array_store(cur, self.val(arr, node), *idx)
 
     def store_field(self, arr, idx, field, value, node):
         rt = arr.t.dtype
         if field not in rt.fields:
             raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
+        if isinstance(rt.fields[field], T.NestedArray):
+            raise self.err(node, f"the sub-array field '{field}' is assigned element by element (r.{field}[i] = v)")
         cur = self.f.ops.array_load(self.val(arr, node), *idx)
-        new = self.f.ops.struct_insert(
-            self.val(self.cast(value, rt.fields[field], node), node), cur, field=field, result=rt.ir
-        )
+        ft = rt.fields[field]
+        v = self.val(self.cast(value, ft, node), node)
+        if getattr(ft, "kind", None) == "c":  # stored as its two parts (types.Record)
+            part = (T.float32 if ft.bits == 64 else T.float64).ir
+            re, im = self.f.emit("complex.re", [v], [part]), self.f.emit("complex.im", [v], [part])
+            new = self.f.ops.struct_insert(re, cur, field=f"{field}__re", result=rt.ir)
+            new = self.f.ops.struct_insert(im, new, field=f"{field}__im", result=rt.ir)
+        else:
+            new = self.f.ops.struct_insert(v, cur, field=field, result=rt.ir)
         self.f.ops.array_store(new, self.val(arr, node), *idx)

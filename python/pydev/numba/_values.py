@@ -73,7 +73,7 @@ class ValuesMixin:
         selects over the constants (no memory: nothing to keep across
         barriers; LLVM may make it a lookup table)."""
         arr = np.ascontiguousarray(arr)
-        if arr.dtype.names is not None or arr.dtype.kind not in "biuf" or arr.size > 1024 or arr.ndim == 0:
+        if arr.dtype.names is not None or arr.dtype.kind not in "biufc" or arr.size > 1024 or arr.ndim == 0:
             raise self.err(
                 node,
                 f"a global array in device code must be a numeric NumPy array of 1 to 1024 elements (got {arr.dtype}, {arr.size} elements)",
@@ -92,11 +92,23 @@ class ValuesMixin:
             lin = term if lin is None else lin + term
             stride *= data.shape[d]
         flat = data.reshape(-1).tolist()
-        mk = (
-            (lambda x: self.f.constant(bool(x), ir.i1))
-            if isinstance(et, T.Boolean)
-            else (lambda x: self.f.constant(x, et.ir))
-        )
+        if isinstance(et, T.Boolean):
+
+            def mk(x):
+                return self.f.constant(bool(x), ir.i1)
+
+        elif et.kind == "c":
+            ft = (T.float32 if et.bits == 64 else T.float64).ir
+
+            def mk(x):
+                parts = [self.f.constant(x.real, ft), self.f.constant(x.imag, ft)]
+                return self.f.emit("complex.create", parts, [et.ir])
+
+        else:
+
+            def mk(x):
+                return self.f.constant(x, et.ir)
+
         out = mk(flat[0])
         for k in range(1, len(flat)):
             out = self.f.select(lin == k, mk(flat[k]), out)

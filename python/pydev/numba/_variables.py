@@ -20,7 +20,7 @@ def _is_const(tv):
         return False
     if tv.items is not None:
         return all(_is_const(i) for i in tv.items)
-    return tv.const is not None and not isinstance(tv.t, (T.Array, T.Record))
+    return tv.const is not None and not isinstance(tv.t, (T.Array, T.Record, T.NestedArray))
 
 
 def _fresh(tv):
@@ -101,19 +101,23 @@ class VariablesMixin:
 
     def _load_var(self, name, node):
         b = self.vars[name].bound
+        if b is None:  # known, but not assigned on this path
+            raise self.err(node, f"variable '{name}' is used before it is assigned on this path")
         return _fresh(b) if isinstance(b, TypedValue) and _is_const(b) else b
 
     def _single_assigned(self):
         """The local names the function assigns exactly once (not as a loop
-        target, an augmented assignment or a parameter)."""
+        target, an augmented assignment or a parameter, except a parameter
+        given a literal that the body does not assign)."""
         got = getattr(self, "_single", None)
         if got is None:
             import ast
 
             counts = {}
             fn = self.src.node
-            for a in fn.args.args:
-                counts[a.arg] = 2
+            for a, t in zip(fn.args.args, list(self.argtypes) + [None] * len(fn.args.args)):
+                # A parameter given a literal (T.Constant) is a constant unless the body assigns it.
+                counts[a.arg] = 1 if isinstance(t, T.Constant) and t.literal is not None else 2
             for n in ast.walk(fn):
                 if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
                     counts[n.id] = counts.get(n.id, 0) + 1

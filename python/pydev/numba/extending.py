@@ -55,7 +55,7 @@ def overload(func, jit_options=None, strict=True, inline="never", prefer_literal
     def decorate(factory):
         if not callable(factory):
             raise TypeError(f"@overload({getattr(func, '__name__', func)}) decorates a function, got {factory!r}")
-        _overloads.register(func, factory, options, _Dispatcher)
+        _overloads.register(func, factory, options, _Dispatcher, generic=kwargs.get("target") == "generic")
         return factory
 
     return decorate

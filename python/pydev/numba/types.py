@@ -76,6 +76,11 @@ class Type:
 
     name = "?"
 
+    def __init__(self, name=None):
+        # Numba's `Type(name)`: a library's own type class names itself.
+        if name is not None:
+            self.name = name
+
     def __repr__(self):
         return self.name
 
@@ -143,6 +148,13 @@ class Number(Type):
     def is_float(self):
         return self.kind == "f"
 
+    @property
+    def underlying_float(self):
+        """Numba's: the float type of a complex type's parts (complex64: float32)."""
+        if self.kind != "c":
+            raise AttributeError(f"{self.name} has no underlying_float (not a complex type)")
+        return float32 if self.bits == 64 else float64
+
 
 class _NumberClass(type):
     """Numba's abstract number classes for `isinstance` tests (an
@@ -168,6 +180,35 @@ class Complex(metaclass=_NumberClass):
     """`isinstance(t, Complex)`: t is complex64 or complex128."""
 
     _kinds = "c"
+
+
+class Constant(Type):
+    """A compile-time constant passed to a device function: a Numba type
+    (`int32`), a function (`cuda.atomic.add`, `math.sin`), a dispatcher. As in
+    Numba, where such arguments are first-class: the device function is
+    compiled once per constant, and the parameter names the constant in its
+    body. It has no run-time value."""
+
+    def __init__(self, obj, literal=None):
+        # literal: (type, value) of a number literal, or ("tuple", type, items)
+        # of a tuple of them: Numba's literal typing, which lets a device
+        # function use a literal argument as a shape.
+        self.obj = obj
+        self.literal = literal
+        shown = literal[-1] if literal is not None else obj
+        self.name = f"const({getattr(shown, '__qualname__', None) or getattr(shown, '__name__', None) or shown!r})"
+
+    def key(self):
+        # Equal Numba types are the same constant; literals by type and value; anything else by identity.
+        if self.literal is not None:
+            return ("Constant", "literal", _literal_key(self.literal))
+        return ("Constant", self.obj.key() if isinstance(self.obj, Type) else id(self.obj))
+
+
+def _literal_key(lit):
+    if lit[0] == "tuple":
+        return ("tuple", lit[1].key(), tuple(_literal_key(x) for x in lit[2]))
+    return (lit[0].key(), type(lit[1]).__name__, lit[1])
 
 
 class Boolean(Type):
@@ -239,6 +280,25 @@ def _natural_layout(dtype):
     return dtype.itemsize == (off + align - 1) // align * align
 
 
+class NestedArray(Type):
+    """A record's sub-array field (`("h", np.float32, (3, 2))`, Numba's
+    NestedArray): read and written element by element (`r.h[i, j]`); its
+    elements are fields of the record's struct, in C order."""
+
+    def __init__(self, dtype, shape):
+        self.dtype, self.shape = dtype, tuple(int(d) for d in shape)
+        self.ndim = len(self.shape)
+        self.size = int(np.prod(self.shape, dtype=np.int64))
+        self.name = f"nestedarray({dtype}, {self.shape})"
+
+    def key(self):
+        return ("NestedArray", self.dtype.key(), self.shape)
+
+    @staticmethod
+    def element_field(name, k):
+        return f"{name}__{k}"
+
+
 class Record(Type):
     """A NumPy structured dtype (Numba's Record): fields of numbers."""
 
@@ -248,18 +308,56 @@ class Record(Type):
             raise TypeError(f"{dtype} is not a structured dtype")
         self.dtype_np = dtype
         self.fields = {}
+        ir_fields = []
         for n in dtype.names:
-            ft = from_dtype(dtype.fields[n][0])
-            if not isinstance(ft, (Number, Boolean)):
-                raise TypeError(f"field '{n}' of {dtype} is {dtype.fields[n][0]}: pydev.numba records hold numbers")
+            fdt = dtype.fields[n][0]
+            if fdt.subdtype is not None:  # a sub-array field: its elements are fields of the struct
+                base, shape = fdt.subdtype
+                et = from_dtype(base)
+                if not isinstance(et, (Number, Boolean)):
+                    raise TypeError(f"field '{n}' of {dtype} is {fdt}: pydev.numba sub-arrays hold numbers")
+                ft = NestedArray(et, shape)
+                ir_fields += [(ft.element_field(n, k), et.ir) for k in range(ft.size)]
+            else:
+                ft = from_dtype(fdt)
+                if not isinstance(ft, (Number, Boolean)):
+                    raise TypeError(f"field '{n}' of {dtype} is {fdt}: pydev.numba records hold numbers")
+                if getattr(ft, "kind", None) == "c":
+                    # A complex field is its two parts in the struct (the same
+                    # layout; the backend's structs hold scalars).
+                    part = float32 if ft.bits == 64 else float64
+                    ir_fields += [(f"{n}__re", part.ir), (f"{n}__im", part.ir)]
+                else:
+                    ir_fields.append((n, ft.ir))
             self.fields[n] = ft
+        # The dtype of the struct's layout (complex fields as their parts):
+        # the launch views arrays of this record with it (`kernel_dtype`).
+        self.kernel_dtype = None
+        if any(getattr(t, "kind", None) == "c" for t in self.fields.values()):
+            names, formats, offsets = [], [], []
+            for n in dtype.names:
+                fdt, off = dtype.fields[n][:2]
+                if fdt.kind == "c" and fdt.subdtype is None:
+                    part = np.dtype(f"f{fdt.itemsize // 2}")
+                    names += [f"{n}__re", f"{n}__im"]
+                    formats += [part, part]
+                    offsets += [off, off + part.itemsize]
+                else:
+                    names.append(n)
+                    formats.append(fdt)
+                    offsets.append(off)
+            self.kernel_dtype = np.dtype(
+                {"names": names, "formats": formats, "offsets": offsets, "itemsize": dtype.itemsize}
+            )
+        if len({f for f, _ in ir_fields}) != len(ir_fields):
+            raise TypeError(f"the fields of {dtype} collide with the names of its sub-arrays' elements")
         if not _natural_layout(dtype):
             raise TypeError(
                 f"the record dtype {dtype} is packed: pydev.numba needs the C layout (np.dtype(..., align=True))"
             )
         self.name = f"Record({', '.join(f'{n}: {t}' for n, t in self.fields.items())})"
         tag = "rec" + str(abs(hash(str(dtype))) % 10**8)
-        self.ir = ir.struct_type(tag, {n: t.ir for n, t in self.fields.items()})
+        self.ir = ir.struct_type(tag, ir_fields)
         self.dtype = self  # Array(record).dtype is the record
 
     def key(self):
@@ -291,6 +389,14 @@ float32 = f4 = float_ = Number("float32", "f", 32)
 float64 = f8 = double = Number("float64", "f", 64)
 complex64 = Number("complex64", "c", 64)
 complex128 = Number("complex128", "c", 128)
+
+# Numba's sets of number types (numba.types.signed_domain, ...).
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
 void = none = NoneType()
 
 _BY_DTYPE = {

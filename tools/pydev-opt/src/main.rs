@@ -94,6 +94,10 @@ struct Cli {
     /// (`--load-dialect-plugin=... --load-pass-plugin=...`) and exit.
     #[arg(long = "print-plugin-path")]
     print_plugin_path: bool,
+    /// Load a pass plugin (built with pydev_passes::export_plugin!, e.g.
+    /// examples/pass-template): its passes are flags and pipeline names too.
+    #[arg(long = "load-pass-plugin")]
+    load_pass_plugin: Vec<String>,
     /// Passes to run, in order (collected from `--pydev-*` and upstream pass flags).
     #[arg(skip)]
     passes: Vec<String>,
@@ -136,6 +140,7 @@ fn parse_args() -> Cli {
         "--mlir-pass-statistics-display",
         "--dump-pass-pipeline",
         "--print-plugin-path",
+        "--load-pass-plugin",
     ];
     let mut clap_args = vec!["pydev-opt".to_owned()];
     let mut passes = Vec::new();
@@ -148,6 +153,7 @@ fn parse_args() -> Cli {
             let takes_value = (arg == "-o"
                 || known[..2].contains(&arg.as_str())
                 || arg == "--emit"
+                || arg == "--load-pass-plugin"
                 || arg == "--mlir-pass-statistics-display")
                 && !arg.contains('=');
             clap_args.push(arg);
@@ -195,17 +201,22 @@ enum OptError {
     Pipeline(#[from] pipeline::PipelineError),
     #[error(transparent)]
     Print(#[from] melior::Error),
+    #[error(transparent)]
+    Plugin(#[from] pydev_passes::plugin::PluginError),
+    #[error("{0}")]
+    Passes(String),
 }
 
 fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager<'c>, OptError> {
     let pm = PassManager::new(context);
     pm.enable_verifier(!cli.no_verify);
+    let plugins = cli.load_pass_plugin.iter().map(|p| pydev_passes::plugin::load(p)).collect::<Result<Vec<_>, _>>()?;
     if let Some(text) = &cli.pass_pipeline {
         let inner = text
             .strip_prefix("builtin.module(")
             .and_then(|t| t.strip_suffix(')'))
             .ok_or_else(|| OptError::PassPipeline(text.clone()))?;
-        add_pipeline(pm.as_operation_pass_manager(), inner)?;
+        pydev_passes::plugin::add_passes(&pm, inner, &plugins).map_err(OptError::Passes)?;
     }
     for pass in &cli.passes {
         // Pass flags written --name=options are mlir-opt's --name{options}.
@@ -213,7 +224,10 @@ fn build_pass_manager<'c>(context: &'c Context, cli: &Cli) -> Result<PassManager
             Some((name, options)) if !pass.contains('{') => format!("{name}{{{options}}}"),
             _ => pass.clone(),
         };
-        if pass.starts_with("pydev-") {
+        let name = pass.split('{').next().unwrap_or(&pass);
+        if plugins.iter().any(|p| p.passes.iter().any(|n| n == name)) {
+            pydev_passes::plugin::add_passes(&pm, &pass, &plugins).map_err(OptError::Passes)?;
+        } else if pass.starts_with("pydev-") {
             pm.add_pass(create_pass(&pass)?);
         } else {
             add_pipeline(pm.as_operation_pass_manager(), &pass)

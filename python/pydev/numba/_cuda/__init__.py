@@ -6,6 +6,7 @@ with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 `device.launch`; everything here uses pydev's public API only."""
 
 import os as _os
+import sys as _sys
 import threading as _threading
 
 import numpy as _np
@@ -99,6 +100,15 @@ __all__ = [
     "Context",
     "Device",
     "Event",
+    "vectorize",
+    "guvectorize",
+    "CUSource",
+    "PTXSource",
+    "LTOIR",
+    "Cubin",
+    "Fatbin",
+    "Object",
+    "Archive",
 ]
 
 # numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
@@ -257,7 +267,16 @@ def _fp16_unary(op):
             return _c.TypedValue(c.f.ops.neg(a), _t.float16)
         if op == "habs":
             return _c.TypedValue(c.f.ops.abs(a), _t.float16)
-        return _c.TypedValue(c.f.emit(f"math.{op[1:]}", [a], [_t.float16.ir]), _t.float16)
+        if op == "hrcp":
+            one = c.val(c.cast(c.lit(1.0, node), _t.float16, node), node)
+            return _c.TypedValue(c.f.ops.truediv(one, a, result=_t.float16.ir), _t.float16)
+        if op == "hexp10":  # 10**x as exp(x ln 10), in float32 (no math.exp10), rounded once to float16
+            x = c.val(c.cast(_c.TypedValue(a, _t.float16), _t.float32, node), node)
+            ln10 = c.val(c.cast(c.lit(2.302585092994046, node), _t.float32, node), node)
+            e = _c.TypedValue(c.f.emit("math.exp", [c.f.ops.mul(x, ln10)], [_t.float32.ir]), _t.float32)
+            return c.cast(e, _t.float16, node)
+        name = {"hrint": "roundeven"}.get(op, op[1:])
+        return _c.TypedValue(c.f.emit(f"math.{name}", [a], [_t.float16.ir]), _t.float16)
 
     return impl
 
@@ -291,7 +310,14 @@ fp16 = _Namespace(
     hfma=_fp16_fma,
     hsqrt=_fp16_unary("hsqrt"),
     hexp=_fp16_unary("hexp"),
+    hexp2=_fp16_unary("hexp2"),
+    hexp10=_fp16_unary("hexp10"),
     hlog=_fp16_unary("hlog"),
+    hlog2=_fp16_unary("hlog2"),
+    hlog10=_fp16_unary("hlog10"),
+    hrsqrt=_fp16_unary("hrsqrt"),
+    hrcp=_fp16_unary("hrcp"),
+    hrint=_fp16_unary("hrint"),
     hsin=_fp16_unary("hsin"),
     hcos=_fp16_unary("hcos"),
     hfloor=_fp16_unary("hfloor"),
@@ -323,6 +349,8 @@ _OPTIONS = {
     "lto",
     "launch_bounds",
     "fmad",
+    "passes",
+    "plugins",
 }
 
 
@@ -335,10 +363,15 @@ def jit(func_or_sig=None, device=False, **options):
     _fastmath(options.get("fastmath"))  # checked when decorated
     if options.get("fmad") is not None and not isinstance(options["fmad"], bool):
         raise TypeError(f"cuda.jit(fmad=...) takes True or False, got {options['fmad']!r}")
+    if options.get("passes") is not None or options.get("plugins") is not None:
+        from ... import _passes  # extra passes at the pipeline's points: checked when decorated
+
+        _passes.extra(options.get("passes"), options.get("plugins"), "cuda.jit")
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
-    if sigs is not None and not isinstance(sigs, (list, tuple)):
+    # As Numba: a list holds signatures; a tuple (of argument types) is one.
+    if sigs is not None and not isinstance(sigs, list):
         sigs = [sigs]
 
     def decorate(fn):
@@ -373,13 +406,91 @@ def _fastmath(value):
     raise TypeError(f"cuda.jit(fastmath=...) takes a bool or a set of fast-math flags, got {value!r}")
 
 
+class _LinkableCode:
+    """Numba-CUDA's in-memory link sources (`cuda.CUSource(code)`,
+    `PTXSource`, `LTOIR`, `Cubin`, `Fatbin`, `Object`, `Archive`): `link=`
+    takes them beside paths. Each is written once to a file named by its
+    contents (so kernels' cache keys follow the contents) and linked as that
+    file would be."""
+
+    kind = ""
+
+    def __init__(self, data, name=None, setup_callback=None, teardown_callback=None, nrt=False):
+        if setup_callback is not None or teardown_callback is not None or nrt:
+            raise NotImplementedError(
+                f"cuda.{type(self).__name__}: setup_callback, teardown_callback and nrt are not supported by pydev.numba"
+            )
+        self.data = data
+        self.name = name or f"<unnamed-{self.kind}>"
+        self._path = None
+
+    def path(self):
+        if self._path is None:
+            import hashlib
+            import tempfile
+
+            raw = self.data.encode() if isinstance(self.data, str) else bytes(self.data)
+            d = _os.path.join(tempfile.gettempdir(), f"pydev-numba-link-{_os.getuid()}")
+            _os.makedirs(d, exist_ok=True)
+            p = _os.path.join(d, hashlib.sha256(raw).hexdigest()[:32] + "." + self.kind)
+            if not _os.path.exists(p):
+                tmp = f"{p}.{_os.getpid()}.tmp"
+                with open(tmp, "wb") as f:
+                    f.write(raw)
+                _os.replace(tmp, p)
+            self._path = p
+        return self._path
+
+
+class CUSource(_LinkableCode):
+    """CUDA C++ source to link (`link=[cuda.CUSource(code)]`)."""
+
+    kind = "cu"
+
+
+class PTXSource(_LinkableCode):
+    """PTX to link."""
+
+    kind = "ptx"
+
+
+class LTOIR(_LinkableCode):
+    """LTO-IR to link."""
+
+    kind = "ltoir"
+
+
+class Cubin(_LinkableCode):
+    """A cubin to link."""
+
+    kind = "cubin"
+
+
+class Fatbin(_LinkableCode):
+    """A fatbin to link."""
+
+    kind = "fatbin"
+
+
+class Object(_LinkableCode):
+    """An object file to link."""
+
+    kind = "o"
+
+
+class Archive(_LinkableCode):
+    """An archive (static library) to link."""
+
+    kind = "a"
+
+
 def _links(link, base_file, owner):
     """The absolute paths of link files `link`: a relative path is relative
     to the directory of `base_file` (the Python file of the decorated or
     declaring code) when the file is there, else to the working directory."""
     if link is None or link == ():
         return ()
-    if isinstance(link, (str, _os.PathLike)):
+    if isinstance(link, (str, _os.PathLike, _LinkableCode)):
         link = [link]
     if not isinstance(link, (list, tuple, set)):
         raise TypeError(f"link= of {owner} must be a list of paths (str or os.PathLike), got {type(link).__name__}")
@@ -388,6 +499,8 @@ def _links(link, base_file, owner):
     )
     out = []
     for p in link:
+        if isinstance(p, _LinkableCode):
+            p = p.path()
         if not isinstance(p, (str, _os.PathLike)):
             raise TypeError(f"link= of {owner} holds {p!r}, which is not a path (str or os.PathLike)")
         p = _os.fspath(p)
@@ -502,6 +615,69 @@ def _as_signature(sig):
     raise TypeError(f"a signature is a string ('void(float32[:])'), a numba signature or a tuple of types, got {sig!r}")
 
 
+def _complex_records(t):
+    """Whether `t` is an array of records with complex fields (passed viewed
+    with the complex parts as fields: types.Record.kernel_dtype)."""
+    return isinstance(t, _t.Array) and isinstance(t.dtype, _t.Record) and t.dtype.kernel_dtype is not None
+
+
+def _array_matches(got, want):
+    return (
+        isinstance(got, _t.Array)
+        and got.dtype == want.dtype
+        and got.ndim == want.ndim
+        and (
+            want.layout == "A"
+            or got.layout == want.layout
+            or got.ndim == 1
+            and want.layout in "CF"
+            and got.layout in "CF"
+        )
+    )
+
+
+def _conversion(got, want):
+    """Numba's kinds of argument conversion: 0 exact, 1 promote (a wider
+    type of the same kind), 2 safe, 3 unsafe; None: not convertible (an
+    array of another type, a complex number to a real type)."""
+    if got == want:
+        return 0
+    if isinstance(want, _t.Array):
+        return 0 if _array_matches(got, want) else None
+    if not (_c._is_num(want) and _c._is_num(got)):
+        return None
+    if got.dtype.kind == "c" and want.dtype.kind != "c":
+        return None
+    if _np.can_cast(got.dtype, want.dtype, "safe"):
+        return 1 if got.dtype.kind == want.dtype.kind else 2
+    return 3
+
+
+def _best_signature(signatures, types, what, ambiguity_is_error=True):
+    """The signature the arguments convert to best, as Numba's overload
+    resolution: fewest unsafe, then safe, then promoting conversions; None
+    when none fits; when two fit equally well a TypeError for a kernel and
+    the first of them for a device function (Numba's behaviour, its issue 8307)."""
+    best, best_rank = [], None
+    for sig in signatures:
+        if len(sig.args) != len(types):
+            continue
+        kinds = [_conversion(got, want) for got, want in zip(types, sig.args)]
+        if None in kinds:
+            continue
+        rank = (kinds.count(3), kinds.count(2), kinds.count(1))
+        if best_rank is None or rank < best_rank:
+            best, best_rank = [sig], rank
+        elif rank == best_rank:
+            best.append(sig)
+    if len(best) > 1 and ambiguity_is_error:
+        raise TypeError(
+            f"Ambiguous overloading for {what} with argument types ({', '.join(map(str, types))}): "
+            f"{', '.join(map(str, best))} fit equally well"
+        )
+    return best[0] if best else None
+
+
 class Dispatcher:
     """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
     or a device function (`device=True`, callable from device code)."""
@@ -599,6 +775,8 @@ class Dispatcher:
                 boundscheck=None if self.options.get("boundscheck") is None else bool(self.options["boundscheck"]),
                 # fmad=False: no multiply-add contraction (None: PYDEV_FMAD decides)
                 fmad=self.options.get("fmad"),
+                passes=self.options.get("passes"),
+                plugins=self.options.get("plugins"),
             )
             self.overloads[argtypes] = program
             return program
@@ -610,27 +788,59 @@ class Dispatcher:
     def _pydev_numba_call(self, c, args, kwargs, node):
         if kwargs:
             raise c.err(node, "device functions take positional arguments in pydev.numba")
-        if not self.device:
+        if not self.device and self.signatures:
+            # Without signatures a @cuda.jit function called from device code
+            # is compiled as a device function, as in Numba-CUDA.
             raise c.err(
-                node, f"kernel '{self.__name__}' cannot be called from device code (make it @cuda.jit(device=True))"
+                node,
+                f"kernel '{self.__name__}' (compiled for its signatures) cannot be called from device code "
+                "(make it @cuda.jit(device=True))",
             )
         types = []
+        literal_types = []  # with literal arguments as constants (Numba's literal typing)
         for a in args:
             if isinstance(a, _c.CompileTimeValue):
-                raise c.err(node, f"{_c._describe(a.obj)} cannot be passed to a device function")
+                if self.signatures:
+                    raise c.err(
+                        node,
+                        f"{_c._describe(a.obj)} cannot be passed to a device function with a signature "
+                        "(leave the signature out: it is compiled for each such constant)",
+                    )
+                types.append(_t.Constant(a.obj))  # first-class types and functions, as in Numba
+                literal_types.append(types[-1])
+                continue
+            lit = None if self.signatures else _c.literal_of(a)
             types.append(a.t)
+            literal_types.append(a.t if lit is None else _t.Constant(None, literal=lit))
         if self.signatures:
-            sig = next((s for s in self.signatures if len(s.args) == len(types)), None)
+            try:
+                sig = _best_signature(self.signatures, types, f"device function '{self.__name__}'", False)
+            except TypeError as e:
+                raise c.err(node, str(e)) from None
             if sig is None:
-                raise c.err(node, f"no signature of '{self.__name__}' takes {len(types)} arguments")
+                raise c.err(
+                    node,
+                    f"No matching definition of '{self.__name__}' for argument types "
+                    f"({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}",
+                )
             args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
             types = list(sig.args)
-        fn, rtype = _c.compile_device(c.mb, self, types, node)
+        try:
+            fn, rtype = _c.compile_device(c.mb, self, types, node)
+        except _c.NumbaError:
+            # As Numba: the callee is typed with the arguments' plain types
+            # first, and with its literal arguments as constants (a shape
+            # from an argument) when that fails.
+            if literal_types == types:
+                raise
+            types = literal_types
+            fn, rtype = _c.compile_device(c.mb, self, types, node)
         c.mb.add_links(self.link)
         c.mb.lineinfo |= bool(self.options.get("lineinfo"))
         flat = []
-        for a in args:
-            flat += c._flatten(a, node)
+        for a, t in zip(args, types):
+            if not isinstance(t, _t.Constant):  # constants have no run-time value
+                flat += c._flatten(a, node)
         c.at(node)
         r = c.f.call(fn, *flat)
         if rtype is None or isinstance(rtype, _t.NoneType):
@@ -642,7 +852,8 @@ class Dispatcher:
         if self.device:
             raise _pydev.DeviceOnlyError(f"device function '{self.__name__}' can only be called in device code")
         raise ValueError(
-            f"kernel '{self.__name__}' launched without a configuration: use {self.__name__}[griddim, blockdim](...)"
+            f"kernel '{self.__name__}' launched without a configuration (launch configuration was not specified): "
+            f"use {self.__name__}[griddim, blockdim](...)"
         )
 
     # -- launching --
@@ -663,6 +874,15 @@ class Dispatcher:
         if hit is not None:
             return hit
         grid, block = config[0], config[1]
+        for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
+            seq = list(dim) if isinstance(dim, (tuple, list)) else [dim]
+            if not 1 <= len(seq) <= 3:
+                raise ValueError(f"{what} must be a sequence of 1, 2 or 3 integers, got {seq}")
+            if not all(isinstance(x, (int, _np.integer)) for x in seq):
+                raise TypeError(f"{what} must be a sequence of integers, got {seq}")
+        # As Numba's launcher: .griddim and .blockdim are 3-tuples.
+        grid, block = (tuple(int(x) for x in (list(d) if isinstance(d, (tuple, list)) else [d])) for d in (grid, block))
+        grid, block = grid + (1,) * (3 - len(grid)), block + (1,) * (3 - len(block))
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
@@ -689,37 +909,16 @@ class Dispatcher:
         types = tuple(_t.typeof(a) for a in args)
         if not self.signatures:
             return types, args
-        for sig in self.signatures:
-            if len(sig.args) != len(args):
-                continue
-            ok = True
-            conv = []
-            for a, want, got in zip(args, sig.args, types):
-                if isinstance(want, _t.Array):
-                    if not (
-                        isinstance(got, _t.Array)
-                        and got.dtype == want.dtype
-                        and got.ndim == want.ndim
-                        and (
-                            want.layout == "A"
-                            or got.layout == want.layout
-                            or got.ndim == 1
-                            and want.layout in "CF"
-                            and got.layout in "CF"
-                        )
-                    ):
-                        ok = False
-                        break
-                    conv.append(a)
-                elif _c._is_num(want) and _c._is_num(got):
-                    conv.append(want.dtype.type(a))
-                else:
-                    ok = want == got
-                    conv.append(a)
-            if ok:
-                return tuple(sig.args), tuple(conv)
+        sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
+        if sig is not None:
+            conv = [
+                want.dtype.type(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
+                for a, want in zip(args, sig.args)
+            ]
+            return tuple(sig.args), tuple(conv)
         raise TypeError(
-            f"no signature of kernel '{self.__name__}' matches the argument types ({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}"
+            f"No matching definition for argument types ({', '.join(map(str, types))}) of kernel "
+            f"'{self.__name__}' (Numba's words); its signatures: {', '.join(map(str, self.signatures))}"
         )
 
     def _launch(self, args, grid, block, stream, shared_bytes):
@@ -758,7 +957,7 @@ class Dispatcher:
         flatten, NumPy or mapped arrays that may need the device)."""
         types, _ = self._types_of(args)
         program = self.compile(types)
-        general = any(isinstance(t, (_t.UniTuple, _t.Tuple)) for t in types) or any(
+        general = any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types) or any(
             isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
             for a in args
         )
@@ -779,9 +978,23 @@ class Dispatcher:
         types, args = self._types_of(args)
         program = self.compile(types)
         flat = []
+        records = []  # (the record argument, the 1-element array the kernel reads and writes)
         for a, t in zip(args, types):
             if isinstance(t, (_t.UniTuple, _t.Tuple)):
                 flat += _flatten_value(a)
+            elif isinstance(t, _t.Record):
+                # By reference, as Numba: the kernel gets a 1-element array,
+                # copied back into the record after the launch.
+                tmp = _np.array([a], dtype=t.dtype_np)
+                records.append((a, tmp))
+                flat.append(tmp if t.kernel_dtype is None else tmp.view(t.kernel_dtype))
+            elif _complex_records(t):
+                if not isinstance(a, _np.ndarray):
+                    raise NotImplementedError(
+                        f"argument of type {t}: records with complex fields pass to kernels in NumPy arrays only "
+                        "(pydev.numba views them with the complex parts as fields)"
+                    )
+                flat.append(a.view(t.dtype.kernel_dtype))
             elif _c._is_num(t) and not isinstance(t, _t.Boolean):
                 flat.append(t.dtype.type(a))
             else:
@@ -801,6 +1014,13 @@ class Dispatcher:
             stream.synchronize()
             for host, d in copies:
                 host[...] = d.copy_to_host()
+        if records:
+            if not copies:
+                synchronize()
+            for rec, tmp in records:
+                if isinstance(rec, _np.void) and rec.dtype.names:
+                    for name in rec.dtype.names:
+                        rec[name] = tmp[0][name]
 
     # -- inspection --
     def inspect_types(self, signature=None, file=None):
@@ -853,7 +1073,7 @@ class Dispatcher:
         return self
 
     # -- the backend's protocols: pydev.compile and device.launch take a kernel as they take a Program --
-    def __pydev_compile__(self, argtypes, target, stage, fmad=None):
+    def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
         """pydev.compile(kernel, argtypes, target, stage): that stage of the
         pydev.Program of `argtypes` (a signature: 'void(float32[:])', a
         Numba signature or a tuple of Numba types; or a list of example
@@ -879,7 +1099,7 @@ class Dispatcher:
             raise TypeError(
                 f"argtypes must be a signature, a tuple of Numba types or a list of example arguments, got {argtypes!r}"
             )
-        return self.compile(types).__pydev_compile__(None, target, stage, fmad)
+        return self.compile(types).__pydev_compile__(None, target, stage, fmad, extra)
 
     def __pydev_launch__(self, args, *, grid, block, stream, shared, fast):
         """device.launch(kernel, *args, ...): as kernel[grid, block, stream, shared](*args)."""
@@ -1024,6 +1244,22 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     synchronize,
     to_device,
 )
+
+
+def vectorize(ftylist_or_function=(), **kws):
+    """`@cuda.vectorize(["float32(float32, float32)", ...])`: a CUDA ufunc
+    (element-wise over broadcast arrays; `_ufunc.py`)."""
+    from . import _ufunc
+
+    return _ufunc.vectorize(_sys.modules[__name__], ftylist_or_function, **kws)
+
+
+def guvectorize(ftylist, signature, **kws):
+    """`@cuda.guvectorize(["void(float32[:, :], float32[:, :], float32[:, :])"],
+    "(m,n),(n,p)->(m,p)")`: a generalized CUDA ufunc (`_ufunc.py`)."""
+    from . import _ufunc
+
+    return _ufunc.guvectorize(_sys.modules[__name__], ftylist, signature, **kws)
 
 
 def is_available():

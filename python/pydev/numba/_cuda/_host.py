@@ -255,7 +255,9 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 
 def _plain_order(ary):
-    return "F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C"
+    # NumPy's flags and a DeviceArray's dict both take these keys.
+    flags = ary.flags
+    return "F" if flags["F_CONTIGUOUS"] and not flags["C_CONTIGUOUS"] else "C"
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):

@@ -1,0 +1,72 @@
+"""`numba.cuda` for the test modules: pydev.numba's `cuda`, name for name.
+
+A package (so that `numba.cuda.testing` and `numba.cuda.tests` resolve to this
+shim) whose attributes are those of `pydev.numba.cuda`; submodules the tests
+import by name (`numba.cuda.types`, `.random`, `.extending`) are aliases of
+pydev.numba's. Anything else of numba-cuda (its driver, compiler, typing
+internals) is absent on purpose: a test module that imports it fails to
+import, and its tests count as failures unless the module is out of scope.
+"""
+
+import sys as _sys
+
+import pydev.numba as _numba
+import pydev.numba.cuda as _cuda
+from pydev.numba import extending, types  # noqa: F401
+
+globals().update({k: v for k, v in vars(_cuda).items() if not k.startswith("__")})
+
+from . import core  # noqa: E402,F401
+from .core import config  # noqa: E402,F401
+
+# numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
+HAS_NUMBA = False
+
+for _name, _mod in (("types", types), ("random", _cuda.random)):
+    _sys.modules[__name__ + "." + _name] = _mod
+
+from . import _absent, extending  # noqa: E402,F401,F811
+
+# numba-cuda's internals (its compiler, typing, data models, driver) and the
+# CUDA Python bindings' cuda.core: stand-ins (_absent.py). The public API of
+# numba.cuda (vectorize, cg, bf16, ...) is not among them: what pydev.numba
+# lacks of it is missing, and the tests that need it fail.
+_absent.install(
+    [
+        __name__ + "." + m
+        for m in (
+            "core",
+            "typing",
+            "compiler",
+            "cudadrv",
+            "_internal",
+            "descriptor",
+            "flags",
+            "typeconv",
+            "cudaimpl",
+            "cudadecl",
+            "codegen",
+            "dispatcher",
+            "utils",
+            "cgutils",
+            "datamodel",
+            "misc",
+            "memory_management",
+            "target",
+            "api",
+            "args",
+            "deviceufunc",
+            "libdevicefuncs",
+            "launchconfig",
+        )
+    ]
+    + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
+)
+
+
+def __getattr__(name):
+    # Names pydev.numba.cuda defines after this module was made (none today).
+    return getattr(_cuda, name)
+
+
+del _numba
