@@ -5,6 +5,7 @@
 //! the JIT resolve pass names through it, and [`pipeline`] assembles the
 //! `cuda` (and later `host`) pipelines from the same entries.
 
+mod aggregate_atomics;
 mod align_params;
 mod apply_pdl;
 mod capi;
@@ -30,6 +31,7 @@ mod lower_sync_nvvm;
 mod outline_kernels;
 mod promote_types;
 mod specialize_target;
+mod vectorize_access;
 
 use melior::pass::Pass;
 
@@ -97,6 +99,8 @@ pub static PASSES: &[PassInfo] = &[
     lower_float8::INFO,
     expand_fp_class::INFO,
     outline_kernels::INFO,
+    aggregate_atomics::INFO,
+    vectorize_access::INFO,
     cuda_boundscheck::INFO,
     lower_simt_host::INFO,
     lower_arrays::INFO,

@@ -165,7 +165,7 @@ pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
     }
 }
 
-fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Type<'c> {
+pub(crate) fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: bool) -> Type<'c> {
     let n = array.rank();
     b.ty(&format!("!llvm.struct<(ptr<{}>, array<{n} x i64>, array<{n} x i64>)>", address_space(array.space(), cuda)))
 }

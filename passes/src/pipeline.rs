@@ -20,6 +20,12 @@
 //! pydev-cuda-boundscheck and convert-scf-to-cf; without it the passes and
 //! the PTX are exactly those above.
 //!
+//! The optional optimizations ([`Optimizations`], off by default), first in
+//! the `llvm` stage of both pipelines: `aggregate-atomics=1`
+//! (pydev-aggregate-atomics) and `vectorize-access=1`
+//! (pydev-vectorize-access{target=...}, not with `boundscheck=1`); on cuda
+//! convert-scf-to-cf follows them.
+//!
 //! `host`: the same passes up to SIMT lowering, then the host's:
 //!
 //! | stage       | passes                                                         |
@@ -57,9 +63,9 @@ pub enum PipelineError {
     /// A 0/1 option (`fast-math`, `fmad`, `line-info`, `boundscheck`) given another value.
     #[error("{option} must be 0 or 1, got '{value}'")]
     Flag { option: String, value: String },
-    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, fmad, line-info, libdevice, boundscheck)")]
+    #[error("unknown option '{option}' of the cuda pipeline (known: chip, ptx, opt-level, fast-math, fmad, line-info, libdevice, boundscheck, aggregate-atomics, vectorize-access)")]
     UnknownCudaOption { option: String },
-    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck)")]
+    #[error("unknown option '{option}' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck, aggregate-atomics, vectorize-access)")]
     UnknownHostOption { option: String },
     #[error("unsupported chip '{chip}': expected one of {CHIPS}")]
     UnsupportedChip { chip: String },
@@ -108,6 +114,9 @@ pub struct CudaOptions {
     /// Check every array index on the GPU (`PYDEV_BOUNDSCHECK=1`,
     /// `pydev-cuda-boundscheck`).
     pub boundscheck: bool,
+    /// The optional optimizations: pydev-aggregate-atomics and
+    /// pydev-vectorize-access, first in the `llvm` stage.
+    pub optimizations: Optimizations,
     /// Passes added at the pipeline's points (`passes=`).
     pub extra: ExtraPasses,
 }
@@ -123,6 +132,7 @@ impl Default for CudaOptions {
             line_info: false,
             libdevice: String::new(),
             boundscheck: false,
+            optimizations: Optimizations::default(),
             extra: ExtraPasses::default(),
         }
     }
@@ -166,6 +176,7 @@ impl CudaOptions {
                         .ok_or_else(|| PipelineError::OptLevel { value: v.to_owned() })?
                 }
                 "libdevice" => options.libdevice = v.to_owned(),
+                "aggregate-atomics" | "vectorize-access" => options.optimizations.set(k, v)?,
                 "fast-math" | "fmad" | "line-info" | "boundscheck" => {
                     let on = match v {
                         "1" | "true" => true,
@@ -265,6 +276,7 @@ pub fn add_cuda_part(
         extra.add(pm, "before-lowering")?;
     }
     if stage >= 2 {
+        options.optimizations.add(pm, true, options.boundscheck)?;
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
@@ -341,13 +353,22 @@ pub struct HostOptions {
     pub fmad: bool,
     /// Check every array index against its extent (`PYDEV_BOUNDSCHECK=1`).
     pub boundscheck: bool,
+    /// As [`CudaOptions::optimizations`].
+    pub optimizations: Optimizations,
     /// Passes added at the pipeline's points (`passes=`).
     pub extra: ExtraPasses,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        Self { opt_level: 3, fast_math: false, fmad: true, boundscheck: false, extra: ExtraPasses::default() }
+        Self {
+            opt_level: 3,
+            fast_math: false,
+            fmad: true,
+            boundscheck: false,
+            optimizations: Optimizations::default(),
+            extra: ExtraPasses::default(),
+        }
     }
 }
 
@@ -374,6 +395,7 @@ impl HostOptions {
                 "fast-math" => options.fast_math = flag()?,
                 "fmad" => options.fmad = flag()?,
                 "boundscheck" => options.boundscheck = flag()?,
+                "aggregate-atomics" | "vectorize-access" => options.optimizations.set(k, v)?,
                 _ => return Err(PipelineError::UnknownHostOption { option: k.to_owned() }),
             }
         }
@@ -418,6 +440,7 @@ pub fn add_host_part(
         extra.add(pm, "before-lowering")?;
     }
     if stage >= 2 && part.has(Part::After) {
+        options.optimizations.add(pm, false, options.boundscheck)?;
         let arrays = if options.boundscheck {
             "pydev-lower-arrays{target=host boundscheck=1}"
         } else {
@@ -580,4 +603,49 @@ pub(crate) fn split_top_level(text: &str) -> Vec<String> {
     out.push(text[start..].trim().to_owned());
     out.retain(|e| !e.is_empty());
     out
+}
+
+/// The optional optimizations of both pipelines (`aggregate-atomics=1`,
+/// `vectorize-access=1`; off by default: docs/performance.md says why).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Optimizations {
+    /// pydev-aggregate-atomics.
+    pub aggregate_atomics: bool,
+    /// pydev-vectorize-access.
+    pub vectorize_access: bool,
+}
+
+impl Optimizations {
+    fn set(&mut self, option: &str, value: &str) -> Result<(), PipelineError> {
+        let on = match value {
+            "1" | "true" => true,
+            "0" | "false" => false,
+            _ => return Err(PipelineError::Flag { option: option.to_owned(), value: value.to_owned() }),
+        };
+        match option {
+            "aggregate-atomics" => self.aggregate_atomics = on,
+            _ => self.vectorize_access = on,
+        }
+        Ok(())
+    }
+
+    /// Appends the passes that are on, on pydev IR before its lowering
+    /// (`cuda`: with convert-scf-to-cf after them); vectorize-access not
+    /// with `boundscheck`.
+    fn add(self, pm: &PassManager, cuda: bool, boundscheck: bool) -> Result<(), PipelineError> {
+        if self.aggregate_atomics {
+            pm.add_pass(create_pass("pydev-aggregate-atomics")?);
+        }
+        // Its vector accesses are not checked element by element.
+        let vectorize = self.vectorize_access && !boundscheck;
+        if vectorize {
+            let target = if cuda { "cuda" } else { "host" };
+            pm.add_pass(create_pass(&format!("pydev-vectorize-access{{target={target}}}"))?);
+        }
+        // Their scf.if: the host lowers scf later; the cuda stage does not.
+        if cuda && (self.aggregate_atomics || vectorize) {
+            add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
+        }
+        Ok(())
+    }
 }

@@ -64,7 +64,17 @@ fn errors_render_the_sentences_of_before() {
     assert_eq!(e.to_string(), "fast-math must be 0 or 1, got '2'");
     assert_eq!(
         pipeline::HostOptions::parse("speed=max").unwrap_err().to_string(),
-        "unknown option 'speed' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck)"
+        "unknown option 'speed' of the host pipeline (known: opt-level, fast-math, fmad, boundscheck, aggregate-atomics, vectorize-access)"
+    );
+    // The optional optimizations: off by default, 0/1 on both pipelines.
+    let none = pipeline::Optimizations::default();
+    assert_eq!(pipeline::CudaOptions::parse("").unwrap().optimizations, none);
+    let both = pipeline::Optimizations { aggregate_atomics: true, vectorize_access: true };
+    assert_eq!(pipeline::CudaOptions::parse("aggregate-atomics=1 vectorize-access=true").unwrap().optimizations, both);
+    assert_eq!(pipeline::HostOptions::parse("aggregate-atomics=1 vectorize-access=1").unwrap().optimizations, both);
+    assert_eq!(
+        pipeline::HostOptions::parse("vectorize-access=2").unwrap_err().to_string(),
+        "vectorize-access must be 0 or 1, got '2'"
     );
     let context = pydev_dialect::new_pipeline_context();
     let pm = PassManager::new(&context);

@@ -117,6 +117,9 @@ pub struct CompileOptions {
     /// Verify the module after every pass ([`verify_each`]); else once,
     /// after the last pass that produces MLIR.
     pub verify_each: bool,
+    /// The optional optimizations of both pipelines (`aggregate-atomics`,
+    /// `vectorize-access`).
+    pub optimizations: pipeline::Optimizations,
     /// Passes added at the pipelines' points (`passes=`, `plugins=`).
     pub extra: pipeline::ExtraPasses,
 }
@@ -133,6 +136,7 @@ impl Default for CompileOptions {
             ptx: String::new(),
             debuginfo: false,
             verify_each: verify_each(),
+            optimizations: pipeline::Optimizations::default(),
             extra: pipeline::ExtraPasses::default(),
         }
     }
@@ -241,6 +245,7 @@ fn run_pipeline(
             cuda.boundscheck = options.boundscheck;
             cuda.libdevice = options.libdevice.clone();
             cuda.ptx = options.ptx.clone();
+            cuda.optimizations = options.optimizations;
             cuda.extra = options.extra.clone();
             if options.extra.at("llvm-ir").is_some() {
                 return Err(CompileError::LlvmIrPassesOnCuda);
@@ -258,6 +263,7 @@ fn run_pipeline(
                     fast_math: options.fast_math,
                     fmad: options.fmad,
                     boundscheck: options.boundscheck,
+                    optimizations: options.optimizations,
                     extra: options.extra.clone(),
                 },
                 mlir_stage,

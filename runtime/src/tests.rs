@@ -872,3 +872,114 @@ fn ir_kernel_lists_external_declarations_and_the_host_renames_their_calls() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(cuda.contains("call @clamp(") && !cuda.contains("__pydev_cabi_"), "{cuda}");
 }
+
+/// `aggregate-atomics=1` on the host: the warp-aggregated atomics
+/// (pydev-aggregate-atomics) give the results of the original ones, in full
+/// warps (shuffle reductions), partial ones (the last block) and under the
+/// divergent `if i < n:`.
+#[test]
+fn aggregated_atomics_keep_the_results_on_the_host() {
+    const REDUCTIONS: &str = r#"
+import cuda.device as device
+
+
+@device.kernel
+def reductions(out, x, k):
+    i = device.tid(1)
+    if i < x.size:
+        b = device.block_idx.x
+        device.atomic_ref(out, 3 * b).add(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 3 * b + 1).max(x[i], memory="relaxed", scope="device")
+        device.atomic_ref(out, 3 * b + 2).xor(k, memory="relaxed", scope="device")
+"#;
+    let on = CompileOptions {
+        optimizations: pydev_passes::pipeline::Optimizations { aggregate_atomics: true, vectorize_access: false },
+        ..CompileOptions::default()
+    };
+    let histogram = program(KERNELS, "histogram", "uint32[::1], readonly int32[::1]", &on).unwrap();
+    let reductions = program(REDUCTIONS, "reductions", "int64[::1], readonly int64[::1], int64", &on).unwrap();
+    // Warp operations run the threads as barrier loops or coroutines: the pass fired.
+    assert_ne!(histogram.mode(), "loop");
+    assert_ne!(reductions.mode(), "loop");
+
+    let mut rng = Rng(29);
+    let n = 5000;
+    let mut data: Vec<i32> = (0..n).map(|_| (rng.next() % 1000) as i32).collect();
+    let start: Vec<u32> = (0..16).map(|_| (rng.next() % 100) as u32).collect();
+    let mut bins = start.clone();
+    let args = [array(&mut bins, &[16]), array(&mut data, &[n as u64])];
+    launch(&histogram, (n as u32).div_ceil(128), 128, &args).unwrap();
+    let mut expected = start;
+    for d in &data {
+        expected[(*d % 16) as usize] += 1;
+    }
+    assert_eq!(bins, expected);
+
+    let (n, block) = (1000usize, 128usize);
+    let blocks = n.div_ceil(block);
+    let mut x: Vec<i64> = (0..n).map(|_| (rng.next() >> 20) as i64 - (1 << 43)).collect();
+    let start: Vec<i64> = (0..3 * blocks).map(|_| (rng.next() >> 40) as i64 - (1 << 23)).collect();
+    let mut out = start.clone();
+    let k = (rng.next() >> 1) as i64;
+    let args = [array(&mut out, &[3 * blocks as u64]), array(&mut x, &[n as u64]), k.to_le_bytes().to_vec()];
+    launch(&reductions, blocks as u32, block as u32, &args).unwrap();
+    for b in 0..blocks {
+        let mine = &x[b * block..((b + 1) * block).min(n)];
+        let sum = start[3 * b] + mine.iter().sum::<i64>();
+        let max = mine.iter().copied().fold(start[3 * b + 1], i64::max);
+        let xor = if mine.len() % 2 == 1 { start[3 * b + 2] ^ k } else { start[3 * b + 2] };
+        assert_eq!((out[3 * b], out[3 * b + 1], out[3 * b + 2]), (sum, max, xor), "block {b}");
+    }
+}
+
+/// `vectorize-access=1` on the host: vector loads and stores where the
+/// arrays start 16-byte aligned, the scalar accesses where a view starts
+/// elsewhere; the same results either way.
+#[test]
+fn vectorized_accesses_keep_the_results_on_the_host() {
+    use crate::compile::{compile_stage, Target};
+    const QUADS: &str = r#"
+import cuda.device as device
+
+
+@device.kernel
+def reverse_quads(out, x):
+    j = 4 * device.tid(1)
+    if j + 3 < x.size:
+        a = x[j]
+        b = x[j + 1]
+        c = x[j + 2]
+        d = x[j + 3]
+        out[j] = d + 1.0
+        out[j + 1] = c
+        out[j + 2] = b
+        out[j + 3] = a
+"#;
+    let (kernel, signature) = ("reverse_quads", "float32[::1], readonly float32[::1]");
+    let on = CompileOptions {
+        optimizations: pydev_passes::pipeline::Optimizations { aggregate_atomics: false, vectorize_access: true },
+        ..CompileOptions::default()
+    };
+    let free = FreeNames::new();
+    let src = Source { file_name: "quads.py", text: QUADS, function: kernel, signature, free: &free, program: None };
+    let llvm = compile_stage(&src, &Target::Host, "llvm", &on).unwrap();
+    assert!(llvm.contains("vector<4xf32>"), "{llvm}");
+    let p = program(QUADS, kernel, signature, &on).unwrap();
+
+    let mut rng = Rng(31);
+    let n = 4 * 300;
+    // Room for views that start one element in: one of the two starts is
+    // not 16-byte aligned.
+    let mut x: Vec<f32> = (0..n + 1).map(|_| rng.f32()).collect();
+    for shift in [0, 1] {
+        let mut out = vec![f32::NAN; n + 1];
+        let view = |v: &mut Vec<f32>| array(&mut v[shift..], &[n as u64]);
+        let args = [view(&mut out), view(&mut x)];
+        launch(&p, (n as u32 / 4).div_ceil(64), 64, &args).unwrap();
+        for q in 0..n / 4 {
+            let (o, i) = (&out[shift + 4 * q..shift + 4 * q + 4], &x[shift + 4 * q..shift + 4 * q + 4]);
+            assert_eq!(o, [i[3] + 1.0, i[2], i[1], i[0]], "shift {shift}, quad {q}");
+        }
+        assert!(out[if shift == 0 { n } else { 0 }].is_nan(), "shift {shift}: written outside the view");
+    }
+}
