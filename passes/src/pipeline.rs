@@ -277,6 +277,12 @@ pub fn add_cuda_part(
     }
     if stage >= 2 {
         options.optimizations.add(pm, true, options.boundscheck)?;
+        // Extra passes before the lowering may leave scf ops (PDL patterns,
+        // transform scripts, pydev-vectorize-access): the host lowers scf
+        // later; the cuda stage does not, so it does here.
+        if extra.has_mlir_passes() && !options.boundscheck {
+            add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
+        }
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
@@ -551,6 +557,11 @@ impl ExtraPasses {
 
     pub fn is_empty(&self) -> bool {
         self.points.is_empty() && self.plugins.is_empty()
+    }
+
+    /// Whether some point before the lowering has passes.
+    pub fn has_mlir_passes(&self) -> bool {
+        self.points.iter().any(|(p, _)| p != "llvm" && p != "llvm-ir")
     }
 
     /// The pipeline text at `point`, if any.

@@ -5,7 +5,10 @@
 //! Expects: promoted pydev IR (machine element types), before
 //! `pydev-lower-arrays` (whose descriptor type, per `target`, it uses) and
 //! without bounds checks (the vector access is not checked per element:
-//! the pipelines run it only with `boundscheck=0`). Both targets.
+//! the pipelines run it only with `boundscheck=0`). Both targets: `target`
+//! says which, or `auto` (the default, for `passes=` pipelines that run on
+//! either) reads it from the module: cuda where the kernels are outlined
+//! into a `gpu.module`, as at the before-lowering point, else host.
 //! Guarantees: each element read or written is the one the original access
 //! reads or writes, with the same value; only the width of the access
 //! changes.
@@ -59,21 +62,26 @@ use pydev_dialect::types::ArrayType;
 
 static ID_CUDA: PassId = PassId;
 static ID_HOST: PassId = PassId;
+static ID_AUTO: PassId = PassId;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-vectorize-access",
     summary: "turn adjacent unit-stride array loads and stores into vector accesses where alignment is proved",
     options: &[PassOption {
         name: "target",
-        default: "cuda",
-        help: "cuda or host (the array descriptor's address spaces)",
+        default: "auto",
+        help: "cuda, host, or auto: cuda where the kernels are outlined into a gpu.module (the before-lowering point), else host",
     }],
     create: |options| match options.get(&INFO, "target") {
         "cuda" => Ok(external_pass(&ID_CUDA, INFO.argument, INFO.summary, |ir| run(ir, true))),
         "host" => Ok(external_pass(&ID_HOST, INFO.argument, INFO.summary, |ir| run(ir, false))),
+        "auto" => Ok(external_pass(&ID_AUTO, INFO.argument, INFO.summary, |ir| {
+            let cuda = !ir.ops_named(ir.root(), &["gpu.module"]).is_empty();
+            run(ir, cuda)
+        })),
         other => Err(PassError::InvalidOption {
             pass: INFO.argument,
-            message: format!("unknown target '{other}', expected cuda or host"),
+            message: format!("unknown target '{other}', expected cuda, host or auto"),
         }),
     },
 };

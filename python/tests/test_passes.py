@@ -291,3 +291,44 @@ def test_a_program_with_passes_pickles_with_them():
     shifted = device.kernel(passes=SHIFT, plugins=[TEMPLATE])(_times8)
     _launch(shifted, x, out)
     assert pickle.loads(pickle.dumps(shifted)).passes == shifted.passes
+
+
+# --- the optimization passes, inserted with passes= (issue 33 item 4) -----------------------------
+
+
+def _histogram(bins, data):
+    i = device.tid(1)
+    if i < data.size:
+        device.atomic_ref(bins, data[i] % 16).add(1, memory="relaxed", scope="device")
+
+
+def _swap_pairs(x, out):
+    i = device.tid(1) * 2
+    if i + 1 < x.size:
+        a = x[i]
+        b = x[i + 1]
+        out[i] = b
+        out[i + 1] = a
+
+
+def test_aggregate_atomics_keeps_a_histogram_and_aggregates_in_the_ptx():
+    k = device.kernel(passes={"before-lowering": "pydev-aggregate-atomics"})(_histogram)
+    data = RNG.integers(0, 1 << 20, 5000, dtype=np.int32)
+    bins = np.full(16, 0, np.int32)
+    device.launch(k, bins, data, grid=40, block=128, stream=pydev.default_stream())
+    np.testing.assert_array_equal(bins, np.bincount(data % 16, minlength=16))
+    ptx = pydev.compile(k, [bins, data], target="sm_90", stage="ptx")
+    assert "match.any.sync" in ptx and "match.any" not in pydev.compile(
+        device.kernel(_histogram), [bins, data], "sm_90", "ptx"
+    )
+
+
+def test_vectorize_access_keeps_results_and_vectorizes_the_ptx():
+    k = device.kernel(passes={"before-lowering": "pydev-vectorize-access"})(_swap_pairs)
+    x = RNG.standard_normal(1026).astype(np.float32)
+    for view in (x[:1024], x[1:1025]):  # aligned, and one element in (the scalar path)
+        out = np.full(1024, np.nan, np.float32)
+        device.launch(k, view, out, grid=4, block=128, stream=pydev.default_stream())
+        np.testing.assert_array_equal(out, view.reshape(-1, 2)[:, ::-1].ravel())
+    ptx = pydev.compile(k, [x[:1024], out], target="sm_90", stage="ptx")
+    assert ".v2." in ptx and ".v2." not in pydev.compile(device.kernel(_swap_pairs), [x[:1024], out], "sm_90", "ptx")

@@ -1,4 +1,5 @@
-// RUN: pydev-opt %s --pydev-vectorize-access | FileCheck %s
+// RUN: pydev-opt %s --pydev-vectorize-access="target=cuda" | FileCheck %s
+// RUN: pydev-opt %s --pydev-vectorize-access | FileCheck %s --check-prefix=HOST
 // RUN: pydev-opt %s --pydev-vectorize-access="target=host" | FileCheck %s --check-prefix=HOST
 
 // Four adjacent loads at 4 * t (wrapped as the frontend wraps negative
