@@ -15,3 +15,16 @@ def ptxas(chip="sm_90"):
         ["bash", os.path.join(ROOT, "scripts", "find-ptxas.sh"), chip], capture_output=True, text=True
     ).stdout.strip()
     return exe or None
+
+
+def assemble(ptx, tmp_path, chip="sm_90"):
+    """Assembles PTX text with ptxas for `chip`: the completed process
+    (its returncode and stderr), or None when no ptxas is installed."""
+    exe = ptxas(chip)
+    if not exe:
+        return None
+    src = os.path.join(str(tmp_path), "k.ptx")
+    with open(src, "w") as f:
+        f.write(ptx)
+    obj = os.path.join(str(tmp_path), "k.o")
+    return subprocess.run([exe, f"-arch={chip}", "-c", src, "-o", obj], capture_output=True, text=True)
