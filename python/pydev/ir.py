@@ -909,6 +909,20 @@ class _Scope:
         self.what, self.loc, self.parent, self.open = what, location, parent, True
 
 
+# op name -> {attribute: (ODS kind, required)}, from pydev._ods.OPS, built on first use.
+_KNOWN_ATTRS = {}
+# op name -> (fixed operands, variadic groups, whether the one variadic group is optional).
+_OPERAND_SHAPES = {}
+
+
+def _operand_shape(op, operand_spec):
+    shape = _OPERAND_SHAPES.get(op)
+    if shape is None:
+        var = [a for _, a in operand_spec if a != "1"]
+        shape = _OPERAND_SHAPES[op] = (len(operand_spec) - len(var), len(var), bool(var) and var[0] == "?")
+    return shape
+
+
 class _Ops:
     """`Function.ops.<name>(*operands, result=None, loc=None, **attributes)`
     for every op of pydev.td (the table pydev._ods)."""
@@ -933,6 +947,9 @@ class _Ops:
 
         build.__name__ = name
         build.__doc__ = f"pydev.{op}: operands {', '.join(n + ('' if a == '1' else a) for n, a in entry[0]) or 'none'}; attributes {', '.join(n for n, _, _ in entry[1]) or 'none'}"
+        # Later lookups of this op on this Function skip __getattr__ (a
+        # frontend builds most ops through it: this is its hot path).
+        self.__dict__[name] = build
         return build
 
 
@@ -1078,23 +1095,21 @@ class Function:
             for (n, a), v in zip(operand_spec, operands):
                 groups.append([v] if a == "1" else list(v or ()))
         else:
-            fixed = [n for n, a in operand_spec if a == "1"]
-            var = [n for n, a in operand_spec if a != "1"]
-            extra = len(operands) - len(fixed)
-            if (
-                extra < 0
-                or (not var and extra)
-                or (var and operand_spec[[n for n, _ in operand_spec].index(var[0])][1] == "?" and extra > 1)
-            ):
+            n_fixed, n_var, optional = _operand_shape(op, operand_spec)
+            extra = len(operands) - n_fixed
+            if extra < 0 or (not n_var and extra) or (optional and extra > 1):
                 names = ", ".join(n + ("..." if a == "*" else "?" if a == "?" else "") for n, a in operand_spec)
                 raise TypeError(
-                    f"pydev.{op} takes {len(fixed)}{' or more' if var else ''} operand{'s' * (len(fixed) != 1)} ({names}), got {len(operands)}"
+                    f"pydev.{op} takes {n_fixed}{' or more' if n_var else ''} operand{'s' * (n_fixed != 1)} ({names}), got {len(operands)}"
                 )
-            at = 0
-            for n, a in operand_spec:
-                take = 1 if a == "1" else extra
-                groups.append(list(operands[at : at + take]))
-                at += take
+            if not n_var:
+                groups = [operands]
+            else:
+                at = 0
+                for n, a in operand_spec:
+                    take = 1 if a == "1" else extra
+                    groups.append(list(operands[at : at + take]))
+                    at += take
         flat = [self._value(v, None) for g in groups for v in g]
         # The result type: given, or inferred for the common ops.
         n_results = sum(a == "1" for _, a in result_spec)
@@ -1127,7 +1142,9 @@ class Function:
             if not isinstance(result, (list, tuple))
             else [_type(r) for r in result]
         )
-        known = {n: (k, req) for n, k, req in attr_spec}
+        known = _KNOWN_ATTRS.get(op)
+        if known is None:
+            known = _KNOWN_ATTRS[op] = {n: (k, req) for n, k, req in attr_spec}
         texts = {}
         for name, value in attrs.items():
             if name not in known:

@@ -233,17 +233,14 @@ class ExpressionsMixin:
                 )
             except (ZeroDivisionError, ValueError, OverflowError):
                 pass
+        # Before val(): it gives a literal its emitted constant.
+        nonzero_literal = b.v is None and bool(b.const)
         av = self.val(self.cast(a, ct, node), node)
         bv = self.val(self.cast(b, ct, node), node)
         self.at(node)
         if name == "truediv":
             return TypedValue(self.f.ops.truediv(av, bv, result=rt.ir), rt)
-        if (
-            name in ("floordiv", "mod")
-            and rt.is_int
-            and not self.mb.options.get("debug")
-            and not (b.v is None and b.const)
-        ):
+        if name in ("floordiv", "mod") and rt.is_int and not self.mb.options.get("debug") and not nonzero_literal:
             # Numba-CUDA's NumPy error model (without debug=True): x // 0 and x % 0 are 0
             zero = self.iconst(0, ct.ir)
             is_zero = bv == zero

@@ -190,7 +190,7 @@ class SubscriptsMixin:
             if p.t.signed:
                 v = self.val(self.cast(p, T.int64, node), node)
                 ext = self.val(self.extent(arr, d, node), node)
-                out.append(self.f.select(v < 0, v + ext, v))
+                out.append(self.f.select(v < self.iconst(0), v + ext, v))
             else:
                 out.append(self.val(self.cast(p, T.uint64 if p.t.bits == 64 else T.int64, node), node))
         return out
