@@ -67,6 +67,15 @@ def _casts(frm, python_scalar, to):
     return python_scalar and np.can_cast(frm, to, "same_kind")
 
 
+def _array_like(a):
+    """An argument as NumPy's ufuncs take it: numbers and arrays as they
+    are, sequences (tuples, named tuples, lists, tuples of arrays) as
+    `np.asarray` reads them, as Numba's CUDA ufuncs do."""
+    if isinstance(a, (list, tuple)) and not _is_device(a):
+        return np.asarray(a)
+    return a
+
+
 def _is_device(a):
     import pydev
 
@@ -140,6 +149,7 @@ class UFunc:
     def __call__(self, *args, out=None, stream=0):
         if len(args) != self.nin:
             raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments, got {len(args)}")
+        args = tuple(_array_like(a) for a in args)
         cuda = self._cuda
         sig = self._choose(args)
         on_device = any(_is_device(a) for a in args) or (out is not None and _is_device(out))
@@ -280,7 +290,7 @@ class GUFunc:
                 f"gufunc accepts {self.nin} positional arguments (the inputs) or {self.nin + self.nout} positional "
                 f"arguments (inputs and outputs). Got {n} positional argument{'' if n == 1 else 's'}."
             )
-        ins, given = args[: self.nin], list(args[self.nin :])
+        ins, given = tuple(_array_like(a) for a in args[: self.nin]), list(args[self.nin :])
         if len({id(o) for o in given}) != len(given):
             raise ValueError(f"gufunc '{self.__name__}': the same array is passed as more than one output")
         sig = self._choose(ins)
