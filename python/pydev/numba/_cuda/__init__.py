@@ -112,6 +112,10 @@ __all__ = [
     "In",
     "Out",
     "InOut",
+    "managed_array",
+    "set_memory_manager",
+    "from_cuda_array_interface",
+    "devicearray",
 ]
 
 # numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
@@ -1017,6 +1021,12 @@ class Dispatcher:
         flatten, NumPy or mapped arrays that may need the device)."""
         types, _ = self._types_of(args)
         program = self.compile(types)
+        carveout = self.options.get("shared_memory_carveout")
+        if carveout is not None and _carveout(carveout) != -1 and _pydev.active_target() == "cuda":
+            raise NotImplementedError(
+                f"kernel '{self.__name__}': shared_memory_carveout={carveout!r} is not applied by pydev's launcher on "
+                "the cuda target (leave it out, or 'default' / -1)"
+            )
         general = any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types) or any(
             isinstance(a, (_np.ndarray, _ArgHint)) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
             for a in args
@@ -1384,11 +1394,13 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     event,
     event_elapsed_time,
     external_stream,
+    from_cuda_array_interface,
     get_current_device,
     gpus,
     is_cuda_array,
     legacy_default_stream,
     list_devices,
+    managed_array,
     mapped,
     mapped_array,
     mapped_array_like,
@@ -1397,10 +1409,12 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     pinned_array,
     pinned_array_like,
     select_device,
+    set_memory_manager,
     stream,
     synchronize,
     to_device,
 )
+from . import devicearray  # noqa: E402,F401 - cuda.devicearray, as numba.cuda has it
 
 
 def vectorize(ftylist_or_function=(), **kws):
