@@ -412,3 +412,46 @@ with pytest.raises(NotImplementedError, match="cuMemAllocManaged"):
 print("fake ok")
 """
     assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
+
+
+# --- device arrays captured from globals and closures ----------------------------------------
+
+CAPTURED = None  # set by the test: a device array the kernels below read and write by name
+
+
+@cuda.jit(device=True)
+def _read_captured(i):
+    return CAPTURED[i] * 2
+
+
+@cuda.jit
+def _use_captured(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = _read_captured(i) + CAPTURED[i]
+        CAPTURED[i] = -i  # captured by reference: the kernel writes the array
+
+
+def test_device_arrays_from_globals_and_closures_are_captured_by_reference(rng):
+    global CAPTURED
+    host = rng.standard_normal(13).astype(np.float32)
+    CAPTURED = cuda.to_device(host)
+    out = cuda.device_array(13, np.float32)
+    out[:] = np.nan
+    _use_captured[1, 16](out)
+    assert np.allclose(out.copy_to_host(), host * 3) and np.array_equal(CAPTURED.copy_to_host(), -np.arange(13))
+    grid = cuda.to_device(rng.standard_normal((3, 4)))
+
+    def make():
+        @cuda.jit
+        def k(o):
+            i, j = cuda.grid(2)
+            if i < o.shape[0] and j < o.shape[1]:
+                o[i, j] = grid[i, j] + grid[2 - i, 3 - j]
+
+        return k
+
+    o = np.full((3, 4), np.nan)
+    make()[1, (4, 4)](o)
+    g = grid.copy_to_host()
+    assert np.array_equal(o, g + g[::-1, ::-1])

@@ -744,6 +744,7 @@ class Dispatcher:
         self._specialized = False
         self.specializations = {}  # (target, device, argument types) -> specialized Dispatcher
         self._resources = {}  # argument types -> _kernel_info.resources of its Program
+        self._captures = {}  # argument types -> the device arrays its Program reads from globals (trailing arguments)
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
@@ -820,6 +821,7 @@ class Dispatcher:
                 raise _pydev.CompileError(
                     _c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)
                 ) from None
+            self._captures[argtypes] = mb.kernel_captures
             links = list(self.link)
             for p in mb.links:
                 if p not in links:
@@ -903,6 +905,8 @@ class Dispatcher:
         for a, t in zip(args, types):
             if not isinstance(t, _t.Constant):  # constants have no run-time value
                 flat += c._flatten(a, node)
+        for captured in c.mb.captures.get(id(fn), ()):  # the device arrays the callee reads from globals
+            flat.append(c.val(c.captured_array(captured, node), node))
         c.at(node)
         r = c.f.call(fn, *flat)
         if rtype is None or isinstance(rtype, _t.NoneType):
@@ -1027,9 +1031,14 @@ class Dispatcher:
                 f"kernel '{self.__name__}': shared_memory_carveout={carveout!r} is not applied by pydev's launcher on "
                 "the cuda target (leave it out, or 'default' / -1)"
             )
-        general = any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types) or any(
-            isinstance(a, (_np.ndarray, _ArgHint)) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
-            for a in args
+        general = (
+            bool(self._captures.get(types))
+            or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
+            or any(
+                isinstance(a, (_np.ndarray, _ArgHint))
+                and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
+                for a in args
+            )
         )
         conv = []  # (position, converter)
         for i, (a, t) in enumerate(zip(args, types)):
@@ -1047,6 +1056,7 @@ class Dispatcher:
     def _launch_general(self, args, grid, block, stream, shared_bytes):
         types, args = self._types_of(args)
         program = self.compile(types)
+        captured = self._captures.get(types, ())
         retr = []  # what the argument hints do after the launch (copies back)
         if self._extensions or any(isinstance(a, _ArgHint) for a in args):
             args, types = self._apply_hints(args, types, stream, retr)
@@ -1072,6 +1082,7 @@ class Dispatcher:
                 flat.append(t.dtype.type(a))
             else:
                 flat.append(a)
+        flat += captured  # device arrays read from globals: the kernel's trailing parameters
         copies = []
         if any(isinstance(a, _np.ndarray) for a in flat) and _pydev.active_target() == "cuda":
             for i, a in enumerate(flat):
