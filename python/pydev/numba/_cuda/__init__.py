@@ -924,8 +924,11 @@ class Dispatcher:
 
     # -- launching --
     def __getitem__(self, config):
-        if self.device:
-            raise TypeError(f"device function '{self.__name__}' cannot be launched")
+        if self.device:  # Numba's error and words
+            raise RuntimeError(
+                f"Cannot compile a device function as a kernel: device function '{self.__name__}' cannot be launched "
+                "(call it from a @cuda.jit kernel)"
+            )
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError(
                 "a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]"
