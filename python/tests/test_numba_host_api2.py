@@ -455,3 +455,15 @@ def test_device_arrays_from_globals_and_closures_are_captured_by_reference(rng):
     make()[1, (4, 4)](o)
     g = grid.copy_to_host()
     assert np.array_equal(o, g + g[::-1, ::-1])
+
+
+def test_gufunc_casts_host_inputs_to_the_signature_as_numba_does(rng):
+    @cuda.guvectorize(["void(int32, int32[:], int32[:])"], "(),(t)->(t)")
+    def scale(a, b, out):
+        for i in range(b.size):
+            out[i] = a * b[i]
+
+    b = rng.integers(-100, 100, 10).astype(np.int32)
+    assert np.array_equal(scale(np.int64(3), b), 3 * b)  # an int64 scalar cast to the int32 parameter
+    with pytest.raises(TypeError, match=r"does not support \.astype\(\)"):
+        scale(cuda.to_device(np.array(3, np.int64)), b)  # a device array is not cast

@@ -275,6 +275,20 @@ class GUFunc:
                 want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
                 if all(_casts(d, py and lenient, w) for (d, py), w in zip(got, want)):
                     return sig
+        # numba-cuda's last resort (deviceufunc's _search_matching_signature):
+        # the first signature whose dtypes cast safely to the arguments', the
+        # arguments then cast to it (np.int64(2) for an int32 scalar); a device
+        # array cannot be cast so (below).
+        for sig in self._sigs:
+            want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
+            if all(np.can_cast(w, d) for (d, _), w in zip(got, want)):
+                for a, w in zip(args, want):
+                    if _is_device(a) and np.dtype(a.dtype) != w:
+                        raise TypeError(
+                            f"gufunc '{self.__name__}': a compatible signature is possible by casting but "
+                            f"{type(a).__name__} does not support .astype() (a device array of {a.dtype} for {w})"
+                        )
+                return sig
         names = ", ".join(str(d) for d, _ in got)
         raise TypeError(f"gufunc '{self.__name__}': no signature takes ({names})")
 
