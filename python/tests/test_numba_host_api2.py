@@ -409,6 +409,13 @@ with pytest.raises(NotImplementedError, match="Masked"):
     cuda.from_cuda_array_interface(dict(d.__cuda_array_interface__, mask=d))
 with pytest.raises(NotImplementedError, match="cuMemAllocManaged"):
     cuda.managed_array(4)  # the fake driver has no managed memory
+from test_numba_host_api2 import add_one  # a kernel with its source in a file
+
+add_one[1, 8](cuda.to_device(np.zeros(4)), cuda.device_array(4))
+# On cuda the figures are the driver's, of the kernel's cubin loaded for the
+# question: the fake driver loads it and has no cuFuncGetAttribute to ask.
+with pytest.raises(NotImplementedError, match="cuFuncGetAttribute"):
+    add_one.get_regs_per_thread()
 print("fake ok")
 """
     assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
