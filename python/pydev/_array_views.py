@@ -149,6 +149,17 @@ class ArrayViews:
         """Numba's `flags`: a dict with "C_CONTIGUOUS" and "F_CONTIGUOUS"."""
         return {"C_CONTIGUOUS": self.is_c_contiguous(), "F_CONTIGUOUS": self.is_f_contiguous()}
 
+    @property
+    def alloc_size(self):
+        """Numba's `alloc_size`: the bytes the array's elements span in
+        memory, from its lowest to its highest byte (0 when empty); a view's
+        is its own span, not its base's allocation."""
+        if self.size == 0:
+            return 0
+        lo = sum(s * (e - 1) for e, s in zip(self.shape, self.strides) if s < 0)
+        hi = sum(s * (e - 1) for e, s in zip(self.shape, self.strides) if s > 0)
+        return hi - lo + self.dtype.itemsize
+
     # -- indexing --
     def __getitem__(self, key):
         return self.getitem(key)

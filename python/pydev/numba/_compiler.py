@@ -57,6 +57,10 @@ class ModuleBuilder:
         self.links = []  # link files of the device functions and external functions reached
         self.externs = {}  # name -> (ir.Declaration, signature) of declare_device functions called
         self.lineinfo = False  # some device function reached asked for lineinfo
+        # Device arrays that functions read from globals or closures, passed
+        # as hidden trailing parameters: id(ir.Function) -> the arrays.
+        self.captures = {}
+        self.kernel_captures = ()
 
     def add_links(self, paths):
         for p in paths:
@@ -80,7 +84,9 @@ def compile_kernel(dispatcher, argtypes):
     """(ir.Module, kernel name, ModuleBuilder: its links, externs, lineinfo)."""
     mb = ModuleBuilder(dispatcher.options)
     name = mb.name(dispatcher.py_func.__name__)
-    Compiler(mb, dispatcher, argtypes, kernel=True, name=name).run()
+    c = Compiler(mb, dispatcher, argtypes, kernel=True, name=name)
+    c.run()
+    mb.kernel_captures = tuple(c.captures)
     return mb.module, name, mb
 
 
@@ -100,6 +106,7 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
             del mb.funcs[key]  # not compiled: a caller may try other argument types (literals)
             raise
         hit = mb.funcs[key] = (c.f, c.ret_type)
+        mb.captures[id(c.f)] = tuple(c.captures)
     return hit
 
 
@@ -143,9 +150,12 @@ class Compiler(
         self.var_types = {}
         self.ret_type = None
         self.ret_seen = None
+        self.captures = []  # device arrays of globals and closures read here (trailing parameters)
 
     def run(self):
-        for _ in range(8):
+        tries = 0
+        while tries < 8 + len(self.captures):  # each captured array may cost a try
+            tries += 1
             try:
                 self._once()
                 return
@@ -177,6 +187,8 @@ class Compiler(
         flat = []
         for t in self.argtypes:
             flat += self._param_types(t)
+        captured_types = [T.typeof(a) for a in self.captures]
+        flat += [t.ir for t in captured_types]
         self.tmp_module = self.mb.module
         if self.kernel:
             # GPU semantics for early returns (`if i >= n: return` before a
@@ -205,6 +217,9 @@ class Compiler(
             vals = f.args[at : at + n]
             at += n
             self._bind_param(p, t, vals)
+        self.capture_vals = {
+            id(a): TypedValue(f.args[at + k], t) for k, (a, t) in enumerate(zip(self.captures, captured_types))
+        }
         for p, d in zip(params[len(self.argtypes) :], defaults[len(defaults) - (len(params) - len(self.argtypes)) :]):
             self._assign_name(p, self.expr(d), d)
         self.block(fn.body)

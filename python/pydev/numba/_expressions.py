@@ -96,6 +96,8 @@ class ExpressionsMixin:
                 raise self.err(n, f"{_describe(obj)} has no attribute '{n.attr}'") from None
             return self.pyobj(attr, n)
         t = base.t
+        if isinstance(t, (T.NamedUniTuple, T.NamedTuple)) and n.attr in t.fields:
+            return self._items(base, n)[t.fields.index(n.attr)]
         if isinstance(t, T.Array):
             if n.attr == "shape":
                 return self._tuple([self.extent(base, d, n) for d in range(t.ndim)])

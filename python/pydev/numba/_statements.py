@@ -84,6 +84,14 @@ class StatementsMixin:
             if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):
                 self.nested_store(arr, tgt.slice, value, node)
                 return
+            if isinstance(arr, TypedValue) and isinstance(arr.t, T.Record) and _field_name(tgt.slice) is not None:
+                # r["x"] = v: Numba's string index of a record is its field x
+                if getattr(arr, "const", None) is None:
+                    raise self.err(tgt, "only fields of records in arrays can be assigned (a[i]['x'] = v)")
+                rec_arr, idx = arr.const
+                self.at(node)
+                self.store_field(rec_arr, idx, _field_name(tgt.slice), value, tgt)
+                return
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
             if (
                 isinstance(arr, TypedValue)
@@ -162,3 +170,8 @@ def _stmt_name(s):
         "Delete": "del",
         "Lambda": "lambda",
     }.get(type(s).__name__, f"the statement {type(s).__name__}")
+
+
+def _field_name(index):
+    """The field a record subscript names (`r["x"]`: a string literal), else None."""
+    return index.value if isinstance(index, ast.Constant) and isinstance(index.value, str) else None

@@ -63,6 +63,8 @@ class SubscriptsMixin:
             raise self.err(n.slice, "a tuple index must be a constant integer")
         if isinstance(base.t, T.NestedArray):
             return self.nested_load(base, n.slice, n)
+        if isinstance(base.t, T.Record) and isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
+            return self.load_field(base, n.slice.value, n)  # r["x"] is field x, as in Numba
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
         parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]

@@ -161,7 +161,30 @@ class VariablesMixin:
             return self.lit(obj, node)
         if isinstance(obj, np.ndarray):
             return self.global_array(obj, node)
+        if _is_device_array(obj):
+            return self.captured_array(obj, node)
         make = getattr(obj, "_pydev_numba_value", None)
         if make is not None and not isinstance(obj, type):
             return make(self, node)
         return CompileTimeValue(obj)
+
+    def captured_array(self, obj, node):
+        """A device array read from a global or closure variable (Numba-CUDA
+        captures such arrays by reference): a hidden trailing parameter of
+        this function, which the launch (or the calling function) passes.
+        The first read adds it and compiles the function again with it."""
+        hit = self.capture_vals.get(id(obj))
+        if hit is not None:
+            return hit
+        if not any(a is obj for a in self.captures):
+            self.captures.append(obj)
+        raise Retype()
+
+
+def _is_device_array(obj):
+    """pydev's device arrays, and CUDA Array Interface objects (CuPy, Numba's, ...)."""
+    import pydev
+
+    return isinstance(obj, pydev.DeviceArray) or (
+        hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, (np.ndarray, type))
+    )

@@ -16,6 +16,8 @@ __all__ = [
     "Array",
     "UniTuple",
     "Tuple",
+    "NamedUniTuple",
+    "NamedTuple",
     "Record",
     "Signature",
     "NoneType",
@@ -266,6 +268,31 @@ class Tuple(Type):
         return ("Tuple", tuple(t.key() for t in self.items))
 
 
+class NamedUniTuple(UniTuple):
+    """A named tuple (`collections.namedtuple`) of `count` items of one type:
+    its fields are read by name in device code (`p.x`), as in Numba."""
+
+    def __init__(self, dtype, count, cls):
+        super().__init__(dtype, count)
+        self.instance_class, self.fields = cls, tuple(cls._fields)
+        self.name = f"{cls.__name__}({dtype} x {count})"
+
+    def key(self):
+        return ("NamedTuple", self.instance_class, self.fields, tuple(t.key() for t in self.items))
+
+
+class NamedTuple(Tuple):
+    """A named tuple of items of the given types (fields by name, as NamedUniTuple)."""
+
+    def __init__(self, items, cls):
+        super().__init__(items)
+        self.instance_class, self.fields = cls, tuple(cls._fields)
+        self.name = f"{cls.__name__}({', '.join(map(str, self.items))})"
+
+    def key(self):
+        return ("NamedTuple", self.instance_class, self.fields, tuple(t.key() for t in self.items))
+
+
 def _natural_layout(dtype):
     """Whether a structured dtype has the C struct layout (aligned fields, padded size)."""
     off, align = 0, 1
@@ -369,7 +396,7 @@ class Signature:
     `cuda.declare_device` take it (`void(float32[:], int32)`)."""
 
     def __init__(self, ret, args):
-        self.return_type, self.args = ret, list(args)
+        self.return_type, self.args = ret, tuple(args)  # a tuple, as Numba's (a key of `overloads`)
 
     def __repr__(self):
         return f"{self.return_type}({', '.join(map(str, self.args))})"
@@ -548,6 +575,9 @@ def typeof(value):
 
 
 def _typeof_slow(value):
+    known = getattr(value, "_numba_type_", None)  # Numba's hook (cuda.In(ary) is typed as ary)
+    if isinstance(known, Type):
+        return known
     if isinstance(value, bool) or isinstance(value, np.bool_):
         return boolean
     if isinstance(value, int):
@@ -562,7 +592,11 @@ def _typeof_slow(value):
         return from_dtype(value.dtype)
     if isinstance(value, tuple):
         items = [typeof(v) for v in value]
-        return UniTuple(items[0], len(items)) if items and all(i == items[0] for i in items) else Tuple(items)
+        uniform = items and all(i == items[0] for i in items)
+        if hasattr(type(value), "_fields"):  # a named tuple keeps its class and field names
+            cls = type(value)
+            return NamedUniTuple(items[0], len(items), cls) if uniform else NamedTuple(items, cls)
+        return UniTuple(items[0], len(items)) if uniform else Tuple(items)
     dtype, shape = getattr(value, "dtype", None), getattr(value, "shape", None)
     if dtype is not None and not isinstance(dtype, np.dtype):
         try:

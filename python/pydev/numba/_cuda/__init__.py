@@ -109,6 +109,13 @@ __all__ = [
     "Fatbin",
     "Object",
     "Archive",
+    "In",
+    "Out",
+    "InOut",
+    "managed_array",
+    "set_memory_manager",
+    "from_cuda_array_interface",
+    "devicearray",
 ]
 
 # numba.cuda re-exports every type name (cuda.int32, cuda.void, ...), and
@@ -351,6 +358,8 @@ _OPTIONS = {
     "fmad",
     "passes",
     "plugins",
+    "extensions",
+    "shared_memory_carveout",
 }
 
 
@@ -367,17 +376,45 @@ def jit(func_or_sig=None, device=False, **options):
         from ... import _passes  # extra passes at the pipeline's points: checked when decorated
 
         _passes.extra(options.get("passes"), options.get("plugins"), "cuda.jit")
+    if options.get("shared_memory_carveout") is not None:
+        _carveout(options["shared_memory_carveout"])
     if callable(func_or_sig) and not isinstance(func_or_sig, (_t.Type, _t.Signature)):
         return Dispatcher(func_or_sig, None, device, options)
     sigs = func_or_sig
-    # As Numba: a list holds signatures; a tuple (of argument types) is one.
+    # As Numba: a list holds signatures; a tuple (of argument types) is one,
+    # and a kernel jitted with one signature is specialized (`specialize` refuses it).
+    specialized = sigs is not None and not isinstance(sigs, list) and not device
     if sigs is not None and not isinstance(sigs, list):
         sigs = [sigs]
 
     def decorate(fn):
-        return Dispatcher(fn, sigs, device, options)
+        d = Dispatcher(fn, sigs, device, options)
+        d._specialized = specialized
+        return d
 
     return decorate
+
+
+def _carveout(value):
+    """cuda.jit(shared_memory_carveout=...): Numba's checks and values
+    ("MaxL1" 0, "MaxShared" 100, "default" -1, or a percentage -1..100).
+    It is a preference for the split of a unified L1 / shared memory that
+    the driver may apply. On the host target there is no such split, so
+    it has nothing to set (as on GPUs without one); on cuda pydev's
+    launcher does not set a function's carveout, so a value other than the
+    driver's default is refused there (at launch) rather than dropped."""
+    if isinstance(value, str):
+        named = {"default": -1, "maxl1": 0, "maxshared": 100}
+        if value.lower() not in named:
+            raise ValueError(
+                f"Invalid carveout value: {value}. Must be -1 to 100 or one of {list(named)} (cuda.jit(shared_memory_carveout=...))"
+            )
+        return named[value.lower()]
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not -1 <= value <= 100:
+            raise ValueError(f"shared_memory_carveout={value}: Carveout must be between -1 and 100")
+        return value
+    raise TypeError(f"shared_memory_carveout must be str or int, got {type(value).__name__}")
 
 
 _FASTMATH_FLAGS = {"fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc"}
@@ -700,6 +737,14 @@ class Dispatcher:
         self.overloads = {}  # argument types -> pydev.Program, for kernels
         self._fast = {}  # _fingerprint of each argument -> (Program, scalar converters, general path, NumPy arguments on the host)
         self._configs = {}  # kernel[config] -> its _Configured
+        # Numba's argument-handler hook: objects with prepare_args(ty, val,
+        # stream=, retr=), applied last to first at each launch. One list for
+        # the dispatcher's life (its launchers hold it): assigning replaces its items.
+        self._extensions = list(self.options.get("extensions") or [])
+        self._specialized = False
+        self.specializations = {}  # (target, device, argument types) -> specialized Dispatcher
+        self._resources = {}  # argument types -> _kernel_info.resources of its Program
+        self._captures = {}  # argument types -> the device arrays its Program reads from globals (trailing arguments)
         self.signatures = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
@@ -713,6 +758,24 @@ class Dispatcher:
 
     def __repr__(self):
         return f"<pydev.numba {'device function' if self.device else 'kernel'} {self.py_func.__qualname__}>"
+
+    @property
+    def extensions(self):
+        """Numba's argument handlers: objects whose `prepare_args(ty, val,
+        stream=..., retr=...)` returns `(ty, val)`; at each launch every
+        argument goes through them, from the last to the first, before it is
+        passed (`val` may become a `cuda.In`/`Out`/`InOut` hint); `retr`
+        collects zero-argument functions called after the launch."""
+        return self._extensions
+
+    @extensions.setter
+    def extensions(self, value):
+        self._extensions[:] = list(value or [])
+
+    @property
+    def specialized(self):
+        """True for a kernel jitted with one signature or made by `specialize`."""
+        return self._specialized
 
     def __reduce_ex__(self, protocol):
         """By reference when importable, else by value, without its compiled
@@ -758,6 +821,7 @@ class Dispatcher:
                 raise _pydev.CompileError(
                     _c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)
                 ) from None
+            self._captures[argtypes] = mb.kernel_captures
             links = list(self.link)
             for p in mb.links:
                 if p not in links:
@@ -841,6 +905,8 @@ class Dispatcher:
         for a, t in zip(args, types):
             if not isinstance(t, _t.Constant):  # constants have no run-time value
                 flat += c._flatten(a, node)
+        for captured in c.mb.captures.get(id(fn), ()):  # the device arrays the callee reads from globals
+            flat.append(c.val(c.captured_array(captured, node), node))
         c.at(node)
         r = c.f.call(fn, *flat)
         if rtype is None or isinstance(rtype, _t.NoneType):
@@ -858,8 +924,11 @@ class Dispatcher:
 
     # -- launching --
     def __getitem__(self, config):
-        if self.device:
-            raise TypeError(f"device function '{self.__name__}' cannot be launched")
+        if self.device:  # Numba's error and words
+            raise RuntimeError(
+                f"Cannot compile a device function as a kernel: device function '{self.__name__}' cannot be launched "
+                "(call it from a @cuda.jit kernel)"
+            )
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
             raise ValueError(
                 "a launch configuration is [griddim, blockdim] or [griddim, blockdim, stream, dynamic_shared_bytes]"
@@ -939,6 +1008,8 @@ class Dispatcher:
                     self._fast.clear()
                 self._fast[key] = hit
         program, conv, general, host_arrays = hit
+        if self._extensions:
+            general = True  # each argument goes through the handlers
         if host_arrays and _pydev.active_target() != "host":
             general = True  # NumPy arguments prepared on the host target: cuda copies them
         if stream is None or (type(stream) is int and stream == 0):  # Numba's default stream argument is the int 0
@@ -957,9 +1028,20 @@ class Dispatcher:
         flatten, NumPy or mapped arrays that may need the device)."""
         types, _ = self._types_of(args)
         program = self.compile(types)
-        general = any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types) or any(
-            isinstance(a, _np.ndarray) and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
-            for a in args
+        carveout = self.options.get("shared_memory_carveout")
+        if carveout is not None and _carveout(carveout) != -1 and _pydev.active_target() == "cuda":
+            raise NotImplementedError(
+                f"kernel '{self.__name__}': shared_memory_carveout={carveout!r} is not applied by pydev's launcher on "
+                "the cuda target (leave it out, or 'default' / -1)"
+            )
+        general = (
+            bool(self._captures.get(types))
+            or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
+            or any(
+                isinstance(a, (_np.ndarray, _ArgHint))
+                and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
+                for a in args
+            )
         )
         conv = []  # (position, converter)
         for i, (a, t) in enumerate(zip(args, types)):
@@ -977,6 +1059,10 @@ class Dispatcher:
     def _launch_general(self, args, grid, block, stream, shared_bytes):
         types, args = self._types_of(args)
         program = self.compile(types)
+        captured = self._captures.get(types, ())
+        retr = []  # what the argument hints do after the launch (copies back)
+        if self._extensions or any(isinstance(a, _ArgHint) for a in args):
+            args, types = self._apply_hints(args, types, stream, retr)
         flat = []
         records = []  # (the record argument, the 1-element array the kernel reads and writes)
         for a, t in zip(args, types):
@@ -999,6 +1085,7 @@ class Dispatcher:
                 flat.append(t.dtype.type(a))
             else:
                 flat.append(a)
+        flat += captured  # device arrays read from globals: the kernel's trailing parameters
         copies = []
         if any(isinstance(a, _np.ndarray) for a in flat) and _pydev.active_target() == "cuda":
             for i, a in enumerate(flat):
@@ -1010,6 +1097,10 @@ class Dispatcher:
                     copies.append((a, d))
                     flat[i] = d
         _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        if retr:
+            stream.synchronize()
+            for done in retr:
+                done()
         if copies:
             stream.synchronize()
             for host, d in copies:
@@ -1021,6 +1112,20 @@ class Dispatcher:
                 if isinstance(rec, _np.void) and rec.dtype.names:
                     for name in rec.dtype.names:
                         rec[name] = tmp[0][name]
+
+    def _apply_hints(self, args, types, stream, retr):
+        """Numba's argument preparation: each argument through the
+        extensions (last to first), then a `cuda.In`/`Out`/`InOut` hint
+        replaced by what its transfer gives the kernel."""
+        out_args, out_types = [], []
+        for a, t in zip(args, types):
+            for ext in reversed(self._extensions):
+                t, a = ext.prepare_args(t, a, stream=stream, retr=retr)
+            if isinstance(a, _ArgHint):
+                a = a.to_device(retr, stream)
+            out_args.append(a)
+            out_types.append(t)
+        return tuple(out_args), tuple(out_types)
 
     # -- inspection --
     def inspect_types(self, signature=None, file=None):
@@ -1068,9 +1173,80 @@ class Dispatcher:
         return next(iter(res.values())) if signature is not None else res
 
     def specialize(self, *args):
-        types, _ = self._types_of(args)
-        self.compile(types)
-        return self
+        """Numba's `kernel.specialize(*args)`: a new kernel compiled for the
+        types of `args` (values, or pydev.numba types) that compiles nothing
+        else; the same object for the same types (`specializations`). A
+        specialized kernel cannot be specialized again (RuntimeError)."""
+        if self.device:
+            raise RuntimeError(f"device function '{self.__name__}' cannot be specialized as a kernel")
+        types = tuple(a if isinstance(a, _t.Type) else _t.typeof(a) for a in args)
+        if self._specialized:
+            raise RuntimeError(f"Dispatcher already specialized: kernel '{self.__name__}' compiles only its signature")
+        key = (_pydev.active_target(), _pydev.current_device(), types)
+        hit = self.specializations.get(key)
+        if hit is None:
+            options = {k: v for k, v in self.options.items() if k != "extensions"}
+            hit = Dispatcher(self.py_func, [_t.Signature(None, types)], False, options)
+            hit._extensions = self._extensions  # the same handlers, as Numba's target options share them
+            hit._specialized = True
+            self.specializations[key] = hit
+        return hit
+
+    # -- resource usage (Numba's kernel properties: _kernel_info.py says how each target measures them) --
+    def _resource(self, what, signature):
+        if self.device:
+            raise RuntimeError(f"device function '{self.__name__}' has no {what.replace('_', ' ')} of its own")
+
+        def of(types):
+            hit = self._resources.get(types)
+            if hit is None:
+                from . import _kernel_info
+
+                hit = self._resources[types] = _kernel_info.resources(self.compile(types))
+            return hit[what]
+
+        if signature is not None:
+            sig = signature if isinstance(signature, tuple) else tuple(_as_signature(signature).args)
+            if sig not in self.overloads:
+                raise KeyError(
+                    f"kernel '{self.__name__}' is not compiled for {sig} (its overloads: {list(self.overloads)})"
+                )
+            return of(sig)
+        if self._specialized:
+            return of(next(iter(self.overloads)))
+        return {types: of(types) for types in list(self.overloads)}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the kernel compiled for `signature` (a
+        signature or a tuple of argument types; a dict by argument types for
+        every compiled signature when None, the one figure when specialized)."""
+        return self._resource("regs_per_thread", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Bytes of static shared memory per block (as get_regs_per_thread)."""
+        return self._resource("shared_mem_per_block", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Bytes of local memory per thread (as get_regs_per_thread)."""
+        return self._resource("local_mem_per_thread", signature)
+
+    def get_const_mem_size(self, signature=None):
+        """Bytes of user constant memory (as get_regs_per_thread)."""
+        return self._resource("const_mem_size", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The largest block the kernel launches with (as get_regs_per_thread)."""
+        return self._resource("max_threads_per_block", signature)
+
+    def inspect_sass(self, signature=None):
+        """SASS is not produced by pydev.numba's pipeline (a RuntimeError for a
+        device function, as Numba's; NotImplementedError for a kernel)."""
+        if self.device:
+            raise RuntimeError("Cannot inspect SASS of a device function")
+        raise NotImplementedError(
+            f"inspect_sass of kernel '{self.__name__}': pydev.numba gives PTX (inspect_asm) and the cubin "
+            "(pydev.compile(kernel, sig, stage='cubin')), not disassembled SASS"
+        )
 
     # -- the backend's protocols: pydev.compile and device.launch take a kernel as they take a Program --
     def __pydev_compile__(self, argtypes, target, stage, fmad=None, extra=None):
@@ -1109,6 +1285,10 @@ class Dispatcher:
 
 
 _DeviceArray = _pydev.DeviceArray
+# Importing it makes `cuda.args` the module (numba.cuda.args).
+from .args import ArgHint as _ArgHint  # noqa: E402
+from .args import In, InOut, Out  # noqa: E402,F401
+
 _device_launch = _device.launch
 _SCALAR_TYPES = (int, float, bool, complex)
 
@@ -1143,7 +1323,7 @@ def _flatten_value(v):
 class _Configured:
     """kernel[grid, block, stream, shared]: launches with that configuration."""
 
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast")
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast", "_ext")
 
     def __init__(self, disp, grid, block, stream, shared_bytes):
         self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = (
@@ -1154,6 +1334,7 @@ class _Configured:
             shared_bytes,
         )
         self._fast = disp._fast
+        self._ext = disp._extensions
 
     def __call__(self, *args):
         # The steady state inline (Dispatcher._launch is the whole story).
@@ -1162,7 +1343,7 @@ class _Configured:
         except TypeError:
             hit = None
         stream = self.stream
-        if hit is None or hit[2] or (hit[3] and _pydev.active_target() != "host"):
+        if hit is None or hit[2] or self._ext or (hit[3] and _pydev.active_target() != "host"):
             return self.dispatcher._launch(args, self.griddim, self.blockdim, stream, self.sharedmem)
         if stream is None or (type(stream) is int and stream == 0):
             stream = _pydev.default_stream()  # of the current device, asked each launch
@@ -1227,11 +1408,13 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     event,
     event_elapsed_time,
     external_stream,
+    from_cuda_array_interface,
     get_current_device,
     gpus,
     is_cuda_array,
     legacy_default_stream,
     list_devices,
+    managed_array,
     mapped,
     mapped_array,
     mapped_array_like,
@@ -1240,10 +1423,12 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     pinned_array,
     pinned_array_like,
     select_device,
+    set_memory_manager,
     stream,
     synchronize,
     to_device,
 )
+from . import devicearray  # noqa: E402,F401 - cuda.devicearray, as numba.cuda has it
 
 
 def vectorize(ftylist_or_function=(), **kws):

@@ -152,3 +152,35 @@ def host_register(array, mapped, what):
 
 def host_unregister(array, what):
     call(what, "cuMemHostUnregister", ctypes.c_void_p(array.__array_interface__["data"][0]))
+
+
+CU_MEM_ATTACH_GLOBAL = 0x1
+CU_MEM_ATTACH_HOST = 0x2
+
+
+class ManagedAllocation:
+    """`nbytes` of managed memory (cuMemAllocManaged); NumPy arrays over it
+    (`np.asarray(allocation)`) keep it alive, and it is freed
+    (cuMemFree_v2) when it is collected."""
+
+    def __init__(self, nbytes, attach_global):
+        ensure_context()
+        ptr = ctypes.c_uint64()
+        flags = CU_MEM_ATTACH_GLOBAL if attach_global else CU_MEM_ATTACH_HOST
+        call(
+            "cuda.managed_array()",
+            "cuMemAllocManaged",
+            ctypes.byref(ptr),
+            ctypes.c_size_t(nbytes),
+            ctypes.c_uint(flags),
+        )
+        self.ptr = ptr.value
+        self.__array_interface__ = {"shape": (nbytes,), "typestr": "|u1", "data": (self.ptr, False), "version": 3}
+
+    def __del__(self):
+        ptr, self.ptr = getattr(self, "ptr", 0), 0
+        if ptr:
+            try:
+                lib().cuMemFree_v2(ctypes.c_uint64(ptr))
+            except Exception:  # interpreter shutdown
+                pass

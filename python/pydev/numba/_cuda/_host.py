@@ -296,6 +296,65 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
     return mapped_array(ary.shape, ary.dtype, order=_plain_order(ary), portable=portable, wc=wc)
 
 
+class ManagedArray(np.ndarray):
+    """A NumPy array over CUDA managed memory (`cuda.managed_array` on the
+    cuda target): the host reads and writes it as any NumPy array, and its
+    `__cuda_array_interface__` is the same address for the device, with the
+    stream it was made with (None for the default stream), as Numba's
+    ManagedNDArray exports it."""
+
+    def __array_finalize__(self, obj):
+        self._pydev_stream = getattr(obj, "_pydev_stream", None)
+
+    @property
+    def __cuda_array_interface__(self):
+        return {
+            "shape": self.shape,
+            "typestr": self.dtype.str,
+            "descr": self.dtype.descr,
+            "data": (self.__array_interface__["data"][0] if self.size else 0, False),
+            "strides": None if self.flags.c_contiguous else self.strides,
+            "version": 3,
+            "stream": self._pydev_stream,
+        }
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
+    """An array in memory both the host and the device read and write. On
+    the cuda target the driver's managed memory (`cuMemAllocManaged`,
+    attached globally or, with `attach_global=False`, to the host), a NumPy
+    array (`ManagedArray`) with `__cuda_array_interface__`, freed when the
+    last view is collected. On the host target the device's memory is the
+    host's: a plain NumPy array, as `mapped_array` gives there."""
+    if strides is not None:
+        raise NotImplementedError(
+            "cuda.managed_array(..., strides=...) is not supported by pydev.numba: use order='C' or 'F'"
+        )
+    dtype = _np_dtype(dtype)
+    if order not in ("C", "F"):
+        raise ValueError(f"cuda.managed_array: order must be 'C' or 'F', got {order!r}")
+    if _pydev.active_target() != "cuda":
+        return np.empty(shape, dtype=dtype, order=order)
+    from . import _driver
+
+    shape = _shape(shape)
+    n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    alloc = _driver.ManagedAllocation(max(n, 1), bool(attach_global))
+    a = np.asarray(alloc)[:n].view(dtype).reshape(shape, order=order).view(ManagedArray)
+    s = _stream_of(stream)
+    a._pydev_stream = None if s is _pydev.default_stream() or stream in (None, 0) else _handle_of(s)
+    return a
+
+
+def set_memory_manager(mm_plugin):
+    """Numba's External Memory Management plugins: not supported (pydev
+    allocates device memory itself, on both targets)."""
+    raise NotImplementedError(
+        f"cuda.set_memory_manager({getattr(mm_plugin, '__name__', mm_plugin)!r}): pydev.numba allocates device memory "
+        "with pydev's own allocator; External Memory Management plugins are not supported"
+    )
+
+
 def _host_arrays(arrays, what):
     out = []
     for i, a in enumerate(arrays):
@@ -387,13 +446,60 @@ def is_cuda_array(obj):
 
 
 def as_cuda_array(obj, sync=True):
-    """`obj` when it is a device array (pydev's, or one with
-    `__cuda_array_interface__`): pydev launches take them as they are."""
+    """A pydev.DeviceArray of `obj`'s memory: `obj` itself when it is one;
+    for another object with `__cuda_array_interface__`, a view of its memory
+    that keeps `obj` alive (`from_cuda_array_interface(...,
+    owner=obj, sync=sync)`), as Numba's."""
+    if isinstance(obj, _pydev.DeviceArray):
+        return obj
     if not is_cuda_array(obj):
         raise TypeError(
             f"as_cuda_array() takes a pydev.DeviceArray or an object with __cuda_array_interface__, got {type(obj).__name__}"
         )
-    return obj
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A pydev.DeviceArray over the CUDA memory a CUDA Array Interface dict
+    describes (no copy), keeping `owner` alive; with `sync` (and
+    PYDEV_CAI_SYNC not 0, Numba's CUDA_ARRAY_INTERFACE_SYNC) it first waits
+    for the dict's `stream`. The dict is validated first, on every target:
+    a mask is Numba's NotImplementedError, a malformed entry a ValueError.
+    On the host target the memory is a CUDA device's, which host kernels
+    cannot read: a ValueError (the host target's arrays are DLPack /
+    `__array_interface__` arrays, not CUDA Array Interface ones)."""
+    from ... import _arrays
+
+    what = "cuda.from_cuda_array_interface"
+    if isinstance(desc, dict) and desc.get("mask") is not None:
+        raise NotImplementedError(f"{what}: Masked arrays are not supported")
+    dtype, shape, strides, ptr, _readonly, stream = _arrays.parse_cai(desc, what)
+    if _pydev.active_target() != "cuda":
+        raise ValueError(
+            f"{what}: the CUDA Array Interface describes CUDA device memory, which the host target cannot read "
+            "(run on the cuda target, or pass host arrays: NumPy, DLPack or pydev's own)"
+        )
+    if sync and stream is not None and _arrays.cai_sync_enabled():
+        import ctypes
+
+        from . import _driver
+
+        _driver.ensure_context()
+        _driver.call(what, "cuStreamSynchronize", ctypes.c_void_p(stream))
+    own = None if stream is None else _pydev.Stream("cuda", handle=int(stream), device=_pydev.current_device())
+    return _pydev.DeviceArray(shape, dtype, "cuda", stream=own, _view=(_ForeignMemory(owner), ptr, strides))
+
+
+class _ForeignMemory:
+    """The base of a DeviceArray view over memory another library owns
+    (`from_cuda_array_interface`): it keeps the owner alive and is never
+    freed by pydev; nothing pydev launched is pending on it."""
+
+    __slots__ = ("owner", "_last_stream")
+
+    def __init__(self, owner):
+        self.owner = owner
+        self._last_stream = None
 
 
 # --- devices --------------------------------------------------------------------------------

@@ -67,6 +67,15 @@ def _casts(frm, python_scalar, to):
     return python_scalar and np.can_cast(frm, to, "same_kind")
 
 
+def _array_like(a):
+    """An argument as NumPy's ufuncs take it: numbers and arrays as they
+    are, sequences (tuples, named tuples, lists, tuples of arrays) as
+    `np.asarray` reads them, as Numba's CUDA ufuncs do."""
+    if isinstance(a, (list, tuple)) and not _is_device(a):
+        return np.asarray(a)
+    return a
+
+
 def _is_device(a):
     import pydev
 
@@ -140,6 +149,7 @@ class UFunc:
     def __call__(self, *args, out=None, stream=0):
         if len(args) != self.nin:
             raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments, got {len(args)}")
+        args = tuple(_array_like(a) for a in args)
         cuda = self._cuda
         sig = self._choose(args)
         on_device = any(_is_device(a) for a in args) or (out is not None and _is_device(out))
@@ -265,6 +275,20 @@ class GUFunc:
                 want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
                 if all(_casts(d, py and lenient, w) for (d, py), w in zip(got, want)):
                     return sig
+        # numba-cuda's last resort (deviceufunc's _search_matching_signature):
+        # the first signature whose dtypes cast safely to the arguments', the
+        # arguments then cast to it (np.int64(2) for an int32 scalar); a device
+        # array cannot be cast so (below).
+        for sig in self._sigs:
+            want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
+            if all(np.can_cast(w, d) for (d, _), w in zip(got, want)):
+                for a, w in zip(args, want):
+                    if _is_device(a) and np.dtype(a.dtype) != w:
+                        raise TypeError(
+                            f"gufunc '{self.__name__}': a compatible signature is possible by casting but "
+                            f"{type(a).__name__} does not support .astype() (a device array of {a.dtype} for {w})"
+                        )
+                return sig
         names = ", ".join(str(d) for d, _ in got)
         raise TypeError(f"gufunc '{self.__name__}': no signature takes ({names})")
 
@@ -280,7 +304,7 @@ class GUFunc:
                 f"gufunc accepts {self.nin} positional arguments (the inputs) or {self.nin + self.nout} positional "
                 f"arguments (inputs and outputs). Got {n} positional argument{'' if n == 1 else 's'}."
             )
-        ins, given = args[: self.nin], list(args[self.nin :])
+        ins, given = tuple(_array_like(a) for a in args[: self.nin]), list(args[self.nin :])
         if len({id(o) for o in given}) != len(given):
             raise ValueError(f"gufunc '{self.__name__}': the same array is passed as more than one output")
         sig = self._choose(ins)

@@ -2,8 +2,8 @@
 
 A package (so that `numba.cuda.testing` and `numba.cuda.tests` resolve to this
 shim) whose attributes are those of `pydev.numba.cuda`; submodules the tests
-import by name (`numba.cuda.types`, `.random`, `.extending`) are aliases of
-pydev.numba's. Anything else of numba-cuda (its driver, compiler, typing
+import by name (`numba.cuda.types`, `.random`, `.extending`, `.args`) are
+aliases of pydev.numba's. Anything else of numba-cuda (its driver, compiler, typing
 internals) is absent on purpose: a test module that imports it fails to
 import, and its tests count as failures unless the module is out of scope.
 """
@@ -22,7 +22,7 @@ from .core import config  # noqa: E402,F401
 # numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
 HAS_NUMBA = False
 
-for _name, _mod in (("types", types), ("random", _cuda.random)):
+for _name, _mod in (("types", types), ("random", _cuda.random), ("args", _cuda.args)):
     _sys.modules[__name__ + "." + _name] = _mod
 
 from . import _absent, extending  # noqa: E402,F401,F811
@@ -54,7 +54,6 @@ _absent.install(
             "memory_management",
             "target",
             "api",
-            "args",
             "deviceufunc",
             "libdevicefuncs",
             "launchconfig",
