@@ -136,6 +136,10 @@ class ValuesMixin:
             return TypedValue(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
         if not (_is_num(tv.t) and _is_num(t)):
             raise self.err(node, f"cannot convert {tv.t} to {t}")
+        if isinstance(tv.t, T.LowFloat) or isinstance(t, T.LowFloat):
+            from . import _lowp
+
+            return _lowp.cast(self, tv, t, node)
         if tv.v is None and tv.const is not None and (t.kind == "c" or isinstance(tv.const, complex)):
             if t.kind == "c":
                 return TypedValue(None, t, complex(tv.const))

@@ -22,8 +22,26 @@ from .core import config  # noqa: E402,F401
 # numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
 HAS_NUMBA = False
 
-for _name, _mod in (("types", types), ("random", _cuda.random)):
+for _name, _mod in (
+    ("types", types),
+    ("random", _cuda.random),
+    ("bf16", _cuda.bf16),
+    ("fp8", _cuda.fp8),
+    # numba-cuda's generated bfloat16 / float8 bindings, which its bf16 module
+    # re-exports and the tests import by these names: pydev.numba's modules
+    # of the same functions.
+    ("_internal.cuda_bf16", _cuda.bf16),
+    ("_internal.cuda_fp8", _cuda.fp8),
+):
     _sys.modules[__name__ + "." + _name] = _mod
+
+# The CUDA runtime's cudaRoundMode (cuda-bindings, which pydev's own `cuda`
+# package shadows here), as the float8 tests import it: the enum itself,
+# with CUDA's values, from pydev.numba's fp8 module (its cvt_*_to_e8m0 take
+# it, or any IntEnum of those values).
+_runtime = type(_sys)("cuda.bindings.runtime")
+_runtime.cudaRoundMode = _cuda.fp8.cudaRoundMode
+_sys.modules["cuda.bindings.runtime"] = _runtime
 
 from . import _absent, extending  # noqa: E402,F401,F811
 
