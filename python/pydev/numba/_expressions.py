@@ -302,7 +302,9 @@ class ExpressionsMixin:
             raise self.err(node, f"comparison {type(op).__name__} is not supported")
         if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
-        _no_float8_arith(self, a.t, b.t, {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred], node)
+        _no_float8_arith(
+            self, a.t, b.t, {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred], node
+        )
         ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)
         if ct.kind == "c" and pred not in ("eq", "ne"):
             raise self.err(node, f"complex numbers are not ordered ({_tname(a)} and {_tname(b)})")

@@ -95,9 +95,7 @@ def cvt_to_fp8(c, x, double, saturate, interp):
         xb = bits(c, x, 64)
         sign = c.f.cast(xb >> 63, ir.ui8) << 7
         nan_bits = (
-            c.f.constant(0x7F, ir.ui8) | sign
-            if interp == E4M3
-            else (c.f.cast((xb >> 50) & 3, ir.ui8) | 0x7C) | sign
+            c.f.constant(0x7F, ir.ui8) | sign if interp == E4M3 else (c.f.cast((xb >> 50) & 3, ir.ui8) | 0x7C) | sign
         )
         x64 = x
         narrow = _f64_to_f32_sticky(c, x)
@@ -278,4 +276,3 @@ def cast(c, tv, t, node):
     if src.bits == 16:
         v = c.f.cast(v, ir.f32)
     return TypedValue(_from_float(c, v, src.bits == 64, t), t)
-

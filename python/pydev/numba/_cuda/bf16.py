@@ -173,9 +173,7 @@ htanh = htanh_approx = _fn("htanh", 1, _math("tanh"))
 # --- conversions (numba-cuda's NumPy-style names and cuda_bf16.h's) -----------------------------
 
 bfloat16_to_float32 = bfloat162float = _fn("bfloat16_to_float32", 1, lambda c, a: TypedValue(_f32(c, a), _t.float32))
-float32_to_bfloat16 = float2bfloat16 = _fn(
-    "float32_to_bfloat16", 1, lambda c, x: _bf(c.f.cast(x, ir.bf16)), _t.float32
-)
+float32_to_bfloat16 = float2bfloat16 = _fn("float32_to_bfloat16", 1, lambda c, x: _bf(c.f.cast(x, ir.bf16)), _t.float32)
 float64_to_bfloat16 = double2bfloat16 = _fn(
     "float64_to_bfloat16", 1, lambda c, x: _bf(c.f.cast(x, ir.bf16)), _t.float64
 )
