@@ -300,8 +300,6 @@ def _binary_math(op):
         _nargs(c, args, kwargs, node, 2, name=name)
         a, b = (c.num_arg(x, node) for x in args)
         t = arith_type(a.t, b.t)
-        if t is None:
-            raise c.err(node, f"{name}() of {a.t} and {b.t} is not supported (the float8 types have no math functions)")
         if not t.is_float:
             t = T.float64
         if isinstance(t, T.LowFloat):

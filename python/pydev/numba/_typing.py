@@ -54,9 +54,10 @@ def _low_arith_type(a, b):
     bfloat16): bfloat16 with bfloat16 is bfloat16; with another float the
     wider of float32 and that float (float16 too: neither holds the other);
     with an integer or bool Numba's float16 rule, bfloat16 in float16's
-    place. The float8 formats have no arithmetic: None."""
-    if not all(getattr(t, "arith", True) for t in (a, b)):
-        return None
+    place. The float8 formats have no arithmetic (a TypeError)."""
+    for t in (a, b):
+        if not getattr(t, "arith", True):
+            raise TypeError(f"{t} has no arithmetic: convert it to float32 first")
     if a == b:
         return a
     f, o = (a, b) if isinstance(a, T.LowFloat) else (b, a)
@@ -100,7 +101,10 @@ def unify(a, b):
         return a
     if _is_num(a) and _is_num(b):
         if isinstance(a, T.LowFloat) or isinstance(b, T.LowFloat):
-            return _low_arith_type(a, b)
+            try:
+                return _low_arith_type(a, b)
+            except TypeError:
+                return None  # float8 values of different types do not unify
         if isinstance(a, T.Boolean):
             return b
         if isinstance(b, T.Boolean):
