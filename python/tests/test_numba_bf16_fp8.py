@@ -207,6 +207,16 @@ def floats32(rng, n, scale=8.0):
     return x
 
 
+def signed_max(a, b):
+    """max with +0.0 above -0.0 (CUDA's __hmax)."""
+    a_pos = ~np.signbit(a)
+    return np.where(a > b, a, np.where((a == b) & a_pos, a, b))
+
+
+def signed_min(a, b):
+    return np.where(a < b, a, np.where((a == b) & np.signbit(a), a, b))
+
+
 # --- bfloat16 arithmetic, comparisons, intrinsics ---------------------------------------------
 
 
@@ -248,6 +258,7 @@ def test_bf16_arithmetic_and_intrinsics(rng):
     y = floats32(rng, n, 2.0)
     y[8:16] = x[8:16]  # equal operands
     y[16] = np.nan
+    x[17:20], y[17:20] = [0.0, -0.0, -0.0], [-0.0, 0.0, -0.0]  # hmax/hmin order +0.0 above -0.0
     out = np.full((n, 15), POISON16, np.uint16)
     cmp = np.full((n, 7), 7, np.int32)
     _bf16_arith[4, 128](out, cmp, x, y)
@@ -269,10 +280,16 @@ def test_bf16_arithmetic_and_intrinsics(rng):
             9: bf16_rn(np.where(ab > 1, 1, np.where(ab >= 0, ab, 0)).astype(np.float32)),
             10: bf16_rn(fma),
             11: np.where(bf16_value(bf16_rn(relu)) < 0, 0, bf16_rn(relu)).astype(np.uint16),
-            12: bf16_rn(np.where(np.isnan(a), b, np.where(np.isnan(b), a, np.where(a > b, a, b)))),
-            13: bf16_rn(np.where(np.isnan(a) | np.isnan(b), np.nan, np.where(a < b, a, b)).astype(np.float32)),
+            12: np.where(
+                np.isnan(a) & np.isnan(b),
+                0x7FFF,
+                bf16_rn(np.where(np.isnan(a), b, np.where(np.isnan(b), a, signed_max(a, b)))),
+            ).astype(np.uint16),
+            13: np.where(np.isnan(a) | np.isnan(b), 0x7FFF, bf16_rn(signed_min(a, b))).astype(np.uint16),
             14: bf16_rn(a + b),
         }
+    for k in (12, 13):  # CUDA's canonical NaN
+        np.testing.assert_array_equal(out[:, k], want[k])
     for k, w in want.items():
         got = out[:, k]
         nan_w = np.isnan(bf16_value(w))
@@ -646,6 +663,13 @@ def test_fp8_has_no_arithmetic():
 
     with pytest.raises(pydev.CompileError, match="fp8_e4m3 has no arithmetic"):
         k[1, 1](np.zeros(1, np.float32))
+
+    @cuda.jit
+    def m(out):
+        out[0] = float32(math.sin(fp8.fp8_e5m2(1.0)))
+
+    with pytest.raises(pydev.CompileError, match="fp8_e5m2 has no math functions"):
+        m[1, 1](np.zeros(1, np.float32))
 
 
 def test_device_only_and_support_queries():

@@ -61,15 +61,23 @@ def _fma(c, a, b, d):
     return c.f.cast(_lowp._f64_to_f32_sticky(c, x), ir.bf16)
 
 
+def _canonical_nan(c):
+    return _lowp.from_bits(c, c.f.constant(0x7FFF, ir.ui16), ir.bf16, 16)
+
+
 def _maxmin(op, nan):
-    """__hmax/__hmin (a NaN operand gives the other) and the _nan variants (NaN)."""
+    """__hmax/__hmin (a NaN operand gives the other, two give the canonical
+    NaN; +0.0 > -0.0) and the _nan variants (a NaN operand gives the canonical NaN)."""
 
     def body(c, a, b):
-        pick = c.f.select(a > b if op == "max" else a < b, a, b)
+        a_neg = (_lowp.bits(c, a, 16) >> 15) != 0
+        tie = (a == b) & (~a_neg if op == "max" else a_neg)
+        pick = c.f.select((a > b if op == "max" else a < b) | tie, a, b)
         either = _isnan(c, a) | _isnan(c, b)
         if nan:
-            return _bf(c.f.select(either, _const(c, float("nan")), pick))
-        return _bf(c.f.select(_isnan(c, a), b, c.f.select(_isnan(c, b), a, pick)))
+            return _bf(c.f.select(either, _canonical_nan(c), pick))
+        both = _isnan(c, a) & _isnan(c, b)
+        return _bf(c.f.select(both, _canonical_nan(c), c.f.select(_isnan(c, a), b, c.f.select(_isnan(c, b), a, pick))))
 
     return body
 
