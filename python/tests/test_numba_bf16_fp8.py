@@ -200,10 +200,13 @@ def e8m0_to_f32(e):
     return bf16_value(raw)
 
 
-def floats32(rng, n, scale=8.0):
-    """Random float32 values of every magnitude and sign, with specials."""
+def floats32(rng, n, scale=8.0, tiny=False):
+    """Random float32 values of every magnitude and sign, with specials (and
+    with `tiny`, values that are subnormal in bfloat16 and float32)."""
     x = (rng.standard_normal(n) * scale * np.exp2(rng.integers(-20, 20, n))).astype(np.float32)
     x[:8] = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.5, 3.0e38]
+    if tiny:
+        x[-64:] = (rng.standard_normal(64) * np.exp2(rng.integers(-149, -120, 64))).astype(np.float32)
     return x
 
 
@@ -305,6 +308,53 @@ def test_bf16_arithmetic_and_intrinsics(rng):
     np.testing.assert_array_equal(cmp[:, 6], np.where(a == np.inf, 1, np.where(a == -np.inf, -1, 0)))
 
 
+def bf16_exact(q):
+    """The bfloat16 bits of the exact rational q, to nearest even (normal range)."""
+    if q == 0:
+        return 0
+    sign, a = (0x8000 if q < 0 else 0), abs(q)
+    e = math.floor(math.log2(a))
+    while Fraction(2) ** e > a:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    m = a / Fraction(2) ** (e - 7)
+    n = math.floor(m)
+    if m - n > Fraction(1, 2) or m - n == Fraction(1, 2) and n % 2:
+        n += 1
+    if n == 256:
+        n, e = 128, e + 1
+    return sign | ((e + 127) << 7) | (n - 128)
+
+
+@cuda.jit
+def _fma_kernel(out, x, y, z):
+    i = cuda.grid(1)
+    if i < x.size:
+        a, b, d = bf16.uint16_as_bfloat16(x[i]), bf16.uint16_as_bfloat16(y[i]), bf16.uint16_as_bfloat16(z[i])
+        out[i] = bf16.bfloat16_as_uint16(bf16.hfma(a, b, d))
+
+
+def test_bf16_fma_rounds_once(rng):
+    # a * b exactly halfway between two bfloat16 numbers, plus a tiny or
+    # cancelling addend: one rounding of the exact sum decides, as CUDA's
+    n = 256
+    a = bf16_rn(rng.uniform(1, 2, n).astype(np.float32))
+    b = bf16_rn(np.float32(1.5) * np.ones(n, np.float32))
+    a[: n // 2] = bf16_rn(np.float32(1 + 2.0**-7))  # a * 1.5 = 1.5 + 2**-7 + 2**-8: a tie
+    tiny = np.exp2(-rng.integers(60, 120, n)).astype(np.float32) * rng.choice([-1, 1], n).astype(np.float32)
+    d = bf16_rn(tiny)
+    d[n // 2 :] = bf16_rn(-(bf16_value(a[n // 2 :]) * np.float32(1.5)))  # exact cancellation and near it
+    d[:4] = 0
+    out = np.full(n, POISON16, np.uint16)
+    _fma_kernel[2, 128](out, a, b, d)
+    want = [
+        bf16_exact(Fraction(float(p)) * Fraction(float(q)) + Fraction(float(r)))
+        for p, q, r in zip(bf16_value(a), bf16_value(b), bf16_value(d))
+    ]
+    np.testing.assert_array_equal(out, np.array(want, np.uint16))
+
+
 # --- bfloat16 math -------------------------------------------------------------------------------
 
 _MATH = {
@@ -395,7 +445,7 @@ def _from_floats(out, x, xd):
 
 def test_bf16_from_floats(rng):
     n = 512
-    x = floats32(rng, n)
+    x = floats32(rng, n, tiny=True)
     # float64 values near bfloat16 ties: a float32 first would round them twice
     xd = x.astype(np.float64) * (1 + rng.choice([-1, 1], n) * 2.0 ** rng.integers(-40, -20, n))
     xd[:8] = x[:8]
@@ -636,6 +686,36 @@ def test_e8m0_cvt_intrinsics(rng):
     np.testing.assert_array_equal(out[:, 3].astype(np.uint32) << 8 | out[:, 4], r)
     np.testing.assert_array_equal(out[:, 5], e8m0_from_bf16_ref(r.astype(np.uint16), True, False))
     np.testing.assert_array_equal(out[:, 6], fp8_ref(bf16_value(r.astype(np.uint16)), True, "e4m3", False))
+
+
+def _e8m0_int_kernel(t):
+    @cuda.jit
+    def k(out, v):
+        i = cuda.grid(1)
+        if i < v.size:
+            out[i, 0] = fp8.cvt_e8m0_to_bf16raw(uint8(0)).x  # 2**-127: bits 0x0040
+            e = fp8.fp8_e8m0(v[i])
+            out[i, 1] = uint16(float32(e) > 0)
+            out[i, 2] = bf16.bfloat16_as_uint16(bf16.bfloat16(e))
+
+    return k
+
+
+@pytest.mark.parametrize("t", [int16, uint16, int32, types.uint32, int64, uint64], ids=str)
+def test_e8m0_from_integers(t, rng):
+    # CUDA: the smallest power of two not below |v| (2**-127 for 0)
+    info = np.iinfo(t.dtype)
+    n = 256
+    v = rng.integers(info.min, info.max, n, dtype=t.dtype, endpoint=True) >> rng.integers(
+        0, info.bits - 1, n, dtype=t.dtype
+    )
+    v[:4] = [0, 1, info.max, info.min]
+    v[4:12] = np.array([2, 3, 4, 5, 1023, 1024, 1025, 96], t.dtype)
+    out = np.full((n, 3), POISON16, np.uint16)
+    _e8m0_int_kernel(t)[2, 128](out, v)
+    assert (out[:, 0] == 0x40).all() and (out[:, 1] == 1).all()
+    want = [0x0040 if x == 0 else (127 + (abs(int(x)) - 1).bit_length()) << 7 for x in v]
+    np.testing.assert_array_equal(out[:, 2], np.array(want, np.uint16))
 
 
 def test_fp8_arrays(rng):

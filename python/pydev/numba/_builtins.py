@@ -275,8 +275,10 @@ def _low_math(c, op, vals, t, node):
     """A math function of bfloat16 values: float32's, rounded once to
     bfloat16 (numba-cuda's bfloat16 overloads of math.*, floor/ceil/trunc
     included, return bfloat16)."""
+    from . import _lowp
+
     f = [c.f.cast(c.val(c.cast(v, t, node), node), ir.f32) for v in vals]
-    return TypedValue(c.f.cast(c.f.emit(op, f, [ir.f32], c.mb.fastmath()), t.ir), t)
+    return TypedValue(_lowp.to_bf16(c, c.f.emit(op, f, [ir.f32], c.mb.fastmath())), t)
 
 
 def _unary_math(op, returns_int=False):

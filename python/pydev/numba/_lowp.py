@@ -165,10 +165,24 @@ def cvt_to_e8m0(c, x, double, saturate, rounding):
 # --- bfloat16 from floats and integers ---------------------------------------------------------
 
 
+def to_bf16(c, x):
+    """float32 or float64 x as bfloat16, to nearest even (CUDA's
+    __float2bfloat16_rn and __double2bfloat16: a float64 through float32
+    rounded to odd, so it rounds once; NaN is 0x7FFF). On the bits: the
+    host target's lowering of `arith.truncf` to bf16 flushes subnormal
+    results to zero."""
+    if x.type.text == "f64":
+        x = _f64_to_f32_sticky(c, x)
+    u = bits(c, x, 32)
+    r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
+    r = _sel(c, _isnan(c, x), c.f.constant(0x7FFF, ir.ui32), r)
+    return from_bits(c, c.f.cast(r, ir.ui16), ir.bf16, 16)
+
+
 def f32_to_bf16(c, x, mode):
     """float32 x as bfloat16, rounded by `mode`."""
     if mode == "rn":
-        return c.f.cast(x, ir.bf16)
+        return to_bf16(c, x)
     return from_bits(c, _f32_to_bf16_bits_directed(c, x, mode), ir.bf16, 16)
 
 
@@ -205,7 +219,7 @@ def int_to_bf16(c, v, t, mode):
     scale = from_bits(c, c.f.cast(shift + 127, ir.ui32) << 23, ir.f32, 32)
     mag_f = c.f.cast(kept, ir.f32) * scale
     signed_f = _sel(c, negative, -mag_f, mag_f)
-    return c.f.cast(signed_f, ir.bf16)  # exact
+    return to_bf16(c, signed_f)  # exact
 
 
 # --- floats to integers ------------------------------------------------------------------------
@@ -238,7 +252,7 @@ def _from_float(c, x, double, t):
     constructors do: bfloat16 to nearest even; float8 with SATFINITE; e8m0
     with SATFINITE rounding up."""
     if t is T.bfloat16:
-        return c.f.cast(x, ir.bf16)
+        return to_bf16(c, x)
     if t is T.fp8_e8m0:
         return cvt_to_e8m0(c, x, double, SATFINITE, ROUND_POS_INF)
     interp = E4M3 if t is T.fp8_e4m3 else E5M2
@@ -251,6 +265,8 @@ def cast(c, tv, t, node):
     if src.kind == "c" or t.kind == "c":
         raise c.err(node, f"cannot convert {src} to {t}")
     v = c.val(tv, node)
+    if src is T.fp8_e8m0 and t is T.bfloat16:  # CUDA: the bits of cvt_e8m0_to_bf16raw
+        return TypedValue(from_bits(c, e8m0_to_bf16_bits(c, v), ir.bf16, 16), t)
     if isinstance(src, T.LowFloat):
         f = to_f32(c, src, v)
         if isinstance(t, T.Boolean):

@@ -55,10 +55,20 @@ def _sat(c, r):
 
 
 def _fma(c, a, b, d):
-    """a * b + d rounded once: the product is exact in float64, the sum
-    rounded to float32 with a sticky bit, then to bfloat16."""
-    x = c.f.cast(a, ir.f64) * c.f.cast(b, ir.f64) + c.f.cast(d, ir.f64)
-    return c.f.cast(_lowp._f64_to_f32_sticky(c, x), ir.bf16)
+    """a * b + d rounded once. The product is exact in float64; the sum is
+    rounded to odd in float64 (its error, exact by TwoSum, sets the last
+    bit), then to float32, then to nearest even in bfloat16: round to odd
+    keeps every later rounding correct."""
+    p, q = c.f.cast(a, ir.f64) * c.f.cast(b, ir.f64), c.f.cast(d, ir.f64)
+    s = p + q
+    bb = s - p
+    err = (p - (s - bb)) + (q - bb)
+    zero = c.f.constant(0.0, ir.f64)
+    inexact = (err < zero) | (err > zero)  # ordered: false for the NaN of an infinite sum
+    sb = _lowp.bits(c, s, 64)
+    toward = c.f.select((s > zero) == (err > zero), sb + 1, sb - 1)
+    odd = _lowp.from_bits(c, c.f.select(inexact & ((sb & 1) == 0), toward, sb), ir.f64, 64)
+    return _lowp.to_bf16(c, odd)
 
 
 def _canonical_nan(c):
@@ -124,7 +134,7 @@ def _math(op):
             r = c.f.emit("math.exp2", [c.f.cast(x, ir.f64) * c.f.constant(3.321928094887362, ir.f64)], [ir.f64])
         else:
             r = c.f.emit(f"math.{op}", [x], [ir.f32])
-        return _bf(c.f.cast(r, ir.bf16))
+        return _bf(_lowp.to_bf16(c, r))
 
     return body
 
@@ -181,10 +191,8 @@ htanh = htanh_approx = _fn("htanh", 1, _math("tanh"))
 # --- conversions (numba-cuda's NumPy-style names and cuda_bf16.h's) -----------------------------
 
 bfloat16_to_float32 = bfloat162float = _fn("bfloat16_to_float32", 1, lambda c, a: TypedValue(_f32(c, a), _t.float32))
-float32_to_bfloat16 = float2bfloat16 = _fn("float32_to_bfloat16", 1, lambda c, x: _bf(c.f.cast(x, ir.bf16)), _t.float32)
-float64_to_bfloat16 = double2bfloat16 = _fn(
-    "float64_to_bfloat16", 1, lambda c, x: _bf(c.f.cast(x, ir.bf16)), _t.float64
-)
+float32_to_bfloat16 = float2bfloat16 = _fn("float32_to_bfloat16", 1, lambda c, x: _bf(_lowp.to_bf16(c, x)), _t.float32)
+float64_to_bfloat16 = double2bfloat16 = _fn("float64_to_bfloat16", 1, lambda c, x: _bf(_lowp.to_bf16(c, x)), _t.float64)
 
 _INT_NAMES = {  # NumPy-style name: cuda_bf16.h's
     "int8": "char",
