@@ -168,9 +168,9 @@ def cvt_to_e8m0(c, x, double, saturate, rounding):
 def to_bf16(c, x):
     """float32 or float64 x as bfloat16, to nearest even (CUDA's
     __float2bfloat16_rn and __double2bfloat16: a float64 through float32
-    rounded to odd, so it rounds once; NaN is 0x7FFF). On the bits: the
-    host target's lowering of `arith.truncf` to bf16 flushes subnormal
-    results to zero."""
+    rounded to odd, so it rounds once; NaN is 0x7FFF). On the bits, not
+    with `pydev.cast`: on a host CPU with AVX512-BF16 the JIT's float32 to
+    bfloat16 truncation (vcvtneps2bf16) flushes subnormal results to zero."""
     if x.type.text == "f64":
         x = _f64_to_f32_sticky(c, x)
     u = bits(c, x, 32)
