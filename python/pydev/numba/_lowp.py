@@ -1,11 +1,13 @@
 """bfloat16 and the float8 formats in device code: conversions with CUDA's
 semantics (cuda_bf16.hpp, cuda_fp8.hpp, as numba-cuda binds them).
 
-The rounding of a float to bfloat16, float8e4m3 or float8e5m2 to nearest
-even is the dialect's (`pydev.cast`: `arith.truncf`, `pydev-lower-float8`);
-what CUDA adds is written here with integer and float ops: saturation
-(`__NV_SATFINITE`) and CUDA's NaN and overflow bits for float8, directed
-rounding (`_rz`, `_rd`, `_ru`), integers rounded to bfloat16 exactly, the
+The rounding of a float to float8e4m3 or float8e5m2 to nearest even is
+the dialect's (`pydev.cast`: `pydev-lower-float8`), and so are the
+conversions of these types and bfloat16 to float32 (exact); what CUDA adds
+is written here with integer and float ops: saturation (`__NV_SATFINITE`)
+and CUDA's NaN and overflow bits for float8, bfloat16's rounding (to
+nearest even on the bits, see `to_bf16`; directed: `_rz`, `_rd`, `_ru`),
+integers rounded to bfloat16 exactly, the
 saturating float-to-integer conversions (NaN gives 0, or
 0x8000000000000000 for 64 bits), and e8m0 (a power of two: bits e are
 2**(e - 127), 0xFF NaN), which the dialect lacks, from its bits.
@@ -69,7 +71,7 @@ _FP8 = {
 }
 
 
-def _f64_to_f32_sticky(c, x):
+def f64_to_f32_odd(c, x):
     """__internal_double_to_float_with_sticky: x rounded towards zero to
     float32 with the last bit set when inexact (round to odd), so that a
     second rounding to a narrower format is the correct one."""
@@ -98,7 +100,7 @@ def cvt_to_fp8(c, x, double, saturate, interp):
             c.f.constant(0x7F, ir.ui8) | sign if interp == E4M3 else (c.f.cast((xb >> 50) & 3, ir.ui8) | 0x7C) | sign
         )
         x64 = x
-        narrow = _f64_to_f32_sticky(c, x)
+        narrow = f64_to_f32_odd(c, x)
     else:
         xb = bits(c, x, 32)
         sign = c.f.cast(xb >> 31, ir.ui8) << 7
@@ -154,7 +156,7 @@ def cvt_to_e8m0(c, x, double, saturate, rounding):
     """__nv_cvt_float_to_e8m0 / __nv_cvt_double_to_e8m0 (rounding
     cudaRoundZero or cudaRoundPosInf), as bits (ui8)."""
     if double:
-        x = _f64_to_f32_sticky(c, x)
+        x = f64_to_f32_odd(c, x)
     if rounding == ROUND_ZERO:
         raw = _f32_to_bf16_bits_directed(c, x, "rz")
     else:
@@ -172,7 +174,7 @@ def to_bf16(c, x):
     with `pydev.cast`: on a host CPU with AVX512-BF16 the JIT's float32 to
     bfloat16 truncation (vcvtneps2bf16) flushes subnormal results to zero."""
     if x.type.text == "f64":
-        x = _f64_to_f32_sticky(c, x)
+        x = f64_to_f32_odd(c, x)
     u = bits(c, x, 32)
     r = (u + 0x7FFF + ((u >> 16) & 1)) >> 16
     r = _sel(c, _isnan(c, x), c.f.constant(0x7FFF, ir.ui32), r)

@@ -6,7 +6,7 @@ number, to nearest even; `+ - * /`, comparisons, `math.sqrt/sin/...` of
 bfloat16 values are bfloat16 (types.LowFloat); these functions are the
 intrinsics. Arithmetic is correctly rounded (the dialect computes in
 float32 and rounds once); the math functions are float32's, rounded once
-to bfloat16, as cuda_bf16.hpp computes them. Conversions with their CUDA
+to bfloat16 (`_lowp.to_bf16`), as cuda_bf16.hpp computes them. Conversions with their CUDA
 semantics: pydev.numba._lowp."""
 
 from ... import ir
