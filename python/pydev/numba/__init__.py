@@ -25,10 +25,14 @@ from .types import *  # noqa: F401,F403 - numba's scalar and array types
 # no finder may ever be asked for `pydev.numba.cuda...`. Both modules are
 # registered here, before anyone can import them by that name.
 from . import _cuda as cuda
+from ._cuda import bf16 as _bf16
+from ._cuda import fp8 as _fp8
 from ._cuda import random as _random
 
 _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
+_sys.modules[__name__ + ".cuda.bf16"] = _bf16
+_sys.modules[__name__ + ".cuda.fp8"] = _fp8
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
 

@@ -90,6 +90,38 @@ def _abs(c, args, kwargs, node):
     return TypedValue(c.f.ops.abs(c.val(a, node)), a.t)
 
 
+@register(builtins.isinstance)
+def _isinstance(c, args, kwargs, node):
+    """Numba's isinstance, a compile-time test: a Numba type matches values
+    of that type; int, float, complex, bool and tuple their kinds."""
+    _nargs(c, args, kwargs, node, 2, name="isinstance")
+    v, cls = args
+    if not isinstance(cls, CompileTimeValue):
+        raise c.err(node, "isinstance()'s second argument must be a type or a tuple of types")
+    classes = cls.obj if isinstance(cls.obj, tuple) else (cls.obj,)
+    t = v.t if isinstance(v, TypedValue) else None
+    kinds = {
+        int: lambda t: getattr(t, "is_int", False),
+        float: lambda t: isinstance(t, T.Number) and t.kind == "f",
+        complex: lambda t: isinstance(t, T.Number) and t.kind == "c",
+        bool: lambda t: isinstance(t, T.Boolean),
+        tuple: lambda t: isinstance(t, (T.UniTuple, T.Tuple)),
+    }
+    hit = False
+    for k in classes:
+        if isinstance(k, T.Type):
+            hit |= t == k
+        elif k in kinds:
+            hit |= t is not None and kinds[k](t)
+        else:
+            raise c.err(node, f"isinstance() with {_describe_cls(k)} is not supported in device code")
+    return TypedValue(None, T.boolean, bool(hit))
+
+
+def _describe_cls(k):
+    return getattr(k, "__name__", repr(k))
+
+
 @register(builtins.complex)
 def _complex(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, 2, name="complex")
@@ -232,9 +264,21 @@ def _pow(c, args, kwargs, node):
 
 def _float_of(c, a, node):
     a = c.num_arg(a, node)
+    if isinstance(a.t, T.LowFloat) and not a.t.arith:
+        raise c.err(node, f"{a.t} has no math functions: convert it to float32 first")
     if a.t.is_float:
         return a
     return c.cast(a, T.float64, node)
+
+
+def _low_math(c, op, vals, t, node):
+    """A math function of bfloat16 values: float32's, rounded once to
+    bfloat16 (numba-cuda's bfloat16 overloads of math.*, floor/ceil/trunc
+    included, return bfloat16)."""
+    from . import _lowp
+
+    f = [c.f.cast(c.val(c.cast(v, t, node), node), ir.f32) for v in vals]
+    return TypedValue(_lowp.to_bf16(c, c.f.emit(op, f, [ir.f32], c.mb.fastmath())), t)
 
 
 def _unary_math(op, returns_int=False):
@@ -243,6 +287,8 @@ def _unary_math(op, returns_int=False):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 1, name=name)
         a = _float_of(c, args[0], node)
+        if isinstance(a.t, T.LowFloat):
+            return _low_math(c, op, [a], a.t, node)
         r = TypedValue(c.f.emit(op, [c.val(a, node)], [a.t.ir], c.mb.fastmath()), a.t)
         return c.cast(r, T.int64, node) if returns_int else r
 
@@ -258,6 +304,8 @@ def _binary_math(op):
         t = arith_type(a.t, b.t)
         if not t.is_float:
             t = T.float64
+        if isinstance(t, T.LowFloat):
+            return _low_math(c, op, [a, b], t, node)
         return TypedValue(
             c.f.emit(
                 op,

@@ -133,6 +133,8 @@ class ExpressionsMixin:
                     )
                 )
             raise self.err(n, f"a {t} has no attribute '{n.attr}' (real, imag, conjugate)")
+        if isinstance(t, T.Bfloat16Raw) and n.attr == "x":  # __nv_bfloat16_raw's bits
+            return TypedValue(self.val(base, n), T.uint16)
         if isinstance(t, (T.Number, T.Boolean)):
             if n.attr == "conjugate":
                 return CompileTimeValue(_Method("conjugate", lambda c, a, k, nd: base))
@@ -197,6 +199,7 @@ class ExpressionsMixin:
                     ):
                         return self._tuple(a.items + b.items)
                 raise self.err(node, f"unsupported operand types for {_opsym(op)}: {_tname(a)} and {_tname(b)}")
+        _no_float8_arith(self, a.t, b.t, _opsym(op), node)
         if (a.t.kind == "c" or b.t.kind == "c") and name not in ("add", "sub", "mul", "truediv", "pow"):
             raise self.err(node, f"unsupported operand types for {_opsym(op)}: {a.t} and {b.t}")
         if name in ("and", "or", "xor", "lshift", "rshift"):
@@ -260,6 +263,7 @@ class ExpressionsMixin:
             return TypedValue(self.f.ops.not_(c.v, result=ir.i1), T.boolean)
         if isinstance(a, CompileTimeValue) or not _is_num(a.t):
             raise self.err(n, f"bad operand type for unary {_opsym(n.op)}: {_tname(a)}")
+        _no_float8_arith(self, a.t, a.t, _opsym(n.op), n)
         if isinstance(n.op, ast.UAdd):
             return a
         t = a.t
@@ -297,6 +301,9 @@ class ExpressionsMixin:
             raise self.err(node, f"comparison {type(op).__name__} is not supported")
         if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
+        _no_float8_arith(
+            self, a.t, b.t, {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}[pred], node
+        )
         ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)
         if ct.kind == "c" and pred not in ("eq", "ne"):
             raise self.err(node, f"complex numbers are not ordered ({_tname(a)} and {_tname(b)})")
@@ -409,6 +416,16 @@ class ExpressionsMixin:
         f.cond_br(c.v, bt, bf)
         f.set_block(after)
         return TypedValue(after.args[0], t)
+
+
+def _no_float8_arith(c, a, b, sym, node):
+    """numba-cuda's float8 types are storage formats: no operators."""
+    for t in (a, b):
+        if isinstance(t, T.LowFloat) and not t.arith:
+            raise c.err(
+                node,
+                f"unsupported operand types for {sym}: {a} and {b} ({t} has no arithmetic: convert it to float32 first)",
+            )
 
 
 def _opsym(op):

@@ -24,6 +24,8 @@ def arith_type(a, b):
     0.68's own typing): integers widen to 64 bits, int64 unless both are
     unsigned (uint64); a bool counts as an integer. A float with an integer:
     float32 stays float32 with bool, int8, int16 and uint8, else float64."""
+    if isinstance(a, T.LowFloat) or isinstance(b, T.LowFloat):
+        return _low_arith_type(a, b)
     if a.kind == "c" or b.kind == "c":
         f = arith_type(_complex_part(a), _complex_part(b))
         return T.complex128 if f.bits > 32 else T.complex64
@@ -47,6 +49,27 @@ def arith_type(a, b):
     return T.uint64 if a_unsigned and b_unsigned else T.int64
 
 
+def _low_arith_type(a, b):
+    """bfloat16 operands (numba-cuda's operators are bfloat16's with
+    bfloat16): bfloat16 with bfloat16 is bfloat16; with another float the
+    wider of float32 and that float (float16 too: neither holds the other);
+    with an integer or bool Numba's float16 rule, bfloat16 in float16's
+    place. The float8 formats have no arithmetic (a TypeError)."""
+    for t in (a, b):
+        if not getattr(t, "arith", True):
+            raise TypeError(f"{t} has no arithmetic: convert it to float32 first")
+    if a == b:
+        return a
+    f, o = (a, b) if isinstance(a, T.LowFloat) else (b, a)
+    if o.kind == "c":
+        return T.complex64 if o.bits == 64 else T.complex128
+    if o.is_float:
+        return T.float64 if o.bits == 64 else T.float32
+    if isinstance(o, T.Boolean) or o.bits == 8 and o.signed:
+        return f
+    return T.float32 if o.bits <= 16 and (o.signed or o.bits == 8) else T.float64
+
+
 def _complex_part(t):
     if isinstance(t, T.Number) and t.kind == "c":
         return T.float32 if t.bits == 64 else T.float64
@@ -55,6 +78,8 @@ def _complex_part(t):
 
 def pow_type(a, b):
     """a ** b: a float base keeps its type with an integer exponent (Numba's powi)."""
+    if isinstance(a, T.LowFloat) or isinstance(b, T.LowFloat):
+        return arith_type(a, b)
     if a.is_float and (b.is_int or isinstance(b, T.Boolean)):
         return a
     return arith_type(a, b)
@@ -75,6 +100,11 @@ def unify(a, b):
     if a == b:
         return a
     if _is_num(a) and _is_num(b):
+        if isinstance(a, T.LowFloat) or isinstance(b, T.LowFloat):
+            try:
+                return _low_arith_type(a, b)
+            except TypeError:
+                return None  # float8 values of different types do not unify
         if isinstance(a, T.Boolean):
             return b
         if isinstance(b, T.Boolean):

@@ -136,6 +136,10 @@ class ValuesMixin:
             return TypedValue(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
         if not (_is_num(tv.t) and _is_num(t)):
             raise self.err(node, f"cannot convert {tv.t} to {t}")
+        if isinstance(tv.t, T.LowFloat) or isinstance(t, T.LowFloat):
+            from . import _lowp
+
+            return _lowp.cast(self, tv, t, node)
         if tv.v is None and tv.const is not None and (t.kind == "c" or isinstance(tv.const, complex)):
             if t.kind == "c":
                 return TypedValue(None, t, complex(tv.const))
@@ -183,6 +187,8 @@ class ValuesMixin:
         return self.cast(tv, T.boolean, node)
 
     def _zero_val(self, irt):
+        if irt.text in ("f8E4M3FN", "f8E5M2"):  # pydev.ir has no float8 literals: +0.0 is the bits 0
+            return self.f.emit("arith.bitcast", [self.f.constant(0, ir.Type("i8"))], [irt])
         if irt.kind == "complex":
             ft = irt.element
             return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})

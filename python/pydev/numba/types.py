@@ -68,6 +68,11 @@ __all__ = [
     "half",
     "complex64",
     "complex128",
+    "bfloat16",
+    "fp8_e4m3",
+    "fp8_e5m2",
+    "fp8_e8m0",
+    "bfloat16_raw",
 ]
 
 
@@ -156,6 +161,36 @@ class Number(Type):
         if self.kind != "c":
             raise AttributeError(f"{self.name} has no underlying_float (not a complex type)")
         return float32 if self.bits == 64 else float64
+
+
+class LowFloat(Number):
+    """bfloat16 and the 8-bit float formats of numba-cuda (`numba.cuda.bf16`,
+    `cuda_fp8`): `ir` the pydev IR type (the dialect's `bf16`, `f8E4M3FN`,
+    `f8E5M2`; e8m0, which the dialect lacks, as its bits in `ui8`),
+    `dtype` ml_dtypes' dtype (made on first use; None without ml_dtypes),
+    `arith` whether it has operators (bfloat16; the float8 formats are
+    storage only, as in numba-cuda). Conversions: pydev.numba._lowp."""
+
+    def __init__(self, name, bits, ir_text, ml_name, arith):
+        self.name, self.kind, self.bits, self.arith, self._ml_name = name, "f", bits, arith, ml_name
+        self.__name__ = name  # numba-cuda's bfloat16 / float8 names are classes (`fp8_e4m3.__name__`)
+        self.ir = ir.Type(ir_text)
+
+    @property
+    def dtype(self):
+        try:
+            import ml_dtypes
+        except ImportError:  # pragma: no cover - depends on the environment
+            return None
+        return np.dtype(getattr(ml_dtypes, self._ml_name))
+
+
+class Bfloat16Raw(Type):
+    """CUDA's `__nv_bfloat16_raw` (numba-cuda's `bfloat16_raw_type`): the bits
+    of a bfloat16, read as `raw.x` (uint16)."""
+
+    name = "bfloat16_raw"
+    ir = ir.ui16
 
 
 class _NumberClass(type):
@@ -416,6 +451,14 @@ float32 = f4 = float_ = Number("float32", "f", 32)
 float64 = f8 = double = Number("float64", "f", 64)
 complex64 = Number("complex64", "c", 64)
 complex128 = Number("complex128", "c", 128)
+bfloat16 = LowFloat("bfloat16", 16, "bf16", "bfloat16", True)
+fp8_e4m3 = LowFloat("fp8_e4m3", 8, "f8E4M3FN", "float8_e4m3fn", False)
+fp8_e5m2 = LowFloat("fp8_e5m2", 8, "f8E5M2", "float8_e5m2", False)
+fp8_e8m0 = LowFloat("fp8_e8m0", 8, "ui8", "float8_e8m0fnu", False)
+bfloat16_raw = Bfloat16Raw()
+# ml_dtypes' dtype names (NumPy has none of these types).
+# (e8m0 is not one: the dialect has no such type, its values are their bits.)
+_BY_DTYPE_NAME = {t._ml_name: t for t in (bfloat16, fp8_e4m3, fp8_e5m2)}
 
 # Numba's sets of number types (numba.types.signed_domain, ...).
 signed_domain = frozenset([int8, int16, int32, int64])
@@ -453,6 +496,8 @@ def from_dtype(dtype):
     if dtype.names is not None:
         return Record(dtype)
     t = _BY_DTYPE.get(dtype.newbyteorder("=") if dtype.byteorder not in "=|" else dtype)
+    if t is None:
+        t = _BY_DTYPE_NAME.get(dtype.name)
     if t is None:
         raise TypeError(f"pydev.numba has no type for dtype {dtype}")
     return t

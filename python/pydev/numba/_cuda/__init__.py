@@ -1454,3 +1454,21 @@ def is_available():
         return True
     except Exception:
         return False
+
+
+def is_bfloat16_supported():
+    """numba-cuda's: whether device code has bfloat16 (`cuda.bf16`):
+    compute capability 8.0 and later (the host target reports 9.0)."""
+    return tuple(get_current_device().compute_capability) >= (8, 0)
+
+
+def is_fp8_supported():
+    """numba-cuda's: whether device code has the float8 types (`cuda.fp8`):
+    compute capability 8.9 and later (the host target reports 9.0)."""
+    return tuple(get_current_device().compute_capability) >= (8, 9)
+
+
+# bfloat16 and float8 (numba.cuda.bf16, numba-cuda's float8 bindings): they use _DeviceOnly above.
+from . import bf16, fp8  # noqa: E402
+
+__all__ += ["bf16", "fp8", "is_bfloat16_supported", "is_fp8_supported"]

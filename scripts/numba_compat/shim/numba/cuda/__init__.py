@@ -2,8 +2,9 @@
 
 A package (so that `numba.cuda.testing` and `numba.cuda.tests` resolve to this
 shim) whose attributes are those of `pydev.numba.cuda`; submodules the tests
-import by name (`numba.cuda.types`, `.random`, `.extending`, `.args`) are
-aliases of pydev.numba's. Anything else of numba-cuda (its driver, compiler, typing
+import by name (`numba.cuda.types`, `.random`, `.extending`, `.args`, `.bf16`,
+`.fp8`, and numba-cuda's bfloat16 / float8 binding modules) are aliases of
+pydev.numba's. Anything else of numba-cuda (its driver, compiler, typing
 internals) is absent on purpose: a test module that imports it fails to
 import, and its tests count as failures unless the module is out of scope.
 """
@@ -22,14 +23,26 @@ from .core import config  # noqa: E402,F401
 # numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
 HAS_NUMBA = False
 
-for _name, _mod in (("types", types), ("random", _cuda.random), ("args", _cuda.args)):
+for _name, _mod in (
+    ("types", types),
+    ("random", _cuda.random),
+    ("args", _cuda.args),
+    ("bf16", _cuda.bf16),
+    ("fp8", _cuda.fp8),
+    # numba-cuda's generated bfloat16 / float8 bindings, which its bf16 module
+    # re-exports and the tests import by these names: pydev.numba's modules
+    # of the same functions.
+    ("_internal.cuda_bf16", _cuda.bf16),
+    ("_internal.cuda_fp8", _cuda.fp8),
+):
     _sys.modules[__name__ + "." + _name] = _mod
+
 
 from . import _absent, extending  # noqa: E402,F401,F811
 
 # numba-cuda's internals (its compiler, typing, data models, driver) and the
 # CUDA Python bindings' cuda.core: stand-ins (_absent.py). The public API of
-# numba.cuda (vectorize, cg, bf16, ...) is not among them: what pydev.numba
+# numba.cuda (vectorize, cg, ...) is not among them: what pydev.numba
 # lacks of it is missing, and the tests that need it fail.
 _absent.install(
     [
@@ -61,6 +74,16 @@ _absent.install(
     ]
     + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
 )
+
+
+# The CUDA runtime's cudaRoundMode (cuda-bindings, which pydev's own `cuda`
+# package shadows here), as the float8 tests import it: the enum itself,
+# with CUDA's values, from pydev.numba's fp8 module (its cvt_*_to_e8m0 take
+# it, or any IntEnum of those values). The module's other names stay inert
+# stand-ins, as the rest of cuda.bindings.
+_runtime = _absent._AbsentModule("cuda.bindings.runtime")
+_runtime.cudaRoundMode = _cuda.fp8.cudaRoundMode
+_sys.modules["cuda.bindings.runtime"] = _runtime
 
 
 def __getattr__(name):
