@@ -31,8 +31,9 @@ _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
+from ._npfuncs import literal_unroll  # noqa: E402,F401 - numba.literal_unroll
 
-__all__ = ["cuda", "types"] + list(types.__all__)
+__all__ = ["cuda", "types", "literal_unroll"] + list(types.__all__)
 
 # The Numba version pydev.numba stands in for, for libraries that check
 # `numba.__version__`: numba-cuda 0.30, whose host API and kernel language

@@ -1201,4 +1201,4 @@ def _nextafter(c, args, kwargs, node):
 
 
 # Implementations in Numba syntax (compiled by this frontend), registered on import.
-from . import _cmath  # noqa: E402,F401
+from . import _cmath, _npfuncs  # noqa: E402,F401

@@ -112,6 +112,11 @@ class ExpressionsMixin:
                 )
             if n.attr == "dtype":
                 return CompileTimeValue(t.dtype)
+            from . import _arraymethods
+
+            got = _arraymethods.attr(self, base, n.attr, n)
+            if got is not None:
+                return got
             raise self.err(
                 n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)"
             )

@@ -46,3 +46,13 @@ def implement(obj, factory, name=None):
     impl = _Impl(obj, factory, name or display_name(obj))
     _builtins.register(obj)(impl)
     return impl
+
+
+def device(pyfunc):
+    """`pyfunc` as a device function that other implementations call (made
+    when a factory runs, after the dispatcher module has loaded)."""
+    from ._cuda import Dispatcher
+
+    disp = Dispatcher(pyfunc, None, True, {})
+    disp._pydev_numba_name = f"'{pyfunc.__qualname__}' (pydev.numba's implementation)"
+    return disp

@@ -1269,3 +1269,9 @@ def is_available():
         return True
     except Exception:
         return False
+
+
+# numba-cuda's literal_unroll (numba.cuda.literal_unroll, also numba.literal_unroll)
+from .._npfuncs import literal_unroll  # noqa: E402
+
+__all__ += ["literal_unroll"]
