@@ -1275,3 +1275,8 @@ def is_available():
 from .._npfuncs import literal_unroll  # noqa: E402
 
 __all__ += ["literal_unroll"]
+
+# numba-cuda's reduction object (numba.cuda.Reduce, numba.cuda.reduce)
+from ._reduction import Reduce, reduce  # noqa: E402
+
+__all__ += ["Reduce", "reduce"]
