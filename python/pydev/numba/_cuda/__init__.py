@@ -1280,3 +1280,12 @@ __all__ += ["literal_unroll"]
 from ._reduction import Reduce, reduce  # noqa: E402
 
 __all__ += ["Reduce", "reduce"]
+
+# numba-cuda's cache-hinted loads and stores (cuda.ldca ... cuda.stwt)
+from .. import _cachehints  # noqa: E402
+
+for _name, _impl in [_cachehints.load(o) for o in _cachehints.LOADS] + [
+    _cachehints.store(o) for o in _cachehints.STORES
+]:
+    globals()[_name] = _DeviceOnly(_name, _impl)
+    __all__.append(_name)
