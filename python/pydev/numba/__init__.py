@@ -29,6 +29,9 @@ from ._cuda import random as _random
 
 _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
+from ._cuda import vector_types as _vector_types  # noqa: E402
+
+_sys.modules[__name__ + ".cuda.vector_types"] = _vector_types
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
 from ._npfuncs import literal_unroll  # noqa: E402,F401 - numba.literal_unroll

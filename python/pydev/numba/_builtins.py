@@ -1200,5 +1200,19 @@ def _nextafter(c, args, kwargs, node):
     return TypedValue(r, t)
 
 
+@register(builtins.tuple)
+def _tuple_of(c, args, kwargs, node):
+    """tuple(t) of a tuple is t (Numba's; other iterables are not supported)."""
+    _nargs(c, args, kwargs, node, 0, 1, name="tuple")
+    if not args:
+        return c._tuple([])
+    a = args[0]
+    if isinstance(a, TypedValue) and a.items is not None:
+        return a
+    if isinstance(a, CompileTimeValue) and isinstance(a.obj, tuple):
+        return a
+    raise c.err(node, f"tuple() takes a tuple in pydev.numba device code, got {_tname(a)}")
+
+
 # Implementations in Numba syntax (compiled by this frontend), registered on import.
 from . import _cmath, _npfuncs  # noqa: E402,F401

@@ -181,13 +181,21 @@ class ControlFlowMixin:
                         f"'{'break' if isinstance(jump, ast.Break) else 'continue'}' in a loop over a "
                         f"{itv.t} (unrolled: its items differ in type) is not supported in pydev.numba",
                     )
-                mixed = isinstance(s.target, ast.Name) and len({str(i.t) for i in itv.items}) > 1
+                # items of several types (literal_unroll), or of another type than the target
+                # variable already has (a second loop reusing its name): one variable per item,
+                # and the target is unbound after the loop (reading it then is an error)
+                mixed = isinstance(s.target, ast.Name) and (
+                    len({str(i.t) for i in itv.items}) > 1
+                    or any(self.var_types.get(s.target.id, i.t) != i.t for i in itv.items)
+                )
                 for k, item in enumerate(itv.items):
                     target, body = s.target, s.body
-                    if mixed:  # items of several types (literal_unroll): one variable per item
+                    if mixed:
                         target, body = _renamed(s.target, s.body, f"{s.target.id}.unroll{id(s)}.{k}")
                     self.store(target, item, s)
                     self.block(body)
+                if mixed:
+                    self.vars.pop(s.target.id, None)
                 self.block(s.orelse)  # no break: the else always runs
                 return
             raise self.err(

@@ -147,6 +147,9 @@ class ExpressionsMixin:
                 from ._builtins import bit_count
 
                 return CompileTimeValue(_Method("bit_count", lambda c, a, k, nd: bit_count(c, base, nd)))
+        hook = getattr(t, "value_attr", None)  # types with attributes of their own (cuda's vector types)
+        if hook is not None:
+            return hook(self, base, n.attr, n)
         raise self.err(n, f"a {t} has no attribute '{n.attr}'")
 
     def e_BinOp(self, n):

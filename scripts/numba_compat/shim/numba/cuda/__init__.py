@@ -23,7 +23,7 @@ from .core import config  # noqa: E402,F401
 # numba-cuda 0.30 runs without the CPU Numba; so does pydev.numba.
 HAS_NUMBA = False
 
-for _name, _mod in (("types", types), ("random", _cuda.random)):
+for _name, _mod in (("types", types), ("random", _cuda.random), ("vector_types", _cuda.vector_types)):
     _sys.modules[__name__ + "." + _name] = _mod
 
 # numba.cuda.misc.special, where numba-cuda defines literal_unroll (also
