@@ -183,6 +183,9 @@ class ValuesMixin:
         return self.cast(tv, T.boolean, node)
 
     def _zero_val(self, irt):
+        if irt.kind == "vector":  # a vector of zero lanes
+            lane = self._zero_val(irt.element)
+            return self.f.ops.vector_create(*[lane] * irt.params["lanes"], result=irt)
         if irt.kind == "complex":
             ft = irt.element
             return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})
