@@ -91,7 +91,12 @@ def test_reduction_result_types(rng):
     x32 = rng.standard_normal(50).astype(np.float32)
     xi = rng.integers(-(2**30), 2**30, 40).astype(np.int32)
     xu = rng.integers(1, 4, 20).astype(np.uint32)
-    f32out, i64out, u64out, f64out = np.full(2, np.nan, np.float32), np.full(2, -1), np.zeros(1, np.uint64), np.full(1, np.nan)
+    f32out, i64out, u64out, f64out = (
+        np.full(2, np.nan, np.float32),
+        np.full(2, -1),
+        np.zeros(1, np.uint64),
+        np.full(1, np.nan),
+    )
     k[1, 1](f32out, i64out, u64out, f64out, x32, xi, xu)
     # sequential float32 sums (Numba's) against NumPy's pairwise one: a few ulps
     np.testing.assert_allclose(f32out[0], np.sum(x32), rtol=1e-5)

@@ -293,6 +293,7 @@ REDUCTIONS = {
 # the array methods of the same names (a.sum(), a.min(), ...)
 METHODS = ("sum", "prod", "mean", "var", "std", "min", "max", "all", "any")
 
+
 def _reduction(name, entry):
     """np.<name>(a): folded with NumPy where `a` is a constant (global) array."""
     fn = getattr(np, name)

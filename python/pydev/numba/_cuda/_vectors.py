@@ -72,7 +72,8 @@ class VectorType:
                 raise c.err(node, f"{self._pydev_numba_name}() takes numbers and vectors, got {_tname(a)}")
         if len(lanes) != vt.num_elements:
             raise c.err(
-                node, f"{self._pydev_numba_name}() needs {vt.num_elements} lanes in all, its arguments give {len(lanes)}"
+                node,
+                f"{self._pydev_numba_name}() needs {vt.num_elements} lanes in all, its arguments give {len(lanes)}",
             )
         c.at(node)
         return TypedValue(c.f.ops.vector_create(*lanes, result=vt.ir), vt)
