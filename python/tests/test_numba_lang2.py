@@ -304,6 +304,33 @@ def test_cache_hints_load_store(ld, st, dtype, rng):
     np.testing.assert_array_equal(r2, x2)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float16", "int32", "float32", "uint64", "float64"])
+def test_cache_hints_ptx_sm90(dtype, tmp_path):
+    """numba-cuda's inline PTX on cuda, for every operator; ptxas assembles it."""
+    import toolchain
+
+    for ld, st in zip(_LOADS, _STORES + [cuda.stwt]):
+
+        @cuda.jit
+        def k(r, x, s):
+            i = cuda.grid(1)
+            sh = cuda.shared.array(4, s.dtype)
+            sh[0] = x[0]
+            s[0] = ld(sh, 0)  # shared memory: a plain load
+            st(r, (i, 1), ld(x, i))
+
+        t = getattr(cuda.types, dtype)
+        ptx = k.inspect_asm((t[:, ::1], t[::1], t[::1]))
+        bits = t.bitwidth
+        op_ld, op_st = ld.__name__[2:], st.__name__[2:]
+        assert f"ld.global.{op_ld}.b{bits}" in ptx and f"st.global.{op_st}.b{bits}" in ptx
+        assert ptx.count(f"ld.global.{op_ld}.") == 1  # not on the shared array
+        r = toolchain.assemble(ptx, tmp_path)
+        if r is None:
+            pytest.skip("no ptxas (pip install nvidia-cuda-nvcc)")
+        assert r.returncode == 0, r.stderr
+
+
 def test_cache_hints_errors():
     def bad(x, y, z):
         cuda.ldcs(x, 1.0)
