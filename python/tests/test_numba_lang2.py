@@ -153,6 +153,22 @@ def test_literal_unroll_over_constant_arrays():
     assert literal_unroll(_CASES) is _CASES  # the host's: the tuple itself
 
 
+def test_reduction_errors():
+    @cuda.jit
+    def k(out, a):
+        out[0] = np.sum(a, 0)
+
+    with pytest.raises(pydev.CompileError, match="np.sum"):
+        k[1, 1](np.zeros(1), np.zeros((2, 2)))
+
+    @cuda.jit
+    def k2(out, x):
+        out[0] = np.mean(x)
+
+    with pytest.raises(pydev.CompileError, match=r"np.mean\(\) of \(float64\) is not supported"):
+        k2[1, 1](np.zeros(1), 1.5)
+
+
 def test_unrolled_loop_target_unbound_after_a_type_change():
     @cuda.jit
     def k(out):

@@ -117,7 +117,7 @@ def _reshape(c, base, args, kwargs, node):
     known = c.iconst(1)
     for e in exts:
         known = known * c.f.select(e < c.iconst(0), c.iconst(1), e)
-    size = c.val(TypedValue(c.f.ops.array_size(_val(c, base, node)), T.int64), node)
+    size = c.f.ops.array_size(_val(c, base, node))
     missing = c.f.ops.floordiv(size, c.f.select(known == c.iconst(0), c.iconst(1), known))
     exts = [c.f.select(e < c.iconst(0), missing, e) for e in exts]
     rt = T.Array(t.dtype, len(exts), "C", t.readonly, t.space)

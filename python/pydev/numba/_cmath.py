@@ -12,7 +12,7 @@ import math
 
 from . import _jitlib
 from . import types as T
-from ._builtins import _nargs
+from ._builtins import _nargs, register
 from ._typing import arith_type
 
 NAN = float("nan")
@@ -250,7 +250,7 @@ def _rect(r, phi):
 def _unary(fn, py, impls=None):
     """cmath.<fn> of one number: `impls` maps the complex type to its Python implementation."""
     name = f"cmath.{py.__name__}"
-    entry = _jitlib._Impl(py, lambda t: (impls or {}).get(t, fn), name)
+    entry = _jitlib.Impl(py, lambda t: (impls or {}).get(t, fn), name)
 
     def call(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 1, name=name)
@@ -259,7 +259,7 @@ def _unary(fn, py, impls=None):
         r = entry(c, [c.cast(a, ct, node)], {}, node)
         return c.cast(r, ct, node)
 
-    _jitlib._builtins.register(py)(call)
+    register(py)(call)
 
 
 for _fn, _py in (
@@ -285,5 +285,5 @@ def _rect_call(c, args, kwargs, node):
     return c.cast(_rect_entry(c, [r, phi], {}, node), T.complex128, node)
 
 
-_rect_entry = _jitlib._Impl(cmath.rect, lambda r, phi: _rect, "cmath.rect")
-_jitlib._builtins.register(cmath.rect)(_rect_call)
+_rect_entry = _jitlib.Impl(cmath.rect, lambda r, phi: _rect, "cmath.rect")
+register(cmath.rect)(_rect_call)

@@ -3,17 +3,18 @@ called in device code whose implementation is a Python function compiled
 by this frontend as a device function, one per argument types (as Numba
 implements much of NumPy and cmath with `overload`/`compile_internal`).
 
-`implement(obj, factory)` makes calls of `obj` in device code ask
-`factory(*argument_types)` for a Python function (or None: the call is then
-a `pydev.CompileError` naming `obj` and the types). Unlike
-`pydev.numba.extending.overload`, these are pydev.numba's builtins: a user's
-`@overload` of the same function still takes precedence."""
+`Impl(obj, factory, name)` is a builtin (compiler, args, kwargs, node) ->
+value that asks `factory(*argument_types)` for a Python function (or None:
+the call is then a `pydev.CompileError` naming the function and the types);
+the modules that use it register it (or a wrapper) in _builtins' table.
+Unlike `pydev.numba.extending.overload`, these are pydev.numba's builtins: a
+user's `@overload` of the same function still takes precedence."""
 
-from . import _builtins, _overloads
+from . import _overloads
 
 
-class _Impl:
-    """The builtin-table entry of one function implemented in Numba syntax."""
+class Impl:
+    """A function implemented in Numba syntax, compiled per argument types."""
 
     def __init__(self, obj, factory, name):
         self.obj, self.factory, self.name = obj, factory, name
@@ -28,24 +29,10 @@ class _Impl:
             ov.factories.append((self.factory, {}))
             ov.generic.append(False)
             self._ov = ov
+        types = tuple(getattr(a, "t", None) for a in args)
+        if not kwargs and None not in types and self.factory(*types) is None:
+            raise c.err(node, f"{self.name}() of ({', '.join(map(str, types))}) is not supported in pydev.numba")
         return self._ov.call(c, args, kwargs, node)
-
-
-def display_name(obj):
-    """`np.sum`, `cmath.acos`: how errors name a function."""
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
-    mod = getattr(obj, "__module__", None) or ""
-    if mod in ("math", "cmath") or mod.startswith("numpy"):
-        name = f"{'np' if mod.startswith('numpy') else mod}.{name}"
-    return name
-
-
-def implement(obj, factory, name=None):
-    """Registers `factory` as the device implementation of `obj`; returns
-    the table entry (a builtin: (compiler, args, kwargs, node) -> value)."""
-    impl = _Impl(obj, factory, name or display_name(obj))
-    _builtins.register(obj)(impl)
-    return impl
 
 
 def device(pyfunc):

@@ -313,7 +313,7 @@ def _reduction(name, entry):
 
 _ENTRIES = {}
 for _name, _make in REDUCTIONS.items():
-    _impl = _jitlib._Impl(getattr(np, _name), _factory(_make), f"np.{_name}")
+    _impl = _jitlib.Impl(getattr(np, _name), _factory(_make), f"np.{_name}")
     _ENTRIES[_name] = _reduction(_name, _impl)
     register(getattr(np, _name))(_ENTRIES[_name])
 _ENTRIES["amin"], _ENTRIES["amax"] = _ENTRIES["min"], _ENTRIES["max"]
