@@ -33,10 +33,14 @@ _sys.modules[__name__ + ".cuda"] = cuda
 _sys.modules[__name__ + ".cuda.random"] = _random
 _sys.modules[__name__ + ".cuda.bf16"] = _bf16
 _sys.modules[__name__ + ".cuda.fp8"] = _fp8
+from ._cuda import vector_types as _vector_types  # noqa: E402
+
+_sys.modules[__name__ + ".cuda.vector_types"] = _vector_types
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
+from ._npfuncs import literal_unroll  # noqa: E402,F401 - numba.literal_unroll
 
-__all__ = ["cuda", "types"] + list(types.__all__)
+__all__ = ["cuda", "types", "literal_unroll"] + list(types.__all__)
 
 # The Numba version pydev.numba stands in for, for libraries that check
 # `numba.__version__`: numba-cuda 0.30, whose host API and kernel language

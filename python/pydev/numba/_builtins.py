@@ -156,12 +156,9 @@ def _cmath(op, real_result=False):
 
 import cmath as _cm  # noqa: E402
 
+# exp, sqrt, sin, cos and the inverse and hyperbolic functions: _cmath.py (C99's special values)
 for _name, _op in [
-    ("exp", "exp"),
     ("log", "log"),
-    ("sqrt", "sqrt"),
-    ("sin", "sin"),
-    ("cos", "cos"),
     ("tan", "tan"),
     ("tanh", "tanh"),
 ]:
@@ -366,6 +363,7 @@ def _hypot(c, args, kwargs, node):
     zero = c.f.constant(0.0, t.ir)
     r = c.f.ops.truediv(lo, c.f.select(hi == zero, c.f.constant(1.0, t.ir), hi), result=t.ir)
     r = hi * c.f.emit("math.sqrt", [r * r + 1.0], [t.ir], c.mb.fastmath())
+    r = c.f.select(_isnan(c, x) | _isnan(c, y), x + y, r)  # max/min drop a NaN: C's hypot keeps it
     return TypedValue(c.f.select(inf, _fconst(c, math.inf, t), r), t)
 
 
@@ -1189,19 +1187,6 @@ def _cpolar(c, args, kwargs, node):
     return c._tuple([r, phi])
 
 
-@register(_cm.rect)
-def _crect(c, args, kwargs, node):
-    """r * (cos(phi) + i sin(phi)); a zero imaginary part where phi is 0 (also for r infinite)."""
-    _nargs(c, args, kwargs, node, 2, name="cmath.rect")
-    r, phi = (c.cast(c.num_arg(x, node), T.float64, node) for x in args)
-    rv, pv = c.val(r, node), c.val(phi, node)
-    f64 = ir.f64
-    zero = c.f.constant(0.0, f64)
-    re = rv * c.f.emit("math.cos", [pv], [f64])
-    im = c.f.select(pv == zero, pv, rv * c.f.emit("math.sin", [pv], [f64]))
-    return TypedValue(c.f.emit("complex.create", [re, im], [T.complex128.ir]), T.complex128)
-
-
 @register(_cm.log10)
 def _clog10(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="cmath.log10")
@@ -1261,3 +1246,21 @@ def _nextafter(c, args, kwargs, node):
     r = c.f.select(x == y, y, r)
     r = c.f.select(_isnan(c, x) | _isnan(c, y), x + y, r)
     return TypedValue(r, t)
+
+
+@register(builtins.tuple)
+def _tuple_of(c, args, kwargs, node):
+    """tuple(t) of a tuple is t (Numba's; other iterables are not supported)."""
+    _nargs(c, args, kwargs, node, 0, 1, name="tuple")
+    if not args:
+        return c._tuple([])
+    a = args[0]
+    if isinstance(a, TypedValue) and a.items is not None:
+        return a
+    if isinstance(a, CompileTimeValue) and isinstance(a.obj, tuple):
+        return a
+    raise c.err(node, f"tuple() takes a tuple in pydev.numba device code, got {_tname(a)}")
+
+
+# Implementations in Numba syntax (compiled by this frontend), registered on import.
+from . import _cmath, _npfuncs  # noqa: E402,F401

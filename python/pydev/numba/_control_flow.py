@@ -3,6 +3,7 @@
 pass as block arguments)."""
 
 import ast
+import copy
 
 from . import types as T
 from ._typing import (
@@ -186,9 +187,21 @@ class ControlFlowMixin:
                         f"'{'break' if isinstance(jump, ast.Break) else 'continue'}' in a loop over a "
                         f"{itv.t} (unrolled: its items differ in type) is not supported in pydev.numba",
                     )
-                for item in itv.items:
-                    self.store(s.target, item, s)
-                    self.block(s.body)
+                # items of several types (literal_unroll), or of another type than the target
+                # variable already has (a second loop reusing its name): one variable per item,
+                # and the target is unbound after the loop (reading it then is an error)
+                mixed = isinstance(s.target, ast.Name) and (
+                    len({str(i.t) for i in itv.items}) > 1
+                    or any(self.var_types.get(s.target.id, i.t) != i.t for i in itv.items)
+                )
+                for k, item in enumerate(itv.items):
+                    target, body = s.target, s.body
+                    if mixed:
+                        target, body = _renamed(s.target, s.body, f"{s.target.id}.unroll{id(s)}.{k}")
+                    self.store(target, item, s)
+                    self.block(body)
+                if mixed:
+                    self.vars.pop(s.target.id, None)
                 self.block(s.orelse)  # no break: the else always runs
                 return
             raise self.err(
@@ -404,3 +417,15 @@ def _assigned(stmts):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 out.append(n.id)
     return list(dict.fromkeys(out))
+
+
+def _renamed(target, body, name):
+    """The loop target and a copy of the body with the target's name replaced by `name`."""
+    old = target.id
+
+    class _Rename(ast.NodeTransformer):
+        def visit_Name(self, n):
+            return ast.copy_location(ast.Name(name, n.ctx), n) if n.id == old else n
+
+    new_body = [_Rename().visit(copy.deepcopy(st)) for st in body]
+    return ast.copy_location(ast.Name(name, ast.Store()), target), new_body

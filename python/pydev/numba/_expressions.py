@@ -114,6 +114,11 @@ class ExpressionsMixin:
                 )
             if n.attr == "dtype":
                 return CompileTimeValue(t.dtype)
+            from . import _arraymethods
+
+            got = _arraymethods.attr(self, base, n.attr, n)
+            if got is not None:
+                return got
             raise self.err(
                 n, f"an array has no attribute '{n.attr}' in pydev.numba (shape, size, ndim, strides, dtype)"
             )
@@ -146,6 +151,9 @@ class ExpressionsMixin:
                 from ._builtins import bit_count
 
                 return CompileTimeValue(_Method("bit_count", lambda c, a, k, nd: bit_count(c, base, nd)))
+        hook = getattr(t, "value_attr", None)  # types with attributes of their own (cuda's vector types)
+        if hook is not None:
+            return hook(self, base, n.attr, n)
         raise self.err(n, f"a {t} has no attribute '{n.attr}'")
 
     def e_BinOp(self, n):

@@ -26,6 +26,9 @@ class Src:
         tree = None
         all_lines = linecache.getlines(self.file, fn.__globals__)
         start = code.co_firstlineno
+        if fn.__name__ == "<lambda>":
+            self.node = self._lambda(all_lines, code)
+            return
         if all_lines and 0 < start <= len(all_lines):
             lines = _def_block(all_lines, start - 1)
             tree = self._parse(lines, start, fn.__name__)
@@ -52,6 +55,30 @@ class Src:
             return None
         defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name]
         return defs[0] if defs else None
+
+    def _lambda(self, all_lines, code):
+        """A lambda as the def `def <lambda>(args): return body`: the lambda
+        of its line with its parameter names, in the file's own AST."""
+        self.indent, self.start = 0, 1
+        try:
+            tree = ast.parse("".join(all_lines))
+        except SyntaxError:
+            tree = None
+        params = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+        found = [
+            n
+            for n in (ast.walk(tree) if tree is not None else ())
+            if isinstance(n, ast.Lambda)
+            and n.lineno == code.co_firstlineno
+            and tuple(a.arg for a in n.args.posonlyargs + n.args.args + n.args.kwonlyargs) == params
+        ]
+        if len(found) != 1:
+            why = "no lambda with its parameters" if not found else "several lambdas with its parameters"
+            raise OSError(f"cannot find the source of a lambda ({why} on line {code.co_firstlineno} of {self.file})")
+        lam = found[0]
+        ret = ast.copy_location(ast.Return(lam.body), lam.body)
+        fdef = ast.FunctionDef("<lambda>", lam.args, [ret], [], None, type_params=[])
+        return ast.fix_missing_locations(ast.copy_location(fdef, lam))
 
     def line(self, node):
         return self.start + node.lineno - 1

@@ -189,6 +189,9 @@ class ValuesMixin:
     def _zero_val(self, irt):
         if irt.text in ("f8E4M3FN", "f8E5M2"):  # pydev.ir has no float8 literals: +0.0 is the bits 0
             return self.f.emit("arith.bitcast", [self.f.constant(0, ir.Type("i8"))], [irt])
+        if irt.kind == "vector":  # a vector of zero lanes
+            lane = self._zero_val(irt.element)
+            return self.f.ops.vector_create(*[lane] * irt.params["lanes"], result=irt)
         if irt.kind == "complex":
             ft = irt.element
             return self.f.emit("complex.constant", [], [irt], {"value": f"[{_flit(0.0, ft)}, {_flit(0.0, ft)}]"})

@@ -163,6 +163,11 @@ class VariablesMixin:
             return self.global_array(obj, node)
         if _is_device_array(obj):
             return self.captured_array(obj, node)
+        if isinstance(obj, tuple) and any(isinstance(o, np.ndarray) for o in obj):
+            # a tuple holding arrays (`for a in literal_unroll(arrays)`): a tuple value of constant arrays
+            items = [self.pyobj(o, node) for o in obj]
+            if not any(isinstance(i, CompileTimeValue) for i in items):
+                return self._tuple(items)
         make = getattr(obj, "_pydev_numba_value", None)
         if make is not None and not isinstance(obj, type):
             return make(self, node)

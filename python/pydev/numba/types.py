@@ -148,6 +148,11 @@ class Number(Type):
         return self.kind == "i"
 
     @property
+    def bitwidth(self):
+        """Numba's name of the number of bits (complex128: 128)."""
+        return self.bits
+
+    @property
     def is_int(self):
         return self.kind in "iu"
 

@@ -1472,3 +1472,21 @@ def is_fp8_supported():
 from . import bf16, fp8  # noqa: E402
 
 __all__ += ["bf16", "fp8", "is_bfloat16_supported", "is_fp8_supported"]
+# numba-cuda's literal_unroll (numba.cuda.literal_unroll, also numba.literal_unroll)
+from .._npfuncs import literal_unroll  # noqa: E402
+
+__all__ += ["literal_unroll"]
+
+# numba-cuda's reduction object (numba.cuda.Reduce, numba.cuda.reduce)
+from ._reduction import Reduce, reduce  # noqa: E402
+
+__all__ += ["Reduce", "reduce"]
+
+# numba-cuda's cache-hinted loads and stores (cuda.ldca ... cuda.stwt)
+from .. import _cachehints  # noqa: E402
+
+for _name, _impl in [_cachehints.load(o) for o in _cachehints.LOADS] + [
+    _cachehints.store(o) for o in _cachehints.STORES
+]:
+    globals()[_name] = _DeviceOnly(_name, _impl)
+    __all__.append(_name)

@@ -10,6 +10,7 @@ import, and its tests count as failures unless the module is out of scope.
 """
 
 import sys as _sys
+import types as _types
 
 import pydev.numba as _numba
 import pydev.numba.cuda as _cuda
@@ -27,6 +28,7 @@ for _name, _mod in (
     ("types", types),
     ("random", _cuda.random),
     ("args", _cuda.args),
+    ("vector_types", _cuda.vector_types),
     ("bf16", _cuda.bf16),
     ("fp8", _cuda.fp8),
     # numba-cuda's generated bfloat16 / float8 bindings, which its bf16 module
@@ -37,6 +39,12 @@ for _name, _mod in (
 ):
     _sys.modules[__name__ + "." + _name] = _mod
 
+
+# numba.cuda.misc.special, where numba-cuda defines literal_unroll (also
+# numba.cuda.literal_unroll): pydev.numba's. The rest of numba.cuda.misc is absent.
+_special = _types.ModuleType(__name__ + ".misc.special")
+_special.literal_unroll = _cuda.literal_unroll
+_sys.modules[_special.__name__] = _special
 
 from . import _absent, extending  # noqa: E402,F401,F811
 
