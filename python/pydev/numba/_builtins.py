@@ -1213,3 +1213,6 @@ def _nextafter(c, args, kwargs, node):
     r = c.f.select(x == y, y, r)
     r = c.f.select(_isnan(c, x) | _isnan(c, y), x + y, r)
     return TypedValue(r, t)
+
+
+from . import _ufuncs  # noqa: E402, F401  (NumPy's ufuncs over arrays, from the implementations above)

@@ -63,6 +63,10 @@ _absent.install(
     + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
 )
 
+# `numba.cuda.typing.typeof.typeof` is numba's type of a value (numba.typeof): pydev.numba's.
+_typeof = _sys.modules[__name__ + ".typing.typeof"] = type(_sys)(__name__ + ".typing.typeof")
+_typeof.typeof = types.typeof
+
 
 def __getattr__(name):
     # Names pydev.numba.cuda defines after this module was made (none today).
