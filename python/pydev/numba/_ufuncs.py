@@ -191,8 +191,10 @@ def _comparison(pred):
         a, b = _two(c, args, kwargs, node, pred)
         if _is_complex(a) or _is_complex(b):
             return _complex_compare(c, pred, a, b, node)
-        if a.t.is_int and b.t.is_int and a.t.signed != b.t.signed and not arith_type(a.t, b.t).is_int:
-            return _mixed_compare(c, pred, a, b, node)
+        if a.t.is_int and b.t.is_int and a.t.signed != b.t.signed:
+            ct, u = arith_type(a.t, b.t), (b.t if a.t.signed else a.t)
+            if not (ct.is_int and ct.signed and ct.bits > u.bits):  # the unsigned values do not all fit
+                return _mixed_compare(c, pred, a, b, node)
         return c.compare(_AST[pred](), a, b, node)
 
     return impl
