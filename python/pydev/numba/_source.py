@@ -104,8 +104,9 @@ def render(src, node, message, help=None):
     if src is None or node is None or not hasattr(node, "lineno"):
         return f"error: {message}"
     line, col = src.line(node), src.col(node)
-    if src.lines is not None:
-        text = src.lines[line - 1].rstrip("\n") if 0 < line <= len(src.lines) else ""
+    lines = getattr(src, "lines", None)
+    if lines is not None:
+        text = lines[line - 1].rstrip("\n") if 0 < line <= len(lines) else ""
     else:
         text = linecache.getline(src.file, line).rstrip("\n")
     width = 1
