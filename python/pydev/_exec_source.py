@@ -101,17 +101,20 @@ def source_of(code):
     pattern = re.compile(r"\bdef\s+" + re.escape(name) + r"\s*[\(\[]")
     bpattern = re.compile(pattern.pattern.encode())
     flags = code.co_flags & _FUTURE
+    # compile(..., optimize=N) drops asserts or docstrings: the interpreter's level first
+    levels = dict.fromkeys((sys.flags.optimize, 0, 1, 2))
     for text in candidates:
         if not (bpattern if type(text) is bytes else pattern).search(text):
             continue
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # its SyntaxWarnings were shown when it ran
-                top = compile(text, filename, "exec", flags=flags, dont_inherit=True)
-        except (SyntaxError, ValueError):
-            continue
-        if _defines(top, code):
-            return importlib.util.decode_source(text) if type(text) is bytes else text
+        for level in levels:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # its SyntaxWarnings were shown when it ran
+                    top = compile(text, filename, "exec", flags=flags, dont_inherit=True, optimize=level)
+            except (SyntaxError, ValueError):
+                break
+            if _defines(top, code):
+                return importlib.util.decode_source(text) if type(text) is bytes else text
     return None
 
 

@@ -100,6 +100,15 @@ def test_a_renamed_function_is_found_by_its_code(rng):
     np.testing.assert_allclose(out, np.sqrt(a))
 
 
+def test_a_text_compiled_with_optimize_2():
+    ns = {"cuda": cuda}
+    src = "def k(a):\n    'a docstring, dropped'\n    assert a.size > 0\n    a[0] = 5\n"
+    exec(compile(src, "<optimized>", "exec", optimize=2), ns)
+    a = np.full(1, np.nan)
+    cuda.jit(ns["k"])[1, 1](a)
+    assert a[0] == 5
+
+
 def test_python_c_program():
     out, _ = _run(
         "import numpy as np\n"
