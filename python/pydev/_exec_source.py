@@ -1,8 +1,8 @@
 """The source text of functions compiled from a string: `exec`/`compile` of
 a string and `python -c`, which leave no file and no `linecache` entry.
 
-The frontends compile device code from its Python source (Numba works from
-bytecode, so Numba users define kernels this way). An audit hook
+The frontends compile device code from its Python source; Numba works from
+bytecode, so code written for Numba may define kernels this way. An audit hook
 (`sys.addaudithook`, installed when a frontend is imported) records the
 text of each `compile` event whose file name is not a real file and whose
 text holds a `def`; `source_of(code)` then finds the recorded text that
@@ -17,10 +17,10 @@ Bound: the newest MAX_ENTRIES texts, at most MAX_CHARS characters in all
 compiled before the hook was installed, or evicted since, are not found:
 the frontends' error for a function without source stays.
 
-Cost: the hook runs on every audit event of the process (one Python call
-and a string comparison, ~0.1 us; events are rare outside imports, `open`,
-`exec` and `compile`); a recorded `compile` costs a dictionary insertion,
-plus a `stat` for a file name that is not `<...>`."""
+Cost: the hook runs on every audited event of the process (one Python call
+and a string comparison, 0.12-0.15 us; `id()` and `sys._getframe()` are
+audited too: docs/performance.md); a recorded `compile` costs a dictionary
+insertion, plus a `stat` for a file name that is not `<...>`."""
 
 import __future__
 import functools
