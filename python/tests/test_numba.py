@@ -3,6 +3,7 @@ checked against NumPy (fixed-seed inputs, NaN / sentinel-poisoned outputs),
 Numba's typing rules, errors at the user's file:line:col with a caret,
 dispatch and caching per signature, and PTX for sm_90 assembled by ptxas."""
 
+import ast
 import functools
 import math
 import operator
@@ -1305,7 +1306,8 @@ print("pinned ok")
 @host_only
 def test_a_kernel_without_source_is_a_clear_error():
     ns = {"cuda": cuda}
-    exec("def nosrc(a):\n    a[0] = 1\n", ns)  # no file, no linecache entry
+    # compiled from an AST: no file, no linecache entry, no text compiled under its file name
+    exec(compile(ast.parse("def nosrc(a):\n    a[0] = 1\n"), "<string>", "exec"), ns)
     k = cuda.jit(ns["nosrc"])
     with pytest.raises(pydev.CompileError) as e:
         k[1, 1](np.zeros(1))

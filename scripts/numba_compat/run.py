@@ -241,6 +241,9 @@ def main(argv=None):
         PYDEV_NUMBA_COMPAT_EXCLUDE=json.dumps(scope.get("out_of_scope_tests", {})),
     )
     env.pop("NUMBA_ENABLE_CUDASIM", None)
+    # The tests' own subprocesses (`python -c` programs) import numba too: the shim.
+    shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shim")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (shim, os.environ.get("PYTHONPATH")) if p)
     records = []
     print(f"{'module':48} {'pass':>5} {'fail':>5} {'skip':>5} {'out':>5} {'rate':>7} {'time':>7}")
     for m in chosen:

@@ -16,7 +16,9 @@ import types
 
 import numpy as np
 
-from pydev import _cache, _launch, _native, _types
+from pydev import _cache, _exec_source, _launch, _native, _types
+
+_exec_source.install()  # records texts given to exec()/compile(): device code from strings
 
 
 class _Function:
@@ -65,11 +67,13 @@ class _Function:
                     text = f.read()
             else:  # a notebook cell, the 3.13 REPL, generated code: linecache knows them
                 lines = linecache.getlines(path)
-                text = "".join(lines) if lines else None
+                # else exec/compile of a string, python -c: the text that defines this very code
+                text = "".join(lines) if lines else _exec_source.source_of(self.underlying.__code__)
             if not text:
                 raise TypeError(
                     f"the source of '{self.__qualname__}' is not available (it was compiled from {path}): pydev compiles "
-                    "device code from its Python source, so it must live in a .py file, a notebook cell, or source "
+                    "device code from its Python source, so it must live in a .py file, a notebook cell, `python -c`, "
+                    "a string given to exec()/compile() after cuda.device is imported, or source "
                     "registered in linecache before it is executed, e.g.\n"
                     "    src = 'import cuda.device as device\\n@device.kernel\\ndef k(out):\\n    out[0] = 1\\n'\n"
                     "    name = '<generated-1>'\n"
@@ -154,6 +158,16 @@ class _Function:
             return i
 
         visit(self)
+        if not os.path.isfile(root_file):
+            # Texts from strings share names such as "<string>": a device function
+            # of another text is not this file's, though its file name is.
+            text = self._source()[1]
+            for f in reached[1:]:
+                if f.underlying.__code__.co_filename == root_file and f._source()[1] != text:
+                    raise TypeError(
+                        f"'{self.__qualname__}' calls the device function '{f.__qualname__}' of another text compiled "
+                        f"as {root_file} (device code calls device functions of its own file only)"
+                    )
         self._program_lines = lines[0]
         self._program_fmad = fmad[0]
         if extras or self._program_passes is not None:

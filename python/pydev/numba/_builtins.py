@@ -5,6 +5,7 @@ each a function (compiler, args, kwargs, node) -> typed value."""
 import builtins
 import math
 import operator
+import warnings
 
 import numpy as np
 
@@ -802,6 +803,12 @@ ATOMICS = {
 
 def _print_item(c, x, node, fmt, vals):
     if isinstance(x, CompileTimeValue):
+        from ._cuda import _Dim3
+
+        if isinstance(x.obj, _Dim3):  # cuda.threadIdx, ...: (x, y, z), as Numba prints a Dim3
+            fmt.append("(%lld, %lld, %lld)")
+            vals.extend(c.val(c.cast(x.obj._pydev_numba_attr(c, d, node), T.int64, node), node) for d in "xyz")
+            return
         if isinstance(x.obj, str):
             fmt.append(x.obj.replace("%", "%%"))
             return
@@ -835,7 +842,8 @@ def _print_item(c, x, node, fmt, vals):
 @register(builtins.print)
 def _print(c, args, kwargs, node):
     """print(a, b, ...): one printf (vprintf on the GPU) with Numba's formats:
-    integers as %lld / %llu, floats as %f, strings as text."""
+    integers as %lld / %llu, floats as %f, strings as text, a Dim3 as
+    (x, y, z); more than 32 items print the format string, with a warning."""
     if kwargs:
         raise c.err(node, "print() keywords (sep, end, file, flush) are not supported in device code")
     fmt, vals = [], []
@@ -844,6 +852,13 @@ def _print(c, args, kwargs, node):
         _print_item(c, a, node, sub, vals)
         fmt.append("".join(sub))
     text = " ".join(fmt) + "\n"
+    if len(args) > 32:
+        # As Numba-CUDA: vprintf takes at most 32 arguments, so the format itself is printed.
+        warnings.warn(
+            "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the kernel instead.",
+            stacklevel=2,
+        )
+        text, vals = text.replace("%", "%%").replace("\0", "%s"), []
     bools = [v.v for v in vals if isinstance(v, _BoolSlot)]
     vals = [v for v in vals if not isinstance(v, _BoolSlot)]
     if len(bools) > 4:
@@ -1264,3 +1279,4 @@ def _tuple_of(c, args, kwargs, node):
 
 # Implementations in Numba syntax (compiled by this frontend), registered on import.
 from . import _cmath, _npfuncs  # noqa: E402,F401
+from . import _ufuncs  # noqa: E402, F401  (NumPy's ufuncs over arrays, from the implementations above)

@@ -6,7 +6,9 @@ import ast
 import inspect
 import linecache
 
-from .. import ir
+from .. import _exec_source, ir
+
+_exec_source.install()
 
 
 class NumbaError(Exception):
@@ -21,23 +23,31 @@ class Src:
     def __init__(self, fn):
         code = fn.__code__
         self.file = code.co_filename
+        self.lines = None  # the text's lines when it came from a string (linecache has none)
         # Fast path: the def's block from linecache by indentation (no tokenizing);
         # inspect.getsourcelines when that does not parse.
         tree = None
         all_lines = linecache.getlines(self.file, fn.__globals__)
+        if not all_lines:
+            text = _exec_source.source_of(code)
+            if text is not None:
+                all_lines = self.lines = text.splitlines(True)
         start = code.co_firstlineno
         if fn.__name__ == "<lambda>":
             self.node = self._lambda(all_lines, code)
             return
         if all_lines and 0 < start <= len(all_lines):
             lines = _def_block(all_lines, start - 1)
-            tree = self._parse(lines, start, fn.__name__)
+            tree = self._parse(lines, start, code.co_name)
         if tree is None:
             try:
                 lines, start = inspect.getsourcelines(fn)
             except (OSError, TypeError):
-                raise OSError(f"cannot find the source of {fn.__qualname__} ({self.file})") from None
-            tree = self._parse(lines, max(start, 1), fn.__name__)
+                raise OSError(
+                    f"cannot find the source of {fn.__qualname__} ({self.file}): no file or linecache entry holds it, "
+                    "and no text compiled from a string since pydev.numba was imported defines it"
+                ) from None
+            tree = self._parse(lines, max(start, 1), code.co_name)
             if tree is None:
                 raise OSError(f"cannot find the def of {fn.__qualname__} in its source")
         self.node = tree
@@ -121,7 +131,11 @@ def render(src, node, message, help=None):
     if src is None or node is None or not hasattr(node, "lineno"):
         return f"error: {message}"
     line, col = src.line(node), src.col(node)
-    text = linecache.getline(src.file, line).rstrip("\n")
+    lines = getattr(src, "lines", None)
+    if lines is not None:
+        text = lines[line - 1].rstrip("\n") if 0 < line <= len(lines) else ""
+    else:
+        text = linecache.getline(src.file, line).rstrip("\n")
     width = 1
     if getattr(node, "end_lineno", None) == node.lineno and node.end_col_offset is not None:
         width = max(1, node.end_col_offset - node.col_offset)

@@ -363,6 +363,18 @@ _OPTIONS = {
 }
 
 
+def _launch_bounds(bounds):
+    """Numba's check of `launch_bounds=`: an int, or at most three of
+    (max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)."""
+    if bounds is None or isinstance(bounds, int):
+        return
+    if len(bounds) > 3:
+        raise ValueError(
+            f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+            "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)"
+        )
+
+
 def jit(func_or_sig=None, device=False, **options):
     """`@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit("void(float32[:])")`,
     `@cuda.jit(["void(float32[:])", ...])`, `cuda.jit(sig)(fn)`."""
@@ -372,6 +384,7 @@ def jit(func_or_sig=None, device=False, **options):
     _fastmath(options.get("fastmath"))  # checked when decorated
     if options.get("fmad") is not None and not isinstance(options["fmad"], bool):
         raise TypeError(f"cuda.jit(fmad=...) takes True or False, got {options['fmad']!r}")
+    _launch_bounds(options.get("launch_bounds"))
     if options.get("passes") is not None or options.get("plugins") is not None:
         from ... import _passes  # extra passes at the pipeline's points: checked when decorated
 
@@ -794,8 +807,9 @@ class Dispatcher:
                 raise _pydev.CompileError(
                     f"{code.co_filename}:{code.co_firstlineno}: error: cannot read the source of '{self.py_func.__qualname__}' ({e}): "
                     "pydev.numba compiles @cuda.jit functions from their Python source, not from bytecode as Numba does\n"
-                    "  = help: define the function in a file, a notebook cell or an IPython session, or register the text of "
-                    "its file in linecache (linecache.cache[filename] = (size, None, lines, filename))"
+                    "  = help: define the function in a file, a notebook cell, an IPython session, `python -c`, or a string "
+                    "given to exec()/compile() after pydev.numba is imported; or register the text of its file in linecache "
+                    "(linecache.cache[filename] = (size, None, lines, filename))"
                 ) from None
         return self._src
 

@@ -83,6 +83,10 @@ _absent.install(
     + ["numba.core", "numba.np", "cuda.core", "cuda.bindings", "cuda.pathfinder"]
 )
 
+# `numba.cuda.typing.typeof.typeof` is numba's type of a value (numba.typeof): pydev.numba's.
+_typeof = _sys.modules[__name__ + ".typing.typeof"] = type(_sys)(__name__ + ".typing.typeof")
+_typeof.typeof = types.typeof
+
 
 # The CUDA runtime's cudaRoundMode (cuda-bindings, which pydev's own `cuda`
 # package shadows here), as the float8 tests import it: the enum itself,

@@ -1,12 +1,15 @@
 """`numba.cuda.np.numpy_support`: the dtype-to-type mapping the tests use.
 
-`from_dtype` is pydev.numba.types'; `as_dtype` reads a type's dtype. The rest of numba's module (carray,
+`from_dtype` is pydev.numba.types'; `as_dtype` reads a type's dtype; `numpy_version` is NumPy's. The rest of numba's module (carray,
 farray, ufunc tables) are stand-ins (_absent.py).
 """
 
 import numpy as np
 
 from pydev.numba.types import from_dtype  # noqa: F401
+
+# The installed NumPy's (major, minor), as numba's module defines it (tests pick NumPy's behaviour by it).
+numpy_version = tuple(map(int, np.__version__.split(".")[:2]))
 
 
 def as_dtype(nbtype):
