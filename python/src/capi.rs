@@ -794,3 +794,55 @@ pub fn dlpack_export<'py>(obj: &Bound<'py, PyAny>, stream: &Bound<'py, PyAny>) -
         )
     }
 }
+
+type AuditHook = unsafe extern "C" fn(*const std::ffi::c_char, *mut pyo3::ffi::PyObject, *mut std::ffi::c_void) -> i32;
+
+extern "C" {
+    // CPython exports it since 3.8 (PEP 578; cpython/sysmodule.h, outside
+    // the limited API, unchanged through 3.14).
+    fn PySys_AddAuditHook(hook: AuditHook, user_data: *mut std::ffi::c_void) -> i32;
+}
+
+/// The C audit hook of `add_compile_hook`: `compile` events only, whose
+/// arguments `(source, filename)` go to the recorder in `user_data`.
+///
+/// # Safety
+/// CPython calls it with the GIL held, a NUL-terminated event name and
+/// `args` a tuple; `user_data` is the recorder that `add_compile_hook`
+/// leaked (a strong reference that lives as long as the process).
+unsafe extern "C" fn compile_hook(
+    event: *const std::ffi::c_char,
+    args: *mut pyo3::ffi::PyObject,
+    user_data: *mut std::ffi::c_void,
+) -> i32 {
+    // Every audited event of the process comes here (`id()`, `sys._getframe()`
+    // ...): a byte comparison, not a Python call, for all but `compile`.
+    if std::ffi::CStr::from_ptr(event).to_bytes() != b"compile" {
+        return 0;
+    }
+    let result = pyo3::ffi::PyObject_CallObject(user_data.cast(), args);
+    if result.is_null() {
+        pyo3::ffi::PyErr_Clear(); // a failing recorder must not fail the user's compile()
+    } else {
+        pyo3::ffi::Py_DECREF(result);
+    }
+    0
+}
+
+/// Installs a process-wide audit hook that calls `recorder(source,
+/// filename)` for each `compile` event (pydev._exec_source). Audit hooks
+/// cannot be removed: the recorder is kept for the life of the process.
+pub fn add_compile_hook(py: Python<'_>, recorder: Py<PyAny>) -> PyResult<()> {
+    let data = recorder.into_ptr().cast::<std::ffi::c_void>();
+    // SAFETY: `py` proves the GIL is held; `compile_hook` matches
+    // Py_AuditHookFunction, and `data` stays a valid strong reference
+    // forever (never released).
+    let rc = unsafe { PySys_AddAuditHook(compile_hook, data) };
+    if rc != 0 {
+        // An existing hook refused `sys.addaudithook`: its exception is set.
+        return Err(
+            PyErr::take(py).unwrap_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("PySys_AddAuditHook failed"))
+        );
+    }
+    Ok(())
+}
