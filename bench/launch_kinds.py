@@ -131,6 +131,13 @@ def cases(target):
             ("float32 array (CUDA Array Interface only)", take_array, CAIOnly(on(rng.random(8, dtype=np.float32)))),
             ("struct array (CUDA Array Interface only)", take_struct_array, CAIOnly(on(parts))),
         ]
+        # A producer whose `__dlpack__` is C (bench/exchange_producer.c, as
+        # CuPy's is Cython): the DLPack row less the Python producer's cost.
+        from launch import CDlpack, c_exchange_producer
+
+        if c_exchange_producer(pydev.default_stream().handle) is None:
+            c_dlpack = CDlpack(on(rng.random(8, dtype=np.float32)))
+            rows[2:2] = [("float32 array (DLPack only, C `__dlpack__`)", take_array, c_dlpack)]
     if ml is not None:
         rows[4:4] = [
             ("bfloat16 array (NumPy)", take_array, on(rng.random(8).astype(ml.bfloat16))),

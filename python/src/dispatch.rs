@@ -30,6 +30,7 @@
 //! (`cuPointerGetAttributes`, once per distinct pointer) only where the
 //! process sees more than one device.
 
+use crate::protocols::{self, ElementMemo};
 use crate::{capi, cuda_program::CudaProgram, host_program::HostProgram};
 use pydev_runtime::cuda;
 use pyo3::intern;
@@ -38,7 +39,7 @@ use pyo3::types::{PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, Py
 use pyo3::{PyTraverseError, PyVisit};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Launches that took the fast path (counted by `pydev.stats()` as
 /// dispatch-cache hits and launches).
@@ -65,8 +66,9 @@ enum KeyPart {
     /// and what its signature depends on.
     Dlpack { ty: usize, code: u8, bits: u8, lanes: u16, ndim: usize, layout: u8, readonly: bool },
     /// A foreign cuda array exported through the CUDA Array Interface
-    /// only (Numba's): its type's address and what its signature depends on.
-    Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
+    /// only (Numba's): its type's address and what its signature depends
+    /// on (`element`: its typestr, and a structured one's fields).
+    Cai { ty: usize, element: Arc<str>, ndim: usize, layout: u8, readonly: bool },
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -399,6 +401,9 @@ pub struct Dispatch {
     /// Types registered as foreign cuda arrays, by address: DLPack
     /// producers (exported to compute the key) or CUDA Array Interface ones.
     foreign: Mutex<HashMap<usize, Foreign>>,
+    /// The elements of CUDA Array Interface arrays read before, with their
+    /// keys ([`KeyPart::Cai`]'s `element`).
+    cai_elements: Mutex<ElementMemo<Arc<str>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -434,7 +439,7 @@ struct Keyed<'py> {
 /// `pydev._arrays.parse_cai` calls too); anything the reader refuses is
 /// `None`, and the general path raises the reader's error.
 struct CaiView {
-    typestr: String,
+    element: Arc<str>,
     ndim: usize,
     layout: u8,
     readonly: bool,
@@ -442,33 +447,47 @@ struct CaiView {
     descriptor: Vec<u8>,
 }
 
-fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
-    let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
-    let c = crate::protocols::read_cai(&cai).ok()?;
-    let stream = match &c.stream {
-        None => None,
-        Some(s) => Some(s.extract::<usize>().ok()?),
-    };
-    let n = c.shape.len();
-    let mut descriptor = Vec::with_capacity(8 + 16 * n);
-    descriptor.extend_from_slice(&c.ptr.to_le_bytes());
-    for d in c.shape.iter().chain(&c.strides) {
-        descriptor.extend_from_slice(&d.to_le_bytes());
+impl Dispatch {
+    fn cai_view(&self, obj: &Bound<'_, PyAny>) -> Option<CaiView> {
+        let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
+        let memo = || self.cai_elements.lock().unwrap_or_else(|p| p.into_inner());
+        let c = protocols::read_cai_with(&cai, |d, t| {
+            // The descr is read before the memo is locked (a dict lookup
+            // may run Python code, which may launch).
+            let descr = ElementMemo::<Arc<str>>::descr(d, t)?;
+            if let Some((key, itemsize)) = memo().find(t, descr.as_ref()) {
+                return Ok((itemsize, key));
+            }
+            let e = protocols::read_element(d, t)?;
+            // A structured element is named by its typestr and fields (a
+            // tuple of numbers and strings, whose repr is as fixed as they are).
+            let key: Arc<str> = match &e.fields {
+                None => e.typestr.into(),
+                Some(f) => format!("{}{}", e.typestr, f.repr()?).into(),
+            };
+            memo().insert(t, descr.as_ref(), e.itemsize, key.clone());
+            Ok((e.itemsize, key))
+        })
+        .ok()?;
+        let stream = match &c.stream {
+            None => None,
+            Some(s) => Some(s.extract::<usize>().ok()?),
+        };
+        let n = c.shape.len();
+        let mut descriptor = Vec::with_capacity(8 + 16 * n);
+        descriptor.extend_from_slice(&c.ptr.to_le_bytes());
+        for d in c.shape.iter().chain(&c.strides) {
+            descriptor.extend_from_slice(&d.to_le_bytes());
+        }
+        Some(CaiView {
+            element: c.element,
+            ndim: n,
+            layout: contiguity(&c.shape, &c.strides),
+            readonly: c.readonly,
+            stream,
+            descriptor,
+        })
     }
-    // A structured element is named by its typestr and fields (a tuple of
-    // numbers and strings, whose repr is as fixed as they are).
-    let typestr = match &c.fields {
-        None => c.typestr,
-        Some(f) => format!("{}{}", c.typestr, f.repr().ok()?),
-    };
-    Some(CaiView {
-        typestr,
-        ndim: n,
-        layout: contiguity(&c.shape, &c.strides),
-        readonly: c.readonly,
-        stream,
-        descriptor,
-    })
 }
 
 /// C-contiguous: the layout key of an array whose every dimension is dense
@@ -579,7 +598,7 @@ impl Dispatch {
                     continue;
                 }
                 if matches!(kind, Kind::Cai) {
-                    let (Some(_), Some(view)) = (cuda, cai_view(&a)) else { return Ok(None) };
+                    let (Some(_), Some(view)) = (cuda, self.cai_view(&a)) else { return Ok(None) };
                     let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
                     if several && ptr != 0 && !asked.contains(&ptr) {
                         match cuda::pointer_device(ptr) {
@@ -590,7 +609,7 @@ impl Dispatch {
                     }
                     keyed.key.push(KeyPart::Cai {
                         ty,
-                        typestr: view.typestr,
+                        element: view.element,
                         ndim: view.ndim,
                         layout: view.layout,
                         readonly: view.readonly,
@@ -708,6 +727,7 @@ impl Dispatch {
             globals: globals.unbind(),
             entries: Mutex::new(HashMap::default()),
             foreign: Mutex::new(HashMap::default()),
+            cai_elements: Mutex::new(ElementMemo::default()),
         }
     }
 
@@ -948,6 +968,8 @@ impl Dispatch {
                     let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
+                    } else if exchanged.is_empty() {
+                        keep.append((args, PyTuple::new(py, capsules)?))?;
                     } else {
                         keep.append((
                             args,

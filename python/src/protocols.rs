@@ -239,24 +239,178 @@ fn descr_fields<'py>(descr: &Bound<'py, PyAny>, itemsize: Option<i64>) -> Result
     Ok(PyTuple::new(py, [fields.into_any(), PyInt::new(py, size).into_any()])?)
 }
 
-/// A CUDA Array Interface dict, read and validated.
-pub struct Cai<'py> {
+/// A CUDA Array Interface dict, read and validated; `E` is its element as
+/// the element reader made it ([`Element`] for [`read_cai`]).
+pub struct Cai<'py, E = Element<'py>> {
     pub ptr: u64,
     pub shape: Vec<i64>,
     /// In elements.
     pub strides: Vec<i64>,
-    pub typestr: String,
-    /// A structured element's fields ([`descr_fields`]), None for a plain one.
-    pub fields: Option<Bound<'py, PyTuple>>,
+    pub element: E,
     pub readonly: bool,
     /// The v3 `stream` (never 0), as an int.
     pub stream: Option<Bound<'py, PyAny>>,
+}
+
+/// The element of a CUDA Array Interface dict: its typestr and, for a
+/// structured one, its fields ([`descr_fields`]; None for a plain one).
+pub struct Element<'py> {
+    pub typestr: String,
+    pub fields: Option<Bound<'py, PyTuple>>,
+    pub itemsize: i64,
+}
+
+/// Reads the element of dict `d` whose typestr is `t`: the typestr, and a
+/// 'V' typestr's `descr` (absent, None, or a plain void's `[('', '|V8')]`:
+/// no fields).
+pub fn read_element<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> Result<Element<'py>, Fail> {
+    let t = typestr(t)?;
+    let mut fields = None;
+    if t.kind == b'V' {
+        if let Some(descr) = d.get_item(intern!(d.py(), "descr"))?.filter(|d| !d.is_none()) {
+            let Some(entries) = items(&descr) else {
+                return Err(bad(format!(
+                    "descr must be a list of (name, format[, shape]) tuples, got {}",
+                    repr(&descr)?
+                )));
+            };
+            // [('', '|V8')]: no fields (NumPy's descr of a plain void).
+            let padding = entries.len() == 1
+                && items(&entries[0]).is_some_and(|e| {
+                    matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
+                });
+            if !padding {
+                fields = Some(descr_fields(&descr, Some(t.itemsize))?);
+            }
+        }
+    }
+    Ok(Element { typestr: t.text, fields, itemsize: t.itemsize })
+}
+
+/// What [`ElementMemo`] remembers of a `descr`: its exact structure, of
+/// exact str, int, tuple and list objects only (what NumPy's `dtype.descr`
+/// is made of). Owned copies, so a producer changing its list in place
+/// changes what a later launch compares.
+enum Node {
+    Str(String),
+    Int(i64),
+    Tuple(Vec<Node>),
+    List(Vec<Node>),
+}
+
+impl Node {
+    /// The copy of `v`; None when it holds anything else (never memoized).
+    fn of(v: &Bound<'_, PyAny>) -> Option<Node> {
+        if let Ok(s) = v.downcast_exact::<PyString>() {
+            return Some(Node::Str(s.to_str().ok()?.to_owned()));
+        }
+        if v.is_exact_instance_of::<PyInt>() {
+            return v.extract::<i64>().ok().map(Node::Int);
+        }
+        if let Ok(t) = v.downcast_exact::<PyTuple>() {
+            return t.iter().map(|e| Node::of(&e)).collect::<Option<_>>().map(Node::Tuple);
+        }
+        let l = v.downcast_exact::<PyList>().ok()?;
+        l.iter().map(|e| Node::of(&e)).collect::<Option<_>>().map(Node::List)
+    }
+
+    /// Whether `v` is made of the same exact types and values: then
+    /// [`read_element`] reads it as it read this one. Runs no Python code.
+    fn matches(&self, v: &Bound<'_, PyAny>) -> bool {
+        match self {
+            Node::Str(s) => v.downcast_exact::<PyString>().is_ok_and(|v| v.to_str().is_ok_and(|v| v == s)),
+            Node::Int(i) => v.is_exact_instance_of::<PyInt>() && v.extract::<i64>().is_ok_and(|v| v == *i),
+            Node::Tuple(es) => v
+                .downcast_exact::<PyTuple>()
+                .is_ok_and(|t| t.len() == es.len() && es.iter().zip(t.iter()).all(|(e, x)| e.matches(&x))),
+            Node::List(es) => v.downcast_exact::<PyList>().is_ok_and(|l| {
+                // Read by index: no iterator over a list Python may change.
+                l.len() == es.len() && es.iter().enumerate().all(|(k, e)| l.get_item(k).is_ok_and(|x| e.matches(&x)))
+            }),
+        }
+    }
+}
+
+/// Elements read before, by typestr text and `descr` structure, each with
+/// a key its reader made of it: the launch fast path reads an array's
+/// element at each launch, and a structured one's fields cost far more to
+/// parse (and to name in a key) than to compare with a copy. A dict whose
+/// typestr and descr match an entry's exactly is read as that entry was;
+/// anything else is read by [`read_element`] (and remembered, up to
+/// [`ElementMemo::MAX`] entries).
+pub struct ElementMemo<K> {
+    entries: Vec<(String, Option<Node>, i64, K)>,
+}
+
+impl<K> Default for ElementMemo<K> {
+    fn default() -> Self {
+        Self { entries: Vec::new() }
+    }
+}
+
+impl<K: Clone> ElementMemo<K> {
+    const MAX: usize = 64;
+
+    /// The memoized (key, item size) of an element of typestr `t` and
+    /// `descr` (the dict's, read only for a 'V' typestr: see
+    /// [`ElementMemo::descr`]).
+    pub fn find(&self, t: &Bound<'_, PyAny>, descr: Option<&Bound<'_, PyAny>>) -> Option<(K, i64)> {
+        let t = t.downcast_exact::<PyString>().ok()?.to_str().ok()?;
+        self.entries.iter().find_map(|(text, node, itemsize, key)| {
+            let same = text == t
+                && match (node, descr) {
+                    (None, None) => true,
+                    (Some(n), Some(d)) => n.matches(d),
+                    _ => false,
+                };
+            same.then(|| (key.clone(), *itemsize))
+        })
+    }
+
+    /// The `descr` of dict `d` as [`ElementMemo::find`] compares it: for a
+    /// 'V' typestr `t` the dict's (None when absent or None), else None.
+    pub fn descr<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let void =
+            t.downcast_exact::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s.as_bytes().get(1) == Some(&b'V')));
+        Ok(if void { d.get_item(intern!(d.py(), "descr"))?.filter(|d| !d.is_none()) } else { None })
+    }
+
+    /// Remembers what [`read_element`] read of typestr `t` and `descr`
+    /// (as `ElementMemo::descr` gives it) under `key`, unless they hold
+    /// anything but exact str, int, tuple and list objects, or the memo
+    /// is full.
+    pub fn insert(&mut self, t: &Bound<'_, PyAny>, descr: Option<&Bound<'_, PyAny>>, itemsize: i64, key: K) {
+        let Some(text) = t.downcast_exact::<PyString>().ok().and_then(|s| s.to_str().ok()) else { return };
+        let node = match descr {
+            Some(d) => match Node::of(d) {
+                Some(n) => Some(n),
+                None => return,
+            },
+            None => None,
+        };
+        if self.entries.len() < Self::MAX {
+            self.entries.push((text.to_owned(), node, itemsize, key));
+        }
+    }
 }
 
 /// Reads `cai` (the value of `__cuda_array_interface__`) as the CUDA Array
 /// Interface v3 specifies it (v0 to v2 too), in the order of the checks of
 /// docs/API.md (a structured 'V' typestr with its `descr`).
 pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
+    read_cai_with(cai, |d, t| {
+        let e = read_element(d, t)?;
+        Ok((e.itemsize, e))
+    })
+}
+
+/// [`read_cai`] with another reader of the element: `element(dict,
+/// typestr)` gives the item size and what the caller keeps of the element,
+/// checked where [`read_cai`] checks it (after the shape, before the data).
+pub fn read_cai_with<'py, E>(
+    cai: &Bound<'py, PyAny>,
+    element: impl FnOnce(&Bound<'py, PyDict>, &Bound<'py, PyAny>) -> Result<(i64, E), Fail>,
+) -> Result<Cai<'py, E>, Fail> {
     let py = cai.py();
     let Ok(d) = cai.downcast::<PyDict>() else {
         let name = cai.get_type().name()?;
@@ -289,44 +443,24 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
         }
     }
     let (shape_obj, typestr_obj, data) = (&required[0], &required[1], &required[2]);
-    let mut shape = items(shape_obj).map(|es| (es.len(), Vec::with_capacity(es.len())));
-    if let Some((n, out)) = &mut shape {
-        for e in items(shape_obj).unwrap_or_default() {
-            match int64(&e)?.filter(|e| *e >= 0) {
+    let mut shape = None;
+    if let Some(es) = items(shape_obj) {
+        let mut out = Vec::with_capacity(es.len());
+        for e in &es {
+            match int64(e)?.filter(|e| *e >= 0) {
                 Some(e) => out.push(e),
                 None => break,
             }
         }
-        if out.len() != *n {
-            shape = None;
-        }
+        shape = (out.len() == es.len()).then_some(out);
     }
-    let Some((_, shape)) = shape else {
+    let Some(shape) = shape else {
         return Err(bad(format!("shape must be a tuple of non-negative ints, got {}", repr(shape_obj)?)));
     };
     if shape.iter().try_fold(1i64, |acc, e| acc.checked_mul((*e).max(1))).is_none() {
         return Err(bad(format!("shape {} is too large for 64-bit strides", repr(shape_obj)?)));
     }
-    let t = typestr(typestr_obj)?;
-    let mut fields = None;
-    if t.kind == b'V' {
-        if let Some(descr) = get(intern!(py, "descr"))?.filter(|d| !d.is_none()) {
-            let Some(entries) = items(&descr) else {
-                return Err(bad(format!(
-                    "descr must be a list of (name, format[, shape]) tuples, got {}",
-                    repr(&descr)?
-                )));
-            };
-            // [('', '|V8')]: no fields (NumPy's descr of a plain void).
-            let padding = entries.len() == 1
-                && items(&entries[0]).is_some_and(|e| {
-                    matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
-                });
-            if !padding {
-                fields = Some(descr_fields(&descr, Some(t.itemsize))?);
-            }
-        }
-    }
+    let (itemsize, element) = element(d, typestr_obj)?;
     let pair = items(data).filter(|p| p.len() == 2);
     let ptr = match &pair {
         Some(p) if is_int(&p[0])? => p[0].extract::<u64>().ok(),
@@ -353,10 +487,10 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
             if given.is_none() || bytes.len() != shape.len() {
                 return Err(bad(format!("strides must be a tuple of {} ints or None, got {}", shape.len(), repr(&s)?)));
             }
-            if let Some(b) = bytes.iter().find(|b| *b % t.itemsize != 0) {
-                return Err(bad(format!("stride {b} is not a multiple of the item size {}", t.itemsize)));
+            if let Some(b) = bytes.iter().find(|b| *b % itemsize != 0) {
+                return Err(bad(format!("stride {b} is not a multiple of the item size {itemsize}")));
             }
-            bytes.iter().map(|b| b / t.itemsize).collect()
+            bytes.iter().map(|b| b / itemsize).collect()
         }
     };
     let mut stream = None;
@@ -365,7 +499,8 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
             if !is_int(&s)? {
                 return Err(bad(format!("stream must be an int or None, got {}", repr(&s)?)));
             }
-            let s = py.get_type::<PyInt>().call1((s,))?;
+            // A NumPy integer becomes an int (exact ints are kept as they are).
+            let s = if s.is_exact_instance_of::<PyInt>() { s } else { py.get_type::<PyInt>().call1((s,))? };
             if s.extract::<i64>().is_ok_and(|s| s == 0) {
                 return Err(bad(
                     "stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)".to_owned(),
@@ -374,7 +509,7 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
             stream = Some(s);
         }
     }
-    Ok(Cai { ptr, shape, strides, typestr: t.text, fields, readonly, stream })
+    Ok(Cai { ptr, shape, strides, element, readonly, stream })
 }
 
 /// `pydev._arrays.parse_cai`'s reader: `(pointer, shape, element strides,
@@ -403,8 +538,8 @@ pub fn cai_read<'py>(
             c.ptr,
             PyTuple::new(py, &c.shape)?,
             PyTuple::new(py, &c.strides)?,
-            c.typestr,
-            c.fields,
+            c.element.typestr,
+            c.element.fields,
             c.readonly,
             c.stream,
         )),
