@@ -451,21 +451,19 @@ impl Dispatch {
     fn cai_view(&self, obj: &Bound<'_, PyAny>) -> Option<CaiView> {
         let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
         let memo = || self.cai_elements.lock().unwrap_or_else(|p| p.into_inner());
-        let c = protocols::read_cai_with(&cai, |d, t| {
-            // The descr is read before the memo is locked (a dict lookup
-            // may run Python code, which may launch).
-            let descr = ElementMemo::<Arc<str>>::descr(d, t)?;
-            if let Some((key, itemsize)) = memo().find(t, descr.as_ref()) {
+        let c = protocols::read_cai_with(&cai, |t, descr| {
+            let descr = ElementMemo::<Arc<str>>::descr(t, descr);
+            if let Some((key, itemsize)) = memo().find(t, descr) {
                 return Ok((itemsize, key));
             }
-            let e = protocols::read_element(d, t)?;
+            let e = protocols::read_element(t, descr)?;
             // A structured element is named by its typestr and fields (a
             // tuple of numbers and strings, whose repr is as fixed as they are).
             let key: Arc<str> = match &e.fields {
                 None => e.typestr.into(),
                 Some(f) => format!("{}{}", e.typestr, f.repr()?).into(),
             };
-            memo().insert(t, descr.as_ref(), e.itemsize, key.clone());
+            memo().insert(t, descr, e.itemsize, key.clone());
             Ok((e.itemsize, key))
         })
         .ok()?;

@@ -82,7 +82,44 @@ fn is_int(v: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// `v` as an i64 when it is an int (`is_int`) in that range.
 fn int64(v: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if v.is_exact_instance_of::<PyInt>() {
+        return Ok(v.extract::<i64>().ok());
+    }
     Ok(if is_int(v)? { v.extract::<i64>().ok() } else { None })
+}
+
+/// The items of a tuple or a list of ints (`int64` each), read in place;
+/// None when `v` is neither or an item is no such int.
+fn int_items(v: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+    let mut out = Vec::new();
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        out.reserve_exact(t.len());
+        for e in t.iter() {
+            match int64(&e)? {
+                Some(x) => out.push(x),
+                None => return Ok(None),
+            }
+        }
+    } else if let Ok(l) = v.downcast::<PyList>() {
+        for e in l.iter() {
+            match int64(&e)? {
+                Some(x) => out.push(x),
+                None => return Ok(None),
+            }
+        }
+    } else {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// The two items of a tuple or a list of two; None for anything else.
+fn pair<'py>(v: &Bound<'py, PyAny>) -> Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        return (t.len() == 2).then(|| Some((t.get_item(0).ok()?, t.get_item(1).ok()?))).flatten();
+    }
+    let l = v.downcast::<PyList>().ok()?;
+    (l.len() == 2).then(|| Some((l.get_item(0).ok()?, l.get_item(1).ok()?))).flatten()
 }
 
 /// The items of a tuple or a list (subclasses too); None for anything else.
@@ -260,14 +297,14 @@ pub struct Element<'py> {
     pub itemsize: i64,
 }
 
-/// Reads the element of dict `d` whose typestr is `t`: the typestr, and a
-/// 'V' typestr's `descr` (absent, None, or a plain void's `[('', '|V8')]`:
-/// no fields).
-pub fn read_element<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> Result<Element<'py>, Fail> {
+/// Reads the element of typestr `t` and `descr` (the dict's entry; read
+/// for a 'V' typestr only: absent, None, or a plain void's `[('',
+/// '|V8')]` is no fields).
+pub fn read_element<'py>(t: &Bound<'py, PyAny>, descr: Option<&Bound<'py, PyAny>>) -> Result<Element<'py>, Fail> {
     let t = typestr(t)?;
     let mut fields = None;
     if t.kind == b'V' {
-        if let Some(descr) = d.get_item(intern!(d.py(), "descr"))?.filter(|d| !d.is_none()) {
+        if let Some(descr) = descr.filter(|d| !d.is_none()) {
             let Some(entries) = items(&descr) else {
                 return Err(bad(format!(
                     "descr must be a list of (name, format[, shape]) tuples, got {}",
@@ -280,7 +317,7 @@ pub fn read_element<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> Resul
                     matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
                 });
             if !padding {
-                fields = Some(descr_fields(&descr, Some(t.itemsize))?);
+                fields = Some(descr_fields(descr, Some(t.itemsize))?);
             }
         }
     }
@@ -294,7 +331,9 @@ pub fn read_element<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> Resul
 enum Node {
     Str(String),
     Int(i64),
-    Tuple(Vec<Node>),
+    /// The tuple itself too when nothing in it is a list: it cannot
+    /// change, so the same object matches at once.
+    Tuple(Vec<Node>, Option<Py<PyTuple>>),
     List(Vec<Node>),
 }
 
@@ -308,7 +347,14 @@ impl Node {
             return v.extract::<i64>().ok().map(Node::Int);
         }
         if let Ok(t) = v.downcast_exact::<PyTuple>() {
-            return t.iter().map(|e| Node::of(&e)).collect::<Option<_>>().map(Node::Tuple);
+            let es: Vec<Node> = t.iter().map(|e| Node::of(&e)).collect::<Option<_>>()?;
+            let frozen = es.iter().all(|e| match e {
+                Node::List(_) => false,
+                Node::Tuple(_, o) => o.is_some(),
+                _ => true,
+            });
+            let obj = frozen.then(|| t.clone().unbind());
+            return Some(Node::Tuple(es, obj));
         }
         let l = v.downcast_exact::<PyList>().ok()?;
         l.iter().map(|e| Node::of(&e)).collect::<Option<_>>().map(Node::List)
@@ -320,7 +366,8 @@ impl Node {
         match self {
             Node::Str(s) => v.downcast_exact::<PyString>().is_ok_and(|v| v.to_str().is_ok_and(|v| v == s)),
             Node::Int(i) => v.is_exact_instance_of::<PyInt>() && v.extract::<i64>().is_ok_and(|v| v == *i),
-            Node::Tuple(es) => v
+            Node::Tuple(_, Some(o)) if v.is(o) => true,
+            Node::Tuple(es, _) => v
                 .downcast_exact::<PyTuple>()
                 .is_ok_and(|t| t.len() == es.len() && es.iter().zip(t.iter()).all(|(e, x)| e.matches(&x))),
             Node::List(es) => v.downcast_exact::<PyList>().is_ok_and(|l| {
@@ -367,12 +414,15 @@ impl<K: Clone> ElementMemo<K> {
         })
     }
 
-    /// The `descr` of dict `d` as [`ElementMemo::find`] compares it: for a
-    /// 'V' typestr `t` the dict's (None when absent or None), else None.
-    pub fn descr<'py>(d: &Bound<'py, PyDict>, t: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    /// The dict's `descr` entry as [`ElementMemo::find`] compares it: for
+    /// a 'V' typestr `t` the entry (None when absent or None), else None.
+    pub fn descr<'a, 'py>(
+        t: &Bound<'py, PyAny>,
+        descr: Option<&'a Bound<'py, PyAny>>,
+    ) -> Option<&'a Bound<'py, PyAny>> {
         let void =
             t.downcast_exact::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s.as_bytes().get(1) == Some(&b'V')));
-        Ok(if void { d.get_item(intern!(d.py(), "descr"))?.filter(|d| !d.is_none()) } else { None })
+        descr.filter(|d| void && !d.is_none())
     }
 
     /// Remembers what [`read_element`] read of typestr `t` and `descr`
@@ -398,26 +448,59 @@ impl<K: Clone> ElementMemo<K> {
 /// Interface v3 specifies it (v0 to v2 too), in the order of the checks of
 /// docs/API.md (a structured 'V' typestr with its `descr`).
 pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
-    read_cai_with(cai, |d, t| {
-        let e = read_element(d, t)?;
+    read_cai_with(cai, |t, descr| {
+        let e = read_element(t, descr)?;
         Ok((e.itemsize, e))
     })
 }
 
-/// [`read_cai`] with another reader of the element: `element(dict,
-/// typestr)` gives the item size and what the caller keeps of the element,
-/// checked where [`read_cai`] checks it (after the shape, before the data).
+/// The keys of the CUDA Array Interface, in the order of [`CaiEntries`].
+const CAI_KEYS: [&str; 8] = ["version", "mask", "shape", "typestr", "data", "descr", "strides", "stream"];
+
+/// The values of a `__cuda_array_interface__` dict's keys ([`CAI_KEYS`]),
+/// read in one pass over the dict (its str keys compared by address with
+/// the interned names first, then by text), not by a lookup each: the
+/// launch fast path reads such a dict at every launch. Other keys are
+/// ignored, as the protocol allows.
+fn cai_entries<'py>(d: &Bound<'py, PyDict>) -> [Option<Bound<'py, PyAny>>; 8] {
+    let py = d.py();
+    let names = [
+        intern!(py, "version"),
+        intern!(py, "mask"),
+        intern!(py, "shape"),
+        intern!(py, "typestr"),
+        intern!(py, "data"),
+        intern!(py, "descr"),
+        intern!(py, "strides"),
+        intern!(py, "stream"),
+    ];
+    let mut out: [Option<Bound<'py, PyAny>>; 8] = Default::default();
+    for (k, v) in d.iter() {
+        let slot = names.iter().position(|n| k.is(n)).or_else(|| {
+            let k = k.downcast::<PyString>().ok()?.to_str().ok()?;
+            CAI_KEYS.iter().position(|n| *n == k)
+        });
+        if let Some(slot) = slot {
+            out[slot] = Some(v);
+        }
+    }
+    out
+}
+
+/// [`read_cai`] with another reader of the element: `element(typestr,
+/// descr)` (the dict's entries) gives the item size and what the caller
+/// keeps of the element, checked where [`read_cai`] checks it (after the
+/// shape, before the data).
 pub fn read_cai_with<'py, E>(
     cai: &Bound<'py, PyAny>,
-    element: impl FnOnce(&Bound<'py, PyDict>, &Bound<'py, PyAny>) -> Result<(i64, E), Fail>,
+    element: impl FnOnce(&Bound<'py, PyAny>, Option<&Bound<'py, PyAny>>) -> Result<(i64, E), Fail>,
 ) -> Result<Cai<'py, E>, Fail> {
     let py = cai.py();
     let Ok(d) = cai.downcast::<PyDict>() else {
         let name = cai.get_type().name()?;
         return Err(bad(format!("__cuda_array_interface__ must be a dict, got {name}")));
     };
-    let get = |k: &Bound<'py, PyString>| d.get_item(k);
-    let version = get(intern!(py, "version"))?;
+    let [version, mask, shape_obj, typestr_obj, data, descr, strides, stream_obj] = cai_entries(d);
     let v = match &version {
         Some(v) => int64(v)?.filter(|v| (0..=3).contains(v)),
         None => None,
@@ -429,64 +512,44 @@ pub fn read_cai_with<'py, E>(
         };
         return Err(bad(format!("unsupported version {shown} (0 to 3 are supported)")));
     };
-    if get(intern!(py, "mask"))?.is_some_and(|m| !m.is_none()) {
+    if mask.is_some_and(|m| !m.is_none()) {
         return Err(Fail::Bad {
             unsupported: true,
             msg: "masked arrays (mask is not None) are not supported".to_owned(),
         });
     }
-    let mut required = Vec::with_capacity(3);
-    for key in [intern!(py, "shape"), intern!(py, "typestr"), intern!(py, "data")] {
-        match get(key)? {
-            Some(v) => required.push(v),
-            None => return Err(bad(format!("the required key '{}' is missing", key.to_cow()?))),
-        }
-    }
-    let (shape_obj, typestr_obj, data) = (&required[0], &required[1], &required[2]);
-    let mut shape = None;
-    if let Some(es) = items(shape_obj) {
-        let mut out = Vec::with_capacity(es.len());
-        for e in &es {
-            match int64(e)?.filter(|e| *e >= 0) {
-                Some(e) => out.push(e),
-                None => break,
-            }
-        }
-        shape = (out.len() == es.len()).then_some(out);
-    }
-    let Some(shape) = shape else {
+    let required = |v: Option<Bound<'py, PyAny>>, key: &str| match v {
+        Some(v) => Ok(v),
+        None => Err(bad(format!("the required key '{key}' is missing"))),
+    };
+    let shape_obj = &required(shape_obj, "shape")?;
+    let typestr_obj = &required(typestr_obj, "typestr")?;
+    let data = &required(data, "data")?;
+    let Some(shape) = int_items(shape_obj)?.filter(|s| s.iter().all(|e| *e >= 0)) else {
         return Err(bad(format!("shape must be a tuple of non-negative ints, got {}", repr(shape_obj)?)));
     };
     if shape.iter().try_fold(1i64, |acc, e| acc.checked_mul((*e).max(1))).is_none() {
         return Err(bad(format!("shape {} is too large for 64-bit strides", repr(shape_obj)?)));
     }
-    let (itemsize, element) = element(d, typestr_obj)?;
-    let pair = items(data).filter(|p| p.len() == 2);
+    let (itemsize, element) = element(typestr_obj, descr.as_ref())?;
+    let pair = pair(data);
     let ptr = match &pair {
-        Some(p) if is_int(&p[0])? => p[0].extract::<u64>().ok(),
+        Some((p, _)) if is_int(p)? => p.extract::<u64>().ok(),
         _ => None,
     };
-    let (Some(pair), Some(ptr)) = (pair, ptr) else {
+    let (Some((_, flag)), Some(ptr)) = (pair, ptr) else {
         return Err(bad(format!("data must be a (pointer, read_only) tuple, got {}", repr(data)?)));
     };
-    let readonly = pair[1].is_truthy()?;
+    let readonly = flag.is_truthy()?;
     if ptr == 0 && !shape.contains(&0) {
         return Err(bad(format!("the data pointer is 0 for {} elements", product_text(&shape))));
     }
-    let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
+    let strides = match strides.filter(|s| !s.is_none()) {
         None => c_strides(&shape),
         Some(s) => {
-            let given = items(&s).filter(|v| v.len() == shape.len());
-            let mut bytes = Vec::with_capacity(shape.len());
-            for x in given.iter().flatten() {
-                match int64(x)? {
-                    Some(x) => bytes.push(x),
-                    None => break,
-                }
-            }
-            if given.is_none() || bytes.len() != shape.len() {
+            let Some(bytes) = int_items(&s)?.filter(|v| v.len() == shape.len()) else {
                 return Err(bad(format!("strides must be a tuple of {} ints or None, got {}", shape.len(), repr(&s)?)));
-            }
+            };
             if let Some(b) = bytes.iter().find(|b| *b % itemsize != 0) {
                 return Err(bad(format!("stride {b} is not a multiple of the item size {itemsize}")));
             }
@@ -495,7 +558,7 @@ pub fn read_cai_with<'py, E>(
     };
     let mut stream = None;
     if version_n >= 3 {
-        if let Some(s) = get(intern!(py, "stream"))?.filter(|s| !s.is_none()) {
+        if let Some(s) = stream_obj.filter(|s| !s.is_none()) {
             if !is_int(&s)? {
                 return Err(bad(format!("stream must be an int or None, got {}", repr(&s)?)));
             }
