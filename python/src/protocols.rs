@@ -160,12 +160,18 @@ fn product_text(extents: &[i64]) -> String {
 /// Element strides of a C-contiguous array of `shape` (pydev._dlpack.c_strides).
 pub fn c_strides(shape: &[i64]) -> Vec<i64> {
     let mut out = vec![0; shape.len()];
+    each_c_stride(shape, |k, s| out[k] = s);
+    out
+}
+
+/// [`c_strides`] given one by one to `put(dimension, stride)`, where no
+/// vector of them is wanted (the launch fast path writes them in place).
+pub fn each_c_stride(shape: &[i64], mut put: impl FnMut(usize, i64)) {
     let mut acc = 1i64;
     for k in (0..shape.len()).rev() {
-        out[k] = acc;
+        put(k, acc);
         acc = acc.wrapping_mul(shape[k].max(1));
     }
-    out
 }
 
 // --- the CUDA Array Interface -------------------------------------------------------------
@@ -281,8 +287,8 @@ fn descr_fields<'py>(descr: &Bound<'py, PyAny>, itemsize: Option<i64>) -> Result
 pub struct Cai<'py, E = Element<'py>> {
     pub ptr: u64,
     pub shape: Vec<i64>,
-    /// In elements.
-    pub strides: Vec<i64>,
+    /// In elements; None when the dict gives none (C order: [`c_strides`]).
+    pub strides: Option<Vec<i64>>,
     pub element: E,
     pub readonly: bool,
     /// The v3 `stream` (never 0), as an int.
@@ -370,10 +376,10 @@ impl Node {
             Node::Tuple(es, _) => v
                 .downcast_exact::<PyTuple>()
                 .is_ok_and(|t| t.len() == es.len() && es.iter().zip(t.iter()).all(|(e, x)| e.matches(&x))),
-            Node::List(es) => v.downcast_exact::<PyList>().is_ok_and(|l| {
-                // Read by index: no iterator over a list Python may change.
-                l.len() == es.len() && es.iter().enumerate().all(|(k, e)| l.get_item(k).is_ok_and(|x| e.matches(&x)))
-            }),
+            // No Python code runs meanwhile: the list cannot change under the walk.
+            Node::List(es) => v
+                .downcast_exact::<PyList>()
+                .is_ok_and(|l| l.len() == es.len() && es.iter().zip(l.iter()).all(|(e, x)| e.matches(&x))),
         }
     }
 }
@@ -454,15 +460,18 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
     })
 }
 
-/// The keys of the CUDA Array Interface, in the order of [`CaiEntries`].
+/// The keys of the CUDA Array Interface, in the order of [`cai_entries`].
 const CAI_KEYS: [&str; 8] = ["version", "mask", "shape", "typestr", "data", "descr", "strides", "stream"];
+/// The places of `typestr` and `descr` in [`cai_entries`].
+pub const CAI_TYPESTR: usize = 3;
+pub const CAI_DESCR: usize = 5;
 
 /// The values of a `__cuda_array_interface__` dict's keys ([`CAI_KEYS`]),
 /// read in one pass over the dict (its str keys compared by address with
 /// the interned names first, then by text), not by a lookup each: the
 /// launch fast path reads such a dict at every launch. Other keys are
 /// ignored, as the protocol allows.
-fn cai_entries<'py>(d: &Bound<'py, PyDict>) -> [Option<Bound<'py, PyAny>>; 8] {
+pub fn cai_entries<'py>(d: &Bound<'py, PyDict>) -> [Option<Bound<'py, PyAny>>; 8] {
     let py = d.py();
     let names = [
         intern!(py, "version"),
@@ -545,7 +554,7 @@ pub fn read_cai_with<'py, E>(
         return Err(bad(format!("the data pointer is 0 for {} elements", product_text(&shape))));
     }
     let strides = match strides.filter(|s| !s.is_none()) {
-        None => c_strides(&shape),
+        None => None,
         Some(s) => {
             let Some(bytes) = int_items(&s)?.filter(|v| v.len() == shape.len()) else {
                 return Err(bad(format!("strides must be a tuple of {} ints or None, got {}", shape.len(), repr(&s)?)));
@@ -553,7 +562,7 @@ pub fn read_cai_with<'py, E>(
             if let Some(b) = bytes.iter().find(|b| *b % itemsize != 0) {
                 return Err(bad(format!("stride {b} is not a multiple of the item size {itemsize}")));
             }
-            bytes.iter().map(|b| b / itemsize).collect()
+            Some(bytes.iter().map(|b| b / itemsize).collect())
         }
     };
     let mut stream = None;
@@ -600,7 +609,7 @@ pub fn cai_read<'py>(
         Ok(c) => Ok((
             c.ptr,
             PyTuple::new(py, &c.shape)?,
-            PyTuple::new(py, &c.strides)?,
+            PyTuple::new(py, c.strides.unwrap_or_else(|| c_strides(&c.shape)))?,
             c.element.typestr,
             c.element.fields,
             c.readonly,
