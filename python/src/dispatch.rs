@@ -1056,7 +1056,10 @@ impl Dispatch {
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
                     } else if exchanged.is_empty() {
-                        keep.append((args, PyTuple::new(py, capsules)?))?;
+                        // One tuple: the arguments, then their capsules.
+                        let mut items = capsules;
+                        items.insert(0, args.clone().into_any());
+                        keep.append(PyTuple::new(py, items)?)?;
                     } else {
                         keep.append((
                             args,
