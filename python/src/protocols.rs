@@ -311,10 +311,10 @@ pub fn read_element<'py>(t: &Bound<'py, PyAny>, descr: Option<&Bound<'py, PyAny>
     let mut fields = None;
     if t.kind == b'V' {
         if let Some(descr) = descr.filter(|d| !d.is_none()) {
-            let Some(entries) = items(&descr) else {
+            let Some(entries) = items(descr) else {
                 return Err(bad(format!(
                     "descr must be a list of (name, format[, shape]) tuples, got {}",
-                    repr(&descr)?
+                    repr(descr)?
                 )));
             };
             // [('', '|V8')]: no fields (NumPy's descr of a plain void).
