@@ -25,6 +25,9 @@ import numpy as np
 os.environ.setdefault("PYDEV_TARGET", "host")
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
+from pydev._native import get as _native  # noqa: E402
+
+STREAM_GENERATION = _native().STREAM_GENERATION  # launches whose arguments a stream keeps at once
 
 
 @device.struct
@@ -81,6 +84,10 @@ def fast_launches():
 
 def per_launch_us(f, args, launches, stream):
     launch = device.launch
+    # What the launches before kept alive (pydev.Stream keeps arguments
+    # until a fence passes them) is let go here, not in this row's time:
+    # a DLPack row's capsules are then released in its own launches.
+    stream.synchronize()
     t = time.perf_counter()
     for _ in range(launches):
         launch(f, *args, grid=1, block=1, stream=stream)
@@ -131,6 +138,13 @@ def cases(target):
             ("float32 array (CUDA Array Interface only)", take_array, CAIOnly(on(rng.random(8, dtype=np.float32)))),
             ("struct array (CUDA Array Interface only)", take_struct_array, CAIOnly(on(parts))),
         ]
+        # A producer whose `__dlpack__` is C (bench/exchange_producer.c, as
+        # CuPy's is Cython): the DLPack row less the Python producer's cost.
+        from launch import CDlpack, c_exchange_producer
+
+        if c_exchange_producer(pydev.default_stream().handle) is None:
+            c_dlpack = CDlpack(on(rng.random(8, dtype=np.float32)))
+            rows[2:2] = [("float32 array (DLPack only, C `__dlpack__`)", take_array, c_dlpack)]
     if ml is not None:
         rows[4:4] = [
             ("bfloat16 array (NumPy)", take_array, on(rng.random(8).astype(ml.bfloat16))),
@@ -181,7 +195,37 @@ def main():
         t = times[name]
         med = statistics.median(t)
         ratio = f"{min(t) / base_min:.2f}x, {med / base:.2f}x"
-        print(f"| {name} | {'yes' if fast[name] else 'no'} | {min(t):.1f} µs | {med:.1f} µs | {ratio} |")
+        print(f"| {name} | {'yes' if fast[name] else 'no'} | {min(t):.2f} µs | {med:.2f} µs | {ratio} |")
+    # A DLPack launch calls the producer's `__dlpack__` (and later lets its
+    # capsule go): the producer's cost, not pydev's. Timed alone, the same
+    # way, and taken off.
+    exports = [(name, arg) for name, f, arg in rows if "DLPack only" in name]
+    if exports:
+        handle = stream.handle if target != "host" else None
+        handle = 1 if handle == 0 else handle
+        print(
+            "\n| DLPack row | launch (min) | the producer's export alone (min) | launch less export / float32 array (min) |"
+        )
+        print("|---|---|---|---|")
+        for name, arg in exports:
+            export = [per_export_us(arg, handle, a.launches) for _ in range(a.runs)]
+            own = min(times[name]) - min(export)
+            print(f"| {name} | {min(times[name]):.2f} µs | {min(export):.2f} µs | {own / base_min:.2f}x |")
+
+
+def per_export_us(arg, handle, launches):
+    """The time of `arg.__dlpack__(...)` as the fast path calls it, its
+    capsules let go by the stream's generation as a launch's are."""
+    export = arg.__dlpack__
+    version = (1, 0)
+    kept = []
+    t = time.perf_counter()
+    for _ in range(launches):
+        kept.append(export(stream=handle, max_version=version))
+        if len(kept) > STREAM_GENERATION:
+            kept = []
+    kept = []
+    return (time.perf_counter() - t) / launches * 1e6
 
 
 if __name__ == "__main__":

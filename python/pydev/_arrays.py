@@ -694,20 +694,17 @@ class DeviceArray(ArrayViews):
             ours = normalize_stream(self._last_stream)
             if normalize_stream(stream) != ours:
                 _native.get().cuda_stream_wait(stream, ours, self.device)
-        from . import _dlpack
+        # Made once: a DLPack consumer exports at every launch, and the
+        # array's memory, shape and layout never change.
+        export = self.__dict__.get("_dlpack_export")
+        if export is None:
+            from . import _dlpack
 
+            strides = None if self._c_order() else self._elem_strides()
+            maker = _dlpack.capsule_maker(self._ptr, self.shape, self.dtype, _dlpack.kDLCUDA, self.device)
+            export = self._dlpack_export = (maker, strides)
         versioned = max_version is not None and tuple(max_version)[0] >= 1
-        strides = None if self._c_order() else self._elem_strides()
-        return _dlpack.make_capsule(
-            self._ptr,
-            self.shape,
-            self.dtype,
-            _dlpack.kDLCUDA,
-            owner=self,
-            device_id=self.device,
-            strides=strides,
-            versioned=versioned,
-        )
+        return export[0](self, export[1], False, versioned)
 
     def __dlpack_device__(self):
         from . import _dlpack

@@ -12,6 +12,7 @@ native module is there; ctypes (pydev._dlpack_c) serves the pure-Python
 package, with the same rules and messages."""
 
 import ctypes
+import functools
 import sys
 import math
 import weakref
@@ -284,6 +285,22 @@ def make_capsule(ptr, shape, dtype, device_type, owner, device_id=0, strides=Non
     _exports[address] = (managed, shape_arr, strides_arr, owner)
     name = _NAMES[b"dltensor_versioned" if versioned else b"dltensor"]
     return _New(address, ctypes.addressof(name), ctypes.cast(_capsule_destructor, ctypes.c_void_p).value)
+
+
+def capsule_maker(ptr, shape, dtype, device_type, device_id=0):
+    """`make_capsule` of this memory, all but the rest given: a callable
+    `(owner, strides, readonly, versioned)`. The native exporter bound with
+    functools.partial where it is there, so that an array's repeated
+    exports (one per launch of a DLPack consumer) run no Python frame."""
+    native = _native_capsule if _native_capsule is not None else _native_exporter()
+    if native:
+        dl = _dl_types.get(dtype)
+        if dl is None:
+            dl = _dl_types[dtype] = _dl_type(dtype)
+        return functools.partial(native, ptr or 0, shape, dl, (device_type, device_id))
+    return lambda owner, strides, readonly, versioned: make_capsule(
+        ptr, shape, dtype, device_type, owner, device_id, strides, readonly, versioned
+    )
 
 
 def live_exports():

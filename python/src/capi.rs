@@ -285,24 +285,31 @@ unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
     let dtype = (tensor.code, tensor.bits, tensor.lanes);
     // The device type and dtype are the key's (see validate_extents).
     protocols::validate_extents(shape, tensor.data as u64).ok()?;
-    let strides: Vec<i64> = if n > 0 && !tensor.strides.is_null() {
-        // SAFETY: as the caller promises: `ndim` strides.
-        unsafe { std::slice::from_raw_parts(tensor.strides, n) }.to_vec()
-    } else {
-        protocols::c_strides(shape)
-    };
     let mut descriptor = Vec::with_capacity(8 + 16 * n);
     descriptor.extend_from_slice(&(tensor.data as u64).wrapping_add(tensor.byte_offset).to_le_bytes());
-    for d in shape.iter().chain(&strides) {
+    for d in shape {
         descriptor.extend_from_slice(&d.to_le_bytes());
     }
+    let layout = if n > 0 && !tensor.strides.is_null() {
+        // SAFETY: as the caller promises: `ndim` strides.
+        let strides = unsafe { std::slice::from_raw_parts(tensor.strides, n) };
+        for d in strides {
+            descriptor.extend_from_slice(&d.to_le_bytes());
+        }
+        crate::dispatch::contiguity(shape, strides)
+    } else {
+        // C order (null strides), written in place.
+        descriptor.resize(8 + 16 * n, 0);
+        protocols::each_c_stride(shape, |k, s| descriptor[8 + 8 * (n + k)..][..8].copy_from_slice(&s.to_le_bytes()));
+        crate::dispatch::C_CONTIGUOUS
+    };
     Some(DlpackView {
         device,
         code: dtype.0,
         bits: dtype.1,
         lanes: dtype.2,
         ndim: n,
-        layout: crate::dispatch::contiguity(shape, &strides),
+        layout,
         readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
         descriptor,
     })

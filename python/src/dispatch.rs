@@ -30,15 +30,16 @@
 //! (`cuPointerGetAttributes`, once per distinct pointer) only where the
 //! process sees more than one device.
 
+use crate::protocols::{self, ElementMemo};
 use crate::{capi, cuda_program::CudaProgram, host_program::HostProgram};
 use pydev_runtime::cuda;
 use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple, PyType};
 use pyo3::{PyTraverseError, PyVisit};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Launches that took the fast path (counted by `pydev.stats()` as
 /// dispatch-cache hits and launches).
@@ -65,8 +66,9 @@ enum KeyPart {
     /// and what its signature depends on.
     Dlpack { ty: usize, code: u8, bits: u8, lanes: u16, ndim: usize, layout: u8, readonly: bool },
     /// A foreign cuda array exported through the CUDA Array Interface
-    /// only (Numba's): its type's address and what its signature depends on.
-    Cai { ty: usize, typestr: String, ndim: usize, layout: u8, readonly: bool },
+    /// only (Numba's): its type's address and what its signature depends
+    /// on (`element`: its typestr, and a structured one's fields).
+    Cai { ty: usize, element: Arc<str>, ndim: usize, layout: u8, readonly: bool },
     /// The address of the argument's exact type object.
     Type(usize),
 }
@@ -399,6 +401,11 @@ pub struct Dispatch {
     /// Types registered as foreign cuda arrays, by address: DLPack
     /// producers (exported to compute the key) or CUDA Array Interface ones.
     foreign: Mutex<HashMap<usize, Foreign>>,
+    /// The elements of CUDA Array Interface arrays read before, with their
+    /// keys ([`KeyPart::Cai`]'s `element`).
+    cai_elements: Mutex<ElementMemo<Arc<str>>>,
+    /// By argument position.
+    cai_seen: Mutex<Vec<Option<CaiSeen>>>,
 }
 
 #[derive(Clone, Copy)]
@@ -433,8 +440,9 @@ struct Keyed<'py> {
 /// through the one reader of the protocol (`protocols::read_cai`, which
 /// `pydev._arrays.parse_cai` calls too); anything the reader refuses is
 /// `None`, and the general path raises the reader's error.
+#[derive(Clone)]
 struct CaiView {
-    typestr: String,
+    element: Arc<str>,
     ndim: usize,
     layout: u8,
     readonly: bool,
@@ -442,33 +450,130 @@ struct CaiView {
     descriptor: Vec<u8>,
 }
 
-fn cai_view(obj: &Bound<'_, PyAny>) -> Option<CaiView> {
-    let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
-    let c = crate::protocols::read_cai(&cai).ok()?;
-    let stream = match &c.stream {
-        None => None,
-        Some(s) => Some(s.extract::<usize>().ok()?),
-    };
-    let n = c.shape.len();
-    let mut descriptor = Vec::with_capacity(8 + 16 * n);
-    descriptor.extend_from_slice(&c.ptr.to_le_bytes());
-    for d in c.shape.iter().chain(&c.strides) {
-        descriptor.extend_from_slice(&d.to_le_bytes());
+/// The last CUDA Array Interface dict read at an argument position: its
+/// entries (`protocols::cai_entries`), each an object that cannot change
+/// (None, a bool, an exact int or str, a tuple of them) but the `descr`,
+/// and what was read of them. A dict whose entries are these same objects
+/// reads the same (a `descr` list is matched through the element memo):
+/// producers that keep their dict, or make it of the same objects, are
+/// not read anew at each launch.
+struct CaiSeen {
+    entries: [Option<Py<PyAny>>; 8],
+    /// Whether the `descr` entry cannot change either.
+    descr_frozen: bool,
+    view: CaiView,
+}
+
+/// Argument positions whose last CUDA Array Interface dict is kept.
+const CAI_SEEN_POSITIONS: usize = 32;
+
+/// Whether `v` is an object that cannot change: None, a bool, an exact int
+/// or str, or a tuple of such objects.
+fn frozen(v: &Bound<'_, PyAny>) -> bool {
+    v.is_none()
+        || v.is_exact_instance_of::<PyBool>()
+        || v.is_exact_instance_of::<PyInt>()
+        || v.is_exact_instance_of::<PyString>()
+        || v.downcast_exact::<PyTuple>().is_ok_and(|t| t.iter().all(|e| frozen(&e)))
+}
+
+impl Dispatch {
+    /// The view of the dict at `position` when its entries are those of
+    /// the dict read there last ([`CaiSeen`]).
+    fn cai_seen(&self, position: usize, entries: &[Option<Bound<'_, PyAny>>; 8]) -> Option<CaiView> {
+        let (view, descr_frozen) = {
+            let seen = self.cai_seen.lock().unwrap_or_else(|p| p.into_inner());
+            let s = seen.get(position)?.as_ref()?;
+            for (k, (now, then)) in entries.iter().zip(&s.entries).enumerate() {
+                match (now, then) {
+                    (None, None) => {}
+                    (Some(a), Some(b)) if a.is(b) => {}
+                    (Some(_), Some(_)) if k == protocols::CAI_DESCR && !s.descr_frozen => {}
+                    _ => return None,
+                }
+            }
+            (s.view.clone(), s.descr_frozen)
+        };
+        if !descr_frozen {
+            let t = entries[protocols::CAI_TYPESTR].as_ref()?;
+            let descr = ElementMemo::<Arc<str>>::descr(t, entries[protocols::CAI_DESCR].as_ref());
+            let (key, _) = self.cai_elements.lock().unwrap_or_else(|p| p.into_inner()).find(t, descr)?;
+            if !Arc::ptr_eq(&key, &view.element) {
+                return None;
+            }
+        }
+        Some(view)
     }
-    // A structured element is named by its typestr and fields (a tuple of
-    // numbers and strings, whose repr is as fixed as they are).
-    let typestr = match &c.fields {
-        None => c.typestr,
-        Some(f) => format!("{}{}", c.typestr, f.repr().ok()?),
-    };
-    Some(CaiView {
-        typestr,
-        ndim: n,
-        layout: contiguity(&c.shape, &c.strides),
-        readonly: c.readonly,
-        stream,
-        descriptor,
-    })
+
+    fn cai_view(&self, obj: &Bound<'_, PyAny>, position: usize) -> Option<CaiView> {
+        let cai = obj.getattr(intern!(obj.py(), "__cuda_array_interface__")).ok()?;
+        let entries = cai.downcast_exact::<PyDict>().ok().map(|d| protocols::cai_entries(d));
+        if let Some(view) = entries.as_ref().and_then(|e| self.cai_seen(position, e)) {
+            return Some(view);
+        }
+        let view = self.read_cai_view(&cai)?;
+        if let Some(e) = entries.filter(|_| position < CAI_SEEN_POSITIONS) {
+            let others_frozen =
+                e.iter().enumerate().all(|(k, v)| k == protocols::CAI_DESCR || v.as_ref().is_none_or(frozen));
+            if others_frozen {
+                let descr_frozen = e[protocols::CAI_DESCR].as_ref().is_none_or(frozen);
+                let seen = CaiSeen { entries: e.map(|v| v.map(Bound::unbind)), descr_frozen, view: view.clone() };
+                let mut all = self.cai_seen.lock().unwrap_or_else(|p| p.into_inner());
+                if all.len() <= position {
+                    all.resize_with(position + 1, || None);
+                }
+                all[position] = Some(seen);
+            }
+        }
+        Some(view)
+    }
+
+    fn read_cai_view(&self, cai: &Bound<'_, PyAny>) -> Option<CaiView> {
+        let memo = || self.cai_elements.lock().unwrap_or_else(|p| p.into_inner());
+        let c = protocols::read_cai_with(cai, |t, descr| {
+            let descr = ElementMemo::<Arc<str>>::descr(t, descr);
+            if let Some((key, itemsize)) = memo().find(t, descr) {
+                return Ok((itemsize, key));
+            }
+            let e = protocols::read_element(t, descr)?;
+            // A structured element is named by its typestr and fields (a
+            // tuple of numbers and strings, whose repr is as fixed as they are).
+            let key: Arc<str> = match &e.fields {
+                None => e.typestr.into(),
+                Some(f) => format!("{}{}", e.typestr, f.repr()?).into(),
+            };
+            memo().insert(t, descr, e.itemsize, key.clone());
+            Ok((e.itemsize, key))
+        })
+        .ok()?;
+        let stream = match &c.stream {
+            None => None,
+            Some(s) => Some(s.extract::<usize>().ok()?),
+        };
+        let n = c.shape.len();
+        let mut descriptor = Vec::with_capacity(8 + 16 * n);
+        descriptor.extend_from_slice(&c.ptr.to_le_bytes());
+        for d in &c.shape {
+            descriptor.extend_from_slice(&d.to_le_bytes());
+        }
+        let layout = match &c.strides {
+            Some(s) => {
+                for d in s {
+                    descriptor.extend_from_slice(&d.to_le_bytes());
+                }
+                contiguity(&c.shape, s)
+            }
+            None => {
+                // C order, written in place.
+                descriptor.resize(8 + 16 * n, 0);
+                protocols::each_c_stride(&c.shape, |k, s| {
+                    descriptor[8 + 8 * (n + k)..][..8].copy_from_slice(&s.to_le_bytes());
+                });
+                C_CONTIGUOUS
+            }
+        };
+        Some(CaiView { element: c.element, ndim: n, layout, readonly: c.readonly, stream, descriptor })
+    }
 }
 
 /// C-contiguous: the layout key of an array whose every dimension is dense
@@ -579,7 +684,7 @@ impl Dispatch {
                     continue;
                 }
                 if matches!(kind, Kind::Cai) {
-                    let (Some(_), Some(view)) = (cuda, cai_view(&a)) else { return Ok(None) };
+                    let (Some(_), Some(view)) = (cuda, self.cai_view(&a, i)) else { return Ok(None) };
                     let ptr = u64::from_le_bytes(view.descriptor[..8].try_into().expect("8 bytes")) as usize;
                     if several && ptr != 0 && !asked.contains(&ptr) {
                         match cuda::pointer_device(ptr) {
@@ -590,7 +695,7 @@ impl Dispatch {
                     }
                     keyed.key.push(KeyPart::Cai {
                         ty,
-                        typestr: view.typestr,
+                        element: view.element,
                         ndim: view.ndim,
                         layout: view.layout,
                         readonly: view.readonly,
@@ -708,6 +813,8 @@ impl Dispatch {
             globals: globals.unbind(),
             entries: Mutex::new(HashMap::default()),
             foreign: Mutex::new(HashMap::default()),
+            cai_elements: Mutex::new(ElementMemo::default()),
+            cai_seen: Mutex::new(Vec::new()),
         }
     }
 
@@ -948,6 +1055,11 @@ impl Dispatch {
                     let keep = s.getattr(intern!(py, "_keep"))?.downcast_into::<PyList>()?;
                     if capsules.is_empty() && exchanged.is_empty() {
                         keep.append(args)?;
+                    } else if exchanged.is_empty() {
+                        // One tuple: the arguments, then their capsules.
+                        let mut items = capsules;
+                        items.insert(0, args.clone().into_any());
+                        keep.append(PyTuple::new(py, items)?)?;
                     } else {
                         keep.append((
                             args,

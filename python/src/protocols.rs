@@ -82,7 +82,44 @@ fn is_int(v: &Bound<'_, PyAny>) -> PyResult<bool> {
 
 /// `v` as an i64 when it is an int (`is_int`) in that range.
 fn int64(v: &Bound<'_, PyAny>) -> PyResult<Option<i64>> {
+    if v.is_exact_instance_of::<PyInt>() {
+        return Ok(v.extract::<i64>().ok());
+    }
     Ok(if is_int(v)? { v.extract::<i64>().ok() } else { None })
+}
+
+/// The items of a tuple or a list of ints (`int64` each), read in place;
+/// None when `v` is neither or an item is no such int.
+fn int_items(v: &Bound<'_, PyAny>) -> PyResult<Option<Vec<i64>>> {
+    let mut out = Vec::new();
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        out.reserve_exact(t.len());
+        for e in t.iter() {
+            match int64(&e)? {
+                Some(x) => out.push(x),
+                None => return Ok(None),
+            }
+        }
+    } else if let Ok(l) = v.downcast::<PyList>() {
+        for e in l.iter() {
+            match int64(&e)? {
+                Some(x) => out.push(x),
+                None => return Ok(None),
+            }
+        }
+    } else {
+        return Ok(None);
+    }
+    Ok(Some(out))
+}
+
+/// The two items of a tuple or a list of two; None for anything else.
+fn pair<'py>(v: &Bound<'py, PyAny>) -> Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    if let Ok(t) = v.downcast::<PyTuple>() {
+        return (t.len() == 2).then(|| Some((t.get_item(0).ok()?, t.get_item(1).ok()?))).flatten();
+    }
+    let l = v.downcast::<PyList>().ok()?;
+    (l.len() == 2).then(|| Some((l.get_item(0).ok()?, l.get_item(1).ok()?))).flatten()
 }
 
 /// The items of a tuple or a list (subclasses too); None for anything else.
@@ -123,12 +160,18 @@ fn product_text(extents: &[i64]) -> String {
 /// Element strides of a C-contiguous array of `shape` (pydev._dlpack.c_strides).
 pub fn c_strides(shape: &[i64]) -> Vec<i64> {
     let mut out = vec![0; shape.len()];
+    each_c_stride(shape, |k, s| out[k] = s);
+    out
+}
+
+/// [`c_strides`] given one by one to `put(dimension, stride)`, where no
+/// vector of them is wanted (the launch fast path writes them in place).
+pub fn each_c_stride(shape: &[i64], mut put: impl FnMut(usize, i64)) {
     let mut acc = 1i64;
     for k in (0..shape.len()).rev() {
-        out[k] = acc;
+        put(k, acc);
         acc = acc.wrapping_mul(shape[k].max(1));
     }
-    out
 }
 
 // --- the CUDA Array Interface -------------------------------------------------------------
@@ -239,31 +282,234 @@ fn descr_fields<'py>(descr: &Bound<'py, PyAny>, itemsize: Option<i64>) -> Result
     Ok(PyTuple::new(py, [fields.into_any(), PyInt::new(py, size).into_any()])?)
 }
 
-/// A CUDA Array Interface dict, read and validated.
-pub struct Cai<'py> {
+/// A CUDA Array Interface dict, read and validated; `E` is its element as
+/// the element reader made it ([`Element`] for [`read_cai`]).
+pub struct Cai<'py, E = Element<'py>> {
     pub ptr: u64,
     pub shape: Vec<i64>,
-    /// In elements.
-    pub strides: Vec<i64>,
-    pub typestr: String,
-    /// A structured element's fields ([`descr_fields`]), None for a plain one.
-    pub fields: Option<Bound<'py, PyTuple>>,
+    /// In elements; None when the dict gives none (C order: [`c_strides`]).
+    pub strides: Option<Vec<i64>>,
+    pub element: E,
     pub readonly: bool,
     /// The v3 `stream` (never 0), as an int.
     pub stream: Option<Bound<'py, PyAny>>,
+}
+
+/// The element of a CUDA Array Interface dict: its typestr and, for a
+/// structured one, its fields ([`descr_fields`]; None for a plain one).
+pub struct Element<'py> {
+    pub typestr: String,
+    pub fields: Option<Bound<'py, PyTuple>>,
+    pub itemsize: i64,
+}
+
+/// Reads the element of typestr `t` and `descr` (the dict's entry; read
+/// for a 'V' typestr only: absent, None, or a plain void's `[('',
+/// '|V8')]` is no fields).
+pub fn read_element<'py>(t: &Bound<'py, PyAny>, descr: Option<&Bound<'py, PyAny>>) -> Result<Element<'py>, Fail> {
+    let t = typestr(t)?;
+    let mut fields = None;
+    if t.kind == b'V' {
+        if let Some(descr) = descr.filter(|d| !d.is_none()) {
+            let Some(entries) = items(descr) else {
+                return Err(bad(format!(
+                    "descr must be a list of (name, format[, shape]) tuples, got {}",
+                    repr(descr)?
+                )));
+            };
+            // [('', '|V8')]: no fields (NumPy's descr of a plain void).
+            let padding = entries.len() == 1
+                && items(&entries[0]).is_some_and(|e| {
+                    matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
+                });
+            if !padding {
+                fields = Some(descr_fields(descr, Some(t.itemsize))?);
+            }
+        }
+    }
+    Ok(Element { typestr: t.text, fields, itemsize: t.itemsize })
+}
+
+/// What [`ElementMemo`] remembers of a `descr`: its exact structure, of
+/// exact str, int, tuple and list objects only (what NumPy's `dtype.descr`
+/// is made of). Owned copies, so a producer changing its list in place
+/// changes what a later launch compares.
+enum Node {
+    Str(String),
+    Int(i64),
+    /// The tuple itself too when nothing in it is a list: it cannot
+    /// change, so the same object matches at once.
+    Tuple(Vec<Node>, Option<Py<PyTuple>>),
+    List(Vec<Node>),
+}
+
+impl Node {
+    /// The copy of `v`; None when it holds anything else (never memoized).
+    fn of(v: &Bound<'_, PyAny>) -> Option<Node> {
+        if let Ok(s) = v.downcast_exact::<PyString>() {
+            return Some(Node::Str(s.to_str().ok()?.to_owned()));
+        }
+        if v.is_exact_instance_of::<PyInt>() {
+            return v.extract::<i64>().ok().map(Node::Int);
+        }
+        if let Ok(t) = v.downcast_exact::<PyTuple>() {
+            let es: Vec<Node> = t.iter().map(|e| Node::of(&e)).collect::<Option<_>>()?;
+            let frozen = es.iter().all(|e| match e {
+                Node::List(_) => false,
+                Node::Tuple(_, o) => o.is_some(),
+                _ => true,
+            });
+            let obj = frozen.then(|| t.clone().unbind());
+            return Some(Node::Tuple(es, obj));
+        }
+        let l = v.downcast_exact::<PyList>().ok()?;
+        l.iter().map(|e| Node::of(&e)).collect::<Option<_>>().map(Node::List)
+    }
+
+    /// Whether `v` is made of the same exact types and values: then
+    /// [`read_element`] reads it as it read this one. Runs no Python code.
+    fn matches(&self, v: &Bound<'_, PyAny>) -> bool {
+        match self {
+            Node::Str(s) => v.downcast_exact::<PyString>().is_ok_and(|v| v.to_str().is_ok_and(|v| v == s)),
+            Node::Int(i) => v.is_exact_instance_of::<PyInt>() && v.extract::<i64>().is_ok_and(|v| v == *i),
+            Node::Tuple(_, Some(o)) if v.is(o) => true,
+            Node::Tuple(es, _) => v
+                .downcast_exact::<PyTuple>()
+                .is_ok_and(|t| t.len() == es.len() && es.iter().zip(t.iter()).all(|(e, x)| e.matches(&x))),
+            // No Python code runs meanwhile: the list cannot change under the walk.
+            Node::List(es) => v
+                .downcast_exact::<PyList>()
+                .is_ok_and(|l| l.len() == es.len() && es.iter().zip(l.iter()).all(|(e, x)| e.matches(&x))),
+        }
+    }
+}
+
+/// Elements read before, by typestr text and `descr` structure, each with
+/// a key its reader made of it: the launch fast path reads an array's
+/// element at each launch, and a structured one's fields cost far more to
+/// parse (and to name in a key) than to compare with a copy. A dict whose
+/// typestr and descr match an entry's exactly is read as that entry was;
+/// anything else is read by [`read_element`] (and remembered, up to
+/// [`ElementMemo::MAX`] entries).
+pub struct ElementMemo<K> {
+    entries: Vec<(String, Option<Node>, i64, K)>,
+}
+
+impl<K> Default for ElementMemo<K> {
+    fn default() -> Self {
+        Self { entries: Vec::new() }
+    }
+}
+
+impl<K: Clone> ElementMemo<K> {
+    const MAX: usize = 64;
+
+    /// The memoized (key, item size) of an element of typestr `t` and
+    /// `descr` (the dict's, read only for a 'V' typestr: see
+    /// [`ElementMemo::descr`]).
+    pub fn find(&self, t: &Bound<'_, PyAny>, descr: Option<&Bound<'_, PyAny>>) -> Option<(K, i64)> {
+        let t = t.downcast_exact::<PyString>().ok()?.to_str().ok()?;
+        self.entries.iter().find_map(|(text, node, itemsize, key)| {
+            let same = text == t
+                && match (node, descr) {
+                    (None, None) => true,
+                    (Some(n), Some(d)) => n.matches(d),
+                    _ => false,
+                };
+            same.then(|| (key.clone(), *itemsize))
+        })
+    }
+
+    /// The dict's `descr` entry as [`ElementMemo::find`] compares it: for
+    /// a 'V' typestr `t` the entry (None when absent or None), else None.
+    pub fn descr<'a, 'py>(
+        t: &Bound<'py, PyAny>,
+        descr: Option<&'a Bound<'py, PyAny>>,
+    ) -> Option<&'a Bound<'py, PyAny>> {
+        let void =
+            t.downcast_exact::<PyString>().is_ok_and(|s| s.to_str().is_ok_and(|s| s.as_bytes().get(1) == Some(&b'V')));
+        descr.filter(|d| void && !d.is_none())
+    }
+
+    /// Remembers what [`read_element`] read of typestr `t` and `descr`
+    /// (as `ElementMemo::descr` gives it) under `key`, unless they hold
+    /// anything but exact str, int, tuple and list objects, or the memo
+    /// is full.
+    pub fn insert(&mut self, t: &Bound<'_, PyAny>, descr: Option<&Bound<'_, PyAny>>, itemsize: i64, key: K) {
+        let Some(text) = t.downcast_exact::<PyString>().ok().and_then(|s| s.to_str().ok()) else { return };
+        let node = match descr {
+            Some(d) => match Node::of(d) {
+                Some(n) => Some(n),
+                None => return,
+            },
+            None => None,
+        };
+        if self.entries.len() < Self::MAX {
+            self.entries.push((text.to_owned(), node, itemsize, key));
+        }
+    }
 }
 
 /// Reads `cai` (the value of `__cuda_array_interface__`) as the CUDA Array
 /// Interface v3 specifies it (v0 to v2 too), in the order of the checks of
 /// docs/API.md (a structured 'V' typestr with its `descr`).
 pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
+    read_cai_with(cai, |t, descr| {
+        let e = read_element(t, descr)?;
+        Ok((e.itemsize, e))
+    })
+}
+
+/// The keys of the CUDA Array Interface, in the order of [`cai_entries`].
+const CAI_KEYS: [&str; 8] = ["version", "mask", "shape", "typestr", "data", "descr", "strides", "stream"];
+/// The places of `typestr` and `descr` in [`cai_entries`].
+pub const CAI_TYPESTR: usize = 3;
+pub const CAI_DESCR: usize = 5;
+
+/// The values of a `__cuda_array_interface__` dict's keys ([`CAI_KEYS`]),
+/// read in one pass over the dict (its str keys compared by address with
+/// the interned names first, then by text), not by a lookup each: the
+/// launch fast path reads such a dict at every launch. Other keys are
+/// ignored, as the protocol allows.
+pub fn cai_entries<'py>(d: &Bound<'py, PyDict>) -> [Option<Bound<'py, PyAny>>; 8] {
+    let py = d.py();
+    let names = [
+        intern!(py, "version"),
+        intern!(py, "mask"),
+        intern!(py, "shape"),
+        intern!(py, "typestr"),
+        intern!(py, "data"),
+        intern!(py, "descr"),
+        intern!(py, "strides"),
+        intern!(py, "stream"),
+    ];
+    let mut out: [Option<Bound<'py, PyAny>>; 8] = Default::default();
+    for (k, v) in d.iter() {
+        let slot = names.iter().position(|n| k.is(n)).or_else(|| {
+            let k = k.downcast::<PyString>().ok()?.to_str().ok()?;
+            CAI_KEYS.iter().position(|n| *n == k)
+        });
+        if let Some(slot) = slot {
+            out[slot] = Some(v);
+        }
+    }
+    out
+}
+
+/// [`read_cai`] with another reader of the element: `element(typestr,
+/// descr)` (the dict's entries) gives the item size and what the caller
+/// keeps of the element, checked where [`read_cai`] checks it (after the
+/// shape, before the data).
+pub fn read_cai_with<'py, E>(
+    cai: &Bound<'py, PyAny>,
+    element: impl FnOnce(&Bound<'py, PyAny>, Option<&Bound<'py, PyAny>>) -> Result<(i64, E), Fail>,
+) -> Result<Cai<'py, E>, Fail> {
     let py = cai.py();
     let Ok(d) = cai.downcast::<PyDict>() else {
         let name = cai.get_type().name()?;
         return Err(bad(format!("__cuda_array_interface__ must be a dict, got {name}")));
     };
-    let get = |k: &Bound<'py, PyString>| d.get_item(k);
-    let version = get(intern!(py, "version"))?;
+    let [version, mask, shape_obj, typestr_obj, data, descr, strides, stream_obj] = cai_entries(d);
     let v = match &version {
         Some(v) => int64(v)?.filter(|v| (0..=3).contains(v)),
         None => None,
@@ -275,97 +521,58 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
         };
         return Err(bad(format!("unsupported version {shown} (0 to 3 are supported)")));
     };
-    if get(intern!(py, "mask"))?.is_some_and(|m| !m.is_none()) {
+    if mask.is_some_and(|m| !m.is_none()) {
         return Err(Fail::Bad {
             unsupported: true,
             msg: "masked arrays (mask is not None) are not supported".to_owned(),
         });
     }
-    let mut required = Vec::with_capacity(3);
-    for key in [intern!(py, "shape"), intern!(py, "typestr"), intern!(py, "data")] {
-        match get(key)? {
-            Some(v) => required.push(v),
-            None => return Err(bad(format!("the required key '{}' is missing", key.to_cow()?))),
-        }
-    }
-    let (shape_obj, typestr_obj, data) = (&required[0], &required[1], &required[2]);
-    let mut shape = items(shape_obj).map(|es| (es.len(), Vec::with_capacity(es.len())));
-    if let Some((n, out)) = &mut shape {
-        for e in items(shape_obj).unwrap_or_default() {
-            match int64(&e)?.filter(|e| *e >= 0) {
-                Some(e) => out.push(e),
-                None => break,
-            }
-        }
-        if out.len() != *n {
-            shape = None;
-        }
-    }
-    let Some((_, shape)) = shape else {
+    let required = |v: Option<Bound<'py, PyAny>>, key: &str| match v {
+        Some(v) => Ok(v),
+        None => Err(bad(format!("the required key '{key}' is missing"))),
+    };
+    let shape_obj = &required(shape_obj, "shape")?;
+    let typestr_obj = &required(typestr_obj, "typestr")?;
+    let data = &required(data, "data")?;
+    let Some(shape) = int_items(shape_obj)?.filter(|s| s.iter().all(|e| *e >= 0)) else {
         return Err(bad(format!("shape must be a tuple of non-negative ints, got {}", repr(shape_obj)?)));
     };
     if shape.iter().try_fold(1i64, |acc, e| acc.checked_mul((*e).max(1))).is_none() {
         return Err(bad(format!("shape {} is too large for 64-bit strides", repr(shape_obj)?)));
     }
-    let t = typestr(typestr_obj)?;
-    let mut fields = None;
-    if t.kind == b'V' {
-        if let Some(descr) = get(intern!(py, "descr"))?.filter(|d| !d.is_none()) {
-            let Some(entries) = items(&descr) else {
-                return Err(bad(format!(
-                    "descr must be a list of (name, format[, shape]) tuples, got {}",
-                    repr(&descr)?
-                )));
-            };
-            // [('', '|V8')]: no fields (NumPy's descr of a plain void).
-            let padding = entries.len() == 1
-                && items(&entries[0]).is_some_and(|e| {
-                    matches!(e.len(), 2 | 3) && e[0].downcast::<PyString>().is_ok_and(|s| s.len().is_ok_and(|n| n == 0))
-                });
-            if !padding {
-                fields = Some(descr_fields(&descr, Some(t.itemsize))?);
-            }
-        }
-    }
-    let pair = items(data).filter(|p| p.len() == 2);
+    let (itemsize, element) = element(typestr_obj, descr.as_ref())?;
+    let pair = pair(data);
     let ptr = match &pair {
-        Some(p) if is_int(&p[0])? => p[0].extract::<u64>().ok(),
+        Some((p, _)) if is_int(p)? => p.extract::<u64>().ok(),
         _ => None,
     };
-    let (Some(pair), Some(ptr)) = (pair, ptr) else {
+    let (Some((_, flag)), Some(ptr)) = (pair, ptr) else {
         return Err(bad(format!("data must be a (pointer, read_only) tuple, got {}", repr(data)?)));
     };
-    let readonly = pair[1].is_truthy()?;
+    let readonly = flag.is_truthy()?;
     if ptr == 0 && !shape.contains(&0) {
         return Err(bad(format!("the data pointer is 0 for {} elements", product_text(&shape))));
     }
-    let strides = match get(intern!(py, "strides"))?.filter(|s| !s.is_none()) {
-        None => c_strides(&shape),
+    let strides = match strides.filter(|s| !s.is_none()) {
+        None => None,
         Some(s) => {
-            let given = items(&s).filter(|v| v.len() == shape.len());
-            let mut bytes = Vec::with_capacity(shape.len());
-            for x in given.iter().flatten() {
-                match int64(x)? {
-                    Some(x) => bytes.push(x),
-                    None => break,
-                }
-            }
-            if given.is_none() || bytes.len() != shape.len() {
+            let Some(bytes) = int_items(&s)?.filter(|v| v.len() == shape.len()) else {
                 return Err(bad(format!("strides must be a tuple of {} ints or None, got {}", shape.len(), repr(&s)?)));
+            };
+            if let Some(b) = bytes.iter().find(|b| *b % itemsize != 0) {
+                return Err(bad(format!("stride {b} is not a multiple of the item size {itemsize}")));
             }
-            if let Some(b) = bytes.iter().find(|b| *b % t.itemsize != 0) {
-                return Err(bad(format!("stride {b} is not a multiple of the item size {}", t.itemsize)));
-            }
-            bytes.iter().map(|b| b / t.itemsize).collect()
+            Some(bytes.iter().map(|b| b / itemsize).collect())
         }
     };
     let mut stream = None;
     if version_n >= 3 {
-        if let Some(s) = get(intern!(py, "stream"))?.filter(|s| !s.is_none()) {
+        if let Some(s) = stream_obj.filter(|s| !s.is_none()) {
             if !is_int(&s)? {
                 return Err(bad(format!("stream must be an int or None, got {}", repr(&s)?)));
             }
-            let s = py.get_type::<PyInt>().call1((s,))?;
+            // A NumPy integer becomes an int (exact ints are kept as they are).
+            let s = if s.is_exact_instance_of::<PyInt>() { s } else { py.get_type::<PyInt>().call1((s,))? };
             if s.extract::<i64>().is_ok_and(|s| s == 0) {
                 return Err(bad(
                     "stream 0 is invalid (1 is the legacy default stream, 2 the per-thread default stream)".to_owned(),
@@ -374,7 +581,7 @@ pub fn read_cai<'py>(cai: &Bound<'py, PyAny>) -> Result<Cai<'py>, Fail> {
             stream = Some(s);
         }
     }
-    Ok(Cai { ptr, shape, strides, typestr: t.text, fields, readonly, stream })
+    Ok(Cai { ptr, shape, strides, element, readonly, stream })
 }
 
 /// `pydev._arrays.parse_cai`'s reader: `(pointer, shape, element strides,
@@ -402,9 +609,9 @@ pub fn cai_read<'py>(
         Ok(c) => Ok((
             c.ptr,
             PyTuple::new(py, &c.shape)?,
-            PyTuple::new(py, &c.strides)?,
-            c.typestr,
-            c.fields,
+            PyTuple::new(py, c.strides.unwrap_or_else(|| c_strides(&c.shape)))?,
+            c.element.typestr,
+            c.element.fields,
             c.readonly,
             c.stream,
         )),

@@ -698,6 +698,115 @@ def test_arrays_of_structs_take_the_fast_path_on_cuda(run):
     """)
 
 
+def test_cuda_array_interface_changes_between_launches_are_honoured(run):
+    # The fast path remembers a CUDA Array Interface element (typestr and
+    # descr) rather than parsing it at every launch: a producer that changes
+    # its one dict in place between launches of the same kernel (descr,
+    # typestr, strides, data, read-only flag, stream) is read anew each time.
+    run("""
+        class Numba:  # one dict, kept and changed in place
+            def __init__(self, arr):
+                self.__cuda_array_interface__ = dict(arr.__cuda_array_interface__, stream=None)
+
+        def compiles():
+            return pydev.stats()["compiles"]
+
+        n = 24
+        s, other = pydev.create_stream(), pydev.create_stream()
+        host = np.zeros(n, kernels.Particle.dtype)
+        host["mass"] = rng.random(n)
+        ps = pydev.to_device(host)
+        p = Numba(ps)
+        cai = p.__cuda_array_interface__
+        descr = cai["descr"]
+        assert descr == [("pos", "<f4", (4,)), ("mass", "<f4"), ("", "|V12")], descr
+
+        def push(expect_fast):
+            before = fast()
+            device.launch(kernels.push, p, 0.5, grid=1, block=32, stream=s)
+            assert fast() == before + expect_fast, (expect_fast, pydev.stats())
+            return fakecuda.launches()[-1].descriptor(0)
+
+        push(0)
+        assert push(1) == (ps._ptr, (n,), (1,))
+        # the descr's list changed in place (mass first): another element
+        c = compiles()
+        descr[:] = [("mass", "<f4"), ("", "|V12"), ("pos", "<f4", (4,))]
+        push(0)
+        assert compiles() == c + 1
+        push(1)
+        # a field renamed in place: the kernel's p.mass no longer exists
+        descr[0] = ("weight", "<f4")
+        try:
+            push(0)
+        except Exception as e:
+            assert "mass" in str(e), e
+        else:
+            raise AssertionError("a descr without the kernel's field must be refused")
+        # back to the first descr: its entry launches again
+        descr[:] = [("pos", "<f4", (4,)), ("mass", "<f4"), ("", "|V12")]
+        c = compiles()
+        assert push(1) == (ps._ptr, (n,), (1,)) and compiles() == c
+        # a typestr of another size (same descr): another element, which
+        # device code cannot take
+        cai["typestr"] = "|V64"
+        try:
+            push(0)
+        except ValueError as e:
+            assert "itemsize is 64" in str(e), e
+        else:
+            raise AssertionError("an element of another size must be read anew")
+        cai["typestr"] = "|V32"
+        assert push(1) == (ps._ptr, (n,), (1,))
+        # strides: another layout, then another stride of the same layout
+        cai["shape"], cai["strides"] = (n // 2,), (64,)
+        assert push(0) == (ps._ptr, (n // 2,), (2,))
+        assert push(1) == (ps._ptr, (n // 2,), (2,))
+        cai["shape"], cai["strides"] = (n // 3,), (96,)
+        assert push(1) == (ps._ptr, (n // 3,), (3,))
+        cai["shape"], cai["strides"] = (n,), None
+        assert push(1) == (ps._ptr, (n,), (1,))
+        # another pointer
+        cai["data"] = (ps._ptr + 32, False)
+        cai["shape"] = (n - 1,)
+        assert push(1) == (ps._ptr + 32, (n - 1,), (1,))
+        cai["data"], cai["shape"] = (ps._ptr, False), (n,)
+        # read-only: the kernel writes it, which is an error
+        cai["data"] = (ps._ptr, True)
+        try:
+            push(0)
+        except Exception as e:
+            assert "read-only" in str(e), e
+        else:
+            raise AssertionError("a kernel writing a read-only array must be refused")
+        cai["data"] = (ps._ptr, False)
+        assert push(1) == (ps._ptr, (n,), (1,))
+        # the v3 stream: the launch waits for it, then no more
+        waits = len(fakecuda.waits())
+        cai["stream"] = other.handle
+        push(1)
+        assert fakecuda.waits()[waits:] == [(s.handle, other.handle)], fakecuda.waits()
+        cai["stream"] = None
+        push(1)
+        assert len(fakecuda.waits()) == waits + 1, fakecuda.waits()
+
+        # a plain element's typestr changed in place: another element
+        x = pydev.to_device(rng.random(n, dtype=np.float32))
+        out = pydev.device_array(n, np.float32)
+        a = Numba(x)
+        for k in range(2):
+            device.launch(kernels.vector_add, out, a, a, grid=1, block=32, stream=s)
+        c, before = compiles(), fast()
+        a.__cuda_array_interface__["typestr"] = "<i4"
+        device.launch(kernels.vector_add, out, a, a, grid=1, block=32, stream=s)
+        assert fast() == before and compiles() == c + 1, pydev.stats()
+        device.launch(kernels.vector_add, out, a, a, grid=1, block=32, stream=s)
+        a.__cuda_array_interface__["typestr"] = "<f4"
+        device.launch(kernels.vector_add, out, a, a, grid=1, block=32, stream=s)
+        assert fast() == before + 2 and compiles() == c + 1, pydev.stats()
+    """)
+
+
 def test_ptx_the_driver_rejects_shows_its_jit_log(run):
     run("""
         native = _native.get()

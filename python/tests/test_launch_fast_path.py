@@ -4,7 +4,9 @@ launched natively from its second launch on (pydev.stats()'s
 fast_launches), with the general path's results, and what the general path
 refuses or warns about (a number that does not fit its parameter) is still
 refused or warned about. Host target; bench/launch_kinds.py times the same
-kinds."""
+kinds. cuda's foreign arrays (CUDA Array Interface, DLPack, exchange API;
+structs too) are tested against test/fakecuda in test_fake_driver.py, with a
+kept CUDA Array Interface dict changed between launches."""
 
 import warnings
 
