@@ -409,12 +409,11 @@ def _degrees(c, args, kwargs, node):
 
 
 def _dim(c, kind, d):
-    return TypedValue(
-        {"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[
-            kind
-        ](d),
-        T.int32,
-    )
+    v = {"threadIdx": c.f.thread_id, "blockIdx": c.f.block_id, "blockDim": c.f.block_dim, "gridDim": c.f.grid_dim}[
+        kind
+    ](d)
+    c.nonneg.add(v)  # below 2**31: CUDA's limits on grids and blocks
+    return TypedValue(v, T.int32)
 
 
 def dim_attr(kind):
@@ -441,6 +440,7 @@ def _grid_impl(size):
             v = c.f.cast(a, ir.si64) * c.f.cast(b, ir.si64)
             if not size:
                 v = v + c.f.cast(c.f.thread_id(d), ir.si64)
+            c.nonneg.add(v)  # products and sums of 32-bit positions: no si64 overflow
             out.append(TypedValue(v, T.int64))
         return out[0] if nd == 1 else c._tuple(out)
 

@@ -209,6 +209,9 @@ class Compiler(
         self.loops = []
         self.vars = {}
         self.consts_cache = {}
+        # ir.Values known to be >= 0 (thread positions, cuda.grid, their
+        # widenings): an index among them needs no negative wrap-around.
+        self.nonneg = set()
         self.extents = {}
         self.entry_values = set()
         at = 0

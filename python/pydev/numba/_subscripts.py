@@ -191,6 +191,9 @@ class SubscriptsMixin:
                 continue
             if p.t.signed:
                 v = self.val(self.cast(p, T.int64, node), node)
+                if v in self.nonneg:  # a thread position: never negative, no wrap-around
+                    out.append(v)
+                    continue
                 ext = self.val(self.extent(arr, d, node), node)
                 out.append(self.f.select(v < self.iconst(0), v + ext, v))
             else:

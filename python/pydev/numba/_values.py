@@ -172,7 +172,10 @@ class ValuesMixin:
             return TypedValue(self.f.emit("complex.create", [re, im], [t.ir]), t)
         if isinstance(t, T.Boolean):
             return TypedValue(self.f.ops.cmp(v, self._zero(tv.t), predicate="ne"), t)
-        return TypedValue(self.f.cast(v, t.ir), t)
+        r = self.f.cast(v, t.ir)
+        if v in self.nonneg and t.is_int and tv.t.is_int and t.bits >= tv.t.bits:
+            self.nonneg.add(r)  # a widened non-negative integer stays one
+        return TypedValue(r, t)
 
     def _zero(self, t):
         return self._zero_val(t.ir)
