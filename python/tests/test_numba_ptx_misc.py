@@ -232,3 +232,28 @@ def test_threadfences_are_membar(tmp_path):
     a = np.zeros(3, np.int32)
     k[1, 1](a)
     assert a.tolist() == [1, 2, 3]
+
+
+# --- cuda.vectorize / guvectorize ufuncs pickle (by value when local), as Numba-CUDA's ----
+
+
+def test_ufuncs_pickle_by_value(rng):
+    import pickle
+
+    @cuda.vectorize(["int64(int64)", "float64(float64)"])
+    def twice(x):
+        return x * 2
+
+    @cuda.guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+    def total(x, out):
+        s = 0.0
+        for v in x:
+            s += v
+        out[0] = s
+
+    a = rng.integers(-1000, 1000, 37)
+    again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(twice))))
+    np.testing.assert_array_equal(again(a), a * 2)
+    np.testing.assert_array_equal(again(a / 7), a / 7 * 2)
+    x = rng.standard_normal((5, 11))
+    np.testing.assert_allclose(pickle.loads(pickle.dumps(total))(x), x.sum(axis=1), rtol=1e-12)

@@ -84,6 +84,7 @@ class UFunc:
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._device_fn = cuda.jit(device=True)(py_func)
+        self._given = list(signatures)
         self.types = []
         self._sigs = []
         for s in signatures:
@@ -99,6 +100,11 @@ class UFunc:
         self.nin = len(self._sigs[0].args)
         self.nout = 1
         self.nargs = self.nin + 1
+
+    def __reduce__(self):
+        # As Numba-CUDA's ufuncs pickle: the function (as its device function
+        # pickles: by reference, else by value) and the signatures given.
+        return (_new_ufunc, (UFunc, self._device_fn, self._given))
 
     def _choose(self, args):
         got = [_dtype_of(a) for a in args]
@@ -236,6 +242,7 @@ class GUFunc:
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._device_fn = cuda.jit(device=True)(py_func)
+        self._given, self._layout = list(signatures), layout
         self._ins, self._outs = _parse_layout(layout)
         self.nin, self.nout = len(self._ins), len(self._outs)
         self._sigs = []
@@ -256,6 +263,9 @@ class GUFunc:
                     f"{self.nin + self.nout}"
                 )
             self._sigs.append(args)
+
+    def __reduce__(self):
+        return (_new_ufunc, (GUFunc, self._device_fn, self._given, self._layout))
 
     def _choose(self, args):
         got = [_dtype_of(a) for a in args]
@@ -344,6 +354,12 @@ class GUFunc:
                 r = o
             outs.append(r)
         return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _new_ufunc(cls, device_fn, signatures, *layout):
+    from pydev.numba import cuda
+
+    return cls(cuda, device_fn.py_func, signatures, *layout)
 
 
 def guvectorize(cuda, ftylist, signature, **kws):
