@@ -257,3 +257,13 @@ def test_ufuncs_pickle_by_value(rng):
     np.testing.assert_array_equal(again(a / 7), a / 7 * 2)
     x = rng.standard_normal((5, 11))
     np.testing.assert_allclose(pickle.loads(pickle.dumps(total))(x), x.sum(axis=1), rtol=1e-12)
+
+
+def test_vectorize_nopython_is_redundant_with_a_runtime_warning():
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+
+        @cuda.vectorize(["float32(float32)"], nopython=True)
+        def inc(x):
+            return x + 1
+
+    np.testing.assert_array_equal(inc(np.arange(4, dtype=np.float32)), np.arange(1, 5, dtype=np.float32))

@@ -19,6 +19,7 @@ array (`out=`, `stream=` as Numba's).
 """
 
 import linecache
+import warnings
 
 import numpy as np
 
@@ -356,6 +357,17 @@ class GUFunc:
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+def _nopython_redundant(what, fn, kws):
+    """Numba-CUDA's RuntimeWarning for `nopython=True`: device code is always nopython."""
+    if kws.get("nopython"):
+        warnings.warn(
+            f"cuda.{what}('{fn.__name__}'): nopython kwarg for cuda target is redundant "
+            "(CUDA functions always compile in nopython mode)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
 def _new_ufunc(cls, device_fn, signatures, *layout):
     from pydev.numba import cuda
 
@@ -376,6 +388,7 @@ def guvectorize(cuda, ftylist, signature, **kws):
         sigs = [sigs]
 
     def decorate(fn):
+        _nopython_redundant("guvectorize", fn, kws)
         return GUFunc(cuda, fn, list(sigs), signature)
 
     return decorate
@@ -409,6 +422,7 @@ def vectorize(cuda, ftylist_or_function=(), **kws):
         raise NotImplementedError("cuda.vectorize without signatures: pydev.numba needs them")
 
     def decorate(fn):
+        _nopython_redundant("vectorize", fn, kws)
         return UFunc(cuda, fn, list(sigs))
 
     return decorate
