@@ -14,7 +14,10 @@
 //! .release; acq_rel => .acq_rel; seq_cst => fence.sc.<scope> then .acquire
 //! (loads, RMW) or .relaxed (stores). Scopes: system => .sys, device => .gpu,
 //! block and thread => .cta. Spaces: global => .global, shared => .shared;
-//! local memory gets no atomic instruction at all (below).
+//! local memory gets no atomic instruction at all (below). A relaxed `atom`
+//! or `red` with device scope carries neither qualifier: PTX's defaults are
+//! .relaxed and .gpu, so `atom.global.add.f32` is the same instruction (what
+//! NVVM emits, and it assembles for targets before sm_70 too).
 //!
 //! Local memory (both targets, before everything else but aggregates_as_bits):
 //! a `local_array` (and a `device.Atomic` made in device code) belongs to one
@@ -46,6 +49,10 @@
 //!
 //! Rewrites:
 //!   atomic_rmw add %r, %v (i32)        =>  atom<sem><scope><space>.add.u32
+//!   atomic_rmw k %r, %v, result unused, relaxed or release, k not exch
+//!                                      =>  red<sem><scope><space>.k... [%r], %v (no destination
+//!                                          register: nvcc's choice for an atomicAdd whose result
+//!                                          is ignored; float max|min keep their CAS loop)
 //!   atomic_rmw sub %r, %v              =>  atom...add of -%v
 //!   atomic_rmw and|or|xor (i32/i64)    =>  atom....and|or|xor.b32|b64
 //!   atomic_rmw max|min (int)          =>  atom....max|min.s32|s64 (.u32|.u64 with pydev.unsigned)
@@ -57,7 +64,9 @@
 //!   atomic_cas %r, %e, %d              =>  atom....cas.b32|b64
 //!   atomic_load %r                     =>  ld<.relaxed|.acquire><scope><space>.b32|b64
 //!   atomic_store %v, %r                =>  st<.relaxed|.release><scope><space>.b32|b64
-//!   threadfence seq_cst                =>  fence.sc.<scope>
+//!   threadfence seq_cst                =>  membar.cta|gl|sys (block, device, system scope;
+//!                                          PTX: the same as fence.sc.<scope> on sm_70 and later,
+//!                                          and nvcc's __threadfence*; defined on every target)
 //!   threadfence (other orders)         =>  fence.acq_rel.<scope> (relaxed: erased)
 //!   atomic_wait %r, %old               =>  loop { ld<sem> cur; if cur != old: done; nanosleep }
 //!   atomic_notify %r                   =>  nothing: waiters poll (the GPU has no futex)
@@ -378,6 +387,15 @@ fn release_sem(order: MemoryOrder, scope: Scope) -> (String, &'static str) {
     }
 }
 
+/// `membar`'s level for a scope (PTX spells device scope `gl` there).
+fn membar_level(scope: Scope) -> &'static str {
+    match scope {
+        Scope::System => ".sys",
+        Scope::Device => ".gl",
+        Scope::Block | Scope::Thread => ".cta",
+    }
+}
+
 /// What every PTX atomic of an op needs: the address and its qualifiers.
 struct Access<'c> {
     ptr: Value<'c, 'c>,
@@ -452,7 +470,7 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), RewriteErr
         let scope = enum_attr(op, "scope", Scope::from_value);
         let asm = match order {
             MemoryOrder::Relaxed => None,
-            MemoryOrder::SeqCst => Some(format!("fence.sc{};", scope_suffix(scope))),
+            MemoryOrder::SeqCst => Some(format!("membar{};", membar_level(scope))),
             _ => Some(format!("fence.acq_rel{};", scope_suffix(scope))),
         };
         if let Some(asm) = asm {
@@ -525,8 +543,18 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), RewriteErr
                     b.value("llvm.sub", &[zero, value], element, &[])
                 };
             }
-            let asm = format!("{fence}atom{sem}{scope_s}{space_s}.{mnemonic}{ty_suffix} $0, [$1], $2;");
             let c = if as_bits { bc } else { constraint(bits, float) };
+            // PTX's defaults: no qualifiers for relaxed order with device scope.
+            let (sem, scope_q) =
+                if (order, scope) == (MemoryOrder::Relaxed, Scope::Device) { ("", "") } else { (sem, scope_s) };
+            let unused = capi::has_no_uses(op) && matches!(order, MemoryOrder::Relaxed | MemoryOrder::Release);
+            if unused && kind != AtomicRMWKind::Exch {
+                let asm = format!("{fence}red{sem}{scope_q}{space_s}.{mnemonic}{ty_suffix} [$0], $1;");
+                b.inline_asm(&asm, &format!("l,{c},~{{memory}}"), &[ptr, value], None);
+                b.erase(op);
+                return Ok(());
+            }
+            let asm = format!("{fence}atom{sem}{scope_q}{space_s}.{mnemonic}{ty_suffix} $0, [$1], $2;");
             let operand = if as_bits { bits_of(value) } else { value };
             let result_type = if as_bits { int_type } else { element };
             let old = b

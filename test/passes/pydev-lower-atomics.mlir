@@ -1,13 +1,14 @@
 // RUN: pydev-opt %s --split-input-file --verify-diagnostics --pydev-lower-atomics | FileCheck %s
 
 // Orders and scopes reach PTX: LLVM's NVPTX backend drops them on atomicrmw,
-// so the lowering writes the instruction itself.
+// so the lowering writes the instruction itself; relaxed with device scope
+// are PTX's defaults and are left out.
 // CHECK-LABEL: func.func @rmw_orders_scopes
-// CHECK: "atom.relaxed.gpu.global.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"
+// CHECK: "atom.global.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"
 // CHECK: "atom.acq_rel.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"
 // CHECK: "fence.sc.cta;\0A\09atom.acquire.cta.global.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"
 // CHECK: "atom.release.gpu.global.and.b32 $0, [$1], $2;"
-func.func @rmw_orders_scopes(%pi: !llvm.ptr<1>, %pf: !llvm.ptr<1>, %pl: !llvm.ptr<1>, %i: i32, %f: f32, %l: i64) {
+func.func @rmw_orders_scopes(%pi: !llvm.ptr<1>, %pf: !llvm.ptr<1>, %pl: !llvm.ptr<1>, %i: i32, %f: f32, %l: i64) -> (i32, f32, i64, i32) {
   %ri = builtin.unrealized_conversion_cast %pi : !llvm.ptr<1> to !pydev.atomic_ref<i32>
   %rf = builtin.unrealized_conversion_cast %pf : !llvm.ptr<1> to !pydev.atomic_ref<f32>
   %rl = builtin.unrealized_conversion_cast %pl : !llvm.ptr<1> to !pydev.atomic_ref<i64>
@@ -15,15 +16,16 @@ func.func @rmw_orders_scopes(%pi: !llvm.ptr<1>, %pf: !llvm.ptr<1>, %pl: !llvm.pt
   %1 = pydev.atomic_rmw add %rf, %f memory <acq_rel> scope <system> : !pydev.atomic_ref<f32>, f32
   %2 = pydev.atomic_rmw max %rl, %l memory <seq_cst> scope <block> : !pydev.atomic_ref<i64>, i64
   %3 = pydev.atomic_rmw and %ri, %i memory <release> scope <device> : !pydev.atomic_ref<i32>, i32
-  return
+  return %0, %1, %2, %3 : i32, f32, i64, i32
 }
 
 // -----
 
-// sub is an add of the negation; exch of a float goes through its bits.
+// sub is an add of the negation (a red: its result is unused); exch of a
+// float goes through its bits (an atom even unused: PTX has no red.exch).
 // CHECK-LABEL: func.func @sub_and_exch
 // CHECK: %[[N:.*]] = llvm.sub %{{.*}}, %{{.*}} : i32
-// CHECK: "atom.relaxed.cta.shared.add.u32 $0, [$1], $2;", {{.*}} %{{.*}}, %[[N]]
+// CHECK: "red.relaxed.cta.shared.add.u32 [$0], $1;", "l,r,~{memory}" %{{.*}}, %[[N]]
 // CHECK: %[[B:.*]] = llvm.bitcast %{{.*}} : f32 to i32
 // CHECK: %[[O:.*]] = llvm.inline_asm {{.*}}"atom.relaxed.cta.shared.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}" %{{.*}}, %[[B]]
 // CHECK: llvm.bitcast %[[O]] : i32 to f32
@@ -44,7 +46,7 @@ func.func @sub_and_exch(%p: !llvm.ptr<3>, %i: i32, %f: f32) {
 // CHECK: "fence.sc.sys;\0A\09ld.acquire.sys.global.b32 $0, [$1];"
 // CHECK: "st.release.cta.global.b32 [$0], $1;", "l,r,~{memory}"
 // CHECK: "fence.sc.gpu;\0A\09st.relaxed.gpu.global.b32 [$0], $1;"
-// CHECK: "fence.sc.gpu;", "~{memory}"
+// CHECK: "membar.gl;", "~{memory}"
 // CHECK: "fence.acq_rel.cta;", "~{memory}"
 // CHECK-NOT: pydev.threadfence
 func.func @cas_load_store_fence(%p: !llvm.ptr<1>, %i: i32, %l: i64) {
@@ -81,7 +83,7 @@ func.func @no_atomics(%x: i32) -> i32 {
 // CHECK-SAME: setp.ne.b32 %again, $0, %assumed;
 // CHECK: setp.gt.f64 %take, $2, %assumed;
 // CHECK-SAME: selp.f64 %new, $2, %assumed, %take;
-// CHECK: atom.relaxed.gpu.global.max.s32
+// CHECK: "red.global.max.s32 [$0], $1;"
 func.func @float_extrema(%p: !llvm.ptr<1>, %f: f32, %d: f64, %i: i32) {
   %rf = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<f32>
   %rd = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<f64>
@@ -136,7 +138,7 @@ gpu.module @wide {
 // exch of an 8-byte struct => atom.exch.b64 on its bits.
 // CHECK-LABEL: func.func @struct_exch
 // CHECK: llvm.alloca %{{.*}} x i64 {alignment = 8 : i64}
-// CHECK: atom.relaxed.gpu.global.exch.b64
+// CHECK: atom.global.exch.b64
 func.func @struct_exch(%p: !llvm.ptr<1>, %v: !pydev.struct<"P", {a: f32, b: i32}>) -> !pydev.struct<"P", {a: f32, b: i32}> {
   %r = builtin.unrealized_conversion_cast %p : !llvm.ptr<1> to !pydev.atomic_ref<!pydev.struct<"P", {a: f32, b: i32}>>
   %o = pydev.atomic_rmw exch %r, %v memory <relaxed> scope <device> : !pydev.atomic_ref<!pydev.struct<"P", {a: f32, b: i32}>>, !pydev.struct<"P", {a: f32, b: i32}>
@@ -292,7 +294,7 @@ func.func @local_small_wide_wait(%p: !llvm.ptr, %v: i8, %w: i32) -> (i8, complex
 // Does not fire on global or shared memory, scope thread included: another
 // thread can reach those, so they stay atom/ld/st with their order and scope.
 // CHECK-LABEL: func.func @global_shared_stay_atomic
-// CHECK: "atom.relaxed.cta.global.add.u32 $0, [$1], $2;"
+// CHECK: "red.relaxed.cta.global.add.u32 [$0], $1;"
 // CHECK: "fence.sc.cta;\0A\09atom.acquire.cta.shared.exch.b32 $0, [$1], $2;"
 // CHECK: "st.release.cta.global.b32 [$0], $1;"
 // CHECK-NOT: llvm.load
@@ -303,5 +305,47 @@ func.func @global_shared_stay_atomic(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %v: i32
   %0 = pydev.atomic_rmw add %rg, %v memory <relaxed> scope <thread> : !pydev.atomic_ref<i32>, i32
   %1 = pydev.atomic_rmw exch %rs, %v memory <seq_cst> scope <thread> : !pydev.atomic_ref<i32, shared>, i32
   pydev.atomic_store %v, %rg memory <release> scope <thread> : i32, !pydev.atomic_ref<i32>
+  return
+}
+
+// -----
+
+// An RMW whose result is unused, relaxed or release: red (no destination
+// register), as nvcc emits for an ignored atomicAdd. Does not fire on a
+// used result, on acquire orders (red has no acquire) or on exch.
+// CHECK-LABEL: func.func @red_when_unused
+// CHECK: "red.shared.add.f64 [$0], $1;", "l,d,~{memory}"
+// CHECK: "red.release.sys.global.or.b64 [$0], $1;", "l,l,~{memory}"
+// CHECK: "atom.acquire.gpu.global.add.u32 $0, [$1], $2;"
+// CHECK: "atom.global.add.u32 $0, [$1], $2;"
+// CHECK: "atom.global.exch.b32 $0, [$1], $2;"
+// CHECK-NOT: pydev.atomic_rmw
+func.func @red_when_unused(%s: !llvm.ptr<3>, %g: !llvm.ptr<1>, %d: f64, %l: i64, %i: i32) -> i32 {
+  %rs = builtin.unrealized_conversion_cast %s : !llvm.ptr<3> to !pydev.atomic_ref<f64, shared>
+  %rl = builtin.unrealized_conversion_cast %g : !llvm.ptr<1> to !pydev.atomic_ref<i64>
+  %ri = builtin.unrealized_conversion_cast %g : !llvm.ptr<1> to !pydev.atomic_ref<i32>
+  %0 = pydev.atomic_rmw add %rs, %d memory <relaxed> scope <device> : !pydev.atomic_ref<f64, shared>, f64
+  %1 = pydev.atomic_rmw or %rl, %l memory <release> scope <system> : !pydev.atomic_ref<i64>, i64
+  %2 = pydev.atomic_rmw add %ri, %i memory <acquire> scope <device> : !pydev.atomic_ref<i32>, i32
+  %3 = pydev.atomic_rmw add %ri, %i memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+  %4 = pydev.atomic_rmw exch %ri, %i memory <relaxed> scope <device> : !pydev.atomic_ref<i32>, i32
+  return %3 : i32
+}
+
+// -----
+
+// A sequentially consistent fence is membar at its scope (fence.sc's synonym
+// on sm_70 and later, and what nvcc emits for __threadfence*).
+// CHECK-LABEL: func.func @membar_fences
+// CHECK: "membar.cta;", "~{memory}"
+// CHECK: "membar.cta;", "~{memory}"
+// CHECK: "membar.gl;", "~{memory}"
+// CHECK: "membar.sys;", "~{memory}"
+// CHECK-NOT: pydev.threadfence
+func.func @membar_fences() {
+  pydev.threadfence memory <seq_cst> scope <thread>
+  pydev.threadfence memory <seq_cst> scope <block>
+  pydev.threadfence memory <seq_cst> scope <device>
+  pydev.threadfence memory <seq_cst> scope <system>
   return
 }

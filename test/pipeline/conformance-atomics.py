@@ -155,18 +155,19 @@
 # Every AtomicInterface method with memory= and scope= (keywords and
 # positional) on int32: the order is the atom/ld/st qualifier, the scope is
 # .cta (block, thread), .gpu (device) or .sys (system); seq_cst is
-# fence.sc.<scope> then the .acquire operation, as libcu++ does; sub is an
+# fence.sc.<scope> then the .acquire operation, as libcu++ does; a relaxed or
+# release operation whose result is unused is a red; sub is an
 # add of the negation; wait polls (ld + nanosleep); notify_one/notify_all
 # emit nothing.
 # ORDERS32-LABEL: .visible .entry int_ops(
 # ORDERS32: fence.sc.sys;
 # ORDERS32: atom.acquire.sys.global.add.u32 %r{{[0-9]+}}, [%rd1], %r{{[0-9]+}};
 # ORDERS32: mov.b32 [[M2:%r[0-9]+]], -2;
-# ORDERS32: atom.relaxed.sys.global.add.u32 %r{{[0-9]+}}, [%rd1], [[M2]];
+# ORDERS32: red.relaxed.sys.global.add.u32 [%rd1], [[M2]];
 # ORDERS32: fence.sc.gpu;
 # ORDERS32: atom.acquire.gpu.global.and.b32
 # ORDERS32: atom.acquire.cta.global.or.b32
-# ORDERS32: atom.release.cta.global.xor.b32
+# ORDERS32: red.release.cta.global.xor.b32
 # ORDERS32: atom.acq_rel.sys.global.max.s32
 # ORDERS32: fence.sc.sys;
 # ORDERS32: atom.acquire.sys.global.min.s32
@@ -189,11 +190,11 @@
 # ORDERS64-LABEL: .visible .entry int_ops(
 # ORDERS64: fence.sc.sys;
 # ORDERS64: atom.acquire.sys.global.add.u64
-# ORDERS64: atom.relaxed.sys.global.add.u64
+# ORDERS64: red.relaxed.sys.global.add.u64
 # ORDERS64: fence.sc.gpu;
 # ORDERS64: atom.acquire.gpu.global.and.b64
 # ORDERS64: atom.acquire.cta.global.or.b64
-# ORDERS64: atom.release.cta.global.xor.b64
+# ORDERS64: red.release.cta.global.xor.b64
 # ORDERS64: atom.acq_rel.sys.global.max.u64
 # ORDERS64: fence.sc.sys;
 # ORDERS64: atom.acquire.sys.global.min.u64
@@ -207,14 +208,14 @@
 # ORDERS64: ld.relaxed.sys.global.b64 %cur
 # ORDERS64: nanosleep.u32
 
-# float32: add/sub are atom .add.f32 (sub adds -2.0); max/min are a CAS loop
+# float32: add/sub are atom .add.f32 (sub adds -2.0; red when its result is unused); max/min are a CAS loop
 # choosing with setp.gt/setp.lt (the spec's max/min), nanmax/nanmin a CAS loop
 # of max.f32/min.f32 (NaN-ignoring); exch/cas/load/store are .b32.
 # FLOAT32-LABEL: .visible .entry float_ops(
 # FLOAT32: fence.sc.sys;
 # FLOAT32: atom.acquire.sys.global.add.f32
 # FLOAT32: mov.b32 [[M2:%r[0-9]+]], -1073741824;
-# FLOAT32: atom.relaxed.cta.global.add.f32 %r{{[0-9]+}}, [%rd1], [[M2]];
+# FLOAT32: red.relaxed.cta.global.add.f32 [%rd1], [[M2]];
 # FLOAT32: ld.relaxed.sys.global.f32
 # FLOAT32: setp.gt.f32
 # FLOAT32: atom.acq_rel.sys.global.cas.b32
@@ -240,7 +241,7 @@
 # float64: the same with .f64 and 64-bit CAS loops.
 # FLOAT64-LABEL: .visible .entry float_ops(
 # FLOAT64: atom.acquire.sys.global.add.f64
-# FLOAT64: atom.relaxed.cta.global.add.f64
+# FLOAT64: red.relaxed.cta.global.add.f64
 # FLOAT64: atom.acq_rel.sys.global.cas.b64
 # FLOAT64: atom.acquire.sys.global.cas.b64
 # FLOAT64: max.f64 %new, %assumed,
@@ -263,7 +264,7 @@
 # SHARED_COUNTER-LABEL: .visible .entry shared_counter(
 # SHARED_COUNTER: .shared .align 4 .b8 [[S:__pydev_shared_[0-9]+]][4];
 # SHARED_COUNTER: mov.b64 [[P:%rd[0-9]+]], [[S]];
-# SHARED_COUNTER: atom.relaxed.cta.shared.add.u32 %r{{[0-9]+}}, [[[P]]], %r{{[0-9]+}};
+# SHARED_COUNTER: red.relaxed.cta.shared.add.u32 [[[P]]], %r{{[0-9]+}};
 # SHARED_COUNTER: bar.sync 0;
 # SHARED_COUNTER: ld.acquire.cta.shared.b32 %r{{[0-9]+}}, [[[P]]];
 
@@ -282,16 +283,17 @@
 # SMALL: ld.relaxed.sys.global.b128
 # SMALL: st.relaxed.sys.global.b128
 
-# threadfence(memory, scope): seq_cst is fence.sc, acquire/release/acq_rel
-# and consume are fence.acq_rel, relaxed is no fence; thread scope is .cta.
+# threadfence(memory, scope): seq_cst is membar (fence.sc's synonym on sm_70
+# and later: membar.cta, .gl, .sys), acquire/release/acq_rel and consume are
+# fence.acq_rel, relaxed is no fence; thread scope is .cta.
 # FENCES-LABEL: .visible .entry fences()
-# FENCES: fence.sc.sys;
+# FENCES: membar.sys;
 # FENCES: fence.acq_rel.sys;
 # FENCES: fence.acq_rel.sys;
 # FENCES: fence.acq_rel.gpu;
 # FENCES: fence.acq_rel.cta;
-# FENCES: fence.sc.cta;
-# FENCES: fence.sc.gpu;
+# FENCES: membar.cta;
+# FENCES: membar.gl;
 # FENCES: ret;
 
 # memory='consume' is acquire (PTX has no consume): loads, an RMW and a fence.
@@ -308,11 +310,11 @@
 # one; a thread's own local array gets no atom at all (PTX defines atom only
 # on .global and .shared; an H100 returned 0 for it: issue 14): its add,
 # seq_cst exch and load are plain, and with constant indices it lives in
-# registers (no local depot). The two fence.sc.cta are the threadfences.
+# registers (no local depot). The two membar.cta are the threadfences.
 # SCOPES-LABEL: .visible .entry block_scope(
 # SCOPES-NOT: __local_depot
 # SCOPES: st.relaxed.cta.shared.b32
-# SCOPES: atom.relaxed.cta.shared.add.u32
+# SCOPES: red.relaxed.cta.shared.add.u32
 # SCOPES: atom.acq_rel.cta.global.add.u32
 # SCOPES-NOT: atom.
 # SCOPES-NOT: fence
@@ -321,8 +323,8 @@
 # SCOPES-NOT: fence
 # SCOPES: st.release.cta.global.b32
 # SCOPES-NOT: atom.
-# SCOPES: fence.sc.cta;
-# SCOPES: fence.sc.cta;
+# SCOPES: membar.cta;
+# SCOPES: membar.cta;
 # SCOPES-NOT: atom.
 # SCOPES: ret;
 
@@ -334,7 +336,7 @@
 # LOAD: ld.acquire.gpu.global.b64
 # LOAD: fence.sc.sys;
 # LOAD: ld.acquire.sys.global.b64
-# LOAD: atom.relaxed.sys.global.add.u64
+# LOAD: red.relaxed.sys.global.add.u64
 # LOAD: ld.acquire.cta.global.b64
 
 # sub (add of neg.s32), and_, or_, xor on int32 with their orders and scopes.
@@ -346,7 +348,7 @@
 # RMW32: atom.release.gpu.global.or.b32
 # RMW32: atom.acq_rel.cta.global.xor.b32
 # RMW32: neg.s32 [[N2:%r[0-9]+]],
-# RMW32: atom.relaxed.sys.global.add.u32 %r{{[0-9]+}}, [%rd{{[0-9]+}}], [[N2]];
+# RMW32: red.relaxed.sys.global.add.u32 [%rd{{[0-9]+}}], [[N2]];
 # RMW32: fence.sc.sys;
 # RMW32: atom.acquire.sys.global.and.b32
 # RMW32: fence.sc.sys;
@@ -362,7 +364,7 @@
 # RMW64: atom.release.gpu.global.or.b64
 # RMW64: atom.acq_rel.cta.global.xor.b64
 # RMW64: neg.s64
-# RMW64: atom.relaxed.sys.global.add.u64
+# RMW64: red.relaxed.sys.global.add.u64
 # RMW64: atom.acquire.sys.global.and.b64
 # RMW64: atom.acquire.sys.global.or.b64
 # RMW64: atom.acquire.sys.global.xor.b64
@@ -373,7 +375,7 @@
 # FLOAT_SUB: fence.sc.sys;
 # FLOAT_SUB: atom.acquire.sys.global.add.f64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[N]];
 # FLOAT_SUB: xor.b64 [[N2:%rd[0-9]+]], %rd{{[0-9]+}}, -9223372036854775808;
-# FLOAT_SUB: atom.relaxed.gpu.global.add.f64 %rd{{[0-9]+}}, [%rd{{[0-9]+}}], [[N2]];
+# FLOAT_SUB: red.global.add.f64 [%rd{{[0-9]+}}], [[N2]];
 
 # exch on int8: the CAS loop on the 32-bit word, byte lane masked with 0xFF.
 # EXCH8-LABEL: .visible .entry small_exch(
@@ -431,8 +433,8 @@
 # FENCE_MESSAGE: fence.acq_rel.gpu;
 # FENCE_MESSAGE: fence.acq_rel.sys;
 # FENCE_MESSAGE: st.global.b32 [%rd{{[0-9]+}}+4], 22;
-# FENCE_MESSAGE: fence.sc.sys;
+# FENCE_MESSAGE: membar.sys;
 # FENCE_MESSAGE: st.relaxed.sys.global.b32
 # FENCE_MESSAGE: fence.acq_rel.cta;
-# FENCE_MESSAGE: fence.sc.gpu;
+# FENCE_MESSAGE: membar.gl;
 # FENCE_MESSAGE: ret;

@@ -16,7 +16,7 @@
 // CHECK-DAG: mov.u32 {{.*}}%ntid.x
 // CHECK: ld.global.b32
 // CHECK: shfl.sync.down.b32 {{.*}}, 16, 31, -1;
-// CHECK: atom.relaxed.gpu.global.add.f32
+// CHECK: red.global.add.f32
 // CHECK: ret;
 // SM80: .target sm_80
 func.func @warp_sum(%out: !pydev.array<f32, 1>, %x: !pydev.array<f32, 1, readonly>) attributes {pydev.kernel} {

@@ -73,12 +73,12 @@
 
 # HISTOGRAM-LABEL: .visible .entry histogram(
 # HISTOGRAM: rem.s64
-# HISTOGRAM: atom.relaxed.gpu.global.add.u32
+# HISTOGRAM: red.global.add.u32
 
 # WARP_SUM-LABEL: .visible .entry warp_sum(
 # WARP_SUM: activemask.b32
 # WARP_SUM: shfl.sync.down.b32
-# WARP_SUM: atom.relaxed.gpu.global.add.f32
+# WARP_SUM: red.global.add.f32
 
 # BLOCK_VOTES-LABEL: .visible .entry block_votes(
 # BLOCK_VOTES: bar.red.popc.u32

@@ -20,7 +20,7 @@
 
 # Every AtomicInterface method on local arrays indexed at run time (so they
 # stay in local memory: ld/st.local): no atom and no ordered ld/st; the one
-# fence.sc left is the explicit threadfence at the end.
+# membar left is the explicit threadfence at the end.
 # EVERY-LABEL: .visible .entry local_every_kind(
 # EVERY: __local_depot
 # EVERY-NOT: atom.
@@ -33,7 +33,7 @@
 # EVERY-NOT: .relaxed.
 # EVERY-NOT: .acquire.
 # EVERY-NOT: .release.
-# EVERY: fence.sc.sys;
+# EVERY: membar.sys;
 # EVERY-NOT: atom.
 # EVERY: ret;
 

@@ -19,10 +19,10 @@
 // CHECK: match.any.sync.b32
 // CHECK: %lanemask_lt
 // CHECK: popc.b32
-// CHECK: atom.relaxed.gpu.global.add.u32
+// CHECK: red.global.add.u32
 // OFF-LABEL: .visible .entry histogram(
 // OFF-NOT: match.any
-// OFF: atom.relaxed.gpu.global.add.u32
+// OFF: red.global.add.u32
 // The host runtime runs the warp operations.
 // HOST: llvm.call @pydev_rt_warp(
 func.func @histogram(%bins: !pydev.array<i32, 1, c>, %data: !pydev.array<i32, 1, c, readonly>, %n: i64) attributes {pydev.kernel} {
@@ -48,9 +48,9 @@ func.func @histogram(%bins: !pydev.array<i32, 1, c>, %data: !pydev.array<i32, 1,
 // a full warp; an atomic per lane in a partial one.
 // CHECK-LABEL: .visible .entry block_sum(
 // CHECK: activemask.b32
-// CHECK: atom.relaxed.gpu.global.add.u32
+// CHECK: red.global.add.u32
 // CHECK-COUNT-5: shfl.sync.bfly.b32
-// CHECK: atom.relaxed.gpu.global.add.u32
+// CHECK: red.global.add.u32
 func.func @block_sum(%out: !pydev.array<i32, 1, c>, %x: !pydev.array<i32, 1, c, readonly>) attributes {pydev.kernel} {
   %tx = gpu.thread_id x
   %bx = gpu.block_id x

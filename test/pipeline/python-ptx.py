@@ -21,7 +21,7 @@
 # LINES: .file [[FILE]] "{{.*}}saxpy.py"
 
 # HIST-LABEL: .visible .entry histogram(
-# HIST: atom.relaxed.gpu.global.add.u32
+# HIST: red.global.add.u32
 # HIST: atom.acq_rel.sys.global.max.u32
 
 import cuda.device as device

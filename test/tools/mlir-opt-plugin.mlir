@@ -37,7 +37,7 @@
 // HELP: --pydev-specialize-target
 
 // ATOMICS-NOT: pydev.atomic_rmw
-// ATOMICS: llvm.inline_asm has_side_effects "atom.relaxed.gpu.global.add.u32
+// ATOMICS: llvm.inline_asm has_side_effects "red.global.add.u32
 
 // BADTARGET: error: pydev-specialize-target: unknown target 'sm_42'
 // BADOPTION: error: unknown option 'nope' of pass 'pydev-lower-atomics'
@@ -46,7 +46,7 @@
 // PTX: nvvm.shfl.sync down
 // PTX: .entry histogram
 // PTX: shfl.sync.down.b32
-// PTX: atom.relaxed.gpu.global.add.u32
+// PTX: red.global.add.u32
 
 func.func @histogram(%bins: !pydev.array<i32, 1>, %data: !pydev.array<i32, 1, readonly>) attributes {pydev.kernel} {
   %tx = gpu.thread_id x

@@ -12,7 +12,7 @@
 // BEFORE: pydev.atomic_rmw add
 // BEFORE: // -----// IR Dump Before CSE (cse) //----- //
 // BEFORE-NOT: pydev.atomic_rmw
-// BEFORE: atom.relaxed.gpu.global.add.u32
+// BEFORE: red.global.add.u32
 // BEFORE-NOT: IR Dump After
 
 // AFTER-NOT: IR Dump Before

@@ -70,7 +70,9 @@ def _float(c, args, kwargs, node):
             return c.lit(float(args[0].obj), node)
         except ValueError:
             raise c.err(node, f"could not convert string to float: {args[0].obj!r}") from None
-    return c.cast(c.num_arg(args[0], node), T.float64, node)
+    a = c.num_arg(args[0], node)
+    # Numba's typing: a float keeps its type (float32, float16), an integer is float64.
+    return a if a.t.is_float else c.cast(a, T.float64, node)
 
 
 @register(bool)
@@ -171,11 +173,19 @@ def _minmax(op):
     def impl(c, args, kwargs, node):
         if kwargs or len(args) < 1:
             raise c.err(node, f"{op}() takes two or more numbers (or one tuple)")
+        pair = len(args) == 2
         if len(args) == 1:
             if not (isinstance(args[0], TypedValue) and args[0].items is not None):
                 raise c.err(node, f"{op}() of one argument takes a tuple")
             args = args[0].items
         vals = [c.num_arg(a, node) for a in args]
+        if pair and all(v.t in (T.float32, T.float64) for v in vals):
+            # Numba-CUDA lowers min/max of two float32/float64 to libdevice's
+            # fmin/fmax (a NaN operand is missing: the other is the result),
+            # not to Python's order: IEEE minNum/maxNum, PTX's min/max.f32/f64.
+            t = T.float64 if T.float64 in (vals[0].t, vals[1].t) else T.float32
+            x, y = (c.val(c.cast(v, t, node), node) for v in vals)
+            return TypedValue(c.f.emit(f"llvm.intr.{op}num", [x, y], [t.ir]), t)
         t = vals[0].t
         for v in vals[1:]:
             t = (

@@ -48,4 +48,8 @@ class CallsMixin:
             return tv.const
         if isinstance(tv, CompileTimeValue) and isinstance(tv.obj, int):
             return tv.obj
-        raise self.err(node, f"{what} must be a constant integer")
+        raise self.err(
+            node,
+            f"{what} must be a constant integer (a literal: Numba's RequireLiteralValue), got {_tname(tv)}",
+            kind="RequireLiteralValue",
+        )

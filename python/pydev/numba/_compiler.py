@@ -297,8 +297,8 @@ class Compiler(
         self.node = node
         self.f.location = self.src.loc(node)
 
-    def err(self, node, msg, help=None):
-        return NumbaError(node, msg, help)
+    def err(self, node, msg, help=None, kind=None):
+        return NumbaError(node, msg, help, kind)
 
     def alloc_in_entry(self, build):
         cur = self.f.block

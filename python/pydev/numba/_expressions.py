@@ -300,6 +300,9 @@ class ExpressionsMixin:
 
     def compare(self, op, a, b, node):
         if isinstance(op, (ast.Is, ast.IsNot)):
+            if isinstance(a, TypedValue) and isinstance(b, TypedValue) and _is_num(a.t) and a.t == b.t:
+                # Numba's `is` on two values of one immutable type is `==` (`pred is True`)
+                return self.compare(ast.Eq() if isinstance(op, ast.Is) else ast.NotEq(), a, b, node)
             same = isinstance(a, CompileTimeValue) and isinstance(b, CompileTimeValue) and a.obj is b.obj
             if isinstance(a, CompileTimeValue) != isinstance(b, CompileTimeValue):
                 same = False

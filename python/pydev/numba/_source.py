@@ -12,9 +12,12 @@ _exec_source.install()
 
 
 class NumbaError(Exception):
-    def __init__(self, node, message, help=None):
+    """A compile error at `node`; `kind`: the pydev.numba.core.errors class
+    the dispatcher raises it as (None: TypingError)."""
+
+    def __init__(self, node, message, help=None, kind=None):
         super().__init__(message)
-        self.node, self.message, self.help = node, message, help
+        self.node, self.message, self.help, self.kind = node, message, help, kind
 
 
 class Src:

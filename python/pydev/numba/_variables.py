@@ -10,6 +10,7 @@ from . import types as T
 from ._typing import (
     CompileTimeValue,
     TypedValue,
+    _is_num,
     unify,
 )
 
@@ -100,9 +101,15 @@ class VariablesMixin:
         return [t]
 
     def _load_var(self, name, node):
-        b = self.vars[name].bound
+        var = self.vars[name]
+        b = var.bound
         if b is None:  # known, but not assigned on this path
-            raise self.err(node, f"variable '{name}' is used before it is assigned on this path")
+            leaves = self._leaf_types(var.t) if var.t is not None else [None]
+            if not all(_is_num(t) for t in leaves):
+                raise self.err(node, f"variable '{name}' is used before it is assigned on this path")
+            # Numba's SSA gives such a read an undefined value (zero-initialised):
+            # numbers and tuples of numbers read zero, as they do after a merge.
+            return self._unflatten(var.t, [self._zero_val(t.ir) for t in leaves])
         return _fresh(b) if isinstance(b, TypedValue) and _is_const(b) else b
 
     def _single_assigned(self):

@@ -832,7 +832,9 @@ class Dispatcher:
             try:
                 module, name, mb = _c.compile_kernel(self, argtypes)
             except _c.NumbaError as e:
-                raise _pydev.CompileError(
+                from ..core import errors
+
+                raise getattr(errors, e.kind or "TypingError")(
                     _c.render(getattr(e, "src", None) or self.source(), e.node, e.message, e.help)
                 ) from None
             self._captures[argtypes] = mb.kernel_captures
@@ -995,7 +997,7 @@ class Dispatcher:
         sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
         if sig is not None:
             conv = [
-                want.dtype.type(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
+                _scalar_converter(want)(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
                 for a, want in zip(args, sig.args)
             ]
             return tuple(sig.args), tuple(conv)
@@ -1061,7 +1063,7 @@ class Dispatcher:
         for i, (a, t) in enumerate(zip(args, types)):
             if _c._is_num(t) and not isinstance(t, _t.Boolean) and type(a) is not t.dtype.type:
                 conv.append(
-                    (i, t.dtype.type)
+                    (i, _scalar_converter(t))
                 )  # a Python number (or another dtype, with a signature) to the parameter's dtype
             elif isinstance(t, _t.Boolean) and type(a) is not bool:
                 conv.append((i, bool))
@@ -1096,7 +1098,7 @@ class Dispatcher:
                     )
                 flat.append(a.view(t.dtype.kernel_dtype))
             elif _c._is_num(t) and not isinstance(t, _t.Boolean):
-                flat.append(t.dtype.type(a))
+                flat.append(_scalar_converter(t)(a))
             else:
                 flat.append(a)
         flat += captured  # device arrays read from globals: the kernel's trailing parameters
@@ -1325,6 +1327,25 @@ def _fingerprint(a):
     if isinstance(a, _np.generic) and t is not _np.void:
         return t
     return None
+
+
+def _scalar_converter(t):
+    """How a Python or NumPy number becomes a kernel parameter of number type
+    `t`: the dtype's scalar; an integer out of the parameter's range wraps
+    modulo 2**bits, as numba-cuda's `ctypes.c_<type>(value)` does
+    (0xFFFFFFFF for an int32 is -1)."""
+    to = t.dtype.type
+    if t.dtype.kind not in "iu":
+        return to
+    lo, span = int(_np.iinfo(t.dtype).min), 1 << (8 * t.dtype.itemsize)
+
+    def wrap(a):
+        try:
+            return to(a)
+        except OverflowError:
+            return to((int(a) - lo) % span + lo)
+
+    return wrap
 
 
 def _flatten_value(v):

@@ -19,6 +19,7 @@ array (`out=`, `stream=` as Numba's).
 """
 
 import linecache
+import warnings
 
 import numpy as np
 
@@ -93,6 +94,7 @@ class UFunc:
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._device_fn = cuda.jit(device=True)(py_func)
+        self._given = list(signatures)
         self.types = []
         self._sigs = []
         for s in signatures:
@@ -108,6 +110,11 @@ class UFunc:
         self.nin = len(self._sigs[0].args)
         self.nout = 1
         self.nargs = self.nin + 1
+
+    def __reduce__(self):
+        # As Numba-CUDA's ufuncs pickle: the function (as its device function
+        # pickles: by reference, else by value) and the signatures given.
+        return (_new_ufunc, (UFunc, self._device_fn, self._given))
 
     def _choose(self, args):
         got = [_dtype_of(a) for a in args]
@@ -246,6 +253,7 @@ class GUFunc:
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._device_fn = cuda.jit(device=True)(py_func)
+        self._given, self._layout = list(signatures), layout
         self._ins, self._outs = _parse_layout(layout)
         self.nin, self.nout = len(self._ins), len(self._outs)
         self._sigs = []
@@ -266,6 +274,9 @@ class GUFunc:
                     f"{self.nin + self.nout}"
                 )
             self._sigs.append(args)
+
+    def __reduce__(self):
+        return (_new_ufunc, (GUFunc, self._device_fn, self._given, self._layout))
 
     def _choose(self, args):
         got = [_dtype_of(a) for a in args]
@@ -370,6 +381,23 @@ class GUFunc:
         return outs[0] if len(outs) == 1 else tuple(outs)
 
 
+def _nopython_redundant(what, fn, kws):
+    """Numba-CUDA's RuntimeWarning for `nopython=True`: device code is always nopython."""
+    if kws.get("nopython"):
+        warnings.warn(
+            f"cuda.{what}('{fn.__name__}'): nopython kwarg for cuda target is redundant "
+            "(CUDA functions always compile in nopython mode)",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def _new_ufunc(cls, device_fn, signatures, *layout):
+    from pydev.numba import cuda
+
+    return cls(cuda, device_fn.py_func, signatures, *layout)
+
+
 def guvectorize(cuda, ftylist, signature, **kws):
     target = kws.pop("target", "cuda")
     if target != "cuda":
@@ -384,6 +412,7 @@ def guvectorize(cuda, ftylist, signature, **kws):
         sigs = [sigs]
 
     def decorate(fn):
+        _nopython_redundant("guvectorize", fn, kws)
         return GUFunc(cuda, fn, list(sigs), signature)
 
     return decorate
@@ -417,6 +446,7 @@ def vectorize(cuda, ftylist_or_function=(), **kws):
         raise NotImplementedError("cuda.vectorize without signatures: pydev.numba needs them")
 
     def decorate(fn):
+        _nopython_redundant("vectorize", fn, kws)
         return UFunc(cuda, fn, list(sigs))
 
     return decorate

@@ -1,0 +1,3 @@
+"""`pydev.numba.core`: the parts of `numba.core` that user code imports (`errors`)."""
+
+from . import errors  # noqa: F401
