@@ -57,6 +57,7 @@ class ModuleBuilder:
         self.links = []  # link files of the device functions and external functions reached
         self.externs = {}  # name -> (ir.Declaration, signature) of declare_device functions called
         self.lineinfo = False  # some device function reached asked for lineinfo
+        self.grid_sync = False  # it synchronizes its grid (cuda.cg.this_grid().sync()): a cooperative launch
 
     def add_links(self, paths):
         for p in paths:
@@ -164,12 +165,17 @@ class Compiler(
     def _once(self):
         fn = self.src.node
         params = [a.arg for a in fn.args.args]
-        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
+        # *args: a device function's extra arguments as a tuple (Numba's star args).
+        vararg = fn.args.vararg.arg if fn.args.vararg is not None and not self.kernel else None
+        if (fn.args.vararg and not vararg) or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
             raise NumbaError(
-                fn, "pydev.numba functions take plain positional parameters (no *args, **kwargs or keyword-only)"
+                fn,
+                "pydev.numba functions take plain positional parameters (no **kwargs or keyword-only; "
+                "*args in device functions only)",
             )
         defaults = fn.args.defaults
-        if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
+        too_many = len(self.argtypes) > len(params) and vararg is None
+        if too_many or len(self.argtypes) < len(params) - len(defaults):
             raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
         for t in self.argtypes:
             if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple, T.Constant)):
@@ -205,6 +211,13 @@ class Compiler(
             vals = f.args[at : at + n]
             at += n
             self._bind_param(p, t, vals)
+        if vararg is not None:
+            rest = self.argtypes[len(params) :]
+            items = self._unflatten(T.Tuple(rest), list(f.args[at:])).items
+            if any(isinstance(i, CompileTimeValue) for i in items):
+                self._assign_name(vararg, CompileTimeValue(tuple(getattr(i, "obj", i) for i in items)), fn)
+            else:
+                self._assign_name(vararg, TypedValue(None, T.Tuple(rest), items=items), fn)
         for p, d in zip(params[len(self.argtypes) :], defaults[len(defaults) - (len(params) - len(self.argtypes)) :]):
             self._assign_name(p, self.expr(d), d)
         self.block(fn.body)

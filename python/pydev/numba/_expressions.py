@@ -79,6 +79,11 @@ class ExpressionsMixin:
                 )
         return items
 
+    def e_Lambda(self, n):
+        from ._nested import define
+
+        return define(self, n)
+
     def e_Starred(self, n):
         raise self.err(n, "a starred expression is only supported in a tuple or a call's arguments")
 

@@ -26,6 +26,9 @@ class Src:
         tree = None
         all_lines = linecache.getlines(self.file, fn.__globals__)
         start = code.co_firstlineno
+        if fn.__name__ == "<lambda>":
+            self.node = self._lambda(fn, all_lines)
+            return
         if all_lines and 0 < start <= len(all_lines):
             lines = _def_block(all_lines, start - 1)
             tree = self._parse(lines, start, fn.__name__)
@@ -39,12 +42,41 @@ class Src:
                 raise OSError(f"cannot find the def of {fn.__qualname__} in its source")
         self.node = tree
 
+    def _lambda(self, fn, all_lines):
+        """A lambda as the def it stands for (`def <lambda>(args): return
+        body`), found in its whole file by line and parameter names."""
+        code = fn.__code__
+        self.start, self.indent = 1, 0
+        try:
+            tree = ast.parse("".join(all_lines))
+        except SyntaxError:
+            tree = None
+        names = list(code.co_varnames[: code.co_argcount])
+        found = [
+            n
+            for n in (ast.walk(tree) if tree is not None else ())
+            if isinstance(n, ast.Lambda)
+            and n.lineno == code.co_firstlineno
+            and [a.arg for a in n.args.args] == names
+        ]
+        if len(found) != 1:
+            raise OSError(f"cannot find the lambda of {fn.__qualname__} in its source")
+        lam = found[0]
+        ret = ast.copy_location(ast.Return(value=lam.body), lam.body)
+        node = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ret], decorator_list=[], returns=None)
+        return ast.fix_missing_locations(ast.copy_location(node, lam))
+
     def _parse(self, lines, start, name):
         if not lines:
             return None
         first = lines[0]
         self.indent = len(first) - len(first.lstrip())
-        text = "".join(ln[self.indent :] if ln[: self.indent].strip() == "" else ln.lstrip() for ln in lines)
+        # A blank line shorter than the indent stays a line (the AST's line
+        # numbers index the file from `start`).
+        text = "".join(
+            "\n" if not ln.strip() else ln[self.indent :] if ln[: self.indent].strip() == "" else ln.lstrip()
+            for ln in lines
+        )
         self.start = start
         try:
             tree = ast.parse(text)

@@ -34,6 +34,13 @@ class StatementsMixin:
             return  # docstring
         self.expr(s.value)
 
+    def s_FunctionDef(self, s):
+        from ._nested import define
+
+        self._assign_name(s.name, define(self, s), s)
+
+    s_AsyncFunctionDef = s_FunctionDef
+
     def s_Assert(self, s):
         pass  # Numba-CUDA ignores assert unless debug=True and opt=False
 
