@@ -111,3 +111,61 @@ def test_nested_def_errors_name_the_function():
 
     with pytest.raises(pydev.CompileError, match="unexpected keyword arguments \\['z'\\]"):
         kern[1, 1](cuda.device_array(1, np.int64))
+
+
+@cuda.jit("i8(i8)", device=True)
+def _fib_sig(n):
+    if n < 2:
+        return n
+    return _fib_sig(n - 1) + _fib_sig(n - 2)
+
+
+@cuda.jit(device=True)
+def _collatz_steps(n, steps):  # return type from the first return, as Numba infers it
+    if n == 1:
+        return steps
+    if n % 2 == 0:
+        return _collatz_steps(n // 2, steps + 1)
+    return _collatz_steps(3 * n + 1, steps + 1)
+
+
+def test_recursive_device_functions():
+    @cuda.jit
+    def kern(xs, fib, steps):
+        i = cuda.grid(1)
+        if i < xs.size:
+            fib[i] = _fib_sig(xs[i] % 20)
+            steps[i] = _collatz_steps(xs[i], 0)
+
+    def collatz(n):
+        s = 0
+        while n != 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            s += 1
+        return s
+
+    def fib(n):
+        a, b = 0, 1
+        for _ in range(n):
+            a, b = b, a + b
+        return a
+
+    xs = np.random.default_rng(SEED).integers(1, 5000, size=100, dtype=np.int64)
+    f = cuda.to_device(np.full(xs.size, -1, dtype=np.int64))
+    s = cuda.to_device(np.full(xs.size, -1, dtype=np.int64))
+    kern[1, 128](cuda.to_device(xs), f, s)
+    np.testing.assert_array_equal(f.copy_to_host(), [fib(int(x) % 20) for x in xs])
+    np.testing.assert_array_equal(s.copy_to_host(), [collatz(int(x)) for x in xs])
+
+
+def test_runaway_recursion_is_an_error():
+    @cuda.jit(device=True)
+    def forever(x):
+        return forever(x)
+
+    @cuda.jit
+    def kern(out):
+        out[0] = forever(1)
+
+    with pytest.raises(pydev.CompileError, match="cannot type infer runaway recursion"):
+        kern[1, 1](cuda.device_array(1, np.int64))

@@ -52,6 +52,7 @@ class ModuleBuilder:
     def __init__(self, options):
         self.module = ir.Module()
         self.funcs = {}  # (dispatcher id, arg types) -> (Function, return type)
+        self.compiling = {}  # the same keys -> the Compiler of a device function being compiled (recursion)
         self.options = options
         self.names = set()
         self.links = []  # link files of the device functions and external functions reached
@@ -85,21 +86,41 @@ def compile_kernel(dispatcher, argtypes):
     return mb.module, name, mb
 
 
+class _Callee:
+    """A device function being compiled, as its recursive calls see it: its
+    symbol and result types."""
+
+    def __init__(self, name, results):
+        self.name, self.results = name, results
+
+
 def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
     key = (id(dispatcher), tuple(argtypes))
     hit = mb.funcs.get(key)
     if hit is None:
         if key in mb.funcs:
-            raise NumbaError(
-                node_for_errors, f"recursive device function '{dispatcher.py_func.__name__}' is not supported"
-            )
+            # A recursive call: typed with the return type known so far (the
+            # signature's, or that of the returns compiled before the call,
+            # as Numba's type inference of recursion).
+            c = mb.compiling[key]
+            rtype = c.ret_type or c.ret_seen
+            if rtype is None:
+                raise NumbaError(
+                    node_for_errors,
+                    f"cannot type infer runaway recursion: '{dispatcher.py_func.__name__}' calls itself before "
+                    "any of its returns gives its return type",
+                )
+            return _Callee(c.name, [] if isinstance(rtype, T.NoneType) else c._flat_types(rtype)), rtype
         mb.funcs[key] = None
         c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
+        mb.compiling[key] = c
         try:
             c.run()
         except BaseException:
             del mb.funcs[key]  # not compiled: a caller may try other argument types (literals)
             raise
+        finally:
+            del mb.compiling[key]
         hit = mb.funcs[key] = (c.f, c.ret_type)
     return hit
 
