@@ -56,6 +56,11 @@ class StatementsMixin:
     def s_AugAssign(self, s):
         if isinstance(s.target, ast.Subscript):
             arr = self.expr(s.target.value)
+            if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):  # r.h[i] += v
+                cur = self.nested_load(arr, s.target.slice, s.target)
+                self.at(s)
+                self.nested_store(arr, s.target.slice, self.binop(s.op, cur, self.expr(s.value), s), s)
+                return
             idx = self.index_values(arr, s.target.slice, s.target)
             cur = self.load_item(arr, idx, s.target)
             self.at(s)
@@ -90,6 +95,17 @@ class StatementsMixin:
             arr = self.expr(tgt.value)
             if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):
                 self.nested_store(arr, tgt.slice, value, node)
+                return
+            if (
+                isinstance(arr, TypedValue)
+                and isinstance(arr.t, T.Record)
+                and isinstance(tgt.slice, ast.Constant)
+                and isinstance(tgt.slice.value, str)
+            ):  # r["x"] = v, as r.x = v
+                if arr.const is None:
+                    raise self.err(tgt, "only fields of records in arrays can be assigned (a[i]['x'] = v)")
+                self.at(node)
+                self.store_field(*arr.const, tgt.slice.value, value, tgt)
                 return
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
             if (

@@ -63,6 +63,9 @@ class SubscriptsMixin:
             raise self.err(n.slice, "a tuple index must be a constant integer")
         if isinstance(base.t, T.NestedArray):
             return self.nested_load(base, n.slice, n)
+        field = _field_key(n.slice)
+        if isinstance(base.t, T.Record) and field is not None:  # r["x"]: the field, as r.x
+            return self.load_field(base, field, n)
         if not isinstance(base.t, T.Array):
             raise self.err(n, f"a {base.t} cannot be indexed")
         parts = n.slice.elts if isinstance(n.slice, ast.Tuple) else [n.slice]
@@ -336,12 +339,45 @@ class SubscriptsMixin:
             cur = self.f.ops.struct_insert(v, cur, field=name, result=rt.ir)
         self.f.ops.array_store(cur, self.val(arr, node), *idx)
 
+    def _store_nested_whole(self, arr, idx, field, value, node):
+        """`r.h = x` for a sub-array field: every element from `x`, an array
+        or another record's sub-array of the same shape (as Numba copies)."""
+        rt = arr.t.dtype
+        t = rt.fields[field]
+        vt = getattr(value, "t", None)
+        same_nested = isinstance(vt, T.NestedArray) and tuple(vt.shape) == tuple(t.shape)
+        if not same_nested and not (isinstance(vt, T.Array) and vt.ndim == t.ndim):
+            raise self.err(
+                node,
+                f"the sub-array field '{field}' ({t}) is assigned element by element (r.{field}[i] = v) or whole "
+                f"from an array or a sub-array of {t.ndim} dimensions, got {vt if vt is not None else _describe(value.obj)}",
+            )
+        self.at(node)
+        elems = []
+        for k in range(t.size):
+            pos, rest = [], k
+            for d in reversed(range(t.ndim)):
+                pos.insert(0, rest % t.shape[d])
+                rest //= t.shape[d]
+            if isinstance(vt, T.NestedArray):
+                consts = [ast.copy_location(ast.Constant(p), node) for p in pos]
+                key = ast.copy_location(ast.Tuple(consts, ast.Load()), node) if t.ndim > 1 else consts[0]
+                elems.append(self.nested_load(value, key, node))
+            else:
+                elems.append(self.load_item(value, [self.iconst(p) for p in pos], node))
+        cur = self.f.ops.array_load(self.val(arr, node), *idx)
+        for k, e in enumerate(elems):
+            v = self.val(self.cast(e, t.dtype, node), node)
+            cur = self.f.ops.struct_insert(v, cur, field=T.NestedArray.element_field(field, k), result=rt.ir)
+        self.f.ops.array_store(cur, self.val(arr, node), *idx)
+
     def store_field(self, arr, idx, field, value, node):
         rt = arr.t.dtype
         if field not in rt.fields:
             raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
         if isinstance(rt.fields[field], T.NestedArray):
-            raise self.err(node, f"the sub-array field '{field}' is assigned element by element (r.{field}[i] = v)")
+            self._store_nested_whole(arr, idx, field, value, node)
+            return
         cur = self.f.ops.array_load(self.val(arr, node), *idx)
         ft = rt.fields[field]
         v = self.val(self.cast(value, ft, node), node)
@@ -353,3 +389,8 @@ class SubscriptsMixin:
         else:
             new = self.f.ops.struct_insert(v, cur, field=field, result=rt.ir)
         self.f.ops.array_store(new, self.val(arr, node), *idx)
+
+
+def _field_key(sl):
+    """The field name of `r["x"]`, or None."""
+    return sl.value if isinstance(sl, ast.Constant) and isinstance(sl.value, str) else None
