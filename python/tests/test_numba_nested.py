@@ -2,7 +2,10 @@
 `def` (or a lambda) is a device function closed over the compile-time values
 it captures, called where it is defined or passed to device functions and
 @overload implementations, with keyword arguments, defaults and *args.
-Host target, fixed-seed inputs, poisoned outputs, against Python."""
+Also recursion and enum members as compile-time constants. Host target,
+fixed-seed inputs, poisoned outputs, against Python."""
+
+import enum
 
 import numpy as np
 import pytest
@@ -169,3 +172,27 @@ def test_runaway_recursion_is_an_error():
 
     with pytest.raises(pydev.CompileError, match="cannot type infer runaway recursion"):
         kern[1, 1](cuda.device_array(1, np.int64))
+
+
+class _Color(enum.Enum):
+    red = 1
+    green = 2
+
+
+class _Code(enum.IntEnum):
+    ok = 200
+    missing = 404
+
+
+def test_enum_members_are_compile_time_constants():
+    @cuda.jit
+    def kern(xs, out):
+        i = cuda.grid(1)
+        if i < xs.size:
+            same = _Color.red == _Color["red"] and _Color.red != _Color.green
+            out[i] = xs[i] + _Code["missing"] if same and xs[i] > _Code.ok else xs[i] - _Code.ok
+
+    xs = np.random.default_rng(SEED).integers(0, 400, size=64, dtype=np.int64)
+    out = cuda.to_device(np.full(xs.size, -1, dtype=np.int64))
+    kern[1, 64](cuda.to_device(xs), out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.where(xs > 200, xs + 404, xs - 200))

@@ -301,6 +301,9 @@ class ExpressionsMixin:
         pred = self._CMP.get(type(op))
         if pred is None:
             raise self.err(node, f"comparison {type(op).__name__} is not supported")
+        if isinstance(a, CompileTimeValue) and isinstance(b, CompileTimeValue) and pred in ("eq", "ne"):
+            # Compile-time objects (enum members, types, functions) compare now.
+            return TypedValue(None, T.boolean, (a.obj == b.obj) == (pred == "eq"))
         if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
         ct = T.boolean if isinstance(a.t, T.Boolean) and isinstance(b.t, T.Boolean) else arith_type(a.t, b.t)

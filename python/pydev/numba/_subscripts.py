@@ -2,6 +2,7 @@
 views, fills, loads and stores of items and record fields."""
 
 import ast
+import enum
 
 from .. import ir
 from . import types as T
@@ -43,6 +44,11 @@ class SubscriptsMixin:
             obj = base.obj
             if isinstance(obj, (T.Number, T.Boolean)) or isinstance(obj, tuple):
                 raise self.err(n, "type expressions are not values in device code")
+            key = _field_key(n.slice)
+            if isinstance(obj, enum.EnumMeta) and key is not None:  # Color["red"]: a member, as Color.red
+                if key not in obj.__members__:
+                    raise self.err(n.slice, f"{_describe(obj)} has no member '{key}'")
+                return self.pyobj(obj[key], n)
             raise self.err(n, f"{_describe(obj)} cannot be indexed")
         if base.items is not None:
             idx = self.expr(n.slice)
