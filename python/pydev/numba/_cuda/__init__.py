@@ -16,6 +16,8 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
+from .. import _cooperative
+from . import _kernel
 from .. import types
 from .. import types as _t
 from ._vectors import vector_types as _vector_types
@@ -64,6 +66,7 @@ __all__ = [
     "selp",
     "nanosleep",
     "fp16",
+    "cg",
     "to_device",
     "device_array",
     "device_array_like",
@@ -329,6 +332,13 @@ fp16 = _Namespace(
     hle=_fp16_cmp("le"),
     hgt=_fp16_cmp("gt"),
     hge=_fp16_cmp("ge"),
+)
+
+cg = _Namespace(
+    "cg",
+    "Cooperative groups: `g = cuda.cg.this_grid()` is the kernel's grid, `g.sync()` a grid-wide barrier "
+    "(the kernel is then launched cooperatively: every block of its grid resident at once).",
+    this_grid=_cooperative.this_grid,
 )
 
 
@@ -748,6 +758,12 @@ class Dispatcher:
             return hit
         if self.device:
             raise TypeError("a device function is compiled into the kernels that call it")
+        for i, t in enumerate(argtypes):
+            if isinstance(t, _t.CPointer):
+                raise TypeError(
+                    f"kernel '{self.__name__}': parameter {i} has the pointer type {t}; pydev.numba has no pointer "
+                    "values (pass an array: a device array, or cuda.as_cuda_array of the memory)"
+                )
         with self._lock:
             hit = self.overloads.get(argtypes)
             if hit is not None:
@@ -778,6 +794,7 @@ class Dispatcher:
                 passes=self.options.get("passes"),
                 plugins=self.options.get("plugins"),
             )
+            _kernel.add_cooperative_api(program, mb.grid_sync)
             self.overloads[argtypes] = program
             return program
 
