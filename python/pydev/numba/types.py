@@ -385,7 +385,7 @@ class Signature:
     `cuda.declare_device` take it (`void(float32[:], int32)`)."""
 
     def __init__(self, ret, args):
-        self.return_type, self.args = ret, list(args)
+        self.return_type, self.args = ret, tuple(args)
 
     def __repr__(self):
         return f"{self.return_type}({', '.join(map(str, self.args))})"
