@@ -52,5 +52,8 @@ def test_a_sub_array_of_another_shape_or_rank_is_an_error():
     def bad(src, dst):
         dst[0].flat = src[0]["array"]
 
-    with pytest.raises(pydev.CompileError, match="sub-array field 'flat'.*whole from an array or a sub-array of 1 dimensions, got nestedarray"):
+    with pytest.raises(
+        pydev.CompileError,
+        match="sub-array field 'flat'.*whole from an array or a sub-array of 1 dimensions, got nestedarray",
+    ):
         bad[1, 1](np.zeros(1, SRC), np.zeros(1, DST))

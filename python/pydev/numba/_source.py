@@ -55,9 +55,7 @@ class Src:
         found = [
             n
             for n in (ast.walk(tree) if tree is not None else ())
-            if isinstance(n, ast.Lambda)
-            and n.lineno == code.co_firstlineno
-            and [a.arg for a in n.args.args] == names
+            if isinstance(n, ast.Lambda) and n.lineno == code.co_firstlineno and [a.arg for a in n.args.args] == names
         ]
         if len(found) != 1:
             raise OSError(f"cannot find the lambda of {fn.__qualname__} in its source")
