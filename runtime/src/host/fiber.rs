@@ -92,6 +92,8 @@ type Coroutines = Vec<Coroutine<(), (), abi::Trapped, DefaultStack>>;
 ///
 /// # Safety
 /// As [`worker`] requires of `buffers`.
+// Boxed: a coroutine and the thread context hold each fiber's address.
+#[allow(clippy::vec_box)]
 unsafe fn new_fibers(config: &LaunchConfig, template: ThreadCtx, buffers: &[Vec<Chunk>]) -> Vec<Box<Fiber>> {
     let [bx, by, bz] = config.block;
     let fibers: Vec<Box<Fiber>> = (0..bx * by * bz)
@@ -213,6 +215,7 @@ impl Rendezvous {
 /// shared memory, kept from one grid barrier to the next.
 struct ResidentBlock {
     bid: [u32; 3],
+    #[allow(clippy::vec_box)] // boxed, as `new_fibers` makes them
     fibers: Vec<Box<Fiber>>,
     coroutines: Coroutines,
     _shared: Vec<Chunk>,
