@@ -996,6 +996,25 @@ def Pydev_SyncThreadsOp : Pydev_Op<"syncthreads"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Pydev_GridSyncOp : Pydev_Op<"grid_sync"> {
+  let summary = "`this_grid().sync()`: a grid-wide barrier";
+  let description = [{
+    Every thread of every block of the grid waits until all have reached
+    it; writes made before it are visible to every thread after it
+    (Numba-CUDA's `cuda.cg.this_grid().sync()`, CUDA's cooperative groups
+    `grid.sync()`). It is also a block barrier. The kernel must be launched
+    cooperatively (every block of the grid resident at once): on cuda the
+    runtime launches a kernel whose PTX synchronizes its grid with
+    `cuLaunchCooperativeKernel`; the host target runs all the grid's blocks
+    together.
+
+    ```mlir
+    pydev.grid_sync
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 class Pydev_SyncThreadsReduceOp<string mnemonic, string what, Type resultType>
     : Pydev_Op<mnemonic> {
   let summary = "`" # mnemonic # "(pred)`: a barrier that " # what;

@@ -103,6 +103,9 @@ pub mod barrier_kind {
     pub const AND: i64 = 2;
     /// `syncthreads_or`: 1 when any did.
     pub const OR: i64 = 3;
+    /// `grid_sync`: 0, once every thread of every block of the grid has
+    /// reached it (only in [`super::attr::HOST_COOPERATIVE`] kernels).
+    pub const GRID: i64 = 4;
 }
 
 /// Runtime error codes (`pydev_rt_error(ctx, code, loc, a, b)`).
@@ -233,6 +236,11 @@ pub mod attr {
     /// [`EXITED_SKIP_BARRIERS`] (lower-simt-host => runtime, for kernels
     /// run as coroutines).
     pub const HOST_EXITED_SKIP: &str = "pydev.host_exited_skip";
+    /// `{kernel = 1 : i64}`, on the module: the kernels that synchronize
+    /// their grid (`pydev.grid_sync`, directly or in a function they call);
+    /// the runtime runs every block of their grid at once, as coroutines
+    /// (lower-simt-host => host-barrier-fission, runtime).
+    pub const HOST_COOPERATIVE: &str = "pydev.host_cooperative";
 
     /// Every name above.
     pub const ALL: &[&str] = &[
@@ -252,5 +260,6 @@ pub mod attr {
         HOST_FRAMES,
         EXITED_SKIP_BARRIERS,
         HOST_EXITED_SKIP,
+        HOST_COOPERATIVE,
     ];
 }

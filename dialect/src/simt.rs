@@ -5,8 +5,9 @@
 use crate::ops;
 
 /// The barriers: `syncthreads` and its counting/voting forms (the block),
-/// and `syncwarp` (the warp).
+/// `grid_sync` (the grid) and `syncwarp` (the warp).
 pub const BARRIERS: &[&str] = &[
+    ops::GridSyncOperation::NAME,
     ops::SyncThreadsOperation::NAME,
     ops::SyncThreadsCountOperation::NAME,
     ops::SyncThreadsAndOperation::NAME,

@@ -37,8 +37,10 @@
 //! Does not fire on kernels without barriers or warp operations, with
 //! atomic waits (`@pydev_rt_wait`: those need coroutines), with a
 //! rendezvous inside a nested region or in a called function, with a
-//! value of a type that has no frame layout, or with a local array
-//! (`llvm.alloca`) of no constant size.
+//! value of a type that has no frame layout, with a local array
+//! (`llvm.alloca`) of no constant size, or with a grid barrier
+//! (`pydev_rt_barrier` of kind GRID: the runtime runs such a grid's blocks
+//! together as coroutines).
 //!
 //! Rewrites (B: the block holding rendezvous i, R_i: the rest of B after it):
 //!   %r = call @pydev_rt_barrier(%ctx, kind, %p); rest   =>  ctx.count += %p (and: += !%p);
@@ -169,7 +171,13 @@ fn run(ir: PassIr) -> PassResult {
     Ok(())
 }
 
-/// Barriers only at the top level, no warp operations or waits, no calls
+/// The constant kind of a `pydev_rt_barrier` call (`barrier_kind`).
+fn barrier_kind_of(ir: PassIr, call: OperationRef) -> i64 {
+    let kind = ir.value(call.operand(1).expect("kind"));
+    ir.defining_op(kind).and_then(|d| d.attribute("value").ok()).and_then(capi::integer_attr_value).unwrap_or(0)
+}
+
+/// Barriers only at the top level (no grid barrier), no warp operations or waits, no calls
 /// of synchronizing functions, every value with a frame layout.
 fn qualifies<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>, syncing: &HashSet<String>) -> bool {
     let mut barriers = 0;
@@ -178,6 +186,9 @@ fn qualifies<'c>(ir: PassIr<'c>, f: OperationRef<'c, '_>, syncing: &HashSet<Stri
             if c == BARRIER || c == WARP {
                 if op.parent_operation().map(|p| p.to_raw().ptr) != Some(f.to_raw().ptr) {
                     return false;
+                }
+                if c == BARRIER && barrier_kind_of(ir, op) == barrier_kind::GRID {
+                    return false; // the grid's blocks run together, as coroutines
                 }
                 barriers += 1;
             } else if NEEDS_COROUTINES.contains(&c.as_str()) || syncing.contains(&c) {
@@ -330,12 +341,7 @@ fn transform<'c>(ir: PassIr<'c>, module: OperationRef<'c, 'c>, f: OperationRef<'
             let p = gep(&rb, own, frame::RESULT);
             rb.value("llvm.load", &[p], i64t, &[])
         } else {
-            let kind = ir.value(call.operand(1).expect("kind"));
-            let kind = ir
-                .defining_op(kind)
-                .and_then(|d| d.attribute("value").ok())
-                .and_then(capi::integer_attr_value)
-                .unwrap_or(0);
+            let kind = barrier_kind_of(ir, *call);
             let total_p = gep(&rb, ctx_arg, ctx_field::TOTAL);
             let total = rb.value("llvm.load", &[total_p], i32t, &[]);
             match kind {

@@ -38,6 +38,7 @@ use melior::pass::Pass;
 pub use capi::{add_pipeline, gpu_objects, llvm_ir, module_llvm_ir, AddPipelineError};
 pub use cuda_boundscheck::error_record;
 pub use lower_simt_host::{error_code, location_text, warp_op};
+pub use lower_sync_nvvm::GRID_WORKSPACE_REGISTER;
 
 /// One option of a pass: `--pydev-x{name=value}`.
 pub struct PassOption {

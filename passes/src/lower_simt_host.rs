@@ -33,6 +33,9 @@
 //!   `pydev.exited_skip_barriers` (threads that returned do not hold up
 //!   later block barriers, as on GPUs; the runtime's coroutines read it,
 //!   `pydev-host-barrier-fission` reads the kernel's attribute);
+//! - `pydev.host_cooperative` (module) lists the kernels that reach a
+//!   `grid_sync` (in their body or a function they call, transitively):
+//!   the runtime runs every block of their grid at once, as coroutines;
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
@@ -49,6 +52,7 @@
 //!   gpu.printf "f", %x..             =>  llvm.call @printf(@format, %x..) (the C library's)
 //!   lanemask_lt                      =>  (1 << lane_id) - 1
 //!   syncthreads[_count|_and|_or] %p  =>  call @pydev_rt_barrier(%ctx, kind, zext %p) (!= 0 for and/or)
+//!   grid_sync                        =>  call @pydev_rt_barrier(%ctx, GRID, 0)
 //!   shfl of an aggregate             =>  one runtime shuffle per member, rebuilt
 //!   syncwarp|activemask|vote|shfl|match_any|match_all
 //!                                    =>  call @pydev_rt_warp(%ctx, op, mask, bits of value as i64, lane)
@@ -158,6 +162,8 @@ fn run(ir: PassIr) -> PassResult {
             kernels.push((capi::sym_name(*f), sizes, *f));
         }
     }
+
+    let cooperative = grid_syncing(ir, &funcs, &kernels);
 
     // Arrays only ever added to (before the context changes the signatures).
     let private: Vec<(String, Vec<i64>)> = kernels
@@ -301,6 +307,13 @@ fn run(ir: PassIr) -> PassResult {
             Attribute::parse(ctx, &format!("{{{}}}", exited_skip.join(", "))).expect("exited-skip table"),
         );
     }
+    if !cooperative.is_empty() {
+        let rows: Vec<String> = cooperative.iter().map(|n| format!("{n} = 1 : i64")).collect();
+        m.set_attribute(
+            attr::HOST_COOPERATIVE,
+            Attribute::parse(ctx, &format!("{{{}}}", rows.join(", "))).expect("cooperative table"),
+        );
+    }
     if !private.is_empty() {
         m.set_attribute(
             attr::HOST_PRIVATE,
@@ -308,6 +321,38 @@ fn run(ir: PassIr) -> PassResult {
         );
     }
     Ok(())
+}
+
+/// The kernels that reach a `grid_sync`, in their body or through calls.
+fn grid_syncing<'c>(
+    ir: PassIr<'c>,
+    funcs: &[OperationRef<'c, '_>],
+    kernels: &[(String, Vec<i64>, OperationRef<'c, '_>)],
+) -> Vec<String> {
+    let calls = |f: &OperationRef<'c, '_>| -> Vec<String> {
+        ir.ops_named(*f, &["func.call"])
+            .into_iter()
+            .filter_map(|c| c.attribute("callee").ok())
+            .map(|a| a.to_string().trim_start_matches('@').trim_matches('"').to_owned())
+            .collect()
+    };
+    let mut syncing: std::collections::HashSet<String> = funcs
+        .iter()
+        .filter(|f| !ir.ops_named(**f, &[ops::GridSyncOperation::NAME]).is_empty())
+        .map(|f| capi::sym_name(*f))
+        .collect();
+    loop {
+        let before = syncing.len();
+        for f in funcs {
+            if calls(f).iter().any(|c| syncing.contains(c)) {
+                syncing.insert(capi::sym_name(*f));
+            }
+        }
+        if syncing.len() == before {
+            break;
+        }
+    }
+    kernels.iter().map(|(n, _, _)| n.clone()).filter(|n| syncing.contains(n)).collect()
 }
 
 /// (parameter, element kind) of each array parameter of kernel `f` that
@@ -725,6 +770,12 @@ fn lower<'c>(
             let shifted = b.value("llvm.shl", &[one, lane], i32t, &[]);
             let m = b.value("llvm.sub", &[shifted, one], i32t, &[]);
             b.replace(op, &[typed(m, result_type())]);
+        }
+        ops::GridSyncOperation::NAME => {
+            declare.insert("barrier");
+            let (k, zero) = (b.const_int(i32t, barrier_kind::GRID), b.const_int(i32t, 0));
+            call(b, entry::BARRIER, &[ctx, k, zero], Some(i32t));
+            b.erase(op);
         }
         ops::SyncThreadsOperation::NAME
         | ops::SyncThreadsCountOperation::NAME

@@ -10,6 +10,10 @@
 //!   syncthreads                 =>  nvvm.barrier
 //!   syncthreads_count %p        =>  nvvm.barrier #nvvm.reduction<popc> (zext %p)
 //!   syncthreads_and|or %p       =>  (nvvm.barrier #nvvm.reduction<and|or> (zext %p)) != 0
+//!   grid_sync                   =>  CUDA's cooperative-groups grid barrier (inline PTX, GRID_SYNC):
+//!                                   block barrier; thread 0 of each block adds its arrival to the
+//!                                   barrier word of the cooperative launch's workspace (%envreg1:2)
+//!                                   and waits until its top bit flips; block barrier
 //!   syncwarp %m                 =>  nvvm.bar.warp.sync %m
 //!   activemask                  =>  activemask.b32 (inline PTX, as CUDA's __activemask)
 //!   lanemask_lt                 =>  nvvm.read.ptx.sreg.lanemask.lt
@@ -101,6 +105,59 @@ fn barrier<'c>(b: &Builder<'c>, reduction: Option<(&str, Value<'c, 'c>)>) -> Opt
         }
     }
 }
+
+/// The grid barrier of CUDA's cooperative groups (`grid.sync()`, as CCCL
+/// spells it out): a cooperative launch (`cuLaunchCooperativeKernel`) puts
+/// the address of its workspace `{u32 size; u32 barrier}` in `%envreg2`
+/// (low half) and `%envreg1` (high half). One thread per block arrives on
+/// the barrier word: block 0 adds 0x80000000 - (blocks - 1), the others 1,
+/// so one barrier's arrivals flip the top bit exactly once; each waits
+/// until the bit differs from the value it saw on arrival. The arrival is a
+/// release and the polling an acquire at GPU scope, so writes before the
+/// barrier by any thread (ordered before thread 0's by the block barrier)
+/// are visible everywhere after it. The runtime launches a kernel whose
+/// PTX reads `%envreg1` cooperatively (`pydev_runtime::cuda`).
+pub const GRID_SYNC: &str = "{
+.reg .pred %pg<3>;
+.reg .b32 %rg<8>;
+.reg .b64 %rdg<2>;
+bar.sync 0;
+mov.u32 %rg0, %tid.x;
+mov.u32 %rg1, %tid.y;
+or.b32 %rg0, %rg0, %rg1;
+mov.u32 %rg1, %tid.z;
+or.b32 %rg0, %rg0, %rg1;
+setp.ne.u32 %pg0, %rg0, 0;
+@%pg0 bra pydev_grid_sync_done_${:uid};
+mov.u32 %rg1, %ctaid.x;
+mov.u32 %rg2, %ctaid.y;
+or.b32 %rg1, %rg1, %rg2;
+mov.u32 %rg2, %ctaid.z;
+or.b32 %rg1, %rg1, %rg2;
+mov.u32 %rg3, %nctaid.x;
+mov.u32 %rg4, %nctaid.y;
+mul.lo.u32 %rg3, %rg3, %rg4;
+mov.u32 %rg4, %nctaid.z;
+mul.lo.u32 %rg3, %rg3, %rg4;
+mov.u32 %rg4, 0x80000001;
+sub.u32 %rg4, %rg4, %rg3;
+setp.eq.u32 %pg1, %rg1, 0;
+selp.u32 %rg5, %rg4, 1, %pg1;
+mov.b64 %rdg0, {%envreg2, %envreg1};
+add.u64 %rdg1, %rdg0, 4;
+atom.add.release.gpu.u32 %rg6, [%rdg1], %rg5;
+pydev_grid_sync_wait_${:uid}:
+ld.acquire.gpu.u32 %rg7, [%rdg1];
+xor.b32 %rg7, %rg7, %rg6;
+setp.lt.s32 %pg2, %rg7, 0;
+@!%pg2 bra pydev_grid_sync_wait_${:uid};
+pydev_grid_sync_done_${:uid}:
+bar.sync 0;
+}";
+
+/// What a kernel's PTX reads when it synchronizes its grid ([`GRID_SYNC`]):
+/// the runtime launches such a kernel cooperatively.
+pub const GRID_WORKSPACE_REGISTER: &str = "%envreg1";
 
 fn nonzero<'c>(b: &Builder<'c>, v: Value<'c, 'c>) -> Value<'c, 'c> {
     let zero = b.const_int(b.i32(), 0);
@@ -206,6 +263,10 @@ fn lower<'c>(b: &Builder<'c>, op: OperationRef<'c, 'c>) -> Result<(), RewriteErr
             let kind = if name == ops::SyncThreadsAndOperation::NAME { "and" } else { "or" };
             let r = barrier(b, Some((kind, operand(0)))).expect("result");
             b.replace(op, &[nonzero(b, r)]);
+        }
+        ops::GridSyncOperation::NAME => {
+            b.inline_asm(GRID_SYNC, "~{memory}", &[], None);
+            b.erase(op);
         }
         ops::SyncWarpOperation::NAME => {
             let mask = as_i32(b, operand(0))?;

@@ -43,6 +43,7 @@ OPS = {
     'constant': ((), (('value', 'typed', True),), (('result', '1'),), False),
     'dynamic_shared_array': ((), (), (('result', '1'),), False),
     'floordiv': ((('lhs', '1'), ('rhs', '1')), (), (('result', '1'),), False),
+    'grid_sync': ((), (), (), False),
     'invert': ((('operand', '1'),), (), (('result', '1'),), False),
     'lanemask_lt': ((), (), (('result', '1'),), False),
     'local_array': ((), (('shape', 'i64array', True), ('order', 'str', False), ('alignment', 'i64', False)), (('result', '1'),), False),

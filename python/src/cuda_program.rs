@@ -32,6 +32,13 @@ impl CudaProgram {
         self.inner.param_sizes().to_vec()
     }
 
+    /// Whether it synchronizes its grid: launched with
+    /// `cuLaunchCooperativeKernel`.
+    #[getter]
+    fn cooperative(&self) -> bool {
+        self.inner.cooperative()
+    }
+
     /// The device it was first loaded on (it loads on another device's
     /// context when it first launches there).
     #[getter]

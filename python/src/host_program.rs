@@ -44,6 +44,20 @@ impl HostProgram {
         self.inner.param_sizes().to_vec()
     }
 
+    /// Whether it synchronizes its grid (a cooperative launch: every block
+    /// of the grid runs at once).
+    #[getter]
+    fn cooperative(&self) -> bool {
+        self.inner.cooperative()
+    }
+
+    /// The most blocks of `threads` threads a cooperative launch may have
+    /// on the host target.
+    #[staticmethod]
+    fn max_cooperative_blocks(threads: u64) -> u64 {
+        pydev_runtime::HostProgram::max_cooperative_blocks(threads)
+    }
+
     /// Runs the kernel (synchronously) on `grid` blocks of `block` threads.
     /// `keep`: the objects the array descriptors among `args` point into;
     /// their buffer exports (those that have one) are held until the

@@ -957,10 +957,10 @@ def _ops(tmp_path, text=OPS_CU, name="ops.cu"):
 
 
 def _linked_kernels(path):
-    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)")
-    twice = cuda.declare_device("twice", float64(float64), link=[path])  # a signature object and a link file
-    is_odd = cuda.declare_device("is_odd", "boolean(int64)")
-    nothing = cuda.declare_device("nothing", "void(int32)")
+    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)", abi="c")
+    twice = cuda.declare_device("twice", float64(float64), link=[path], abi="c")  # a signature object and a link file
+    is_odd = cuda.declare_device("is_odd", "boolean(int64)", abi="c")
+    nothing = cuda.declare_device("nothing", "void(int32)", abi="c")
 
     @cuda.jit(device=True, link=[path])
     def helper(x, i):
@@ -1013,19 +1013,21 @@ def test_link_sources_in_memory(rng):
 
 @host_only
 def test_declare_device_errors(tmp_path):
-    with pytest.raises(NotImplementedError, match="C ABI only"):
-        cuda.declare_device("f", "float32(float32)", abi="numba")
+    with pytest.raises(ValueError, match="the ABI is 'numba' or 'c'"):
+        cuda.declare_device("f", "float32(float32)", abi="fortran")
+    with pytest.raises(TypeError, match="Return type must be provided"):
+        cuda.declare_device("f", (float32,))
     with pytest.raises(TypeError, match="cannot cross the C ABI"):
-        cuda.declare_device("f", "float32(float32[:])")
+        cuda.declare_device("f", "float32(float32[:])", abi="c")
     with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.c' of cuda.declare_device\('f'\) does not exist"):
-        cuda.declare_device("f", "float32(float32)", link=["nowhere.c"])
+        cuda.declare_device("f", "float32(float32)", link=["nowhere.c"], abi="c")
     with pytest.raises(FileNotFoundError, match=r"link file 'nowhere.cu' of @cuda.jit '.*kk' does not exist"):
 
         @cuda.jit(link=["nowhere.cu"])
         def kk(a):
             pass
 
-    missing = cuda.declare_device("not_defined_anywhere", "float32(float32)")
+    missing = cuda.declare_device("not_defined_anywhere", "float32(float32)", abi="c")
     path = _ops(tmp_path)
 
     @cuda.jit(link=[path])
@@ -1034,7 +1036,7 @@ def test_declare_device_errors(tmp_path):
 
     with pytest.raises(pydev.CompileError, match="not_defined_anywhere"):
         k[1, 1](np.ones(1, np.float32))
-    f = cuda.declare_device("scale_add", "float32(float32, float32, int32)", link=[path])
+    f = cuda.declare_device("scale_add", "float32(float32, float32, int32)", link=[path], abi="c")
 
     @cuda.jit
     def k2(a):
@@ -1076,7 +1078,7 @@ def test_link_to_ptx_and_a_cubin(tmp_path):
         assert r.returncode == 0, r.stderr
     # With lineinfo too (LLVM rejected the re-made declaration's DISubprogram
     # before pydev-drop-c-wrappers gave it the declaration's location).
-    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)")
+    scale_add = cuda.declare_device("scale_add", "float32(float32, float32, int32)", abi="c")
 
     @cuda.jit(link=[k.link[0]], lineinfo=True)
     def k_lines(out, xs):
@@ -1121,7 +1123,7 @@ def test_link_file_contents_are_part_of_the_cache_keys(tmp_path):
     path = _ops(tmp_path, 'extern "C" __host__ __device__ int magic(void) { return 41; }\n', "magic.cu")
 
     def make():
-        magic = cuda.declare_device("magic", "int32()")
+        magic = cuda.declare_device("magic", "int32()", abi="c")
 
         @cuda.jit(link=[path])
         def k(out):

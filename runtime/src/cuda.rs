@@ -432,6 +432,10 @@ pub struct CudaKernel {
     /// copies that many bytes from each parameter pointer, so a launch
     /// whose packing disagrees is refused instead of reading past it.
     params: Vec<usize>,
+    /// Whether it synchronizes its grid: launched with
+    /// `cuLaunchCooperativeKernel` (all blocks resident at once, and the
+    /// grid barrier's workspace), as numba-cuda decides per kernel.
+    cooperative: bool,
 }
 
 /// The parameter sizes of `.entry kernel(...)` in `ptx` (pydev's own
@@ -482,6 +486,8 @@ pub fn load_module(ptx: &str, kernels: &[&str], image: Option<&[u8]>) -> Result<
         Some(bytes) => bytes.to_vec(),
         None => CString::new(ptx).map_err(|_| CudaError::NulInPtx)?.into_bytes_with_nul(),
     };
+    // The grid barrier reads the cooperative launch's workspace register.
+    let cooperative = ptx.contains(pydev_passes::GRID_WORKSPACE_REGISTER);
     let name = kernels.join(", ");
     let module = LoadedModule::load_here(&image, what, &name, device)?;
     let module = Arc::new(LoadedModule { module, device, others: Mutex::new(Vec::new()), image, what, name });
@@ -496,6 +502,7 @@ pub fn load_module(ptx: &str, kernels: &[&str], image: Option<&[u8]>) -> Result<
                 others: Mutex::new(Vec::new()),
                 name: (*k).into(),
                 params,
+                cooperative,
             })
         })
         .collect()
@@ -610,6 +617,11 @@ impl CudaKernel {
         &self.params
     }
 
+    /// Whether it is launched cooperatively (it synchronizes its grid).
+    pub fn cooperative(&self) -> bool {
+        self.cooperative
+    }
+
     /// Launches asynchronously on `stream` (0: the legacy default stream).
     ///
     /// # Safety
@@ -669,20 +681,39 @@ impl CudaKernel {
         // SAFETY: `function` came from a module loaded in the current
         // context; `params` holds one pointer per kernel parameter, each to
         // as many bytes as the PTX declares (checked above).
-        let r = unsafe {
-            sys::cuLaunchKernel(
-                function as sys::CUfunction,
-                grid[0],
-                grid[1],
-                grid[2],
-                block[0],
-                block[1],
-                block[2],
-                shared,
-                stream as sys::CUstream,
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
+        let r = if self.cooperative {
+            // SAFETY: as above; a cooperative launch takes no `extra`.
+            unsafe {
+                sys::cuLaunchCooperativeKernel(
+                    function as sys::CUfunction,
+                    grid[0],
+                    grid[1],
+                    grid[2],
+                    block[0],
+                    block[1],
+                    block[2],
+                    shared,
+                    stream as sys::CUstream,
+                    params.as_mut_ptr(),
+                )
+            }
+        } else {
+            // SAFETY: as above.
+            unsafe {
+                sys::cuLaunchKernel(
+                    function as sys::CUfunction,
+                    grid[0],
+                    grid[1],
+                    grid[2],
+                    block[0],
+                    block[1],
+                    block[2],
+                    shared,
+                    stream as sys::CUstream,
+                    params.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                )
+            }
         };
         remember_launch(stream, &self.name);
         crate::cuda_check::launched(function, stream);

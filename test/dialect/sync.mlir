@@ -6,6 +6,8 @@
 func.func @block(%p: i1) -> (si32, i32, i1, i1) {
   // CHECK: pydev.syncthreads
   pydev.syncthreads
+  // CHECK: pydev.grid_sync
+  pydev.grid_sync
   // CHECK: pydev.syncthreads_count %{{.*}} : si32
   %0 = pydev.syncthreads_count %p : si32
   // CHECK: pydev.syncthreads_count %{{.*}} : i32

@@ -118,7 +118,7 @@ static int device_count(void) {
 }
 
 /* --- call counters: one per entry point --- */
-#define FAKECUDA_CALLS(X) X(cuLaunchKernel) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord) X(cuEventDestroy_v2) X(cuEventQuery) X(cuEventSynchronize) \
+#define FAKECUDA_CALLS(X) X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventRecord) X(cuEventDestroy_v2) X(cuEventQuery) X(cuEventSynchronize) \
     X(cuPointerGetAttribute) X(cuPointerGetAttributes) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice) \
     X(cuCtxPushCurrent_v2) X(cuCtxPopCurrent_v2) X(cuDevicePrimaryCtxRetain) X(cuStreamQuery) X(cuStreamSynchronize) \
     X(cuStreamCreate) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2) X(cuModuleLoadDataEx) \
@@ -550,6 +550,13 @@ CUresult cuLaunchKernel(void *function, unsigned gx, unsigned gy, unsigned gz, u
                         unsigned shared, void *stream, void **params, void **extra) {
     COUNT(cuLaunchKernel);
     LOCKED(launch(function, gx, gy, gz, bx, by, bz, shared, stream, params, extra));
+}
+
+/* A cooperative launch: recorded as any launch, counted on its own. */
+CUresult cuLaunchCooperativeKernel(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, void *stream, void **params) {
+    COUNT(cuLaunchCooperativeKernel);
+    LOCKED(launch(function, gx, gy, gz, bx, by, bz, shared, stream, params, NULL));
 }
 
 /* Device allocations with the device of the context they were made in. */

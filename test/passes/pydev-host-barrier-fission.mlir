@@ -124,6 +124,24 @@ func.func @wait(%a: !llvm.ptr, %ctx: !llvm.ptr) attributes {pydev.kernel, pydev.
 
 // -----
 
+// A grid barrier (kind 4): the grid's blocks run together as coroutines,
+// so the pass does not fire.
+// CHECK-NOT: pydev.host_frames
+// CHECK-LABEL: func.func @grid
+// CHECK-SAME: (%{{.*}}: !llvm.ptr)
+// CHECK: call @pydev_rt_barrier
+// CHECK-NOT: return %
+func.func private @pydev_rt_barrier(!llvm.ptr, i32, i32) -> i32
+func.func @grid(%ctx: !llvm.ptr) attributes {pydev.kernel, pydev.host_ctx} {
+  %z = llvm.mlir.constant(0 : i32) : i32
+  %g = llvm.mlir.constant(4 : i32) : i32
+  %n = func.call @pydev_rt_barrier(%ctx, %z, %z) : (!llvm.ptr, i32, i32) -> i32
+  %m = func.call @pydev_rt_barrier(%ctx, %g, %z) : (!llvm.ptr, i32, i32) -> i32
+  return
+}
+
+// -----
+
 // Nor does it without barriers.
 // CHECK-NOT: pydev.host_frames
 // CHECK-LABEL: func.func @plain

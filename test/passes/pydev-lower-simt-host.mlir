@@ -61,6 +61,33 @@ func.func @sync(%p: i1, %f: f32, %lane: i32) attributes {pydev.kernel} {
 
 // -----
 
+// A grid barrier is a runtime barrier of kind 4; the kernels that reach one
+// (through a call too) are listed as cooperative, the others are not.
+// CHECK: pydev.host_cooperative = {direct = 1 : i64, indirect = 1 : i64}
+// CHECK-LABEL: func.func @helper
+// CHECK: %[[G:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK-NEXT: %[[Z:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK-NEXT: call @pydev_rt_barrier(%{{.*}}, %[[G]], %[[Z]]) : (!llvm.ptr, i32, i32) -> i32
+// CHECK-NOT: pydev.grid_sync
+func.func @helper() {
+  pydev.grid_sync
+  return
+}
+func.func @direct() attributes {pydev.kernel} {
+  pydev.grid_sync
+  return
+}
+func.func @indirect() attributes {pydev.kernel} {
+  func.call @helper() : () -> ()
+  return
+}
+func.func @other() attributes {pydev.kernel} {
+  pydev.syncthreads
+  return
+}
+
+// -----
+
 // Calls between device functions pass the context along.
 // CHECK-LABEL: func.func @callee(%{{.*}}: i32, %{{.*}}: !llvm.ptr {llvm.noalias}) -> i32 attributes {pydev.host_ctx}
 // CHECK-LABEL: func.func @caller

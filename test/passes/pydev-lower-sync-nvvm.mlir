@@ -19,6 +19,23 @@ func.func @block_sync(%p: i1) -> (i32, i1, i1) {
 
 // -----
 
+// The grid barrier: CUDA's cooperative-groups sequence in inline PTX, on the
+// workspace of the cooperative launch (%envreg1:%envreg2).
+// CHECK-LABEL: func.func @grid_sync
+// CHECK: llvm.inline_asm has_side_effects "{
+// CHECK-SAME: bar.sync 0;
+// CHECK-SAME: mov.b64 %rdg0, {%envreg2, %envreg1};
+// CHECK-SAME: atom.add.release.gpu.u32
+// CHECK-SAME: ld.acquire.gpu.u32
+// CHECK-SAME: "~{memory}"
+// CHECK-NOT: pydev.grid_sync
+func.func @grid_sync() {
+  pydev.grid_sync
+  return
+}
+
+// -----
+
 // Warp masks are i32; votes map to vote.sync (eq is `uni`).
 // CHECK-LABEL: func.func @warp_votes
 // CHECK: llvm.inline_asm has_side_effects "activemask.b32 $0;", "=r"

@@ -52,6 +52,7 @@ class ModuleBuilder:
     def __init__(self, options):
         self.module = ir.Module()
         self.funcs = {}  # (dispatcher id, arg types) -> (Function, return type)
+        self.compiling = {}  # the same keys -> the Compiler of a device function being compiled (recursion)
         self.options = options
         self.names = set()
         self.links = []  # link files of the device functions and external functions reached
@@ -61,6 +62,7 @@ class ModuleBuilder:
         # as hidden trailing parameters: id(ir.Function) -> the arrays.
         self.captures = {}
         self.kernel_captures = ()
+        self.grid_sync = False  # it synchronizes its grid (cuda.cg.this_grid().sync()): a cooperative launch
 
     def add_links(self, paths):
         for p in paths:
@@ -90,21 +92,41 @@ def compile_kernel(dispatcher, argtypes):
     return mb.module, name, mb
 
 
+class _Callee:
+    """A device function being compiled, as its recursive calls see it: its
+    symbol and result types."""
+
+    def __init__(self, name, results):
+        self.name, self.results = name, results
+
+
 def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
     key = (id(dispatcher), tuple(argtypes))
     hit = mb.funcs.get(key)
     if hit is None:
         if key in mb.funcs:
-            raise NumbaError(
-                node_for_errors, f"recursive device function '{dispatcher.py_func.__name__}' is not supported"
-            )
+            # A recursive call: typed with the return type known so far (the
+            # signature's, or that of the returns compiled before the call,
+            # as Numba's type inference of recursion).
+            c = mb.compiling[key]
+            rtype = c.ret_type or c.ret_seen
+            if rtype is None:
+                raise NumbaError(
+                    node_for_errors,
+                    f"cannot type infer runaway recursion: '{dispatcher.py_func.__name__}' calls itself before "
+                    "any of its returns gives its return type",
+                )
+            return _Callee(c.name, [] if isinstance(rtype, T.NoneType) else c._flat_types(rtype)), rtype
         mb.funcs[key] = None
         c = Compiler(mb, dispatcher, argtypes, kernel=False, name=mb.name(dispatcher.py_func.__name__))
+        mb.compiling[key] = c
         try:
             c.run()
         except BaseException:
             del mb.funcs[key]  # not compiled: a caller may try other argument types (literals)
             raise
+        finally:
+            del mb.compiling[key]
         hit = mb.funcs[key] = (c.f, c.ret_type)
         mb.captures[id(c.f)] = tuple(c.captures)
     return hit
@@ -174,12 +196,17 @@ class Compiler(
     def _once(self):
         fn = self.src.node
         params = [a.arg for a in fn.args.args]
-        if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
+        # *args: a device function's extra arguments as a tuple (Numba's star args).
+        vararg = fn.args.vararg.arg if fn.args.vararg is not None and not self.kernel else None
+        if (fn.args.vararg and not vararg) or fn.args.kwarg or fn.args.kwonlyargs or fn.args.posonlyargs:
             raise NumbaError(
-                fn, "pydev.numba functions take plain positional parameters (no *args, **kwargs or keyword-only)"
+                fn,
+                "pydev.numba functions take plain positional parameters (no **kwargs or keyword-only; "
+                "*args in device functions only)",
             )
         defaults = fn.args.defaults
-        if len(self.argtypes) > len(params) or len(self.argtypes) < len(params) - len(defaults):
+        too_many = len(self.argtypes) > len(params) and vararg is None
+        if too_many or len(self.argtypes) < len(params) - len(defaults):
             raise NumbaError(fn, f"'{self.py.__name__}' takes {len(params)} arguments, got {len(self.argtypes)}")
         for t in self.argtypes:
             if getattr(t, "ir", None) is None and not isinstance(t, (T.UniTuple, T.Tuple, T.Constant)):
@@ -220,6 +247,16 @@ class Compiler(
             vals = f.args[at : at + n]
             at += n
             self._bind_param(p, t, vals)
+        if vararg is not None:
+            rest = self.argtypes[len(params) :]
+            n_rest = sum(len(self._param_types(t)) for t in rest)
+            items = self._unflatten(T.Tuple(rest), list(f.args[at : at + n_rest])).items
+            at += n_rest
+            if any(isinstance(i, CompileTimeValue) for i in items):
+                self._assign_name(vararg, CompileTimeValue(tuple(getattr(i, "obj", i) for i in items)), fn)
+            else:
+                self._assign_name(vararg, TypedValue(None, T.Tuple(rest), items=items), fn)
+        # the captured device arrays: the trailing parameters
         self.capture_vals = {
             id(a): TypedValue(f.args[at + k], t) for k, (a, t) in enumerate(zip(self.captures, captured_types))
         }

@@ -79,6 +79,11 @@ class ExpressionsMixin:
                 )
         return items
 
+    def e_Lambda(self, n):
+        from ._nested import define
+
+        return define(self, n)
+
     def e_Starred(self, n):
         raise self.err(n, "a starred expression is only supported in a tuple or a call's arguments")
 
@@ -311,9 +316,9 @@ class ExpressionsMixin:
         if pred is None:
             raise self.err(node, f"comparison {type(op).__name__} is not supported")
         if isinstance(a, CompileTimeValue) and isinstance(b, CompileTimeValue) and pred in ("eq", "ne"):
-            # compile-time values (string literals, as Numba's literal strings): folded
-            if isinstance(a.obj, str) and isinstance(b.obj, str):
-                return TypedValue(None, T.boolean, (a.obj == b.obj) == (pred == "eq"))
+            # Compile-time objects (string literals as Numba's literal strings,
+            # enum members, types, functions) compare now.
+            return TypedValue(None, T.boolean, (a.obj == b.obj) == (pred == "eq"))
         if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
         _no_float8_arith(

@@ -83,10 +83,9 @@ class _Overloads:
 
     def call(self, c, args, kwargs, node, fallback=None):
         args = self._positional(c, args, kwargs, node)
-        for a in args:
-            if isinstance(a, CompileTimeValue):
-                raise c.err(node, f"{_describe(a.obj)} cannot be passed to '{self.name}' in device code")
-        types = tuple(a.t for a in args)
+        # Functions, dispatchers and types are first-class constants (as a
+        # device function takes them): the factory sees a types.Constant.
+        types = tuple(T.Constant(a.obj) if isinstance(a, CompileTimeValue) else a.t for a in args)
         for i, (factory, options) in enumerate(list(self.factories)):
             disp = self._choose(i, factory, options, types, c, node)
             if disp is not None:

@@ -42,8 +42,8 @@ def _fill(d, state):
 def reduce_extern(e):
     """A `cuda.declare_device` declaration: its name, signature and link
     files' contents."""
-    return (_new_extern, (type(e), e.name, e.sig, _pickling.link_contents(e.link)))
+    return (_new_extern, (type(e), e.name, e.sig, _pickling.link_contents(e.link), e.abi, e._symbol, e._unsupported))
 
 
-def _new_extern(cls, name, sig, link):
-    return cls(name, sig, _pickling.link_paths(link))
+def _new_extern(cls, name, sig, link, abi="c", symbol=None, unsupported=None):
+    return cls(name, sig, _pickling.link_paths(link), abi, symbol, unsupported)

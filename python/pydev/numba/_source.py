@@ -60,7 +60,12 @@ class Src:
             return None
         first = lines[0]
         self.indent = len(first) - len(first.lstrip())
-        text = "".join(ln[self.indent :] if ln[: self.indent].strip() == "" else ln.lstrip() for ln in lines)
+        # A blank line shorter than the indent stays a line (the AST's line
+        # numbers index the file from `start`).
+        text = "".join(
+            "\n" if not ln.strip() else ln[self.indent :] if ln[: self.indent].strip() == "" else ln.lstrip()
+            for ln in lines
+        )
         self.start = start
         try:
             tree = ast.parse(text)

@@ -4,6 +4,7 @@ and `return`."""
 
 import ast
 
+from ._subscripts import _field_key
 from . import types as T
 from ._typing import (
     CompileTimeValue,
@@ -34,6 +35,13 @@ class StatementsMixin:
             return  # docstring
         self.expr(s.value)
 
+    def s_FunctionDef(self, s):
+        from ._nested import define
+
+        self._assign_name(s.name, define(self, s), s)
+
+    s_AsyncFunctionDef = s_FunctionDef
+
     def s_Assert(self, s):
         pass  # Numba-CUDA ignores assert unless debug=True and opt=False
 
@@ -49,6 +57,11 @@ class StatementsMixin:
     def s_AugAssign(self, s):
         if isinstance(s.target, ast.Subscript):
             arr = self.expr(s.target.value)
+            if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):  # r.h[i] += v
+                cur = self.nested_load(arr, s.target.slice, s.target)
+                self.at(s)
+                self.nested_store(arr, s.target.slice, self.binop(s.op, cur, self.expr(s.value), s), s)
+                return
             idx = self.index_values(arr, s.target.slice, s.target)
             cur = self.load_item(arr, idx, s.target)
             self.at(s)
@@ -84,13 +97,13 @@ class StatementsMixin:
             if isinstance(arr, TypedValue) and isinstance(arr.t, T.NestedArray):
                 self.nested_store(arr, tgt.slice, value, node)
                 return
-            if isinstance(arr, TypedValue) and isinstance(arr.t, T.Record) and _field_name(tgt.slice) is not None:
+            if isinstance(arr, TypedValue) and isinstance(arr.t, T.Record) and _field_key(tgt.slice) is not None:
                 # r["x"] = v: Numba's string index of a record is its field x
                 if getattr(arr, "const", None) is None:
                     raise self.err(tgt, "only fields of records in arrays can be assigned (a[i]['x'] = v)")
                 rec_arr, idx = arr.const
                 self.at(node)
-                self.store_field(rec_arr, idx, _field_name(tgt.slice), value, tgt)
+                self.store_field(rec_arr, idx, _field_key(tgt.slice), value, tgt)
                 return
             parts = tgt.slice.elts if isinstance(tgt.slice, ast.Tuple) else [tgt.slice]
             if (
@@ -172,8 +185,3 @@ def _stmt_name(s):
         "Delete": "del",
         "Lambda": "lambda",
     }.get(type(s).__name__, f"the statement {type(s).__name__}")
-
-
-def _field_name(index):
-    """The field a record subscript names (`r["x"]`: a string literal), else None."""
-    return index.value if isinstance(index, ast.Constant) and isinstance(index.value, str) else None

@@ -2,6 +2,7 @@
 views, fills, loads and stores of items and record fields."""
 
 import ast
+import enum
 
 from .. import ir
 from . import types as T
@@ -43,6 +44,11 @@ class SubscriptsMixin:
             obj = base.obj
             if isinstance(obj, (T.Number, T.Boolean)) or isinstance(obj, tuple):
                 raise self.err(n, "type expressions are not values in device code")
+            key = _field_key(n.slice)
+            if isinstance(obj, enum.EnumMeta) and key is not None:  # Color["red"]: a member, as Color.red
+                if key not in obj.__members__:
+                    raise self.err(n.slice, f"{_describe(obj)} has no member '{key}'")
+                return self.pyobj(obj[key], n)
             raise self.err(n, f"{_describe(obj)} cannot be indexed")
         if base.items is not None:
             idx = self.expr(n.slice)
@@ -341,12 +347,45 @@ class SubscriptsMixin:
             cur = self.f.ops.struct_insert(v, cur, field=name, result=rt.ir)
         self.f.ops.array_store(cur, self.val(arr, node), *idx)
 
+    def _store_nested_whole(self, arr, idx, field, value, node):
+        """`r.h = x` for a sub-array field: every element from `x`, an array
+        or another record's sub-array of the same shape (as Numba copies)."""
+        rt = arr.t.dtype
+        t = rt.fields[field]
+        vt = getattr(value, "t", None)
+        same_nested = isinstance(vt, T.NestedArray) and tuple(vt.shape) == tuple(t.shape)
+        if not same_nested and not (isinstance(vt, T.Array) and vt.ndim == t.ndim):
+            raise self.err(
+                node,
+                f"the sub-array field '{field}' ({t}) is assigned element by element (r.{field}[i] = v) or whole "
+                f"from an array or a sub-array of {t.ndim} dimensions, got {vt if vt is not None else _describe(value.obj)}",
+            )
+        self.at(node)
+        elems = []
+        for k in range(t.size):
+            pos, rest = [], k
+            for d in reversed(range(t.ndim)):
+                pos.insert(0, rest % t.shape[d])
+                rest //= t.shape[d]
+            if isinstance(vt, T.NestedArray):
+                consts = [ast.copy_location(ast.Constant(p), node) for p in pos]
+                key = ast.copy_location(ast.Tuple(consts, ast.Load()), node) if t.ndim > 1 else consts[0]
+                elems.append(self.nested_load(value, key, node))
+            else:
+                elems.append(self.load_item(value, [self.iconst(p) for p in pos], node))
+        cur = self.f.ops.array_load(self.val(arr, node), *idx)
+        for k, e in enumerate(elems):
+            v = self.val(self.cast(e, t.dtype, node), node)
+            cur = self.f.ops.struct_insert(v, cur, field=T.NestedArray.element_field(field, k), result=rt.ir)
+        self.f.ops.array_store(cur, self.val(arr, node), *idx)
+
     def store_field(self, arr, idx, field, value, node):
         rt = arr.t.dtype
         if field not in rt.fields:
             raise self.err(node, f"the record has no field '{field}' (fields: {', '.join(rt.fields)})")
         if isinstance(rt.fields[field], T.NestedArray):
-            raise self.err(node, f"the sub-array field '{field}' is assigned element by element (r.{field}[i] = v)")
+            self._store_nested_whole(arr, idx, field, value, node)
+            return
         cur = self.f.ops.array_load(self.val(arr, node), *idx)
         ft = rt.fields[field]
         v = self.val(self.cast(value, ft, node), node)
@@ -358,3 +397,8 @@ class SubscriptsMixin:
         else:
             new = self.f.ops.struct_insert(v, cur, field=field, result=rt.ir)
         self.f.ops.array_store(new, self.val(arr, node), *idx)
+
+
+def _field_key(sl):
+    """The field name of `r["x"]`, or None."""
+    return sl.value if isinstance(sl, ast.Constant) and isinstance(sl.value, str) else None

@@ -21,6 +21,7 @@ __all__ = [
     "Record",
     "Signature",
     "NoneType",
+    "CPointer",
     "boolean",
     "bool_",
     "int8",
@@ -284,6 +285,21 @@ class Array(Type):
 
     def __getitem__(self, spec):
         raise TypeError("an array type cannot be indexed again")
+
+
+class CPointer(Type):
+    """Numba's `types.CPointer(dtype)`, a C pointer to `dtype`: a type object
+    for signatures and `declare_device`; pydev IR has no pointer values, so
+    compiling a kernel or device function with a pointer parameter is a
+    TypeError naming it."""
+
+    def __init__(self, dtype, addrspace=None):
+        self.dtype, self.addrspace = dtype, addrspace
+        self.name = f"{dtype}*" if addrspace is None else f"{dtype}* addrspace({addrspace})"
+        self.ir = None
+
+    def key(self):
+        return ("CPointer", self.dtype.key(), self.addrspace)
 
 
 class UniTuple(Type):

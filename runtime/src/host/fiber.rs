@@ -85,20 +85,19 @@ fn give_back(mut stacks: Vec<DefaultStack>) {
     pool.append(&mut stacks);
 }
 
-/// Runs blocks from `queue` until it is empty, each thread a coroutine.
+type Coroutines = Vec<Coroutine<(), (), abi::Trapped, DefaultStack>>;
+
+/// One fiber per thread of a block, each with its own context (`template`
+/// at its thread index) and the launch's arguments.
 ///
 /// # Safety
-/// `buffers` are the launch's parameter buffers, one per parameter of the
-/// launch's kernel and at least its size, whose array descriptors address
-/// live memory for the whole call (as `HostProgram::launch` requires).
-pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
+/// As [`worker`] requires of `buffers`.
+// Boxed: a coroutine and the thread context hold each fiber's address.
+#[allow(clippy::vec_box)]
+unsafe fn new_fibers(config: &LaunchConfig, template: ThreadCtx, buffers: &[Vec<Chunk>]) -> Vec<Box<Fiber>> {
     let [bx, by, bz] = config.block;
-    let n = (bx * by * bz) as usize;
-    let mut shared = shared_buffer(launch, config);
-    let template = new_ctx(launch, config, &mut shared);
-    let fibers: Vec<Box<Fiber>> = (0..n)
+    let fibers: Vec<Box<Fiber>> = (0..bx * by * bz)
         .map(|i| {
-            let i = i as u32;
             let ctx = ThreadCtx { tid: [i % bx, (i / bx) % by, i / (bx * by)], ..template };
             Box::new(Fiber {
                 ctx: UnsafeCell::new(ctx),
@@ -120,7 +119,21 @@ pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chun
             *f.argv.get() = abi::argv(buffers, f.ctx_slot.get());
         }
     }
-    let mut stacks = take_stacks(n);
+    fibers
+}
+
+/// Runs blocks from `queue` until it is empty, each thread a coroutine.
+///
+/// # Safety
+/// `buffers` are the launch's parameter buffers, one per parameter of the
+/// launch's kernel and at least its size, whose array descriptors address
+/// live memory for the whole call (as `HostProgram::launch` requires).
+pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chunk>], queue: &BlockQueue) {
+    let mut shared = shared_buffer(launch, config);
+    let template = new_ctx(launch, config, &mut shared);
+    // SAFETY: as this function's caller promises.
+    let fibers = unsafe { new_fibers(config, template, buffers) };
+    let mut stacks = take_stacks(fibers.len());
     'blocks: while let Some(chunk) = queue.next_chunk() {
         for b in chunk {
             if launch.stopped() {
@@ -129,10 +142,165 @@ pub unsafe fn worker(launch: &Launch, config: &LaunchConfig, buffers: &[Vec<Chun
             let bid = block_index(b, config.grid);
             // SAFETY: the fibers' argv point into `buffers` (the caller's
             // promise covers them).
-            if let Err(message) = unsafe { run_block(launch, &fibers, &mut stacks, bid, n) } {
+            let result = unsafe { start(launch, &fibers, &mut stacks, bid) }.and_then(|mut coroutines| {
+                let r = schedule(launch, &fibers, &mut coroutines);
+                finish(coroutines, &mut stacks);
+                match r {
+                    Ok(Outcome::AtGridBarrier) => {
+                        Err(BlockError::Deadlock("grid sync in a kernel not launched cooperatively".to_owned()))
+                    }
+                    r => r.map(|_| ()),
+                }
+            });
+            if let Err(message) = result {
                 launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
             }
         }
+    }
+    give_back(stacks);
+}
+
+/// The blocks a cooperative launch may have with `threads` threads per
+/// block: all of them run at once (one coroutine per thread), so the host
+/// target allows what a GPU with one streaming multiprocessor per core
+/// would, each holding at most 2048 threads in at most 32 blocks (sm_90's
+/// limits). A larger grid is refused, as CUDA refuses a cooperative launch
+/// larger than the device can hold (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`).
+pub fn max_cooperative_blocks(threads: u64) -> u64 {
+    super::cores() * (2048 / threads.max(1)).min(32)
+}
+
+/// Where the workers of a cooperative launch meet at each grid barrier:
+/// each brings how many of its blocks wait at the grid barrier, how many
+/// have returned, and whether it is stopping; each leaves with the sums.
+pub struct Rendezvous {
+    state: std::sync::Mutex<RendezvousState>,
+    wake: std::sync::Condvar,
+    workers: usize,
+}
+
+#[derive(Default)]
+struct RendezvousState {
+    arrived: usize,
+    generation: u64,
+    sums: (u64, u64, bool),
+    last: (u64, u64, bool),
+}
+
+impl Rendezvous {
+    pub fn new(workers: usize) -> Self {
+        Self { state: Default::default(), wake: Default::default(), workers }
+    }
+
+    fn meet(&self, parked: u64, returned: u64, stop: bool) -> (u64, u64, bool) {
+        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        s.sums = (s.sums.0 + parked, s.sums.1 + returned, s.sums.2 || stop);
+        s.arrived += 1;
+        if s.arrived == self.workers {
+            s.last = std::mem::take(&mut s.sums);
+            s.arrived = 0;
+            s.generation += 1;
+            self.wake.notify_all();
+            return s.last;
+        }
+        let generation = s.generation;
+        while s.generation == generation {
+            s = self.wake.wait(s).unwrap_or_else(|p| p.into_inner());
+        }
+        s.last
+    }
+}
+
+/// A block of a cooperative launch: its threads, their coroutines and its
+/// shared memory, kept from one grid barrier to the next.
+struct ResidentBlock {
+    bid: [u32; 3],
+    #[allow(clippy::vec_box)] // boxed, as `new_fibers` makes them
+    fibers: Vec<Box<Fiber>>,
+    coroutines: Coroutines,
+    _shared: Vec<Chunk>,
+    returned: bool,
+}
+
+/// Worker `w` of `workers` of a cooperative launch (a kernel that
+/// synchronizes its grid): it holds its share of the grid's blocks, all
+/// started at once, and runs each until its threads wait at a grid barrier
+/// or return; then the workers meet ([`Rendezvous`]) and release the
+/// barrier once every block waits at it. A block that returned while
+/// others wait at a grid barrier is a deadlock on a GPU: it is reported.
+///
+/// # Safety
+/// As [`worker`].
+pub unsafe fn grid_worker(
+    launch: &Launch,
+    config: &LaunchConfig,
+    buffers: &[Vec<Chunk>],
+    w: usize,
+    workers: usize,
+    rendezvous: &Rendezvous,
+) {
+    let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+    let share = |w: usize| blocks * w as u64 / workers as u64;
+    let mut resident: Vec<ResidentBlock> = Vec::new();
+    let mut stacks = Vec::new();
+    let mut failed = false;
+    for b in share(w)..share(w + 1) {
+        let bid = block_index(b, config.grid);
+        let mut shared = shared_buffer(launch, config);
+        let template = new_ctx(launch, config, &mut shared);
+        // SAFETY: as this function's caller promises.
+        let fibers = unsafe { new_fibers(config, template, buffers) };
+        stacks.append(&mut take_stacks(fibers.len()));
+        // SAFETY: the fibers' argv point into `buffers`.
+        match unsafe { start(launch, &fibers, &mut stacks, bid) } {
+            Ok(coroutines) => {
+                resident.push(ResidentBlock { bid, fibers, coroutines, _shared: shared, returned: false })
+            }
+            Err(message) => {
+                launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
+                failed = true;
+                break;
+            }
+        }
+    }
+    loop {
+        let (mut parked, mut returned) = (0u64, 0u64);
+        for block in resident.iter_mut().filter(|b| !b.returned) {
+            if failed || launch.stopped() {
+                break;
+            }
+            match schedule(launch, &block.fibers, &mut block.coroutines) {
+                Ok(Outcome::AtGridBarrier) => parked += 1,
+                Ok(Outcome::Returned) => block.returned = true,
+                Err(message) => {
+                    let bid = block.bid;
+                    launch.fail(format!("{message} in block ({}, {}, {})", bid[0], bid[1], bid[2]));
+                    failed = true;
+                }
+            }
+        }
+        returned += resident.iter().filter(|b| b.returned).count() as u64;
+        let (parked, returned, stop) = rendezvous.meet(parked, returned, failed || launch.stopped());
+        if stop || parked == 0 {
+            break;
+        }
+        if returned > 0 {
+            if w == 0 {
+                launch.fail(format!(
+                    "deadlock: grid sync was reached by {parked} of the grid's {blocks} blocks; the other {returned} returned without reaching it (every block of a cooperative launch must reach each grid sync)"
+                ));
+            }
+            break;
+        }
+        for block in &resident {
+            for f in block.fibers.iter().filter(|f| f.state.get() == State::Waiting) {
+                f.result.set(0);
+                f.state.set(State::Ready);
+            }
+        }
+    }
+    for block in resident {
+        finish(block.coroutines, &mut stacks);
     }
     give_back(stacks);
 }
@@ -154,27 +322,40 @@ pub enum BlockError {
     Deadlock(String),
 }
 
-/// Runs block `bid` to completion (or failure).
+/// How far [`schedule`] ran a block.
+enum Outcome {
+    /// Every thread returned.
+    Returned,
+    /// Every thread that has not returned waits at a grid barrier.
+    AtGridBarrier,
+}
+
+/// Starts one coroutine per fiber for block `bid`.
 ///
 /// # Safety
 /// Each fiber's argv holds the pointers of the launch's parameter buffers,
 /// as [`worker`] requires of them.
-unsafe fn run_block(
+unsafe fn start(
     launch: &Launch,
     fibers: &[Box<Fiber>],
     stacks: &mut Vec<DefaultStack>,
     bid: [u32; 3],
-    n: usize,
-) -> Result<(), BlockError> {
+) -> Result<Coroutines, BlockError> {
     let thread_fn = launch.program.thread_fn;
-    let mut coroutines: Vec<Coroutine<(), (), abi::Trapped, DefaultStack>> = Vec::with_capacity(n);
+    let mut coroutines: Coroutines = Vec::with_capacity(fibers.len());
     for f in fibers {
         // SAFETY: no coroutine of this block runs yet.
         unsafe { (*f.ctx.get()).bid = bid };
         f.state.set(State::Ready);
         let stack = match stacks.pop() {
             Some(s) => s,
-            None => DefaultStack::new(STACK_BYTES).map_err(|e| BlockError::Stack { message: e.to_string() })?,
+            None => match DefaultStack::new(STACK_BYTES) {
+                Ok(s) => s,
+                Err(e) => {
+                    finish(coroutines, stacks);
+                    return Err(BlockError::Stack { message: e.to_string() });
+                }
+            },
         };
         let fiber = &**f as *const Fiber as usize;
         coroutines.push(Coroutine::with_stack(stack, move |y: &Yielder<(), ()>, ()| {
@@ -188,7 +369,11 @@ unsafe fn run_block(
             false
         }));
     }
-    let result = schedule(launch, fibers, &mut coroutines);
+    Ok(coroutines)
+}
+
+/// Returns the coroutines' stacks to `stacks`, abandoning unfinished ones.
+fn finish(coroutines: Coroutines, stacks: &mut Vec<DefaultStack>) {
     for mut c in coroutines {
         if !c.done() {
             // SAFETY: a deadlocked or abandoned thread's stack holds only JIT
@@ -197,20 +382,20 @@ unsafe fn run_block(
         }
         stacks.push(c.into_stack());
     }
-    result
 }
 
 fn schedule(
     launch: &Launch,
     fibers: &[Box<Fiber>],
     coroutines: &mut [Coroutine<(), (), abi::Trapped, DefaultStack>],
-) -> Result<(), BlockError> {
+) -> Result<Outcome, BlockError> {
     let n = fibers.len();
     let mut spinning_since: Option<Instant> = None;
     loop {
         // Run every runnable thread until it suspends, counting where each
         // thread stands in the same pass.
-        let (mut done, mut at_barrier, mut at_warp, mut yielding, mut count) = (0usize, 0usize, 0usize, 0usize, 0u64);
+        let (mut done, mut at_barrier, mut at_grid, mut at_warp, mut yielding, mut count) =
+            (0usize, 0usize, 0usize, 0usize, 0usize, 0u64);
         for (f, c) in fibers.iter().zip(coroutines.iter_mut()) {
             if f.state.get() == State::Ready {
                 if let CoroutineResult::Return(trapped) = abi::resume_guarded(c) {
@@ -224,8 +409,9 @@ fn schedule(
             }
             match (f.state.get(), f.request.get()) {
                 (State::Done, _) => done += 1,
-                (_, Request::Barrier { pred, .. }) => {
+                (_, Request::Barrier { pred, kind }) => {
                     at_barrier += 1;
+                    at_grid += usize::from(i64::from(kind) == barrier_kind::GRID);
                     count += u64::from(pred);
                 }
                 (_, Request::Warp(_)) => at_warp += 1,
@@ -233,7 +419,7 @@ fn schedule(
             }
         }
         if launch.stopped() {
-            return Ok(()); // the error is recorded; stop this block
+            return Ok(Outcome::Returned); // the error is recorded; stop this block
         }
         if at_warp > 0 && release_warps(fibers) {
             spinning_since = None;
@@ -253,12 +439,22 @@ fn schedule(
         }
         let live = n - done;
         if live == 0 {
-            return Ok(());
+            return Ok(Outcome::Returned);
         }
         // Every thread at the barrier; with `exited_skip` (a pydev.numba
         // kernel) every thread that has not returned, as on GPUs.
         let exited_skip = launch.program.exited_skip;
-        if at_barrier == n || (exited_skip && at_barrier == live) {
+        let all_arrived = at_barrier == n || (exited_skip && at_barrier == live);
+        if all_arrived && at_grid > 0 {
+            if at_grid < at_barrier {
+                return Err(BlockError::Deadlock(format!(
+                    "deadlock: {at_grid} threads wait at a grid sync, {} at syncthreads",
+                    at_barrier - at_grid
+                )));
+            }
+            return Ok(Outcome::AtGridBarrier); // the grid's workers release it
+        }
+        if all_arrived {
             let arrived = at_barrier as u64;
             for f in fibers.iter().filter(|f| f.state.get() != State::Done) {
                 let Request::Barrier { kind, .. } = f.request.get() else {

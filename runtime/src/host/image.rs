@@ -20,7 +20,7 @@ use melior::ir::{
 };
 use pydev_dialect::abi::attr;
 
-const MAGIC: &[u8] = b"pydev-host-image-3\0";
+const MAGIC: &[u8] = b"pydev-host-image-4\0";
 
 /// Errors of reading a host image's metadata from a host module
 /// ([`HostMeta::of`]) or from a cached image ([`decode`]).
@@ -46,6 +46,9 @@ pub struct HostMeta {
     /// Threads that returned do not hold up block barriers (the kernel has
     /// `pydev.exited_skip_barriers`).
     pub exited_skip: bool,
+    /// The kernel synchronizes its grid (`pydev.host_cooperative`): every
+    /// block of its grid runs at once, as coroutines.
+    pub cooperative: bool,
     pub prints: bool,
     pub static_shared: usize,
     /// `file:line:col` of the failure sites, by index.
@@ -69,6 +72,7 @@ impl HostMeta {
             .collect();
         let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
         let exited_skip = capi::dict_i64(module, attr::HOST_EXITED_SKIP, kernel).is_some_and(|v| v != 0);
+        let cooperative = capi::dict_i64(module, attr::HOST_COOPERATIVE, kernel).is_some_and(|v| v != 0);
         let prints = op.attribute(attr::HOST_PRINTS).is_ok();
         let static_shared = op
             .attribute(attr::HOST_SHARED_BYTES)
@@ -106,6 +110,7 @@ impl HostMeta {
             private,
             fibers,
             exited_skip,
+            cooperative,
             prints,
             static_shared,
             locations,
@@ -136,6 +141,7 @@ pub fn encode(kernels: &[(String, HostMeta)], object: &[u8]) -> Vec<u8> {
         }
         num(&mut out, meta.fibers as u64);
         num(&mut out, meta.exited_skip as u64);
+        num(&mut out, meta.cooperative as u64);
         num(&mut out, meta.prints as u64);
         num(&mut out, meta.static_shared as u64);
         num(&mut out, meta.locations.len() as u64);
@@ -190,12 +196,23 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<(String, HostMeta)>, &[u8]), ImageErr
             .collect::<Result<_, ImageError>>()?;
         let fibers = num(&mut rest)? != 0;
         let exited_skip = num(&mut rest)? != 0;
+        let cooperative = num(&mut rest)? != 0;
         let prints = num(&mut rest)? != 0;
         let static_shared = num(&mut rest)? as usize;
         let locations = strings(&mut rest)?;
         let externals = strings(&mut rest)?;
-        let meta =
-            HostMeta { param_sizes, frame, private, fibers, exited_skip, prints, static_shared, locations, externals };
+        let meta = HostMeta {
+            param_sizes,
+            frame,
+            private,
+            fibers,
+            exited_skip,
+            cooperative,
+            prints,
+            static_shared,
+            locations,
+            externals,
+        };
         out.push((name, meta));
     }
     Ok((out, rest))
@@ -212,6 +229,7 @@ mod tests {
             private: vec![(64, 1), (8, -2)],
             fibers: true,
             exited_skip: true,
+            cooperative: true,
             prints: false,
             static_shared: 1024,
             locations: vec!["k.py:3:5".into(), "dir with\nnewline/ü.py:9:1".into()],

@@ -90,6 +90,8 @@ pub struct HostProgram {
     /// Threads that returned do not hold up block barriers
     /// (`pydev.exited_skip_barriers`: pydev.numba kernels, as on GPUs).
     exited_skip: bool,
+    /// It synchronizes its grid: every block of the grid runs at once.
+    cooperative: bool,
     /// Frame bytes per thread when the kernel was split at its barriers.
     frame: usize,
     /// (parameter, element kind) of arrays the kernel only adds to.
@@ -181,6 +183,8 @@ pub enum HostError {
     EmptyExtent { kernel: String, grid: [u32; 3], block: [u32; 3] },
     #[error("kernel '{kernel}': a block has at most 1024 threads (as on CUDA GPUs), got {threads}")]
     BlockTooLarge { kernel: String, threads: u64 },
+    #[error("kernel '{kernel}' synchronizes its grid, so all its blocks must be resident at once: at most {max} blocks of {threads} threads on the host target, got {blocks} (max_cooperative_grid_blocks)")]
+    CooperativeTooLarge { kernel: String, blocks: u64, threads: u64, max: u64 },
     #[error("kernel '{kernel}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'")]
     HostThreads { kernel: String, value: String },
     /// A thread of the kernel failed (`message` names what, the thread and the block).
@@ -302,6 +306,7 @@ impl HostModule {
                 block_fn: addresses[n + i],
                 fibers: meta.fibers,
                 exited_skip: meta.exited_skip,
+                cooperative: meta.cooperative,
                 frame: meta.frame,
                 private: meta.private,
                 prints: meta.prints,
@@ -369,12 +374,23 @@ impl HostProgram {
         &self.param_sizes
     }
 
+    /// Whether it synchronizes its grid (all its blocks run at once).
+    pub fn cooperative(&self) -> bool {
+        self.cooperative
+    }
+
+    /// The most blocks of `threads` threads a launch of it may have when
+    /// it synchronizes its grid (see [`HostProgram::cooperative`]).
+    pub fn max_cooperative_blocks(threads: u64) -> u64 {
+        fiber::max_cooperative_blocks(threads)
+    }
+
     /// How the threads of a block run: `"loop"` (no barrier: one loop over
     /// the threads), `"barrier loops"` (a loop over the threads between
     /// barriers, `pydev-host-barrier-fission`) or `"coroutines"` (warp
     /// operations or waits: one coroutine per thread).
     pub fn mode(&self) -> &'static str {
-        if self.fibers {
+        if self.fibers || self.cooperative {
             "coroutines"
         } else if self.frame > 0 {
             "barrier loops"
@@ -460,12 +476,22 @@ impl HostProgram {
             },
         }
         .min(blocks) as usize;
+        if self.cooperative && blocks > fiber::max_cooperative_blocks(threads) {
+            return Err(HostError::CooperativeTooLarge {
+                kernel: k.clone(),
+                blocks,
+                threads,
+                max: fiber::max_cooperative_blocks(threads),
+            });
+        }
         let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None), interruptible };
+        let rendezvous = fiber::Rendezvous::new(workers);
         let queue = BlockQueue::new(blocks, workers as u64);
         // Reduction privatization: each worker adds into its own zeroed copy
         // of the arrays the kernel only adds to; the copies are added into
         // the arrays after the launch.
-        let private: Vec<Private> = if workers > 1 {
+        // (Not across a grid barrier: the other blocks must see the adds.)
+        let private: Vec<Private> = if workers > 1 && !self.cooperative {
             self.private.iter().filter_map(|&(p, kind)| Private::new(args[p], p, kind)).collect()
         } else {
             vec![]
@@ -493,7 +519,9 @@ impl HostProgram {
             // kernel's parameter sizes above; their descriptors address live
             // memory (this function's contract).
             unsafe {
-                if self.fibers {
+                if self.cooperative {
+                    fiber::grid_worker(&launch, &config, buffers, w, workers, &rendezvous);
+                } else if self.fibers {
                     fiber::worker(&launch, &config, buffers, &queue);
                 } else {
                     loop_worker(&launch, &config, buffers, &queue);

@@ -16,6 +16,8 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
+from .. import _cooperative
+from . import _kernel, _numba_abi
 from .. import types
 from .. import types as _t
 from ._vectors import vector_types as _vector_types
@@ -64,6 +66,7 @@ __all__ = [
     "selp",
     "nanosleep",
     "fp16",
+    "cg",
     "to_device",
     "device_array",
     "device_array_like",
@@ -338,6 +341,13 @@ fp16 = _Namespace(
     hge=_fp16_cmp("ge"),
 )
 
+cg = _Namespace(
+    "cg",
+    "Cooperative groups: `g = cuda.cg.this_grid()` is the kernel's grid, `g.sync()` a grid-wide barrier "
+    "(the kernel is then launched cooperatively: every block of its grid resident at once).",
+    this_grid=_cooperative.this_grid,
+)
+
 
 # --- jit ---------------------------------------------------------------------------------
 
@@ -573,10 +583,13 @@ class _ExternFunction:
     `pydev.Program(..., link=...)`, which calls it through pydev's C-ABI
     adapters on the host and links it with nvJitLink on cuda."""
 
-    def __init__(self, name, sig, link):
+    def __init__(self, name, sig, link, abi="c", symbol=None, unsupported=None):
         self.name = self.__name__ = name
         self.sig = sig
         self.link = link
+        self.abi = abi
+        self._symbol = symbol or name  # the function the kernel calls: Numba's ABI goes through an adapter
+        self._unsupported = unsupported
         self._pydev_numba_name = f"'{name}'"
 
     def __repr__(self):
@@ -591,6 +604,8 @@ class _ExternFunction:
         raise _pydev.DeviceOnlyError(f"external device function '{self.name}' can only be called in device code")
 
     def _pydev_numba_call(self, c, args, kwargs, node):
+        if self._unsupported is not None:
+            raise c.err(node, f"external device function '{self.name}' ({self.sig}): {self._unsupported}")
         if kwargs:
             raise c.err(node, f"external device function '{self.name}' takes positional arguments")
         if len(args) != len(self.sig.args):
@@ -604,17 +619,17 @@ class _ExternFunction:
         ]
         ret = self.sig.return_type
         void = ret is None or isinstance(ret, _t.NoneType)
-        hit = c.mb.externs.get(self.name)
+        hit = c.mb.externs.get(self._symbol)
         if hit is None:
-            if self.name in c.mb.names:
+            if self._symbol in c.mb.names:
                 raise c.err(
                     node, f"external device function '{self.name}' has the name of a function of this kernel's module"
                 )
-            c.mb.names.add(self.name)
+            c.mb.names.add(self._symbol)
             decl = c.mb.module.declare(
-                self.name, [t.ir for t in self.sig.args], [] if void else [ret.ir], loc=c.src.loc(node)
+                self._symbol, [t.ir for t in self.sig.args], [] if void else [ret.ir], loc=c.src.loc(node)
             )
-            hit = c.mb.externs[self.name] = (decl, self)
+            hit = c.mb.externs[self._symbol] = (decl, self)
         elif hit[1] is not self and repr(hit[1].sig) != repr(self.sig):
             raise c.err(
                 node,
@@ -626,33 +641,53 @@ class _ExternFunction:
         return _c.CompileTimeValue(None) if void else _c.TypedValue(r, ret)
 
 
-def declare_device(name, sig, link=None, use_cooperative=False, abi="c"):
-    """Declares a foreign device function with the C ABI: `name` is its C
-    symbol (`extern "C"`), `sig` its signature ("float32(float32, int32)"),
-    `link` the files that define it (added to every kernel that calls it).
-    Numba's own ABI (`int f(T* ret, ...)`, numba-cuda's default) is not
-    supported: pydev.numba's declarations are numba-cuda's `abi="c"`."""
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """Declares a foreign device function: `name` is its C symbol (`extern
+    "C"`), `sig` its signature ("float32(float32, int32)"), `link` the files
+    that define it (added to every kernel that calls it). `abi="numba"`
+    (numba-cuda's default): Numba's ABI, `int f(T* ret, args...)`, called
+    through a generated C-ABI adapter (_numba_abi.py); `abi="c"`: `T f(args...)`.
+    Arguments and results are numbers and booleans."""
     import sys
 
-    if abi != "c":
-        raise NotImplementedError(
-            f"cuda.declare_device('{name}', ..., abi={abi!r}): pydev.numba calls foreign functions with the C ABI only "
-            '(extern "C" __device__ T f(args)); Numba\'s ABI (int f(T* ret, args)) is not supported'
-        )
+    if abi not in ("numba", "c"):
+        raise ValueError(f"cuda.declare_device('{name}', ..., abi={abi!r}): the ABI is 'numba' or 'c'")
     if use_cooperative:
         raise NotImplementedError(
-            "cuda.declare_device(..., use_cooperative=True): cooperative launches are not supported by pydev.numba"
+            "cuda.declare_device(..., use_cooperative=True): a foreign function that synchronizes the grid "
+            "is not supported by pydev.numba (cuda.cg.this_grid().sync() in Python device code is)"
         )
     if not isinstance(name, str) or not name.replace("_", "a").isalnum() or name[0].isdigit():
         raise ValueError(f"cuda.declare_device: the name must be a C identifier, got {name!r}")
     sig = _as_signature(sig)
-    for t in list(sig.args) + ([sig.return_type] if sig.return_type not in (None, _t.void) else []):
-        if not _c._is_num(t) or getattr(t, "kind", None) == "c":
-            raise TypeError(
-                f"cuda.declare_device('{name}', '{sig}'): {t} cannot cross the C ABI in pydev.numba (numbers and booleans only)"
-            )
+    if sig.return_type is None:
+        raise TypeError(
+            f"cuda.declare_device('{name}', {sig}): Return type must be provided for device declarations "
+            "(int32(int32), void(float32), ...)"
+        )
     frame = sys._getframe(1)
-    return _ExternFunction(name, sig, _links(link, frame.f_code.co_filename, f"cuda.declare_device('{name}')"))
+    links = _links(link, frame.f_code.co_filename, f"cuda.declare_device('{name}')")
+    bad = next(
+        (
+            t
+            for t in list(sig.args) + ([sig.return_type] if sig.return_type not in (None, _t.void) else [])
+            if not _c._is_num(t) or getattr(t, "kind", None) == "c"
+        ),
+        None,
+    )
+    if abi == "c":
+        if bad is not None:
+            raise TypeError(
+                f"cuda.declare_device('{name}', '{sig}'): {bad} cannot cross the C ABI in pydev.numba (numbers and booleans only)"
+            )
+        return _ExternFunction(name, sig, links)
+    bad = bad if bad is not None else _numba_abi.unsupported(sig)
+    if bad is not None:
+        # Declared as numba-cuda declares it; a call is the error.
+        why = f"{bad} cannot cross Numba's ABI in pydev.numba (numbers and booleans only)"
+        return _ExternFunction(name, sig, links, abi="numba", unsupported=why)
+    symbol, src = _numba_abi.adapter(name, sig)
+    return _ExternFunction(name, sig, links + (CUSource(src).path(),), abi="numba", symbol=symbol)
 
 
 def _as_signature(sig):
@@ -825,6 +860,12 @@ class Dispatcher:
             return hit
         if self.device:
             raise TypeError("a device function is compiled into the kernels that call it")
+        for i, t in enumerate(argtypes):
+            if isinstance(t, _t.CPointer):
+                raise TypeError(
+                    f"kernel '{self.__name__}': parameter {i} has the pointer type {t}; pydev.numba has no pointer "
+                    "values (pass an array: a device array, or cuda.as_cuda_array of the memory)"
+                )
         with self._lock:
             hit = self.overloads.get(argtypes)
             if hit is not None:
@@ -858,6 +899,7 @@ class Dispatcher:
                 passes=self.options.get("passes"),
                 plugins=self.options.get("plugins"),
             )
+            _kernel.add_cooperative_api(program, mb.grid_sync)
             self.overloads[argtypes] = program
             return program
 

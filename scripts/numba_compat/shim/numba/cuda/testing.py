@@ -8,9 +8,12 @@ How each decorator behaves here (docs/numba.md, "numba-cuda's test suite"):
 - `skip_unless_cc_NN` / `cc_X_or_above`: the current device's compute
   capability (9.0 on the host target).
 - Toolkit probes (`skip_if_cuda_includes_missing`, `..._curand_kernel_missing`,
-  `skip_if_cudadevrt_missing`, `skip_if_nvjitlink_missing`,
-  `skip_without_nvdisasm`) skip: those tests exercise the CUDA toolkit's
-  headers, libraries and tools through numba-cuda's driver, not pydev.numba.
+  `skip_if_nvjitlink_missing`, `skip_without_nvdisasm`) skip: those tests
+  exercise the CUDA toolkit's headers, libraries and tools through
+  numba-cuda's driver, not pydev.numba.
+- `skip_if_cudadevrt_missing` never skips: numba-cuda links cudadevrt for
+  grid groups (`cuda.cg.this_grid().sync()`), which pydev.numba provides
+  without it (the tests it guards are cooperative-groups tests).
 - Platform and environment ones (`skip_on_arm`, `skip_on_wsl2`,
   `skip_if_external_memmgr`, `skip_under_cuda_memcheck`,
   `skip_on_nvjitlink_13_1_sm_120`, `skip_with_nvdisasm`) as numba-cuda's.
@@ -88,7 +91,7 @@ def skip_if_curand_kernel_missing(fn):
 
 
 def skip_if_cudadevrt_missing(fn):
-    return _toolkit_probe("cudadevrt")(fn)
+    return fn
 
 
 def skip_if_nvjitlink_missing(reason):
