@@ -1012,7 +1012,7 @@ pub mod llvm_read {
             unsafe {
                 let a = s::LLVMGetStringAttributeAtIndex(
                     self.0,
-                    s::LLVMAttributeFunctionIndex as u32,
+                    s::LLVMAttributeFunctionIndex,
                     key.as_ptr().cast(),
                     key.len() as u32,
                 );
