@@ -827,8 +827,10 @@ class Program:
             raise self._bad(i, f"the argument is {got}", a)
         if "shared" in p_words or "local" in p_words:
             raise self._bad(i, "a shared or local array is no kernel parameter", a)
+        # An empty array is both C- and Fortran-contiguous (dims calls it C).
+        empty = 0 in arr.shape
         for layout in ("c", "f"):
-            if layout in p_words and layout not in g_words and not (p_rank == 1 and "c" in g_words):
+            if layout in p_words and layout not in g_words and not ((p_rank == 1 or empty) and "c" in g_words):
                 raise self._bad(
                     i,
                     f"the parameter needs a {'C' if layout == 'c' else 'Fortran'}-contiguous array; the argument is {got}",

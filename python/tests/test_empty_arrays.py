@@ -1,0 +1,106 @@
+"""An array with an extent 0 is both C- and Fortran-contiguous, whatever its
+strides, as NumPy and DLPack consumers say (NumPy gives `np.zeros((1, 0, 2))`
+strides of 0): a launch accepts it for a C- or a Fortran-order parameter, in
+cuda.device and pydev.numba, and the kernel sees its shape. Host target."""
+
+import numpy as np
+import pytest
+
+import cuda.device as device
+import pydev
+from pydev import _arrays
+from pydev.numba import cuda
+
+
+@pytest.fixture(autouse=True)
+def _host(monkeypatch, native):
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+
+
+def empties():
+    """(1, 0, 2) float32 arrays: NumPy's, Fortran order, and with other strides."""
+    base = np.zeros(8, np.float32)
+    return [
+        np.zeros((1, 0, 2), np.float32),
+        np.zeros((1, 0, 2), np.float32, order="F"),
+        np.lib.stride_tricks.as_strided(base, (1, 0, 2), (4, 8, 12), writeable=True),
+        np.zeros((1, 4, 2), np.float32)[:, 2:2, :],
+    ]
+
+
+@device.kernel
+def shape_of(out, a):
+    # Writes every element of `a` (none) and reports the shape it sees.
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(a.shape[2]):
+                a[i, j, k] = 7.0
+    if device.tid(1) == 0:
+        out[0] = a.shape[0]
+        out[1] = a.shape[1]
+        out[2] = a.shape[2]
+
+
+@device.kernel
+def shape_of_c(out, a: "float32[:, :, ::1]"):
+    if device.tid(1) == 0:
+        out[0] = a.shape[0]
+        out[1] = a.shape[1]
+        out[2] = a.shape[2]
+
+
+@device.kernel
+def shape_of_f(out, a: "float32[::1, :, :]"):
+    if device.tid(1) == 0:
+        out[0] = a.shape[0]
+        out[1] = a.shape[1]
+        out[2] = a.shape[2]
+
+
+@cuda.jit("void(int64[::1], float32[:, :, ::1])")
+def numba_c(out, a):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(a.shape[2]):
+                a[i, j, k] = 7.0
+    if cuda.grid(1) == 0:
+        out[0] = a.shape[0]
+        out[1] = a.shape[1]
+        out[2] = a.shape[2]
+
+
+@cuda.jit
+def numba_lazy(out, a):
+    if cuda.grid(1) == 0:
+        out[0] = a.shape[0]
+        out[1] = a.shape[1]
+        out[2] = a.shape[2]
+
+
+def poisoned():
+    return np.full(3, -1, np.int64)
+
+
+@pytest.mark.parametrize("kernel", [shape_of, shape_of_c, shape_of_f], ids=["inferred", "c", "f"])
+def test_cuda_device_launches_an_empty_array(kernel):
+    for a in empties():
+        out = poisoned()
+        device.launch(kernel, out, a, grid=1, block=32, stream=pydev.default_stream())
+        pydev.default_stream().synchronize()
+        assert out.tolist() == [1, 0, 2], a.strides
+
+
+@pytest.mark.parametrize("kernel", [numba_c, numba_lazy], ids=["c", "lazy"])
+def test_numba_launches_an_empty_array(kernel):
+    for a in empties():
+        for arg in (a, cuda.to_device(a)):
+            out = poisoned()
+            kernel[1, 32](out, arg)
+            cuda.synchronize()
+            assert out.tolist() == [1, 0, 2], (type(arg), a.strides)
+
+
+def test_an_empty_array_is_c_contiguous_on_both_paths(native):
+    for shape, strides in [((1, 0, 2), (0, 0, 0)), ((1, 0, 2), (1, 2, 3)), ((0, 4), (1, 7)), ((2, 0), (0, 1))]:
+        assert _arrays.dims(shape, strides).endswith("::1"), (shape, strides)
+        assert native.array_layout(list(shape), list(strides)) == 1, (shape, strides)
