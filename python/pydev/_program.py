@@ -878,7 +878,9 @@ class Program:
         arch = _launch.cuda_arch() if target == "cuda" else "host"
         prog = self._program(target, arch)
         _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
-        if fast:
+        # An empty array's layout key is C, though _array took it for any
+        # order: registering it would let a later C array skip that check.
+        if fast and not any(0 in arr.shape for arr in arrays):
             _launch.register_fast(
                 self, args, prog, target, handle if target == "cuda" else 0, params=self.params, packed=packed
             )
