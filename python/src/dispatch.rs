@@ -1107,7 +1107,17 @@ fn launched(
 
 #[cfg(test)]
 mod tests {
-    use super::float_bits;
+    use super::{contiguity, float_bits, C_CONTIGUOUS, F_CONTIGUOUS, STRIDED};
+
+    #[test]
+    fn an_array_with_an_extent_0_is_c_contiguous_whatever_its_strides() {
+        // NumPy gives np.zeros((1, 0, 2)) strides of 0, which fit Fortran order.
+        assert_eq!(contiguity(&[1, 0, 2], &[0, 0, 0]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[2, 0], &[0, 1]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[0, 4], &[1, 7]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[3, 4], &[1, 3]), F_CONTIGUOUS);
+        assert_eq!(contiguity(&[3, 4], &[8, 2]), STRIDED);
+    }
 
     #[test]
     fn floats_round_once_and_refuse_overflow() {
