@@ -234,16 +234,11 @@ pub fn llvm_ir(root: OperationRef) -> Vec<(String, String)> {
             let raw = mlir_sys::mlirTranslateModuleToLLVMIRToString(op.to_raw());
             if !raw.is_null() {
                 out.push((name, std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned()));
-                libc_free(raw.cast());
+                libc::free(raw.cast());
             }
         }
     }
     out
-}
-
-unsafe extern "C" {
-    #[link_name = "free"]
-    fn libc_free(p: *mut std::ffi::c_void);
 }
 
 /// Changes the type of a value in place (the pass keeps users consistent).
@@ -350,7 +345,7 @@ pub fn module_llvm_ir(root: OperationRef) -> Option<String> {
             return None;
         }
         let text = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
-        libc_free(raw.cast());
+        libc::free(raw.cast());
         Some(text)
     }
 }

@@ -512,40 +512,29 @@ pub unsafe fn call_packed(f: usize, args: *mut *mut c_void) {
 /// A shared library loaded with `RTLD_LOCAL` (its symbols are not visible to
 /// other libraries or JIT modules: two kernels may link files defining the
 /// same name). Never unloaded: JIT code keeps its addresses.
-pub struct Library(*mut c_void);
-
-// Safety: a dlopen handle may be used from any thread (dlsym is thread-safe).
-unsafe impl Send for Library {}
-// SAFETY: as for Send: dlsym on a shared handle is thread-safe.
-unsafe impl Sync for Library {}
+pub struct Library(std::mem::ManuallyDrop<libloading::os::unix::Library>);
 
 impl Library {
-    /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)`, or dlerror's message.
+    /// `dlopen(path, RTLD_NOW | RTLD_LOCAL)` (libloading), or dlerror's message.
     pub fn open(path: &str) -> Result<Self, JitError> {
-        let c = std::ffi::CString::new(path).map_err(|_| JitError::NulInPath { path: path.to_owned() })?;
-        // Safety: `c` is a NUL-terminated path; dlerror's string is copied
-        // before any other dl call on this thread.
-        unsafe {
-            let h = libc::dlopen(c.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL);
-            if h.is_null() {
-                let e = libc::dlerror();
-                let why = if e.is_null() {
-                    "unknown error".to_owned()
-                } else {
-                    std::ffi::CStr::from_ptr(e).to_string_lossy().into_owned()
-                };
-                return Err(JitError::OpenLibrary { path: path.to_owned(), message: why });
-            }
-            Ok(Self(h))
+        if path.contains('\0') {
+            return Err(JitError::NulInPath { path: path.to_owned() });
         }
+        let flags = libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL;
+        // SAFETY: loading runs the library's initializers: the `link=` files
+        // are the user's own code, loaded to be called by their kernels.
+        let lib = unsafe { libloading::os::unix::Library::open(Some(path), flags) }
+            .map_err(|e| JitError::OpenLibrary { path: path.to_owned(), message: e.to_string() })?;
+        Ok(Self(std::mem::ManuallyDrop::new(lib)))
     }
 
     /// The address of `name` defined by the library (or the libraries it
     /// depends on), if any.
     pub fn symbol(&self, name: &str) -> Option<*mut c_void> {
-        let c = std::ffi::CString::new(name).ok()?;
-        // Safety: live handle (never closed), NUL-terminated name.
-        let p = unsafe { libc::dlsym(self.0, c.as_ptr()) };
+        // SAFETY: the address is only read as an address (never called or
+        // dereferenced here); the library is never unloaded.
+        let sym = unsafe { self.0.get::<*mut c_void>(name.as_bytes()) }.ok()?;
+        let p = *sym;
         (!p.is_null()).then_some(p)
     }
 }
