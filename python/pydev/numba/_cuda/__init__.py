@@ -1506,6 +1506,7 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     to_device,
 )
 from . import devicearray  # noqa: E402,F401 - cuda.devicearray, as numba.cuda has it
+from . import kernels  # noqa: E402,F401 - cuda.kernels (transpose), as numba.cuda has it
 
 
 def vectorize(ftylist_or_function=(), **kws):

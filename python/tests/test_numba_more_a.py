@@ -1,0 +1,59 @@
+"""numba-cuda's host helpers and launch details on pydev.numba (issue 31):
+`cuda.kernels.transpose.transpose` (a tiled shared-memory kernel written in
+pydev.numba), ...
+
+Host target, seeded random inputs, poisoned outputs."""
+
+import numpy as np
+import pytest
+
+from pydev.numba import cuda
+from pydev.numba.cuda.kernels.transpose import transpose
+
+SEED = 20261128
+
+
+@pytest.fixture(autouse=True)
+def _host(monkeypatch, native):
+    monkeypatch.setenv("PYDEV_TARGET", "host")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(SEED)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (32, 32), (33, 70), (100, 31)])
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.complex128])
+def test_transpose_into_given_array(rng, shape, dtype):
+    a = (rng.standard_normal(shape) * 100).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.standard_normal(shape)
+    out = np.full(shape[::-1], 7777, dtype=dtype)
+    d_out = cuda.to_device(out)
+    assert transpose(cuda.to_device(a), d_out) is d_out
+    np.testing.assert_array_equal(d_out.copy_to_host(), a.T)
+
+
+def test_transpose_allocates_and_takes_host_arrays(rng):
+    a = rng.integers(-1000, 1000, size=(45, 17)).astype(np.int32)
+    b = transpose(a)
+    assert b.shape == (17, 45) and b.dtype == np.int32
+    np.testing.assert_array_equal(b.copy_to_host(), a.T)
+
+
+def test_transpose_bool_and_records(rng):
+    a = rng.integers(0, 2, size=(19, 23)).astype(np.bool_)
+    np.testing.assert_array_equal(transpose(cuda.to_device(a)).copy_to_host(), a.T)
+    rec = np.dtype([("i", np.int32), ("j", np.float32, (3, 2))])
+    r = np.zeros((6, 9), dtype=rec)
+    r["i"] = rng.integers(-50, 50, size=(6, 9))
+    r["j"] = rng.standard_normal((6, 9, 3, 2))
+    np.testing.assert_array_equal(transpose(cuda.to_device(r)).copy_to_host(), r.T)
+
+
+def test_transpose_rejects_wrong_shapes():
+    with pytest.raises(ValueError, match="2-D"):
+        transpose(np.zeros(4))
+    with pytest.raises(ValueError, match="output shape"):
+        transpose(np.zeros((2, 3)), cuda.device_array((2, 3)))
