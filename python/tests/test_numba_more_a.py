@@ -1,6 +1,7 @@
 """numba-cuda's host helpers and launch details on pydev.numba (issue 31):
 `cuda.kernels.transpose.transpose` (a tiled shared-memory kernel written in
-pydev.numba), ...
+pydev.numba), `forall`'s check of its task count, and a configured launch's
+`pre_launch_callbacks`.
 
 Host target, seeded random inputs, poisoned outputs."""
 
@@ -57,3 +58,48 @@ def test_transpose_rejects_wrong_shapes():
         transpose(np.zeros(4))
     with pytest.raises(ValueError, match="output shape"):
         transpose(np.zeros((2, 3)), cuda.device_array((2, 3)))
+
+
+def test_forall_refuses_negative_work():
+    @cuda.jit
+    def k(x):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = i
+
+    with pytest.raises(ValueError, match="negative task count"):
+        k.forall(-1)
+
+
+def test_pre_launch_callbacks(rng):
+    import pickle
+
+    @cuda.jit
+    def add(x, v):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] += v
+
+    seen = []
+    x = rng.integers(-100, 100, size=40).astype(np.int64)
+    d = cuda.to_device(x)
+    cfg = add[2, 32]
+    cfg.pre_launch_callbacks.append(lambda kernel, config: seen.append((d.copy_to_host().copy(), config)))
+    cfg(d, 3)
+    cfg(d, 4)
+    # Each launch calls it first, with the configuration; the data is not yet written.
+    assert [s[1] for s in seen] == [cfg, cfg]
+    np.testing.assert_array_equal(seen[0][0], x)
+    np.testing.assert_array_equal(seen[1][0], x + 3)
+    np.testing.assert_array_equal(d.copy_to_host(), x + 7)
+    with pytest.raises(pickle.PicklingError, match="pre-launch callbacks"):
+        pickle.dumps(cfg)
+    # A new configuration (even of the same shape) has none of them, and pickles.
+    other = add[2, 32]
+    assert other is not cfg and other.pre_launch_callbacks == []
+    other(d, 1)
+    assert len(seen) == 2
+    np.testing.assert_array_equal(d.copy_to_host(), x + 8)
+    again = pickle.loads(pickle.dumps(other))
+    again(d, 1)
+    np.testing.assert_array_equal(d.copy_to_host(), x + 9)

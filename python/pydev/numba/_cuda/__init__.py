@@ -6,6 +6,7 @@ with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 `device.launch`; everything here uses pydev's public API only."""
 
 import os as _os
+import pickle as _pickle
 import sys as _sys
 import threading as _threading
 
@@ -998,7 +999,7 @@ class Dispatcher:
         )
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
-        if hit is not None:
+        if hit is not None and not hit.pre_launch_callbacks:  # callbacks belong to the one configuration given them
             return hit
         grid, block = config[0], config[1]
         for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
@@ -1029,6 +1030,8 @@ class Dispatcher:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Launches with at least `ntasks` threads in 1-d blocks of `tpb` (128 when 0)."""
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         tpb = int(tpb) or 128
         return _Configured(self, max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem)
 
@@ -1400,7 +1403,7 @@ def _flatten_value(v):
 class _Configured:
     """kernel[grid, block, stream, shared]: launches with that configuration."""
 
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast", "_ext")
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "pre_launch_callbacks", "_fast", "_ext")
 
     def __init__(self, disp, grid, block, stream, shared_bytes):
         self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = (
@@ -1410,10 +1413,23 @@ class _Configured:
             stream,
             shared_bytes,
         )
+        # numba-cuda's: each is called as callback(kernel, launch_config)
+        # just before each launch of this configuration.
+        self.pre_launch_callbacks = []
         self._fast = disp._fast
         self._ext = disp._extensions
 
+    def __reduce__(self):
+        if self.pre_launch_callbacks:
+            raise _pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
+        return _Configured, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
     def __call__(self, *args):
+        if self.pre_launch_callbacks:
+            # The kernel the arguments select (compiled now if new), as numba-cuda passes it.
+            kernel = self.dispatcher.compile(self.dispatcher._types_of(args)[0])
+            for callback in self.pre_launch_callbacks:
+                callback(kernel, self)
         # The steady state inline (Dispatcher._launch is the whole story).
         try:
             hit = self._fast.get(tuple(map(_fingerprint, args)))
