@@ -1,7 +1,8 @@
 """numba-cuda's host helpers and launch details on pydev.numba (issue 31):
 `cuda.kernels.transpose.transpose` (a tiled shared-memory kernel written in
 pydev.numba), `forall`'s check of its task count, and a configured launch's
-`pre_launch_callbacks`.
+`pre_launch_callbacks`, a compiled overload's `_type_annotation.typemap`,
+and Numba's error for an invalid dtype string.
 
 Host target, seeded random inputs, poisoned outputs."""
 
@@ -103,3 +104,43 @@ def test_pre_launch_callbacks(rng):
     again = pickle.loads(pickle.dumps(other))
     again(d, 1)
     np.testing.assert_array_equal(d.copy_to_host(), x + 9)
+
+
+def test_type_annotation_typemap(rng):
+    from pydev.numba import float32, int32, void
+
+    @cuda.jit(void(float32[::1], int32[::1]))
+    def k(x, y):
+        s = cuda.shared.array(16, dtype="float32")
+        loc = cuda.local.array((2, 3), dtype=np.int32)
+        i = cuda.threadIdx.x
+        s[i] = x[i] * 2
+        loc[0, 0] = y[i]
+        cuda.syncthreads()
+        x[i] = s[15 - i]
+        y[i] = loc[0, 0] + 1
+
+    tm = next(iter(k.overloads.values()))._type_annotation.typemap
+    assert tm["s"].dtype == float32 and tm["s"].ndim == 1
+    assert tm["loc"].dtype == int32 and tm["loc"].ndim == 2
+    assert tm["i"] in (cuda.types.int32, cuda.types.int64, cuda.types.uint32, cuda.types.uint64)
+    assert "cuda" not in tm  # a module: compile-time, no Numba type
+    x = rng.standard_normal(16).astype(np.float32)
+    y = rng.integers(-100, 100, size=16).astype(np.int32)
+    dx, dy = cuda.to_device(x), cuda.to_device(y)
+    k[1, 16](dx, dy)
+    np.testing.assert_array_equal(dx.copy_to_host(), (x * 2)[::-1])
+    np.testing.assert_array_equal(dy.copy_to_host(), y + 1)
+
+
+def test_invalid_string_dtype_in_numbas_words():
+    from pydev.numba import int32, void
+    from pydev.numba.core.errors import TypingError
+
+    with pytest.raises(TypingError, match="Invalid NumPy dtype specified: 'int33'"):
+
+        @cuda.jit(void(int32[::1]))
+        def k(x):
+            loc = cuda.local.array(10, dtype="int33")
+            loc[0] = x[0]
+            x[0] = loc[0]

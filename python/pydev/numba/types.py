@@ -551,6 +551,12 @@ def as_dtype_type(obj):
         return int64
     if obj is bool:
         return boolean
+    if isinstance(obj, str):
+        try:
+            dtype = np.dtype(obj)
+        except TypeError:
+            raise TypeError(f"Invalid NumPy dtype specified: '{obj}'") from None  # Numba's words
+        return from_dtype(dtype)
     return from_dtype(np.dtype(obj))
 
 

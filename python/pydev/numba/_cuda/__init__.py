@@ -901,6 +901,7 @@ class Dispatcher:
                 plugins=self.options.get("plugins"),
             )
             _kernel.add_cooperative_api(program, mb.grid_sync)
+            program._type_annotation = _kernel.TypeAnnotation(mb.kernel_typemap)
             self.overloads[argtypes] = program
             return program
 
