@@ -11,6 +11,7 @@ import pytest
 
 from pydev.numba import cuda
 from pydev.numba.cuda.kernels.transpose import transpose
+from test_fake_driver import fake_driver  # noqa: F401 - the fixture (builds test/fakecuda)
 
 SEED = 20261128
 
@@ -144,3 +145,36 @@ def test_invalid_string_dtype_in_numbas_words():
             loc = cuda.local.array(10, dtype="int33")
             loc[0] = x[0]
             x[0] = loc[0]
+
+
+def test_device_array_view_dtype(rng):
+    a = rng.integers(-(2**31), 2**31, size=(3, 4), dtype=np.int64).astype(np.int32)
+    d = cuda.to_device(a)
+    np.testing.assert_array_equal(d.view(np.int64).copy_to_host(), a.view(np.int64))
+    np.testing.assert_array_equal(d.view(np.uint8).copy_to_host(), a.view(np.uint8))
+    # A view shares the memory: writes through it show in the base.
+    v = d.view(np.uint32)
+    v[1, 2] = np.uint32(0xFFFFFFFF)
+    assert d.copy_to_host()[1, 2] == -1
+    t = np.arange("2005-02", "2006-02", dtype="datetime64[D]")
+    np.testing.assert_array_equal(cuda.to_device(t).view(np.int64).copy_to_host(), t.view(np.int64))
+    with pytest.raises(ValueError):
+        d[:, ::2].view(np.int64)  # another size needs a contiguous last axis
+
+
+def test_device_array_view_dtype_on_cuda_under_the_fake_driver(fake_driver, tmp_path):
+    from test_numba import _under_fake_driver
+
+    code = """
+import numpy as np, fakecuda, pydev
+from pydev.numba import cuda
+assert pydev.active_target() == "cuda"
+a = np.random.default_rng(5).integers(-1000, 1000, size=(4, 6)).astype(np.int32)
+d = cuda.to_device(a)
+v = d.view(np.int64)
+assert v.shape == (4, 3) and v.strides == (24, 8)
+np.testing.assert_array_equal(v.copy_to_host(), a.view(np.int64))
+np.testing.assert_array_equal(d[1:3].view(np.int16).copy_to_host(), a[1:3].view(np.int16))
+print("fake ok")
+"""
+    assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
