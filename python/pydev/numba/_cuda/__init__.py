@@ -1099,6 +1099,7 @@ class Dispatcher:
         general = (
             bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
+            or any(_datetimes(t) for t in types)
             or any(
                 isinstance(a, (_np.ndarray, _ArgHint))
                 and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
@@ -1145,6 +1146,11 @@ class Dispatcher:
                 flat.append(a.view(t.dtype.kernel_dtype))
             elif _c._is_num(t) and not isinstance(t, _t.Boolean):
                 flat.append(_scalar_converter(t)(a))
+            elif _datetimes(t):
+                # The kernel's datetimes and timedeltas are int64 counts of their unit.
+                flat.append(
+                    a.view(_np.int64) if isinstance(t, _t.Array) else _np.int64(_np.asarray(a, t.dtype).view(_np.int64))
+                )
             else:
                 flat.append(a)
         flat += captured  # device arrays read from globals: the kernel's trailing parameters
@@ -1399,6 +1405,11 @@ def _flatten_value(v):
     for x in v:
         out += _flatten_value(x) if isinstance(x, tuple) else [x]
     return out
+
+
+def _datetimes(t):
+    """Whether `t` is a datetime64 or timedelta64 type, or an array of them."""
+    return isinstance(t, _t.NPDatetime) or isinstance(t, _t.Array) and isinstance(t.dtype, _t.NPDatetime)
 
 
 class _Configured:
