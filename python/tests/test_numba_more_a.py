@@ -178,3 +178,89 @@ np.testing.assert_array_equal(d[1:3].view(np.int16).copy_to_host(), a[1:3].view(
 print("fake ok")
 """
     assert "fake ok" in _under_fake_driver(fake_driver, tmp_path, code)
+
+
+def test_datetime_arithmetic_in_kernels(rng):
+    @cuda.jit
+    def k(start, end, step, delta, later, hours, scaled, halved):
+        i = cuda.grid(1)
+        if i < start.size:
+            delta[i] = end[i] - start[i]
+            later[i] = start[i] + step
+            hours[i] = (end[i] - start[i]) + cuda.threadIdx.x * step2h(step)
+            scaled[i] = 3 * (end[i] - start[i]) - step
+            halved[i] = -(end[i] - start[i]) // 2
+
+    @cuda.jit(device=True)
+    def step2h(step):
+        return step
+
+    n = 200
+    start = np.datetime64("2005-02-01") + rng.integers(-5000, 5000, n).astype("timedelta64[D]")
+    end = start + rng.integers(0, 10000, n).astype("timedelta64[D]")
+    start[7] = np.datetime64("NaT")
+    step = np.timedelta64(5, "h")
+    outs = [
+        np.full(n, np.timedelta64(-1, "D")),
+        np.full(n, np.datetime64(1, "h")),
+        np.full(n, np.timedelta64(-1, "h")),
+        np.full(n, np.timedelta64(-1, "h")),
+        np.full(n, np.timedelta64(-1, "D")),
+    ]
+    k[2, 128](start, end, step, *outs)
+    tid = (np.arange(n) % 128).astype(np.int64)
+    np.testing.assert_array_equal(outs[0], end - start)
+    np.testing.assert_array_equal(outs[1], start + step)
+    np.testing.assert_array_equal(outs[2], (end - start) + tid * step)
+    np.testing.assert_array_equal(outs[3], 3 * (end - start) - step)
+    np.testing.assert_array_equal(outs[4], -(end - start) // 2)
+    assert np.isnat(outs[0][7]) and np.isnat(outs[1][7]) and np.isnat(outs[4][7])
+
+
+def test_datetime_comparisons_and_scalars(rng):
+    @cuda.jit
+    def k(dates, target, delta, eq, lt, ne, shifted):
+        for i in range(cuda.grid(1), dates.size, cuda.gridsize(1)):
+            eq[i] = dates[i] == target
+            lt[i] = dates[i] < target
+            ne[i] = dates[i] != target
+            shifted[i] = dates[i] - delta
+
+    dates = np.datetime64("2010-01-01") + rng.integers(0, 40, 300).astype("timedelta64[D]")
+    dates[3] = np.datetime64("NaT")
+    target = dates[5]
+    delta = np.timedelta64(36, "h")
+    eq, lt, ne = (np.ones(300, np.bool_) for _ in range(3))
+    eq[:] = lt[:] = ne[:] = [True, False] * 150
+    shifted = np.full(300, np.datetime64(-1, "h"))
+    d_dates = cuda.to_device(dates)
+    k[2, 64](d_dates, target, delta, eq, lt, ne, shifted)
+    np.testing.assert_array_equal(eq, dates == target)
+    np.testing.assert_array_equal(lt, dates < target)
+    np.testing.assert_array_equal(ne, dates != target)
+    np.testing.assert_array_equal(shifted, dates - delta)
+    assert not eq[3] and not lt[3] and ne[3]
+
+
+def test_datetime_types_and_errors():
+    from pydev.numba import types
+    from pydev.numba.core.errors import TypingError
+
+    assert types.from_dtype(np.dtype("M8[D]")) == types.NPDatetime("D")
+    assert str(types.from_dtype(np.dtype("m8[ns]"))) == "timedelta64[ns]"
+    assert types.typeof(np.datetime64("2001-01-01")) == types.NPDatetime("D")
+
+    @cuda.jit
+    def bad(a, b, out):
+        out[0] = a[0] + b[0]  # datetime + datetime: no meaning, as in NumPy
+
+    d = np.zeros(1, "M8[D]")
+    with pytest.raises(TypingError, match="unsupported operand"):
+        bad[1, 1](d, d, np.zeros(1, "m8[D]"))
+
+    @cuda.jit
+    def months_and_days(a, b, out):
+        out[0] = a[0] - b[0]
+
+    with pytest.raises(TypingError, match="units do not convert"):
+        months_and_days[1, 1](np.zeros(1, "M8[M]"), d, np.zeros(1, "m8[D]"))

@@ -4,7 +4,7 @@ int64's minimum.
 
     datetime - datetime   -> timedelta        timedelta +- timedelta -> timedelta
     datetime +- timedelta -> datetime         timedelta * int, int * timedelta -> timedelta
-    timedelta // int      -> timedelta        -timedelta, +timedelta
+    timedelta // int      -> timedelta (truncated, as NumPy)   -timedelta, +timedelta
     ==, !=, <, <=, >, >= between two datetimes or two timedeltas -> bool
 
 Operands of different units meet in the finer one (days and hours in
@@ -126,10 +126,16 @@ def binop(c, name, a, b, node, sym):
         if name == "mul":
             r = c.f.ops.mul(tv, nv)
         else:
-            # NumPy: a timedelta // 0 is NaT
+            # NumPy's timedelta // int truncates toward zero; // 0 is NaT.
             zero = c.iconst(0)
             is_zero = c.f.ops.cmp(nv, zero, predicate="eq")
-            q = c.f.ops.floordiv(tv, c.f.select(is_zero, c.iconst(1), nv))
+            d = c.f.select(is_zero, c.iconst(1), nv)
+            q = c.f.ops.floordiv(tv, d)
+            inexact = c.f.ops.cmp(c.f.ops.mod(tv, d), zero, predicate="ne")
+            signs_differ = c.f.ops.cmp(
+                c.f.ops.cmp(tv, zero, predicate="lt"), c.f.ops.cmp(d, zero, predicate="lt"), predicate="ne"
+            )
+            q = c.f.select(inexact & signs_differ, q + c.iconst(1), q)
             r = c.f.select(is_zero, c.iconst(NAT), q)
         return TypedValue(_nat_if_any(c, (tv,), r), td.t)
     raise c.err(node, f"unsupported operand types for {sym}: {ta} and {tb}")

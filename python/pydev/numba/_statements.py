@@ -151,7 +151,7 @@ class StatementsMixin:
                 t = tv.t
             from ._cuda._vectors import VectorNumbaType
 
-            if t != T.void and not (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple, VectorNumbaType))):
+            if t != T.void and not (_is_num(t) or isinstance(t, (T.UniTuple, T.Tuple, VectorNumbaType, T.NPDatetime))):
                 raise self.err(s.value, f"a device function returns numbers or tuples of numbers, not {t}")
             if self.ret_seen is None:
                 self.ret_seen = t
