@@ -264,3 +264,34 @@ def test_datetime_types_and_errors():
 
     with pytest.raises(TypingError, match="units do not convert"):
         months_and_days[1, 1](np.zeros(1, "M8[M]"), d, np.zeros(1, "m8[D]"))
+
+
+def test_datetime_ufuncs_and_inferred_result_types(rng):
+    from pydev.numba import types
+
+    dt = types.from_dtype(np.dtype("datetime64[D]"))
+    td = types.from_dtype(np.dtype("timedelta64[D]"))
+
+    @cuda.vectorize([(dt, dt)])
+    def timediff(start, end):
+        return end - start
+
+    @cuda.vectorize([(types.int32, types.float32)])  # the result type is the function's: float64
+    def mixed(a, b):
+        return a * b
+
+    @cuda.guvectorize([(dt, dt, td[:])], "(),()->()")
+    def gtimediff(start, end, out):
+        out[0] = end - start
+
+    a = np.datetime64("2005-02-01") + rng.integers(0, 400, 300).astype("timedelta64[D]")
+    b = a + rng.integers(-10000, 10000, 300).astype("timedelta64[D]")
+    got = timediff(a, b)
+    assert got.dtype == np.dtype("timedelta64[D]")
+    np.testing.assert_array_equal(got, b - a)
+    np.testing.assert_array_equal(gtimediff(a, b), b - a)
+    x = rng.integers(-100, 100, 50).astype(np.int32)
+    y = rng.standard_normal(50).astype(np.float32)
+    r = mixed(x, y)
+    assert r.dtype == np.float64
+    np.testing.assert_allclose(r, x * y.astype(np.float64))
