@@ -295,3 +295,16 @@ def test_datetime_ufuncs_and_inferred_result_types(rng):
     r = mixed(x, y)
     assert r.dtype == np.float64
     np.testing.assert_allclose(r, x * y.astype(np.float64))
+
+
+def test_shared_array_shape_refuses_a_list():
+    from pydev.numba import float32
+    from pydev.numba.core.errors import TypingError
+
+    with pytest.raises(TypingError, match="not a list"):
+
+        @cuda.jit((float32[:, :],))
+        def k(a):
+            sa = cuda.shared.array(shape=[4, 4], dtype=float32)
+            i, j = cuda.grid(2)
+            a[i, j] = sa[i, j]
