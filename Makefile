@@ -5,6 +5,7 @@
 SHELL := /bin/bash
 export MLIR_SYS_220_PREFIX ?= /usr/lib/llvm-22
 export TABLEGEN_220_PREFIX ?= /usr/lib/llvm-22
+export LLVM_SYS_221_PREFIX ?= /usr/lib/llvm-22
 # libdevice.10.bc (nvidia-nvvm wheel) for CUDA math functions; empty until setup ran.
 export PYDEV_LIBDEVICE ?= $(shell scripts/find-libdevice.sh 2>/dev/null)
 PROFILE ?= debug

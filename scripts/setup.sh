@@ -67,6 +67,13 @@ fi
 "$PYTHON" "$(dirname "$0")/numba_compat/run.py" --fetch-only >/dev/null 2>&1 ||
   echo "setup: could not fetch numba-cuda's tests (offline?): the numba-cuda slice of make test will skip"
 
+# The -sys crates find LLVM 22 through .cargo/config.toml (and the Makefile's
+# exports): MLIR_SYS_220_PREFIX, TABLEGEN_220_PREFIX and LLVM_SYS_221_PREFIX.
+# llvm-sys 221 binds the C API of LLVM 22.1 exactly (its enums included).
+llvm_prefix=${LLVM_SYS_221_PREFIX:-/usr/lib/llvm-22}
+llvm_version=$("$llvm_prefix/bin/llvm-config" --version)
+[[ $llvm_version == 22.1.* ]] || { echo "setup: llvm-sys 221 needs LLVM 22.1, $llvm_prefix has $llvm_version" >&2; exit 1; }
+
 ptxas=$("$(dirname "$0")/find-ptxas.sh")
 [ -x "$ptxas" ] || { echo "setup: ptxas not found after installing nvidia-cuda-nvcc" >&2; exit 1; }
-echo "setup: ok in $(( $(date +%s) - start )) s (LLVM/MLIR 22, $ptxas)"
+echo "setup: ok in $(( $(date +%s) - start )) s (LLVM/MLIR $llvm_version, $ptxas)"

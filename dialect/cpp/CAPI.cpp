@@ -12,6 +12,9 @@
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Registration.h"
 #include "mlir/CAPI/Support.h"
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::pydev;
@@ -47,6 +50,23 @@ bool pydevTypeGetFieldOffset(MlirType type, unsigned index, uint64_t *offset) {
   if (result)
     *offset = *result;
   return result.has_value();
+}
+
+// pydev-lower-math-libm (passes/src/lower_math_libm.rs): upstream's
+// MathToLibm patterns, with only scalar math.expm1 and math.log1p illegal, so
+// that no other op changes. Vectors stay legal: unrolling them would create
+// vector-dialect ops, which the pipelines do not load.
+bool pydevLowerMathLibm(MlirOperation root) {
+  Operation *op = unwrap(root);
+  MLIRContext *context = op->getContext();
+  RewritePatternSet patterns(context);
+  populateMathToLibmConversionPatterns(patterns);
+  ConversionTarget target(*context);
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  auto vector = [](Operation *op) { return isa<mlir::VectorType>(op->getResult(0).getType()); };
+  target.addDynamicallyLegalOp<math::ExpM1Op>(vector);
+  target.addDynamicallyLegalOp<math::Log1pOp>(vector);
+  return succeeded(applyPartialConversion(op, target, std::move(patterns)));
 }
 
 } // extern "C"

@@ -3,7 +3,7 @@
 
 use melior::{
     dialect::DialectHandle,
-    ir::{Type, TypeLike},
+    ir::{OperationRef, Type, TypeLike},
 };
 use mlir_sys::{MlirDialectHandle, MlirType};
 
@@ -15,6 +15,7 @@ unsafe extern "C" {
     fn pydevTypeGetLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetStorageLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetFieldOffset(ty: MlirType, index: u32, offset: *mut u64) -> bool;
+    fn pydevLowerMathLibm(root: mlir_sys::MlirOperation) -> bool;
 }
 
 // # Safety (for every function below)
@@ -45,6 +46,16 @@ pub fn register_research_dialects(registry: &melior::dialect::DialectRegistry) {
 pub fn register_pipeline_passes() {
     // Safety: takes no arguments; MLIR's pass registry is process-wide.
     unsafe { pydevRegisterPipelinePasses() }
+}
+
+/// Scalar `math.expm1` and `math.log1p` under `root` as calls of libm's
+/// `expm1`/`log1p` (f32: `expm1f`/`log1pf`; f16 and bf16 through f32), by
+/// upstream's MathToLibm patterns; the functions are declared in the nearest
+/// symbol table. False if one could not be converted (its error is emitted).
+pub fn lower_math_libm(root: OperationRef) -> bool {
+    // Safety: a live operation that the calling pass runs on; the conversion
+    // rewrites only under it and the symbol table above it that the pass owns.
+    unsafe { pydevLowerMathLibm(root.to_raw()) }
 }
 
 pub fn type_layout(ty: Type) -> Option<(u64, u64)> {

@@ -355,10 +355,6 @@ pub fn module_llvm_ir(root: OperationRef) -> Option<String> {
     }
 }
 
-unsafe extern "C" {
-    fn LLVMParseCommandLineOptions(argc: i32, argv: *const *const std::ffi::c_char, overview: *const std::ffi::c_char);
-}
-
 /// LLVM options of the NVPTX backend, set once per process: libdevice's
 /// `__nv_sqrtf` reads `__CUDA_PREC_SQRT` through NVVMReflect, and without
 /// it (LLVM's default 0) Python's correctly rounded `math.sqrt` would
@@ -370,7 +366,7 @@ pub fn set_nvptx_options() {
         let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
         // Safety: NUL-terminated strings that live for the call; LLVM
         // copies what it keeps.
-        unsafe { LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), c"".as_ptr()) }
+        unsafe { llvm_sys::support::LLVMParseCommandLineOptions(argv.len() as i32, argv.as_ptr(), c"".as_ptr()) }
     });
 }
 

@@ -26,6 +26,7 @@ mod lower_aggregates;
 mod lower_arrays;
 mod lower_atomics;
 mod lower_float8;
+mod lower_math_libm;
 mod lower_simt_host;
 mod lower_sync_nvvm;
 mod outline_kernels;
@@ -114,6 +115,7 @@ pub static PASSES: &[PassInfo] = &[
     raise_ptx::INFO,
     prune_libdevice::INFO,
     host_barrier_fission::INFO,
+    lower_math_libm::INFO,
     apply_pdl::INFO,
 ];
 

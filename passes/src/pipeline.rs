@@ -38,8 +38,8 @@
 //! |             | pydev-lower-atomics{target=host}, pydev-lower-aggregates,      |
 //! |             | pydev-check-lowered, reconcile-unrealized-casts,               |
 //! |             | pydev-host-barrier-fission, convert-complex-to-standard,       |
-//! |             | arith-expand,                                                  |
-//! |             | convert-scf-to-cf, convert-math-to-llvm, convert-math-to-libm, |
+//! |             | arith-expand, convert-scf-to-cf, pydev-lower-math-libm,        |
+//! |             | convert-math-to-llvm, convert-math-to-libm,                    |
 //! |             | convert-to-llvm, reconcile-unrealized-casts                    |
 //!
 //! The runtime (`pydev-runtime`) compiles the `llvm` stage to an object with
@@ -464,9 +464,12 @@ pub fn add_host_part(
         // Fission needs LLVM types only (no casts to pydev types left).
         add_pipeline(pm.as_operation_pass_manager(), "reconcile-unrealized-casts")?;
         pm.add_pass(create_pass("pydev-host-barrier-fission")?);
+        add_pipeline(pm.as_operation_pass_manager(), "convert-complex-to-standard,arith-expand,convert-scf-to-cf")?;
+        // Before convert-math-to-llvm, which lowers expm1 and log1p inexactly.
+        pm.add_pass(create_pass("pydev-lower-math-libm")?);
         add_pipeline(
             pm.as_operation_pass_manager(),
-            "convert-complex-to-standard,arith-expand,convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
+            "convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,reconcile-unrealized-casts",
         )?;
         extra.add(pm, "llvm")?;
     }

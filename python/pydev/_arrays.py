@@ -84,9 +84,10 @@ def element_name(dt, structs, position):
 
 def dims(shape, strides):
     """`:` per dimension; `::1` on the last (C order) or, for n > 1, the
-    first (Fortran order) dimension of a contiguous array."""
+    first (Fortran order) dimension of a contiguous array. An empty array is
+    C-contiguous whatever its strides (NumPy calls it both C and F)."""
     n = len(shape)
-    c = all(shape[k] <= 1 or strides[k] == int(math.prod(shape[k + 1 :])) for k in range(n))
+    c = 0 in shape or all(shape[k] <= 1 or strides[k] == int(math.prod(shape[k + 1 :])) for k in range(n))
     f = n > 1 and all(shape[k] <= 1 or strides[k] == int(math.prod(shape[:k])) for k in range(n))
     parts = [":"] * n
     if c:

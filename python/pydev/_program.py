@@ -827,8 +827,10 @@ class Program:
             raise self._bad(i, f"the argument is {got}", a)
         if "shared" in p_words or "local" in p_words:
             raise self._bad(i, "a shared or local array is no kernel parameter", a)
+        # An empty array is both C- and Fortran-contiguous (dims calls it C).
+        empty = 0 in arr.shape
         for layout in ("c", "f"):
-            if layout in p_words and layout not in g_words and not (p_rank == 1 and "c" in g_words):
+            if layout in p_words and layout not in g_words and not ((p_rank == 1 or empty) and "c" in g_words):
                 raise self._bad(
                     i,
                     f"the parameter needs a {'C' if layout == 'c' else 'Fortran'}-contiguous array; the argument is {got}",
@@ -876,7 +878,9 @@ class Program:
         arch = _launch.cuda_arch() if target == "cuda" else "host"
         prog = self._program(target, arch)
         _launch.run_loaded(prog, target, grid, block, shared, handle, packed, arrays, stream)
-        if fast:
+        # An empty array's layout key is C, though _array took it for any
+        # order: registering it would let a later C array skip that check.
+        if fast and not any(0 in arr.shape for arr in arrays):
             _launch.register_fast(
                 self, args, prog, target, handle if target == "cuda" else 0, params=self.params, packed=packed
             )

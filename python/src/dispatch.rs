@@ -589,14 +589,15 @@ pub const STRIDED: u8 = 0;
 /// python/tests/test_abi_agreement.py checks against this): C order when
 /// every dimension of extent > 1 has the stride of the extents after it,
 /// else Fortran order (rank > 1) when it has the stride of those before
-/// it, else strided. Dimensions of extent 0 or 1 constrain nothing, so a
-/// 1-d contiguous array is C, and so is any empty array. The one
-/// definition for every array protocol of the fast path (buffer, DLPack,
-/// CUDA Array Interface).
+/// it, else strided. Dimensions of extent 1 constrain nothing, so a 1-d
+/// contiguous array is C; an array with an extent 0 is C whatever its
+/// strides (NumPy and DLPack call it both C and F; a launch accepts it for
+/// a Fortran-order parameter too). The one definition for every array
+/// protocol of the fast path (buffer, DLPack, CUDA Array Interface).
 pub fn contiguity(shape: &[i64], strides: &[i64]) -> u8 {
     let n = shape.len();
     let dense = |k: usize, extent: i64| shape[k] <= 1 || strides[k] == extent;
-    if (0..n).all(|k| dense(k, shape[k + 1..].iter().product())) {
+    if shape.contains(&0) || (0..n).all(|k| dense(k, shape[k + 1..].iter().product())) {
         C_CONTIGUOUS
     } else if n > 1 && (0..n).all(|k| dense(k, shape[..k].iter().product())) {
         F_CONTIGUOUS
@@ -1218,7 +1219,17 @@ fn launched(
 
 #[cfg(test)]
 mod tests {
-    use super::float_bits;
+    use super::{contiguity, float_bits, C_CONTIGUOUS, F_CONTIGUOUS, STRIDED};
+
+    #[test]
+    fn an_array_with_an_extent_0_is_c_contiguous_whatever_its_strides() {
+        // NumPy gives np.zeros((1, 0, 2)) strides of 0, which fit Fortran order.
+        assert_eq!(contiguity(&[1, 0, 2], &[0, 0, 0]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[2, 0], &[0, 1]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[0, 4], &[1, 7]), C_CONTIGUOUS);
+        assert_eq!(contiguity(&[3, 4], &[1, 3]), F_CONTIGUOUS);
+        assert_eq!(contiguity(&[3, 4], &[8, 2]), STRIDED);
+    }
 
     #[test]
     fn floats_round_once_and_refuse_overflow() {

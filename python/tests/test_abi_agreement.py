@@ -208,6 +208,8 @@ SHAPES_STRIDES = [
     ((1, 1), (0, 0)),
     ((0, 4), (4, 1)),
     ((0, 4), (1, 7)),
+    ((1, 0, 2), (0, 0, 0)),
+    ((2, 0), (0, 1)),
     ((2, 3, 4), (12, 4, 1)),
     ((2, 3, 4), (1, 2, 6)),
     ((2, 3, 4), (12, 1, 3)),
@@ -239,6 +241,8 @@ def test_contiguity_of_numpy_views_agrees(native):
         base[::2],
         np.asfortranarray(base),
         base[:0],
+        base[:, 1:1],
+        np.zeros((1, 0, 2), np.float32),
         base.transpose(1, 0, 2),
     ]
     for v, order in itertools.product(views, "CF"):

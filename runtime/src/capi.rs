@@ -5,141 +5,23 @@ use melior::ir::{attribute::AttributeLike, operation::OperationLike, Module};
 use mlir_sys::{mlirDenseArrayGetNumElements, mlirDenseI64ArrayGetElement, mlirDictionaryAttrGetElementByName};
 use std::ffi::c_void;
 
-/// LLVM's C API (llvm-c/*.h of LLVM 22), as far as the JIT uses it. The
-/// static LLVM libraries that mlir-sys links define every one.
-#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+/// LLVM's C API through llvm-sys, which binds llvm-c/*.h of LLVM 22.1 (its
+/// `no-llvm-linking` feature: the static LLVM libraries that mlir-sys links
+/// define every function, so the binaries hold one LLVM).
 mod llvm {
-    use std::ffi::{c_char, c_int, c_uint, c_void};
-    pub type Ref = *mut c_void;
-    pub type Error = *mut c_void;
-    #[repr(C)]
-    pub struct SymbolFlags {
-        pub generic: u8,
-        pub target: u8,
-    }
-    #[repr(C)]
-    pub struct SymbolMapPair {
-        pub name: Ref,
-        pub address: u64,
-        pub flags: SymbolFlags,
-    }
-    #[repr(C)]
-    pub struct SearchOrderElement {
-        pub dylib: Ref,
-        pub flags: c_int,
-    }
-    #[repr(C)]
-    pub struct LookupSetElement {
-        pub name: Ref,
-        pub flags: c_int,
-    }
-    pub type LookupResult = unsafe extern "C" fn(err: Error, result: *mut SymbolMapPair, n: usize, ctx: *mut c_void);
-    pub const EXPORTED: u8 = 1;
-    pub const CALLABLE: u8 = 1 << 2;
-    pub const OBJECT_FILE: c_int = 1;
-    pub const RELOC_PIC: c_int = 2;
-    pub const CODE_MODEL_JIT_DEFAULT: c_int = 1;
-    pub const OPT_DEFAULT: c_int = 2;
-
-    unsafe extern "C" {
-        pub fn LLVMInitializeX86TargetInfo();
-        pub fn LLVMInitializeX86Target();
-        pub fn LLVMInitializeX86TargetMC();
-        pub fn LLVMInitializeX86AsmPrinter();
-        pub fn LLVMGetErrorMessage(err: Error) -> *mut c_char;
-        pub fn LLVMDisposeErrorMessage(msg: *mut c_char);
-        pub fn LLVMDisposeMessage(msg: *mut c_char);
-        pub fn LLVMContextCreate() -> Ref;
-        pub fn LLVMContextDispose(c: Ref);
-        pub fn LLVMDisposeModule(m: Ref);
-        pub fn LLVMModuleCreateWithNameInContext(name: *const c_char, c: Ref) -> Ref;
-        pub fn LLVMSetTarget(m: Ref, triple: *const c_char);
-        pub fn LLVMSetModuleDataLayout(m: Ref, dl: Ref);
-        pub fn LLVMGetNamedFunction(m: Ref, name: *const c_char) -> Ref;
-        pub fn LLVMGlobalGetValueType(g: Ref) -> Ref;
-        pub fn LLVMGetReturnType(fty: Ref) -> Ref;
-        pub fn LLVMCountParamTypes(fty: Ref) -> c_uint;
-        pub fn LLVMGetParamTypes(fty: Ref, out: *mut Ref);
-        pub fn LLVMGetTypeKind(t: Ref) -> c_int;
-        pub fn LLVMVoidTypeInContext(c: Ref) -> Ref;
-        pub fn LLVMInt64TypeInContext(c: Ref) -> Ref;
-        pub fn LLVMPointerTypeInContext(c: Ref, space: c_uint) -> Ref;
-        pub fn LLVMFunctionType(ret: Ref, params: *mut Ref, n: c_uint, vararg: c_int) -> Ref;
-        pub fn LLVMAddFunction(m: Ref, name: *const c_char, fty: Ref) -> Ref;
-        pub fn LLVMGetParam(f: Ref, i: c_uint) -> Ref;
-        pub fn LLVMAppendBasicBlockInContext(c: Ref, f: Ref, name: *const c_char) -> Ref;
-        pub fn LLVMCreateBuilderInContext(c: Ref) -> Ref;
-        pub fn LLVMPositionBuilderAtEnd(b: Ref, bb: Ref);
-        pub fn LLVMDisposeBuilder(b: Ref);
-        pub fn LLVMConstInt(t: Ref, v: u64, sign_extend: c_int) -> Ref;
-        pub fn LLVMBuildGEP2(b: Ref, t: Ref, p: Ref, idx: *mut Ref, n: c_uint, name: *const c_char) -> Ref;
-        pub fn LLVMBuildLoad2(b: Ref, t: Ref, p: Ref, name: *const c_char) -> Ref;
-        pub fn LLVMBuildStore(b: Ref, v: Ref, p: Ref) -> Ref;
-        pub fn LLVMBuildCall2(b: Ref, fty: Ref, f: Ref, args: *mut Ref, n: c_uint, name: *const c_char) -> Ref;
-        pub fn LLVMBuildRetVoid(b: Ref) -> Ref;
-        pub fn LLVMGetDefaultTargetTriple() -> *mut c_char;
-        pub fn LLVMGetHostCPUName() -> *mut c_char;
-        pub fn LLVMGetHostCPUFeatures() -> *mut c_char;
-        pub fn LLVMGetTargetFromTriple(triple: *const c_char, target: *mut Ref, err: *mut *mut c_char) -> c_int;
-        pub fn LLVMCreateTargetMachine(
-            t: Ref,
-            triple: *const c_char,
-            cpu: *const c_char,
-            features: *const c_char,
-            level: c_int,
-            reloc: c_int,
-            code_model: c_int,
-        ) -> Ref;
-        pub fn LLVMDisposeTargetMachine(tm: Ref);
-        pub fn LLVMCreateTargetDataLayout(tm: Ref) -> Ref;
-        pub fn LLVMDisposeTargetData(dl: Ref);
-        pub fn LLVMTargetMachineEmitToMemoryBuffer(
-            tm: Ref,
-            m: Ref,
-            kind: c_int,
-            err: *mut *mut c_char,
-            out: *mut Ref,
-        ) -> c_int;
-        pub fn LLVMCreateMemoryBufferWithMemoryRangeCopy(data: *const c_char, len: usize, name: *const c_char) -> Ref;
-        pub fn LLVMGetBufferStart(b: Ref) -> *const c_char;
-        pub fn LLVMGetBufferSize(b: Ref) -> usize;
-        pub fn LLVMDisposeMemoryBuffer(b: Ref);
-        pub fn LLVMCreatePassBuilderOptions() -> Ref;
-        pub fn LLVMDisposePassBuilderOptions(o: Ref);
-        pub fn LLVMRunPasses(m: Ref, passes: *const c_char, tm: Ref, o: Ref) -> Error;
-        pub fn LLVMOrcCreateLLJITBuilder() -> Ref;
-        pub fn LLVMOrcCreateLLJIT(out: *mut Ref, builder: Ref) -> Error;
-        pub fn LLVMOrcLLJITGetExecutionSession(j: Ref) -> Ref;
-        pub fn LLVMOrcLLJITGetGlobalPrefix(j: Ref) -> c_char;
-        pub fn LLVMOrcLLJITMangleAndIntern(j: Ref, name: *const c_char) -> Ref;
-        pub fn LLVMOrcLLJITAddObjectFile(j: Ref, dylib: Ref, buffer: Ref) -> Error;
-        pub fn LLVMOrcExecutionSessionCreateBareJITDylib(es: Ref, name: *const c_char) -> Ref;
-        pub fn LLVMOrcJITDylibDefine(dylib: Ref, mu: Ref) -> Error;
-        pub fn LLVMOrcJITDylibClear(dylib: Ref) -> Error;
-        pub fn LLVMOrcJITDylibAddGenerator(dylib: Ref, generator: Ref);
-        pub fn LLVMOrcDisposeMaterializationUnit(mu: Ref);
-        pub fn LLVMOrcAbsoluteSymbols(syms: *mut SymbolMapPair, n: usize) -> Ref;
-        pub fn LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
-            out: *mut Ref,
-            prefix: c_char,
-            filter: *mut c_void,
-            ctx: *mut c_void,
-        ) -> Error;
-        pub fn LLVMOrcExecutionSessionLookup(
-            es: Ref,
-            kind: c_int,
-            order: *mut SearchOrderElement,
-            n_order: usize,
-            symbols: *mut LookupSetElement,
-            n_symbols: usize,
-            done: LookupResult,
-            ctx: *mut c_void,
-        );
-    }
+    pub use llvm_sys::core::*;
+    pub use llvm_sys::error::*;
+    pub use llvm_sys::orc2::lljit::*;
+    pub use llvm_sys::orc2::*;
+    pub use llvm_sys::prelude::*;
+    pub use llvm_sys::target::*;
+    pub use llvm_sys::target_machine::*;
+    pub use llvm_sys::transforms::pass_builder::*;
+    pub use llvm_sys::{LLVMAttributeFunctionIndex, LLVMTypeKind};
 }
 
 /// `err` as text, consuming it (`None` for success).
-fn llvm_error(err: llvm::Error) -> Option<String> {
+fn llvm_error(err: llvm::LLVMErrorRef) -> Option<String> {
     if err.is_null() {
         return None;
     }
@@ -173,8 +55,8 @@ unsafe fn llvm_message(m: *mut std::ffi::c_char) -> String {
 /// program costs its code and symbol tables, not an LLJIT, a TargetMachine
 /// and an LLVMContext of its own (870 KB each with MLIR's ExecutionEngine).
 struct Jit {
-    lljit: llvm::Ref,
-    session: llvm::Ref,
+    lljit: llvm::LLVMOrcLLJITRef,
+    session: llvm::LLVMOrcExecutionSessionRef,
     prefix: std::ffi::c_char,
     triple: std::ffi::CString,
     cpu: std::ffi::CString,
@@ -295,7 +177,7 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
     unsafe {
         let ctx = llvm::LLVMContextCreate();
         let m = mlir_sys::mlirTranslateModuleToLLVMIR(module.as_operation().to_raw(), ctx.cast())
-            .cast::<std::ffi::c_void>();
+            .cast::<llvm_sys::LLVMModule>();
         if m.is_null() {
             llvm::LLVMContextDispose(ctx);
             return Err(JitError::Translate);
@@ -314,9 +196,9 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
                 jit.triple.as_ptr(),
                 jit.cpu.as_ptr(),
                 jit.features.as_ptr(),
-                llvm::OPT_DEFAULT,
-                llvm::RELOC_PIC,
-                llvm::CODE_MODEL_JIT_DEFAULT,
+                llvm::LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
+                llvm::LLVMRelocMode::LLVMRelocPIC,
+                llvm::LLVMCodeModel::LLVMCodeModelJITDefault,
             );
             let dl = llvm::LLVMCreateTargetDataLayout(tm);
             llvm::LLVMSetTarget(m, jit.triple.as_ptr());
@@ -341,7 +223,14 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
                 }
                 let mut buffer = std::ptr::null_mut();
                 let mut why = std::ptr::null_mut();
-                if llvm::LLVMTargetMachineEmitToMemoryBuffer(tm, m, llvm::OBJECT_FILE, &mut why, &mut buffer) != 0 {
+                if llvm::LLVMTargetMachineEmitToMemoryBuffer(
+                    tm,
+                    m,
+                    llvm::LLVMCodeGenFileType::LLVMObjectFile,
+                    &mut why,
+                    &mut buffer,
+                ) != 0
+                {
                     return Err(JitError::Codegen { message: llvm_message(why) });
                 }
                 let bytes = std::slice::from_raw_parts(
@@ -367,8 +256,7 @@ pub fn host_object(module: &Module, opt_level: u8, entries: &[&str]) -> Result<V
 ///
 /// # Safety
 /// `ctx` and `m` are a live LLVM context and a module of it.
-unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result<(), JitError> {
-    const VOID_KIND: std::ffi::c_int = 0;
+unsafe fn add_packed_wrapper(ctx: llvm::LLVMContextRef, m: llvm::LLVMModuleRef, name: &str) -> Result<(), JitError> {
     let c_name = std::ffi::CString::new(name).map_err(|_| JitError::NulInEntry { name: name.to_owned() })?;
     let wrapper = std::ffi::CString::new(format!("_mlir_{name}")).unwrap_or_default();
     // SAFETY: `ctx`/`m` are live (the caller's promise); every value built
@@ -395,10 +283,10 @@ unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result
             let gep = llvm::LLVMBuildGEP2(b, ptr, argv, idx.as_mut_ptr(), 1, c"".as_ptr());
             llvm::LLVMBuildLoad2(b, ptr, gep, c"".as_ptr())
         };
-        let mut args: Vec<llvm::Ref> =
+        let mut args: Vec<llvm::LLVMValueRef> =
             params.iter().enumerate().map(|(i, &t)| llvm::LLVMBuildLoad2(b, t, slot(i as u32), c"".as_ptr())).collect();
         let call = llvm::LLVMBuildCall2(b, fty, f, args.as_mut_ptr(), n, c"".as_ptr());
-        if llvm::LLVMGetTypeKind(llvm::LLVMGetReturnType(fty)) != VOID_KIND {
+        if llvm::LLVMGetTypeKind(llvm::LLVMGetReturnType(fty)) != llvm::LLVMTypeKind::LLVMVoidTypeKind {
             llvm::LLVMBuildStore(b, call, slot(n));
         }
         llvm::LLVMBuildRetVoid(b);
@@ -411,7 +299,7 @@ unsafe fn add_packed_wrapper(ctx: llvm::Ref, m: llvm::Ref, name: &str) -> Result
 /// its object code, the runtime's symbols and the process's (libm, libc).
 /// Dropping it frees the code.
 pub struct Engine {
-    dylib: llvm::Ref,
+    dylib: llvm::LLVMOrcJITDylibRef,
 }
 
 // SAFETY: a JITDylib is used only through ORC calls, which lock the session.
@@ -444,10 +332,16 @@ impl Engine {
         let engine = Engine { dylib };
         let mut pairs = Vec::with_capacity(symbols.len());
         for (n, p) in symbols {
-            pairs.push(llvm::SymbolMapPair {
-                name: intern(n)?,
-                address: *p as u64,
-                flags: llvm::SymbolFlags { generic: llvm::EXPORTED | llvm::CALLABLE, target: 0 },
+            pairs.push(llvm::LLVMOrcCSymbolMapPair {
+                Name: intern(n)?,
+                Sym: llvm::LLVMJITEvaluatedSymbol {
+                    Address: *p as u64,
+                    Flags: llvm::LLVMJITSymbolFlags {
+                        GenericFlags: llvm::LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                            | llvm::LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                        TargetFlags: 0,
+                    },
+                },
             });
         }
         // SAFETY: the pairs' names were retained for LLVMOrcAbsoluteSymbols,
@@ -463,7 +357,7 @@ impl Engine {
             if let Some(e) = llvm_error(llvm::LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(
                 &mut generator,
                 jit.prefix,
-                std::ptr::null_mut(),
+                None,
                 std::ptr::null_mut(),
             )) {
                 return Err(JitError::ProcessSymbols { message: e });
@@ -482,14 +376,19 @@ impl Engine {
 
     /// The addresses of `names` (interned and retained for this call, which
     /// hands them to ORC), linking the program's object on first use.
-    fn lookup(&self, jit: &Jit, names: &[llvm::Ref]) -> Result<Vec<usize>, JitError> {
+    fn lookup(&self, jit: &Jit, names: &[llvm::LLVMOrcSymbolStringPoolEntryRef]) -> Result<Vec<usize>, JitError> {
         type Outcome = std::sync::Mutex<Option<Result<Vec<(usize, u64)>, String>>>;
         struct Wait {
             outcome: Outcome,
             done: std::sync::Condvar,
             names: Vec<usize>,
         }
-        unsafe extern "C" fn done(err: llvm::Error, result: *mut llvm::SymbolMapPair, n: usize, ctx: *mut c_void) {
+        extern "C" fn done(
+            err: llvm::LLVMErrorRef,
+            result: *mut llvm::LLVMOrcCSymbolMapPair,
+            n: usize,
+            ctx: *mut c_void,
+        ) {
             // SAFETY: `ctx` is the `Wait` that `lookup` keeps alive until this
             // callback has stored its outcome; `result` holds `n` pairs.
             unsafe {
@@ -499,7 +398,7 @@ impl Engine {
                     None => Ok((0..n)
                         .map(|i| {
                             let p = &*result.add(i);
-                            (wait.names.iter().position(|&q| q == p.name as usize).unwrap_or(usize::MAX), p.address)
+                            (wait.names.iter().position(|&q| q == p.Name as usize).unwrap_or(usize::MAX), p.Sym.Address)
                         })
                         .collect()),
                 };
@@ -512,16 +411,24 @@ impl Engine {
             done: std::sync::Condvar::new(),
             names: names.iter().map(|&p| p as usize).collect(),
         };
-        let mut order = [llvm::SearchOrderElement { dylib: self.dylib, flags: 1 /* match all symbols */ }];
-        let mut set: Vec<llvm::LookupSetElement> =
-            names.iter().map(|&name| llvm::LookupSetElement { name, flags: 0 /* required */ }).collect();
+        let mut order = [llvm::LLVMOrcCJITDylibSearchOrderElement {
+            JD: self.dylib,
+            JDLookupFlags: llvm::LLVMOrcJITDylibLookupFlags::LLVMOrcJITDylibLookupFlagsMatchAllSymbols,
+        }];
+        let mut set: Vec<llvm::LLVMOrcCLookupSetElement> = names
+            .iter()
+            .map(|&name| llvm::LLVMOrcCLookupSetElement {
+                Name: name,
+                LookupFlags: llvm::LLVMOrcSymbolLookupFlags::LLVMOrcSymbolLookupFlagsRequiredSymbol,
+            })
+            .collect();
         // SAFETY: `order` and `set` outlive the call (ORC copies them); the
         // names were retained for it; `wait` outlives the callback, which
         // this function waits for before returning.
         unsafe {
             llvm::LLVMOrcExecutionSessionLookup(
                 jit.session,
-                0,
+                llvm::LLVMOrcLookupKind::LLVMOrcLookupKindStatic,
                 order.as_mut_ptr(),
                 order.len(),
                 set.as_mut_ptr(),
@@ -647,7 +554,8 @@ impl Library {
 /// NVVM IR writer (`crate::nvvm_ir`): values, types and blocks as `Copy`
 /// handles that live as long as the [`LlvmModule`] they come from.
 pub mod llvm_read {
-    use mlir_sys as s;
+    use super::llvm as s;
+    use llvm_sys::{LLVMOpcode, LLVMTypeKind};
     use std::ffi::{c_char, CStr};
     use std::marker::PhantomData;
 
@@ -666,7 +574,9 @@ pub mod llvm_read {
             // here and owned by the returned value (or disposed at once).
             unsafe {
                 let context = s::LLVMContextCreate();
-                let module = s::mlirTranslateModuleToLLVMIR(op.to_raw(), context);
+                // mlir-sys's own opaque LLVM handle types: the same pointers.
+                let module: s::LLVMModuleRef =
+                    mlir_sys::mlirTranslateModuleToLLVMIR(op.to_raw(), context.cast()).cast();
                 if module.is_null() {
                     s::LLVMContextDispose(context);
                     return None;
@@ -769,7 +679,7 @@ pub mod llvm_read {
         /// A getelementptr instruction or constant expression.
         fn is_gep(self) -> bool {
             self.isa(s::LLVMIsAGetElementPtrInst)
-                || (self.is_const_expr() && self.const_opcode() == s::LLVMOpcode_LLVMGetElementPtr)
+                || (self.is_const_expr() && self.const_opcode() == LLVMOpcode::LLVMGetElementPtr as u32)
         }
         pub fn ty(self) -> T<'m> {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
@@ -865,7 +775,7 @@ pub mod llvm_read {
         pub fn const_opcode(self) -> u32 {
             must(self.is_const_expr(), "const_opcode");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetConstOpcode(self.0) }
+            unsafe { s::LLVMGetConstOpcode(self.0) as u32 }
         }
         pub fn int_sext(self) -> i64 {
             must(self.is_const_int(), "int_sext");
@@ -882,7 +792,7 @@ pub mod llvm_read {
         }
         pub fn opcode(self) -> u32 {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetInstructionOpcode(self.0) }
+            unsafe { s::LLVMGetInstructionOpcode(self.0) as u32 }
         }
         pub fn operands(self) -> Vec<V<'m>> {
             must(self.is_instruction() || self.is_const_expr(), "operands");
@@ -894,12 +804,12 @@ pub mod llvm_read {
         pub fn icmp_predicate(self) -> u32 {
             must(self.isa(s::LLVMIsAICmpInst), "icmp_predicate");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetICmpPredicate(self.0) }
+            unsafe { s::LLVMGetICmpPredicate(self.0) as u32 }
         }
         pub fn fcmp_predicate(self) -> u32 {
             must(self.isa(s::LLVMIsAFCmpInst), "fcmp_predicate");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetFCmpPredicate(self.0) }
+            unsafe { s::LLVMGetFCmpPredicate(self.0) as u32 }
         }
         pub fn alignment(self) -> u32 {
             must(
@@ -1035,7 +945,7 @@ pub mod llvm_read {
         pub fn linkage(self) -> u32 {
             must(self.is_global(), "linkage");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetLinkage(self.0) }
+            unsafe { s::LLVMGetLinkage(self.0) as u32 }
         }
         pub fn is_declaration(self) -> bool {
             must(self.is_global(), "is_declaration");
@@ -1102,7 +1012,7 @@ pub mod llvm_read {
             unsafe {
                 let a = s::LLVMGetStringAttributeAtIndex(
                     self.0,
-                    s::LLVMAttributeFunctionIndex as u32,
+                    s::LLVMAttributeFunctionIndex,
                     key.as_ptr().cast(),
                     key.len() as u32,
                 );
@@ -1124,48 +1034,48 @@ pub mod llvm_read {
     }
 
     impl<'m> T<'m> {
+        fn is(self, kind: LLVMTypeKind) -> bool {
+            self.kind() == kind as u32
+        }
         pub fn kind(self) -> u32 {
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
-            unsafe { s::LLVMGetTypeKind(self.0) }
+            unsafe { s::LLVMGetTypeKind(self.0) as u32 }
         }
         pub fn int_width(self) -> u32 {
-            must(self.kind() == s::LLVMTypeKind_LLVMIntegerTypeKind, "int_width");
+            must(self.is(LLVMTypeKind::LLVMIntegerTypeKind), "int_width");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetIntTypeWidth(self.0) }
         }
         pub fn element(self) -> T<'m> {
-            must(
-                matches!(self.kind(), s::LLVMTypeKind_LLVMArrayTypeKind | s::LLVMTypeKind_LLVMVectorTypeKind),
-                "element type",
-            );
+            must(self.is(LLVMTypeKind::LLVMArrayTypeKind) || self.is(LLVMTypeKind::LLVMVectorTypeKind), "element type");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetElementType(self.0)) }
         }
         pub fn array_len(self) -> u64 {
-            must(self.kind() == s::LLVMTypeKind_LLVMArrayTypeKind, "array_len");
+            must(self.is(LLVMTypeKind::LLVMArrayTypeKind), "array_len");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetArrayLength2(self.0) }
         }
         pub fn vector_len(self) -> u32 {
-            must(self.kind() == s::LLVMTypeKind_LLVMVectorTypeKind, "vector_len");
+            must(self.is(LLVMTypeKind::LLVMVectorTypeKind), "vector_len");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetVectorSize(self.0) }
         }
         pub fn fields(self) -> Vec<T<'m>> {
-            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "fields");
+            must(self.is(LLVMTypeKind::LLVMStructTypeKind), "fields");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 (0..s::LLVMCountStructElementTypes(self.0)).map(|i| t(s::LLVMStructGetTypeAtIndex(self.0, i))).collect()
             }
         }
         pub fn is_packed(self) -> bool {
-            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "is_packed");
+            must(self.is(LLVMTypeKind::LLVMStructTypeKind), "is_packed");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsPackedStruct(self.0) != 0 }
         }
         /// The name of a named struct (None for literal structs).
         pub fn struct_name(self) -> Option<String> {
-            must(self.kind() == s::LLVMTypeKind_LLVMStructTypeKind, "struct_name");
+            must(self.is(LLVMTypeKind::LLVMStructTypeKind), "struct_name");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 if s::LLVMIsLiteralStruct(self.0) != 0 {
@@ -1176,17 +1086,17 @@ pub mod llvm_read {
             }
         }
         pub fn address_space(self) -> u32 {
-            must(self.kind() == s::LLVMTypeKind_LLVMPointerTypeKind, "address_space");
+            must(self.is(LLVMTypeKind::LLVMPointerTypeKind), "address_space");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMGetPointerAddressSpace(self.0) }
         }
         pub fn return_type(self) -> T<'m> {
-            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "return_type");
+            must(self.is(LLVMTypeKind::LLVMFunctionTypeKind), "return_type");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { t(s::LLVMGetReturnType(self.0)) }
         }
         pub fn param_types(self) -> Vec<T<'m>> {
-            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "param_types");
+            must(self.is(LLVMTypeKind::LLVMFunctionTypeKind), "param_types");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe {
                 let n = s::LLVMCountParamTypes(self.0) as usize;
@@ -1196,7 +1106,7 @@ pub mod llvm_read {
             }
         }
         pub fn is_var_arg(self) -> bool {
-            must(self.kind() == s::LLVMTypeKind_LLVMFunctionTypeKind, "is_var_arg");
+            must(self.is(LLVMTypeKind::LLVMFunctionTypeKind), "is_var_arg");
             // SAFETY: a live handle of the module that `'m` borrows, of the kind this call takes (checked above where it matters).
             unsafe { s::LLVMIsFunctionVarArg(self.0) != 0 }
         }
@@ -1244,5 +1154,19 @@ pub fn check_llvm_passes(pipeline: &str) -> Result<(), String> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// llvm-sys 221.1 declares llvm-c/*.h of LLVM 22.1, including the
+    /// enums that LLVM returns (a value outside a Rust enum is undefined
+    /// behaviour): the LLVM that mlir-sys links must be that release.
+    #[test]
+    fn linked_llvm_is_the_release_llvm_sys_declares() {
+        let (mut major, mut minor, mut patch) = (0, 0, 0);
+        // SAFETY: writes three integers through the pointers it is given.
+        unsafe { llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
+        assert_eq!((major, minor), (22, 1), "pydev links LLVM {major}.{minor}.{patch}; llvm-sys 221 binds LLVM 22.1");
     }
 }

@@ -633,6 +633,7 @@ PASSES = [
     "--pydev-check-lowered",
     "--pydev-lower-simt-host",
     "--pydev-host-barrier-fission",
+    "--pydev-lower-math-libm",
     "--pydev-align-params",
     "--pydev-drop-c-wrappers",
     "--pydev-raise-ptx",

@@ -41,6 +41,8 @@
 // HOST: pydev-expand-fp-class,
 // HOST: pydev-lower-simt-host,
 // HOST: pydev-host-barrier-fission,
+// HOST: pydev-lower-math-libm,
+// HOST: convert-math-to-llvm
 // HOST: convert-to-llvm
 // HOST-NOT: nvvm
 // HOST: )

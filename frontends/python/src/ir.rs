@@ -472,29 +472,30 @@ impl FuncBuilder {
     /// The blocks reachable from the entry, in reverse post-order (so a
     /// block is printed after the blocks that dominate it).
     fn reachable(&self) -> Vec<BlockId> {
-        let mut seen = vec![false; self.blocks.len()];
-        let mut post = Vec::new();
-        // Iterative DFS: (block, successors visited).
-        let mut stack = vec![(0, false)];
-        while let Some((b, done)) = stack.pop() {
-            if done {
-                post.push(b);
-                continue;
-            }
-            if std::mem::replace(&mut seen[b], true) {
-                continue;
-            }
-            stack.push((b, true));
-            match &self.blocks[b].term {
-                Some(Terminator::Br(t, _)) => stack.push((*t, false)),
-                // The false edge is explored first so that the true edge
-                // comes first in reverse post-order.
+        use petgraph::{graph::NodeIndex, visit::DfsPostOrder};
+        let mut cfg = petgraph::graph::DiGraph::<(), ()>::with_capacity(self.blocks.len(), 2 * self.blocks.len());
+        for _ in &self.blocks {
+            cfg.add_node(());
+        }
+        for (b, block) in self.blocks.iter().enumerate() {
+            let edge = |cfg: &mut petgraph::graph::DiGraph<(), ()>, to: BlockId| {
+                cfg.add_edge(NodeIndex::new(b), NodeIndex::new(to), ());
+            };
+            match &block.term {
+                Some(Terminator::Br(t, _)) => edge(&mut cfg, *t),
+                // The search takes the last edge added first: the false edge,
+                // so that the true edge comes first in reverse post-order.
                 Some(Terminator::CondBr(_, t, _, f, _)) => {
-                    stack.push((*t, false));
-                    stack.push((*f, false));
+                    edge(&mut cfg, *f);
+                    edge(&mut cfg, *t);
                 }
                 _ => {}
             }
+        }
+        let mut post = Vec::new();
+        let mut dfs = DfsPostOrder::new(&cfg, NodeIndex::new(0));
+        while let Some(b) = dfs.next(&cfg) {
+            post.push(b.index());
         }
         post.reverse();
         post

@@ -42,6 +42,12 @@ _sys.modules[__name__ + ".cuda.kernels"] = _kernels
 _sys.modules[__name__ + ".cuda.kernels.transpose"] = _kernels.transpose
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
+
+# Builtins implemented in Numba syntax (compiled by this frontend), registered
+# in _builtins' table on import; _ufuncs last: it gives every ufunc registered
+# before it its array form.
+from . import _cmath, _npfuncs  # noqa: E402,F401,I001
+from . import _ufuncs  # noqa: E402,F401
 from ._npfuncs import literal_unroll  # noqa: E402,F401 - numba.literal_unroll
 
 __all__ = ["cuda", "types", "literal_unroll"] + list(types.__all__)

@@ -820,9 +820,7 @@ ATOMICS = {
 
 def _print_item(c, x, node, fmt, vals):
     if isinstance(x, CompileTimeValue):
-        from ._cuda import _Dim3
-
-        if isinstance(x.obj, _Dim3):  # cuda.threadIdx, ...: (x, y, z), as Numba prints a Dim3
+        if getattr(x.obj, "_pydev_numba_dim3", False):  # cuda.threadIdx, ...: (x, y, z), as Numba prints a Dim3
             fmt.append("(%lld, %lld, %lld)")
             vals.extend(c.val(c.cast(x.obj._pydev_numba_attr(c, d, node), T.int64, node), node) for d in "xyz")
             return
@@ -1292,8 +1290,3 @@ def _tuple_of(c, args, kwargs, node):
     if isinstance(a, CompileTimeValue) and isinstance(a.obj, tuple):
         return a
     raise c.err(node, f"tuple() takes a tuple in pydev.numba device code, got {_tname(a)}")
-
-
-# Implementations in Numba syntax (compiled by this frontend), registered on import.
-from . import _cmath, _npfuncs  # noqa: E402,F401
-from . import _ufuncs  # noqa: E402, F401  (NumPy's ufuncs over arrays, from the implementations above)

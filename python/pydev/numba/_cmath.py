@@ -216,8 +216,6 @@ def _atanh(z):
         sqay = ay * ay
         zr1 = 1 - x
         real = math.log1p(4.0 * x / (zr1 * zr1 + sqay)) * 0.25
-        if x == 0.0:
-            real = x  # log1p(-0.0) is -0.0 (the host target's log1p gives +0.0)
         imag = -math.atan2(-2.0 * y, zr1 * (1 + x) - sqay) * 0.5
     if math.isnan(y):
         imag = NAN

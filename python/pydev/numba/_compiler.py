@@ -21,7 +21,9 @@ from ._typing import (
     CompileTimeValue,
     TypedValue,
     _describe,
+    _from_literal,
     _is_num,
+    literal_of,
 )
 from ._values import ValuesMixin
 from ._variables import Retype, VariablesMixin
@@ -30,6 +32,7 @@ from ._variables import Retype, VariablesMixin
 # TypedValue, CompileTimeValue, _describe, _is_num (pydev.numba._typing).
 __all__ = [
     "CompileTimeValue",
+    "literal_of",
     "Compiler",
     "ModuleBuilder",
     "NumbaError",
@@ -132,25 +135,6 @@ def compile_device(mb, dispatcher, argtypes, node_for_errors=None):
         hit = mb.funcs[key] = (c.f, c.ret_type)
         mb.captures[id(c.f)] = tuple(c.captures)
     return hit
-
-
-def literal_of(tv):
-    """(type, value) of a number literal not yet emitted (a constant, a
-    global), ("tuple", type, items) of a tuple of them, else None."""
-    if not isinstance(tv, TypedValue):
-        return None
-    if tv.items is not None:
-        items = [literal_of(x) for x in tv.items]
-        return None if any(x is None for x in items) else ("tuple", tv.t, items)
-    if tv.v is None and isinstance(tv.const, (bool, int, float)) and isinstance(tv.t, (T.Number, T.Boolean)):
-        return (tv.t, tv.const)
-    return None
-
-
-def _from_literal(lit):
-    if lit[0] == "tuple":
-        return TypedValue(None, lit[1], items=[_from_literal(x) for x in lit[2]])
-    return TypedValue(None, lit[0], const=lit[1])
 
 
 class Compiler(

@@ -7,8 +7,7 @@ is resident at once (`cuLaunchCooperativeKernel` on cuda; the host target
 runs all the blocks together), which limits the grid's size
 (`max_cooperative_grid_blocks`)."""
 
-from ._expressions import _Method
-from ._typing import CompileTimeValue
+from ._typing import CompileTimeValue, _Method
 
 
 class GridGroup:

@@ -9,6 +9,7 @@ from .. import ir
 from . import types as T
 from ._typing import (
     CompileTimeValue,
+    _Method,
     TypedValue,
     _complex_part,
     _describe,
@@ -19,19 +20,6 @@ from ._typing import (
     pow_type,
     unify,
 )
-
-
-class _Method:
-    """A bound method of a value (z.conjugate)."""
-
-    def __init__(self, name, impl):
-        self._pydev_numba_name = f"'.{name}()'"
-        self._impl = impl
-
-    def _pydev_numba_call(self, c, args, kwargs, node):
-        if args or kwargs:
-            raise c.err(node, f"{self._pydev_numba_name} takes no arguments")
-        return self._impl(c, args, kwargs, node)
 
 
 class ExpressionsMixin:

@@ -12,6 +12,20 @@ user's `@overload` of the same function still takes precedence."""
 
 from . import _overloads
 
+# The dispatcher class (pydev.numba._cuda's), registered by that module when
+# it loads: the compiler's modules, below it, make dispatchers through this.
+_DISPATCHER = []
+
+
+def register_dispatcher(cls):
+    _DISPATCHER[:] = [cls]
+
+
+def dispatcher_class():
+    if not _DISPATCHER:
+        raise RuntimeError("pydev.numba's dispatcher module has not been imported")
+    return _DISPATCHER[0]
+
 
 class Impl:
     """A function implemented in Numba syntax, compiled per argument types."""
@@ -22,9 +36,7 @@ class Impl:
 
     def __call__(self, c, args, kwargs, node):
         if self._ov is None:
-            from ._cuda import Dispatcher  # the dispatcher module imports _builtins: no import circle at load
-
-            ov = _overloads._Overloads(self.obj, Dispatcher)
+            ov = _overloads._Overloads(self.obj, dispatcher_class())
             ov.name = self.name
             ov.factories.append((self.factory, {}))
             ov.generic.append(False)
@@ -38,8 +50,6 @@ class Impl:
 def device(pyfunc):
     """`pyfunc` as a device function that other implementations call (made
     when a factory runs, after the dispatcher module has loaded)."""
-    from ._cuda import Dispatcher
-
-    disp = Dispatcher(pyfunc, None, True, {})
+    disp = dispatcher_class()(pyfunc, None, True, {})
     disp._pydev_numba_name = f"'{pyfunc.__qualname__}' (pydev.numba's implementation)"
     return disp

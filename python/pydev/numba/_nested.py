@@ -11,14 +11,15 @@ import ast
 import inspect
 import types as _pytypes
 
-from ._typing import CompileTimeValue
+from . import _jitlib
+from ._typing import CompileTimeValue, literal_of
 
 
 class NestedFunction:
     """A function defined in device code, closed over constants."""
 
     def __init__(self, fn):
-        from ._cuda import Dispatcher
+        Dispatcher = _jitlib.dispatcher_class()
 
         self.fn = fn
         self.__name__ = fn.__name__
@@ -55,7 +56,6 @@ class NestedFunction:
 
 def _python_value(c, tv, name, fn_name, node):
     """The compile-time value of a captured variable, as a Python object."""
-    from ._compiler import literal_of
 
     if isinstance(tv, CompileTimeValue):
         return tv.obj

@@ -325,7 +325,7 @@ def method(c, base, name, node):
     """`a.sum` etc. of an array as a bound method, or None."""
     if name not in METHODS:
         return None
-    from ._expressions import _Method
+    from ._typing import _Method
 
     entry = _ENTRIES[name]
 

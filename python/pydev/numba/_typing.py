@@ -152,3 +152,35 @@ def _describe(obj):
     if callable(obj):
         return f"'{getattr(obj, '__qualname__', getattr(obj, '__name__', repr(obj)))}'"
     return f"a {type(obj).__name__}"
+
+
+class _Method:
+    """A bound method of a value (z.conjugate)."""
+
+    def __init__(self, name, impl):
+        self._pydev_numba_name = f"'.{name}()'"
+        self._impl = impl
+
+    def _pydev_numba_call(self, c, args, kwargs, node):
+        if args or kwargs:
+            raise c.err(node, f"{self._pydev_numba_name} takes no arguments")
+        return self._impl(c, args, kwargs, node)
+
+
+def literal_of(tv):
+    """(type, value) of a number literal not yet emitted (a constant, a
+    global), ("tuple", type, items) of a tuple of them, else None."""
+    if not isinstance(tv, TypedValue):
+        return None
+    if tv.items is not None:
+        items = [literal_of(x) for x in tv.items]
+        return None if any(x is None for x in items) else ("tuple", tv.t, items)
+    if tv.v is None and isinstance(tv.const, (bool, int, float)) and isinstance(tv.t, (T.Number, T.Boolean)):
+        return (tv.t, tv.const)
+    return None
+
+
+def _from_literal(lit):
+    if lit[0] == "tuple":
+        return TypedValue(None, lit[1], items=[_from_literal(x) for x in lit[2]])
+    return TypedValue(None, lit[0], const=lit[1])

@@ -608,14 +608,7 @@ def _layout_of(arr_like):
         if strides is None:
             return "C"
         itemsize = np.dtype(cai["typestr"]).itemsize
-        shape = cai["shape"]
-        exp = itemsize
-        ok = True
-        for n, s in zip(reversed(shape), reversed(strides)):
-            if n > 1 and s != exp:
-                ok = False
-            exp *= n
-        return "C" if ok else "A"
+        return "C" if _contiguity(tuple(cai["shape"]), tuple(strides), itemsize)[0] else "A"
     return "C"
 
 
@@ -623,6 +616,8 @@ _ARRAY_TYPES = {}
 
 
 def _contiguity(shape, strides, itemsize):
+    if 0 in shape:
+        return True, True  # empty: both, whatever the strides (NumPy's flags)
     c = f = True
     exp = itemsize
     for n, st in zip(reversed(shape), reversed(strides)):

@@ -17,7 +17,7 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
-from .. import _cooperative
+from .. import _cooperative, _jitlib
 from . import _kernel, _numba_abi
 from .. import types
 from .. import types as _t
@@ -171,6 +171,8 @@ class _Namespace:
 
 class _Dim3:
     """A thread-positioning value of device code with `.x`, `.y`, `.z`."""
+
+    _pydev_numba_dim3 = True  # what print tests (the compiler's modules do not import _cuda)
 
     def __init__(self, name):
         self.__doc__ = _DIM3_DOCS[name]
@@ -1350,6 +1352,9 @@ class Dispatcher:
         if self.device:
             raise TypeError(f"launch() takes a kernel; '{self.__name__}' is a device function (call it from a kernel)")
         self._launch(tuple(args), grid, block, stream, shared)
+
+
+_jitlib.register_dispatcher(Dispatcher)
 
 
 _DeviceArray = _pydev.DeviceArray

@@ -88,6 +88,8 @@ class VectorType:
 class VectorNumbaType(_t.Type):
     """The Numba type of a vector type's values (numba-cuda's VectorType)."""
 
+    _pydev_numba_vector = True  # what the compiler's modules test (they do not import _cuda)
+
     def __init__(self, obj):
         super().__init__(obj.__name__)
         self.user_facing_object = obj
