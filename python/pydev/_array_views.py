@@ -1,7 +1,7 @@
 """`DeviceArray`'s host-side array methods, as Numba-CUDA's device arrays
 have them (so that Numba driver code runs on pydev arrays): basic
 indexing and slicing (`d[1:3]`, `d[i, :]`), assignment (`d[2:] = x`),
-`copy_to_device`, `reshape`, `ravel`, `transpose`/`T`, `squeeze`, `split`,
+`copy_to_device`, `reshape`, `ravel`, `transpose`/`T`, `view(dtype)`, `squeeze`, `split`,
 `is_c_contiguous`, `flags`. Every view shares its base's memory.
 
 One rule for both targets: NumPy computes a view's geometry. On host it
@@ -228,6 +228,27 @@ class ArrayViews:
     @property
     def T(self):  # noqa: N802 - NumPy's and Numba's name
         return self.transpose()
+
+    def view(self, dtype):
+        """Numba's `view(dtype)`: the same memory read as elements of
+        `dtype` (NumPy's rule: a dtype of another size needs a contiguous
+        last axis, whose extent it rescales)."""
+        dtype = np.dtype(dtype)
+        if self.target == "host":
+            a = self._host.view(dtype)
+            return type(self)(a.shape, a.dtype, "host", stream=self.stream, _host=a)
+        g = self._stand_in().view(dtype)
+        item = dtype.itemsize
+        if any(s % item for s in g.strides):
+            raise ValueError(f"view: the array's strides {g.strides} are not multiples of {dtype}'s size {item}")
+        return type(self)(
+            g.shape,
+            dtype,
+            "cuda",
+            stream=self.stream,
+            device=self.device,
+            _view=(self._base if self._base is not None else self, self._ptr, [s // item for s in g.strides]),
+        )
 
     def squeeze(self, axis=None, stream=0):
         return self._view_of(lambda a: a.squeeze(axis), stream)

@@ -36,6 +36,10 @@ _sys.modules[__name__ + ".cuda.fp8"] = _fp8
 from ._cuda import vector_types as _vector_types  # noqa: E402
 
 _sys.modules[__name__ + ".cuda.vector_types"] = _vector_types
+from ._cuda import kernels as _kernels  # noqa: E402
+
+_sys.modules[__name__ + ".cuda.kernels"] = _kernels
+_sys.modules[__name__ + ".cuda.kernels.transpose"] = _kernels.transpose
 
 from . import extending  # noqa: E402,F401 - numba.extending, for `import pydev.numba as numba; numba.extending`
 

@@ -2,6 +2,7 @@
 the `cuda` intrinsics (grid, shared arrays, atomics, warp functions...),
 each a function (compiler, args, kwargs, node) -> typed value."""
 
+import ast
 import builtins
 import math
 import operator
@@ -470,6 +471,12 @@ def _shape_dtype(c, args, kwargs, node, name, params=("shape", "dtype")):
     if "shape" not in got or "dtype" not in got:
         raise c.err(node, f"{name}() takes shape and dtype")
     shape = got["shape"]
+    shape_node = next((k.value for k in getattr(node, "keywords", ()) if k.arg == "shape"), None)
+    if shape_node is None and getattr(node, "args", None):
+        shape_node = node.args[0]
+    if isinstance(shape_node, ast.List):
+        # pydev.numba reads a list display as a tuple elsewhere; Numba's shapes are ints or tuples only.
+        raise c.err(shape_node, f"the shape of {name}() is an integer or a tuple of integers, not a list")
     if isinstance(shape, TypedValue) and shape.items is not None:
         dims = [c.const_int(i, node, f"the shape of {name}()") for i in shape.items]
     elif isinstance(shape, CompileTimeValue) and isinstance(shape.obj, tuple):

@@ -92,6 +92,8 @@ def compile_kernel(dispatcher, argtypes):
     c = Compiler(mb, dispatcher, argtypes, kernel=True, name=name)
     c.run()
     mb.kernel_captures = tuple(c.captures)
+    # Each variable's Numba type (compile-time values, which have none, left out).
+    mb.kernel_typemap = {n: t for n, t in c.var_types.items() if not isinstance(t, str)}
     return mb.module, name, mb
 
 

@@ -188,6 +188,10 @@ class ExpressionsMixin:
         name = self._OPS.get(type(op))
         if name is None:
             raise self.err(node, f"operator {type(op).__name__} is not supported")
+        if any(isinstance(x, TypedValue) and isinstance(x.t, T.NPDatetime) for x in (a, b)):
+            from . import _datetime
+
+            return _datetime.binop(self, name, a, b, node, _opsym(op))
         for x in (a, b):
             if isinstance(x, CompileTimeValue) or not _is_num(x.t):
                 if isinstance(x, TypedValue) and x.items is not None and name in ("add", "mul"):
@@ -262,6 +266,10 @@ class ExpressionsMixin:
             if c.v is None:
                 return TypedValue(None, T.boolean, not c.const)
             return TypedValue(self.f.ops.not_(c.v, result=ir.i1), T.boolean)
+        if isinstance(a, TypedValue) and isinstance(a.t, T.NPDatetime) and isinstance(n.op, (ast.UAdd, ast.USub)):
+            from . import _datetime
+
+            return a if isinstance(n.op, ast.UAdd) and a.t.kind == "m" else _datetime.negate(self, a, n)
         if isinstance(a, CompileTimeValue) or not _is_num(a.t):
             raise self.err(n, f"bad operand type for unary {_opsym(n.op)}: {_tname(a)}")
         _no_float8_arith(self, a.t, a.t, _opsym(n.op), n)
@@ -307,6 +315,10 @@ class ExpressionsMixin:
             # Compile-time objects (string literals as Numba's literal strings,
             # enum members, types, functions) compare now.
             return TypedValue(None, T.boolean, (a.obj == b.obj) == (pred == "eq"))
+        if any(isinstance(x, TypedValue) and isinstance(x.t, T.NPDatetime) for x in (a, b)):
+            from . import _datetime
+
+            return _datetime.compare(self, pred, a, b, node)
         if isinstance(a, CompileTimeValue) or isinstance(b, CompileTimeValue) or not _is_num(a.t) or not _is_num(b.t):
             raise self.err(node, f"cannot compare {_tname(a)} and {_tname(b)}")
         _no_float8_arith(

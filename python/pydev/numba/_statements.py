@@ -150,7 +150,7 @@ class StatementsMixin:
                     raise self.err(s.value, f"cannot return {_describe(tv.obj)}")
                 t = tv.t
             vector = getattr(t, "_pydev_numba_vector", False)  # a vector type's values (_cuda._vectors)
-            if t != T.void and not (_is_num(t) or vector or isinstance(t, (T.UniTuple, T.Tuple))):
+            if t != T.void and not (_is_num(t) or vector or isinstance(t, (T.UniTuple, T.Tuple, T.NPDatetime))):
                 raise self.err(s.value, f"a device function returns numbers or tuples of numbers, not {t}")
             if self.ret_seen is None:
                 self.ret_seen = t

@@ -134,6 +134,10 @@ class ValuesMixin:
             if len(items) != len(t.items):
                 raise self.err(node, f"cannot convert {tv.t} to {t}")
             return TypedValue(None, t, items=[self.cast(i, it, node) for i, it in zip(items, t.items)])
+        if isinstance(tv.t, T.NPDatetime) or isinstance(t, T.NPDatetime):
+            from . import _datetime
+
+            return _datetime.cast(self, tv, t, node)
         if not (_is_num(tv.t) and _is_num(t)):
             raise self.err(node, f"cannot convert {tv.t} to {t}")
         if isinstance(tv.t, T.LowFloat) or isinstance(t, T.LowFloat):

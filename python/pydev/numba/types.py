@@ -21,6 +21,8 @@ __all__ = [
     "Record",
     "Signature",
     "NoneType",
+    "NPDatetime",
+    "NPTimedelta",
     "CPointer",
     "boolean",
     "bool_",
@@ -260,6 +262,30 @@ class Boolean(Type):
     name, kind, bits, is_int, is_float, signed = "bool", "b", 1, False, False, False
     dtype = np.dtype(np.bool_)
     ir = ir.i1
+
+
+class NPDatetime(Type):
+    """NumPy's datetime64 of a unit (`NPDatetime("D")`, Numba's name
+    `datetime64[D]`): in kernels an int64 count of units since the epoch
+    (NaT is int64's minimum). Arithmetic and comparisons: pydev.numba._datetime."""
+
+    kind = "M"
+    ir = ir.si64
+
+    def __init__(self, unit=""):
+        self.unit = unit
+        self.name = f"{self._np}64[{unit}]" if unit else f"{self._np}64"
+        self.dtype = np.dtype(f"{self.kind}8[{unit}]" if unit else f"{self.kind}8")
+
+    _np = "datetime"
+
+
+class NPTimedelta(NPDatetime):
+    """NumPy's timedelta64 of a unit (`NPTimedelta("D")`, `timedelta64[D]`):
+    in kernels an int64 count of units."""
+
+    kind = "m"
+    _np = "timedelta"
 
 
 class NoneType(Type):
@@ -516,6 +542,11 @@ def from_dtype(dtype):
     dtype = np.dtype(dtype)
     if dtype.names is not None:
         return Record(dtype)
+    if dtype.kind in "Mm":
+        unit, count = np.datetime_data(dtype)
+        if count != 1:
+            raise TypeError(f"pydev.numba has no type for dtype {dtype} (Numba's units are counts of 1)")
+        return (NPDatetime if dtype.kind == "M" else NPTimedelta)("" if unit == "generic" else unit)
     t = _BY_DTYPE.get(dtype.newbyteorder("=") if dtype.byteorder not in "=|" else dtype)
     if t is None:
         t = _BY_DTYPE_NAME.get(dtype.name)
@@ -551,6 +582,12 @@ def as_dtype_type(obj):
         return int64
     if obj is bool:
         return boolean
+    if isinstance(obj, str):
+        try:
+            dtype = np.dtype(obj)
+        except TypeError:
+            raise TypeError(f"Invalid NumPy dtype specified: '{obj}'") from None  # Numba's words
+        return from_dtype(dtype)
     return from_dtype(np.dtype(obj))
 
 

@@ -6,6 +6,7 @@ with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 `device.launch`; everything here uses pydev's public API only."""
 
 import os as _os
+import pickle as _pickle
 import sys as _sys
 import threading as _threading
 
@@ -902,6 +903,7 @@ class Dispatcher:
                 plugins=self.options.get("plugins"),
             )
             _kernel.add_cooperative_api(program, mb.grid_sync)
+            program._type_annotation = _kernel.TypeAnnotation(mb.kernel_typemap)
             self.overloads[argtypes] = program
             return program
 
@@ -1000,7 +1002,7 @@ class Dispatcher:
         )
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
-        if hit is not None:
+        if hit is not None and not hit.pre_launch_callbacks:  # callbacks belong to the one configuration given them
             return hit
         grid, block = config[0], config[1]
         for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
@@ -1031,6 +1033,8 @@ class Dispatcher:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """Launches with at least `ntasks` threads in 1-d blocks of `tpb` (128 when 0)."""
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         tpb = int(tpb) or 128
         return _Configured(self, max(1, (int(ntasks) + tpb - 1) // tpb), tpb, stream, sharedmem)
 
@@ -1097,6 +1101,7 @@ class Dispatcher:
         general = (
             bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
+            or any(_datetimes(t) for t in types)
             or any(
                 isinstance(a, (_np.ndarray, _ArgHint))
                 and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
@@ -1143,6 +1148,11 @@ class Dispatcher:
                 flat.append(a.view(t.dtype.kernel_dtype))
             elif _c._is_num(t) and not isinstance(t, _t.Boolean):
                 flat.append(_scalar_converter(t)(a))
+            elif _datetimes(t):
+                # The kernel's datetimes and timedeltas are int64 counts of their unit.
+                flat.append(
+                    a.view(_np.int64) if isinstance(t, _t.Array) else _np.int64(_np.asarray(a, t.dtype).view(_np.int64))
+                )
             else:
                 flat.append(a)
         flat += captured  # device arrays read from globals: the kernel's trailing parameters
@@ -1402,10 +1412,15 @@ def _flatten_value(v):
     return out
 
 
+def _datetimes(t):
+    """Whether `t` is a datetime64 or timedelta64 type, or an array of them."""
+    return isinstance(t, _t.NPDatetime) or isinstance(t, _t.Array) and isinstance(t.dtype, _t.NPDatetime)
+
+
 class _Configured:
     """kernel[grid, block, stream, shared]: launches with that configuration."""
 
-    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "_fast", "_ext")
+    __slots__ = ("dispatcher", "griddim", "blockdim", "stream", "sharedmem", "pre_launch_callbacks", "_fast", "_ext")
 
     def __init__(self, disp, grid, block, stream, shared_bytes):
         self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem = (
@@ -1415,10 +1430,23 @@ class _Configured:
             stream,
             shared_bytes,
         )
+        # numba-cuda's: each is called as callback(kernel, launch_config)
+        # just before each launch of this configuration.
+        self.pre_launch_callbacks = []
         self._fast = disp._fast
         self._ext = disp._extensions
 
+    def __reduce__(self):
+        if self.pre_launch_callbacks:
+            raise _pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
+        return _Configured, (self.dispatcher, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
     def __call__(self, *args):
+        if self.pre_launch_callbacks:
+            # The kernel the arguments select (compiled now if new), as numba-cuda passes it.
+            kernel = self.dispatcher.compile(self.dispatcher._types_of(args)[0])
+            for callback in self.pre_launch_callbacks:
+                callback(kernel, self)
         # The steady state inline (Dispatcher._launch is the whole story).
         try:
             hit = self._fast.get(tuple(map(_fingerprint, args)))
@@ -1511,6 +1539,7 @@ from ._host import (  # noqa: E402 - after the kernel language, which it does no
     to_device,
 )
 from . import devicearray  # noqa: E402,F401 - cuda.devicearray, as numba.cuda has it
+from . import kernels  # noqa: E402,F401 - cuda.kernels (transpose), as numba.cuda has it
 
 
 def vectorize(ftylist_or_function=(), **kws):

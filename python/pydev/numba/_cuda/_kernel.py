@@ -1,6 +1,7 @@
 """What numba-cuda's `_Kernel` adds to a kernel's compiled overload
-(`kernel.overloads[sig]`, a `pydev.Program`) for cooperative launches:
-`cooperative` and `max_cooperative_grid_blocks`. They are set on the
+(`kernel.overloads[sig]`, a `pydev.Program`): for cooperative launches,
+`cooperative` and `max_cooperative_grid_blocks`; and `_type_annotation`,
+whose `typemap` gives each variable's Numba type. They are set on the
 Program object itself, which stays a `pydev.Program` (the launch fast path
 takes exactly those)."""
 
@@ -13,6 +14,20 @@ import pydev as _pydev
 from . import _driver
 
 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
+
+
+class TypeAnnotation:
+    """numba-cuda's `kernel.overloads[sig]._type_annotation`: `typemap`, the
+    Numba type of each variable of the kernel's body, by name (variables
+    bound to compile-time values, such as functions and modules, left out)."""
+
+    __slots__ = ("typemap",)
+
+    def __init__(self, typemap):
+        self.typemap = dict(typemap)
+
+    def __repr__(self):
+        return f"TypeAnnotation({self.typemap!r})"
 
 
 def add_cooperative_api(program, cooperative):

@@ -85,6 +85,20 @@ def _is_device(a):
     )
 
 
+def _result_type(device_fn, argtypes):
+    """The type `device_fn` returns for arguments of `argtypes` (compiled to find it)."""
+    from .. import _compiler as _c
+
+    try:
+        return _c.compile_device(_c.ModuleBuilder(device_fn.options), device_fn, list(argtypes))[1]
+    except _c.NumbaError as e:  # as the dispatcher reports it
+        from ..core import errors
+
+        raise getattr(errors, e.kind or "TypingError")(
+            _c.render(getattr(e, "src", None) or device_fn.source(), e.node, e.message, e.help)
+        ) from None
+
+
 class UFunc:
     """A CUDA ufunc made by `cuda.vectorize`: call it on arrays and numbers."""
 
@@ -100,11 +114,12 @@ class UFunc:
         for s in signatures:
             sig = _t.parse(s) if isinstance(s, str) else s
             if isinstance(sig, tuple):
-                raise TypeError(f"cuda.vectorize: signature {s!r} needs a result type: 'float32(float32, float32)'")
+                # Argument types alone: the result type is the function's, as Numba infers it.
+                sig = _t.Signature(_result_type(self._device_fn, sig), list(sig))
             if sig.return_type is None or isinstance(sig.return_type, _t.NoneType):
                 raise TypeError(f"cuda.vectorize: signature {sig} needs a result type")
             for t in list(sig.args) + [sig.return_type]:
-                if not isinstance(t, (_t.Number, _t.Boolean)):
+                if not isinstance(t, (_t.Number, _t.Boolean, _t.NPDatetime)):
                     raise TypeError(f"cuda.vectorize: signature {sig} has a non-scalar type {t}")
             self._sigs.append(sig)
         self.nin = len(self._sigs[0].args)
@@ -283,7 +298,7 @@ class GUFunc:
         alone = all(py for _, py in got)
         for lenient in (False, True) if alone else (True,):
             for sig in self._sigs:
-                want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
+                want = [t.dtype.dtype if isinstance(t, _t.Array) else t.dtype for t in sig[: self.nin]]
                 if all(_casts(d, py and lenient, w) for (d, py), w in zip(got, want)):
                     return sig
         # numba-cuda's last resort (deviceufunc's _search_matching_signature):
@@ -291,7 +306,7 @@ class GUFunc:
         # arguments then cast to it (np.int64(2) for an int32 scalar); a device
         # array cannot be cast so (below).
         for sig in self._sigs:
-            want = [t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype for t in sig[: self.nin]]
+            want = [t.dtype.dtype if isinstance(t, _t.Array) else t.dtype for t in sig[: self.nin]]
             if all(np.can_cast(w, d) for (d, _), w in zip(got, want)):
                 for a, w in zip(args, want):
                     if _is_device(a) and np.dtype(a.dtype) != w:
@@ -324,7 +339,7 @@ class GUFunc:
         for a, t in zip(ins, sig):
             if _is_device(a):
                 a = cuda.as_cuda_array(a).copy_to_host(stream=stream)
-            host_ins.append(np.asarray(a, dtype=t.dtype if isinstance(t, (_t.Number, _t.Boolean)) else t.dtype.dtype))
+            host_ins.append(np.asarray(a, dtype=t.dtype.dtype if isinstance(t, _t.Array) else t.dtype))
         sizes = {}
         loops = []
         for a, core in zip(host_ins, self._ins):

@@ -31,6 +31,8 @@ for _name, _mod in (
     ("vector_types", _cuda.vector_types),
     ("bf16", _cuda.bf16),
     ("fp8", _cuda.fp8),
+    ("kernels", _cuda.kernels),
+    ("kernels.transpose", _cuda.kernels.transpose),
     # numba-cuda's generated bfloat16 / float8 bindings, which its bf16 module
     # re-exports and the tests import by these names: pydev.numba's modules
     # of the same functions.
@@ -86,6 +88,17 @@ _absent.install(
 # `numba.cuda.typing.typeof.typeof` is numba's type of a value (numba.typeof): pydev.numba's.
 _typeof = _sys.modules[__name__ + ".typing.typeof"] = type(_sys)(__name__ + ".typing.typeof")
 _typeof.typeof = types.typeof
+
+
+# `numba.cuda.cudadrv.devicearray`, numba-cuda's device-array module (driver
+# code reaches it as `cuda.cudadrv.devicearray`): pydev.numba's
+# `cuda.devicearray`. The rest of numba.cuda.cudadrv stays inert stand-ins.
+_cudadrv = _absent._AbsentModule(__name__ + ".cudadrv")
+_cudadrv.__path__ = []
+_cudadrv.devicearray = _cuda.devicearray
+_sys.modules[_cudadrv.__name__] = _cudadrv
+_sys.modules[_cudadrv.__name__ + ".devicearray"] = _cuda.devicearray
+cudadrv = _cudadrv
 
 
 # The CUDA runtime's cudaRoundMode (cuda-bindings, which pydev's own `cuda`

@@ -1,0 +1,4 @@
+"""`cuda.kernels`: numba-cuda's ready-made kernels, written in pydev.numba
+(`cuda.kernels.transpose.transpose`)."""
+
+from . import transpose  # noqa: F401
