@@ -128,7 +128,15 @@ fn jit() -> Result<&'static Jit, JitError> {
                 prefix: llvm::LLVMOrcLLJITGetGlobalPrefix(lljit),
                 triple: text(llvm::LLVMGetDefaultTargetTriple()),
                 cpu: text(llvm::LLVMGetHostCPUName()),
-                features: text(llvm::LLVMGetHostCPUFeatures()),
+                // Without the AVX512-BF16 / AVX-NE-CONVERT conversions: their
+                // vcvtneps2bf16 flushes subnormals to zero (DAZ/FTZ implied),
+                // where an fptrunc to bf16 (and a GPU's cvt.rn.bf16.f32) keeps
+                // them; LLVM then rounds in software, as on other CPUs.
+                features: std::ffi::CString::new(format!(
+                    "{},-avx512bf16,-avxneconvert",
+                    llvm_message(llvm::LLVMGetHostCPUFeatures())
+                ))
+                .unwrap_or_default(),
             })
         }
     })
