@@ -177,31 +177,11 @@ pub struct DlpackView {
     pub descriptor: Vec<u8>,
 }
 
-#[repr(C)]
-struct DLTensor {
-    data: *mut u8,
-    device_type: i32,
-    device_id: i32,
-    ndim: i32,
-    code: u8,
-    bits: u8,
-    lanes: u16,
-    shape: *const i64,
-    strides: *const i64,
-    byte_offset: u64,
-}
+// DLPack's structs (dlpack.h 1.3) from the dlpack-ffi crate (bindgen's):
+// its enums are newtypes, so any device type a producer writes is a value.
+use dlpack_ffi::{DLManagedTensor, DLManagedTensorVersioned, DLTensor};
 
-#[repr(C)]
-struct DLManagedTensorVersioned {
-    major: u32,
-    minor: u32,
-    manager_ctx: *mut u8,
-    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensorVersioned)>,
-    flags: u64,
-    dl_tensor: DLTensor,
-}
-
-const DLPACK_FLAG_READ_ONLY: u64 = 1;
+const DLPACK_FLAG_READ_ONLY: u64 = dlpack_ffi::DLPACK_FLAG_BITMASK_READ_ONLY as u64;
 
 /// The [`DlpackView`] of an unconsumed DLPack capsule ("dltensor_versioned"
 /// of DLPack 1.x, or "dltensor"); `None` for anything else. The capsule is
@@ -219,7 +199,7 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
     unsafe {
         let (tensor, flags) = if ffi::PyCapsule_IsValid(cap, VERSIONED.as_ptr()) == 1 {
             let m = ffi::PyCapsule_GetPointer(cap, VERSIONED.as_ptr()).cast::<DLManagedTensorVersioned>();
-            if m.is_null() || (*m).major != 1 {
+            if m.is_null() || (*m).version.major != 1 {
                 ffi::PyErr_Clear();
                 return None;
             }
@@ -236,6 +216,12 @@ pub fn dlpack_view(capsule: &Bound<'_, PyAny>) -> Option<DlpackView> {
         };
         tensor_view(tensor, flags)
     }
+}
+
+/// (DLDeviceType, device id) of a tensor; a device type past i32's range
+/// (none exists) reads as -1, which no check accepts.
+fn device_of(tensor: &DLTensor) -> (i32, i32) {
+    (i32::try_from(tensor.device.device_type.0).unwrap_or(-1), tensor.device.device_id)
 }
 
 /// A producer's tensor as it is, for `protocols::check_tensor`.
@@ -258,9 +244,9 @@ unsafe fn raw_tensor(tensor: &DLTensor, flags: u64) -> protocols::RawTensor {
     protocols::RawTensor {
         data: tensor.data as u64,
         byte_offset: tensor.byte_offset,
-        device: (tensor.device_type, tensor.device_id),
+        device: device_of(tensor),
         ndim: tensor.ndim,
-        dtype: (tensor.code, tensor.bits, tensor.lanes),
+        dtype: (tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes),
         shape,
         strides,
         readonly: flags & DLPACK_FLAG_READ_ONLY != 0,
@@ -281,8 +267,8 @@ unsafe fn tensor_view(tensor: &DLTensor, flags: u64) -> Option<DlpackView> {
     // is read where it lies: this runs for every DLPack array of every
     // fast-path launch, so it copies only what the descriptor needs.
     let shape: &[i64] = if n > 0 { unsafe { std::slice::from_raw_parts(tensor.shape, n) } } else { &[] };
-    let device = (tensor.device_type, tensor.device_id);
-    let dtype = (tensor.code, tensor.bits, tensor.lanes);
+    let device = device_of(tensor);
+    let dtype = (tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes);
     // The device type and dtype are the key's (see validate_extents).
     protocols::validate_extents(shape, tensor.data as u64).ok()?;
     let mut descriptor = Vec::with_capacity(8 + 16 * n);
@@ -393,8 +379,8 @@ pub fn consume_capsule(capsule: &Bound<'_, PyAny>) -> Result<(protocols::RawTens
                 return Err(ConsumeError::NotCapsule);
             };
             let v = m.as_ref();
-            if v.major != 1 {
-                return Err(ConsumeError::Version(v.major, v.minor));
+            if v.version.major != 1 {
+                return Err(ConsumeError::Version(v.version.major, v.version.minor));
             }
             (raw_tensor(&v.dl_tensor, v.flags), Owned::Versioned(m), c"used_dltensor_versioned")
         } else if ffi::PyCapsule_IsValid(cap, c"dltensor".as_ptr()) == 1 {
@@ -421,18 +407,7 @@ pub fn consume_capsule(capsule: &Bound<'_, PyAny>) -> Result<(protocols::RawTens
 /// table of C functions an array type publishes as the capsule
 /// `type(x).__dlpack_c_exchange_api__` ("dlpack_exchange_api"), so that a
 /// consumer exports its arrays without calling `__dlpack__` from Python.
-#[repr(C)]
-struct ExchangeApiRaw {
-    major: u32,
-    minor: u32,
-    prev_api: *const ExchangeApiRaw,
-    managed_tensor_allocator: *const std::ffi::c_void,
-    managed_tensor_from_py_object_no_sync:
-        Option<unsafe extern "C" fn(*mut pyo3::ffi::PyObject, *mut *mut DLManagedTensorVersioned) -> std::ffi::c_int>,
-    managed_tensor_to_py_object_no_sync: *const std::ffi::c_void,
-    dltensor_from_py_object_no_sync: *const std::ffi::c_void,
-    current_work_stream: Option<unsafe extern "C" fn(i32, i32, *mut *mut std::ffi::c_void) -> std::ffi::c_int>,
-}
+type ExchangeApiRaw = dlpack_ffi::DLPackExchangeAPI;
 
 /// A producer type's exchange API (major version 1), which the DLPack
 /// specification makes live as long as the process.
@@ -514,12 +489,14 @@ impl ExchangeApi {
             }
             for _ in 0..16 {
                 let raw = table.as_ref()?;
-                if raw.major == 1 {
+                let version = raw.header.version;
+                if version.major == 1 {
                     // The table's layout is DLPack 1.2's (the first with it).
-                    let usable = raw.minor >= 2 && raw.managed_tensor_from_py_object_no_sync.is_some();
+                    let usable = version.minor >= 2 && raw.managed_tensor_from_py_object_no_sync.is_some();
                     return usable.then_some(ExchangeApi(table));
                 }
-                table = raw.prev_api;
+                // The header is the first member of every version's table.
+                table = raw.header.prev_api.cast::<ExchangeApiRaw>().cast_const();
             }
             None
         }
@@ -535,13 +512,13 @@ impl ExchangeApi {
         // whose shape and strides hold ndim entries; the GIL is held.
         unsafe {
             let from = (*self.0).managed_tensor_from_py_object_no_sync?;
-            if from(obj.as_ptr(), &mut out) != 0 || out.is_null() {
+            if from(obj.as_ptr().cast(), &mut out) != 0 || out.is_null() {
                 pyo3::ffi::PyErr_Clear();
                 return None;
             }
             let managed = Managed(std::ptr::NonNull::new(out)?);
             let m = &*out;
-            let view = if m.major == 1 { tensor_view(&m.dl_tensor, m.flags) } else { None };
+            let view = if m.version.major == 1 { tensor_view(&m.dl_tensor, m.flags) } else { None };
             view.map(|v| (v, managed))
         }
     }
@@ -554,21 +531,13 @@ impl ExchangeApi {
         // SAFETY: as `export`; the function writes one pointer.
         unsafe {
             let Some(current) = (*self.0).current_work_stream else { return Ok(None) };
-            if current(2, device, &mut out) != 0 {
+            if current(dlpack_ffi::DLDeviceType::kDLCUDA, device, &mut out) != 0 {
                 return Err(PyErr::take(py)
                     .unwrap_or_else(|| PyValueError::new_err("the producer's current_work_stream failed")));
             }
         }
         Ok(Some(out as usize))
     }
-}
-
-/// DLPack 0.x's managed tensor (the "dltensor" capsule).
-#[repr(C)]
-struct DLManagedTensor {
-    dl_tensor: DLTensor,
-    manager_ctx: *mut u8,
-    deleter: Option<unsafe extern "C" fn(*mut DLManagedTensor)>,
 }
 
 /// What an export's `manager_ctx` holds: the shape and strides its
@@ -604,7 +573,7 @@ unsafe extern "C" fn delete_versioned(m: *mut DLManagedTensorVersioned) {
     // deleter once.
     unsafe {
         let m = Box::from_raw(m);
-        free_ctx(m.manager_ctx);
+        free_ctx(m.manager_ctx.cast());
     }
 }
 
@@ -612,7 +581,7 @@ unsafe extern "C" fn delete_legacy(m: *mut DLManagedTensor) {
     // SAFETY: as `delete_versioned`.
     unsafe {
         let m = Box::from_raw(m);
-        free_ctx(m.manager_ctx);
+        free_ctx(m.manager_ctx.cast());
     }
 }
 
@@ -671,21 +640,20 @@ pub fn dlpack_capsule<'py>(py: Python<'py>, spec: ExportSpec, owner: Py<PyAny>) 
     let (shape, strides) =
         unsafe { ((*ctx).shape.as_ptr(), (*ctx).strides.as_ref().map_or(std::ptr::null(), |s| s.as_ptr())) };
     let dl_tensor = DLTensor {
-        data: spec.data as *mut u8,
-        device_type: spec.device.0,
-        device_id: spec.device.1,
+        data: spec.data as *mut std::ffi::c_void,
+        device: dlpack_ffi::DLDevice {
+            device_type: dlpack_ffi::DLDeviceType(u32::try_from(spec.device.0).unwrap_or(0)),
+            device_id: spec.device.1,
+        },
         ndim,
-        code: spec.dtype.0,
-        bits: spec.dtype.1,
-        lanes: spec.dtype.2,
-        shape,
-        strides,
+        dtype: dlpack_ffi::DLDataType { code: spec.dtype.0, bits: spec.dtype.1, lanes: spec.dtype.2 },
+        shape: shape.cast_mut(),
+        strides: strides.cast_mut(),
         byte_offset: 0,
     };
     let (pointer, name) = if spec.versioned {
         let m = DLManagedTensorVersioned {
-            major: 1,
-            minor: 0,
+            version: dlpack_ffi::DLPackVersion { major: 1, minor: 0 },
             manager_ctx: ctx.cast(),
             deleter: Some(delete_versioned),
             flags: if spec.readonly { DLPACK_FLAG_READ_ONLY } else { 0 },
