@@ -4,7 +4,6 @@
 //! `pydev_runtime::compile` (the driver pydevc uses), runs host programs
 //! on the host SIMT runtime and cuda programs through the driver.
 
-mod audit;
 mod cabi_adapters;
 mod capi;
 mod compile;
@@ -104,6 +103,5 @@ fn _pydev(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cabi_adapters::cabi_reverse_adapter, m)?)?;
     m.add_function(wrap_pyfunction!(cabi_adapters::cabi_cxx_signatures, m)?)?;
     m.add_function(wrap_pyfunction!(layouts::array_layout, m)?)?;
-    m.add_function(wrap_pyfunction!(audit::add_compile_hook, m)?)?;
     Ok(())
 }
