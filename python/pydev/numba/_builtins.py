@@ -571,8 +571,15 @@ def syncwarp(c, args, kwargs, node):
 def _vote(kind):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 2, name=f"cuda.{kind}_sync")
+        # Numba's vote_sync_intrinsic: an integer mask (not a boolean), an integer or boolean predicate
+        mt = c.num_arg(args[0], node, "the mask").t
+        if not mt.is_int or isinstance(mt, T.Boolean):
+            raise c.err(node, f"cuda.{kind}_sync: Mask type must be an integer. Got {mt}")
+        pv = c.num_arg(args[1], node, "the predicate")
+        if not (pv.t.is_int or isinstance(pv.t, T.Boolean)):
+            raise c.err(node, f"cuda.{kind}_sync: Predicate must be an integer or boolean. Got {pv.t}")
         m = _mask(c, args[0], node)
-        p = c.val(c.truth(c.num_arg(args[1], node), node), node)
+        p = c.val(c.truth(pv, node), node)
         if kind == "ballot":
             return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.warp_mask()), T.int32)  # int32 in Numba
         return TypedValue(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)

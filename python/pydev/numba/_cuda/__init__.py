@@ -763,6 +763,32 @@ def _best_signature(signatures, types, what, ambiguity_is_error=True):
     return best[0] if best else None
 
 
+def _reinterpreted(sig, types, args):
+    """A specialized kernel (one signature) launches its sole overload
+    without matching argument types (Numba's `_specialized` dispatcher): an
+    array whose dtype differs from the parameter's but has its itemsize and
+    dimensions passes its buffer as the parameter's dtype (Numba passes the
+    data pointer as it is); (None, args) when an argument cannot."""
+    if len(sig.args) != len(types):
+        return None, args
+    out = []
+    for a, got, want in zip(args, types, sig.args):
+        if (
+            isinstance(want, _t.Array)
+            and isinstance(got, _t.Array)
+            and got.dtype != want.dtype
+            and _array_matches(_t.Array(want.dtype, got.ndim, got.layout), want)
+            and isinstance(getattr(want.dtype, "dtype", None), _np.dtype)
+            and hasattr(a, "view")
+            and _np.dtype(a.dtype).itemsize == want.dtype.dtype.itemsize
+        ):
+            a = a.view(want.dtype.dtype)
+        elif _conversion(got, want) is None:
+            return None, args
+        out.append(a)
+    return sig, tuple(out)
+
+
 class Dispatcher:
     """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
     or a device function (`device=True`, callable from device code)."""
@@ -1037,6 +1063,8 @@ class Dispatcher:
         if not self.signatures:
             return types, args
         sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
+        if sig is None and self._specialized:
+            sig, args = _reinterpreted(self.signatures[0], types, args)
         if sig is not None:
             conv = [
                 _scalar_converter(want)(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
@@ -1084,7 +1112,7 @@ class Dispatcher:
         """(Program, converters or None, general) for arguments like `args`:
         `general` when the launch needs more than conversions (tuples to
         flatten, NumPy or mapped arrays that may need the device)."""
-        types, _ = self._types_of(args)
+        types, converted = self._types_of(args)
         program = self.compile(types)
         carveout = self.options.get("shared_memory_carveout")
         if carveout is not None and _carveout(carveout) != -1 and _pydev.active_target() == "cuda":
@@ -1093,7 +1121,8 @@ class Dispatcher:
                 "the cuda target (leave it out, or 'default' / -1)"
             )
         general = (
-            bool(self._captures.get(types))
+            any(c is not a for c, a, t in zip(converted, args, types) if isinstance(t, _t.Array))  # reinterpreted
+            or bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
             or any(
                 isinstance(a, (_np.ndarray, _ArgHint))
