@@ -310,10 +310,10 @@ class ControlFlowMixin:
                     args = [ast.copy_location(ast.Constant(0), node)] + args
                 step = self.expr(args[2]) if len(args) == 3 else self.lit(1, node)
                 if not (
-                    isinstance(step, TypedValue) and step.v is None and isinstance(step.const, int) and step.const > 0
+                    isinstance(step, TypedValue) and step.v is None and isinstance(step.const, int) and step.const != 0
                 ):
                     raise self.err(
-                        node, "a range() inside zip() or enumerate() takes a constant positive step in pydev.numba"
+                        node, "a range() inside zip() or enumerate() takes a constant nonzero step in pydev.numba"
                     )
                 lo = self._hidden(self.expr(args[0]), args[0], stmts)
                 hi = self._hidden(self.expr(args[1]), args[1], stmts)
@@ -323,7 +323,8 @@ class ControlFlowMixin:
                     [
                         ast.Constant(0),
                         ast.BinOp(
-                            ast.BinOp(ast.BinOp(hi, ast.Sub(), lo), ast.Add(), ast.Constant(k - 1)),
+                            # len(range(lo, hi, k)), Python's floor division: k - 1 rounds up for k > 0, k + 1 for k < 0
+                            ast.BinOp(ast.BinOp(hi, ast.Sub(), lo), ast.Add(), ast.Constant(k - 1 if k > 0 else k + 1)),
                             ast.FloorDiv(),
                             ast.Constant(k),
                         ),
