@@ -95,7 +95,11 @@ class ControlFlowMixin:
             f.set_block(blk)
             self.vars = dict(before)
             self.dead = False
-            self.block(body)
+            self.branches += 1
+            try:
+                self.block(body)
+            finally:
+                self.branches -= 1
             dead.append(self.dead)
             if not f.terminated:
                 self.at(s)

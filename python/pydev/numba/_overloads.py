@@ -56,6 +56,17 @@ class _Overloads:
             return False
         return all(k in names for k in kwargs)
 
+    def _factories_take(self, nargs, kwargs):
+        """Whether a factory's parameters take these keywords (else the
+        keywords are an error of the call, reported by _positional)."""
+        for factory, _ in self.factories:
+            try:
+                inspect.signature(factory).bind(*range(nargs), **kwargs)
+                return True
+            except (TypeError, ValueError):
+                continue
+        return False
+
     def _call_keywords(self, c, args, kwargs, node):
         """Numba's keyword arguments of an overload: the factory gets them by
         keyword (`factory(*types, **kwtypes)`), and the call of its
@@ -127,7 +138,7 @@ class _Overloads:
             return self.chosen.setdefault(key, disp)
 
     def call(self, c, args, kwargs, node, fallback=None):
-        if kwargs and not self._names_all(kwargs):
+        if kwargs and not self._names_all(kwargs) and self._factories_take(len(args), kwargs):
             # Keywords the Python function does not name (a stub `def f():
             # pass`) are the overload's (Numba calls the factory with them).
             return self._call_keywords(c, list(args), dict(kwargs), node)
