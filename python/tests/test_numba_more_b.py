@@ -144,7 +144,7 @@ def test_a_variable_rebound_to_another_type_on_every_path_is_a_new_version():
     def on_one_path(out, n):
         x = n
         if n > 0:
-            x = (1, 2)  # the join cannot unify an integer and a tuple
+            x = (1, 2)  # noqa: F841 - the join cannot unify an integer and a tuple
         out[0] = 1
 
     with pytest.raises(pydev.CompileError, match="variable 'x' is assigned a UniTuple"):
