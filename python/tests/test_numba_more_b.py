@@ -149,3 +149,28 @@ def test_a_variable_rebound_to_another_type_on_every_path_is_a_new_version():
 
     with pytest.raises(pydev.CompileError, match="variable 'x' is assigned a UniTuple"):
         on_one_path[1, 1](np.zeros(1), 3)
+
+
+def test_records_recarrays_match_and_packed_records_are_refused_when_compiled():
+    from pydev.numba import from_dtype
+
+    rec_dtype = np.dtype([("a", "int32"), ("b", "float64")], align=True)
+
+    @cuda.jit((from_dtype(rec_dtype)[:],))
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            a[i].a = a[i].b
+
+    r = np.recarray(5, dtype=rec_dtype)  # its dtype is numpy.record's: the same record
+    r.a = -7
+    r.b = RNG.integers(1, 1000, size=5)
+    k[1, 8](r)
+    np.testing.assert_array_equal(r.a, r.b)
+
+    packed = from_dtype(np.dtype([("a", "int32"), ("b", "float64")]))  # a type, as Numba's from_dtype makes
+    with pytest.raises(Exception, match="type float64 is not aligned"):
+
+        @cuda.jit((packed[:],))
+        def k2(a):
+            a[0].a = a[0].b
