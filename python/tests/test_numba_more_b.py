@@ -2,11 +2,14 @@
 validation, negative range steps in enumerate/zip, overload keywords, SSA
 versions of a rebound variable (issue 31)."""
 
+import re
+
 import numpy as np
 import pytest
 
 import pydev
 from pydev.numba import cuda
+from pydev.numba.core.errors import TypingError
 from pydev.numba.extending import overload
 
 RNG = np.random.default_rng(1031)
@@ -174,3 +177,41 @@ def test_records_recarrays_match_and_packed_records_are_refused_when_compiled():
         @cuda.jit((packed[:],))
         def k2(a):
             a[0].a = a[0].b
+
+
+def test_local_and_shared_arrays_take_numba_cudas_alignment():
+    @cuda.jit
+    def k(x, out):
+        s = cuda.shared.array(16, dtype=np.float32, alignment=256)
+        loc = cuda.local.array((2, 3), dtype=np.int32, alignment=64)
+        i = cuda.threadIdx.x
+        s[i] = x[i]
+        loc[1, i % 3] = i
+        cuda.syncthreads()
+        out[i] = s[15 - i] + loc[1, i % 3]
+
+    x = RNG.random(16).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    k[1, 16](x, out)
+    np.testing.assert_allclose(out, x[::-1] + np.arange(16, dtype=np.float32), rtol=1e-6)
+    llvm = k.inspect_llvm()
+    llvm = "\n".join(llvm.values()) if isinstance(llvm, dict) else llvm
+    assert re.search(r"addrspace\(3\) global .*align 256", llvm) and re.search(r"alloca .*align 64", llvm)
+
+    def bad(alignment):
+        @cuda.jit
+        def b(out):
+            loc = cuda.local.array(4, dtype=np.uint8, alignment=alignment)
+            loc[0] = 1
+            out[0] = loc[0]
+
+        return b
+
+    for a, err, msg in (
+        (0, ValueError, "Alignment must be positive"),
+        (24, ValueError, "Alignment must be a power of 2"),
+        (4, ValueError, "Alignment must be a multiple of 8"),
+        (1.0, TypingError, "alignment must be a constant integer"),
+    ):
+        with pytest.raises(err, match=msg):
+            bad(a)[1, 1](np.zeros(1))

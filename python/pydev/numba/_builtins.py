@@ -490,8 +490,43 @@ def _shape_dtype(c, args, kwargs, node, name, params=("shape", "dtype")):
     return dims, et, order
 
 
+def _static_array_args(c, args, kwargs, node, name):
+    """shape, dtype and numba-cuda's `alignment` (bytes; None or left out:
+    the element's natural alignment) of cuda.local.array / cuda.shared.array."""
+    align = kwargs.pop("alignment", None) if len(args) < 3 else args[2]
+    dims, et, order = _shape_dtype(c, args[:2], kwargs, node, name)
+    return dims, et, order, _alignment(c, align, node, name)
+
+
+def _alignment(c, a, node, name):
+    """numba-cuda's rules: a literal integer (RequireLiteralValue otherwise),
+    positive, a power of two and a multiple of the pointer size (a ValueError
+    otherwise); 0 for None."""
+    if a is None or isinstance(a, CompileTimeValue) and a.obj is None:
+        return 0
+    if isinstance(a, TypedValue) and a.v is None and isinstance(a.const, int) and a.t.is_int:
+        n = a.const
+    elif isinstance(a, CompileTimeValue) and type(a.obj) is int:
+        n = a.obj
+    else:
+        raise c.err(
+            node,
+            f"{name}(): RequireLiteralValue: alignment must be a constant integer, got {_tname(a)}",
+            kind="RequireLiteralValue",
+        )
+    ptr = 8  # bytes of a device pointer
+    for bad, msg in (
+        (n <= 0, "Alignment must be positive"),
+        (n & (n - 1) != 0, "Alignment must be a power of 2"),
+        (n % ptr != 0, f"Alignment must be a multiple of {ptr}"),
+    ):
+        if bad:
+            raise c.err(node, f"{name}(): {msg}, got {n}", kind="CompileValueError")
+    return n
+
+
 def shared_array(c, args, kwargs, node):
-    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.shared.array")
+    dims, et, order, align = _static_array_args(c, args, dict(kwargs), node, "cuda.shared.array")
     if any(d < 0 for d in dims):
         raise c.err(node, "shared array extents must not be negative")
     if len(dims) == 1 and dims[0] == 0:
@@ -502,15 +537,19 @@ def shared_array(c, args, kwargs, node):
 
         return TypedValue(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
     v = c.alloc_in_entry(
-        lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared"))
+        lambda: c.f.ops.shared_array(
+            shape=dims, order="C", alignment=align, result=ir.array(et.ir, len(dims), "c", "shared")
+        )
     )
     return TypedValue(v, T.Array(et, len(dims), "C", space="shared"))
 
 
 def local_array(c, args, kwargs, node):
-    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.local.array")
+    dims, et, order, align = _static_array_args(c, args, dict(kwargs), node, "cuda.local.array")
     v = c.alloc_in_entry(
-        lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
+        lambda: c.f.ops.local_array(
+            shape=dims, order="C", alignment=align, result=ir.array(et.ir, len(dims), "c", "local")
+        )
     )
     return TypedValue(v, T.Array(et, len(dims), "C", space="local"))
 
