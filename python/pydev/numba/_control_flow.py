@@ -14,7 +14,7 @@ from ._typing import (
     arith_type,
     unify,
 )
-from ._variables import Retype, Var, _fresh, _is_const
+from ._variables import REBOUND, Retype, Var, _fresh, _is_const
 
 
 class ControlFlowMixin:
@@ -90,7 +90,7 @@ class ControlFlowMixin:
         then, other = f.new_block(), f.new_block()
         after = f.new_block(*types)
         f.cond_br(cond.v, then, other)
-        dead = []
+        dead, ends = [], []
         for blk, body in ((then, s.body), (other, s.orelse)):
             f.set_block(blk)
             self.vars = dict(before)
@@ -102,12 +102,24 @@ class ControlFlowMixin:
                 self.branches -= 1
             dead.append(self.dead)
             if not f.terminated:
+                ends.append(self.vars)
                 self.at(s)
                 f.br(after, *self._merge_values(names, s))
         self.vars = dict(before)
         f.set_block(after)
         self._bind_merged(names, after.args)
+        self._mark_rebound_arrays(before, ends)
         self.dead = all(dead)
+
+    def _mark_rebound_arrays(self, before, ends):
+        """Arrays are not block arguments (the lowering has none): an array
+        variable that a path into the join rebinds has no one value there, so
+        reading it after the join is an error (_load_var) rather than a read
+        of the array it held before."""
+        for n, var in before.items():
+            if isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue):
+                if any(n in e and e[n].bound is not var.bound for e in ends):
+                    self.vars[n] = Var(var.t, bound=REBOUND)
 
     def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
         f = self.f
@@ -159,6 +171,9 @@ class ControlFlowMixin:
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
+        # an array the body rebinds: the loop's paths out hold different ones
+        rebound = set(_assigned(node.body + node.orelse))
+        self._mark_rebound_arrays(at_head, [{n: Var(None) for n in rebound if n in at_head}])
         self.dead = False
 
     def s_While(self, s):

@@ -31,6 +31,11 @@ def _fresh(tv):
     return TypedValue(None, tv.t, tv.const)
 
 
+# The binding of an array variable that paths into a join left different:
+# it has no value after the join (ControlFlowMixin._mark_rebound_arrays).
+REBOUND = object()
+
+
 class Var:
     __slots__ = ("t", "slots", "bound")
 
@@ -109,6 +114,12 @@ class VariablesMixin:
     def _load_var(self, name, node):
         var = self.vars[name]
         b = var.bound
+        if b is REBOUND:
+            raise self.err(
+                node,
+                f"variable '{name}' holds different arrays on the paths that join here: pydev.numba cannot join "
+                "arrays (rebind it on every path, or index the arrays in the branches)",
+            )
         if b is None:  # known, but not assigned on this path
             leaves = self._leaf_types(var.t) if var.t is not None else [None]
             if not all(_is_num(t) for t in leaves):
