@@ -3,6 +3,7 @@ validation, negative range steps in enumerate/zip, overload keywords, SSA
 versions of a rebound variable (issue 31)."""
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -240,3 +241,29 @@ def test_an_array_rebound_on_one_path_is_an_error_where_read_after_the_join():
     out = np.full(2, np.nan)
     k2[1, 1](out, a, b, 1)
     assert out[0] == a[0] and out[1] == b[0]
+
+
+def test_a_launch_of_fewer_than_128_blocks_warns_as_numba_cuda(monkeypatch):
+    from pydev.numba.core import config
+    from pydev.numba.core.errors import NumbaPerformanceWarning
+
+    @cuda.jit
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.shape[0]:
+            a[i] += 1
+
+    a = RNG.random(64)
+    want = a + 1
+    monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 1)
+    monkeypatch.setattr(config, "DISABLE_PERFORMANCE_WARNINGS", 0)
+    for _ in range(2):  # each launch, a cached launcher included
+        with pytest.warns(NumbaPerformanceWarning, match="Grid size 2 will likely result in GPU under-utilization"):
+            k[2, 32](a)
+    np.testing.assert_array_equal(a, want + 1)
+    monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumbaPerformanceWarning)
+        k[2, 32](a)
+        monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 1)
+        k[128, 1](a[:1])  # 128 blocks: no warning

@@ -8,6 +8,7 @@ with Numba's typing rules (python/pydev/numba/_compiler.py), wrapped in a
 import os as _os
 import sys as _sys
 import threading as _threading
+import warnings as _warnings
 
 import numpy as _np
 
@@ -17,6 +18,7 @@ import pydev as _pydev
 from .. import _builtins as _b
 from .. import _compiler as _c
 from .. import _cooperative
+from ..core import config as _config
 from . import _kernel, _numba_abi
 from .. import types
 from .. import types as _t
@@ -763,6 +765,21 @@ def _best_signature(signatures, types, what, ambiguity_is_error=True):
     return best[0] if best else None
 
 
+def _low_occupancy(grid):
+    """numba-cuda's warning at each `kernel[grid, block]` of fewer than 128
+    blocks (its heuristic: a grid under twice the SMs of most GPUs)."""
+    blocks = grid[0] * grid[1] * grid[2]
+    if blocks < 128:
+        from ..core.errors import NumbaPerformanceWarning
+
+        _warnings.warn(
+            NumbaPerformanceWarning(
+                f"Grid size {blocks} will likely result in GPU under-utilization due to low occupancy."
+            ),
+            stacklevel=3,
+        )
+
+
 def _reinterpreted(sig, types, args):
     """A specialized kernel (one signature) launches its sole overload
     without matching argument types (Numba's `_specialized` dispatcher): an
@@ -1025,6 +1042,8 @@ class Dispatcher:
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
         if hit is not None:
+            if _config.CUDA_LOW_OCCUPANCY_WARNINGS and not _config.DISABLE_PERFORMANCE_WARNINGS:
+                _low_occupancy(hit.griddim)
             return hit
         grid, block = config[0], config[1]
         for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
@@ -1039,6 +1058,8 @@ class Dispatcher:
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
+        if _config.CUDA_LOW_OCCUPANCY_WARNINGS and not _config.DISABLE_PERFORMANCE_WARNINGS:
+            _low_occupancy(grid)
         if cacheable:
             try:
                 if len(self._configs) >= 64:
