@@ -13,6 +13,12 @@ def _isolated_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("PYDEV_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("PYDEV_CACHE", raising=False)
     monkeypatch.delenv("PYDEV_CAI_SYNC", raising=False)
+    # pydev.numba's low-occupancy warning off, as numba-cuda's CUDATestCase
+    # turns it off (tests launch small grids); its own test turns it on.
+    monkeypatch.setenv("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "0")
+    config = sys.modules.get("pydev.numba.core.config")
+    if config is not None:
+        monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 0)
     yield
 
 

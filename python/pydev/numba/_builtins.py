@@ -497,8 +497,43 @@ def _shape_dtype(c, args, kwargs, node, name, params=("shape", "dtype")):
     return dims, et, order
 
 
+def _static_array_args(c, args, kwargs, node, name):
+    """shape, dtype and numba-cuda's `alignment` (bytes; None or left out:
+    the element's natural alignment) of cuda.local.array / cuda.shared.array."""
+    align = kwargs.pop("alignment", None) if len(args) < 3 else args[2]
+    dims, et, order = _shape_dtype(c, args[:2], kwargs, node, name)
+    return dims, et, order, _alignment(c, align, node, name)
+
+
+def _alignment(c, a, node, name):
+    """numba-cuda's rules: a literal integer (RequireLiteralValue otherwise),
+    positive, a power of two and a multiple of the pointer size (a ValueError
+    otherwise); 0 for None."""
+    if a is None or isinstance(a, CompileTimeValue) and a.obj is None:
+        return 0
+    if isinstance(a, TypedValue) and a.v is None and isinstance(a.const, int) and a.t.is_int:
+        n = a.const
+    elif isinstance(a, CompileTimeValue) and type(a.obj) is int:
+        n = a.obj
+    else:
+        raise c.err(
+            node,
+            f"{name}(): RequireLiteralValue: alignment must be a constant integer, got {_tname(a)}",
+            kind="RequireLiteralValue",
+        )
+    ptr = 8  # bytes of a device pointer
+    for bad, msg in (
+        (n <= 0, "Alignment must be positive"),
+        (n & (n - 1) != 0, "Alignment must be a power of 2"),
+        (n % ptr != 0, f"Alignment must be a multiple of {ptr}"),
+    ):
+        if bad:
+            raise c.err(node, f"{name}(): {msg}, got {n}", kind="CompileValueError")
+    return n
+
+
 def shared_array(c, args, kwargs, node):
-    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.shared.array")
+    dims, et, order, align = _static_array_args(c, args, dict(kwargs), node, "cuda.shared.array")
     if any(d < 0 for d in dims):
         raise c.err(node, "shared array extents must not be negative")
     if len(dims) == 1 and dims[0] == 0:
@@ -509,15 +544,19 @@ def shared_array(c, args, kwargs, node):
 
         return TypedValue(c.alloc_in_entry(build), T.Array(et, 1, "C", space="shared"))
     v = c.alloc_in_entry(
-        lambda: c.f.ops.shared_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "shared"))
+        lambda: c.f.ops.shared_array(
+            shape=dims, order="C", alignment=align, result=ir.array(et.ir, len(dims), "c", "shared")
+        )
     )
     return TypedValue(v, T.Array(et, len(dims), "C", space="shared"))
 
 
 def local_array(c, args, kwargs, node):
-    dims, et, order = _shape_dtype(c, args, kwargs, node, "cuda.local.array")
+    dims, et, order, align = _static_array_args(c, args, dict(kwargs), node, "cuda.local.array")
     v = c.alloc_in_entry(
-        lambda: c.f.ops.local_array(shape=dims, order="C", result=ir.array(et.ir, len(dims), "c", "local"))
+        lambda: c.f.ops.local_array(
+            shape=dims, order="C", alignment=align, result=ir.array(et.ir, len(dims), "c", "local")
+        )
     )
     return TypedValue(v, T.Array(et, len(dims), "C", space="local"))
 
@@ -578,8 +617,15 @@ def syncwarp(c, args, kwargs, node):
 def _vote(kind):
     def impl(c, args, kwargs, node):
         _nargs(c, args, kwargs, node, 2, name=f"cuda.{kind}_sync")
+        # Numba's vote_sync_intrinsic: an integer mask (not a boolean), an integer or boolean predicate
+        mt = c.num_arg(args[0], node, "the mask").t
+        if not mt.is_int or isinstance(mt, T.Boolean):
+            raise c.err(node, f"cuda.{kind}_sync: Mask type must be an integer. Got {mt}")
+        pv = c.num_arg(args[1], node, "the predicate")
+        if not (pv.t.is_int or isinstance(pv.t, T.Boolean)):
+            raise c.err(node, f"cuda.{kind}_sync: Predicate must be an integer or boolean. Got {pv.t}")
         m = _mask(c, args[0], node)
-        p = c.val(c.truth(c.num_arg(args[1], node), node), node)
+        p = c.val(c.truth(pv, node), node)
         if kind == "ballot":
             return _from_mask(c, c.f.ops.vote(m, p, kind="ballot", result=ir.warp_mask()), T.int32)  # int32 in Numba
         return TypedValue(c.f.ops.vote(m, p, kind=kind, result=ir.i1), T.boolean)

@@ -1,6 +1,8 @@
 """Calls in the compiler: calls of device functions, builtins and methods,
 and the argument checks the builtins use."""
 
+import ast
+
 from ._typing import (
     CompileTimeValue,
     TypedValue,
@@ -34,7 +36,9 @@ class CallsMixin:
             return impl(self, args, kwargs, n)
         raise self.err(
             n.func,
-            f"{_describe(obj)} cannot be called in pydev.numba device code",
+            # Numba's words for a global (or closure variable) it cannot type
+            (f"Untyped global name '{n.func.id}': " if isinstance(n.func, ast.Name) else "")
+            + f"{_describe(obj)} cannot be called in pydev.numba device code",
             help="device functions are made with @cuda.jit(device=True)" if callable(obj) else None,
         )
 

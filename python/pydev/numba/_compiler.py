@@ -220,6 +220,7 @@ class Compiler(
         f.set_block(body)
         self.dead = False
         self.loops = []
+        self.branches = 0  # the open ifs (with a run-time condition): 0 where code runs on every path
         self.vars = {}
         self.consts_cache = {}
         # ir.Values known to be >= 0 (thread positions, cuda.grid, their

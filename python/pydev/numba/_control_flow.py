@@ -14,7 +14,7 @@ from ._typing import (
     arith_type,
     unify,
 )
-from ._variables import Retype, Var, _fresh, _is_const
+from ._variables import REBOUND, Retype, Var, _fresh, _is_const
 
 
 class ControlFlowMixin:
@@ -90,20 +90,36 @@ class ControlFlowMixin:
         then, other = f.new_block(), f.new_block()
         after = f.new_block(*types)
         f.cond_br(cond.v, then, other)
-        dead = []
+        dead, ends = [], []
         for blk, body in ((then, s.body), (other, s.orelse)):
             f.set_block(blk)
             self.vars = dict(before)
             self.dead = False
-            self.block(body)
+            self.branches += 1
+            try:
+                self.block(body)
+            finally:
+                self.branches -= 1
             dead.append(self.dead)
             if not f.terminated:
+                ends.append(self.vars)
                 self.at(s)
                 f.br(after, *self._merge_values(names, s))
         self.vars = dict(before)
         f.set_block(after)
         self._bind_merged(names, after.args)
+        self._mark_rebound_arrays(before, ends)
         self.dead = all(dead)
+
+    def _mark_rebound_arrays(self, before, ends):
+        """Arrays are not block arguments (the lowering has none): an array
+        variable that a path into the join rebinds has no one value there, so
+        reading it after the join is an error (_load_var) rather than a read
+        of the array it held before."""
+        for n, var in before.items():
+            if isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue):
+                if any(n in e and e[n].bound is not var.bound for e in ends):
+                    self.vars[n] = Var(var.t, bound=REBOUND)
 
     def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
         f = self.f
@@ -155,6 +171,9 @@ class ControlFlowMixin:
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
+        # an array the body rebinds: the loop's paths out hold different ones
+        rebound = set(_assigned(node.body + node.orelse))
+        self._mark_rebound_arrays(at_head, [{n: Var(None) for n in rebound if n in at_head}])
         self.dead = False
 
     def s_While(self, s):
@@ -310,10 +329,10 @@ class ControlFlowMixin:
                     args = [ast.copy_location(ast.Constant(0), node)] + args
                 step = self.expr(args[2]) if len(args) == 3 else self.lit(1, node)
                 if not (
-                    isinstance(step, TypedValue) and step.v is None and isinstance(step.const, int) and step.const > 0
+                    isinstance(step, TypedValue) and step.v is None and isinstance(step.const, int) and step.const != 0
                 ):
                     raise self.err(
-                        node, "a range() inside zip() or enumerate() takes a constant positive step in pydev.numba"
+                        node, "a range() inside zip() or enumerate() takes a constant nonzero step in pydev.numba"
                     )
                 lo = self._hidden(self.expr(args[0]), args[0], stmts)
                 hi = self._hidden(self.expr(args[1]), args[1], stmts)
@@ -323,7 +342,8 @@ class ControlFlowMixin:
                     [
                         ast.Constant(0),
                         ast.BinOp(
-                            ast.BinOp(ast.BinOp(hi, ast.Sub(), lo), ast.Add(), ast.Constant(k - 1)),
+                            # len(range(lo, hi, k)), Python's floor division: k - 1 rounds up for k > 0, k + 1 for k < 0
+                            ast.BinOp(ast.BinOp(hi, ast.Sub(), lo), ast.Add(), ast.Constant(k - 1 if k > 0 else k + 1)),
                             ast.FloorDiv(),
                             ast.Constant(k),
                         ),

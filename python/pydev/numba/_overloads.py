@@ -49,12 +49,68 @@ class _Overloads:
             )
         return out
 
-    def _choose(self, i, factory, options, types, c, node):
-        key = (i, types)
+    def _names_all(self, kwargs):
+        try:
+            names = inspect.signature(self.py_func).parameters
+        except (TypeError, ValueError):
+            return False
+        return all(k in names for k in kwargs)
+
+    def _factories_take(self, nargs, kwargs):
+        """Whether a factory's parameters take these keywords (else the
+        keywords are an error of the call, reported by _positional)."""
+        for factory, _ in self.factories:
+            try:
+                inspect.signature(factory).bind(*range(nargs), **kwargs)
+                return True
+            except (TypeError, ValueError):
+                continue
+        return False
+
+    def _call_keywords(self, c, args, kwargs, node):
+        """Numba's keyword arguments of an overload: the factory gets them by
+        keyword (`factory(*types, **kwtypes)`), and the call of its
+        implementation is folded against the implementation's parameters,
+        a parameter left out taking its default value."""
+        types = tuple(_type_of(a) for a in args)
+        kwtypes = tuple((k, _type_of(v)) for k, v in kwargs.items())
+        for i, (factory, options) in enumerate(list(self.factories)):
+            disp = self._choose(i, factory, options, types, c, node, kwtypes)
+            if disp is not None:
+                return disp._pydev_numba_call(c, self._fold(c, disp.py_func, args, kwargs, node), {}, node)
+        raise c.err(
+            node,
+            f"no implementation of '{self.name}' for argument types ({', '.join(map(str, types))}) and keywords "
+            f"({', '.join(f'{k}={t}' for k, t in kwtypes)}): its @overloads declined (returned None)",
+        )
+
+    def _fold(self, c, impl, args, kwargs, node):
+        """`args` and `kwargs` as the positional arguments of `impl`, the
+        defaults of the parameters before the last one given filled in."""
+        try:
+            bound = inspect.signature(impl).bind(*args, **kwargs)
+        except TypeError as e:
+            raise c.err(node, f"'{self.name}' in device code: {e}") from None
+        params = list(inspect.signature(impl).parameters.values())
+        given = [i for i, p in enumerate(params) if p.name in bound.arguments]
+        out = []
+        for p in params[: (given[-1] + 1) if given else 0]:
+            if p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                raise c.err(node, f"'{self.name}' in device code: parameter '{p.name}' is not positional")
+            if p.name in bound.arguments:
+                out.append(bound.arguments[p.name])
+            elif isinstance(p.default, (bool, int, float, complex, tuple)):
+                out.append(c.lit(p.default, node))
+            else:
+                out.append(CompileTimeValue(p.default))
+        return out
+
+    def _choose(self, i, factory, options, types, c, node, kwtypes=()):
+        key = (i, types, kwtypes)
         if key in self.chosen:
             return self.chosen[key]
         try:
-            impl = factory(*types)
+            impl = factory(*types, **dict(kwtypes))
         except Exception as e:  # the factory's own error, at the call it typed
             raise c.err(
                 node,
@@ -82,10 +138,14 @@ class _Overloads:
             return self.chosen.setdefault(key, disp)
 
     def call(self, c, args, kwargs, node, fallback=None):
+        if kwargs and not self._names_all(kwargs) and self._factories_take(len(args), kwargs):
+            # Keywords the Python function does not name (a stub `def f():
+            # pass`) are the overload's (Numba calls the factory with them).
+            return self._call_keywords(c, list(args), dict(kwargs), node)
         args = self._positional(c, args, kwargs, node)
         # Functions, dispatchers and types are first-class constants (as a
         # device function takes them): the factory sees a types.Constant.
-        types = tuple(T.Constant(a.obj) if isinstance(a, CompileTimeValue) else a.t for a in args)
+        types = tuple(_type_of(a) for a in args)
         for i, (factory, options) in enumerate(list(self.factories)):
             disp = self._choose(i, factory, options, types, c, node)
             if disp is not None:
@@ -98,6 +158,10 @@ class _Overloads:
             f"its {len(self.factories)} @overload{'s' if len(self.factories) != 1 else ''} "
             f"({', '.join(getattr(f, '__qualname__', repr(f)) for f, _ in self.factories)}) declined (returned None)",
         )
+
+
+def _type_of(a):
+    return T.Constant(a.obj) if isinstance(a, CompileTimeValue) else a.t
 
 
 def lookup(obj):

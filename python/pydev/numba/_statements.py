@@ -139,6 +139,7 @@ class StatementsMixin:
         f = self.f
         if self.kernel:
             if s.value is not None and not (isinstance(s.value, ast.Constant) and s.value.value is None):
+                self.expr(s.value)  # typed first, as Numba: an error of the value itself comes first
                 raise self.err(s.value, "a kernel cannot return a value")
             f.ret()
         else:

@@ -31,6 +31,11 @@ def _fresh(tv):
     return TypedValue(None, tv.t, tv.const)
 
 
+# The binding of an array variable that paths into a join left different:
+# it has no value after the join (ControlFlowMixin._mark_rebound_arrays).
+REBOUND = object()
+
+
 class Var:
     __slots__ = ("t", "slots", "bound")
 
@@ -51,7 +56,8 @@ class VariablesMixin:
         t = tv.t
         if isinstance(t, (T.Array, T.Record)) and tv.items is None:
             old = self.vars.get(name)
-            if old is not None and old.t is not None and old.t != t:
+            # on every path (no open branch or loop) another array type is a new version of the name
+            if old is not None and old.t is not None and old.t != t and (self.loops or self.branches):
                 raise self.err(
                     node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable"
                 )
@@ -76,11 +82,16 @@ class VariablesMixin:
             want = self.var_types[name] = t
         else:
             want = unify(known, t)
-            if want is None:
+            if want is None and not self.loops and not self.branches:
+                # On every path (no open branch or loop to merge it at): a
+                # new version of the name, as Numba's SSA makes (a parameter
+                # rebound to another type, `b = b[0]`).
+                want = self.var_types[name] = t
+            elif want is None:
                 raise self.err(
                     node, f"variable '{name}' is assigned a {t} after a {known}: Numba cannot unify these types"
                 )
-            if want != known:
+            elif want != known:
                 self.var_types[name] = want
                 raise Retype()
         self.vars[name] = Var(want, bound=self._materialize(self.cast(tv, want, node), node))
@@ -103,6 +114,12 @@ class VariablesMixin:
     def _load_var(self, name, node):
         var = self.vars[name]
         b = var.bound
+        if b is REBOUND:
+            raise self.err(
+                node,
+                f"variable '{name}' holds different arrays on the paths that join here: pydev.numba cannot join "
+                "arrays (rebind it on every path, or index the arrays in the branches)",
+            )
         if b is None:  # known, but not assigned on this path
             leaves = self._leaf_types(var.t) if var.t is not None else [None]
             if not all(_is_num(t) for t in leaves):

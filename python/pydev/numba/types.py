@@ -304,7 +304,16 @@ class Array(Type):
         self.name = (
             f"array({dtype}, {self.ndim}d, {layout}{', readonly' if readonly else ''}{', ' + space if space else ''})"
         )
-        self.ir = ir.array(dtype.ir, self.ndim, {"C": "c", "F": "f"}.get(layout), space, readonly)
+        self._ir = None
+
+    @property
+    def ir(self):
+        # built on first use: an array of a packed record is a type (Numba's
+        # from_dtype makes it) that only compiling refuses
+        if self._ir is None:
+            layout = {"C": "c", "F": "f"}.get(self.layout)
+            self._ir = ir.array(self.dtype.ir, self.ndim, layout, self.space, self.readonly)
+        return self._ir
 
     def key(self):
         return ("Array", self.dtype.key(), self.ndim, self.layout, self.readonly, self.space)
@@ -389,6 +398,15 @@ def _natural_layout(dtype):
     return dtype.itemsize == (off + align - 1) // align * align
 
 
+def _first_unaligned(dtype):
+    """The dtype of the first field off its natural alignment (the last when only the size is off)."""
+    for name in dtype.names:
+        fdt, foff = dtype.fields[name][:2]
+        if foff % fdt.alignment:
+            return fdt
+    return dtype.fields[dtype.names[-1]][0]
+
+
 class NestedArray(Type):
     """A record's sub-array field (`("h", np.float32, (3, 2))`, Numba's
     NestedArray): read and written element by element (`r.h[i, j]`); its
@@ -415,6 +433,8 @@ class Record(Type):
         dtype = np.dtype(dtype)
         if dtype.names is None:
             raise TypeError(f"{dtype} is not a structured dtype")
+        if dtype.type is np.record:  # a recarray's dtype: the same record as the plain structured dtype (Numba's)
+            dtype = np.dtype((np.void, dtype))
         self.dtype_np = dtype
         self.fields = {}
         ir_fields = []
@@ -460,14 +480,22 @@ class Record(Type):
             )
         if len({f for f, _ in ir_fields}) != len(ir_fields):
             raise TypeError(f"the fields of {dtype} collide with the names of its sub-arrays' elements")
-        if not _natural_layout(dtype):
-            raise TypeError(
-                f"the record dtype {dtype} is packed: pydev.numba needs the C layout (np.dtype(..., align=True))"
-            )
         self.name = f"Record({', '.join(f'{n}: {t}' for n, t in self.fields.items())})"
+        # A packed record is a type (as Numba's from_dtype makes one) that
+        # device code cannot use: pydev's structs have the C layout.
+        self._packed = None if _natural_layout(dtype) else _first_unaligned(dtype)
         tag = "rec" + str(abs(hash(str(dtype))) % 10**8)
-        self.ir = ir.struct_type(tag, ir_fields)
+        self._ir = None if self._packed is not None else ir.struct_type(tag, ir_fields)
         self.dtype = self  # Array(record).dtype is the record
+
+    @property
+    def ir(self):
+        if self._packed is not None:
+            raise TypeError(
+                f"type {self._packed} is not aligned (Numba's words): the record dtype {self.dtype_np} is packed, "
+                "and pydev.numba needs the C layout (np.dtype(..., align=True))"
+            )
+        return self._ir
 
     def key(self):
         return ("Record", str(self.dtype_np))

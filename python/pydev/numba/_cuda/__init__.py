@@ -9,6 +9,7 @@ import os as _os
 import pickle as _pickle
 import sys as _sys
 import threading as _threading
+import warnings as _warnings
 
 import numpy as _np
 
@@ -18,6 +19,7 @@ import pydev as _pydev
 from .. import _builtins as _b
 from .. import _compiler as _c
 from .. import _cooperative, _jitlib
+from ..core import config as _config
 from . import _kernel, _numba_abi
 from .. import types
 from .. import types as _t
@@ -766,6 +768,47 @@ def _best_signature(signatures, types, what, ambiguity_is_error=True):
     return best[0] if best else None
 
 
+def _low_occupancy(grid):
+    """numba-cuda's warning at each `kernel[grid, block]` of fewer than 128
+    blocks (its heuristic: a grid under twice the SMs of most GPUs)."""
+    blocks = grid[0] * grid[1] * grid[2]
+    if blocks < 128:
+        from ..core.errors import NumbaPerformanceWarning
+
+        _warnings.warn(
+            NumbaPerformanceWarning(
+                f"Grid size {blocks} will likely result in GPU under-utilization due to low occupancy."
+            ),
+            stacklevel=3,
+        )
+
+
+def _reinterpreted(sig, types, args):
+    """A specialized kernel (one signature) launches its sole overload
+    without matching argument types (Numba's `_specialized` dispatcher): an
+    array whose dtype differs from the parameter's but has its itemsize and
+    dimensions passes its buffer as the parameter's dtype (Numba passes the
+    data pointer as it is); (None, args) when an argument cannot."""
+    if len(sig.args) != len(types):
+        return None, args
+    out = []
+    for a, got, want in zip(args, types, sig.args):
+        if (
+            isinstance(want, _t.Array)
+            and isinstance(got, _t.Array)
+            and got.dtype != want.dtype
+            and _array_matches(_t.Array(want.dtype, got.ndim, got.layout), want)
+            and isinstance(getattr(want.dtype, "dtype", None), _np.dtype)
+            and hasattr(a, "view")
+            and _np.dtype(a.dtype).itemsize == want.dtype.dtype.itemsize
+        ):
+            a = a.view(want.dtype.dtype)
+        elif _conversion(got, want) is None:
+            return None, args
+        out.append(a)
+    return sig, tuple(out)
+
+
 class Dispatcher:
     """A `@cuda.jit` function: a kernel (launch with `kernel[grid, block]`)
     or a device function (`device=True`, callable from device code)."""
@@ -1003,6 +1046,8 @@ class Dispatcher:
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
         if hit is not None and not hit.pre_launch_callbacks:  # callbacks belong to the one configuration given them
+            if _config.CUDA_LOW_OCCUPANCY_WARNINGS and not _config.DISABLE_PERFORMANCE_WARNINGS:
+                _low_occupancy(hit.griddim)
             return hit
         grid, block = config[0], config[1]
         for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
@@ -1017,6 +1062,8 @@ class Dispatcher:
         stream = config[2] if len(config) > 2 else 0
         shared_bytes = config[3] if len(config) > 3 else 0
         hit = _Configured(self, grid, block, stream, shared_bytes)
+        if _config.CUDA_LOW_OCCUPANCY_WARNINGS and not _config.DISABLE_PERFORMANCE_WARNINGS:
+            _low_occupancy(grid)
         if cacheable:
             try:
                 if len(self._configs) >= 64:
@@ -1043,6 +1090,8 @@ class Dispatcher:
         if not self.signatures:
             return types, args
         sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
+        if sig is None and self._specialized:
+            sig, args = _reinterpreted(self.signatures[0], types, args)
         if sig is not None:
             conv = [
                 _scalar_converter(want)(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
@@ -1090,7 +1139,7 @@ class Dispatcher:
         """(Program, converters or None, general) for arguments like `args`:
         `general` when the launch needs more than conversions (tuples to
         flatten, NumPy or mapped arrays that may need the device)."""
-        types, _ = self._types_of(args)
+        types, converted = self._types_of(args)
         program = self.compile(types)
         carveout = self.options.get("shared_memory_carveout")
         if carveout is not None and _carveout(carveout) != -1 and _pydev.active_target() == "cuda":
@@ -1099,7 +1148,8 @@ class Dispatcher:
                 "the cuda target (leave it out, or 'default' / -1)"
             )
         general = (
-            bool(self._captures.get(types))
+            any(c is not a for c, a, t in zip(converted, args, types) if isinstance(t, _t.Array))  # reinterpreted
+            or bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
             or any(_datetimes(t) for t in types)
             or any(

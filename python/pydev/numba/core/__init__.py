@@ -1,3 +1,3 @@
-"""`pydev.numba.core`: the parts of `numba.core` that user code imports (`errors`)."""
+"""`pydev.numba.core`: the parts of `numba.core` that user code imports (`errors`, `config`)."""
 
-from . import errors  # noqa: F401
+from . import config, errors  # noqa: F401

@@ -10,7 +10,14 @@ caret), not Numba's text.
 
 import pydev as _pydev
 
-__all__ = ["NumbaError", "RequireLiteralValue", "TypingError"]
+__all__ = [
+    "CompileValueError",
+    "NumbaError",
+    "NumbaPerformanceWarning",
+    "NumbaWarning",
+    "RequireLiteralValue",
+    "TypingError",
+]
 
 
 class NumbaError(_pydev.CompileError):
@@ -24,3 +31,18 @@ class TypingError(NumbaError):
 class RequireLiteralValue(TypingError):
     """A value that must be known when compiling (a literal integer, e.g.
     `cuda.grid(ndim)`'s or a shared array's shape) is a run-time value."""
+
+
+class CompileValueError(NumbaError, ValueError):
+    """A constant given to device code has an invalid value (e.g. an array
+    alignment that is not a power of two): also a ValueError, as Numba-CUDA
+    raises a plain ValueError while compiling."""
+
+
+class NumbaWarning(Warning):
+    """Numba's base class of warnings."""
+
+
+class NumbaPerformanceWarning(NumbaWarning):
+    """Code that works but is likely slow: a launch of fewer than 128 blocks
+    (config.CUDA_LOW_OCCUPANCY_WARNINGS), as numba-cuda warns."""

@@ -14,12 +14,7 @@ NumbaError = LoweringError = UnsupportedError = _pydev.CompileError
 CompilerError = NumbaValueError = NumbaTypeError = _pydev.CompileError
 
 
-class NumbaWarning(Warning):
-    pass
-
-
-class NumbaPerformanceWarning(NumbaWarning):
-    pass
+from pydev.numba.core.errors import NumbaPerformanceWarning, NumbaWarning  # noqa: E402, F401
 
 
 class NumbaDeprecationWarning(NumbaWarning, DeprecationWarning):
