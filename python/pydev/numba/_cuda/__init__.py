@@ -769,8 +769,9 @@ def _best_signature(signatures, types, what, ambiguity_is_error=True):
 
 
 def _low_occupancy(grid):
-    """numba-cuda's warning at each `kernel[grid, block]` of fewer than 128
-    blocks (its heuristic: a grid under twice the SMs of most GPUs)."""
+    """numba-cuda's warning for a `kernel[grid, block]` of fewer than 128
+    blocks (its heuristic: a grid under twice the SMs of most GPUs), given
+    when the launch configuration is made (not again from the cache)."""
     blocks = grid[0] * grid[1] * grid[2]
     if blocks < 128:
         from ..core.errors import NumbaPerformanceWarning
@@ -1046,8 +1047,10 @@ class Dispatcher:
         key = config[:2] + (id(config[2]),) + config[3:] if len(config) > 2 else config
         hit = self._configs.get(key) if cacheable else None
         if hit is not None and not hit.pre_launch_callbacks:  # callbacks belong to the one configuration given them
-            if _config.CUDA_LOW_OCCUPANCY_WARNINGS and not _config.DISABLE_PERFORMANCE_WARNINGS:
-                _low_occupancy(hit.griddim)
+            # Its low-occupancy warning was given when it was made (numba-cuda
+            # warns at each `kernel[grid, block]`; Python's default filter
+            # shows a warning once per line anyway): warnings.warn would be
+            # the cached launch's largest cost.
             return hit
         grid, block = config[0], config[1]
         for what, dim in (("griddim", grid), ("blockdim", block)):  # Numba's checks and messages
