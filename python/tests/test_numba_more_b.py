@@ -257,9 +257,16 @@ def test_a_launch_of_fewer_than_128_blocks_warns_as_numba_cuda(monkeypatch):
     want = a + 1
     monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 1)
     monkeypatch.setattr(config, "DISABLE_PERFORMANCE_WARNINGS", 0)
-    for _ in range(2):  # each launch, a cached launcher included
-        with pytest.warns(NumbaPerformanceWarning, match="Grid size 2 will likely result in GPU under-utilization"):
-            k[2, 32](a)
+    # When the configuration is made; the same configuration again, from the
+    # dispatcher's cache, does not warn again (docs/numba.md); another does.
+    with pytest.warns(NumbaPerformanceWarning, match="Grid size 2 will likely result in GPU under-utilization"):
+        k[2, 32](a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumbaPerformanceWarning)
+        k[2, 32](a)
+    with pytest.warns(NumbaPerformanceWarning, match="Grid size 3 will likely result in GPU under-utilization"):
+        k[3, 32](a[:1])
+    want[:1] += 1
     np.testing.assert_array_equal(a, want + 1)
     monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 0)
     with warnings.catch_warnings():
