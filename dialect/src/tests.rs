@@ -71,7 +71,8 @@ fn enums_match_the_ods_definition() {
     check_generic(&ctx, "vote_kind", VoteKind::ALL, |v| v as i64);
     check_generic(&ctx, "shuffle_kind", ShuffleKind::ALL, |v| v as i64);
     for &space in MemorySpace::ALL {
-        let t = ty(&ctx, &format!("!pydev.array<f32, 1, {space}>"));
+        // readonly: an array in the constant space must be.
+        let t = ty(&ctx, &format!("!pydev.array<f32, 1, {space}, readonly>"));
         assert_eq!(ArrayType::from_type(t).unwrap().space(), space);
     }
 }
