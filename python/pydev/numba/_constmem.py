@@ -34,7 +34,14 @@ def const_array(c, arr, node):
     raw = data.tobytes()
     text = f'dense<"0x{raw.hex().upper()}"> : tensor<{len(raw)}xi8>' if raw else "dense<> : tensor<0xi8>"
     t = T.Array(et, data.ndim, "C", readonly=True, space="constant")
-    v = c.alloc_in_entry(lambda: c.f.ops.const_array(shape=list(data.shape), data=ir.Attr(text), result=t.ir))
+    # Aligned to the largest power of two dividing the element's size (at
+    # most 16): LLVM may then load adjacent members at once (a complex64 as
+    # ld.const.v2.f32).
+    size = data.dtype.itemsize
+    align = min(size & -size, 16) if size else 0
+    v = c.alloc_in_entry(
+        lambda: c.f.ops.const_array(shape=list(data.shape), data=ir.Attr(text), alignment=align, result=t.ir)
+    )
     tv = TypedValue(v, t)
     cache[id(arr)] = (arr, c.f, tv)
     return tv
