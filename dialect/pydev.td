@@ -120,7 +120,7 @@ def Pydev_ShuffleKindAttr : EnumAttr<Pydev_Dialect, Pydev_ShuffleKind, "shuffle_
 
 def Pydev_MemorySpace : I32EnumAttr<"MemorySpace", "where an array lives", [
       I32EnumAttrCase<"global", 0>, I32EnumAttrCase<"shared", 1>,
-      I32EnumAttrCase<"local", 2>]> {
+      I32EnumAttrCase<"local", 2>, I32EnumAttrCase<"constant", 3>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::pydev";
 }
@@ -246,7 +246,7 @@ def Pydev_ArrayType : Pydev_Type<"Array", "array"> {
   let summary = "an array descriptor (spec: Arrays)";
   let description = [{
     A view of a strided array: element type, rank, memory space (`global`,
-    `shared`, `local`), what is known of its strides (`strided`, `c`
+    `shared`, `local`, `constant`: read-only), what is known of its strides (`strided`, `c`
     contiguous, `f` contiguous) and whether it is read-only. Its ABI is
     `struct { T* data; uint64_t shape[rank]; uint64_t strides[rank]; }` with
     strides in elements (spec: `interoperable_array_descriptor`).
@@ -809,6 +809,29 @@ def Pydev_LocalArrayOp : Pydev_StaticArrayOp<"local_array", "local",
     "an array private to each thread">;
 def Pydev_SharedArrayOp : Pydev_StaticArrayOp<"shared_array", "shared",
     "an array shared by the threads of a block">;
+
+def Pydev_ConstArrayOp : Pydev_Op<"const_array", [Pure]> {
+  let summary = "an array of constant data in constant memory";
+  let description = [{
+    `const_array(data, shape)`: an array of constant `shape` in the constant
+    memory space (CUDA's `__constant__`: PTX `.const`, read with `ld.const`;
+    a read-only global on the host), C order, holding `data`: the elements'
+    bytes, little-endian in the element type's layout (records and vectors
+    included), as a `tensor<N x i8>`. `alignment` in bytes (0: the
+    element's natural alignment), a power of two.
+    Spec: Local, Shared, and Const Memory.
+
+    ```mlir
+    %c = pydev.const_array shape [2] data dense<[0, 0, 128, 63, 0, 0, 0, 64]> : tensor<8xi8>
+         : !pydev.array<f32, 1, constant, c, readonly>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$shape, ElementsAttr:$data,
+                       DefaultValuedAttr<I64Attr, "0">:$alignment);
+  let results = (outs Pydev_Array:$result);
+  let assemblyFormat = "`shape` $shape `data` $data (`align` $alignment^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
 
 def Pydev_DynamicSharedArrayOp : Pydev_Op<"dynamic_shared_array", [Pure]> {
   let summary = "the block's dynamic shared memory as a 1-d uint8 array";

@@ -492,7 +492,7 @@ pub fn generic(records: &RecordKeeper) -> String {
                     "StrArrayAttr" => ("&[&str]".into(), "format!(\"[{}]\", {v}.iter().map(|s| quote(s)).collect::<Vec<_>>().join(\", \"))".into()),
                     "Pydev_TargetAttr" => ("&str".into(), "format!(\"#pydev.target<{}>\", {v})".into()),
                     // Typed attributes (a constant's value): the caller's text.
-                    "TypedAttrInterface" => ("&str".into(), "{v}.to_string()".into()),
+                    "TypedAttrInterface" | "ElementsAttr" => ("&str".into(), "{v}.to_string()".into()),
                     other => panic!("dialect/build/defs.rs: no generic-form writer for the attribute kind {other} (op {name}); add one"),
                 }
             };

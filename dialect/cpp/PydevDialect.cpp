@@ -365,7 +365,9 @@ static bool isArrayElement(Type type) {
 }
 
 LogicalResult ArrayType::verify(function_ref<InFlightDiagnostic()> emitError, Type elementType,
-                                unsigned rank, MemorySpace, Layout, bool) {
+                                unsigned rank, MemorySpace space, Layout, bool readonly) {
+  if (space == MemorySpace::constant && !readonly)
+    return emitError() << "an array in the constant space must be readonly";
   if (!isArrayElement(elementType))
     return emitError() << "array element type " << elementType
                        << " must be a number, vector, struct or tuple";
@@ -401,7 +403,7 @@ Type ArrayType::parse(AsmParser &parser) {
       repeated = std::exchange(readonly, true);
     } else {
       parser.emitError(wordLoc) << "unknown array property '" << word
-                                << "', expected global, shared, local, strided, c, f or readonly";
+                                << "', expected global, shared, local, constant, strided, c, f or readonly";
       return {};
     }
     if (repeated) {
@@ -428,7 +430,9 @@ void ArrayType::print(AsmPrinter &printer) const {
 }
 
 LogicalResult AtomicRefType::verify(function_ref<InFlightDiagnostic()> emitError,
-                                    Type elementType, MemorySpace) {
+                                    Type elementType, MemorySpace space) {
+  if (space == MemorySpace::constant)
+    return emitError() << "atomic_ref cannot refer to constant memory (it is read-only)";
   if (!isArrayElement(elementType))
     return emitError() << "atomic_ref element type " << elementType
                        << " must be a number, vector, struct or tuple";
@@ -452,7 +456,7 @@ Type AtomicRefType::parse(AsmParser &parser) {
     auto s = symbolizeMemorySpace(word);
     if (!s) {
       parser.emitError(wordLoc) << "unknown memory space '" << word
-                                << "', expected global, shared or local";
+                                << "', expected global, shared, local or constant";
       return {};
     }
     space = *s;
@@ -861,6 +865,36 @@ static LogicalResult verifyStaticArray(OpT op, MemorySpace space) {
 
 LogicalResult LocalArrayOp::verify() { return verifyStaticArray(*this, MemorySpace::local); }
 LogicalResult SharedArrayOp::verify() { return verifyStaticArray(*this, MemorySpace::shared); }
+
+LogicalResult ConstArrayOp::verify() {
+  ArrayType type = getResult().getType();
+  if (type.getSpace() != MemorySpace::constant || type.getLayout() != pydev::Layout::c ||
+      !type.getReadonly())
+    return emitOpError() << "result must be a readonly c-contiguous array in the constant space, got "
+                         << Type(type);
+  if (getShape().size() != type.getRank())
+    return emitOpError() << "shape has " << getShape().size()
+                         << " extents but the result has rank " << type.getRank();
+  int64_t count = 1;
+  for (int64_t extent : getShape()) {
+    if (extent < 0)
+      return emitOpError() << "extents must not be negative, got " << extent;
+    count *= extent;
+  }
+  auto data = getData();
+  auto byte = dyn_cast<IntegerType>(data.getElementType());
+  if (!byte || byte.getWidth() != 8 || data.getShapedType().getRank() != 1)
+    return emitOpError() << "data must be a tensor of i8 (the elements' bytes), got "
+                         << data.getShapedType();
+  int64_t expected = count * sizeOf(type.getElementType());
+  if (data.getNumElements() != expected)
+    return emitOpError() << "data has " << data.getNumElements() << " bytes, the shape needs "
+                         << expected;
+  int64_t alignment = getAlignmentAttr().getInt();
+  if (alignment < 0 || (alignment != 0 && !llvm::isPowerOf2_64(alignment)))
+    return emitOpError() << "alignment must be a power of two, got " << alignment;
+  return success();
+}
 
 LogicalResult DynamicSharedArrayOp::verify() {
   ArrayType type = getResult().getType();

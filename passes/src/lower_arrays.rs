@@ -12,8 +12,8 @@
 //! `unrealized_conversion_cast`, resolved by `reconcile-unrealized-casts`.
 //! Does not fire on functions and ops without pydev arrays.
 //!
-//! Address spaces (`target=cuda`): global 1, shared 3, local 0 (allocas are
-//! generic; NVPTX moves them to local memory); `target=host`: 0.
+//! Address spaces (`target=cuda`): global 1, shared 3, constant 4, local 0
+//! (allocas are generic; NVPTX moves them to local memory); `target=host`: 0.
 //!
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
@@ -33,6 +33,8 @@
 //!   shared_array shape [s..] align A =>  llvm.mlir.global internal (addrspace 3, align A) + descriptor
 //!                                        (aggregate elements: an i8 array of their CUDA size)
 //!   local_array shape [s..] align A  =>  llvm.alloca (in the entry block) + descriptor
+//!   const_array shape [s..] data D   =>  llvm.mlir.global internal constant @__pydev_const_K (D: an i8
+//!                                        array; addrspace 4 on cuda, read with ld.const) + descriptor
 //!   dynamic_shared_array             =>  llvm.mlir.global external @__pydev_dynamic_shared (addrspace 3),
 //!                                        shape [%dynamic_smem_size]
 //! Static arrays' strides are those of `order`: C (last dimension contiguous) or F.
@@ -162,6 +164,7 @@ pub fn address_space(space: MemorySpace, cuda: bool) -> u32 {
         (true, MemorySpace::Global) => 1,
         (true, MemorySpace::Shared) => 3,
         (true, MemorySpace::Local) => 0,
+        (true, MemorySpace::Constant) => 4,
     }
 }
 
@@ -209,7 +212,12 @@ fn run(ir: PassIr, cuda: bool) -> PassResult {
     ok &= rewrite_all(
         ir,
         root,
-        &[ops::SharedArrayOperation::NAME, ops::LocalArrayOperation::NAME, ops::DynamicSharedArrayOperation::NAME],
+        &[
+            ops::SharedArrayOperation::NAME,
+            ops::LocalArrayOperation::NAME,
+            ops::DynamicSharedArrayOperation::NAME,
+            ops::ConstArrayOperation::NAME,
+        ],
         |b, op| {
             counter += 1;
             static_array(b, op, cuda, counter, &mut shared_bytes)
@@ -679,6 +687,9 @@ fn static_array<'c>(
     }
     let (shape, align, fortran) = static_attrs!(ops::LocalArrayOperation)
         .or_else(|| static_attrs!(ops::SharedArrayOperation))
+        .or_else(|| {
+            ops::ConstArrayOperation::view(op).map(|x| (x.shape().ok(), x.alignment().ok().map(|a| a.value()), false))
+        })
         .unwrap_or((None, None, false));
     let shape: Vec<i64> = shape
         .and_then(|a| DenseI64ArrayAttribute::try_from(a).ok())
@@ -777,6 +788,36 @@ fn static_array<'c>(
                 shape.iter().map(|s| b.const_int(b.i64(), *s)).collect()
             };
             (p, extents)
+        }
+        ops::ConstArrayOperation::NAME => {
+            let symbol = format!("__pydev_const_{counter}");
+            let data = op.attribute("data").map_err(|_| "const_array without data")?;
+            let mb = at_start(ir, module).ok_or("empty module")?;
+            let region = melior::ir::Region::new();
+            let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", b.loc)
+                .add_attributes(&[
+                    mb.named("sym_name", mb.string(&symbol)),
+                    mb.named(
+                        "global_type",
+                        TypeAttribute::new(b.ty(&format!("!llvm.array<{total_bytes} x i8>"))).into(),
+                    ),
+                    mb.named("linkage", mb.attr("#llvm.linkage<internal>")),
+                    mb.named("constant", mb.attr("unit")),
+                    mb.named("value", data),
+                    mb.named("addr_space", mb.attr(&format!("{space} : i32"))),
+                    mb.named("alignment", mb.attr(&format!("{align} : i64"))),
+                ])
+                .add_regions([region])
+                .build()
+                .map_err(|e| format!("cannot build the constant global: {e}"))?;
+            mb.insert_op(global);
+            let p = b.value(
+                "llvm.mlir.addressof",
+                &[],
+                ptr_type,
+                &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())],
+            );
+            (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
         }
         _ => {
             let func =

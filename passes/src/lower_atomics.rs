@@ -409,7 +409,8 @@ fn space_suffix(space: MemorySpace) -> &'static str {
     match space {
         MemorySpace::Global => ".global",
         MemorySpace::Shared => ".shared",
-        MemorySpace::Local => "",
+        // Constant memory has no atomics (AtomicRefType's verifier refuses it).
+        MemorySpace::Local | MemorySpace::Constant => "",
     }
 }
 

@@ -352,7 +352,7 @@ def _typedef(mnemonic):
 @_typedef("array")
 def array(element, ndim, layout=None, space=None, readonly=False):
     """layout "c" / "f" (contiguous; None or "strided": any strides), space
-    "shared" / "local" (None or "global": global), `readonly`."""
+    "shared" / "local" / "constant" (read-only) (None or "global": global), `readonly`."""
     return _make(
         "array",
         elementType=element,

@@ -61,6 +61,7 @@ def _attr_kind(d, name):
             "UnitAttr": "unit",
             "StrArrayAttr": "strarray",
             "TypedAttrInterface": "typed",
+            "ElementsAttr": "typed",
             "StrAttr": "str",
             "I64Attr": "i64",
             "Pydev_TargetAttr": "target",

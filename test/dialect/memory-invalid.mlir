@@ -141,3 +141,35 @@ func.func @dynamic_shared_readonly() {
   %0 = pydev.dynamic_shared_array : !pydev.array<ui8, 1, shared, c, readonly>
   return
 }
+
+// -----
+
+func.func @const_not_readonly() {
+  // expected-error @+1 {{an array in the constant space must be readonly}}
+  %0 = pydev.const_array shape [1] data dense<[1, 2, 3, 4]> : tensor<4xi8> : !pydev.array<f32, 1, constant, c>
+  return
+}
+
+// -----
+
+func.func @const_in_global() {
+  // expected-error @+1 {{'pydev.const_array' op result must be a readonly c-contiguous array in the constant space}}
+  %0 = pydev.const_array shape [1] data dense<[1, 2, 3, 4]> : tensor<4xi8> : !pydev.array<f32, 1, c, readonly>
+  return
+}
+
+// -----
+
+func.func @const_wrong_size() {
+  // expected-error @+1 {{'pydev.const_array' op data has 3 bytes, the shape needs 4}}
+  %0 = pydev.const_array shape [2] data dense<[1, 2, 3]> : tensor<3xi8> : !pydev.array<si16, 1, constant, c, readonly>
+  return
+}
+
+// -----
+
+func.func @const_not_bytes() {
+  // expected-error @+1 {{'pydev.const_array' op data must be a tensor of i8 (the elements' bytes), got 'tensor<1xi32>'}}
+  %0 = pydev.const_array shape [1] data dense<[1]> : tensor<1xi32> : !pydev.array<si32, 1, constant, c, readonly>
+  return
+}

@@ -46,3 +46,12 @@ func.func @dynamic_shared() {
   %1 = pydev.dynamic_shared_array : !pydev.array<i8, 1, shared, c>
   return
 }
+
+// CHECK-LABEL: func.func @const_arrays
+func.func @const_arrays() {
+  // CHECK: pydev.const_array shape [2] data dense<[0, 0, -128, 63, 0, 0, 0, 64]> : tensor<8xi8> : <f32, 1, constant, c, readonly>
+  %0 = pydev.const_array shape [2] data dense<[0, 0, -128, 63, 0, 0, 0, 64]> : tensor<8xi8> : !pydev.array<f32, 1, constant, c, readonly>
+  // CHECK: pydev.const_array shape [0, 3] data dense<> : tensor<0xi8> align 16 : <si32, 2, constant, c, readonly>
+  %1 = pydev.const_array shape [0, 3] data dense<> : tensor<0xi8> align 16 : !pydev.array<si32, 2, constant, c, readonly>
+  return
+}

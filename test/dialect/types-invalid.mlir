@@ -88,13 +88,13 @@ func.func @array_rank_33(%a: !pydev.array<f32, 33>)
 
 // -----
 
-// expected-error @+1 {{unknown array property 'contiguous', expected global, shared, local, strided, c, f or readonly}}
+// expected-error @+1 {{unknown array property 'contiguous', expected global, shared, local, constant, strided, c, f or readonly}}
 func.func @array_unknown_property(%a: !pydev.array<f32, 1, contiguous>)
 
 // -----
 
-// expected-error @+1 {{unknown array property 'constant', expected global, shared, local, strided, c, f or readonly}}
-func.func @array_unknown_space(%a: !pydev.array<f32, 1, constant>)
+// expected-error @+1 {{an array in the constant space must be readonly}}
+func.func @array_constant_writable(%a: !pydev.array<f32, 1, constant>)
 
 // -----
 
@@ -108,12 +108,12 @@ func.func @atomic_ref_of_warp_mask(%a: !pydev.atomic_ref<!pydev.warp_mask>)
 
 // -----
 
-// expected-error @+1 {{unknown memory space 'constant', expected global, shared or local}}
-func.func @atomic_ref_unknown_space(%a: !pydev.atomic_ref<si32, constant>)
+// expected-error @+1 {{atomic_ref cannot refer to constant memory (it is read-only)}}
+func.func @atomic_ref_constant_space(%a: !pydev.atomic_ref<si32, constant>)
 
 // -----
 
-// expected-error @+1 {{unknown memory space 'c', expected global, shared or local}}
+// expected-error @+1 {{unknown memory space 'c', expected global, shared, local or constant}}
 func.func @atomic_ref_layout_is_not_a_space(%a: !pydev.atomic_ref<si32, c>)
 
 // -----

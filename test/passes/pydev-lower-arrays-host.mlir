@@ -47,3 +47,15 @@ func.func @shared_without_context() {
   %s = pydev.shared_array shape [64] order "C" : !pydev.array<f32, 1, shared, c>
   return
 }
+
+// -----
+
+// Constant memory on the host: a read-only global in address space 0.
+// CHECK: llvm.mlir.global internal constant @__pydev_const_1(dense<[1, 0, 2, 0]> : tensor<4xi8>) {addr_space = 0 : i32, alignment = 2 : i64} : !llvm.array<4 x i8>
+// CHECK-LABEL: func.func @const_array
+// CHECK: llvm.mlir.addressof @__pydev_const_1 : !llvm.ptr
+func.func @const_array(%i: i64) -> i16 {
+  %c = pydev.const_array shape [2] data dense<[1, 0, 2, 0]> : tensor<4xi8> : !pydev.array<i16, 1, constant, c, readonly>
+  %x = pydev.array_load %c[%i] : !pydev.array<i16, 1, constant, c, readonly>, i64 -> i16
+  return %x : i16
+}

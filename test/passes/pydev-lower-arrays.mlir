@@ -218,3 +218,17 @@ func.func @calls_row_sum(%a: !pydev.array<f64, 2>, %r: i32) -> f64 {
   %s = func.call @row_sum(%a, %r) : (!pydev.array<f64, 2>, i32) -> f64
   return %s : f64
 }
+
+// -----
+
+// Constant memory: an internal constant global of the data's bytes in
+// address space 4 (PTX .const), loads through ptr<4>.
+// CHECK: llvm.mlir.global internal constant @__pydev_const_1(dense<[0, 0, -128, 63, 0, 0, 0, 64]> : tensor<8xi8>) {addr_space = 4 : i32, alignment = 4 : i64} : !llvm.array<8 x i8>
+// CHECK-LABEL: func.func @const_array
+// CHECK: llvm.mlir.addressof @__pydev_const_1 : !llvm.ptr<4>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<4> -> f32
+func.func @const_array(%i: i64) -> f32 {
+  %c = pydev.const_array shape [2] data dense<[0, 0, -128, 63, 0, 0, 0, 64]> : tensor<8xi8> : !pydev.array<f32, 1, constant, c, readonly>
+  %x = pydev.array_load %c[%i] : !pydev.array<f32, 1, constant, c, readonly>, i64 -> f32
+  return %x : f32
+}

@@ -564,10 +564,14 @@ def local_array(c, args, kwargs, node):
 def const_array_like(c, args, kwargs, node):
     _nargs(c, args, kwargs, node, 1, name="cuda.const.array_like")
     a = args[0]
+    from ._constmem import const_array
+
     if isinstance(a, TypedValue) and isinstance(a.t, T.Array) and a.v is None and a.const is not None:
-        return a  # a global array is already a constant
+        return const_array(c, a.const, node)  # a global array folded into the code: its data in constant memory
+    if isinstance(a, TypedValue) and isinstance(a.t, T.Array) and a.t.space == "constant":
+        return a
     if isinstance(a, CompileTimeValue) and isinstance(a.obj, np.ndarray):
-        return c.global_array(a.obj, node)
+        return const_array(c, a.obj, node)
     raise c.err(node, "cuda.const.array_like() takes a NumPy array that is a global or closure variable")
 
 

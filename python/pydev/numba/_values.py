@@ -72,12 +72,13 @@ class ValuesMixin:
         (frozen at compile time). Its elements are read through a chain of
         selects over the constants (no memory: nothing to keep across
         barriers; LLVM may make it a lookup table)."""
+        src = arr
         arr = np.ascontiguousarray(arr)
         if arr.dtype.names is not None or arr.dtype.kind not in "biufc" or arr.size > 1024 or arr.ndim == 0:
-            raise self.err(
-                node,
-                f"a global array in device code must be a numeric NumPy array of 1 to 1024 elements (got {arr.dtype}, {arr.size} elements)",
-            )
+            # Records and larger arrays: their data in constant memory, as Numba-CUDA's.
+            from ._constmem import const_array
+
+            return const_array(self, src, node)
         t = T.Array(T.from_dtype(arr.dtype), arr.ndim, "C")
         t.const = True
         return TypedValue(None, t, const=arr)

@@ -1527,7 +1527,7 @@ def compile_ptx(
     opt=True,
     debug=False,
     lineinfo=False,
-    abi="c",
+    abi="numba",
     abi_info=None,
     forceinline=False,
     launch_bounds=None,
@@ -1535,21 +1535,22 @@ def compile_ptx(
     """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx
     (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them; `opt`,
     `forceinline` and `launch_bounds` accepted as cuda.jit accepts them).
-    What pydev.numba cannot do is refused by name: a device function's PTX
-    alone (`device=True`) and Numba's ABI."""
-    if device:
-        raise NotImplementedError(
-            "cuda.compile_ptx(..., device=True): pydev.numba compiles device functions into the kernels that call them; "
-            "compile a kernel that calls it"
-        )
-    if abi != "c" or abi_info is not None:
-        raise NotImplementedError(
-            f"cuda.compile_ptx(..., abi={abi!r}, abi_info={abi_info!r}): pydev.numba compiles kernels only (abi='c')"
-        )
+    `device=True`: the device function alone (_device_ptx.py), with Numba's
+    ABI (`abi="numba"`, `int f(T *ret, args...)`) or the C ABI (`abi="c"`,
+    named by `abi_info={"abi_name": ...}`); a kernel has its own ABI."""
+    if abi not in ("numba", "c"):
+        raise NotImplementedError(f"cuda.compile_ptx(..., abi={abi!r}): the ABIs are 'numba' and 'c'")
     sig = _as_signature(sig)
+    target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
+    if device:
+        from . import _device_ptx
+
+        disp = Dispatcher(pyfunc, None, True, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
+        return _device_ptx.compile_device_ptx(disp, sig, target, abi, abi_info)
+    if abi_info is not None:
+        raise NotImplementedError(f"cuda.compile_ptx(..., abi_info={abi_info!r}): abi_info names device functions")
     disp = Dispatcher(pyfunc, None, False, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
     prog = disp.compile(tuple(sig.args))
-    target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
     return prog.compile(target=target, stage="ptx"), sig.return_type or _t.void
 
 
