@@ -2,6 +2,7 @@
 validation, negative range steps in enumerate/zip, overload keywords, SSA
 versions of a rebound variable (issue 31)."""
 
+import enum
 import re
 import warnings
 
@@ -274,3 +275,103 @@ def test_a_launch_of_fewer_than_128_blocks_warns_as_numba_cuda(monkeypatch):
         k[2, 32](a)
         monkeypatch.setattr(config, "CUDA_LOW_OCCUPANCY_WARNINGS", 1)
         k[128, 1](a[:1])  # 128 blocks: no warning
+
+
+def test_a_read_of_an_unassigned_variable_warns_when_asked(monkeypatch):
+    from pydev.numba.core import config
+    from pydev.numba.core.errors import NumbaWarning
+
+    @cuda.jit
+    def k(out, n):
+        if n:
+            if n > 0:
+                c = 3
+            out[0] = c
+        else:
+            c += 1  # c is not assigned on this path: it reads zero, as in Numba
+            out[0] = c
+
+    out = np.full(1, -7)
+    monkeypatch.setattr(config, "ALWAYS_WARN_UNINIT_VAR", 1)
+    with pytest.warns(NumbaWarning, match="Detected uninitialized variable c"):
+        k[1, 1](out, 0)
+    assert out[0] == 1
+    monkeypatch.setattr(config, "ALWAYS_WARN_UNINIT_VAR", 0)
+
+    @cuda.jit
+    def k2(out, n):
+        if n:
+            if n > 0:
+                c = 3
+            out[0] = c
+        else:
+            c += 1
+            out[0] = c
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", NumbaWarning)
+        k2[1, 1](out, 1)
+    assert out[0] == 3
+
+
+class _Color(enum.Enum):
+    red = 1
+    green = 2
+
+
+class _Shape(enum.IntEnum):
+    circle = 1
+    square = 2
+
+
+class _Signed(enum.IntEnum):
+    minus = -1
+    plus = 1
+
+
+def test_enum_members_are_kernel_arguments():
+    # Compile-time constants of the kernel (one compile per member): ==, is
+    # and .value as Python gives them; an IntEnum is not its int for `is`.
+    def f(a, b, out):
+        out[0] = a == b
+        out[1] = a != b
+        out[2] = a is b
+        out[3] = a is not b
+
+    k = cuda.jit(f)
+    pairs = [
+        (_Color.red, _Color.red),
+        (_Color.red, _Color.green),
+        (_Shape.circle, _Signed.plus),
+        (_Shape.square, _Shape.circle),
+    ]
+    for a, b in pairs:
+        got = np.array([True, False, True, False]) ^ RNG.integers(0, 2, 4).astype(bool)  # poisoned
+        want = np.zeros(4, np.bool_)
+        k[1, 1](a, b, got)
+        f(a, b, want)
+        np.testing.assert_array_equal(got, want, err_msg=f"{a!r} vs {b!r}")
+
+    @cuda.jit
+    def value(a, out):
+        out[0] = a.value * 10
+
+    out = np.full(1, -1, np.int64)
+    value[1, 1](_Signed.minus, out)
+    assert out[0] == -10
+
+
+def test_signatures_of_a_lazily_compiled_kernel_are_those_it_compiled():
+    @cuda.jit
+    def k(a):
+        a[0] = 1
+
+    assert k.signatures == []
+    k[1, 1](np.zeros(2, np.float32))
+    k[1, 1](np.zeros(2, np.int64))
+    assert [tuple(map(str, s.args)) for s in k.signatures] == [
+        ("array(float32, 1d, C)",),
+        ("array(int64, 1d, C)",),
+    ]
+    given = cuda.jit("void(float64[::1])")(k.py_func)
+    assert [tuple(map(str, s.args)) for s in given.signatures] == [("array(float64, 1d, C)",)]  # as given

@@ -16,7 +16,7 @@ def reduce_dispatcher(d):
     fn_args, fn_state = _pickling.function_parts(d.py_func, owner=f"pydev.numba {what} '{d.__qualname__}'")
     options = {k: v for k, v in d.options.items() if k != "link"}
     args = (type(d), fn_args, d.device, options, _pickling.link_contents(d.link))
-    return (_new_dispatcher, args, {"function": fn_state, "signatures": list(d.signatures)}, None, None, _fill)
+    return (_new_dispatcher, args, {"function": fn_state, "signatures": list(d._declared)}, None, None, _fill)
 
 
 def _new_dispatcher(cls, fn_args, device, options, link):
@@ -33,7 +33,7 @@ def _new_dispatcher(cls, fn_args, device, options, link):
 def _fill(d, state):
     _pickling.fill_function(d.py_func, state["function"])
     for sig in state["signatures"]:  # as Dispatcher() does with the signatures it is given
-        d.signatures.append(sig)
+        d._declared.append(sig)
         if not d.device:
             d.compile(tuple(sig.args))
     return d

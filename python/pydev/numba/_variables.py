@@ -3,6 +3,7 @@ unification of what they are assigned (Retype when a type widens), and
 the lookup of names (locals, globals, Python objects)."""
 
 import builtins
+import warnings
 
 import numpy as np
 
@@ -126,6 +127,15 @@ class VariablesMixin:
                 raise self.err(node, f"variable '{name}' is used before it is assigned on this path")
             # Numba's SSA gives such a read an undefined value (zero-initialised):
             # numbers and tuples of numbers read zero, as they do after a merge.
+            from .core import config, errors
+
+            if config.ALWAYS_WARN_UNINIT_VAR:
+                warnings.warn_explicit(
+                    errors.NumbaWarning(f"Detected uninitialized variable {name}"),
+                    errors.NumbaWarning,
+                    self.src.file,
+                    self.src.line(node),
+                )
             return self._unflatten(var.t, [self._zero_val(t.ir) for t in leaves])
         return _fresh(b) if isinstance(b, TypedValue) and _is_const(b) else b
 

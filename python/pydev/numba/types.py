@@ -2,6 +2,7 @@
 `float32`, `int64[:]`, `float32[:, ::1]`, `void(float32[:], int32)`,
 `from_dtype(np.dtype(...))`. Each maps to a pydev IR type (`.ir`)."""
 
+import enum
 import numpy as np
 
 from .. import ir
@@ -704,6 +705,11 @@ def _typeof_slow(value):
     known = getattr(value, "_numba_type_", None)  # Numba's hook (cuda.In(ary) is typed as ary)
     if isinstance(known, Type):
         return known
+    if isinstance(value, enum.Enum):
+        # An enum member (IntEnum's too, before int): a compile-time constant of
+        # the kernel, compiled once per member (Numba compiles once per enum
+        # class and passes the value); `==`, `is` and `.value` as in Python.
+        return Constant(value)
     if isinstance(value, bool) or isinstance(value, np.bool_):
         return boolean
     if isinstance(value, int):

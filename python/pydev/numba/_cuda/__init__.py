@@ -840,19 +840,28 @@ class Dispatcher:
         self.specializations = {}  # (target, device, argument types) -> specialized Dispatcher
         self._resources = {}  # argument types -> _kernel_info.resources of its Program
         self._captures = {}  # argument types -> the device arrays its Program reads from globals (trailing arguments)
-        self.signatures = []
+        self._declared = []
         self._pydev_numba_name = f"'{py_func.__qualname__}'"
         if sigs:
             for s in sigs:
                 sig = _as_signature(s)
                 if not self.device and sig.return_type not in (None, _t.void):
                     raise TypeError(f"a kernel returns void, the signature {sig} returns {sig.return_type}")
-                self.signatures.append(sig)
+                self._declared.append(sig)
                 if not self.device:
                     self.compile(tuple(sig.args))
 
     def __repr__(self):
         return f"<pydev.numba {'device function' if self.device else 'kernel'} {self.py_func.__qualname__}>"
+
+    @property
+    def signatures(self):
+        """numba-cuda's: the signatures of the function. Those it was given;
+        for a kernel given none, one per argument types it has compiled for
+        (`void(...)`, in compile order)."""
+        if self._declared or self.device:
+            return self._declared
+        return [_t.Signature(_t.void, types) for types in self.overloads]
 
     @property
     def extensions(self):
@@ -958,7 +967,7 @@ class Dispatcher:
     def _pydev_numba_call(self, c, args, kwargs, node):
         if kwargs:
             raise c.err(node, "device functions take positional arguments in pydev.numba")
-        if not self.device and self.signatures:
+        if not self.device and self._declared:
             # Without signatures a @cuda.jit function called from device code
             # is compiled as a device function, as in Numba-CUDA.
             raise c.err(
@@ -970,7 +979,7 @@ class Dispatcher:
         literal_types = []  # with literal arguments as constants (Numba's literal typing)
         for a in args:
             if isinstance(a, _c.CompileTimeValue):
-                if self.signatures:
+                if self._declared:
                     raise c.err(
                         node,
                         f"{_c._describe(a.obj)} cannot be passed to a device function with a signature "
@@ -979,19 +988,19 @@ class Dispatcher:
                 types.append(_t.Constant(a.obj))  # first-class types and functions, as in Numba
                 literal_types.append(types[-1])
                 continue
-            lit = None if self.signatures else _c.literal_of(a)
+            lit = None if self._declared else _c.literal_of(a)
             types.append(a.t)
             literal_types.append(a.t if lit is None else _t.Constant(None, literal=lit))
-        if self.signatures:
+        if self._declared:
             try:
-                sig = _best_signature(self.signatures, types, f"device function '{self.__name__}'", False)
+                sig = _best_signature(self._declared, types, f"device function '{self.__name__}'", False)
             except TypeError as e:
                 raise c.err(node, str(e)) from None
             if sig is None:
                 raise c.err(
                     node,
                     f"No matching definition of '{self.__name__}' for argument types "
-                    f"({', '.join(map(str, types))}); signatures: {', '.join(map(str, self.signatures))}",
+                    f"({', '.join(map(str, types))}); signatures: {', '.join(map(str, self._declared))}",
                 )
             args = [c.cast(a, t, node) if _c._is_num(t) else a for a, t in zip(args, sig.args)]
             types = list(sig.args)
@@ -1090,11 +1099,11 @@ class Dispatcher:
 
     def _types_of(self, args):
         types = tuple(_t.typeof(a) for a in args)
-        if not self.signatures:
+        if not self._declared:
             return types, args
-        sig = _best_signature(self.signatures, types, f"kernel '{self.__name__}'")
+        sig = _best_signature(self._declared, types, f"kernel '{self.__name__}'")
         if sig is None and self._specialized:
-            sig, args = _reinterpreted(self.signatures[0], types, args)
+            sig, args = _reinterpreted(self._declared[0], types, args)
         if sig is not None:
             conv = [
                 _scalar_converter(want)(a) if _c._is_num(want) and not isinstance(want, _t.Array) else a
@@ -1103,7 +1112,7 @@ class Dispatcher:
             return tuple(sig.args), tuple(conv)
         raise TypeError(
             f"No matching definition for argument types ({', '.join(map(str, types))}) of kernel "
-            f"'{self.__name__}' (Numba's words); its signatures: {', '.join(map(str, self.signatures))}"
+            f"'{self.__name__}' (Numba's words); its signatures: {', '.join(map(str, self._declared))}"
         )
 
     def _launch(self, args, grid, block, stream, shared_bytes):
@@ -1152,6 +1161,7 @@ class Dispatcher:
             )
         general = (
             any(c is not a for c, a, t in zip(converted, args, types) if isinstance(t, _t.Array))  # reinterpreted
+            or any(isinstance(t, _t.Constant) for t in types)  # enum members: no run-time value
             or bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
             or any(_datetimes(t) for t in types)
@@ -1184,6 +1194,8 @@ class Dispatcher:
         flat = []
         records = []  # (the record argument, the 1-element array the kernel reads and writes)
         for a, t in zip(args, types):
+            if isinstance(t, _t.Constant):
+                continue  # a compile-time constant of the kernel (an enum member): no parameter
             if isinstance(t, (_t.UniTuple, _t.Tuple)):
                 flat += _flatten_value(a)
             elif isinstance(t, _t.Record):
@@ -1382,7 +1394,7 @@ class Dispatcher:
                 f"'{self.__name__}' is a device function: it is compiled into the kernels that call it; compile one of them"
             )
         if argtypes is None:
-            known = [tuple(s.args) for s in self.signatures] or list(self.overloads)
+            known = [tuple(s.args) for s in self._declared] or list(self.overloads)
             if len(known) != 1:
                 raise TypeError(
                     f"kernel '{self.__name__}' has {len(known)} signatures: pass argtypes (a signature or example arguments)"

@@ -8,3 +8,6 @@ import os
 CUDA_LOW_OCCUPANCY_WARNINGS = int(os.environ.get("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", "1"))
 # Turns every performance warning off.
 DISABLE_PERFORMANCE_WARNINGS = int(os.environ.get("NUMBA_DISABLE_PERFORMANCE_WARNINGS", "0"))
+# A read of a variable not assigned on its path (it reads zero) warns
+# (NumbaWarning "Detected uninitialized variable x"), as Numba's SSA pass does.
+ALWAYS_WARN_UNINIT_VAR = int(os.environ.get("NUMBA_ALWAYS_WARN_UNINIT_VAR", "0"))

@@ -4,7 +4,8 @@ ENABLE_CUDASIM is False: pydev.numba compiles kernels (to native code on the
 host target) rather than interpreting them as numba-cuda's simulator does, so
 the tests numba-cuda keeps from its simulator (`skip_on_cudasim`) run, and the
 simulator-only ones (`skip_unless_cudasim`) are skipped. The switches
-pydev.numba reads (CUDA_LOW_OCCUPANCY_WARNINGS, DISABLE_PERFORMANCE_WARNINGS)
+pydev.numba reads (CUDA_LOW_OCCUPANCY_WARNINGS, DISABLE_PERFORMANCE_WARNINGS,
+ALWAYS_WARN_UNINIT_VAR)
 are pydev.numba.core.config's, read and assigned through this module; the
 rest are the defaults of numba-cuda 0.30.4, which pydev.numba does not read.
 """
@@ -21,7 +22,7 @@ CUDA_ENABLE_NRT = False
 CUDA_DEBUGINFO_DEFAULT = False
 BOUNDSCHECK = None
 
-_PYDEV = ("CUDA_LOW_OCCUPANCY_WARNINGS", "DISABLE_PERFORMANCE_WARNINGS")
+_PYDEV = ("CUDA_LOW_OCCUPANCY_WARNINGS", "DISABLE_PERFORMANCE_WARNINGS", "ALWAYS_WARN_UNINIT_VAR")
 
 
 class _Config(types.ModuleType):
