@@ -7,6 +7,11 @@
  * reference to its array until the consumer calls the deleter. Its current
  * work stream is what `producer_set_stream` set.
  *
+ * `producer_array_type` is a C array type as CuPy's ndarray and PyTorch's
+ * Tensor are: its data pointer, length and element type are C fields, its
+ * `__dlpack__` a method of the type that reads them (no Python attribute
+ * per export), for producers that have `__dlpack__` only.
+ *
  * Build: gcc -shared -fPIC -O2 -I<python include> exchange_producer.c
  * (loaded with ctypes into a running interpreter, which provides libpython).
  */
@@ -135,4 +140,114 @@ PyObject *producer_dlpack_method(void) {
     PyObject *m = PyInstanceMethod_New(f);
     Py_DECREF(f);
     return m;
+}
+
+/* A C array type (1-D, any DLPack element type, cuda device 0) whose
+ * `__dlpack__` checks its keywords (stream: None or an int; max_version: a
+ * tuple) as real producers do, and exports from its C fields. */
+typedef struct {
+    PyObject_HEAD
+    void *data;
+    int64_t size;
+    uint8_t code, bits;
+    uint16_t lanes;
+    PyObject *owner; /* what keeps `data` alive */
+} NativeArray;
+
+static PyObject *kw_stream, *kw_max_version;
+
+static void native_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    Py_XDECREF(((NativeArray *)self)->owner);
+    tp->tp_free(self);
+    Py_DECREF(tp);
+}
+
+static PyObject *native_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    NativeArray *a = (NativeArray *)self;
+    if (nargs != 0) {
+        PyErr_SetString(PyExc_TypeError, "__dlpack__ takes keyword arguments only");
+        return NULL;
+    }
+    Py_ssize_t n = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *k = PyTuple_GET_ITEM(kwnames, i), *v = args[i];
+        if (k == kw_stream || PyUnicode_Compare(k, kw_stream) == 0) {
+            if (v != Py_None && !PyLong_Check(v)) {
+                PyErr_SetString(PyExc_TypeError, "stream must be None or an int");
+                return NULL;
+            }
+        } else if (k == kw_max_version || PyUnicode_Compare(k, kw_max_version) == 0) {
+            if (v != Py_None && !PyTuple_Check(v)) {
+                PyErr_SetString(PyExc_TypeError, "max_version must be a tuple");
+                return NULL;
+            }
+        }
+    }
+    Export *e = malloc(sizeof *e);
+    if (!e) return PyErr_NoMemory();
+    e->shape = a->size;
+    e->stride = 1;
+    Py_INCREF(self);
+    e->owner = self;
+    e->managed.version = (DLPackVersion){1, 3};
+    e->managed.manager_ctx = NULL;
+    e->managed.deleter = deleter;
+    e->managed.flags = 0;
+    e->managed.dl_tensor = (DLTensor){a->data, 2, 0, 1, a->code, a->bits, a->lanes, &e->shape, &e->stride, 0};
+    PyObject *cap = PyCapsule_New(&e->managed, "dltensor_versioned", capsule_destructor);
+    if (!cap) deleter(&e->managed);
+    return cap;
+}
+
+static PyObject *native_device(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return Py_BuildValue("(ii)", 2, 0);
+}
+
+static PyMethodDef native_methods[] = {
+    {"__dlpack__", (PyCFunction)(void (*)(void))native_dlpack, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {"__dlpack_device__", native_device, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot native_slots[] = {
+    {Py_tp_dealloc, native_dealloc},
+    {Py_tp_methods, native_methods},
+    {0, NULL},
+};
+
+static PyType_Spec native_spec = {"exchange_producer.NativeArray", sizeof(NativeArray), 0, Py_TPFLAGS_DEFAULT, native_slots};
+
+static PyObject *native_type;
+
+/* The type (made once). */
+PyObject *producer_array_type(void) {
+    if (!native_type) {
+        kw_stream = PyUnicode_InternFromString("stream");
+        kw_max_version = PyUnicode_InternFromString("max_version");
+        native_type = PyType_FromSpec(&native_spec);
+        if (!native_type) return NULL;
+    }
+    Py_INCREF(native_type);
+    return native_type;
+}
+
+/* A NativeArray of `size` elements of (code, bits, lanes) at `data`,
+ * keeping `owner` alive. */
+PyObject *producer_array(PyObject *owner, void *data, int64_t size, int code, int bits, int lanes) {
+    PyObject *tp = producer_array_type();
+    if (!tp) return NULL;
+    NativeArray *a = PyObject_New(NativeArray, (PyTypeObject *)tp);
+    Py_DECREF(tp); /* the instance holds its own reference (heap type) */
+    if (!a) return NULL;
+    a->data = data;
+    a->size = size;
+    a->code = (uint8_t)code;
+    a->bits = (uint8_t)bits;
+    a->lanes = (uint16_t)lanes;
+    Py_INCREF(owner);
+    a->owner = owner;
+    return (PyObject *)a;
 }

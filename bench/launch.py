@@ -130,7 +130,38 @@ def c_exchange_producer(stream):
     method = ctypes.PyDLL(out).producer_dlpack_method
     method.restype = ctypes.py_object
     CDlpack.__dlpack__ = method()
+    make = ctypes.PyDLL(out).producer_array
+    make.restype = ctypes.py_object
+    make.argtypes = [ctypes.py_object, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int, ctypes.c_int]
+    CArray._make = make
     return None
+
+
+# DLPack's (code, bits) of the element types CArray exports.
+_DL_TYPES = {
+    "float16": (2, 16),
+    "float32": (2, 32),
+    "float64": (2, 64),
+    "int32": (0, 32),
+    "int64": (0, 64),
+    "complex64": (5, 64),
+    "complex128": (5, 128),
+    "bfloat16": (4, 16),
+    "float8_e4m3fn": (10, 8),
+}
+
+
+class CArray:
+    """Another library's 1-D device array of a C type, as CuPy's ndarray and
+    PyTorch's Tensor are: pointer, length and element type in C fields, a
+    `__dlpack__` of the type and no exchange API (bench/exchange_producer.c;
+    made once c_exchange_producer has built it). `CArray(device_array)`."""
+
+    _make = None
+
+    def __new__(cls, arr):
+        code, bits = _DL_TYPES[arr.dtype.name]
+        return cls._make(arr, arr._ptr, arr.size, code, bits, 1)
 
 
 def cuda_rows(launches, fake):

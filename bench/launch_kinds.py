@@ -140,11 +140,32 @@ def cases(target):
         ]
         # A producer whose `__dlpack__` is C (bench/exchange_producer.c, as
         # CuPy's is Cython): the DLPack row less the Python producer's cost.
-        from launch import CDlpack, c_exchange_producer
+        # CArray: a C array type's `__dlpack__`, as CuPy's ndarray and
+        # PyTorch's Tensor have, reading C fields (CDlpack's reads Python
+        # attributes of a Python class at each export).
+        from launch import CArray, CDlpack, c_exchange_producer
 
         if c_exchange_producer(pydev.default_stream().handle) is None:
             c_dlpack = CDlpack(on(rng.random(8, dtype=np.float32)))
-            rows[2:2] = [("float32 array (DLPack only, C `__dlpack__`)", take_array, c_dlpack)]
+            rows[2:2] = [
+                ("float32 array (DLPack only, C `__dlpack__` on a Python class)", take_array, c_dlpack),
+                ("float32 array (DLPack only, C array type)", take_array, CArray(on(rng.random(8, dtype=np.float32)))),
+                ("float16 array (DLPack only, C array type)", take_array, CArray(on(rng.random(8).astype(np.float16)))),
+                (
+                    "complex64 array (DLPack only, C array type)",
+                    take_complex_array,
+                    CArray(on((rng.random(8) + 1j * rng.random(8)).astype(np.complex64))),
+                ),
+            ]
+            if ml is not None:
+                rows.insert(
+                    4,
+                    (
+                        "bfloat16 array (DLPack only, C array type)",
+                        take_array,
+                        CArray(on(rng.random(8).astype(ml.bfloat16))),
+                    ),
+                )
     if ml is not None:
         rows[4:4] = [
             ("bfloat16 array (NumPy)", take_array, on(rng.random(8).astype(ml.bfloat16))),
@@ -216,12 +237,13 @@ def main():
 def per_export_us(arg, handle, launches):
     """The time of `arg.__dlpack__(...)` as the fast path calls it, its
     capsules let go by the stream's generation as a launch's are."""
-    export = arg.__dlpack__
     version = (1, 0)
     kept = []
     t = time.perf_counter()
     for _ in range(launches):
-        kept.append(export(stream=handle, max_version=version))
+        # Looked up at each export, as a launch must: a Python class's
+        # method is bound anew each time.
+        kept.append(arg.__dlpack__(stream=handle, max_version=version))
         if len(kept) > STREAM_GENERATION:
             kept = []
     kept = []

@@ -11,7 +11,8 @@ One process launches a one-thread kernel 2048 times per kind after warm-up;
 PKG_DIR: a release wheel installed with `pip install --no-deps --target`.
 Kinds: a float32 DeviceArray (the reference), the tests' `CAIOnly` around
 one (CUDA Array Interface) and around an array of structs, the C producer's
-native `__dlpack__` (bench/exchange_producer.c) and the tests' `DLPackOnly`
+array type (`CArray`, as CuPy's and PyTorch's) and its native `__dlpack__`
+on a Python class (bench/exchange_producer.c), and the tests' `DLPackOnly`
 (Python `__dlpack__`). Needs gcc, valgrind and Python.h. A benchmark, not a
 test.
 """
@@ -27,7 +28,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 LAUNCHES = 2048
-KINDS = ["float32 DeviceArray", "CAI only", "CAI only, structs", "C __dlpack__", "DLPackOnly"]
+KINDS = ["float32 DeviceArray", "CAI only", "CAI only, structs", "C array type", "C __dlpack__", "DLPackOnly"]
 
 
 def child():
@@ -36,7 +37,7 @@ def child():
     sys.path[:0] = [HERE, os.path.join(ROOT, "python", "tests")]
     import cuda.device as device
     import pydev
-    from launch import CDlpack, c_exchange_producer
+    from launch import CArray, CDlpack, c_exchange_producer
     from producers import CAIOnly, DLPackOnly
 
     assert c_exchange_producer(0) is None
@@ -66,6 +67,7 @@ def child():
         (take_array, f32()),
         (take_array, CAIOnly(f32())),
         (take_struct_array, CAIOnly(pydev.to_device(np.zeros(8, Particle.dtype)))),
+        (take_array, CArray(f32())),
         (take_array, CDlpack(f32())),
         (take_array, DLPackOnly(f32())),
     ]

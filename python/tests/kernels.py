@@ -162,3 +162,10 @@ def on_host(out):
 @device.kernel
 def overrun(out):
     out[device.tid(1)] = 1
+
+
+@device.kernel
+def copy(out, a):
+    i = device.tid(1)
+    if i < a.size:
+        out[i] = a[i]

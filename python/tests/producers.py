@@ -39,3 +39,32 @@ class DLPackOnly:
 
     def __dlpack_device__(self):
         return self.arr.__dlpack_device__()
+
+
+class DLPackElements:
+    """Seen through DLPack only, exported by this producer itself (not by
+    the wrapped array): a 1-D NumPy array or DeviceArray of any element type
+    device code takes (bfloat16 and float8 too, which NumPy's own
+    `__dlpack__` refuses), or, with `lanes`, the rows of a 2-D one as one
+    tensor of vectors of DLPack type (code, bits, lanes), as a library with
+    vector element types exports them."""
+
+    def __init__(self, arr, lanes=None):
+        self.arr, self.lanes = arr, lanes
+        self.exports = 0
+
+    def __dlpack__(self, **kw):
+        import numpy as np
+
+        from pydev import _dlpack
+
+        a, on_cuda = self.arr, not isinstance(self.arr, np.ndarray)
+        dtype = a.dtype if self.lanes is None else np.dtype((a.dtype, (self.lanes,)))
+        ptr = a._ptr if on_cuda else a.ctypes.data
+        self.exports += 1
+        return _dlpack.make_capsule(ptr, a.shape[:1], dtype, 2 if on_cuda else 1, a, versioned=True)
+
+    def __dlpack_device__(self):
+        import numpy as np
+
+        return (1, 0) if isinstance(self.arr, np.ndarray) else (2, 0)

@@ -555,6 +555,40 @@ def test_dlpack_producers_take_the_fast_path_and_are_released(run):
     """)
 
 
+def test_dlpack_arrays_of_every_element_type_take_the_fast_path_on_cuda(run):
+    # Issue 35 item 1 in DLPack form: numbers of every width, complex,
+    # bool, bfloat16, float8 and vectors (lanes 2 to 4), exported by a
+    # producer of its own (not pydev's DeviceArray), each launched natively
+    # from its second launch with its own descriptor.
+    run("""
+        from producers import DLPackElements
+        try:
+            import ml_dtypes
+            extra = [ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2]
+        except ImportError:
+            extra = []
+        n = 40
+        s = pydev.create_stream()
+        kinds = [(np.dtype(t), None) for t in ["float32", "float64", "float16", "complex64", "int8", "uint64", "bool"]]
+        kinds += [(np.dtype(t), None) for t in extra]
+        kinds += [(np.dtype("float32"), 2), (np.dtype("float32"), 3), (np.dtype("int32"), 4), (np.dtype("float16"), 2)]
+        for dtype, lanes in kinds:
+            shape = (n,) if lanes is None else (n, lanes)
+            for k in range(2):
+                src = pydev.to_device(rng.random(shape).astype(dtype))
+                dst = pydev.device_array(shape, dtype)
+                a, out = DLPackElements(src, lanes), DLPackElements(dst, lanes)
+                before = fast()
+                device.launch(kernels.copy, out, a, grid=1, block=64, stream=s)
+                assert fast() - before == k, (dtype, lanes, k, pydev.stats())
+                if k:
+                    assert a.exports == 1, (dtype, lanes, a.exports)  # one export a fast launch
+                l = fakecuda.launches()[-1]
+                assert [l.descriptor(i) for i in (0, 1)] == [(dst._ptr, (n,), (1,)), (src._ptr, (n,), (1,))], (dtype, lanes)
+        s.synchronize()
+    """)
+
+
 def test_dlpack_exchange_api_producers_export_without_calling_python(run):
     run("""
         from pydev import _dlpack

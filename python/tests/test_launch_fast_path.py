@@ -164,6 +164,46 @@ def test_dlpack_arrays_take_the_fast_path_on_the_host(dtype):
     assert out.tobytes() == host["a"].tobytes()
 
 
+DLPACK_DTYPES = ["float32", "float16", "complex128", "int16", "uint8", "bool"]
+
+
+@pytest.mark.parametrize("dtype", DLPACK_DTYPES + ["bfloat16", "float8_e4m3fn", "float8_e5m2"])
+def test_dlpack_arrays_of_every_element_type_take_the_fast_path_on_the_host(dtype):
+    from producers import DLPackElements
+
+    if dtype not in DLPACK_DTYPES:
+        ml = ml_dtypes_or_none()
+        if ml is None:
+            pytest.skip("ml_dtypes is not installed")
+        dtype = getattr(ml, dtype)
+    host = {}
+
+    def arg():
+        host["a"] = random_array(dtype) if dtype != "bool" else RNG.integers(0, 2, 16).astype(bool)
+        return DLPackElements(host["a"])
+
+    (_, _), (out, a) = launch_twice(copy, lambda: DLPackElements(poisoned(16, dtype)), arg)
+    assert a.exports == 1  # the fast path asked the producer, once a launch
+    assert out.arr.tobytes() == host["a"].tobytes()
+
+
+@pytest.mark.parametrize("dtype,lanes", [("float32", 2), ("float32", 3), ("float32", 4), ("int32", 4), ("float64", 2)])
+def test_dlpack_vector_arrays_take_the_fast_path_on_the_host(dtype, lanes):
+    from producers import DLPackElements
+
+    host = {}
+
+    def arg():
+        host["a"] = random_array(dtype, 16 * lanes).reshape(16, lanes)
+        return DLPackElements(host["a"], lanes)
+
+    def out():
+        return DLPackElements(poisoned(16 * lanes, dtype).reshape(16, lanes), lanes)
+
+    (_, _), (got, _) = launch_twice(copy, out, arg)
+    assert got.arr.tobytes() == host["a"].tobytes()
+
+
 def random_particles(n=16):
     a = np.zeros(n, Particle.dtype)
     a["pos"] = RNG.standard_normal((n, 3))
