@@ -38,23 +38,10 @@ def child():
     import cuda.device as device
     import pydev
     from launch import CArray, CDlpack, c_exchange_producer
+    from launch_kinds import Particle, take_array, take_struct_array  # the same kernels as the timed bench
     from producers import CAIOnly, DLPackOnly
 
     assert c_exchange_producer(0) is None
-
-    @device.struct
-    class Particle:
-        pos: device.float32x3
-        mass: float
-        tag: device.int32
-
-    @device.kernel
-    def take_array(out, a):
-        out[0] = a[0]
-
-    @device.kernel
-    def take_struct_array(out, a):
-        out[0] = a[0].mass
 
     rng = np.random.default_rng(35)
     s = pydev.default_stream()

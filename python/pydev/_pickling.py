@@ -24,7 +24,7 @@ import types
 import uuid
 import weakref
 
-from . import __version__
+from . import __version__, _code
 
 # The pydev and Python versions a pickle made by value was made with: code
 # objects (marshal) are tied to the Python version, the payload to pydev's.
@@ -158,15 +158,6 @@ def carried(value):
     return value
 
 
-def code_names(code, out):
-    """The global names `code` and the code nested in it read."""
-    out.update(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            code_names(c, out)
-    return out
-
-
 # Tokens of the globals dicts whose functions were pickled by value here,
 # and in a loading process, the globals dict made for each token: the
 # functions of one module share one namespace there (as they do here), so
@@ -259,7 +250,7 @@ def function_parts(fn, extra_globals=(), owner=None, source=None):
     code = fn.__code__
     g = fn.__globals__
     owner = owner or f"function '{fn.__qualname__}'"
-    names = code_names(code, set()) | set(extra_globals)
+    names = _code.global_names(code, set()) | set(extra_globals)
     values = {n: _checked(g[n], n, owner) for n in sorted(names) if n in g}
     cells = []
     for name, cell in zip(code.co_freevars, fn.__closure__ or ()):

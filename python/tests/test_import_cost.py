@@ -179,14 +179,17 @@ print(json.dumps({"in_dir": in_dir, "ok": [bool(b) for b in ok], "no_ml": no_ml,
 
 def test_vector_global_bound_after_the_first_launch(native, tmp_path):
     # The launcher's table of cuda.device entities is built at the first
-    # launch; a vector type made later (bound to a global) is in it.
+    # launch (of a kernel reading one by a global name: `tid`); a vector
+    # type made later (bound to a global) is in it.
     out = run_script(
         tmp_path,
         PRELUDE
         + """
+from cuda.device import tid
+
 @device.kernel
 def scale(out, x):
-    i = device.thread_idx.x + device.block_idx.x * device.block_dim.x
+    i = tid(1)
     if i < out.size:
         out[i] = x[i] * 2
 

@@ -413,3 +413,53 @@ def test_program_values_take_the_fast_path():
     (_, _), (out, p) = launch_twice(prog, lambda: poisoned(5, np.float32), random_particle)
     want = [p.pos.x, p.pos.z, p.mass, p.tag, 1.0 if p.alive else 0.0]
     np.testing.assert_array_equal(out, np.array(want, np.float32))
+
+
+WATCHED = """
+import cuda.device as device
+
+SCALE = 2.0
+
+
+@device.struct
+class Body:
+    mass: float
+    pos: device.float32x3
+
+
+@device.kernel
+def weigh(out, bodies):
+    i = device.tid(1)
+    if i < bodies.size:
+        out[i] = bodies[i].mass * SCALE + bodies[i].pos.y
+"""
+
+
+def test_the_fast_path_watches_the_globals_device_code_reads_not_attribute_names():
+    # A kernel's fast path is left when a global its code reads changes
+    # (SCALE, a constant compiled in); `bodies[i].mass` reads an attribute,
+    # so a global named `mass`, `pos` or `y` is none of its inputs.
+    ns = {}
+    exec(compile(WATCHED, "<watched-globals>", "exec"), ns)
+    weigh, body = ns["weigh"], ns["Body"]
+    bodies = np.zeros(16, body.dtype)
+    bodies["mass"] = RNG.standard_normal(16)
+    bodies["pos"] = RNG.standard_normal((16, 3))
+
+    def want(scale):
+        return (bodies["mass"] * np.float32(scale) + bodies["pos"][:, 1]).astype(np.float32)
+
+    def launched(fast_taken):
+        out = poisoned(16, np.float32)
+        before = fast()
+        launch(weigh, out, bodies, block=16)
+        assert fast() - before == fast_taken
+        return out
+
+    launched(0)
+    np.testing.assert_allclose(launched(1), want(2.0), rtol=1e-6)
+    ns.update(mass=1.0, pos=2.0, y=3.0)
+    np.testing.assert_allclose(launched(1), want(2.0), rtol=1e-6)
+    ns["SCALE"] = 3.0
+    np.testing.assert_allclose(launched(0), want(3.0), rtol=1e-6)
+    np.testing.assert_allclose(launched(1), want(3.0), rtol=1e-6)

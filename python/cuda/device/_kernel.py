@@ -16,7 +16,7 @@ import types
 
 import numpy as np
 
-from pydev import _cache, _exec_source, _launch, _native, _types
+from pydev import _cache, _code, _exec_source, _launch, _native, _types
 
 _exec_source.install()  # records texts given to exec()/compile(): device code from strings
 
@@ -47,7 +47,7 @@ class _Function:
         self._src = None
         self._cells = ()
         self._watch = set()
-        self._read = None  # the names its code reads (co_names, nested code too)
+        self._read = None  # the global names its code reads (nested code too)
         self._const_idx = None
 
     def __reduce_ex__(self, protocol):
@@ -132,9 +132,7 @@ class _Function:
                 cells.append(cell)
                 env[name] = _free_value(value, visit, root_file) or ("host", f"{_describe(value)} {where}")
             if f._read is None:
-                names = set()
-                _code_names(code, names)
-                f._read = tuple(sorted(names))
+                f._read = tuple(sorted(_code.global_names(code, set())))
             g = fn.__globals__
             for name in f._read:
                 if name not in env and name in g:
@@ -288,7 +286,7 @@ class _Function:
         if self._names is None:
             names = set()
             for fn in self._device_functions():
-                _code_names(fn.__code__, names)
+                _code.global_names(fn.__code__, names)
             self._names = sorted(names)
         g = self.underlying.__globals__
         out = {}
@@ -320,13 +318,6 @@ class _Function:
         mine = [v for v in g.values() if _types.is_struct(v) and v.__module__ == self.__module__]
         others = [v for v in g.values() if _types.is_struct(v) and v.__module__ != self.__module__]
         return captured + mine + others
-
-
-def _code_names(code, out):
-    out.update(code.co_names)
-    for c in code.co_consts:
-        if isinstance(c, types.CodeType):
-            _code_names(c, out)
 
 
 _DEVICE_NAMES = None
