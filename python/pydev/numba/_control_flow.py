@@ -14,7 +14,13 @@ from ._typing import (
     arith_type,
     unify,
 )
-from ._variables import REBOUND, Retype, Var, _fresh, _is_const
+from ._variables import Retype, Unjoined, Var, _fresh, _is_const
+
+
+def _holds_array(var):
+    """Whether a variable holds an array value here (arrays join as block
+    arguments when they have one on the way in)."""
+    return var is not None and isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue)
 
 
 class ControlFlowMixin:
@@ -34,8 +40,11 @@ class ControlFlowMixin:
             n
             for n in assigned
             if n in self.vars
-            and self._mergeable(self.vars[n].t)
-            and not (n in single and _is_const(self.vars[n].bound))
+            and (
+                self._mergeable(self.vars[n].t)
+                and not (n in single and _is_const(self.vars[n].bound))
+                or _holds_array(self.vars[n])
+            )
         ]
         for n in assigned:
             if n in names:
@@ -86,9 +95,7 @@ class ControlFlowMixin:
             if n not in self.vars:
                 self.vars[n] = Var(self.var_types[n], bound=None)
         before = dict(self.vars)
-        types = self._merge_types(names)
         then, other = f.new_block(), f.new_block()
-        after = f.new_block(*types)
         f.cond_br(cond.v, then, other)
         dead, ends = [], []
         for blk, body in ((then, s.body), (other, s.orelse)):
@@ -102,24 +109,39 @@ class ControlFlowMixin:
                 self.branches -= 1
             dead.append(self.dead)
             if not f.terminated:
-                ends.append(self.vars)
-                self.at(s)
-                f.br(after, *self._merge_values(names, s))
+                ends.append((f.block, self.vars))
+        joined, unjoined = self._arrays_of_every_path(names, before, [e for _, e in ends])
+        names += joined
+        after = f.new_block(*self._merge_types(names))
+        for blk, end in ends:  # the paths' values are known now: pass them
+            f.set_block(blk)
+            self.vars = end
+            self.at(s)
+            f.br(after, *self._merge_values(names, s))
         self.vars = dict(before)
         f.set_block(after)
         self._bind_merged(names, after.args)
-        self._mark_rebound_arrays(before, ends)
+        for n, types in unjoined.items():
+            self.vars[n] = Var(types[0], bound=Unjoined(types))
         self.dead = all(dead)
 
-    def _mark_rebound_arrays(self, before, ends):
-        """Arrays are not block arguments (the lowering has none): an array
-        variable that a path into the join rebinds has no one value there, so
-        reading it after the join is an error (_load_var) rather than a read
-        of the array it held before."""
-        for n, var in before.items():
-            if isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue):
-                if any(n in e and e[n].bound is not var.bound for e in ends):
-                    self.vars[n] = Var(var.t, bound=REBOUND)
+    def _arrays_of_every_path(self, names, before, ends):
+        """The array variables that every path into a join assigns (`if c:
+        x = a else: x = b`) but that had no value before it: they join too
+        (the first list), unless their types differ (the second, a dict of
+        their two types). One that only some paths assign stays unassigned
+        after the join."""
+        joined, unjoined = [], {}
+        for n in ends[0] if ends else ():
+            if n in names or _holds_array(before.get(n)):
+                continue
+            if all(n in e and _holds_array(e[n]) for e in ends):
+                types = list(dict.fromkeys(e[n].t for e in ends))
+                if len(types) == 1:
+                    joined.append(n)
+                else:
+                    unjoined[n] = types[:2]
+        return joined, unjoined
 
     def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
         f = self.f
@@ -171,9 +193,6 @@ class ControlFlowMixin:
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
-        # an array the body rebinds: the loop's paths out hold different ones
-        rebound = set(_assigned(node.body + node.orelse))
-        self._mark_rebound_arrays(at_head, [{n: Var(None) for n in rebound if n in at_head}])
         self.dead = False
 
     def s_While(self, s):

@@ -32,9 +32,15 @@ def _fresh(tv):
     return TypedValue(None, tv.t, tv.const)
 
 
-# The binding of an array variable that paths into a join left different:
-# it has no value after the join (ControlFlowMixin._mark_rebound_arrays).
-REBOUND = object()
+class Unjoined:
+    """The binding, after a join, of a variable that every path into it
+    assigns an array but not of one type (ControlFlowMixin._arrays_of_every_path):
+    reading it is an error (the lowering joins one array type)."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, types):
+        self.types = types
 
 
 class Var:
@@ -115,11 +121,11 @@ class VariablesMixin:
     def _load_var(self, name, node):
         var = self.vars[name]
         b = var.bound
-        if b is REBOUND:
+        if isinstance(b, Unjoined):
             raise self.err(
                 node,
-                f"variable '{name}' holds different arrays on the paths that join here: pydev.numba cannot join "
-                "arrays (rebind it on every path, or index the arrays in the branches)",
+                f"variable '{name}' holds a {b.types[0]} on one path into the join before this and a "
+                f"{b.types[1]} on another: pydev.numba needs one array type per variable",
             )
         if b is None:  # known, but not assigned on this path
             leaves = self._leaf_types(var.t) if var.t is not None else [None]
