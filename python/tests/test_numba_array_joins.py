@@ -218,7 +218,9 @@ def test_cuda_device_arrays_joined_at_a_branch_and_a_conditional_expression(flag
     a, b, _ = inputs(np.float32)
     for kernel, want in ((device_branch_join, b if flag else a), (device_select_join, a if flag else b)):
         out = pydev.to_device(np.full(N, np.nan, np.float32))
-        device.launch(kernel, out, pydev.to_device(a), pydev.to_device(b), flag, grid=2, block=32, stream=pydev.default_stream())
+        device.launch(
+            kernel, out, pydev.to_device(a), pydev.to_device(b), flag, grid=2, block=32, stream=pydev.default_stream()
+        )
         np.testing.assert_array_equal(out.copy_to_host(), want)
 
 
@@ -226,7 +228,16 @@ def test_cuda_device_arrays_joined_at_a_branch_and_a_conditional_expression(flag
 def test_cuda_device_arrays_swapped_in_a_loop(n):
     a, b, _ = inputs(np.float32)
     out = pydev.to_device(np.full(N, np.nan, np.float32))
-    device.launch(device_loop_swap, out, pydev.to_device(a), pydev.to_device(b), n, grid=2, block=32, stream=pydev.default_stream())
+    device.launch(
+        device_loop_swap,
+        out,
+        pydev.to_device(a),
+        pydev.to_device(b),
+        n,
+        grid=2,
+        block=32,
+        stream=pydev.default_stream(),
+    )
     np.testing.assert_array_equal(out.copy_to_host(), (b - a) if n % 2 else (a - b))
 
 
