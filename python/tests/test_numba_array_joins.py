@@ -9,6 +9,7 @@ pytest.importorskip("pydev._pydev")
 
 import cuda.device as device  # noqa: E402
 import pydev  # noqa: E402
+import toolchain  # noqa: E402
 from pydev.numba import cuda  # noqa: E402
 from pydev.numba.core.errors import TypingError  # noqa: E402
 
@@ -132,14 +133,22 @@ def test_buffers_swapped_each_step_match_numpy(steps):
     np.testing.assert_allclose(v, want, rtol=1e-14)
 
 
-def test_joined_arrays_compile_to_ptx():
+def assembles(ptx, tmp_path):
+    """The PTX has a kernel, and ptxas (where installed) takes it."""
+    assert ".entry" in ptx
+    r = toolchain.assemble(ptx, tmp_path)
+    assert r is None or r.returncode == 0, r.stderr
+
+
+def test_joined_arrays_compile_to_ptx(tmp_path):
     for kernel, sig in (
         (branch_join, "void(float64[:], float64[:], float64[:], int64)"),
+        (both_paths, "void(float32[:], float32[:], float32[:], int64)"),
         (loop_join, "void(float64[:], float64[:], float64[:], int64)"),
+        (while_join, "void(float64[:], float64[:], float64[:], float64[:], int64)"),
         (jacobi_swap, "void(float64[:], float64[:], int64)"),
     ):
-        ptx = pydev.compile(kernel, sig, target="sm_90", stage="ptx")
-        assert ".entry" in ptx
+        assembles(pydev.compile(kernel, sig, target="sm_90", stage="ptx"), tmp_path)
 
 
 def test_arrays_of_different_ranks_joined_are_a_located_error():
@@ -241,7 +250,19 @@ def test_cuda_device_arrays_swapped_in_a_loop(n):
     np.testing.assert_array_equal(out.copy_to_host(), (b - a) if n % 2 else (a - b))
 
 
-def test_cuda_device_joined_arrays_compile_to_ptx():
+def test_cuda_device_joined_arrays_compile_to_ptx(tmp_path):
     sig = ["float32[:]", "float32[:]", "float32[:]", "int32"]
     for kernel in (device_branch_join, device_select_join, device_loop_swap):
-        assert ".entry" in pydev.compile(kernel, sig, target="sm_90", stage="ptx")
+        assembles(pydev.compile(kernel, sig, target="sm_90", stage="ptx"), tmp_path)
+
+
+def test_cuda_device_arrays_of_different_types_joined_are_a_located_error():
+    @device.kernel
+    def k(out, a, b, flag):
+        x = a
+        if flag:
+            x = b
+        out[0] = x[0]
+
+    with pytest.raises(pydev.CompileError, match=r"local 'x' is float64\[:\] on one path and float32\[:\] on another"):
+        pydev.compile(k, ["float32[:]", "float32[:]", "float64[:]", "int32"], target="host", stage="llvm")
