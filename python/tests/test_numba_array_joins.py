@@ -179,6 +179,68 @@ def test_arrays_of_different_dtypes_assigned_on_each_path_are_a_located_error_wh
     assert "array(float32, 1d, C) on another" in msg and "out[0] = x[0]  # the line of the error" in msg
 
 
+def test_an_array_given_another_rank_inside_a_loop_and_back_is_a_new_version():
+    # numba-cuda's test_ssa issue 3931: each assignment is its own version
+    @cuda.jit
+    def k(out, arr, n):
+        for _ in range(n):
+            arr = arr.reshape(arr.size)
+            arr[0] += 1.0
+            arr = arr.reshape(3, 2)
+        for i in range(arr.shape[0]):
+            for j in range(arr.shape[1]):
+                out[i, j] = arr[i, j]
+
+    arr = RNG.random((3, 2))
+    want = arr.copy()
+    want[0, 0] += 4.0
+    out = np.full((3, 2), np.nan)
+    k[1, 1](out, arr, 4)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_an_array_of_another_type_around_a_loop_is_a_located_error():
+    @cuda.jit
+    def k(out, a, c, n):
+        x = a
+        for _ in range(n):
+            x = c
+        out[0] = x[0]
+
+    with pytest.raises(TypingError) as e:
+        k[1, 1](np.zeros(1), RNG.random(2), RNG.random((2, 2)), 1)
+    msg = str(e.value)
+    assert "variable 'x' holds a array(float64, 2d, C) here and a array(float64, 1d, C) where the loop begins" in msg
+    assert "for _ in range(n):" in msg
+
+
+def test_a_record_rebound_in_a_branch_is_an_error_where_read_after_the_join():
+    # records are references into their array and do not join (no stale read)
+    rec = np.dtype([("x", np.float64), ("y", np.int32)], align=True)
+
+    @cuda.jit
+    def k(out, a, flag):
+        r = a[0]
+        if flag:
+            r = a[1]
+        out[0] = r.x
+
+    @cuda.jit
+    def k2(out, a, n):
+        r = a[0]
+        for i in range(n):
+            out[i] = r.x  # the record before the loop, or the last iteration's
+            r = a[i]
+
+    a = np.zeros(2, rec)
+    a["x"] = RNG.random(2)
+    for kernel, line in ((k, "out[0] = r.x"), (k2, "out[i] = r.x")):
+        with pytest.raises(TypingError) as e:
+            kernel[1, 1](np.full(2, np.nan), a, 1)
+        assert "variable 'r' holds different records on the paths that join" in str(e.value)
+        assert line in str(e.value)
+
+
 def test_an_array_assigned_on_one_path_only_is_an_error_where_read_after_the_join():
     @cuda.jit
     def k(out, a, flag):

@@ -23,6 +23,12 @@ def _holds_array(var):
     return var is not None and isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue)
 
 
+def _holds_record(var):
+    """Whether a variable holds a record (a reference into an array: records
+    do not join, so one that a branch or loop rebinds is not read after it)."""
+    return var is not None and isinstance(var.t, T.Record) and isinstance(var.bound, TypedValue)
+
+
 class ControlFlowMixin:
     def _mergeable(self, t):
         return t is not None and (
@@ -64,11 +70,20 @@ class ControlFlowMixin:
             out += [x.ir for x in self._leaf_types(self.var_types[n] if n not in self.vars else self.vars[n].t)]
         return out
 
-    def _merge_values(self, names, node):
+    def _merge_values(self, names, node, arrays=None):
+        """The values of `names` passed to a join; `arrays` (a loop's join) maps
+        the array variables to their type where the loop begins, which a path
+        back or out must keep."""
         vals = []
         for n in names:
             v = self.vars.get(n)
             t = v.t if v is not None else self.var_types[n]
+            if arrays and n in arrays and v.t != arrays[n]:
+                raise self.err(
+                    node,
+                    f"variable '{n}' holds a {v.t} here and a {arrays[n]} where the loop begins: pydev.numba "
+                    "needs one array type per variable around a loop",
+                )
             if v is None or v.bound is None:
                 vals += [self._zero_val(x.ir) for x in self._leaf_types(t)]
             else:
@@ -111,6 +126,14 @@ class ControlFlowMixin:
             if not f.terminated:
                 ends.append((f.block, self.vars))
         joined, unjoined = self._arrays_of_every_path(names, before, [e for _, e in ends])
+        for n in [n for n in names if _holds_array(before[n])]:
+            types = list(dict.fromkeys(e[n].t for _, e in ends))
+            if len(types) > 1:  # a path rebinds it to another array type
+                names.remove(n)
+                unjoined[n] = types[:2]
+        for n, var in before.items():
+            if _holds_record(var) and any(n in e and e[n].bound is not var.bound for _, e in ends):
+                unjoined[n] = None
         names += joined
         after = f.new_block(*self._merge_types(names))
         for blk, end in ends:  # the paths' values are known now: pass them
@@ -122,7 +145,7 @@ class ControlFlowMixin:
         f.set_block(after)
         self._bind_merged(names, after.args)
         for n, types in unjoined.items():
-            self.vars[n] = Var(types[0], bound=Unjoined(types))
+            self.vars[n] = Var(types[0] if types else before[n].t, bound=Unjoined(types))
         self.dead = all(dead)
 
     def _arrays_of_every_path(self, names, before, ends):
@@ -157,7 +180,11 @@ class ControlFlowMixin:
         f.br(head, *self._merge_values(names, node))
         f.set_block(head)
         self._bind_merged(names, head.args)
+        for n in _assigned(node.body + node.orelse):
+            if _holds_record(self.vars.get(n)):  # the previous iteration's or the one before the loop
+                self.vars[n] = Var(self.vars[n].t, bound=Unjoined(None))
         at_head = dict(self.vars)
+        arrays = {n: self.vars[n].t for n in names if _holds_array(self.vars[n])}
         cond = head_fn()
         self.at(node)
         if cond.v is None:
@@ -169,18 +196,18 @@ class ControlFlowMixin:
             f.cond_br(cond.v, body, done, else_args=self._merge_values(names, node))
         f.set_block(body)
         self.dead = False
-        self.loops.append((cont, after, names))
+        self.loops.append((cont, after, names, arrays))
         body_fn()
         self.loops.pop()
         if not f.terminated:
-            f.br(cont, *self._merge_values(names, node))
+            f.br(cont, *self._merge_values(names, node, arrays))
         f.set_block(cont)
         self.vars = dict(at_head)
         self._bind_merged(names, cont.args)
         self.dead = False
         step_fn()
         self.at(node)
-        f.br(head, *self._merge_values(names, node))
+        f.br(head, *self._merge_values(names, node, arrays))
         if node.orelse:
             f.set_block(done)
             self.vars = dict(at_head)
@@ -189,7 +216,7 @@ class ControlFlowMixin:
             self.block(node.orelse)
             if not f.terminated:
                 self.at(node)
-                f.br(after, *self._merge_values(names, node))
+                f.br(after, *self._merge_values(names, node, arrays))
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
@@ -421,14 +448,14 @@ class ControlFlowMixin:
     def s_Break(self, s):
         if not self.loops:
             raise self.err(s, "'break' outside a loop")
-        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s))
+        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s, self.loops[-1][3]))
         self.f.set_block(self.f.new_block())
         self.dead = True
 
     def s_Continue(self, s):
         if not self.loops:
             raise self.err(s, "'continue' outside a loop")
-        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
+        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s, self.loops[-1][3]))
         self.f.set_block(self.f.new_block())
         self.dead = True
 

@@ -33,9 +33,9 @@ def _fresh(tv):
 
 
 class Unjoined:
-    """The binding, after a join, of a variable that every path into it
-    assigns an array but not of one type (ControlFlowMixin._arrays_of_every_path):
-    reading it is an error (the lowering joins one array type)."""
+    """The binding, after a join, of a variable whose paths into it hold
+    arrays of two `types` (the lowering joins one array type), or different
+    records (`types` None): reading it is an error."""
 
     __slots__ = ("types",)
 
@@ -63,10 +63,12 @@ class VariablesMixin:
         t = tv.t
         if isinstance(t, (T.Array, T.Record)) and tv.items is None:
             old = self.vars.get(name)
-            # on every path (no open branch or loop) another array type is a new version of the name
-            if old is not None and old.t is not None and old.t != t and (self.loops or self.branches):
+            # on every path (no open branch or loop) another record type is a
+            # new version of the name; another array type is one anywhere, as
+            # Numba's SSA makes (the joins it reaches check that paths agree)
+            if isinstance(t, T.Record) and old is not None and old.t not in (None, t) and (self.loops or self.branches):
                 raise self.err(
-                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable"
+                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one record type per variable"
                 )
             self.vars[name] = Var(t, bound=tv)
             self.var_types.setdefault(name, t)
@@ -121,6 +123,12 @@ class VariablesMixin:
     def _load_var(self, name, node):
         var = self.vars[name]
         b = var.bound
+        if isinstance(b, Unjoined) and b.types is None:
+            raise self.err(
+                node,
+                f"variable '{name}' holds different records on the paths that join before this: pydev.numba "
+                "cannot join records (index the array after the join)",
+            )
         if isinstance(b, Unjoined):
             raise self.err(
                 node,
