@@ -95,11 +95,11 @@ extern "C" {
 
 // pydev-lower-arrays (passes/src/lower_arrays.rs): the block arguments of
 // cf successors, the results, iter_args and region arguments of scf ops and
-// the operands and result of arith.select whose type is a key of `from` take the type at the same index of `to` (an
-// array's ABI descriptor, which the Rust pass computes), by upstream's
-// structural type conversions; values cross the two types through
-// unrealized_conversion_cast, as the rest of the pass does. Other types are
-// left as they are, and so is every other op.
+// the operands and result of arith.select whose type is a key of `from`
+// take the type at the same index of `to` (an array's ABI descriptor, which
+// the Rust pass computes), by upstream's structural type conversions; values
+// cross the two types through unrealized_conversion_cast, as the rest of the
+// pass does. Other types are left as they are, and so is every other op.
 bool pydevConvertStructuralTypes(MlirOperation root, intptr_t count, const MlirType *from, const MlirType *to) {
   Operation *op = unwrap(root);
   MLIRContext *context = op->getContext();
@@ -126,7 +126,8 @@ bool pydevConvertStructuralTypes(MlirOperation root, intptr_t count, const MlirT
   cf::populateCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
   patterns.add<SelectConversion>(converter, context);
-  target.addDynamicallyLegalOp<arith::SelectOp>([&](arith::SelectOp select) { return converter.isLegal(select.getOperation()); });
+  target.addDynamicallyLegalOp<arith::SelectOp>(
+      [&](arith::SelectOp select) { return converter.isLegal(select.getOperation()); });
   return succeeded(applyPartialConversion(op, target, std::move(patterns)));
 }
 

@@ -668,11 +668,14 @@ fn convert_joins<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> 
         }
     }
     let Some(anchor) = anchor else { return Ok(()) };
-    let b = Builder::before(ir, anchor);
-    let conversions: Vec<(Type, Type)> = arrays
-        .into_iter()
-        .map(|t| (t, descriptor_type(&b, &ArrayType::from_type(t).expect("an array"), cuda)))
-        .collect();
+    let conversions: Vec<(Type, Type)> = {
+        // only for the types: the conversion below may replace `anchor`
+        let b = Builder::before(ir, anchor);
+        arrays
+            .into_iter()
+            .map(|t| (t, descriptor_type(&b, &ArrayType::from_type(t).expect("an array"), cuda)))
+            .collect()
+    };
     if pydev_dialect::convert_structural_types(root, &conversions) {
         Ok(())
     } else {
