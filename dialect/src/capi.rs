@@ -16,6 +16,12 @@ unsafe extern "C" {
     fn pydevTypeGetStorageLayout(ty: MlirType, size: *mut u64, align: *mut u64) -> bool;
     fn pydevTypeGetFieldOffset(ty: MlirType, index: u32, offset: *mut u64) -> bool;
     fn pydevLowerMathLibm(root: mlir_sys::MlirOperation) -> bool;
+    fn pydevConvertStructuralTypes(
+        root: mlir_sys::MlirOperation,
+        count: isize,
+        from: *const MlirType,
+        to: *const MlirType,
+    ) -> bool;
 }
 
 // # Safety (for every function below)
@@ -56,6 +62,21 @@ pub fn lower_math_libm(root: OperationRef) -> bool {
     // Safety: a live operation that the calling pass runs on; the conversion
     // rewrites only under it and the symbol table above it that the pass owns.
     unsafe { pydevLowerMathLibm(root.to_raw()) }
+}
+
+/// The block arguments of `cf` successors, and the results, iter_args and
+/// region arguments of `scf` ops, under `root` whose type is the first of a
+/// pair of `conversions` become the second, by upstream's structural type
+/// conversions (`cf`/`scf` `populate*StructuralTypeConversionsAndLegality`);
+/// values cross the types through `unrealized_conversion_cast`. False if one
+/// could not be converted (its error is emitted).
+pub fn convert_structural_types(root: OperationRef, conversions: &[(Type, Type)]) -> bool {
+    let from: Vec<MlirType> = conversions.iter().map(|(f, _)| f.to_raw()).collect();
+    let to: Vec<MlirType> = conversions.iter().map(|(_, t)| t.to_raw()).collect();
+    // Safety: a live operation that the calling pass runs on, and live types
+    // of its context; the two arrays have `from.len()` elements each and
+    // outlive the call, which only rewrites under `root`.
+    unsafe { pydevConvertStructuralTypes(root.to_raw(), from.len() as isize, from.as_ptr(), to.as_ptr()) }
 }
 
 pub fn type_layout(ty: Type) -> Option<(u64, u64)> {

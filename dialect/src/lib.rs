@@ -20,7 +20,10 @@ pub mod simt;
 pub mod types;
 
 pub use attrs::enum_value;
-pub use capi::{dialect_handle, field_offset, lower_math_libm, register_pipeline_passes, storage_layout, type_layout};
+pub use capi::{
+    convert_structural_types, dialect_handle, field_offset, lower_math_libm, register_pipeline_passes, storage_layout,
+    type_layout,
+};
 pub use melior;
 
 use melior::{

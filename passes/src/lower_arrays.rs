@@ -6,7 +6,9 @@
 //! Guarantees: every function argument of type `!pydev.array<T, n, space>`
 //! is the by-value ABI descriptor `!llvm.struct<(ptr<AS>, array<n x i64>,
 //! array<n x i64>)>` (data, shape, strides in elements: docs/ARCHITECTURE.md "The kernel
-//! ABI"); `array_load`, `array_store` and `atomic_ref` become a GEP on the
+//! ABI"), and so is every array value that joins control flow (block
+//! arguments, `scf` results and iter_args, `arith.select`); `array_load`,
+//! `array_store` and `atomic_ref` become a GEP on the
 //! data pointer and LLVM loads and stores; atomic references become
 //! `!llvm.ptr<AS>`. Values cross the old types through
 //! `unrealized_conversion_cast`, resolved by `reconcile-unrealized-casts`.
@@ -18,6 +20,9 @@
 //! Rewrites:
 //!   func(%a: !pydev.array<T, n>)     =>  func(%d: !llvm.struct<(ptr<AS>, array<n x i64>, array<n x i64>)>)
 //!   func.call @f(%a: !pydev.array)   =>  func.call @f(descriptor of %a)
+//!   ^bb(%x: !pydev.array), cf.br ^bb(%a)  =>  ^bb(%d: descriptor), cf.br ^bb(descriptor of %a)
+//!   scf.if/for/while, arith.select of arrays =>  the same of descriptors (upstream's
+//!                                        structural type conversions, dialect/cpp/CAPI.cpp)
 //!   func(...) -> !pydev.array        =>  func(...) -> descriptor; return (descriptor of %r);
 //!                                        the call's result is cast back to the array
 //!   array_load %a[i_0..i_n-1]        =>  llvm.load (gep T, data[Σ i_k * strides[k]]) {alignment = alignof(T)}
@@ -176,6 +181,7 @@ pub(crate) fn descriptor_type<'c>(b: &Builder<'c>, array: &ArrayType<'c>, cuda: 
 fn run(ir: PassIr, cuda: bool) -> PassResult {
     let root = ir.root();
     let mut ok = convert_signatures(ir, root, cuda).is_ok();
+    ok &= convert_joins(ir, root, cuda).is_ok();
     ok &= rewrite_all(ir, root, &["func.call"], |b, op| {
         for (i, v) in op.operands().enumerate() {
             if let Some(array) = ArrayType::from_type(v.r#type()) {
@@ -636,6 +642,45 @@ fn convert_signatures<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool
         ir.set_attribute(func, "function_type", TypeAttribute::new(new_type.into()).into());
     }
     Ok(())
+}
+
+/// Rewrites the array block arguments of the blocks after the entry (joins:
+/// `cf.br`/`cf.cond_br` successors) and the array results, iter_args and
+/// region arguments of `scf` ops to descriptors, by upstream's structural
+/// type conversions with this pass's descriptor of each array type.
+fn convert_joins<'c>(ir: PassIr<'c>, root: OperationRef<'c, '_>, cuda: bool) -> PassResult {
+    let mut arrays: Vec<Type> = Vec::new();
+    let mut anchor = None;
+    for op in ir.all_ops(root) {
+        let mut types: Vec<Type> = op.results().map(|r| r.r#type()).collect();
+        for region in op.regions() {
+            let mut block = ir.entry_block(region);
+            while let Some(blk) = block {
+                types.extend((0..blk.argument_count()).map(|i| blk.argument(i).expect("in range").r#type()));
+                block = blk.next_in_region().map(|n| ir.block(n));
+            }
+        }
+        for t in types {
+            if ArrayType::from_type(t).is_some() && !arrays.contains(&t) {
+                arrays.push(t);
+                anchor = Some(op);
+            }
+        }
+    }
+    let Some(anchor) = anchor else { return Ok(()) };
+    let conversions: Vec<(Type, Type)> = {
+        // only for the types: the conversion below may replace `anchor`
+        let b = Builder::before(ir, anchor);
+        arrays
+            .into_iter()
+            .map(|t| (t, descriptor_type(&b, &ArrayType::from_type(t).expect("an array"), cuda)))
+            .collect()
+    };
+    if pydev_dialect::convert_structural_types(root, &conversions) {
+        Ok(())
+    } else {
+        Err(Reported)
+    }
 }
 
 /// The nearest enclosing op of one of `names`.

@@ -219,26 +219,28 @@ def test_local_and_shared_arrays_take_numba_cudas_alignment():
             bad(a)[1, 1](np.zeros(1))
 
 
-def test_an_array_rebound_on_one_path_is_an_error_where_read_after_the_join():
+def test_an_array_rebound_on_one_path_is_the_joined_array_after_the_join():
     @cuda.jit
     def k(out, a, b, flag):
         x = a
         if flag:
-            x = b  # arrays are not joined: reading x below has no one value
+            x = b  # a block argument of array type at the join
         out[0] = x[0]
 
-    with pytest.raises(pydev.CompileError, match="variable 'x' holds different arrays on the paths that join"):
-        k[1, 1](np.zeros(1), RNG.random(2), RNG.random(2), 1)
+    a, b = RNG.random(2), RNG.random(2)
+    for flag, want in ((1, b[0]), (0, a[0])):
+        out = np.full(1, np.nan)
+        k[1, 1](out, a, b, flag)
+        assert out[0] == want
 
     @cuda.jit
     def k2(out, a, b, flag):
         x = a
         if flag:
             x = b
-            out[1] = x[0]  # read on its own path: fine
+            out[1] = x[0]  # read on its own path
         out[0] = a[0]
 
-    a, b = RNG.random(2), RNG.random(2)
     out = np.full(2, np.nan)
     k2[1, 1](out, a, b, 1)
     assert out[0] == a[0] and out[1] == b[0]

@@ -232,3 +232,87 @@ func.func @const_array(%i: i64) -> f32 {
   %x = pydev.array_load %c[%i] : !pydev.array<f32, 1, constant, c, readonly>, i64 -> f32
   return %x : f32
 }
+
+// -----
+
+// Joins: an array block argument (a variable a branch rebinds) is the
+// descriptor, and so are the successor operands that feed it.
+// CHECK-LABEL: func.func @join_branch
+// CHECK: cf.cond_br %{{.*}}, ^bb1(%{{.*}} : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>), ^bb1(%{{.*}} : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>)
+// CHECK: ^bb1(%[[X:.*]]: !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>):
+// CHECK: builtin.unrealized_conversion_cast %[[X]] : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)> to !pydev.array<f32, 1>
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<1> -> f32
+func.func @join_branch(%a: !pydev.array<f32, 1>, %b: !pydev.array<f32, 1>, %c: i1, %i: i64) -> f32 {
+  cf.cond_br %c, ^bb1(%a : !pydev.array<f32, 1>), ^bb1(%b : !pydev.array<f32, 1>)
+^bb1(%x: !pydev.array<f32, 1>):
+  %v = pydev.array_load %x[%i] : !pydev.array<f32, 1>, i64 -> f32
+  return %v : f32
+}
+
+// -----
+
+// A loop that swaps two buffers carries them as descriptors.
+// CHECK-LABEL: func.func @join_loop
+// CHECK: cf.br ^bb1(%{{.*}}, %{{.*}}, %{{.*}} : !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, i64)
+// CHECK: ^bb1(%[[U:.*]]: !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, %[[V:.*]]: !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, %{{.*}}: i64):
+// CHECK: cf.cond_br %{{.*}}, ^bb1(%[[V]], %[[U]], %{{.*}} : !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, !llvm.struct<(ptr<3>, array<2 x i64>, array<2 x i64>)>, i64), ^bb2
+func.func @join_loop(%a: !pydev.array<f64, 2, shared>, %b: !pydev.array<f64, 2, shared>, %n: i64) -> f64 {
+  %c0 = arith.constant 0 : i64
+  %c1 = arith.constant 1 : i64
+  cf.br ^bb1(%a, %b, %c0 : !pydev.array<f64, 2, shared>, !pydev.array<f64, 2, shared>, i64)
+^bb1(%u: !pydev.array<f64, 2, shared>, %v: !pydev.array<f64, 2, shared>, %k: i64):
+  %x = pydev.array_load %u[%k, %k] : !pydev.array<f64, 2, shared>, i64, i64 -> f64
+  pydev.array_store %x, %v[%k, %k] : f64, !pydev.array<f64, 2, shared>, i64, i64
+  %next = arith.addi %k, %c1 : i64
+  %more = arith.cmpi slt, %next, %n : i64
+  cf.cond_br %more, ^bb1(%v, %u, %next : !pydev.array<f64, 2, shared>, !pydev.array<f64, 2, shared>, i64), ^bb2
+^bb2:
+  %r = pydev.array_load %u[%c0, %c0] : !pydev.array<f64, 2, shared>, i64, i64 -> f64
+  return %r : f64
+}
+
+// -----
+
+// Structured joins: scf.if results, scf.for iter_args and arith.select
+// (canonicalize folds a two-way join into one) of arrays.
+// CHECK-LABEL: func.func @join_structured
+// CHECK: scf.if %{{.*}} -> (!llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (!llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>)
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : !llvm.struct<(ptr<1>, array<1 x i64>, array<1 x i64>)>
+// CHECK: arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+func.func @join_structured(%a: !pydev.array<f32, 1>, %b: !pydev.array<f32, 1>, %c: i1, %i: i64, %p: f32) -> f32 {
+  %x = scf.if %c -> !pydev.array<f32, 1> {
+    scf.yield %a : !pydev.array<f32, 1>
+  } else {
+    scf.yield %b : !pydev.array<f32, 1>
+  }
+  %lb = arith.constant 0 : index
+  %ub = arith.constant 4 : index
+  %st = arith.constant 1 : index
+  %y = scf.for %k = %lb to %ub step %st iter_args(%u = %x) -> (!pydev.array<f32, 1>) {
+    scf.yield %b : !pydev.array<f32, 1>
+  }
+  %z = arith.select %c, %y, %a : !pydev.array<f32, 1>
+  %q = arith.select %c, %p, %p : f32
+  %v = pydev.array_load %z[%i] : !pydev.array<f32, 1>, i64 -> f32
+  %s = arith.addf %v, %q : f32
+  return %s : f32
+}
+
+// -----
+
+// Does not fire: joins of other types keep them.
+// CHECK-LABEL: func.func @join_scalars
+// CHECK: cf.cond_br %{{.*}}, ^bb1(%{{.*}} : f32), ^bb1(%{{.*}} : f32)
+// CHECK: ^bb1(%{{.*}}: f32):
+// CHECK: scf.if %{{.*}} -> (f32)
+func.func @join_scalars(%c: i1, %p: f32, %q: f32) -> f32 {
+  cf.cond_br %c, ^bb1(%p : f32), ^bb1(%q : f32)
+^bb1(%x: f32):
+  %y = scf.if %c -> f32 {
+    scf.yield %x : f32
+  } else {
+    scf.yield %q : f32
+  }
+  return %y : f32
+}

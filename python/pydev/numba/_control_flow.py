@@ -14,7 +14,19 @@ from ._typing import (
     arith_type,
     unify,
 )
-from ._variables import REBOUND, Retype, Var, _fresh, _is_const
+from ._variables import Retype, Unjoined, Var, _fresh, _is_const
+
+
+def _holds_array(var):
+    """Whether a variable holds an array value here (arrays join as block
+    arguments when they have one on the way in)."""
+    return var is not None and isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue)
+
+
+def _holds_record(var):
+    """Whether a variable holds a record (a reference into an array: records
+    do not join, so one that a branch or loop rebinds is not read after it)."""
+    return var is not None and isinstance(var.t, T.Record) and isinstance(var.bound, TypedValue)
 
 
 class ControlFlowMixin:
@@ -34,8 +46,11 @@ class ControlFlowMixin:
             n
             for n in assigned
             if n in self.vars
-            and self._mergeable(self.vars[n].t)
-            and not (n in single and _is_const(self.vars[n].bound))
+            and (
+                self._mergeable(self.vars[n].t)
+                and not (n in single and _is_const(self.vars[n].bound))
+                or _holds_array(self.vars[n])
+            )
         ]
         for n in assigned:
             if n in names:
@@ -55,11 +70,20 @@ class ControlFlowMixin:
             out += [x.ir for x in self._leaf_types(self.var_types[n] if n not in self.vars else self.vars[n].t)]
         return out
 
-    def _merge_values(self, names, node):
+    def _merge_values(self, names, node, arrays=None):
+        """The values of `names` passed to a join; `arrays` (a loop's join) maps
+        the array variables to their type where the loop begins, which a path
+        back or out must keep."""
         vals = []
         for n in names:
             v = self.vars.get(n)
             t = v.t if v is not None else self.var_types[n]
+            if arrays and n in arrays and v.t != arrays[n]:
+                raise self.err(
+                    node,
+                    f"variable '{n}' holds a {v.t} here and a {arrays[n]} where the loop begins: pydev.numba "
+                    "needs one array type per variable around a loop",
+                )
             if v is None or v.bound is None:
                 vals += [self._zero_val(x.ir) for x in self._leaf_types(t)]
             else:
@@ -86,9 +110,7 @@ class ControlFlowMixin:
             if n not in self.vars:
                 self.vars[n] = Var(self.var_types[n], bound=None)
         before = dict(self.vars)
-        types = self._merge_types(names)
         then, other = f.new_block(), f.new_block()
-        after = f.new_block(*types)
         f.cond_br(cond.v, then, other)
         dead, ends = [], []
         for blk, body in ((then, s.body), (other, s.orelse)):
@@ -102,24 +124,47 @@ class ControlFlowMixin:
                 self.branches -= 1
             dead.append(self.dead)
             if not f.terminated:
-                ends.append(self.vars)
-                self.at(s)
-                f.br(after, *self._merge_values(names, s))
+                ends.append((f.block, self.vars))
+        joined, unjoined = self._arrays_of_every_path(names, before, [e for _, e in ends])
+        for n in [n for n in names if _holds_array(before[n])]:
+            types = list(dict.fromkeys(e[n].t for _, e in ends))
+            if len(types) > 1:  # a path rebinds it to another array type
+                names.remove(n)
+                unjoined[n] = types[:2]
+        for n, var in before.items():
+            if _holds_record(var) and any(n in e and e[n].bound is not var.bound for _, e in ends):
+                unjoined[n] = None
+        names += joined
+        after = f.new_block(*self._merge_types(names))
+        for blk, end in ends:  # the paths' values are known now: pass them
+            f.set_block(blk)
+            self.vars = end
+            self.at(s)
+            f.br(after, *self._merge_values(names, s))
         self.vars = dict(before)
         f.set_block(after)
         self._bind_merged(names, after.args)
-        self._mark_rebound_arrays(before, ends)
+        for n, types in unjoined.items():
+            self.vars[n] = Var(types[0] if types else before[n].t, bound=Unjoined(types))
         self.dead = all(dead)
 
-    def _mark_rebound_arrays(self, before, ends):
-        """Arrays are not block arguments (the lowering has none): an array
-        variable that a path into the join rebinds has no one value there, so
-        reading it after the join is an error (_load_var) rather than a read
-        of the array it held before."""
-        for n, var in before.items():
-            if isinstance(var.t, T.Array) and isinstance(var.bound, TypedValue):
-                if any(n in e and e[n].bound is not var.bound for e in ends):
-                    self.vars[n] = Var(var.t, bound=REBOUND)
+    def _arrays_of_every_path(self, names, before, ends):
+        """The array variables that every path into a join assigns (`if c:
+        x = a else: x = b`) but that had no value before it: they join too
+        (the first list), unless their types differ (the second, a dict of
+        their two types). One that only some paths assign stays unassigned
+        after the join."""
+        joined, unjoined = [], {}
+        for n in ends[0] if ends else ():
+            if n in names or _holds_array(before.get(n)):
+                continue
+            if all(n in e and _holds_array(e[n]) for e in ends):
+                types = list(dict.fromkeys(e[n].t for e in ends))
+                if len(types) == 1:
+                    joined.append(n)
+                else:
+                    unjoined[n] = types[:2]
+        return joined, unjoined
 
     def _loop(self, node, head_fn, body_fn, step_fn, extra=()):
         f = self.f
@@ -135,7 +180,11 @@ class ControlFlowMixin:
         f.br(head, *self._merge_values(names, node))
         f.set_block(head)
         self._bind_merged(names, head.args)
+        for n in _assigned(node.body + node.orelse):
+            if _holds_record(self.vars.get(n)):  # the previous iteration's or the one before the loop
+                self.vars[n] = Var(self.vars[n].t, bound=Unjoined(None))
         at_head = dict(self.vars)
+        arrays = {n: self.vars[n].t for n in names if _holds_array(self.vars[n])}
         cond = head_fn()
         self.at(node)
         if cond.v is None:
@@ -147,18 +196,18 @@ class ControlFlowMixin:
             f.cond_br(cond.v, body, done, else_args=self._merge_values(names, node))
         f.set_block(body)
         self.dead = False
-        self.loops.append((cont, after, names))
+        self.loops.append((cont, after, names, arrays))
         body_fn()
         self.loops.pop()
         if not f.terminated:
-            f.br(cont, *self._merge_values(names, node))
+            f.br(cont, *self._merge_values(names, node, arrays))
         f.set_block(cont)
         self.vars = dict(at_head)
         self._bind_merged(names, cont.args)
         self.dead = False
         step_fn()
         self.at(node)
-        f.br(head, *self._merge_values(names, node))
+        f.br(head, *self._merge_values(names, node, arrays))
         if node.orelse:
             f.set_block(done)
             self.vars = dict(at_head)
@@ -167,13 +216,10 @@ class ControlFlowMixin:
             self.block(node.orelse)
             if not f.terminated:
                 self.at(node)
-                f.br(after, *self._merge_values(names, node))
+                f.br(after, *self._merge_values(names, node, arrays))
         f.set_block(after)
         self.vars = dict(at_head)
         self._bind_merged(names, after.args)
-        # an array the body rebinds: the loop's paths out hold different ones
-        rebound = set(_assigned(node.body + node.orelse))
-        self._mark_rebound_arrays(at_head, [{n: Var(None) for n in rebound if n in at_head}])
         self.dead = False
 
     def s_While(self, s):
@@ -402,14 +448,14 @@ class ControlFlowMixin:
     def s_Break(self, s):
         if not self.loops:
             raise self.err(s, "'break' outside a loop")
-        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s))
+        self.f.br(self.loops[-1][1], *self._merge_values(self.loops[-1][2], s, self.loops[-1][3]))
         self.f.set_block(self.f.new_block())
         self.dead = True
 
     def s_Continue(self, s):
         if not self.loops:
             raise self.err(s, "'continue' outside a loop")
-        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s))
+        self.f.br(self.loops[-1][0], *self._merge_values(self.loops[-1][2], s, self.loops[-1][3]))
         self.f.set_block(self.f.new_block())
         self.dead = True
 

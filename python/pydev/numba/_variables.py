@@ -32,9 +32,15 @@ def _fresh(tv):
     return TypedValue(None, tv.t, tv.const)
 
 
-# The binding of an array variable that paths into a join left different:
-# it has no value after the join (ControlFlowMixin._mark_rebound_arrays).
-REBOUND = object()
+class Unjoined:
+    """The binding, after a join, of a variable whose paths into it hold
+    arrays of two `types` (the lowering joins one array type), or different
+    records (`types` None): reading it is an error."""
+
+    __slots__ = ("types",)
+
+    def __init__(self, types):
+        self.types = types
 
 
 class Var:
@@ -57,10 +63,12 @@ class VariablesMixin:
         t = tv.t
         if isinstance(t, (T.Array, T.Record)) and tv.items is None:
             old = self.vars.get(name)
-            # on every path (no open branch or loop) another array type is a new version of the name
-            if old is not None and old.t is not None and old.t != t and (self.loops or self.branches):
+            # on every path (no open branch or loop) another record type is a
+            # new version of the name; another array type is one anywhere, as
+            # Numba's SSA makes (the joins it reaches check that paths agree)
+            if isinstance(t, T.Record) and old is not None and old.t not in (None, t) and (self.loops or self.branches):
                 raise self.err(
-                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one array type per variable"
+                    node, f"variable '{name}' holds a {old.t} and a {t}: pydev.numba needs one record type per variable"
                 )
             self.vars[name] = Var(t, bound=tv)
             self.var_types.setdefault(name, t)
@@ -115,11 +123,17 @@ class VariablesMixin:
     def _load_var(self, name, node):
         var = self.vars[name]
         b = var.bound
-        if b is REBOUND:
+        if isinstance(b, Unjoined) and b.types is None:
             raise self.err(
                 node,
-                f"variable '{name}' holds different arrays on the paths that join here: pydev.numba cannot join "
-                "arrays (rebind it on every path, or index the arrays in the branches)",
+                f"variable '{name}' holds different records on the paths that join before this: pydev.numba "
+                "cannot join records (index the array after the join)",
+            )
+        if isinstance(b, Unjoined):
+            raise self.err(
+                node,
+                f"variable '{name}' holds a {b.types[0]} on one path into the join before this and a "
+                f"{b.types[1]} on another: pydev.numba needs one array type per variable",
             )
         if b is None:  # known, but not assigned on this path
             leaves = self._leaf_types(var.t) if var.t is not None else [None]
