@@ -93,7 +93,7 @@ pub struct HostProgram {
     /// It synchronizes its grid: every block of the grid runs at once.
     cooperative: bool,
     /// The most threads a block may have: its launch bounds
-    /// (`pydev.host_max_threads`), else 1024.
+    /// (`pydev.host_max_threads`) up to 1024, CUDA GPUs' limit.
     max_threads: u64,
     /// Frame bytes per thread when the kernel was split at its barriers.
     frame: usize,
@@ -314,7 +314,7 @@ impl HostModule {
                 fibers: meta.fibers,
                 exited_skip: meta.exited_skip,
                 cooperative: meta.cooperative,
-                max_threads: meta.max_threads.unwrap_or(1024),
+                max_threads: meta.max_threads.map_or(1024, |m| m.min(1024)),
                 frame: meta.frame,
                 private: meta.private,
                 prints: meta.prints,
