@@ -72,6 +72,13 @@ def test_nvvm_ir_has_the_annotations():
         assert re.search(rf'@scale, !"{key}", i32 {n}}}', text), (key, text)
 
 
+def test_a_zero_after_the_thread_bound_sets_no_bound():
+    # As CUDA C's __launch_bounds__(N, 0): no .minnctapersm.
+    ptx = scale_kernel((128, 0, 0)).inspect_asm((float32[::1], float32[::1]))
+    assert re.search(r"\.maxntid 128, 1, 1\s*\n", ptx), ptx
+    assert ".minnctapersm" not in ptx and ".maxclusterrank" not in ptx
+
+
 def test_compile_ptx_takes_launch_bounds():
     def f(x):
         x[0] = 1.0
@@ -216,8 +223,8 @@ def test_more_than_three_bounds_is_numbas_value_error():
     [
         ((), ValueError, "gives no bound"),
         (0, ValueError, "max_threads_per_block must be a positive 32-bit int, got 0"),
-        ((128, -1), ValueError, "min_blocks_per_sm must be a positive 32-bit int, got -1"),
-        ((128, 2, 1 << 31), ValueError, "max_blocks_per_cluster must be a positive 32-bit int"),
+        ((128, -1), ValueError, "min_blocks_per_sm must be a non-negative 32-bit int, got -1"),
+        ((128, 2, 1 << 31), ValueError, "max_blocks_per_cluster must be a non-negative 32-bit int"),
         (128.0, TypeError, "max_threads_per_block must be an int, got 128.0"),
         ((128, True), TypeError, "min_blocks_per_sm must be an int, got True"),
     ],

@@ -60,9 +60,10 @@ def launch_bounds_attributes(bounds):
     if isinstance(bounds, int):
         bounds = (bounds,)
     out = {"nvvm.maxntid": f"array<i32: {bounds[0]}, 1, 1>"}
-    if len(bounds) > 1:
+    # A 0 sets no bound (as CUDA C's __launch_bounds__).
+    if len(bounds) > 1 and bounds[1]:
         out["nvvm.minctasm"] = f"{bounds[1]} : i32"
-    if len(bounds) > 2:
+    if len(bounds) > 2 and bounds[2]:
         out["nvvm.cluster_max_blocks"] = f"{bounds[2]} : i32"
     return out
 

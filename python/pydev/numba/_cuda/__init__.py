@@ -381,7 +381,8 @@ _OPTIONS = {
 def _launch_bounds(bounds):
     """Numba's check of `launch_bounds=`: an int, or at most three of
     (max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster);
-    each a positive int that PTX's 32-bit directives hold."""
+    ints that PTX's 32-bit directives hold, the first positive (a later 0
+    sets no bound, as CUDA C's `__launch_bounds__`)."""
     if bounds is None:
         return
     many = bounds if isinstance(bounds, (tuple, list)) else (bounds,)
@@ -395,11 +396,12 @@ def _launch_bounds(bounds):
             "launch_bounds=() gives no bound: give max_threads_per_block (an int) or a tuple of 1 to 3 ints"
         )
     names = ("max_threads_per_block", "min_blocks_per_sm", "max_blocks_per_cluster")
-    for name, v in zip(names, many):
+    for i, (name, v) in enumerate(zip(names, many)):
         if not isinstance(v, int) or isinstance(v, bool):
             raise TypeError(f"launch_bounds: {name} must be an int, got {v!r}")
-        if not 1 <= v < 1 << 31:
-            raise ValueError(f"launch_bounds: {name} must be a positive 32-bit int, got {v}")
+        if not (1 if i == 0 else 0) <= v < 1 << 31:
+            kind = "a positive" if i == 0 else "a non-negative"
+            raise ValueError(f"launch_bounds: {name} must be {kind} 32-bit int, got {v}")
 
 
 def jit(func_or_sig=None, device=False, **options):
