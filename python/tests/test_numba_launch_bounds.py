@@ -68,8 +68,15 @@ def test_nvvm_ir_has_the_annotations():
     # annotations rather than PTX directives.
     k = scale_kernel((128, 2, 4))
     text = pydev.compile(k, (float32[::1], float32[::1]), target="sm_90", stage="nvvm-ir")
-    for key, n in (("maxntidx", 128), ("maxntidy", 1), ("maxntidz", 1), ("minctasm", 2), ("maxclusterrank", 4)):
+    for key, n in (("maxntidx", 128), ("maxntidy", 1), ("maxntidz", 1), ("minctasm", 2), ("cluster_max_blocks", 4)):
         assert re.search(rf'@scale, !"{key}", i32 {n}}}', text), (key, text)
+    from pydev import _cudalink
+
+    if not _cudalink.available("nvvm"):
+        pytest.skip("libNVVM is not installed (pip install nvidia-nvvm)")
+    ptx = _cudalink.nvvm_ltoir(text, "sm_90", "scale", ptx=True)
+    for directive in (".maxntid 128, 1, 1", ".minnctapersm 2", ".maxclusterrank 4"):
+        assert directive in ptx, (directive, ptx)
 
 
 def test_a_zero_after_the_thread_bound_sets_no_bound():
