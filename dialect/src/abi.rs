@@ -241,6 +241,12 @@ pub mod attr {
     /// the runtime runs every block of their grid at once, as coroutines
     /// (lower-simt-host => host-barrier-fission, runtime).
     pub const HOST_COOPERATIVE: &str = "pydev.host_cooperative";
+    /// `{kernel = threads : i64}`, on the module: the kernels with launch
+    /// bounds (the NVVM dialect's `nvvm.maxntid` on the kernel `func.func`)
+    /// and the most threads a block of theirs may have, the product of the
+    /// bound's dimensions; the runtime refuses a launch of a larger block,
+    /// as the CUDA driver does (lower-simt-host => runtime).
+    pub const HOST_MAX_THREADS: &str = "pydev.host_max_threads";
 
     /// Every name above.
     pub const ALL: &[&str] = &[
@@ -261,5 +267,6 @@ pub mod attr {
         EXITED_SKIP_BARRIERS,
         HOST_EXITED_SKIP,
         HOST_COOPERATIVE,
+        HOST_MAX_THREADS,
     ];
 }

@@ -36,6 +36,10 @@
 //! - `pydev.host_cooperative` (module) lists the kernels that reach a
 //!   `grid_sync` (in their body or a function they call, transitively):
 //!   the runtime runs every block of their grid at once, as coroutines;
+//! - `pydev.host_max_threads` (module) maps each kernel with launch bounds
+//!   (`nvvm.maxntid`, the NVVM dialect's attribute, on its `func.func`) to
+//!   the most threads a block may have, the product of the bound's
+//!   dimensions: the runtime refuses a larger block, as the CUDA driver does;
 //! - `pydev.host_locations` (module) lists the source locations that runtime
 //!   errors name by index; `pydev.host_kernels` maps each kernel to the byte
 //!   size of each parameter (the launch checks the arguments against it).
@@ -73,7 +77,10 @@ use crate::{
     PassInfo,
 };
 use melior::ir::{
-    attribute::{ArrayAttribute, Attribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute, TypeAttribute},
+    attribute::{
+        ArrayAttribute, Attribute, DenseI32ArrayAttribute, FlatSymbolRefAttribute, IntegerAttribute, StringAttribute,
+        TypeAttribute,
+    },
     operation::{OperationBuilder, OperationLike},
     r#type::{FunctionType, IntegerType},
     Block, BlockLike, Identifier, Location, Module, OperationRef, Region, RegionLike, Type, TypeLike, Value, ValueLike,
@@ -164,6 +171,8 @@ fn run(ir: PassIr) -> PassResult {
     }
 
     let cooperative = grid_syncing(ir, &funcs, &kernels);
+    let max_threads: Vec<String> =
+        kernels.iter().filter_map(|(name, _, f)| Some(format!("{name} = {} : i64", max_threads(*f)?))).collect();
 
     // Arrays only ever added to (before the context changes the signatures).
     let private: Vec<(String, Vec<i64>)> = kernels
@@ -314,6 +323,12 @@ fn run(ir: PassIr) -> PassResult {
             Attribute::parse(ctx, &format!("{{{}}}", rows.join(", "))).expect("cooperative table"),
         );
     }
+    if !max_threads.is_empty() {
+        m.set_attribute(
+            attr::HOST_MAX_THREADS,
+            Attribute::parse(ctx, &format!("{{{}}}", max_threads.join(", "))).expect("max-threads table"),
+        );
+    }
     if !private.is_empty() {
         m.set_attribute(
             attr::HOST_PRIVATE,
@@ -321,6 +336,14 @@ fn run(ir: PassIr) -> PassResult {
         );
     }
     Ok(())
+}
+
+/// The most threads a block of kernel `f` may have: the product of its
+/// launch bounds' dimensions (`nvvm.maxntid`, which the NVVM dialect
+/// verified: at most three integers), None without them.
+fn max_threads(f: OperationRef) -> Option<i64> {
+    let dims = DenseI32ArrayAttribute::try_from(f.attribute("nvvm.maxntid").ok()?).ok()?;
+    (0..dims.len()).map(|i| dims.element(i).ok().map(i64::from)).product()
 }
 
 /// The kernels that reach a `grid_sync`, in their body or through calls.

@@ -4,7 +4,11 @@
 //! marked `pydev.kernel` (as the Python frontend emits them).
 //! Guarantees: the module is a `gpu.container_module` holding one
 //! `gpu.module @pydev` with every function; each kernel is a `gpu.func`
-//! with the `kernel` attribute, its body and Python name kept.
+//! with the `kernel` attribute, its body and Python name kept, and the
+//! NVVM dialect's kernel attributes the func carried (`nvvm.maxntid`,
+//! `nvvm.minctasm`, `nvvm.cluster_max_blocks`, ...: launch bounds, which
+//! convert-gpu-to-nvvm keeps on the llvm.func and the NVPTX backend writes
+//! as `.maxntid`, `.minnctapersm`, `.maxclusterrank`).
 //! A module of device functions alone (a `@device.func` compiled by itself,
 //! e.g. an interop function for CUDA C++ to link) is outlined too, so its
 //! PTX defines them rather than being empty.
@@ -12,6 +16,7 @@
 //!
 //! Rewrites:
 //!   func.func @k {pydev.kernel} { ... func.return }  =>  gpu.module @pydev { gpu.func @k kernel { ... gpu.return } }
+//!   func.func @k {pydev.kernel, nvvm.X = v}          =>  gpu.func @k kernel attributes {nvvm.X = v}
 //!   func.func @f { ... }                             =>  gpu.module @pydev { func.func @f { ... } }
 
 use crate::capi::PassIr;
@@ -79,6 +84,13 @@ fn run(ir: PassIr) -> PassResult {
         ];
         if let Ok(interop) = func.attribute(pydev_dialect::abi::attr::INTEROP) {
             attrs.push(b.named(pydev_dialect::abi::attr::INTEROP, interop));
+        }
+        // Launch bounds and the NVVM dialect's other kernel attributes (the
+        // dialect verified them on the func).
+        for (name, value) in func.attributes() {
+            if name.as_string_ref().as_str().is_ok_and(|n| n.starts_with("nvvm.")) {
+                attrs.push((name, value));
+            }
         }
         let kernel = OperationBuilder::new("gpu.func", func.location())
             .add_attributes(&attrs)

@@ -1020,6 +1020,9 @@ class Function:
         # barriers, as on GPUs (`pydev.exited_skip_barriers`; without it the
         # spec's rule holds: every thread reaches each barrier).
         self.exited_skip_barriers = bool(exited_skip_barriers)
+        # Further attributes of the func.func, by name (MLIR attribute text):
+        # a kernel's launch bounds (`nvvm.maxntid`, ...) from a frontend.
+        self._attributes = {}
         self.results = [_type(r) for r in results]
         self._scope = None  # the innermost open for_range / if_ region (a _Scope), None: the function's
         self.args = [Value(self, f"%arg{i}", _type(t)) for i, t in enumerate(params)]
@@ -1419,7 +1422,8 @@ class Function:
         attrs = ""
         if self.kernel:
             skip = ", pydev.exited_skip_barriers" if self.exited_skip_barriers else ""
-            attrs = f" attributes {{pydev.kernel{skip}}}"
+            extra = "".join(f", {k} = {v}" for k, v in self._attributes.items())
+            attrs = f" attributes {{pydev.kernel{skip}{extra}}}"
         lines = [f"  func.func @{_symbol(self.name)}({params}){res}{attrs} {{"]
         for label, body in self._blocks:
             if label:

@@ -25,7 +25,8 @@
 //!   poison                             => undef
 //!   define ptx_kernel @k               => define @k; !nvvm.annotations {@k, !"kernel", i32 1};
 //!                                         @k in @llvm.used (else libNVVM's LTO-IR loses the kernel)
-//!   "nvvm.maxntid"="x,y,z" (reqntid)   => annotations maxntidx/y/z (reqntidx/y/z); minctasm, maxnreg likewise
+//!   "nvvm.maxntid"="x,y,z" (reqntid)   => annotations maxntidx/y/z (reqntidx/y/z); minctasm, maxnreg,
+//!                                         maxclusterrank (cluster_max_blocks) likewise
 //!   param T %p alignstack(A)           => param T* byval align A (loaded at entry; a call passes a copy)
 //!   barrier.cta.sync.aligned.all(0)    => barrier0();  (%n) => barrier.n(%n)
 //!   barrier.cta.sync.aligned.count     => barrier;  barrier.cta.sync.all => barrier.sync;  .count => barrier.sync.cnt
@@ -626,7 +627,9 @@ impl Writer {
                     }
                 }
             }
-            for (attr, key) in [("nvvm.minctasm", "minctasm"), ("nvvm.maxnreg", "maxnreg")] {
+            for (attr, key) in
+                [("nvvm.minctasm", "minctasm"), ("nvvm.maxnreg", "maxnreg"), ("nvvm.maxclusterrank", "cluster_max_blocks")]
+            {
                 if let Some(n) = fun.string_attribute(attr) {
                     self.annotations.push(format!("{} {sym}, !\"{key}\", i32 {}", ptr_to(&fty, 0), n.trim()));
                 }

@@ -362,6 +362,54 @@ fn launch_arguments_are_checked() {
 }
 
 #[test]
+fn launch_bounds_refuse_larger_blocks() {
+    // A kernel with `nvvm.maxntid` (pydev.numba's launch_bounds): a block of
+    // more threads than the bound is refused, as the CUDA driver refuses it;
+    // one within runs. A bound above 1024 still allows only 1024.
+    use crate::compile::{compile_ir_stage, compile_stage, host_program_from_text, Target};
+    let free = FreeNames::new();
+    let signature = "float32, float32[::1], float32[::1], float32[::1]";
+    let src =
+        Source { file_name: "kernels.py", text: KERNELS, function: "saxpy", signature, free: &free, program: None };
+    let options = CompileOptions::default();
+    let ir = compile_stage(&src, &Target::Host, "pydev", &options).expect("pydev stage");
+    assert!(ir.contains("attributes {pydev.kernel}"), "{ir}");
+    let bounded = |bound: &str| {
+        let text =
+            ir.replace("attributes {pydev.kernel}", &format!("attributes {{pydev.kernel, nvvm.maxntid = {bound}}}"));
+        let llvm = compile_ir_stage(&text, "kernels.py", "saxpy", &Target::Host, "llvm", &options, &[])
+            .unwrap_or_else(|e| panic!("{e}"));
+        host_program_from_text(&llvm, "saxpy", options.opt_level).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut rng = Rng(23);
+    let n = 1000;
+    let mut x: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut y: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
+    let mut out = vec![f32::NAN; n];
+    let a = 0.75f32;
+    let args = [
+        a.to_le_bytes().to_vec(),
+        array(&mut x, &[n as u64]),
+        array(&mut y, &[n as u64]),
+        array(&mut out, &[n as u64]),
+    ];
+    let p = bounded("array<i32: 16, 4>");
+    let e = launch(&p, 8, 65, &args).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "kernel 'saxpy': launch bounds allow at most 64 threads per block, got a block of 65 threads [65, 1, 1] \
+         (CUDA refuses such a launch: CUDA_ERROR_INVALID_VALUE)"
+    );
+    assert!(out.iter().all(|v| v.is_nan()), "a refused launch runs nothing");
+    launch(&p, 16, 64, &args).unwrap();
+    for i in 0..n {
+        assert!(out[i] == a.mul_add(x[i], y[i]) || out[i] == a * x[i] + y[i], "element {i}: {}", out[i]);
+    }
+    let e = launch(&bounded("array<i32: 2048, 1, 1>"), 1, 1500, &args).unwrap_err().to_string();
+    assert!(e.contains("at most 1024 threads"), "{e}");
+}
+
+#[test]
 fn memory_faults_without_bounds_checks_are_errors_not_crashes() {
     for kernel in ["wild", "wild_synced"] {
         let p = program(FAILING, kernel, "int32[::1]", &CompileOptions::default()).unwrap();

@@ -184,3 +184,21 @@ func.func @positioned(%a: f32) -> index attributes {pydev.interop} {
   %t = gpu.thread_id x
   return %t : index
 }
+
+// -----
+
+// Launch bounds: the module maps each kernel with nvvm.maxntid to the most
+// threads its blocks may have (the product of the bound's dimensions), which
+// the runtime checks at launch; a kernel without bounds is not listed.
+// CHECK: module attributes {
+// CHECK-SAME: pydev.host_max_threads = {bounded = 128 : i64, bounded_2d = 32 : i64}
+// CHECK-LABEL: func.func @bounded(
+func.func @bounded(%a: !pydev.array<f32, 1>) attributes {pydev.kernel, nvvm.maxntid = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32} {
+  return
+}
+func.func @bounded_2d(%a: !pydev.array<f32, 1>) attributes {pydev.kernel, nvvm.maxntid = array<i32: 8, 4>} {
+  return
+}
+func.func @free(%a: !pydev.array<f32, 1>) attributes {pydev.kernel} {
+  return
+}

@@ -45,3 +45,15 @@ llvm.mlir.global internal constant @table(dense<[1, 2]> : tensor<2xi32>) : !llvm
 func.func @interop_kernel() attributes {pydev.kernel, pydev.interop} {
   return
 }
+
+// -----
+
+// Launch bounds (the NVVM dialect's kernel attributes) move to the gpu.func,
+// where convert-gpu-to-nvvm keeps them; pydev's own attributes do not.
+// CHECK-LABEL: module attributes {gpu.container_module}
+// CHECK: gpu.func @bounded() kernel attributes {nvvm.cluster_max_blocks = 4 : i32, nvvm.maxntid = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32}
+// CHECK-NOT: pydev.exited_skip_barriers
+// CHECK: gpu.return
+func.func @bounded() attributes {pydev.kernel, pydev.exited_skip_barriers, nvvm.maxntid = array<i32: 128, 1, 1>, nvvm.minctasm = 2 : i32, nvvm.cluster_max_blocks = 4 : i32} {
+  return
+}

@@ -49,6 +49,25 @@ __all__ = [
 # --- the compiler --------------------------------------------------------------------------
 
 
+def launch_bounds_attributes(bounds):
+    """The kernel attributes of cuda.jit(launch_bounds=...) (checked by
+    cuda.jit): the NVVM dialect's, which the cuda pipeline carries to the
+    PTX directives `.maxntid`, `.minnctapersm`, `.maxclusterrank` (and the
+    host runtime's launch check, pydev-lower-simt-host); as numba-cuda, the
+    thread bound is on x alone (the driver checks the block's total)."""
+    if bounds is None:
+        return {}
+    if isinstance(bounds, int):
+        bounds = (bounds,)
+    out = {"nvvm.maxntid": f"array<i32: {bounds[0]}, 1, 1>"}
+    # A 0 sets no bound (as CUDA C's __launch_bounds__).
+    if len(bounds) > 1 and bounds[1]:
+        out["nvvm.minctasm"] = f"{bounds[1]} : i32"
+    if len(bounds) > 2 and bounds[2]:
+        out["nvvm.cluster_max_blocks"] = f"{bounds[2]} : i32"
+    return out
+
+
 class ModuleBuilder:
     """One ir.Module: the kernel and the device functions it calls."""
 
@@ -207,6 +226,7 @@ class Compiler(
             # GPU semantics for early returns (`if i >= n: return` before a
             # barrier): threads that returned do not hold up later barriers.
             self.f = ir.Function(self.mb.module, self.name, flat, (), True, self.src.loc(fn), exited_skip_barriers=True)
+            self.f._attributes.update(launch_bounds_attributes(self.mb.options.get("launch_bounds")))
         else:
             res = []
             if self.ret_type is not None and not isinstance(self.ret_type, T.NoneType):

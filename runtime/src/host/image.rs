@@ -20,7 +20,7 @@ use melior::ir::{
 };
 use pydev_dialect::abi::attr;
 
-const MAGIC: &[u8] = b"pydev-host-image-4\0";
+const MAGIC: &[u8] = b"pydev-host-image-5\0";
 
 /// Errors of reading a host image's metadata from a host module
 /// ([`HostMeta::of`]) or from a cached image ([`decode`]).
@@ -49,6 +49,9 @@ pub struct HostMeta {
     /// The kernel synchronizes its grid (`pydev.host_cooperative`): every
     /// block of its grid runs at once, as coroutines.
     pub cooperative: bool,
+    /// The most threads a block may have, from the kernel's launch bounds
+    /// (`pydev.host_max_threads`); None: no bounds.
+    pub max_threads: Option<u64>,
     pub prints: bool,
     pub static_shared: usize,
     /// `file:line:col` of the failure sites, by index.
@@ -73,6 +76,7 @@ impl HostMeta {
         let fibers = frame == 0 && op.attribute(attr::HOST_FIBERS).is_ok();
         let exited_skip = capi::dict_i64(module, attr::HOST_EXITED_SKIP, kernel).is_some_and(|v| v != 0);
         let cooperative = capi::dict_i64(module, attr::HOST_COOPERATIVE, kernel).is_some_and(|v| v != 0);
+        let max_threads = capi::dict_i64(module, attr::HOST_MAX_THREADS, kernel).map(|v| v.max(0) as u64);
         let prints = op.attribute(attr::HOST_PRINTS).is_ok();
         let static_shared = op
             .attribute(attr::HOST_SHARED_BYTES)
@@ -111,6 +115,7 @@ impl HostMeta {
             fibers,
             exited_skip,
             cooperative,
+            max_threads,
             prints,
             static_shared,
             locations,
@@ -142,6 +147,8 @@ pub fn encode(kernels: &[(String, HostMeta)], object: &[u8]) -> Vec<u8> {
         num(&mut out, meta.fibers as u64);
         num(&mut out, meta.exited_skip as u64);
         num(&mut out, meta.cooperative as u64);
+        // 0: no bounds (a block of 0 threads is never launched).
+        num(&mut out, meta.max_threads.unwrap_or(0));
         num(&mut out, meta.prints as u64);
         num(&mut out, meta.static_shared as u64);
         num(&mut out, meta.locations.len() as u64);
@@ -197,6 +204,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<(String, HostMeta)>, &[u8]), ImageErr
         let fibers = num(&mut rest)? != 0;
         let exited_skip = num(&mut rest)? != 0;
         let cooperative = num(&mut rest)? != 0;
+        let max_threads = Some(num(&mut rest)?).filter(|&n| n != 0);
         let prints = num(&mut rest)? != 0;
         let static_shared = num(&mut rest)? as usize;
         let locations = strings(&mut rest)?;
@@ -208,6 +216,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Vec<(String, HostMeta)>, &[u8]), ImageErr
             fibers,
             exited_skip,
             cooperative,
+            max_threads,
             prints,
             static_shared,
             locations,
@@ -230,6 +239,7 @@ mod tests {
             fibers: true,
             exited_skip: true,
             cooperative: true,
+            max_threads: Some(128),
             prints: false,
             static_shared: 1024,
             locations: vec!["k.py:3:5".into(), "dir with\nnewline/ü.py:9:1".into()],
@@ -240,7 +250,7 @@ mod tests {
     #[test]
     fn an_image_round_trips() {
         let object = b"\x7fELF object bytes".to_vec();
-        let other = HostMeta { param_sizes: vec![8], fibers: false, locations: vec![], ..meta() };
+        let other = HostMeta { param_sizes: vec![8], fibers: false, max_threads: None, locations: vec![], ..meta() };
         let kernels = vec![("k".to_owned(), meta()), ("k2".to_owned(), other)];
         let image = encode(&kernels, &object);
         assert!(is_image(&image));

@@ -92,6 +92,9 @@ pub struct HostProgram {
     exited_skip: bool,
     /// It synchronizes its grid: every block of the grid runs at once.
     cooperative: bool,
+    /// The most threads a block may have: its launch bounds
+    /// (`pydev.host_max_threads`) up to 1024, CUDA GPUs' limit.
+    max_threads: u64,
     /// Frame bytes per thread when the kernel was split at its barriers.
     frame: usize,
     /// (parameter, element kind) of arrays the kernel only adds to.
@@ -183,6 +186,10 @@ pub enum HostError {
     EmptyExtent { kernel: String, grid: [u32; 3], block: [u32; 3] },
     #[error("kernel '{kernel}': a block has at most 1024 threads (as on CUDA GPUs), got {threads}")]
     BlockTooLarge { kernel: String, threads: u64 },
+    /// A block larger than the kernel's launch bounds: CUDA refuses the
+    /// launch (`cuLaunchKernel` returns CUDA_ERROR_INVALID_VALUE).
+    #[error("kernel '{kernel}': launch bounds allow at most {max} threads per block, got a block of {threads} threads {block:?} (CUDA refuses such a launch: CUDA_ERROR_INVALID_VALUE)")]
+    LaunchBounds { kernel: String, max: u64, threads: u64, block: [u32; 3] },
     #[error("kernel '{kernel}' synchronizes its grid, so all its blocks must be resident at once: at most {max} blocks of {threads} threads on the host target, got {blocks} (max_cooperative_grid_blocks)")]
     CooperativeTooLarge { kernel: String, blocks: u64, threads: u64, max: u64 },
     #[error("kernel '{kernel}': PYDEV_HOST_THREADS must be a positive number of worker threads, got '{value}'")]
@@ -307,6 +314,7 @@ impl HostModule {
                 fibers: meta.fibers,
                 exited_skip: meta.exited_skip,
                 cooperative: meta.cooperative,
+                max_threads: meta.max_threads.map_or(1024, |m| m.min(1024)),
                 frame: meta.frame,
                 private: meta.private,
                 prints: meta.prints,
@@ -455,8 +463,12 @@ impl HostProgram {
             return Err(HostError::EmptyExtent { kernel: k.clone(), grid: config.grid, block: config.block });
         }
         let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
-        if threads > 1024 {
-            return Err(HostError::BlockTooLarge { kernel: k.clone(), threads });
+        if threads > self.max_threads {
+            return Err(if threads > 1024 {
+                HostError::BlockTooLarge { kernel: k.clone(), threads }
+            } else {
+                HostError::LaunchBounds { kernel: k.clone(), max: self.max_threads, threads, block: config.block }
+            });
         }
         // 64-byte aligned copies: the JIT's loads may assume ABI alignment.
         let buffers: Vec<Vec<Chunk>> = args

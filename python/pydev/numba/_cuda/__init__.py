@@ -380,14 +380,28 @@ _OPTIONS = {
 
 def _launch_bounds(bounds):
     """Numba's check of `launch_bounds=`: an int, or at most three of
-    (max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)."""
-    if bounds is None or isinstance(bounds, int):
+    (max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster);
+    ints that PTX's 32-bit directives hold, the first positive (a later 0
+    sets no bound, as CUDA C's `__launch_bounds__`)."""
+    if bounds is None:
         return
-    if len(bounds) > 3:
+    many = bounds if isinstance(bounds, (tuple, list)) else (bounds,)
+    if len(many) > 3:
         raise ValueError(
-            f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+            f"Got {len(many)} launch bounds: {bounds}. A maximum of three are supported: "
             "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)"
         )
+    if not many:
+        raise ValueError(
+            "launch_bounds=() gives no bound: give max_threads_per_block (an int) or a tuple of 1 to 3 ints"
+        )
+    names = ("max_threads_per_block", "min_blocks_per_sm", "max_blocks_per_cluster")
+    for i, (name, v) in enumerate(zip(names, many)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"launch_bounds: {name} must be an int, got {v!r}")
+        if not (1 if i == 0 else 0) <= v < 1 << 31:
+            kind = "a positive" if i == 0 else "a non-negative"
+            raise ValueError(f"launch_bounds: {name} must be {kind} 32-bit int, got {v}")
 
 
 def jit(func_or_sig=None, device=False, **options):
@@ -1545,13 +1559,14 @@ def compile_ptx(
     launch_bounds=None,
 ):
     """(ptx, return type) of `pyfunc` for `sig`, as numba.cuda.compile_ptx
-    (`fastmath`, `lineinfo` and `debug` as cuda.jit takes them; `opt`,
-    `forceinline` and `launch_bounds` accepted as cuda.jit accepts them).
+    (`fastmath`, `lineinfo`, `debug` and `launch_bounds` as cuda.jit takes
+    them; `opt` and `forceinline` accepted as cuda.jit accepts them).
     `device=True`: the device function alone (_device_ptx.py), with Numba's
     ABI (`abi="numba"`, `int f(T *ret, args...)`) or the C ABI (`abi="c"`,
     named by `abi_info={"abi_name": ...}`); a kernel has its own ABI."""
     if abi not in ("numba", "c"):
         raise NotImplementedError(f"cuda.compile_ptx(..., abi={abi!r}): the ABIs are 'numba' and 'c'")
+    _launch_bounds(launch_bounds)
     sig = _as_signature(sig)
     target = f"sm_{cc[0]}{cc[1]}" if cc else "sm_90"
     if device:
@@ -1561,7 +1576,8 @@ def compile_ptx(
         return _device_ptx.compile_device_ptx(disp, sig, target, abi, abi_info)
     if abi_info is not None:
         raise NotImplementedError(f"cuda.compile_ptx(..., abi_info={abi_info!r}): abi_info names device functions")
-    disp = Dispatcher(pyfunc, None, False, {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug})
+    options = {"fastmath": fastmath, "lineinfo": lineinfo, "debug": debug, "launch_bounds": launch_bounds}
+    disp = Dispatcher(pyfunc, None, False, options)
     prog = disp.compile(tuple(sig.args))
     return prog.compile(target=target, stage="ptx"), sig.return_type or _t.void
 
