@@ -627,9 +627,11 @@ impl Writer {
                     }
                 }
             }
-            for (attr, key) in
-                [("nvvm.minctasm", "minctasm"), ("nvvm.maxnreg", "maxnreg"), ("nvvm.maxclusterrank", "cluster_max_blocks")]
-            {
+            for (attr, key) in [
+                ("nvvm.minctasm", "minctasm"),
+                ("nvvm.maxnreg", "maxnreg"),
+                ("nvvm.maxclusterrank", "cluster_max_blocks"),
+            ] {
                 if let Some(n) = fun.string_attribute(attr) {
                     self.annotations.push(format!("{} {sym}, !\"{key}\", i32 {}", ptr_to(&fty, 0), n.trim()));
                 }
