@@ -113,7 +113,21 @@ pub mod error_code {
     pub const ZERO_DIVISION: i64 = 1;
     /// a = the index, b = the extent.
     pub const OUT_OF_BOUNDS: i64 = 2;
+    /// A Python exception raised in device code ([`super::RAISE`]): a =
+    /// the exception's id in the frontend's table. The launch records the
+    /// first one and goes on (the raising thread returns), as on GPUs.
+    pub const EXCEPTION: i64 = 3;
 }
+
+/// The function through which device code raises a Python exception:
+/// `func.func @__pydev_raise(%id: i32)`, which a frontend defines with an
+/// empty body and calls, `id` indexing its own table of exception classes
+/// and arguments (pydev.numba, `debug=True`). The host lowering turns each
+/// call into `pydev_rt_error(ctx, EXCEPTION, loc, id, 0)`
+/// (`pydev-lower-simt-host`); on cuda `pydev-cuda-boundscheck` gives it a
+/// body that records the failure in the module's error buffer and ends the
+/// thread.
+pub const RAISE: &str = "__pydev_raise";
 
 /// Element kinds of privatized arrays ([`attr::HOST_PRIVATE`]).
 pub mod private_kind {

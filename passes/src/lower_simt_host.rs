@@ -62,6 +62,9 @@
 //!                                    =>  if d == 0: call @pydev_rt_error(%ctx, 1, loc, 0, 0);
 //!                                        op %a, (d == 0 ? 1 : d); signed: d == -1 gives -a (rem: 0)
 //!                                        without trapping on INT_MIN / -1
+//!   func.call @__pydev_raise(%id)    =>  call @pydev_rt_error(%ctx, 3, loc, extsi %id, 0)
+//!                                        (pydev_dialect::abi::RAISE: a Python exception, id in
+//!                                        the frontend's table; the caller returns after it)
 //!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
@@ -901,6 +904,17 @@ fn lower<'c>(
         "func.call" => {
             let callee = op.attribute("callee").map(|a| a.to_string()).unwrap_or_default();
             let callee = callee.trim_start_matches('@').trim_matches('"').to_owned();
+            if callee == pydev_dialect::abi::RAISE {
+                // The exception id, widened as pydev_rt_error's `a`.
+                let id = b.value("arith.extsi", &[operand(0)], b.i64(), &[]);
+                let module = ir.module_of(op);
+                let loc = location_index(module, locations, op.location());
+                let (code, loc) = (b.const_int(i32t, error_code::EXCEPTION), b.const_int(i32t, loc));
+                let zero = b.const_int(b.i64(), 0);
+                call(b, entry::ERROR, &[ctx, code, loc, id, zero], None);
+                b.erase(op);
+                return Ok(());
+            }
             if !defined.contains(&callee) {
                 return Ok(());
             }

@@ -21,7 +21,10 @@
 //! with `PYDEV_BOUNDSCHECK=1`) are recorded by `pydev_rt_error` and returned
 //! by [`HostProgram::launch`] as an error naming the kernel, the source
 //! location and the thread; the offending operation continues with a safe
-//! operand so that nothing crashes.
+//! operand so that nothing crashes. A Python exception raised in device code
+//! (`pydev_dialect::abi::RAISE`) is recorded too, the first one only, but
+//! does not stop the launch: the raising thread returns, the others go on,
+//! as on GPUs ([`HostError::Raised`]).
 
 mod abi;
 mod fiber;
@@ -137,6 +140,8 @@ struct Launch<'p> {
     program: &'p HostProgram,
     failed: AtomicBool,
     error: Mutex<Option<String>>,
+    /// The first Python exception a thread raised (the launch goes on).
+    raised: Mutex<Option<crate::Raised>>,
     /// Made from the main thread with its SIGINT handler installed
     /// ([`interrupt::SigintGuard`]): Ctrl-C stops it.
     interruptible: bool,
@@ -154,6 +159,15 @@ impl Launch<'_> {
             *e = Some(message);
         }
         self.failed.store(true, Ordering::Release);
+    }
+
+    /// Records the first exception raised; the other threads go on, as on
+    /// GPUs (the raising thread returns).
+    fn raise(&self, raised: crate::Raised) {
+        let mut r = self.raised.lock().unwrap_or_else(|p| p.into_inner());
+        if r.is_none() {
+            *r = Some(raised);
+        }
     }
 }
 
@@ -190,6 +204,10 @@ pub enum HostError {
     /// A thread of the kernel failed (`message` names what, the thread and the block).
     #[error("kernel '{kernel}' failed on the host: {message}")]
     Failed { kernel: String, message: String },
+    /// A thread raised a Python exception (the first one raised; the
+    /// frontend's table gives its class and arguments).
+    #[error("kernel '{kernel}': {raised}")]
+    Raised { kernel: String, raised: crate::Raised },
 }
 
 /// Why a launch did not complete.
@@ -484,7 +502,13 @@ impl HostProgram {
                 max: fiber::max_cooperative_blocks(threads),
             });
         }
-        let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None), interruptible };
+        let launch = Launch {
+            program: self,
+            failed: AtomicBool::new(false),
+            error: Mutex::new(None),
+            raised: Mutex::new(None),
+            interruptible,
+        };
         let rendezvous = fiber::Rendezvous::new(workers);
         let queue = BlockQueue::new(blocks, workers as u64);
         // Reduction privatization: each worker adds into its own zeroed copy
@@ -556,7 +580,10 @@ impl HostProgram {
         }
         match launch.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(message) => Err(HostError::Failed { kernel: k.clone(), message }),
-            None => Ok(()),
+            None => match launch.raised.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                Some(raised) => Err(HostError::Raised { kernel: k.clone(), raised }),
+                None => Ok(()),
+            },
         }
     }
 }

@@ -955,6 +955,9 @@ class Dispatcher:
                 passes=self.options.get("passes"),
                 plugins=self.options.get("plugins"),
             )
+            # debug=True: the exceptions its device code raises (class, arguments,
+            # where), by the id the failure record names (_exceptions.host_exception)
+            program._pydev_numba_exceptions = tuple(getattr(mb, "exceptions", ()))
             _kernel.add_cooperative_api(program, mb.grid_sync)
             program._type_annotation = _kernel.TypeAnnotation(mb.kernel_typemap)
             self.overloads[argtypes] = program
@@ -1165,6 +1168,7 @@ class Dispatcher:
             or bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
             or any(_datetimes(t) for t in types)
+            or bool(getattr(program, "_pydev_numba_exceptions", ()))  # the launch raises what the kernel raised
             or any(
                 isinstance(a, (_np.ndarray, _ArgHint))
                 and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
@@ -1231,7 +1235,10 @@ class Dispatcher:
                     d = _pydev.to_device(a, stream=stream)
                     copies.append((a, d))
                     flat[i] = d
-        _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        if getattr(program, "_pydev_numba_exceptions", ()):
+            _launch_raising(program, flat, grid, block, stream, shared_bytes)
+        else:
+            _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
         if retr:
             stream.synchronize()
             for done in retr:
@@ -1528,6 +1535,22 @@ class _Configured:
             for i, c in conv:
                 args[i] = c(args[i])
         _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
+
+
+def _launch_raising(program, args, grid, block, stream, shared_bytes):
+    """Launches a kernel compiled with debug=True whose device code raises
+    exceptions, and waits for it as Numba-CUDA does: the first exception a
+    thread raised is raised here (`_exceptions.host_exception`)."""
+    from .. import _exceptions
+
+    try:
+        _device.launch(program, *args, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        stream.synchronize()
+    except _pydev.LaunchError as e:
+        exc = _exceptions.host_exception(program, e)
+        if exc is None:
+            raise
+        raise exc from None
 
 
 def compile_ptx(
