@@ -129,6 +129,14 @@ pub mod error_code {
 /// thread.
 pub const RAISE: &str = "__pydev_raise";
 
+/// `func.func @__pydev_raised() -> i1`: whether the calling thread raised an
+/// exception ([`RAISE`]) in this launch, which a frontend defines returning
+/// false and calls after calls of device functions that may raise, to
+/// return from their callers too. The host lowering turns each call into
+/// `pydev_rt_raised(ctx) != 0`; on cuda a raising thread has ended, so false
+/// is right there.
+pub const RAISED: &str = "__pydev_raised";
+
 /// Element kinds of privatized arrays ([`attr::HOST_PRIVATE`]).
 pub mod private_kind {
     pub const I32: i64 = 1;
@@ -163,6 +171,9 @@ pub mod entry {
     pub const BLOCK_RELEASE: &str = "pydev_rt_block_release";
     /// `(ctx, code, loc: i32, a, b: i64)`: report a failure ([`super::error_code`]).
     pub const ERROR: &str = "pydev_rt_error";
+    /// `(ctx) -> i32`: 1 when the calling thread raised an exception in this
+    /// launch ([`super::RAISED`]).
+    pub const RAISED: &str = "pydev_rt_raised";
     /// `(ctx, ptr, old: i64, bytes: i32)`: wait until `*ptr != old`.
     pub const WAIT: &str = "pydev_rt_wait";
     /// `(ptr, value) -> old`: floating-point atomic max/min (no thread context).

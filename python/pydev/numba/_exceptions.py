@@ -3,11 +3,12 @@
 `raise E`, `raise E(constant args)` (a builtin or user exception class) and,
 with `debug=True`, the Python error model's own exceptions (ZeroDivisionError
 of a division by zero, IndexError of a tuple index out of range): the raising
-thread returns. With `debug=True` the first exception a launch raised reaches
-the host: `raise_here` adds it to the module's table (class, arguments, where)
-and calls `__pydev_raise(id)` (`pydev_dialect::abi::RAISE`), whose failure
-record (the host runtime's `pydev_rt_error`, the cuda error buffer) names the
-id and the thread; the launch then raises `host_exception` of the record.
+thread returns (its callers too, `after_call`). With `debug=True` the first
+exception a launch raised reaches the host: `raise_here` adds it to the
+module's table (class, arguments, where) and calls `__pydev_raise(id)`
+(`pydev_dialect::abi::RAISE`), whose failure record (the host runtime's
+`pydev_rt_error`, the cuda error buffer) names the id and the thread; the
+launch then raises `host_exception` of the record.
 Without `debug=True` Numba-CUDA ignores them: the thread returns, nothing is
 reported.
 """
@@ -50,7 +51,35 @@ def raise_here(c, cls, args, node, located=True):
         table = _table(c.mb)
         where = (c.py.__name__, os.path.abspath(c.src.file), c.src.line(node)) if located else None
         table.append((cls, tuple(args), where))
-        f.call(_raise_function(c.mb), c.f.constant(len(table) - 1, ir.si32))
+        f.call(_function(c.mb, _facts.RAISE_FUNCTION, ()), c.f.constant(len(table) - 1, ir.si32))
+        _raising(c.mb).add(c.name)
+    _leave(c)
+
+
+def after_call(c, callee):
+    """After a call of device function `callee` that may raise (debug=True):
+    the caller returns too when its thread raised in it, as Numba-CUDA's
+    callers pass the status on (on cuda the raising thread has already
+    ended; `__pydev_raised` is false there)."""
+    if callee not in _raising(c.mb):
+        return
+    f = c.f
+    raised = f.call(_function(c.mb, _facts.RAISED_FUNCTION, (ir.i1,)))
+    then, after = f.new_block(), f.new_block()
+    f.cond_br(raised, then, after)
+    f.set_block(then)
+    dead = c.dead
+    _leave(c)
+    f.br(after)
+    f.set_block(after)
+    c.dead = dead
+    _raising(c.mb).add(c.name)
+
+
+def _leave(c):
+    """Returns from the function being compiled (a device function returns
+    zeros: its caller returns too, `after_call`)."""
+    f = c.f
     if c.kernel or c.ret_type is None or isinstance(c.ret_type, T.NoneType):
         f.ret()
     else:
@@ -109,13 +138,29 @@ def _table(mb):
     return table
 
 
-def _raise_function(mb):
-    """`func.func @__pydev_raise(%id: i32)`, empty: the passes give it its
-    meaning on each target."""
-    fn = getattr(mb, "raise_function", None)
+def _raising(mb):
+    """The device functions of `mb` that may raise (debug=True)."""
+    names = getattr(mb, "raising", None)
+    if names is None:
+        names = mb.raising = set()
+    return names
+
+
+def _function(mb, name, results):
+    """`func.func @__pydev_raise(%id: si32)` (no results) or `@__pydev_raised()
+    -> i1` (false): defined once per module with these bodies, which the passes
+    replace on the targets where they do something else."""
+    made = getattr(mb, "exception_functions", None)
+    if made is None:
+        made = mb.exception_functions = {}
+    fn = made.get(name)
     if fn is None:
-        fn = mb.raise_function = mb.module.func(_facts.RAISE_FUNCTION, [ir.si32])
-        fn.ret()
+        if results:
+            fn = made[name] = mb.module.func(name, [], results)
+            fn.ret(fn.constant(False, ir.i1))
+        else:
+            fn = made[name] = mb.module.func(name, [ir.si32])
+            fn.ret()
     return fn
 
 

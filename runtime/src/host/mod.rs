@@ -142,6 +142,9 @@ struct Launch<'p> {
     error: Mutex<Option<String>>,
     /// The first Python exception a thread raised (the launch goes on).
     raised: Mutex<Option<crate::Raised>>,
+    /// The threads (thread, block) that raised one: they return from each
+    /// function on the way back to the kernel's (`pydev_rt_raised`).
+    raisers: Mutex<std::collections::HashSet<([u32; 3], [u32; 3])>>,
     /// Made from the main thread with its SIGINT handler installed
     /// ([`interrupt::SigintGuard`]): Ctrl-C stops it.
     interruptible: bool,
@@ -164,10 +167,16 @@ impl Launch<'_> {
     /// Records the first exception raised; the other threads go on, as on
     /// GPUs (the raising thread returns).
     fn raise(&self, raised: crate::Raised) {
+        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).insert((raised.thread, raised.block));
         let mut r = self.raised.lock().unwrap_or_else(|p| p.into_inner());
         if r.is_none() {
             *r = Some(raised);
         }
+    }
+
+    /// Whether thread `thread` of block `block` raised an exception.
+    fn raised_by(&self, thread: [u32; 3], block: [u32; 3]) -> bool {
+        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).contains(&(thread, block))
     }
 }
 
@@ -507,6 +516,7 @@ impl HostProgram {
             failed: AtomicBool::new(false),
             error: Mutex::new(None),
             raised: Mutex::new(None),
+            raisers: Mutex::new(Default::default()),
             interruptible,
         };
         let rendezvous = fiber::Rendezvous::new(workers);

@@ -1027,6 +1027,10 @@ class Dispatcher:
             flat.append(c.val(c.captured_array(captured, node), node))
         c.at(node)
         r = c.f.call(fn, *flat)
+        if c.mb.options.get("debug"):
+            from .. import _exceptions
+
+            _exceptions.after_call(c, fn.name)  # its thread raised there: the caller returns too
         if rtype is None or isinstance(rtype, _t.NoneType):
             return _c.CompileTimeValue(None)
         vals = [r] if not isinstance(r, tuple) else list(r)
