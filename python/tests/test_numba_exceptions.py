@@ -170,6 +170,21 @@ def test_zero_division_in_debug():
     np.testing.assert_array_equal(out[ok], a[ok] // b[ok])
     assert out[17] == -99
 
+    # A float modulo names its line too, as Numba-CUDA's does.
+    def h(out, a, b):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i] = a[i] % b[i]
+
+    a = rng.uniform(1.0, 9.0, 8)
+    b = rng.uniform(0.5, 2.0, 8)
+    b[6] = 0.0
+    fout = np.full(8, POISON)
+    with pytest.raises(ZeroDivisionError) as e:
+        cuda.jit(debug=True, opt=False)(h)[1, 8](fout, a, b)
+    assert str(e.value) == _prefix("h", _line(h, "out[i] = a[i] % b[i]"), [0, 0, 6], [0, 0, 0]) + ": modulo by zero"
+    np.testing.assert_array_equal(fout, np.where(b == 0, POISON, a % np.where(b == 0, 1, b)))
+
     # Without debug: NumPy's error model, no exception (x // 0 == 0, y / 0 == inf).
     f2 = cuda.jit(f.py_func)
     r = np.zeros(2)
