@@ -114,15 +114,18 @@ pub mod error_code {
     /// a = the index, b = the extent.
     pub const OUT_OF_BOUNDS: i64 = 2;
     /// A Python exception raised in device code ([`super::RAISE`]): a =
-    /// the exception's id in the frontend's table. The launch records the
-    /// first one and goes on (the raising thread returns), as on GPUs.
+    /// the exception's id in the frontend's table (negative: not to be
+    /// reported). The launch records the first one and goes on (the raising
+    /// thread returns), as on GPUs.
     pub const EXCEPTION: i64 = 3;
 }
 
 /// The function through which device code raises a Python exception:
 /// `func.func @__pydev_raise(%id: i32)`, which a frontend defines with an
 /// empty body and calls, `id` indexing its own table of exception classes
-/// and arguments (pydev.numba, `debug=True`). The host lowering turns each
+/// and arguments (pydev.numba, `debug=True`), or -1 for an exception not to
+/// report (without `debug=True`, in a device function: its callers return
+/// too, [`RAISED`]). The host lowering turns each
 /// call into `pydev_rt_error(ctx, EXCEPTION, loc, id, 0)`
 /// (`pydev-lower-simt-host`); on cuda `pydev-cuda-boundscheck` gives it a
 /// body that records the failure in the module's error buffer and ends the

@@ -21,7 +21,9 @@
 //! The same buffer carries the Python exceptions raised in device code:
 //! the function `@__pydev_raise(%id: i32)` (`pydev_dialect::abi::RAISE`),
 //! which a frontend defines empty and calls, gets a body that records kind
-//! 5 (exception) with the id as the index and ends the thread; with
+//! 5 (exception) with the id as the index and ends the thread (a negative
+//! id, an exception not to report, only ends it; a module whose calls all
+//! pass a negative constant gets no buffer); with
 //! `accesses=0` (the cuda pipeline without `boundscheck=1`) that is all the
 //! pass does.
 //! Does not fire on a module without array accesses (or, with `accesses=0`,
@@ -49,6 +51,7 @@
 //!       membar.gl, store volatile 1 to [1]; nvvm.exit
 //!   func.func @__pydev_raise(%id: i32) { body }
 //!     =>  func.func @__pydev_raise(%id: i32) {
+//!           exit if %id < 0 (inline PTX);
 //!           func.call @__pydev_bounds_fail(5, 0, 0, sext %id, 0); body }
 //!     (and the gpu.module gets the buffer, table and failure function)
 
@@ -161,10 +164,11 @@ fn run(ir: PassIr, accesses: bool) -> PassResult {
     let mut ok = true;
     for raise in ir.ops_named(root, &["func.func"]).into_iter().filter(|f| capi::sym_name(*f) == RAISE) {
         let Some(gm) = enclosing_gpu_module(ir, raise) else { continue };
-        if !modules.iter().any(|(m, _)| m.to_raw().ptr == gm.to_raw().ptr) {
+        let reported = reports(ir, gm);
+        if reported && !modules.iter().any(|(m, _)| m.to_raw().ptr == gm.to_raw().ptr) {
             modules.push((gm, vec![crate::lower_simt_host::location_text(raise.location())]));
         }
-        if let Err(message) = raise_body(ir, raise) {
+        if let Err(message) = raise_body(ir, raise, reported) {
             capi::emit_error(raise.location(), &message.to_string());
             ok = false;
         }
@@ -272,8 +276,9 @@ fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), R
 
 /// The body of `@__pydev_raise(%id: i32)`: records the exception (kind
 /// EXCEPTION, its id as the index) and ends the thread, before the
-/// frontend's empty body.
-fn raise_body<'c>(ir: PassIr<'c>, raise: OperationRef<'c, 'c>) -> Result<(), RewriteError> {
+/// frontend's empty body; a negative id ends the thread without a record
+/// (without `reported`, every call's id is a negative constant: only that).
+fn raise_body<'c>(ir: PassIr<'c>, raise: OperationRef<'c, 'c>, reported: bool) -> Result<(), RewriteError> {
     let entry = raise.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("@__pydev_raise without a body")?;
     let id = entry.argument(0).map_err(|_| "@__pydev_raise takes the exception id")?;
     let first = entry.first_operation().ok_or("@__pydev_raise without a terminator")?;
@@ -281,7 +286,14 @@ fn raise_body<'c>(ir: PassIr<'c>, raise: OperationRef<'c, 'c>) -> Result<(), Rew
     let i32t = b.i32();
     let constant =
         |v: i64| b.value("arith.constant", &[], i32t, &[b.named("value", IntegerAttribute::new(i32t, v).into())]);
-    let id = to_i64(&b, ir.value(id.into()))?;
+    let id = ir.value(id.into());
+    // A negative id: a raise without debug=True, not reported: the thread
+    // just ends (its callers do not go on).
+    b.inline_asm("{ .reg .pred p; setp.lt.s32 p, $0, 0; @p exit; }", "r", &[id], None);
+    if !reported {
+        return Ok(());
+    }
+    let id = to_i64(&b, id)?;
     let zero = b.value("arith.constant", &[], b.i64(), &[b.named("value", IntegerAttribute::new(b.i64(), 0).into())]);
     let (kind, axis, loc) = (constant(i64::from(rec::EXCEPTION)), constant(0), constant(0));
     b.insert_op(
@@ -292,6 +304,26 @@ fn raise_body<'c>(ir: PassIr<'c>, raise: OperationRef<'c, 'c>) -> Result<(), Rew
             .map_err(|e| format!("cannot build the exception record call: {e}"))?,
     );
     Ok(())
+}
+
+/// Whether a call of `@__pydev_raise` in gpu.module `gm` may report (its id
+/// is not a negative constant): only then does the module get the buffer.
+fn reports<'c>(ir: PassIr<'c>, gm: OperationRef<'c, 'c>) -> bool {
+    ir.ops_named(gm, &["func.call"]).into_iter().any(|call| {
+        let callee = call.attribute("callee").map(|a| a.to_string()).unwrap_or_default();
+        if callee.trim_start_matches('@').trim_matches('"') != RAISE {
+            return false;
+        }
+        let constant = call
+            .operand(0)
+            .ok()
+            .and_then(|v| ir.defining_op(ir.value(v)))
+            .filter(|d| d.name().as_string_ref().as_str() == Ok("arith.constant"))
+            .and_then(|d| d.attribute("value").ok())
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value());
+        !matches!(constant, Some(v) if v < 0)
+    })
 }
 
 /// `"text"` as an MLIR string literal, every byte outside a safe set escaped.

@@ -139,6 +139,23 @@ def test_no_exception_without_debug():
     cuda.jit(kernel)[2, 32](x, out)  # Numba-CUDA ignores raise without debug=True
     np.testing.assert_array_equal(out, np.where(x > 0.5, POISON, x + 1.0))
 
+    # Raised in a device function: its caller returns too (nothing written).
+    @cuda.jit(device=True)
+    def plus_one(v):
+        if v > 0.5:
+            raise ValueError("ignored")
+        return v + 1.0
+
+    @cuda.jit
+    def calls(x, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = plus_one(x[i])
+
+    out[:] = POISON
+    calls[2, 32](x, out)
+    np.testing.assert_array_equal(out, np.where(x > 0.5, POISON, x + 1.0))
+
 
 def test_zero_division_in_debug():
     @cuda.jit(debug=True, opt=False)

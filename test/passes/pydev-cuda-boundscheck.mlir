@@ -157,3 +157,26 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// An exception not to report (a negative constant id at every call: raised
+// without debug=True) only ends the thread: no buffer, no record.
+// RAISE-LABEL: gpu.module @pydev
+// RAISE-NOT: __pydev_error
+// RAISE-LABEL: func.func @__pydev_raise(
+// RAISE: llvm.inline_asm has_side_effects "{ .reg .pred p; setp.lt.s32 p, $0, 0; @p exit; }", "r"
+// RAISE-NOT: __pydev_bounds_fail
+// RAISE: return
+module attributes {gpu.container_module} {
+  gpu.module @pydev {
+    func.func @__pydev_raise(%id: i32) {
+      return
+    }
+    func.func @silent() {
+      %m1 = arith.constant -1 : i32
+      func.call @__pydev_raise(%m1) : (i32) -> ()
+      return
+    }
+  }
+}

@@ -9,8 +9,9 @@ module's table (class, arguments, where) and calls `__pydev_raise(id)`
 (`pydev_dialect::abi::RAISE`), whose failure record (the host runtime's
 `pydev_rt_error`, the cuda error buffer) names the id and the thread; the
 launch then raises `host_exception` of the record.
-Without `debug=True` Numba-CUDA ignores them: the thread returns, nothing is
-reported.
+Without `debug=True` Numba-CUDA ignores them: the thread returns (from a
+device function: `__pydev_raise(-1)`, not reported, so that its callers
+return too), nothing is reported.
 """
 
 import ast
@@ -53,11 +54,16 @@ def raise_here(c, cls, args, node, located=True):
         table.append((cls, tuple(args), where))
         f.call(_function(c.mb, _facts.RAISE_FUNCTION, ()), c.f.constant(len(table) - 1, ir.si32))
         _raising(c.mb).add(c.name)
+    elif not c.kernel:
+        # Not reported (id -1), but its callers return too, as Numba-CUDA's
+        # pass the status on without debug=True as well.
+        f.call(_function(c.mb, _facts.RAISE_FUNCTION, ()), c.f.constant(-1, ir.si32))
+        _raising(c.mb).add(c.name)
     _leave(c)
 
 
 def after_call(c, callee):
-    """After a call of device function `callee` that may raise (debug=True):
+    """After a call of device function `callee` that may raise:
     the caller returns too when its thread raised in it, as Numba-CUDA's
     callers pass the status on (on cuda the raising thread has already
     ended; `__pydev_raised` is false there)."""

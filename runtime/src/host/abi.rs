@@ -273,7 +273,7 @@ unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a:
     // SAFETY: live context of the calling thread (the entry points' contract).
     let (launch, t, bl) = unsafe { (launch_of(ctx), (*ctx).tid, (*ctx).bid) };
     if i64::from(code) == error_code::EXCEPTION {
-        launch.raise(crate::Raised { id: a as u32, thread: t, block: bl });
+        launch.raise(a, t, bl);
         return;
     }
     let at = launch.program.locations.get(loc as usize).map_or("an unknown location", String::as_str);

@@ -164,13 +164,16 @@ impl Launch<'_> {
         self.failed.store(true, Ordering::Release);
     }
 
-    /// Records the first exception raised; the other threads go on, as on
+    /// Records that thread `thread` of block `block` raised exception `id`,
+    /// and the first such exception (not one with a negative id: raised
+    /// without debug=True, not reported); the other threads go on, as on
     /// GPUs (the raising thread returns).
-    fn raise(&self, raised: crate::Raised) {
-        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).insert((raised.thread, raised.block));
+    fn raise(&self, id: i64, thread: [u32; 3], block: [u32; 3]) {
+        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).insert((thread, block));
+        let Ok(id) = u32::try_from(id) else { return };
         let mut r = self.raised.lock().unwrap_or_else(|p| p.into_inner());
         if r.is_none() {
-            *r = Some(raised);
+            *r = Some(crate::Raised { id, thread, block });
         }
     }
 

@@ -18,7 +18,7 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
-from .. import _cooperative, _jitlib
+from .. import _cooperative, _exceptions, _jitlib
 from ..core import config as _config
 from . import _kernel, _numba_abi
 from .. import types
@@ -1027,10 +1027,7 @@ class Dispatcher:
             flat.append(c.val(c.captured_array(captured, node), node))
         c.at(node)
         r = c.f.call(fn, *flat)
-        if c.mb.options.get("debug"):
-            from .. import _exceptions
-
-            _exceptions.after_call(c, fn.name)  # its thread raised there: the caller returns too
+        _exceptions.after_call(c, fn.name)  # its thread raised there: the caller returns too
         if rtype is None or isinstance(rtype, _t.NoneType):
             return _c.CompileTimeValue(None)
         vals = [r] if not isinstance(r, tuple) else list(r)
@@ -1545,8 +1542,6 @@ def _launch_raising(program, args, grid, block, stream, shared_bytes):
     """Launches a kernel compiled with debug=True whose device code raises
     exceptions, and waits for it as Numba-CUDA does: the first exception a
     thread raised is raised here (`_exceptions.host_exception`)."""
-    from .. import _exceptions
-
     try:
         _device.launch(program, *args, grid=grid, block=block, stream=stream, shared=shared_bytes)
         stream.synchronize()
