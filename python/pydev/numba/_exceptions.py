@@ -46,7 +46,8 @@ def s_raise(c, s):
 
 def raise_here(c, cls, args, node, located=True):
     """Raises `cls(*args)` at `node`: recorded with `debug=True`, then the
-    thread returns (from a device function: its caller goes on)."""
+    thread returns (from a device function: its callers return too,
+    `after_call`)."""
     f = c.f
     if c.mb.options.get("debug"):
         table = _table(c.mb)
@@ -145,7 +146,7 @@ def _table(mb):
 
 
 def _raising(mb):
-    """The device functions of `mb` that may raise (debug=True)."""
+    """The device functions of `mb` that may raise (their callers check)."""
     names = getattr(mb, "raising", None)
     if names is None:
         names = mb.raising = set()
