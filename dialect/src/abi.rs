@@ -113,7 +113,32 @@ pub mod error_code {
     pub const ZERO_DIVISION: i64 = 1;
     /// a = the index, b = the extent.
     pub const OUT_OF_BOUNDS: i64 = 2;
+    /// A Python exception raised in device code ([`super::RAISE`]): a =
+    /// the exception's id in the frontend's table (negative: not to be
+    /// reported). The launch records the first one and goes on (the raising
+    /// thread returns), as on GPUs.
+    pub const EXCEPTION: i64 = 3;
 }
+
+/// The function through which device code raises a Python exception:
+/// `func.func @__pydev_raise(%id: i32)`, which a frontend defines with an
+/// empty body and calls, `id` indexing its own table of exception classes
+/// and arguments (pydev.numba, `debug=True`), or -1 for an exception not to
+/// report (without `debug=True`, in a device function: its callers return
+/// too, [`RAISED`]). The host lowering turns each
+/// call into `pydev_rt_error(ctx, EXCEPTION, loc, id, 0)`
+/// (`pydev-lower-simt-host`); on cuda `pydev-cuda-boundscheck` gives it a
+/// body that records the failure in the module's error buffer and ends the
+/// thread.
+pub const RAISE: &str = "__pydev_raise";
+
+/// `func.func @__pydev_raised() -> i1`: whether the calling thread raised an
+/// exception ([`RAISE`]) in this launch, which a frontend defines returning
+/// false and calls after calls of device functions that may raise, to
+/// return from their callers too. The host lowering turns each call into
+/// `pydev_rt_raised(ctx) != 0`; on cuda a raising thread has ended, so false
+/// is right there.
+pub const RAISED: &str = "__pydev_raised";
 
 /// Element kinds of privatized arrays ([`attr::HOST_PRIVATE`]).
 pub mod private_kind {
@@ -149,6 +174,9 @@ pub mod entry {
     pub const BLOCK_RELEASE: &str = "pydev_rt_block_release";
     /// `(ctx, code, loc: i32, a, b: i64)`: report a failure ([`super::error_code`]).
     pub const ERROR: &str = "pydev_rt_error";
+    /// `(ctx) -> i32`: 1 when the calling thread raised an exception in this
+    /// launch ([`super::RAISED`]).
+    pub const RAISED: &str = "pydev_rt_raised";
     /// `(ctx, ptr, old: i64, bytes: i32)`: wait until `*ptr != old`.
     pub const WAIT: &str = "pydev_rt_wait";
     /// `(ptr, value) -> old`: floating-point atomic max/min (no thread context).

@@ -18,14 +18,23 @@
 //! (`runtime/src/cuda_check.rs`) reads and resets the buffer when the
 //! stream synchronizes and raises `pydev.LaunchError`. Every op it builds
 //! has the location of the access it checks.
-//! Does not fire on a module without array accesses: no global or function
-//! is added and the IR is unchanged.
+//! The same buffer carries the Python exceptions raised in device code:
+//! the function `@__pydev_raise(%id: i32)` (`pydev_dialect::abi::RAISE`),
+//! which a frontend defines empty and calls, gets a body that records kind
+//! 5 (exception) with the id as the index and ends the thread (a negative
+//! id, an exception not to report, only ends it; a module whose calls all
+//! pass a negative constant gets no buffer); with
+//! `accesses=0` (the cuda pipeline without `boundscheck=1`) that is all the
+//! pass does.
+//! Does not fire on a module without array accesses (or, with `accesses=0`,
+//! without `@__pydev_raise`): no global or function is added and the IR is
+//! unchanged.
 //!
 //! The error buffer (`.visible .global .align 8 .b8 __pydev_error[64]`), in
 //! 32-bit words ([`error_record`], which the runtime reads too):
 //!   [0] claim: 0, then 1 once a thread claimed the record (atomic CAS)
 //!   [1] ready: 1 once the claiming thread wrote every field (after membar.gl)
-//!   [2] kind (1 load, 2 store, 3 atomic reference, 4 view)  [3] axis
+//!   [2] kind (1 load, 2 store, 3 atomic reference, 4 view, 5 exception)  [3] axis
 //!   [4] location: index into `@__pydev_error_locations`, the NUL-separated
 //!       `file:line:col` of each checked access (a constant global of the module)
 //!   [5..7] thread x, y, z   [8..10] block x, y, z   [12..13] index (i64)   [14..15] extent (i64)
@@ -40,13 +49,18 @@
 //!     func.func private @__pydev_bounds_fail(kind, axis, loc, index, extent):
 //!       if cmpxchg(@__pydev_error[0], 0, 1) succeeded: store the fields,
 //!       membar.gl, store volatile 1 to [1]; nvvm.exit
+//!   func.func @__pydev_raise(%id: i32) { body }
+//!     =>  func.func @__pydev_raise(%id: i32) {
+//!           exit if %id < 0 (inline PTX);
+//!           func.call @__pydev_bounds_fail(5, 0, 0, sext %id, 0); body }
+//!     (and the gpu.module gets the buffer, table and failure function)
 
 use crate::capi::PassIr;
 use crate::ir::{PassResult, Reported};
 use crate::{
     capi,
     ir::{external_pass, to_i64, Builder, PassId, RewriteError},
-    PassInfo,
+    PassError, PassInfo, PassOption,
 };
 use melior::ir::{
     attribute::{FlatSymbolRefAttribute, IntegerAttribute},
@@ -54,16 +68,29 @@ use melior::ir::{
     r#type::IntegerType,
     Block, BlockLike, Identifier, Module, OperationRef, Region, RegionLike, Value, ValueLike,
 };
-use pydev_dialect::{ops, types::ArrayType};
+use pydev_dialect::{abi::RAISE, ops, types::ArrayType};
 
 static ID: PassId = PassId;
 
 pub const INFO: PassInfo = PassInfo {
     argument: "pydev-cuda-boundscheck",
     summary: "check array indices on the GPU, recording the first failure in the module's error buffer",
-    options: &[],
-    create: |_| Ok(external_pass(&ID, INFO.argument, INFO.summary, run)),
+    options: &[PassOption {
+        name: "accesses",
+        default: "1",
+        help: "1: check the array accesses; 0: only give @__pydev_raise its body",
+    }],
+    create: |o| match o.get(&INFO, "accesses") {
+        "1" => Ok(external_pass(&ID, INFO.argument, INFO.summary, |ir| run(ir, true))),
+        "0" => Ok(external_pass(&ID_RAISE, "pydev-cuda-boundscheck{accesses=0}", INFO.summary, |ir| run(ir, false))),
+        other => Err(PassError::InvalidOption {
+            pass: INFO.argument,
+            message: format!("accesses must be 0 or 1, got '{other}'"),
+        }),
+    },
 };
+
+static ID_RAISE: PassId = PassId;
 
 /// The error buffer's layout and symbols, shared with the runtime.
 pub mod error_record {
@@ -91,6 +118,9 @@ pub mod error_record {
     pub const STORE: i32 = 2;
     pub const ATOMIC: i32 = 3;
     pub const VIEW: i32 = 4;
+    /// Not an access: a Python exception raised in device code
+    /// (`pydev_dialect::abi::RAISE`); INDEX holds its id.
+    pub const EXCEPTION: i32 = 5;
 
     /// "a load", "a store", ... for messages.
     pub fn kind_text(kind: i32) -> &'static str {
@@ -117,18 +147,33 @@ fn enclosing_gpu_module<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<
     None
 }
 
-fn run(ir: PassIr) -> PassResult {
+fn run(ir: PassIr, accesses: bool) -> PassResult {
     let root = ir.root();
-    let names = [
-        ops::ArrayLoadOperation::NAME,
-        ops::ArrayStoreOperation::NAME,
-        ops::AtomicRefOperation::NAME,
-        ops::ArrayIndexOperation::NAME,
-    ];
+    let names: &[&str] = if accesses {
+        &[
+            ops::ArrayLoadOperation::NAME,
+            ops::ArrayStoreOperation::NAME,
+            ops::AtomicRefOperation::NAME,
+            ops::ArrayIndexOperation::NAME,
+        ]
+    } else {
+        &[]
+    };
     // Per gpu.module (by raw pointer): the module and its location texts.
     let mut modules: Vec<(OperationRef, Vec<String>)> = Vec::new();
     let mut ok = true;
-    for op in ir.ops_named(root, &names) {
+    for raise in ir.ops_named(root, &["func.func"]).into_iter().filter(|f| capi::sym_name(*f) == RAISE) {
+        let Some(gm) = enclosing_gpu_module(ir, raise) else { continue };
+        let reported = reports(ir, gm);
+        if reported && !modules.iter().any(|(m, _)| m.to_raw().ptr == gm.to_raw().ptr) {
+            modules.push((gm, vec![crate::lower_simt_host::location_text(raise.location())]));
+        }
+        if let Err(message) = raise_body(ir, raise, reported) {
+            capi::emit_error(raise.location(), &message.to_string());
+            ok = false;
+        }
+    }
+    for op in ir.ops_named(root, names) {
         let Some(gm) = enclosing_gpu_module(ir, op) else {
             capi::emit_error(
                 op.location(),
@@ -229,6 +274,58 @@ fn check<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, loc: i64) -> Result<(), R
     Ok(())
 }
 
+/// The body of `@__pydev_raise(%id: i32)`: records the exception (kind
+/// EXCEPTION, its id as the index) and ends the thread, before the
+/// frontend's empty body; a negative id ends the thread without a record
+/// (without `reported`, every call's id is a negative constant: only that).
+fn raise_body<'c>(ir: PassIr<'c>, raise: OperationRef<'c, 'c>, reported: bool) -> Result<(), RewriteError> {
+    let entry = raise.region(0).ok().and_then(|r| ir.entry_block(r)).ok_or("@__pydev_raise without a body")?;
+    let id = entry.argument(0).map_err(|_| "@__pydev_raise takes the exception id")?;
+    let first = entry.first_operation().ok_or("@__pydev_raise without a terminator")?;
+    let b = Builder::before(ir, ir.detach(first));
+    let i32t = b.i32();
+    let constant =
+        |v: i64| b.value("arith.constant", &[], i32t, &[b.named("value", IntegerAttribute::new(i32t, v).into())]);
+    let id = ir.value(id.into());
+    // A negative id: a raise without debug=True, not reported: the thread
+    // just ends (its callers do not go on).
+    b.inline_asm("{ .reg .pred p; setp.lt.s32 p, $0, 0; @p exit; }", "r", &[id], None);
+    if !reported {
+        return Ok(());
+    }
+    let id = to_i64(&b, id)?;
+    let zero = b.value("arith.constant", &[], b.i64(), &[b.named("value", IntegerAttribute::new(b.i64(), 0).into())]);
+    let (kind, axis, loc) = (constant(i64::from(rec::EXCEPTION)), constant(0), constant(0));
+    b.insert_op(
+        OperationBuilder::new("func.call", b.loc)
+            .add_operands(&[kind, axis, loc, id, zero])
+            .add_attributes(&[(Identifier::new(b.ctx, "callee"), FlatSymbolRefAttribute::new(b.ctx, rec::FAIL).into())])
+            .build()
+            .map_err(|e| format!("cannot build the exception record call: {e}"))?,
+    );
+    Ok(())
+}
+
+/// Whether a call of `@__pydev_raise` in gpu.module `gm` may report (its id
+/// is not a negative constant): only then does the module get the buffer.
+fn reports<'c>(ir: PassIr<'c>, gm: OperationRef<'c, 'c>) -> bool {
+    ir.ops_named(gm, &["func.call"]).into_iter().any(|call| {
+        let callee = call.attribute("callee").map(|a| a.to_string()).unwrap_or_default();
+        if callee.trim_start_matches('@').trim_matches('"') != RAISE {
+            return false;
+        }
+        let constant = call
+            .operand(0)
+            .ok()
+            .and_then(|v| ir.defining_op(ir.value(v)))
+            .filter(|d| d.name().as_string_ref().as_str() == Ok("arith.constant"))
+            .and_then(|d| d.attribute("value").ok())
+            .and_then(|a| IntegerAttribute::try_from(a).ok())
+            .map(|i| i.value());
+        !matches!(constant, Some(v) if v < 0)
+    })
+}
+
 /// `"text"` as an MLIR string literal, every byte outside a safe set escaped.
 fn string_literal(bytes: &[u8]) -> String {
     let mut s = String::from("\"");
@@ -297,12 +394,14 @@ fn add_helpers<'c>(ir: PassIr<'c>, gm: OperationRef<'c, '_>, table: &[String]) -
     %r = llvm.cmpxchg %buf, %c0, %c1 monotonic monotonic : !llvm.ptr<1>, i32
     %old = llvm.extractvalue %r[0] : !llvm.struct<(i32, i1)>
     %won = arith.cmpi eq, %old, %c0 : i32
-    scf.if %won {{
+    cf.cond_br %won, ^record, ^done
+  ^record:
       {fields}
       llvm.inline_asm has_side_effects "membar.gl;", "" : () -> ()
       {ready}
       llvm.store volatile %c1, %p{ready_word} : i32, !llvm.ptr<1>
-    }}
+      cf.br ^done
+  ^done:
     nvvm.exit
     return
   }}

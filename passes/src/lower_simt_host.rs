@@ -66,6 +66,10 @@
 //!                                    =>  if d == 0: call @pydev_rt_error(%ctx, 1, loc, 0, 0);
 //!                                        op %a, (d == 0 ? 1 : d); signed: d == -1 gives -a (rem: 0)
 //!                                        without trapping on INT_MIN / -1
+//!   func.call @__pydev_raise(%id)    =>  call @pydev_rt_error(%ctx, 3, loc, extsi %id, 0)
+//!                                        (pydev_dialect::abi::RAISE: a Python exception, id in
+//!                                        the frontend's table; the caller returns after it)
+//!   func.call @__pydev_raised()      =>  call @pydev_rt_raised(%ctx) != 0 (abi::RAISED)
 //!   func.call @f(%x..)               =>  func.call @f(%x.., %ctx)
 //!   cast %x : i32 <-> warp_mask      =>  the same bits
 
@@ -254,6 +258,9 @@ fn run(ir: PassIr) -> PassResult {
     }
     if declare.contains("printf") {
         text += "llvm.func @printf(!llvm.ptr, ...) -> i32\n";
+    }
+    if declare.contains("raised") {
+        text += &format!("func.func private @{}(!llvm.ptr) -> i32\n", entry::RAISED);
     }
     // Always declared: bounds checks (pydev-lower-arrays) call it too.
     text += &format!("func.func private @{}(!llvm.ptr, i32, i32, i64, i64)\n", entry::ERROR);
@@ -924,6 +931,26 @@ fn lower<'c>(
         "func.call" => {
             let callee = op.attribute("callee").map(|a| a.to_string()).unwrap_or_default();
             let callee = callee.trim_start_matches('@').trim_matches('"').to_owned();
+            if callee == pydev_dialect::abi::RAISE {
+                // The exception id, widened as pydev_rt_error's `a`.
+                let id = b.value("arith.extsi", &[operand(0)], b.i64(), &[]);
+                let module = ir.module_of(op);
+                let loc = location_index(module, locations, op.location());
+                let (code, loc) = (b.const_int(i32t, error_code::EXCEPTION), b.const_int(i32t, loc));
+                let zero = b.const_int(b.i64(), 0);
+                call(b, entry::ERROR, &[ctx, code, loc, id, zero], None);
+                b.erase(op);
+                return Ok(());
+            }
+            if callee == pydev_dialect::abi::RAISED {
+                declare.insert("raised");
+                let raised = call(b, entry::RAISED, &[ctx], Some(i32t)).expect("result");
+                let zero = b.const_int(i32t, 0);
+                let i1 = IntegerType::new(b.ctx, 1).into();
+                let yes = b.value("arith.cmpi", &[raised, zero], i1, &[b.named("predicate", b.attr("1 : i64"))]); // ne
+                b.replace(op, &[yes]);
+                return Ok(());
+            }
             if !defined.contains(&callee) {
                 return Ok(());
             }

@@ -17,8 +17,10 @@
 //! | `ptx`       | gpu-module-to-binary{format=isa}                               |
 //!
 //! With `boundscheck=1` (`PYDEV_BOUNDSCHECK=1`) the `llvm` stage starts with
-//! pydev-cuda-boundscheck and convert-scf-to-cf; without it the passes and
-//! the PTX are exactly those above.
+//! pydev-cuda-boundscheck and convert-scf-to-cf; without it, with
+//! pydev-cuda-boundscheck{accesses=0}, which only gives `@__pydev_raise`
+//! (exceptions raised in device code) its body, so the PTX of a module
+//! without one is exactly that of the passes above.
 //!
 //! The optional optimizations ([`Optimizations`], off by default), first in
 //! the `llvm` stage of both pipelines: `aggregate-atomics=1`
@@ -286,6 +288,9 @@ pub fn add_cuda_part(
         if options.boundscheck {
             pm.add_pass(create_pass("pydev-cuda-boundscheck")?);
             add_pipeline(pm.as_operation_pass_manager(), "convert-scf-to-cf")?;
+        } else {
+            // Exceptions raised in device code use its error buffer too.
+            pm.add_pass(create_pass("pydev-cuda-boundscheck{accesses=0}")?);
         }
         for pass in [
             "pydev-lower-arrays{target=cuda}",

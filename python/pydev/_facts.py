@@ -154,6 +154,12 @@ SMALL_FLOATS = {
 # the symbol prefix of the host's C-ABI adapters of external functions.
 HOST_ADAPTER_PREFIX = '__pydev_cabi_'
 
+# the function device code calls to raise a Python exception (pydev_dialect::abi::RAISE).
+RAISE_FUNCTION = '__pydev_raise'
+
+# whether the calling thread raised one in this launch (pydev_dialect::abi::RAISED).
+RAISED_FUNCTION = '__pydev_raised'
+
 # {op mnemonic: its kind in PROMOTION} of the promoting ops (pydev_dialect::promotion::OPS).
 PROMOTING_OPS = {
     'add': 'arith',

@@ -50,14 +50,33 @@ pub(crate) fn interruptible(
 
 /// `pydev.LaunchError` for the first index out of bounds that a kernel
 /// compiled with `PYDEV_BOUNDSCHECK=1` recorded on the GPU since `stream`
-/// (None: every stream) last synchronized (runtime/src/cuda_check.rs).
+/// (None: every stream) last synchronized (runtime/src/cuda_check.rs), or
+/// the first exception raised in device code ([`raised_error`]).
 pub(crate) fn bounds_failure(py: Python<'_>, stream: Option<usize>, device: Option<i32>) -> PyResult<()> {
     // SAFETY: the stream's work is done (just synchronized); pydev passes
     // driver stream handles.
     match rt(py.detach(|| cuda::with_device(device, || unsafe { pydev_runtime::cuda_check::take_failure(stream) })))? {
-        Some(message) => Err(LaunchError::new_err(message)),
+        Some((message, Some(raised))) => Err(raised_error(py, message, &raised)),
+        Some((message, None)) => Err(LaunchError::new_err(message)),
         None => Ok(()),
     }
+}
+
+/// `pydev.LaunchError(message)` for a Python exception raised in device
+/// code, with `raised = (id, (tx, ty, tz), (bx, by, bz))`: the frontend that
+/// compiled the kernel raises the exception of its table's entry `id`
+/// instead (pydev.numba, `debug=True`).
+pub(crate) fn raised_error(py: Python<'_>, message: String, raised: &pydev_runtime::Raised) -> PyErr {
+    let err = LaunchError::new_err(message);
+    let value = (
+        raised.id,
+        (raised.thread[0], raised.thread[1], raised.thread[2]),
+        (raised.block[0], raised.block[1], raised.block[2]),
+    );
+    if let Err(e) = err.value(py).setattr("raised", value) {
+        return e;
+    }
+    err
 }
 
 /// (True, "") with a CUDA driver and a device, else (False, why).

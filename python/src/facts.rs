@@ -45,6 +45,8 @@ pub fn facts(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     }
     d.set_item("SMALL_FLOATS", small)?;
     d.set_item("HOST_ADAPTER_PREFIX", f::HOST_ADAPTER_PREFIX)?;
+    d.set_item("RAISE_FUNCTION", pydev_dialect::abi::RAISE)?;
+    d.set_item("RAISED_FUNCTION", pydev_dialect::abi::RAISED)?;
     let kind = |k: OpKind| format!("{k:?}").to_lowercase();
     let ops = PyDict::new(py);
     for (mnemonic, _, k) in promotion::OPS {

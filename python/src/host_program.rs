@@ -174,7 +174,12 @@ impl HostProgram {
         });
         match result {
             Ok(()) => Ok(()),
-            Err(pydev_runtime::Failure::Error(e)) => Err(LaunchError::new_err(e.to_string())),
+            Err(pydev_runtime::Failure::Error(e)) => Err(match &e {
+                pydev_runtime::host::HostError::Raised { raised, .. } => {
+                    crate::driver::raised_error(py, e.to_string(), raised)
+                }
+                _ => LaunchError::new_err(e.to_string()),
+            }),
             Err(pydev_runtime::Failure::Interrupted) => {
                 // Python's handler ran: KeyboardInterrupt (or what the
                 // program's own SIGINT handler raises).

@@ -42,6 +42,8 @@ DOCS = {
     ),
     "SMALL_FLOATS": "{name: (exponent bits, mantissa bits, finite only)} (pydev_dialect::float::SMALL_FLOATS)",
     "HOST_ADAPTER_PREFIX": "the symbol prefix of the host's C-ABI adapters of external functions",
+    "RAISE_FUNCTION": "the function device code calls to raise a Python exception (pydev_dialect::abi::RAISE)",
+    "RAISED_FUNCTION": "whether the calling thread raised one in this launch (pydev_dialect::abi::RAISED)",
     "PROMOTING_OPS": "{op mnemonic: its kind in PROMOTION} of the promoting ops (pydev_dialect::promotion::OPS)",
     "PROMOTION": (
         "{kind: {(lhs type, rhs type): result type}} of the promoting ops (pydev_dialect::promotion::result):\n"

@@ -903,3 +903,51 @@ def test_a_collected_kernel_unloads_its_module(run):
     assert ref() is None
     assert fakecuda.LIB.fakecuda_live_modules() == before, "the collected kernel's module is still loaded"
     """)
+
+
+def test_an_exception_raised_on_the_gpu_is_raised_by_the_launch(run):
+    # pydev.numba with debug=True on cuda: the kernel's record in its error
+    # buffer (kind 5: an exception; its id as the index; pydev_passes::
+    # error_record), written here as the raising thread would, is raised by
+    # the launch as the exception of the program's table, with numba-cuda's
+    # message; the buffer is reset and the next launch is clean.
+    out = run("""
+    import ctypes, linecache
+    fakecuda.LIB.fakecuda_module_global.restype = ctypes.c_uint64
+    fakecuda.LIB.fakecuda_module_global.argtypes = [ctypes.c_char_p]
+    name = "<pydev-test-raising-kernel>"
+    text = (
+        "from pydev.numba import cuda\\n"
+        "class MyError(Exception):\\n    pass\\n"
+        "@cuda.jit(debug=True, opt=False)\\n"
+        "def k(a):\\n"
+        "    i = cuda.grid(1)\\n"
+        "    if a[i] < 0:\\n"
+        "        raise MyError('negative', 2)\\n"
+        "    a[i] = 1.0\\n"
+    )
+    linecache.cache[name] = (len(text), None, text.splitlines(True), name)
+    module = {}
+    exec(compile(text, name, "exec"), module)
+    k, MyError = module["k"], module["MyError"]
+    a = pydev.to_device(rng.standard_normal(64))
+    k[2, 32](a)  # loads the module; nothing recorded
+    at = fakecuda.LIB.fakecuda_module_global(b"__pydev_error")
+    assert at, "the kernel has no error buffer"
+    words = [1, 1, 5, 0, 0, 3, 0, 0, 1, 0, 0, 0]
+    ctypes.memmove(at, struct.pack("<12I2q", *words, 0, 0), 64)
+    try:
+        k[2, 32](a)
+    except MyError as e:
+        assert e.args[1:] == (2,), e.args
+        print(e.args[0])
+    else:
+        raise AssertionError("the launch did not raise")
+    assert ctypes.string_at(at, 64) == bytes(64)
+    k[2, 32](a)
+    print("ok")
+    """)
+    first, last = out.rstrip().splitlines()[-2:]
+    assert last == "ok", out
+    assert first.endswith(", line 8, tid=[0, 0, 3] ctaid=[0, 0, 1]: negative"), first
+    assert first.startswith("In function 'k', file "), first

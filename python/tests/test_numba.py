@@ -496,10 +496,13 @@ def test_division_by_zero_follows_numbas_error_models():
     K.divide[1, 1](a, b, out, f)  # NumPy error model (Numba-CUDA without debug): 0, inf, nan
     sync()
     assert out.tolist() == [0, 0] and f[0] == np.inf and np.isnan(f[1])
-    if TARGET == "host":  # debug=True: Python's error model, a ZeroDivisionError-like launch error
-        with pytest.raises(pydev.LaunchError, match="division by zero"):
-            K.divide_debug[1, 1](a, b, out, f)
-            sync()
+    # debug=True: Python's error model, Numba-CUDA's ZeroDivisionError (the
+    # thread stops at the division: nothing more is written)
+    out[:] = -9
+    with pytest.raises(ZeroDivisionError, match=r"^tid=\[0, 0, 0\] ctaid=\[0, 0, 0\]: integer division by zero$"):
+        K.divide_debug[1, 1](a, b, out, f)
+    sync()
+    assert out.tolist() == [-9, -9]
 
 
 def test_tuple_argument():

@@ -1,5 +1,6 @@
-//! Device-side bounds checks on cuda (`PYDEV_BOUNDSCHECK=1`): the runtime's
-//! half of `pydev-cuda-boundscheck` (passes/src/cuda_boundscheck.rs).
+//! Device-side bounds checks on cuda (`PYDEV_BOUNDSCHECK=1`), and Python
+//! exceptions raised in device code: the runtime's half of
+//! `pydev-cuda-boundscheck` (passes/src/cuda_boundscheck.rs).
 //!
 //! A module compiled with the checks has an error buffer `__pydev_error`
 //! (layout: `pydev_passes::error_record`) where the first thread whose index
@@ -8,7 +9,8 @@
 //! launched and unloaded; when a stream is synchronized (its work is done),
 //! [`take_failure`] reads the buffer of every checked module launched on it
 //! since, resets it, and describes the first recorded failure, which the
-//! Python binding raises as `pydev.LaunchError`. Modules without the checks
+//! Python binding raises as `pydev.LaunchError` (for an exception, with the
+//! [`crate::Raised`] that the frontend turns into its Python exception). Modules without the checks
 //! cost nothing: they are never registered.
 
 use cudarc::driver::sys;
@@ -171,15 +173,18 @@ unsafe fn location(module: usize, index: u32, stream: usize) -> String {
         .map_or_else(|| "an unknown location".into(), |t| String::from_utf8_lossy(t).into_owned())
 }
 
-/// The description of the first out-of-bounds index recorded by a kernel
-/// launched on `stream` (`None`: on any stream, after a context
-/// synchronize) since the last call, resetting each buffer it read; None
-/// when there was none.
+/// The description of the first failure recorded by a kernel launched on
+/// `stream` (`None`: on any stream, after a context synchronize) since the
+/// last call, resetting each buffer it read; None when there was none. An
+/// index out of bounds, or a Python exception raised in device code (kind
+/// `EXCEPTION`: then the [`crate::Raised`] too, for the frontend to raise).
 ///
 /// # Safety
 /// `stream` is 0, 1, 2 or a live stream handle of the current context, and
 /// its work is done (it was just synchronized).
-pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, crate::cuda::CudaError> {
+pub unsafe fn take_failure(
+    stream: Option<usize>,
+) -> Result<Option<(String, Option<crate::Raised>)>, crate::cuda::CudaError> {
     if !ANY.load(Ordering::Acquire) {
         return Ok(None);
     }
@@ -223,24 +228,36 @@ pub unsafe fn take_failure(stream: Option<usize>) -> Result<Option<String>, crat
         if first.is_some() {
             continue;
         }
+        let (t, b) = (rec::THREAD, rec::BLOCK);
+        if word(rec::KIND) as i32 == rec::EXCEPTION {
+            let raised = crate::Raised {
+                id: wide(rec::INDEX) as u32,
+                thread: [word(t), word(t + 1), word(t + 2)],
+                block: [word(b), word(b + 1), word(b + 2)],
+            };
+            first = Some((format!("kernel '{}': {raised}", c.kernel), Some(raised)));
+            continue;
+        }
         // SAFETY: as above.
         let at = unsafe { location(c.module, word(rec::LOCATION), on) };
-        let (t, b) = (rec::THREAD, rec::BLOCK);
-        first = Some(format!(
-            "kernel '{}' failed on the GPU: index {} is out of bounds for axis {} of extent {} ({}) at {at} \
+        first = Some((
+            format!(
+                "kernel '{}' failed on the GPU: index {} is out of bounds for axis {} of extent {} ({}) at {at} \
              (thread ({}, {}, {}) of block ({}, {}, {})); that thread stopped there, the others ran to the end \
              (PYDEV_BOUNDSCHECK=1); the CUDA context is still usable",
-            c.kernel,
-            wide(rec::INDEX),
-            word(rec::AXIS),
-            wide(rec::EXTENT),
-            rec::kind_text(word(rec::KIND) as i32),
-            word(t),
-            word(t + 1),
-            word(t + 2),
-            word(b),
-            word(b + 1),
-            word(b + 2),
+                c.kernel,
+                wide(rec::INDEX),
+                word(rec::AXIS),
+                wide(rec::EXTENT),
+                rec::kind_text(word(rec::KIND) as i32),
+                word(t),
+                word(t + 1),
+                word(t + 2),
+                word(b),
+                word(b + 1),
+                word(b + 2),
+            ),
+            None,
         ));
     }
     Ok(first)

@@ -15,6 +15,7 @@ pub mod cxx_header;
 pub mod host;
 pub mod link;
 pub mod nvvm_ir;
+pub mod raised;
 
 pub use compile::{
     compile_host, compile_stage, host_module_linked, host_object_from_text, host_program_from_text,
@@ -22,6 +23,7 @@ pub use compile::{
 };
 pub use host::{Failure, HostModule, HostProgram, LaunchConfig};
 pub use pydev_passes::pipeline::ExtraPasses;
+pub use raised::Raised;
 
 #[cfg(test)]
 mod tests;

@@ -127,6 +127,32 @@ func.func @divide(%a: i32, %d: i32) attributes {pydev.kernel} {
 
 // -----
 
+// A Python exception raised in device code (@__pydev_raise, defined empty by
+// the frontend) reports its id through pydev_rt_error (code 3); whether the
+// thread raised (@__pydev_raised) asks the runtime.
+// CHECK-LABEL: func.func @raising
+// CHECK: %[[ID:.*]] = arith.extsi %{{.*}} : i32 to i64
+// CHECK: %[[CODE:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: call @pydev_rt_error(%{{.*}}, %[[CODE]], %{{.*}}, %[[ID]], %{{.*}}) : (!llvm.ptr, i32, i32, i64, i64) -> ()
+// CHECK-NOT: @__pydev_raise
+// CHECK: %[[R:.*]] = call @pydev_rt_raised(%{{.*}}) : (!llvm.ptr) -> i32
+// CHECK: arith.cmpi ne, %[[R]], %{{.*}} : i32
+// CHECK: func.func private @pydev_rt_raised(!llvm.ptr) -> i32
+func.func @__pydev_raise(%id: i32) {
+  return
+}
+func.func @__pydev_raised() -> i1 {
+  %f = arith.constant false
+  return %f : i1
+}
+func.func @raising(%c: i32) attributes {pydev.kernel} {
+  func.call @__pydev_raise(%c) : (i32) -> ()
+  %r = func.call @__pydev_raised() : () -> i1
+  return
+}
+
+// -----
+
 // Aggregates move member by member: one runtime shuffle per member.
 // CHECK-LABEL: func.func @shuffle_tuple
 // CHECK: pydev.tuple_extract %{{.*}}[0]

@@ -6,6 +6,7 @@ import ast
 import operator
 
 from .. import ir
+from . import _exceptions
 from . import types as T
 from ._typing import (
     CompileTimeValue,
@@ -248,6 +249,9 @@ class ExpressionsMixin:
         av = self.val(self.cast(a, ct, node), node)
         bv = self.val(self.cast(b, ct, node), node)
         self.at(node)
+        if name in ("truediv", "floordiv", "mod") and self.mb.options.get("debug") and not nonzero_literal:
+            # Numba-CUDA's Python error model (debug=True): a zero divisor raises
+            _exceptions.zero_division(self, name, ct, bv, node)
         if name == "truediv":
             return TypedValue(self.f.ops.truediv(av, bv, result=rt.ir), rt)
         if name in ("floordiv", "mod") and rt.is_int and not self.mb.options.get("debug") and not nonzero_literal:

@@ -42,6 +42,11 @@ class StatementsMixin:
 
     s_AsyncFunctionDef = s_FunctionDef
 
+    def s_Raise(self, s):
+        from . import _exceptions
+
+        _exceptions.s_raise(self, s)
+
     def s_Assert(self, s):
         pass  # Numba-CUDA ignores assert unless debug=True and opt=False
 

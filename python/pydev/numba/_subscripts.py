@@ -5,6 +5,7 @@ import ast
 import enum
 
 from .. import ir
+from . import _exceptions
 from . import types as T
 from ._typing import (
     CompileTimeValue,
@@ -60,8 +61,15 @@ class SubscriptsMixin:
             if isinstance(n.slice, ast.Slice):
                 raise self.err(n.slice, "tuple slices are not supported")
             if isinstance(base.t, T.UniTuple) and isinstance(idx, TypedValue) and idx.t.is_int:
-                # a dynamic index into a homogeneous tuple: a chain of selects
+                # a dynamic index into a homogeneous tuple: a chain of selects;
+                # as Numba-CUDA, -len <= i < 0 counts from the end and another
+                # index raises IndexError (the thread returns; debug=True reports it)
                 iv = self.val(self.cast(idx, T.int64, n), n)
+                count = self.iconst(len(base.items), T.int64.ir)
+                iv = self.f.select(iv < self.iconst(0, T.int64.ir), iv + count, iv)
+                below = iv < self.iconst(0, T.int64.ir)
+                bad = self.f.select(below, below, iv >= count)
+                _exceptions.raise_if(self, bad, IndexError, ("tuple index out of range",), n)
                 out = self.val(base.items[0], n)
                 for k, it in enumerate(base.items[1:], 1):
                     out = self.f.select(iv == k, self.val(it, n), out)

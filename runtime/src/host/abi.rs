@@ -14,6 +14,7 @@ pub fn symbols() -> Vec<(&'static str, *mut c_void)> {
         (entry::BARRIER, pydev_rt_barrier as *mut c_void),
         (entry::WARP, pydev_rt_warp as *mut c_void),
         (entry::ERROR, pydev_rt_error as *mut c_void),
+        (entry::RAISED, pydev_rt_raised as *mut c_void),
         (entry::WAIT, pydev_rt_wait as *mut c_void),
         (entry::BLOCK_RELEASE, pydev_rt_block_release as *mut c_void),
         (entry::ATOMIC_FMAX_F32, pydev_rt_atomic_fmax_f32 as *mut c_void),
@@ -271,6 +272,10 @@ unsafe extern "C" fn pydev_rt_block_release(ctx: *mut ThreadCtx, frame: i64, exi
 unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a: i64, b: i64) {
     // SAFETY: live context of the calling thread (the entry points' contract).
     let (launch, t, bl) = unsafe { (launch_of(ctx), (*ctx).tid, (*ctx).bid) };
+    if i64::from(code) == error_code::EXCEPTION {
+        launch.raise(a, t, bl);
+        return;
+    }
     let at = launch.program.locations.get(loc as usize).map_or("an unknown location", String::as_str);
     let what = match i64::from(code) {
         error_code::ZERO_DIVISION => "integer division by zero".to_owned(),
@@ -281,6 +286,12 @@ unsafe extern "C" fn pydev_rt_error(ctx: *mut ThreadCtx, code: i32, loc: i32, a:
         "{what} at {at} (thread ({}, {}, {}) of block ({}, {}, {}))",
         t[0], t[1], t[2], bl[0], bl[1], bl[2]
     ));
+}
+
+unsafe extern "C" fn pydev_rt_raised(ctx: *mut ThreadCtx) -> i32 {
+    // SAFETY: live context of the calling thread (the entry points' contract).
+    let (launch, t, bl) = unsafe { (launch_of(ctx), (*ctx).tid, (*ctx).bid) };
+    i32::from(launch.raised_by(t, bl))
 }
 
 unsafe extern "C" fn pydev_rt_wait(ctx: *mut ThreadCtx, ptr: *mut c_void, old: i64, bytes: i32) {

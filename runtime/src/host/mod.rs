@@ -21,7 +21,10 @@
 //! with `PYDEV_BOUNDSCHECK=1`) are recorded by `pydev_rt_error` and returned
 //! by [`HostProgram::launch`] as an error naming the kernel, the source
 //! location and the thread; the offending operation continues with a safe
-//! operand so that nothing crashes.
+//! operand so that nothing crashes. A Python exception raised in device code
+//! (`pydev_dialect::abi::RAISE`) is recorded too, the first one only, but
+//! does not stop the launch: the raising thread returns, the others go on,
+//! as on GPUs ([`HostError::Raised`]).
 
 mod abi;
 mod fiber;
@@ -140,6 +143,11 @@ struct Launch<'p> {
     program: &'p HostProgram,
     failed: AtomicBool,
     error: Mutex<Option<String>>,
+    /// The first Python exception a thread raised (the launch goes on).
+    raised: Mutex<Option<crate::Raised>>,
+    /// The threads (thread, block) that raised one: they return from each
+    /// function on the way back to the kernel's (`pydev_rt_raised`).
+    raisers: Mutex<std::collections::HashSet<([u32; 3], [u32; 3])>>,
     /// Made from the main thread with its SIGINT handler installed
     /// ([`interrupt::SigintGuard`]): Ctrl-C stops it.
     interruptible: bool,
@@ -157,6 +165,24 @@ impl Launch<'_> {
             *e = Some(message);
         }
         self.failed.store(true, Ordering::Release);
+    }
+
+    /// Records that thread `thread` of block `block` raised exception `id`,
+    /// and the first such exception (not one with a negative id: raised
+    /// without debug=True, not reported); the other threads go on, as on
+    /// GPUs (the raising thread returns).
+    fn raise(&self, id: i64, thread: [u32; 3], block: [u32; 3]) {
+        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).insert((thread, block));
+        let Ok(id) = u32::try_from(id) else { return };
+        let mut r = self.raised.lock().unwrap_or_else(|p| p.into_inner());
+        if r.is_none() {
+            *r = Some(crate::Raised { id, thread, block });
+        }
+    }
+
+    /// Whether thread `thread` of block `block` raised an exception.
+    fn raised_by(&self, thread: [u32; 3], block: [u32; 3]) -> bool {
+        self.raisers.lock().unwrap_or_else(|p| p.into_inner()).contains(&(thread, block))
     }
 }
 
@@ -197,6 +223,10 @@ pub enum HostError {
     /// A thread of the kernel failed (`message` names what, the thread and the block).
     #[error("kernel '{kernel}' failed on the host: {message}")]
     Failed { kernel: String, message: String },
+    /// A thread raised a Python exception (the first one raised; the
+    /// frontend's table gives its class and arguments).
+    #[error("kernel '{kernel}': {raised}")]
+    Raised { kernel: String, raised: crate::Raised },
 }
 
 /// Why a launch did not complete.
@@ -496,7 +526,14 @@ impl HostProgram {
                 max: fiber::max_cooperative_blocks(threads),
             });
         }
-        let launch = Launch { program: self, failed: AtomicBool::new(false), error: Mutex::new(None), interruptible };
+        let launch = Launch {
+            program: self,
+            failed: AtomicBool::new(false),
+            error: Mutex::new(None),
+            raised: Mutex::new(None),
+            raisers: Mutex::new(Default::default()),
+            interruptible,
+        };
         let rendezvous = fiber::Rendezvous::new(workers);
         let queue = BlockQueue::new(blocks, workers as u64);
         // Reduction privatization: each worker adds into its own zeroed copy
@@ -568,7 +605,10 @@ impl HostProgram {
         }
         match launch.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
             Some(message) => Err(HostError::Failed { kernel: k.clone(), message }),
-            None => Ok(()),
+            None => match launch.raised.into_inner().unwrap_or_else(|p| p.into_inner()) {
+                Some(raised) => Err(HostError::Raised { kernel: k.clone(), raised }),
+                None => Ok(()),
+            },
         }
     }
 }

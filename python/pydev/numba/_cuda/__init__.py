@@ -18,7 +18,7 @@ import pydev as _pydev
 
 from .. import _builtins as _b
 from .. import _compiler as _c
-from .. import _cooperative, _jitlib
+from .. import _cooperative, _exceptions, _jitlib
 from ..core import config as _config
 from . import _kernel, _numba_abi
 from .. import types
@@ -969,6 +969,9 @@ class Dispatcher:
                 passes=self.options.get("passes"),
                 plugins=self.options.get("plugins"),
             )
+            # debug=True: the exceptions its device code raises (class, arguments,
+            # where), by the id the failure record names (_exceptions.host_exception)
+            program._pydev_numba_exceptions = tuple(getattr(mb, "exceptions", ()))
             _kernel.add_cooperative_api(program, mb.grid_sync)
             program._type_annotation = _kernel.TypeAnnotation(mb.kernel_typemap)
             self.overloads[argtypes] = program
@@ -1038,6 +1041,7 @@ class Dispatcher:
             flat.append(c.val(c.captured_array(captured, node), node))
         c.at(node)
         r = c.f.call(fn, *flat)
+        _exceptions.after_call(c, fn.name)  # its thread raised there: the caller returns too
         if rtype is None or isinstance(rtype, _t.NoneType):
             return _c.CompileTimeValue(None)
         vals = [r] if not isinstance(r, tuple) else list(r)
@@ -1179,6 +1183,7 @@ class Dispatcher:
             or bool(self._captures.get(types))
             or any(isinstance(t, (_t.UniTuple, _t.Tuple, _t.Record)) or _complex_records(t) for t in types)
             or any(_datetimes(t) for t in types)
+            or bool(getattr(program, "_pydev_numba_exceptions", ()))  # the launch raises what the kernel raised
             or any(
                 isinstance(a, (_np.ndarray, _ArgHint))
                 and (type(a) is not _np.ndarray or _pydev.active_target() == "cuda")
@@ -1245,7 +1250,10 @@ class Dispatcher:
                     d = _pydev.to_device(a, stream=stream)
                     copies.append((a, d))
                     flat[i] = d
-        _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        if getattr(program, "_pydev_numba_exceptions", ()):
+            _launch_raising(program, flat, grid, block, stream, shared_bytes)
+        else:
+            _device.launch(program, *flat, grid=grid, block=block, stream=stream, shared=shared_bytes)
         if retr:
             stream.synchronize()
             for done in retr:
@@ -1542,6 +1550,20 @@ class _Configured:
             for i, c in conv:
                 args[i] = c(args[i])
         _device_launch(hit[0], *args, grid=self.griddim, block=self.blockdim, stream=stream, shared=self.sharedmem)
+
+
+def _launch_raising(program, args, grid, block, stream, shared_bytes):
+    """Launches a kernel compiled with debug=True whose device code raises
+    exceptions, and waits for it as Numba-CUDA does: the first exception a
+    thread raised is raised here (`_exceptions.host_exception`)."""
+    try:
+        _device.launch(program, *args, grid=grid, block=block, stream=stream, shared=shared_bytes)
+        stream.synchronize()
+    except _pydev.LaunchError as e:
+        exc = _exceptions.host_exception(program, e)
+        if exc is None:
+            raise
+        raise exc from None
 
 
 def compile_ptx(
