@@ -15,5 +15,8 @@ fn main() {
     println!("cargo:rustc-link-search=native={}", lib.display());
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-rpath,{}", lib.display());
+    // Every target: the cdylib, and the harness `cargo test --lib` builds of
+    // it (cargo puts no search path outside the target directory on
+    // LD_LIBRARY_PATH).
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
 }

@@ -21,6 +21,8 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");
     // Found at run time without LD_LIBRARY_PATH (mlir-opt-22 has it loaded
-    // already; other hosts, e.g. pydev's own tools, may not).
-    println!("cargo:rustc-cdylib-link-arg=-Wl,-rpath,{}", lib.display());
+    // already; other hosts, e.g. pydev's own tools, may not), by the cdylib
+    // and by the harness `cargo test --lib` builds of it (cargo 1.95 puts
+    // no search path outside the target directory on LD_LIBRARY_PATH).
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib.display());
 }
