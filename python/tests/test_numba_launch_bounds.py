@@ -1,10 +1,12 @@
-"""`cuda.jit(launch_bounds=...)` on pydev.numba, as numba-cuda documents it:
+"""`cuda.jit(launch_bounds=...)` (and `max_registers=`) on pydev.numba, as
+numba-cuda documents it:
 `max_threads_per_block` or `(max_threads_per_block, min_blocks_per_sm[,
 max_blocks_per_cluster])` become the kernel's PTX directives `.maxntid`,
 `.minnctapersm` and `.maxclusterrank` (through the NVVM dialect's kernel
 attributes, which ptxas's register allocation honours), and a launch of a
 larger block fails: on cuda the driver refuses it, on the host target the
 runtime does (the same check, for the general and the fast path).
+`max_registers=N` is the kernel's `.maxnreg N` (`nvvm.maxnreg`).
 
 Host target, seeded random inputs, NaN-poisoned outputs; PTX for sm_90,
 assembled by ptxas where it is installed."""
@@ -120,6 +122,50 @@ def test_ptxas_allocates_registers_for_the_bounds():
     free = cuda.jit(sig)(hungry).get_regs_per_thread()
     bounded = cuda.jit(sig, launch_bounds=(1024, 2))(hungry).get_regs_per_thread()
     assert bounded <= 32 < free, (bounded, free)
+
+
+def _hungry(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        a = x[i]
+        s0, s1, s2, s3, s4, s5, s6, s7 = a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7
+        t0, t1, t2, t3, t4, t5, t6, t7 = a * 2, a * 3, a * 4, a * 5, a * 6, a * 7, a * 8, a * 9
+        for j in range(64):
+            s0, s1, s2, s3 = s0 * t1 + s7, s1 * t2 + s0, s2 * t3 + s1, s3 * t4 + s2
+            s4, s5, s6, s7 = s4 * t5 + s3, s5 * t6 + s4, s6 * t7 + s5, s7 * t0 + s6
+            t0, t1, t2, t3 = t0 + s1, t1 + s2, t2 + s3, t3 + s4
+            t4, t5, t6, t7 = t4 + s5, t5 + s6, t6 + s7, t7 + s0
+        out[i] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + t0 + t1 + t2 + t3 + t4 + t5 + t6 + t7
+
+
+def test_max_registers_is_the_kernels_maxnreg():
+    sig = void(float64[::1], float64[::1])
+    k = cuda.jit(sig, max_registers=40)(_hungry)
+    ptx = k.inspect_asm(sig)
+    assert re.search(r"^\s*\.maxnreg 40$", ptx, re.M), ptx[:2000]
+    assert ".maxnreg" not in cuda.jit(sig)(_hungry).inspect_asm(sig)
+    # and on the host target the kernel runs as without it
+    rng = np.random.default_rng(SEED)
+    x = rng.random(100) * 1e-3
+    out, want = np.full(100, np.nan), np.full(100, np.nan)
+    k[1, 128](x, out)
+    cuda.jit(sig)(_hungry)[1, 128](x, want)
+    np.testing.assert_array_equal(out, want)
+
+
+def test_ptxas_allocates_registers_within_max_registers():
+    if not toolchain.ptxas("sm_90"):
+        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc): the host target's register figures are ptxas's")
+    sig = void(float64[::1], float64[::1])
+    free = cuda.jit(sig)(_hungry).get_regs_per_thread()
+    capped = cuda.jit(sig, max_registers=40)(_hungry).get_regs_per_thread()
+    assert capped <= 40 < free, (capped, free)
+
+
+@pytest.mark.parametrize("bad,error", [("32", TypeError), (True, TypeError), (0, ValueError), (-8, ValueError)])
+def test_max_registers_takes_a_positive_int(bad, error):
+    with pytest.raises(error, match="max_registers"):
+        cuda.jit(max_registers=bad)
 
 
 # --- launches on the host target ---------------------------------------------------------------

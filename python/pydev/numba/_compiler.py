@@ -227,6 +227,10 @@ class Compiler(
             # barrier): threads that returned do not hold up later barriers.
             self.f = ir.Function(self.mb.module, self.name, flat, (), True, self.src.loc(fn), exited_skip_barriers=True)
             self.f._attributes.update(launch_bounds_attributes(self.mb.options.get("launch_bounds")))
+            if self.mb.options.get("max_registers"):
+                # `.maxnreg N` in the PTX: ptxas allocates at most N registers
+                # a thread, as numba-cuda's max_registers (CU_JIT_MAX_REGISTERS).
+                self.f._attributes["nvvm.maxnreg"] = f"{self.mb.options['max_registers']} : i32"
         else:
             res = []
             if self.ret_type is not None and not isinstance(self.ret_type, T.NoneType):

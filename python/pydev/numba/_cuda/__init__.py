@@ -404,6 +404,17 @@ def _launch_bounds(bounds):
             raise ValueError(f"launch_bounds: {name} must be {kind} 32-bit int, got {v}")
 
 
+def _max_registers(n):
+    """`max_registers=`: None (no limit) or a positive int that PTX's
+    `.maxnreg` holds."""
+    if n is None:
+        return
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise TypeError(f"max_registers must be an int, got {n!r}")
+    if not 1 <= n < 1 << 31:
+        raise ValueError(f"max_registers must be a positive 32-bit int, got {n}")
+
+
 def jit(func_or_sig=None, device=False, **options):
     """`@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit("void(float32[:])")`,
     `@cuda.jit(["void(float32[:])", ...])`, `cuda.jit(sig)(fn)`."""
@@ -414,6 +425,7 @@ def jit(func_or_sig=None, device=False, **options):
     if options.get("fmad") is not None and not isinstance(options["fmad"], bool):
         raise TypeError(f"cuda.jit(fmad=...) takes True or False, got {options['fmad']!r}")
     _launch_bounds(options.get("launch_bounds"))
+    _max_registers(options.get("max_registers"))
     if options.get("passes") is not None or options.get("plugins") is not None:
         from ... import _passes  # extra passes at the pipeline's points: checked when decorated
 
