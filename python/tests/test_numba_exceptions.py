@@ -232,3 +232,34 @@ def test_other_failures_stay_launch_errors():
 
     with pytest.raises(pydev.LaunchError):
         k[1, 1](np.zeros(3))
+
+
+def test_assert_is_checked_with_debug_and_opt_false_only():
+    def kernel(x, out, limit):
+        i = cuda.grid(1)
+        if i < x.size:
+            assert x[i] <= limit, "above the limit"
+            out[i] = 2.0 * x[i]
+
+    def bare(x, out, limit):
+        i = cuda.grid(1)
+        if i < x.size:
+            assert x[i] <= limit
+            out[i] = 2.0 * x[i]
+
+    x, out = _inputs(64)
+    limit = np.sort(x)[-2]  # one thread fails its assert
+    failing = int(np.argmax(x))
+    with pytest.raises(AssertionError) as e:
+        cuda.jit(debug=True, opt=False)(kernel)[2, 32](x, out, limit)
+    tid, ctaid = [0, 0, failing % 32], [0, 0, failing // 32]
+    assert str(e.value) == _prefix("kernel", _line(kernel, "assert x[i]"), tid, ctaid) + ": above the limit"
+    np.testing.assert_array_equal(out, np.where(x > limit, POISON, 2.0 * x))  # the failing thread returned
+    with pytest.raises(AssertionError) as e:
+        cuda.jit(debug=True, opt=False)(bare)[2, 32](x, np.full(64, POISON), limit)
+    assert str(e.value) == _prefix("bare", _line(bare, "assert x[i]"), tid, ctaid)
+    # Without debug=True and opt=False the assert is not evaluated, as Python under -O.
+    for options in ({}, {"debug": True}, {"opt": False}):
+        out = np.full(64, POISON)
+        cuda.jit(**options)(kernel)[2, 32](x, out, limit)
+        np.testing.assert_array_equal(out, 2.0 * x)

@@ -44,6 +44,23 @@ def s_raise(c, s):
     raise_here(c, cls, args, s)
 
 
+def s_assert(c, s):
+    """The statement `assert test[, msg]`: Numba-CUDA checks it only with
+    `debug=True` and `opt=False` (an AssertionError of the constant `msg`,
+    raised as `raise` raises); otherwise neither is evaluated, as Python
+    under -O."""
+    if not (c.mb.options.get("debug") and c.mb.options.get("opt") is False):
+        return
+    args = () if s.msg is None else (_constant(c, s.msg),)
+    cond = c.truth(c.expr(s.test), s.test)
+    c.at(s)
+    if cond.v is None:  # a constant test: fails always or never
+        if not cond.const:
+            raise_here(c, AssertionError, args, s)
+        return
+    raise_if(c, c.f.ops.not_(cond.v, result=ir.i1), AssertionError, args, s, located=True)
+
+
 def raise_here(c, cls, args, node, located=True):
     """Raises `cls(*args)` at `node`: recorded with `debug=True`, then the
     thread returns (from a device function: its callers return too,

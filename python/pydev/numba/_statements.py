@@ -48,7 +48,9 @@ class StatementsMixin:
         _exceptions.s_raise(self, s)
 
     def s_Assert(self, s):
-        pass  # Numba-CUDA ignores assert unless debug=True and opt=False
+        from . import _exceptions
+
+        _exceptions.s_assert(self, s)
 
     def s_Assign(self, s):
         value = self.expr(s.value)
