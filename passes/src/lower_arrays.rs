@@ -696,6 +696,33 @@ pub(crate) fn enclosing<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>, names: &[&
 }
 
 /// A builder at the start of the first block of `op`'s first region.
+/// `llvm.mlir.global @symbol : global_type` with `attrs` (linkage, address
+/// space, ...), built by `mb` (at the module's start): a shared or constant
+/// array's storage.
+fn add_global<'c>(
+    mb: &Builder<'c>,
+    symbol: &str,
+    global_type: Type<'c>,
+    attrs: &[(&str, melior::ir::Attribute<'c>)],
+) -> Result<(), String> {
+    let mut all =
+        vec![mb.named("sym_name", mb.string(symbol)), mb.named("global_type", TypeAttribute::new(global_type).into())];
+    all.extend(attrs.iter().map(|(name, a)| mb.named(name, *a)));
+    let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", mb.loc)
+        .add_attributes(&all)
+        .add_regions([melior::ir::Region::new()])
+        .build()
+        .map_err(|e| format!("cannot build the global '{symbol}': {e}"))?;
+    mb.insert_op(global);
+    Ok(())
+}
+
+/// The address (`ptr_type`) of global `symbol`, at `b`.
+fn address_of<'c>(b: &Builder<'c>, symbol: &str, ptr_type: Type<'c>) -> Value<'c, 'c> {
+    let name = melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, symbol);
+    b.value("llvm.mlir.addressof", &[], ptr_type, &[b.named("global_name", name.into())])
+}
+
 pub(crate) fn at_start<'c>(ir: PassIr<'c>, op: OperationRef<'c, 'c>) -> Option<Builder<'c>> {
     let block = op.region(0).ok().and_then(|r| ir.entry_block(r))?;
     block.first_operation().map(|first| Builder::before(ir, ir.detach(first)))
@@ -806,26 +833,18 @@ fn static_array<'c>(
                     b.ty(&format!("!llvm.array<{total_bytes} x i8>"))
                 };
                 let linkage = if dynamic { "external" } else { "internal" };
-                let region = melior::ir::Region::new();
-                let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", b.loc)
-                    .add_attributes(&[
-                        mb.named("sym_name", mb.string(&symbol)),
-                        mb.named("global_type", TypeAttribute::new(global_type).into()),
-                        mb.named("linkage", mb.attr(&format!("#llvm.linkage<{linkage}>"))),
-                        mb.named("addr_space", mb.attr(&format!("{space} : i32"))),
-                        mb.named("alignment", mb.attr(&format!("{} : i64", if dynamic { 16 } else { align }))),
-                    ])
-                    .add_regions([region])
-                    .build()
-                    .map_err(|e| format!("cannot build the shared global: {e}"))?;
-                mb.insert_op(global);
+                add_global(
+                    &mb,
+                    &symbol,
+                    global_type,
+                    &[
+                        ("linkage", mb.attr(&format!("#llvm.linkage<{linkage}>"))),
+                        ("addr_space", mb.attr(&format!("{space} : i32"))),
+                        ("alignment", mb.attr(&format!("{} : i64", if dynamic { 16 } else { align }))),
+                    ],
+                )?;
             }
-            let p = b.value(
-                "llvm.mlir.addressof",
-                &[],
-                ptr_type,
-                &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())],
-            );
+            let p = address_of(b, &symbol, ptr_type);
             let extents = if dynamic {
                 let bytes = b.inline_asm("mov.u32 $0, %dynamic_smem_size;", "=r", &[], Some(b.i32())).expect("result");
                 vec![b.value("llvm.zext", &[bytes], b.i64(), &[])]
@@ -838,30 +857,19 @@ fn static_array<'c>(
             let symbol = format!("__pydev_const_{counter}");
             let data = op.attribute("data").map_err(|_| "const_array without data")?;
             let mb = at_start(ir, module).ok_or("empty module")?;
-            let region = melior::ir::Region::new();
-            let global = melior::ir::operation::OperationBuilder::new("llvm.mlir.global", b.loc)
-                .add_attributes(&[
-                    mb.named("sym_name", mb.string(&symbol)),
-                    mb.named(
-                        "global_type",
-                        TypeAttribute::new(b.ty(&format!("!llvm.array<{total_bytes} x i8>"))).into(),
-                    ),
-                    mb.named("linkage", mb.attr("#llvm.linkage<internal>")),
-                    mb.named("constant", mb.attr("unit")),
-                    mb.named("value", data),
-                    mb.named("addr_space", mb.attr(&format!("{space} : i32"))),
-                    mb.named("alignment", mb.attr(&format!("{align} : i64"))),
-                ])
-                .add_regions([region])
-                .build()
-                .map_err(|e| format!("cannot build the constant global: {e}"))?;
-            mb.insert_op(global);
-            let p = b.value(
-                "llvm.mlir.addressof",
-                &[],
-                ptr_type,
-                &[b.named("global_name", melior::ir::attribute::FlatSymbolRefAttribute::new(b.ctx, &symbol).into())],
-            );
+            add_global(
+                &mb,
+                &symbol,
+                b.ty(&format!("!llvm.array<{total_bytes} x i8>")),
+                &[
+                    ("linkage", mb.attr("#llvm.linkage<internal>")),
+                    ("constant", mb.attr("unit")),
+                    ("value", data),
+                    ("addr_space", mb.attr(&format!("{space} : i32"))),
+                    ("alignment", mb.attr(&format!("{align} : i64"))),
+                ],
+            )?;
+            let p = address_of(b, &symbol, ptr_type);
             (p, shape.iter().map(|s| b.const_int(b.i64(), *s)).collect())
         }
         _ => {

@@ -99,31 +99,6 @@ def test_compile_ptx_takes_launch_bounds():
     assert ".maxntid" not in plain and ".minnctapersm" not in plain
 
 
-def test_ptxas_allocates_registers_for_the_bounds():
-    # 1024 threads and 2 blocks per SM leave 65536 / 2048 = 32 registers a
-    # thread: ptxas must fit a register-hungry kernel into them.
-    if not toolchain.ptxas("sm_90"):
-        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc): the host target's register figures are ptxas's")
-
-    def hungry(x, out):
-        i = cuda.grid(1)
-        if i < x.size:
-            a = x[i]
-            s0, s1, s2, s3, s4, s5, s6, s7 = a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, a + 7
-            t0, t1, t2, t3, t4, t5, t6, t7 = a * 2, a * 3, a * 4, a * 5, a * 6, a * 7, a * 8, a * 9
-            for j in range(64):
-                s0, s1, s2, s3 = s0 * t1 + s7, s1 * t2 + s0, s2 * t3 + s1, s3 * t4 + s2
-                s4, s5, s6, s7 = s4 * t5 + s3, s5 * t6 + s4, s6 * t7 + s5, s7 * t0 + s6
-                t0, t1, t2, t3 = t0 + s1, t1 + s2, t2 + s3, t3 + s4
-                t4, t5, t6, t7 = t4 + s5, t5 + s6, t6 + s7, t7 + s0
-            out[i] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + t0 + t1 + t2 + t3 + t4 + t5 + t6 + t7
-
-    sig = void(float64[::1], float64[::1])
-    free = cuda.jit(sig)(hungry).get_regs_per_thread()
-    bounded = cuda.jit(sig, launch_bounds=(1024, 2))(hungry).get_regs_per_thread()
-    assert bounded <= 32 < free, (bounded, free)
-
-
 def _hungry(x, out):
     i = cuda.grid(1)
     if i < x.size:
@@ -136,6 +111,18 @@ def _hungry(x, out):
             t0, t1, t2, t3 = t0 + s1, t1 + s2, t2 + s3, t3 + s4
             t4, t5, t6, t7 = t4 + s5, t5 + s6, t6 + s7, t7 + s0
         out[i] = s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7 + t0 + t1 + t2 + t3 + t4 + t5 + t6 + t7
+
+
+def test_ptxas_allocates_registers_for_the_bounds():
+    # 1024 threads and 2 blocks per SM leave 65536 / 2048 = 32 registers a
+    # thread: ptxas must fit a register-hungry kernel into them.
+    if not toolchain.ptxas("sm_90"):
+        pytest.skip("no ptxas (pip install nvidia-cuda-nvcc): the host target's register figures are ptxas's")
+
+    sig = void(float64[::1], float64[::1])
+    free = cuda.jit(sig)(_hungry).get_regs_per_thread()
+    bounded = cuda.jit(sig, launch_bounds=(1024, 2))(_hungry).get_regs_per_thread()
+    assert bounded <= 32 < free, (bounded, free)
 
 
 def test_max_registers_is_the_kernels_maxnreg():
